@@ -1,0 +1,56 @@
+#pragma once
+
+// The headless sub-commands of `pathscope`. Each returns the process exit code:
+// 0 success, 1 a failed check or bad input (after printing why), 2 bad usage.
+
+#include <string>
+#include <vector>
+
+#include "planner/result.hpp"
+#include "planner/scenario.hpp"
+
+namespace pathscope::app {
+
+/// Exit codes shared by every sub-command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+
+/// Options of `pathscope solve`.
+struct SolveOptions {
+  std::string path;                 ///< Scenario JSON, or a Moving AI .map (no queries then).
+  std::string planner;              ///< "" = each query's own planner.
+  std::vector<std::string> params;  ///< "name=value" overrides.
+  int query = -1;                   ///< -1 = all queries.
+  bool json = false;
+};
+
+/// Options of `pathscope movingai`.
+struct MovingAiOptions {
+  std::vector<std::string> paths;   ///< .scen files or folders of them.
+  std::string planner = "astar";
+  std::vector<std::string> params;
+  double max_ratio = 1.0;           ///< For inexact planners: allowed length / optimum.
+  bool json = false;
+  std::size_t limit = 0;            ///< > 0: at most this many problems per .scen file.
+};
+
+/// Options of `pathscope convert`.
+struct ConvertOptions {
+  std::string in_map;
+  std::string out_json;
+  std::string scen;                 ///< Optional .scen whose problems become queries.
+  std::size_t max_queries = 16;
+};
+
+int run_solve(const SolveOptions& options);
+int run_movingai(const MovingAiOptions& options);
+int run_convert(const ConvertOptions& options);
+
+/// Loads a scenario from JSON, or converts a Moving AI .map by its extension.
+Result<Scenario> load_any_scenario(const std::string& path);
+
+/// Parses "name=value" strings into planner parameters (sorted by name).
+Result<std::vector<PlannerParam>> parse_param_overrides(const std::vector<std::string>& items);
+
+}  // namespace pathscope::app

@@ -1,0 +1,42 @@
+// `pathscope convert IN.map OUT.json`: a Moving AI map (and optionally problems from a
+// .scen file) into a Pathscope scenario.
+
+#include <cstdio>
+
+#include "app/cli_commands.hpp"
+#include "planner/movingai.hpp"
+#include "planner/scenario_io.hpp"
+
+namespace pathscope::app {
+
+int run_convert(const ConvertOptions& options) {
+  auto map = load_movingai_map(options.in_map);
+  if (!map) {
+    std::fprintf(stderr, "pathscope convert: %s\n", map.error().to_string().c_str());
+    return kExitFailed;
+  }
+  Scenario scenario;
+  if (options.scen.empty()) {
+    scenario = movingai_to_scenario(*map);
+  } else {
+    auto problems = load_movingai_scen(options.scen);
+    if (!problems) {
+      std::fprintf(stderr, "pathscope convert: %s\n", problems.error().to_string().c_str());
+      return kExitFailed;
+    }
+    if (auto ok = check_movingai_problems(*map, *problems, options.scen); !ok) {
+      std::fprintf(stderr, "pathscope convert: %s\n", ok.error().to_string().c_str());
+      return kExitFailed;
+    }
+    scenario = movingai_to_scenario(*map, *problems, options.max_queries);
+  }
+  if (auto saved = save_scenario(scenario, options.out_json); !saved) {
+    std::fprintf(stderr, "pathscope convert: %s\n", saved.error().to_string().c_str());
+    return kExitFailed;
+  }
+  std::printf("wrote %s: %d x %d cells, %zu terrain types, %zu queries\n", options.out_json.c_str(), map->width,
+              map->height, scenario.terrains.size(), scenario.queries.size());
+  return kExitOk;
+}
+
+}  // namespace pathscope::app

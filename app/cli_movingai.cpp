@@ -1,0 +1,187 @@
+// `pathscope movingai PATH...`: runs Moving AI benchmark problems and checks every
+// length against the stored optimum; prints a per-map table and one summary line.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/cli_commands.hpp"
+#include "planner/movingai.hpp"
+#include "planner/planner_registry.hpp"
+
+namespace pathscope::app {
+namespace {
+
+struct Tally {
+  std::size_t queries = 0;
+  std::size_t mismatches = 0;
+  std::vector<double> micros;
+  double total_micros = 0;
+  std::uint64_t expansions = 0;
+  double ratio_sum = 0;
+  std::size_t ratio_count = 0;
+  double ratio_max = 0;
+
+  void add(const Tally& o) {
+    queries += o.queries;
+    mismatches += o.mismatches;
+    micros.insert(micros.end(), o.micros.begin(), o.micros.end());
+    total_micros += o.total_micros;
+    expansions += o.expansions;
+    ratio_sum += o.ratio_sum;
+    ratio_count += o.ratio_count;
+    ratio_max = std::max(ratio_max, o.ratio_max);
+  }
+  double median() const {
+    if (micros.empty()) return 0;
+    std::vector<double> m = micros;
+    std::nth_element(m.begin(), m.begin() + std::ptrdiff_t(m.size() / 2), m.end());
+    return m[m.size() / 2];
+  }
+  double expansions_per_second() const { return total_micros > 0 ? double(expansions) / (total_micros * 1e-6) : 0; }
+  double mean_ratio() const { return ratio_count ? ratio_sum / double(ratio_count) : 1.0; }
+};
+
+}  // namespace
+
+int run_movingai(const MovingAiOptions& options) {
+  const PlannerInfo* info = find_planner(options.planner);
+  if (!info) {
+    std::string known;
+    for (const PlannerInfo& p : planner_registry()) known += (known.empty() ? "" : ", ") + p.name;
+    std::fprintf(stderr, "pathscope movingai: --planner: unknown planner \"%s\" (known: %s)\n", options.planner.c_str(),
+                 known.c_str());
+    return kExitUsage;
+  }
+  auto overrides = parse_param_overrides(options.params);
+  if (!overrides) {
+    std::fprintf(stderr, "pathscope movingai: %s\n", overrides.error().to_string().c_str());
+    return kExitUsage;
+  }
+  auto values = resolve_params(*info, *overrides, "--param");
+  if (!values) {
+    std::fprintf(stderr, "pathscope movingai: %s\n", values.error().to_string().c_str());
+    return kExitUsage;
+  }
+  std::vector<std::filesystem::path> inputs(options.paths.begin(), options.paths.end());
+  auto files = collect_scen_files(inputs);
+  if (!files) {
+    std::fprintf(stderr, "pathscope movingai: %s\n", files.error().to_string().c_str());
+    return kExitFailed;
+  }
+  if (files->empty()) {
+    std::fprintf(stderr, "pathscope movingai: no .scen files in the given paths\n");
+    return kExitFailed;
+  }
+
+  if (!options.json) {
+    std::printf("planner %s%s\n", info->name.c_str(), info->exact ? " (exact: lengths must match)" : "");
+    std::printf("%-34s %8s %10s %12s %14s %10s %10s\n", "map", "queries", "mismatches", "median us", "expansions/s",
+                "mean ratio", "max ratio");
+  }
+  Tally total;
+  for (const auto& scen_path : *files) {
+    auto problems = load_movingai_scen(scen_path);
+    if (!problems) {
+      std::fprintf(stderr, "pathscope movingai: %s\n", problems.error().to_string().c_str());
+      return kExitFailed;
+    }
+    if (problems->empty()) continue;
+    const auto map_path = scen_map_path(scen_path, problems->front());
+    auto map = load_movingai_map(map_path);
+    if (!map) {
+      std::fprintf(stderr, "pathscope movingai: %s (map of %s)\n", map.error().to_string().c_str(),
+                   scen_path.string().c_str());
+      return kExitFailed;
+    }
+    if (auto ok = check_movingai_problems(*map, *problems, scen_path.string()); !ok) {
+      std::fprintf(stderr, "pathscope movingai: %s\n", ok.error().to_string().c_str());
+      return kExitFailed;
+    }
+    const PlanningWorld world(movingai_to_scenario(*map));
+    const std::unique_ptr<Planner> planner = info->create(world, 0, *values);
+    const std::size_t n = options.limit > 0 ? std::min(options.limit, problems->size()) : problems->size();
+
+    Tally tally;
+    int reported = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const MovingAiProblem& p = (*problems)[i];
+      const PathQuery q{Vec2(p.start) + 0.5, Vec2(p.goal) + 0.5};
+      const auto t0 = std::chrono::steady_clock::now();
+      const PathResult& r = find_path(*planner, q);
+      const auto t1 = std::chrono::steady_clock::now();
+      const double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+
+      const double opt = p.optimal_length;
+      bool ok = r.status == SearchStatus::Found;
+      if (ok && info->exact) {
+        ok = std::abs(r.length - opt) <= p.tolerance;
+      } else if (ok) {
+        const double straight = glm::length(q.goal - q.start);
+        ok = r.length <= options.max_ratio * opt + p.tolerance && r.length >= straight - p.tolerance;
+      }
+      ++tally.queries;
+      tally.micros.push_back(us);
+      tally.total_micros += us;
+      tally.expansions += r.stats.expansions;
+      if (opt > 0 && r.status == SearchStatus::Found) {
+        const double ratio = r.length / opt;
+        tally.ratio_sum += ratio;
+        ++tally.ratio_count;
+        tally.ratio_max = std::max(tally.ratio_max, ratio);
+      }
+      if (!ok) {
+        ++tally.mismatches;
+        if (!options.json && reported++ < 5) {
+          std::fprintf(stderr, "  mismatch %s:%d: (%d, %d) -> (%d, %d): %s, length %.8f, expected %.8f\n",
+                       scen_path.string().c_str(), p.line, p.start.x, p.start.y, p.goal.x, p.goal.y,
+                       to_string(r.status), r.length, opt);
+        }
+      }
+      if (options.json) {
+        nlohmann::ordered_json j;
+        j["scen"] = scen_path.filename().string();
+        j["line"] = p.line;
+        j["planner"] = info->name;
+        j["status"] = to_string(r.status);
+        j["length"] = r.length;
+        j["expected"] = opt;
+        j["ok"] = ok;
+        j["expansions"] = r.stats.expansions;
+        j["micros"] = std::round(us * 10) / 10;
+        std::printf("%s\n", j.dump().c_str());
+      }
+    }
+    if (!options.json) {
+      std::printf("%-34s %8zu %10zu %12.1f %14.0f %10.4f %10.4f\n", map_path.filename().string().c_str(), tally.queries,
+                  tally.mismatches, tally.median(), tally.expansions_per_second(), tally.mean_ratio(),
+                  tally.ratio_max);
+    }
+    total.add(tally);
+  }
+  char summary[256];
+  std::snprintf(summary, sizeof summary,
+                "%zu queries, %zu mismatches, median %.1f us/query, %.0f expansions/s, mean length ratio %.4f, "
+                "max length ratio %.4f",
+                total.queries, total.mismatches, total.median(), total.expansions_per_second(), total.mean_ratio(),
+                total.ratio_max);
+  if (options.json) {
+    nlohmann::ordered_json j;
+    j["summary"] = summary;
+    j["queries"] = total.queries;
+    j["mismatches"] = total.mismatches;
+    j["median_micros"] = total.median();
+    j["expansions_per_second"] = total.expansions_per_second();
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("%s\n", summary);
+  }
+  return total.mismatches > 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace pathscope::app

@@ -1,0 +1,106 @@
+// pathscope: the window (no sub-command, or `open`) and the headless sub-commands.
+// Exit codes: 0 success, 1 a failed check or bad input, 2 bad usage.
+
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli_commands.hpp"
+#include "app/render_command.hpp"
+#include "app/viewer.hpp"
+#include "planner/planner_registry.hpp"
+
+namespace {
+
+std::string planner_help() {
+  std::string help = "planner name:";
+  for (const pathscope::PlannerInfo& p : pathscope::planner_registry()) {
+    help += "\n  " + p.name + ": " + p.summary;
+    for (const pathscope::ParamSpec& s : p.params) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "\n      %s = %g in [%g, %g]: %s", s.name.c_str(), s.default_value, s.min_value,
+                    s.max_value, s.description.c_str());
+      help += buf;
+    }
+  }
+  return help;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace pathscope::app;
+  CLI::App app{"Pathscope: plan, watch and debug unit paths for real-time strategy games"};
+  app.require_subcommand(0, 1);
+
+  ViewerOptions viewer;
+  auto* open = app.add_subcommand("open", "open a scenario in the window (the default)");
+  open->add_option("file", viewer.scenario_path, "scenario JSON or Moving AI .map");
+  open->add_option("--quit-after-frames", viewer.quit_after_frames, "close by itself after N frames (tests)");
+
+  SolveOptions solve;
+  auto* solve_cmd = app.add_subcommand("solve", "run a scenario's path queries headless");
+  solve_cmd->add_option("file", solve.path, "scenario JSON or Moving AI .map")->required();
+  solve_cmd->add_option("--planner", solve.planner, planner_help());
+  solve_cmd->add_option("--param", solve.params, "planner parameter override, name=value (repeatable)");
+  solve_cmd->add_option("--query", solve.query, "run only query N (0-based)");
+  solve_cmd->add_flag("--json", solve.json, "one JSON object per line and query");
+
+  MovingAiOptions bench;
+  auto* bench_cmd = app.add_subcommand("movingai", "check and time a planner on Moving AI .scen problems");
+  bench_cmd->add_option("paths", bench.paths, ".scen files or folders")->required();
+  bench_cmd->add_option("--planner", bench.planner, planner_help());
+  bench_cmd->add_option("--param", bench.params, "planner parameter override, name=value (repeatable)");
+  bench_cmd->add_option("--max-ratio", bench.max_ratio, "inexact planners: allowed length / optimal length");
+  bench_cmd->add_option("--limit", bench.limit, "at most N problems per .scen file");
+  bench_cmd->add_flag("--json", bench.json, "one JSON object per problem, then a summary object");
+
+  ConvertOptions convert;
+  auto* convert_cmd = app.add_subcommand("convert", "convert a Moving AI .map into a scenario JSON");
+  convert_cmd->add_option("in", convert.in_map, "Moving AI .map")->required();
+  convert_cmd->add_option("out", convert.out_json, "scenario JSON to write")->required();
+  convert_cmd->add_option("--scen", convert.scen, "add problems of this .scen file as queries");
+  convert_cmd->add_option("--max-queries", convert.max_queries, "at most N queries from --scen");
+
+  RenderOptions render;
+  std::string size = "1280x800";
+  std::string layers;
+  auto* render_cmd = app.add_subcommand("render", "draw a scenario and its search to a PNG, with no display");
+  render_cmd->add_option("file", render.scenario_path, "scenario JSON or Moving AI .map")->required();
+  render_cmd->add_option("--out", render.out_path, "PNG file to write")->required();
+  render_cmd->add_option("--size", size, "image size WxH in pixels");
+  render_cmd->add_option("--planner", render.planner, planner_help());
+  render_cmd->add_option("--query", render.query, "query index (0-based)");
+  render_cmd->add_option("--step", render.step, "show the search after K expansions");
+  render_cmd->add_option("--layers", layers, "comma-separated layers, or all");
+  render_cmd->add_option("--frames", render.frames, "draw N frames and print the mean ms per frame");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  if (*solve_cmd) return run_solve(solve);
+  if (*bench_cmd) return run_movingai(bench);
+  if (*convert_cmd) return run_convert(convert);
+  if (*render_cmd) {
+    int w = 0, h = 0;
+    char extra = 0;
+    if (std::sscanf(size.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w <= 0 || h <= 0 || w > 16384 || h > 16384) {
+      std::fprintf(stderr, "pathscope render: --size %s: expected WxH with 1..16384 pixels per side\n", size.c_str());
+      return kExitUsage;
+    }
+    render.width = w;
+    render.height = h;
+    for (std::size_t pos = 0; !layers.empty() && pos <= layers.size();) {
+      const std::size_t comma = std::min(layers.find(',', pos), layers.size());
+      if (comma > pos) render.layers.push_back(layers.substr(pos, comma - pos));
+      pos = comma + 1;
+    }
+    return run_render_command(render);
+  }
+  return run_viewer(viewer);
+}

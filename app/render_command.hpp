@@ -1,0 +1,26 @@
+#pragma once
+
+// `pathscope render`: draws a scenario and its search to a PNG with no display.
+
+#include <string>
+#include <vector>
+
+namespace pathscope::app {
+
+/// Options of `pathscope render`.
+struct RenderOptions {
+  std::string scenario_path;
+  std::string out_path;
+  int width = 1280;             ///< Pixels.
+  int height = 800;             ///< Pixels.
+  std::string planner;          ///< "" = the query's own planner.
+  int query = 0;                ///< Index into the scenario's queries.
+  long long step = -1;          ///< Trace step to show; -1 = the finished search.
+  std::vector<std::string> layers;  ///< Empty = the default layers; {"all"} = every layer.
+  int frames = 1;               ///< > 1: draw that many frames and print ms per frame.
+};
+
+/// Runs the command; returns the exit code (0 ok, 1 bad input or failure).
+int run_render_command(const RenderOptions& options);
+
+}  // namespace pathscope::app

@@ -1,0 +1,42 @@
+#pragma once
+
+// What every grid planner does around its search: map a world-space query onto cells,
+// reject impossible queries before searching, and turn a cell path into a PathResult.
+
+#include <optional>
+
+#include "planner/planning_world.hpp"
+#include "planner/search.hpp"
+
+namespace pathscope {
+
+/// Start and goal cells of a query.
+struct GridEndpoints {
+  NodeId start = kNoNode;
+  NodeId goal = kNoNode;
+};
+
+/// Maps the query onto cells of `world.grid(movement_class)`. When the query cannot be
+/// searched, sets result.status (Invalid: outside the map or inside a blocked cell;
+/// NoPath: different connected regions, decided without searching) and result.message,
+/// and returns nullopt.
+std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std::size_t movement_class,
+                                                const PathQuery& query, PathResult& result);
+
+/// Fills result.nodes/points/cost/length from a cell path (start cell to goal cell) and
+/// sets status Found. Points run from the exact query start through interior cell centres
+/// to the exact query goal. Cost (metres) is summed along the path from the start, so
+/// every grid planner reports the same cost for the same path, bit for bit. Returns the
+/// cumulative cost (metres) at each node of the path.
+std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes, PathResult& result);
+
+/// Octile distance in cells between two cells.
+inline double octile_cells(const CostGrid& grid, NodeId a, NodeId b) {
+  const glm::ivec2 ca = grid.cell(a), cb = grid.cell(b);
+  const int dx = ca.x > cb.x ? ca.x - cb.x : cb.x - ca.x;
+  const int dy = ca.y > cb.y ? ca.y - cb.y : cb.y - ca.y;
+  const int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return double(hi - lo) + kSqrt2 * double(lo);
+}
+
+}  // namespace pathscope

@@ -1,0 +1,77 @@
+#include "planner/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pathscope {
+
+namespace {
+
+// Cells needed to cover `extent` metres with cells of `cell` metres. A quotient that is
+// an integer up to rounding (3 / 0.1 = 30.000000000000004) does not gain a sliver cell.
+int cells_for(double extent, double cell) {
+  if (!(extent > 0) || !(cell > 0)) return 0;
+  const double q = std::ceil(extent / cell);
+  if (!(q < static_cast<double>(std::numeric_limits<int>::max()))) return std::numeric_limits<int>::max();
+  int n = static_cast<int>(q);
+  if (n > 1 && static_cast<double>(n - 1) * cell >= extent) --n;
+  return n;
+}
+
+constexpr std::optional<double> kImpassable = std::nullopt;
+
+}  // namespace
+
+glm::ivec2 Scenario::grid_size() const {
+  return {cells_for(world.width, world.cell_size), cells_for(world.height, world.cell_size)};
+}
+
+std::optional<std::size_t> Scenario::find_terrain(std::string_view name) const {
+  for (std::size_t i = 0; i < terrains.size(); ++i) {
+    if (terrains[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> Scenario::find_class(std::string_view name) const {
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    if (classes[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+std::vector<MovementClass> default_movement_classes() {
+  return {
+      {"infantry", 0.5, 1.5, false},
+      {"tracked", 2.5, 12.0, false},
+      {"wheeled", 2.0, 18.0, false},
+      {"hover", 2.0, 20.0, true},
+      {"rotary", 3.0, 40.0, true},
+  };
+}
+
+std::vector<TerrainType> default_terrain_types() {
+  // Costs in the order of default_movement_classes(): infantry, tracked, wheeled, hover, rotary.
+  return {
+      {"ground", '.', {0x7f, 0x9f, 0x5f, 0xff}, {1.0, 1.0, 1.0, 1.0, 1.0}, ""},
+      {"rough", 'r', {0xa8, 0x90, 0x60, 0xff}, {1.5, 1.3, 2.0, 1.2, 1.0}, ""},
+      {"forest", 'T', {0x2f, 0x6b, 0x3a, 0xff}, {2.0, 3.0, kImpassable, kImpassable, 1.0}, ""},
+      {"swamp", 'S', {0x5e, 0x7d, 0x6e, 0xff}, {3.0, 2.5, kImpassable, 1.0, 1.0}, ""},
+      {"nebula", 'N', {0xb0, 0x7c, 0xc6, 0xff}, {2.0, 2.0, 2.0, 2.0, 2.0}, ""},
+      {"shallow water", 'w', {0x6f, 0xb3, 0xd9, 0xff}, {4.0, 3.0, kImpassable, 1.0, 1.0}, ""},
+      {"deep water", 'W', {0x2a, 0x5d, 0x9f, 0xff}, {kImpassable, kImpassable, kImpassable, 1.0, 1.0}, "water"},
+      {"wall", '#', {0x4a, 0x4a, 0x4f, 0xff},
+       {kImpassable, kImpassable, kImpassable, kImpassable, kImpassable}, ""},
+  };
+}
+
+Scenario make_empty_scenario(double width, double height, double cell_size) {
+  Scenario s;
+  s.world = WorldInfo{width, height, cell_size};
+  s.classes = default_movement_classes();
+  s.terrains = default_terrain_types();
+  return s;
+}
+
+}  // namespace pathscope

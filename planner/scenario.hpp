@@ -1,0 +1,216 @@
+#pragma once
+
+// The scenario: everything a Pathscope test case holds, as plain value types.
+//
+// Coordinates are world units (metres). The world spans [0, width] x [0, height];
+// x grows to the right and y grows downwards, so row 0 of a tile grid is the top row,
+// as in Moving AI maps. Grids derived from a scenario have square cells of
+// `world.cell_size` metres; cell (cx, cy) covers [cx*s, (cx+1)*s) x [cy*s, (cy+1)*s).
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+namespace pathscope {
+
+/// A point or vector in world units (metres).
+using Vec2 = glm::dvec2;
+
+/// Documented limits of the scenario format; loading rejects anything beyond them.
+struct ScenarioLimits {
+  static constexpr int kMaxGridSide = 8192;              ///< Cells per side of any grid.
+  static constexpr double kMaxWorldSide = 1.0e6;         ///< Metres per side of the world.
+  static constexpr double kMinCellSize = 1.0e-3;         ///< Metres.
+  static constexpr std::size_t kMaxTerrainTypes = 64;    ///< Terrain types per scenario.
+  static constexpr std::size_t kMaxMovementClasses = 16; ///< Movement classes per scenario.
+  static constexpr std::size_t kMaxItems = 1'000'000;    ///< Entries in any one array.
+  static constexpr std::size_t kMaxPolygonPoints = 100'000; ///< Vertices of one polygon or polyline.
+  static constexpr double kMaxCostMultiplier = 1.0e6;    ///< Largest finite terrain multiplier.
+};
+
+/// An RGBA colour, 8 bits per channel. Written "#rrggbb" or "#rrggbbaa" in files.
+struct Color {
+  std::uint8_t r = 0, g = 0, b = 0, a = 255;
+  friend bool operator==(const Color&, const Color&) = default;
+};
+
+/// How a unit class moves; terrain costs are given per class.
+struct MovementClass {
+  std::string name;        ///< Unique, e.g. "infantry".
+  double radius = 0.5;     ///< Body radius in metres (> 0).
+  double speed = 1.0;      ///< Top speed on cost-1 terrain, metres per second (> 0).
+  bool amphibious = false; ///< May move between cells of different terrain groups (land/water).
+  friend bool operator==(const MovementClass&, const MovementClass&) = default;
+};
+
+/// A kind of ground. Moving onto it costs the base distance times its multiplier.
+struct TerrainType {
+  std::string name;     ///< Unique, e.g. "swamp".
+  char symbol = '.';    ///< One printable, non-digit ASCII character used in tile rows.
+  Color color;          ///< Display colour.
+  /// Multiplier per movement class, in the order of Scenario::classes; nullopt = impassable.
+  std::vector<std::optional<double>> cost;
+  /// Cells of different groups are not connected (Moving AI's land vs water), except
+  /// for amphibious classes. Empty string is the default "ground" group.
+  std::string group;
+  friend bool operator==(const TerrainType&, const TerrainType&) = default;
+};
+
+/// A base tile grid: one terrain index per cell, row-major, row 0 at the top.
+/// Its cells are world.cell_size metres, so width*cell_size <= world.width.
+struct TileGrid {
+  int width = 0;                       ///< Cells.
+  int height = 0;                      ///< Cells.
+  std::vector<std::uint8_t> terrain;   ///< width*height indices into Scenario::terrains.
+  friend bool operator==(const TileGrid&, const TileGrid&) = default;
+};
+
+/// The shape of a vector feature, in world units.
+enum class ShapeKind { Polygon, Rect, Circle };
+
+/// A polygon (simple, >= 3 points, either winding), an axis-aligned rectangle or a circle.
+struct Shape {
+  ShapeKind kind = ShapeKind::Polygon;
+  std::vector<Vec2> points;  ///< Polygon vertices (Polygon only).
+  Vec2 min{0, 0};            ///< Rect corner with the smallest x and y (Rect only).
+  Vec2 max{0, 0};            ///< Rect corner with the largest x and y (Rect only).
+  Vec2 center{0, 0};         ///< Circle centre (Circle only).
+  double radius = 0;         ///< Circle radius, metres (Circle only).
+  friend bool operator==(const Shape&, const Shape&) = default;
+};
+
+/// A vector feature painted over the tile grid: an obstacle (impassable terrain) or a
+/// terrain region such as a nebula or a swamp. Later features paint over earlier ones.
+struct Feature {
+  std::uint32_t id = 0;   ///< Unique among features; stable across edits.
+  std::string name;       ///< Optional label.
+  std::size_t terrain = 0;///< Index into Scenario::terrains.
+  Shape shape;
+  friend bool operator==(const Feature&, const Feature&) = default;
+};
+
+/// A side in the game. Threats, allies and units belong to one.
+struct Faction {
+  std::string name;  ///< Unique.
+  Color color;
+  friend bool operator==(const Faction&, const Faction&) = default;
+};
+
+/// A circular zone of danger (threat) or safety (ally) for threat-aware planners.
+struct Influence {
+  std::uint32_t id = 0;
+  Vec2 center{0, 0};
+  double radius = 1;       ///< Metres (> 0).
+  double strength = 1;     ///< Relative weight (>= 0).
+  std::string faction;     ///< Optional faction name ("" = none).
+  friend bool operator==(const Influence&, const Influence&) = default;
+};
+
+/// A road: a polyline of given width that speeds movement up.
+struct Road {
+  std::uint32_t id = 0;
+  std::vector<Vec2> points;  ///< >= 2 points.
+  double width = 4;          ///< Metres (> 0).
+  double speed_factor = 1.5; ///< Cost multipliers on the road are divided by this (>= 1).
+  friend bool operator==(const Road&, const Road&) = default;
+};
+
+/// A bridge: a segment with a width; when intact its deck is passable ground.
+struct Bridge {
+  std::uint32_t id = 0;
+  Vec2 a{0, 0};
+  Vec2 b{0, 0};
+  double width = 6;  ///< Metres (> 0).
+  bool intact = true;
+  friend bool operator==(const Bridge&, const Bridge&) = default;
+};
+
+/// A unit on the map.
+struct Unit {
+  std::uint32_t id = 0;
+  std::string faction;        ///< Faction name.
+  std::size_t movement_class = 0; ///< Index into Scenario::classes.
+  Vec2 position{0, 0};
+  double heading = 0;         ///< Radians, 0 = +x, counter-clockwise towards -y.
+  friend bool operator==(const Unit&, const Unit&) = default;
+};
+
+/// A value for a planner parameter. Parameters are numbers (booleans as 0/1).
+struct PlannerParam {
+  std::string name;
+  double value = 0;
+  friend bool operator==(const PlannerParam&, const PlannerParam&) = default;
+};
+
+/// A path query: from start to goal for one movement class with one planner.
+struct Query {
+  std::string name;                 ///< Optional label.
+  Vec2 start{0, 0};
+  Vec2 goal{0, 0};
+  std::size_t movement_class = 0;   ///< Index into Scenario::classes.
+  std::string planner = "astar";    ///< A name in the planner registry.
+  std::vector<PlannerParam> params; ///< Overrides of the planner's defaults, sorted by name.
+  std::optional<double> expected_length;  ///< Known optimal length (metres), if any.
+  friend bool operator==(const Query&, const Query&) = default;
+};
+
+/// Hints for the viewer; they never affect planning.
+struct ViewerHints {
+  std::optional<Vec2> center;         ///< World point at the centre of the view.
+  std::optional<double> zoom;         ///< Pixels per metre.
+  std::vector<std::string> layers;    ///< Overlays shown on open.
+  friend bool operator==(const ViewerHints&, const ViewerHints&) = default;
+};
+
+/// World extent and grid resolution.
+struct WorldInfo {
+  double width = 64;      ///< Metres.
+  double height = 64;     ///< Metres.
+  double cell_size = 1;   ///< Metres per grid cell.
+  friend bool operator==(const WorldInfo&, const WorldInfo&) = default;
+};
+
+/// A whole scenario, as stored in one JSON file.
+struct Scenario {
+  std::string name;
+  std::string description;
+  WorldInfo world;
+  std::uint64_t seed = 1;            ///< Seed for anything random in simulations.
+  std::vector<MovementClass> classes;
+  std::vector<TerrainType> terrains; ///< Index 0 is the default ground.
+  std::optional<TileGrid> tiles;
+  std::vector<Feature> features;
+  std::vector<Influence> threats;
+  std::vector<Influence> allies;
+  std::vector<Road> roads;
+  std::vector<Bridge> bridges;
+  std::vector<Faction> factions;
+  std::vector<Unit> units;
+  std::vector<Query> queries;
+  ViewerHints viewer;
+  friend bool operator==(const Scenario&, const Scenario&) = default;
+
+  /// Grid size in cells for the world at world.cell_size (ceil of width / cell_size).
+  glm::ivec2 grid_size() const;
+  /// Index of the terrain named `name`, or nullopt.
+  std::optional<std::size_t> find_terrain(std::string_view name) const;
+  /// Index of the movement class named `name`, or nullopt.
+  std::optional<std::size_t> find_class(std::string_view name) const;
+};
+
+/// The default movement classes: infantry, tracked, wheeled, hover, rotary.
+std::vector<MovementClass> default_movement_classes();
+
+/// The default terrain types for the default classes: ground, rough, forest, swamp,
+/// nebula, shallow water, deep water (group "water"), wall. Roads are overlays, not terrain.
+std::vector<TerrainType> default_terrain_types();
+
+/// An empty scenario of the given size with the default classes and terrains.
+Scenario make_empty_scenario(double width, double height, double cell_size);
+
+}  // namespace pathscope

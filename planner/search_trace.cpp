@@ -1,0 +1,115 @@
+#include "planner/search_trace.hpp"
+
+#include <algorithm>
+
+namespace pathscope {
+namespace {
+std::uint64_t key(std::uint8_t side, NodeId node) { return (std::uint64_t(side) << 32) | node; }
+}  // namespace
+
+void SearchTrace::on_start(const PathQuery& query) {
+  query_ = query;
+  events_.clear();
+  expand_index_.clear();
+}
+
+void SearchTrace::on_event(const SearchEvent& event) {
+  if (event.kind == SearchEventKind::Expand) expand_index_.push_back(events_.size());
+  events_.push_back(event);
+}
+
+std::size_t SearchTrace::memory_bytes() const {
+  return events_.capacity() * sizeof(SearchEvent) + expand_index_.capacity() * sizeof(std::size_t);
+}
+
+TraceReplay::TraceReplay(const SearchTrace& trace) : trace_(trace) { reset(); }
+
+void TraceReplay::reset() {
+  step_ = 0;
+  applied_ = 0;
+  index_.clear();
+  records_.clear();
+  current_ = kNoNode;
+  current_side_ = 0;
+  path_.clear();
+}
+
+void TraceReplay::apply(const SearchEvent& e) {
+  switch (e.kind) {
+    case SearchEventKind::Push:
+    case SearchEventKind::Relax: {
+      auto [it, inserted] = index_.try_emplace(key(e.side, e.node), records_.size());
+      if (inserted) {
+        TraceNode n;
+        n.node = e.node;
+        n.side = e.side;
+        n.opened_at = step_;
+        records_.push_back(n);
+      }
+      TraceNode& n = records_[it->second];
+      n.g = e.g;
+      n.h = e.h;
+      n.parent = e.parent;
+      break;
+    }
+    case SearchEventKind::Expand: {
+      ++step_;
+      auto it = index_.find(key(e.side, e.node));
+      if (it != index_.end()) records_[it->second].closed_at = step_;
+      current_ = e.node;
+      current_side_ = e.side;
+      break;
+    }
+    case SearchEventKind::Path: path_.push_back(e.node); break;
+  }
+}
+
+void TraceReplay::seek(std::uint64_t step) {
+  step = std::min(step, trace_.expansion_count());
+  if (step < step_) reset();
+  // Apply up to (not including) the Expand event of step + 1, or everything at the end.
+  const std::size_t end =
+      step < trace_.expansion_count() ? trace_.expand_event(step) : trace_.events().size();
+  const auto& events = trace_.events();
+  while (applied_ < end) apply(events[applied_++]);
+}
+
+std::vector<TraceNode> TraceReplay::nodes() const {
+  std::vector<TraceNode> out = records_;
+  std::sort(out.begin(), out.end(), [](const TraceNode& a, const TraceNode& b) {
+    return a.side != b.side ? a.side < b.side : a.node < b.node;
+  });
+  return out;
+}
+
+const TraceNode* TraceReplay::find(std::uint8_t side, NodeId node) const {
+  auto it = index_.find(key(side, node));
+  return it == index_.end() ? nullptr : &records_[it->second];
+}
+
+std::vector<TraceNode> TraceReplay::open_nodes() const {
+  std::vector<TraceNode> out;
+  for (const TraceNode& n : records_) {
+    if (!n.closed()) out.push_back(n);
+  }
+  std::sort(out.begin(), out.end(), [](const TraceNode& a, const TraceNode& b) {
+    if (a.f() != b.f()) return a.f() < b.f();
+    if (a.h != b.h) return a.h < b.h;
+    if (a.node != b.node) return a.node < b.node;
+    return a.side < b.side;
+  });
+  return out;
+}
+
+std::vector<NodeId> TraceReplay::partial_path() const {
+  std::vector<NodeId> out;
+  for (const TraceNode* n = current_ == kNoNode ? nullptr : find(current_side_, current_); n != nullptr;
+       n = n->parent == kNoNode ? nullptr : find(current_side_, n->parent)) {
+    out.push_back(n->node);
+    if (out.size() > records_.size()) break;  // a malformed trace must not loop forever
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace pathscope

@@ -1,0 +1,95 @@
+#pragma once
+
+// Recording a search and replaying it to any step. A SearchTrace is a SearchObserver
+// that keeps every event; a TraceReplay rebuilds, for any step k (k expansions done),
+// the open and closed sets, each node's g, h, f and parent, the node expanded last and
+// the best partial path. The debugger scrubs with it; tests compare it with the live
+// planner stepped one expansion at a time.
+
+#include <cstdint>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+#include "planner/search.hpp"
+
+namespace pathscope {
+
+/// The events of one search, in order.
+class SearchTrace final : public SearchObserver {
+ public:
+  void on_start(const PathQuery& query) override;
+  void on_event(const SearchEvent& event) override;
+
+  const PathQuery& query() const { return query_; }
+  const std::vector<SearchEvent>& events() const { return events_; }
+  /// Number of Expand events: the steps a replay can seek to are 0..expansion_count().
+  std::uint64_t expansion_count() const { return expand_index_.size(); }
+  /// Index in events() of the k-th Expand event (k from 0).
+  std::size_t expand_event(std::uint64_t k) const { return expand_index_[k]; }
+  /// Bytes held by the trace.
+  std::size_t memory_bytes() const;
+
+ private:
+  PathQuery query_;
+  std::vector<SearchEvent> events_;
+  std::vector<std::size_t> expand_index_;
+};
+
+/// Step number that means "never".
+inline constexpr std::uint64_t kNeverStep = std::numeric_limits<std::uint64_t>::max();
+
+/// A node as the trace knows it at the replay's step.
+struct TraceNode {
+  NodeId node = kNoNode;
+  std::uint8_t side = 0;
+  double g = 0;
+  double h = 0;
+  NodeId parent = kNoNode;
+  std::uint64_t opened_at = kNeverStep;  ///< Step during which it was first pushed (0 = at start).
+  std::uint64_t closed_at = kNeverStep;  ///< Step that expanded it (1 = the first expansion).
+  bool closed() const { return closed_at != kNeverStep; }
+  double f() const { return g + h; }
+};
+
+/// Replays a trace to any step. Seeking forward applies events incrementally; seeking
+/// backward replays from the start.
+class TraceReplay {
+ public:
+  /// `trace` must outlive the replay.
+  explicit TraceReplay(const SearchTrace& trace);
+
+  /// Shows the state after `step` expansions (clamped to the trace's expansion count).
+  /// Step == expansion_count() includes everything, the final path too.
+  void seek(std::uint64_t step);
+  std::uint64_t step() const { return step_; }
+
+  /// Every node touched so far, sorted by (side, node).
+  std::vector<TraceNode> nodes() const;
+  /// A node's state, or nullptr if untouched at this step.
+  const TraceNode* find(std::uint8_t side, NodeId node) const;
+  /// Open nodes sorted by f, then h, then node id (the order a planner pops them).
+  std::vector<TraceNode> open_nodes() const;
+  /// The node expanded at this step (kNoNode at step 0) and its side.
+  NodeId current() const { return current_; }
+  std::uint8_t current_side() const { return current_side_; }
+  /// Parent chain from the start (or the goal, for side 1) to current(), start first.
+  std::vector<NodeId> partial_path() const;
+  /// The final path's nodes, once the replay has reached the Path events.
+  const std::vector<NodeId>& path() const { return path_; }
+
+ private:
+  void reset();
+  void apply(const SearchEvent& event);
+
+  const SearchTrace& trace_;
+  std::uint64_t step_ = 0;
+  std::size_t applied_ = 0;  // events applied
+  std::unordered_map<std::uint64_t, std::size_t> index_;  // (side, node) -> records_ slot; lookup only
+  std::vector<TraceNode> records_;
+  NodeId current_ = kNoNode;
+  std::uint8_t current_side_ = 0;
+  std::vector<NodeId> path_;
+};
+
+}  // namespace pathscope
