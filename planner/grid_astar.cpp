@@ -54,6 +54,7 @@ SearchStatus GridAStar::start(const PathQuery& query) {
   if (!ends) return result_.status;
   start_ = ends->start;
   goal_ = ends->goal;
+  goal_xy_ = grid_.cell(goal_);
 
   CellState& s = state_[start_];
   s = CellState{0.0, generation_, kNoDir, 0};
@@ -95,6 +96,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
     const double gu = cur.g;
     const double mu = grid_.multiplier(u);
     const std::uint8_t mask = grid_.moves(u);
+    const glm::ivec2 uc = grid_.cell(u);  // one division per expansion, none per neighbour
     for (int d = 0; d < 8; ++d) {
       if (!(mask & (1u << d))) continue;
       const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
@@ -106,7 +108,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
       if (!(ng < sv.g)) continue;
       sv.g = ng;
       sv.parent_dir = std::uint8_t(d);
-      const double h = heuristic(v);
+      const double h = h_scale_ == 0 ? 0.0 : h_scale_ * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy_.x, goal_xy_.y);
       open_.push(OpenEntry{ng + h, h, v});
       ++result_.stats.pushes;
       if (!fresh) ++result_.stats.relaxations;

@@ -66,6 +66,7 @@ class GridAStar final : public Planner {
   PathQuery query_;
   NodeId start_ = kNoNode;
   NodeId goal_ = kNoNode;
+  glm::ivec2 goal_xy_{0, 0};
   PathResult result_;
   SearchObserver* observer_ = nullptr;
 };

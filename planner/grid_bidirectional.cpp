@@ -68,6 +68,8 @@ SearchStatus GridBidirectional::start(const PathQuery& query) {
   if (!ends) return result_.status;
   ends_[0] = ends->start;
   ends_[1] = ends->goal;
+  ends_xy_[0] = grid_.cell(ends_[0]);
+  ends_xy_[1] = grid_.cell(ends_[1]);
   for (int side = 0; side < 2; ++side) {
     CellState& s = state_[ends_[side]];
     if (s.generation != generation_) s = CellState{{kInf, kInf}, generation_, {kNoDir, kNoDir}, 0, 0};
@@ -129,6 +131,8 @@ void GridBidirectional::expand(int side) {
   const double gu = cur.g[side];
   const double mu = grid_.multiplier(u);
   const std::uint8_t mask = grid_.moves(u);
+  const glm::ivec2 uc = grid_.cell(u);  // one division per expansion, none per neighbour
+  const glm::ivec2 target = ends_xy_[other];
   for (int d = 0; d < 8; ++d) {
     if (!(mask & (1u << d))) continue;
     const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
@@ -140,7 +144,7 @@ void GridBidirectional::expand(int side) {
     const bool fresh = sv.g[side] == kInf;
     sv.g[side] = ng;
     sv.parent_dir[side] = std::uint8_t(d);
-    const double h = heuristic(side, v);
+    const double h = h_scale_ * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], target.x, target.y);
     open_[side].push(OpenEntry{ng + h, h, v});
     ++result_.stats.pushes;
     if (!fresh) ++result_.stats.relaxations;

@@ -63,6 +63,7 @@ class GridBidirectional final : public Planner {
   OpenList open_[2];
   PathQuery query_;
   NodeId ends_[2] = {kNoNode, kNoNode};  // [0] start, [1] goal
+  glm::ivec2 ends_xy_[2] = {{0, 0}, {0, 0}};
   double best_ = 0;                      // mu: cost of the best meeting found so far (cells)
   NodeId meet_ = kNoNode;
   std::uint64_t side_expansions_[2] = {0, 0};

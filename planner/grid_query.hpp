@@ -30,6 +30,14 @@ std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std:
 /// cumulative cost (metres) at each node of the path.
 std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes, PathResult& result);
 
+/// Octile distance in cells between cell coordinates.
+inline double octile_cells(int ax, int ay, int bx, int by) {
+  const int dx = ax > bx ? ax - bx : bx - ax;
+  const int dy = ay > by ? ay - by : by - ay;
+  const int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return double(hi - lo) + kSqrt2 * double(lo);
+}
+
 /// Octile distance in cells between two cells.
 inline double octile_cells(const CostGrid& grid, NodeId a, NodeId b) {
   const glm::ivec2 ca = grid.cell(a), cb = grid.cell(b);

@@ -43,11 +43,8 @@ std::optional<std::size_t> Scenario::find_class(std::string_view name) const {
 
 std::vector<MovementClass> default_movement_classes() {
   return {
-      {"infantry", 0.5, 1.5, false},
-      {"tracked", 2.5, 12.0, false},
-      {"wheeled", 2.0, 18.0, false},
-      {"hover", 2.0, 20.0, true},
-      {"rotary", 3.0, 40.0, true},
+      {"infantry", 0.5, 1.5, false}, {"tracked", 2.5, 12.0, false}, {"wheeled", 2.0, 18.0, false},
+      {"hover", 2.0, 20.0, true},    {"rotary", 3.0, 40.0, true},
   };
 }
 
@@ -60,9 +57,16 @@ std::vector<TerrainType> default_terrain_types() {
       {"swamp", 'S', {0x5e, 0x7d, 0x6e, 0xff}, {3.0, 2.5, kImpassable, 1.0, 1.0}, ""},
       {"nebula", 'N', {0xb0, 0x7c, 0xc6, 0xff}, {2.0, 2.0, 2.0, 2.0, 2.0}, ""},
       {"shallow water", 'w', {0x6f, 0xb3, 0xd9, 0xff}, {4.0, 3.0, kImpassable, 1.0, 1.0}, ""},
-      {"deep water", 'W', {0x2a, 0x5d, 0x9f, 0xff}, {kImpassable, kImpassable, kImpassable, 1.0, 1.0}, "water"},
-      {"wall", '#', {0x4a, 0x4a, 0x4f, 0xff},
-       {kImpassable, kImpassable, kImpassable, kImpassable, kImpassable}, ""},
+      {"deep water",
+       'W',
+       {0x2a, 0x5d, 0x9f, 0xff},
+       {kImpassable, kImpassable, kImpassable, 1.0, 1.0},
+       "water"},
+      {"wall",
+       '#',
+       {0x4a, 0x4a, 0x4f, 0xff},
+       {kImpassable, kImpassable, kImpassable, kImpassable, kImpassable},
+       ""},
   };
 }
 

@@ -1,0 +1,33 @@
+# End-to-end tests of the `pathscope` headless commands: exit codes and messages.
+set(PS $<TARGET_FILE:pathscope>)
+set(DATA ${PROJECT_SOURCE_DIR}/tests/data)
+set(BENCH ${PROJECT_SOURCE_DIR}/../shared/benchmarks/movingai)
+
+function(pathscope_cli_test name exit regex)
+  add_test(NAME cli.${name}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=${ARGN}" -DEXPECT_EXIT=${exit} "-DEXPECT_REGEX=${regex}"
+                   -P ${PROJECT_SOURCE_DIR}/tests/expect_run.cmake
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endfunction()
+
+pathscope_cli_test(solve_default 0 "query 0.*found" ${PS} solve maps/default.json)
+pathscope_cli_test(solve_json 0 "\"status\":\"found\".*\"micros\"" ${PS} solve maps/default.json --json --query 0)
+pathscope_cli_test(solve_bad_syntax 1 "bad_syntax.json:3:[0-9]+: syntax error" ${PS} solve ${DATA}/bad_syntax.json)
+pathscope_cli_test(solve_self_intersecting 1 "features\\[0\\]\\.points: self-intersecting" ${PS} solve ${DATA}/bad_self_intersecting.json)
+pathscope_cli_test(solve_missing_file 1 "no_such_file.json" ${PS} solve ${DATA}/no_such_file.json)
+pathscope_cli_test(solve_bad_map_char 1 "bad_char.map:6: .*unknown map character 'X'" ${PS} solve ${DATA}/bad_char.map)
+pathscope_cli_test(solve_unknown_planner 1 "unknown planner \"nope\"" ${PS} solve maps/default.json --planner nope)
+pathscope_cli_test(solve_bad_query_index 1 "--query 99" ${PS} solve maps/default.json --query 99)
+pathscope_cli_test(usage_unknown_flag 2 "" ${PS} solve --bogus)
+pathscope_cli_test(usage_bad_param 2 "expected name=number" ${PS} solve maps/default.json --param weight)
+pathscope_cli_test(movingai_ok 0 "2 queries, 0 mismatches" ${PS} movingai ${DATA}/ok.scen)
+pathscope_cli_test(movingai_mismatch 1 "1 queries, 1 mismatches" ${PS} movingai ${DATA}/wrong_length.scen)
+pathscope_cli_test(movingai_bad_field 1 "bad_field.scen:2: field 8 \\(goal_y\\): expected an integer" ${PS} movingai ${DATA}/bad_field.scen)
+pathscope_cli_test(movingai_inexact_ratio 0 "0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner weighted_astar --max-ratio 1.5)
+pathscope_cli_test(convert_round_trip 0 "wrote .*ok_converted.json" ${PS} convert ${DATA}/ok.map ${CMAKE_CURRENT_BINARY_DIR}/ok_converted.json --scen ${DATA}/ok.scen)
+
+# The full ground truth (25,587 problems) for every exact planner: release build only.
+foreach(planner astar bidirectional dijkstra)
+  pathscope_cli_test(movingai_full_${planner} 0 "25587 queries, 0 mismatches" ${PS} movingai ${BENCH} --planner ${planner})
+  set_tests_properties(cli.movingai_full_${planner} PROPERTIES LABELS slow)
+endforeach()

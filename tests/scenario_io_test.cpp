@@ -1,0 +1,878 @@
+// Scenario files: every kind of bad input is rejected with the right JSON path and a
+// message naming the problem; save -> load -> save is byte-identical (the default map
+// and random scenarios holding every kind of item); saving is atomic.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <glm/common.hpp>
+#include <nlohmann/json.hpp>
+
+#include "planner/scenario_io.hpp"
+
+using namespace pathscope;
+using Json = nlohmann::json;
+
+namespace {
+
+// A small valid scenario holding one of every kind of item.
+Json base_doc() {
+  return Json::parse(R"({
+    "format": "pathscope-scenario", "version": 1, "name": "t", "description": "d",
+    "world": {"width": 64, "height": 48, "cell_size": 1},
+    "seed": 7,
+    "tiles": {"width": 4, "height": 2, "rows": ["4.", "2T2."]},
+    "features": [
+      {"id": 1, "terrain": "wall", "shape": "polygon", "points": [[1, 1], [5, 1], [5, 5]]},
+      {"id": 2, "terrain": "wall", "shape": "rect", "min": [10, 10], "max": [12, 12]},
+      {"id": 3, "terrain": "nebula", "shape": "circle", "center": [20, 20], "radius": 3}
+    ],
+    "threats": [{"id": 1, "center": [30, 30], "radius": 5, "faction": "red"}],
+    "allies": [{"id": 1, "center": [10, 30], "radius": 5, "strength": 2, "faction": "blue"}],
+    "roads": [{"id": 1, "points": [[0, 40], [60, 40]]}],
+    "bridges": [{"id": 1, "a": [30, 35], "b": [30, 45]}],
+    "factions": [{"name": "blue", "color": "#3060ff"}, {"name": "red", "color": "#e04040"}],
+    "units": [{"id": 1, "faction": "blue", "class": "tracked", "position": [5, 20]}],
+    "queries": [{"start": [2, 30], "goal": [40, 30], "class": "infantry",
+                 "planner": "weighted_astar", "params": {"weight": 2}}],
+    "viewer": {"center": [32, 24], "zoom": 4, "layers": ["tiles", "path"]}
+  })");
+}
+
+Result<Scenario> parse(const Json& doc) { return parse_scenario(doc.dump(), "t.json"); }
+
+// Parses `doc`, expects failure, and checks the location and a part of the message.
+void expect_error(const Json& doc, const std::string& where, const std::string& message_part) {
+  const Result<Scenario> r = parse(doc);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().where == where);
+  INFO("message: " << r.error().message);
+  CHECK(r.error().message.find(message_part) != std::string::npos);
+}
+
+void expect_error_text(const std::string& text, const std::string& where, const std::string& message_part) {
+  const Result<Scenario> r = parse_scenario(text, "t.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().where == where);
+  INFO("message: " << r.error().message);
+  CHECK(r.error().message.find(message_part) != std::string::npos);
+}
+
+// A fresh empty directory for one test case (CTest may run cases in parallel).
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("pathscope_scenario_io_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::size_t count_entries(const std::filesystem::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+// A random valid scenario with every kind of item and awkward numbers.
+Scenario random_scenario(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  auto integer = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto byte = [&] { return static_cast<std::uint8_t>(integer(0, 255)); };
+
+  Scenario s;
+  s.name = "random " + std::to_string(seed) + " \"quoted\" \xc3\xa9";
+  s.description = "line 1\nline 2\ttab";
+  s.world = WorldInfo{uniform(50, 200), uniform(50, 200), uniform(0.25, 2)};
+  s.seed = rng();
+  const int class_count = integer(1, 4);
+  for (int c = 0; c < class_count; ++c) {
+    s.classes.push_back(
+        MovementClass{"class " + std::to_string(c), uniform(0.1, 3), uniform(0.5, 50), integer(0, 1) == 1});
+  }
+  const std::string symbols = ".#rTS~%@";
+  const int terrain_count = integer(2, static_cast<int>(symbols.size()));
+  for (int t = 0; t < terrain_count; ++t) {
+    TerrainType type;
+    type.name = "terrain " + std::to_string(t);
+    type.symbol = symbols[static_cast<std::size_t>(t)];
+    type.color = Color{byte(), byte(), byte(), integer(0, 1) ? std::uint8_t{255} : byte()};
+    type.group = integer(0, 3) == 0 ? "water" : "";
+    for (int c = 0; c < class_count; ++c) {
+      type.cost.push_back(integer(0, 4) == 0 ? std::nullopt : std::optional<double>(uniform(0.01, 100)));
+    }
+    s.terrains.push_back(type);
+  }
+  const glm::ivec2 grid = s.grid_size();
+  TileGrid tiles;
+  tiles.width = integer(1, grid.x - 1);
+  tiles.height = integer(1, grid.y - 1);
+  for (int i = 0; i < tiles.width * tiles.height; ++i) {
+    // Runs of random length, so both counted and single runs occur.
+    const auto k = static_cast<std::uint8_t>(integer(0, terrain_count - 1));
+    const int run = integer(1, 12);
+    for (int j = 0; j < run && i < tiles.width * tiles.height; ++j, ++i) tiles.terrain.push_back(k);
+    --i;
+  }
+  s.tiles = tiles;
+
+  const double w = s.world.width, h = s.world.height;
+  auto point = [&] { return Vec2{uniform(0, w), uniform(0, h)}; };
+  std::uint32_t id = 1;
+  for (int f = 0; f < 12; ++f) {
+    Feature feature;
+    feature.id = id += static_cast<std::uint32_t>(integer(1, 1000));
+    feature.name = f % 2 ? "feature " + std::to_string(f) : "";
+    feature.terrain = static_cast<std::size_t>(integer(0, terrain_count - 1));
+    switch (f % 3) {
+      case 0: {  // star-shaped, hence simple
+        feature.shape.kind = ShapeKind::Polygon;
+        const Vec2 c{w / 2, h / 2};
+        const int n = integer(3, 20);
+        for (int k = 0; k < n; ++k) {
+          const double a = 2 * std::numbers::pi * (k + uniform(0.1, 0.9)) / n;
+          const double r = uniform(1, std::min(w, h) / 2 - 1);
+          feature.shape.points.push_back(c + r * Vec2{std::cos(a), std::sin(a)});
+        }
+        break;
+      }
+      case 1: {
+        feature.shape.kind = ShapeKind::Rect;
+        const Vec2 a = point(), b = point();
+        feature.shape.min = glm::min(a, b);
+        feature.shape.max = glm::max(a, b);
+        break;
+      }
+      default:
+        feature.shape.kind = ShapeKind::Circle;
+        feature.shape.center = point();
+        feature.shape.radius = uniform(0.001, 50);
+        break;
+    }
+    s.features.push_back(feature);
+  }
+  s.factions = {Faction{"blue", Color{48, 96, 255, 255}}, Faction{"red", Color{224, 64, 64, 128}}};
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    s.threats.push_back(Influence{i, point(), uniform(0.5, 30), uniform(0, 5), i == 0 ? "" : "red"});
+    s.allies.push_back(Influence{i + 10, point(), uniform(0.5, 30), uniform(0, 5), "blue"});
+    Road road{i, {point(), point(), point()}, uniform(0.5, 10), uniform(1, 3)};
+    s.roads.push_back(road);
+    s.bridges.push_back(Bridge{i, point(), point(), uniform(1, 10), i != 1});
+    s.units.push_back(Unit{i + 100, i % 2 ? "red" : "blue",
+                           static_cast<std::size_t>(integer(0, class_count - 1)), point(),
+                           uniform(-std::numbers::pi, std::numbers::pi)});
+  }
+  s.queries.push_back(Query{"plain", point(), point(), 0, "astar", {}, std::nullopt});
+  s.queries.push_back(Query{"",
+                            point(),
+                            point(),
+                            static_cast<std::size_t>(class_count - 1),
+                            "weighted_astar",
+                            {PlannerParam{"weight", uniform(1, 10)}},
+                            uniform(0, 500)});
+  s.queries.push_back(Query{"", point(), point(), 0, "dijkstra", {}, 0.0});
+  s.viewer.center = Vec2{uniform(-10, 10), uniform(-10, 10)};
+  s.viewer.zoom = uniform(0.1, 40);
+  s.viewer.layers = {"tiles", "features", "path"};
+  return s;
+}
+
+}  // namespace
+
+TEST_SUITE("scenario_io") {
+  // ---- Round trips --------------------------------------------------------------------
+
+  TEST_CASE("scenario_io: the base document loads with its defaults filled in") {
+    const Result<Scenario> r = parse(base_doc());
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+    const Scenario& s = *r;
+    CHECK(s.classes == default_movement_classes());
+    CHECK(s.terrains == default_terrain_types());
+    CHECK(s.seed == 7);
+    REQUIRE(s.tiles.has_value());
+    CHECK(s.tiles->terrain == std::vector<std::uint8_t>{0, 0, 0, 0, 2, 2, 0, 0});
+    CHECK(s.roads[0].width == 4);
+    CHECK(s.roads[0].speed_factor == 1.5);
+    CHECK(s.bridges[0].width == 6);
+    CHECK(s.bridges[0].intact);
+    CHECK(s.threats[0].strength == 1);
+    CHECK(s.units[0].heading == 0);
+    CHECK(s.units[0].movement_class == 1);
+    CHECK(s.features[0].name.empty());
+    CHECK(s.features[2].terrain == *s.find_terrain("nebula"));
+    CHECK(s.queries[0].params == std::vector<PlannerParam>{{"weight", 2}});
+
+    Json minimal = {
+        {"format", "pathscope-scenario"}, {"version", 1}, {"world", {{"width", 10}, {"height", 5}}}};
+    const Result<Scenario> m = parse(minimal);
+    REQUIRE(m.ok());
+    CHECK(m->seed == 1);
+    CHECK(m->world.cell_size == 1);
+    CHECK(m->name.empty());
+    CHECK(m->grid_size() == glm::ivec2{10, 5});
+    CHECK_FALSE(m->tiles.has_value());
+    CHECK(validate_scenario(*m).ok());
+  }
+
+  TEST_CASE("scenario_io: maps/default.json loads, validates and re-saves byte-identically") {
+    const std::filesystem::path path = std::filesystem::path(PATHSCOPE_SOURCE_DIR) / "maps" / "default.json";
+    const Result<Scenario> r = load_scenario(path);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+    CHECK(validate_scenario(*r).ok());
+    CHECK(scenario_to_json(*r) == read_file(path));
+    CHECK(r->classes == default_movement_classes());
+    CHECK(r->terrains == default_terrain_types());
+    CHECK(r->queries.size() == 3);
+    CHECK(r->bridges.size() == 2);
+    const Result<Scenario> again = parse_scenario(scenario_to_json(*r), "again");
+    REQUIRE(again.ok());
+    CHECK(*again == *r);
+  }
+
+  TEST_CASE("scenario_io: random scenarios round-trip exactly") {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      CAPTURE(seed);
+      const Scenario s = random_scenario(seed);
+      const Status valid = validate_scenario(s);
+      REQUIRE_MESSAGE(valid.ok(), (valid.ok() ? "" : valid.error().to_string()));
+      const std::string text = scenario_to_json(s);
+      const Result<Scenario> loaded = parse_scenario(text, "random");
+      REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().to_string()));
+      CHECK(*loaded == s);
+      CHECK(scenario_to_json(*loaded) == text);
+    }
+  }
+
+  TEST_CASE("scenario_io: the saved layout keeps number arrays and point lists on one line") {
+    Scenario s = make_empty_scenario(10, 10, 0.5);
+    s.features.push_back(
+        Feature{4, "", 7, Shape{ShapeKind::Polygon, {{1, 1}, {2.5, 1}, {2, 0.1}}, {}, {}, {}, 0}});
+    s.terrains[0].color.a = 0x80;
+    s.tiles = TileGrid{3, 1, {0, 0, 1}};
+    s.viewer.center = Vec2{-0.0, 1e-7};
+    const std::string text = scenario_to_json(s);
+    CHECK(text.find("\"points\": [[1, 1], [2.5, 1], [2, 0.1]]") != std::string::npos);
+    CHECK(text.find("\"center\": [0, 1e-07]") != std::string::npos);
+    CHECK(text.find("\"color\": \"#7f9f5f80\"") != std::string::npos);
+    CHECK(text.find("\"rows\": [\n      \"2.r\"\n    ]") != std::string::npos);
+    CHECK(text.find("\"threats\"") == std::string::npos);  // empty sections are omitted
+    CHECK(text.rfind("{\n  \"format\": \"pathscope-scenario\",\n  \"version\": 1,\n", 0) == 0);
+    const Result<Scenario> loaded = parse_scenario(text, "layout");
+    REQUIRE(loaded.ok());
+    CHECK(scenario_to_json(*loaded) == text);
+  }
+
+  // ---- Malformed JSON and the header ----------------------------------------------------
+
+  TEST_CASE("scenario_io: malformed JSON reports file:line:col") {
+    expect_error_text("{\n  \"format\": x\n}", "t.json:2:13", "invalid literal");
+    expect_error_text("{\"format\": \"pathscope-scenario\",", "t.json:1:33", "unexpected end of input");
+    expect_error_text("", "t.json:1:1", "unexpected end of input");
+    expect_error_text("{} {}", "t.json:1:4", "expected end of input");
+    expect_error_text("[1, 2]", "t.json", "expected a JSON object at the top level");
+  }
+
+  TEST_CASE("scenario_io: duplicate keys and deep nesting are rejected") {
+    expect_error_text(R"({"format": "pathscope-scenario", "format": "x"})", "t.json: format",
+                      "duplicate key \"format\"");
+    std::string deep = "{\"format\": \"pathscope-scenario\", \"version\": 1, \"name\": ";
+    for (int i = 0; i < 100; ++i) deep += "[";
+    const Result<Scenario> r = parse_scenario(deep, "t.json");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().where.rfind("t.json: name[0][0]", 0) == 0);
+    CHECK(r.error().code == ErrorCode::Limit);
+    CHECK(r.error().message.find("nesting deeper than") != std::string::npos);
+  }
+
+  TEST_CASE("scenario_io: wrong format name") {
+    Json doc = base_doc();
+    doc["format"] = "something-else";
+    expect_error(doc, "t.json: format", "expected \"pathscope-scenario\", found a string \"something-else\"");
+    CHECK(parse(doc).error().code == ErrorCode::Schema);
+  }
+
+  TEST_CASE("scenario_io: version newer than 1") {
+    Json doc = base_doc();
+    doc["version"] = 2;
+    expect_error(doc, "t.json: version", "version 2 is newer than this program reads (1)");
+    doc["version"] = 0;
+    expect_error(doc, "t.json: version", "expected version 1");
+    doc["version"] = "1";
+    expect_error(doc, "t.json: version", "expected an integer");
+  }
+
+  TEST_CASE("scenario_io: missing required fields") {
+    for (const char* key : {"format", "version", "world"}) {
+      CAPTURE(key);
+      Json doc = base_doc();
+      doc.erase(key);
+      expect_error(doc, "t.json", std::string("missing required field \"") + key + "\"");
+    }
+    Json doc = base_doc();
+    doc["world"].erase("height");
+    expect_error(doc, "t.json: world", "missing required field \"height\"");
+    doc = base_doc();
+    doc["features"][1].erase("max");
+    expect_error(doc, "t.json: features[1]", "missing required field \"max\"");
+    doc = base_doc();
+    doc["units"][0].erase("faction");
+    expect_error(doc, "t.json: units[0]", "missing required field \"faction\"");
+  }
+
+  // ---- Types and unknown fields ---------------------------------------------------------
+
+  TEST_CASE("scenario_io: wrong types") {
+    Json doc = base_doc();
+    doc["world"]["width"] = "wide";
+    expect_error(doc, "t.json: world.width", "expected a number, found a string \"wide\"");
+    CHECK(parse(doc).error().code == ErrorCode::Schema);
+
+    doc = base_doc();
+    doc["features"][0]["points"][2] = "x";
+    expect_error(doc, "t.json: features[0].points[2]", "expected [x, y] numbers");
+    doc["features"][0]["points"][2] = Json::array({1, 2, 3});
+    expect_error(doc, "t.json: features[0].points[2]", "expected [x, y] numbers");
+
+    doc = base_doc();
+    doc["bridges"][0]["intact"] = 1;
+    expect_error(doc, "t.json: bridges[0].intact", "expected true or false, found a number 1");
+
+    doc = base_doc();
+    doc["features"] = Json::object();
+    expect_error(doc, "t.json: features", "expected an array, found an object");
+
+    doc = base_doc();
+    doc["units"][0]["id"] = 1.5;
+    expect_error(doc, "t.json: units[0].id", "expected an integer");
+    doc["units"][0]["id"] = -1;
+    expect_error(doc, "t.json: units[0].id", "expected an integer >= 0");
+    doc["units"][0]["id"] = 4294967296ULL;
+    expect_error(doc, "t.json: units[0].id", "out of range");
+
+    doc = base_doc();
+    doc["factions"][0]["color"] = "#12345";
+    expect_error(doc, "t.json: factions[0].color", "expected a colour \"#rrggbb\" or \"#rrggbbaa\"");
+
+    doc = base_doc();
+    doc["queries"][0]["params"] = Json::object({{"weight", "heavy"}});
+    expect_error(doc, "t.json: queries[0].params.weight", "expected a number");
+  }
+
+  TEST_CASE("scenario_io: unknown fields are rejected, never dropped") {
+    Json doc = base_doc();
+    doc["terrain_types"] = Json::array();
+    for (const TerrainType& t : default_terrain_types()) {
+      Json cost = Json::object();
+      const auto classes = default_movement_classes();
+      for (std::size_t c = 0; c < classes.size(); ++c) {
+        cost[classes[c].name] = t.cost[c] ? Json(*t.cost[c]) : Json("impassable");
+      }
+      doc["terrain_types"].push_back(
+          {{"name", t.name}, {"symbol", std::string(1, t.symbol)}, {"color", "#102030"}, {"cost", cost}});
+    }
+    REQUIRE(parse(doc).ok());
+    doc["terrain_types"][1]["colour"] = "#ffffff";
+    expect_error(doc, "t.json: terrain_types[1].colour",
+                 "unknown field \"colour\" (known: name, symbol, color, group, cost)");
+    CHECK(parse(doc).error().code == ErrorCode::Schema);
+
+    doc = base_doc();
+    doc["extra"] = 1;
+    expect_error(doc, "t.json: extra", "unknown field \"extra\"");
+
+    doc = base_doc();
+    doc["features"][0]["radius"] = 2;  // a circle's field on a polygon
+    expect_error(doc, "t.json: features[0].radius",
+                 "unknown field \"radius\" (known: id, name, terrain, shape, points)");
+
+    doc = base_doc();
+    doc["viewer"]["rotation"] = 0;
+    expect_error(doc, "t.json: viewer.rotation", "unknown field \"rotation\"");
+
+    doc = base_doc();
+    doc["world"]["depth"] = 3;
+    expect_error(doc, "t.json: world.depth", "unknown field \"depth\"");
+  }
+
+  // ---- Names and references -------------------------------------------------------------
+
+  TEST_CASE("scenario_io: unknown terrain, class and faction names list the known ones") {
+    Json doc = base_doc();
+    doc["features"][0]["terrain"] = "lava";
+    expect_error(doc, "t.json: features[0].terrain",
+                 "unknown terrain \"lava\" (known: \"ground\", \"rough\"");
+
+    doc = base_doc();
+    doc["units"][0]["class"] = "tank";
+    expect_error(doc, "t.json: units[0].class",
+                 "unknown movement class \"tank\" (known: \"infantry\", \"tracked\"");
+
+    doc = base_doc();
+    doc["queries"][0]["class"] = "boat";
+    expect_error(doc, "t.json: queries[0].class", "unknown movement class \"boat\"");
+
+    doc = base_doc();
+    doc["units"][0]["faction"] = "green";
+    expect_error(doc, "t.json: units[0].faction", "unknown faction \"green\" (known: \"blue\", \"red\")");
+
+    doc = base_doc();
+    doc["threats"][0]["faction"] = "green";
+    expect_error(doc, "t.json: threats[0].faction", "unknown faction \"green\"");
+
+    doc = base_doc();
+    doc["features"][0]["shape"] = "hexagon";
+    expect_error(doc, "t.json: features[0].shape", "expected \"polygon\", \"rect\" or \"circle\"");
+  }
+
+  TEST_CASE("scenario_io: duplicate ids within an array") {
+    Json doc = base_doc();
+    doc["features"][2]["id"] = 1;
+    expect_error(doc, "t.json: features[2].id", "duplicate id 1 (also used by features[0])");
+    doc = base_doc();
+    doc["roads"].push_back(doc["roads"][0]);
+    expect_error(doc, "t.json: roads[1].id", "duplicate id 1");
+    // Ids are per array: threat 1 and ally 1 may coexist (as in the base document).
+    CHECK(parse(base_doc()).ok());
+  }
+
+  TEST_CASE("scenario_io: duplicate names of classes, terrains and factions") {
+    Json doc = base_doc();
+    doc["factions"][1]["name"] = "blue";
+    expect_error(doc, "t.json: factions[1].name", "duplicate name \"blue\" (also used by factions[0])");
+
+    doc = base_doc();
+    doc["movement_classes"] =
+        Json::parse(R"([{"name": "a", "radius": 1, "speed": 1}, {"name": "a", "radius": 1, "speed": 2}])");
+    doc["terrain_types"] =
+        Json::parse(R"([{"name": "g", "symbol": ".", "color": "#000000", "cost": {"a": 1}}])");
+    expect_error(doc, "t.json: movement_classes[1].name", "duplicate name \"a\"");
+
+    doc["movement_classes"] = Json::parse(R"([{"name": "a", "radius": 1, "speed": 1}])");
+    doc["terrain_types"] = Json::parse(R"([{"name": "g", "symbol": ".", "color": "#000000", "cost": {"a": 1}},
+                                         {"name": "g", "symbol": "x", "color": "#000000", "cost": {"a": 1}}])");
+    expect_error(doc, "t.json: terrain_types[1].name", "duplicate name \"g\"");
+
+    doc["terrain_types"][1]["name"] = "h";
+    doc["terrain_types"][1]["symbol"] = ".";
+    expect_error(doc, "t.json: terrain_types[1].symbol",
+                 "duplicate symbol '.' (also used by terrain_types[0])");
+  }
+
+  TEST_CASE("scenario_io: terrain symbols and costs") {
+    Json doc = base_doc();
+    doc["movement_classes"] = Json::parse(
+        R"([{"name": "foot", "radius": 1, "speed": 1}, {"name": "hover", "radius": 1, "speed": 1}])");
+    doc["terrain_types"] = Json::parse(
+        R"([{"name": "ground", "symbol": ".", "color": "#000000", "cost": {"foot": 1, "hover": 1}},
+                                         {"name": "wall", "symbol": "T", "color": "#000000", "cost": {"foot": "impassable", "hover": 2}},
+                                         {"name": "nebula", "symbol": "N", "color": "#000000", "cost": {"foot": 2, "hover": 2}}])");
+    doc["units"][0]["class"] = "foot";
+    doc["queries"][0]["class"] = "foot";
+    REQUIRE(parse(doc).ok());
+
+    Json bad = doc;
+    bad["terrain_types"][2]["cost"]["hover"] = -1;
+    expect_error(bad, "t.json: terrain_types[2].cost.hover",
+                 "expected a number > 0 or \"impassable\", found -1");
+    bad["terrain_types"][2]["cost"]["hover"] = 0;
+    expect_error(bad, "t.json: terrain_types[2].cost.hover", "expected a number > 0 or \"impassable\"");
+    bad["terrain_types"][2]["cost"]["hover"] = "blocked";
+    expect_error(bad, "t.json: terrain_types[2].cost.hover", "expected a number > 0 or \"impassable\"");
+    bad["terrain_types"][2]["cost"]["hover"] = 2e6;
+    expect_error(bad, "t.json: terrain_types[2].cost.hover", "exceeds the largest multiplier");
+
+    bad = doc;
+    bad["terrain_types"][2]["cost"].erase("hover");
+    expect_error(bad, "t.json: terrain_types[2].cost", "missing cost for movement class \"hover\"");
+    bad["terrain_types"][2]["cost"]["boat"] = 1;
+    expect_error(bad, "t.json: terrain_types[2].cost.boat", "unknown field \"boat\" (known: foot, hover)");
+
+    for (const char* symbol : {"3", " ", "ab", "", "\x7f"}) {
+      CAPTURE(symbol);
+      bad = doc;
+      bad["terrain_types"][1]["symbol"] = symbol;
+      const Result<Scenario> r = parse(bad);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.error().where == "t.json: terrain_types[1].symbol");
+    }
+
+    // Without terrain_types, custom classes have no costs: the defaults cannot apply.
+    bad = doc;
+    bad.erase("terrain_types");
+    expect_error(bad, "t.json",
+                 "\"terrain_types\": it is required when movement_classes are not the defaults");
+  }
+
+  // ---- Numbers, sizes and limits ---------------------------------------------------------
+
+  TEST_CASE("scenario_io: NaN and infinity (1e999) are rejected at their field") {
+    std::string text = base_doc().dump();
+    const std::string needle = "\"radius\":3";
+    REQUIRE(text.find(needle) != std::string::npos);
+    text.replace(text.find(needle), needle.size(), "\"radius\":1e999");
+    const Result<Scenario> r = parse_scenario(text, "t.json");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().where == "t.json: features[2].radius");
+    CHECK(r.error().message.find("1e999 is out of range") != std::string::npos);
+    CHECK(r.error().code == ErrorCode::Value);
+
+    text = base_doc().dump();
+    const std::string zoom = "\"zoom\":4";
+    text.replace(text.find(zoom), zoom.size(), "\"zoom\":-1e999");
+    expect_error_text(text, "t.json: viewer.zoom", "out of range");
+
+    // NaN has no JSON spelling; it is caught by validation of edited scenarios.
+    Scenario s = *parse(base_doc());
+    s.units[0].position.x = std::nan("");
+    const Status st = validate_scenario(s);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().where == "units[0].position");
+    s = *parse(base_doc());
+    s.roads[0].width = std::numeric_limits<double>::infinity();
+    CHECK(validate_scenario(s).error().where == "roads[0].width");
+  }
+
+  TEST_CASE("scenario_io: non-positive sizes") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"/world/width", "world.width"},
+        {"/world/height", "world.height"},
+        {"/features/2/radius", "features[2].radius"},
+        {"/threats/0/radius", "threats[0].radius"},
+        {"/roads/0/width", "roads[0].width"},
+        {"/bridges/0/width", "bridges[0].width"},
+        {"/viewer/zoom", "viewer.zoom"},
+    };
+    for (const auto& [pointer, where] : cases) {
+      for (double v : {0.0, -2.0}) {
+        CAPTURE(pointer);
+        Json doc = base_doc();
+        doc[Json::json_pointer(pointer)] = v;
+        expect_error(doc, "t.json: " + where, "expected a finite number > 0");
+      }
+    }
+    Json doc = base_doc();
+    doc["movement_classes"] = Json::array();
+    for (const MovementClass& c : default_movement_classes()) {
+      doc["movement_classes"].push_back({{"name", c.name}, {"radius", c.radius}, {"speed", c.speed}});
+    }
+    REQUIRE(parse(doc).ok());
+    doc["movement_classes"][3]["speed"] = 0;
+    expect_error(doc, "t.json: movement_classes[3].speed", "expected a finite number > 0, found 0");
+    doc["movement_classes"][3]["speed"] = 1;
+    doc["movement_classes"][0]["radius"] = -0.5;
+    expect_error(doc, "t.json: movement_classes[0].radius", "found -0.5");
+    doc = base_doc();
+    doc["tiles"]["width"] = 0;
+    expect_error(doc, "t.json: tiles.width", "expected an integer > 0");
+    doc = base_doc();
+    doc["threats"][0]["strength"] = -1;
+    expect_error(doc, "t.json: threats[0].strength", "expected a finite number >= 0");
+    doc = base_doc();
+    doc["queries"][0]["expected_length"] = -1;
+    expect_error(doc, "t.json: queries[0].expected_length", "expected a finite number >= 0");
+  }
+
+  TEST_CASE("scenario_io: cell size, grid size and world size limits") {
+    Json doc = base_doc();
+    doc["world"]["cell_size"] = 0.0001;
+    expect_error(doc, "t.json: world.cell_size", "below the smallest cell size");
+
+    doc = base_doc();
+    doc["world"]["width"] = 10000;
+    doc["world"]["cell_size"] = 1;
+    expect_error(doc, "t.json: world.cell_size", "the grid would be 10000 x 48 cells; the limit is 8192");
+    CHECK(parse(doc).error().code == ErrorCode::Limit);
+    doc["world"]["width"] = 8192;  // exactly at the limit is fine
+    CHECK(parse(doc).ok());
+    doc["world"]["width"] = 8192.5;  // ceil(8192.5) = 8193 cells
+    expect_error(doc, "t.json: world.cell_size", "8193 x 48");
+
+    doc = base_doc();
+    doc["world"]["width"] = 2e6;
+    doc["world"]["cell_size"] = 1000;
+    expect_error(doc, "t.json: world.width", "exceeds the largest world side");
+    CHECK(parse(doc).error().code == ErrorCode::Limit);
+
+    // Rounding must not add a sliver cell: 3 m of 0.1 m cells is 30 cells.
+    Scenario s = make_empty_scenario(3, 0.7, 0.1);
+    CHECK(s.grid_size() == glm::ivec2{30, 7});
+  }
+
+  TEST_CASE("scenario_io: coordinates outside the world") {
+    Json doc = base_doc();
+    doc["features"][0]["points"][1] = {70, 1};
+    expect_error(doc, "t.json: features[0].points[1]",
+                 "point (70, 1) is outside the world [0, 64] x [0, 48]");
+    doc = base_doc();
+    doc["features"][1]["min"] = {-1, 10};
+    expect_error(doc, "t.json: features[1].min", "outside the world");
+    doc = base_doc();
+    doc["features"][2]["center"] = {20, 48.5};
+    expect_error(doc, "t.json: features[2].center", "outside the world");
+    for (const auto& [pointer, where] :
+         std::vector<std::pair<std::string, std::string>>{{"/roads/0/points/1", "roads[0].points[1]"},
+                                                          {"/bridges/0/b", "bridges[0].b"},
+                                                          {"/units/0/position", "units[0].position"},
+                                                          {"/queries/0/goal", "queries[0].goal"},
+                                                          {"/threats/0/center", "threats[0].center"}}) {
+      doc = base_doc();
+      doc[Json::json_pointer(pointer)] = {100, 1};
+      expect_error(doc, "t.json: " + where, "outside the world");
+    }
+    // A circle whose centre is inside may extend past the edge; points on the edge are inside.
+    doc = base_doc();
+    doc["features"][2]["center"] = {63, 47};
+    doc["features"][2]["radius"] = 10;
+    doc["features"][0]["points"] = Json::parse("[[0, 0], [64, 0], [64, 48]]");
+    CHECK(parse(doc).ok());
+  }
+
+  TEST_CASE("scenario_io: polygon shape checks") {
+    Json doc = base_doc();
+    doc["features"][0]["points"] = Json::parse("[[1, 1], [5, 1]]");
+    expect_error(doc, "t.json: features[0].points", "expected at least 3 points, found 2");
+
+    doc["features"][0]["points"] = Json::parse("[[0, 0], [4, 4], [4, 0], [0, 4]]");  // bowtie
+    expect_error(doc, "t.json: features[0].points",
+                 "self-intersecting polygon: edge 0 (points[0] to points[1]) and edge 2 (points[2] to "
+                 "points[3]) intersect");
+
+    doc["features"][0]["points"] = Json::parse("[[0, 0], [4, 0], [2, 0], [2, 2]]");  // folds back on itself
+    expect_error(doc, "t.json: features[0].points", "self-intersecting polygon: edge 0");
+
+    doc["features"][0]["points"] = Json::parse("[[0, 0], [4, 0], [4, 0], [4, 4]]");  // repeated vertex
+    expect_error(doc, "t.json: features[0].points[2]", "repeats points[1]");
+
+    doc["features"][0]["points"] = Json::parse("[[0, 0], [1, 1], [2, 2]]");  // collinear
+    CHECK_FALSE(parse(doc).ok());
+
+    std::string many = "[";
+    for (std::size_t i = 0; i <= ScenarioLimits::kMaxPolygonPoints; ++i) many += (i ? ",[1,1]" : "[1,1]");
+    many += "]";
+    doc["features"][0]["points"] = Json::parse(many);
+    expect_error(doc, "t.json: features[0].points", "too many entries: 100001 (limit 100000)");
+    CHECK(parse(doc).error().code == ErrorCode::Limit);
+  }
+
+  TEST_CASE("scenario_io: rect with min >= max") {
+    Json doc = base_doc();
+    doc["features"][1]["max"] = {10, 12};
+    expect_error(doc, "t.json: features[1].max",
+                 "expected max > min in both x and y, found min (10, 10) and max (10, 12)");
+    doc["features"][1]["max"] = {5, 5};
+    expect_error(doc, "t.json: features[1].max", "expected max > min");
+  }
+
+  TEST_CASE("scenario_io: too many items") {
+    Json doc = base_doc();
+    doc["units"] = Json::array();
+    doc["units"].get_ref<Json::array_t&>().resize(ScenarioLimits::kMaxItems + 1, Json(0));
+    expect_error(doc, "t.json: units", "too many entries: 1000001 (limit 1000000)");
+    CHECK(parse(doc).error().code == ErrorCode::Limit);
+
+    Scenario s = *parse(base_doc());
+    s.factions.resize(ScenarioLimits::kMaxItems + 1);
+    const Status st = validate_scenario(s);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().where == "factions");
+    CHECK(st.error().code == ErrorCode::Limit);
+  }
+
+  TEST_CASE("scenario_io: too many terrain types or movement classes") {
+    Json doc = base_doc();
+    doc["movement_classes"] = Json::array();
+    for (int i = 0; i < 17; ++i)
+      doc["movement_classes"].push_back({{"name", "c" + std::to_string(i)}, {"radius", 1}, {"speed", 1}});
+    expect_error(doc, "t.json: movement_classes", "too many entries: 17 (limit 16)");
+
+    doc = base_doc();
+    doc["terrain_types"] = Json::array();
+    const std::string symbols = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&()*+,-/:;<=>?@";
+    Json cost = Json::object();
+    for (const MovementClass& c : default_movement_classes()) cost[c.name] = 1;
+    for (int i = 0; i < 65; ++i) {
+      doc["terrain_types"].push_back({{"name", "t" + std::to_string(i)},
+                                      {"symbol", std::string(1, symbols[static_cast<std::size_t>(i)])},
+                                      {"color", "#000000"},
+                                      {"cost", cost}});
+    }
+    expect_error(doc, "t.json: terrain_types", "too many entries: 65 (limit 64)");
+    doc["terrain_types"].erase(64);
+    doc.erase("features");
+    doc.erase("tiles");
+    CHECK(parse(doc).ok());
+
+    Scenario s = make_empty_scenario(10, 10, 1);
+    s.classes.clear();
+    CHECK(validate_scenario(s).error().message == "expected at least one movement class");
+  }
+
+  // ---- Tiles ----------------------------------------------------------------------------
+
+  TEST_CASE("scenario_io: tile rows") {
+    Json doc = base_doc();
+    doc["tiles"]["rows"] = {"4."};
+    expect_error(doc, "t.json: tiles.rows", "expected 2 rows (tiles.height), found 1");
+
+    doc = base_doc();
+    doc["tiles"]["rows"][1] = "2T.";
+    expect_error(doc, "t.json: tiles.rows[1]", "row has 3 cells, expected 4");
+
+    doc["tiles"]["rows"][1] = "2T3.";
+    expect_error(doc, "t.json: tiles.rows[1]", "row is longer than tiles.width (4 cells)");
+
+    doc["tiles"]["rows"][1] = "2TQ.";
+    expect_error(doc, "t.json: tiles.rows[1]",
+                 "unknown terrain symbol 'Q' at column 2 (character 2); known symbols: . r T S N w W #");
+
+    doc["tiles"]["rows"][1] = "3.1r2";
+    expect_error(doc, "t.json: tiles.rows[1]", "run count at character 4 has no terrain symbol");
+
+    doc["tiles"]["rows"][1] = "0.4.";
+    expect_error(doc, "t.json: tiles.rows[1]", "run count 0 at character 0");
+
+    doc["tiles"]["rows"][1] = "99999999999999999999.";
+    expect_error(doc, "t.json: tiles.rows[1]", "exceeds the row width");
+
+    doc["tiles"]["rows"][1] = "..TT";  // counts are optional
+    CHECK(parse(doc).ok());
+
+    doc = base_doc();
+    doc["tiles"]["width"] = 65;
+    doc["tiles"]["rows"] = {"65.", "65."};
+    expect_error(doc, "t.json: tiles.width", "wider than the world");
+
+    doc = base_doc();
+    doc["tiles"]["height"] = 9000;
+    expect_error(doc, "t.json: tiles.height", "exceeds the limit of 8192");
+  }
+
+  // ---- Queries, roads, bridges ------------------------------------------------------------
+
+  TEST_CASE("scenario_io: query planner and parameters") {
+    Json doc = base_doc();
+    doc["queries"][0]["planner"] = "teleport";
+    expect_error(doc, "t.json: queries[0].planner", "unknown planner \"teleport\" (known: \"astar\"");
+
+    doc = base_doc();
+    doc["queries"][0]["params"]["weight"] = 0.5;
+    expect_error(doc, "t.json: queries[0].params.weight", "");
+
+    doc = base_doc();
+    doc["queries"][0]["params"]["speed"] = 1;
+    expect_error(doc, "t.json: queries[0].params.speed", "speed");
+
+    doc = base_doc();
+    doc["queries"][0].erase("planner");
+    doc["queries"][0].erase("params");
+    const Result<Scenario> r = parse(doc);
+    REQUIRE(r.ok());
+    CHECK(r->queries[0].planner == "astar");
+    CHECK(r->queries[0].params.empty());
+
+    Scenario s = *r;
+    s.queries[0].params = {PlannerParam{"b", 1}, PlannerParam{"a", 1}};
+    s.queries[0].planner = "weighted_astar";
+    CHECK(validate_scenario(s).error().message == "parameters must be unique and sorted by name");
+  }
+
+  TEST_CASE("scenario_io: a start or goal inside a wall is not a load error") {
+    Json doc = base_doc();
+    doc["queries"][0]["start"] = {11, 11};  // inside the rect wall
+    doc["queries"][0]["goal"] = {3, 2};     // inside the polygon wall
+    CHECK(parse(doc).ok());
+  }
+
+  TEST_CASE("scenario_io: roads and bridges") {
+    Json doc = base_doc();
+    doc["roads"][0]["points"] = Json::parse("[[0, 40]]");
+    expect_error(doc, "t.json: roads[0].points", "expected at least 2 points, found 1");
+    doc = base_doc();
+    doc["roads"][0]["speed_factor"] = 0.5;
+    expect_error(doc, "t.json: roads[0].speed_factor", "expected a finite number >= 1, found 0.5");
+    doc = base_doc();
+    doc["bridges"][0]["b"] = {30, 35};
+    expect_error(doc, "t.json: bridges[0].b", "bridge ends coincide at (30, 35)");
+  }
+
+  // ---- Files ----------------------------------------------------------------------------
+
+  TEST_CASE("scenario_io: load_scenario reports missing files as Io errors") {
+    const auto dir = fresh_dir("load_missing");
+    const Result<Scenario> r = load_scenario(dir / "nope.json");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::Io);
+    CHECK(r.error().where == (dir / "nope.json").string());
+    CHECK(load_scenario(dir).error().code == ErrorCode::Io);  // a directory
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("scenario_io: saving into a missing directory fails and leaves nothing") {
+    const auto dir = fresh_dir("save_missing_dir");
+    const Scenario s = *parse(base_doc());
+    const auto target = dir / "missing" / "a.json";
+    const Status st = save_scenario(s, target);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == ErrorCode::Io);
+    CHECK(st.error().where == target.string());
+    CHECK_FALSE(std::filesystem::exists(dir / "missing"));
+    CHECK(count_entries(dir) == 0);
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("scenario_io: saving over a file replaces it and leaves no temporary") {
+    const auto dir = fresh_dir("save_replace");
+    const auto target = dir / "a.json";
+    { std::ofstream(target) << "old contents"; }
+    const Scenario s = *parse(base_doc());
+    REQUIRE(save_scenario(s, target).ok());
+    CHECK(read_file(target) == scenario_to_json(s));
+    CHECK(count_entries(dir) == 1);
+    const Result<Scenario> loaded = load_scenario(target);
+    REQUIRE(loaded.ok());
+    CHECK(*loaded == s);
+
+    // An invalid scenario is not written; the old file stays intact.
+    Scenario bad = s;
+    bad.world.width = -1;
+    const Status st = save_scenario(bad, target);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().where == "world.width");
+    CHECK(read_file(target) == scenario_to_json(s));
+    CHECK(count_entries(dir) == 1);
+
+    // A target that cannot be replaced (a non-empty directory): Io error, temp removed.
+    std::filesystem::create_directories(dir / "b.json" / "inside");
+    const Status blocked = save_scenario(s, dir / "b.json");
+    REQUIRE_FALSE(blocked.ok());
+    CHECK(blocked.error().code == ErrorCode::Io);
+    CHECK(blocked.error().where == (dir / "b.json").string());
+    CHECK(count_entries(dir) == 2);
+    CHECK(std::filesystem::is_directory(dir / "b.json" / "inside"));
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("scenario_io: to_string(ErrorCode)") {
+    CHECK(std::string(to_string(ErrorCode::Io)) == "io");
+    CHECK(std::string(to_string(ErrorCode::Parse)) == "parse");
+    CHECK(std::string(to_string(ErrorCode::Schema)) == "schema");
+    CHECK(std::string(to_string(ErrorCode::Value)) == "value");
+    CHECK(std::string(to_string(ErrorCode::Limit)) == "limit");
+    CHECK(std::string(to_string(ErrorCode::Query)) == "query");
+  }
+
+}  // TEST_SUITE
