@@ -59,7 +59,7 @@ SearchStatus GridAStar::start(const PathQuery& query) {
   CellState& s = state_[start_];
   s = CellState{0.0, generation_, kNoDir, 0};
   const double h = heuristic(start_);
-  open_.push(OpenEntry{h, h, start_});
+  open_.push(OpenEntry{h, float(h), start_});
   ++result_.stats.pushes;
   if (observer_) emit(SearchEventKind::Push, start_, kNoNode, 0.0, h);
   result_.status = SearchStatus::Running;
@@ -87,7 +87,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
     const NodeId u = top.node;
     if (observer_) {
       const NodeId parent = cur.parent_dir == kNoDir ? kNoNode : NodeId(std::int64_t(u) - offsets[cur.parent_dir]);
-      emit(SearchEventKind::Expand, u, parent, cur.g, top.h);
+      emit(SearchEventKind::Expand, u, parent, cur.g, heuristic(u));
     }
     if (u == goal_) {
       finish(SearchStatus::Found);
@@ -109,7 +109,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
       sv.g = ng;
       sv.parent_dir = std::uint8_t(d);
       const double h = h_scale_ == 0 ? 0.0 : h_scale_ * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy_.x, goal_xy_.y);
-      open_.push(OpenEntry{ng + h, h, v});
+      open_.push(OpenEntry{ng + h, float(h), v});
       ++result_.stats.pushes;
       if (!fresh) ++result_.stats.relaxations;
       if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, v, u, ng, h);

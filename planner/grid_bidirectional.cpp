@@ -75,7 +75,7 @@ SearchStatus GridBidirectional::start(const PathQuery& query) {
     if (s.generation != generation_) s = CellState{{kInf, kInf}, generation_, {kNoDir, kNoDir}, 0, 0};
     s.g[side] = 0;
     const double h = heuristic(side, ends_[side]);
-    open_[side].push(OpenEntry{h, h, ends_[side]});
+    open_[side].push(OpenEntry{h, float(h), ends_[side]});
     ++result_.stats.pushes;
     if (observer_) emit(SearchEventKind::Push, side, ends_[side], kNoNode, 0.0, h);
   }
@@ -124,7 +124,7 @@ void GridBidirectional::expand(int side) {
   cur.closed |= std::uint8_t(1u << side);
   ++result_.stats.expansions;
   ++side_expansions_[side];
-  if (observer_) emit(SearchEventKind::Expand, side, u, parent_of(side, u), cur.g[side], top.h);
+  if (observer_) emit(SearchEventKind::Expand, side, u, parent_of(side, u), cur.g[side], heuristic(side, u));
 
   const auto& offsets = grid_.offsets();
   const std::uint32_t gen = generation_;
@@ -145,7 +145,7 @@ void GridBidirectional::expand(int side) {
     sv.g[side] = ng;
     sv.parent_dir[side] = std::uint8_t(d);
     const double h = h_scale_ * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], target.x, target.y);
-    open_[side].push(OpenEntry{ng + h, h, v});
+    open_[side].push(OpenEntry{ng + h, float(h), v});
     ++result_.stats.pushes;
     if (!fresh) ++result_.stats.relaxations;
     if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, side, v, u, ng, h);
