@@ -10,6 +10,7 @@
 
 #include "planner/result.hpp"
 #include "planner/scenario.hpp"
+#include "planner/scenario_validate.hpp"  // validate_scenario, also part of this API
 
 namespace pathscope {
 
@@ -43,12 +44,5 @@ std::string scenario_to_json(const Scenario& scenario);
 /// the temporary is removed, an existing file at `path` is left as it was, and an Io
 /// error names the path (or the validation error is returned and nothing is written).
 Status save_scenario(const Scenario& scenario, const std::filesystem::path& path);
-
-/// The semantic checks shared by loading and by editing: sizes and limits, finite
-/// numbers, coordinates inside the world, simple polygons, unique ids and names, known
-/// references (terrain, class, faction, planner and its parameters). On failure `where`
-/// is the JSON path of the first problem in file order (factions before the threats and
-/// allies that name them), e.g. "features[3].points[2]".
-Status validate_scenario(const Scenario& scenario);
 
 }  // namespace pathscope

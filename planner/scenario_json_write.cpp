@@ -1,0 +1,301 @@
+#include "planner/scenario_json_write.hpp"
+
+// Writing scenario JSON: Scenario -> ordered DOM -> canonical text. The layout rules are
+// the ones scenario_to_json documents; the fields are those of maps/README.md.
+//
+// [SECTION] Canonical text (indentation, inline number arrays, shortest numbers)
+// [SECTION] Values (numbers, points, colours, tile rows)
+// [SECTION] Sections (Scenario -> ordered DOM)
+// [SECTION] Entry point
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "planner/scenario_io.hpp"
+#include "planner/scenario_json_detail.hpp"
+
+namespace pathscope {
+
+namespace {
+
+using namespace scenario_detail;
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] Canonical text
+// ---------------------------------------------------------------------------------------
+
+bool is_number_list(const OrderedJson& j) {
+  return j.is_array() && std::all_of(j.begin(), j.end(), [](const OrderedJson& e) { return e.is_number(); });
+}
+
+// Arrays of numbers and arrays of such arrays ([x, y], point lists) stay on one line.
+bool is_inline_array(const OrderedJson& j) {
+  return is_number_list(j) ||
+         std::all_of(j.begin(), j.end(), [](const OrderedJson& e) { return is_number_list(e); });
+}
+
+void emit(const OrderedJson& j, int indent, std::string& out) {
+  const std::string pad(static_cast<std::size_t>(indent) + 2, ' ');
+  switch (j.type()) {
+    case OrderedJson::value_t::object: {
+      if (j.empty()) {
+        out += "{}";
+        return;
+      }
+      out += "{\n";
+      std::size_t k = 0;
+      for (const auto& [key, value] : j.items()) {
+        out += pad + quote_text(key) + ": ";
+        emit(value, indent + 2, out);
+        out += ++k < j.size() ? ",\n" : "\n";
+      }
+      out += std::string(static_cast<std::size_t>(indent), ' ') + "}";
+      return;
+    }
+    case OrderedJson::value_t::array: {
+      if (j.empty()) {
+        out += "[]";
+        return;
+      }
+      if (is_inline_array(j)) {
+        out += "[";
+        for (std::size_t k = 0; k < j.size(); ++k) {
+          if (k > 0) out += ", ";
+          emit(j[k], indent, out);
+        }
+        out += "]";
+        return;
+      }
+      out += "[\n";
+      for (std::size_t k = 0; k < j.size(); ++k) {
+        out += pad;
+        emit(j[k], indent + 2, out);
+        out += k + 1 < j.size() ? ",\n" : "\n";
+      }
+      out += std::string(static_cast<std::size_t>(indent), ' ') + "]";
+      return;
+    }
+    case OrderedJson::value_t::number_float: {
+      const double v = j.get<double>();
+      out += std::isfinite(v) ? format_number(v) : "null";
+      return;
+    }
+    case OrderedJson::value_t::string: out += quote_text(j.get<std::string>()); return;
+    default:
+      out += j.dump();  // integers, booleans, null
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] Values
+// ---------------------------------------------------------------------------------------
+
+OrderedJson number(double v) { return OrderedJson(v); }
+
+OrderedJson vec2(Vec2 p) { return OrderedJson::array({number(p.x), number(p.y)}); }
+
+OrderedJson point_list(const std::vector<Vec2>& points) {
+  OrderedJson out = OrderedJson::array();
+  for (Vec2 p : points) out.push_back(vec2(p));
+  return out;
+}
+
+std::string color_text(Color c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "#";
+  const std::array<std::uint8_t, 4> channels = {c.r, c.g, c.b, c.a};
+  for (std::size_t i = 0; i < (c.a == 255 ? 3u : 4u); ++i) {
+    out += kHex[channels[i] >> 4];
+    out += kHex[channels[i] & 15];
+  }
+  return out;
+}
+
+std::string class_name(const Scenario& s, std::size_t index) {
+  return index < s.classes.size() ? s.classes[index].name : std::string();
+}
+
+std::string encode_row(const Scenario& s, const std::uint8_t* cells, std::size_t width) {
+  std::string out;
+  for (std::size_t i = 0; i < width;) {
+    std::size_t run = 1;
+    while (i + run < width && cells[i + run] == cells[i]) ++run;
+    if (run >= 2) out += std::to_string(run);
+    out += cells[i] < s.terrains.size() ? s.terrains[cells[i]].symbol : '?';
+    i += run;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] Sections
+// ---------------------------------------------------------------------------------------
+
+// A JSON array with one entry per item, made by to_json.
+template <typename T, typename ToJson>
+OrderedJson list_json(const std::vector<T>& items, ToJson to_json) {
+  OrderedJson out = OrderedJson::array();
+  for (const T& x : items) out.push_back(to_json(x));
+  return out;
+}
+
+OrderedJson influence_json(const Influence& z) {
+  OrderedJson o;
+  o["id"] = z.id;
+  o["center"] = vec2(z.center);
+  o["radius"] = number(z.radius);
+  o["strength"] = number(z.strength);
+  if (!z.faction.empty()) o["faction"] = z.faction;
+  return o;
+}
+
+OrderedJson terrain_json(const Scenario& s, const TerrainType& t) {
+  OrderedJson o;
+  o["name"] = t.name;
+  o["symbol"] = std::string(1, t.symbol);
+  o["color"] = color_text(t.color);
+  o["group"] = t.group;
+  OrderedJson& cost = o["cost"] = OrderedJson::object();
+  for (std::size_t c = 0; c < t.cost.size(); ++c) {
+    cost[class_name(s, c)] = t.cost[c] ? number(*t.cost[c]) : OrderedJson("impassable");
+  }
+  return o;
+}
+
+OrderedJson tiles_json(const Scenario& s, const TileGrid& g) {
+  OrderedJson rows = OrderedJson::array();
+  const auto width = static_cast<std::size_t>(std::max(g.width, 0));
+  for (std::size_t r = 0;
+       width > 0 && (r + 1) * width <= g.terrain.size() && r < static_cast<std::size_t>(g.height); ++r) {
+    rows.push_back(encode_row(s, g.terrain.data() + r * width, width));
+  }
+  return {{"width", g.width}, {"height", g.height}, {"rows", std::move(rows)}};
+}
+
+OrderedJson feature_json(const Scenario& s, const Feature& f) {
+  OrderedJson o;
+  o["id"] = f.id;
+  if (!f.name.empty()) o["name"] = f.name;
+  o["terrain"] = f.terrain < s.terrains.size() ? s.terrains[f.terrain].name : std::string();
+  switch (f.shape.kind) {
+    case ShapeKind::Polygon:
+      o["shape"] = "polygon";
+      o["points"] = point_list(f.shape.points);
+      break;
+    case ShapeKind::Rect:
+      o["shape"] = "rect";
+      o["min"] = vec2(f.shape.min);
+      o["max"] = vec2(f.shape.max);
+      break;
+    case ShapeKind::Circle:
+      o["shape"] = "circle";
+      o["center"] = vec2(f.shape.center);
+      o["radius"] = number(f.shape.radius);
+      break;
+  }
+  return o;
+}
+
+OrderedJson query_json(const Scenario& s, const Query& q) {
+  OrderedJson o;
+  if (!q.name.empty()) o["name"] = q.name;
+  o["start"] = vec2(q.start);
+  o["goal"] = vec2(q.goal);
+  o["class"] = class_name(s, q.movement_class);
+  o["planner"] = q.planner;
+  if (!q.params.empty()) {
+    OrderedJson& params = o["params"] = OrderedJson::object();
+    for (const PlannerParam& p : q.params) params[p.name] = number(p.value);
+  }
+  if (q.expected_length) o["expected_length"] = number(*q.expected_length);
+  return o;
+}
+
+OrderedJson viewer_json(const ViewerHints& v) {
+  OrderedJson o = OrderedJson::object();
+  if (v.center) o["center"] = vec2(*v.center);
+  if (v.zoom) o["zoom"] = number(*v.zoom);
+  if (!v.layers.empty()) o["layers"] = v.layers;
+  return o;
+}
+
+// The document, fields in the order maps/README.md lists them; empty optional sections
+// are left out.
+OrderedJson scenario_json(const Scenario& s) {
+  OrderedJson root;
+  root["format"] = std::string(kScenarioFormatName);
+  root["version"] = kScenarioFormatVersion;
+  root["name"] = s.name;
+  root["description"] = s.description;
+  root["world"] = {{"width", number(s.world.width)},
+                   {"height", number(s.world.height)},
+                   {"cell_size", number(s.world.cell_size)}};
+  root["seed"] = s.seed;
+  root["movement_classes"] = list_json(s.classes, [](const MovementClass& c) -> OrderedJson {
+    return {{"name", c.name},
+            {"radius", number(c.radius)},
+            {"speed", number(c.speed)},
+            {"amphibious", c.amphibious}};
+  });
+  root["terrain_types"] = list_json(s.terrains, [&s](const TerrainType& t) { return terrain_json(s, t); });
+  if (s.tiles) root["tiles"] = tiles_json(s, *s.tiles);
+  if (!s.features.empty())
+    root["features"] = list_json(s.features, [&s](const Feature& f) { return feature_json(s, f); });
+  if (!s.threats.empty()) root["threats"] = list_json(s.threats, influence_json);
+  if (!s.allies.empty()) root["allies"] = list_json(s.allies, influence_json);
+  if (!s.roads.empty()) {
+    root["roads"] = list_json(s.roads, [](const Road& r) -> OrderedJson {
+      return {{"id", r.id},
+              {"points", point_list(r.points)},
+              {"width", number(r.width)},
+              {"speed_factor", number(r.speed_factor)}};
+    });
+  }
+  if (!s.bridges.empty()) {
+    root["bridges"] = list_json(s.bridges, [](const Bridge& b) -> OrderedJson {
+      return {
+          {"id", b.id}, {"a", vec2(b.a)}, {"b", vec2(b.b)}, {"width", number(b.width)}, {"intact", b.intact}};
+    });
+  }
+  if (!s.factions.empty()) {
+    root["factions"] = list_json(s.factions, [](const Faction& f) -> OrderedJson {
+      return {{"name", f.name}, {"color", color_text(f.color)}};
+    });
+  }
+  if (!s.units.empty()) {
+    root["units"] = list_json(s.units, [&s](const Unit& u) -> OrderedJson {
+      return {{"id", u.id},
+              {"faction", u.faction},
+              {"class", class_name(s, u.movement_class)},
+              {"position", vec2(u.position)},
+              {"heading", number(u.heading)}};
+    });
+  }
+  if (!s.queries.empty())
+    root["queries"] = list_json(s.queries, [&s](const Query& q) { return query_json(s, q); });
+  const ViewerHints& v = s.viewer;
+  if (v.center || v.zoom || !v.layers.empty()) root["viewer"] = viewer_json(v);
+  return root;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] Entry point
+// ---------------------------------------------------------------------------------------
+
+std::string write_scenario_json(const Scenario& scenario) {
+  std::string out;
+  emit(scenario_json(scenario), 0, out);
+  out += "\n";
+  return out;
+}
+
+}  // namespace pathscope

@@ -1,0 +1,457 @@
+#include "planner/scenario_validate.hpp"
+
+// Validation: Scenario -> the first problem, in file order. The checks are the ones
+// maps/README.md lists for each field; they run on loaded scenarios and on edited ones.
+//
+// [SECTION] Field checks (text, numbers, points, ids, names, references)
+// [SECTION] Sections (world, classes, terrains, tiles, features, ..., viewer)
+// [SECTION] Entry point
+//
+// Each check throws scenario_detail::Rejected at the first problem (see
+// scenario_json_detail.hpp); validate_scenario turns it into a Status.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "planner/geometry.hpp"
+#include "planner/planner_registry.hpp"
+#include "planner/scenario_json_detail.hpp"
+
+namespace pathscope {
+
+namespace scenario_detail {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] Field checks
+// ---------------------------------------------------------------------------------------
+
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t extra = 0;
+    std::uint32_t code = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xe0) == 0xc0) {
+      extra = 1;
+      code = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      extra = 2;
+      code = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      extra = 3;
+      code = c & 0x07;
+    } else
+      return false;
+    if (i + extra >= s.size()) return false;
+    for (std::size_t k = 1; k <= extra; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xc0) != 0x80) return false;
+      code = (code << 6) | (cc & 0x3f);
+    }
+    static constexpr std::uint32_t kMinCode[4] = {0, 0x80, 0x800, 0x10000};
+    if (code < kMinCode[extra] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+void check_text(const std::string& s, const std::string& where) {
+  if (!valid_utf8(s)) reject(ErrorCode::Value, where, "text is not valid UTF-8");
+}
+
+void check_name(const std::string& s, const std::string& where) {
+  check_text(s, where);
+  if (s.empty()) reject(ErrorCode::Value, where, "expected a non-empty name");
+}
+
+void check_positive(double v, const std::string& where) {
+  if (!(std::isfinite(v) && v > 0))
+    reject(ErrorCode::Value, where, "expected a finite number > 0, found " + format_number(v));
+}
+
+void check_finite(double v, const std::string& where) {
+  if (!std::isfinite(v))
+    reject(ErrorCode::Value, where, "expected a finite number, found " + format_number(v));
+}
+
+// Points must lie in the world rectangle [0, width] x [0, height], edges included.
+void check_inside(Vec2 p, const WorldInfo& world, const std::string& where) {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+    reject(ErrorCode::Value, where, "expected finite [x, y] numbers, found " + format_point(p));
+  }
+  if (p.x < 0 || p.y < 0 || p.x > world.width || p.y > world.height) {
+    reject(ErrorCode::Value, where,
+           "point " + format_point(p) + " is outside the world [0, " + format_number(world.width) +
+               "] x [0, " + format_number(world.height) + "]");
+  }
+}
+
+void check_points(const std::vector<Vec2>& points, std::size_t min_count, const WorldInfo& world,
+                  const std::string& where) {
+  if (points.size() < min_count) {
+    reject(
+        ErrorCode::Value, where,
+        "expected at least " + std::to_string(min_count) + " points, found " + std::to_string(points.size()));
+  }
+  check_count(points.size(), Limits::kMaxPolygonPoints, where, "points");
+  for (std::size_t i = 0; i < points.size(); ++i) check_inside(points[i], world, item(where, i));
+}
+
+template <typename T>
+void check_unique_ids(const std::vector<T>& items, const std::string& where) {
+  std::unordered_map<std::uint32_t, std::size_t> seen;
+  seen.reserve(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto [it, fresh] = seen.emplace(items[i].id, i);
+    if (!fresh) {
+      reject(
+          ErrorCode::Value, field(item(where, i), "id"),
+          "duplicate id " + std::to_string(items[i].id) + " (also used by " + item(where, it->second) + ")");
+    }
+  }
+}
+
+template <typename T>
+void check_unique_names(const std::vector<T>& items, const std::string& where) {
+  std::unordered_map<std::string, std::size_t> seen;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    check_name(items[i].name, field(item(where, i), "name"));
+    const auto [it, fresh] = seen.emplace(items[i].name, i);
+    if (!fresh) {
+      reject(
+          ErrorCode::Value, field(item(where, i), "name"),
+          "duplicate name " + quote_text(items[i].name) + " (also used by " + item(where, it->second) + ")");
+    }
+  }
+}
+
+// A list of items with stable ids (features, threats, allies, roads, bridges, units):
+// the count and the ids, then check_one(s, entry, "where[i]") on each entry.
+template <typename T>
+void check_id_list(const Scenario& s, const std::vector<T>& items, const std::string& where,
+                   void (*check_one)(const Scenario&, const T&, const std::string&)) {
+  check_count(items.size(), Limits::kMaxItems, where, where);
+  check_unique_ids(items, where);
+  for (std::size_t i = 0; i < items.size(); ++i) check_one(s, items[i], item(where, i));
+}
+
+void check_faction_ref(const Scenario& s, const std::string& name, const std::string& where) {
+  for (const Faction& f : s.factions) {
+    if (f.name == name) return;
+  }
+  reject_unknown(where, "faction", name, names_of(s.factions));
+}
+
+// Terrain symbols: printable ASCII other than digits (run counts) and space.
+bool valid_symbol(char c) { return c > ' ' && c < 0x7f && !(c >= '0' && c <= '9'); }
+
+void check_class_index(const Scenario& s, std::size_t index, const std::string& where) {
+  if (index >= s.classes.size()) {
+    reject(ErrorCode::Value, where,
+           "movement class index " + std::to_string(index) + " is out of range (" +
+               std::to_string(s.classes.size()) + " classes)");
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] Sections
+// ---------------------------------------------------------------------------------------
+
+void check_world(const Scenario& s) {
+  const WorldInfo& w = s.world;
+  for (const auto& [value, key] : {std::pair{w.width, "world.width"}, std::pair{w.height, "world.height"}}) {
+    check_positive(value, key);
+    if (value > Limits::kMaxWorldSide) {
+      reject(ErrorCode::Limit, key,
+             format_number(value) + " m exceeds the largest world side, " +
+                 format_number(Limits::kMaxWorldSide) + " m");
+    }
+  }
+  check_positive(w.cell_size, "world.cell_size");
+  if (w.cell_size < Limits::kMinCellSize) {
+    reject(ErrorCode::Value, "world.cell_size",
+           format_number(w.cell_size) + " m is below the smallest cell size, " +
+               format_number(Limits::kMinCellSize) + " m");
+  }
+  const glm::ivec2 grid = s.grid_size();
+  if (grid.x > Limits::kMaxGridSide || grid.y > Limits::kMaxGridSide) {
+    reject(ErrorCode::Limit, "world.cell_size",
+           "the grid would be " + std::to_string(grid.x) + " x " + std::to_string(grid.y) +
+               " cells; the limit is " + std::to_string(Limits::kMaxGridSide) +
+               " per side (use larger cells or a smaller world)");
+  }
+}
+
+void check_classes(const Scenario& s) {
+  const std::string where = "movement_classes";
+  if (s.classes.empty()) reject(ErrorCode::Value, where, "expected at least one movement class");
+  check_count(s.classes.size(), Limits::kMaxMovementClasses, where, "movement classes");
+  check_unique_names(s.classes, where);
+  for (std::size_t i = 0; i < s.classes.size(); ++i) {
+    check_positive(s.classes[i].radius, field(item(where, i), "radius"));
+    check_positive(s.classes[i].speed, field(item(where, i), "speed"));
+  }
+}
+
+void check_terrains(const Scenario& s) {
+  const std::string where = "terrain_types";
+  if (s.terrains.empty()) reject(ErrorCode::Value, where, "expected at least one terrain type");
+  check_count(s.terrains.size(), Limits::kMaxTerrainTypes, where, "terrain types");
+  check_unique_names(s.terrains, where);
+  std::array<int, 128> symbol_owner{};
+  symbol_owner.fill(-1);
+  for (std::size_t i = 0; i < s.terrains.size(); ++i) {
+    const TerrainType& t = s.terrains[i];
+    const std::string at = item(where, i);
+    if (!valid_symbol(t.symbol)) {
+      reject(ErrorCode::Value, field(at, "symbol"),
+             "expected a printable ASCII character other than a digit or space, found " +
+                 describe_symbol(t.symbol));
+    }
+    int& owner = symbol_owner[static_cast<unsigned char>(t.symbol)];
+    if (owner >= 0) {
+      reject(ErrorCode::Value, field(at, "symbol"),
+             "duplicate symbol " + describe_symbol(t.symbol) + " (also used by " + item(where, owner) + ")");
+    }
+    owner = static_cast<int>(i);
+    check_text(t.group, field(at, "group"));
+    if (t.cost.size() != s.classes.size()) {
+      reject(ErrorCode::Value, field(at, "cost"),
+             "expected one cost per movement class (" + std::to_string(s.classes.size()) + "), found " +
+                 std::to_string(t.cost.size()));
+    }
+    for (std::size_t c = 0; c < t.cost.size(); ++c) {
+      if (!t.cost[c]) continue;
+      const double v = *t.cost[c];
+      const std::string cost_at = field(field(at, "cost"), s.classes[c].name);
+      if (!(std::isfinite(v) && v > 0)) {
+        reject(ErrorCode::Value, cost_at,
+               "expected a number > 0 or \"impassable\", found " + format_number(v));
+      }
+      if (v > Limits::kMaxCostMultiplier) {
+        reject(ErrorCode::Limit, cost_at,
+               "cost " + format_number(v) + " exceeds the largest multiplier, " +
+                   format_number(Limits::kMaxCostMultiplier) + " (use \"impassable\")");
+      }
+    }
+  }
+}
+
+namespace {
+
+void check_tiles(const Scenario& s) {
+  if (!s.tiles) return;
+  const TileGrid& t = *s.tiles;
+  for (const auto& [value, key] : {std::pair{t.width, "tiles.width"}, std::pair{t.height, "tiles.height"}}) {
+    if (value <= 0) reject(ErrorCode::Value, key, "expected an integer > 0, found " + std::to_string(value));
+    if (value > Limits::kMaxGridSide) {
+      reject(ErrorCode::Limit, key,
+             std::to_string(value) + " cells exceeds the limit of " + std::to_string(Limits::kMaxGridSide));
+    }
+  }
+  // A relative tolerance keeps e.g. 30 tiles of 0.1 m inside a 3 m world.
+  const double cs = s.world.cell_size;
+  constexpr double kSlack = 1 + 1e-9;
+  if (t.width * cs > s.world.width * kSlack) {
+    reject(ErrorCode::Value, "tiles.width",
+           std::to_string(t.width) + " tiles of " + format_number(cs) + " m are wider than the world (" +
+               format_number(s.world.width) + " m)");
+  }
+  if (t.height * cs > s.world.height * kSlack) {
+    reject(ErrorCode::Value, "tiles.height",
+           std::to_string(t.height) + " tiles of " + format_number(cs) + " m are taller than the world (" +
+               format_number(s.world.height) + " m)");
+  }
+  const std::size_t cells = static_cast<std::size_t>(t.width) * static_cast<std::size_t>(t.height);
+  if (t.terrain.size() != cells) {
+    reject(ErrorCode::Value, "tiles",
+           "expected " + std::to_string(cells) + " cells, found " + std::to_string(t.terrain.size()));
+  }
+  for (std::size_t i = 0; i < cells; ++i) {
+    if (t.terrain[i] >= s.terrains.size()) {
+      reject(ErrorCode::Value, item("tiles.rows", i / static_cast<std::size_t>(t.width)),
+             "terrain index " + std::to_string(t.terrain[i]) + " at column " +
+                 std::to_string(i % static_cast<std::size_t>(t.width)) + " is out of range");
+    }
+  }
+}
+
+void check_feature(const Scenario& s, const Feature& f, const std::string& at) {
+  check_text(f.name, field(at, "name"));
+  if (f.terrain >= s.terrains.size()) {
+    reject(ErrorCode::Value, field(at, "terrain"),
+           "terrain index " + std::to_string(f.terrain) + " is out of range");
+  }
+  const Shape& shape = f.shape;
+  switch (shape.kind) {
+    case ShapeKind::Polygon: {
+      const std::string points_at = field(at, "points");
+      check_points(shape.points, 3, s.world, points_at);
+      if (const auto hit = find_self_intersection(shape.points)) {
+        const std::size_t n = shape.points.size();
+        auto [a, b] = *hit;
+        if (a > b) std::swap(a, b);
+        if (shape.points[a] == shape.points[b]) {
+          reject(ErrorCode::Value, item(points_at, b),
+                 "repeats " + item("points", a) + " " + format_point(shape.points[a]) +
+                     "; polygons must be simple");
+        }
+        auto edge = [&](std::size_t e) {
+          return "edge " + std::to_string(e) + " (points[" + std::to_string(e) + "] to points[" +
+                 std::to_string((e + 1) % n) + "])";
+        };
+        reject(ErrorCode::Value, points_at,
+               "self-intersecting polygon: " + edge(a) + " and " + edge(b) + " intersect");
+      }
+      if (!(polygon_area(shape.points) > 0)) reject(ErrorCode::Value, points_at, "polygon has zero area");
+      break;
+    }
+    case ShapeKind::Rect:
+      check_inside(shape.min, s.world, field(at, "min"));
+      check_inside(shape.max, s.world, field(at, "max"));
+      if (!(shape.min.x < shape.max.x && shape.min.y < shape.max.y)) {
+        reject(ErrorCode::Value, field(at, "max"),
+               "expected max > min in both x and y, found min " + format_point(shape.min) + " and max " +
+                   format_point(shape.max));
+      }
+      break;
+    case ShapeKind::Circle:
+      // The centre must be in the world; the disc may extend past the edge.
+      check_inside(shape.center, s.world, field(at, "center"));
+      check_positive(shape.radius, field(at, "radius"));
+      break;
+  }
+}
+
+void check_influence(const Scenario& s, const Influence& z, const std::string& at) {
+  check_inside(z.center, s.world, field(at, "center"));
+  check_positive(z.radius, field(at, "radius"));
+  if (!(std::isfinite(z.strength) && z.strength >= 0)) {
+    reject(ErrorCode::Value, field(at, "strength"),
+           "expected a finite number >= 0, found " + format_number(z.strength));
+  }
+  check_text(z.faction, field(at, "faction"));
+  if (!z.faction.empty()) check_faction_ref(s, z.faction, field(at, "faction"));
+}
+
+void check_road(const Scenario& s, const Road& r, const std::string& at) {
+  check_points(r.points, 2, s.world, field(at, "points"));
+  check_positive(r.width, field(at, "width"));
+  if (!(std::isfinite(r.speed_factor) && r.speed_factor >= 1)) {
+    reject(ErrorCode::Value, field(at, "speed_factor"),
+           "expected a finite number >= 1, found " + format_number(r.speed_factor));
+  }
+}
+
+void check_bridge(const Scenario& s, const Bridge& b, const std::string& at) {
+  check_inside(b.a, s.world, field(at, "a"));
+  check_inside(b.b, s.world, field(at, "b"));
+  if (b.a == b.b) reject(ErrorCode::Value, field(at, "b"), "bridge ends coincide at " + format_point(b.a));
+  check_positive(b.width, field(at, "width"));
+}
+
+void check_factions(const Scenario& s) {
+  check_count(s.factions.size(), Limits::kMaxItems, "factions", "factions");
+  check_unique_names(s.factions, "factions");
+}
+
+void check_unit(const Scenario& s, const Unit& u, const std::string& at) {
+  check_name(u.faction, field(at, "faction"));
+  check_faction_ref(s, u.faction, field(at, "faction"));
+  check_class_index(s, u.movement_class, field(at, "class"));
+  check_inside(u.position, s.world, field(at, "position"));
+  check_finite(u.heading, field(at, "heading"));
+}
+
+void check_queries(const Scenario& s) {
+  const std::string where = "queries";
+  check_count(s.queries.size(), Limits::kMaxItems, where, "queries");
+  for (std::size_t i = 0; i < s.queries.size(); ++i) {
+    const Query& q = s.queries[i];
+    const std::string at = item(where, i);
+    check_text(q.name, field(at, "name"));
+    check_inside(q.start, s.world, field(at, "start"));
+    check_inside(q.goal, s.world, field(at, "goal"));
+    check_class_index(s, q.movement_class, field(at, "class"));
+    const PlannerInfo* planner = find_planner(q.planner);
+    if (planner == nullptr) {
+      reject_unknown(field(at, "planner"), "planner", q.planner, names_of(planner_registry()));
+    }
+    for (std::size_t k = 0; k < q.params.size(); ++k) {
+      const std::string param_at = field(field(at, "params"), q.params[k].name);
+      if (k > 0 && !(q.params[k - 1].name < q.params[k].name)) {
+        reject(ErrorCode::Value, param_at, "parameters must be unique and sorted by name");
+      }
+      check_finite(q.params[k].value, param_at);
+    }
+    if (auto resolved = resolve_params(*planner, q.params, at); !resolved) throw Rejected{resolved.error()};
+    if (q.expected_length && !(std::isfinite(*q.expected_length) && *q.expected_length >= 0)) {
+      reject(ErrorCode::Value, field(at, "expected_length"),
+             "expected a finite number >= 0, found " + format_number(*q.expected_length));
+    }
+  }
+}
+
+void check_viewer(const Scenario& s) {
+  const ViewerHints& v = s.viewer;
+  if (v.center && !(std::isfinite(v.center->x) && std::isfinite(v.center->y))) {
+    reject(ErrorCode::Value, "viewer.center",
+           "expected finite [x, y] numbers, found " + format_point(*v.center));
+  }
+  if (v.zoom) check_positive(*v.zoom, "viewer.zoom");
+  check_count(v.layers.size(), Limits::kMaxItems, "viewer.layers", "layers");
+  for (std::size_t i = 0; i < v.layers.size(); ++i) check_name(v.layers[i], item("viewer.layers", i));
+}
+
+// Every check, in file order, except that factions are checked before the threats and
+// allies that name them: a bad definition is the clearer message.
+void check_scenario(const Scenario& s) {
+  check_text(s.name, "name");
+  check_text(s.description, "description");
+  check_world(s);
+  check_classes(s);
+  check_terrains(s);
+  check_tiles(s);
+  check_id_list(s, s.features, "features", check_feature);
+  check_factions(s);
+  check_id_list(s, s.threats, "threats", check_influence);
+  check_id_list(s, s.allies, "allies", check_influence);
+  check_id_list(s, s.roads, "roads", check_road);
+  check_id_list(s, s.bridges, "bridges", check_bridge);
+  check_id_list(s, s.units, "units", check_unit);
+  check_queries(s);
+  check_viewer(s);
+}
+
+}  // namespace
+
+}  // namespace scenario_detail
+
+// ---------------------------------------------------------------------------------------
+// [SECTION] Entry point
+// ---------------------------------------------------------------------------------------
+
+Status validate_scenario(const Scenario& scenario) {
+  try {
+    scenario_detail::check_scenario(scenario);
+  } catch (const scenario_detail::Rejected& r) {
+    return r.error;
+  }
+  return Ok{};
+}
+
+}  // namespace pathscope
