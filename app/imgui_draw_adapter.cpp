@@ -1,0 +1,241 @@
+// Replays a DrawList through ImDrawList calls. Widths given in metres are converted
+// with the camera's zoom; pixel widths are used as is. Concave polygons use the
+// triangles computed when they were added, emitted as raw ImGui vertices.
+
+#include "app/imgui_draw_adapter.hpp"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <variant>
+
+namespace pathscope::app {
+namespace {
+
+using render::Camera;
+
+// Screen coordinates far outside any viewport are clamped so floats stay exact enough.
+constexpr double kMaxScreen = 1.0e7;
+
+ImVec2 to_im(Vec2 p) {
+  return {static_cast<float>(std::clamp(p.x, -kMaxScreen, kMaxScreen)),
+          static_cast<float>(std::clamp(p.y, -kMaxScreen, kMaxScreen))};
+}
+
+ImU32 to_im(Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+// Screen-space bounds of a primitive, to skip what is off screen.
+struct Box {
+  Vec2 lo{1e300, 1e300};
+  Vec2 hi{-1e300, -1e300};
+  void add(Vec2 p) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  void grow(double d) {
+    lo -= Vec2(d, d);
+    hi += Vec2(d, d);
+  }
+  bool overlaps(Vec2 a, Vec2 b) const { return lo.x <= b.x && hi.x >= a.x && lo.y <= b.y && hi.y >= a.y; }
+};
+
+float stroke_px(float thickness, double world_width, const Camera& cam) {
+  return std::max(thickness, static_cast<float>(world_width * cam.zoom()));
+}
+
+void fill_triangles(const render::PolygonPrim& poly, ImU32 col, const Camera& cam, ImDrawList& out) {
+  const ImVec2 uv = ImGui::GetFontTexUvWhitePixel();
+  const auto& tri = poly.triangles;
+  if (poly.points.size() < 60000) {
+    // Shared vertices: one reservation (16-bit indices address < 64k vertices).
+    out.PrimReserve(static_cast<int>(tri.size()), static_cast<int>(poly.points.size()));
+    const auto base = static_cast<ImDrawIdx>(out._VtxCurrentIdx);
+    for (const Vec2& p : poly.points) out.PrimWriteVtx(to_im(cam.to_screen(p)), uv, col);
+    for (const std::uint32_t i : tri) out.PrimWriteIdx(static_cast<ImDrawIdx>(base + i));
+    return;
+  }
+  for (std::size_t k = 0; k + 2 < tri.size(); k += 3) {
+    out.PrimReserve(3, 3);
+    const auto base = static_cast<ImDrawIdx>(out._VtxCurrentIdx);
+    for (int j = 0; j < 3; ++j) {
+      out.PrimWriteVtx(to_im(cam.to_screen(poly.points[tri[k + j]])), uv, col);
+      out.PrimWriteIdx(static_cast<ImDrawIdx>(base + j));
+    }
+  }
+}
+
+// True if b lies on the segment from a to c, strictly inside (exact for cell centres).
+bool passes_straight(Vec2 a, Vec2 b, Vec2 c) {
+  return (b.x - a.x) * (c.y - a.y) == (b.y - a.y) * (c.x - a.x) && glm::dot(b - a, c - b) > 0;
+}
+
+// Whole pixels, so cells that share an edge share it on screen too: no seams, no overlap.
+Vec2 snap(Vec2 p) { return glm::floor(p + 0.5); }
+
+}  // namespace
+
+void prepare_imgui_style_for_sdl_renderer() { ImGui::GetStyle().AntiAliasedLinesUseTex = false; }
+
+ImGuiDrawAdapter::ImGuiDrawAdapter(SDL_Renderer* renderer) : renderer_(renderer) {
+  SDL_RendererInfo info{};
+  if (renderer_ && SDL_GetRendererInfo(renderer_, &info) == 0) {
+    // 0 means "no limit" (the software renderer).
+    if (info.max_texture_width > 0) max_side_ = std::min(max_side_, info.max_texture_width);
+    if (info.max_texture_height > 0) max_side_ = std::min(max_side_, info.max_texture_height);
+  }
+}
+
+ImGuiDrawAdapter::~ImGuiDrawAdapter() { release(); }
+
+void ImGuiDrawAdapter::release() {
+  for (auto& [key, cached] : cache_) destroy(cached);
+  cache_.clear();
+}
+
+void ImGuiDrawAdapter::destroy(CachedImage& cached) {
+  for (Tile& t : cached.tiles) {
+    if (t.texture) SDL_DestroyTexture(t.texture);
+  }
+  cached.tiles.clear();
+}
+
+const ImGuiDrawAdapter::CachedImage& ImGuiDrawAdapter::upload(const render::ImagePrim& image) {
+  CachedImage& cached = cache_[image.key];
+  if (!cached.tiles.empty() && cached.version == image.version && cached.width == image.width &&
+      cached.height == image.height) {
+    return cached;
+  }
+  destroy(cached);
+  cached.version = image.version;
+  cached.width = image.width;
+  cached.height = image.height;
+  const int pitch = image.width * 4;
+  for (int y = 0; y < image.height; y += max_side_) {
+    for (int x = 0; x < image.width; x += max_side_) {
+      Tile t{nullptr, x, y, std::min(max_side_, image.width - x), std::min(max_side_, image.height - y)};
+      t.texture =
+          SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STATIC, t.width, t.height);
+      if (!t.texture) continue;  // Out of texture memory: that tile is not drawn.
+      SDL_SetTextureBlendMode(t.texture, SDL_BLENDMODE_BLEND);
+      SDL_SetTextureScaleMode(t.texture, SDL_ScaleModeNearest);
+      const std::uint8_t* first =
+          image.rgba.data() + static_cast<std::size_t>(y) * pitch + std::size_t(x) * 4;
+      SDL_UpdateTexture(t.texture, nullptr, first, pitch);
+      cached.tiles.push_back(t);
+    }
+  }
+  ++uploads_;
+  return cached;
+}
+
+void ImGuiDrawAdapter::draw_image(const render::ImagePrim& image, std::uint32_t tint, const Camera& cam,
+                                  ImDrawList& out) {
+  if (image.width <= 0 || image.height <= 0 ||
+      image.rgba.size() < static_cast<std::size_t>(image.width) * image.height * 4) {
+    return;
+  }
+  const CachedImage& cached = upload(image);
+  const Vec2 px_size = (image.max - image.min) / Vec2(image.width, image.height);
+  for (const Tile& t : cached.tiles) {
+    const Vec2 a = image.min + px_size * Vec2(t.x, t.y);
+    const Vec2 b = a + px_size * Vec2(t.width, t.height);
+    out.AddImage(reinterpret_cast<ImTextureID>(t.texture), to_im(cam.to_screen(a)), to_im(cam.to_screen(b)),
+                 ImVec2(0, 0), ImVec2(1, 1), tint);
+  }
+}
+
+void ImGuiDrawAdapter::draw(const render::DrawList& list, const Camera& cam, ImDrawList& out) {
+  const Vec2 view_lo = cam.viewport_origin();
+  const Vec2 view_hi = view_lo + cam.viewport_size();
+  out.PushClipRect(to_im(view_lo), to_im(view_hi), true);
+
+  for (const render::Layer layer : render::all_layers()) {
+    for (const render::Primitive& prim : list.layer(layer)) {
+      if (prim.color.a == 0) continue;
+      const ImU32 col = to_im(prim.color);
+      std::visit(
+          [&](const auto& s) {
+            using T = std::decay_t<decltype(s)>;
+            Box box;
+            if constexpr (std::is_same_v<T, render::LinePrim>) {
+              const float w = stroke_px(s.thickness, s.world_width, cam);
+              box.add(cam.to_screen(s.a));
+              box.add(cam.to_screen(s.b));
+              box.grow(w);
+              if (box.overlaps(view_lo, view_hi)) {
+                out.AddLine(to_im(cam.to_screen(s.a)), to_im(cam.to_screen(s.b)), col, w);
+              }
+            } else if constexpr (std::is_same_v<T, render::PolylinePrim>) {
+              const float w = stroke_px(s.thickness, s.world_width, cam);
+              std::vector<ImVec2> pts;
+              pts.reserve(s.points.size());
+              const std::size_t n = s.points.size();
+              for (std::size_t i = 0; i < n; ++i) {
+                // Grid paths are long straight runs of cell centres: keep only the corners.
+                // Fewer joints means fewer vertices and no seams along the runs.
+                if (i > 0 && i + 1 < n && passes_straight(s.points[i - 1], s.points[i], s.points[i + 1]))
+                  continue;
+                const Vec2 q = cam.to_screen(s.points[i]);
+                box.add(q);
+                pts.push_back(to_im(q));
+              }
+              box.grow(w);
+              if (box.overlaps(view_lo, view_hi)) {
+                out.AddPolyline(pts.data(), static_cast<int>(pts.size()), col,
+                                s.closed ? ImDrawFlags_Closed : 0, w);
+              }
+            } else if constexpr (std::is_same_v<T, render::PolygonPrim>) {
+              for (const Vec2& p : s.points) box.add(cam.to_screen(p));
+              if (!s.triangles.empty() && box.overlaps(view_lo, view_hi)) fill_triangles(s, col, cam, out);
+            } else if constexpr (std::is_same_v<T, render::CirclePrim>) {
+              const Vec2 c = cam.to_screen(s.center);
+              const float r = std::max(s.min_radius_px, static_cast<float>(s.radius * cam.zoom()));
+              box.add(c);
+              box.grow(r + s.thickness);
+              if (!box.overlaps(view_lo, view_hi)) return;
+              if (s.filled) {
+                out.AddCircleFilled(to_im(c), r, col);
+              } else {
+                out.AddCircle(to_im(c), r, col, 0, s.thickness);
+              }
+            } else if constexpr (std::is_same_v<T, render::RectPrim>) {
+              box.add(cam.to_screen(s.min));
+              box.add(cam.to_screen(s.max));
+              box.grow(s.filled ? 0 : s.thickness);
+              if (!box.overlaps(view_lo, view_hi)) return;
+              if (s.filled) {
+                const Vec2 lo = snap(box.lo);
+                const Vec2 hi = glm::max(snap(box.hi), lo + 1.0);  // Never thinner than a pixel.
+                out.AddRectFilled(to_im(lo), to_im(hi), col);
+              } else {
+                // Outline centred on the rectangle's edge.
+                out.AddRect(to_im(cam.to_screen(s.min)), to_im(cam.to_screen(s.max)), col, 0, 0, s.thickness);
+              }
+            } else if constexpr (std::is_same_v<T, render::TextPrim>) {
+              Vec2 p = cam.to_screen(s.anchor);
+              const ImVec2 size = ImGui::CalcTextSize(s.text.c_str());
+              if (s.align == render::TextAlign::Center) p -= Vec2(size.x, size.y) * 0.5;
+              box.add(p);
+              box.add(p + Vec2(size.x, size.y));
+              if (!box.overlaps(view_lo, view_hi)) return;
+              // A dark shadow keeps light text readable on light terrain.
+              out.AddText(to_im(p + Vec2(1, 1)), IM_COL32(0, 0, 0, prim.color.a * 3 / 4), s.text.c_str());
+              out.AddText(to_im(p), col, s.text.c_str());
+            } else if constexpr (std::is_same_v<T, render::ImagePrim>) {
+              box.add(cam.to_screen(s.min));
+              box.add(cam.to_screen(s.max));
+              if (box.overlaps(view_lo, view_hi)) draw_image(s, col, cam, out);
+            }
+          },
+          prim.shape);
+    }
+  }
+  out.PopClipRect();
+}
+
+}  // namespace pathscope::app

@@ -1,0 +1,81 @@
+#include "render/layer_set.hpp"
+
+namespace pathscope::render {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+LayerSet LayerSet::all() {
+  LayerSet set;
+  set.bits_.set();
+  return set;
+}
+
+LayerSet LayerSet::defaults() {
+  LayerSet set = all();
+  set.set(Layer::CostHeat, false);
+  set.set(Layer::Regions, false);
+  return set;
+}
+
+Result<LayerSet> LayerSet::parse(std::string_view text) {
+  LayerSet set;
+  while (true) {
+    const std::size_t comma = text.find(',');
+    const std::string_view name = trim(text.substr(0, comma));
+    if (name == "all") {
+      set = all();
+    } else if (name == "default") {
+      set.bits_ |= defaults().bits_;
+    } else if (name == "none" || name.empty()) {
+      // "none" adds nothing; empty entries ("a,,b") are tolerated.
+    } else if (const auto layer = layer_from_string(name)) {
+      set.set(*layer);
+    } else {
+      return make_error(ErrorCode::Value, "layers",
+                        "unknown layer '" + std::string(name) + "'; known layers: all, default, none, " +
+                            known_layer_names());
+    }
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return set;
+}
+
+Result<LayerSet> LayerSet::parse(std::span<const std::string> entries) {
+  if (entries.empty()) return defaults();
+  LayerSet set;
+  for (const std::string& entry : entries) {
+    Result<LayerSet> part = parse(std::string_view(entry));
+    if (!part) return part.error();
+    set.bits_ |= part->bits_;
+  }
+  return set;
+}
+
+std::string LayerSet::to_string() const {
+  std::string out;
+  for (const Layer layer : all_layers()) {
+    if (!contains(layer)) continue;
+    if (!out.empty()) out += ',';
+    out += render::to_string(layer);
+  }
+  return out;
+}
+
+std::string known_layer_names() {
+  std::string out;
+  for (const Layer layer : all_layers()) {
+    if (!out.empty()) out += ", ";
+    out += to_string(layer);
+  }
+  return out;
+}
+
+}  // namespace pathscope::render

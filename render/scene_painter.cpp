@@ -1,0 +1,210 @@
+// paint_world: the map layers. Rasters become one image each (one pixel per cell);
+// vector data keeps its world geometry so it stays sharp at any zoom.
+
+#include "render/scene_painter.hpp"
+
+#include "render/color_ramp.hpp"
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace pathscope::render {
+namespace {
+
+constexpr Color kWorldBorder{90, 90, 90, 255};
+constexpr Color kBlockedHeat{20, 20, 20, 170};
+constexpr Color kUnitOutline{15, 15, 15, 255};
+constexpr Color kDefaultFaction{200, 200, 200, 255};
+
+// An image covering the grid's cells, filled by `color_of(cell index)`.
+template <typename ColorOf>
+ImagePrim cell_image(std::string key, int width, int height, double cell_size, ColorOf color_of) {
+  ImagePrim img;
+  img.key = std::move(key);
+  img.width = width;
+  img.height = height;
+  img.min = {0, 0};
+  img.max = {width * cell_size, height * cell_size};
+  img.rgba.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4);
+  for (std::size_t i = 0, n = static_cast<std::size_t>(width) * height; i < n; ++i) {
+    const Color c = color_of(static_cast<std::uint32_t>(i));
+    img.rgba[i * 4 + 0] = c.r;
+    img.rgba[i * 4 + 1] = c.g;
+    img.rgba[i * 4 + 2] = c.b;
+    img.rgba[i * 4 + 3] = c.a;
+  }
+  return img;
+}
+
+void paint_tiles(const PlanningWorld& world, DrawList& out) {
+  const Scenario& s = world.scenario();
+  const TerrainRaster& r = world.raster();
+  if (r.width > 0 && r.height > 0) {
+    out.image(Layer::Tiles, {255, 255, 255, 255},
+              cell_image("tiles", r.width, r.height, r.cell_size, [&](std::uint32_t i) {
+                const std::size_t t = r.terrain[i];
+                return t < s.terrains.size() ? s.terrains[t].color : Color{255, 0, 255, 255};
+              }));
+  }
+  out.rect(Layer::Tiles, kWorldBorder, {0, 0}, {s.world.width, s.world.height}, false, 1);
+}
+
+void paint_cost_heat(const CostGrid& grid, DrawList& out) {
+  double lo = 0, hi = 0;
+  for (std::uint32_t i = 0; i < grid.cell_count(); ++i) {
+    if (!grid.passable(i)) continue;
+    const double m = grid.multiplier(i);
+    lo = lo == 0 ? m : std::min(lo, m);
+    hi = std::max(hi, m);
+  }
+  // Log scale: multipliers span orders of magnitude (road 0.5, swamp 3, nebula 10).
+  const double span = hi > lo && lo > 0 ? std::log(hi / lo) : 0;
+  const Color low{60, 200, 80, 150}, mid{240, 220, 60, 150}, high{220, 50, 40, 150};
+  out.image(Layer::CostHeat, {255, 255, 255, 255},
+            cell_image("cost_heat", grid.width(), grid.height(), grid.cell_size(), [&](std::uint32_t i) {
+              if (!grid.passable(i)) return kBlockedHeat;
+              const double t = span > 0 ? std::log(grid.multiplier(i) / lo) / span : 0;
+              return t < 0.5 ? mix(low, mid, t * 2) : mix(mid, high, t * 2 - 1);
+            }));
+}
+
+void paint_regions(const CostGrid& grid, const RegionMap& regions, DrawList& out) {
+  out.image(Layer::Regions, {255, 255, 255, 255},
+            cell_image("regions", grid.width(), grid.height(), grid.cell_size(), [&](std::uint32_t i) {
+              const std::uint32_t label = regions.region(i);
+              return label == RegionMap::kBlocked ? Color{0, 0, 0, 0} : label_color(label, 120);
+            }));
+}
+
+Vec2 shape_center(const pathscope::Shape& shape) {
+  switch (shape.kind) {
+    case ShapeKind::Rect: return (shape.min + shape.max) * 0.5;
+    case ShapeKind::Circle: return shape.center;
+    case ShapeKind::Polygon: break;
+  }
+  if (shape.points.empty()) return {0, 0};
+  Vec2 lo = shape.points[0], hi = shape.points[0];
+  for (const Vec2& p : shape.points) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  return (lo + hi) * 0.5;
+}
+
+void paint_features(const Scenario& s, DrawList& out) {
+  for (const Feature& f : s.features) {
+    const Color base = f.terrain < s.terrains.size() ? s.terrains[f.terrain].color : Color{200, 0, 200, 255};
+    const Color fill = with_alpha(mix(base, {255, 255, 255, 255}, 0.25), 80);
+    const Color line = with_alpha(mix(base, {0, 0, 0, 255}, 0.45), 255);
+    const pathscope::Shape& sh = f.shape;
+    switch (sh.kind) {
+      case ShapeKind::Polygon:
+        out.polygon(Layer::Features, fill, sh.points);
+        out.polyline(Layer::Features, line, sh.points, true, 1.5f);
+        break;
+      case ShapeKind::Rect:
+        out.rect(Layer::Features, fill, sh.min, sh.max, true);
+        out.rect(Layer::Features, line, sh.min, sh.max, false, 1.5f);
+        break;
+      case ShapeKind::Circle:
+        out.circle(Layer::Features, fill, sh.center, sh.radius, true);
+        out.circle(Layer::Features, line, sh.center, sh.radius, false, 1.5f);
+        break;
+    }
+  }
+}
+
+void paint_bridge(const Bridge& b, DrawList& out) {
+  if (b.intact) {
+    out.line(Layer::Bridges, palette::kBridge, b.a, b.b, 3, b.width);
+    return;
+  }
+  // Destroyed: a thin red dashed centre line, so the gap reads as "no crossing".
+  const double len = glm::length(b.b - b.a);
+  const int pieces = std::clamp(static_cast<int>(len / std::max(b.width * 0.5, 1e-9)), 3, 63) | 1;
+  for (int k = 0; k < pieces; k += 2) {
+    const Vec2 p = b.a + (b.b - b.a) * (double(k) / pieces);
+    const Vec2 q = b.a + (b.b - b.a) * (double(k + 1) / pieces);
+    out.line(Layer::Bridges, palette::kBridgeDestroyed, p, q, 2);
+  }
+}
+
+void paint_influences(const std::vector<Influence>& zones, Color color, DrawList& out) {
+  for (const Influence& z : zones) {
+    out.circle(Layer::Influences, with_alpha(color, 40), z.center, z.radius, true);
+    out.circle(Layer::Influences, with_alpha(color, 210), z.center, z.radius, false, 2);
+  }
+}
+
+Color faction_color(const Scenario& s, const std::string& name) {
+  for (const Faction& f : s.factions) {
+    if (f.name == name) return f.color;
+  }
+  return kDefaultFaction;
+}
+
+void paint_units(const Scenario& s, DrawList& out) {
+  for (const Unit& u : s.units) {
+    const double radius = u.movement_class < s.classes.size() ? s.classes[u.movement_class].radius : 0.5;
+    out.circle(Layer::Units, faction_color(s, u.faction), u.position, radius, true, 1, 4);
+    out.circle(Layer::Units, kUnitOutline, u.position, radius, false, 1, 4);
+    // Heading 0 is +x and grows counter-clockwise on screen, i.e. towards -y.
+    const Vec2 dir{std::cos(u.heading), -std::sin(u.heading)};
+    out.line(Layer::Units, kUnitOutline, u.position, u.position + dir * (radius * 1.8), 2);
+  }
+}
+
+void paint_markers(const Scenario& s, std::optional<std::size_t> selected, bool labels, DrawList& out) {
+  const double r = std::max(s.world.cell_size * 0.6, 1e-6);
+  for (std::size_t i = 0; i < s.queries.size(); ++i) {
+    if (selected && *selected != i) continue;
+    const Query& q = s.queries[i];
+    out.circle(Layer::Markers, palette::kStart, q.start, r, true, 1, 7);
+    out.circle(Layer::Markers, {255, 255, 255, 255}, q.start, r, false, 2, 7);
+    out.circle(Layer::Markers, palette::kGoal, q.goal, r, true, 1, 7);
+    out.circle(Layer::Markers, {255, 255, 255, 255}, q.goal, r, false, 2, 7);
+    if (labels && !q.name.empty()) out.text(Layer::Labels, palette::kLabel, q.start + Vec2(r, r), q.name);
+  }
+}
+
+}  // namespace
+
+void paint_world(const PlanningWorld& world, std::size_t movement_class, const LayerSet& layers,
+                 DrawList& out, const WorldPaintParams& params) {
+  const Scenario& s = world.scenario();
+  if (layers.contains(Layer::Tiles)) paint_tiles(world, out);
+  if (movement_class < world.class_count()) {
+    if (layers.contains(Layer::CostHeat)) paint_cost_heat(world.grid(movement_class), out);
+    if (layers.contains(Layer::Regions)) {
+      paint_regions(world.grid(movement_class), world.regions(movement_class), out);
+    }
+  }
+  if (layers.contains(Layer::Features)) paint_features(s, out);
+  if (layers.contains(Layer::Roads)) {
+    for (const Road& road : s.roads)
+      out.polyline(Layer::Roads, palette::kRoad, road.points, false, 2, road.width);
+  }
+  if (layers.contains(Layer::Bridges)) {
+    for (const Bridge& b : s.bridges) paint_bridge(b, out);
+  }
+  if (layers.contains(Layer::Influences)) {
+    paint_influences(s.threats, palette::kThreat, out);
+    paint_influences(s.allies, palette::kAlly, out);
+  }
+  if (layers.contains(Layer::Units)) paint_units(s, out);
+  const bool labels = layers.contains(Layer::Labels);
+  if (layers.contains(Layer::Markers)) paint_markers(s, params.query, labels, out);
+  if (labels) {
+    for (const Feature& f : s.features) {
+      if (!f.name.empty())
+        out.text(Layer::Labels, palette::kLabel, shape_center(f.shape), f.name, TextAlign::Center);
+    }
+  }
+}
+
+}  // namespace pathscope::render

@@ -1,0 +1,56 @@
+#pragma once
+
+// Turns planner state into drawing: reads a PlanningWorld and a Planner through const
+// references and appends world-space primitives to a DrawList. No window code.
+
+#include <cstddef>
+#include <optional>
+
+#include "planner/planning_world.hpp"
+#include "planner/search.hpp"
+#include "render/draw_list.hpp"
+#include "render/layer_set.hpp"
+
+namespace pathscope::render {
+
+/// Options of paint_world().
+struct WorldPaintParams {
+  /// Query whose start and goal are marked (index into Scenario::queries); nullopt = all.
+  std::optional<std::size_t> query;
+};
+
+/// Draws the map: terrain raster (Tiles), cost multipliers and regions of
+/// `movement_class` (CostHeat, Regions), features, roads, bridges, threats and allies
+/// (Influences), units, query markers and labels. Only layers in `layers` are drawn.
+/// `movement_class` must be < world.class_count().
+void paint_world(const PlanningWorld& world, std::size_t movement_class, const LayerSet& layers,
+                 DrawList& out, const WorldPaintParams& params = {});
+
+/// Options of paint_search().
+struct SearchPaintParams {
+  /// Side of the square drawn for one node, metres: the cell size for grid planners.
+  double node_extent = 1;
+};
+
+/// Draws a search: closed nodes coloured by g (Closed), open nodes coloured by f (Open),
+/// and, while it runs, the open node with the least f (Current) and its parent chain
+/// (PartialPath); once found, result.points as one polyline (Path).
+void paint_search(const Planner& planner, const PathResult& result, const LayerSet& layers, DrawList& out,
+                  const SearchPaintParams& params = {});
+
+/// Colours used by the painter, exposed so panels can show a legend.
+namespace palette {
+inline constexpr Color kThreat{220, 40, 40, 255};
+inline constexpr Color kAlly{40, 180, 70, 255};
+inline constexpr Color kRoad{196, 170, 120, 230};
+inline constexpr Color kBridge{130, 92, 56, 255};
+inline constexpr Color kBridgeDestroyed{230, 40, 40, 255};
+inline constexpr Color kStart{60, 220, 90, 255};
+inline constexpr Color kGoal{235, 60, 60, 255};
+inline constexpr Color kPath{255, 64, 200, 255};
+inline constexpr Color kPartialPath{255, 160, 40, 255};
+inline constexpr Color kCurrent{255, 255, 255, 255};
+inline constexpr Color kLabel{245, 245, 245, 255};
+}  // namespace palette
+
+}  // namespace pathscope::render

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Pathscope set-up: installs what is missing, builds, and runs the app or the tests.
+#
+#   scripts/setup.sh [build]        install missing Debian packages, build build/release
+#   scripts/setup.sh run [ARGS...]  ... then open the window (ARGS go to `pathscope open`)
+#   scripts/setup.sh test           ... also build build/asan, run CTest in both
+#
+# Works from any directory and may be run again at will: packages already present are
+# not reinstalled, configured build trees are not reconfigured, builds are incremental.
+set -euo pipefail
+
+readonly PACKAGES=(
+  cmake g++ pkg-config
+  libsdl2-dev libimgui-dev libglm-dev doctest-dev nlohmann-json3-dev libstb-dev libcli11-dev
+  libpolyclipping-dev libbenchmark-dev librecast-dev
+  xvfb xauth xdotool imagemagick
+)
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly ROOT
+JOBS="$(nproc 2>/dev/null || echo 2)"
+readonly JOBS
+
+log() { printf '==> %s\n' "$*"; }
+die() { printf 'setup.sh: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+install_packages() {
+  local missing=() pkg
+  for pkg in "${PACKAGES[@]}"; do
+    if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" != "install ok installed" ]]; then
+      missing+=("$pkg")
+    fi
+  done
+  if ((${#missing[@]} == 0)); then
+    log "packages: all ${#PACKAGES[@]} present"
+    return
+  fi
+  log "packages: installing ${missing[*]}"
+  local sudo=()
+  if ((EUID != 0)); then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      sudo=(sudo)
+    else
+      die "missing packages: ${missing[*]}; run as root or with password-less sudo, or install them yourself:
+  apt-get install -y --no-install-recommends ${missing[*]}"
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update || die "apt-get update failed"
+  "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}" ||
+    die "apt-get install failed for: ${missing[*]}"
+}
+
+# configure DIR ARGS...: runs CMake's configure step once per build tree.
+configure() {
+  local dir="$1"
+  shift
+  if [[ -f "$ROOT/$dir/CMakeCache.txt" ]]; then
+    return
+  fi
+  log "configuring $dir"
+  cmake -S "$ROOT" -B "$ROOT/$dir" "$@"
+}
+
+build() {
+  local dir="$1"
+  log "building $dir ($JOBS jobs)"
+  cmake --build "$ROOT/$dir" --parallel "$JOBS"
+}
+
+build_release() {
+  configure build/release -DCMAKE_BUILD_TYPE=Release
+  build build/release
+}
+
+build_asan() {
+  # -O1 keeps sanitized tests quick; Debug keeps assertions on (no NDEBUG).
+  configure build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DPATHSCOPE_SANITIZE=ON
+  build build/asan
+}
+
+run_tests() {
+  local release=0 asan=0
+  log "ctest: build/release (all tests)"
+  (cd "$ROOT/build/release" && ctest --output-on-failure --parallel "$JOBS") || release=$?
+  log "ctest: build/asan (without label slow)"
+  (cd "$ROOT/build/asan" && UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
+    ctest --output-on-failure --parallel "$JOBS" -LE slow) || asan=$?
+  local verdict=PASS
+  if ((release != 0 || asan != 0)); then
+    verdict=FAIL
+  fi
+  printf '\nsetup.sh test: %s (release: %s, asan: %s)\n' "$verdict" \
+    "$( ((release == 0)) && echo ok || echo failed)" "$( ((asan == 0)) && echo ok || echo failed)"
+  [[ "$verdict" == PASS ]]
+}
+
+main() {
+  local command="${1:-build}"
+  if (($# > 0)); then
+    shift
+  fi
+  cd "$ROOT"
+  case "$command" in
+    build)
+      install_packages
+      build_release
+      ;;
+    run)
+      install_packages
+      build_release
+      exec "$ROOT/build/release/app/pathscope" open "$ROOT/maps/default.json" "$@"
+      ;;
+    test)
+      install_packages
+      build_release
+      build_asan
+      run_tests
+      ;;
+    -h | --help | help)
+      usage
+      ;;
+    *)
+      usage >&2
+      die "unknown command '$command'"
+      ;;
+  esac
+}
+
+main "$@"

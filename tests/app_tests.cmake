@@ -1,0 +1,141 @@
+# Smoke tests of the pathscope binary and the module-boundary check.
+#
+# Two roles in one file:
+#  - include()d from tests/CMakeLists.txt, it registers the CTest entries below;
+#  - run as `cmake -DMODE=... -P app_tests.cmake`, it is the checker those entries call.
+#
+# Script-mode arguments (lists use "|" because ";" splits add_test arguments):
+#   MODE=layering ROOT=<repo>           fail if planner/ or render/ include SDL or ImGui headers
+#   MODE=run CMD=a|b|c                  run a command, then check:
+#       UNSET_ENV=A|B                   environment variables removed first
+#       EXPECT_CODE=<n>                 its exit code (default 0)
+#       EXPECT_OUTPUT=<regex>           a match in stdout + stderr
+#       PNG=<file> PNG_SIZE=<w>x<h>     the file is a PNG of that size (removed before the run)
+
+if(CMAKE_SCRIPT_MODE_FILE)
+  if(MODE STREQUAL "layering")
+    set(bad "")
+    foreach(dir planner render)
+      file(GLOB_RECURSE sources "${ROOT}/${dir}/*.hpp" "${ROOT}/${dir}/*.cpp" "${ROOT}/${dir}/*.h")
+      foreach(src IN LISTS sources)
+        file(STRINGS "${src}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"][^>\"]*([Ss][Dd][Ll]|[Ii][Mm][Gg][Uu][Ii])")
+        foreach(hit IN LISTS hits)
+          file(RELATIVE_PATH rel "${ROOT}" "${src}")
+          string(APPEND bad "  ${rel}: ${hit}\n")
+        endforeach()
+      endforeach()
+    endforeach()
+    if(bad)
+      message(FATAL_ERROR "planner/ and render/ must not include SDL or ImGui headers:\n${bad}")
+    endif()
+    message(STATUS "layering ok: no SDL or ImGui includes in planner/ or render/")
+    return()
+  endif()
+
+  if(MODE STREQUAL "run")
+    string(REPLACE "|" ";" cmd "${CMD}")
+    string(REPLACE "|" ";" unset_env "${UNSET_ENV}")
+    foreach(var IN LISTS unset_env)
+      unset(ENV{${var}})
+    endforeach()
+    if(PNG)
+      file(REMOVE "${PNG}")
+    endif()
+    if(NOT DEFINED EXPECT_CODE)
+      set(EXPECT_CODE 0)
+    endif()
+    execute_process(COMMAND ${cmd} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    set(all "${out}${err}")
+    message(STATUS "command: ${cmd}\nexit code: ${code}\noutput:\n${all}")
+    if(NOT code STREQUAL "${EXPECT_CODE}")
+      message(FATAL_ERROR "expected exit code ${EXPECT_CODE}, got ${code}")
+    endif()
+    if(DEFINED EXPECT_OUTPUT AND NOT all MATCHES "${EXPECT_OUTPUT}")
+      message(FATAL_ERROR "output does not match: ${EXPECT_OUTPUT}")
+    endif()
+    if(PNG)
+      if(NOT EXISTS "${PNG}")
+        message(FATAL_ERROR "no file written: ${PNG}")
+      endif()
+      # PNG: 8-byte signature, then the IHDR chunk whose data starts with width, height.
+      file(READ "${PNG}" head LIMIT 24 HEX)
+      string(SUBSTRING "${head}" 0 16 signature)
+      string(SUBSTRING "${head}" 32 8 w_hex)
+      string(SUBSTRING "${head}" 40 8 h_hex)
+      math(EXPR w "0x${w_hex}")
+      math(EXPR h "0x${h_hex}")
+      if(NOT signature STREQUAL "89504e470d0a1a0a")
+        message(FATAL_ERROR "${PNG} is not a PNG")
+      endif()
+      if(NOT "${w}x${h}" STREQUAL "${PNG_SIZE}")
+        message(FATAL_ERROR "${PNG} is ${w}x${h}, expected ${PNG_SIZE}")
+      endif()
+    endif()
+    return()
+  endif()
+  message(FATAL_ERROR "unknown MODE '${MODE}'")
+endif()
+
+# ---- Registration (configure time) -------------------------------------------------
+
+set(_app_map maps/default.json)
+
+add_test(NAME layering.no_sdl_or_imgui_in_planner_or_render
+         COMMAND ${CMAKE_COMMAND} -DMODE=layering -DROOT=${PROJECT_SOURCE_DIR} -P ${CMAKE_CURRENT_LIST_FILE})
+
+# With no display the window refuses politely and points at the headless commands.
+add_test(NAME app.open_without_display
+         COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|open|${_app_map}"
+                 "-DUNSET_ENV=DISPLAY|WAYLAND_DISPLAY|SDL_VIDEODRIVER" -DEXPECT_CODE=1
+                 "-DEXPECT_OUTPUT=cannot open a window \\(no display\\).*pathscope render FILE --out PNG"
+                 -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+add_test(NAME app.open_bad_file
+         COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|open|tests/no_such_scenario.json"
+                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=no_such_scenario.json" -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.open_bad_file PROPERTIES ENVIRONMENT "DISPLAY=:0")
+
+# The window opens, draws 30 frames and closes by itself under a virtual X server.
+find_program(PATHSCOPE_XVFB_RUN xvfb-run)
+if(PATHSCOPE_XVFB_RUN)
+  add_test(NAME app.window_smoke
+           COMMAND ${PATHSCOPE_XVFB_RUN} -a -s "-screen 0 1280x800x24" $<TARGET_FILE:pathscope> open ${_app_map}
+                   --quit-after-frames 30
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  # X and GL drivers keep allocations until exit; leak reports there are not ours.
+  set_tests_properties(app.window_smoke PROPERTIES TIMEOUT 120 LABELS gui ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+else()
+  message(STATUS "xvfb-run not found: app.window_smoke is not registered")
+endif()
+
+# Headless rendering to PNG needs no display at all.
+add_test(NAME app.render_png
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|${_app_map}|--out|${CMAKE_CURRENT_BINARY_DIR}/render_smoke.png|--size|320x200"
+                 "-DUNSET_ENV=DISPLAY|WAYLAND_DISPLAY" -DPNG=${CMAKE_CURRENT_BINARY_DIR}/render_smoke.png
+                 -DPNG_SIZE=320x200 -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+add_test(NAME app.render_step_all_layers_timed
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|${_app_map}|--out|${CMAKE_CURRENT_BINARY_DIR}/render_step.png|--size|200x150|--query|1|--step|100|--layers|all|--frames|3"
+                 "-DUNSET_ENV=DISPLAY|WAYLAND_DISPLAY" -DPNG=${CMAKE_CURRENT_BINARY_DIR}/render_step.png
+                 -DPNG_SIZE=200x150 "-DEXPECT_OUTPUT=3 frames, mean [0-9]+\\.[0-9][0-9] ms/frame"
+                 -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+add_test(NAME app.render_unknown_layer
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|${_app_map}|--out|${CMAKE_CURRENT_BINARY_DIR}/never.png|--layers|tiles,rivers"
+                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=unknown layer 'rivers'.*partial_path" -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+add_test(NAME app.render_bad_query
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|${_app_map}|--out|${CMAKE_CURRENT_BINARY_DIR}/never.png|--query|99"
+                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=queries\\[99\\]" -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+unset(_app_map)
