@@ -1,0 +1,63 @@
+#pragma once
+
+// What the editor knows besides the document: the selection, the active query and
+// tool, the settings of the painting tools, the layers shown and the camera. The
+// per-frame UI reads this and changes it through commands (Document edits) or plain
+// settings; it holds no planner state (see SearchDebugger).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/document.hpp"
+#include "render/camera.hpp"
+#include "render/layer_set.hpp"
+
+namespace pathscope::app {
+
+/// What is selected on the map.
+struct Selection {
+  enum class Kind { None, Feature, Threat, Ally, Road, Bridge, Unit, QueryStart, QueryGoal };
+  Kind kind = Kind::None;
+  std::uint32_t id = 0;   ///< Item id (features, threats, ...) or query index (QueryStart/QueryGoal).
+  int vertex = -1;        ///< Selected vertex of a polygon or road, -1 for the whole item.
+  bool empty() const { return kind == Kind::None; }
+  friend bool operator==(const Selection&, const Selection&) = default;
+};
+
+/// Settings of the painting tools, edited in the tool options panel.
+struct PaintSettings {
+  std::size_t brush_terrain = 0;     ///< Terrain index painted by the brush.
+  int brush_size = 1;                ///< Brush diameter in cells (1..64).
+  bool brush_round = false;          ///< Round or square brush.
+  std::size_t obstacle_terrain = 0;  ///< Terrain of new obstacle shapes (an impassable one).
+  std::size_t region_terrain = 0;    ///< Terrain of new region polygons/circles.
+  double influence_strength = 1;     ///< Strength of new threats and allies.
+  double road_width = 4;             ///< Metres.
+  double road_speed_factor = 1.5;
+  double bridge_width = 6;           ///< Metres.
+  bool bridge_intact = true;
+  std::size_t query_class = 0;       ///< Movement class of new queries.
+};
+
+/// Editor state around one open document.
+struct EditorState {
+  std::unique_ptr<Document> doc;
+  std::uint64_t doc_serial = 0;      ///< Increases whenever another document is opened.
+  Selection selection;
+  std::size_t active_query = 0;      ///< Index into the scenario's queries (clamped on use).
+  std::string active_tool = "select";///< Name in the tool registry.
+  PaintSettings paint;
+  render::LayerSet layers = render::LayerSet::defaults();
+  render::Camera camera;
+  bool show_grid_lines = false;
+  std::vector<std::string> messages; ///< Message panel, newest last (errors name file and field).
+
+  /// Replaces the document (New, Open, Import) and resets what depends on it.
+  void open_document(std::unique_ptr<Document> next);
+  /// Appends a message for the message panel.
+  void report(std::string message) { messages.push_back(std::move(message)); }
+};
+
+}  // namespace pathscope::app
