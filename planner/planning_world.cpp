@@ -1,14 +1,21 @@
 #include "planner/planning_world.hpp"
 
+#include <cassert>
+
 namespace pathscope {
 
-PlanningWorld::PlanningWorld(Scenario scenario) : scenario_(std::move(scenario)), raster_(rasterize(scenario_)) {
-  grids_.reserve(scenario_.classes.size());
-  regions_.reserve(scenario_.classes.size());
-  for (std::size_t c = 0; c < scenario_.classes.size(); ++c) {
-    grids_.push_back(build_cost_grid(scenario_, raster_, c));
-    regions_.emplace_back(grids_.back());
+PlanningWorld::PlanningWorld(Scenario scenario)
+    : scenario_(std::move(scenario)), raster_(rasterize(scenario_)), classes_(scenario_.classes.size()) {}
+
+const PlanningWorld::ClassData& PlanningWorld::data(std::size_t movement_class) const {
+  assert(movement_class < classes_.size());
+  std::unique_ptr<ClassData>& slot = classes_[movement_class];
+  if (!slot) {
+    slot = std::make_unique<ClassData>();
+    slot->grid = build_cost_grid(scenario_, raster_, movement_class);
+    slot->regions = RegionMap(slot->grid);
   }
+  return *slot;
 }
 
 }  // namespace pathscope
