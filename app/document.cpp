@@ -171,9 +171,57 @@ Status Document::apply_tiles(const std::string& label, const std::vector<TileCha
   return Ok{};
 }
 
+Status Document::ensure_tile_grid(const std::string& label) {
+  if (scenario_.tiles) return Ok{};
+  // The validator wants width * cell_size <= world width (up to rounding): drop the
+  // partial last column and row that grid_size() counts.
+  const double cs = scenario_.world.cell_size;
+  constexpr double kSlack = 1 + 1e-9;
+  glm::ivec2 size = scenario_.grid_size();
+  if (size.x > 0 && size.x * cs > scenario_.world.width * kSlack) --size.x;
+  if (size.y > 0 && size.y * cs > scenario_.world.height * kSlack) --size.y;
+  if (size.x <= 0 || size.y <= 0) {
+    return make_error(ErrorCode::Value, "world.cell_size", "the world is smaller than one cell; no tile grid fits");
+  }
+  TileGrid grid;
+  grid.width = size.x;
+  grid.height = size.y;
+  grid.terrain.assign(std::size_t(size.x) * std::size_t(size.y), 0);
+  scenario_.tiles = std::move(grid);
+  if (const Status valid = validate_scenario(scenario_); !valid) {
+    scenario_.tiles.reset();
+    return valid;
+  }
+  const TileRect whole{0, 0, size.x - 1, size.y - 1};
+  Step step;
+  step.label = label;
+  step.creates_grid = true;
+  step.rect = whole;
+  push(std::move(step));
+  merge_open_ = false;
+  ++revision_;
+  ++vector_revision_;  // the grid's existence is structure, not just cell values
+  touch_tiles(whole);
+  return Ok{};
+}
+
 void Document::restore(const Step& step, bool forward) {
   merge_open_ = false;
   ++revision_;
+  if (step.creates_grid) {
+    if (forward) {
+      TileGrid grid;
+      grid.width = step.rect.x1 + 1;
+      grid.height = step.rect.y1 + 1;
+      grid.terrain.assign(std::size_t(grid.width) * std::size_t(grid.height), 0);
+      scenario_.tiles = std::move(grid);
+    } else {
+      scenario_.tiles.reset();
+    }
+    ++vector_revision_;
+    touch_tiles(step.rect);
+    return;
+  }
   if (step.tiles) {
     TileGrid& grid = *scenario_.tiles;
     for (const TileChange& c : step.changes) grid.terrain[c.cell] = forward ? c.after : c.before;

@@ -59,6 +59,11 @@ class Document {
   /// Applies tile changes (no-ops are dropped). Merges with the previous step when the
   /// merge key matches (one brush stroke = one step).
   Status apply_tiles(const std::string& label, const std::vector<TileChange>& changes, std::uint64_t merge_key = 0);
+  /// Gives a scenario without a tile grid one of ground (terrain 0) as its own undo step:
+  /// the largest grid of world.cell_size cells that fits in the world (a sliver narrower
+  /// than a cell at the right or bottom edge stays outside it). Ok and no change if the
+  /// scenario already has a grid; an error if not even one cell fits.
+  Status ensure_tile_grid(const std::string& label = "Create tile grid");
   /// Ends any merging: the next edit starts a new undo step even with the same key.
   void end_merge() { merge_open_ = false; }
 
@@ -84,6 +89,7 @@ class Document {
     std::string label;
     std::uint64_t merge_key = 0;
     bool tiles = false;
+    bool creates_grid = false;       // ensure_tile_grid(): 'rect' is the new grid
     Scenario before;                 // !tiles: the scenario without its tile grid
     Scenario after;
     std::vector<TileChange> changes; // tiles: first 'before' and last 'after' per cell

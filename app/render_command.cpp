@@ -1,13 +1,20 @@
-// `pathscope render`: the window's drawing path with no window. SDL's software renderer
-// draws into a surface; Dear ImGui's SDL_Renderer backend renders the same draw data
-// the window shows; the pixels are read back and written as PNG.
+// `pathscope render`: the window's drawing path with no window. The scenario is planned
+// by the same SearchDebugger as the editor and --step K seeks its recorded trace, drawn
+// by the same trace painter. SDL's software renderer draws into a surface; Dear ImGui's
+// SDL_Renderer backend renders the same draw data the window shows; the pixels are read
+// back and written as PNG.
 
 #include "app/render_command.hpp"
 
+#include "app/cli_commands.hpp"
+#include "app/editor_state.hpp"
 #include "app/imgui_draw_adapter.hpp"
 #include "app/scene_session.hpp"
+#include "app/search_debugger.hpp"
+#include "planner/planner_registry.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
+#include "render/scene_painter.hpp"
 
 #include <SDL.h>
 #include <imgui.h>
@@ -22,9 +29,6 @@
 
 namespace pathscope::app {
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "pathscope render: %s\n", message.c_str());
@@ -62,25 +66,78 @@ struct ImGuiScope {
   ImGuiScope& operator=(const ImGuiScope&) = delete;
 };
 
-void status_overlay(const SceneSession& session, long long step) {
+// Loads the scenario into an editor state, as the window would, and plans its queries.
+Result<EditorState> open_state(const std::string& path) {
+  std::string file = path;
+  if (file.empty()) {
+    const auto found = find_default_scenario();
+    if (!found) {
+      return make_error(ErrorCode::Io, "maps/default.json",
+                        "no default scenario in the working directory or the source tree; give a file");
+    }
+    file = found->string();
+  }
+  Result<Scenario> loaded = load_any_scenario(file);
+  if (!loaded) return loaded.error();
+  EditorState state;
+  state.open_document(std::make_unique<Document>(std::move(loaded).value(), file));
+  return state;
+}
+
+render::Camera initial_camera(const Scenario& s, Vec2 viewport_size) {
+  render::Camera cam;
+  cam.set_viewport({0, 0}, viewport_size);
+  cam.fit({0, 0}, {s.world.width, s.world.height});
+  if (s.viewer.zoom) cam.set_zoom(*s.viewer.zoom);
+  if (s.viewer.center) cam.set_center(*s.viewer.center);
+  return cam;
+}
+
+std::string status_line(const SearchDebugger& dbg) {
+  const PathResult* r = dbg.result();
+  if (!r) return dbg.error().empty() ? "no query run" : dbg.error();
+  const auto expansions = static_cast<unsigned long long>(r->stats.expansions);
+  char buf[256];
+  if (r->status == SearchStatus::Found) {
+    std::snprintf(buf, sizeof buf, "%s: found, length %.2f m, cost %.2f, %llu expansions",
+                  dbg.active_planner().c_str(), r->length, r->cost, expansions);
+  } else {
+    std::snprintf(buf, sizeof buf, "%s: %s, %llu expansions", dbg.active_planner().c_str(),
+                  to_string(r->status), expansions);
+  }
+  return buf;
+}
+
+void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool show_step) {
   ImGui::SetNextWindowPos(ImVec2(8, 8));
   ImGui::SetNextWindowBgAlpha(0.65f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("##status", nullptr, flags)) {
-    const Scenario& s = session.scenario();
-    ImGui::TextUnformatted(s.name.empty() ? session.source().c_str() : s.name.c_str());
-    if (session.query()) {
-      const Query& q = s.queries[*session.query()];
-      ImGui::Text("query %zu%s%s", *session.query(), q.name.empty() ? "" : ": ", q.name.c_str());
+    const Scenario& s = state.doc->scenario();
+    ImGui::TextUnformatted(s.name.empty() ? state.doc->display_name().c_str() : s.name.c_str());
+    if (const auto q = dbg.active_query()) {
+      const Query& query = s.queries[*q];
+      ImGui::Text("query %zu%s%s", *q, query.name.empty() ? "" : ": ", query.name.c_str());
     }
-    ImGui::TextUnformatted(session.status_line().c_str());
-    if (step >= 0) {
-      ImGui::Text("step %llu of %llu", static_cast<unsigned long long>(session.shown_expansions()),
-                  static_cast<unsigned long long>(session.total_expansions()));
+    ImGui::TextUnformatted(status_line(dbg).c_str());
+    if (show_step) {
+      ImGui::Text("step %llu of %llu", static_cast<unsigned long long>(dbg.step()),
+                  static_cast<unsigned long long>(dbg.total_steps()));
     }
   }
   ImGui::End();
+}
+
+// The layers of `layers` drawn below the search overlay, or above it.
+render::LayerSet map_layers(const render::LayerSet& layers, bool above_search) {
+  render::LayerSet out;
+  for (const render::Layer layer : render::all_layers()) {
+    const bool above = layer > render::Layer::Path;
+    const bool search = layer >= render::Layer::Closed && layer <= render::Layer::Path;
+    if (layers.contains(layer) && !search && above == above_search) out.set(layer);
+  }
+  return out;
 }
 
 }  // namespace
@@ -91,18 +148,43 @@ int run_render_command(const RenderOptions& options) {
   Result<render::LayerSet> layers = render::LayerSet::parse(options.layers);
   if (!layers) return fail(layers.error().to_string());
 
-  Result<std::unique_ptr<SceneSession>> opened = SceneSession::open(options.scenario_path);
+  Result<EditorState> opened = open_state(options.scenario_path);
   if (!opened) return fail(opened.error().to_string());
-  SceneSession& session = **opened;
-  const std::size_t query_count = session.scenario().queries.size();
+  EditorState& state = *opened;
+  const Scenario& scenario = state.doc->scenario();
+  const std::size_t query_count = scenario.queries.size();
   if (query_count > 0 || options.query != 0) {
     if (options.query < 0) return fail("--query " + std::to_string(options.query) + ": must be >= 0");
-    const Status ran = session.run_query(static_cast<std::size_t>(options.query), options.planner);
-    if (!ran) return fail(ran.error().to_string());
-    if (options.step >= 0) session.show_step(static_cast<std::uint64_t>(options.step));
+    if (static_cast<std::size_t>(options.query) >= query_count) {
+      return fail("queries[" + std::to_string(options.query) + "]: no such query (the scenario has " +
+                  std::to_string(query_count) + ")");
+    }
+    state.active_query = static_cast<std::size_t>(options.query);
   }
-  render::DrawList list;
-  session.paint(*layers, list);
+  SearchDebugger debugger;
+  if (!options.planner.empty()) {
+    const PlannerInfo* info = find_planner(options.planner);
+    if (!info) {
+      std::string known;
+      for (const PlannerInfo& p : planner_registry()) known += (known.empty() ? "" : ", ") + p.name;
+      return fail("--planner: unknown planner \"" + options.planner + "\" (known: " + known + ")");
+    }
+    debugger.set_planner_override(info->name, {});
+  }
+  debugger.sync(state);
+  if (!debugger.error().empty()) return fail(debugger.error());
+  // The replay of the recorded search at step K: the same trace painter as the window.
+  if (options.step >= 0) debugger.seek(static_cast<std::uint64_t>(options.step));
+
+  // The map is painted once, as the window does until the document changes; the search
+  // overlay is painted every frame. Map layers above the search (units, markers,
+  // labels) go into a second list so that the drawing order stays that of Layer.
+  render::DrawList below, overlay, above;
+  const render::WorldPaintParams world_params{debugger.active_query()};
+  render::paint_world(*debugger.world(), debugger.movement_class(), map_layers(*layers, false), below,
+                      world_params);
+  render::paint_world(*debugger.world(), debugger.movement_class(), map_layers(*layers, true), above,
+                      world_params);
 
   // No display is ever needed: the dummy video driver always initialises.
   SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "dummy", SDL_HINT_OVERRIDE);
@@ -118,21 +200,34 @@ int run_render_command(const RenderOptions& options) {
     } else {
       ImGuiScope imgui(canvas.renderer, options.width, options.height);
       ImGuiDrawAdapter adapter(canvas.renderer);
-      render::Camera camera = session.initial_camera({options.width, options.height});
+      render::Camera camera = initial_camera(scenario, {options.width, options.height});
+      double overlay_ms = 0;
 
+      // One whole frame: the search overlay painted from the replay, every list replayed
+      // into ImGui, the status window, the software rasterisation.
       auto frame = [&] {
+        const auto p0 = std::chrono::steady_clock::now();
+        overlay.clear();
+        debugger.paint(*layers, overlay, camera.zoom());
+        overlay_ms +=
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - p0).count();
         ImGui_ImplSDLRenderer_NewFrame();
         ImGui::NewFrame();
-        adapter.draw(list, camera, *ImGui::GetBackgroundDrawList());
-        status_overlay(session, options.step);
+        ImDrawList& background = *ImGui::GetBackgroundDrawList();
+        adapter.draw(below, camera, background);
+        adapter.draw(overlay, camera, background);
+        adapter.draw(above, camera, background);
+        status_overlay(state, debugger, options.step >= 0);
         ImGui::Render();
         SDL_SetRenderDrawColor(canvas.renderer, 24, 26, 30, 255);
         SDL_RenderClear(canvas.renderer);
         ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
         SDL_RenderFlush(canvas.renderer);
       };
-      // ImGui sizes auto-fitting windows on their first frame; that frame is not timed.
+      // ImGui sizes auto-fitting windows on their first frame, and the overlay's images
+      // are built and uploaded then; that frame is not timed.
       frame();
+      overlay_ms = 0;
       const int frames = std::max(1, options.frames);
       const auto t0 = std::chrono::steady_clock::now();
       for (int i = 0; i < frames; ++i) frame();
@@ -140,6 +235,8 @@ int run_render_command(const RenderOptions& options) {
       if (options.frames > 1) {
         const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count() / frames;
         std::printf("%d frames, mean %.2f ms/frame\n", frames, ms);
+        std::printf("search overlay painting: mean %.2f ms/frame (re-plan %.2f ms)\n", overlay_ms / frames,
+                    debugger.last_plan_ms());
       }
 
       std::vector<unsigned char> pixels(static_cast<std::size_t>(options.width) * options.height * 4);

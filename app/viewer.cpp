@@ -6,8 +6,9 @@
 #include "app/viewer.hpp"
 
 #include "app/imgui_draw_adapter.hpp"
-#include "app/scene_session.hpp"
-#include "app/viewer_panel.hpp"
+#include "app/cli_commands.hpp"
+#include "app/editor_app.hpp"
+#include "app/settings.hpp"
 #include "render/camera.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
@@ -60,23 +61,6 @@ void update_render_scale(const Window& w) {
   SDL_RenderSetScale(w.renderer, static_cast<float>(pw) / ww, static_cast<float>(ph) / wh);
 }
 
-// Everything the loop changes from frame to frame.
-struct ViewerModel {
-  std::unique_ptr<SceneSession> session;
-  render::LayerSet layers = render::LayerSet::defaults();
-  render::DrawList list;
-  render::Camera camera;
-  std::string planner_override;
-  std::string error;
-  bool dirty = true;  // The draw list must be painted again.
-
-  void run(std::size_t query) {
-    const Status st = session->run_query(query, planner_override);
-    error = st ? std::string() : st.error().to_string();
-    dirty = true;
-  }
-};
-
 }  // namespace
 
 int run_viewer(const ViewerOptions& options) {
@@ -85,26 +69,15 @@ int run_viewer(const ViewerOptions& options) {
     std::fprintf(stderr, "%s\n", kNoDisplay);
     return 1;
   }
-  ViewerModel model;
-  {
-    Result<std::unique_ptr<SceneSession>> opened = SceneSession::open(options.scenario_path);
-    if (!opened) {
-      std::fprintf(stderr, "pathscope: %s\n", opened.error().to_string().c_str());
+  // A file named on the command line must load; later failures (File > Open) only
+  // show a message and keep the current work.
+  if (!options.scenario_path.empty()) {
+    if (auto loaded = load_any_scenario(options.scenario_path); !loaded) {
+      std::fprintf(stderr, "pathscope: %s\n", loaded.error().to_string().c_str());
       return 1;
     }
-    model.session = std::move(opened).value();
   }
-  const Scenario& scenario = model.session->scenario();
-  if (!scenario.viewer.layers.empty()) {
-    Result<render::LayerSet> hinted = render::LayerSet::parse(scenario.viewer.layers);
-    if (hinted) {
-      model.layers = *hinted;
-    } else {
-      std::fprintf(stderr, "pathscope: viewer.%s (using the default layers)\n",
-                   hinted.error().to_string().c_str());
-    }
-  }
-  if (!scenario.queries.empty()) model.run(0);
+  AppSettings settings = load_settings();
 
   SDL_SetHint(SDL_HINT_RENDER_VSYNC, "1");
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
@@ -112,10 +85,12 @@ int run_viewer(const ViewerOptions& options) {
     SDL_Quit();
     return 1;
   }
+  SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
   Window w;
-  const std::string title =
-      "Pathscope - " + (scenario.name.empty() ? model.session->source() : scenario.name);
-  w.window = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800,
+  const int x = settings.window_width > 0 ? settings.window_x : int(SDL_WINDOWPOS_CENTERED);
+  const int y = settings.window_width > 0 ? settings.window_y : int(SDL_WINDOWPOS_CENTERED);
+  w.window = SDL_CreateWindow("Pathscope", x, y, settings.window_width > 0 ? settings.window_width : 1400,
+                              settings.window_height > 0 ? settings.window_height : 860,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
   if (!w.window) {
     std::fprintf(stderr, "%s\n(SDL: %s)\n", kNoDisplay, SDL_GetError());
@@ -131,56 +106,28 @@ int run_viewer(const ViewerOptions& options) {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // No imgui.ini next to whatever the cwd is.
+  const std::string ini = imgui_ini_path();
+  ImGui::GetIO().IniFilename = ini.empty() ? nullptr : ini.c_str();  // window layout persists
   ImGui::StyleColorsDark();
   prepare_imgui_style_for_sdl_renderer();
   ImGui_ImplSDL2_InitForSDLRenderer(w.window);
   ImGui_ImplSDLRenderer_Init(w.renderer);
   w.imgui = true;
 
-  ImGuiDrawAdapter adapter(w.renderer);
-  int win_w = 0, win_h = 0;
-  SDL_GetWindowSize(w.window, &win_w, &win_h);
-  model.camera = model.session->initial_camera({win_w, win_h});
+  EditorApp app(w.window, w.renderer, settings);
+  app.open_initial(options.scenario_path);
 
-  bool running = true;
   int frames = 0;
   int redraw = 2;  // ImGui needs a frame or two after input to settle hover states.
   auto handle = [&](const SDL_Event& e) {
     ImGui_ImplSDL2_ProcessEvent(&e);
-    const ImGuiIO& io = ImGui::GetIO();
-    switch (e.type) {
-      case SDL_QUIT: running = false; break;
-      case SDL_WINDOWEVENT:
-        if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(w.window))
-          running = false;
-        if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) update_render_scale(w);
-        break;
-      case SDL_MOUSEWHEEL:
-        if (!io.WantCaptureMouse) {
-          int mx = 0, my = 0;
-          SDL_GetMouseState(&mx, &my);
-          model.camera.zoom_at({mx, my}, std::pow(1.2, static_cast<double>(e.wheel.preciseY)));
-        }
-        break;
-      case SDL_MOUSEMOTION:
-        if (!io.WantCaptureMouse && (e.motion.state & (SDL_BUTTON_RMASK | SDL_BUTTON_MMASK))) {
-          model.camera.pan_pixels({e.motion.xrel, e.motion.yrel});
-        }
-        break;
-      case SDL_KEYDOWN:
-        if (!io.WantCaptureKeyboard && (e.key.keysym.sym == SDLK_f || e.key.keysym.sym == SDLK_HOME)) {
-          model.session->fit(model.camera);
-        }
-        break;
-      default: break;
-    }
+    if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) update_render_scale(w);
+    app.handle_event(e);
   };
-
-  while (running) {
+  while (!app.quit_now()) {
     SDL_Event e;
     bool got = false;
-    if (redraw <= 0 && options.quit_after_frames <= 0) {
+    if (redraw <= 0 && !app.animating() && options.quit_after_frames <= 0) {
       // Idle: sleep until something happens; a timeout means nothing changed.
       if (!SDL_WaitEventTimeout(&e, 500)) continue;
       handle(e);
@@ -191,50 +138,23 @@ int run_viewer(const ViewerOptions& options) {
       got = true;
     }
     if (got) redraw = 3;
-    if (!running) break;
 
     ImGui_ImplSDLRenderer_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
-    const ImGuiIO& io = ImGui::GetIO();
-    model.camera.set_viewport({0, 0}, {io.DisplaySize.x, io.DisplaySize.y});
-
-    PanelView view;
-    view.session = model.session.get();
-    view.planner_override = model.planner_override;
-    view.error = model.error;
-    view.hover_world = model.camera.to_world({io.MousePos.x, io.MousePos.y});
-    view.hover_valid = !io.WantCaptureMouse && ImGui::IsMousePosValid();
-    view.zoom = model.camera.zoom();
-    const PanelRequest req = viewer_panel(view, model.layers);
-    if (req.planner) {
-      model.planner_override = *req.planner;
-      if (model.session->query()) model.run(*model.session->query());
-    }
-    if (req.query) model.run(*req.query);
-    if (req.step) {
-      model.session->show_step(*req.step);
-      model.dirty = true;
-    }
-    if (req.layers_changed) model.dirty = true;
-    if (req.fit) model.session->fit(model.camera);
-
-    if (model.dirty) {
-      model.list.clear();
-      model.session->paint(model.layers, model.list);
-      model.dirty = false;
-    }
-    adapter.draw(model.list, model.camera, *ImGui::GetBackgroundDrawList());
-
+    app.frame();
     ImGui::Render();
     SDL_SetRenderDrawColor(w.renderer, 24, 26, 30, 255);
     SDL_RenderClear(w.renderer);
     ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
     SDL_RenderPresent(w.renderer);
     --redraw;
-    if (options.quit_after_frames > 0 && ++frames >= options.quit_after_frames) running = false;
+    if (options.quit_after_frames > 0 && ++frames >= options.quit_after_frames) break;
   }
-  adapter.release();
+  save_settings(app.settings());
+  if (!ini.empty()) ImGui::SaveIniSettingsToDisk(ini.c_str());
+  ImGui::GetIO().IniFilename = nullptr;  // `ini` dies before the context does
+  app.shutdown();
   return 0;
 }
 

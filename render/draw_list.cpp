@@ -51,6 +51,12 @@ void DrawList::clear() {
   for (auto& l : layers_) l.clear();
 }
 
+void DrawList::append(const DrawList& other) {
+  for (std::size_t i = 0; i < kLayerCount; ++i) {
+    layers_[i].insert(layers_[i].end(), other.layers_[i].begin(), other.layers_[i].end());
+  }
+}
+
 void DrawList::line(Layer layer, Color color, Vec2 a, Vec2 b, float thickness_px, double world_width) {
   add({layer, color, LinePrim{a, b, thickness_px, world_width}});
 }

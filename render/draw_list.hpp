@@ -144,6 +144,8 @@ class DrawList {
  public:
   /// Removes every primitive.
   void clear();
+  /// Adds every primitive of `other`, layer by layer, after this list's own.
+  void append(const DrawList& other);
 
   /// Adds a segment.
   void line(Layer layer, Color color, Vec2 a, Vec2 b, float thickness_px = 1, double world_width = 0);

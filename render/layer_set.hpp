@@ -35,6 +35,8 @@ class LayerSet {
   void set(Layer layer, bool on = true) { bits_.set(static_cast<std::size_t>(layer), on); }
   /// Number of layers in the set.
   std::size_t size() const { return bits_.count(); }
+  /// The set as a bit mask (bit i = layer i), for change detection.
+  unsigned long long bits() const { return bits_.to_ullong(); }
   /// Comma-separated names in drawing order ("" when empty).
   std::string to_string() const;
 

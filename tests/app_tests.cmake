@@ -110,6 +110,22 @@ else()
   message(STATUS "xvfb-run not found: app.window_smoke is not registered")
 endif()
 
+# The editor driven like a user under a virtual X server (scripts/window_smoke_test.sh):
+# draw a rectangle across a path, check the picture and the title's "*", undo, check the
+# picture came back. Exit 77 (skipped) when Xvfb is not installed.
+add_test(NAME app.window_edit_undo
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/window_smoke_test.sh $<TARGET_FILE:pathscope>
+                 ${PROJECT_SOURCE_DIR}/tests/data/smoke.json
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.window_edit_undo PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
+# The large designed map loads, validates and its long query is solved.
+add_test(NAME app.solve_large_1024
+         COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|solve|maps/large_1024.json"
+                 "-DEXPECT_OUTPUT=query 0 .*astar +found" -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
 # Headless rendering to PNG needs no display at all.
 add_test(NAME app.render_png
          COMMAND ${CMAKE_COMMAND} -DMODE=run

@@ -1,0 +1,205 @@
+// The editor's frame: shortcuts, canvas input, re-planning after edits, painting.
+// Panels live in editor_panels.cpp.
+
+#include "app/editor_app.hpp"
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/inspector.hpp"
+#include "app/png_export.hpp"
+#include "app/scene_session.hpp"
+#include "planner/scenario_io.hpp"
+#include "render/scene_painter.hpp"
+#include "render/trace_painter.hpp"
+
+namespace pathscope::app {
+
+EditorApp::EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings)
+    : window_(window), renderer_(renderer), files_(std::move(settings), true), adapter_(renderer) {}
+
+EditorApp::~EditorApp() = default;
+
+void EditorApp::shutdown() { adapter_.release(); }
+
+void EditorApp::open_initial(const std::string& path) {
+  std::string chosen = path;
+  if (chosen.empty()) {
+    if (auto def = find_default_scenario()) chosen = def->string();
+  }
+  if (!chosen.empty()) files_.load_path(state_, chosen);
+  if (!state_.doc) {
+    state_.open_document(std::make_unique<Document>(make_empty_scenario(128, 96, 1)));
+  }
+  fit_pending_ = true;
+}
+
+void EditorApp::handle_event(const SDL_Event& e) {
+  switch (e.type) {
+    case SDL_DROPFILE:
+      if (e.drop.file) {
+        files_.open_path(state_, e.drop.file);
+        SDL_free(e.drop.file);
+        fit_pending_ = true;
+      }
+      break;
+    case SDL_QUIT:
+      quit_now_ = files_.request_quit(state_);
+      break;
+    case SDL_WINDOWEVENT:
+      if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(window_)) {
+        quit_now_ = files_.request_quit(state_);
+      }
+      break;
+    default: break;
+  }
+}
+
+bool EditorApp::animating() const { return debugger_.playing() || files_.quit_confirmed(); }
+
+AppSettings EditorApp::settings() const {
+  AppSettings s = files_.settings();
+  int x = 0, y = 0, w = 0, h = 0;
+  SDL_GetWindowPosition(window_, &x, &y);
+  SDL_GetWindowSize(window_, &w, &h);
+  s.window_x = x;
+  s.window_y = y;
+  s.window_width = w;
+  s.window_height = h;
+  return s;
+}
+
+Tool* EditorApp::active_tool() {
+  auto it = tools_.find(state_.active_tool);
+  if (it != tools_.end()) return it->second.get();
+  const ToolInfo* info = find_tool(state_.active_tool);
+  if (!info) return nullptr;
+  return tools_.emplace(info->name, info->create()).first->second.get();
+}
+
+void EditorApp::select_tool(const std::string& name) {
+  if (name == state_.active_tool) return;
+  if (Tool* current = active_tool(); current && state_.doc) {
+    ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
+    current->on_deactivate(ctx);
+  }
+  state_.active_tool = name;
+}
+
+void EditorApp::handle_shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || !state_.doc || files_.dialog_open()) return;
+  auto pressed = [](SDL_Scancode key) { return ImGui::IsKeyPressed(key, false); };
+  files_.shortcuts(state_);  // Ctrl+N, Ctrl+O, Ctrl+S, Ctrl+Shift+S, Ctrl+Q
+  Document& doc = *state_.doc;
+  if (io.KeyCtrl) {
+    if (pressed(SDL_SCANCODE_Z) && !io.KeyShift) doc.undo();
+    if (pressed(SDL_SCANCODE_Y) || (pressed(SDL_SCANCODE_Z) && io.KeyShift)) doc.redo();
+    return;
+  }
+  if (io.WantCaptureKeyboard) return;
+  if (pressed(SDL_SCANCODE_F) || pressed(SDL_SCANCODE_HOME)) fit_pending_ = true;
+  debugger_shortcuts(debugger_, canvas_.hover_world());  // F5..F11
+  // Tool shortcuts: the registry's letters.
+  for (const ToolInfo& info : tool_registry()) {
+    if (info.shortcut >= 'a' && info.shortcut <= 'z' &&
+        pressed(static_cast<SDL_Scancode>(SDL_SCANCODE_A + (info.shortcut - 'a')))) {
+      select_tool(info.name);
+    }
+  }
+}
+
+void EditorApp::update_title() {
+  const Document& doc = *state_.doc;
+  const std::string& name = doc.scenario().name;
+  std::string title = doc.display_name() + (doc.modified() ? "*" : "");
+  if (!name.empty()) title += " (" + name + ")";
+  title += " - Pathscope";
+  if (title != title_) {
+    title_ = title;
+    SDL_SetWindowTitle(window_, title_.c_str());
+  }
+}
+
+void EditorApp::paint_scene_if_needed() {
+  const PlanningWorld* world = debugger_.world();
+  if (!world) return;
+  char key[256];
+  std::snprintf(key, sizeof key, "%llu/%llu/%llu/%llu/%zu/%llu", (unsigned long long)state_.doc_serial,
+                (unsigned long long)state_.doc->revision(), (unsigned long long)debugger_.trace_version(),
+                (unsigned long long)debugger_.step(), state_.active_query,
+                (unsigned long long)state_.layers.bits());
+  if (key == scene_key_) return;
+  scene_key_ = key;
+  scene_.clear();
+  const std::size_t count = world->scenario().queries.size();
+  const std::optional<std::size_t> query =
+      count > 0 ? std::optional<std::size_t>(std::min(state_.active_query, count - 1)) : std::nullopt;
+  const std::size_t movement_class = query ? world->scenario().queries[*query].movement_class : 0;
+  render::paint_world(*world, movement_class, state_.layers, scene_, render::WorldPaintParams{query});
+  debugger_.paint(state_.layers, scene_);
+}
+
+Status EditorApp::export_view(int width, int height, const std::filesystem::path& out) {
+  render::Camera camera = state_.camera;
+  const Vec2 size = camera.viewport_size();
+  camera.set_viewport({0, 0}, {double(width), double(height)});
+  camera.set_zoom(camera.zoom() * std::min(width / size.x, height / size.y));
+  render::DrawList all = scene_;
+  all.append(overlay_);
+  return export_png(all, camera, width, height, out);
+}
+
+void EditorApp::frame() {
+  const ImGuiIO& io = ImGui::GetIO();
+  state_.camera.set_viewport({0, 0}, {io.DisplaySize.x, io.DisplaySize.y});
+  if (fit_pending_ && state_.doc) {
+    const WorldInfo& w = state_.doc->scenario().world;
+    state_.camera.fit({0, 0}, {w.width, w.height}, 40);
+    fit_pending_ = false;
+  }
+
+  handle_shortcuts();
+  const std::uint64_t serial = state_.doc_serial;
+  menu_bar();
+  tools_window();
+  if (show_inspector_) {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 340, 30), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(330, 300), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Inspector", &show_inspector_)) inspector_panel(state_);
+    ImGui::End();
+  }
+  if (show_debugger_) {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 340, 340), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(330, 420), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Search debugger", &show_debugger_)) debugger_panel(debugger_, state_);
+    ImGui::End();
+  }
+  layers_window();
+  messages_window();
+  files_.dialogs(state_, [this](int w, int h, const std::filesystem::path& p) { return export_view(w, h, p); });
+  if (state_.doc_serial != serial) fit_pending_ = true;
+
+  // Canvas: input to the camera and the active tool, then re-plan if anything changed.
+  canvas_.handle_input(state_, active_tool());
+  debugger_.sync(state_);
+  debugger_.update(io.DeltaTime);
+  if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging()) debugger_hover_tooltip(debugger_, *hover);
+  status_bar();
+  update_title();
+
+  paint_scene_if_needed();
+  overlay_.clear();
+  if (state_.show_grid_lines) Canvas::paint_grid_lines(state_.doc->scenario(), state_.camera, overlay_);
+  if (Tool* tool = active_tool()) {
+    ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
+    tool->draw_preview(ctx, overlay_);
+  }
+  ImDrawList& background = *ImGui::GetBackgroundDrawList();
+  adapter_.draw(scene_, state_.camera, background);
+  adapter_.draw(overlay_, state_.camera, background);
+}
+
+}  // namespace pathscope::app

@@ -1,0 +1,85 @@
+#pragma once
+
+// The editor: one document, the painting tools, the search debugger, the file actions
+// and the panels around the map canvas. The window loop (viewer.cpp) feeds it SDL
+// events and asks it for frames; everything it shows is rebuilt each frame from
+// EditorState, the Document and the SearchDebugger.
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "app/canvas.hpp"
+#include "app/debugger_panel.hpp"
+#include "app/editor_state.hpp"
+#include "app/file_actions.hpp"
+#include "app/imgui_draw_adapter.hpp"
+#include "app/search_debugger.hpp"
+#include "app/settings.hpp"
+#include "app/tool.hpp"
+#include "render/draw_list.hpp"
+
+union SDL_Event;
+struct SDL_Window;
+struct SDL_Renderer;
+
+namespace pathscope::app {
+
+/// The whole editor behind one window.
+class EditorApp {
+ public:
+  /// `window` and `renderer` must outlive the app.
+  EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings);
+  ~EditorApp();
+
+  /// Opens `path` ("" = the default scenario); on failure reports it and opens an empty map.
+  void open_initial(const std::string& path);
+  /// Window-level events ImGui does not act on: a dropped file, quit requests.
+  void handle_event(const SDL_Event& event);
+  /// One frame's UI and canvas; call between ImGui::NewFrame() and ImGui::Render().
+  void frame();
+  /// Releases textures; call before the renderer is destroyed.
+  void shutdown();
+
+  /// The user asked to quit and nothing unsaved is in the way.
+  bool quit_now() const { return quit_now_; }
+  /// Frames must keep coming (a search animation plays).
+  bool animating() const;
+  /// Settings to persist (recent files, window geometry).
+  AppSettings settings() const;
+
+ private:
+  Tool* active_tool();
+  void select_tool(const std::string& name);
+  void handle_shortcuts();
+  void update_title();
+  void menu_bar();
+  void tools_window();
+  void layers_window();
+  void messages_window();
+  void status_bar();
+  void paint_scene_if_needed();
+  Status export_view(int width, int height, const std::filesystem::path& out);
+
+  SDL_Window* window_;
+  SDL_Renderer* renderer_;
+  EditorState state_;
+  SearchDebugger debugger_;
+  FileActions files_;
+  Canvas canvas_;
+  ImGuiDrawAdapter adapter_;
+  std::map<std::string, std::unique_ptr<Tool>> tools_;
+  render::DrawList scene_;    // map and search overlays, repainted when they change
+  render::DrawList overlay_;  // grid lines and tool previews, every frame
+  std::string scene_key_;     // what scene_ shows
+  std::string title_;
+  bool quit_now_ = false;
+  bool show_inspector_ = true;
+  bool show_debugger_ = true;
+  bool show_layers_ = true;
+  bool show_messages_ = true;
+  bool fit_pending_ = true;
+  std::size_t messages_seen_ = 0;
+};
+
+}  // namespace pathscope::app

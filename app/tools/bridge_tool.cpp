@@ -1,0 +1,82 @@
+// The bridge tool: drag from one end of a bridge to the other. Width and whether it is
+// intact come from PaintSettings.
+
+#include "app/tools/shape_tools.hpp"
+#include "app/tools/tool_factories.hpp"
+#include "app/tools/tool_support.hpp"
+#include "app/tools/tool_widgets.hpp"
+
+#include "render/scene_painter.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace pathscope::app::tools {
+namespace {
+
+class BridgeTool final : public Tool {
+ public:
+  void on_press(ToolContext& ctx, const PointerEvent& e) override {
+    if (e.button == 0) drag_.begin(clamp_to_world(ctx.doc.scenario().world, e.world));
+  }
+
+  void on_drag(ToolContext& ctx, const PointerEvent& e) override {
+    if (drag_.active) drag_.to = clamp_to_world(ctx.doc.scenario().world, e.world);
+  }
+
+  void on_release(ToolContext& ctx, const PointerEvent& e) override {
+    if (!drag_.active) return;
+    on_drag(ctx, e);
+    drag_.active = false;
+    if (drag_.from == drag_.to) return;  // a click without a drag makes no bridge
+    const PaintSettings& paint = ctx.state.paint;
+    const Bridge bridge{fresh_id(ctx.doc.scenario().bridges), drag_.from, drag_.to, paint.bridge_width,
+                        paint.bridge_intact};
+    const Status status =
+        ctx.doc.apply("Add bridge", [&](Scenario& edit) { edit.bridges.push_back(bridge); });
+    if (accept_or_report(ctx.state, "Add bridge", status)) {
+      ctx.state.selection = Selection{Selection::Kind::Bridge, bridge.id, -1};
+    }
+  }
+
+  bool on_key(ToolContext&, ToolKey key) override {
+    if (key != ToolKey::Escape || !drag_.active) return false;
+    drag_.active = false;
+    return true;
+  }
+
+  void on_deactivate(ToolContext&) override { drag_.active = false; }
+
+  void draw_preview(const ToolContext& ctx, render::DrawList& out) const override {
+    if (!drag_.active) return;
+    const Color deck =
+        ctx.state.paint.bridge_intact ? render::palette::kBridge : render::palette::kBridgeDestroyed;
+    out.line(render::Layer::Markers, deck, drag_.from, drag_.to, 2, ctx.state.paint.bridge_width);
+    out.line(render::Layer::Markers, kDraftColor, drag_.from, drag_.to, 1);
+    out.text(render::Layer::Labels, kDraftColor, drag_.to + Vec2{ctx.pick_radius(), 0},
+             format_metres(drag_.length()));
+  }
+
+  void options_ui(ToolContext& ctx) override {
+    PaintSettings& paint = ctx.state.paint;
+    const double min_width = 0.01, max_width = 1000;
+    ImGui::DragScalar("Width (m)", ImGuiDataType_Double, &paint.bridge_width, 0.1f, &min_width, &max_width,
+                      "%.2f");
+    paint.bridge_width = std::clamp(paint.bridge_width, min_width, max_width);
+    item_tooltip("Deck width of new bridges, metres");
+    ImGui::Checkbox("Intact", &paint.bridge_intact);
+    item_tooltip(
+        "An intact bridge is passable ground; a destroyed one is drawn dashed red and blocks nothing");
+    ImGui::TextDisabled("Drag from one end to the other.");
+  }
+
+ private:
+  DragGesture drag_;
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> make_bridge_tool() { return std::make_unique<BridgeTool>(); }
+
+}  // namespace pathscope::app::tools

@@ -1,0 +1,96 @@
+// The threat and ally tools: press the centre of a zone, drag out its radius. A click
+// without a drag reuses the last radius. Strength comes from PaintSettings.
+
+#include "app/tools/shape_tools.hpp"
+#include "app/tools/tool_factories.hpp"
+#include "app/tools/tool_support.hpp"
+#include "app/tools/tool_widgets.hpp"
+
+#include "render/scene_painter.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace pathscope::app::tools {
+namespace {
+
+class InfluenceTool final : public Tool {
+ public:
+  explicit InfluenceTool(bool threat) : threat_(threat) {}
+
+  void on_press(ToolContext& ctx, const PointerEvent& e) override {
+    if (e.button == 0) drag_.begin(clamp_to_world(ctx.doc.scenario().world, e.world));
+  }
+
+  void on_drag(ToolContext&, const PointerEvent& e) override {
+    if (drag_.active) drag_.to = e.world;
+  }
+
+  void on_release(ToolContext& ctx, const PointerEvent& e) override {
+    if (!drag_.active) return;
+    on_drag(ctx, e);
+    drag_.active = false;
+    const Scenario& s = ctx.doc.scenario();
+    const double radius = drag_radius(ctx);
+    last_radius_ = radius;
+    const std::uint32_t id = fresh_id(threat_ ? s.threats : s.allies);
+    const std::string label = threat_ ? "Add threat" : "Add ally";
+    const Influence zone{id, drag_.from, radius, ctx.state.paint.influence_strength, ""};
+    const Status status =
+        ctx.doc.apply(label, [&](Scenario& edit) { (threat_ ? edit.threats : edit.allies).push_back(zone); });
+    if (accept_or_report(ctx.state, label, status)) {
+      ctx.state.selection = Selection{threat_ ? Selection::Kind::Threat : Selection::Kind::Ally, id, -1};
+    }
+  }
+
+  bool on_key(ToolContext&, ToolKey key) override {
+    if (key != ToolKey::Escape || !drag_.active) return false;
+    drag_.active = false;
+    return true;
+  }
+
+  void on_deactivate(ToolContext&) override { drag_.active = false; }
+
+  void draw_preview(const ToolContext& ctx, render::DrawList& out) const override {
+    if (!drag_.active) return;
+    const Color base = threat_ ? render::palette::kThreat : render::palette::kAlly;
+    const double radius = drag_radius(ctx);
+    out.circle(render::Layer::Markers, Color{base.r, base.g, base.b, 50}, drag_.from, radius, true);
+    out.circle(render::Layer::Markers, kDraftColor, drag_.from, radius, false, 2);
+    out.text(render::Layer::Labels, kDraftColor, drag_.to + Vec2{ctx.pick_radius(), 0},
+             "r = " + format_metres(radius));
+  }
+
+  void options_ui(ToolContext& ctx) override {
+    double& strength = ctx.state.paint.influence_strength;
+    const double lo = 0, hi = 100;
+    ImGui::DragScalar("Strength", ImGuiDataType_Double, &strength, 0.05f, &lo, &hi, "%.2f");
+    strength = std::clamp(strength, lo, hi);
+    item_tooltip(threat_ ? "Weight of new threats: how strongly threat-aware planners avoid them (>= 0)"
+                         : "Weight of new allies: how strongly threat-aware planners prefer them (>= 0)");
+    ImGui::TextDisabled("Press the centre, drag the radius.");
+    ImGui::TextDisabled("A click reuses the last radius (%s).",
+                        last_radius_ ? format_metres(*last_radius_).c_str() : "10% of the world");
+  }
+
+ private:
+  // The dragged radius, or the last one (first: a tenth of the world) for a click.
+  double drag_radius(const ToolContext& ctx) const {
+    const double dragged = drag_.length();
+    if (dragged > ctx.pick_radius()) return dragged;
+    const WorldInfo& w = ctx.doc.scenario().world;
+    return last_radius_.value_or(std::max(std::min(w.width, w.height) * 0.1, w.cell_size));
+  }
+
+  bool threat_;
+  DragGesture drag_;
+  std::optional<double> last_radius_;
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> make_threat_tool() { return std::make_unique<InfluenceTool>(true); }
+std::unique_ptr<Tool> make_ally_tool() { return std::make_unique<InfluenceTool>(false); }
+
+}  // namespace pathscope::app::tools

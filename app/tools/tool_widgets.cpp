@@ -1,0 +1,108 @@
+#include "app/tools/tool_widgets.hpp"
+
+#include "planner/planner_registry.hpp"
+
+#include <imgui.h>
+
+namespace pathscope::app::tools {
+namespace {
+
+bool impassable_for_all(const TerrainType& t) {
+  for (const auto& c : t.cost) {
+    if (c) return false;
+  }
+  return true;
+}
+
+std::string terrain_label(const TerrainType& t) {
+  return impassable_for_all(t) ? t.name + " (impassable)" : t.name;
+}
+
+}  // namespace
+
+void item_tooltip(const char* text) {
+  if (text && *text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+bool terrain_combo(const char* label, const Scenario& s, std::size_t& index, const char* tooltip) {
+  bool changed = false;
+  const std::string preview = index < s.terrains.size() ? terrain_label(s.terrains[index]) : "(none)";
+  if (ImGui::BeginCombo(label, preview.c_str())) {
+    for (std::size_t i = 0; i < s.terrains.size(); ++i) {
+      const TerrainType& t = s.terrains[i];
+      ImGui::PushID(int(i));
+      // A colour swatch in front of the name.
+      ImGui::ColorButton("##swatch", ImVec4(t.color.r / 255.f, t.color.g / 255.f, t.color.b / 255.f, 1.f),
+                         ImGuiColorEditFlags_NoTooltip,
+                         ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+      ImGui::SameLine();
+      if (ImGui::Selectable(terrain_label(t).c_str(), i == index)) {
+        changed = i != index;
+        index = i;
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  item_tooltip(tooltip);
+  return changed;
+}
+
+bool class_combo(const char* label, const Scenario& s, std::size_t& index, const char* tooltip) {
+  bool changed = false;
+  const char* preview = index < s.classes.size() ? s.classes[index].name.c_str() : "(none)";
+  if (ImGui::BeginCombo(label, preview)) {
+    for (std::size_t i = 0; i < s.classes.size(); ++i) {
+      ImGui::PushID(int(i));
+      if (ImGui::Selectable(s.classes[i].name.c_str(), i == index)) {
+        changed = i != index;
+        index = i;
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  item_tooltip(tooltip);
+  return changed;
+}
+
+bool faction_combo(const char* label, const Scenario& s, std::string& name, bool allow_none,
+                   const char* tooltip) {
+  bool changed = false;
+  const char* preview = name.empty() ? "(none)" : name.c_str();
+  if (ImGui::BeginCombo(label, preview)) {
+    if (allow_none && ImGui::Selectable("(none)", name.empty())) {
+      changed = !name.empty();
+      name.clear();
+    }
+    for (std::size_t i = 0; i < s.factions.size(); ++i) {
+      ImGui::PushID(int(i));
+      if (ImGui::Selectable(s.factions[i].name.c_str(), s.factions[i].name == name)) {
+        changed = s.factions[i].name != name;
+        name = s.factions[i].name;
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  item_tooltip(tooltip);
+  return changed;
+}
+
+bool planner_combo(const char* label, std::string& name, const char* tooltip) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, name.c_str())) {
+    for (const PlannerInfo& p : planner_registry()) {
+      if (ImGui::Selectable(p.name.c_str(), p.name == name)) {
+        changed = p.name != name;
+        name = p.name;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.summary.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  item_tooltip(tooltip);
+  return changed;
+}
+
+}  // namespace pathscope::app::tools

@@ -1,0 +1,160 @@
+#pragma once
+
+// Paints a recorded search (a SearchTrace replayed to some step by a TraceReplay) into a
+// DrawList: closed nodes coloured by g, open nodes coloured by f, the node expanded last,
+// the best partial path and, once reached, the final path. The map itself is drawn by
+// paint_world() (scene_painter.hpp). No window code.
+//
+// Node sets can hold a million nodes, so they are painted as ONE image (one pixel per
+// grid cell, open over closed), kept between frames and updated incrementally from the
+// trace events as the replay moves forward; only the few special nodes are primitives.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "planner/cost_grid.hpp"
+#include "planner/search.hpp"
+#include "planner/search_trace.hpp"
+#include "render/draw_list.hpp"
+#include "render/layer_set.hpp"
+
+namespace pathscope::render {
+
+/// Where the nodes of a traced search sit in the world.
+struct TraceGeometry {
+  /// World position (centre) of a node. Must be set.
+  std::function<Vec2(NodeId)> position;
+  /// Side of the square drawn for one node, metres (the cell size for grid planners).
+  double node_extent = 1;
+  /// > 0: nodes are the cells of a grid this many cells wide (id = row-major index) with
+  /// its top-left corner at the world origin; node sets are then always one image.
+  int grid_width = 0;
+  /// Rows of that grid, cells.
+  int grid_height = 0;
+  /// World rectangle holding every node (graphs only: the extent of their image).
+  Vec2 bounds_min{0, 0};
+  Vec2 bounds_max{0, 0};
+};
+
+/// Geometry of a planner whose nodes are the cells of `grid` (every grid planner).
+/// `grid` must outlive the returned value.
+TraceGeometry grid_trace_geometry(const CostGrid& grid);
+
+/// Geometry of any planner: nodes at planner.node_position(), squares of `node_extent`
+/// metres, all inside [bounds_min, bounds_max]. `planner` must outlive the returned value.
+TraceGeometry graph_trace_geometry(const Planner& planner, double node_extent, Vec2 bounds_min,
+                                   Vec2 bounds_max);
+
+/// Options of TracePainter::paint().
+struct TracePaintParams {
+  /// Identifies the recording: change it whenever the trace is recorded again, so that
+  /// cached pixels are rebuilt (the trace object itself may be reused).
+  std::uint64_t trace_version = 0;
+  /// Camera zoom, pixels per metre. Graph nodes smaller than kImageNodePixels on screen
+  /// are painted as an image; larger ones as rects.
+  double pixels_per_metre = 1;
+  /// The final path as a world polyline (the result's points, with the exact start and
+  /// goal); empty = the positions of the replay's path nodes.
+  std::span<const Vec2> path_points;
+  /// Key of the node-set image (adapters cache its texture under this key).
+  std::string key = "trace.nodes";
+};
+
+/// Colours of the search overlay, for legends.
+namespace trace_palette {
+inline constexpr Color kClosedLow{40, 70, 160, 150};         ///< Closed, side 0, g = 0.
+inline constexpr Color kClosedHigh{120, 200, 255, 150};      ///< Closed, side 0, largest g.
+inline constexpr Color kClosedBackLow{90, 40, 130, 150};     ///< Closed, side 1, g = 0.
+inline constexpr Color kClosedBackHigh{230, 140, 255, 150};  ///< Closed, side 1, largest g.
+inline constexpr Color kOpenLow{255, 235, 90, 190};          ///< Open, side 0, least f.
+inline constexpr Color kOpenHigh{255, 120, 30, 190};         ///< Open, side 0, largest f.
+inline constexpr Color kOpenBackLow{140, 255, 200, 190};     ///< Open, side 1, least f.
+inline constexpr Color kOpenBackHigh{20, 170, 140, 190};     ///< Open, side 1, largest f.
+inline constexpr Color kCurrent{255, 255, 255, 255};         ///< The node expanded last.
+inline constexpr Color kCurrentOther{200, 200, 200, 200};    ///< The other side's last node.
+inline constexpr Color kPartialPath{255, 160, 40, 255};      ///< Parent chain, side 0.
+inline constexpr Color kPartialPathBack{80, 200, 255, 255};  ///< Parent chain, side 1.
+inline constexpr Color kPath{255, 64, 200, 255};             ///< The final path.
+}  // namespace trace_palette
+
+/// Graph nodes whose side is below this many pixels are painted as one image.
+inline constexpr double kImageNodePixels = 2.0;
+
+/// Paints a TraceReplay's state. Keeps the node-set image between calls and brings it to
+/// the replay's step by applying only the new events (seeking backwards rebuilds it).
+/// Colours are normalised over the whole trace (g from 0 to the largest g, f over its
+/// whole range), so a pixel keeps its colour while the replay moves. Closed colours have
+/// alpha kClosedLow.a, open ones kOpenLow.a.
+class TracePainter {
+ public:
+  /// Appends the search overlay at replay.step() to `out`: the node sets as one image
+  /// on layer Closed (on Open when Closed is hidden) in which an open node's pixel hides
+  /// a closed one; Current (outlined squares); PartialPath (one polyline per side while
+  /// the final path is not reached); Path (one polyline once reached). Only layers in
+  /// `layers` are drawn. `replay` must replay `trace`. Graph nodes larger than
+  /// kImageNodePixels on screen are filled rects on Closed and Open instead.
+  void paint(const SearchTrace& trace, const TraceReplay& replay, const TraceGeometry& geometry,
+             const LayerSet& layers, DrawList& out, const TracePaintParams& params = {});
+
+  /// Drops every cached pixel (the next paint() rebuilds them).
+  void invalidate();
+
+  /// Bytes held by the cached image and per-pixel state.
+  std::size_t memory_bytes() const;
+
+ private:
+  struct Lut {
+    std::uint32_t rgba[256];
+  };
+
+  void restart(const SearchTrace& trace, const TraceGeometry& geometry, std::uint64_t trace_version);
+  void clear_pixels();
+  void advance_to(const SearchTrace& trace, std::uint64_t step, const TraceGeometry& geometry);
+  void apply(const SearchEvent& event, const TraceGeometry& geometry);
+  void compose(std::size_t pixel);
+  void set_shown(bool closed, bool open);
+  std::int64_t pixel_of(NodeId node, const TraceGeometry& geometry) const;
+  ImagePrim make_image(const std::string& key) const;
+  void paint_graph_rects(const TraceReplay& replay, const TraceGeometry& geometry, const LayerSet& layers,
+                         DrawList& out) const;
+  std::uint32_t closed_color(std::uint8_t side, double g) const;
+  std::uint32_t open_color(std::uint8_t side, double f) const;
+
+  // What the cached pixels were built from.
+  const SearchTrace* trace_ = nullptr;
+  std::uint64_t trace_version_ = 0;
+  bool valid_ = false;
+  bool two_sided_ = false;
+  std::size_t applied_ = 0;  // trace events applied to the pixels
+  std::uint64_t step_ = 0;   // expansions applied
+  NodeId last_expanded_[2] = {kNoNode, kNoNode};
+
+  // Image frame: pixel (x, y) covers min + (x, y) * pixel_size.
+  int width_ = 0;
+  int height_ = 0;
+  Vec2 min_{0, 0};
+  Vec2 max_{0, 0};
+
+  // Normalisation over the whole trace.
+  double g_max_[2] = {0, 0};
+  double f_lo_[2] = {0, 0};
+  double f_hi_[2] = {0, 0};
+  Lut closed_lut_[2]{};
+  Lut open_lut_[2]{};
+
+  // Per pixel: bit 0/1 open on side 0/1, bit 2/3 closed on side 0/1.
+  std::vector<std::uint8_t> flags_;
+  std::vector<std::uint32_t> closed_px_;  // RGBA8 as bytes in memory order
+  std::vector<std::uint32_t> open_px_;
+  std::vector<std::uint32_t> open_side_px_[2];  // two-sided traces: each side's open colour
+  std::vector<std::uint32_t> image_px_;         // what is drawn: open over closed, shown sets only
+  bool show_closed_ = true;
+  bool show_open_ = true;
+  std::uint64_t version_ = 0;
+  bool dirty_ = true;
+};
+
+}  // namespace pathscope::render

@@ -1,0 +1,501 @@
+// File menu actions (open, save, import, recent files, the unsaved-changes flow),
+// settings persistence and PNG export. No window: only the non-ImGui parts are driven.
+
+#include <doctest/doctest.h>
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "app/document.hpp"
+#include "app/editor_state.hpp"
+#include "app/file_actions.hpp"
+#include "app/png_export.hpp"
+#include "app/scene_session.hpp"
+#include "app/settings.hpp"
+#include "planner/scenario_io.hpp"
+#include "render/draw_list.hpp"
+#include "render/layer_set.hpp"
+
+namespace fs = std::filesystem;
+using namespace pathscope;
+using namespace pathscope::app;
+
+namespace {
+
+fs::path source_path(const std::string& relative) { return fs::path(PATHSCOPE_SOURCE_DIR) / relative; }
+
+// A fresh, empty folder under the system temp folder, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name) {
+    path = fs::temp_directory_path() / ("pathscope_files_" + name);
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Sets an environment variable for the lifetime of this object.
+struct ScopedEnv {
+  std::string name;
+  std::string old;
+  bool had = false;
+  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
+    if (const char* v = std::getenv(name.c_str())) {
+      had = true;
+      old = v;
+    }
+    setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had) {
+      setenv(name.c_str(), old.c_str(), 1);
+    } else {
+      unsetenv(name.c_str());
+    }
+  }
+};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// An editor state with maps/default.json open and unmodified.
+EditorState state_with_default(FileActions& files) {
+  EditorState state;
+  REQUIRE(files.load_path(state, source_path("maps/default.json")));
+  REQUIRE(state.doc);
+  REQUIRE_FALSE(state.doc->modified());
+  return state;
+}
+
+void rename_scenario(Document& doc, const std::string& name) {
+  REQUIRE(doc.apply("Rename", [&](Scenario& s) { s.name = name; }));
+}
+
+}  // namespace
+
+TEST_SUITE("files") {
+  TEST_CASE("open_path of a broken file reports file and field and keeps the document") {
+    FileActions files;
+    EditorState state = state_with_default(files);
+    const Document* before = state.doc.get();
+    const Scenario scenario = state.doc->scenario();
+    const std::uint64_t serial = state.doc_serial;
+
+    files.open_path(state, source_path("tests/data/bad_self_intersecting.json").string());
+    REQUIRE_FALSE(state.messages.empty());
+    CHECK(contains(state.messages.back(), "bad_self_intersecting.json"));
+    CHECK(contains(state.messages.back(), "features[0]"));
+    CHECK(state.doc.get() == before);
+    CHECK(state.doc->scenario() == scenario);
+    CHECK(state.doc_serial == serial);
+
+    files.open_path(state, source_path("tests/data/bad_syntax.json").string());
+    CHECK(contains(state.messages.back(), "bad_syntax.json:"));
+    files.open_path(state, source_path("tests/data/bad_char.map").string());
+    CHECK(contains(state.messages.back(), "bad_char.map:"));
+    files.open_path(state, source_path("tests/data/no_such_file.json").string());
+    CHECK(contains(state.messages.back(), "no_such_file.json"));
+    files.open_path(state, source_path("README.md").string());
+    CHECK(contains(state.messages.back(), "unknown file type"));
+    CHECK(state.doc.get() == before);
+    CHECK(state.doc_serial == serial);
+    // Failed opens do not enter the recent files.
+    REQUIRE(files.recent().size() == 1);
+    CHECK(contains(files.recent()[0], "default.json"));
+  }
+
+  TEST_CASE("a Moving AI .map opens as an untitled document") {
+    FileActions files;
+    EditorState state;
+    files.open_path(state, source_path("tests/data/ok.map").string());
+    REQUIRE(state.doc);
+    CHECK(state.doc->path().empty());
+    CHECK(state.doc->scenario().world.width == 4);
+    // Saving an untitled document asks for a file instead of writing the .map.
+    CHECK_FALSE(files.save(state));
+    CHECK(files.dialog_open());
+  }
+
+  TEST_CASE("save then reopen round-trips") {
+    TempDir dir("save");
+    FileActions files;
+    EditorState state = state_with_default(files);
+    rename_scenario(*state.doc, "renamed for the round trip");
+    CHECK(state.doc->modified());
+
+    const fs::path out = dir.path / "copy.json";
+    REQUIRE(files.save_as(state, out));
+    CHECK_FALSE(state.doc->modified());
+    CHECK(state.doc->path() == out);
+    CHECK(read_text(out) == scenario_to_json(state.doc->scenario()));
+    CHECK_FALSE(fs::exists(dir.path / "copy.json.saving.tmp"));
+
+    const Scenario saved = state.doc->scenario();
+    rename_scenario(*state.doc, "changed again");
+    REQUIRE(files.save(state));  // To the document's own file now.
+    REQUIRE(files.load_path(state, out));
+    CHECK(state.doc->scenario().name == "changed again");
+    CHECK_FALSE(state.doc->modified());
+    CHECK(files.recent().front() == fs::absolute(out).lexically_normal().string());
+
+    // A failed save reports the path and leaves the document modified.
+    rename_scenario(*state.doc, "unsaved");
+    CHECK_FALSE(files.save_as(state, dir.path / "no_such_folder" / "x.json"));
+    CHECK(contains(state.messages.back(), "no_such_folder"));
+    CHECK(state.doc->modified());
+    CHECK(state.doc->path() == out);
+    (void)saved;
+  }
+
+  TEST_CASE("unsaved changes are asked about before opening and quitting") {
+    TempDir dir("unsaved");
+    FileActions files;
+    EditorState state = state_with_default(files);
+    const fs::path own = dir.path / "own.json";
+    REQUIRE(files.save_as(state, own));
+    const fs::path other = dir.path / "other.json";
+    REQUIRE(save_scenario(make_empty_scenario(32, 32, 1), other));
+
+    CHECK(files.request_quit(state));  // Nothing to lose.
+    rename_scenario(*state.doc, "edited");
+    const Document* edited = state.doc.get();
+
+    files.open_path(state, other.string());
+    CHECK(files.asking_unsaved());
+    CHECK(state.doc.get() == edited);
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Cancel);
+    CHECK_FALSE(files.asking_unsaved());
+    CHECK(state.doc.get() == edited);
+    CHECK(state.doc->modified());
+
+    files.open_path(state, other.string());
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Save);
+    CHECK(load_scenario(own)->name == "edited");  // Saved to its own file first...
+    CHECK(state.doc->path() == other);            // ...then the other one opened.
+
+    rename_scenario(*state.doc, "edited too");
+    CHECK_FALSE(files.request_quit(state));
+    CHECK(files.asking_unsaved());
+    CHECK_FALSE(files.quit_confirmed());
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Discard);
+    CHECK(files.quit_confirmed());
+    CHECK(files.request_quit(state));
+    CHECK(load_scenario(other)->name != "edited too");
+  }
+
+  TEST_CASE("recent files: at most 10, most recent first, no duplicates, missing ones dropped") {
+    TempDir dir("recent");
+    FileActions files;
+    EditorState state;
+    std::vector<fs::path> paths;
+    for (int i = 0; i < 12; ++i) {
+      paths.push_back(dir.path / ("s" + std::to_string(i) + ".json"));
+      REQUIRE(save_scenario(make_empty_scenario(16 + i, 16, 1), paths.back()));
+    }
+    for (const fs::path& p : paths) REQUIRE(files.load_path(state, p));
+    auto key = [](const fs::path& p) { return fs::absolute(p).lexically_normal().string(); };
+    REQUIRE(files.recent().size() == kMaxRecentFiles);
+    CHECK(files.recent().front() == key(paths[11]));
+    CHECK(files.recent().back() == key(paths[2]));
+
+    REQUIRE(files.load_path(state, paths[5]));  // Moves to the front, once.
+    CHECK(files.recent().front() == key(paths[5]));
+    CHECK(files.recent().size() == kMaxRecentFiles);
+    CHECK(std::count(files.recent().begin(), files.recent().end(), key(paths[5])) == 1);
+
+    fs::remove(paths[9]);
+    const std::uint64_t serial = state.doc_serial;
+    files.open_recent(state, key(paths[9]));
+    CHECK(contains(state.messages.back(), "no longer exists"));
+    CHECK(state.doc_serial == serial);
+    CHECK(files.recent().size() == kMaxRecentFiles - 1);
+    CHECK(std::find(files.recent().begin(), files.recent().end(), key(paths[9])) == files.recent().end());
+
+    files.open_recent(state, key(paths[3]));
+    CHECK(state.doc->path() == key(paths[3]));
+    CHECK(files.recent().front() == key(paths[3]));
+
+    std::vector<std::string> many(15, "x");
+    for (std::size_t i = 0; i < many.size(); ++i) many[i] += std::to_string(i);
+    files.set_recent(many);
+    CHECK(files.recent().size() == kMaxRecentFiles);
+  }
+
+  TEST_CASE("settings: load/save round trip, folder override, malformed files ignored") {
+    TempDir dir("settings");
+    const fs::path config = dir.path / "config";
+    ScopedEnv env("PATHSCOPE_CONFIG_DIR", config.string());
+    CHECK(settings_dir() == config);
+
+    std::string message = "stale";
+    CHECK(load_settings(&message) == AppSettings{});  // No file yet: defaults, quietly.
+    CHECK(message.empty());
+
+    AppSettings s;
+    s.recent_files = {"/a/b.json", "/c/d.json"};
+    s.window_width = 1600;
+    s.window_height = 900;
+    s.window_x = 40;
+    s.window_y = -10;
+    s.window_maximized = true;
+    s.last_directory = "/some/folder";
+    REQUIRE(save_settings(s));
+    CHECK(fs::is_regular_file(config / "settings.json"));
+    CHECK(load_settings(&message) == s);
+    CHECK(message.empty());
+    CHECK(imgui_ini_path() == (config / "imgui.ini").string());
+
+    // Leftover temporaries: none.
+    int files_in_config = 0;
+    for (const auto& e : fs::directory_iterator(config)) files_in_config += e.is_regular_file() ? 1 : 0;
+    CHECK(files_in_config == 1);
+
+    write_text(config / "settings.json", "{ this is not json");
+    CHECK(load_settings(&message) == AppSettings{});
+    CHECK(contains(message, "settings.json"));
+
+    write_text(config / "settings.json",
+               R"({"format": "pathscope-settings", "version": 1, "window": {"width": "wide"}})");
+    CHECK(load_settings(&message) == AppSettings{});
+    CHECK(contains(message, "window.width"));
+
+    write_text(config / "settings.json", R"({"format": "pathscope-settings", "version": 1, "recent_files": [1]})");
+    CHECK(load_settings(&message) == AppSettings{});
+    CHECK(contains(message, "recent_files[0]"));
+
+    write_text(config / "settings.json", "[]");
+    CHECK(load_settings(&message) == AppSettings{});
+    CHECK_FALSE(message.empty());
+
+    // Out-of-range sizes are clamped rather than losing the file.
+    write_text(config / "settings.json",
+               R"({"format": "pathscope-settings", "version": 1, "window": {"width": 5, "height": 99999},
+                   "recent_files": ["/x.json"]})");
+    const AppSettings clamped = load_settings(&message);
+    CHECK(message.empty());
+    CHECK(clamped.window_width == 200);
+    CHECK(clamped.window_height == 16384);
+    CHECK(clamped.window_x == 0);
+    CHECK(clamped.recent_files == std::vector<std::string>{"/x.json"});
+
+    // A FileActions that persists writes its recent list as it changes.
+    {
+      FileActions files(AppSettings{}, true);
+      EditorState state;
+      REQUIRE(files.load_path(state, source_path("maps/default.json")));
+    }
+    const AppSettings persisted = load_settings(&message);
+    REQUIRE(persisted.recent_files.size() == 1);
+    CHECK(contains(persisted.recent_files[0], "default.json"));
+    CHECK(fs::path(persisted.last_directory).filename() == "maps");
+  }
+
+  TEST_CASE("settings: an unwritable folder is skipped silently") {
+    TempDir dir("settings_ro");
+    const fs::path blocker = dir.path / "file";
+    write_text(blocker, "not a folder");
+    ScopedEnv env("PATHSCOPE_CONFIG_DIR", (blocker / "pathscope").string());
+    CHECK_FALSE(save_settings(AppSettings{}));
+    CHECK(imgui_ini_path().empty());
+    std::string message;
+    CHECK(load_settings(&message) == AppSettings{});
+  }
+
+  TEST_CASE("settings folder follows XDG_CONFIG_HOME, then HOME") {
+    ScopedEnv no_override("PATHSCOPE_CONFIG_DIR", "");
+    {
+      ScopedEnv xdg("XDG_CONFIG_HOME", "/tmp/xdg_config");
+      CHECK(settings_dir() == fs::path("/tmp/xdg_config/pathscope"));
+    }
+    ScopedEnv relative("XDG_CONFIG_HOME", "relative/dir");  // Invalid per XDG: ignored.
+    ScopedEnv home("HOME", "/home/someone");
+    CHECK(settings_dir() == fs::path("/home/someone/.config/pathscope"));
+  }
+
+  TEST_CASE("new scenarios: tile grid of the chosen terrain, limits by field") {
+    NewScenarioParams p;
+    p.width = 40;
+    p.height = 20.5;
+    p.cell_size = 2;
+    p.terrain = 2;
+    Result<Scenario> made = make_new_scenario(p);
+    REQUIRE(made);
+    REQUIRE(made->tiles);
+    CHECK(made->tiles->width == 20);
+    CHECK(made->tiles->height == 10);  // The half cell at the bottom stays ground.
+    CHECK(made->tiles->terrain.front() == 2);
+    CHECK(validate_scenario(*made));
+
+    p.cell_size = 0.001;
+    Result<Scenario> too_fine = make_new_scenario(p);
+    REQUIRE_FALSE(too_fine);
+    CHECK(too_fine.error().where == "world.cell_size");
+    p.cell_size = 1;
+    p.width = -3;
+    REQUIRE_FALSE(make_new_scenario(p));
+    CHECK(make_new_scenario(p).error().where == "world.width");
+    p.width = 10;
+    p.terrain = 99;
+    CHECK_FALSE(make_new_scenario(p));
+  }
+
+  TEST_CASE("folder listing: folders first, then files with the extensions") {
+    TempDir dir("listing");
+    fs::create_directories(dir.path / "zfolder");
+    fs::create_directories(dir.path / ".hidden");
+    for (const char* name : {"b.json", "A.JSON", "c.map", "d.txt", ".e.json"}) write_text(dir.path / name, "{}");
+    const std::vector<std::string> exts = {".json"};
+    Result<std::vector<DirEntry>> listed = list_directory(dir.path, exts);
+    REQUIRE(listed);
+    const std::vector<DirEntry> expected = {{"zfolder", true}, {"A.JSON", false}, {"b.json", false}};
+    CHECK(*listed == expected);
+    CHECK_FALSE(list_directory(dir.path / "missing", exts));
+  }
+
+  TEST_CASE("Moving AI import: chosen problems become queries; errors name file and line") {
+    FileActions files;
+    EditorState state = state_with_default(files);
+    const fs::path map = source_path("tests/data/ok.map");
+    const std::vector<std::size_t> chosen = {1};
+    REQUIRE(files.import_movingai(state, map, source_path("tests/data/ok.scen"), chosen));
+    REQUIRE(state.doc->scenario().queries.size() == 1);
+    CHECK(state.doc->scenario().queries[0].name == "scen line 3");
+    CHECK(state.doc->path().empty());
+
+    const Document* before = state.doc.get();
+    CHECK_FALSE(files.import_movingai(state, map, source_path("tests/data/bad_field.scen"), chosen));
+    CHECK(contains(state.messages.back(), "bad_field.scen:"));
+    const std::vector<std::size_t> outside = {0};
+    CHECK_FALSE(files.import_movingai(state, source_path("tests/data/bad_char.map"), source_path("tests/data/ok.scen"), outside));
+    CHECK_FALSE(files.import_movingai(state, source_path("tests/data/bad_char.map"), {}, {}));
+    CHECK(contains(state.messages.back(), "bad_char.map:"));
+    CHECK(state.doc.get() == before);
+
+    REQUIRE(files.import_movingai(state, map, {}, {}));
+    CHECK(state.doc->scenario().queries.empty());
+  }
+
+  TEST_CASE("every dialog opens, draws and closes with Escape (offscreen ImGui frames)") {
+    TempDir dir("dialogs");
+    ScopedEnv driver("SDL_VIDEODRIVER", "dummy");
+    Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(1280, 800);
+    REQUIRE(canvas);
+    FileActions files;
+    EditorState state = state_with_default(files);
+    int exports = 0;
+    const ExportRequestFn export_request = [&](int, int, const fs::path&) {
+      ++exports;
+      return Status(Ok{});
+    };
+    bool escape = false;
+    const render::DrawList nothing;
+    const render::Camera camera;
+    // One frame: the menu bar with the File menu, then the dialogs, as the editor does.
+    auto frame = [&] {
+      (*canvas)->draw_frame(nothing, camera, [&] {
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeyMap[ImGuiKey_Escape] = SDL_SCANCODE_ESCAPE;
+        if (ImGui::BeginMainMenuBar()) {
+          if (ImGui::BeginMenu("File")) {
+            files.menu_items(state);
+            ImGui::EndMenu();
+          }
+          ImGui::EndMainMenuBar();
+        }
+        files.shortcuts(state);
+        files.dialogs(state, export_request);
+        // Escape is held for exactly one frame when asked for.
+        io.KeysDown[SDL_SCANCODE_ESCAPE] = escape;
+        escape = false;
+      });
+    };
+    auto open_then_escape = [&](const char* what) {
+      INFO(what);
+      frame();
+      frame();
+      CHECK(files.dialog_open());
+      escape = true;
+      frame();  // Escape goes down.
+      frame();  // The dialog sees it and closes.
+      frame();
+      CHECK_FALSE(files.dialog_open());
+    };
+
+    files.request_new(state);
+    open_then_escape("new");
+    files.request_open_dialog(state);
+    open_then_escape("open");
+    files.request_save_as(state);
+    open_then_escape("save as");
+    files.request_export(state);
+    open_then_escape("export");
+    files.open_path(state, source_path("tests/data/ok.scen").string());  // The import dialog, prefilled.
+    open_then_escape("import");
+    CHECK(exports == 0);
+
+    rename_scenario(*state.doc, "edited");
+    CHECK_FALSE(files.request_quit(state));
+    CHECK(files.asking_unsaved());
+    open_then_escape("unsaved changes");
+    CHECK_FALSE(files.asking_unsaved());
+    CHECK_FALSE(files.quit_confirmed());
+    CHECK(state.doc->modified());
+  }
+
+  TEST_CASE("export_png writes a PNG of the requested size with no display") {
+    ScopedEnv driver("SDL_VIDEODRIVER", "dummy");
+    TempDir dir("export");
+    Result<std::unique_ptr<SceneSession>> session = SceneSession::open(source_path("maps/default.json").string());
+    REQUIRE(session);
+    REQUIRE((*session)->run_query(0));
+    render::DrawList list;
+    (*session)->paint(render::LayerSet::defaults(), list);
+    const render::Camera camera = (*session)->initial_camera({640, 480});
+
+    const fs::path out = dir.path / "view.png";
+    const render::Camera cam = export_camera(camera, 320, 200);
+    CHECK(cam.viewport_size() == Vec2(320, 200));
+    CHECK(cam.center() == camera.center());
+    REQUIRE(export_png(list, cam, 320, 200, out));
+    const std::string bytes = read_text(out);
+    REQUIRE(bytes.size() > 24);
+    CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+    CHECK(bytes.compare(12, 4, "IHDR") == 0);
+    auto be32 = [&](std::size_t at) {
+      return (std::uint32_t(std::uint8_t(bytes[at])) << 24) | (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16) |
+             (std::uint32_t(std::uint8_t(bytes[at + 2])) << 8) | std::uint32_t(std::uint8_t(bytes[at + 3]));
+    };
+    CHECK(be32(16) == 320);
+    CHECK(be32(20) == 200);
+    CHECK_FALSE(fs::exists(dir.path / "view.png.saving.tmp"));
+
+    Status too_big = export_png(list, cam, 0, 200, out);
+    REQUIRE_FALSE(too_big);
+    CHECK(too_big.error().code == ErrorCode::Limit);
+    Status no_folder = export_png(list, cam, 32, 32, dir.path / "missing" / "x.png");
+    REQUIRE_FALSE(no_folder);
+    CHECK(contains(no_folder.error().to_string(), "missing"));
+  }
+}
