@@ -115,13 +115,17 @@ const ImGuiDrawAdapter::CachedImage& ImGuiDrawAdapter::upload(const render::Imag
   cached.width = image.width;
   cached.height = image.height;
   const int pitch = image.width * 4;
+  bool opaque = true;
+  for (std::size_t i = 3; i < image.rgba.size() && opaque; i += 4) opaque = image.rgba[i] == 255;
   for (int y = 0; y < image.height; y += max_side_) {
     for (int x = 0; x < image.width; x += max_side_) {
       Tile t{nullptr, x, y, std::min(max_side_, image.width - x), std::min(max_side_, image.height - y)};
       t.texture =
           SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STATIC, t.width, t.height);
       if (!t.texture) continue;  // Out of texture memory: that tile is not drawn.
-      SDL_SetTextureBlendMode(t.texture, SDL_BLENDMODE_BLEND);
+      // Opaque images (the terrain) skip blending, which the software renderer pays
+      // for per pixel.
+      SDL_SetTextureBlendMode(t.texture, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
       SDL_SetTextureScaleMode(t.texture, SDL_ScaleModeNearest);
       const std::uint8_t* first =
           image.rgba.data() + static_cast<std::size_t>(y) * pitch + std::size_t(x) * 4;
@@ -139,17 +143,118 @@ void ImGuiDrawAdapter::draw_image(const render::ImagePrim& image, std::uint32_t 
       image.rgba.size() < static_cast<std::size_t>(image.width) * image.height * 4) {
     return;
   }
-  const CachedImage& cached = upload(image);
-  const Vec2 px_size = (image.max - image.min) / Vec2(image.width, image.height);
+  blit_cached(upload(image), image.min, image.max, tint, cam, out);
+}
+
+void ImGuiDrawAdapter::blit_cached(const CachedImage& cached, Vec2 min, Vec2 max, std::uint32_t tint,
+                                   const Camera& cam, ImDrawList& out) {
+  const Vec2 px_size = (max - min) / Vec2(cached.width, cached.height);
+  const Vec2 origin = min;
+  if (blits_frame_ != ImGui::GetFrameCount()) {  // last frame's draw data has been rendered
+    blits_.clear();
+    blits_frame_ = ImGui::GetFrameCount();
+  }
   for (const Tile& t : cached.tiles) {
-    const Vec2 a = image.min + px_size * Vec2(t.x, t.y);
-    const Vec2 b = a + px_size * Vec2(t.width, t.height);
-    out.AddImage(reinterpret_cast<ImTextureID>(t.texture), to_im(cam.to_screen(a)), to_im(cam.to_screen(b)),
-                 ImVec2(0, 0), ImVec2(1, 1), tint);
+    const Vec2 a = cam.to_screen(origin + px_size * Vec2(t.x, t.y));
+    const Vec2 b = cam.to_screen(origin + px_size * Vec2(t.x + t.width, t.y + t.height));
+    // An axis-aligned image is a plain scaled copy: SDL_RenderCopy's blitter is much
+    // faster than the triangle rasteriser AddImage would go through in the software
+    // renderer. A draw-list callback keeps it in order with the other primitives.
+    blits_.push_back(Blit{renderer_, t.texture, float(a.x), float(a.y), float(b.x - a.x), float(b.y - a.y), tint});
+    out.AddCallback(&ImGuiDrawAdapter::blit_callback, &blits_.back());
   }
 }
 
+void ImGuiDrawAdapter::blit_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const Blit& b = *static_cast<const Blit*>(cmd->UserCallbackData);
+  const SDL_Rect clip{int(cmd->ClipRect.x), int(cmd->ClipRect.y), int(cmd->ClipRect.z - cmd->ClipRect.x),
+                      int(cmd->ClipRect.w - cmd->ClipRect.y)};
+  if (clip.w <= 0 || clip.h <= 0) return;
+  SDL_RenderSetClipRect(b.renderer, &clip);
+  const std::uint8_t r = b.tint & 0xFF, g = (b.tint >> 8) & 0xFF, bl = (b.tint >> 16) & 0xFF, a = b.tint >> 24;
+  SDL_SetTextureColorMod(b.texture, r, g, bl);
+  SDL_SetTextureAlphaMod(b.texture, a);
+  const SDL_FRect dst{b.x, b.y, b.w, b.h};
+  SDL_RenderCopyF(b.renderer, b.texture, nullptr, &dst);
+}
+
+void ImGuiDrawAdapter::draw_composite(std::span<const render::Primitive* const> run, const Camera& cam,
+                                      ImDrawList& out) {
+  const auto& first = std::get<render::ImagePrim>(run.front()->shape);
+  std::string key = "composite";
+  std::uint64_t version = 1469598103934665603ull;  // FNV-1a over what the pixels depend on
+  auto mix = [&version](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) version = (version ^ ((v >> (8 * i)) & 0xFF)) * 1099511628211ull;
+  };
+  for (const render::Primitive* p : run) {
+    const auto& img = std::get<render::ImagePrim>(p->shape);
+    key += ":" + img.key;
+    mix(img.version);
+    mix(to_im(p->color));
+  }
+  auto it = cache_.find(key);
+  if (it == cache_.end() || it->second.version != version || it->second.width != first.width ||
+      it->second.height != first.height) {
+    // Straight-alpha "over" of every image in drawing order, tints applied.
+    render::ImagePrim merged;
+    merged.key = key;
+    merged.version = version;
+    merged.width = first.width;
+    merged.height = first.height;
+    merged.min = first.min;
+    merged.max = first.max;
+    const std::size_t n = std::size_t(first.width) * std::size_t(first.height);
+    std::vector<float> acc(n * 4, 0.0f);
+    for (const render::Primitive* p : run) {
+      const auto& img = std::get<render::ImagePrim>(p->shape);
+      if (img.rgba.size() < n * 4) continue;
+      const float tr = p->color.r / 255.0f, tg = p->color.g / 255.0f, tb = p->color.b / 255.0f,
+                  ta = p->color.a / 255.0f;
+      for (std::size_t i = 0; i < n; ++i) {
+        const float sa = img.rgba[4 * i + 3] / 255.0f * ta;
+        if (sa <= 0) continue;
+        float* d = &acc[4 * i];
+        const float da = d[3] * (1 - sa);
+        const float oa = sa + da;
+        d[0] = (img.rgba[4 * i] / 255.0f * tr * sa + d[0] * da) / oa;
+        d[1] = (img.rgba[4 * i + 1] / 255.0f * tg * sa + d[1] * da) / oa;
+        d[2] = (img.rgba[4 * i + 2] / 255.0f * tb * sa + d[2] * da) / oa;
+        d[3] = oa;
+      }
+    }
+    merged.rgba.resize(n * 4);
+    for (std::size_t i = 0; i < n * 4; ++i) merged.rgba[i] = std::uint8_t(std::lround(acc[i] * 255.0f));
+    upload(merged);
+    it = cache_.find(key);
+  }
+  blit_cached(it->second, first.min, first.max, IM_COL32_WHITE, cam, out);
+}
+
 void ImGuiDrawAdapter::draw(const render::DrawList& list, const Camera& cam, ImDrawList& out) {
+  // Image primitives that follow each other in drawing order and cover the same grid
+  // (terrain, cost heat map, regions; closed and open search nodes) are composited into
+  // one texture, cached until one of them changes: one blended copy instead of several.
+  std::vector<const render::Primitive*> order;
+  for (const render::Layer layer : render::all_layers()) {
+    for (const render::Primitive& prim : list.layer(layer)) {
+      if (prim.color.a != 0) order.push_back(&prim);
+    }
+  }
+  std::map<const render::Primitive*, std::size_t> run_length;  // first of a run -> its length
+  std::map<const render::Primitive*, bool> in_run;             // later members of a run
+  for (std::size_t i = 0; i < order.size();) {
+    const auto* a = std::get_if<render::ImagePrim>(&order[i]->shape);
+    std::size_t j = i + 1;
+    while (a && j < order.size()) {
+      const auto* b = std::get_if<render::ImagePrim>(&order[j]->shape);
+      if (!b || b->width != a->width || b->height != a->height || b->min != a->min || b->max != a->max) break;
+      in_run[order[j]] = true;
+      ++j;
+    }
+    if (j - i > 1) run_length[order[i]] = j - i;
+    i = j;
+  }
+
   const Vec2 view_lo = cam.viewport_origin();
   const Vec2 view_hi = view_lo + cam.viewport_size();
   out.PushClipRect(to_im(view_lo), to_im(view_hi), true);
@@ -229,7 +334,13 @@ void ImGuiDrawAdapter::draw(const render::DrawList& list, const Camera& cam, ImD
             } else if constexpr (std::is_same_v<T, render::ImagePrim>) {
               box.add(cam.to_screen(s.min));
               box.add(cam.to_screen(s.max));
-              if (box.overlaps(view_lo, view_hi)) draw_image(s, col, cam, out);
+              if (!box.overlaps(view_lo, view_hi) || in_run.count(&prim)) return;
+              if (auto run = run_length.find(&prim); run != run_length.end()) {
+                const auto start = std::find(order.begin(), order.end(), &prim);
+                draw_composite(std::span<const render::Primitive* const>(&*start, run->second), cam, out);
+              } else {
+                draw_image(s, col, cam, out);
+              }
             }
           },
           prim.shape);

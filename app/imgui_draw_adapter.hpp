@@ -6,7 +6,9 @@
 // changes. Works the same for the window and for headless rendering.
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "render/draw_list.hpp"
 
 struct ImDrawList;
+struct ImDrawCmd;
 struct SDL_Renderer;
 struct SDL_Texture;
 
@@ -59,8 +62,23 @@ class ImGuiDrawAdapter {
   void destroy(CachedImage& cached);
   void draw_image(const render::ImagePrim& image, std::uint32_t tint, const render::Camera& camera,
                   ImDrawList& out);
+  void draw_composite(std::span<const render::Primitive* const> run, const render::Camera& camera,
+                      ImDrawList& out);
+  void blit_cached(const CachedImage& cached, Vec2 min, Vec2 max, std::uint32_t tint,
+                   const render::Camera& camera, ImDrawList& out);
+
+  // An image copy queued into an ImGui draw list, run when the draw data is rendered.
+  struct Blit {
+    SDL_Renderer* renderer;
+    SDL_Texture* texture;
+    float x, y, w, h;  // screen rectangle
+    std::uint32_t tint;
+  };
+  static void blit_callback(const ImDrawList* list, const ImDrawCmd* cmd);
 
   SDL_Renderer* renderer_ = nullptr;
+  std::deque<Blit> blits_;  // stable addresses for this frame's callbacks
+  int blits_frame_ = -1;
   int max_side_ = 4096;
   std::map<std::string, CachedImage> cache_;
   std::uint64_t uploads_ = 0;
