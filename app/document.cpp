@@ -74,6 +74,7 @@ void Document::touch_tiles(const TileRect& rect) {
 
 void Document::push(Step step) {
   history_.resize(undo_pos_);  // a new edit drops the redo branch
+  step.serial = next_serial_++;
   history_.push_back(std::move(step));
   if (history_.size() > kMaxHistory) history_.erase(history_.begin());
   undo_pos_ = history_.size();
@@ -102,6 +103,7 @@ Status Document::apply(const std::string& label, const std::function<void(Scenar
                      !history_.back().tiles && history_.back().merge_key == merge_key;
   if (merge) {
     history_.back().after = std::move(after);
+    history_.back().serial = next_serial_++;  // the step changed: a save of it is stale
   } else {
     Step step;
     step.label = label;
@@ -158,6 +160,7 @@ Status Document::apply_tiles(const std::string& label, const std::vector<TileCha
       }
     }
     step.rect.include(rect);
+    step.serial = next_serial_++;
   } else {
     Step step;
     step.label = label;
@@ -252,7 +255,7 @@ void Document::redo() {
 
 void Document::mark_saved(std::filesystem::path path) {
   path_ = std::move(path);
-  saved_revision_ = revision_;
+  saved_serial_ = applied_serial();
 }
 
 std::uint32_t Document::next_id(const std::vector<std::uint32_t>& used) {

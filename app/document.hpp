@@ -43,8 +43,9 @@ class Document {
   const std::filesystem::path& path() const { return path_; }
   /// File name for titles: the path's file name, or "untitled".
   std::string display_name() const;
-  /// True when the scenario differs from the last save or load.
-  bool modified() const { return revision_ != saved_revision_; }
+  /// True when the scenario differs from the last save or load (undoing back to the
+  /// saved state counts as unmodified).
+  bool modified() const { return applied_serial() != saved_serial_; }
   /// Increases on every change of the scenario (edit, undo, redo). Views compare it.
   std::uint64_t revision() const { return revision_; }
   /// Increases only when something other than the tile grid changed.
@@ -88,6 +89,7 @@ class Document {
   struct Step {
     std::string label;
     std::uint64_t merge_key = 0;
+    std::uint64_t serial = 0;
     bool tiles = false;
     bool creates_grid = false;       // ensure_tile_grid(): 'rect' is the new grid
     Scenario before;                 // !tiles: the scenario without its tile grid
@@ -105,7 +107,10 @@ class Document {
   std::size_t undo_pos_ = 0;  // steps [0, undo_pos_) are applied
   bool merge_open_ = false;
   std::uint64_t revision_ = 0;
-  std::uint64_t saved_revision_ = 0;
+  std::uint64_t saved_serial_ = 0;  // applied_serial() when last saved
+  std::uint64_t next_serial_ = 1;   // every step gets a unique serial
+  /// Serial of the newest applied step (0: none).
+  std::uint64_t applied_serial() const { return undo_pos_ > 0 ? history_[undo_pos_ - 1].serial : 0; }
   std::uint64_t vector_revision_ = 0;
   struct TileTouch {
     std::uint64_t revision;

@@ -269,4 +269,25 @@ TEST_SUITE("document") {
     CHECK(Document::next_id({}) == 1);
     CHECK(Document::next_id({3, 1, 7}) == 8);
   }
+TEST_CASE("undoing back to the saved state counts as unmodified") {
+  Document doc(small_scenario(), "a.json");
+  CHECK_FALSE(doc.modified());
+  REQUIRE(doc.apply("add", add_feature(rect_feature(1, {1, 1}, {3, 3}))).ok());
+  doc.mark_saved("a.json");
+  CHECK_FALSE(doc.modified());
+  REQUIRE(doc.apply("move", move_feature_to(5)).ok());
+  CHECK(doc.modified());
+  doc.undo();
+  CHECK_FALSE(doc.modified());
+  doc.undo();
+  CHECK(doc.modified());
+  doc.redo();
+  CHECK_FALSE(doc.modified());
+  // A merged drag step that grows after a save is a change again.
+  REQUIRE(doc.apply("drag", move_feature_to(6), 42).ok());
+  doc.mark_saved("a.json");
+  REQUIRE(doc.apply("drag", move_feature_to(7), 42).ok());
+  CHECK(doc.modified());
+}
+
 }
