@@ -41,6 +41,15 @@ struct PaintSettings {
   std::size_t query_class = 0;       ///< Movement class of new queries.
 };
 
+/// An edit the inspector refused, shown under its field until anything else changes
+/// (another edit, an undo, another document).
+struct FieldError {
+  std::uint64_t doc_serial = 0;
+  std::uint64_t revision = 0;
+  std::string field;    ///< The field's ImGui id.
+  std::string message;  ///< The validator's message.
+};
+
 /// Editor state around one open document.
 struct EditorState {
   std::unique_ptr<Document> doc;
@@ -53,6 +62,7 @@ struct EditorState {
   render::Camera camera;
   bool show_grid_lines = false;
   std::vector<std::string> messages; ///< Message panel, newest last (errors name file and field).
+  FieldError inspector_error;        ///< The inspector's last refused edit.
 
   /// Replaces the document (New, Open, Import) and resets what depends on it.
   void open_document(std::unique_ptr<Document> next);

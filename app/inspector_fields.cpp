@@ -9,21 +9,6 @@
 namespace pathscope::app {
 namespace {
 
-// The last refused edit. Shown under its field while nothing else has changed: another
-// edit, an undo or another document hides it. UI state like ImGui's own, so it lives
-// here rather than in the document.
-struct FieldError {
-  std::uint64_t doc_serial = 0;
-  std::uint64_t revision = 0;
-  std::string field;
-  std::string message;
-};
-
-FieldError& last_error() {
-  static FieldError error;
-  return error;
-}
-
 const ImVec4 kErrorColor{1.0f, 0.35f, 0.35f, 1.0f};
 
 }  // namespace
@@ -36,7 +21,7 @@ void InspectorFields::commit(const char* label, const std::function<void(Scenari
   Document& doc = *state_.doc;
   const std::string id = field_id(label);
   const Status status = doc.apply("Edit " + scope_ + " " + label, change, merge_key);
-  FieldError& error = last_error();
+  FieldError& error = state_.inspector_error;
   if (status) {
     if (error.field == id) error = {};
     return;
@@ -47,7 +32,7 @@ void InspectorFields::commit(const char* label, const std::function<void(Scenari
 void InspectorFields::finish(const char* label, const char* tooltip) {
   if (ImGui::IsItemDeactivatedAfterEdit()) state_.doc->end_merge();
   tools::item_tooltip(tooltip);
-  const FieldError& error = last_error();
+  const FieldError& error = state_.inspector_error;
   if (error.field == field_id(label) && error.doc_serial == state_.doc_serial &&
       error.revision == state_.doc->revision()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
