@@ -1,7 +1,7 @@
 // The bridge tool: drag from one end of a bridge to the other. Width and whether it is
 // intact come from PaintSettings.
 
-#include "app/tools/shape_tools.hpp"
+#include "app/tools/drag_tool.hpp"
 #include "app/tools/tool_factories.hpp"
 #include "app/tools/tool_support.hpp"
 #include "app/tools/tool_widgets.hpp"
@@ -10,53 +10,16 @@
 
 #include <imgui.h>
 
+#include <glm/geometric.hpp>
+
 #include <algorithm>
 
 namespace pathscope::app::tools {
 namespace {
 
-class BridgeTool final : public Tool {
+class BridgeTool final : public DragTool {
  public:
-  void on_press(ToolContext& ctx, const PointerEvent& e) override {
-    if (e.button == 0) drag_.begin(clamp_to_world(ctx.doc.scenario().world, e.world));
-  }
-
-  void on_drag(ToolContext& ctx, const PointerEvent& e) override {
-    if (drag_.active) drag_.to = clamp_to_world(ctx.doc.scenario().world, e.world);
-  }
-
-  void on_release(ToolContext& ctx, const PointerEvent& e) override {
-    if (!drag_.active) return;
-    on_drag(ctx, e);
-    drag_.active = false;
-    if (drag_.from == drag_.to) return;  // a click without a drag makes no bridge
-    const PaintSettings& paint = ctx.state.paint;
-    const Bridge bridge{fresh_id(ctx.doc.scenario().bridges), drag_.from, drag_.to, paint.bridge_width,
-                        paint.bridge_intact};
-    const Status status =
-        ctx.doc.apply("Add bridge", [&](Scenario& edit) { edit.bridges.push_back(bridge); });
-    if (accept_or_report(ctx.state, "Add bridge", status)) {
-      ctx.state.selection = Selection{Selection::Kind::Bridge, bridge.id, -1};
-    }
-  }
-
-  bool on_key(ToolContext&, ToolKey key) override {
-    if (key != ToolKey::Escape || !drag_.active) return false;
-    drag_.active = false;
-    return true;
-  }
-
-  void on_deactivate(ToolContext&) override { drag_.active = false; }
-
-  void draw_preview(const ToolContext& ctx, render::DrawList& out) const override {
-    if (!drag_.active) return;
-    const Color deck =
-        ctx.state.paint.bridge_intact ? render::palette::kBridge : render::palette::kBridgeDestroyed;
-    out.line(render::Layer::Markers, deck, drag_.from, drag_.to, 2, ctx.state.paint.bridge_width);
-    out.line(render::Layer::Markers, kDraftColor, drag_.from, drag_.to, 1);
-    out.text(render::Layer::Labels, kDraftColor, drag_.to + Vec2{ctx.pick_radius(), 0},
-             format_metres(drag_.length()));
-  }
+  BridgeTool() : DragTool(End::Clamped) {}
 
   void options_ui(ToolContext& ctx) override {
     PaintSettings& paint = ctx.state.paint;
@@ -72,7 +35,26 @@ class BridgeTool final : public Tool {
   }
 
  private:
-  DragGesture drag_;
+  void commit(ToolContext& ctx, Vec2 from, Vec2 to) override {
+    if (from == to) return;  // a click without a drag makes no bridge
+    const PaintSettings& paint = ctx.state.paint;
+    const Bridge bridge{fresh_id(ctx.doc.scenario().bridges), from, to, paint.bridge_width,
+                        paint.bridge_intact};
+    const Status status =
+        ctx.doc.apply("Add bridge", [&](Scenario& edit) { edit.bridges.push_back(bridge); });
+    if (accept_or_report(ctx.state, "Add bridge", status)) {
+      ctx.state.selection = Selection{Selection::Kind::Bridge, bridge.id, -1};
+    }
+  }
+
+  void preview(const ToolContext& ctx, Vec2 from, Vec2 to, render::DrawList& out) const override {
+    const Color deck =
+        ctx.state.paint.bridge_intact ? render::palette::kBridge : render::palette::kBridgeDestroyed;
+    out.line(render::Layer::Markers, deck, from, to, 2, ctx.state.paint.bridge_width);
+    out.line(render::Layer::Markers, kDraftColor, from, to, 1);
+    out.text(render::Layer::Labels, kDraftColor, to + Vec2{ctx.pick_radius(), 0},
+             format_metres(glm::distance(from, to)));
+  }
 };
 
 }  // namespace

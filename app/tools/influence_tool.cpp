@@ -1,7 +1,7 @@
 // The threat and ally tools: press the centre of a zone, drag out its radius. A click
 // without a drag reuses the last radius. Strength comes from PaintSettings.
 
-#include "app/tools/shape_tools.hpp"
+#include "app/tools/drag_tool.hpp"
 #include "app/tools/tool_factories.hpp"
 #include "app/tools/tool_support.hpp"
 #include "app/tools/tool_widgets.hpp"
@@ -10,57 +10,18 @@
 
 #include <imgui.h>
 
+#include <glm/geometric.hpp>
+
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace pathscope::app::tools {
 namespace {
 
-class InfluenceTool final : public Tool {
+class InfluenceTool final : public DragTool {
  public:
-  explicit InfluenceTool(bool threat) : threat_(threat) {}
-
-  void on_press(ToolContext& ctx, const PointerEvent& e) override {
-    if (e.button == 0) drag_.begin(clamp_to_world(ctx.doc.scenario().world, e.world));
-  }
-
-  void on_drag(ToolContext&, const PointerEvent& e) override {
-    if (drag_.active) drag_.to = e.world;
-  }
-
-  void on_release(ToolContext& ctx, const PointerEvent& e) override {
-    if (!drag_.active) return;
-    on_drag(ctx, e);
-    drag_.active = false;
-    const Scenario& s = ctx.doc.scenario();
-    const double radius = drag_radius(ctx);
-    last_radius_ = radius;
-    const std::uint32_t id = fresh_id(threat_ ? s.threats : s.allies);
-    const std::string label = threat_ ? "Add threat" : "Add ally";
-    const Influence zone{id, drag_.from, radius, ctx.state.paint.influence_strength, ""};
-    const Status status =
-        ctx.doc.apply(label, [&](Scenario& edit) { (threat_ ? edit.threats : edit.allies).push_back(zone); });
-    if (accept_or_report(ctx.state, label, status)) {
-      ctx.state.selection = Selection{threat_ ? Selection::Kind::Threat : Selection::Kind::Ally, id, -1};
-    }
-  }
-
-  bool on_key(ToolContext&, ToolKey key) override {
-    if (key != ToolKey::Escape || !drag_.active) return false;
-    drag_.active = false;
-    return true;
-  }
-
-  void on_deactivate(ToolContext&) override { drag_.active = false; }
-
-  void draw_preview(const ToolContext& ctx, render::DrawList& out) const override {
-    if (!drag_.active) return;
-    const Color base = threat_ ? render::palette::kThreat : render::palette::kAlly;
-    const double radius = drag_radius(ctx);
-    out.circle(render::Layer::Markers, Color{base.r, base.g, base.b, 50}, drag_.from, radius, true);
-    out.circle(render::Layer::Markers, kDraftColor, drag_.from, radius, false, 2);
-    out.text(render::Layer::Labels, kDraftColor, drag_.to + Vec2{ctx.pick_radius(), 0},
-             "r = " + format_metres(radius));
-  }
+  explicit InfluenceTool(bool threat) : DragTool(End::Free), threat_(threat) {}
 
   void options_ui(ToolContext& ctx) override {
     double& strength = ctx.state.paint.influence_strength;
@@ -75,16 +36,38 @@ class InfluenceTool final : public Tool {
   }
 
  private:
+  void commit(ToolContext& ctx, Vec2 center, Vec2 rim) override {
+    const Scenario& s = ctx.doc.scenario();
+    const double radius = drag_radius(ctx, center, rim);
+    last_radius_ = radius;
+    const std::uint32_t id = fresh_id(threat_ ? s.threats : s.allies);
+    const std::string label = threat_ ? "Add threat" : "Add ally";
+    const Influence zone{id, center, radius, ctx.state.paint.influence_strength, ""};
+    const Status status =
+        ctx.doc.apply(label, [&](Scenario& edit) { (threat_ ? edit.threats : edit.allies).push_back(zone); });
+    if (accept_or_report(ctx.state, label, status)) {
+      ctx.state.selection = Selection{threat_ ? Selection::Kind::Threat : Selection::Kind::Ally, id, -1};
+    }
+  }
+
+  void preview(const ToolContext& ctx, Vec2 center, Vec2 rim, render::DrawList& out) const override {
+    const Color base = threat_ ? render::palette::kThreat : render::palette::kAlly;
+    const double radius = drag_radius(ctx, center, rim);
+    out.circle(render::Layer::Markers, Color{base.r, base.g, base.b, 50}, center, radius, true);
+    out.circle(render::Layer::Markers, kDraftColor, center, radius, false, 2);
+    out.text(render::Layer::Labels, kDraftColor, rim + Vec2{ctx.pick_radius(), 0},
+             "r = " + format_metres(radius));
+  }
+
   // The dragged radius, or the last one (first: a tenth of the world) for a click.
-  double drag_radius(const ToolContext& ctx) const {
-    const double dragged = drag_.length();
+  double drag_radius(const ToolContext& ctx, Vec2 center, Vec2 rim) const {
+    const double dragged = glm::distance(center, rim);
     if (dragged > ctx.pick_radius()) return dragged;
     const WorldInfo& w = ctx.doc.scenario().world;
     return last_radius_.value_or(std::max(std::min(w.width, w.height) * 0.1, w.cell_size));
   }
 
   bool threat_;
-  DragGesture drag_;
   std::optional<double> last_radius_;
 };
 

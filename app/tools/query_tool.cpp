@@ -2,7 +2,7 @@
 // class in PaintSettings, planned with "astar". The new query becomes the active one.
 // (Existing markers are moved with the select tool.)
 
-#include "app/tools/shape_tools.hpp"
+#include "app/tools/drag_tool.hpp"
 #include "app/tools/tool_factories.hpp"
 #include "app/tools/tool_support.hpp"
 #include "app/tools/tool_widgets.hpp"
@@ -14,26 +14,25 @@
 namespace pathscope::app::tools {
 namespace {
 
-class QueryTool final : public Tool {
+class QueryTool final : public DragTool {
  public:
-  void on_press(ToolContext& ctx, const PointerEvent& e) override {
-    if (e.button == 0) drag_.begin(clamp_to_world(ctx.doc.scenario().world, e.world));
+  QueryTool() : DragTool(End::Clamped) {}
+
+  void options_ui(ToolContext& ctx) override {
+    class_combo("Movement class", ctx.doc.scenario(), ctx.state.paint.query_class,
+                "Movement class of new queries (body radius, speed and terrain costs)");
+    ImGui::TextDisabled("Drag from the start to the goal.");
+    ImGui::TextDisabled("Move existing markers with the select tool (V).");
   }
 
-  void on_drag(ToolContext& ctx, const PointerEvent& e) override {
-    if (drag_.active) drag_.to = clamp_to_world(ctx.doc.scenario().world, e.world);
-  }
-
-  void on_release(ToolContext& ctx, const PointerEvent& e) override {
-    if (!drag_.active) return;
-    on_drag(ctx, e);
-    drag_.active = false;
-    if (drag_.from == drag_.to) return;  // a click without a drag makes no query
+ private:
+  void commit(ToolContext& ctx, Vec2 from, Vec2 to) override {
+    if (from == to) return;  // a click without a drag makes no query
     const Scenario& s = ctx.doc.scenario();
     Query query;
     query.name = "query " + std::to_string(s.queries.size() + 1);
-    query.start = drag_.from;
-    query.goal = drag_.to;
+    query.start = from;
+    query.goal = to;
     query.movement_class = index_or_zero(ctx.state.paint.query_class, s.classes.size());
     query.planner = "astar";
     const std::size_t index = s.queries.size();
@@ -44,31 +43,12 @@ class QueryTool final : public Tool {
     }
   }
 
-  bool on_key(ToolContext&, ToolKey key) override {
-    if (key != ToolKey::Escape || !drag_.active) return false;
-    drag_.active = false;
-    return true;
-  }
-
-  void on_deactivate(ToolContext&) override { drag_.active = false; }
-
-  void draw_preview(const ToolContext& ctx, render::DrawList& out) const override {
-    if (!drag_.active) return;
+  void preview(const ToolContext& ctx, Vec2 from, Vec2 to, render::DrawList& out) const override {
     const double r = ctx.doc.scenario().world.cell_size * 0.6;
-    out.line(render::Layer::Markers, kDraftColor, drag_.from, drag_.to, 1);
-    out.circle(render::Layer::Markers, render::palette::kStart, drag_.from, r, true, 1, 7);
-    out.circle(render::Layer::Markers, render::palette::kGoal, drag_.to, r, true, 1, 7);
+    out.line(render::Layer::Markers, kDraftColor, from, to, 1);
+    out.circle(render::Layer::Markers, render::palette::kStart, from, r, true, 1, 7);
+    out.circle(render::Layer::Markers, render::palette::kGoal, to, r, true, 1, 7);
   }
-
-  void options_ui(ToolContext& ctx) override {
-    class_combo("Movement class", ctx.doc.scenario(), ctx.state.paint.query_class,
-                "Movement class of new queries (body radius, speed and terrain costs)");
-    ImGui::TextDisabled("Drag from the start to the goal.");
-    ImGui::TextDisabled("Move existing markers with the select tool (V).");
-  }
-
- private:
-  DragGesture drag_;
 };
 
 }  // namespace

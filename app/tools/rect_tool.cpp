@@ -1,5 +1,6 @@
 // The rect tool: drag from one corner of an obstacle rectangle to the opposite one.
 
+#include "app/tools/drag_tool.hpp"
 #include "app/tools/shape_tools.hpp"
 #include "app/tools/tool_factories.hpp"
 #include "app/tools/tool_support.hpp"
@@ -10,38 +11,9 @@
 namespace pathscope::app::tools {
 namespace {
 
-class RectTool final : public Tool {
+class RectTool final : public DragTool {
  public:
-  void on_press(ToolContext& ctx, const PointerEvent& e) override {
-    if (e.button == 0) drag_.begin(clamp_to_world(ctx.doc.scenario().world, e.world));
-  }
-
-  void on_drag(ToolContext& ctx, const PointerEvent& e) override {
-    if (drag_.active) drag_.to = clamp_to_world(ctx.doc.scenario().world, e.world);
-  }
-
-  void on_release(ToolContext& ctx, const PointerEvent& e) override {
-    if (!drag_.active) return;
-    on_drag(ctx, e);
-    drag_.active = false;
-    // A click without a drag makes no rectangle.
-    if (drag_.from.x == drag_.to.x || drag_.from.y == drag_.to.y) return;
-    add_feature(ctx, rect_shape(drag_.from, drag_.to), ctx.state.paint.obstacle_terrain, "Add obstacle rect");
-  }
-
-  bool on_key(ToolContext&, ToolKey key) override {
-    if (key != ToolKey::Escape || !drag_.active) return false;
-    drag_.active = false;
-    return true;
-  }
-
-  void on_deactivate(ToolContext&) override { drag_.active = false; }
-
-  void draw_preview(const ToolContext&, render::DrawList& out) const override {
-    if (!drag_.active) return;
-    out.rect(render::Layer::Markers, kDraftFill, drag_.from, drag_.to, true);
-    out.rect(render::Layer::Markers, kDraftColor, drag_.from, drag_.to, false, 2);
-  }
+  RectTool() : DragTool(End::Clamped) {}
 
   void options_ui(ToolContext& ctx) override {
     terrain_combo("Terrain", ctx.doc.scenario(), ctx.state.paint.obstacle_terrain,
@@ -50,7 +22,16 @@ class RectTool final : public Tool {
   }
 
  private:
-  DragGesture drag_;
+  void commit(ToolContext& ctx, Vec2 from, Vec2 to) override {
+    // A click without a drag makes no rectangle.
+    if (from.x == to.x || from.y == to.y) return;
+    add_feature(ctx, rect_shape(from, to), ctx.state.paint.obstacle_terrain, "Add obstacle rect");
+  }
+
+  void preview(const ToolContext&, Vec2 from, Vec2 to, render::DrawList& out) const override {
+    out.rect(render::Layer::Markers, kDraftFill, from, to, true);
+    out.rect(render::Layer::Markers, kDraftColor, from, to, false, 2);
+  }
 };
 
 }  // namespace
