@@ -8,7 +8,7 @@
 
 #include "app/cli_commands.hpp"
 #include "app/editor_state.hpp"
-#include "app/imgui_draw_adapter.hpp"
+#include "app/png_export.hpp"
 #include "app/scene_session.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/planner_registry.hpp"
@@ -16,10 +16,7 @@
 #include "render/layer_set.hpp"
 #include "render/scene_painter.hpp"
 
-#include <SDL.h>
 #include <imgui.h>
-#include <imgui_impl_sdlrenderer.h>
-#include <stb_image_write.h>
 
 #include <chrono>
 #include <cstdio>
@@ -34,37 +31,6 @@ int fail(const std::string& message) {
   std::fprintf(stderr, "pathscope render: %s\n", message.c_str());
   return kExitFailed;
 }
-
-// SDL objects of one headless canvas, released in reverse order.
-struct Canvas {
-  SDL_Surface* surface = nullptr;
-  SDL_Renderer* renderer = nullptr;
-  ~Canvas() {
-    if (renderer) SDL_DestroyRenderer(renderer);
-    if (surface) SDL_FreeSurface(surface);
-  }
-};
-
-// An ImGui context bound to a renderer for the lifetime of this object.
-struct ImGuiScope {
-  explicit ImGuiScope(SDL_Renderer* renderer, int width, int height) {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // Headless runs leave no files behind.
-    io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
-    io.DeltaTime = 1.0f / 60.0f;
-    ImGui::StyleColorsDark();
-    prepare_imgui_style_for_sdl_renderer();
-    ImGui_ImplSDLRenderer_Init(renderer);
-  }
-  ~ImGuiScope() {
-    ImGui_ImplSDLRenderer_Shutdown();
-    ImGui::DestroyContext();
-  }
-  ImGuiScope(const ImGuiScope&) = delete;
-  ImGuiScope& operator=(const ImGuiScope&) = delete;
-};
 
 // Loads the scenario into an editor state, as the window would, and plans its queries.
 Result<EditorState> open_state(const std::string& path) {
@@ -186,72 +152,38 @@ int run_render_command(const RenderOptions& options) {
   render::paint_world(*debugger.world(), debugger.movement_class(), map_layers(*layers, true), above,
                       world_params);
 
-  // No display is ever needed: the dummy video driver always initialises.
-  SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "dummy", SDL_HINT_OVERRIDE);
-  if (SDL_Init(SDL_INIT_VIDEO) != 0) return fail(std::string("SDL_Init: ") + SDL_GetError());
-  int code = kExitOk;
-  {
-    Canvas canvas;
-    canvas.surface =
-        SDL_CreateRGBSurfaceWithFormat(0, options.width, options.height, 32, SDL_PIXELFORMAT_ARGB8888);
-    if (canvas.surface) canvas.renderer = SDL_CreateSoftwareRenderer(canvas.surface);
-    if (!canvas.renderer) {
-      code = fail(std::string("cannot create a software renderer: ") + SDL_GetError());
-    } else {
-      ImGuiScope imgui(canvas.renderer, options.width, options.height);
-      ImGuiDrawAdapter adapter(canvas.renderer);
-      render::Camera camera = initial_camera(scenario, {options.width, options.height});
-      double overlay_ms = 0;
+  // Offscreen: SDL's software renderer with its own ImGui context (app/png_export.hpp).
+  Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(options.width, options.height);
+  if (!canvas) return fail(canvas.error().to_string());
+  const render::Camera camera = initial_camera(scenario, {options.width, options.height});
+  const render::DrawList* lists[] = {&below, &overlay, &above};
+  double overlay_ms = 0;
 
-      // One whole frame: the search overlay painted from the replay, every list replayed
-      // into ImGui, the status window, the software rasterisation.
-      auto frame = [&] {
-        const auto p0 = std::chrono::steady_clock::now();
-        overlay.clear();
-        debugger.paint(*layers, overlay, camera.zoom());
-        overlay_ms +=
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - p0).count();
-        ImGui_ImplSDLRenderer_NewFrame();
-        ImGui::NewFrame();
-        ImDrawList& background = *ImGui::GetBackgroundDrawList();
-        adapter.draw(below, camera, background);
-        adapter.draw(overlay, camera, background);
-        adapter.draw(above, camera, background);
-        status_overlay(state, debugger, options.step >= 0);
-        ImGui::Render();
-        SDL_SetRenderDrawColor(canvas.renderer, 24, 26, 30, 255);
-        SDL_RenderClear(canvas.renderer);
-        ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
-        SDL_RenderFlush(canvas.renderer);
-      };
-      // ImGui sizes auto-fitting windows on their first frame, and the overlay's images
-      // are built and uploaded then; that frame is not timed.
-      frame();
-      overlay_ms = 0;
-      const int frames = std::max(1, options.frames);
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < frames; ++i) frame();
-      const auto t1 = std::chrono::steady_clock::now();
-      if (options.frames > 1) {
-        const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count() / frames;
-        std::printf("%d frames, mean %.2f ms/frame\n", frames, ms);
-        std::printf("search overlay painting: mean %.2f ms/frame (re-plan %.2f ms)\n", overlay_ms / frames,
-                    debugger.last_plan_ms());
-      }
-
-      std::vector<unsigned char> pixels(static_cast<std::size_t>(options.width) * options.height * 4);
-      if (SDL_RenderReadPixels(canvas.renderer, nullptr, SDL_PIXELFORMAT_RGBA32, pixels.data(),
-                               options.width * 4) != 0) {
-        code = fail(std::string("cannot read the pixels back: ") + SDL_GetError());
-      } else if (!stbi_write_png(options.out_path.c_str(), options.width, options.height, 4, pixels.data(),
-                                 options.width * 4)) {
-        code = fail("cannot write " + options.out_path);
-      }
-      adapter.release();
-    }
+  // One whole frame: the search overlay painted from the replay, every list replayed
+  // into ImGui, the status window, the software rasterisation.
+  auto frame = [&] {
+    const auto p0 = std::chrono::steady_clock::now();
+    overlay.clear();
+    debugger.paint(*layers, overlay, camera.zoom());
+    overlay_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - p0).count();
+    (*canvas)->draw_frame(lists, camera, [&] { status_overlay(state, debugger, options.step >= 0); });
+  };
+  // ImGui sizes auto-fitting windows on their first frame, and the overlay's images
+  // are built and uploaded then; that frame is not timed.
+  frame();
+  overlay_ms = 0;
+  const int frames = std::max(1, options.frames);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < frames; ++i) frame();
+  const auto t1 = std::chrono::steady_clock::now();
+  if (options.frames > 1) {
+    const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count() / frames;
+    std::printf("%d frames, mean %.2f ms/frame\n", frames, ms);
+    std::printf("search overlay painting: mean %.2f ms/frame (re-plan %.2f ms)\n", overlay_ms / frames,
+                debugger.last_plan_ms());
   }
-  SDL_Quit();
-  return code;
+  if (Status written = (*canvas)->write_png(options.out_path); !written) return fail(written.error().to_string());
+  return kExitOk;
 }
 
 }  // namespace pathscope::app

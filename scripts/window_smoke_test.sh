@@ -8,7 +8,7 @@
 # rectangle obstacle across the path, takes a screenshot, undoes (Ctrl+Z) and takes a
 # third. Passes when the picture changed after the drag, came back (nearly identical
 # to the first) after undo, and the window title carried the modified mark "*" only
-# while the edit was there. Then closes the window and expects a clean exit.
+# while the edit was there. Then asks the app to quit and expects a clean exit.
 #
 # Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb; CTest's SKIP_RETURN_CODE).
 # Needs Xvfb, xdotool and ImageMagick (import, compare). Screenshots are kept in
@@ -94,10 +94,12 @@ to_screen() {  # world_x world_y -> screen_x screen_y
              printf "%d %d\n", X + W / 2 + (wx - ww / 2) * z + 0.5, Y + H / 2 + (wy - wh / 2) * z + 0.5 }'
 }
 
-# The pointer rests at the same spot for every screenshot, so hover effects match. It
-# leaves the window first, so that the app sees it enter and move (a pointer that was
-# already inside a new window may never be reported).
-read -r rest_x rest_y < <(to_screen 46 30)
+# The pointer rests at the same spot on the canvas for every screenshot, so hover
+# effects match: the corner where the rectangle drag ends. (Under Xvfb with no window
+# manager a bare pointer motion may not reach the app, so the pointer is only moved
+# there before a button press or at the end of the drag.) A Shift tap before each
+# screenshot makes the app draw a few fresh frames.
+read -r rest_x rest_y < <(to_screen 35 30)
 settle() { sleep "${1:-1.0}"; }
 # Keys are held for a few frames: the app may sleep between frames, and a press and
 # release inside one frame would never be seen as a press.
@@ -110,18 +112,21 @@ press() {  # press KEY [MODIFIER]
   settle 0.5
 }
 shot() {
-  xdotool mousemove --sync 1 1
-  settle 0.3
-  xdotool mousemove --sync "$rest_x" "$rest_y"
+  press Shift_L
   settle 1.0
   import -window root "$out/$1.png" || fail "cannot take the screenshot $1"
 }
 
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
 settle 1.0
+# One click on empty ground with the select tool: until the first button press SDL may
+# not know the pointer is over its window (no window manager), and hover stays stale.
+xdotool mousemove --sync "$rest_x" "$rest_y"
+settle 0.3
+xdotool click 1
+settle 0.5
 # The rectangle tool is chosen before the first picture, so that the tool panel looks
 # the same in all three.
-xdotool mousemove --sync "$rest_x" "$rest_y"
 press r
 shot before
 title_before=$(xdotool getwindowname "$wid")
@@ -129,7 +134,8 @@ case "$title_before" in *"*"*) fail "the title shows a modified mark before any 
 
 # ---- Draw a rectangle obstacle across the query's straight path --------------------
 read -r ax ay < <(to_screen 30 5)
-read -r bx by < <(to_screen 35 30)
+bx=$rest_x
+by=$rest_y
 xdotool mousemove --sync "$ax" "$ay"
 settle 0.3
 xdotool mousedown 1
@@ -163,32 +169,23 @@ note "titles: before '$title_before', edited '$title_edited', undone '$title_und
 [ "$restored" -le $((total / 200)) ] || fail "after undo $restored pixels still differ from the start (screenshots in $out)"
 [ "$changed" -ge $((restored * 5)) ] || fail "undo did not bring the picture back ($restored vs $changed pixels)"
 case "$title_edited" in *"*"*) ;; *) fail "the title shows no modified mark '*' after the edit: '$title_edited'";; esac
-undone_modified=no
-case "$title_undone" in *"*"*) undone_modified=yes;; esac
-[ "$undone_modified" = no ] || note "note: the title keeps '*' after undoing back to the file's state"
+case "$title_undone" in *"*"*) fail "the title keeps the modified mark after undoing back to the file's state: '$title_undone'";; esac
 
-# ---- Close (SIGTERM arrives as SDL_QUIT, like the window's close button) -------------
+# ---- Close: nothing unsaved, so SIGTERM (delivered as SDL_QUIT, like the window's
+# close button) ends the app at once and cleanly ----------------------------------------
 kill -TERM "$app_pid"
-if [ "$undone_modified" = yes ]; then
-  # Unsaved changes: the app must stay open and ask.
-  settle 2.0
-  kill -0 "$app_pid" 2>/dev/null || fail "the app closed without asking about unsaved changes"
-  shot quit_prompt
-  kill -9 "$app_pid" 2>/dev/null
-  wait "$app_pid" 2>/dev/null
-  app_pid=""
-  note "closing asked about the unsaved changes (screenshot quit_prompt.png)"
-else
-  for _ in $(seq 100); do
-    kill -0 "$app_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$app_pid" 2>/dev/null; then fail "the app did not close within 10 s of SIGTERM"; fi
-  wait "$app_pid"
-  code=$?
-  app_pid=""
-  [ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
+for _ in $(seq 100); do
+  kill -0 "$app_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$app_pid" 2>/dev/null; then
+  shot not_closed
+  fail "the app did not close within 10 s of SIGTERM (screenshot not_closed.png)"
 fi
+wait "$app_pid"
+code=$?
+app_pid=""
+[ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
 
 note "PASS: the rectangle changed the picture, undo restored it, the title marked the edit"
 exit 0
