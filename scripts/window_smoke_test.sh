@@ -125,12 +125,43 @@ xdotool mousemove --sync "$rest_x" "$rest_y"
 settle 0.3
 xdotool click 1
 settle 0.5
-# The rectangle tool is chosen before the first picture, so that the tool panel looks
-# the same in all three.
+shot opened
+title_opened=$(xdotool getwindowname "$wid")
+case "$title_opened" in *"*"*) fail "the title shows a modified mark before any edit: '$title_opened'";; esac
+
+drag() {  # drag WX0 WY0 WX1 WY1 (world coordinates) with the left button
+  read -r ax ay < <(to_screen "$1" "$2")
+  read -r bx by < <(to_screen "$3" "$4")
+  xdotool mousemove --sync "$ax" "$ay"
+  settle 0.3
+  xdotool mousedown 1
+  for i in $(seq 1 12); do
+    xdotool mousemove --sync $((ax + (bx - ax) * i / 12)) $((ay + (by - ay) * i / 12))
+    sleep 0.05
+  done
+  settle 0.3
+  xdotool mouseup 1
+  settle 1.0
+}
+
+# Place a start and a goal: the query tool drags out a new query, which becomes the
+# active one and is planned at once; undo removes it again.
+press q
+drag 14 8 35 30  # ends where the pointer rests for every picture
+shot query_placed
+title_query=$(xdotool getwindowname "$wid")
+case "$title_query" in *"*"*) ;; *) fail "placing a query left no modified mark: '$title_query'";; esac
+placed=$(compare -metric AE -fuzz 5% "$out/opened.png" "$out/query_placed.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}')
+note "pixels changed by placing a query: $placed"
+[ "$placed" -ge 500 ] || fail "placing a query changed only $placed pixels (screenshots in $out)"
+press z ctrl
+
+# The rectangle tool is chosen before the next picture, so that the tool panel looks
+# the same in the three that are compared.
 press r
 shot before
 title_before=$(xdotool getwindowname "$wid")
-case "$title_before" in *"*"*) fail "the title shows a modified mark before any edit: '$title_before'";; esac
+case "$title_before" in *"*"*) fail "the title keeps a modified mark after undoing the query: '$title_before'";; esac
 
 # ---- Draw a rectangle obstacle across the query's straight path --------------------
 read -r ax ay < <(to_screen 30 5)
