@@ -8,9 +8,9 @@
 
 #include <cstdio>
 
+#include "app/default_scenario.hpp"
 #include "app/inspector.hpp"
 #include "app/png_export.hpp"
-#include "app/scene_session.hpp"
 #include "planner/scenario_io.hpp"
 #include "render/scene_painter.hpp"
 #include "render/trace_painter.hpp"

@@ -1,5 +1,5 @@
 // The File menu. Index:
-//   [SECTION] Helpers: extensions, folder listing, new scenarios
+//   [SECTION] Helpers: new scenarios, dialog state
 //   [SECTION] Actions: open, save, import, quit, the unsaved-changes flow
 //   [SECTION] Menu and shortcuts
 //   [SECTION] Dialogs: unsaved changes, New, file browser, Moving AI import, Export PNG
@@ -12,6 +12,7 @@
 
 #include "app/file_actions.hpp"
 
+#include "app/file_browser.hpp"
 #include "app/png_export.hpp"
 #include "planner/movingai.hpp"
 #include "planner/scenario_io.hpp"
@@ -21,7 +22,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <system_error>
@@ -34,12 +34,6 @@ namespace fs = std::filesystem;
 // [SECTION] Helpers ------------------------------------------------------------------
 
 namespace {
-
-std::string lower_extension(const fs::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
-}
 
 Error field_error(ErrorCode code, const char* field, std::string message) {
   return make_error(code, field, std::move(message));
@@ -94,32 +88,6 @@ Result<Scenario> make_new_scenario(const NewScenarioParams& params) {
   return s;
 }
 
-Result<std::vector<DirEntry>> list_directory(const fs::path& dir, std::span<const std::string> extensions) {
-  std::vector<DirEntry> dirs, files;
-  std::error_code ec;
-  fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-  if (ec) return make_error(ErrorCode::Io, dir.string(), "cannot list the folder: " + ec.message());
-  for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) return make_error(ErrorCode::Io, dir.string(), "cannot list the folder: " + ec.message());
-    const fs::path& p = it->path();
-    std::string name = p.filename().string();
-    if (name.empty() || name[0] == '.') continue;
-    std::error_code type_ec;
-    if (it->is_directory(type_ec)) {
-      dirs.push_back({std::move(name), true});
-      continue;
-    }
-    if (!it->is_regular_file(type_ec)) continue;
-    const std::string ext = lower_extension(p);
-    if (std::find(extensions.begin(), extensions.end(), ext) != extensions.end()) files.push_back({std::move(name), false});
-  }
-  auto by_name = [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; };
-  std::sort(dirs.begin(), dirs.end(), by_name);
-  std::sort(files.begin(), files.end(), by_name);
-  dirs.insert(dirs.end(), files.begin(), files.end());
-  return dirs;
-}
-
 // Dialog state: everything the modals keep between frames.
 namespace {
 
@@ -151,16 +119,20 @@ std::vector<std::string> extensions_for(BrowseFor purpose) {
 
 bool browser_saves(BrowseFor purpose) { return purpose == BrowseFor::SaveAs || purpose == BrowseFor::ExportPng; }
 
-struct Browser {
-  BrowseFor purpose = BrowseFor::Open;
-  fs::path dir;
-  std::string path_text;           // The text field: a file or folder, absolute or relative to dir.
-  std::vector<DirEntry> entries;
-  int selected = -1;
-  std::string error;
-  std::string confirm_overwrite;   // A file the user was warned about; Save again replaces it.
-  int serial = 0;                  // Counts openings: a fresh text field each time.
-};
+const char* browser_title(BrowseFor p) {
+  switch (p) {
+    case BrowseFor::Open: return "Open scenario###ps_browser";
+    case BrowseFor::SaveAs: return "Save scenario as###ps_browser";
+    case BrowseFor::ImportMap: return "Choose a Moving AI map###ps_browser";
+    case BrowseFor::ImportScen: return "Choose a Moving AI scenario file###ps_browser";
+    case BrowseFor::ExportPng: return "Export to PNG file###ps_browser";
+  }
+  return "###ps_browser";
+}
+
+FileBrowserMode browser_mode(BrowseFor purpose) {
+  return FileBrowserMode{browser_title(purpose), extensions_for(purpose), browser_saves(purpose)};
+}
 
 struct ImportForm {
   std::string map_path;
@@ -190,7 +162,8 @@ struct NewForm {
 struct FileActions::Ui {
   Dialog request = Dialog::None;  // Opened at the start of the next dialogs().
   Dialog open = Dialog::None;     // The modal being shown.
-  Browser browser;
+  BrowseFor browse_for = BrowseFor::Open;  // What the next (or open) file browser is for.
+  FileBrowser browser;
   ImportForm import;
   ExportForm export_form;
   NewForm new_form;
@@ -221,7 +194,7 @@ void FileActions::request_import(EditorState& state) { when_saved_or_discarded(s
 
 void FileActions::request_save_as(EditorState& state) {
   if (!state.doc) return;
-  ui_->browser.purpose = BrowseFor::SaveAs;
+  ui_->browse_for = BrowseFor::SaveAs;
   ui_->request = Dialog::Browser;
 }
 
@@ -387,7 +360,7 @@ void FileActions::answer_unsaved(EditorState& state, UnsavedAnswer answer) {
         if (save_as(state, state.doc->path())) run(state, action);
       } else {
         after_save_as_ = action;  // Continues in the browser once a file is written.
-        ui_->browser.purpose = BrowseFor::SaveAs;
+        ui_->browse_for = BrowseFor::SaveAs;
         ui_->request = Dialog::Browser;
       }
       return;
@@ -402,7 +375,7 @@ void FileActions::run(EditorState& state, const Pending& action) {
       ui_->request = Dialog::New;
       return;
     case Next::Open:
-      ui_->browser.purpose = BrowseFor::Open;
+      ui_->browse_for = BrowseFor::Open;
       ui_->request = Dialog::Browser;
       return;
     case Next::Import:
@@ -482,28 +455,6 @@ void FileActions::shortcuts(EditorState& state) {
 
 namespace {
 
-const ImVec4 kErrorColor{1.0f, 0.45f, 0.4f, 1.0f};
-
-void center_next(ImVec2 size) {
-  const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
-                          ImVec2(0.5f, 0.5f));
-  if (size.x > 0) {
-    size.x = std::min(size.x, std::max(io.DisplaySize.x - 40, 200.0f));
-    size.y = std::min(size.y, std::max(io.DisplaySize.y - 40, 150.0f));
-    ImGui::SetNextWindowSize(size, ImGuiCond_Appearing);
-  }
-}
-
-bool escape_pressed() { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false); }
-
-void error_text(const std::string& error) {
-  if (error.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-  ImGui::TextWrapped("%s", error.c_str());
-  ImGui::PopStyleColor();
-}
-
 // A modal that was open but is no longer (its close button): treated as Cancel.
 bool begin_modal(Dialog d, ImGuiWindowFlags flags = 0) {
   bool keep = true;
@@ -515,44 +466,6 @@ bool begin_modal(Dialog d, ImGuiWindowFlags flags = 0) {
   return true;
 }
 
-void refresh(Browser& b) {
-  Result<std::vector<DirEntry>> listed = list_directory(b.dir, extensions_for(b.purpose));
-  b.selected = -1;
-  if (listed) {
-    b.entries = std::move(listed).value();
-    b.error.clear();
-  } else {
-    b.entries.clear();
-    b.error = listed.error().to_string();
-  }
-}
-
-void navigate(Browser& b, const fs::path& dir) {
-  std::error_code ec;
-  fs::path next = fs::weakly_canonical(dir, ec);
-  b.dir = ec ? dir.lexically_normal() : next;
-  if (browser_saves(b.purpose)) {
-    const fs::path name = fs::path(b.path_text).filename();
-    b.path_text = (b.dir / name).string();
-  } else {
-    b.path_text = b.dir.string();
-    if (!b.path_text.empty() && b.path_text.back() != '/') b.path_text += '/';
-  }
-  b.confirm_overwrite.clear();
-  refresh(b);
-}
-
-const char* browser_title(BrowseFor p) {
-  switch (p) {
-    case BrowseFor::Open: return "Open scenario###ps_browser";
-    case BrowseFor::SaveAs: return "Save scenario as###ps_browser";
-    case BrowseFor::ImportMap: return "Choose a Moving AI map###ps_browser";
-    case BrowseFor::ImportScen: return "Choose a Moving AI scenario file###ps_browser";
-    case BrowseFor::ExportPng: return "Export to PNG file###ps_browser";
-  }
-  return "###ps_browser";
-}
-
 }  // namespace
 
 void FileActions::dialogs(EditorState& state, const ExportRequestFn& export_request) {
@@ -560,12 +473,7 @@ void FileActions::dialogs(EditorState& state, const ExportRequestFn& export_requ
     ui_->open = std::exchange(ui_->request, Dialog::None);
     if (ui_->open == Dialog::Browser) {
       // A fresh browser in the folder of the relevant file, else the last folder used.
-      Browser& b = ui_->browser;
-      const BrowseFor purpose = b.purpose;
-      const int serial = b.serial + 1;
-      b = Browser{};
-      b.purpose = purpose;
-      b.serial = serial;
+      const BrowseFor purpose = ui_->browse_for;
       fs::path start;
       std::string name;
       switch (purpose) {
@@ -585,8 +493,7 @@ void FileActions::dialogs(EditorState& state, const ExportRequestFn& export_requ
       std::error_code ec;
       if (start.empty() || !fs::is_directory(start, ec)) start = settings_.last_directory;
       if (start.empty() || !fs::is_directory(start, ec)) start = fs::current_path(ec);
-      b.path_text = name;
-      navigate(b, start);
+      ui_->browser.open(browser_mode(purpose), start, name);
     }
     ImGui::OpenPopup(popup_id(ui_->open));
   }
@@ -601,7 +508,7 @@ void FileActions::dialogs(EditorState& state, const ExportRequestFn& export_requ
 }
 
 void FileActions::unsaved_dialog(EditorState& state) {
-  center_next(ImVec2(0, 0));
+  center_next_window(0, 0);
   if (!begin_modal(Dialog::Unsaved, ImGuiWindowFlags_AlwaysAutoResize)) {
     answer_unsaved(state, UnsavedAnswer::Cancel);
     ui_->open = Dialog::None;
@@ -625,7 +532,7 @@ void FileActions::unsaved_dialog(EditorState& state) {
 }
 
 void FileActions::new_dialog(EditorState& state) {
-  center_next(ImVec2(0, 0));
+  center_next_window(0, 0);
   if (!begin_modal(Dialog::New, ImGuiWindowFlags_AlwaysAutoResize)) {
     ui_->open = Dialog::None;
     return;
@@ -674,147 +581,52 @@ void FileActions::new_dialog(EditorState& state) {
 }
 
 void FileActions::browser_dialog(EditorState& state) {
-  Browser& b = ui_->browser;
-  const bool saving = browser_saves(b.purpose);
-  // Where to go back to when the browser closes, and what Cancel means.
-  auto finish = [&](std::optional<fs::path> chosen) {
-    ImGui::CloseCurrentPopup();
-    ui_->open = Dialog::None;
-    switch (b.purpose) {
-      case BrowseFor::Open:
-        if (chosen) run(state, {Next::OpenPath, chosen->string()});
-        break;
-      case BrowseFor::SaveAs:
-        if (chosen && save_as(state, *chosen)) {
-          if (after_save_as_) run(state, *std::exchange(after_save_as_, std::nullopt));
-        } else {
-          after_save_as_.reset();
-        }
-        break;
-      case BrowseFor::ImportMap:
-        if (chosen) ui_->import.map_path = chosen->string();
-        ui_->request = Dialog::Import;
-        break;
-      case BrowseFor::ImportScen:
-        if (chosen) {
-          ui_->import.scen_path = chosen->string();
-          ui_->import.relist = true;
-        }
-        ui_->request = Dialog::Import;
-        break;
-      case BrowseFor::ExportPng:
-        if (chosen) ui_->export_form.path = chosen->string();
-        ui_->request = Dialog::Export;
-        break;
-    }
-    if (chosen) set_last_directory(chosen->parent_path());
-  };
-
-  center_next(ImVec2(720, 480));
-  bool keep = true;
-  if (!ImGui::BeginPopupModal(browser_title(b.purpose), &keep) || !keep) {
-    if (!keep) ImGui::EndPopup();
+  const FileBrowser::Outcome outcome = ui_->browser.draw();
+  if (outcome == FileBrowser::Outcome::Open) return;
+  ui_->open = Dialog::None;
+  const BrowseFor purpose = ui_->browse_for;
+  if (outcome == FileBrowser::Outcome::Closed) {
     // Closed by its title bar button: Cancel, without the popup calls.
-    ui_->open = Dialog::None;
     after_save_as_.reset();
-    if (b.purpose == BrowseFor::ImportMap || b.purpose == BrowseFor::ImportScen) ui_->request = Dialog::Import;
-    if (b.purpose == BrowseFor::ExportPng) ui_->request = Dialog::Export;
+    if (purpose == BrowseFor::ImportMap || purpose == BrowseFor::ImportScen) ui_->request = Dialog::Import;
+    if (purpose == BrowseFor::ExportPng) ui_->request = Dialog::Export;
     return;
   }
-
-  // Choosing what the text field names: folders are entered, files chosen.
-  auto submit = [&]() -> std::optional<fs::path> {
-    fs::path p = b.path_text;
-    if (p.empty()) return std::nullopt;
-    if (p.is_relative()) p = b.dir / p;
-    p = p.lexically_normal();
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      navigate(b, p);
-      return std::nullopt;
-    }
-    if (!saving) {
-      if (!fs::is_regular_file(p, ec)) {
-        b.error = p.string() + ": no such file";
-        return std::nullopt;
-      }
-      return p;
-    }
-    if (p.filename().empty()) {
-      b.error = "type a file name";
-      return std::nullopt;
-    }
-    const std::vector<std::string> exts = extensions_for(b.purpose);
-    if (lower_extension(p) != exts.front()) p += exts.front();
-    if (!fs::is_directory(p.parent_path(), ec)) {
-      b.error = p.parent_path().string() + ": no such folder";
-      return std::nullopt;
-    }
-    if (fs::exists(p, ec) && b.confirm_overwrite != p.string()) {
-      b.confirm_overwrite = p.string();
-      b.error = p.filename().string() + " exists: press Save again to replace it";
-      return std::nullopt;
-    }
-    return p;
-  };
-
+  // Where to go back to when the browser closes, and what Cancel means.
   std::optional<fs::path> chosen;
-  bool cancel = false;
-
-  ImGui::BeginDisabled(b.dir == b.dir.root_path());
-  if (ImGui::Button("Up")) navigate(b, b.dir.parent_path());
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::TextUnformatted(b.dir.string().c_str());
-
-  const float footer = ImGui::GetFrameHeightWithSpacing() * 2 + ImGui::GetTextLineHeightWithSpacing() * 2;
-  ImGui::BeginChild("##entries", ImVec2(0, -footer), true);
-  std::optional<fs::path> enter_dir;
-  ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(b.entries.size()));
-  while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const DirEntry& e = b.entries[static_cast<std::size_t>(i)];
-      const std::string label = e.is_dir ? "[dir]  " + e.name + "/" : "       " + e.name;
-      ImGui::PushID(i);
-      if (ImGui::Selectable(label.c_str(), b.selected == i, ImGuiSelectableFlags_AllowDoubleClick)) {
-        b.selected = i;
-        b.error.clear();
-        const bool twice = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
-        if (e.is_dir) {
-          if (twice) enter_dir = b.dir / e.name;
-        } else {
-          b.path_text = (b.dir / e.name).string();
-          if (twice) chosen = submit();
-        }
+  if (outcome == FileBrowser::Outcome::Chosen) chosen = ui_->browser.chosen();
+  switch (purpose) {
+    case BrowseFor::Open:
+      if (chosen) run(state, {Next::OpenPath, chosen->string()});
+      break;
+    case BrowseFor::SaveAs:
+      if (chosen && save_as(state, *chosen)) {
+        if (after_save_as_) run(state, *std::exchange(after_save_as_, std::nullopt));
+      } else {
+        after_save_as_.reset();
       }
-      ImGui::PopID();
-    }
+      break;
+    case BrowseFor::ImportMap:
+      if (chosen) ui_->import.map_path = chosen->string();
+      ui_->request = Dialog::Import;
+      break;
+    case BrowseFor::ImportScen:
+      if (chosen) {
+        ui_->import.scen_path = chosen->string();
+        ui_->import.relist = true;
+      }
+      ui_->request = Dialog::Import;
+      break;
+    case BrowseFor::ExportPng:
+      if (chosen) ui_->export_form.path = chosen->string();
+      ui_->request = Dialog::Export;
+      break;
   }
-  if (b.entries.empty()) ImGui::TextDisabled("(no folders or matching files)");
-  ImGui::EndChild();
-  if (enter_dir) navigate(b, *enter_dir);
-
-  ImGui::SetNextItemWidth(-1);
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-  // A new id per opening: ImGui would otherwise keep an old edit buffer of this field.
-  ImGui::PushID(b.serial);
-  if (ImGui::InputText("##path", &b.path_text, ImGuiInputTextFlags_EnterReturnsTrue)) chosen = submit();
-  ImGui::PopID();
-  std::string filter;
-  for (const std::string& ext : extensions_for(b.purpose)) filter += (filter.empty() ? "*" : ", *") + ext;
-  ImGui::TextDisabled("showing folders and %s files; double-click to choose", filter.c_str());
-  error_text(b.error);
-  if (ImGui::Button(saving ? "Save" : "Open", ImVec2(100, 0))) chosen = submit();
-  ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(100, 0)) || escape_pressed()) cancel = true;
-
-  if (chosen || cancel) finish(chosen);
-  ImGui::EndPopup();
+  if (chosen) set_last_directory(chosen->parent_path());
 }
 
 void FileActions::import_dialog(EditorState& state) {
-  center_next(ImVec2(760, 520));
+  center_next_window(760, 520);
   if (!begin_modal(Dialog::Import)) {
     ui_->open = Dialog::None;
     return;
@@ -823,7 +635,7 @@ void FileActions::import_dialog(EditorState& state) {
   auto browse = [&](BrowseFor purpose) {
     ImGui::CloseCurrentPopup();
     ui_->open = Dialog::None;
-    ui_->browser.purpose = purpose;
+    ui_->browse_for = purpose;
     ui_->request = Dialog::Browser;
   };
   // The problems of a .scen are listed when it is chosen (browser, Enter, List).
@@ -931,7 +743,7 @@ void FileActions::import_dialog(EditorState& state) {
 }
 
 void FileActions::export_dialog(EditorState& state, const ExportRequestFn& export_request) {
-  center_next(ImVec2(0, 0));
+  center_next_window(0, 0);
   if (!begin_modal(Dialog::Export, ImGuiWindowFlags_AlwaysAutoResize)) {
     ui_->open = Dialog::None;
     return;
@@ -963,7 +775,7 @@ void FileActions::export_dialog(EditorState& state, const ExportRequestFn& expor
   if (ImGui::Button("Browse...")) {
     ImGui::CloseCurrentPopup();
     ui_->open = Dialog::None;
-    ui_->browser.purpose = BrowseFor::ExportPng;
+    ui_->browse_for = BrowseFor::ExportPng;
     ui_->request = Dialog::Browser;
   }
   error_text(f.error);

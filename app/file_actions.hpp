@@ -1,9 +1,9 @@
 #pragma once
 
 // The File menu: New, Open, Open Recent, Save, Save As, Import Moving AI map, Export
-// PNG and Quit, with their modal dialogs (a small built-in file browser, since SDL2 has
-// no native one) and the unsaved-changes prompt. The actions (open_path, save, ...)
-// need no ImGui and are what tests drive; only menu_items() and dialogs() draw.
+// PNG and Quit, with their modal dialogs (files are chosen in app/file_browser, since
+// SDL2 has no native dialog) and the unsaved-changes prompt. The actions (open_path,
+// save, ...) need no ImGui and are what tests drive; only menu_items() and dialogs() draw.
 
 #include <cstddef>
 #include <filesystem>
@@ -37,18 +37,6 @@ struct NewScenarioParams {
 /// `params.terrain` over every whole cell of the world (a partial last row or column is
 /// ground). Errors name the field ("world.cell_size").
 Result<Scenario> make_new_scenario(const NewScenarioParams& params);
-
-/// One entry of a folder listing.
-struct DirEntry {
-  std::string name;     ///< File name, no folder.
-  bool is_dir = false;
-  friend bool operator==(const DirEntry&, const DirEntry&) = default;
-};
-
-/// The folders (not hidden ones) and the files with one of `extensions` (".json", any
-/// case) in `dir`, folders first, each group sorted by name. Errors (code Io) name `dir`.
-Result<std::vector<DirEntry>> list_directory(const std::filesystem::path& dir,
-                                             std::span<const std::string> extensions);
 
 /// The File menu and its dialogs for one window.
 class FileActions {

@@ -7,9 +7,9 @@
 #include "app/render_command.hpp"
 
 #include "app/cli_commands.hpp"
+#include "app/default_scenario.hpp"
 #include "app/editor_state.hpp"
 #include "app/png_export.hpp"
-#include "app/scene_session.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/planner_registry.hpp"
 #include "render/draw_list.hpp"

@@ -18,12 +18,14 @@
 #include "app/document.hpp"
 #include "app/editor_state.hpp"
 #include "app/file_actions.hpp"
+#include "app/file_browser.hpp"
 #include "app/png_export.hpp"
-#include "app/scene_session.hpp"
 #include "app/settings.hpp"
+#include "planner/planning_world.hpp"
 #include "planner/scenario_io.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
+#include "render/scene_painter.hpp"
 
 namespace fs = std::filesystem;
 using namespace pathscope;
@@ -467,12 +469,16 @@ TEST_SUITE("files") {
   TEST_CASE("export_png writes a PNG of the requested size with no display") {
     ScopedEnv driver("SDL_VIDEODRIVER", "dummy");
     TempDir dir("export");
-    Result<std::unique_ptr<SceneSession>> session = SceneSession::open(source_path("maps/default.json").string());
-    REQUIRE(session);
-    REQUIRE((*session)->run_query(0));
+    Result<Scenario> loaded = load_scenario(source_path("maps/default.json"));
+    REQUIRE(loaded);
+    const PlanningWorld world(std::move(loaded).value());
     render::DrawList list;
-    (*session)->paint(render::LayerSet::defaults(), list);
-    const render::Camera camera = (*session)->initial_camera({640, 480});
+    render::paint_world(world, 0, render::LayerSet::defaults(), list);
+    REQUIRE_FALSE(list.empty());
+    render::Camera camera;
+    camera.set_viewport({0, 0}, {640, 480});
+    const WorldInfo& w = world.scenario().world;
+    camera.fit({0, 0}, {w.width, w.height});
 
     const fs::path out = dir.path / "view.png";
     const render::Camera cam = export_camera(camera, 320, 200);
