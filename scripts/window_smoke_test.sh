@@ -164,19 +164,7 @@ title_before=$(xdotool getwindowname "$wid")
 case "$title_before" in *"*"*) fail "the title keeps a modified mark after undoing the query: '$title_before'";; esac
 
 # ---- Draw a rectangle obstacle across the query's straight path --------------------
-read -r ax ay < <(to_screen 30 5)
-bx=$rest_x
-by=$rest_y
-xdotool mousemove --sync "$ax" "$ay"
-settle 0.3
-xdotool mousedown 1
-for i in $(seq 1 12); do
-  xdotool mousemove --sync $((ax + (bx - ax) * i / 12)) $((ay + (by - ay) * i / 12))
-  sleep 0.05
-done
-settle 0.3
-xdotool mouseup 1
-settle 1.0
+drag 30 5 35 30  # ends at the resting point
 shot after_rect
 title_edited=$(xdotool getwindowname "$wid")
 
