@@ -189,6 +189,10 @@ void stat_row(const char* name, const char* fmt, Args... args) {
 
 void stats_widgets(const SearchDebugger& dbg, const Query& q) {
   const PathResult* r = dbg.result();
+  if (dbg.searching()) {
+    ImGui::Text("searching with %s...", dbg.active_planner().c_str());
+    return;
+  }
   if (!r) return;
   if (!ImGui::BeginTable("stats", 2, ImGuiTableFlags_SizingFixedFit)) return;
   stat_row("planner", "%s", dbg.active_planner().c_str());

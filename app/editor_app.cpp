@@ -18,7 +18,11 @@
 namespace pathscope::app {
 
 EditorApp::EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings)
-    : window_(window), renderer_(renderer), files_(std::move(settings), true), adapter_(renderer) {}
+    : window_(window), renderer_(renderer), files_(std::move(settings), true), adapter_(renderer) {
+  // Long searches after an edit run in slices of this many milliseconds per frame, so the
+  // window stays responsive on big maps; short ones still finish within the frame.
+  debugger_.set_frame_budget_ms(12);
+}
 
 EditorApp::~EditorApp() = default;
 
@@ -57,7 +61,9 @@ void EditorApp::handle_event(const SDL_Event& e) {
   }
 }
 
-bool EditorApp::animating() const { return debugger_.playing() || files_.quit_confirmed(); }
+bool EditorApp::animating() const {
+  return debugger_.playing() || debugger_.searching() || files_.quit_confirmed();
+}
 
 AppSettings EditorApp::settings() const {
   AppSettings s = files_.settings();

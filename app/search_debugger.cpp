@@ -72,6 +72,7 @@ void SearchDebugger::sync(const EditorState& state) {
     if (!synced_ && !world_) return;
     replay_.reset();
     active_planner_ = nullptr;
+    searching_ = nullptr;
     planners_.clear();
     world_.reset();
     outcomes_.clear();
@@ -130,6 +131,7 @@ void SearchDebugger::sync(const EditorState& state) {
     replay_.reset();
     has_result_ = false;
     active_planner_ = nullptr;
+    searching_ = nullptr;  // its planner goes with the old world
     planners_.clear();
     world_.reset();  // free the old world's memory before building the new one
     world_ = std::make_unique<PlanningWorld>(scenario);
@@ -146,7 +148,14 @@ void SearchDebugger::sync(const EditorState& state) {
   active_name_ = std::move(name);
   active_params_ = std::move(params);
   error_ = std::move(choice_error);
+  resume_step_ = was_at_end ? std::nullopt : std::optional<std::uint64_t>(prev_step);
   record_active();
+  if (!searching_) after_search();
+  last_plan_ms_ = micros_since(t0) / 1000.0;
+  synced_ = true;
+}
+
+void SearchDebugger::after_search() {
   if (active_ && *active_ < outcomes_.size() && outcomes_[*active_].planner.empty()) {
     QueryOutcome& o = outcomes_[*active_];
     o.planner = world_->scenario().queries[*active_].planner;
@@ -162,14 +171,12 @@ void SearchDebugger::sync(const EditorState& state) {
 
   if (replay_) {
     const std::uint64_t total = trace_->expansion_count();
-    seek_quiet(was_at_end || prev_step > total ? total : prev_step);
+    seek_quiet(!resume_step_ || *resume_step_ > total ? total : *resume_step_);
     if (total == 0) playing_ = false;
   } else {
     playing_ = false;
   }
   find_breakpoint_step();
-  last_plan_ms_ = micros_since(t0) / 1000.0;
-  synced_ = true;
 }
 
 Planner* SearchDebugger::planner_for(const PlannerInfo& info, std::size_t movement_class,
@@ -227,6 +234,10 @@ void SearchDebugger::plan_all_queries(std::optional<std::size_t> skip) {
 }
 
 void SearchDebugger::record_active() {
+  if (searching_) {  // an unfinished search in the same world: stop recording it
+    searching_->set_observer(nullptr);
+    searching_ = nullptr;
+  }
   replay_.reset();
   has_result_ = false;
   active_planner_ = nullptr;
@@ -252,9 +263,31 @@ void SearchDebugger::record_active() {
   }
   Planner* p = planner_for(*info, q.movement_class, active_params_, true);
   p->set_observer(trace_.get());
+  searching_ = p;
   const Clock::time_point t0 = Clock::now();
-  find_path(*p, PathQuery{q.start, q.goal});
+  SearchStatus status = p->start(PathQuery{q.start, q.goal});
   active_micros_ = micros_since(t0);
+  if (!is_finished(status) && !continue_search()) return;  // the rest comes in update()
+  finish_active();
+}
+
+bool SearchDebugger::continue_search() {
+  // With a budget, expand in slices until the frame's time is used up; without one, to
+  // the end. The planner is the same steppable object either way.
+  Planner* p = searching_;
+  const Clock::time_point t0 = Clock::now();
+  SearchStatus status = p->result().status;
+  while (!is_finished(status)) {
+    status = p->step(frame_budget_ms_ > 0 ? kSliceExpansions : std::uint64_t(1) << 20);
+    if (frame_budget_ms_ > 0 && micros_since(t0) >= frame_budget_ms_ * 1000.0) break;
+  }
+  active_micros_ += micros_since(t0);
+  return is_finished(status);
+}
+
+void SearchDebugger::finish_active() {
+  Planner* p = searching_;
+  searching_ = nullptr;
   p->set_observer(nullptr);
   result_ = p->result();
   has_result_ = true;
@@ -324,6 +357,10 @@ void SearchDebugger::set_speed(double expansions_per_second) {
 }
 
 void SearchDebugger::update(double dt_seconds) {
+  if (searching_) {
+    if (frame_budget_ms_ <= 0 || continue_search()) complete_search();
+    return;
+  }
   if (!playing_ || !replay_ || !(dt_seconds > 0)) return;
   carry_ += speed_ * dt_seconds;
   // A hair of tolerance so that speed * dt landing a rounding error below an integer
@@ -482,7 +519,18 @@ std::string SearchDebugger::describe_node(NodeId node) const {
 
 // ---- Comparison ----------------------------------------------------------------------
 
+void SearchDebugger::complete_search() {
+  if (!searching_) return;
+  const double budget = frame_budget_ms_;
+  frame_budget_ms_ = 0;
+  continue_search();
+  frame_budget_ms_ = budget;
+  finish_active();
+  after_search();
+}
+
 std::vector<ComparisonRow> SearchDebugger::compare_planners() {
+  complete_search();  // the comparison borrows the cached planners
   comparison_.clear();
   if (!world_ || !active_) return comparison_;
   const Query& q = world_->scenario().queries[*active_];

@@ -111,6 +111,12 @@ class SearchDebugger {
   std::uint64_t total_steps() const;
   /// True while update() advances the replay.
   bool playing() const { return playing_; }
+  /// True while the active query's search is still running in frame-sized slices
+  /// (update() continues it; views show the map without the search until it ends).
+  bool searching() const { return searching_ != nullptr; }
+  /// Milliseconds of searching per sync()/update() call; 0 (the default) searches to the
+  /// end at once. The window sets a budget so that edits on big maps stay responsive.
+  void set_frame_budget_ms(double ms) { frame_budget_ms_ = ms > 0 ? ms : 0; }
   /// Expansions per second.
   double speed() const { return speed_; }
   /// Expansions of one "step N" (the panel's and the shortcuts' N, at least 1).
@@ -201,6 +207,10 @@ class SearchDebugger {
                        bool may_replace);
   void plan_all_queries(std::optional<std::size_t> skip);
   void record_active();
+  bool continue_search();
+  void finish_active();
+  void after_search();
+  void complete_search();
   void seek_quiet(std::uint64_t k);
   void find_breakpoint_step();
   bool grid_nodes() const;
@@ -234,6 +244,10 @@ class SearchDebugger {
   bool two_sided_ = false;
   PathResult result_;
   bool has_result_ = false;
+  Planner* searching_ = nullptr;               // the active search while it runs in slices
+  double frame_budget_ms_ = 0;
+  std::optional<std::uint64_t> resume_step_;   // step to show again after a re-plan
+  static constexpr std::uint64_t kSliceExpansions = 4096;
   double active_micros_ = 0;
   std::string error_;
 

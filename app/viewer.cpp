@@ -18,6 +18,7 @@
 #include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -138,6 +139,9 @@ int run_viewer(const ViewerOptions& options) {
       got = true;
     }
     if (got) redraw = 3;
+    // A search or an animation that ends during this frame still needs the frames that
+    // show its end.
+    if (app.animating()) redraw = std::max(redraw, 2);
 
     ImGui_ImplSDLRenderer_NewFrame();
     ImGui_ImplSDL2_NewFrame();

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -393,5 +394,54 @@ TEST_SUITE("debugger") {
     dbg.sync(none);
     CHECK(dbg.world() == nullptr);
   }
+
+TEST_CASE("with a frame budget the search runs in slices and ends with the same result") {
+  std::mt19937_64 rng(11);
+  Scenario s = test::ascii_scenario(test::random_rows(rng, 200, 150, 0.2, true));
+  s.queries = {Query{"long", test::cell_center(s, 0, 0), test::cell_center(s, 199, 149), 0, "astar", {}, std::nullopt}};
+  // Make sure both ends are open ground.
+  s.tiles->terrain.front() = 0;
+  s.tiles->terrain.back() = 0;
+  EditorState state = open_state(s);
+
+  SearchDebugger whole;
+  whole.sync(state);
+  REQUIRE_FALSE(whole.searching());
+  REQUIRE(whole.result() != nullptr);
+
+  SearchDebugger sliced;
+  sliced.set_frame_budget_ms(1e-6);  // one slice per call
+  sliced.sync(state);
+  CHECK(sliced.searching());
+  CHECK(sliced.result() == nullptr);
+  int frames = 0;
+  while (sliced.searching() && frames < 100000) {
+    sliced.update(0.016);
+    ++frames;
+  }
+  REQUIRE_FALSE(sliced.searching());
+  CHECK(frames > 1);
+  REQUIRE(sliced.result() != nullptr);
+  CHECK(sliced.result()->status == whole.result()->status);
+  CHECK(sliced.result()->nodes == whole.result()->nodes);
+  CHECK(sliced.result()->stats.expansions == whole.result()->stats.expansions);
+  CHECK(sliced.total_steps() == whole.total_steps());
+  CHECK(sliced.step() == sliced.total_steps());
+
+  // An edit while a sliced search runs restarts it in the new world.
+  REQUIRE(state.doc->apply("name", [](Scenario& sc) { sc.name = "edited"; }).ok());
+  sliced.sync(state);
+  CHECK(sliced.searching());
+  while (sliced.searching()) sliced.update(0.016);
+  CHECK(sliced.result()->nodes == whole.result()->nodes);
+  // Comparing planners finishes a running search first.
+  REQUIRE(state.doc->apply("name", [](Scenario& sc) { sc.name = "again"; }).ok());
+  sliced.sync(state);
+  CHECK(sliced.searching());
+  const auto rows = sliced.compare_planners();
+  CHECK_FALSE(sliced.searching());
+  CHECK(rows.size() == planner_registry().size());
+  CHECK(sliced.result()->nodes == whole.result()->nodes);
+}
 
 }  // TEST_SUITE
