@@ -32,6 +32,8 @@ void TraceReplay::reset() {
   current_ = kNoNode;
   current_side_ = 0;
   path_.clear();
+  undo_.clear();
+  closed_undo_.clear();
 }
 
 void TraceReplay::apply(const SearchEvent& e) {
@@ -47,6 +49,7 @@ void TraceReplay::apply(const SearchEvent& e) {
         records_.push_back(n);
       }
       TraceNode& n = records_[it->second];
+      undo_.push_back(Undo{inserted, n.g, n.h, n.parent});
       n.g = e.g;
       n.h = e.h;
       n.parent = e.parent;
@@ -55,6 +58,7 @@ void TraceReplay::apply(const SearchEvent& e) {
     case SearchEventKind::Expand: {
       ++step_;
       auto it = index_.find(key(e.side, e.node));
+      closed_undo_.push_back(it != index_.end() ? records_[it->second].closed_at : kNeverStep);
       if (it != index_.end()) records_[it->second].closed_at = step_;
       current_ = e.node;
       current_side_ = e.side;
@@ -64,9 +68,56 @@ void TraceReplay::apply(const SearchEvent& e) {
   }
 }
 
+void TraceReplay::unapply(const SearchEvent& e) {
+  switch (e.kind) {
+    case SearchEventKind::Push:
+    case SearchEventKind::Relax: {
+      const Undo u = undo_.back();
+      undo_.pop_back();
+      const auto it = index_.find(key(e.side, e.node));
+      if (u.inserted) {  // records are appended in order, so it is the last one
+        records_.pop_back();
+        index_.erase(it);
+      } else {
+        TraceNode& n = records_[it->second];
+        n.g = u.g;
+        n.h = u.h;
+        n.parent = u.parent;
+      }
+      break;
+    }
+    case SearchEventKind::Expand: {
+      auto it = index_.find(key(e.side, e.node));
+      if (it != index_.end()) records_[it->second].closed_at = closed_undo_.back();
+      closed_undo_.pop_back();
+      --step_;
+      if (step_ == 0) {
+        current_ = kNoNode;
+        current_side_ = 0;
+      } else {
+        const SearchEvent& prev = trace_.events()[trace_.expand_event(step_ - 1)];
+        current_ = prev.node;
+        current_side_ = prev.side;
+      }
+      break;
+    }
+    case SearchEventKind::Path: path_.pop_back(); break;
+  }
+}
+
 void TraceReplay::seek(std::uint64_t step) {
   step = std::min(step, trace_.expansion_count());
-  if (step < step_) reset();
+  if (step < step_) {
+    // Undo back to the target, unless replaying from the start applies fewer events.
+    const std::size_t target = trace_.expand_event(step);  // events kept: [0, target)
+    const auto& events = trace_.events();
+    if (applied_ - target > target) {
+      reset();
+    } else {
+      while (applied_ > target) unapply(events[--applied_]);
+      return;
+    }
+  }
   // Apply up to (not including) the Expand event of step + 1, or everything at the end.
   const std::size_t end =
       step < trace_.expansion_count() ? trace_.expand_event(step) : trace_.events().size();

@@ -52,8 +52,9 @@ struct TraceNode {
   double f() const { return g + h; }
 };
 
-/// Replays a trace to any step. Seeking forward applies events incrementally; seeking
-/// backward replays from the start.
+/// Replays a trace to any step. Seeking forward applies events; seeking backward undoes
+/// them from a log of what each push or relax overwrote (or replays from the start when
+/// that is shorter), so stepping back costs as little as stepping forward.
 class TraceReplay {
  public:
   /// `trace` must outlive the replay.
@@ -81,6 +82,14 @@ class TraceReplay {
  private:
   void reset();
   void apply(const SearchEvent& event);
+  void unapply(const SearchEvent& event);
+
+  // What a Push or Relax event changed, to undo it.
+  struct Undo {
+    bool inserted;  // the event created the record (undo removes it)
+    double g, h;    // otherwise the values it overwrote
+    NodeId parent;
+  };
 
   const SearchTrace& trace_;
   std::uint64_t step_ = 0;
@@ -90,6 +99,8 @@ class TraceReplay {
   NodeId current_ = kNoNode;
   std::uint8_t current_side_ = 0;
   std::vector<NodeId> path_;
+  std::vector<Undo> undo_;  // one per applied Push/Relax event, in order
+  std::vector<std::uint64_t> closed_undo_;  // closed_at before each applied Expand
 };
 
 }  // namespace pathscope

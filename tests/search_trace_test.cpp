@@ -124,4 +124,48 @@ TEST_CASE("no observer: the search runs the same") {
   CHECK(!trace.events().empty());
 }
 
+TEST_CASE("random seeks back and forth equal a fresh replay at every target") {
+  std::mt19937_64 rng(77);
+  for (const char* name : {"astar", "bidirectional"}) {
+    const Scenario s = test::ascii_scenario(test::random_rows(rng, 40, 30, 0.2, true));
+    const PlanningWorld world(s);
+    auto p = find_planner(name)->create(world, 0, {});
+    SearchTrace trace;
+    p->set_observer(&trace);
+    find_path(*p, {test::cell_center(s, 0, 0), test::cell_center(s, 39, 29)});
+    const std::uint64_t total = trace.expansion_count();
+    TraceReplay moving(trace);
+    for (int i = 0; i < 300; ++i) {
+      // Mostly small steps either way, sometimes long jumps, sometimes the ends.
+      const std::uint64_t cur = moving.step();
+      std::uint64_t target;
+      switch (rng() % 4) {
+        case 0: target = cur > 0 ? cur - 1 - rng() % std::min<std::uint64_t>(cur, 5) : 0; break;
+        case 1: target = cur + rng() % 5; break;
+        case 2: target = total == 0 ? 0 : rng() % (total + 1); break;
+        default: target = rng() % 2 ? 0 : total; break;
+      }
+      moving.seek(target);
+      TraceReplay fresh(trace);
+      fresh.seek(target);
+      CAPTURE(std::string(name));
+      CAPTURE(target);
+      REQUIRE(moving.step() == fresh.step());
+      CHECK(moving.current() == fresh.current());
+      CHECK(moving.path() == fresh.path());
+      CHECK(moving.partial_path() == fresh.partial_path());
+      const auto a = moving.nodes(), b = fresh.nodes();
+      REQUIRE(a.size() == b.size());
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        CHECK(a[k].node == b[k].node);
+        CHECK(a[k].g == b[k].g);
+        CHECK(a[k].h == b[k].h);
+        CHECK(a[k].parent == b[k].parent);
+        CHECK(a[k].opened_at == b[k].opened_at);
+        CHECK(a[k].closed_at == b[k].closed_at);
+      }
+    }
+  }
+}
+
 }  // TEST_SUITE
