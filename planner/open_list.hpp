@@ -35,8 +35,6 @@ class OpenList {
   std::size_t size() const { return heap_.size(); }
   void clear() { heap_.clear(); }
   const OpenEntry& top() const { return heap_.front(); }
-  /// All entries, in heap order (for views; stale entries included).
-  const std::vector<OpenEntry>& entries() const { return heap_; }
 
   void push(const OpenEntry& e) {
     std::size_t i = heap_.size();

@@ -1,13 +1,13 @@
 #pragma once
 
-// Turns planner state into drawing: reads a PlanningWorld and a Planner through const
-// references and appends world-space primitives to a DrawList. No window code.
+// Turns the map into drawing: reads a PlanningWorld through a const reference and appends
+// world-space primitives to a DrawList. Searches are drawn by render/trace_painter from
+// their recorded traces. No window code.
 
 #include <cstddef>
 #include <optional>
 
 #include "planner/planning_world.hpp"
-#include "planner/search.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
 
@@ -25,18 +25,6 @@ struct WorldPaintParams {
 /// `movement_class` must be < world.class_count().
 void paint_world(const PlanningWorld& world, std::size_t movement_class, const LayerSet& layers,
                  DrawList& out, const WorldPaintParams& params = {});
-
-/// Options of paint_search().
-struct SearchPaintParams {
-  /// Side of the square drawn for one node, metres: the cell size for grid planners.
-  double node_extent = 1;
-};
-
-/// Draws a search: closed nodes coloured by g (Closed), open nodes coloured by f (Open),
-/// and, while it runs, the open node with the least f (Current) and its parent chain
-/// (PartialPath); once found, result.points as one polyline (Path).
-void paint_search(const Planner& planner, const PathResult& result, const LayerSet& layers, DrawList& out,
-                  const SearchPaintParams& params = {});
 
 /// Colours used by the painter, exposed so panels can show a legend.
 namespace palette {

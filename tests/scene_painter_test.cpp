@@ -65,12 +65,6 @@ Color pixel(const ImagePrim& img, int x, int y) {
   return {img.rgba[i], img.rgba[i + 1], img.rgba[i + 2], img.rgba[i + 3]};
 }
 
-std::unique_ptr<Planner> make_planner(const std::string& name) {
-  const PlannerInfo* info = find_planner(name);
-  REQUIRE(info != nullptr);
-  return info->create(painter_world(), 0, resolve_params(*info, {}).value());
-}
-
 }  // namespace
 
 TEST_SUITE("render") {
@@ -192,52 +186,5 @@ TEST_SUITE("render") {
     CHECK(list.count(Layer::CostHeat) == 0);
     CHECK(list.count(Layer::Regions) == 0);
     CHECK(list.count(Layer::Tiles) == 2);
-  }
-
-  TEST_CASE("a finished search: closed and open cells, and the path as one polyline") {
-    auto planner = make_planner("astar");
-    const Query& q = painter_world().scenario().queries[0];
-    const PathResult& result = find_path(*planner, PathQuery{q.start, q.goal});
-    REQUIRE(result.status == SearchStatus::Found);
-
-    std::size_t closed = 0, open = 0;
-    planner->visit_nodes([&](const NodeView& v) { (v.closed ? closed : open)++; });
-    REQUIRE(closed > 0);
-
-    DrawList list;
-    paint_search(*planner, result, LayerSet::all(), list, SearchPaintParams{1.0});
-    CHECK(list.count(Layer::Closed, PrimitiveKind::Rect) == closed);
-    CHECK(list.count(Layer::Open, PrimitiveKind::Rect) == open);
-    const auto cell = shapes<RectPrim>(list, Layer::Closed).front();
-    CHECK(cell->max - cell->min == Vec2(1, 1));  // One cell per node.
-
-    const auto paths = shapes<PolylinePrim>(list, Layer::Path);
-    REQUIRE(paths.size() == 1);
-    CHECK(paths[0]->points == result.points);
-    CHECK(list.count(Layer::Current) == 0);
-    CHECK(list.count(Layer::PartialPath) == 0);
-
-    DrawList only_path;
-    paint_search(*planner, result, *LayerSet::parse(std::string_view("path")), only_path);
-    CHECK(only_path.size() == 1);
-  }
-
-  TEST_CASE("a running search: the next node and its parent chain, no path yet") {
-    auto planner = make_planner("astar");
-    const Query& q = painter_world().scenario().queries[0];
-    REQUIRE(planner->start(PathQuery{q.start, q.goal}) == SearchStatus::Running);
-    REQUIRE(planner->step(5) == SearchStatus::Running);
-
-    DrawList list;
-    paint_search(*planner, planner->result(), LayerSet::all(), list);
-    CHECK(list.count(Layer::Closed) == 5);
-    CHECK(list.count(Layer::Path) == 0);
-    const auto current = shapes<RectPrim>(list, Layer::Current);
-    REQUIRE(current.size() == 1);
-    CHECK_FALSE(current[0]->filled);
-    const auto partial = shapes<PolylinePrim>(list, Layer::PartialPath);
-    REQUIRE(partial.size() == 1);
-    CHECK(partial[0]->points.front() == Vec2(2.5, 12.5));  // The start cell's centre.
-    CHECK(partial[0]->points.back() == (current[0]->min + current[0]->max) * 0.5);
   }
 }
