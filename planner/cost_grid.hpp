@@ -13,8 +13,10 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
+#include "planner/cell_rect.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope {
@@ -36,8 +38,13 @@ class CostGrid {
 
   /// Builds a grid. `multiplier[i]` <= 0 or non-finite means blocked. `group[i]` is the
   /// terrain group of each cell (moves across groups need `amphibious`).
-  CostGrid(int width, int height, double cell_size, std::vector<double> multiplier,
-           const std::vector<std::uint8_t>& group, bool amphibious);
+  CostGrid(int width, int height, double cell_size, std::vector<double> multiplier, std::vector<std::uint8_t> group,
+           bool amphibious);
+
+  /// Replaces the multipliers and groups of the cells of `rect` (row-major within the
+  /// rect; rect inside the grid) and brings the legal moves around them up to date.
+  /// Afterwards the grid equals one built from scratch with the same values.
+  void update_cells(CellRect rect, std::span<const double> multiplier, std::span<const std::uint8_t> group);
 
   int width() const { return width_; }             ///< Cells.
   int height() const { return height_; }           ///< Cells.
@@ -76,7 +83,12 @@ class CostGrid {
   int height_ = 0;
   double cell_size_ = 1;
   double min_multiplier_ = 1;
+  void compute_moves(CellRect rect);
+  void compute_min_multiplier();
+
+  bool amphibious_ = false;
   std::vector<double> multiplier_;
+  std::vector<std::uint8_t> group_;
   std::vector<std::uint8_t> moves_;
   std::array<std::int64_t, 8> offsets_{};
 };

@@ -43,6 +43,7 @@ SearchStatus GridAStar::start(const PathQuery& query) {
   query_ = query;
   result_ = PathResult{};
   open_.clear();
+  h_scale_ = params_.weight * grid_.min_multiplier();  // read again: the world may have been updated
   start_ = goal_ = kNoNode;
   if (++generation_ == 0) {  // wrapped: stale generations could alias, so reset once
     for (CellState& s : state_) s.generation = 0;

@@ -52,6 +52,7 @@ void GridBidirectional::emit(SearchEventKind kind, int side, NodeId node, NodeId
 SearchStatus GridBidirectional::start(const PathQuery& query) {
   query_ = query;
   result_ = PathResult{};
+  h_scale_ = grid_.min_multiplier();  // read again: the world may have been updated
   open_[0].clear();
   open_[1].clear();
   ends_[0] = ends_[1] = kNoNode;

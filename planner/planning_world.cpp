@@ -18,4 +18,43 @@ const PlanningWorld::ClassData& PlanningWorld::data(std::size_t movement_class) 
   return *slot;
 }
 
+const RegionMap& PlanningWorld::regions(std::size_t movement_class) const {
+  const ClassData& d = data(movement_class);
+  if (d.regions_stale) {
+    ClassData& m = *classes_[movement_class];
+    m.regions = RegionMap(m.grid);
+    m.regions_stale = false;
+  }
+  return d.regions;
+}
+
+WorldChange PlanningWorld::update(Scenario next) {
+  WorldChange change;
+  const std::optional<CellRect> cells =
+      scenario_.classes == next.classes ? raster_changes(scenario_, next) : std::nullopt;
+  if (!cells) {
+    // A different grid, terrain table or class list: build everything again.
+    scenario_ = std::move(next);
+    raster_ = rasterize(scenario_);
+    classes_.clear();
+    classes_.resize(scenario_.classes.size());
+    change.rebuilt = true;
+    change.cells = CellRect{0, 0, raster_.width, raster_.height};
+    ++revision_;
+    return change;
+  }
+  scenario_ = std::move(next);
+  if (cells->empty()) return change;
+  rasterize_cells(scenario_, *cells, raster_);
+  for (std::size_t c = 0; c < classes_.size(); ++c) {
+    if (!classes_[c]) continue;
+    update_cost_grid(scenario_, raster_, c, *cells, classes_[c]->grid);
+    classes_[c]->regions_stale = true;
+  }
+  // Moves also change one cell around the re-rasterised ones.
+  change.cells = cells->expanded(1).intersected(CellRect{0, 0, raster_.width, raster_.height});
+  ++revision_;
+  return change;
+}
+
 }  // namespace pathscope

@@ -18,8 +18,10 @@
 //    Destroyed bridges change nothing.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "planner/cell_rect.hpp"
 #include "planner/cost_grid.hpp"
 #include "planner/scenario.hpp"
 
@@ -38,7 +40,22 @@ struct TerrainRaster {
 /// Rasterises the scenario at world.cell_size. The scenario must be valid.
 TerrainRaster rasterize(const Scenario& scenario);
 
+/// Recomputes the cells of `rect` (clipped to the raster) from scratch; the raster must
+/// have the scenario's grid size and cell size. rasterize() is this over every cell.
+void rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& raster);
+
+/// The cells whose raster can differ between two versions of a scenario: the bounding
+/// box of the changed tiles and of every feature, road and bridge that was added,
+/// removed or changed (empty when nothing that rasterises changed). nullopt when the
+/// grid size, the cell size or the terrain table differ: everything must be rebuilt.
+std::optional<CellRect> raster_changes(const Scenario& before, const Scenario& after);
+
 /// The cost grid of one movement class (index into Scenario::classes).
 CostGrid build_cost_grid(const Scenario& scenario, const TerrainRaster& raster, std::size_t movement_class);
+
+/// Brings the cells of `rect` of a class's cost grid up to date with the raster (after
+/// rasterize_cells() over the same rect). The grid must have the raster's size.
+void update_cost_grid(const Scenario& scenario, const TerrainRaster& raster, std::size_t movement_class,
+                      CellRect rect, CostGrid& grid);
 
 }  // namespace pathscope
