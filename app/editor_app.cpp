@@ -62,7 +62,7 @@ void EditorApp::handle_event(const SDL_Event& e) {
 }
 
 bool EditorApp::animating() const {
-  return debugger_.playing() || debugger_.searching() || files_.quit_confirmed();
+  return debugger_.playing() || debugger_.busy() || files_.quit_confirmed();
 }
 
 AppSettings EditorApp::settings() const {

@@ -67,17 +67,35 @@ void SearchDebugger::clear_planner_override() {
   override_params_.clear();
 }
 
+namespace {
+
+// The fields of a query that decide its answer (its name does not).
+bool same_problem(const Query& a, const Query& b) {
+  return a.start == b.start && a.goal == b.goal && a.movement_class == b.movement_class && a.planner == b.planner &&
+         a.params == b.params;
+}
+
+}  // namespace
+
+void SearchDebugger::drop_planners() {
+  replay_.reset();
+  has_result_ = false;
+  active_planner_ = nullptr;
+  searching_ = nullptr;
+  batch_planner_ = nullptr;
+  planners_.clear();
+}
+
 void SearchDebugger::sync(const EditorState& state) {
   if (!state.doc) {
     if (!synced_ && !world_) return;
-    replay_.reset();
-    active_planner_ = nullptr;
-    searching_ = nullptr;
-    planners_.clear();
+    drop_planners();
     world_.reset();
     outcomes_.clear();
+    planned_.clear();
+    pending_.clear();
+    pending_next_ = 0;
     comparison_.clear();
-    has_result_ = false;
     active_.reset();
     active_name_.clear();
     active_params_.clear();
@@ -87,7 +105,7 @@ void SearchDebugger::sync(const EditorState& state) {
   }
   const Document& doc = *state.doc;
   const Scenario& scenario = doc.scenario();
-  const bool world_changed =
+  const bool doc_changed =
       !synced_ || !world_ || doc.revision() != revision_ || state.doc_serial != doc_serial_;
 
   std::optional<std::size_t> active;
@@ -119,59 +137,190 @@ void SearchDebugger::sync(const EditorState& state) {
     }
   }
 
-  if (!world_changed && active == active_ && name == active_name_ && params == active_params_) return;
+  if (!doc_changed && active == active_ && name == active_name_ && params == active_params_) return;
 
   const Clock::time_point t0 = Clock::now();
-  const bool had_replay = replay_ != nullptr;
-  const std::uint64_t prev_step = had_replay ? replay_->step() : 0;
-  const bool was_at_end = !had_replay || prev_step >= trace_->expansion_count();
-
   last_world_ms_ = 0;
-  if (world_changed) {
-    replay_.reset();
-    has_result_ = false;
-    active_planner_ = nullptr;
-    searching_ = nullptr;  // its planner goes with the old world
-    planners_.clear();
-    world_.reset();  // free the old world's memory before building the new one
-    world_ = std::make_unique<PlanningWorld>(scenario);
+  if (doc_changed) {
+    if (world_ && synced_ && state.doc_serial == doc_serial_) {
+      // The same document edited: update the world in place, cells the edit touched only.
+      const WorldChange change = world_->update(scenario);
+      if (change.rebuilt) drop_planners();
+      if (!change.none()) ++world_stamp_;
+    } else {
+      drop_planners();
+      world_.reset();  // free the old world's memory before building the new one
+      world_ = std::make_unique<PlanningWorld>(scenario);
+      ++world_stamp_;
+    }
     last_world_ms_ = micros_since(t0) / 1000.0;
     revision_ = doc.revision();
     doc_serial_ = state.doc_serial;
-    // The active query with its own planner is searched once, with the trace attached,
-    // and its row filled from that run below.
-    plan_all_queries(override_name_.empty() ? active : std::nullopt);
-    comparison_.clear();
   }
-  if (active != active_) comparison_.clear();
+  const Scenario& s = world_->scenario();
+
+  // The active query is searched again, with the trace attached, only when its answer
+  // can differ: another world, query, planner or parameters.
+  const bool retrace = (!replay_ && !searching_) || world_stamp_ != traced_stamp_ || active != active_ ||
+                       name != active_name_ || params != active_params_ || choice_error != error_ ||
+                       (active && !same_problem(s.queries[*active], traced_query_));
+  if (retrace) comparison_.clear();
   active_ = active;
   active_name_ = std::move(name);
   active_params_ = std::move(params);
   error_ = std::move(choice_error);
-  resume_step_ = was_at_end ? std::nullopt : std::optional<std::uint64_t>(prev_step);
-  record_active();
-  if (!searching_) after_search();
-  last_plan_ms_ = micros_since(t0) / 1000.0;
+  schedule_queries();
+
+  plan_ms_ = 0;
+  if (retrace) {
+    const bool had_replay = replay_ != nullptr;
+    const std::uint64_t prev_step = had_replay ? replay_->step() : 0;
+    const bool was_at_end = !had_replay || prev_step >= trace_->expansion_count();
+    resume_step_ = was_at_end ? std::nullopt : std::optional<std::uint64_t>(prev_step);
+    record_active();
+    if (!searching_) after_search();
+  } else {
+    fill_active_row();  // the active query may have moved in the list
+  }
+  if (!searching_) continue_batch(t0);
+  note_plan_time(t0);
   synced_ = true;
 }
 
-void SearchDebugger::after_search() {
-  if (active_ && *active_ < outcomes_.size() && outcomes_[*active_].planner.empty()) {
-    QueryOutcome& o = outcomes_[*active_];
-    o.planner = world_->scenario().queries[*active_].planner;
-    o.status = has_result_ ? result_.status : SearchStatus::Invalid;
-    o.length = result_.length;
-    o.cost = result_.cost;
-    o.expansions = result_.stats.expansions;
-    o.pushes = result_.stats.pushes;
-    o.micros = active_micros_;
-    o.traced = true;
-    o.message = has_result_ ? result_.message : error_;
+void SearchDebugger::note_plan_time(Clock::time_point t0) {
+  plan_ms_ += micros_since(t0) / 1000.0;
+  if (!busy()) last_plan_ms_ = plan_ms_;
+}
+
+void SearchDebugger::schedule_queries() {
+  // Outcomes planned in the same world for the same problem are kept (matched by value,
+  // so adding or deleting a query elsewhere re-plans nothing else); the rest wait in
+  // pending_ and run in scenario order.
+  const Scenario& s = world_->scenario();
+  const bool active_traced = override_name_.empty();
+  std::vector<QueryOutcome> outcomes(s.queries.size());
+  std::vector<Planned> planned(s.queries.size());
+  std::vector<bool> used(planned_.size(), false);
+  pending_.clear();
+  pending_next_ = 0;
+  batch_planner_ = nullptr;
+  for (std::size_t i = 0; i < s.queries.size(); ++i) {
+    const Query& q = s.queries[i];
+    planned[i].query = q;
+    planned[i].stamp = world_stamp_;
+    if (active_traced && active_ == i) continue;  // filled from the traced run
+    bool kept = false;
+    for (std::size_t k = 0; k < planned_.size() && !kept; ++k) {
+      if (used[k] || !planned_[k].done || planned_[k].stamp != world_stamp_ ||
+          !same_problem(planned_[k].query, q)) {
+        continue;
+      }
+      used[k] = true;
+      outcomes[i] = outcomes_[k];
+      planned[i].done = true;
+      kept = true;
+    }
+    if (!kept) {
+      outcomes[i].planner = q.planner;
+      pending_.push_back(i);
+    }
   }
+  outcomes_ = std::move(outcomes);
+  planned_ = std::move(planned);
+}
+
+bool SearchDebugger::continue_batch(Clock::time_point frame_start) {
+  // One query at a time, in slices when there is a frame budget.
+  while (pending_next_ < pending_.size()) {
+    const std::size_t i = pending_[pending_next_];
+    QueryOutcome& o = outcomes_[i];
+    if (!batch_planner_) {
+      batch_micros_ = 0;
+      const Clock::time_point t0 = Clock::now();
+      batch_planner_ = start_query(i, o);
+      batch_micros_ += micros_since(t0);
+    }
+    if (batch_planner_) {
+      const Clock::time_point t0 = Clock::now();
+      SearchStatus status = batch_planner_->result().status;
+      while (!is_finished(status)) {
+        status = batch_planner_->step(frame_budget_ms_ > 0 ? kSliceExpansions : std::uint64_t(1) << 20);
+        if (frame_budget_ms_ > 0 && !is_finished(status) &&
+            micros_since(frame_start) >= frame_budget_ms_ * 1000.0) {
+          break;
+        }
+      }
+      batch_micros_ += micros_since(t0);
+      if (!is_finished(status)) return false;
+      const PathResult& r = batch_planner_->result();
+      o.status = r.status;
+      o.length = r.length;
+      o.cost = r.cost;
+      o.expansions = r.stats.expansions;
+      o.pushes = r.stats.pushes;
+      o.message = r.message;
+      o.micros = batch_micros_;
+      batch_planner_ = nullptr;
+    }
+    planned_[i].done = true;
+    ++pending_next_;
+    if (frame_budget_ms_ > 0 && micros_since(frame_start) >= frame_budget_ms_ * 1000.0) {
+      return pending_next_ >= pending_.size();
+    }
+  }
+  return true;
+}
+
+Planner* SearchDebugger::start_query(std::size_t i, QueryOutcome& o) {
+  const Query& q = world_->scenario().queries[i];
+  const std::string where = "queries[" + std::to_string(i) + "]";
+  o.planner = q.planner;
+  o.status = SearchStatus::Invalid;
+  const PlannerInfo* info = find_planner(q.planner);
+  if (!info) {
+    o.message = where + ".planner: unknown planner \"" + q.planner + "\"";
+    return nullptr;
+  }
+  if (q.movement_class >= world_->class_count()) {
+    o.message = where + ".movement_class: no such movement class";
+    return nullptr;
+  }
+  Result<ParamValues> params = resolve_params(*info, q.params, where);
+  if (!params) {
+    o.message = params.error().to_string();
+    return nullptr;
+  }
+  Planner* p = planner_for(*info, q.movement_class, *params, Role::Batch, true);
+  p->start(PathQuery{q.start, q.goal});
+  ++queries_planned_;
+  return p;
+}
+
+void SearchDebugger::fill_active_row() {
+  if (!active_ || !override_name_.empty() || *active_ >= outcomes_.size()) return;
+  QueryOutcome& o = outcomes_[*active_];
+  o = QueryOutcome{};
+  o.planner = world_->scenario().queries[*active_].planner;
+  if (searching_) return;  // Idle until the traced search ends
+  o.status = has_result_ ? result_.status : SearchStatus::Invalid;
+  o.length = result_.length;
+  o.cost = result_.cost;
+  o.expansions = result_.stats.expansions;
+  o.pushes = result_.stats.pushes;
+  o.micros = active_micros_;
+  o.traced = true;
+  o.message = has_result_ ? result_.message : error_;
+  planned_[*active_].done = true;
+}
+
+void SearchDebugger::after_search() {
+  fill_active_row();
+  if (searching_) return;
 
   if (replay_) {
     const std::uint64_t total = trace_->expansion_count();
     seek_quiet(!resume_step_ || *resume_step_ > total ? total : *resume_step_);
+    resume_step_.reset();
     if (total == 0) playing_ = false;
   } else {
     playing_ = false;
@@ -179,10 +328,10 @@ void SearchDebugger::after_search() {
   find_breakpoint_step();
 }
 
-Planner* SearchDebugger::planner_for(const PlannerInfo& info, std::size_t movement_class,
-                                     const ParamValues& params, bool may_replace) {
+Planner* SearchDebugger::planner_for(const PlannerInfo& info, std::size_t movement_class, const ParamValues& params,
+                                     Role role, bool may_replace) {
   for (CachedPlanner& c : planners_) {
-    if (c.name != info.name || c.movement_class != movement_class) continue;
+    if (c.name != info.name || c.movement_class != movement_class || c.role != role) continue;
     if (c.params == params) return c.planner.get();
     if (!may_replace) return nullptr;
     c.planner.reset();  // free its search memory before allocating the new one's
@@ -192,49 +341,13 @@ Planner* SearchDebugger::planner_for(const PlannerInfo& info, std::size_t moveme
     return c.planner.get();
   }
   planners_.push_back(
-      CachedPlanner{info.name, movement_class, params, info.create(*world_, movement_class, params)});
+      CachedPlanner{info.name, movement_class, params, role, info.create(*world_, movement_class, params)});
   ++planners_created_;
   return planners_.back().planner.get();
 }
 
-void SearchDebugger::plan_all_queries(std::optional<std::size_t> skip) {
-  outcomes_.clear();
-  const Scenario& s = world_->scenario();
-  for (std::size_t i = 0; i < s.queries.size(); ++i) {
-    if (skip == i) {
-      outcomes_.emplace_back();  // filled from the traced run (planner name left empty until then)
-      continue;
-    }
-    const Query& q = s.queries[i];
-    const std::string where = "queries[" + std::to_string(i) + "]";
-    QueryOutcome o;
-    o.planner = q.planner;
-    o.status = SearchStatus::Invalid;
-    const PlannerInfo* info = find_planner(q.planner);
-    if (!info) {
-      o.message = where + ".planner: unknown planner \"" + q.planner + "\"";
-    } else if (q.movement_class >= world_->class_count()) {
-      o.message = where + ".movement_class: no such movement class";
-    } else if (Result<ParamValues> params = resolve_params(*info, q.params, where); !params) {
-      o.message = params.error().to_string();
-    } else {
-      Planner* p = planner_for(*info, q.movement_class, *params, true);
-      const Clock::time_point t0 = Clock::now();
-      const PathResult& r = find_path(*p, PathQuery{q.start, q.goal});
-      o.micros = micros_since(t0);
-      o.status = r.status;
-      o.length = r.length;
-      o.cost = r.cost;
-      o.expansions = r.stats.expansions;
-      o.pushes = r.stats.pushes;
-      o.message = r.message;
-    }
-    outcomes_.push_back(std::move(o));
-  }
-}
-
 void SearchDebugger::record_active() {
-  if (searching_) {  // an unfinished search in the same world: stop recording it
+  if (searching_) {  // an unfinished search: stop recording it
     searching_->set_observer(nullptr);
     searching_ = nullptr;
   }
@@ -245,11 +358,13 @@ void SearchDebugger::record_active() {
   active_micros_ = 0;
   two_sided_ = false;
   open_cache_version_ = 0;
+  traced_stamp_ = world_stamp_;
   if (!active_) {
     active_class_ = 0;
     return;
   }
   const Query& q = world_->scenario().queries[*active_];
+  traced_query_ = q;
   active_class_ = q.movement_class < world_->class_count() ? q.movement_class : 0;
   if (!error_.empty()) return;
   const PlannerInfo* info = find_planner(active_name_);
@@ -261,17 +376,18 @@ void SearchDebugger::record_active() {
     error_ = "queries[" + std::to_string(*active_) + "].movement_class: no such movement class";
     return;
   }
-  Planner* p = planner_for(*info, q.movement_class, active_params_, true);
+  Planner* p = planner_for(*info, q.movement_class, active_params_, Role::Active, true);
   p->set_observer(trace_.get());
   searching_ = p;
   const Clock::time_point t0 = Clock::now();
   SearchStatus status = p->start(PathQuery{q.start, q.goal});
   active_micros_ = micros_since(t0);
-  if (!is_finished(status) && !continue_search()) return;  // the rest comes in update()
+  ++queries_planned_;
+  if (!is_finished(status) && !continue_search(t0)) return;  // the rest comes in update()
   finish_active();
 }
 
-bool SearchDebugger::continue_search() {
+bool SearchDebugger::continue_search(Clock::time_point frame_start) {
   // With a budget, expand in slices until the frame's time is used up; without one, to
   // the end. The planner is the same steppable object either way.
   Planner* p = searching_;
@@ -279,7 +395,7 @@ bool SearchDebugger::continue_search() {
   SearchStatus status = p->result().status;
   while (!is_finished(status)) {
     status = p->step(frame_budget_ms_ > 0 ? kSliceExpansions : std::uint64_t(1) << 20);
-    if (frame_budget_ms_ > 0 && micros_since(t0) >= frame_budget_ms_ * 1000.0) break;
+    if (frame_budget_ms_ > 0 && micros_since(frame_start) >= frame_budget_ms_ * 1000.0) break;
   }
   active_micros_ += micros_since(t0);
   return is_finished(status);
@@ -357,9 +473,15 @@ void SearchDebugger::set_speed(double expansions_per_second) {
 }
 
 void SearchDebugger::update(double dt_seconds) {
-  if (searching_) {
-    if (frame_budget_ms_ <= 0 || continue_search()) complete_search();
-    return;
+  if (busy()) {
+    const Clock::time_point t0 = Clock::now();
+    if (searching_ && continue_search(t0)) {
+      finish_active();
+      after_search();
+    }
+    if (!searching_) continue_batch(t0);
+    note_plan_time(t0);
+    if (searching_) return;
   }
   if (!playing_ || !replay_ || !(dt_seconds > 0)) return;
   carry_ += speed_ * dt_seconds;
@@ -520,13 +642,11 @@ std::string SearchDebugger::describe_node(NodeId node) const {
 // ---- Comparison ----------------------------------------------------------------------
 
 void SearchDebugger::complete_search() {
-  if (!searching_) return;
+  if (!busy()) return;
   const double budget = frame_budget_ms_;
   frame_budget_ms_ = 0;
-  continue_search();
+  update(0);
   frame_budget_ms_ = budget;
-  finish_active();
-  after_search();
 }
 
 std::vector<ComparisonRow> SearchDebugger::compare_planners() {
@@ -543,7 +663,7 @@ std::vector<ComparisonRow> SearchDebugger::compare_planners() {
     for (const ParamSpec& spec : info.params) defaults.push_back(spec.default_value);
     // Never replace a cached planner here: the active one is borrowed for node positions.
     std::unique_ptr<Planner> temporary;
-    Planner* p = planner_for(info, q.movement_class, defaults, false);
+    Planner* p = planner_for(info, q.movement_class, defaults, Role::Batch, false);
     if (!p) {
       temporary = info.create(*world_, q.movement_class, defaults);
       ++planners_created_;

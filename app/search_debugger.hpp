@@ -7,6 +7,7 @@
 // registered planner on the active query. The panel (debugger_panel.hpp) and
 // `pathscope render --step` drive it; both draw through render::TracePainter.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -114,6 +115,11 @@ class SearchDebugger {
   /// True while the active query's search is still running in frame-sized slices
   /// (update() continues it; views show the map without the search until it ends).
   bool searching() const { return searching_ != nullptr; }
+  /// True while any planning of the last change is unfinished: the active search or
+  /// other queries waiting for their slices (their rows say "idle" until then).
+  bool busy() const { return searching_ != nullptr || pending_next_ < pending_.size(); }
+  /// Queries of the last change not planned yet.
+  std::size_t pending_queries() const { return pending_.size() - pending_next_; }
   /// Milliseconds of searching per sync()/update() call; 0 (the default) searches to the
   /// end at once. The window sets a budget so that edits on big maps stay responsive.
   void set_frame_budget_ms(double ms) { frame_budget_ms_ = ms > 0 ? ms : 0; }
@@ -155,15 +161,19 @@ class SearchDebugger {
   std::uint64_t trace_version() const { return trace_version_; }
   /// Open nodes at step() sorted by f, then h, then id (cached per step).
   const std::vector<TraceNode>& open_nodes() const;
-  /// Results of every query with its own planner, in scenario order (re-planned when the
-  /// world changes; the active query's row comes from its traced run, marked `traced`).
+  /// Results of every query with its own planner, in scenario order. A query is planned
+  /// again only when the world changed where planners look or the query itself changed;
+  /// the active query's row comes from its traced run, marked `traced`.
   const std::vector<QueryOutcome>& query_results() const { return outcomes_; }
-  /// Milliseconds the last re-plan took (world, every query, the traced search).
+  /// Milliseconds of computing the last finished re-plan took (world update, every
+  /// query that had to be planned again, the traced search), summed over its slices.
   double last_plan_ms() const { return last_plan_ms_; }
   /// Milliseconds of that spent building the world (0 when it was kept).
   double last_world_ms() const { return last_world_ms_; }
   /// Planner objects created so far (the cache keeps one per planner and class).
   std::uint64_t planners_created() const { return planners_created_; }
+  /// Queries planned so far, traced or not (answers kept across edits are not counted).
+  std::uint64_t queries_planned() const { return queries_planned_; }
 
   // ---- Nodes ----------------------------------------------------------------------
 
@@ -196,19 +206,36 @@ class SearchDebugger {
   void paint(const render::LayerSet& layers, render::DrawList& out, double pixels_per_metre = 0);
 
  private:
+  using Clock = std::chrono::steady_clock;
+
+  // The active query's traced search has planners of its own, so that the batch of other
+  // queries never disturbs the nodes the replay shows.
+  enum class Role { Active, Batch };
   struct CachedPlanner {
     std::string name;
     std::size_t movement_class = 0;
     ParamValues params;
+    Role role = Role::Batch;
     std::unique_ptr<Planner> planner;
   };
+  // What each row of outcomes_ was planned from.
+  struct Planned {
+    Query query;
+    std::uint64_t stamp = 0;  // world_stamp_ then
+    bool done = false;
+  };
 
-  Planner* planner_for(const PlannerInfo& info, std::size_t movement_class, const ParamValues& params,
+  Planner* planner_for(const PlannerInfo& info, std::size_t movement_class, const ParamValues& params, Role role,
                        bool may_replace);
-  void plan_all_queries(std::optional<std::size_t> skip);
+  void drop_planners();
+  void schedule_queries();
+  Planner* start_query(std::size_t index, QueryOutcome& outcome);
+  bool continue_batch(Clock::time_point frame_start);
+  void note_plan_time(Clock::time_point t0);
   void record_active();
-  bool continue_search();
+  bool continue_search(Clock::time_point frame_start);
   void finish_active();
+  void fill_active_row();
   void after_search();
   void complete_search();
   void seek_quiet(std::uint64_t k);
@@ -232,10 +259,21 @@ class SearchDebugger {
   std::unique_ptr<PlanningWorld> world_;
   std::vector<CachedPlanner> planners_;
   std::uint64_t planners_created_ = 0;
+  std::uint64_t queries_planned_ = 0;
   Planner* active_planner_ = nullptr;
   bool active_is_grid_ = false;
 
+  std::uint64_t world_stamp_ = 0;   // changes whenever planners may answer differently
+  std::uint64_t traced_stamp_ = 0;  // world_stamp_ of the recorded trace
+  Query traced_query_;              // the active query as traced
+
   std::vector<QueryOutcome> outcomes_;
+  std::vector<Planned> planned_;
+  std::vector<std::size_t> pending_;  // queries to plan, in order
+  std::size_t pending_next_ = 0;
+  Planner* batch_planner_ = nullptr;  // the pending query in progress
+  double batch_micros_ = 0;
+  double plan_ms_ = 0;  // computing time of the re-plan in progress
   std::vector<ComparisonRow> comparison_;
 
   std::unique_ptr<SearchTrace> trace_;

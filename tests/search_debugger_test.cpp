@@ -129,7 +129,8 @@ TEST_SUITE("debugger") {
     SearchDebugger dbg;
     dbg.sync(state);
     const std::uint64_t created = dbg.planners_created();
-    CHECK(created == 2);  // astar and bidirectional, one class
+    // The traced astar of the active query, and astar and bidirectional for the others.
+    CHECK(created == 3);
 
     state.active_query = 2;  // same planner and class as query 0: no new planner object
     dbg.sync(state);
@@ -428,20 +429,141 @@ TEST_CASE("with a frame budget the search runs in slices and ends with the same 
   CHECK(sliced.total_steps() == whole.total_steps());
   CHECK(sliced.step() == sliced.total_steps());
 
-  // An edit while a sliced search runs restarts it in the new world.
-  REQUIRE(state.doc->apply("name", [](Scenario& sc) { sc.name = "edited"; }).ok());
+  // An edit of the map while a sliced search runs restarts it in the new world; undo
+  // brings the first answer back.
+  const std::uint32_t cell = 200 * 70 + 100;
+  const std::vector<TileChange> swamp{TileChange{cell, state.doc->scenario().tiles->terrain[cell], 3}};
+  REQUIRE(state.doc->apply_tiles("swamp", swamp).ok());
+  sliced.sync(state);
+  CHECK(sliced.searching());
+  sliced.update(0.016);
+  state.doc->undo();
   sliced.sync(state);
   CHECK(sliced.searching());
   while (sliced.searching()) sliced.update(0.016);
   CHECK(sliced.result()->nodes == whole.result()->nodes);
   // Comparing planners finishes a running search first.
-  REQUIRE(state.doc->apply("name", [](Scenario& sc) { sc.name = "again"; }).ok());
+  REQUIRE(state.doc->apply_tiles("swamp", swamp).ok());
   sliced.sync(state);
   CHECK(sliced.searching());
   const auto rows = sliced.compare_planners();
   CHECK_FALSE(sliced.searching());
   CHECK(rows.size() == planner_registry().size());
   CHECK(sliced.result()->nodes == whole.result()->nodes);
+}
+
+TEST_CASE("edits nothing rasterises keep the trace and the other queries' answers") {
+  Scenario s = debugger_scenario();
+  s.queries.push_back(s.queries[0]);
+  s.queries.back().goal = test::cell_center(s, 20, 2);
+  EditorState state = open_state(s);
+  SearchDebugger dbg;
+  dbg.sync(state);
+  dbg.seek(4);
+  const std::uint64_t version = dbg.trace_version();
+  const std::uint64_t planned = dbg.queries_planned();
+
+  // A new name: nothing is planned again and the replay stays where the user left it.
+  REQUIRE(state.doc->apply("rename", [](Scenario& sc) { sc.name = "renamed"; }).ok());
+  dbg.sync(state);
+  CHECK(dbg.trace_version() == version);
+  CHECK(dbg.step() == 4);
+  CHECK(dbg.queries_planned() == planned);
+
+  // Moving query 2's goal plans query 2 only.
+  REQUIRE(state.doc->apply("move goal", [&](Scenario& sc) { sc.queries[2].goal = test::cell_center(sc, 20, 9); }).ok());
+  dbg.sync(state);
+  CHECK(dbg.trace_version() == version);
+  CHECK(dbg.queries_planned() == planned + 1);
+  REQUIRE(dbg.query_results().size() == 3);
+  CHECK(dbg.query_results()[2].status == SearchStatus::Found);
+
+  // Deleting query 1 shifts the rows but plans nothing again.
+  REQUIRE(state.doc->apply("delete", [](Scenario& sc) { sc.queries.erase(sc.queries.begin() + 1); }).ok());
+  dbg.sync(state);
+  CHECK(dbg.queries_planned() == planned + 1);
+  REQUIRE(dbg.query_results().size() == 2);
+  CHECK(dbg.query_results()[1].status == SearchStatus::Found);
+  CHECK(dbg.trace_version() == version);
+
+  // A wall plans everything again.
+  REQUIRE(state.doc->apply("add wall", [](Scenario& sc) { sc.features.push_back(cutting_wall(sc)); }).ok());
+  dbg.sync(state);
+  CHECK(dbg.trace_version() > version);
+  CHECK(dbg.queries_planned() == planned + 3);
+}
+
+TEST_CASE("after random edits, the debugger's answers equal a fresh debugger's, with and without a budget") {
+  std::mt19937_64 rng(5);
+  Scenario s = test::ascii_scenario(test::random_rows(rng, 80, 60, 0.2, true));
+  std::uniform_int_distribution<int> ux(0, 79), uy(0, 59);
+  for (int i = 0; i < 6; ++i) {
+    s.queries.push_back(Query{"", test::cell_center(s, ux(rng), uy(rng)), test::cell_center(s, ux(rng), uy(rng)), 0,
+                              i % 2 ? "bidirectional" : "astar", {}, std::nullopt});
+  }
+  EditorState state = open_state(s);
+  SearchDebugger kept, sliced;
+  sliced.set_frame_budget_ms(1e-6);
+  for (int edit = 0; edit < 30; ++edit) {
+    const int kind = int(rng() % 3);
+    const int x = ux(rng), y = uy(rng);
+    if (kind == 0) {  // paint a 3x3 patch
+      const auto t = std::uint8_t(rng() % state.doc->scenario().terrains.size());
+      std::vector<TileChange> changes;
+      for (int dy = 0; dy < 3; ++dy)
+        for (int dx = 0; dx < 3 && x + dx < 80 && y + dy < 60; ++dx) {
+          const auto cell = std::uint32_t((y + dy) * 80 + x + dx);
+          changes.push_back(TileChange{cell, state.doc->scenario().tiles->terrain[cell], t});
+        }
+      REQUIRE(state.doc->apply_tiles("paint", changes).ok());
+    }
+    const Status applied = state.doc->apply("edit",
+                        [&](Scenario& sc) {
+                          if (kind == 0) {
+                            sc.name = "painted";
+                          } else if (kind == 1) {  // a wall feature
+                            Feature f = cutting_wall(sc);
+                            f.id = std::uint32_t(1000 + edit);
+                            f.shape.min = {x, y};
+                            f.shape.max = {std::min(80.0, x + 1.0 + double(rng() % 12)), y + 1.0};
+                            sc.features.push_back(f);
+                          } else {  // move a query's start
+                            sc.queries[rng() % sc.queries.size()].start = test::cell_center(sc, x, y);
+                          }
+                        });
+    const std::string why = applied.ok() ? std::string() : applied.error().to_string();
+    INFO(why);
+    REQUIRE(applied.ok());
+    if (edit % 7 == 3) state.doc->undo();
+    state.active_query = std::size_t(rng() % 6);
+    kept.sync(state);
+    sliced.sync(state);
+    int frames = 0;
+    while (sliced.busy() && frames < 1000000) {
+      sliced.update(0.016);
+      ++frames;
+    }
+    SearchDebugger fresh;
+    fresh.sync(state);
+    REQUIRE(kept.query_results().size() == fresh.query_results().size());
+    REQUIRE(sliced.query_results().size() == fresh.query_results().size());
+    for (std::size_t i = 0; i < fresh.query_results().size(); ++i) {
+      CAPTURE(i);
+      for (const SearchDebugger* d : {&kept, &sliced}) {
+        const QueryOutcome& a = d->query_results()[i];
+        const QueryOutcome& b = fresh.query_results()[i];
+        CHECK(a.status == b.status);
+        CHECK(a.cost == b.cost);
+        CHECK(a.length == b.length);
+        CHECK(a.expansions == b.expansions);
+      }
+    }
+    REQUIRE(kept.result() != nullptr);
+    REQUIRE(sliced.result() != nullptr);
+    CHECK(kept.result()->nodes == fresh.result()->nodes);
+    CHECK(sliced.result()->nodes == fresh.result()->nodes);
+    CHECK(kept.total_steps() == fresh.total_steps());
+  }
 }
 
 }  // TEST_SUITE
