@@ -207,7 +207,8 @@ void stats_widgets(const SearchDebugger& dbg, const Query& q) {
   for (const auto& [name, value] : r->stats.extra) stat_row(name.c_str(), "%g", value);
   stat_row("search", "%.0f us (traced)", dbg.active_micros());
   stat_row("re-plan", "%.2f ms", dbg.last_plan_ms());
-  tooltip("planning time of the last edit: world, every query, the traced search");
+  tooltip("computing time of the last edit's re-plan: the world update, the traced search and every "
+          "query whose answer could change (the others keep theirs)");
   if (const SearchTrace* t = dbg.trace()) {
     stat_row("trace", "%llu events, %.1f MB", ull(t->events().size()), t->memory_bytes() / 1048576.0);
   }
@@ -303,7 +304,7 @@ void query_table(const SearchDebugger& dbg, EditorState& state) {
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(o.planner.c_str());
       ImGui::TableSetColumnIndex(2);
-      ImGui::TextUnformatted(to_string(o.status));
+      ImGui::TextUnformatted(o.status == SearchStatus::Idle ? "planning..." : to_string(o.status));
       ImGui::TableSetColumnIndex(3);
       if (o.status == SearchStatus::Found) ImGui::Text("%.3f", o.length);
       ImGui::TableSetColumnIndex(4);

@@ -130,22 +130,25 @@ void EditorApp::update_title() {
 }
 
 void EditorApp::paint_scene_if_needed() {
-  const PlanningWorld* world = debugger_.world();
-  if (!world) return;
+  if (!debugger_.world()) return;
   char key[256];
-  std::snprintf(key, sizeof key, "%llu/%llu/%llu/%llu/%zu/%llu", (unsigned long long)state_.doc_serial,
-                (unsigned long long)state_.doc->revision(), (unsigned long long)debugger_.trace_version(),
-                (unsigned long long)debugger_.step(), state_.active_query,
+  std::snprintf(key, sizeof key, "%llu/%llu/%zu/%llu", (unsigned long long)state_.doc_serial,
+                (unsigned long long)state_.doc->revision(), state_.active_query,
                 (unsigned long long)state_.layers.bits());
-  if (key == scene_key_) return;
-  scene_key_ = key;
-  scene_.clear();
-  const std::size_t count = world->scenario().queries.size();
-  const std::optional<std::size_t> query =
-      count > 0 ? std::optional<std::size_t>(std::min(state_.active_query, count - 1)) : std::nullopt;
-  const std::size_t movement_class = query ? world->scenario().queries[*query].movement_class : 0;
-  render::paint_world(*world, movement_class, state_.layers, scene_, render::WorldPaintParams{query});
-  debugger_.paint(state_.layers, scene_);
+  if (key != map_key_) {
+    map_key_ = key;
+    map_below_.clear();
+    map_above_.clear();
+    debugger_.paint_map(render::map_layers(state_.layers, false), map_below_);
+    debugger_.paint_map(render::map_layers(state_.layers, true), map_above_);
+  }
+  std::snprintf(key, sizeof key, "%s/%llu/%llu", map_key_.c_str(), (unsigned long long)debugger_.trace_version(),
+                (unsigned long long)debugger_.step());
+  if (key != search_key_) {
+    search_key_ = key;
+    search_.clear();
+    debugger_.paint(state_.layers, search_);
+  }
 }
 
 Status EditorApp::export_view(int width, int height, const std::filesystem::path& out) {
@@ -153,7 +156,9 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
   const Vec2 size = camera.viewport_size();
   camera.set_viewport({0, 0}, {double(width), double(height)});
   camera.set_zoom(camera.zoom() * std::min(width / size.x, height / size.y));
-  render::DrawList all = scene_;
+  render::DrawList all = map_below_;
+  all.append(search_);
+  all.append(map_above_);
   all.append(overlay_);
   return export_png(all, camera, width, height, out);
 }
@@ -204,7 +209,9 @@ void EditorApp::frame() {
     tool->draw_preview(ctx, overlay_);
   }
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
-  adapter_.draw(scene_, state_.camera, background);
+  for (const render::DrawList* list : {&map_below_, &search_, &map_above_}) {
+    adapter_.draw(*list, state_.camera, background);
+  }
   adapter_.draw(overlay_, state_.camera, background);
 }
 

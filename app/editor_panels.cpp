@@ -121,7 +121,11 @@ void EditorApp::status_bar() {
     ImGui::SameLine(300);
     ImGui::Text("zoom %.3g px/m", state_.camera.zoom());
     ImGui::SameLine(420);
-    ImGui::Text("re-plan %.2f ms", debugger_.last_plan_ms());
+    if (debugger_.busy()) {
+      ImGui::Text("planning... %zu left", debugger_.pending_queries() + (debugger_.searching() ? 1 : 0));
+    } else {
+      ImGui::Text("re-plan %.2f ms", debugger_.last_plan_ms());
+    }
     ImGui::SameLine(560);
     ImGui::Text("%s  %s", state_.active_tool.c_str(), state_.doc->modified() ? "(modified)" : "");
   }

@@ -104,19 +104,61 @@ void ImGuiDrawAdapter::destroy(CachedImage& cached) {
   cached.tiles.clear();
 }
 
-const ImGuiDrawAdapter::CachedImage& ImGuiDrawAdapter::upload(const render::ImagePrim& image) {
+namespace {
+
+bool opaque_pixels(CellRect rect, const std::uint8_t* first, int pitch) {
+  for (int y = 0; y < rect.height(); ++y) {
+    const std::uint8_t* row = first + std::size_t(y) * std::size_t(pitch);
+    for (int x = 0; x < rect.width(); ++x) {
+      if (row[4 * x + 3] != 255) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void ImGuiDrawAdapter::update_pixels(CachedImage& cached, CellRect rect, const std::uint8_t* first, int pitch) {
+  if (cached.opaque && !opaque_pixels(rect, first, pitch)) {
+    cached.opaque = false;
+    for (Tile& t : cached.tiles) SDL_SetTextureBlendMode(t.texture, SDL_BLENDMODE_BLEND);
+  }
+  for (Tile& t : cached.tiles) {
+    const CellRect part = rect.intersected(CellRect{t.x, t.y, t.x + t.width, t.y + t.height});
+    if (part.empty()) continue;
+    const SDL_Rect dst{part.x0 - t.x, part.y0 - t.y, part.width(), part.height()};
+    const std::uint8_t* src =
+        first + std::size_t(part.y0 - rect.y0) * std::size_t(pitch) + std::size_t(part.x0 - rect.x0) * 4;
+    SDL_UpdateTexture(t.texture, &dst, src, pitch);
+  }
+  pixels_uploaded_ += std::uint64_t(rect.width()) * std::uint64_t(rect.height());
+}
+
+ImGuiDrawAdapter::CachedImage& ImGuiDrawAdapter::upload(const render::ImagePrim& image) {
   CachedImage& cached = cache_[image.key];
-  if (!cached.tiles.empty() && cached.version == image.version && cached.width == image.width &&
-      cached.height == image.height) {
-    return cached;
+  const int pitch = image.width * 4;
+  if (!cached.tiles.empty() && cached.width == image.width && cached.height == image.height) {
+    if (cached.version == image.version) return cached;
+    // The textures hold the version this one was changed from: upload the change only.
+    const CellRect whole{0, 0, image.width, image.height};
+    if (image.base_version != 0 && cached.version == image.base_version &&
+        image.changed.intersected(whole) == image.changed) {
+      if (!image.changed.empty()) {
+        const std::uint8_t* first = image.rgba.data() + std::size_t(image.changed.y0) * std::size_t(pitch) +
+                                    std::size_t(image.changed.x0) * 4;
+        update_pixels(cached, image.changed, first, pitch);
+      }
+      cached.version = image.version;
+      ++uploads_;
+      ++partial_uploads_;
+      return cached;
+    }
   }
   destroy(cached);
   cached.version = image.version;
   cached.width = image.width;
   cached.height = image.height;
-  const int pitch = image.width * 4;
-  bool opaque = true;
-  for (std::size_t i = 3; i < image.rgba.size() && opaque; i += 4) opaque = image.rgba[i] == 255;
+  cached.opaque = opaque_pixels(CellRect{0, 0, image.width, image.height}, image.rgba.data(), pitch);
   for (int y = 0; y < image.height; y += max_side_) {
     for (int x = 0; x < image.width; x += max_side_) {
       Tile t{nullptr, x, y, std::min(max_side_, image.width - x), std::min(max_side_, image.height - y)};
@@ -125,7 +167,7 @@ const ImGuiDrawAdapter::CachedImage& ImGuiDrawAdapter::upload(const render::Imag
       if (!t.texture) continue;  // Out of texture memory: that tile is not drawn.
       // Opaque images (the terrain) skip blending, which the software renderer pays
       // for per pixel.
-      SDL_SetTextureBlendMode(t.texture, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+      SDL_SetTextureBlendMode(t.texture, cached.opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
       SDL_SetTextureScaleMode(t.texture, SDL_ScaleModeNearest);
       const std::uint8_t* first =
           image.rgba.data() + static_cast<std::size_t>(y) * pitch + std::size_t(x) * 4;
@@ -133,6 +175,7 @@ const ImGuiDrawAdapter::CachedImage& ImGuiDrawAdapter::upload(const render::Imag
       cached.tiles.push_back(t);
     }
   }
+  pixels_uploaded_ += std::uint64_t(image.width) * std::uint64_t(image.height);
   ++uploads_;
   return cached;
 }
@@ -178,56 +221,105 @@ void ImGuiDrawAdapter::blit_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   SDL_RenderCopyF(b.renderer, b.texture, nullptr, &dst);
 }
 
-void ImGuiDrawAdapter::draw_composite(std::span<const render::Primitive* const> run, const Camera& cam,
-                                      ImDrawList& out) {
-  const auto& first = std::get<render::ImagePrim>(run.front()->shape);
-  std::string key = "composite";
-  std::uint64_t version = 1469598103934665603ull;  // FNV-1a over what the pixels depend on
-  auto mix = [&version](std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) version = (version ^ ((v >> (8 * i)) & 0xFF)) * 1099511628211ull;
-  };
+namespace {
+
+// Straight-alpha "over" of every image of the run in drawing order, tints applied, for
+// the pixels of `rect`; RGBA8, rect-sized rows.
+std::vector<std::uint8_t> composite(std::span<const render::Primitive* const> run, CellRect rect, int width) {
+  const std::size_t n = std::size_t(rect.width()) * std::size_t(rect.height());
+  std::vector<float> acc(n * 4, 0.0f);
   for (const render::Primitive* p : run) {
     const auto& img = std::get<render::ImagePrim>(p->shape);
-    key += ":" + img.key;
-    mix(img.version);
-    mix(to_im(p->color));
-  }
-  auto it = cache_.find(key);
-  if (it == cache_.end() || it->second.version != version || it->second.width != first.width ||
-      it->second.height != first.height) {
-    // Straight-alpha "over" of every image in drawing order, tints applied.
-    render::ImagePrim merged;
-    merged.key = key;
-    merged.version = version;
-    merged.width = first.width;
-    merged.height = first.height;
-    merged.min = first.min;
-    merged.max = first.max;
-    const std::size_t n = std::size_t(first.width) * std::size_t(first.height);
-    std::vector<float> acc(n * 4, 0.0f);
-    for (const render::Primitive* p : run) {
-      const auto& img = std::get<render::ImagePrim>(p->shape);
-      if (img.rgba.size() < n * 4) continue;
-      const float tr = p->color.r / 255.0f, tg = p->color.g / 255.0f, tb = p->color.b / 255.0f,
-                  ta = p->color.a / 255.0f;
-      for (std::size_t i = 0; i < n; ++i) {
-        const float sa = img.rgba[4 * i + 3] / 255.0f * ta;
+    const float tr = p->color.r / 255.0f, tg = p->color.g / 255.0f, tb = p->color.b / 255.0f,
+                ta = p->color.a / 255.0f;
+    std::size_t k = 0;
+    for (int y = rect.y0; y < rect.y1; ++y) {
+      for (int x = rect.x0; x < rect.x1; ++x, ++k) {
+        const std::uint8_t* src = &img.rgba[4 * (std::size_t(y) * std::size_t(width) + std::size_t(x))];
+        const float sa = src[3] / 255.0f * ta;
         if (sa <= 0) continue;
-        float* d = &acc[4 * i];
+        float* d = &acc[4 * k];
         const float da = d[3] * (1 - sa);
         const float oa = sa + da;
-        d[0] = (img.rgba[4 * i] / 255.0f * tr * sa + d[0] * da) / oa;
-        d[1] = (img.rgba[4 * i + 1] / 255.0f * tg * sa + d[1] * da) / oa;
-        d[2] = (img.rgba[4 * i + 2] / 255.0f * tb * sa + d[2] * da) / oa;
+        d[0] = (src[0] / 255.0f * tr * sa + d[0] * da) / oa;
+        d[1] = (src[1] / 255.0f * tg * sa + d[1] * da) / oa;
+        d[2] = (src[2] / 255.0f * tb * sa + d[2] * da) / oa;
         d[3] = oa;
       }
     }
-    merged.rgba.resize(n * 4);
-    for (std::size_t i = 0; i < n * 4; ++i) merged.rgba[i] = std::uint8_t(std::lround(acc[i] * 255.0f));
-    upload(merged);
-    it = cache_.find(key);
   }
-  blit_cached(it->second, first.min, first.max, IM_COL32_WHITE, cam, out);
+  std::vector<std::uint8_t> out(n * 4);
+  for (std::size_t i = 0; i < n * 4; ++i) out[i] = std::uint8_t(std::lround(acc[i] * 255.0f));
+  return out;
+}
+
+}  // namespace
+
+void ImGuiDrawAdapter::draw_composite(std::span<const render::Primitive* const> run, const Camera& cam,
+                                      ImDrawList& out) {
+  const auto& first = std::get<render::ImagePrim>(run.front()->shape);
+  const std::size_t n = std::size_t(first.width) * std::size_t(first.height);
+  std::string key = "composite";
+  std::vector<std::uint64_t> parts;
+  for (const render::Primitive* p : run) {
+    const auto& img = std::get<render::ImagePrim>(p->shape);
+    if (img.rgba.size() < n * 4) return;
+    key += ":" + img.key;
+    parts.push_back(img.version);
+    parts.push_back(to_im(p->color));
+  }
+  std::uint64_t version = 1469598103934665603ull;  // FNV-1a over what the pixels depend on
+  for (const std::uint64_t v : parts) {
+    for (int i = 0; i < 8; ++i) version = (version ^ ((v >> (8 * i)) & 0xFF)) * 1099511628211ull;
+  }
+  auto it = cache_.find(key);
+  const bool same_grid =
+      it != cache_.end() && !it->second.tiles.empty() && it->second.width == first.width && it->second.height == first.height;
+  if (same_grid && it->second.version == version) {
+    blit_cached(it->second, first.min, first.max, IM_COL32_WHITE, cam, out);
+    return;
+  }
+
+  // When every image is the one the texture was composited from or a known change of
+  // it, composite and upload the changed pixels only.
+  CellRect changed;
+  bool partial = same_grid && it->second.parts.size() == parts.size();
+  const CellRect whole{0, 0, first.width, first.height};
+  for (std::size_t k = 0; partial && k < run.size(); ++k) {
+    const auto& img = std::get<render::ImagePrim>(run[k]->shape);
+    const std::uint64_t held = it->second.parts[2 * k];
+    if (it->second.parts[2 * k + 1] != parts[2 * k + 1]) {
+      partial = false;
+    } else if (held != img.version) {
+      partial = img.base_version != 0 && held == img.base_version && img.changed.intersected(whole) == img.changed;
+      changed = changed.united(img.changed);
+    }
+  }
+  if (partial) {
+    CachedImage& cached = it->second;
+    if (!changed.empty()) {
+      const std::vector<std::uint8_t> pixels = composite(run, changed, first.width);
+      update_pixels(cached, changed, pixels.data(), changed.width() * 4);
+    }
+    cached.version = version;
+    cached.parts = std::move(parts);
+    ++uploads_;
+    ++partial_uploads_;
+    blit_cached(cached, first.min, first.max, IM_COL32_WHITE, cam, out);
+    return;
+  }
+
+  render::ImagePrim merged;
+  merged.key = key;
+  merged.version = version;
+  merged.width = first.width;
+  merged.height = first.height;
+  merged.min = first.min;
+  merged.max = first.max;
+  merged.rgba = composite(run, whole, first.width);
+  CachedImage& cached = upload(merged);
+  cached.parts = std::move(parts);
+  blit_cached(cached, first.min, first.max, IM_COL32_WHITE, cam, out);
 }
 
 void ImGuiDrawAdapter::draw(const render::DrawList& list, const Camera& cam, ImDrawList& out) {

@@ -45,6 +45,10 @@ class ImGuiDrawAdapter {
 
   /// Number of texture uploads so far (for tests of the cache).
   std::uint64_t upload_count() const { return uploads_; }
+  /// Number of uploads of part of an image (only the pixels that changed) among them.
+  std::uint64_t partial_upload_count() const { return partial_uploads_; }
+  /// Pixels uploaded so far.
+  std::uint64_t pixels_uploaded() const { return pixels_uploaded_; }
 
  private:
   // One texture per tile of at most max_side_ x max_side_ pixels of an image.
@@ -55,10 +59,15 @@ class ImGuiDrawAdapter {
   struct CachedImage {
     std::uint64_t version = 0;
     int width = 0, height = 0;
+    bool opaque = true;
+    std::vector<std::uint64_t> parts;  // composites: version and tint of each image
     std::vector<Tile> tiles;
   };
 
-  const CachedImage& upload(const render::ImagePrim& image);
+  CachedImage& upload(const render::ImagePrim& image);
+  // Uploads the pixels of `rect` (image pixels) into the cached textures; `first` is the
+  // rect's top-left pixel in a buffer of `pitch` bytes per row.
+  void update_pixels(CachedImage& cached, CellRect rect, const std::uint8_t* first, int pitch);
   void destroy(CachedImage& cached);
   void draw_image(const render::ImagePrim& image, std::uint32_t tint, const render::Camera& camera,
                   ImDrawList& out);
@@ -82,6 +91,8 @@ class ImGuiDrawAdapter {
   int max_side_ = 4096;
   std::map<std::string, CachedImage> cache_;
   std::uint64_t uploads_ = 0;
+  std::uint64_t partial_uploads_ = 0;
+  std::uint64_t pixels_uploaded_ = 0;
 };
 
 }  // namespace pathscope::app

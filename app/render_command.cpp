@@ -96,16 +96,6 @@ void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool sh
 }
 
 // The layers of `layers` drawn below the search overlay, or above it.
-render::LayerSet map_layers(const render::LayerSet& layers, bool above_search) {
-  render::LayerSet out;
-  for (const render::Layer layer : render::all_layers()) {
-    const bool above = layer > render::Layer::Path;
-    const bool search = layer >= render::Layer::Closed && layer <= render::Layer::Path;
-    if (layers.contains(layer) && !search && above == above_search) out.set(layer);
-  }
-  return out;
-}
-
 }  // namespace
 
 int run_render_command(const RenderOptions& options) {
@@ -146,11 +136,8 @@ int run_render_command(const RenderOptions& options) {
   // overlay is painted every frame. Map layers above the search (units, markers,
   // labels) go into a second list so that the drawing order stays that of Layer.
   render::DrawList below, overlay, above;
-  const render::WorldPaintParams world_params{debugger.active_query()};
-  render::paint_world(*debugger.world(), debugger.movement_class(), map_layers(*layers, false), below,
-                      world_params);
-  render::paint_world(*debugger.world(), debugger.movement_class(), map_layers(*layers, true), above,
-                      world_params);
+  debugger.paint_map(render::map_layers(*layers, false), below);
+  debugger.paint_map(render::map_layers(*layers, true), above);
 
   // Offscreen: SDL's software renderer with its own ImGui context (app/png_export.hpp).
   Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(options.width, options.height);

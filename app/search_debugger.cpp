@@ -8,6 +8,8 @@
 
 #include "app/search_debugger.hpp"
 
+#include "render/scene_painter.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -147,11 +149,17 @@ void SearchDebugger::sync(const EditorState& state) {
       const WorldChange change = world_->update(scenario);
       if (change.rebuilt) drop_planners();
       if (!change.none()) ++world_stamp_;
+      if (change.rebuilt) {
+        map_images_.invalidate_all();
+      } else {
+        map_images_.invalidate(change.cells);
+      }
     } else {
       drop_planners();
       world_.reset();  // free the old world's memory before building the new one
       world_ = std::make_unique<PlanningWorld>(scenario);
       ++world_stamp_;
+      map_images_.invalidate_all();
     }
     last_world_ms_ = micros_since(t0) / 1000.0;
     revision_ = doc.revision();
@@ -689,6 +697,14 @@ render::TraceGeometry SearchDebugger::geometry() const {
   if (grid_nodes()) return render::grid_trace_geometry(grid);
   const WorldInfo& w = world_->scenario().world;
   return render::graph_trace_geometry(*active_planner_, grid.cell_size(), {0, 0}, {w.width, w.height});
+}
+
+void SearchDebugger::paint_map(const render::LayerSet& layers, render::DrawList& out) {
+  if (!world_) return;
+  render::WorldPaintParams params;
+  params.query = active_;
+  params.images = &map_images_;
+  render::paint_world(*world_, movement_class(), layers, out, params);
 }
 
 void SearchDebugger::paint(const render::LayerSet& layers, render::DrawList& out, double pixels_per_metre) {

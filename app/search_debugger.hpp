@@ -21,6 +21,7 @@
 #include "planner/search_trace.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
+#include "render/map_images.hpp"
 #include "render/trace_painter.hpp"
 
 namespace pathscope::app {
@@ -199,6 +200,13 @@ class SearchDebugger {
 
   // ---- Drawing --------------------------------------------------------------------
 
+  /// Appends the map in `layers` (render::paint_world for movement_class(), markers of
+  /// the active query only). Its raster images are kept between calls and repainted
+  /// only where the world changed, so an edit costs the cells it touched.
+  void paint_map(const render::LayerSet& layers, render::DrawList& out);
+  /// Pixels of map images repainted so far (see render::MapImages).
+  std::uint64_t map_pixels_painted() const { return map_images_.pixels_painted(); }
+
   /// Appends the search overlay at step() (render::TracePainter) to `out`; what it
   /// draws changes only with trace_version(), step() and `layers`. The map is drawn separately
   /// with render::paint_world(world(), movement_class(), ...). `pixels_per_metre` (the
@@ -304,6 +312,7 @@ class SearchDebugger {
   mutable std::uint64_t open_cache_version_ = 0;  // 0 = empty
 
   render::TracePainter painter_;
+  render::MapImages map_images_;
 };
 
 }  // namespace pathscope::app

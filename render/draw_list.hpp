@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "planner/cell_rect.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope::render {
@@ -111,10 +112,13 @@ struct TextPrim {
 
 /// An RGBA8 pixel buffer covering a world rectangle, sampled nearest-neighbour.
 /// `key` + `version` identify the pixels: adapters cache one texture per key and upload
-/// again only when the version changes.
+/// again only when the version changes; when they hold `base_version`, only the pixels
+/// of `changed` (the rest equal base_version's).
 struct ImagePrim {
   std::string key;                 ///< Stable name, e.g. "tiles".
   std::uint64_t version = 0;       ///< Changes whenever the pixels change.
+  std::uint64_t base_version = 0;  ///< The previous version (0: unknown, upload it all).
+  CellRect changed;                ///< Pixels that differ from base_version's.
   int width = 0;                   ///< Pixels.
   int height = 0;                  ///< Pixels.
   std::vector<std::uint8_t> rgba;  ///< width * height * 4 bytes, row-major, row 0 at min.y.

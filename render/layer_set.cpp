@@ -78,4 +78,14 @@ std::string known_layer_names() {
   return out;
 }
 
+LayerSet map_layers(const LayerSet& layers, bool above_search) {
+  LayerSet out;
+  for (const Layer layer : all_layers()) {
+    const bool above = layer > Layer::Path;
+    const bool search = layer >= Layer::Closed && layer <= Layer::Path;
+    if (layers.contains(layer) && !search && above == above_search) out.set(layer);
+  }
+  return out;
+}
+
 }  // namespace pathscope::render

@@ -46,6 +46,11 @@ class LayerSet {
   std::bitset<kLayerCount> bits_;
 };
 
+/// The map layers of `layers` that are drawn below the search overlay (tiles up to
+/// influences) or, with `above_search`, above it (units, markers, labels). Drawn as
+/// separate lists, the map need not be painted again when only the search changes.
+LayerSet map_layers(const LayerSet& layers, bool above_search);
+
 /// "tiles, cost_heat, ..., labels": the known layer names, for messages and --help.
 std::string known_layer_names();
 

@@ -1,5 +1,5 @@
-// paint_world: the map layers. Rasters become one image each (one pixel per cell);
-// vector data keeps its world geometry so it stays sharp at any zoom.
+// paint_world: the map layers. Rasters become one image each (one pixel per cell, from
+// render/map_images); vector data keeps its world geometry so it stays sharp at any zoom.
 
 #include "render/scene_painter.hpp"
 
@@ -17,69 +17,8 @@ namespace pathscope::render {
 namespace {
 
 constexpr Color kWorldBorder{90, 90, 90, 255};
-constexpr Color kBlockedHeat{20, 20, 20, 170};
 constexpr Color kUnitOutline{15, 15, 15, 255};
 constexpr Color kDefaultFaction{200, 200, 200, 255};
-
-// An image covering the grid's cells, filled by `color_of(cell index)`.
-template <typename ColorOf>
-ImagePrim cell_image(std::string key, int width, int height, double cell_size, ColorOf color_of) {
-  ImagePrim img;
-  img.key = std::move(key);
-  img.width = width;
-  img.height = height;
-  img.min = {0, 0};
-  img.max = {width * cell_size, height * cell_size};
-  img.rgba.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4);
-  for (std::size_t i = 0, n = static_cast<std::size_t>(width) * height; i < n; ++i) {
-    const Color c = color_of(static_cast<std::uint32_t>(i));
-    img.rgba[i * 4 + 0] = c.r;
-    img.rgba[i * 4 + 1] = c.g;
-    img.rgba[i * 4 + 2] = c.b;
-    img.rgba[i * 4 + 3] = c.a;
-  }
-  return img;
-}
-
-void paint_tiles(const PlanningWorld& world, DrawList& out) {
-  const Scenario& s = world.scenario();
-  const TerrainRaster& r = world.raster();
-  if (r.width > 0 && r.height > 0) {
-    out.image(Layer::Tiles, {255, 255, 255, 255},
-              cell_image("tiles", r.width, r.height, r.cell_size, [&](std::uint32_t i) {
-                const std::size_t t = r.terrain[i];
-                return t < s.terrains.size() ? s.terrains[t].color : Color{255, 0, 255, 255};
-              }));
-  }
-  out.rect(Layer::Tiles, kWorldBorder, {0, 0}, {s.world.width, s.world.height}, false, 1);
-}
-
-void paint_cost_heat(const CostGrid& grid, DrawList& out) {
-  double lo = 0, hi = 0;
-  for (std::uint32_t i = 0; i < grid.cell_count(); ++i) {
-    if (!grid.passable(i)) continue;
-    const double m = grid.multiplier(i);
-    lo = lo == 0 ? m : std::min(lo, m);
-    hi = std::max(hi, m);
-  }
-  // Log scale: multipliers span orders of magnitude (road 0.5, swamp 3, nebula 10).
-  const double span = hi > lo && lo > 0 ? std::log(hi / lo) : 0;
-  const Color low{60, 200, 80, 150}, mid{240, 220, 60, 150}, high{220, 50, 40, 150};
-  out.image(Layer::CostHeat, {255, 255, 255, 255},
-            cell_image("cost_heat", grid.width(), grid.height(), grid.cell_size(), [&](std::uint32_t i) {
-              if (!grid.passable(i)) return kBlockedHeat;
-              const double t = span > 0 ? std::log(grid.multiplier(i) / lo) / span : 0;
-              return t < 0.5 ? mix(low, mid, t * 2) : mix(mid, high, t * 2 - 1);
-            }));
-}
-
-void paint_regions(const CostGrid& grid, const RegionMap& regions, DrawList& out) {
-  out.image(Layer::Regions, {255, 255, 255, 255},
-            cell_image("regions", grid.width(), grid.height(), grid.cell_size(), [&](std::uint32_t i) {
-              const std::uint32_t label = regions.region(i);
-              return label == RegionMap::kBlocked ? Color{0, 0, 0, 0} : label_color(label, 120);
-            }));
-}
 
 Vec2 shape_center(const pathscope::Shape& shape) {
   switch (shape.kind) {
@@ -177,12 +116,13 @@ void paint_markers(const Scenario& s, std::optional<std::size_t> selected, bool 
 void paint_world(const PlanningWorld& world, std::size_t movement_class, const LayerSet& layers,
                  DrawList& out, const WorldPaintParams& params) {
   const Scenario& s = world.scenario();
-  if (layers.contains(Layer::Tiles)) paint_tiles(world, out);
-  if (movement_class < world.class_count()) {
-    if (layers.contains(Layer::CostHeat)) paint_cost_heat(world.grid(movement_class), out);
-    if (layers.contains(Layer::Regions)) {
-      paint_regions(world.grid(movement_class), world.regions(movement_class), out);
-    }
+  if (params.images) {
+    params.images->paint(world, movement_class, layers, out);
+  } else {
+    MapImages().paint(world, movement_class, layers, out);
+  }
+  if (layers.contains(Layer::Tiles)) {
+    out.rect(Layer::Tiles, kWorldBorder, {0, 0}, {s.world.width, s.world.height}, false, 1);
   }
   if (layers.contains(Layer::Features)) paint_features(s, out);
   if (layers.contains(Layer::Roads)) {

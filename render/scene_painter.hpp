@@ -10,6 +10,7 @@
 #include "planner/planning_world.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
+#include "render/map_images.hpp"
 
 namespace pathscope::render {
 
@@ -17,6 +18,9 @@ namespace pathscope::render {
 struct WorldPaintParams {
   /// Query whose start and goal are marked (index into Scenario::queries); nullopt = all.
   std::optional<std::size_t> query;
+  /// Keeps the raster images between calls and repaints only changed cells (the caller
+  /// invalidates it as the world changes); nullptr paints them afresh.
+  MapImages* images = nullptr;
 };
 
 /// Draws the map: terrain raster (Tiles), cost multipliers and regions of
