@@ -126,6 +126,8 @@ void OffscreenCanvas::draw_frame(std::span<const render::DrawList* const> lists,
   SDL_RenderFlush(renderer_);
 }
 
+const ImGuiDrawAdapter& OffscreenCanvas::adapter() const { return *adapter_; }
+
 Result<RgbaImage> OffscreenCanvas::read_pixels() const {
   RgbaImage image;
   image.width = width_;

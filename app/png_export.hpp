@@ -69,6 +69,10 @@ class OffscreenCanvas {
   /// The pixels of the last frame.
   Result<RgbaImage> read_pixels() const;
 
+  /// The adapter that replays draw lists here (its texture cache lives as long as the
+  /// canvas, as in the window).
+  const ImGuiDrawAdapter& adapter() const;
+
   /// Writes the last frame as PNG, atomically (a temporary next to `out`, then renamed).
   /// Errors (code Io) name the file.
   Status write_png(const std::filesystem::path& out) const;
