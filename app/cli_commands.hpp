@@ -41,6 +41,7 @@ struct ConvertOptions {
   std::string out_json;
   std::string scen;                 ///< Optional .scen whose problems become queries.
   std::size_t max_queries = 16;
+  std::string pick = "first";       ///< first, spread (over every length bucket) or longest.
 };
 
 int run_solve(const SolveOptions& options);

@@ -1,7 +1,9 @@
 // `pathscope convert IN.map OUT.json`: a Moving AI map (and optionally problems from a
 // .scen file) into a Pathscope scenario.
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "app/cli_commands.hpp"
 #include "planner/movingai.hpp"
@@ -28,7 +30,21 @@ int run_convert(const ConvertOptions& options) {
       std::fprintf(stderr, "pathscope convert: %s\n", ok.error().to_string().c_str());
       return kExitFailed;
     }
-    scenario = movingai_to_scenario(*map, *problems, options.max_queries);
+    // Which problems: the file's first (shortest) ones, a spread over the whole file
+    // (every length bucket), or its last (longest) ones.
+    std::vector<MovingAiProblem> picked = std::move(problems).value();
+    const std::size_t n = std::min(picked.size(), options.max_queries);
+    if (options.pick == "spread" && n > 0 && picked.size() > n) {
+      std::vector<MovingAiProblem> spread;
+      for (std::size_t i = 0; i < n; ++i) spread.push_back(picked[i * (picked.size() - 1) / std::max<std::size_t>(1, n - 1)]);
+      picked = std::move(spread);
+    } else if (options.pick == "longest" && picked.size() > n) {
+      picked.erase(picked.begin(), picked.end() - std::ptrdiff_t(n));
+    } else if (options.pick != "first" && options.pick != "spread" && options.pick != "longest") {
+      std::fprintf(stderr, "pathscope convert: --pick %s: expected first, spread or longest\n", options.pick.c_str());
+      return kExitUsage;
+    }
+    scenario = movingai_to_scenario(*map, picked, options.max_queries);
   }
   if (auto saved = save_scenario(scenario, options.out_json); !saved) {
     std::fprintf(stderr, "pathscope convert: %s\n", saved.error().to_string().c_str());

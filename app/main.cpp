@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli_commands.hpp"
+#include "app/edit_bench.hpp"
 #include "app/render_command.hpp"
 #include "app/viewer.hpp"
 #include "planner/planner_registry.hpp"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   convert_cmd->add_option("out", convert.out_json, "scenario JSON to write")->required();
   convert_cmd->add_option("--scen", convert.scen, "add problems of this .scen file as queries");
   convert_cmd->add_option("--max-queries", convert.max_queries, "at most N queries from --scen");
+  convert_cmd->add_option("--pick", convert.pick, "which problems: first (shortest), spread or longest");
 
   RenderOptions render;
   std::string size = "1280x800";
@@ -76,6 +78,16 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--layers", layers, "comma-separated layers, or all");
   render_cmd->add_option("--frames", render.frames, "draw N frames and print the mean ms per frame");
 
+  EditBenchOptions edit_bench;
+  std::string bench_size = "1280x800";
+  auto* edit_cmd = app.add_subcommand("edit-bench", "time the editor's work per edit (re-plan, repaint, frame), headless");
+  edit_cmd->add_option("file", edit_bench.scenario_path, "scenario JSON or Moving AI .map (default: maps/default.json)");
+  edit_cmd->add_option("--edits", edit_bench.edits, "number of edits (brush stroke, wall, undo, ...)");
+  edit_cmd->add_option("--seed", edit_bench.seed, "where the edits go");
+  edit_cmd->add_option("--brush", edit_bench.brush, "brush half-size in cells");
+  edit_cmd->add_option("--size", bench_size, "frame size WxH in pixels");
+  edit_cmd->add_flag("--all-layers", edit_bench.all_layers, "draw every layer (heat map and regions too)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -86,6 +98,16 @@ int main(int argc, char** argv) {
   if (*solve_cmd) return run_solve(solve);
   if (*bench_cmd) return run_movingai(bench);
   if (*convert_cmd) return run_convert(convert);
+  if (*edit_cmd) {
+    char extra = 0;
+    if (std::sscanf(bench_size.c_str(), "%dx%d%c", &edit_bench.width, &edit_bench.height, &extra) != 2 ||
+        edit_bench.width <= 0 || edit_bench.height <= 0 || edit_bench.width > 16384 || edit_bench.height > 16384) {
+      std::fprintf(stderr, "pathscope edit-bench: --size %s: expected WxH with 1..16384 pixels per side\n",
+                   bench_size.c_str());
+      return kExitUsage;
+    }
+    return run_edit_bench(edit_bench);
+  }
   if (*render_cmd) {
     int w = 0, h = 0;
     char extra = 0;

@@ -32,33 +32,6 @@ int fail(const std::string& message) {
   return kExitFailed;
 }
 
-// Loads the scenario into an editor state, as the window would, and plans its queries.
-Result<EditorState> open_state(const std::string& path) {
-  std::string file = path;
-  if (file.empty()) {
-    const auto found = find_default_scenario();
-    if (!found) {
-      return make_error(ErrorCode::Io, "maps/default.json",
-                        "no default scenario in the working directory or the source tree; give a file");
-    }
-    file = found->string();
-  }
-  Result<Scenario> loaded = load_any_scenario(file);
-  if (!loaded) return loaded.error();
-  EditorState state;
-  state.open_document(std::make_unique<Document>(std::move(loaded).value(), file));
-  return state;
-}
-
-render::Camera initial_camera(const Scenario& s, Vec2 viewport_size) {
-  render::Camera cam;
-  cam.set_viewport({0, 0}, viewport_size);
-  cam.fit({0, 0}, {s.world.width, s.world.height});
-  if (s.viewer.zoom) cam.set_zoom(*s.viewer.zoom);
-  if (s.viewer.center) cam.set_center(*s.viewer.center);
-  return cam;
-}
-
 std::string status_line(const SearchDebugger& dbg) {
   const PathResult* r = dbg.result();
   if (!r) return dbg.error().empty() ? "no query run" : dbg.error();
@@ -95,8 +68,33 @@ void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool sh
   ImGui::End();
 }
 
-// The layers of `layers` drawn below the search overlay, or above it.
 }  // namespace
+
+Result<EditorState> open_editor_state(const std::string& path) {
+  std::string file = path;
+  if (file.empty()) {
+    const auto found = find_default_scenario();
+    if (!found) {
+      return make_error(ErrorCode::Io, "maps/default.json",
+                        "no default scenario in the working directory or the source tree; give a file");
+    }
+    file = found->string();
+  }
+  Result<Scenario> loaded = load_any_scenario(file);
+  if (!loaded) return loaded.error();
+  EditorState state;
+  state.open_document(std::make_unique<Document>(std::move(loaded).value(), file));
+  return state;
+}
+
+render::Camera initial_camera(const Scenario& s, Vec2 viewport_size) {
+  render::Camera cam;
+  cam.set_viewport({0, 0}, viewport_size);
+  cam.fit({0, 0}, {s.world.width, s.world.height});
+  if (s.viewer.zoom) cam.set_zoom(*s.viewer.zoom);
+  if (s.viewer.center) cam.set_center(*s.viewer.center);
+  return cam;
+}
 
 int run_render_command(const RenderOptions& options) {
   if (options.out_path.empty()) return fail("no output file (--out)");
@@ -104,7 +102,7 @@ int run_render_command(const RenderOptions& options) {
   Result<render::LayerSet> layers = render::LayerSet::parse(options.layers);
   if (!layers) return fail(layers.error().to_string());
 
-  Result<EditorState> opened = open_state(options.scenario_path);
+  Result<EditorState> opened = open_editor_state(options.scenario_path);
   if (!opened) return fail(opened.error().to_string());
   EditorState& state = *opened;
   const Scenario& scenario = state.doc->scenario();

@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "app/editor_state.hpp"
+#include "planner/result.hpp"
+#include "render/camera.hpp"
+
 namespace pathscope::app {
 
 /// Options of `pathscope render`.
@@ -19,6 +23,14 @@ struct RenderOptions {
   std::vector<std::string> layers;  ///< Empty = the default layers; {"all"} = every layer.
   int frames = 1;               ///< > 1: draw that many frames and print ms per frame.
 };
+
+/// Loads a scenario JSON or Moving AI .map (maps/default.json when `path` is empty)
+/// into an editor state, as the window would. Errors name the file.
+Result<EditorState> open_editor_state(const std::string& path);
+
+/// The camera the window opens with: the whole world fitted into `viewport_size`
+/// pixels, or the scenario's saved view.
+render::Camera initial_camera(const Scenario& scenario, Vec2 viewport_size);
 
 /// Runs the command; returns the exit code (0 ok, 1 bad input or failure).
 int run_render_command(const RenderOptions& options);

@@ -148,7 +148,7 @@ void SearchDebugger::sync(const EditorState& state) {
       // The same document edited: update the world in place, cells the edit touched only.
       const WorldChange change = world_->update(scenario);
       if (change.rebuilt) drop_planners();
-      if (!change.none()) ++world_stamp_;
+      if (!change.none()) carry_over(change);
       if (change.rebuilt) {
         map_images_.invalidate_all();
       } else {
@@ -195,6 +195,44 @@ void SearchDebugger::sync(const EditorState& state) {
   synced_ = true;
 }
 
+SearchDebugger::Footprint SearchDebugger::footprint_of(const Planner& planner, std::size_t movement_class) const {
+  Footprint f;
+  const std::vector<std::uint32_t>* cells = planner.expanded_cells();
+  if (!cells || planner.result().status != SearchStatus::Found) return f;  // only found paths are kept
+  const CostGrid& grid = world_->grid(movement_class);
+  f.movement_class = movement_class;
+  f.min_multiplier = grid.min_multiplier();
+  f.bits.assign((grid.cell_count() + 63) / 64, 0);
+  for (const std::uint32_t c : *cells) f.bits[c >> 6] |= std::uint64_t(1) << (c & 63);
+  return f;
+}
+
+bool SearchDebugger::unaffected(const Footprint& f, const WorldChange& change) const {
+  if (f.bits.empty() || change.rebuilt || f.movement_class >= world_->class_count()) return false;
+  const CostGrid& grid = world_->grid(f.movement_class);
+  if (grid.min_multiplier() != f.min_multiplier) return false;  // every heuristic value changed
+  if (f.bits.size() != (grid.cell_count() + 63) / 64) return false;
+  // change.cells already holds the ring of cells whose moves changed around the edit.
+  for (int y = change.cells.y0; y < change.cells.y1; ++y) {
+    for (int x = change.cells.x0; x < change.cells.x1; ++x) {
+      const std::uint32_t c = grid.index(x, y);
+      if (f.bits[c >> 6] >> (c & 63) & 1) return false;
+    }
+  }
+  return true;
+}
+
+void SearchDebugger::carry_over(const WorldChange& change) {
+  // Answers the edit cannot change stay valid in the new world.
+  const std::uint64_t old = world_stamp_++;
+  for (Planned& p : planned_) {
+    if (p.done && p.stamp == old && unaffected(p.footprint, change)) p.stamp = world_stamp_;
+  }
+  if (traced_stamp_ == old && !searching_ && has_result_ && unaffected(traced_footprint_, change)) {
+    traced_stamp_ = world_stamp_;
+  }
+}
+
 void SearchDebugger::note_plan_time(Clock::time_point t0) {
   plan_ms_ += micros_since(t0) / 1000.0;
   if (!busy()) last_plan_ms_ = plan_ms_;
@@ -226,6 +264,7 @@ void SearchDebugger::schedule_queries() {
       used[k] = true;
       outcomes[i] = outcomes_[k];
       planned[i].done = true;
+      planned[i].footprint = std::move(planned_[k].footprint);
       kept = true;
     }
     if (!kept) {
@@ -268,6 +307,7 @@ bool SearchDebugger::continue_batch(Clock::time_point frame_start) {
       o.pushes = r.stats.pushes;
       o.message = r.message;
       o.micros = batch_micros_;
+      planned_[i].footprint = footprint_of(*batch_planner_, world_->scenario().queries[i].movement_class);
       batch_planner_ = nullptr;
     }
     planned_[i].done = true;
@@ -319,6 +359,7 @@ void SearchDebugger::fill_active_row() {
   o.traced = true;
   o.message = has_result_ ? result_.message : error_;
   planned_[*active_].done = true;
+  planned_[*active_].footprint = traced_footprint_;
 }
 
 void SearchDebugger::after_search() {
@@ -367,6 +408,7 @@ void SearchDebugger::record_active() {
   two_sided_ = false;
   open_cache_version_ = 0;
   traced_stamp_ = world_stamp_;
+  traced_footprint_ = Footprint{};
   if (!active_) {
     active_class_ = 0;
     return;
@@ -416,6 +458,7 @@ void SearchDebugger::finish_active() {
   result_ = p->result();
   has_result_ = true;
   active_planner_ = p;
+  traced_footprint_ = footprint_of(*p, active_class_);
 
   const CostGrid& grid = world_->grid(active_class_);
   const std::size_t n = grid.cell_count();

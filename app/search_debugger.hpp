@@ -173,7 +173,8 @@ class SearchDebugger {
   double last_world_ms() const { return last_world_ms_; }
   /// Planner objects created so far (the cache keeps one per planner and class).
   std::uint64_t planners_created() const { return planners_created_; }
-  /// Queries planned so far, traced or not (answers kept across edits are not counted).
+  /// Queries planned so far, traced or not (answers kept across edits are not counted:
+  /// an edit that changes no cell a query's search expanded keeps its answer).
   std::uint64_t queries_planned() const { return queries_planned_; }
 
   // ---- Nodes ----------------------------------------------------------------------
@@ -226,16 +227,28 @@ class SearchDebugger {
     Role role = Role::Batch;
     std::unique_ptr<Planner> planner;
   };
+  // The grid cells a finished search expanded. While an edit changes none of them (nor
+  // their neighbours, nor the grid's smallest multiplier) the search would run the same
+  // (Planner::expanded_cells), so its answer is kept.
+  struct Footprint {
+    std::vector<std::uint64_t> bits;  // one bit per cell; empty: unknown
+    std::size_t movement_class = 0;
+    double min_multiplier = 0;
+  };
   // What each row of outcomes_ was planned from.
   struct Planned {
     Query query;
-    std::uint64_t stamp = 0;  // world_stamp_ then
+    std::uint64_t stamp = 0;  // the world_stamp_ it is valid for
     bool done = false;
+    Footprint footprint;
   };
 
   Planner* planner_for(const PlannerInfo& info, std::size_t movement_class, const ParamValues& params, Role role,
                        bool may_replace);
   void drop_planners();
+  Footprint footprint_of(const Planner& planner, std::size_t movement_class) const;
+  bool unaffected(const Footprint& footprint, const WorldChange& change) const;
+  void carry_over(const WorldChange& change);
   void schedule_queries();
   Planner* start_query(std::size_t index, QueryOutcome& outcome);
   bool continue_batch(Clock::time_point frame_start);
@@ -272,7 +285,8 @@ class SearchDebugger {
   bool active_is_grid_ = false;
 
   std::uint64_t world_stamp_ = 0;   // changes whenever planners may answer differently
-  std::uint64_t traced_stamp_ = 0;  // world_stamp_ of the recorded trace
+  std::uint64_t traced_stamp_ = 0;  // the world_stamp_ the recorded trace is valid for
+  Footprint traced_footprint_;
   Query traced_query_;              // the active query as traced
 
   std::vector<QueryOutcome> outcomes_;

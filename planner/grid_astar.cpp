@@ -43,6 +43,7 @@ SearchStatus GridAStar::start(const PathQuery& query) {
   query_ = query;
   result_ = PathResult{};
   open_.clear();
+  expanded_.clear();
   h_scale_ = params_.weight * grid_.min_multiplier();  // read again: the world may have been updated
   start_ = goal_ = kNoNode;
   if (++generation_ == 0) {  // wrapped: stale generations could alias, so reset once
@@ -83,6 +84,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
     CellState& cur = state_[top.node];
     if (cur.closed) continue;  // stale duplicate of an improved entry
     cur.closed = 1;
+    expanded_.push_back(top.node);
     ++done;
     ++result_.stats.expansions;
     const NodeId u = top.node;

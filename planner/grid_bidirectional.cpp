@@ -54,6 +54,7 @@ SearchStatus GridBidirectional::start(const PathQuery& query) {
   result_ = PathResult{};
   h_scale_ = grid_.min_multiplier();  // read again: the world may have been updated
   open_[0].clear();
+  expanded_.clear();
   open_[1].clear();
   ends_[0] = ends_[1] = kNoNode;
   best_ = kInf;
@@ -123,6 +124,7 @@ void GridBidirectional::expand(int side) {
   const NodeId u = top.node;
   CellState& cur = state_[u];
   cur.closed |= std::uint8_t(1u << side);
+  expanded_.push_back(u);
   ++result_.stats.expansions;
   ++side_expansions_[side];
   if (observer_) emit(SearchEventKind::Expand, side, u, parent_of(side, u), cur.g[side], heuristic(side, u));

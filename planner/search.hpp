@@ -134,6 +134,14 @@ class Planner {
   /// in increasing (side, node) order.
   virtual void visit_nodes(const std::function<void(const NodeView&)>& fn) const = 0;
 
+  /// For planners whose nodes are the cells of the world's grid (node id = cell index):
+  /// the cells the current search has expanded, in order (both sides of a bidirectional
+  /// search). Such a search reads the grid only through these cells' moves and
+  /// multipliers, their neighbours' multipliers and the grid's min_multiplier(), so an
+  /// edit that changes none of those would replay it exactly. nullptr for planners
+  /// that read the world otherwise (their answers must be recomputed after any edit).
+  virtual const std::vector<std::uint32_t>* expanded_cells() const { return nullptr; }
+
   /// Attaches an observer (not owned; nullptr detaches). Applies from the next start().
   virtual void set_observer(SearchObserver* observer) = 0;
 };

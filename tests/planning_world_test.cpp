@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "planner/planner_registry.hpp"
@@ -197,6 +198,42 @@ TEST_CASE("a query moved or added changes no cell") {
   const WorldChange change = world.update(s);
   CHECK(change.none());
   CHECK(world.revision() == revision);
+}
+
+TEST_CASE("an edit that changes no expanded cell replays a grid search exactly") {
+  // Planner::expanded_cells: the cells whose moves and neighbours a search read.
+  std::mt19937_64 rng(123);
+  int kept_answers = 0;
+  for (const PlannerInfo& info : planner_registry()) {
+    Scenario s = base_scenario(rng, 60, 45);
+    PlanningWorld world(s);
+    std::unique_ptr<Planner> planner = info.create(world, 0, resolve_params(info, {}).value());
+    REQUIRE(planner->expanded_cells() != nullptr);
+    for (int round = 0; round < 40; ++round) {
+      const PathQuery q{random_point(rng, s), random_point(rng, s)};
+      const PathResult before = find_path(*planner, q);
+      if (before.status != SearchStatus::Found) continue;
+      const std::vector<std::uint32_t> expanded = *planner->expanded_cells();
+      CHECK(expanded.size() == before.stats.expansions);
+      const double min_multiplier = world.grid(0).min_multiplier();
+      random_edit(rng, s);
+      const WorldChange change = world.update(s);
+      const bool touched = std::any_of(expanded.begin(), expanded.end(), [&](std::uint32_t c) {
+        const glm::ivec2 xy = world.grid(0).cell(c);
+        return change.cells.contains(xy.x, xy.y);
+      });
+      if (touched || world.grid(0).min_multiplier() != min_multiplier) continue;
+      ++kept_answers;
+      const PathResult after = find_path(*planner, q);
+      CAPTURE(info.name);
+      REQUIRE(after.status == before.status);
+      CHECK(after.cost == before.cost);
+      CHECK(after.nodes == before.nodes);
+      CHECK(after.stats.expansions == before.stats.expansions);
+      CHECK(*planner->expanded_cells() == expanded);
+    }
+  }
+  CHECK(kept_answers > 20);
 }
 
 TEST_CASE("planners kept across world updates answer like fresh ones") {

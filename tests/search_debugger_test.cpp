@@ -556,6 +556,7 @@ TEST_CASE("after random edits, the debugger's answers equal a fresh debugger's, 
         CHECK(a.cost == b.cost);
         CHECK(a.length == b.length);
         CHECK(a.expansions == b.expansions);
+        CHECK(a.pushes == b.pushes);
       }
     }
     REQUIRE(kept.result() != nullptr);
@@ -563,7 +564,62 @@ TEST_CASE("after random edits, the debugger's answers equal a fresh debugger's, 
     CHECK(kept.result()->nodes == fresh.result()->nodes);
     CHECK(sliced.result()->nodes == fresh.result()->nodes);
     CHECK(kept.total_steps() == fresh.total_steps());
+    if (sliced.result()->status == SearchStatus::Found) CHECK(sliced.total_steps() == fresh.total_steps());
   }
+  // Edits far from a search keep its answer: fewer searches than queries times edits.
+  CHECK(kept.queries_planned() < 30 * 6);
+  MESSAGE("searches run for 30 edits x 6 queries: " << kept.queries_planned());
+}
+
+TEST_CASE("a search is kept only while an edit changes no cell it expanded, no neighbour and no heuristic") {
+  // A corridor search: A* expands the cells of row 5 between start and goal only.
+  std::vector<std::string> rows(11, std::string(40, '.'));
+  Scenario s = test::ascii_scenario(rows);
+  s.terrains.push_back(TerrainType{"road", 'o', Color{200, 200, 200, 255}, {0.5}, ""});
+  s.queries = {Query{"row", test::cell_center(s, 5, 5), test::cell_center(s, 30, 5), 0, "astar", {}, std::nullopt}};
+  EditorState state = open_state(s);
+  SearchDebugger dbg;
+  dbg.sync(state);
+  REQUIRE(dbg.result()->status == SearchStatus::Found);
+  const auto paint = [&](int x, int y, const char* terrain) {
+    const auto cell = std::uint32_t(y * 40 + x);
+    const auto t = std::uint8_t(state.doc->scenario().find_terrain(terrain).value());
+    REQUIRE(state.doc->apply_tiles("paint", {TileChange{cell, state.doc->scenario().tiles->terrain[cell], t}}).ok());
+    dbg.sync(state);
+  };
+  const auto same_as_fresh = [&] {
+    SearchDebugger fresh;
+    fresh.sync(state);
+    CHECK(dbg.result()->nodes == fresh.result()->nodes);
+    CHECK(dbg.result()->stats.expansions == fresh.result()->stats.expansions);
+    CHECK(dbg.result()->stats.pushes == fresh.result()->stats.pushes);
+  };
+
+  // Far from the corridor: kept.
+  std::uint64_t version = dbg.trace_version();
+  paint(20, 10, "wall");
+  CHECK(dbg.trace_version() == version);
+  same_as_fresh();
+
+  // Two rows away, so that only the ring of cells around the edit touches the searched
+  // row: the moves of row-5 cells do not change (a wall at distance 2 blocks nothing),
+  // but the ring is conservative and re-plans; the answer is the same.
+  paint(15, 7, "wall");
+  same_as_fresh();
+
+  // Diagonally next to the corridor: the diagonal moves of the expanded cells change.
+  version = dbg.trace_version();
+  const std::uint64_t pushes = dbg.result()->stats.pushes;
+  paint(12, 6, "wall");
+  CHECK(dbg.trace_version() > version);
+  CHECK(dbg.result()->stats.pushes < pushes);
+  same_as_fresh();
+
+  // A cheaper terrain anywhere lowers every heuristic value: re-planned.
+  version = dbg.trace_version();
+  paint(38, 0, "road");
+  CHECK(dbg.trace_version() > version);
+  same_as_fresh();
 }
 
 }  // TEST_SUITE
