@@ -25,6 +25,11 @@ pathscope_cli_test(movingai_mismatch 1 "1 queries, 1 mismatches" ${PS} movingai 
 pathscope_cli_test(movingai_bad_field 1 "bad_field.scen:2: field 8 \\(goal_y\\): expected an integer" ${PS} movingai ${DATA}/bad_field.scen)
 pathscope_cli_test(movingai_inexact_ratio 0 "0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner weighted_astar --max-ratio 1.5)
 pathscope_cli_test(convert_round_trip 0 "wrote .*ok_converted.json" ${PS} convert ${DATA}/ok.map ${CMAKE_CURRENT_BINARY_DIR}/ok_converted.json --scen ${DATA}/ok.scen)
+pathscope_cli_test(convert_pick_longest 0 "wrote .*16 queries" ${PS} convert ${BENCH}/den312d.map ${CMAKE_CURRENT_BINARY_DIR}/den_longest.json --scen ${BENCH}/den312d.map.scen --pick longest)
+pathscope_cli_test(convert_bad_pick 2 "--pick nearest: expected first, spread or longest" ${PS} convert ${DATA}/ok.map ${CMAKE_CURRENT_BINARY_DIR}/ok_bad_pick.json --scen ${DATA}/ok.scen --pick nearest)
+pathscope_cli_test(edit_bench_default 0 "3 queries, 6 edits.*re-plan.*edits within one 60 Hz frame" ${PS} edit-bench maps/default.json --edits 6 --size 320x200)
+pathscope_cli_test(edit_bench_missing_file 1 "no_such_file.json" ${PS} edit-bench ${DATA}/no_such_file.json)
+pathscope_cli_test(edit_bench_bad_size 2 "--size 0x5" ${PS} edit-bench maps/default.json --size 0x5)
 
 # The full ground truth (25,587 problems) for every exact planner: release build only.
 foreach(planner astar bidirectional dijkstra)
