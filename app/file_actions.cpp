@@ -571,13 +571,7 @@ void FileActions::new_dialog(EditorState& state) {
       form.error = made.error().to_string();
     }
   }
-  ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(100, 0)) || escape_pressed()) close = true;
-  if (close) {
-    ImGui::CloseCurrentPopup();
-    ui_->open = Dialog::None;
-  }
-  ImGui::EndPopup();
+  end_form(close);
 }
 
 void FileActions::browser_dialog(EditorState& state) {
@@ -733,13 +727,7 @@ void FileActions::import_dialog(EditorState& state) {
     }
   }
   ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(100, 0)) || escape_pressed()) close = true;
-  if (close) {
-    ImGui::CloseCurrentPopup();
-    ui_->open = Dialog::None;
-  }
-  ImGui::EndPopup();
+  end_form(close);
 }
 
 void FileActions::export_dialog(EditorState& state, const ExportRequestFn& export_request) {
@@ -800,9 +788,13 @@ void FileActions::export_dialog(EditorState& state, const ExportRequestFn& expor
       close = true;
     }
   }
+  end_form(close, ui_->open == Dialog::Export);
+}
+
+void FileActions::end_form(bool close, bool may_close) {
   ImGui::SameLine();
   if (ImGui::Button("Cancel", ImVec2(100, 0)) || escape_pressed()) close = true;
-  if (close && ui_->open == Dialog::Export) {
+  if (close && may_close) {
     ImGui::CloseCurrentPopup();
     ui_->open = Dialog::None;
   }

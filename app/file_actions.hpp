@@ -143,6 +143,10 @@ class FileActions {
   void browser_dialog(EditorState& state);
   void import_dialog(EditorState& state);
   void export_dialog(EditorState& state, const ExportRequestFn& export_request);
+  // The Cancel button (or Escape) that ends a form dialog, then EndPopup. Closes the
+  // dialog when `close` or cancelled, if `may_close` (false when the form's action put
+  // another dialog in its place).
+  void end_form(bool close, bool may_close = true);
 
   AppSettings settings_;
   bool persist_ = false;
