@@ -24,19 +24,19 @@ void item_tooltip(const char* text) {
   if (text && *text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
-bool terrain_combo(const char* label, const Scenario& s, std::size_t& index, const char* tooltip) {
+namespace {
+
+// A combo over items 0..count-1 choosing `index`; item(i) draws anything in front of the
+// entry and returns its text.
+template <typename Item>
+bool index_combo(const char* label, const std::string& preview, std::size_t count, std::size_t& index,
+                 const char* tooltip, Item item) {
   bool changed = false;
-  const std::string preview = index < s.terrains.size() ? terrain_label(s.terrains[index]) : "(none)";
   if (ImGui::BeginCombo(label, preview.c_str())) {
-    for (std::size_t i = 0; i < s.terrains.size(); ++i) {
-      const TerrainType& t = s.terrains[i];
+    for (std::size_t i = 0; i < count; ++i) {
       ImGui::PushID(int(i));
-      // A colour swatch in front of the name.
-      ImGui::ColorButton("##swatch", ImVec4(t.color.r / 255.f, t.color.g / 255.f, t.color.b / 255.f, 1.f),
-                         ImGuiColorEditFlags_NoTooltip,
-                         ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
-      ImGui::SameLine();
-      if (ImGui::Selectable(terrain_label(t).c_str(), i == index)) {
+      const std::string text = item(i);
+      if (ImGui::Selectable(text.c_str(), i == index)) {
         changed = i != index;
         index = i;
       }
@@ -48,22 +48,24 @@ bool terrain_combo(const char* label, const Scenario& s, std::size_t& index, con
   return changed;
 }
 
+}  // namespace
+
+bool terrain_combo(const char* label, const Scenario& s, std::size_t& index, const char* tooltip) {
+  const std::string preview = index < s.terrains.size() ? terrain_label(s.terrains[index]) : "(none)";
+  return index_combo(label, preview, s.terrains.size(), index, tooltip, [&](std::size_t i) {
+    const TerrainType& t = s.terrains[i];
+    // A colour swatch in front of the name.
+    ImGui::ColorButton("##swatch", ImVec4(t.color.r / 255.f, t.color.g / 255.f, t.color.b / 255.f, 1.f),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+    return terrain_label(t);
+  });
+}
+
 bool class_combo(const char* label, const Scenario& s, std::size_t& index, const char* tooltip) {
-  bool changed = false;
-  const char* preview = index < s.classes.size() ? s.classes[index].name.c_str() : "(none)";
-  if (ImGui::BeginCombo(label, preview)) {
-    for (std::size_t i = 0; i < s.classes.size(); ++i) {
-      ImGui::PushID(int(i));
-      if (ImGui::Selectable(s.classes[i].name.c_str(), i == index)) {
-        changed = i != index;
-        index = i;
-      }
-      ImGui::PopID();
-    }
-    ImGui::EndCombo();
-  }
-  item_tooltip(tooltip);
-  return changed;
+  const std::string preview = index < s.classes.size() ? s.classes[index].name : "(none)";
+  return index_combo(label, preview, s.classes.size(), index, tooltip,
+                     [&](std::size_t i) { return s.classes[i].name; });
 }
 
 bool faction_combo(const char* label, const Scenario& s, std::string& name, bool allow_none,
