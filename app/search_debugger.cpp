@@ -197,13 +197,11 @@ void SearchDebugger::sync(const EditorState& state) {
 
 SearchDebugger::Footprint SearchDebugger::footprint_of(const Planner& planner, std::size_t movement_class) const {
   Footprint f;
-  const std::vector<std::uint32_t>* cells = planner.expanded_cells();
-  if (!cells || planner.result().status != SearchStatus::Found) return f;  // only found paths are kept
+  if (planner.result().status != SearchStatus::Found) return f;  // only found paths are kept
+  if (!planner.expanded_cells(f.bits)) return f;
   const CostGrid& grid = world_->grid(movement_class);
   f.movement_class = movement_class;
   f.min_multiplier = grid.min_multiplier();
-  f.bits.assign((grid.cell_count() + 63) / 64, 0);
-  for (const std::uint32_t c : *cells) f.bits[c >> 6] |= std::uint64_t(1) << (c & 63);
   return f;
 }
 

@@ -43,7 +43,6 @@ SearchStatus GridAStar::start(const PathQuery& query) {
   query_ = query;
   result_ = PathResult{};
   open_.clear();
-  expanded_.clear();
   h_scale_ = params_.weight * grid_.min_multiplier();  // read again: the world may have been updated
   start_ = goal_ = kNoNode;
   if (++generation_ == 0) {  // wrapped: stale generations could alias, so reset once
@@ -84,7 +83,6 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
     CellState& cur = state_[top.node];
     if (cur.closed) continue;  // stale duplicate of an improved entry
     cur.closed = 1;
-    expanded_.push_back(top.node);
     ++done;
     ++result_.stats.expansions;
     const NodeId u = top.node;
@@ -119,6 +117,15 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
     }
   }
   return result_.status;
+}
+
+bool GridAStar::expanded_cells(std::vector<std::uint64_t>& bits) const {
+  bits.assign((state_.size() + 63) / 64, 0);
+  for (std::size_t c = 0; c < state_.size(); ++c) {
+    const CellState& s = state_[c];
+    if (s.generation == generation_ && s.closed) bits[c >> 6] |= std::uint64_t(1) << (c & 63);
+  }
+  return true;
 }
 
 void GridAStar::finish(SearchStatus status) {

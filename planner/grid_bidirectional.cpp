@@ -54,7 +54,6 @@ SearchStatus GridBidirectional::start(const PathQuery& query) {
   result_ = PathResult{};
   h_scale_ = grid_.min_multiplier();  // read again: the world may have been updated
   open_[0].clear();
-  expanded_.clear();
   open_[1].clear();
   ends_[0] = ends_[1] = kNoNode;
   best_ = kInf;
@@ -118,13 +117,21 @@ SearchStatus GridBidirectional::step(std::uint64_t max_expansions) {
   return result_.status;
 }
 
+bool GridBidirectional::expanded_cells(std::vector<std::uint64_t>& bits) const {
+  bits.assign((state_.size() + 63) / 64, 0);
+  for (std::size_t c = 0; c < state_.size(); ++c) {
+    const CellState& s = state_[c];
+    if (s.generation == generation_ && s.closed) bits[c >> 6] |= std::uint64_t(1) << (c & 63);
+  }
+  return true;
+}
+
 void GridBidirectional::expand(int side) {
   const int other = 1 - side;
   const OpenEntry top = open_[side].pop();
   const NodeId u = top.node;
   CellState& cur = state_[u];
   cur.closed |= std::uint8_t(1u << side);
-  expanded_.push_back(u);
   ++result_.stats.expansions;
   ++side_expansions_[side];
   if (observer_) emit(SearchEventKind::Expand, side, u, parent_of(side, u), cur.g[side], heuristic(side, u));

@@ -29,7 +29,7 @@ class GridBidirectional final : public Planner {
   std::size_t node_count() const override { return grid_.cell_count(); }
   Vec2 node_position(NodeId node) const override { return grid_.center(node); }
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  const std::vector<std::uint32_t>* expanded_cells() const override { return &expanded_; }
+  bool expanded_cells(std::vector<std::uint64_t>& bits) const override;
   void set_observer(SearchObserver* observer) override { observer_ = observer; }
 
   /// Bytes of search state per cell, both directions together.
@@ -60,7 +60,6 @@ class GridBidirectional final : public Planner {
   double h_scale_;
 
   std::vector<CellState> state_;
-  std::vector<std::uint32_t> expanded_;  // cells in expansion order (capacity kept)
   std::uint32_t generation_ = 0;
   OpenList open_[2];
   PathQuery query_;
