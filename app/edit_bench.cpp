@@ -54,7 +54,8 @@ std::optional<std::size_t> wall_terrain(const Scenario& s) {
   return std::nullopt;
 }
 
-// One edit; false when it could not be made (reported, not fatal).
+// Makes edit number k; an error says why it could not be made (the caller reports it
+// and goes on with the next one).
 Status make_edit(int k, std::mt19937_64& rng, const EditBenchOptions& o, Document& doc) {
   const Scenario& s = doc.scenario();
   const glm::ivec2 size = s.grid_size();

@@ -32,10 +32,10 @@ CostGrid::CostGrid(int width, int height, double cell_size, std::vector<double> 
 }
 
 void CostGrid::update_cells(CellRect rect, std::span<const double> multiplier, std::span<const std::uint8_t> group) {
-  assert(rect.intersected(CellRect{0, 0, width_, height_}) == rect);
   assert(multiplier.size() == std::size_t(rect.width()) * std::size_t(rect.height()));
   assert(group.size() == multiplier.size());
   if (rect.empty()) return;
+  assert(rect.intersected(CellRect{0, 0, width_, height_}) == rect);
   bool old_min_replaced = false;
   double lowest = min_multiplier_;
   std::size_t k = 0;
