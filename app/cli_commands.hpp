@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope::app {

@@ -12,7 +12,7 @@
 
 #include "app/cli_commands.hpp"
 #include "planner/movingai.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 namespace pathscope::app {
 namespace {

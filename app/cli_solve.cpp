@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_commands.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 namespace pathscope::app {
 namespace {

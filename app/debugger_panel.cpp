@@ -8,7 +8,7 @@
 
 #include "app/debugger_panel.hpp"
 
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

@@ -16,7 +16,7 @@
 
 #include "app/editor_state.hpp"
 #include "app/settings.hpp"
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope::app {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 
 namespace pathscope::app {
 

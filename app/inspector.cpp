@@ -13,7 +13,7 @@
 #include "app/tools/item_edit.hpp"
 #include "app/tools/tool_support.hpp"
 #include "app/tools/tool_widgets.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 #include <imgui.h>
 

@@ -10,7 +10,7 @@
 #include "app/edit_bench.hpp"
 #include "app/render_command.hpp"
 #include "app/viewer.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 namespace {
 

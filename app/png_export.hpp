@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "render/camera.hpp"
 #include "render/draw_list.hpp"
 

@@ -11,7 +11,7 @@
 #include "app/editor_state.hpp"
 #include "app/png_export.hpp"
 #include "app/search_debugger.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
 #include "render/scene_painter.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/editor_state.hpp"
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "render/camera.hpp"
 
 namespace pathscope::app {

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "app/editor_state.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "planner/planning_world.hpp"
-#include "planner/search.hpp"
-#include "planner/search_trace.hpp"
+#include "planner/core/search.hpp"
+#include "planner/core/search_trace.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
 #include "render/map_images.hpp"

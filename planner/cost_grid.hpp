@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-#include "planner/cell_rect.hpp"
+#include "planner/core/cell_rect.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "planner/open_list.hpp"
+#include "planner/core/open_list.hpp"
 #include "planner/planning_world.hpp"
-#include "planner/search.hpp"
+#include "planner/core/search.hpp"
 
 namespace pathscope {
 

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "planner/planning_world.hpp"
-#include "planner/search.hpp"
+#include "planner/core/search.hpp"
 
 namespace pathscope {
 

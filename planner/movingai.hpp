@@ -14,7 +14,7 @@
 
 #include <glm/vec2.hpp>
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope {

@@ -10,7 +10,7 @@
 
 #include <glm/common.hpp>
 
-#include "planner/geometry.hpp"
+#include "planner/core/geometry.hpp"
 
 namespace pathscope {
 namespace {

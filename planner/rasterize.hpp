@@ -21,7 +21,7 @@
 #include <optional>
 #include <vector>
 
-#include "planner/cell_rect.hpp"
+#include "planner/core/cell_rect.hpp"
 #include "planner/cost_grid.hpp"
 #include "planner/scenario.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "planner/scenario.hpp"
 #include "planner/scenario_validate.hpp"  // validate_scenario, also part of this API
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 
 namespace pathscope {
 

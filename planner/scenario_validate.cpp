@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "planner/geometry.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/geometry.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "planner/scenario_json_detail.hpp"
 
 namespace pathscope {

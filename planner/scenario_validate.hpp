@@ -2,7 +2,7 @@
 
 // Semantic checks on a Scenario, shared by loading (scenario_io) and by editing.
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope {

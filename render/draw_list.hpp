@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include "planner/cell_rect.hpp"
+#include "planner/core/cell_rect.hpp"
 #include "planner/scenario.hpp"
 
 namespace pathscope::render {

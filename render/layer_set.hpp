@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 #include "render/draw_list.hpp"
 
 namespace pathscope::render {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "planner/cell_rect.hpp"
+#include "planner/core/cell_rect.hpp"
 #include "planner/planning_world.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "planner/cost_grid.hpp"
-#include "planner/search.hpp"
-#include "planner/search_trace.hpp"
+#include "planner/core/search.hpp"
+#include "planner/core/search_trace.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "render/triangulate.hpp"
 
-#include "planner/geometry.hpp"
+#include "planner/core/geometry.hpp"
 
 namespace pathscope::render {
 namespace {

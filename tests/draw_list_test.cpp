@@ -1,6 +1,6 @@
 #include "render/draw_list.hpp"
 
-#include "planner/geometry.hpp"
+#include "planner/core/geometry.hpp"
 #include "render/triangulate.hpp"
 
 #include <doctest/doctest.h>

@@ -13,7 +13,7 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "planner/geometry.hpp"
+#include "planner/core/geometry.hpp"
 
 using namespace pathscope;
 

@@ -9,7 +9,7 @@
 
 #include "planner/grid_astar.hpp"
 #include "planner/grid_bidirectional.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "planner/movingai.hpp"
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 using namespace pathscope;
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <random>
 
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "planner/planning_world.hpp"
 #include "planner/rasterize.hpp"
-#include "planner/search.hpp"
+#include "planner/core/search.hpp"
 #include "test_maps.hpp"
 
 namespace pathscope {

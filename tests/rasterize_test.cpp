@@ -6,7 +6,7 @@
 
 #include <glm/common.hpp>
 
-#include "planner/geometry.hpp"
+#include "planner/core/geometry.hpp"
 #include "planner/planning_world.hpp"
 #include "planner/rasterize.hpp"
 #include "planner/regions.hpp"

@@ -1,6 +1,6 @@
 #include "render/scene_painter.hpp"
 
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "planner/scenario_io.hpp"
 
 #include <doctest/doctest.h>

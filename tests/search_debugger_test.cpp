@@ -4,7 +4,7 @@
 
 #include "app/search_debugger.hpp"
 
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "tests/test_maps.hpp"
 
 #include <doctest/doctest.h>

@@ -6,8 +6,8 @@
 #include <map>
 #include <random>
 
-#include "planner/planner_registry.hpp"
-#include "planner/search_trace.hpp"
+#include "planner/core/planner_registry.hpp"
+#include "planner/core/search_trace.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;

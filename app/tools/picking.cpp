@@ -5,7 +5,7 @@
 // list, later entries are drawn on top and are tested first.
 
 #include "app/tools/item_edit.hpp"
-#include "planner/geometry.hpp"
+#include "planner/core/geometry.hpp"
 
 #include <glm/geometric.hpp>
 

@@ -1,6 +1,6 @@
 #include "app/tools/tool_widgets.hpp"
 
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 #include <imgui.h>
 

@@ -1,4 +1,4 @@
-#include "planner/geometry.hpp"
+#include "planner/core/geometry.hpp"
 
 #include <algorithm>
 #include <cmath>

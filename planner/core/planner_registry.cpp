@@ -1,7 +1,7 @@
 // The one list of planners. To add a planner: write it behind the Planner interface and
 // add one entry here; the CLI and the app pick it up from this table.
 
-#include "planner/planner_registry.hpp"
+#include "planner/core/planner_registry.hpp"
 
 #include <cmath>
 #include <cstdio>

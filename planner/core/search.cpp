@@ -1,4 +1,4 @@
-#include "planner/search.hpp"
+#include "planner/core/search.hpp"
 
 #include <cmath>
 

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "planner/search.hpp"
+#include "planner/core/search.hpp"
 
 namespace pathscope {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "planner/search.hpp"
+#include "planner/core/search.hpp"
 
 namespace pathscope {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "planner/planning_world.hpp"
-#include "planner/result.hpp"
-#include "planner/search.hpp"
+#include "planner/core/result.hpp"
+#include "planner/core/search.hpp"
 
 namespace pathscope {
 

@@ -1,4 +1,4 @@
-#include "planner/search_trace.hpp"
+#include "planner/core/search_trace.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "planner/result.hpp"
+#include "planner/core/result.hpp"
 
 namespace pathscope {
 
