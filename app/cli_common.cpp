@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "app/cli_commands.hpp"
-#include "planner/movingai.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/scenario_io.hpp"
 
 namespace pathscope::app {
 

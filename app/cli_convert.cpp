@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "app/cli_commands.hpp"
-#include "planner/movingai.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/scenario_io.hpp"
 
 namespace pathscope::app {
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_commands.hpp"
-#include "planner/movingai.hpp"
+#include "planner/scenario/movingai.hpp"
 #include "planner/core/planner_registry.hpp"
 
 namespace pathscope::app {

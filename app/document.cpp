@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "planner/scenario_validate.hpp"
+#include "planner/scenario/scenario_validate.hpp"
 
 namespace pathscope::app {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "planner/core/result.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app {
 

@@ -11,7 +11,7 @@
 #include "app/default_scenario.hpp"
 #include "app/inspector.hpp"
 #include "app/png_export.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "render/scene_painter.hpp"
 #include "render/trace_painter.hpp"
 

@@ -14,8 +14,8 @@
 
 #include "app/file_browser.hpp"
 #include "app/png_export.hpp"
-#include "planner/movingai.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/scenario_io.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

@@ -17,7 +17,7 @@
 #include "app/editor_state.hpp"
 #include "app/settings.hpp"
 #include "planner/core/result.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app {
 

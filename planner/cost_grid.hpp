@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "planner/core/cell_rect.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

@@ -10,7 +10,7 @@
 #include "planner/cost_grid.hpp"
 #include "planner/rasterize.hpp"
 #include "planner/regions.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

@@ -23,7 +23,7 @@
 
 #include "planner/core/cell_rect.hpp"
 #include "planner/cost_grid.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

@@ -4,7 +4,7 @@
 // metre covers. World y grows downwards like screen y, so the mapping is a scale and a
 // translation with no flip.
 
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::render {
 

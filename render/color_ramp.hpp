@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::render {
 

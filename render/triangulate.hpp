@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::render {
 

@@ -22,7 +22,7 @@
 #include "app/png_export.hpp"
 #include "app/settings.hpp"
 #include "planner/planning_world.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
 #include "render/scene_painter.hpp"

@@ -24,7 +24,7 @@
 #include "app/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/planning_world.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "render/camera.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"

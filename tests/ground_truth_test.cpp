@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "planner/movingai.hpp"
+#include "planner/scenario/movingai.hpp"
 #include "planner/core/planner_registry.hpp"
 
 using namespace pathscope;

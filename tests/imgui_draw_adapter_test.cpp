@@ -13,7 +13,7 @@
 #include "app/editor_state.hpp"
 #include "app/png_export.hpp"
 #include "app/search_debugger.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "render/camera.hpp"
 #include "render/layer_set.hpp"
 

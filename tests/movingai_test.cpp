@@ -1,4 +1,4 @@
-#include "planner/movingai.hpp"
+#include "planner/scenario/movingai.hpp"
 
 #include <doctest/doctest.h>
 

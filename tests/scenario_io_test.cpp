@@ -16,7 +16,7 @@
 #include <glm/common.hpp>
 #include <nlohmann/json.hpp>
 
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/scenario_io.hpp"
 
 using namespace pathscope;
 using Json = nlohmann::json;

@@ -1,7 +1,7 @@
 #include "render/scene_painter.hpp"
 
 #include "planner/core/planner_registry.hpp"
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/scenario_io.hpp"
 
 #include <doctest/doctest.h>
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "planner/planning_world.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::test {
 

@@ -10,7 +10,7 @@
 
 #include "app/document.hpp"
 #include "app/editor_state.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app::tools {
 

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "app/editor_state.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app::tools {
 

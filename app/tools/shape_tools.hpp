@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/tool.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 #include "render/draw_list.hpp"
 
 namespace pathscope::app::tools {

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app::tools {
 

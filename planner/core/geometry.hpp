@@ -5,7 +5,7 @@
 #include <optional>
 #include <span>
 
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

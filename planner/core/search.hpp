@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

@@ -1,4 +1,4 @@
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "planner/core/result.hpp"
-#include "planner/scenario.hpp"
-#include "planner/scenario_validate.hpp"  // validate_scenario, also part of this API
+#include "planner/scenario/scenario.hpp"
+#include "planner/scenario/scenario_validate.hpp"  // validate_scenario, also part of this API
 
 namespace pathscope {
 

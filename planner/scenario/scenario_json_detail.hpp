@@ -16,7 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "planner/core/result.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope::scenario_detail {
 

@@ -1,4 +1,4 @@
-#include "planner/scenario_json_write.hpp"
+#include "planner/scenario/scenario_json_write.hpp"
 
 // Writing scenario JSON: Scenario -> ordered DOM -> canonical text. The layout rules are
 // the ones scenario_to_json documents; the fields are those of maps/README.md.
@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "planner/scenario_io.hpp"
-#include "planner/scenario_json_detail.hpp"
+#include "planner/scenario/scenario_io.hpp"
+#include "planner/scenario/scenario_json_detail.hpp"
 
 namespace pathscope {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

@@ -1,4 +1,4 @@
-#include "planner/scenario_io.hpp"
+#include "planner/scenario/scenario_io.hpp"
 
 // Scenario files: JSON text <-> Scenario, and the semantic checks shared with editing.
 // The format itself is specified in maps/README.md. This file holds the public entry
@@ -19,9 +19,9 @@
 #include <new>
 #include <system_error>
 
-#include "planner/scenario_json_detail.hpp"
-#include "planner/scenario_json_read.hpp"
-#include "planner/scenario_json_write.hpp"
+#include "planner/scenario/scenario_json_detail.hpp"
+#include "planner/scenario/scenario_json_read.hpp"
+#include "planner/scenario/scenario_json_write.hpp"
 
 namespace pathscope {
 

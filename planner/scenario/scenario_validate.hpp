@@ -3,7 +3,7 @@
 // Semantic checks on a Scenario, shared by loading (scenario_io) and by editing.
 
 #include "planner/core/result.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

@@ -1,4 +1,4 @@
-#include "planner/scenario_json_read.hpp"
+#include "planner/scenario/scenario_json_read.hpp"
 
 // Reading scenario JSON: text -> DOM (scenario_json_dom) -> Scenario. The format is
 // specified field by field in maps/README.md.
@@ -21,9 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include "planner/scenario_io.hpp"
-#include "planner/scenario_json_detail.hpp"
-#include "planner/scenario_json_dom.hpp"
+#include "planner/scenario/scenario_io.hpp"
+#include "planner/scenario/scenario_json_detail.hpp"
+#include "planner/scenario/scenario_json_dom.hpp"
 
 namespace pathscope {
 

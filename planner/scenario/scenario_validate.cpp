@@ -1,4 +1,4 @@
-#include "planner/scenario_validate.hpp"
+#include "planner/scenario/scenario_validate.hpp"
 
 // Validation: Scenario -> the first problem, in file order. The checks are the ones
 // maps/README.md lists for each field; they run on loaded scenarios and on edited ones.
@@ -21,7 +21,7 @@
 
 #include "planner/core/geometry.hpp"
 #include "planner/core/planner_registry.hpp"
-#include "planner/scenario_json_detail.hpp"
+#include "planner/scenario/scenario_json_detail.hpp"
 
 namespace pathscope {
 

@@ -1,4 +1,4 @@
-#include "planner/scenario_json_dom.hpp"
+#include "planner/scenario/scenario_json_dom.hpp"
 
 // JSON text -> DOM through nlohmann's SAX interface, so that problems the DOM parser
 // would only place at a byte offset are reported at their JSON path.
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "planner/scenario_io.hpp"
-#include "planner/scenario_json_detail.hpp"
+#include "planner/scenario/scenario_io.hpp"
+#include "planner/scenario/scenario_json_detail.hpp"
 
 namespace pathscope {
 

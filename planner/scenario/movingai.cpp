@@ -40,7 +40,7 @@
 // 2 decimals depending on the release, so each problem carries
 // max(1e-3, half a unit of its last printed digit) + 1e-9.
 
-#include "planner/movingai.hpp"
+#include "planner/scenario/movingai.hpp"
 
 #include <algorithm>
 #include <array>

@@ -15,7 +15,7 @@
 #include <glm/vec2.hpp>
 
 #include "planner/core/result.hpp"
-#include "planner/scenario.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

@@ -1,4 +1,4 @@
-#include "planner/scenario_json_detail.hpp"
+#include "planner/scenario/scenario_json_detail.hpp"
 
 // Error, path and message helpers shared by the scenario file code.
 
