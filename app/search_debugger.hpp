@@ -16,7 +16,7 @@
 
 #include "app/editor_state.hpp"
 #include "planner/core/planner_registry.hpp"
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/core/search.hpp"
 #include "planner/core/search_trace.hpp"
 #include "render/draw_list.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "planner/core/open_list.hpp"
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/core/search.hpp"
 
 namespace pathscope {

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/core/search.hpp"
 
 namespace pathscope {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "planner/core/cell_rect.hpp"
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"
 #include "render/map_images.hpp"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/cost_grid.hpp"
+#include "planner/world/cost_grid.hpp"
 #include "planner/core/search.hpp"
 #include "planner/core/search_trace.hpp"
 #include "render/draw_list.hpp"

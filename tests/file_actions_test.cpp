@@ -21,7 +21,7 @@
 #include "app/file_browser.hpp"
 #include "app/png_export.hpp"
 #include "app/settings.hpp"
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/draw_list.hpp"
 #include "render/layer_set.hpp"

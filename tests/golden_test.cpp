@@ -23,7 +23,7 @@
 #include "app/editor_state.hpp"
 #include "app/png_export.hpp"
 #include "app/search_debugger.hpp"
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/camera.hpp"
 #include "render/draw_list.hpp"

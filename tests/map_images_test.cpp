@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "render/layer_set.hpp"
 #include "test_maps.hpp"
 

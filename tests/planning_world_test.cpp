@@ -7,8 +7,8 @@
 #include <random>
 
 #include "planner/core/planner_registry.hpp"
-#include "planner/planning_world.hpp"
-#include "planner/rasterize.hpp"
+#include "planner/world/planning_world.hpp"
+#include "planner/world/rasterize.hpp"
 #include "planner/core/search.hpp"
 #include "test_maps.hpp"
 

@@ -7,9 +7,9 @@
 #include <glm/common.hpp>
 
 #include "planner/core/geometry.hpp"
-#include "planner/planning_world.hpp"
-#include "planner/rasterize.hpp"
-#include "planner/regions.hpp"
+#include "planner/world/planning_world.hpp"
+#include "planner/world/rasterize.hpp"
+#include "planner/world/regions.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;

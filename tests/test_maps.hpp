@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario.hpp"
 
 namespace pathscope::test {

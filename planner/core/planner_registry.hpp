@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/core/result.hpp"
 #include "planner/core/search.hpp"
 

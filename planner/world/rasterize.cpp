@@ -3,7 +3,7 @@
 // against a shape is exact in double precision, so the result does not depend on the
 // order in which cells are visited.
 
-#include "planner/rasterize.hpp"
+#include "planner/world/rasterize.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // Connected-region labelling by breadth-first flood fill over the legal moves of a
 // CostGrid. Moves are symmetric (cost_grid.hpp), so regions are equivalence classes.
 
-#include "planner/regions.hpp"
+#include "planner/world/regions.hpp"
 
 namespace pathscope {
 

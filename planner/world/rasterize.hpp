@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "planner/core/cell_rect.hpp"
-#include "planner/cost_grid.hpp"
+#include "planner/world/cost_grid.hpp"
 #include "planner/scenario/scenario.hpp"
 
 namespace pathscope {

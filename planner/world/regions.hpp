@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "planner/cost_grid.hpp"
+#include "planner/world/cost_grid.hpp"
 
 namespace pathscope {
 

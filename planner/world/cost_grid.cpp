@@ -1,4 +1,4 @@
-#include "planner/cost_grid.hpp"
+#include "planner/world/cost_grid.hpp"
 
 #include <cassert>
 #include <cmath>

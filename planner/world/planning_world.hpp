@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "planner/cost_grid.hpp"
-#include "planner/rasterize.hpp"
-#include "planner/regions.hpp"
+#include "planner/world/cost_grid.hpp"
+#include "planner/world/rasterize.hpp"
+#include "planner/world/regions.hpp"
 #include "planner/scenario/scenario.hpp"
 
 namespace pathscope {

@@ -1,4 +1,4 @@
-#include "planner/planning_world.hpp"
+#include "planner/world/planning_world.hpp"
 
 #include <cassert>
 
