@@ -7,8 +7,8 @@
 #include <memory>
 #include <random>
 
-#include "planner/grid_astar.hpp"
-#include "planner/grid_bidirectional.hpp"
+#include "planner/grid/grid_astar.hpp"
+#include "planner/grid/grid_bidirectional.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "tests/test_maps.hpp"
 

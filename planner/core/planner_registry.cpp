@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "planner/grid_astar.hpp"
-#include "planner/grid_bidirectional.hpp"
+#include "planner/grid/grid_astar.hpp"
+#include "planner/grid/grid_bidirectional.hpp"
 
 namespace pathscope {
 namespace {

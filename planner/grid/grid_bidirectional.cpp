@@ -14,12 +14,12 @@
 // Side choice: expand the side whose open list is smaller (Pohl's cardinality rule);
 // ties go forward. Tie-breaking inside a side: f, then h, then cell index.
 
-#include "planner/grid_bidirectional.hpp"
+#include "planner/grid/grid_bidirectional.hpp"
 
 #include <algorithm>
 #include <limits>
 
-#include "planner/grid_query.hpp"
+#include "planner/grid/grid_query.hpp"
 
 namespace pathscope {
 namespace {

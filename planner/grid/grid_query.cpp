@@ -1,4 +1,4 @@
-#include "planner/grid_query.hpp"
+#include "planner/grid/grid_query.hpp"
 
 #include <cstdio>
 #include <string>

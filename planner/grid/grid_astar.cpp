@@ -8,12 +8,12 @@
 // again and its stale entry is skipped when it surfaces (it is closed by then).
 // Ties: f, then h (deeper first), then cell index.
 
-#include "planner/grid_astar.hpp"
+#include "planner/grid/grid_astar.hpp"
 
 #include <algorithm>
 #include <limits>
 
-#include "planner/grid_query.hpp"
+#include "planner/grid/grid_query.hpp"
 
 namespace pathscope {
 namespace {
