@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "app/tool.hpp"
-#include "render/camera.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/camera.hpp"
+#include "render/core/draw_list.hpp"
 
 namespace pathscope::app {
 

@@ -20,7 +20,7 @@
 #include "app/png_export.hpp"
 #include "app/render_command.hpp"
 #include "app/search_debugger.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/layer_set.hpp"
 
 namespace pathscope::app {
 namespace {

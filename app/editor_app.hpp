@@ -17,7 +17,7 @@
 #include "app/search_debugger.hpp"
 #include "app/settings.hpp"
 #include "app/tool.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 union SDL_Event;
 struct SDL_Window;

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "app/editor_app.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 namespace pathscope::app {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "app/document.hpp"
-#include "render/camera.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/camera.hpp"
+#include "render/core/layer_set.hpp"
 
 namespace pathscope::app {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "render/camera.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/camera.hpp"
+#include "render/core/draw_list.hpp"
 
 struct ImDrawList;
 struct ImDrawCmd;

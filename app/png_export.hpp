@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "planner/core/result.hpp"
-#include "render/camera.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/camera.hpp"
+#include "render/core/draw_list.hpp"
 
 struct ImGuiContext;
 struct SDL_Renderer;

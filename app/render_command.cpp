@@ -12,8 +12,8 @@
 #include "app/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/core/planner_registry.hpp"
-#include "render/draw_list.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/draw_list.hpp"
+#include "render/core/layer_set.hpp"
 #include "render/scene_painter.hpp"
 
 #include <imgui.h>

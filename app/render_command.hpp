@@ -7,7 +7,7 @@
 
 #include "app/editor_state.hpp"
 #include "planner/core/result.hpp"
-#include "render/camera.hpp"
+#include "render/core/camera.hpp"
 
 namespace pathscope::app {
 

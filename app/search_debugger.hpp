@@ -19,8 +19,8 @@
 #include "planner/world/planning_world.hpp"
 #include "planner/core/search.hpp"
 #include "planner/core/search_trace.hpp"
-#include "render/draw_list.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/draw_list.hpp"
+#include "render/core/layer_set.hpp"
 #include "render/map_images.hpp"
 #include "render/trace_painter.hpp"
 

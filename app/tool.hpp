@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/editor_state.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 namespace pathscope::app {
 

@@ -9,9 +9,9 @@
 #include "app/cli_commands.hpp"
 #include "app/editor_app.hpp"
 #include "app/settings.hpp"
-#include "render/camera.hpp"
-#include "render/draw_list.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/camera.hpp"
+#include "render/core/draw_list.hpp"
+#include "render/core/layer_set.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "render/color_ramp.hpp"
+#include "render/core/color_ramp.hpp"
 
 namespace pathscope::render {
 namespace {

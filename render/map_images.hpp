@@ -11,8 +11,8 @@
 
 #include "planner/core/cell_rect.hpp"
 #include "planner/world/planning_world.hpp"
-#include "render/draw_list.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/draw_list.hpp"
+#include "render/core/layer_set.hpp"
 
 namespace pathscope::render {
 

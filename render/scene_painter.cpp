@@ -3,7 +3,7 @@
 
 #include "render/scene_painter.hpp"
 
-#include "render/color_ramp.hpp"
+#include "render/core/color_ramp.hpp"
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>

@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "planner/world/planning_world.hpp"
-#include "render/draw_list.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/draw_list.hpp"
+#include "render/core/layer_set.hpp"
 #include "render/map_images.hpp"
 
 namespace pathscope::render {

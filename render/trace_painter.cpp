@@ -14,7 +14,7 @@
 
 #include "render/trace_painter.hpp"
 
-#include "render/color_ramp.hpp"
+#include "render/core/color_ramp.hpp"
 
 #include <glm/common.hpp>
 

@@ -18,8 +18,8 @@
 #include "planner/world/cost_grid.hpp"
 #include "planner/core/search.hpp"
 #include "planner/core/search_trace.hpp"
-#include "render/draw_list.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/draw_list.hpp"
+#include "render/core/layer_set.hpp"
 
 namespace pathscope::render {
 

@@ -1,4 +1,4 @@
-#include "render/camera.hpp"
+#include "render/core/camera.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 #include "planner/core/geometry.hpp"
-#include "render/triangulate.hpp"
+#include "render/core/triangulate.hpp"
 
 #include <doctest/doctest.h>
 

@@ -25,9 +25,9 @@
 #include "app/search_debugger.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
-#include "render/camera.hpp"
-#include "render/draw_list.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/camera.hpp"
+#include "render/core/draw_list.hpp"
+#include "render/core/layer_set.hpp"
 #include "render/scene_painter.hpp"
 
 namespace fs = std::filesystem;

@@ -14,8 +14,8 @@
 #include "app/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/scenario/scenario_io.hpp"
-#include "render/camera.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/camera.hpp"
+#include "render/core/layer_set.hpp"
 
 namespace pathscope::app {
 namespace {

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "planner/world/planning_world.hpp"
-#include "render/layer_set.hpp"
+#include "render/core/layer_set.hpp"
 #include "test_maps.hpp"
 
 namespace pathscope::render {

@@ -6,7 +6,7 @@
 
 #include "app/tool.hpp"
 #include "app/tools/shape_tools.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 namespace pathscope::app::tools {
 

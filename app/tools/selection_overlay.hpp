@@ -4,7 +4,7 @@
 // in the Markers layer, world metres.
 
 #include "app/editor_state.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 namespace pathscope::app::tools {
 

@@ -10,7 +10,7 @@
 
 #include "app/tool.hpp"
 #include "planner/scenario/scenario.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 namespace pathscope::app::tools {
 

@@ -1,4 +1,4 @@
-#include "render/layer_set.hpp"
+#include "render/core/layer_set.hpp"
 
 namespace pathscope::render {
 namespace {

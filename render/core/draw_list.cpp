@@ -1,6 +1,6 @@
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
-#include "render/triangulate.hpp"
+#include "render/core/triangulate.hpp"
 
 #include <glm/common.hpp>
 

@@ -3,7 +3,7 @@
 // other remaining vertex lies in the triangle it forms with its neighbours; cutting an
 // ear leaves a simple polygon, so repeating n - 3 times yields n - 2 triangles.
 
-#include "render/triangulate.hpp"
+#include "render/core/triangulate.hpp"
 
 #include "planner/core/geometry.hpp"
 

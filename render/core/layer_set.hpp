@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "planner/core/result.hpp"
-#include "render/draw_list.hpp"
+#include "render/core/draw_list.hpp"
 
 namespace pathscope::render {
 
