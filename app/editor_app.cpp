@@ -12,7 +12,7 @@
 #include "app/inspector.hpp"
 #include "app/png_export.hpp"
 #include "planner/scenario/scenario_io.hpp"
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 #include "render/trace_painter.hpp"
 
 namespace pathscope::app {

@@ -14,7 +14,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 
 #include <imgui.h>
 

@@ -8,7 +8,7 @@
 
 #include "app/search_debugger.hpp"
 
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 
 #include <algorithm>
 #include <chrono>

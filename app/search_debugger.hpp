@@ -21,7 +21,7 @@
 #include "planner/core/search_trace.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
-#include "render/map_images.hpp"
+#include "render/map/map_images.hpp"
 #include "render/trace_painter.hpp"
 
 namespace pathscope::app {

@@ -25,7 +25,7 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 
 namespace fs = std::filesystem;
 using namespace pathscope;

@@ -28,7 +28,7 @@
 #include "render/core/camera.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 
 namespace fs = std::filesystem;
 using namespace pathscope;

@@ -1,7 +1,7 @@
 // MapImages: images kept across world updates equal freshly painted ones, and pixels
 // outside an update's `changed` rectangle are the previous version's.
 
-#include "render/map_images.hpp"
+#include "render/map/map_images.hpp"
 
 #include <doctest/doctest.h>
 

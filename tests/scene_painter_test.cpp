@@ -1,4 +1,4 @@
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/scenario_io.hpp"

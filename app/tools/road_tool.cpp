@@ -7,7 +7,7 @@
 #include "app/tools/tool_support.hpp"
 #include "app/tools/tool_widgets.hpp"
 
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 
 #include <imgui.h>
 

@@ -10,7 +10,7 @@
 #include "planner/world/planning_world.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
-#include "render/map_images.hpp"
+#include "render/map/map_images.hpp"
 
 namespace pathscope::render {
 

@@ -6,7 +6,7 @@
 // numbered over the whole map and an edit can renumber regions far from it, so the
 // regions image repaints the bounding box of the labels that differ from the ones shown.
 
-#include "render/map_images.hpp"
+#include "render/map/map_images.hpp"
 
 #include <algorithm>
 #include <cmath>

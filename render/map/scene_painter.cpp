@@ -1,7 +1,7 @@
 // paint_world: the map layers. Rasters become one image each (one pixel per cell, from
 // render/map_images); vector data keeps its world geometry so it stays sharp at any zoom.
 
-#include "render/scene_painter.hpp"
+#include "render/map/scene_painter.hpp"
 
 #include "render/core/color_ramp.hpp"
 
