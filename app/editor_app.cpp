@@ -13,7 +13,7 @@
 #include "app/png_export.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
-#include "render/trace_painter.hpp"
+#include "render/search/trace_painter.hpp"
 
 namespace pathscope::app {
 

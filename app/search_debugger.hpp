@@ -22,7 +22,7 @@
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 #include "render/map/map_images.hpp"
-#include "render/trace_painter.hpp"
+#include "render/search/trace_painter.hpp"
 
 namespace pathscope::app {
 

@@ -2,7 +2,7 @@
 // its versions, both sides of a bidirectional search, and large searches staying a few
 // primitives.
 
-#include "render/trace_painter.hpp"
+#include "render/search/trace_painter.hpp"
 
 #include "planner/core/planner_registry.hpp"
 #include "tests/test_maps.hpp"

@@ -12,7 +12,7 @@
 // node positions into an image of about one pixel per node extent when their nodes are
 // small on screen, and are drawn as one square per touched node otherwise.
 
-#include "render/trace_painter.hpp"
+#include "render/search/trace_painter.hpp"
 
 #include "render/core/color_ramp.hpp"
 
