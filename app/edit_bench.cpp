@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "app/cli_commands.hpp"
-#include "app/imgui_draw_adapter.hpp"
-#include "app/png_export.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
+#include "app/platform/png_export.hpp"
 #include "app/render_command.hpp"
 #include "app/search_debugger.hpp"
 #include "render/core/layer_set.hpp"

@@ -10,7 +10,7 @@
 
 #include "app/default_scenario.hpp"
 #include "app/inspector.hpp"
-#include "app/png_export.hpp"
+#include "app/platform/png_export.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
 #include "render/search/trace_painter.hpp"

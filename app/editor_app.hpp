@@ -13,9 +13,9 @@
 #include "app/debugger_panel.hpp"
 #include "app/editor_state.hpp"
 #include "app/file_actions.hpp"
-#include "app/imgui_draw_adapter.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
 #include "app/search_debugger.hpp"
-#include "app/settings.hpp"
+#include "app/platform/settings.hpp"
 #include "app/tool.hpp"
 #include "render/core/draw_list.hpp"
 

@@ -13,7 +13,7 @@
 #include "app/file_actions.hpp"
 
 #include "app/file_browser.hpp"
-#include "app/png_export.hpp"
+#include "app/platform/png_export.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/scenario/scenario_io.hpp"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/editor_state.hpp"
-#include "app/settings.hpp"
+#include "app/platform/settings.hpp"
 #include "planner/core/result.hpp"
 #include "planner/scenario/scenario.hpp"
 

@@ -9,7 +9,7 @@
 #include "app/cli_commands.hpp"
 #include "app/edit_bench.hpp"
 #include "app/render_command.hpp"
-#include "app/viewer.hpp"
+#include "app/platform/viewer.hpp"
 #include "planner/core/planner_registry.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 #include "app/cli_commands.hpp"
 #include "app/default_scenario.hpp"
 #include "app/editor_state.hpp"
-#include "app/png_export.hpp"
+#include "app/platform/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "render/core/draw_list.hpp"

@@ -21,7 +21,7 @@
 
 #include "app/document.hpp"
 #include "app/editor_state.hpp"
-#include "app/png_export.hpp"
+#include "app/platform/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"

@@ -2,7 +2,7 @@
 // uploaded (alone or composited with the other map images), and the picture equals one
 // drawn from scratch.
 
-#include "app/imgui_draw_adapter.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,7 +11,7 @@
 
 #include "app/document.hpp"
 #include "app/editor_state.hpp"
-#include "app/png_export.hpp"
+#include "app/platform/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/core/camera.hpp"

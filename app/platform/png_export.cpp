@@ -5,9 +5,9 @@
 // The canvas owns a second ImGui context so that an export from inside a window frame
 // leaves the window's context (its frame in progress, fonts, windows) untouched.
 
-#include "app/png_export.hpp"
+#include "app/platform/png_export.hpp"
 
-#include "app/imgui_draw_adapter.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

@@ -2,7 +2,7 @@
 // with the camera's zoom; pixel widths are used as is. Concave polygons use the
 // triangles computed when they were added, emitted as raw ImGui vertices.
 
-#include "app/imgui_draw_adapter.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

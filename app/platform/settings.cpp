@@ -4,7 +4,7 @@
 // The folder follows the XDG Base Directory Specification ($XDG_CONFIG_HOME, default
 // ~/.config); PATHSCOPE_CONFIG_DIR overrides it for tests.
 
-#include "app/settings.hpp"
+#include "app/platform/settings.hpp"
 
 #include <nlohmann/json.hpp>
 

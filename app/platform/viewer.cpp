@@ -3,12 +3,12 @@
 // and replayed each frame through the adapter; with no input the loop sleeps in
 // SDL_WaitEventTimeout.
 
-#include "app/viewer.hpp"
+#include "app/platform/viewer.hpp"
 
-#include "app/imgui_draw_adapter.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
 #include "app/cli_commands.hpp"
 #include "app/editor_app.hpp"
-#include "app/settings.hpp"
+#include "app/platform/settings.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
