@@ -4,7 +4,7 @@
 // breakpoint controls, the timeline, the stats, the open list and the planner
 // comparison. They read the SearchDebugger and issue its commands; no algorithms here.
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 #include "app/search_debugger.hpp"
 
 #include <optional>

@@ -7,8 +7,8 @@
 #include "app/render_command.hpp"
 
 #include "app/cli_commands.hpp"
-#include "app/default_scenario.hpp"
-#include "app/editor_state.hpp"
+#include "app/editor/default_scenario.hpp"
+#include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/core/planner_registry.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 #include "planner/core/result.hpp"
 #include "render/core/camera.hpp"
 

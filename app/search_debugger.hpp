@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/core/search.hpp"

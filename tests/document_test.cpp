@@ -1,4 +1,4 @@
-#include "app/document.hpp"
+#include "app/editor/document.hpp"
 
 #include <doctest/doctest.h>
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "app/document.hpp"
-#include "app/editor_state.hpp"
-#include "app/file_actions.hpp"
-#include "app/file_browser.hpp"
+#include "app/editor/document.hpp"
+#include "app/editor/editor_state.hpp"
+#include "app/editor/file_actions.hpp"
+#include "app/editor/file_browser.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/platform/settings.hpp"
 #include "planner/world/planning_world.hpp"

@@ -19,8 +19,8 @@
 #include <functional>
 #include <string>
 
-#include "app/document.hpp"
-#include "app/editor_state.hpp"
+#include "app/editor/document.hpp"
+#include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/world/planning_world.hpp"

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "app/document.hpp"
-#include "app/editor_state.hpp"
+#include "app/editor/document.hpp"
+#include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/search_debugger.hpp"
 #include "planner/scenario/scenario_io.hpp"

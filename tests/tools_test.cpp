@@ -1,4 +1,4 @@
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 #include "app/tools/tool_factories.hpp"
 
 #include <doctest/doctest.h>

@@ -7,7 +7,7 @@
 
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/cli_commands.hpp"
-#include "app/editor_app.hpp"
+#include "app/editor/editor_app.hpp"
 #include "app/platform/settings.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/draw_list.hpp"

@@ -4,7 +4,7 @@
 // press the left button at one point, drag to another, release to add one item as one
 // Document edit. A preview is drawn while dragging; Escape or switching tools cancels.
 
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 #include "app/tools/shape_tools.hpp"
 #include "render/core/draw_list.hpp"
 

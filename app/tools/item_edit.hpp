@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "app/document.hpp"
-#include "app/editor_state.hpp"
+#include "app/editor/document.hpp"
+#include "app/editor/editor_state.hpp"
 #include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app::tools {

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 #include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app::tools {

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <string>
 
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 #include "app/tools/shape_tools.hpp"
 
 namespace pathscope::app::tools {

@@ -3,7 +3,7 @@
 // Drawing of the selection and of the item under the pointer: outlines and drag handles
 // in the Markers layer, world metres.
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 #include "render/core/draw_list.hpp"
 
 namespace pathscope::app::tools {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 #include "planner/scenario/scenario.hpp"
 #include "render/core/draw_list.hpp"
 

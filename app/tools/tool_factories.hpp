@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 
 namespace pathscope::app::tools {
 

@@ -1,7 +1,7 @@
 // The tool registry: every editing tool, once, in toolbar order. The window builds its
 // toolbar and its letter shortcuts from this list.
 
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 #include "app/tools/tool_factories.hpp"
 
 #include <vector>

@@ -1,4 +1,4 @@
-#include "app/canvas.hpp"
+#include "app/editor/canvas.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

@@ -1,15 +1,15 @@
 // The editor's frame: shortcuts, canvas input, re-planning after edits, painting.
 // Panels live in editor_panels.cpp.
 
-#include "app/editor_app.hpp"
+#include "app/editor/editor_app.hpp"
 
 #include <SDL.h>
 #include <imgui.h>
 
 #include <cstdio>
 
-#include "app/default_scenario.hpp"
-#include "app/inspector.hpp"
+#include "app/editor/default_scenario.hpp"
+#include "app/editor/inspector.hpp"
 #include "app/platform/png_export.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"

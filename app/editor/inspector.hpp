@@ -4,7 +4,7 @@
 // Document edit (typing into one field is one undo step; refused values show the
 // validator's message under the field). With nothing selected it shows the scenario.
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 
 namespace pathscope::app {
 

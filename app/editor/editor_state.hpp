@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/document.hpp"
+#include "app/editor/document.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/layer_set.hpp"
 

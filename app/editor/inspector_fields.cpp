@@ -1,4 +1,4 @@
-#include "app/inspector_fields.hpp"
+#include "app/editor/inspector_fields.hpp"
 
 #include "app/tools/tool_support.hpp"
 #include "app/tools/tool_widgets.hpp"

@@ -1,4 +1,4 @@
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 
 namespace pathscope::app {
 

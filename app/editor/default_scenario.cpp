@@ -1,4 +1,4 @@
-#include "app/default_scenario.hpp"
+#include "app/editor/default_scenario.hpp"
 
 #include <system_error>
 

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/draw_list.hpp"
 

@@ -2,7 +2,7 @@
 // before and after (vector data is small next to a 1024 x 1024 grid); a brush stroke
 // stores only the cells it changed. Undo restores 'before', redo restores 'after'.
 
-#include "app/document.hpp"
+#include "app/editor/document.hpp"
 
 #include <algorithm>
 #include <unordered_map>

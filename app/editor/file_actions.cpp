@@ -10,9 +10,9 @@
 // them. A dialog that needs a file (Import, Export) closes while the browser is shown
 // and comes back when a file is chosen or the browser is cancelled.
 
-#include "app/file_actions.hpp"
+#include "app/editor/file_actions.hpp"
 
-#include "app/file_browser.hpp"
+#include "app/editor/file_browser.hpp"
 #include "app/platform/png_export.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/scenario/scenario_io.hpp"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 #include "app/platform/settings.hpp"
 #include "planner/core/result.hpp"
 #include "planner/scenario/scenario.hpp"

@@ -1,4 +1,4 @@
-#include "app/file_browser.hpp"
+#include "app/editor/file_browser.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/editor_app.hpp"
+#include "app/editor/editor_app.hpp"
 #include "render/core/draw_list.hpp"
 
 namespace pathscope::app {

@@ -1,4 +1,4 @@
-#include "app/inspector.hpp"
+#include "app/editor/inspector.hpp"
 
 // [SECTION] Features
 // [SECTION] Threats, allies, roads, bridges, units
@@ -9,7 +9,7 @@
 // references into it would dangle. The setters look the item up again by id (or query
 // index) in the scenario being edited.
 
-#include "app/inspector_fields.hpp"
+#include "app/editor/inspector_fields.hpp"
 #include "app/tools/item_edit.hpp"
 #include "app/tools/tool_support.hpp"
 #include "app/tools/tool_widgets.hpp"

@@ -9,14 +9,14 @@
 #include <memory>
 #include <string>
 
-#include "app/canvas.hpp"
+#include "app/editor/canvas.hpp"
 #include "app/debugger_panel.hpp"
-#include "app/editor_state.hpp"
-#include "app/file_actions.hpp"
+#include "app/editor/editor_state.hpp"
+#include "app/editor/file_actions.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/search_debugger.hpp"
 #include "app/platform/settings.hpp"
-#include "app/tool.hpp"
+#include "app/editor/tool.hpp"
 #include "render/core/draw_list.hpp"
 
 union SDL_Event;

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 #include "render/core/draw_list.hpp"
 
 namespace pathscope::app {

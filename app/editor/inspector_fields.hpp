@@ -10,7 +10,7 @@
 #include <functional>
 #include <string>
 
-#include "app/editor_state.hpp"
+#include "app/editor/editor_state.hpp"
 
 namespace pathscope::app {
 
