@@ -1,5 +1,5 @@
 #include "app/editor/tool.hpp"
-#include "app/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_factories.hpp"
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>

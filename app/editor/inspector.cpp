@@ -10,9 +10,9 @@
 // index) in the scenario being edited.
 
 #include "app/editor/inspector_fields.hpp"
-#include "app/tools/item_edit.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/item_edit.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 #include "planner/core/planner_registry.hpp"
 
 #include <imgui.h>

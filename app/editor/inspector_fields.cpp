@@ -1,7 +1,7 @@
 #include "app/editor/inspector_fields.hpp"
 
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

@@ -1,8 +1,8 @@
-#include "app/tools/polygon_tool.hpp"
+#include "app/editor/tools/polygon_tool.hpp"
 
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
 

@@ -2,10 +2,10 @@
 // double-click), ends it; Delete removes the last point; Escape cancels. Width and speed
 // factor come from PaintSettings.
 
-#include "app/tools/shape_tools.hpp"
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/shape_tools.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include "render/map/scene_painter.hpp"
 

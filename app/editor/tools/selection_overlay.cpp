@@ -1,7 +1,7 @@
-#include "app/tools/selection_overlay.hpp"
+#include "app/editor/tools/selection_overlay.hpp"
 
-#include "app/tools/item_edit.hpp"
-#include "app/tools/tool_support.hpp"
+#include "app/editor/tools/item_edit.hpp"
+#include "app/editor/tools/tool_support.hpp"
 
 namespace pathscope::app::tools {
 namespace {

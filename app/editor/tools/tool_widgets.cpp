@@ -1,4 +1,4 @@
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include "planner/core/planner_registry.hpp"
 

@@ -5,7 +5,7 @@
 // Document edit. A preview is drawn while dragging; Escape or switching tools cancels.
 
 #include "app/editor/tool.hpp"
-#include "app/tools/shape_tools.hpp"
+#include "app/editor/tools/shape_tools.hpp"
 #include "render/core/draw_list.hpp"
 
 namespace pathscope::app::tools {

@@ -1,6 +1,6 @@
-#include "app/tools/drag_tool.hpp"
+#include "app/editor/tools/drag_tool.hpp"
 
-#include "app/tools/tool_support.hpp"
+#include "app/editor/tools/tool_support.hpp"
 
 namespace pathscope::app::tools {
 

@@ -1,9 +1,9 @@
 // The region tool: terrain regions (nebulae, swamps) as polygons drawn like obstacle
 // polygons, or as circles with Shift+drag (press the centre, drag the radius).
 
-#include "app/tools/polygon_tool.hpp"
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
+#include "app/editor/tools/polygon_tool.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
 
 #include <imgui.h>
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/editor/tool.hpp"
-#include "app/tools/shape_tools.hpp"
+#include "app/editor/tools/shape_tools.hpp"
 
 namespace pathscope::app::tools {
 

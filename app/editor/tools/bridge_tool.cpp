@@ -1,10 +1,10 @@
 // The bridge tool: drag from one end of a bridge to the other. Width and whether it is
 // intact come from PaintSettings.
 
-#include "app/tools/drag_tool.hpp"
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/drag_tool.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include "render/map/scene_painter.hpp"
 

@@ -2,10 +2,10 @@
 // class in PaintSettings, planned with "astar". The new query becomes the active one.
 // (Existing markers are moved with the select tool.)
 
-#include "app/tools/drag_tool.hpp"
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/drag_tool.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include "render/map/scene_painter.hpp"
 

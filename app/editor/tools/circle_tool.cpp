@@ -1,10 +1,10 @@
 // The circle tool: press the centre of an obstacle disc, drag out its radius.
 
-#include "app/tools/drag_tool.hpp"
-#include "app/tools/shape_tools.hpp"
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/drag_tool.hpp"
+#include "app/editor/tools/shape_tools.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
 

@@ -1,4 +1,4 @@
-#include "app/tools/item_edit.hpp"
+#include "app/editor/tools/item_edit.hpp"
 
 #include <glm/common.hpp>
 

@@ -1,6 +1,6 @@
-#include "app/tools/shape_tools.hpp"
+#include "app/editor/tools/shape_tools.hpp"
 
-#include "app/tools/tool_support.hpp"
+#include "app/editor/tools/tool_support.hpp"
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>

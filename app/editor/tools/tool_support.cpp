@@ -1,4 +1,4 @@
-#include "app/tools/tool_support.hpp"
+#include "app/editor/tools/tool_support.hpp"
 
 #include <algorithm>
 #include <cstdio>

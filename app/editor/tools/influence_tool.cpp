@@ -1,10 +1,10 @@
 // The threat and ally tools: press the centre of a zone, drag out its radius. A click
 // without a drag reuses the last radius. Strength comes from PaintSettings.
 
-#include "app/tools/drag_tool.hpp"
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/drag_tool.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include "render/map/scene_painter.hpp"
 

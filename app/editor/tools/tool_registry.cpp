@@ -2,7 +2,7 @@
 // toolbar and its letter shortcuts from this list.
 
 #include "app/editor/tool.hpp"
-#include "app/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_factories.hpp"
 
 #include <vector>
 

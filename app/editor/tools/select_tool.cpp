@@ -4,12 +4,12 @@
 // step. Shift+click on an edge of the selected polygon or road inserts a vertex there
 // and drags it (still one step). Delete removes the selected vertex or item.
 
-#include "app/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_factories.hpp"
 
-#include "app/tools/item_edit.hpp"
-#include "app/tools/picking.hpp"
-#include "app/tools/selection_overlay.hpp"
-#include "app/tools/tool_support.hpp"
+#include "app/editor/tools/item_edit.hpp"
+#include "app/editor/tools/picking.hpp"
+#include "app/editor/tools/selection_overlay.hpp"
+#include "app/editor/tools/tool_support.hpp"
 
 #include <imgui.h>
 

@@ -4,9 +4,9 @@
 // cells with one merge key: a stroke is one undo step. A scenario without a tile grid
 // first gets one (Document::ensure_tile_grid, its own undo step).
 
-#include "app/tools/tool_factories.hpp"
-#include "app/tools/tool_support.hpp"
-#include "app/tools/tool_widgets.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
 

@@ -1,10 +1,10 @@
-#include "app/tools/picking.hpp"
+#include "app/editor/tools/picking.hpp"
 
 // Picking walks the items in reverse drawing order (scene_painter draws features, then
 // roads, bridges, influences, units and markers last), so what is on top wins. Within a
 // list, later entries are drawn on top and are tested first.
 
-#include "app/tools/item_edit.hpp"
+#include "app/editor/tools/item_edit.hpp"
 #include "planner/core/geometry.hpp"
 
 #include <glm/geometric.hpp>
