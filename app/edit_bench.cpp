@@ -19,7 +19,7 @@
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/render_command.hpp"
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 #include "render/core/layer_set.hpp"
 
 namespace pathscope::app {

@@ -10,7 +10,7 @@
 #include "app/editor/default_scenario.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"

@@ -22,7 +22,7 @@
 #include "app/editor/document.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/core/camera.hpp"

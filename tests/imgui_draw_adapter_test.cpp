@@ -12,7 +12,7 @@
 #include "app/editor/document.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/layer_set.hpp"

@@ -2,7 +2,7 @@
 // equal to a TraceReplay seek, breakpoints, playing at a speed, node descriptions and
 // the planner comparison.
 
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 
 #include "planner/core/planner_registry.hpp"
 #include "tests/test_maps.hpp"

@@ -10,11 +10,11 @@
 #include <string>
 
 #include "app/editor/canvas.hpp"
-#include "app/debugger_panel.hpp"
+#include "app/debugger/debugger_panel.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/editor/file_actions.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 #include "app/platform/settings.hpp"
 #include "app/editor/tool.hpp"
 #include "render/core/draw_list.hpp"

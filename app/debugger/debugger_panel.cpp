@@ -6,7 +6,7 @@
 //  [SECTION] Per-query results and planner comparison
 //  [SECTION] Hover tooltip
 
-#include "app/debugger_panel.hpp"
+#include "app/debugger/debugger_panel.hpp"
 
 #include "planner/core/planner_registry.hpp"
 

@@ -6,7 +6,7 @@
 // class) while the world stays the same, so their search memory is allocated once
 // (planner/search.hpp: a planner answers many queries).
 
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 
 #include "render/map/scene_painter.hpp"
 

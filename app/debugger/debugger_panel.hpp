@@ -5,7 +5,7 @@
 // comparison. They read the SearchDebugger and issue its commands; no algorithms here.
 
 #include "app/editor/editor_state.hpp"
-#include "app/search_debugger.hpp"
+#include "app/debugger/search_debugger.hpp"
 
 #include <optional>
 
