@@ -6,9 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/cli_commands.hpp"
-#include "app/edit_bench.hpp"
-#include "app/render_command.hpp"
+#include "app/cli/cli_commands.hpp"
+#include "app/cli/edit_bench.hpp"
+#include "app/cli/render_command.hpp"
 #include "app/platform/viewer.hpp"
 #include "planner/core/planner_registry.hpp"
 

@@ -6,7 +6,7 @@
 #include "app/platform/viewer.hpp"
 
 #include "app/platform/imgui_draw_adapter.hpp"
-#include "app/cli_commands.hpp"
+#include "app/cli/cli_commands.hpp"
 #include "app/editor/editor_app.hpp"
 #include "app/platform/settings.hpp"
 #include "render/core/camera.hpp"

@@ -2,7 +2,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "app/cli_commands.hpp"
+#include "app/cli/cli_commands.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/scenario/scenario_io.hpp"
 

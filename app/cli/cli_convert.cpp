@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "app/cli_commands.hpp"
+#include "app/cli/cli_commands.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/scenario/scenario_io.hpp"
 

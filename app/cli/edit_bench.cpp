@@ -6,7 +6,7 @@
 // and every re-plan, to the end: no frame budget), the map and search painting, and one
 // frame of the offscreen canvas, whose adapter uploads only the changed pixels.
 
-#include "app/edit_bench.hpp"
+#include "app/cli/edit_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "app/cli_commands.hpp"
+#include "app/cli/cli_commands.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/platform/png_export.hpp"
-#include "app/render_command.hpp"
+#include "app/cli/render_command.hpp"
 #include "app/debugger/search_debugger.hpp"
 #include "render/core/layer_set.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/cli_commands.hpp"
+#include "app/cli/cli_commands.hpp"
 #include "planner/core/planner_registry.hpp"
 
 namespace pathscope::app {

@@ -4,9 +4,9 @@
 // SDL_Renderer backend renders the same draw data the window shows; the pixels are read
 // back and written as PNG.
 
-#include "app/render_command.hpp"
+#include "app/cli/render_command.hpp"
 
-#include "app/cli_commands.hpp"
+#include "app/cli/cli_commands.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"

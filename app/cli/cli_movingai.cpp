@@ -10,7 +10,7 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/cli_commands.hpp"
+#include "app/cli/cli_commands.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/core/planner_registry.hpp"
 
