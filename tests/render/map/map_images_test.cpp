@@ -9,7 +9,7 @@
 
 #include "planner/world/planning_world.hpp"
 #include "render/core/layer_set.hpp"
-#include "test_maps.hpp"
+#include "tests/test_maps.hpp"
 
 namespace pathscope::render {
 namespace {

@@ -10,7 +10,7 @@
 #include "planner/world/planning_world.hpp"
 #include "planner/world/rasterize.hpp"
 #include "planner/core/search.hpp"
-#include "test_maps.hpp"
+#include "tests/test_maps.hpp"
 
 namespace pathscope {
 namespace {
