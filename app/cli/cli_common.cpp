@@ -3,7 +3,8 @@
 #include <cmath>
 
 #include "app/cli/cli_commands.hpp"
-#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/movingai_convert.hpp"
+#include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
 
 namespace pathscope::app {

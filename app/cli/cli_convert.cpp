@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "app/cli/cli_commands.hpp"
-#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/movingai_check.hpp"
+#include "planner/scenario/movingai_convert.hpp"
+#include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
 
 namespace pathscope::app {

@@ -7,11 +7,12 @@
 #include <cstdio>
 #include <memory>
 
-#include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_commands.hpp"
-#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/movingai_check.hpp"
+#include "planner/scenario/movingai_convert.hpp"
+#include "planner/scenario/movingai_parse.hpp"
 #include "planner/core/planner_registry.hpp"
 
 namespace pathscope::app {
@@ -119,11 +120,9 @@ int run_movingai(const MovingAiOptions& options) {
 
       const double opt = p.optimal_length;
       bool ok = r.status == SearchStatus::Found;
-      if (ok && info->exact) {
-        ok = std::abs(r.length - opt) <= p.tolerance;
-      } else if (ok) {
-        const double straight = glm::length(q.goal - q.start);
-        ok = r.length <= options.max_ratio * opt + p.tolerance && r.length >= straight - p.tolerance;
+      if (ok) {
+        ok = info->exact ? movingai_length_matches(r.length, p)
+                         : movingai_length_within(r.length, p, options.max_ratio);
       }
       ++tally.queries;
       tally.micros.push_back(us);

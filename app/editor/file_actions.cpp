@@ -14,7 +14,9 @@
 
 #include "app/editor/file_browser.hpp"
 #include "app/platform/png_export.hpp"
-#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/movingai_check.hpp"
+#include "planner/scenario/movingai_convert.hpp"
+#include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
 
 #include <SDL.h>

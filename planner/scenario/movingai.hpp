@@ -1,89 +1,12 @@
 #pragma once
 
-// Moving AI Lab grid benchmarks: `.map` and `.scen` files, and their conversion into a
-// Scenario. The file formats, the character rules and the choices made for malformed
-// input are described at the top of movingai.cpp.
+// Moving AI Lab grid benchmarks, all of it: for callers that read the files, check the
+// problems and convert them (the batch runner, the ground-truth tests). Each part has
+// its own header:
+//   movingai_parse.hpp    .map and .scen files -> MovingAiMap, MovingAiProblem
+//   movingai_check.hpp    problems against their map; found lengths against the optimum
+//   movingai_convert.hpp  a map and its problems -> Scenario
 
-#include <cstddef>
-#include <filesystem>
-#include <limits>
-#include <span>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include <glm/vec2.hpp>
-
-#include "planner/core/result.hpp"
-#include "planner/scenario/scenario.hpp"
-
-namespace pathscope {
-
-/// A Moving AI `.map` file: a grid of terrain characters.
-struct MovingAiMap {
-  std::string name;         ///< File name without directory and extension, e.g. "arena2".
-  int width = 0;            ///< Cells (1..8192).
-  int height = 0;           ///< Cells (1..8192).
-  std::vector<char> cells;  ///< width*height Moving AI characters, row-major, row 0 = top.
-
-  /// The character of cell (x, y), x = column, y = row; asserts the cell is inside.
-  char at(int x, int y) const;
-};
-
-/// One line of a Moving AI `.scen` file: a single-agent problem with its optimal length.
-struct MovingAiProblem {
-  int line = 0;                ///< 1-based line number in the .scen file.
-  int bucket = 0;              ///< Difficulty bucket (field 1), informative only.
-  std::string map_name;        ///< Field 2 as written, e.g. "maps/dao/arena2.map".
-  int map_width = 0;           ///< Field 3, cells.
-  int map_height = 0;          ///< Field 4, cells.
-  glm::ivec2 start{0, 0};      ///< Fields 5-6, cell (x = column, y = row).
-  glm::ivec2 goal{0, 0};       ///< Fields 7-8, cell (x = column, y = row).
-  double optimal_length = 0;   ///< Field 9, in cells (straight step 1, diagonal sqrt(2)).
-  /// Absolute tolerance for comparing a computed length with optimal_length:
-  /// max(1e-3, half a unit of the last printed digit) + 1e-9.
-  double tolerance = 1e-3;
-};
-
-/// The comparison tolerance implied by a printed length such as "371.752" (1e-3),
-/// "1007.22" (0.005), "2628.3" (0.05) or "1084" (0.5); includes the 1e-9 slack.
-double movingai_length_tolerance(std::string_view printed_length);
-
-/// Parses the text of a `.map` file. `source` names the file in errors ("file:line") and
-/// gives the map its name (its stem).
-Result<MovingAiMap> parse_movingai_map(std::string_view text, const std::string& source);
-
-/// Reads and parses a `.map` file.
-Result<MovingAiMap> load_movingai_map(const std::filesystem::path& path);
-
-/// Parses the text of a `.scen` file; `source` names the file in errors ("file:line").
-Result<std::vector<MovingAiProblem>> parse_movingai_scen(std::string_view text, const std::string& source);
-
-/// Reads and parses a `.scen` file.
-Result<std::vector<MovingAiProblem>> load_movingai_scen(const std::filesystem::path& path);
-
-/// The map file of a problem: the base name of its map field (either '/' or '\\' as
-/// separator), in the directory of the scen file.
-std::filesystem::path scen_map_path(const std::filesystem::path& scen_file, const MovingAiProblem& problem);
-
-/// Checks that every problem declares the map's size and has its start and goal inside
-/// it. `scen_source` names the scen file in errors ("file:line").
-Status check_movingai_problems(const MovingAiMap& map, std::span<const MovingAiProblem> problems,
-                               const std::string& scen_source);
-
-/// The `.scen` files named by `inputs`: a file is taken as given, a directory
-/// contributes its `*.scen` regular files (not recursive), sorted by name. The order of
-/// `inputs` is kept. A missing path is an Io error.
-Result<std::vector<std::filesystem::path>> collect_scen_files(const std::vector<std::filesystem::path>& inputs);
-
-/// A scenario with the map as its tile grid (1 m cells), one movement class "ground"
-/// and one terrain type per Moving AI character that occurs (ground always first). No queries.
-Scenario movingai_to_scenario(const MovingAiMap& map);
-
-/// As above, plus one A* query per problem, at most `max_queries`, in file order. Start
-/// and goal are cell centres; expected_length is the optimal length. The problems must
-/// lie inside the map (see check_movingai_problems); asserted.
-Scenario movingai_to_scenario(const MovingAiMap& map, std::span<const MovingAiProblem> problems,
-                              std::size_t max_queries = std::numeric_limits<std::size_t>::max());
-
-}  // namespace pathscope
+#include "planner/scenario/movingai_check.hpp"
+#include "planner/scenario/movingai_convert.hpp"
+#include "planner/scenario/movingai_parse.hpp"

@@ -1,53 +1,21 @@
-#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/movingai_parse.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <array>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "planner/scenario/movingai_check.hpp"
+#include "tests/planner/scenario/movingai_test_support.hpp"
+
 namespace fs = std::filesystem;
 using namespace pathscope;
+using namespace pathscope::movingai_test;
 
 namespace {
-
-fs::path bench_dir() { return fs::path(PATHSCOPE_BENCHMARKS_DIR); }
-
-/// One row of the table in the benchmark README.
-struct BenchFile {
-  const char* map;
-  const char* scen;
-  int width;
-  int height;
-  std::size_t problems;
-};
-
-constexpr std::array<BenchFile, 12> kBenchFiles = {{
-    {"arena2.map", "arena2.map.scen", 281, 209, 929},
-    {"den312d.map", "den312d.map.scen", 65, 81, 320},
-    {"lak303d.map", "lak303d.map.scen", 194, 194, 1060},
-    {"brc202d.map", "brc202d.map.scen", 530, 481, 2519},
-    {"ht_chantry.map", "ht_chantry.map.scen", 162, 141, 470},
-    {"Aftershock.map", "Aftershock.map.scen", 512, 512, 1810},
-    {"AR0011SR.map", "AR0011SR.map.scen", 512, 512, 1280},
-    {"8room_000.map", "8room_000.map.scen", 512, 512, 1940},
-    {"maze512-1-0.map", "maze512-1-0.map.scen", 512, 512, 12120},
-    {"random512-10-0.map", "random512-10-0.map.scen", 512, 512, 1780},
-    {"Berlin_1_256.map", "Berlin_1_256-even-10.scen", 256, 256, 950},
-    {"random-32-32-20.map", "random-32-32-20-random-1.scen", 32, 32, 409},
-}};
-
-/// The error must be located at `where` and its text must contain every fragment.
-void check_error(const Error& error, const std::string& where, std::initializer_list<std::string_view> fragments) {
-  const std::string text = error.to_string();
-  CHECK_MESSAGE(error.where == where, text);
-  for (const std::string_view fragment : fragments) {
-    CHECK_MESSAGE(text.find(fragment) != std::string::npos, "\"", fragment, "\" not in: ", text);
-  }
-}
 
 Error map_error(std::string_view text) {
   auto result = parse_movingai_map(text, "t.map");
@@ -59,22 +27,6 @@ Error scen_error(std::string_view text) {
   auto result = parse_movingai_scen(text, "x.scen");
   REQUIRE_FALSE(result.ok());
   return result.error();
-}
-
-constexpr std::string_view kSmallMap =
-    "type octile\n"
-    "height 3\n"
-    "width 4\n"
-    "map\n"
-    "..@T\n"
-    ".G.O\n"
-    "SWW.\n";
-
-/// Reads the tile grid back as Moving AI characters through the terrain symbols.
-std::vector<char> tile_chars(const Scenario& scenario) {
-  std::vector<char> chars;
-  for (const std::uint8_t t : scenario.tiles->terrain) chars.push_back(scenario.terrains.at(t).symbol);
-  return chars;
 }
 
 }  // namespace
@@ -144,20 +96,6 @@ TEST_CASE("the legacy AR0011SR file: version 1.0, space separated, 2 decimals") 
   // "132.40" keeps its trailing zero: still half a hundredth.
   CHECK((*problems)[1].tolerance == doctest::Approx(0.005 + 1e-9).epsilon(1e-12));
   CHECK(scen_map_path(path, p) == bench_dir() / "AR0011SR.map");
-}
-
-TEST_CASE("tolerances follow the printed precision") {
-  CHECK(movingai_length_tolerance("371.752") == doctest::Approx(1e-3 + 1e-9).epsilon(1e-12));
-  CHECK(movingai_length_tolerance("1007.22") == doctest::Approx(0.005 + 1e-9).epsilon(1e-12));
-  CHECK(movingai_length_tolerance("2628.3") == doctest::Approx(0.05 + 1e-9).epsilon(1e-12));
-  CHECK(movingai_length_tolerance("1084") == doctest::Approx(0.5 + 1e-9).epsilon(1e-12));
-  CHECK(movingai_length_tolerance("12.12345678") == doctest::Approx(1e-3 + 1e-9).epsilon(1e-12));
-  CHECK(movingai_length_tolerance("0") == doctest::Approx(0.5 + 1e-9).epsilon(1e-12));
-  CHECK(movingai_length_tolerance("1.5e+03") == doctest::Approx(50 + 1e-9).epsilon(1e-12));
-
-  auto maze = load_movingai_scen(bench_dir() / "maze512-1-0.map.scen");
-  REQUIRE(maze.ok());
-  for (const MovingAiProblem& p : *maze) CHECK(p.tolerance == doctest::Approx(1e-3 + 1e-9).epsilon(1e-12));
 }
 
 TEST_CASE("CRLF scenario file from the benchmark set") {
@@ -404,109 +342,6 @@ TEST_CASE("broken scen: map size and coordinates outside the declared map") {
   check_error(scen_error("version 1\n0\tm.map\t4\t3\t0\t0\t1\t3\t1\n"), "x.scen:2",
               {"field 8 (goal_y)", "3 is outside the map", "expected 0..2", "map_height 3"});
   check_error(scen_error("version 1\n0\tm.map\t4\t3\t0\t-1\t1\t1\t1\n"), "x.scen:2", {"field 6 (start_y)", "-1"});
-}
-
-TEST_CASE("check_movingai_problems: the declared size must match the map") {
-  auto map = parse_movingai_map(kSmallMap, "small.map");
-  REQUIRE(map.ok());
-  auto scen = parse_movingai_scen("version 1\n0 small.map 4 3 0 0 3 2 1\n\n0 small.map 5 3 0 0 1 1 1\n", "s.scen");
-  REQUIRE(scen.ok());
-  CHECK(check_movingai_problems(*map, std::span(scen->data(), 1), "s.scen").ok());
-  auto status = check_movingai_problems(*map, *scen, "s.scen");
-  REQUIRE_FALSE(status.ok());
-  check_error(status.error(), "s.scen:4", {"5x3", "4x3", "small"});
-}
-
-// ---------------------------------------------------------------------------------------
-// Conversion to a Scenario
-
-TEST_CASE("conversion: terrain types for every Moving AI character") {
-  auto map = parse_movingai_map(kSmallMap, "dir/small.map");
-  REQUIRE_MESSAGE(map.ok(), map.error().to_string());
-  const Scenario scenario = movingai_to_scenario(*map);
-  CHECK(scenario.name == "small");
-  CHECK(scenario.world.width == 4);
-  CHECK(scenario.world.height == 3);
-  CHECK(scenario.world.cell_size == 1);
-  REQUIRE(scenario.classes.size() == 1);
-  CHECK(scenario.classes[0].name == "ground");
-  CHECK(scenario.classes[0].radius == 0.5);
-  CHECK(scenario.classes[0].speed == 1);
-  CHECK_FALSE(scenario.classes[0].amphibious);
-  CHECK(scenario.queries.empty());
-
-  REQUIRE(scenario.terrains.size() == 7);
-  const std::array<std::string_view, 7> names = {"ground", "ground_g", "out_of_bounds", "out_of_bounds_o",
-                                                  "trees", "swamp", "water"};
-  const std::array<char, 7> symbols = {'.', 'G', '@', 'O', 'T', 'S', 'W'};
-  const std::array<bool, 7> passable = {true, true, false, false, false, true, true};
-  for (std::size_t i = 0; i < 7; ++i) {
-    CAPTURE(i);
-    const TerrainType& t = scenario.terrains[i];
-    CHECK(t.name == names[i]);
-    CHECK(t.symbol == symbols[i]);
-    REQUIRE(t.cost.size() == 1);
-    CHECK(t.cost[0].has_value() == passable[i]);
-    if (passable[i]) CHECK(*t.cost[0] == 1.0);
-    CHECK(t.group == (symbols[i] == 'W' ? "water" : ""));
-  }
-  REQUIRE(scenario.tiles.has_value());
-  CHECK(scenario.tiles->width == 4);
-  CHECK(scenario.tiles->height == 3);
-  CHECK(tile_chars(scenario) == map->cells);
-}
-
-TEST_CASE("conversion: only the terrain types that occur, ground always first") {
-  auto map = parse_movingai_map("type octile\nheight 2\nwidth 2\nmap\nTT\n@T\n", "walls.map");
-  REQUIRE(map.ok());
-  const Scenario scenario = movingai_to_scenario(*map);
-  REQUIRE(scenario.terrains.size() == 3);
-  CHECK(scenario.terrains[0].name == "ground");
-  CHECK(scenario.terrains[1].name == "out_of_bounds");
-  CHECK(scenario.terrains[2].name == "trees");
-  CHECK(scenario.tiles->terrain == std::vector<std::uint8_t>{2, 2, 1, 2});
-}
-
-TEST_CASE("conversion: every benchmark map keeps its characters") {
-  for (const BenchFile& file : kBenchFiles) {
-    CAPTURE(file.map);
-    auto map = load_movingai_map(bench_dir() / file.map);
-    REQUIRE(map.ok());
-    const Scenario scenario = movingai_to_scenario(*map);
-    CHECK(scenario.name == map->name);
-    CHECK(scenario.terrains.front().name == "ground");
-    REQUIRE(scenario.tiles.has_value());
-    CHECK(scenario.tiles->width == map->width);
-    CHECK(scenario.tiles->height == map->height);
-    CHECK(tile_chars(scenario) == map->cells);
-  }
-}
-
-TEST_CASE("conversion: problems become A* queries between cell centres") {
-  auto map = load_movingai_map(bench_dir() / "den312d.map");
-  auto problems = load_movingai_scen(bench_dir() / "den312d.map.scen");
-  REQUIRE(map.ok());
-  REQUIRE(problems.ok());
-
-  const Scenario all = movingai_to_scenario(*map, *problems);
-  REQUIRE(all.queries.size() == problems->size());
-  const Scenario some = movingai_to_scenario(*map, *problems, 5);
-  REQUIRE(some.queries.size() == 5);
-  CHECK(movingai_to_scenario(*map, *problems, 0).queries.empty());
-
-  for (std::size_t i = 0; i < some.queries.size(); ++i) {
-    const Query& q = some.queries[i];
-    const MovingAiProblem& p = (*problems)[i];
-    CHECK(q == all.queries[i]);
-    CHECK(q.name == "scen line " + std::to_string(p.line));
-    CHECK(q.start == Vec2(p.start.x + 0.5, p.start.y + 0.5));
-    CHECK(q.goal == Vec2(p.goal.x + 0.5, p.goal.y + 0.5));
-    CHECK(q.movement_class == 0);
-    CHECK(q.planner == "astar");
-    REQUIRE(q.expected_length.has_value());
-    CHECK(*q.expected_length == p.optimal_length);
-  }
-  CHECK(some.queries.front().name == "scen line 2");
 }
 
 }  // TEST_SUITE

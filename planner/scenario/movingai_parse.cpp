@@ -8,22 +8,9 @@
 //   CRLF line endings, a missing final newline, blank lines after the last row.
 //   Rejected: a missing, duplicate or unknown header line, a type other than `octile`,
 //   a non-numeric size, a size outside 1..8192, too few or too many rows, a row of the
-//   wrong length and any character not listed below. Rows in messages are numbered from
-//   0 (their y), columns from 1 (as in an editor) together with their x.
-//
-// Map characters and the terrain types they become in a Scenario (one movement class,
-// "ground"; every symbol is the Moving AI character, so tile rows read like the map):
-//   '.'  ground           passable, cost 1; always terrain 0
-//   'G'  ground_g         passable, cost 1
-//   '@'  out_of_bounds    impassable
-//   'O'  out_of_bounds_o  impassable
-//   'T'  trees            impassable
-//   'S'  swamp            passable, cost 1, same group as ground ("passable from regular terrain")
-//   'W'  water            passable, cost 1, group "water": moves only between water
-//                         cells ("traversable, but not passable from terrain")
-//   Only the types that occur in the map are listed, in this order, ground first.
-//   Movement between cells follows the cost grid rules: straight steps 1, diagonal
-//   sqrt(2), no corner cutting, which is what the stored optimal lengths assume.
+//   wrong length and any character not in kMovingAiMapChars (". G @ O T S W"; what they
+//   mean is listed in movingai_convert.cpp). Rows in messages are numbered from 0 (their
+//   y), columns from 1 (as in an editor) together with their x.
 //
 // .scen files
 //   A `version 1` header line (the legacy `version 1.0` is accepted too), then one problem
@@ -35,21 +22,21 @@
 //   non-numeric field, a map size outside 1..8192, a coordinate outside the declared map
 //   size and a negative or non-finite length. The map field is matched to a .map file by
 //   its base name only, in the directory of the .scen file.
-//
-// Comparison tolerance: the lengths are printed with 8 decimals, 6 significant digits or
-// 2 decimals depending on the release, so each problem carries
-// max(1e-3, half a unit of its last printed digit) + 1e-9.
+//   The printed precision of the length sets the problem's tolerance (movingai_check.cpp).
 
-#include "planner/scenario/movingai.hpp"
+#include "planner/scenario/movingai_parse.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <charconv>
 #include <cmath>
-#include <cstdint>
+#include <cstddef>
 #include <fstream>
 #include <system_error>
+
+#include "planner/scenario/movingai_check.hpp"
+#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 
@@ -64,35 +51,13 @@ constexpr std::size_t kScenFields = 9;
 constexpr std::array<const char*, kScenFields> kScenFieldNames = {
     "bucket", "map", "map_width", "map_height", "start_x", "start_y", "goal_x", "goal_y", "optimal_length"};
 
-/// A Moving AI character and the terrain type it becomes.
-struct TerrainSpec {
-  char symbol;
-  const char* name;
-  bool passable;
-  const char* group;
-  Color color;
-};
-
-constexpr std::array<TerrainSpec, 7> kTerrainSpecs = {{
-    {'.', "ground", true, "", Color{216, 208, 184, 255}},
-    {'G', "ground_g", true, "", Color{200, 214, 168, 255}},
-    {'@', "out_of_bounds", false, "", Color{32, 32, 32, 255}},
-    {'O', "out_of_bounds_o", false, "", Color{72, 72, 72, 255}},
-    {'T', "trees", false, "", Color{47, 107, 47, 255}},
-    {'S', "swamp", true, "", Color{107, 123, 58, 255}},
-    {'W', "water", true, "water", Color{58, 111, 176, 255}},
-}};
-
-/// Per byte: index into kTerrainSpecs, or -1 for characters that are not map cells.
-constexpr std::array<std::int8_t, 256> make_char_table() {
-  std::array<std::int8_t, 256> table{};
-  for (auto& entry : table) entry = -1;
-  for (std::size_t i = 0; i < kTerrainSpecs.size(); ++i) {
-    table[static_cast<unsigned char>(kTerrainSpecs[i].symbol)] = static_cast<std::int8_t>(i);
-  }
+/// Per byte: true for the characters a map cell may hold.
+constexpr std::array<bool, 256> make_char_table() {
+  std::array<bool, 256> table{};
+  for (const char c : kMovingAiMapChars) table[static_cast<unsigned char>(c)] = true;
   return table;
 }
-constexpr std::array<std::int8_t, 256> kCharTable = make_char_table();
+constexpr std::array<bool, 256> kIsMapChar = make_char_table();
 
 /// Splits text into lines without their "\n" or "\r\n"; a final line needs no newline.
 class LineReader {
@@ -222,33 +187,6 @@ char MovingAiMap::at(int x, int y) const {
   return cells[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)];
 }
 
-double movingai_length_tolerance(std::string_view printed_length) {
-  constexpr double kFloor = 1e-3;
-  constexpr double kSlack = 1e-9;
-  std::size_t i = 0;
-  if (i < printed_length.size() && (printed_length[i] == '+' || printed_length[i] == '-')) ++i;
-  int decimals = 0;
-  bool after_point = false;
-  for (; i < printed_length.size(); ++i) {
-    const char c = printed_length[i];
-    if (c == '.') {
-      after_point = true;
-    } else if (c >= '0' && c <= '9') {
-      if (after_point) ++decimals;
-    } else {
-      break;
-    }
-  }
-  int exponent = 0;
-  if (i < printed_length.size() && (printed_length[i] == 'e' || printed_length[i] == 'E')) {
-    std::string_view rest = printed_length.substr(i + 1);
-    if (!rest.empty() && rest.front() == '+') rest.remove_prefix(1);
-    if (!parse_int(rest, exponent)) exponent = 0;
-  }
-  const double half_unit = 0.5 * std::pow(10.0, static_cast<double>(exponent - decimals));
-  return std::max(kFloor, half_unit) + kSlack;
-}
-
 Result<MovingAiMap> parse_movingai_map(std::string_view text, const std::string& source) {
   MovingAiMap map;
   map.name = fs::path(source).stem().string();
@@ -317,7 +255,7 @@ Result<MovingAiMap> parse_movingai_map(std::string_view text, const std::string&
                             std::to_string(width));
     }
     for (std::size_t x = 0; x < width; ++x) {
-      if (kCharTable[static_cast<unsigned char>(line[x])] < 0) {
+      if (!kIsMapChar[static_cast<unsigned char>(line[x])]) {
         return make_error(ErrorCode::Parse, at_line(source, lines.number()),
                           "column " + std::to_string(x + 1) + " (x = " + std::to_string(x) + ", y = " +
                               std::to_string(y) + "): unknown map character " + describe_char(line[x]) +
@@ -436,27 +374,6 @@ fs::path scen_map_path(const fs::path& scen_file, const MovingAiProblem& problem
   return scen_file.parent_path() / fs::path(std::string(map_basename(problem.map_name)));
 }
 
-Status check_movingai_problems(const MovingAiMap& map, std::span<const MovingAiProblem> problems,
-                               const std::string& scen_source) {
-  for (const MovingAiProblem& p : problems) {
-    const std::string where = at_line(scen_source, p.line);
-    if (p.map_width != map.width || p.map_height != map.height) {
-      return make_error(ErrorCode::Value, where,
-                        "declares a " + std::to_string(p.map_width) + "x" + std::to_string(p.map_height) +
-                            " map, but " + map.name + " is " + std::to_string(map.width) + "x" +
-                            std::to_string(map.height));
-    }
-    for (const glm::ivec2 cell : {p.start, p.goal}) {
-      if (cell.x < 0 || cell.x >= map.width || cell.y < 0 || cell.y >= map.height) {
-        return make_error(ErrorCode::Value, where,
-                          "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) + ") is outside the " +
-                              std::to_string(map.width) + "x" + std::to_string(map.height) + " map");
-      }
-    }
-  }
-  return Ok{};
-}
-
 Result<std::vector<fs::path>> collect_scen_files(const std::vector<fs::path>& inputs) {
   std::vector<fs::path> files;
   for (const fs::path& input : inputs) {
@@ -479,71 +396,6 @@ Result<std::vector<fs::path>> collect_scen_files(const std::vector<fs::path>& in
     files.insert(files.end(), found.begin(), found.end());
   }
   return files;
-}
-
-Scenario movingai_to_scenario(const MovingAiMap& map) {
-  assert(map.width > 0 && map.height > 0);
-  assert(map.cells.size() == static_cast<std::size_t>(map.width) * static_cast<std::size_t>(map.height));
-
-  std::array<bool, kTerrainSpecs.size()> present{};
-  present[0] = true;  // ground is always terrain 0
-  for (const char c : map.cells) {
-    const std::int8_t spec = kCharTable[static_cast<unsigned char>(c)];
-    assert(spec >= 0);
-    present[static_cast<std::size_t>(spec)] = true;
-  }
-
-  Scenario scenario;
-  scenario.name = map.name;
-  scenario.description = "Moving AI map " + map.name + " (" + std::to_string(map.width) + "x" +
-                         std::to_string(map.height) + ")";
-  scenario.world = WorldInfo{static_cast<double>(map.width), static_cast<double>(map.height), 1.0};
-  scenario.classes = {MovementClass{"ground", 0.5, 1.0, false}};
-
-  std::array<std::uint8_t, kTerrainSpecs.size()> terrain_of_spec{};
-  for (std::size_t i = 0; i < kTerrainSpecs.size(); ++i) {
-    if (!present[i]) continue;
-    const TerrainSpec& spec = kTerrainSpecs[i];
-    terrain_of_spec[i] = static_cast<std::uint8_t>(scenario.terrains.size());
-    TerrainType terrain;
-    terrain.name = spec.name;
-    terrain.symbol = spec.symbol;
-    terrain.color = spec.color;
-    terrain.cost = {spec.passable ? std::optional<double>(1.0) : std::nullopt};
-    terrain.group = spec.group;
-    scenario.terrains.push_back(std::move(terrain));
-  }
-
-  TileGrid tiles;
-  tiles.width = map.width;
-  tiles.height = map.height;
-  tiles.terrain.resize(map.cells.size());
-  for (std::size_t i = 0; i < map.cells.size(); ++i) {
-    tiles.terrain[i] = terrain_of_spec[static_cast<std::size_t>(kCharTable[static_cast<unsigned char>(map.cells[i])])];
-  }
-  scenario.tiles = std::move(tiles);
-  return scenario;
-}
-
-Scenario movingai_to_scenario(const MovingAiMap& map, std::span<const MovingAiProblem> problems,
-                              std::size_t max_queries) {
-  Scenario scenario = movingai_to_scenario(map);
-  const std::size_t count = std::min({problems.size(), max_queries, ScenarioLimits::kMaxItems});
-  scenario.queries.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const MovingAiProblem& p = problems[i];
-    assert(p.start.x >= 0 && p.start.x < map.width && p.start.y >= 0 && p.start.y < map.height);
-    assert(p.goal.x >= 0 && p.goal.x < map.width && p.goal.y >= 0 && p.goal.y < map.height);
-    Query query;
-    query.name = "scen line " + std::to_string(p.line);
-    query.start = Vec2(p.start.x + 0.5, p.start.y + 0.5);
-    query.goal = Vec2(p.goal.x + 0.5, p.goal.y + 0.5);
-    query.movement_class = 0;
-    query.planner = "astar";
-    query.expected_length = p.optimal_length;
-    scenario.queries.push_back(std::move(query));
-  }
-  return scenario;
 }
 
 }  // namespace pathscope

@@ -1,0 +1,87 @@
+// Checks of Moving AI problems: against their map, and a found length against the
+// stored optimum.
+//
+// Comparison tolerance: the lengths are printed with 8 decimals, 6 significant digits or
+// 2 decimals depending on the release, so each problem carries
+// max(1e-3, half a unit of its last printed digit) + 1e-9.
+
+#include "planner/scenario/movingai_check.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <system_error>
+
+#include <glm/geometric.hpp>
+
+namespace pathscope {
+
+namespace {
+
+bool parse_int(std::string_view text, int& out) {
+  if (text.empty()) return false;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+double movingai_length_tolerance(std::string_view printed_length) {
+  constexpr double kFloor = 1e-3;
+  constexpr double kSlack = 1e-9;
+  std::size_t i = 0;
+  if (i < printed_length.size() && (printed_length[i] == '+' || printed_length[i] == '-')) ++i;
+  int decimals = 0;
+  bool after_point = false;
+  for (; i < printed_length.size(); ++i) {
+    const char c = printed_length[i];
+    if (c == '.') {
+      after_point = true;
+    } else if (c >= '0' && c <= '9') {
+      if (after_point) ++decimals;
+    } else {
+      break;
+    }
+  }
+  int exponent = 0;
+  if (i < printed_length.size() && (printed_length[i] == 'e' || printed_length[i] == 'E')) {
+    std::string_view rest = printed_length.substr(i + 1);
+    if (!rest.empty() && rest.front() == '+') rest.remove_prefix(1);
+    if (!parse_int(rest, exponent)) exponent = 0;
+  }
+  const double half_unit = 0.5 * std::pow(10.0, static_cast<double>(exponent - decimals));
+  return std::max(kFloor, half_unit) + kSlack;
+}
+
+Status check_movingai_problems(const MovingAiMap& map, std::span<const MovingAiProblem> problems,
+                               const std::string& scen_source) {
+  for (const MovingAiProblem& p : problems) {
+    const std::string where = scen_source + ":" + std::to_string(p.line);
+    if (p.map_width != map.width || p.map_height != map.height) {
+      return make_error(ErrorCode::Value, where,
+                        "declares a " + std::to_string(p.map_width) + "x" + std::to_string(p.map_height) +
+                            " map, but " + map.name + " is " + std::to_string(map.width) + "x" +
+                            std::to_string(map.height));
+    }
+    for (const glm::ivec2 cell : {p.start, p.goal}) {
+      if (cell.x < 0 || cell.x >= map.width || cell.y < 0 || cell.y >= map.height) {
+        return make_error(ErrorCode::Value, where,
+                          "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) + ") is outside the " +
+                              std::to_string(map.width) + "x" + std::to_string(map.height) + " map");
+      }
+    }
+  }
+  return Ok{};
+}
+
+bool movingai_length_matches(double length, const MovingAiProblem& problem) {
+  return std::abs(length - problem.optimal_length) <= problem.tolerance;
+}
+
+bool movingai_length_within(double length, const MovingAiProblem& problem, double max_ratio) {
+  const double straight = glm::length(glm::dvec2(problem.goal - problem.start));
+  return length <= max_ratio * problem.optimal_length + problem.tolerance && length >= straight - problem.tolerance;
+}
+
+}  // namespace pathscope

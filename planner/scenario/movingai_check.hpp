@@ -1,0 +1,34 @@
+#pragma once
+
+// Moving AI problems checked against their map, and a found path length checked against
+// a problem's stored optimal length. How the tolerance follows the printed length is
+// described at the top of movingai_check.cpp.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "planner/core/result.hpp"
+#include "planner/scenario/movingai_parse.hpp"
+
+namespace pathscope {
+
+/// The comparison tolerance implied by a printed length such as "371.752" (1e-3),
+/// "1007.22" (0.005), "2628.3" (0.05) or "1084" (0.5); includes the 1e-9 slack.
+double movingai_length_tolerance(std::string_view printed_length);
+
+/// Checks that every problem declares the map's size and has its start and goal inside
+/// it. `scen_source` names the scen file in errors ("file:line").
+Status check_movingai_problems(const MovingAiMap& map, std::span<const MovingAiProblem> problems,
+                               const std::string& scen_source);
+
+/// True when `length` (cells) is the problem's optimal length within its tolerance: the
+/// check for exact planners.
+bool movingai_length_matches(double length, const MovingAiProblem& problem);
+
+/// True when `length` (cells) is at most `max_ratio` times the optimal length and at
+/// least the straight line between the start and goal cell centres, both within the
+/// problem's tolerance: the check for inexact planners.
+bool movingai_length_within(double length, const MovingAiProblem& problem, double max_ratio);
+
+}  // namespace pathscope
