@@ -14,6 +14,7 @@
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 
 namespace pathscope::app {
 namespace {
@@ -51,14 +52,12 @@ struct Tally {
 }  // namespace
 
 int run_movingai(const MovingAiOptions& options) {
-  const PlannerInfo* info = find_planner(options.planner);
-  if (!info) {
-    std::string known;
-    for (const PlannerInfo& p : planner_registry()) known += (known.empty() ? "" : ", ") + p.name;
-    std::fprintf(stderr, "pathscope movingai: --planner: unknown planner \"%s\" (known: %s)\n", options.planner.c_str(),
-                 known.c_str());
+  auto found = require_planner(options.planner, "--planner");
+  if (!found) {
+    std::fprintf(stderr, "pathscope movingai: %s\n", found.error().to_string().c_str());
     return kExitUsage;
   }
+  const PlannerInfo* info = *found;
   auto overrides = parse_param_overrides(options.params);
   if (!overrides) {
     std::fprintf(stderr, "pathscope movingai: %s\n", overrides.error().to_string().c_str());
@@ -105,7 +104,7 @@ int run_movingai(const MovingAiOptions& options) {
       return kExitFailed;
     }
     const PlanningWorld world(movingai_to_scenario(*map));
-    const std::unique_ptr<Planner> planner = info->create(world, 0, *values);
+    const std::unique_ptr<Planner> planner = info->create(QueryContext{world, 0, std::nullopt, *values});
     const std::size_t n = options.limit > 0 ? std::min(options.limit, problems->size()) : problems->size();
 
     Tally tally;

@@ -10,36 +10,21 @@
 
 #include "app/cli/cli_commands.hpp"
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 
 namespace pathscope::app {
 namespace {
 
-struct PlannedRun {
-  const PlannerInfo* info = nullptr;
-  ParamValues values;
-};
-
 // Planner and parameters for one query: the query's own, or the command line's.
-Result<PlannedRun> choose_planner(const Query& q, std::size_t index, const SolveOptions& options,
-                                  const std::vector<PlannerParam>& cli_params) {
-  const std::string name = options.planner.empty() ? q.planner : options.planner;
-  const PlannerInfo* info = find_planner(name);
-  if (!info) {
-    std::string known;
-    for (const PlannerInfo& p : planner_registry()) known += (known.empty() ? "" : ", ") + p.name;
-    return make_error(ErrorCode::Value, options.planner.empty() ? "queries[" + std::to_string(index) + "].planner" : "--planner",
-                      "unknown planner \"" + name + "\" (known: " + known + ")");
-  }
-  std::vector<PlannerParam> params;
-  if (name == q.planner) params = q.params;
-  for (const PlannerParam& p : cli_params) {
-    auto it = std::find_if(params.begin(), params.end(), [&](const PlannerParam& o) { return o.name == p.name; });
-    if (it != params.end()) it->value = p.value;
-    else params.push_back(p);
-  }
-  auto values = resolve_params(*info, params, options.planner.empty() ? "queries[" + std::to_string(index) + "]" : "--param");
-  if (!values) return values.error();
-  return PlannedRun{info, std::move(*values)};
+Result<PlannerChoice> choose_for_query(const Query& q, std::size_t index, const SolveOptions& options,
+                                       const std::vector<PlannerParam>& cli_params) {
+  PlannerChoiceRequest request;
+  request.query_planner = q.planner;
+  request.query_params = q.params;
+  request.query_where = "queries[" + std::to_string(index) + "]";
+  request.override_planner = options.planner;
+  request.override_params = cli_params;
+  return choose_planner(request);
 }
 
 nlohmann::ordered_json stats_json(const SearchStats& s) {
@@ -81,15 +66,15 @@ int run_solve(const SolveOptions& options) {
   for (std::size_t i = 0; i < count; ++i) {
     if (options.query >= 0 && std::size_t(options.query) != i) continue;
     const Query& q = world.scenario().queries[i];
-    auto run = choose_planner(q, i, options, *cli_params);
+    auto run = choose_for_query(q, i, options, *cli_params);
     if (!run) {
       std::fprintf(stderr, "pathscope solve: %s: %s\n", options.path.c_str(), run.error().to_string().c_str());
       return kExitFailed;
     }
     std::string key = run->info->name + "/" + std::to_string(q.movement_class);
-    for (double v : run->values) key += "/" + std::to_string(v);
+    for (double v : run->params) key += "/" + std::to_string(v);
     auto& planner = planners[key];
-    if (!planner) planner = run->info->create(world, q.movement_class, run->values);
+    if (!planner) planner = run->info->create(QueryContext{world, q.movement_class, std::nullopt, run->params});
 
     const auto t0 = std::chrono::steady_clock::now();
     const PathResult& r = find_path(*planner, PathQuery{q.start, q.goal});

@@ -117,13 +117,9 @@ int run_render_command(const RenderOptions& options) {
   }
   SearchDebugger debugger;
   if (!options.planner.empty()) {
-    const PlannerInfo* info = find_planner(options.planner);
-    if (!info) {
-      std::string known;
-      for (const PlannerInfo& p : planner_registry()) known += (known.empty() ? "" : ", ") + p.name;
-      return fail("--planner: unknown planner \"" + options.planner + "\" (known: " + known + ")");
-    }
-    debugger.set_planner_override(info->name, {});
+    auto info = require_planner(options.planner, "--planner");
+    if (!info) return fail(info.error().to_string());
+    debugger.set_planner_override((*info)->name, {});
   }
   debugger.sync(state);
   if (!debugger.error().empty()) return fail(debugger.error());

@@ -382,13 +382,13 @@ Planner* SearchDebugger::planner_for(const PlannerInfo& info, std::size_t moveme
     if (c.params == params) return c.planner.get();
     if (!may_replace) return nullptr;
     c.planner.reset();  // free its search memory before allocating the new one's
-    c.planner = info.create(*world_, movement_class, params);
+    c.planner = info.create(QueryContext{*world_, movement_class, std::nullopt, params});
     c.params = params;
     ++planners_created_;
     return c.planner.get();
   }
   planners_.push_back(
-      CachedPlanner{info.name, movement_class, params, role, info.create(*world_, movement_class, params)});
+      CachedPlanner{info.name, movement_class, params, role, info.create(QueryContext{*world_, movement_class, std::nullopt, params})});
   ++planners_created_;
   return planners_.back().planner.get();
 }
@@ -714,7 +714,7 @@ std::vector<ComparisonRow> SearchDebugger::compare_planners() {
     std::unique_ptr<Planner> temporary;
     Planner* p = planner_for(info, q.movement_class, defaults, Role::Batch, false);
     if (!p) {
-      temporary = info.create(*world_, q.movement_class, defaults);
+      temporary = info.create(QueryContext{*world_, q.movement_class, std::nullopt, defaults});
       ++planners_created_;
       p = temporary.get();
     }

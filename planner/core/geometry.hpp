@@ -5,7 +5,7 @@
 #include <optional>
 #include <span>
 
-#include "planner/scenario/scenario.hpp"
+#include "planner/core/types.hpp"
 
 namespace pathscope {
 

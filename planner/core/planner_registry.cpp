@@ -1,55 +1,28 @@
-// The one list of planners. To add a planner: write it behind the Planner interface and
-// add one entry here; the CLI and the app pick it up from this table.
+// Lookups over the planner registry: by name, with the one "unknown planner" message,
+// parameter resolution and the choice of planner for a query.
 
 #include "planner/core/planner_registry.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 
-#include "planner/grid/grid_astar.hpp"
-#include "planner/grid/grid_bidirectional.hpp"
-
 namespace pathscope {
-namespace {
 
-std::vector<PlannerInfo> make_registry() {
-  std::vector<PlannerInfo> r;
-  r.push_back(PlannerInfo{
-      "astar", "A* on the 8-connected cell grid (octile heuristic; optimal)", true, {},
-      [](const PlanningWorld& w, std::size_t c, const ParamValues&) {
-        return std::make_unique<GridAStar>(w, c, GridAStarParams{1.0}, "astar");
-      }});
-  r.push_back(PlannerInfo{
-      "weighted_astar", "Weighted A*: f = g + w h; cost at most w times the optimum", false,
-      {ParamSpec{"weight", "heuristic weight w (1 = A*)", 1.5, 1.0, 100.0}},
-      [](const PlanningWorld& w, std::size_t c, const ParamValues& p) {
-        return std::make_unique<GridAStar>(w, c, GridAStarParams{p.at(0)}, "weighted_astar");
-      }});
-  r.push_back(PlannerInfo{
-      "dijkstra", "Dijkstra on the cell grid (no heuristic; optimal)", true, {},
-      [](const PlanningWorld& w, std::size_t c, const ParamValues&) {
-        return std::make_unique<GridAStar>(w, c, GridAStarParams{0.0}, "dijkstra");
-      }});
-  r.push_back(PlannerInfo{
-      "bidirectional", "Bidirectional A* on the cell grid (optimal stopping rule)", true, {},
-      [](const PlanningWorld& w, std::size_t c, const ParamValues&) {
-        return std::make_unique<GridBidirectional>(w, c, "bidirectional");
-      }});
-  return r;
-}
-
-}  // namespace
-
-std::span<const PlannerInfo> planner_registry() {
-  static const std::vector<PlannerInfo> registry = make_registry();
-  return registry;
-}
-
-const PlannerInfo* find_planner(std::string_view name) {
-  for (const PlannerInfo& info : planner_registry()) {
+const PlannerInfo* find_planner(std::string_view name, std::span<const PlannerInfo> registry) {
+  for (const PlannerInfo& info : registry) {
     if (info.name == name) return &info;
   }
   return nullptr;
+}
+
+Result<const PlannerInfo*> require_planner(std::string_view name, const std::string& where,
+                                           std::span<const PlannerInfo> registry) {
+  if (const PlannerInfo* info = find_planner(name, registry)) return info;
+  std::string known;
+  for (const PlannerInfo& p : registry) known += (known.empty() ? "\"" : ", \"") + p.name + "\"";
+  return make_error(ErrorCode::Value, where,
+                    "unknown planner \"" + std::string(name) + "\" (known: " + (known.empty() ? "none" : known) + ")");
 }
 
 Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const PlannerParam> overrides,
@@ -76,6 +49,25 @@ Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const Plan
     values[k] = p.value;
   }
   return values;
+}
+
+Result<PlannerChoice> choose_planner(const PlannerChoiceRequest& r) {
+  const bool overridden = !r.override_planner.empty();
+  const std::string_view name = overridden ? r.override_planner : r.query_planner;
+  auto info = require_planner(name, overridden ? r.override_where : r.query_where + ".planner");
+  if (!info) return info.error();
+  // The query's parameters belong to its own planner; the override's are laid on top.
+  std::vector<PlannerParam> params;
+  if (name == r.query_planner) params.assign(r.query_params.begin(), r.query_params.end());
+  for (const PlannerParam& p : r.override_params) {
+    auto it = std::find_if(params.begin(), params.end(), [&](const PlannerParam& o) { return o.name == p.name; });
+    if (it != params.end()) it->value = p.value;
+    else params.push_back(p);
+  }
+  const bool from_override = overridden || !r.override_params.empty();
+  auto values = resolve_params(**info, params, from_override ? r.override_params_where : r.query_where);
+  if (!values) return values.error();
+  return PlannerChoice{*info, std::move(*values)};
 }
 
 }  // namespace pathscope

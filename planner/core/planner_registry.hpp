@@ -1,20 +1,26 @@
 #pragma once
 
-// The planner registry: every planner is listed once, here, with its parameters. The
-// CLI and the app enumerate it, so a new planner appears everywhere with no other change.
+// The planner registry: every planner is listed once, with its family and parameters.
+// The CLI and the app enumerate it, so a new planner appears everywhere with no other
+// change. This header declares the registry's types and lookups; the list itself is
+// defined in planner/registry/planner_list.cpp, the one place that knows every family.
 
+#include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "planner/world/planning_world.hpp"
 #include "planner/core/result.hpp"
 #include "planner/core/search.hpp"
+#include "planner/core/types.hpp"
 
 namespace pathscope {
+
+class PlanningWorld;
 
 /// A numeric parameter a planner accepts (booleans are 0/1).
 struct ParamSpec {
@@ -28,25 +34,66 @@ struct ParamSpec {
 /// Resolved parameter values, in the order of PlannerInfo::params.
 using ParamValues = std::vector<double>;
 
+/// Everything a planner is created for: one world, one movement class, one side's
+/// knowledge, and resolved parameters. The world must outlive the planner.
+struct QueryContext {
+  const PlanningWorld& world;
+  std::size_t movement_class = 0;    ///< Index into Scenario::classes.
+  /// Index into Scenario::factions whose knowledge the planner plans with (fog of war);
+  /// nullopt: the planner sees the whole world as it is.
+  std::optional<std::size_t> faction;
+  ParamValues params;                ///< In the order of PlannerInfo::params.
+};
+
 /// One registered planner.
 struct PlannerInfo {
   std::string name;         ///< Registry name, e.g. "astar".
+  std::string family;       ///< The folder it lives in: "grid", "quadtree", "visgraph", ...
   std::string summary;      ///< One line.
   bool exact = true;        ///< Guarantees optimal costs (ground-truth checks apply).
+  /// What `cost` means for this planner, e.g. "metres of terrain-weighted travel".
+  std::string cost_units;
   std::vector<ParamSpec> params;
-  /// Creates a planner for one class of a world. The world must outlive the planner.
-  std::function<std::unique_ptr<Planner>(const PlanningWorld&, std::size_t movement_class, const ParamValues&)> create;
+  /// Creates a planner for a context; it answers many queries.
+  std::function<std::unique_ptr<Planner>(const QueryContext&)> create;
 };
 
-/// All planners, in a fixed order.
+/// All planners, in a fixed order (defined in planner/registry/planner_list.cpp).
 std::span<const PlannerInfo> planner_registry();
 
-/// The planner named `name`, or nullptr.
-const PlannerInfo* find_planner(std::string_view name);
+/// The planner named `name` in `registry`, or nullptr.
+const PlannerInfo* find_planner(std::string_view name, std::span<const PlannerInfo> registry = planner_registry());
+
+/// The planner named `name`, or an error at `where`: unknown planner "x" (known: a, b).
+Result<const PlannerInfo*> require_planner(std::string_view name, const std::string& where,
+                                           std::span<const PlannerInfo> registry = planner_registry());
 
 /// Defaults overridden by `overrides`; an unknown name or an out-of-range value is an
 /// error whose `where` is `where_prefix` + ".params." + name.
 Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const PlannerParam> overrides,
                                    const std::string& where_prefix = "params");
+
+/// A planner and its parameter values, chosen for one query.
+struct PlannerChoice {
+  const PlannerInfo* info = nullptr;
+  ParamValues params;
+};
+
+/// Where a choice comes from: a query's own planner and parameters, optionally
+/// overridden (a command line's --planner / --param, the debugger's planner menu).
+struct PlannerChoiceRequest {
+  std::string_view query_planner;                 ///< The query's planner name.
+  std::span<const PlannerParam> query_params;     ///< The query's parameter overrides.
+  std::string query_where;                        ///< e.g. "queries[2]" (errors add ".planner").
+  std::string_view override_planner;              ///< "" = the query's own.
+  std::span<const PlannerParam> override_params;  ///< Laid over the query's (same name wins).
+  std::string override_where = "--planner";       ///< Where an unknown override is reported.
+  std::string override_params_where = "--param";  ///< Where a bad override parameter is reported.
+};
+
+/// Resolves the planner for a query: the override if given, else the query's planner;
+/// the query's parameters apply only when its own planner is used, the override
+/// parameters on top. Errors name the field (queries[i].planner, --planner, ...).
+Result<PlannerChoice> choose_planner(const PlannerChoiceRequest& request);
 
 }  // namespace pathscope

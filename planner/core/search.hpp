@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "planner/scenario/scenario.hpp"
+#include "planner/core/types.hpp"
 
 namespace pathscope {
 

@@ -16,10 +16,9 @@
 
 #include <glm/vec2.hpp>
 
-namespace pathscope {
+#include "planner/core/types.hpp"
 
-/// A point or vector in world units (metres).
-using Vec2 = glm::dvec2;
+namespace pathscope {
 
 /// Documented limits of the scenario format; loading rejects anything beyond them.
 struct ScenarioLimits {
@@ -138,13 +137,6 @@ struct Unit {
   Vec2 position{0, 0};
   double heading = 0;         ///< Radians, 0 = +x, counter-clockwise towards -y.
   friend bool operator==(const Unit&, const Unit&) = default;
-};
-
-/// A value for a planner parameter. Parameters are numbers (booleans as 0/1).
-struct PlannerParam {
-  std::string name;
-  double value = 0;
-  friend bool operator==(const PlannerParam&, const PlannerParam&) = default;
 };
 
 /// A path query: from start to goal for one movement class with one planner.

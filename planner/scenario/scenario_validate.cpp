@@ -387,10 +387,9 @@ void check_queries(const Scenario& s) {
     check_inside(q.start, s.world, field(at, "start"));
     check_inside(q.goal, s.world, field(at, "goal"));
     check_class_index(s, q.movement_class, field(at, "class"));
-    const PlannerInfo* planner = find_planner(q.planner);
-    if (planner == nullptr) {
-      reject_unknown(field(at, "planner"), "planner", q.planner, names_of(planner_registry()));
-    }
+    auto found = require_planner(q.planner, field(at, "planner"));
+    if (!found) throw Rejected{found.error()};
+    const PlannerInfo* planner = *found;
     for (std::size_t k = 0; k < q.params.size(); ++k) {
       const std::string param_at = field(field(at, "params"), q.params[k].name);
       if (k > 0 && !(q.params[k - 1].name < q.params[k].name)) {

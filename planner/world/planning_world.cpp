@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "planner/world/world_diff.hpp"
+
 namespace pathscope {
 
 PlanningWorld::PlanningWorld(Scenario scenario)
@@ -38,21 +40,31 @@ WorldChange PlanningWorld::update(Scenario next) {
     raster_ = rasterize(scenario_);
     classes_.clear();
     classes_.resize(scenario_.classes.size());
+    derived_.clear();
     change.rebuilt = true;
     change.cells = CellRect{0, 0, raster_.width, raster_.height};
+    change.area = Box2{{0, 0}, {scenario_.world.width, scenario_.world.height}};
     ++revision_;
     return change;
   }
+  change.items = diff_items(scenario_, next, change.area);
   scenario_ = std::move(next);
-  if (cells->empty()) return change;
-  rasterize_cells(scenario_, *cells, raster_);
-  for (std::size_t c = 0; c < classes_.size(); ++c) {
-    if (!classes_[c]) continue;
-    update_cost_grid(scenario_, raster_, c, *cells, classes_[c]->grid);
-    classes_[c]->regions_stale = true;
+  if (!cells->empty()) {
+    rasterize_cells(scenario_, *cells, raster_);
+    for (std::size_t c = 0; c < classes_.size(); ++c) {
+      if (!classes_[c]) continue;
+      update_cost_grid(scenario_, raster_, c, *cells, classes_[c]->grid);
+      classes_[c]->regions_stale = true;
+    }
+    // Moves also change one cell around the re-rasterised ones.
+    change.cells = cells->expanded(1).intersected(CellRect{0, 0, raster_.width, raster_.height});
+    const double s = raster_.cell_size;
+    change.area = change.area.united(Box2{{change.cells.x0 * s, change.cells.y0 * s}, {change.cells.x1 * s, change.cells.y1 * s}});
   }
-  // Moves also change one cell around the re-rasterised ones.
-  change.cells = cells->expanded(1).intersected(CellRect{0, 0, raster_.width, raster_.height});
+  if (change.none()) return change;
+  for (auto it = derived_.begin(); it != derived_.end();) {
+    it = it->second->update(*this, change) ? std::next(it) : derived_.erase(it);
+  }
   ++revision_;
   return change;
 }

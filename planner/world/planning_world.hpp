@@ -4,9 +4,15 @@
 // and the connected regions. Built once, then brought up to date edit by edit: update()
 // re-rasterises only the cells an edit can change. Planners borrow from it.
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "planner/core/world_change.hpp"
 #include "planner/world/cost_grid.hpp"
 #include "planner/world/rasterize.hpp"
 #include "planner/world/regions.hpp"
@@ -14,15 +20,20 @@
 
 namespace pathscope {
 
-/// What PlanningWorld::update() changed.
-struct WorldChange {
-  /// The grid size, the terrain table or the movement classes changed: the world was
-  /// built again, and planners borrowing it must be created again.
-  bool rebuilt = false;
-  /// Cells whose terrain, cost or moves may differ (every cell when rebuilt).
-  CellRect cells;
-  /// Nothing a planner reads changed (queries, names, threats and the like may have).
-  bool none() const { return !rebuilt && cells.empty(); }
+class PlanningWorld;
+
+/// A structure a planner family derives from the world (a quadtree, a visibility graph,
+/// a threat field), cached by the world per family and movement class and handed every
+/// change so that it can update itself incrementally.
+class DerivedStructure {
+ public:
+  virtual ~DerivedStructure() = default;
+  /// Brings the structure up to date with `world` after `change` (never a rebuilt one:
+  /// then every structure is dropped). Returns false to be dropped and made again at
+  /// its next use instead.
+  virtual bool update(const PlanningWorld& world, const WorldChange& change) = 0;
+  /// Bytes held, for memory reports.
+  virtual std::size_t memory_bytes() const = 0;
 };
 
 /// Everything planners need about one scenario. The raster is built at once; a class's
@@ -52,6 +63,21 @@ class PlanningWorld {
   /// The connected regions of a class.
   const RegionMap& regions(std::size_t movement_class) const;
 
+  /// The structure a family keeps under `key` for a movement class, made by `make` on
+  /// first use and updated by every later update(). References stay valid until the
+  /// next update(); planners fetch it again at each start().
+  template <class T>
+  const T& derived(std::string_view key, std::size_t movement_class,
+                   const std::function<std::unique_ptr<T>(const PlanningWorld&, std::size_t)>& make) const {
+    auto it = derived_.find(DerivedKey{std::string(key), movement_class});
+    if (it == derived_.end()) {
+      it = derived_.emplace(DerivedKey{std::string(key), movement_class}, make(*this, movement_class)).first;
+    }
+    return static_cast<const T&>(*it->second);
+  }
+  /// Number of derived structures cached now.
+  std::size_t derived_count() const { return derived_.size(); }
+
  private:
   struct ClassData {
     CostGrid grid;
@@ -63,6 +89,8 @@ class PlanningWorld {
   Scenario scenario_;
   TerrainRaster raster_;
   mutable std::vector<std::unique_ptr<ClassData>> classes_;  // built on first use
+  using DerivedKey = std::pair<std::string, std::size_t>;    // family key, movement class
+  mutable std::map<DerivedKey, std::unique_ptr<DerivedStructure>> derived_;  // made on first use
   std::uint64_t revision_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #include "app/debugger/search_debugger.hpp"
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
 
 #include <doctest/doctest.h>
@@ -166,7 +167,7 @@ TEST_SUITE("debugger") {
 
     // A reference recording of the same query.
     const PlanningWorld world(s);
-    auto planner = find_planner("astar")->create(world, 0, {});
+    auto planner = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
     SearchTrace trace;
     planner->set_observer(&trace);
     find_path(*planner, PathQuery{s.queries[0].start, s.queries[0].goal});

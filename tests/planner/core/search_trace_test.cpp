@@ -7,6 +7,7 @@
 #include <random>
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/core/search_trace.hpp"
 #include "tests/test_maps.hpp"
 
@@ -39,8 +40,8 @@ TEST_CASE("replay to any step rebuilds the live planner's sets") {
       const PlannerInfo* info = find_planner(name);
       ParamValues values;
       for (const ParamSpec& p : info->params) values.push_back(p.default_value);
-      auto traced = info->create(world, 0, values);
-      auto live = info->create(world, 0, values);
+      auto traced = info->create(QueryContext{world, 0, std::nullopt, values});
+      auto live = info->create(QueryContext{world, 0, std::nullopt, values});
       SearchTrace trace;
       traced->set_observer(&trace);
       const PathQuery q{test::cell_center(s, int(rng() % 20), int(rng() % 14)),
@@ -88,7 +89,7 @@ TEST_CASE("seeking backwards equals seeking forwards from scratch") {
   std::mt19937_64 rng(5);
   const Scenario s = test::ascii_scenario(test::random_rows(rng, 30, 20, 0.15, false));
   const PlanningWorld world(s);
-  auto p = find_planner("astar")->create(world, 0, {});
+  auto p = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
   SearchTrace trace;
   p->set_observer(&trace);
   find_path(*p, {test::cell_center(s, 0, 0), test::cell_center(s, 29, 19)});
@@ -112,8 +113,8 @@ TEST_CASE("seeking backwards equals seeking forwards from scratch") {
 TEST_CASE("no observer: the search runs the same") {
   const Scenario s = test::ascii_scenario({"..........", "...####...", ".........."});
   const PlanningWorld world(s);
-  auto a = find_planner("bidirectional")->create(world, 0, {});
-  auto b = find_planner("bidirectional")->create(world, 0, {});
+  auto a = find_planner("bidirectional")->create(QueryContext{world, 0, std::nullopt, {}});
+  auto b = find_planner("bidirectional")->create(QueryContext{world, 0, std::nullopt, {}});
   SearchTrace trace;
   b->set_observer(&trace);
   const PathQuery q{test::cell_center(s, 0, 1), test::cell_center(s, 9, 1)};
@@ -129,7 +130,7 @@ TEST_CASE("random seeks back and forth equal a fresh replay at every target") {
   for (const char* name : {"astar", "bidirectional"}) {
     const Scenario s = test::ascii_scenario(test::random_rows(rng, 40, 30, 0.2, true));
     const PlanningWorld world(s);
-    auto p = find_planner(name)->create(world, 0, {});
+    auto p = find_planner(name)->create(QueryContext{world, 0, std::nullopt, {}});
     SearchTrace trace;
     p->set_observer(&trace);
     find_path(*p, {test::cell_center(s, 0, 0), test::cell_center(s, 39, 29)});

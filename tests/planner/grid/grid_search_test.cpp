@@ -10,6 +10,7 @@
 #include "planner/grid/grid_astar.hpp"
 #include "planner/grid/grid_bidirectional.hpp"
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
@@ -24,7 +25,7 @@ std::unique_ptr<Planner> make(const PlanningWorld& world, const std::string& nam
   if (values.empty()) {
     for (const ParamSpec& p : info->params) values.push_back(p.default_value);
   }
-  return info->create(world, 0, values);
+  return info->create(QueryContext{world, 0, std::nullopt, values});
 }
 
 const char* kExact[] = {"astar", "dijkstra", "bidirectional"};

@@ -8,6 +8,7 @@
 
 #include "planner/scenario/movingai.hpp"
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 
 using namespace pathscope;
 
@@ -25,7 +26,7 @@ TEST_CASE("exact planners match the Moving AI optimal lengths on a sample of eve
     REQUIRE(map.ok());
     const PlanningWorld world(movingai_to_scenario(*map));
     for (const char* name : {"astar", "bidirectional", "dijkstra"}) {
-      auto planner = find_planner(name)->create(world, 0, {});
+      auto planner = find_planner(name)->create(QueryContext{world, 0, std::nullopt, {}});
       // Every 40th problem, plus the last (usually among the longest).
       for (std::size_t i = 0; i < problems->size(); i += (i + 1 == problems->size() ? 1 : 40)) {
         const MovingAiProblem& p = (*problems)[i];

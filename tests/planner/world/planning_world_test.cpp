@@ -207,7 +207,7 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
   for (const PlannerInfo& info : planner_registry()) {
     Scenario s = base_scenario(rng, 60, 45);
     PlanningWorld world(s);
-    std::unique_ptr<Planner> planner = info.create(world, 0, resolve_params(info, {}).value());
+    std::unique_ptr<Planner> planner = info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
     std::vector<std::uint64_t> bits;
     for (int round = 0; round < 40; ++round) {
       const PathQuery q{random_point(rng, s), random_point(rng, s)};
@@ -250,12 +250,12 @@ TEST_CASE("planners kept across world updates answer like fresh ones") {
   Scenario s = base_scenario(rng, 40, 30);
   PlanningWorld world(s);
   for (const PlannerInfo& info : planner_registry()) {
-    std::unique_ptr<Planner> kept = info.create(world, 0, resolve_params(info, {}).value());
+    std::unique_ptr<Planner> kept = info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
     for (int edit = 0; edit < 25; ++edit) {
       random_edit(rng, s);
       REQUIRE_FALSE(world.update(s).rebuilt);
       const PlanningWorld fresh_world(s);
-      std::unique_ptr<Planner> fresh = info.create(fresh_world, 0, resolve_params(info, {}).value());
+      std::unique_ptr<Planner> fresh = info.create(QueryContext{fresh_world, 0, std::nullopt, resolve_params(info, {}).value()});
       const PathQuery q{random_point(rng, s), random_point(rng, s)};
       const PathResult a = find_path(*kept, q);
       const PathResult b = find_path(*fresh, q);

@@ -1,6 +1,7 @@
 #include "render/map/scene_painter.hpp"
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
 
 #include <doctest/doctest.h>

@@ -5,6 +5,7 @@
 #include "render/search/trace_painter.hpp"
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
 
 #include <doctest/doctest.h>
@@ -44,7 +45,7 @@ struct Recorded {
     const PlannerInfo* info = find_planner(planner_name);
     ParamValues values;
     for (const ParamSpec& p : info->params) values.push_back(p.default_value);
-    planner = info->create(*world, 0, values);
+    planner = info->create(QueryContext{*world, 0, std::nullopt, values});
     planner->set_observer(&trace);
     result = find_path(*planner, PathQuery{start, goal});
     planner->set_observer(nullptr);

@@ -1,0 +1,43 @@
+// The one list of planners. To add a planner: write it behind the Planner interface in
+// its family's folder and add one entry here; the CLI and the app pick it up from this
+// table. This is the only file of the library that knows every family.
+
+#include "planner/core/planner_registry.hpp"
+#include "planner/grid/grid_astar.hpp"
+#include "planner/grid/grid_bidirectional.hpp"
+
+namespace pathscope {
+namespace {
+
+// Grid planners report costs in metres of terrain-weighted travel: each move's length
+// times the mean multiplier of the two cells it joins.
+constexpr const char* kGridCostUnits = "metres of terrain-weighted travel";
+
+std::vector<PlannerInfo> make_registry() {
+  std::vector<PlannerInfo> r;
+  r.push_back(PlannerInfo{
+      "astar", "grid", "A* on the 8-connected cell grid (octile heuristic; optimal)", true, kGridCostUnits, {},
+      [](const QueryContext& c) { return std::make_unique<GridAStar>(c.world, c.movement_class, GridAStarParams{1.0}, "astar"); }});
+  r.push_back(PlannerInfo{
+      "weighted_astar", "grid", "Weighted A*: f = g + w h; cost at most w times the optimum", false, kGridCostUnits,
+      {ParamSpec{"weight", "heuristic weight w (1 = A*)", 1.5, 1.0, 100.0}},
+      [](const QueryContext& c) {
+        return std::make_unique<GridAStar>(c.world, c.movement_class, GridAStarParams{c.params.at(0)}, "weighted_astar");
+      }});
+  r.push_back(PlannerInfo{
+      "dijkstra", "grid", "Dijkstra on the cell grid (no heuristic; optimal)", true, kGridCostUnits, {},
+      [](const QueryContext& c) { return std::make_unique<GridAStar>(c.world, c.movement_class, GridAStarParams{0.0}, "dijkstra"); }});
+  r.push_back(PlannerInfo{
+      "bidirectional", "grid", "Bidirectional A* on the cell grid (optimal stopping rule)", true, kGridCostUnits, {},
+      [](const QueryContext& c) { return std::make_unique<GridBidirectional>(c.world, c.movement_class, "bidirectional"); }});
+  return r;
+}
+
+}  // namespace
+
+std::span<const PlannerInfo> planner_registry() {
+  static const std::vector<PlannerInfo> registry = make_registry();
+  return registry;
+}
+
+}  // namespace pathscope
