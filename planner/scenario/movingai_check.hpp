@@ -13,8 +13,9 @@
 
 namespace pathscope {
 
-/// The comparison tolerance implied by a printed length such as "371.752" (1e-3),
-/// "1007.22" (0.005), "2628.3" (0.05) or "1084" (0.5); includes the 1e-9 slack.
+/// The comparison tolerance implied by a printed length: one unit of its last printed
+/// digit, at least 1e-3, plus 1e-9 of slack. E.g. "371.752" (1e-3), "1007.22" (0.01),
+/// "2628.3" (0.1), "1084" (1), "12.12345678" (1e-3).
 double movingai_length_tolerance(std::string_view printed_length);
 
 /// Checks that every problem declares the map's size and has its start and goal inside

@@ -92,9 +92,9 @@ TEST_CASE("the legacy AR0011SR file: version 1.0, space separated, 2 decimals") 
   CHECK(p.start == glm::ivec2(210, 395));
   CHECK(p.goal == glm::ivec2(87, 201));
   CHECK(p.optimal_length == doctest::Approx(244.95).epsilon(1e-12));
-  CHECK(p.tolerance == doctest::Approx(0.005 + 1e-9).epsilon(1e-12));
-  // "132.40" keeps its trailing zero: still half a hundredth.
-  CHECK((*problems)[1].tolerance == doctest::Approx(0.005 + 1e-9).epsilon(1e-12));
+  CHECK(p.tolerance == doctest::Approx(0.01 + 1e-9).epsilon(1e-12));
+  // "132.40" keeps its trailing zero: still one hundredth.
+  CHECK((*problems)[1].tolerance == doctest::Approx(0.01 + 1e-9).epsilon(1e-12));
   CHECK(scen_map_path(path, p) == bench_dir() / "AR0011SR.map");
 }
 
