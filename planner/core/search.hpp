@@ -7,12 +7,16 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "planner/core/types.hpp"
+#include "planner/core/world_change.hpp"
 
 namespace pathscope {
 
@@ -71,7 +75,10 @@ struct PathResult {
 enum class SearchEventKind : std::uint8_t {
   Push,     ///< node opened for the first time with g, h, parent.
   Relax,    ///< an open node got a better g (and parent).
-  Expand,   ///< node closed; one expansion.
+  Expand,   ///< node closed; one expansion (one step of a replay).
+  Prune,    ///< node dropped without expansion (dominated, culled, outside a bound).
+  Refine,   ///< a whole intermediate polyline (one step of a replay): `node` indexes the
+            ///< trace's refinements; smoothing passes, string pulling, culling.
   Path,     ///< node is on the final path (emitted start to goal, after Found).
 };
 
@@ -94,6 +101,91 @@ class SearchObserver {
   virtual void on_start(const PathQuery& query) = 0;
   /// Called for each event, in order.
   virtual void on_event(const SearchEvent& event) = 0;
+  /// Called when a search stage produces a whole polyline (world coordinates): cell
+  /// centres, a smoothing pass, a string-pulling step. `stage` is a short name, e.g.
+  /// "portal A*". Observers that keep it record a Refine event.
+  virtual void on_refine(std::string_view stage, std::span<const Vec2> polyline) {
+    (void)stage;
+    (void)polyline;
+  }
+};
+
+/// The shape of a node, as its planner declares it.
+enum class NodeShape : std::uint8_t {
+  Point,    ///< A waypoint (a corner, a portal end): drawn as a dot, hit within a tolerance.
+  Box,      ///< An axis-aligned cell of any size (grid and quadtree cells).
+  Polygon,  ///< A convex or simple polygon (navigation mesh faces, regions).
+};
+
+/// Where a node is in the world. `polygon` borrows the planner's storage: valid until
+/// the planner's next start() or until it is destroyed.
+struct NodeGeometry {
+  NodeShape shape = NodeShape::Point;
+  Vec2 position{0, 0};             ///< The point paths run through (centre, corner).
+  Box2 bounds;                     ///< World box of the node (Point: the point itself).
+  std::span<const Vec2> polygon;   ///< Polygon only: its vertices.
+};
+
+/// For planners whose nodes are the cells of a uniform grid with its top-left corner at
+/// the world origin, id = row-major index: lets painters draw node sets as one image and
+/// hit-test in constant time.
+struct NodeLattice {
+  int width = 0;          ///< Cells.
+  int height = 0;         ///< Cells.
+  double cell_size = 1;   ///< Metres.
+};
+
+/// One cell of a planner's structure (a grid cell, a quadtree leaf, a polygon).
+struct StructureCell {
+  NodeShape shape = NodeShape::Box;
+  Box2 box;                       ///< World box (Box shape) or the polygon's bounds.
+  std::span<const Vec2> polygon;  ///< Polygon only.
+  double value = 0;               ///< What colours it, e.g. the cost multiplier; infinity: blocked.
+  NodeId node = kNoNode;          ///< The search node it is, if any.
+};
+
+/// One edge of a planner's structure (a neighbour link, a visibility link).
+struct StructureEdge {
+  NodeId from = kNoNode;
+  NodeId to = kNoNode;
+  Vec2 a{0, 0};                 ///< World position of the `from` end.
+  Vec2 b{0, 0};                 ///< World position of the `to` end.
+  std::string_view kind;        ///< Short static name: "move", "link", "portal", "road".
+  double cost = 0;              ///< In the planner's cost units.
+  bool directed = false;        ///< Only from -> to.
+};
+
+/// Named auxiliary geometry: portals, corridors, inflated obstacles, visibility regions.
+struct StructureShape {
+  enum class Kind : std::uint8_t { Polyline, Polygon, Points, Circle };
+  Kind kind = Kind::Polyline;
+  std::string_view name;          ///< Short static name, e.g. "inflated obstacle".
+  std::span<const Vec2> points;   ///< Polyline / polygon vertices, or points; Circle: its centre.
+  double radius = 0;              ///< Circle only.
+  double value = 0;               ///< Optional scalar for colouring.
+};
+
+/// Receives a planner's structure, as Recast's debug draw receives Detour's: a const
+/// walk, no drawing code in the planner. Spans are valid only during the call.
+class StructureVisitor {
+ public:
+  virtual ~StructureVisitor() = default;
+  virtual void cell(const StructureCell& cell) { (void)cell; }
+  virtual void edge(const StructureEdge& edge) { (void)edge; }
+  virtual void shape(const StructureShape& shape) { (void)shape; }
+  /// Returns true once the visitor wants no more (a limit was reached); planners check it
+  /// between items and stop early.
+  virtual bool full() const { return false; }
+};
+
+/// What a finished search read from the world, kept apart from the planner (which goes
+/// on to other queries): asked after each world change whether that answer still holds.
+class ResultDependency {
+ public:
+  virtual ~ResultDependency() = default;
+  /// True when `change` cannot alter the answer the dependency was taken from. The world
+  /// has already been updated in place; asked once per change, in order.
+  virtual bool still_valid(const WorldChange& change) const = 0;
 };
 
 /// A node's state as a planner sees it right now, for drawing.
@@ -129,6 +221,37 @@ class Planner {
 
   /// World position of a node (cell centre, corner, ...), for drawing and traces.
   virtual Vec2 node_position(NodeId node) const = 0;
+
+  /// The node's shape in the world. Default: a point at node_position().
+  virtual NodeGeometry node_geometry(NodeId node) const {
+    const Vec2 p = node_position(node);
+    return NodeGeometry{NodeShape::Point, p, Box2::of(p), {}};
+  }
+
+  /// Set when nodes are the cells of a uniform grid (see NodeLattice). Default: none.
+  virtual std::optional<NodeLattice> node_lattice() const { return std::nullopt; }
+
+  /// The node at a world point: the lattice cell holding it, else the box or polygon
+  /// holding it (the smallest), else the nearest point node within `tolerance` metres.
+  /// kNoNode if none. Default: the lattice, or a scan of node_geometry() over every node.
+  virtual NodeId node_at(Vec2 point, double tolerance) const;
+
+  /// Walks the planner's search structure inside `bounds` (world box): its cells, edges
+  /// and auxiliary shapes. Default: nothing.
+  virtual void visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+    (void)bounds;
+    (void)visitor;
+  }
+
+  /// What the last finished search depends on, to ask after world changes whether its
+  /// answer still holds; nullptr (the default) means any change may alter it.
+  virtual std::unique_ptr<ResultDependency> result_dependency() const { return nullptr; }
+
+  /// Whether the last result still holds after `change`: result_dependency() asked once.
+  bool result_still_valid(const WorldChange& change) const {
+    const std::unique_ptr<ResultDependency> d = result_dependency();
+    return d != nullptr && !change.rebuilt && d->still_valid(change);
+  }
 
   /// Calls `fn` for every node the current search has touched, open and closed,
   /// in increasing (side, node) order.

@@ -10,16 +10,32 @@ std::uint64_t key(std::uint8_t side, NodeId node) { return (std::uint64_t(side) 
 void SearchTrace::on_start(const PathQuery& query) {
   query_ = query;
   events_.clear();
-  expand_index_.clear();
+  step_index_.clear();
+  expansions_ = 0;
+  refinements_.clear();
 }
 
 void SearchTrace::on_event(const SearchEvent& event) {
-  if (event.kind == SearchEventKind::Expand) expand_index_.push_back(events_.size());
+  if (event.kind == SearchEventKind::Expand) {
+    step_index_.push_back(events_.size());
+    ++expansions_;
+  }
   events_.push_back(event);
 }
 
+void SearchTrace::on_refine(std::string_view stage, std::span<const Vec2> polyline) {
+  step_index_.push_back(events_.size());
+  SearchEvent e;
+  e.kind = SearchEventKind::Refine;
+  e.node = NodeId(refinements_.size());
+  events_.push_back(e);
+  refinements_.push_back(Refinement{std::string(stage), std::vector<Vec2>(polyline.begin(), polyline.end())});
+}
+
 std::size_t SearchTrace::memory_bytes() const {
-  return events_.capacity() * sizeof(SearchEvent) + expand_index_.capacity() * sizeof(std::size_t);
+  std::size_t bytes = events_.capacity() * sizeof(SearchEvent) + step_index_.capacity() * sizeof(std::size_t);
+  for (const Refinement& r : refinements_) bytes += sizeof(Refinement) + r.points.capacity() * sizeof(Vec2);
+  return bytes;
 }
 
 TraceReplay::TraceReplay(const SearchTrace& trace) : trace_(trace) { reset(); }
@@ -34,6 +50,14 @@ void TraceReplay::reset() {
   path_.clear();
   undo_.clear();
   closed_undo_.clear();
+  current_undo_.clear();
+  pruned_undo_.clear();
+  refinement_undo_.clear();
+  refinement_ = kNoNode;
+}
+
+const Refinement* TraceReplay::refinement() const {
+  return refinement_ == kNoNode ? nullptr : &trace_.refinements()[refinement_];
 }
 
 void TraceReplay::apply(const SearchEvent& e) {
@@ -60,10 +84,22 @@ void TraceReplay::apply(const SearchEvent& e) {
       auto it = index_.find(key(e.side, e.node));
       closed_undo_.push_back(it != index_.end() ? records_[it->second].closed_at : kNeverStep);
       if (it != index_.end()) records_[it->second].closed_at = step_;
+      current_undo_.push_back(Current{current_, current_side_});
       current_ = e.node;
       current_side_ = e.side;
       break;
     }
+    case SearchEventKind::Prune: {
+      auto it = index_.find(key(e.side, e.node));
+      pruned_undo_.push_back(it != index_.end() ? records_[it->second].pruned_at : kNeverStep);
+      if (it != index_.end()) records_[it->second].pruned_at = step_;
+      break;
+    }
+    case SearchEventKind::Refine:
+      ++step_;
+      refinement_undo_.push_back(refinement_);
+      refinement_ = e.node;
+      break;
     case SearchEventKind::Path: path_.push_back(e.node); break;
   }
 }
@@ -91,25 +127,31 @@ void TraceReplay::unapply(const SearchEvent& e) {
       if (it != index_.end()) records_[it->second].closed_at = closed_undo_.back();
       closed_undo_.pop_back();
       --step_;
-      if (step_ == 0) {
-        current_ = kNoNode;
-        current_side_ = 0;
-      } else {
-        const SearchEvent& prev = trace_.events()[trace_.expand_event(step_ - 1)];
-        current_ = prev.node;
-        current_side_ = prev.side;
-      }
+      current_ = current_undo_.back().node;
+      current_side_ = current_undo_.back().side;
+      current_undo_.pop_back();
       break;
     }
+    case SearchEventKind::Prune: {
+      auto it = index_.find(key(e.side, e.node));
+      if (it != index_.end()) records_[it->second].pruned_at = pruned_undo_.back();
+      pruned_undo_.pop_back();
+      break;
+    }
+    case SearchEventKind::Refine:
+      --step_;
+      refinement_ = refinement_undo_.back();
+      refinement_undo_.pop_back();
+      break;
     case SearchEventKind::Path: path_.pop_back(); break;
   }
 }
 
 void TraceReplay::seek(std::uint64_t step) {
-  step = std::min(step, trace_.expansion_count());
+  step = std::min(step, trace_.step_count());
   if (step < step_) {
     // Undo back to the target, unless replaying from the start applies fewer events.
-    const std::size_t target = trace_.expand_event(step);  // events kept: [0, target)
+    const std::size_t target = trace_.step_event(step);  // events kept: [0, target)
     const auto& events = trace_.events();
     if (applied_ - target > target) {
       reset();
@@ -118,9 +160,8 @@ void TraceReplay::seek(std::uint64_t step) {
       return;
     }
   }
-  // Apply up to (not including) the Expand event of step + 1, or everything at the end.
-  const std::size_t end =
-      step < trace_.expansion_count() ? trace_.expand_event(step) : trace_.events().size();
+  // Apply up to (not including) the event of step + 1, or everything at the end.
+  const std::size_t end = step < trace_.step_count() ? trace_.step_event(step) : trace_.events().size();
   const auto& events = trace_.events();
   while (applied_ < end) apply(events[applied_++]);
 }
@@ -141,7 +182,7 @@ const TraceNode* TraceReplay::find(std::uint8_t side, NodeId node) const {
 std::vector<TraceNode> TraceReplay::open_nodes() const {
   std::vector<TraceNode> out;
   for (const TraceNode& n : records_) {
-    if (!n.closed()) out.push_back(n);
+    if (n.open()) out.push_back(n);
   }
   std::sort(out.begin(), out.end(), [](const TraceNode& a, const TraceNode& b) {
     if (a.f() != b.f()) return a.f() < b.f();

@@ -1,13 +1,14 @@
 #pragma once
 
 // Recording a search and replaying it to any step. A SearchTrace is a SearchObserver
-// that keeps every event; a TraceReplay rebuilds, for any step k (k expansions done),
-// the open and closed sets, each node's g, h, f and parent, the node expanded last and
-// the best partial path. The debugger scrubs with it; tests compare it with the live
+// that keeps every event; a TraceReplay rebuilds, for any step k (k expansions and
+// refinements done), the open and closed sets, each node's g, h, f and parent, the node
+// expanded last, the latest refinement polyline and the best partial path. The debugger scrubs with it; tests compare it with the live
 // planner stepped one expansion at a time.
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -15,25 +16,40 @@
 
 namespace pathscope {
 
+/// A whole intermediate polyline of a search (a Refine event's payload).
+struct Refinement {
+  std::string stage;          ///< Short name of the stage, e.g. "string pulling".
+  std::vector<Vec2> points;   ///< World coordinates.
+};
+
 /// The events of one search, in order.
 class SearchTrace final : public SearchObserver {
  public:
   void on_start(const PathQuery& query) override;
   void on_event(const SearchEvent& event) override;
+  void on_refine(std::string_view stage, std::span<const Vec2> polyline) override;
 
   const PathQuery& query() const { return query_; }
   const std::vector<SearchEvent>& events() const { return events_; }
-  /// Number of Expand events: the steps a replay can seek to are 0..expansion_count().
-  std::uint64_t expansion_count() const { return expand_index_.size(); }
-  /// Index in events() of the k-th Expand event (k from 0).
-  std::size_t expand_event(std::uint64_t k) const { return expand_index_[k]; }
+  /// Steps a replay can seek to are 0..step_count(): one per Expand or Refine event.
+  std::uint64_t step_count() const { return step_index_.size(); }
+  /// Number of Expand events.
+  std::uint64_t expansion_count() const { return expansions_; }
+  /// Index in events() of the event of step k + 1 (an Expand or a Refine; k from 0).
+  std::size_t step_event(std::uint64_t k) const { return step_index_[k]; }
+  /// Former name of step_event(), kept while callers move over.
+  std::size_t expand_event(std::uint64_t k) const { return step_event(k); }
+  /// The polylines of Refine events (an event's `node` indexes this).
+  const std::vector<Refinement>& refinements() const { return refinements_; }
   /// Bytes held by the trace.
   std::size_t memory_bytes() const;
 
  private:
   PathQuery query_;
   std::vector<SearchEvent> events_;
-  std::vector<std::size_t> expand_index_;
+  std::vector<std::size_t> step_index_;
+  std::uint64_t expansions_ = 0;
+  std::vector<Refinement> refinements_;
 };
 
 /// Step number that means "never".
@@ -48,7 +64,11 @@ struct TraceNode {
   NodeId parent = kNoNode;
   std::uint64_t opened_at = kNeverStep;  ///< Step during which it was first pushed (0 = at start).
   std::uint64_t closed_at = kNeverStep;  ///< Step that expanded it (1 = the first expansion).
+  std::uint64_t pruned_at = kNeverStep;  ///< Step during which it was pruned, if it was.
   bool closed() const { return closed_at != kNeverStep; }
+  bool pruned() const { return pruned_at != kNeverStep; }
+  /// On the open list: pushed, neither expanded nor pruned.
+  bool open() const { return !closed() && !pruned(); }
   double f() const { return g + h; }
 };
 
@@ -60,8 +80,8 @@ class TraceReplay {
   /// `trace` must outlive the replay.
   explicit TraceReplay(const SearchTrace& trace);
 
-  /// Shows the state after `step` expansions (clamped to the trace's expansion count).
-  /// Step == expansion_count() includes everything, the final path too.
+  /// Shows the state after `step` steps (expansions and refinements; clamped to the
+  /// trace's step count). Step == step_count() includes everything, the path too.
   void seek(std::uint64_t step);
   std::uint64_t step() const { return step_; }
 
@@ -78,6 +98,8 @@ class TraceReplay {
   std::vector<NodeId> partial_path() const;
   /// The final path's nodes, once the replay has reached the Path events.
   const std::vector<NodeId>& path() const { return path_; }
+  /// The latest refinement at this step, or nullptr before the first.
+  const Refinement* refinement() const;
 
  private:
   void reset();
@@ -101,6 +123,14 @@ class TraceReplay {
   std::vector<NodeId> path_;
   std::vector<Undo> undo_;  // one per applied Push/Relax event, in order
   std::vector<std::uint64_t> closed_undo_;  // closed_at before each applied Expand
+  struct Current {
+    NodeId node;
+    std::uint8_t side;
+  };
+  std::vector<Current> current_undo_;        // current node before each applied Expand
+  std::vector<std::uint64_t> pruned_undo_;   // pruned_at before each applied Prune
+  std::vector<NodeId> refinement_undo_;      // refinement before each applied Refine
+  NodeId refinement_ = kNoNode;              // index into the trace's refinements
 };
 
 }  // namespace pathscope

@@ -29,10 +29,14 @@ enum class Layer : std::uint8_t {
   Roads,        ///< Road polylines.
   Bridges,      ///< Bridge decks; destroyed bridges dashed red.
   Influences,   ///< Threat (red) and ally (green) circles.
+  PlannerCells, ///< The active planner's cells (grid or quadtree cells, polygons), by value.
+  PlannerEdges, ///< The active planner's edges (neighbour links, visibility links).
+  PlannerAux,   ///< The active planner's auxiliary shapes (portals, corridors, inflated obstacles).
   Closed,       ///< Closed search nodes, coloured by g.
   Open,         ///< Open search nodes, coloured by f.
   Current,      ///< The open node with the least f = g + h (the next one A* expands).
   PartialPath,  ///< The parent chain of the current node while a search runs.
+  Refinement,   ///< The latest intermediate polyline of a search (smoothing, string pulling).
   Path,         ///< The path found.
   Units,        ///< Units: body circle and heading.
   Markers,      ///< Query start and goal.

@@ -21,6 +21,9 @@ LayerSet LayerSet::defaults() {
   LayerSet set = all();
   set.set(Layer::CostHeat, false);
   set.set(Layer::Regions, false);
+  // A grid planner's structure is every cell and move: shown on request only.
+  set.set(Layer::PlannerCells, false);
+  set.set(Layer::PlannerEdges, false);
   return set;
 }
 
@@ -82,7 +85,8 @@ LayerSet map_layers(const LayerSet& layers, bool above_search) {
   LayerSet out;
   for (const Layer layer : all_layers()) {
     const bool above = layer > Layer::Path;
-    const bool search = layer >= Layer::Closed && layer <= Layer::Path;
+    // The planner's structure and its search are painted by the debugger, not the map.
+    const bool search = layer >= Layer::PlannerCells && layer <= Layer::Path;
     if (layers.contains(layer) && !search && above == above_search) out.set(layer);
   }
   return out;

@@ -20,7 +20,8 @@ class LayerSet {
 
   /// Every layer.
   static LayerSet all();
-  /// The layers shown when nothing is asked for: everything but cost_heat and regions.
+  /// The layers shown when nothing is asked for: everything but cost_heat, regions,
+  /// planner_cells and planner_edges.
   static LayerSet defaults();
   /// Parses comma-separated layer names; "all" and "default" stand for those sets and
   /// "none" for the empty set. Spaces around names are ignored. An unknown name is an

@@ -70,31 +70,70 @@ std::vector<Vec2> chain_points(const TraceReplay& replay, std::uint8_t side, Nod
   return points;
 }
 
-void outline(DrawList& out, Layer layer, Color color, Vec2 center, double extent, float thickness) {
-  const Vec2 half{extent * 0.5, extent * 0.5};
-  out.rect(layer, color, center - half, center + half, false, thickness);
+// A node drawn in its own shape: boxes and polygons as they are, points as squares of
+// `extent` metres.
+void node_shape(DrawList& out, Layer layer, Color color, const NodeGeometry& g, double extent, bool filled,
+                float thickness) {
+  if (g.shape == NodeShape::Polygon && g.polygon.size() >= 3) {
+    std::vector<Vec2> points(g.polygon.begin(), g.polygon.end());
+    if (filled) {
+      out.polygon(layer, color, std::move(points));
+    } else {
+      out.polyline(layer, color, std::move(points), true, thickness);
+    }
+    return;
+  }
+  Box2 box = g.bounds;
+  if (g.shape == NodeShape::Point || box.empty()) box = Box2::of(g.position).expanded(extent * 0.5);
+  out.rect(layer, color, box.lo, box.hi, filled, thickness);
 }
 
 }  // namespace
 
-TraceGeometry grid_trace_geometry(const CostGrid& grid) {
+TraceGeometry lattice_trace_geometry(const NodeLattice& lattice) {
   TraceGeometry g;
-  g.position = [&grid](NodeId n) { return grid.center(n); };
-  g.node_extent = grid.cell_size();
-  g.grid_width = grid.width();
-  g.grid_height = grid.height();
-  g.bounds_min = {0, 0};
-  g.bounds_max = {grid.width() * grid.cell_size(), grid.height() * grid.cell_size()};
+  const double s = lattice.cell_size;
+  const int w = lattice.width;
+  g.node = [s, w](NodeId n) {
+    const double x = double(n % unsigned(w)), y = double(n / unsigned(w));
+    return NodeGeometry{NodeShape::Box, {(x + 0.5) * s, (y + 0.5) * s}, Box2{{x * s, y * s}, {(x + 1) * s, (y + 1) * s}}, {}};
+  };
+  g.lattice = lattice;
+  g.node_extent = s;
+  g.bounds = Box2{{0, 0}, {lattice.width * s, lattice.height * s}};
   return g;
 }
 
-TraceGeometry graph_trace_geometry(const Planner& planner, double node_extent, Vec2 bounds_min,
-                                   Vec2 bounds_max) {
+TraceGeometry grid_trace_geometry(const CostGrid& grid) {
+  return lattice_trace_geometry(NodeLattice{grid.width(), grid.height(), grid.cell_size()});
+}
+
+TraceGeometry graph_trace_geometry(const Planner& planner, double node_extent, Vec2 bounds_min, Vec2 bounds_max) {
   TraceGeometry g;
-  g.position = [&planner](NodeId n) { return planner.node_position(n); };
+  g.node = [&planner](NodeId n) { return planner.node_geometry(n); };
   g.node_extent = node_extent;
-  g.bounds_min = bounds_min;
-  g.bounds_max = bounds_max;
+  g.bounds = Box2{bounds_min, bounds_max};
+  return g;
+}
+
+TraceGeometry planner_trace_geometry(const Planner& planner, const Box2& world) {
+  if (const std::optional<NodeLattice> lattice = planner.node_lattice()) return lattice_trace_geometry(*lattice);
+  TraceGeometry g;
+  g.node = [&planner](NodeId n) { return planner.node_geometry(n); };
+  double smallest = std::numeric_limits<double>::infinity();
+  Box2 bounds = world;
+  for (NodeId n = 0; n < planner.node_count(); ++n) {
+    const NodeGeometry ng = planner.node_geometry(n);
+    bounds = bounds.united(ng.bounds).united(Box2::of(ng.position));
+    if (ng.shape == NodeShape::Point) continue;
+    const Vec2 size = ng.bounds.size();
+    if (size.x > 0) smallest = std::min(smallest, size.x);
+    if (size.y > 0) smallest = std::min(smallest, size.y);
+  }
+  const Vec2 size = bounds.size();
+  const double fallback = std::max(std::max(size.x, size.y), 1e-9) / 512.0;
+  g.node_extent = std::isfinite(smallest) ? smallest : fallback;
+  g.bounds = bounds;
   return g;
 }
 
@@ -157,18 +196,18 @@ void TracePainter::restart(const SearchTrace& trace, const TraceGeometry& geomet
   }
 
   // The image frame.
-  if (geometry.grid_width > 0 && geometry.grid_height > 0) {
-    width_ = geometry.grid_width;
-    height_ = geometry.grid_height;
+  if (geometry.lattice) {
+    width_ = geometry.lattice->width;
+    height_ = geometry.lattice->height;
     min_ = {0, 0};
-    max_ = {width_ * geometry.node_extent, height_ * geometry.node_extent};
+    max_ = {width_ * geometry.lattice->cell_size, height_ * geometry.lattice->cell_size};
   } else {
-    const Vec2 size = glm::max(geometry.bounds_max - geometry.bounds_min, Vec2(1e-9, 1e-9));
+    const Vec2 size = glm::max(geometry.bounds.size(), Vec2(1e-9, 1e-9));
     const double extent = geometry.node_extent > 0 ? geometry.node_extent : 1.0;
     width_ = std::clamp(static_cast<int>(std::ceil(size.x / extent)), 1, kMaxGraphImageSide);
     height_ = std::clamp(static_cast<int>(std::ceil(size.y / extent)), 1, kMaxGraphImageSide);
-    min_ = geometry.bounds_min;
-    max_ = geometry.bounds_max;
+    min_ = geometry.bounds.lo;
+    max_ = geometry.bounds.lo + size;
   }
   clear_pixels();
 }
@@ -207,9 +246,7 @@ void TracePainter::set_shown(bool closed, bool open) {
 }
 
 std::int64_t TracePainter::pixel_of(NodeId node, const TraceGeometry& geometry) const {
-  if (geometry.grid_width > 0 && geometry.grid_height > 0) {
-    return node < flags_.size() ? std::int64_t(node) : -1;
-  }
+  if (geometry.lattice) return node < flags_.size() ? std::int64_t(node) : -1;
   const Vec2 p = geometry.position(node);
   const Vec2 t = (p - min_) / (max_ - min_);
   if (!(t.x >= 0 && t.y >= 0 && t.x <= 1 && t.y <= 1)) return -1;
@@ -223,8 +260,10 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
   if (e.kind == SearchEventKind::Expand) {
     ++step_;
     last_expanded_[s] = e.node;
+  } else if (e.kind == SearchEventKind::Refine) {
+    ++step_;
   }
-  if (e.kind == SearchEventKind::Path) return;
+  if (e.kind == SearchEventKind::Path || e.kind == SearchEventKind::Refine) return;
   const std::int64_t p = pixel_of(e.node, geometry);
   if (p < 0) return;
   std::uint8_t& flags = flags_[std::size_t(p)];
@@ -251,6 +290,15 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
       closed_px_[std::size_t(p)] = closed_color(e.side, e.g);
       break;
     }
+    case SearchEventKind::Prune:
+      // Pruned nodes leave the open set; several nodes may share a graph pixel, so the
+      // pixel keeps what it shows.
+      if (geometry.lattice && (flags & kOpenBit[s])) {
+        flags &= std::uint8_t(~kOpenBit[s]);
+        open_px_[std::size_t(p)] = (two_sided_ && (flags & kOpenBit[1 - s])) ? open_side_px_[1 - s][std::size_t(p)] : 0;
+      }
+      break;
+    case SearchEventKind::Refine:
     case SearchEventKind::Path: break;
   }
   compose(std::size_t(p));
@@ -258,8 +306,8 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
 }
 
 void TracePainter::advance_to(const SearchTrace& trace, std::uint64_t step, const TraceGeometry& geometry) {
-  step = std::min(step, trace.expansion_count());
-  const std::size_t end = step < trace.expansion_count() ? trace.expand_event(step) : trace.events().size();
+  step = std::min(step, trace.step_count());
+  const std::size_t end = step < trace.step_count() ? trace.step_event(step) : trace.events().size();
   if (end < applied_) clear_pixels();
   const auto& events = trace.events();
   while (applied_ < end) apply(events[applied_++], geometry);
@@ -283,22 +331,20 @@ void TracePainter::paint_graph_rects(const TraceReplay& replay, const TraceGeome
                                      const LayerSet& layers, DrawList& out) const {
   const bool closed = layers.contains(Layer::Closed), open = layers.contains(Layer::Open);
   if (!closed && !open) return;
-  const Vec2 half{geometry.node_extent * 0.5, geometry.node_extent * 0.5};
   for (const TraceNode& n : replay.nodes()) {
-    const Vec2 c = geometry.position(n.node);
     if (n.closed() && closed) {
-      out.rect(Layer::Closed, unpack(closed_color(n.side, n.g)), c - half, c + half, true);
-    } else if (!n.closed() && open) {
-      out.rect(Layer::Open, unpack(open_color(n.side, n.f())), c - half, c + half, true);
+      node_shape(out, Layer::Closed, unpack(closed_color(n.side, n.g)), geometry.node(n.node), geometry.node_extent, true, 1);
+    } else if (n.open() && open) {
+      node_shape(out, Layer::Open, unpack(open_color(n.side, n.f())), geometry.node(n.node), geometry.node_extent, true, 1);
     }
   }
 }
 
 void TracePainter::paint(const SearchTrace& trace, const TraceReplay& replay, const TraceGeometry& geometry,
                          const LayerSet& layers, DrawList& out, const TracePaintParams& params) {
-  const bool grid = geometry.grid_width > 0 && geometry.grid_height > 0;
+  const bool grid = geometry.lattice.has_value();
   if (!valid_ || trace_ != &trace || trace_version_ != params.trace_version ||
-      (grid && (width_ != geometry.grid_width || height_ != geometry.grid_height))) {
+      (grid && (width_ != geometry.lattice->width || height_ != geometry.lattice->height))) {
     restart(trace, geometry, params.trace_version);
   }
   advance_to(trace, replay.step(), geometry);
@@ -330,11 +376,18 @@ void TracePainter::paint(const SearchTrace& trace, const TraceReplay& replay, co
     const std::uint8_t side = replay.current_side() ? 1 : 0;
     const NodeId other = last_expanded_[1 - side];
     if (two_sided_ && other != kNoNode) {
-      outline(out, Layer::Current, trace_palette::kCurrentOther, geometry.position(other),
-              geometry.node_extent, 1);
+      node_shape(out, Layer::Current, trace_palette::kCurrentOther, geometry.node(other), geometry.node_extent, false, 1);
     }
-    outline(out, Layer::Current, trace_palette::kCurrent, geometry.position(replay.current()),
-            geometry.node_extent, 2);
+    node_shape(out, Layer::Current, trace_palette::kCurrent, geometry.node(replay.current()), geometry.node_extent,
+               false, 2);
+  }
+  if (const Refinement* r = replay.refinement(); r != nullptr && !reached_path) {
+    if (layers.contains(Layer::Refinement) && r->points.size() >= 2) {
+      out.polyline(Layer::Refinement, trace_palette::kRefinement, r->points, false, 3);
+    }
+    if (layers.contains(Layer::Labels) && !r->points.empty()) {
+      out.text(Layer::Labels, trace_palette::kRefinement, r->points.front(), r->stage);
+    }
   }
   if (layers.contains(Layer::Path) && reached_path) {
     std::vector<Vec2> points;

@@ -11,42 +11,47 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "planner/world/cost_grid.hpp"
 #include "planner/core/search.hpp"
+#include "planner/world/cost_grid.hpp"
 #include "planner/core/search_trace.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 
 namespace pathscope::render {
 
-/// Where the nodes of a traced search sit in the world.
+/// Where the nodes of a traced search sit in the world, as their planner declares it.
 struct TraceGeometry {
-  /// World position (centre) of a node. Must be set.
-  std::function<Vec2(NodeId)> position;
-  /// Side of the square drawn for one node, metres (the cell size for grid planners).
+  /// A node's shape (Planner::node_geometry). Must be set.
+  std::function<NodeGeometry(NodeId)> node;
+  /// Set when nodes are the cells of a uniform grid: node sets are then always one
+  /// image with one pixel per cell.
+  std::optional<NodeLattice> lattice;
+  /// Typical size of a node, metres: the pixel size of the node-set image of graphs, and
+  /// the marker size of point nodes.
   double node_extent = 1;
-  /// > 0: nodes are the cells of a grid this many cells wide (id = row-major index) with
-  /// its top-left corner at the world origin; node sets are then always one image.
-  int grid_width = 0;
-  /// Rows of that grid, cells.
-  int grid_height = 0;
-  /// World rectangle holding every node (graphs only: the extent of their image).
-  Vec2 bounds_min{0, 0};
-  Vec2 bounds_max{0, 0};
+  /// World box holding every node (graphs: the extent of their image).
+  Box2 bounds;
+
+  /// World position of a node.
+  Vec2 position(NodeId n) const { return node(n).position; }
 };
 
-/// Geometry of a planner whose nodes are the cells of `grid` (every grid planner).
-/// `grid` must outlive the returned value.
-TraceGeometry grid_trace_geometry(const CostGrid& grid);
+/// The geometry a planner declares: its lattice if it has one, otherwise its nodes'
+/// shapes, with node_extent the smallest box side among them (or, for point nodes, the
+/// box `world` divided into about 512 pixels). `planner` must outlive the returned value.
+TraceGeometry planner_trace_geometry(const Planner& planner, const Box2& world);
 
-/// Geometry of any planner: nodes at planner.node_position(), squares of `node_extent`
-/// metres, all inside [bounds_min, bounds_max]. `planner` must outlive the returned value.
-TraceGeometry graph_trace_geometry(const Planner& planner, double node_extent, Vec2 bounds_min,
-                                   Vec2 bounds_max);
+/// The geometry of a uniform grid of cells (node id = row-major cell index).
+TraceGeometry lattice_trace_geometry(const NodeLattice& lattice);
+
+/// Former entry points, kept while callers move to planner_trace_geometry().
+TraceGeometry grid_trace_geometry(const CostGrid& grid);
+TraceGeometry graph_trace_geometry(const Planner& planner, double node_extent, Vec2 bounds_min, Vec2 bounds_max);
 
 /// Options of TracePainter::paint().
 struct TracePaintParams {
@@ -78,6 +83,7 @@ inline constexpr Color kCurrentOther{200, 200, 200, 200};    ///< The other side
 inline constexpr Color kPartialPath{255, 160, 40, 255};      ///< Parent chain, side 0.
 inline constexpr Color kPartialPathBack{80, 200, 255, 255};  ///< Parent chain, side 1.
 inline constexpr Color kPath{255, 64, 200, 255};             ///< The final path.
+inline constexpr Color kRefinement{120, 255, 120, 255};      ///< The latest refinement polyline.
 }  // namespace trace_palette
 
 /// Graph nodes whose side is below this many pixels are painted as one image.
@@ -92,10 +98,12 @@ class TracePainter {
  public:
   /// Appends the search overlay at replay.step() to `out`: the node sets as one image
   /// on layer Closed (on Open when Closed is hidden) in which an open node's pixel hides
-  /// a closed one; Current (outlined squares); PartialPath (one polyline per side while
-  /// the final path is not reached); Path (one polyline once reached). Only layers in
+  /// a closed one; Current (node outlines); PartialPath (one polyline per side while
+  /// the final path is not reached); Refinement (the latest intermediate polyline, with
+  /// its stage name on Labels); Path (one polyline once reached). Only layers in
   /// `layers` are drawn. `replay` must replay `trace`. Graph nodes larger than
-  /// kImageNodePixels on screen are filled rects on Closed and Open instead.
+  /// kImageNodePixels on screen are drawn in their own shape (box, polygon, or a
+  /// square marker for points) on Closed and Open instead.
   void paint(const SearchTrace& trace, const TraceReplay& replay, const TraceGeometry& geometry,
              const LayerSet& layers, DrawList& out, const TracePaintParams& params = {});
 
