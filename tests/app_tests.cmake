@@ -5,7 +5,6 @@
 #  - run as `cmake -DMODE=... -P app_tests.cmake`, it is the checker those entries call.
 #
 # Script-mode arguments (lists use "|" because ";" splits add_test arguments):
-#   MODE=layering ROOT=<repo>           fail if planner/ or render/ include SDL or ImGui headers
 #   MODE=run CMD=a|b|c                  run a command, then check:
 #       UNSET_ENV=A|B                   environment variables removed first
 #       EXPECT_CODE=<n>                 its exit code (default 0)
@@ -13,25 +12,6 @@
 #       PNG=<file> PNG_SIZE=<w>x<h>     the file is a PNG of that size (removed before the run)
 
 if(CMAKE_SCRIPT_MODE_FILE)
-  if(MODE STREQUAL "layering")
-    set(bad "")
-    foreach(dir planner render)
-      file(GLOB_RECURSE sources "${ROOT}/${dir}/*.hpp" "${ROOT}/${dir}/*.cpp" "${ROOT}/${dir}/*.h")
-      foreach(src IN LISTS sources)
-        file(STRINGS "${src}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"][^>\"]*([Ss][Dd][Ll]|[Ii][Mm][Gg][Uu][Ii])")
-        foreach(hit IN LISTS hits)
-          file(RELATIVE_PATH rel "${ROOT}" "${src}")
-          string(APPEND bad "  ${rel}: ${hit}\n")
-        endforeach()
-      endforeach()
-    endforeach()
-    if(bad)
-      message(FATAL_ERROR "planner/ and render/ must not include SDL or ImGui headers:\n${bad}")
-    endif()
-    message(STATUS "layering ok: no SDL or ImGui includes in planner/ or render/")
-    return()
-  endif()
-
   if(MODE STREQUAL "run")
     string(REPLACE "|" ";" cmd "${CMD}")
     string(REPLACE "|" ";" unset_env "${UNSET_ENV}")
@@ -80,8 +60,14 @@ endif()
 
 set(_app_map maps/default.json)
 
-add_test(NAME layering.no_sdl_or_imgui_in_planner_or_render
-         COMMAND ${CMAKE_COMMAND} -DMODE=layering -DROOT=${PROJECT_SOURCE_DIR} -P ${CMAKE_CURRENT_LIST_FILE})
+# The folder rules (tests/layering.cmake) hold for the source tree, and the checker
+# catches each kind of violation in a tree made to break them.
+add_test(NAME layering.folder_rules
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P ${PROJECT_SOURCE_DIR}/tests/layering.cmake)
+add_test(NAME layering.catches_violations
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}/tests/data/layering_bad -P ${PROJECT_SOURCE_DIR}/tests/layering.cmake)
+set_tests_properties(layering.catches_violations PROPERTIES PASS_REGULAR_EXPRESSION
+  "core/types.hpp: #include .planner/grid/grid_astar.hpp.*grid/grid_astar.cpp: #include .planner/quadtree/quadtree.hpp.*planning_world.cpp: #include <SDL.h>.*draw_list.cpp: #include .app/editor/document.hpp.*draw_list.cpp: #include <imgui.h>")
 
 # With no display the window refuses politely and points at the headless commands.
 add_test(NAME app.open_without_display

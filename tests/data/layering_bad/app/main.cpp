@@ -1,0 +1,2 @@
+#include <imgui.h>
+#include "render/core/draw_list.hpp"

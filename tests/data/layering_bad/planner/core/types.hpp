@@ -1,0 +1,2 @@
+#pragma once
+#include "planner/grid/grid_astar.hpp"

@@ -1,0 +1,2 @@
+#include "planner/quadtree/quadtree.hpp"
+#include "planner/world/planning_world.hpp"

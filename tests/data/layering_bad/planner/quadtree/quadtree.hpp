@@ -1,0 +1,2 @@
+#pragma once
+#include "planner/core/types.hpp"

@@ -1,0 +1,2 @@
+#include <SDL.h>
+#include "planner/world/planning_world.hpp"

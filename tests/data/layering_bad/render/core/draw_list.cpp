@@ -1,0 +1,2 @@
+#include "app/editor/document.hpp"
+#include <imgui.h>
