@@ -8,6 +8,7 @@
 #include "app/platform/png_export.hpp"
 
 #include "app/platform/imgui_draw_adapter.hpp"
+#include "planner/core/atomic_write.hpp"
 
 #include <SDL.h>
 #include <imgui.h>
@@ -15,9 +16,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
-#include <fstream>
 #include <string>
-#include <system_error>
 
 namespace pathscope::app {
 namespace {
@@ -146,7 +145,6 @@ Status OffscreenCanvas::write_png(const std::filesystem::path& out) const {
 }
 
 Status write_png_file(const RgbaImage& image, const std::filesystem::path& out) {
-  namespace fs = std::filesystem;
   const std::string where = out.string();
   if (image.width < 1 || image.height < 1 ||
       image.pixels.size() != static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4) {
@@ -157,28 +155,8 @@ Status write_png_file(const RgbaImage& image, const std::filesystem::path& out) 
                               image.width * 4)) {
     return make_error(ErrorCode::Io, where, "cannot encode the PNG");
   }
-  // Written next to the target and renamed over it: a failed export never leaves a
-  // truncated picture behind.
-  fs::path temp = out;
-  temp += ".saving.tmp";
-  std::error_code ec;
-  {
-    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    if (!file) return make_error(ErrorCode::Io, where, "cannot create the file");
-    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    file.close();
-    if (file.fail()) {
-      fs::remove(temp, ec);
-      return make_error(ErrorCode::Io, where, "cannot write the file");
-    }
-  }
-  fs::rename(temp, out, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    return make_error(ErrorCode::Io, where, "cannot replace the file: " + ec.message());
-  }
-  return Ok{};
+  // Atomic: a failed export never leaves a truncated picture behind.
+  return write_file_atomically(out, bytes);
 }
 
 Status export_png(const render::DrawList& list, const render::Camera& camera, int width, int height,

@@ -6,6 +6,8 @@
 
 #include "app/platform/settings.hpp"
 
+#include "planner/core/atomic_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -13,7 +15,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <system_error>
 
 namespace pathscope::app {
@@ -174,30 +175,9 @@ AppSettings load_settings(std::string* message) {
 bool save_settings(const AppSettings& settings) {
   const fs::path dir = settings_dir();
   if (!ensure_dir(dir)) return false;
-  const fs::path file = dir / "settings.json";
-  // A unique temporary per writer, so two instances saving at once cannot mix bytes.
-  std::random_device rd;
-  fs::path temp = file;
-  temp += "." + std::to_string(rd()) + ".tmp";
-  const std::string text = to_json(settings).dump(2) + "\n";
-  std::error_code ec;
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (out.fail()) {
-      fs::remove(temp, ec);
-      return false;
-    }
-  }
-  fs::rename(temp, file, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    return false;
-  }
-  return true;
+  // write_file_atomically takes a temporary of its own per writer, so two windows
+  // closing at once cannot mix their bytes; the last rename wins.
+  return write_file_atomically(dir / "settings.json", to_json(settings).dump(2) + "\n").ok();
 }
 
 std::string imgui_ini_path() {

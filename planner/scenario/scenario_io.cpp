@@ -9,7 +9,7 @@
 //   scenario_json_write  Scenario -> canonical text
 //
 // [SECTION] Text (parse, to JSON)
-// [SECTION] Files (load, atomic save)
+// [SECTION] Files (load, atomic save through write_file_atomically)
 //
 // Reading and validation stop at the first problem and return it as an Error; no
 // exception leaves the library (out of memory is reported as a Limit error).
@@ -19,6 +19,7 @@
 #include <new>
 #include <system_error>
 
+#include "planner/core/atomic_write.hpp"
 #include "planner/scenario/scenario_json_detail.hpp"
 #include "planner/scenario/scenario_json_read.hpp"
 #include "planner/scenario/scenario_json_write.hpp"
@@ -77,35 +78,8 @@ Result<Scenario> load_scenario(const std::filesystem::path& path) {
 }
 
 Status save_scenario(const Scenario& scenario, const std::filesystem::path& path) {
-  namespace fs = std::filesystem;
   if (Status valid = validate_scenario(scenario); !valid) return valid;
-  const std::string where = path.string();
-  const std::string text = scenario_to_json(scenario);
-  // The temporary lives next to the target so that the rename stays on one file system
-  // and replaces the target in one step.
-  fs::path temp = path;
-  temp += ".saving.tmp";
-  auto fail = [&](const std::string& message) -> Status {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    return make_error(ErrorCode::Io, where, message);
-  };
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return make_error(ErrorCode::Io, where, "cannot create the temporary file " + temp.string());
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      return fail("cannot write the temporary file " + temp.string());
-    }
-    out.close();
-    if (out.fail()) return fail("cannot close the temporary file " + temp.string());
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) return fail("cannot replace the file: " + ec.message());
-  return Ok{};
+  return write_file_atomically(path, scenario_to_json(scenario));
 }
 
 }  // namespace pathscope

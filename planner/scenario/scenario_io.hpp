@@ -39,10 +39,12 @@ Result<Scenario> load_scenario(const std::filesystem::path& path);
 /// omitted. The scenario should be valid; out-of-range indices are written as "".
 std::string scenario_to_json(const Scenario& scenario);
 
-/// Validates, then writes scenario_to_json atomically: a temporary file in the same
-/// directory is written, flushed and closed, then renamed over `path`. On any failure
-/// the temporary is removed, an existing file at `path` is left as it was, and an Io
-/// error names the path (or the validation error is returned and nothing is written).
+/// Validates, then writes scenario_to_json atomically and durably with
+/// write_file_atomically (planner/core/atomic_write.hpp): a temporary file in the same
+/// directory is written, flushed to disk and closed, renamed over `path`, and the
+/// directory is flushed. On failure the temporary is removed, an existing file at `path`
+/// is left as it was, and an Io error names the path (or the validation error is
+/// returned and nothing is written).
 Status save_scenario(const Scenario& scenario, const std::filesystem::path& path);
 
 }  // namespace pathscope

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario_io.hpp"
+#include "tests/planner/core/read_only_folder.hpp"
 
 using namespace pathscope;
 using Json = nlohmann::json;
@@ -863,6 +864,33 @@ TEST_SUITE("scenario_io") {
     CHECK(blocked.error().where == (dir / "b.json").string());
     CHECK(count_entries(dir) == 2);
     CHECK(std::filesystem::is_directory(dir / "b.json" / "inside"));
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("scenario_io: saving into an unwritable folder reports the path and keeps the old file") {
+    const auto dir = fresh_dir("save_read_only");
+    const auto target = dir / "a.json";
+    const Scenario s = *parse(base_doc());
+    REQUIRE(save_scenario(s, target).ok());
+    Scenario changed = s;
+    changed.name = "changed";
+    Status st = Ok{};
+    bool effective = false;
+    {
+      const pathscope::test::ReadOnlyFolder read_only(dir);
+      effective = read_only.effective();
+      if (effective) st = save_scenario(changed, target);
+    }
+    if (!effective) {
+      MESSAGE("the folder stays writable here (root without seteuid): check skipped");
+    } else {
+      REQUIRE_FALSE(st.ok());
+      CHECK(st.error().code == ErrorCode::Io);
+      CHECK(st.error().where == target.string());
+      CHECK(st.error().to_string().find(target.string()) != std::string::npos);
+      CHECK(read_file(target) == scenario_to_json(s));
+      CHECK(count_entries(dir) == 1);
+    }
     std::filesystem::remove_all(dir);
   }
 
