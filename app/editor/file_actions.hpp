@@ -17,6 +17,7 @@
 #include "app/editor/editor_state.hpp"
 #include "app/platform/settings.hpp"
 #include "planner/core/result.hpp"
+#include "planner/scenario/new_scenario.hpp"
 #include "planner/scenario/scenario.hpp"
 
 namespace pathscope::app {
@@ -24,19 +25,6 @@ namespace pathscope::app {
 /// Repaints the scene and writes it to `out` as a width x height PNG (the window loop
 /// implements it with export_png).
 using ExportRequestFn = std::function<Status(int width, int height, const std::filesystem::path& out)>;
-
-/// Settings of File > New.
-struct NewScenarioParams {
-  double width = 128;       ///< World width, metres (0 < width <= ScenarioLimits::kMaxWorldSide).
-  double height = 96;       ///< World height, metres.
-  double cell_size = 1;     ///< Metres (>= kMinCellSize; at most kMaxGridSide cells per side).
-  std::size_t terrain = 0;  ///< Index into default_terrain_types() filling the tile grid.
-};
-
-/// A new scenario: default classes and terrains, no items, and a tile grid of
-/// `params.terrain` over every whole cell of the world (a partial last row or column is
-/// ground). Errors name the field ("world.cell_size").
-Result<Scenario> make_new_scenario(const NewScenarioParams& params);
 
 /// The File menu and its dialogs for one window.
 class FileActions {

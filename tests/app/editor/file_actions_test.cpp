@@ -336,33 +336,6 @@ TEST_SUITE("files") {
     CHECK(settings_dir() == fs::path("/home/someone/.config/pathscope"));
   }
 
-  TEST_CASE("new scenarios: tile grid of the chosen terrain, limits by field") {
-    NewScenarioParams p;
-    p.width = 40;
-    p.height = 20.5;
-    p.cell_size = 2;
-    p.terrain = 2;
-    Result<Scenario> made = make_new_scenario(p);
-    REQUIRE(made);
-    REQUIRE(made->tiles);
-    CHECK(made->tiles->width == 20);
-    CHECK(made->tiles->height == 10);  // The half cell at the bottom stays ground.
-    CHECK(made->tiles->terrain.front() == 2);
-    CHECK(validate_scenario(*made));
-
-    p.cell_size = 0.001;
-    Result<Scenario> too_fine = make_new_scenario(p);
-    REQUIRE_FALSE(too_fine);
-    CHECK(too_fine.error().where == "world.cell_size");
-    p.cell_size = 1;
-    p.width = -3;
-    REQUIRE_FALSE(make_new_scenario(p));
-    CHECK(make_new_scenario(p).error().where == "world.width");
-    p.width = 10;
-    p.terrain = 99;
-    CHECK_FALSE(make_new_scenario(p));
-  }
-
   TEST_CASE("folder listing: folders first, then files with the extensions") {
     TempDir dir("listing");
     fs::create_directories(dir.path / "zfolder");
