@@ -1,9 +1,11 @@
 #pragma once
 
-// The File menu: New, Open, Open Recent, Save, Save As, Import Moving AI map, Export
-// PNG and Quit, with their modal dialogs (files are chosen in app/file_browser, since
-// SDL2 has no native dialog) and the unsaved-changes prompt. The actions (open_path,
-// save, ...) need no ImGui and are what tests drive; only menu_items() and dialogs() draw.
+// The File menu's actions: New, Open, Open Recent, Save, Save As, Import Moving AI map,
+// Export PNG and Quit, and the unsaved-changes flow around them. No ImGui here: tests
+// drive these headless. An action that needs the user (a file to choose, a form, the
+// unsaved-changes prompt) leaves a FileDialogRequest, which the dialogs (file_dialogs.hpp)
+// open on their next frame; what the user then chooses comes back through the actions
+// below (open_chosen, save_as_chosen, create_new, import_movingai, export_image, ...).
 
 #include <cstddef>
 #include <filesystem>
@@ -22,11 +24,29 @@
 
 namespace pathscope::app {
 
+class FileDialogs;
+
 /// Repaints the scene and writes it to `out` as a width x height PNG (the window loop
 /// implements it with export_png).
 using ExportRequestFn = std::function<Status(int width, int height, const std::filesystem::path& out)>;
 
-/// The File menu and its dialogs for one window.
+/// The modal dialogs of the File menu.
+enum class FileDialog { None, Unsaved, New, Browser, Import, Export };
+
+/// What the file browser chooses a file for.
+enum class BrowseFor { Open, SaveAs, ImportMap, ImportScen, ExportPng };
+
+/// A dialog an action asks for; the dialogs open it on their next frame, with a fresh
+/// form (no error left from before).
+struct FileDialogRequest {
+  FileDialog dialog = FileDialog::None;
+  BrowseFor browse_for = BrowseFor::Open;  ///< For FileDialog::Browser.
+  std::string scen_path;                   ///< For FileDialog::Import: a .scen to list ("" = keep the form).
+  std::string document_name;               ///< For FileDialog::Unsaved: the document asked about.
+};
+
+/// The File menu of one window: its actions, the settings they remember (recent files,
+/// last folder) and the dialog they ask for next.
 class FileActions {
  public:
   /// Works with `settings` (recent files, last folder). With `persist`, writes them with
@@ -36,7 +56,7 @@ class FileActions {
   FileActions(const FileActions&) = delete;
   FileActions& operator=(const FileActions&) = delete;
 
-  // [SECTION] UI: ImGui calls, inside a frame ---------------------------------------
+  // [SECTION] UI: ImGui calls, inside a frame; they forward to FileDialogs ----------
 
   /// The menu's items; call between BeginMenu("File") and EndMenu().
   void menu_items(EditorState& state);
@@ -47,7 +67,8 @@ class FileActions {
   /// while a menu or modal is open. Call once per frame (or call the request_ functions
   /// from your own key handling instead).
   void shortcuts(EditorState& state);
-  /// True while one of this object's dialogs is open (canvas shortcuts should pause).
+  /// True while one of this object's dialogs is open or asked for (canvas shortcuts
+  /// should pause).
   bool dialog_open() const;
 
   // [SECTION] Actions: no ImGui ----------------------------------------------------
@@ -67,6 +88,8 @@ class FileActions {
   /// user already answered the prompt). Otherwise opens the unsaved-changes prompt; when
   /// it is answered, quit_confirmed() turns true and an SDL_QUIT event is pushed.
   bool request_quit(EditorState& state);
+  /// The Quit command (menu, Ctrl+Q): quits now if request_quit allows it.
+  void quit(EditorState& state);
   /// True once quitting has been agreed to.
   bool quit_confirmed() const { return quit_confirmed_; }
 
@@ -74,6 +97,9 @@ class FileActions {
   /// line, asking about unsaved changes first: .json scenarios, Moving AI .map files
   /// (imported as an untitled document), .scen files (the import dialog, prefilled).
   void open_path(EditorState& state, const std::string& path);
+  /// As open_path, once unsaved changes have been dealt with (a file chosen in the
+  /// Open browser): a .scen opens the import dialog, anything else load_path.
+  void open_chosen(EditorState& state, const std::string& path);
   /// Opens `path` now, without asking. A loading error goes to state.report() (naming
   /// the file and the field or line) and leaves the current document as it was.
   /// Returns true if a document was opened.
@@ -82,18 +108,33 @@ class FileActions {
   /// it no longer exists.
   void open_recent(EditorState& state, const std::string& path);
 
+  /// New: opens a new untitled document made by make_new_scenario. On bad input returns
+  /// its error (naming the field) and changes nothing.
+  Status create_new(EditorState& state, const NewScenarioParams& params);
+
   /// Save: writes the document to its file, or opens Save As when it has none. Returns
   /// true if written. Errors go to state.report().
   bool save(EditorState& state);
   /// Writes the document to `path` atomically and makes it the document's file.
   /// Returns true if written. Errors go to state.report().
   bool save_as(EditorState& state, const std::filesystem::path& path);
+  /// The Save As browser closed: with a file, save_as it and, if that worked, continue
+  /// the action that waited for the save (the unsaved-changes prompt's Save); without
+  /// one (cancelled), or if saving failed, that action is dropped.
+  void save_as_chosen(EditorState& state, const std::optional<std::filesystem::path>& chosen);
 
   /// Imports a Moving AI map as an untitled document; the problems of `scen` (may be
   /// empty) whose indices are in `chosen` become its queries. Errors (file and line)
   /// go to state.report(); the current document stays. Returns true if imported.
   bool import_movingai(EditorState& state, const std::filesystem::path& map, const std::filesystem::path& scen,
                        std::span<const std::size_t> chosen);
+
+  /// Export PNG: writes a width x height picture of the view to `out` (".png" appended
+  /// when missing) through `export_request`, reports it and remembers its folder.
+  /// Returns the file written, or the error to show in the dialog (also reported when
+  /// the export itself failed).
+  Result<std::filesystem::path> export_image(EditorState& state, const ExportRequestFn& export_request, int width,
+                                             int height, const std::filesystem::path& out);
 
   /// How the unsaved-changes prompt was answered.
   enum class UnsavedAnswer { Save, Discard, Cancel };
@@ -103,10 +144,17 @@ class FileActions {
   /// document has no file) and continues only if that worked.
   void answer_unsaved(EditorState& state, UnsavedAnswer answer);
 
+  /// The dialog asked for since the last call, if any; the dialogs take it each frame.
+  std::optional<FileDialogRequest> take_dialog_request();
+
   /// Recent files, most recent first (also in settings()).
   const std::vector<std::string>& recent() const { return settings_.recent_files; }
   /// Replaces the recent files (kept to the first kMaxRecentFiles).
   void set_recent(std::vector<std::string> files);
+  /// Empties the recent files.
+  void clear_recent();
+  /// Remembers `dir` as the folder the file browser starts in.
+  void set_last_directory(const std::filesystem::path& dir);
   /// The settings kept here; the window loop stores its placement into them on exit.
   const AppSettings& settings() const { return settings_; }
   AppSettings& settings() { return settings_; }
@@ -117,31 +165,21 @@ class FileActions {
     Next next = Next::None;
     std::string path;
   };
-  struct Ui;
 
   void when_saved_or_discarded(EditorState& state, Pending action);
   void run(EditorState& state, const Pending& action);
+  void ask(FileDialogRequest request);
   void confirm_quit();
   void remember(const std::filesystem::path& path);
-  void set_last_directory(const std::filesystem::path& dir);
   void persist();
-
-  void unsaved_dialog(EditorState& state);
-  void new_dialog(EditorState& state);
-  void browser_dialog(EditorState& state);
-  void import_dialog(EditorState& state);
-  void export_dialog(EditorState& state, const ExportRequestFn& export_request);
-  // The Cancel button (or Escape) that ends a form dialog, then EndPopup. Closes the
-  // dialog when `close` or cancelled, if `may_close` (false when the form's action put
-  // another dialog in its place).
-  void end_form(bool close, bool may_close = true);
 
   AppSettings settings_;
   bool persist_ = false;
   bool quit_confirmed_ = false;
-  Pending pending_;                  // Waits for the unsaved-changes prompt.
+  Pending pending_;                       // Waits for the unsaved-changes prompt.
   std::optional<Pending> after_save_as_;  // Continues once Save As (from the prompt) has written.
-  std::unique_ptr<Ui> ui_;           // Dialog state.
+  FileDialogRequest request_;             // The dialog asked for; None once taken.
+  std::unique_ptr<FileDialogs> dialogs_;  // The dialogs' state between frames.
 };
 
 }  // namespace pathscope::app

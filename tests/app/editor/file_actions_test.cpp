@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,10 @@ void write_text(const fs::path& p, const std::string& text) {
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::ptrdiff_t count_files(const fs::path& dir) {
+  return std::distance(fs::directory_iterator(dir), fs::directory_iterator());
+}
 
 // An editor state with maps/default.json open and unmodified.
 EditorState state_with_default(FileActions& files) {
@@ -334,6 +339,128 @@ TEST_SUITE("files") {
     ScopedEnv relative("XDG_CONFIG_HOME", "relative/dir");  // Invalid per XDG: ignored.
     ScopedEnv home("HOME", "/home/someone");
     CHECK(settings_dir() == fs::path("/home/someone/.config/pathscope"));
+  }
+
+  TEST_CASE("actions ask for dialogs; the dialogs take each request once") {
+    FileActions files;
+    EditorState state = state_with_default(files);
+    CHECK_FALSE(files.take_dialog_request());
+
+    files.request_new(state);
+    std::optional<FileDialogRequest> asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::New);
+    CHECK_FALSE(files.take_dialog_request());
+    CHECK_FALSE(files.dialog_open());
+
+    files.request_save_as(state);
+    CHECK(files.dialog_open());
+    asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Browser);
+    CHECK(asked->browse_for == BrowseFor::SaveAs);
+
+    files.open_path(state, source_path("tests/data/ok.scen").string());
+    asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Import);
+    CHECK(asked->scen_path == source_path("tests/data/ok.scen").string());
+
+    // With unsaved changes, the prompt comes first and names the document.
+    rename_scenario(*state.doc, "edited");
+    files.request_open_dialog(state);
+    asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Unsaved);
+    CHECK(asked->document_name == state.doc->display_name());
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Discard);
+    asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Browser);
+    CHECK(asked->browse_for == BrowseFor::Open);
+  }
+
+  TEST_CASE("Save As from the unsaved-changes prompt continues only once a file is written") {
+    TempDir dir("save_as_chosen");
+    FileActions files;
+    EditorState state;
+    files.open_path(state, source_path("tests/data/ok.map").string());  // Untitled: Save needs a file.
+    REQUIRE(state.doc);
+    rename_scenario(*state.doc, "imported");
+    const fs::path other = dir.path / "other.json";
+    REQUIRE(save_scenario(make_empty_scenario(32, 32, 1), other));
+
+    files.open_path(state, other.string());
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Save);
+    std::optional<FileDialogRequest> asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->browse_for == BrowseFor::SaveAs);
+    files.save_as_chosen(state, std::nullopt);  // Cancelled: nothing written, nothing opened.
+    CHECK(state.doc->scenario().name == "imported");
+    CHECK(count_files(dir.path) == 1);
+
+    files.open_path(state, other.string());
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Save);
+    const fs::path mine = dir.path / "mine.json";
+    files.save_as_chosen(state, mine);
+    CHECK(load_scenario(mine)->name == "imported");
+    CHECK(state.doc->path() == other);  // Then the waiting Open went ahead.
+
+    // A file chosen in the Open browser: .json opens, .scen asks for the import dialog.
+    files.open_chosen(state, mine.string());
+    CHECK(state.doc->path() == mine);
+    files.open_chosen(state, source_path("tests/data/ok.scen").string());
+    asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Import);
+  }
+
+  TEST_CASE("create_new opens an untitled document; bad input names the field and changes nothing") {
+    FileActions files;
+    EditorState state = state_with_default(files);
+    const Document* before = state.doc.get();
+    NewScenarioParams p;
+    p.cell_size = -1;
+    Status bad = files.create_new(state, p);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().where == "world.cell_size");
+    CHECK(state.doc.get() == before);
+
+    p.width = 40;
+    p.height = 30;
+    p.cell_size = 2;
+    REQUIRE(files.create_new(state, p));
+    CHECK(state.doc.get() != before);
+    CHECK(state.doc->path().empty());
+    CHECK(state.doc->scenario().world.width == 40);
+    CHECK(contains(state.messages.back(), "new scenario: 40 x 30 m"));
+  }
+
+  TEST_CASE("export_image: .png appended, reported, folder remembered; errors for the dialog") {
+    TempDir dir("export_image");
+    FileActions files;
+    EditorState state = state_with_default(files);
+    std::vector<fs::path> written;
+    const ExportRequestFn export_request = [&](int w, int h, const fs::path& out) -> Status {
+      if (w != 64 || h != 48) return make_error(ErrorCode::Value, out.string(), "wrong size");
+      written.push_back(out);
+      return Ok{};
+    };
+    Result<fs::path> out = files.export_image(state, export_request, 64, 48, dir.path / "view");
+    REQUIRE(out);
+    CHECK(*out == dir.path / "view.png");
+    CHECK(written == std::vector<fs::path>{dir.path / "view.png"});
+    CHECK(contains(state.messages.back(), "exported"));
+    CHECK(files.settings().last_directory == fs::absolute(dir.path).string());
+
+    CHECK(files.export_image(state, export_request, 64, 48, "").error().to_string() == "choose a file");
+    CHECK(files.export_image(state, {}, 64, 48, dir.path / "a.png").error().to_string() ==
+          "exporting is not available here");
+    Result<fs::path> failed = files.export_image(state, export_request, 10, 10, dir.path / "b.png");
+    REQUIRE_FALSE(failed);
+    CHECK(contains(failed.error().to_string(), "wrong size"));
+    CHECK(contains(state.messages.back(), "cannot export"));
+    CHECK(written.size() == 1);
   }
 
   TEST_CASE("folder listing: folders first, then files with the extensions") {
