@@ -35,7 +35,7 @@ std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std:
       return std::nullopt;
     }
     if (!grid.passable(*cell)) {
-      const TerrainType& t = world.scenario().terrains[world.raster().terrain[*cell]];
+      const TerrainType& t = world.scenario().terrains[world.raster().terrain(*cell)];
       result.status = SearchStatus::Invalid;
       result.message = describe_point(names[k], points[k]) + " is inside " + describe_cell(grid, *cell) +
                        " (terrain \"" + t.name + "\"), which class \"" + class_name + "\" cannot enter";

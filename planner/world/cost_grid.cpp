@@ -1,8 +1,10 @@
 #include "planner/world/cost_grid.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace pathscope {
 
@@ -13,55 +15,60 @@ double normalized(double m) { return m > 0 && std::isfinite(m) ? m : 0.0; }
 
 }  // namespace
 
-CostGrid::CostGrid(int width, int height, double cell_size, std::vector<double> multiplier,
-                   std::vector<std::uint8_t> group, bool amphibious)
-    : width_(width),
-      height_(height),
-      cell_size_(cell_size),
-      amphibious_(amphibious),
-      multiplier_(std::move(multiplier)),
-      group_(std::move(group)) {
-  assert(width > 0 && height > 0);
-  assert(multiplier_.size() == std::size_t(width) * std::size_t(height));
-  assert(group_.size() == multiplier_.size());
-  for (int d = 0; d < 8; ++d) offsets_[d] = std::int64_t(kDirDy[d]) * width + kDirDx[d];
-  for (double& m : multiplier_) m = normalized(m);
-  compute_min_multiplier();
-  moves_.assign(multiplier_.size(), 0);
-  compute_moves(CellRect{0, 0, width, height});
+CostGrid::CostGrid(const Scenario& scenario, const TerrainRaster& raster, std::size_t movement_class)
+    : width_(raster.width),
+      height_(raster.height),
+      cell_size_(raster.cell_size),
+      amphibious_(scenario.classes[movement_class].amphibious),
+      raster_(&raster),
+      ids_(raster.surface_ids().data()) {
+  assert(width_ > 0 && height_ > 0);
+  assert(movement_class < scenario.classes.size());
+  for (int d = 0; d < 8; ++d) offsets_[d] = std::int64_t(kDirDy[d]) * width_ + kDirDx[d];
+  // Terrain groups become small integers in order of first appearance in the table
+  // ("" first: the default ground group, which bridges belong to).
+  std::vector<std::string> names{""};
+  for (const TerrainType& t : scenario.terrains) {
+    const std::optional<double>& cost = t.cost[movement_class];
+    terrain_multiplier_.push_back(cost ? *cost : 0.0);
+    auto it = std::find(names.begin(), names.end(), t.group);
+    if (it == names.end()) it = names.insert(names.end(), t.group);
+    terrain_group_.push_back(std::uint16_t(it - names.begin()));
+  }
+  refresh_surfaces();
+  moves_.assign(raster.cell_count(), 0);
+  compute_moves(CellRect{0, 0, width_, height_});
 }
 
-void CostGrid::update_cells(CellRect rect, std::span<const double> multiplier, std::span<const std::uint8_t> group) {
-  assert(multiplier.size() == std::size_t(rect.width()) * std::size_t(rect.height()));
-  assert(group.size() == multiplier.size());
-  if (rect.empty()) return;
-  assert(rect.intersected(CellRect{0, 0, width_, height_}) == rect);
-  bool old_min_replaced = false;
-  double lowest = min_multiplier_;
-  std::size_t k = 0;
-  for (int y = rect.y0; y < rect.y1; ++y) {
-    for (int x = rect.x0; x < rect.x1; ++x, ++k) {
-      const std::uint32_t i = index(x, y);
-      if (multiplier_[i] == min_multiplier_) old_min_replaced = true;
-      multiplier_[i] = normalized(multiplier[k]);
-      group_[i] = group[k];
-      if (multiplier_[i] > 0) lowest = std::min(lowest, multiplier_[i]);
-    }
-  }
-  if (old_min_replaced) {
-    compute_min_multiplier();  // the old minimum may be gone
-  } else {
-    min_multiplier_ = lowest;
-  }
+void CostGrid::update_cells(CellRect rect) {
+  // The raster may have new surface ids, or renumbered them: the tables first.
+  refresh_surfaces();
   // A cell's moves depend on its neighbours and, for diagonals, on theirs being legal
   // too, which again only involves cells one step away: one ring of cells suffices.
   compute_moves(rect.expanded(1).intersected(CellRect{0, 0, width_, height_}));
 }
 
+void CostGrid::refresh_surfaces() {
+  const std::size_t n = raster_->surface_count();
+  surface_multiplier_.resize(n);
+  surface_key_.resize(n);
+  for (std::size_t id = 0; id < n; ++id) {
+    const Surface& s = raster_->surface(SurfaceId(id));
+    // Multipliers are divided by the road factor as a double, as the coverage rule says;
+    // a bridge deck is passable ground with multiplier 1 for every class.
+    const double m = normalized(s.bridge ? 1.0 / double(s.road_factor) : terrain_multiplier_[s.terrain] / double(s.road_factor));
+    surface_multiplier_[id] = m;
+    surface_key_[id] = m == 0 ? 0 : amphibious_ ? 1 : std::uint16_t(1 + (s.bridge ? 0 : terrain_group_[s.terrain]));
+  }
+  compute_min_multiplier();
+}
+
 void CostGrid::compute_min_multiplier() {
+  // Over the surfaces some cell holds: the same as over every passable cell.
   double lowest = std::numeric_limits<double>::infinity();
-  for (const double m : multiplier_) {
-    if (m > 0 && m < lowest) lowest = m;
+  for (std::size_t id = 0; id < surface_multiplier_.size(); ++id) {
+    const double m = surface_multiplier_[id];
+    if (m > 0 && m < lowest && raster_->cells_with(SurfaceId(id)) > 0) lowest = m;
   }
   min_multiplier_ = std::isfinite(lowest) ? lowest : 1.0;
 }
@@ -70,35 +77,44 @@ void CostGrid::compute_moves(CellRect rect) {
   // Precompute the legal moves of every cell so that searches test one bit per
   // neighbour: in bounds, destination passable, same terrain group (or amphibious),
   // and for diagonals both orthogonal neighbours legal too (no corner cutting).
+  // With a key per cell (0 blocked, else 1 + group, or 1 for an amphibious class) a move
+  // is legal exactly when both keys are equal and not 0. Keys are read three rows at a
+  // time, padded with 0 outside the grid, so the loop has no bounds tests.
+  if (rect.empty()) return;
+  const int x0 = rect.x0, n = rect.width() + 2;
+  std::vector<std::uint16_t> buffer(3 * std::size_t(n));
+  std::uint16_t* up = buffer.data();
+  std::uint16_t* cur = up + n;
+  std::uint16_t* down = cur + n;
+  const auto load = [&](int y, std::uint16_t* out) {
+    if (y < 0 || y >= height_) return std::fill(out, out + n, std::uint16_t(0));
+    const SurfaceId* row = ids_ + std::size_t(y) * std::size_t(width_);
+    for (int k = 0; k < n; ++k) {
+      const int x = x0 - 1 + k;
+      out[k] = x < 0 || x >= width_ ? 0 : surface_key_[row[x]];
+    }
+  };
+  load(rect.y0 - 1, up);
+  load(rect.y0, cur);
   for (int y = rect.y0; y < rect.y1; ++y) {
-    for (int x = rect.x0; x < rect.x1; ++x) {
-      const std::uint32_t i = index(x, y);
-      if (multiplier_[i] == 0) {
-        moves_[i] = 0;
+    load(y + 1, down);
+    std::uint8_t* out = moves_.data() + std::size_t(y) * std::size_t(width_) + std::size_t(x0);
+    for (int k = 1; k + 1 < n; ++k) {
+      const std::uint16_t key = cur[k];
+      if (key == 0) {
+        out[k - 1] = 0;
         continue;
       }
-      std::uint8_t mask = 0;
-      for (int d = 0; d < 4; ++d) {
-        const int nx = x + kDirDx[d], ny = y + kDirDy[d];
-        if (!in_bounds(nx, ny)) continue;
-        const std::uint32_t n = index(nx, ny);
-        if (multiplier_[n] == 0) continue;
-        if (!amphibious_ && group_[n] != group_[i]) continue;
-        mask |= std::uint8_t(1u << d);
-      }
-      // Diagonal d (4..7) uses orthogonals: SE = E|S, SW = S|W, NW = W|N, NE = N|E.
-      static constexpr int kFirst[4] = {0, 1, 2, 3};
-      static constexpr int kSecond[4] = {1, 2, 3, 0};
-      for (int k = 0; k < 4; ++k) {
-        const int d = 4 + k;
-        if (!(mask & (1u << kFirst[k])) || !(mask & (1u << kSecond[k]))) continue;
-        const std::uint32_t n = index(x + kDirDx[d], y + kDirDy[d]);
-        if (multiplier_[n] == 0) continue;
-        if (!amphibious_ && group_[n] != group_[i]) continue;
-        mask |= std::uint8_t(1u << d);
-      }
-      moves_[i] = mask;
+      // Orthogonal E, S, W, N; diagonals SE = E|S, SW = S|W, NW = W|N, NE = N|E.
+      const unsigned e = cur[k + 1] == key, s = down[k] == key, w = cur[k - 1] == key, nn = up[k] == key;
+      const unsigned se = e & s & (down[k + 1] == key), sw = s & w & (down[k - 1] == key);
+      const unsigned nw = w & nn & (up[k - 1] == key), ne = nn & e & (up[k + 1] == key);
+      out[k - 1] = std::uint8_t(e | s << 1 | w << 2 | nn << 3 | se << 4 | sw << 5 | nw << 6 | ne << 7);
     }
+    std::uint16_t* spare = up;
+    up = cur;
+    cur = down;
+    down = spare;
   }
 }
 
@@ -118,6 +134,11 @@ std::optional<std::uint32_t> CostGrid::cell_at(Vec2 world) const {
   const double fy = std::floor(world.y / cell_size_);
   if (fx < 0 || fy < 0 || fx >= width_ || fy >= height_) return std::nullopt;
   return index(int(fx), int(fy));
+}
+
+std::size_t CostGrid::memory_bytes() const {
+  return moves_.capacity() + surface_multiplier_.capacity() * sizeof(double) +
+         surface_key_.capacity() * sizeof(std::uint16_t);
 }
 
 }  // namespace pathscope

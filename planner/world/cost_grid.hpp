@@ -3,6 +3,10 @@
 // A cost grid for one movement class: per cell, a terrain cost multiplier (or blocked)
 // and the set of legal moves to its 8 neighbours.
 //
+// Storage: the grid keeps one byte per cell (the legal moves) and reads multipliers
+// through the world's raster: the cell's surface id indexes this class's small table of
+// multipliers per surface. One class over a 4096 x 4096 map costs 16 MB, not 170.
+//
 // Movement rule (documented in the README): a straight move costs 1 cell, a diagonal
 // sqrt(2) cells, times the MEAN of the multipliers of the two cells (half the move is
 // spent in each). Costs are therefore symmetric. A diagonal move needs both orthogonal
@@ -18,6 +22,7 @@
 
 #include "planner/core/cell_rect.hpp"
 #include "planner/scenario/scenario.hpp"
+#include "planner/world/terrain_raster.hpp"
 
 namespace pathscope {
 
@@ -36,20 +41,20 @@ class CostGrid {
  public:
   CostGrid() = default;
 
-  /// Builds a grid. `multiplier[i]` <= 0 or non-finite means blocked. `group[i]` is the
-  /// terrain group of each cell (moves across groups need `amphibious`).
-  CostGrid(int width, int height, double cell_size, std::vector<double> multiplier, std::vector<std::uint8_t> group,
-           bool amphibious);
+  /// Builds the grid of `movement_class` (index into Scenario::classes) over `raster`,
+  /// the scenario's raster. The raster is borrowed: it must outlive the grid and keep
+  /// its size; after it changes, update_cells() brings the grid up to date.
+  CostGrid(const Scenario& scenario, const TerrainRaster& raster, std::size_t movement_class);
 
-  /// Replaces the multipliers and groups of the cells of `rect` (row-major within the
-  /// rect; rect inside the grid) and brings the legal moves around them up to date.
-  /// Afterwards the grid equals one built from scratch with the same values.
-  void update_cells(CellRect rect, std::span<const double> multiplier, std::span<const std::uint8_t> group);
+  /// After rasterize_cells() changed the cells of `rect` (clipped to the grid), brings the
+  /// multipliers and the legal moves around them up to date. Afterwards the grid equals
+  /// one built from scratch over the same raster.
+  void update_cells(CellRect rect);
 
   int width() const { return width_; }             ///< Cells.
   int height() const { return height_; }           ///< Cells.
   double cell_size() const { return cell_size_; }  ///< Metres per cell.
-  std::size_t cell_count() const { return multiplier_.size(); }
+  std::size_t cell_count() const { return moves_.size(); }
 
   /// Row-major index of cell (x, y); asserts in range.
   std::uint32_t index(int x, int y) const;
@@ -58,8 +63,8 @@ class CostGrid {
   bool in_bounds(int x, int y) const { return x >= 0 && y >= 0 && x < width_ && y < height_; }
 
   /// Terrain multiplier of a cell; 0 when blocked.
-  double multiplier(std::uint32_t index) const { return multiplier_[index]; }
-  bool passable(std::uint32_t index) const { return multiplier_[index] > 0; }
+  double multiplier(std::uint32_t index) const { return surface_multiplier_[ids_[index]]; }
+  bool passable(std::uint32_t index) const { return multiplier(index) > 0; }
   /// Bit d set: the move in direction d from this cell is legal.
   std::uint8_t moves(std::uint32_t index) const { return moves_[index]; }
   /// Signed index offset of each direction.
@@ -67,7 +72,7 @@ class CostGrid {
 
   /// Cost in cells of the move from `index` in direction `dir` (must be legal).
   double move_cost(std::uint32_t index, int dir) const {
-    return kDirLength[dir] * (0.5 * (multiplier_[index] + multiplier_[index + offsets_[dir]]));
+    return kDirLength[dir] * (0.5 * (multiplier(index) + multiplier(std::uint32_t(index + offsets_[dir]))));
   }
 
   /// Smallest multiplier of any passable cell (1 if none); scales admissible heuristics.
@@ -78,18 +83,36 @@ class CostGrid {
   /// The cell containing a world point, or nullopt outside the grid.
   std::optional<std::uint32_t> cell_at(Vec2 world) const;
 
+  /// The arrays a search loop reads, as plain pointers (so that a loop holds them in
+  /// registers): valid until the world's next update.
+  struct View {
+    const SurfaceId* surface;               ///< Per cell.
+    const double* multiplier_of_surface;    ///< Per surface id; 0 = blocked.
+    const std::uint8_t* moves;              ///< Per cell.
+    double multiplier(std::uint32_t index) const { return multiplier_of_surface[surface[index]]; }
+  };
+  View view() const { return View{ids_, surface_multiplier_.data(), moves_.data()}; }
+
+  /// Bytes this grid holds (moves and tables; the raster is the world's).
+  std::size_t memory_bytes() const;
+
  private:
+  void refresh_surfaces();
+  void compute_moves(CellRect rect);
+  void compute_min_multiplier();
+
   int width_ = 0;
   int height_ = 0;
   double cell_size_ = 1;
   double min_multiplier_ = 1;
-  void compute_moves(CellRect rect);
-  void compute_min_multiplier();
-
   bool amphibious_ = false;
-  std::vector<double> multiplier_;
-  std::vector<std::uint8_t> group_;
-  std::vector<std::uint8_t> moves_;
+  const TerrainRaster* raster_ = nullptr;
+  const SurfaceId* ids_ = nullptr;               // the raster's cells
+  std::vector<double> terrain_multiplier_;       // per terrain; 0 = blocked
+  std::vector<std::uint16_t> terrain_group_;     // per terrain: small group number
+  std::vector<double> surface_multiplier_;       // per surface id; 0 = blocked
+  std::vector<std::uint16_t> surface_key_;       // per surface id: 0 blocked, else 1 + group (1 if amphibious)
+  std::vector<std::uint8_t> moves_;              // per cell
   std::array<std::int64_t, 8> offsets_{};
 };
 

@@ -14,8 +14,8 @@ const PlanningWorld::ClassData& PlanningWorld::data(std::size_t movement_class) 
   std::unique_ptr<ClassData>& slot = classes_[movement_class];
   if (!slot) {
     slot = std::make_unique<ClassData>();
-    slot->grid = build_cost_grid(scenario_, raster_, movement_class);
-    slot->regions = RegionMap(slot->grid);
+    slot->grid = CostGrid(scenario_, raster_, movement_class);
+    slot->regions_stale = true;  // labelled at the first regions() call
   }
   return *slot;
 }
@@ -24,6 +24,7 @@ const RegionMap& PlanningWorld::regions(std::size_t movement_class) const {
   const ClassData& d = data(movement_class);
   if (d.regions_stale) {
     ClassData& m = *classes_[movement_class];
+    m.regions = RegionMap();  // the old labels go first: they would double the peak
     m.regions = RegionMap(m.grid);
     m.regions_stale = false;
   }
@@ -53,7 +54,7 @@ WorldChange PlanningWorld::update(Scenario next) {
     rasterize_cells(scenario_, *cells, raster_);
     for (std::size_t c = 0; c < classes_.size(); ++c) {
       if (!classes_[c]) continue;
-      update_cost_grid(scenario_, raster_, c, *cells, classes_[c]->grid);
+      classes_[c]->grid.update_cells(*cells);
       classes_[c]->regions_stale = true;
     }
     // Moves also change one cell around the re-rasterised ones.

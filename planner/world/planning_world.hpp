@@ -3,6 +3,10 @@
 // A scenario made ready for planning: its raster and, per movement class, the cost grid
 // and the connected regions. Built once, then brought up to date edit by edit: update()
 // re-rasterises only the cells an edit can change. Planners borrow from it.
+//
+// Memory per cell: 2 bytes of raster (a surface id: terrain, road, bridge), plus 1 byte
+// of legal moves for each class with a cost grid and 4 bytes of region labels for each
+// class whose regions were asked for. Classes nobody plans for cost nothing.
 
 #include <functional>
 #include <map>
@@ -37,8 +41,8 @@ class DerivedStructure {
 };
 
 /// Everything planners need about one scenario. The raster is built at once; a class's
-/// cost grid and regions are built on first use (an editor that re-plans one query after
-/// each edit pays for that class only). Not thread-safe; planners keep const references,
+/// cost grid and its regions are each built on first use (an editor that re-plans one
+/// query after each edit pays for that class only). Not thread-safe; planners keep const references,
 /// so it must outlive them, and references stay valid for its lifetime.
 class PlanningWorld {
  public:

@@ -77,7 +77,7 @@ void MapImages::refresh_tiles(const PlanningWorld& world) {
   const TerrainRaster& r = world.raster();
   const CellRect rect = prepare(tiles_, "tiles", r.width, r.height, r.cell_size, 0);
   pixels_painted_ += for_cells(rect, r.width, [&](std::size_t i) {
-    const std::size_t t = r.terrain[i];
+    const std::size_t t = r.terrain(i);
     put(tiles_.image, i, t < s.terrains.size() ? s.terrains[t].color : Color{255, 0, 255, 255});
   });
   commit(tiles_, rect);

@@ -31,7 +31,7 @@ Feature feature(std::uint32_t id, std::size_t terrain_index, Shape shape) {
   return f;
 }
 
-std::uint8_t at(const TerrainRaster& r, int x, int y) { return r.terrain[std::size_t(y * r.width + x)]; }
+std::uint8_t at(const TerrainRaster& r, int x, int y) { return r.terrain(std::size_t(y * r.width + x)); }
 
 }  // namespace
 
@@ -64,7 +64,7 @@ TEST_CASE("terrain regions take the cells whose centre lies inside") {
   s.features.push_back(feature(1, swamp, circle));
   const TerrainRaster r = rasterize(s);
   int count = 0;
-  for (std::uint8_t t : r.terrain) count += t == swamp;
+  for (std::size_t i = 0; i < r.cell_count(); ++i) count += r.terrain(i) == swamp;
   CHECK(count == 4);  // centres (4.5|5.5, 4.5|5.5) are 0.707 from the centre
 }
 
@@ -170,6 +170,160 @@ TEST_CASE("roads divide multipliers; intact bridges cross water, destroyed ones 
   s.bridges[0].intact = true;
   const PlanningWorld world(s);
   CHECK(world.regions(tracked).region_count() == 1);
+}
+
+TEST_CASE("row-by-row painting equals the per-cell coverage predicates") {
+  // The reference is the coverage rule written cell by cell, straight from rasterize.hpp,
+  // on odd cell sizes, shapes crossing the map edge, overlapping roads and bridges.
+  std::mt19937_64 rng(77);
+  const double cell_sizes[] = {1.0, 0.37, 0.5, 1.3, 2.75};
+  for (int trial = 0; trial < 120; ++trial) {
+    const double cs = cell_sizes[trial % 5];
+    const double w = 20 * cs + 0.3, h = 14 * cs + 0.1;
+    Scenario s = open_field(w, h, cs);
+    std::uniform_real_distribution<double> ux(-2 * cs, w + 2 * cs), uy(-2 * cs, h + 2 * cs), size(0.2 * cs, 7 * cs);
+    const std::size_t kinds[] = {terrain(s, "wall"), terrain(s, "swamp"), terrain(s, "nebula"), terrain(s, "forest")};
+    for (int k = 0; k < 6; ++k) {
+      Shape shape;
+      const Vec2 c{ux(rng), uy(rng)};
+      switch (rng() % 3) {
+        case 0:
+          shape.kind = ShapeKind::Rect;
+          shape.min = c;
+          shape.max = c + Vec2(size(rng), size(rng));
+          break;
+        case 1:
+          shape.kind = ShapeKind::Circle;
+          shape.center = c;
+          shape.radius = size(rng);
+          break;
+        default: {
+          shape.kind = ShapeKind::Polygon;
+          const int n = 3 + int(rng() % 9);
+          for (int v = 0; v < n; ++v) {
+            const double a = 6.283185307179586 * (v + 0.5 * double(rng() % 100) / 100.0) / n;
+            shape.points.push_back(c + size(rng) * Vec2(std::cos(a), std::sin(a)));
+          }
+          if (find_self_intersection(shape.points)) continue;
+        }
+      }
+      s.features.push_back(feature(std::uint32_t(k + 1), kinds[rng() % 4], shape));
+    }
+    for (int k = 0; k < 2; ++k) {
+      Road road;
+      road.id = std::uint32_t(k + 1);
+      road.points = {{ux(rng), uy(rng)}, {ux(rng), uy(rng)}, {ux(rng), uy(rng)}};
+      road.width = size(rng) * 0.5;
+      road.speed_factor = 1.25 + 0.5 * k;
+      s.roads.push_back(road);
+    }
+    s.bridges.push_back(Bridge{1, {ux(rng), uy(rng)}, {ux(rng), uy(rng)}, size(rng) * 0.4, true});
+
+    const TerrainRaster r = rasterize(s);
+    REQUIRE(r.width == s.grid_size().x);
+    for (int y = 0; y < r.height; ++y) {
+      for (int x = 0; x < r.width; ++x) {
+        const Vec2 lo{x * cs, y * cs}, hi{(x + 1) * cs, (y + 1) * cs};
+        const Vec2 centre = (lo + hi) * 0.5;
+        std::uint8_t want = 0;
+        for (const Feature& f : s.features) {
+          const Shape& sh = f.shape;
+          const bool obstacle = f.terrain == terrain(s, "wall");
+          bool covered = false;
+          switch (sh.kind) {
+            case ShapeKind::Polygon:
+              covered = obstacle ? polygon_overlaps_open_box(sh.points, lo, hi) : point_in_polygon(centre, sh.points);
+              break;
+            case ShapeKind::Rect:
+              covered = obstacle ? sh.min.x < hi.x && lo.x < sh.max.x && sh.min.y < hi.y && lo.y < sh.max.y
+                                 : sh.min.x <= centre.x && centre.x < sh.max.x && sh.min.y <= centre.y && centre.y < sh.max.y;
+              break;
+            case ShapeKind::Circle: {
+              const Vec2 d = centre - sh.center;
+              covered = obstacle ? disc_overlaps_open_box(sh.center, sh.radius, lo, hi)
+                                 : d.x * d.x + d.y * d.y < sh.radius * sh.radius;
+              break;
+            }
+          }
+          if (covered) want = std::uint8_t(f.terrain);
+        }
+        const Vec2 road_centre{(x + 0.5) * cs, (y + 0.5) * cs};
+        const auto near = [&](const std::vector<Vec2>& pts, double half_width) {
+          for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
+            if (distance_sq_to_segment(road_centre, pts[k], pts[k + 1]) <= half_width * half_width) return true;
+          }
+          return false;
+        };
+        float factor = 1.0f;
+        for (const Road& road : s.roads) {
+          if (near(road.points, road.width * 0.5)) factor = std::max(factor, float(road.speed_factor));
+        }
+        const bool deck = near({s.bridges[0].a, s.bridges[0].b}, s.bridges[0].width * 0.5);
+        CAPTURE(trial);
+        CAPTURE(x);
+        CAPTURE(y);
+        REQUIRE(at(r, x, y) == want);
+        const std::size_t i = std::size_t(y * r.width + x);
+        REQUIRE(r.road_factor(i) == factor);
+        REQUIRE(r.bridge(i) == deck);
+      }
+    }
+  }
+}
+
+TEST_CASE("a cell holds a surface id: plain terrains first, combinations shared and counted") {
+  Scenario s = open_field(20, 10);
+  Road road;
+  road.id = 1;
+  road.points = {{0, 2.5}, {20, 2.5}};
+  road.width = 1.0;
+  road.speed_factor = 2.0;
+  s.roads.push_back(road);
+  s.bridges.push_back(Bridge{1, {10.5, 0}, {10.5, 10}, 1.0, true});
+  const TerrainRaster r = rasterize(s);
+  REQUIRE(r.terrain_count() == s.terrains.size());
+  for (std::size_t t = 0; t < s.terrains.size(); ++t) CHECK(r.surface(SurfaceId(t)) == Surface{std::uint8_t(t), false, 1.0f});
+  // Ground, ground + road, ground + bridge, ground + road + bridge.
+  CHECK(r.surface_count() == s.terrains.size() + 3);
+  CHECK(r.cells_with(0) == 200 - 20 - 10 + 1);
+  CHECK(r.surface_at(2 * 20 + 10) == Surface{0, true, 2.0f});
+  std::uint32_t total = 0;
+  for (std::size_t id = 0; id < r.surface_count(); ++id) total += r.cells_with(SurfaceId(id));
+  CHECK(total == 200);
+}
+
+TEST_CASE("compacting the surface table keeps every cell's surface") {
+  std::mt19937_64 rng(5);
+  Scenario s = open_field(30, 20);
+  PlanningWorld world(s);
+  (void)world.grid(0);
+  // Roads with many speed factors come and go: ids are made and left unused.
+  for (int edit = 0; edit < 30; ++edit) {
+    s.roads.clear();
+    for (int k = 0; k < 3; ++k) {
+      const double y = double(rng() % 20) + 0.5;
+      s.roads.push_back(Road{std::uint32_t(k + 1), {{0, y}, {30, y + 3}}, 2.0, 1.0 + double(edit * 3 + k) / 64.0});
+    }
+    world.update(s);
+  }
+  const TerrainRaster& before = world.raster();
+  std::vector<Surface> cells;
+  for (std::size_t i = 0; i < before.cell_count(); ++i) cells.push_back(before.surface_at(i));
+  TerrainRaster copy = before;
+  const std::size_t ids = copy.surface_count();
+  REQUIRE(copy.compact(0));
+  CHECK(copy.surface_count() < ids);
+  for (std::size_t id = 0; id < copy.surface_count(); ++id) CHECK((id < copy.terrain_count() || copy.cells_with(SurfaceId(id)) > 0));
+  for (std::size_t i = 0; i < copy.cell_count(); ++i) REQUIRE(copy.surface_at(i) == cells[i]);
+  // A grid built over the compacted table reads the same multipliers.
+  const CostGrid a(s, copy, 0);
+  for (std::uint32_t i = 0; i < a.cell_count(); ++i) REQUIRE(a.multiplier(i) == world.grid(0).multiplier(i));
+}
+
+TEST_CASE("a class's grid keeps one byte per cell") {
+  const Scenario s = open_field(256, 128);
+  const PlanningWorld world(s);
+  CHECK(world.grid(0).memory_bytes() < 256 * 128 + 4096);
 }
 
 TEST_CASE("regions equal a brute-force reachability reference") {
