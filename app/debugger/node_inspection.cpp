@@ -77,11 +77,11 @@ std::string NodeInspector::describe(NodeId node) const {
   std::string out = node_label(node) + format(", world (%.2f, %.2f) m", pos->x, pos->y);
   if (const auto cell = grid.cell_at(*pos)) {
     const TerrainRaster& raster = world_->raster();
-    const std::size_t t = raster.terrain[*cell];
+    const std::size_t t = raster.terrain(*cell);
     out += "\nterrain " + (t < s.terrains.size() ? s.terrains[t].name : std::string("?"));
-    if (*cell < raster.bridge.size() && raster.bridge[*cell]) out += " (bridge deck)";
-    if (*cell < raster.road_factor.size() && raster.road_factor[*cell] > 1.0f) {
-      out += format(" (road, costs / %.2f)", double(raster.road_factor[*cell]));
+    if (raster.bridge(*cell)) out += " (bridge deck)";
+    if (raster.road_factor(*cell) > 1.0f) {
+      out += format(" (road, costs / %.2f)", double(raster.road_factor(*cell)));
     }
     const std::string& class_name = s.classes[movement_class].name;
     out += grid.passable(*cell) ? format("\ncost x%.3g", grid.multiplier(*cell)) + " for " + class_name
