@@ -5,8 +5,9 @@
 // re-rasterises only the cells an edit can change. Planners borrow from it.
 //
 // Memory per cell: 2 bytes of raster (a surface id: terrain, road, bridge), plus 1 byte
-// of legal moves for each class with a cost grid and 4 bytes of region labels for each
-// class whose regions were asked for. Classes nobody plans for cost nothing.
+// of legal moves for each class with a cost grid; region labels are kept per run of a
+// row (regions.hpp), a few bytes per row on open maps. Classes nobody plans for cost
+// nothing.
 
 #include <functional>
 #include <map>

@@ -11,7 +11,9 @@
 
 namespace pathscope {
 
-/// Region label per cell of a CostGrid.
+/// Region label per cell of a CostGrid, stored per run: a run is a stretch of a row
+/// joined by east moves, and all its cells share a label. An open map has a few runs
+/// per row, so labels cost bytes per row rather than per cell (8 bytes per run).
 class RegionMap {
  public:
   /// Label of blocked cells.
@@ -21,16 +23,24 @@ class RegionMap {
   /// Labels every passable cell; labels are 0.. in row-major order of first cell.
   explicit RegionMap(const CostGrid& grid);
 
-  std::uint32_t region(std::uint32_t cell) const { return label_[cell]; }
+  /// Label of a cell (row-major index), kBlocked for blocked cells. O(log runs in its row).
+  std::uint32_t region(std::uint32_t cell) const;
   std::uint32_t region_count() const { return count_; }
   /// Cells in each region, indexed by label.
   const std::vector<std::uint32_t>& sizes() const { return sizes_; }
   bool connected(std::uint32_t a, std::uint32_t b) const {
-    return label_[a] != kBlocked && label_[a] == label_[b];
+    const std::uint32_t ra = region(a);
+    return ra != kBlocked && ra == region(b);
   }
+  /// Runs stored (memory: 8 bytes each, plus 4 per row).
+  std::size_t run_count() const { return run_label_.size(); }
 
  private:
-  std::vector<std::uint32_t> label_;
+  int width_ = 0;
+  std::vector<std::uint32_t> row_runs_;   // per row + 1: index of the row's first run
+  std::vector<std::uint16_t> run_x0_;     // per run: first cell's x (widths <= 65535)
+  std::vector<std::uint16_t> run_x1_;     // per run: one past its last cell's x
+  std::vector<std::uint32_t> run_label_;  // per run: region label
   std::vector<std::uint32_t> sizes_;
   std::uint32_t count_ = 0;
 };

@@ -341,4 +341,49 @@ TEST_CASE("regions equal a brute-force reachability reference") {
   }
 }
 
+TEST_CASE("region labels equal a flood fill numbered in row-major order of first cell") {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int w = 5 + int(rng() % 40), h = 3 + int(rng() % 30);
+    const Scenario s = test::ascii_scenario(test::random_rows(rng, w, h, 0.1 + 0.05 * (trial % 8), true));
+    const PlanningWorld world(s);
+    const CostGrid& g = world.grid(0);
+    const RegionMap& regions = world.regions(0);
+    // Reference: breadth-first fills over the orthogonal moves, seeded in row-major order.
+    std::vector<std::uint32_t> label(g.cell_count(), RegionMap::kBlocked);
+    std::vector<std::uint32_t> sizes;
+    for (std::uint32_t seed = 0; seed < g.cell_count(); ++seed) {
+      if (!g.passable(seed) || label[seed] != RegionMap::kBlocked) continue;
+      const auto id = std::uint32_t(sizes.size());
+      sizes.push_back(0);
+      std::vector<std::uint32_t> queue{seed};
+      label[seed] = id;
+      for (std::size_t head = 0; head < queue.size(); ++head) {
+        const std::uint32_t c = queue[head];
+        ++sizes[id];
+        for (int d = 0; d < 4; ++d) {
+          if (!((g.moves(c) >> d) & 1)) continue;
+          const auto n = std::uint32_t(std::int64_t(c) + g.offsets()[d]);
+          if (label[n] == RegionMap::kBlocked) {
+            label[n] = id;
+            queue.push_back(n);
+          }
+        }
+      }
+    }
+    REQUIRE(regions.region_count() == sizes.size());
+    CHECK(regions.sizes() == sizes);
+    for (std::uint32_t c = 0; c < g.cell_count(); ++c) REQUIRE(regions.region(c) == label[c]);
+    CHECK(regions.run_count() <= g.cell_count());
+  }
+}
+
+TEST_CASE("an open map's regions cost bytes per row, not per cell") {
+  const Scenario s = open_field(512, 256);
+  const PlanningWorld world(s);
+  CHECK(world.regions(0).region_count() == 1);
+  CHECK(world.regions(0).run_count() == 256);
+  CHECK(world.regions(0).sizes().front() == 512u * 256u);
+}
+
 }  // TEST_SUITE
