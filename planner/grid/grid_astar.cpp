@@ -11,58 +11,22 @@
 #include "planner/grid/grid_astar.hpp"
 
 #include <algorithm>
-#include <limits>
-
-#include "planner/grid/grid_query.hpp"
 
 namespace pathscope {
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr std::uint8_t kNoDir = 8;
-}  // namespace
 
 GridAStar::GridAStar(const PlanningWorld& world, std::size_t movement_class, GridAStarParams params, std::string name)
-    : world_(world),
-      grid_(world.grid(movement_class)),
-      class_(movement_class),
-      params_(params),
-      name_(std::move(name)),
-      h_scale_(params.weight * world.grid(movement_class).min_multiplier()),
-      state_(world.grid(movement_class).cell_count(), CellState{kInf, 0, kNoDir, 0}) {}
-
-double GridAStar::heuristic(NodeId cell) const {
-  return h_scale_ == 0 ? 0.0 : h_scale_ * octile_cells(grid_, cell, goal_);
-}
-
-void GridAStar::emit(SearchEventKind kind, NodeId node, NodeId parent, double g, double h) const {
-  const double s = grid_.cell_size();
-  observer_->on_event(SearchEvent{kind, 0, node, parent, g * s, h * s});
-}
+    : GridSearchBase<1>(world, movement_class, std::move(name)), params_(params) {}
 
 SearchStatus GridAStar::start(const PathQuery& query) {
-  query_ = query;
-  result_ = PathResult{};
   open_.clear();
-  h_scale_ = params_.weight * grid_.min_multiplier();  // read again: the world may have been updated
-  start_ = goal_ = kNoNode;
-  if (++generation_ == 0) {  // wrapped: stale generations could alias, so reset once
-    for (CellState& s : state_) s.generation = 0;
-    generation_ = 1;
-  }
-  if (observer_) observer_->on_start(query);
-
-  const auto ends = resolve_grid_query(world_, class_, query, result_);
-  if (!ends) return result_.status;
-  start_ = ends->start;
-  goal_ = ends->goal;
-  goal_xy_ = grid_.cell(goal_);
-
-  CellState& s = state_[start_];
-  s = CellState{0.0, generation_, kNoDir, 0};
-  const double h = heuristic(start_);
-  open_.push(OpenEntry{h, float(h), start_});
+  // The scale is read again at every start: the world may have been updated.
+  if (!begin_query(query, params_.weight * grid_.min_multiplier())) return result_.status;
+  const NodeId start = ends_[0];
+  state_.add(start).g[0] = 0.0;
+  const double h = heuristic(0, start);
+  open_.push(OpenEntry{h, float(h), start});
   ++result_.stats.pushes;
-  if (observer_) emit(SearchEventKind::Push, start_, kNoNode, 0.0, h);
+  if (observer_) emit(SearchEventKind::Push, 0, start, kNoNode, 0.0, h);
   result_.status = SearchStatus::Running;
   return result_.status;
 }
@@ -70,8 +34,11 @@ SearchStatus GridAStar::start(const PathQuery& query) {
 SearchStatus GridAStar::step(std::uint64_t max_expansions) {
   if (result_.status != SearchStatus::Running) return result_.status;
   ++result_.stats.steps;
+  const CostGrid::View cells = grid_.view();
   const auto& offsets = grid_.offsets();
-  const std::uint32_t gen = generation_;
+  const NodeId goal = ends_[1];
+  const glm::ivec2 goal_xy = ends_xy_[1];
+  const double h_scale = h_scale_;
   std::uint64_t done = 0;
   while (done < max_expansions) {
     if (open_.empty()) {
@@ -80,52 +47,40 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
       return result_.status;
     }
     const OpenEntry top = open_.pop();
-    CellState& cur = state_[top.node];
+    Cell& cur = state_.at(top.node);
     if (cur.closed) continue;  // stale duplicate of an improved entry
     cur.closed = 1;
     ++done;
     ++result_.stats.expansions;
     const NodeId u = top.node;
-    if (observer_) {
-      const NodeId parent = cur.parent_dir == kNoDir ? kNoNode : NodeId(std::int64_t(u) - offsets[cur.parent_dir]);
-      emit(SearchEventKind::Expand, u, parent, cur.g, heuristic(u));
-    }
-    if (u == goal_) {
+    if (observer_) emit(SearchEventKind::Expand, 0, u, parent_of(0, u), cur.g[0], heuristic(0, u));
+    if (u == goal) {
       finish(SearchStatus::Found);
       return result_.status;
     }
-    const double gu = cur.g;
-    const double mu = grid_.multiplier(u);
-    const std::uint8_t mask = grid_.moves(u);
+    const double gu = cur.g[0];
+    const double mu = cells.multiplier(u);
+    const std::uint8_t mask = cells.moves[u];
     const glm::ivec2 uc = grid_.cell(u);  // one division per expansion, none per neighbour
     for (int d = 0; d < 8; ++d) {
       if (!(mask & (1u << d))) continue;
       const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-      CellState& sv = state_[v];
-      const bool fresh = sv.generation != gen;
-      if (fresh) sv = CellState{kInf, gen, kNoDir, 0};
-      else if (sv.closed) continue;
-      const double ng = gu + kDirLength[d] * (0.5 * (mu + grid_.multiplier(v)));
-      if (!(ng < sv.g)) continue;
-      sv.g = ng;
-      sv.parent_dir = std::uint8_t(d);
-      const double h = h_scale_ == 0 ? 0.0 : h_scale_ * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy_.x, goal_xy_.y);
+      Cell* sv = state_.find(v);
+      const bool fresh = sv == nullptr;
+      if (fresh) sv = &state_.add(v);
+      else if (sv->closed) continue;
+      const double ng = gu + kDirLength[d] * (0.5 * (mu + cells.multiplier(v)));
+      if (!(ng < sv->g[0])) continue;
+      sv->g[0] = ng;
+      sv->parent_dir[0] = std::uint8_t(d);
+      const double h = h_scale == 0 ? 0.0 : h_scale * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy.x, goal_xy.y);
       open_.push(OpenEntry{ng + h, float(h), v});
       ++result_.stats.pushes;
       if (!fresh) ++result_.stats.relaxations;
-      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, v, u, ng, h);
+      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
     }
   }
   return result_.status;
-}
-
-bool GridAStar::expanded_cells(std::vector<std::uint64_t>& bits) const {
-  bits.assign((state_.size() + 63) / 64, 0);
-  for (std::size_t c = 0; c < state_.size(); ++c) {
-    const CellState& s = state_[c];
-    if (s.generation == generation_ && s.closed) bits[c >> 6] |= std::uint64_t(1) << (c & 63);
-  }
-  return true;
 }
 
 void GridAStar::finish(SearchStatus status) {
@@ -135,37 +90,9 @@ void GridAStar::finish(SearchStatus status) {
     return;
   }
   std::vector<NodeId> nodes;
-  const auto& offsets = grid_.offsets();
-  for (NodeId n = goal_;;) {
-    nodes.push_back(n);
-    const std::uint8_t d = state_[n].parent_dir;
-    if (d == kNoDir) break;
-    n = NodeId(std::int64_t(n) - offsets[d]);
-  }
+  append_chain(0, ends_[1], nodes);
   std::reverse(nodes.begin(), nodes.end());
-  const std::vector<double> g = finish_grid_path(grid_, query_, std::move(nodes), result_);
-  if (observer_) {
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, g[i], 0.0});
-    }
-  }
-}
-
-void GridAStar::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
-  if (result_.status == SearchStatus::Idle || start_ == kNoNode) return;
-  const auto& offsets = grid_.offsets();
-  const double s = grid_.cell_size();
-  for (NodeId n = 0; n < state_.size(); ++n) {
-    const CellState& c = state_[n];
-    if (c.generation != generation_) continue;
-    NodeView view;
-    view.node = n;
-    view.g = c.g * s;
-    view.h = heuristic(n) * s;
-    view.parent = c.parent_dir == kNoDir ? kNoNode : NodeId(std::int64_t(n) - offsets[c.parent_dir]);
-    view.closed = c.closed != 0;
-    fn(view);
-  }
+  finish_path(std::move(nodes));
 }
 
 }  // namespace pathscope

@@ -19,62 +19,26 @@
 #include <algorithm>
 #include <limits>
 
-#include "planner/grid/grid_query.hpp"
-
 namespace pathscope {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr std::uint8_t kNoDir = 8;
 }  // namespace
 
 GridBidirectional::GridBidirectional(const PlanningWorld& world, std::size_t movement_class, std::string name)
-    : world_(world),
-      grid_(world.grid(movement_class)),
-      class_(movement_class),
-      name_(std::move(name)),
-      h_scale_(world.grid(movement_class).min_multiplier()),
-      state_(world.grid(movement_class).cell_count(), CellState{{kInf, kInf}, 0, {kNoDir, kNoDir}, 0, 0}) {}
-
-double GridBidirectional::heuristic(int side, NodeId cell) const {
-  return h_scale_ * octile_cells(grid_, cell, ends_[1 - side]);
-}
-
-NodeId GridBidirectional::parent_of(int side, NodeId cell) const {
-  const std::uint8_t d = state_[cell].parent_dir[side];
-  return d == kNoDir ? kNoNode : NodeId(std::int64_t(cell) - grid_.offsets()[d]);
-}
-
-void GridBidirectional::emit(SearchEventKind kind, int side, NodeId node, NodeId parent, double g, double h) const {
-  const double s = grid_.cell_size();
-  observer_->on_event(SearchEvent{kind, std::uint8_t(side), node, parent, g * s, h * s});
-}
+    : GridSearchBase<2>(world, movement_class, std::move(name)) {}
 
 SearchStatus GridBidirectional::start(const PathQuery& query) {
-  query_ = query;
-  result_ = PathResult{};
-  h_scale_ = grid_.min_multiplier();  // read again: the world may have been updated
   open_[0].clear();
   open_[1].clear();
-  ends_[0] = ends_[1] = kNoNode;
   best_ = kInf;
   meet_ = kNoNode;
   side_expansions_[0] = side_expansions_[1] = 0;
-  if (++generation_ == 0) {
-    for (CellState& s : state_) s.generation = 0;
-    generation_ = 1;
-  }
-  if (observer_) observer_->on_start(query);
-
-  const auto ends = resolve_grid_query(world_, class_, query, result_);
-  if (!ends) return result_.status;
-  ends_[0] = ends->start;
-  ends_[1] = ends->goal;
-  ends_xy_[0] = grid_.cell(ends_[0]);
-  ends_xy_[1] = grid_.cell(ends_[1]);
+  // The scale is read again at every start: the world may have been updated.
+  if (!begin_query(query, grid_.min_multiplier())) return result_.status;
   for (int side = 0; side < 2; ++side) {
-    CellState& s = state_[ends_[side]];
-    if (s.generation != generation_) s = CellState{{kInf, kInf}, generation_, {kNoDir, kNoDir}, 0, 0};
-    s.g[side] = 0;
+    Cell* s = state_.find(ends_[side]);
+    if (!s) s = &state_.add(ends_[side]);
+    s->g[side] = 0;
     const double h = heuristic(side, ends_[side]);
     open_[side].push(OpenEntry{h, float(h), ends_[side]});
     ++result_.stats.pushes;
@@ -89,7 +53,7 @@ SearchStatus GridBidirectional::start(const PathQuery& query) {
 }
 
 bool GridBidirectional::top_is_stale(int side) const {
-  return (state_[open_[side].top().node].closed >> side) & 1u;
+  return (state_.at(open_[side].top().node).closed >> side) & 1u;
 }
 
 void GridBidirectional::drop_stale(int side) {
@@ -117,50 +81,41 @@ SearchStatus GridBidirectional::step(std::uint64_t max_expansions) {
   return result_.status;
 }
 
-bool GridBidirectional::expanded_cells(std::vector<std::uint64_t>& bits) const {
-  bits.assign((state_.size() + 63) / 64, 0);
-  for (std::size_t c = 0; c < state_.size(); ++c) {
-    const CellState& s = state_[c];
-    if (s.generation == generation_ && s.closed) bits[c >> 6] |= std::uint64_t(1) << (c & 63);
-  }
-  return true;
-}
-
 void GridBidirectional::expand(int side) {
   const int other = 1 - side;
   const OpenEntry top = open_[side].pop();
   const NodeId u = top.node;
-  CellState& cur = state_[u];
+  Cell& cur = state_.at(u);
   cur.closed |= std::uint8_t(1u << side);
   ++result_.stats.expansions;
   ++side_expansions_[side];
   if (observer_) emit(SearchEventKind::Expand, side, u, parent_of(side, u), cur.g[side], heuristic(side, u));
 
+  const CostGrid::View cells = grid_.view();
   const auto& offsets = grid_.offsets();
-  const std::uint32_t gen = generation_;
   const double gu = cur.g[side];
-  const double mu = grid_.multiplier(u);
-  const std::uint8_t mask = grid_.moves(u);
+  const double mu = cells.multiplier(u);
+  const std::uint8_t mask = cells.moves[u];
   const glm::ivec2 uc = grid_.cell(u);  // one division per expansion, none per neighbour
   const glm::ivec2 target = ends_xy_[other];
   for (int d = 0; d < 8; ++d) {
     if (!(mask & (1u << d))) continue;
     const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-    CellState& sv = state_[v];
-    if (sv.generation != gen) sv = CellState{{kInf, kInf}, gen, {kNoDir, kNoDir}, 0, 0};
-    else if ((sv.closed >> side) & 1u) continue;
-    const double ng = gu + kDirLength[d] * (0.5 * (mu + grid_.multiplier(v)));
-    if (!(ng < sv.g[side])) continue;
-    const bool fresh = sv.g[side] == kInf;
-    sv.g[side] = ng;
-    sv.parent_dir[side] = std::uint8_t(d);
+    Cell* sv = state_.find(v);
+    if (!sv) sv = &state_.add(v);
+    else if ((sv->closed >> side) & 1u) continue;
+    const double ng = gu + kDirLength[d] * (0.5 * (mu + cells.multiplier(v)));
+    if (!(ng < sv->g[side])) continue;
+    const bool fresh = sv->g[side] == kInf;
+    sv->g[side] = ng;
+    sv->parent_dir[side] = std::uint8_t(d);
     const double h = h_scale_ * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], target.x, target.y);
     open_[side].push(OpenEntry{ng + h, float(h), v});
     ++result_.stats.pushes;
     if (!fresh) ++result_.stats.relaxations;
     if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, side, v, u, ng, h);
-    if (sv.g[other] < kInf) {
-      const double total = ng + sv.g[other];
+    if (sv->g[other] < kInf) {
+      const double total = ng + sv->g[other];
       if (total < best_ || (total == best_ && v < meet_)) {
         best_ = total;
         meet_ = v;
@@ -177,37 +132,13 @@ void GridBidirectional::finish(SearchStatus status) {
     return;
   }
   std::vector<NodeId> nodes;
-  for (NodeId n = meet_; n != kNoNode; n = parent_of(0, n)) nodes.push_back(n);
+  append_chain(0, meet_, nodes);
   std::reverse(nodes.begin(), nodes.end());
-  for (NodeId n = parent_of(1, meet_); n != kNoNode; n = parent_of(1, n)) nodes.push_back(n);
+  if (const NodeId next = parent_of(1, meet_); next != kNoNode) append_chain(1, next, nodes);
   const glm::ivec2 m = grid_.cell(meet_);
   result_.stats.extra.emplace_back("meet_x", double(m.x));
   result_.stats.extra.emplace_back("meet_y", double(m.y));
-  const std::vector<double> g = finish_grid_path(grid_, query_, std::move(nodes), result_);
-  if (observer_) {
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, g[i], 0.0});
-    }
-  }
-}
-
-void GridBidirectional::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
-  if (ends_[0] == kNoNode) return;
-  const double s = grid_.cell_size();
-  for (int side = 0; side < 2; ++side) {
-    for (NodeId n = 0; n < state_.size(); ++n) {
-      const CellState& c = state_[n];
-      if (c.generation != generation_ || c.g[side] == kInf) continue;
-      NodeView view;
-      view.node = n;
-      view.side = std::uint8_t(side);
-      view.g = c.g[side] * s;
-      view.h = heuristic(side, n) * s;
-      view.parent = parent_of(side, n);
-      view.closed = (c.closed >> side) & 1u;
-      fn(view);
-    }
-  }
+  finish_path(std::move(nodes));
 }
 
 }  // namespace pathscope
