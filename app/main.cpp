@@ -88,6 +88,14 @@ int main(int argc, char** argv) {
   edit_cmd->add_option("--size", bench_size, "frame size WxH in pixels");
   edit_cmd->add_flag("--all-layers", edit_bench.all_layers, "draw every layer (heat map and regions too)");
 
+  BenchWorldOptions bench_world;
+  auto* bench_group = app.add_subcommand("bench", "benchmarks that print figures for the README");
+  bench_group->require_subcommand(1);
+  auto* bench_world_cmd = bench_group->add_subcommand("world", "build and query a big world: time and peak memory per cell");
+  bench_world_cmd->add_option("file", bench_world.scenario_path, "scenario whose items to use (default: maps/default.json)");
+  bench_world_cmd->add_option("--size", bench_world.size, "world side in cells")->check(CLI::Range(1, 8192));
+  bench_world_cmd->add_option("--classes", bench_world.classes, "movement classes queried (the first K)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -98,6 +106,7 @@ int main(int argc, char** argv) {
   if (*solve_cmd) return run_solve(solve);
   if (*bench_cmd) return run_movingai(bench);
   if (*convert_cmd) return run_convert(convert);
+  if (*bench_world_cmd) return run_bench_world(bench_world);
   if (*edit_cmd) {
     char extra = 0;
     if (std::sscanf(bench_size.c_str(), "%dx%d%c", &edit_bench.width, &edit_bench.height, &extra) != 2 ||

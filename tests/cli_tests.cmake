@@ -30,6 +30,10 @@ pathscope_cli_test(convert_bad_pick 2 "--pick nearest: expected first, spread or
 pathscope_cli_test(edit_bench_default 0 "3 queries, 6 edits.*re-plan.*edits within one 60 Hz frame" ${PS} edit-bench maps/default.json --edits 6 --size 320x200)
 pathscope_cli_test(edit_bench_missing_file 1 "no_such_file.json" ${PS} edit-bench ${DATA}/no_such_file.json)
 pathscope_cli_test(edit_bench_bad_size 2 "--size 0x5" ${PS} edit-bench maps/default.json --size 0x5)
+pathscope_cli_test(bench_world_small 0 "256 x 256 cells.*3 queries.*build [0-9]+ ms.*solve [0-9.]+ ms.*peak memory .* bytes per cell" ${PS} bench world --size 256)
+pathscope_cli_test(bench_world_classes 0 "3 movement classes.*class wheeled +found" ${PS} bench world maps/default.json --size 200 --classes 3)
+pathscope_cli_test(bench_world_bad_classes 2 "--classes 9: .* has 5 movement classes" ${PS} bench world --size 64 --classes 9)
+pathscope_cli_test(bench_world_bad_size 2 "--size" ${PS} bench world --size 9000)
 
 # The full ground truth (25,587 problems) for every exact planner: release build only.
 foreach(planner astar bidirectional dijkstra)

@@ -44,7 +44,15 @@ struct ConvertOptions {
   std::string pick = "first";       ///< first, spread (over every length bucket) or longest.
 };
 
+/// Options of `pathscope bench world` (app/cli/bench_world.cpp).
+struct BenchWorldOptions {
+  std::string scenario_path;        ///< Whose items to use ("" = maps/default.json).
+  int size = 4096;                  ///< World side, cells.
+  int classes = 1;                  ///< Movement classes queried and built (the first K).
+};
+
 int run_solve(const SolveOptions& options);
+int run_bench_world(const BenchWorldOptions& options);
 int run_movingai(const MovingAiOptions& options);
 int run_convert(const ConvertOptions& options);
 
