@@ -129,7 +129,7 @@ int run_render_command(const RenderOptions& options) {
   // The map is painted once, as the window does until the document changes; the search
   // overlay is painted every frame. Map layers above the search (units, markers,
   // labels) go into a second list so that the drawing order stays that of Layer.
-  render::DrawList below, overlay, above;
+  render::DrawList below, structure, overlay, above;
   debugger.paint_map(render::map_layers(*layers, false), below);
   debugger.paint_map(render::map_layers(*layers, true), above);
 
@@ -137,7 +137,9 @@ int run_render_command(const RenderOptions& options) {
   Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(options.width, options.height);
   if (!canvas) return fail(canvas.error().to_string());
   const render::Camera camera = initial_camera(scenario, {options.width, options.height});
-  const render::DrawList* lists[] = {&below, &overlay, &above};
+  const render::DrawList* lists[] = {&below, &structure, &overlay, &above};
+  // The planner's structure (planner_cells, planner_edges, planner_aux) in the view.
+  debugger.paint_structure(*layers, Box2::spanning(camera.visible_min(), camera.visible_max()), structure);
   double overlay_ms = 0;
 
   // One whole frame: the search overlay painted from the replay, every list replayed

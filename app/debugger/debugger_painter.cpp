@@ -3,6 +3,7 @@
 
 #include "app/debugger/debugger_painter.hpp"
 
+#include <algorithm>
 #include <span>
 
 #include "render/map/scene_painter.hpp"
@@ -10,12 +11,9 @@
 namespace pathscope::app {
 namespace {
 
-// Where the session's nodes sit: grid cells, or the planner's node positions.
-render::TraceGeometry geometry(const PlanningWorld& world, const TraceSession& session) {
-  const CostGrid& grid = world.grid(session.movement_class());
-  if (session.grid_nodes()) return render::grid_trace_geometry(grid);
+Box2 world_box(const PlanningWorld& world) {
   const WorldInfo& w = world.scenario().world;
-  return render::graph_trace_geometry(*session.planner(), grid.cell_size(), {0, 0}, {w.width, w.height});
+  return Box2{{0, 0}, {w.width, w.height}};
 }
 
 }  // namespace
@@ -47,7 +45,22 @@ void DebuggerPainter::paint_search(const PlanningWorld& world, const TraceSessio
   params.trace_version = session.trace_version();
   params.pixels_per_metre = pixels_per_metre;
   params.path_points = std::span<const Vec2>(result->points);
-  painter_.paint(*session.trace(), *replay, geometry(world, session), layers, out, params);
+  painter_.paint(*session.trace(), *replay, render::planner_trace_geometry(*session.planner(), world_box(world)), layers,
+                 out, params);
+}
+
+render::StructurePaintStats DebuggerPainter::paint_structure(const PlanningWorld& world, const TraceSession& session,
+                                                             const render::LayerSet& layers, const Box2& view,
+                                                             render::DrawList& out) {
+  const Planner* planner = session.planner();
+  if (!planner) return {};
+  render::StructurePaintParams params;
+  params.view = view.empty() ? world_box(world) : view;
+  // Cell values are cost multipliers for grid planners: colour the map's own range.
+  const CostGrid& grid = world.grid(session.movement_class());
+  params.value_low = grid.min_multiplier();
+  params.value_high = std::max(params.value_low * 4, params.value_low + 1e-9);
+  return render::paint_structure(*planner, layers, out, params);
 }
 
 }  // namespace pathscope::app

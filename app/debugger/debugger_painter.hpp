@@ -15,6 +15,7 @@
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 #include "render/map/map_images.hpp"
+#include "render/search/structure_painter.hpp"
 #include "render/search/trace_painter.hpp"
 
 namespace pathscope::app {
@@ -34,6 +35,10 @@ class DebuggerPainter {
   /// planners: 0 = draw their node sets as images.
   void paint_search(const PlanningWorld& world, const TraceSession& session, const render::LayerSet& layers,
                     render::DrawList& out, double pixels_per_metre);
+  /// Appends the active planner's structure (cells, edges, auxiliary shapes) inside
+  /// `view` (world box; empty = the whole world) on the planner layers of `layers`.
+  render::StructurePaintStats paint_structure(const PlanningWorld& world, const TraceSession& session,
+                                              const render::LayerSet& layers, const Box2& view, render::DrawList& out);
   /// Pixels of map images repainted so far (see render::MapImages).
   std::uint64_t map_pixels_painted() const { return map_images_.pixels_painted(); }
 

@@ -142,23 +142,16 @@ void control_widgets(SearchDebugger& dbg) {
 }
 
 void breakpoint_widgets(SearchDebugger& dbg, const EditorState& state) {
-  // The cell typed in is widget state, kept in ImGui's storage for this window.
-  ImGuiStorage* storage = ImGui::GetStateStorage();
-  int xy[2] = {storage->GetInt(ImGui::GetID("break_x"), 0), storage->GetInt(ImGui::GetID("break_y"), 0)};
-  ImGui::SetNextItemWidth(120);
-  if (ImGui::InputInt2("##break_cell", xy)) {
-    storage->SetInt(ImGui::GetID("break_x"), xy[0]);
-    storage->SetInt(ImGui::GetID("break_y"), xy[1]);
-  }
-  tooltip("cell (x, y) to break at");
-  ImGui::SameLine();
-  if (ImGui::Button("set break")) {
-    const double cs = state.doc->scenario().world.cell_size;
-    dbg.set_breakpoint(dbg.node_at(Vec2((xy[0] + 0.5) * cs, (xy[1] + 0.5) * cs)));
-  }
+  (void)state;
+  // Breakpoints name a node of any planner: picked on the map (its cell, polygon or
+  // point, as the planner declares it), with F9 under the mouse, or from the open list.
+  const bool armed = dbg.breakpoint_pick_armed();
+  if (armed) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  if (ImGui::Button(armed ? "click a node..." : "pick on map")) dbg.arm_breakpoint_pick(!armed);
+  if (armed) ImGui::PopStyleColor();
   tooltip(
-      "break when this cell is expanded (F9 toggles one at the cell under the mouse; right-click a row of "
-      "the open list, too)");
+      "then click a node on the map to break when it is expanded (F9 toggles one at the node under the mouse; "
+      "right-click a row of the open list, too)");
   ImGui::SameLine();
   if (ImGui::Button("clear")) dbg.set_breakpoint(std::nullopt);
   ImGui::SameLine();

@@ -22,12 +22,16 @@ class NodeInspector {
   /// Borrows `world` (may be nullptr) and `session`.
   NodeInspector(const PlanningWorld* world, const TraceSession& session) : world_(world), session_(session) {}
 
-  /// The node under a world point (metres): for grid planners the cell (passable or
-  /// not); otherwise the nearest node touched by the search within one cell.
-  std::optional<NodeId> node_at(Vec2 world) const;
+  /// The node under a world point (metres), as the active planner hit-tests its own
+  /// node shapes (Planner::node_at; point nodes within `tolerance` metres); before any
+  /// trace, the cell of the active class's grid.
+  std::optional<NodeId> node_at(Vec2 world, double tolerance) const;
+  /// The shape of a node of the active planner (world), or nullopt.
+  std::optional<NodeGeometry> node_geometry(NodeId node) const;
   /// World position of a node of the active planner (metres), or nullopt.
   std::optional<Vec2> node_position(NodeId node) const;
-  /// Short name: "cell (x, y)" for grid planners, "node N" otherwise, "-" for kNoNode.
+  /// Short name: "cell (x, y)" for lattice planners, "polygon N", "point N" or "cell N"
+  /// by the node's shape otherwise, "-" for kNoNode.
   std::string node_label(NodeId node) const;
   /// Several lines: cell and world coordinates, terrain, cost multiplier for the active
   /// query's class, region, and, if the search touched it by the replay's step: g, h,

@@ -11,10 +11,10 @@
 namespace pathscope::app {
 
 const std::vector<ComparisonRow>& PlannerComparison::run(const PlanningWorld& world, const Query& q,
-                                                         PlannerCache& planners) {
+                                                         PlannerCache& planners, std::span<const PlannerInfo> registry) {
   rows_.clear();
   if (q.movement_class >= world.class_count()) return rows_;
-  for (const PlannerInfo& info : planner_registry()) {
+  for (const PlannerInfo& info : registry) {
     ComparisonRow row;
     row.name = info.name;
     row.exact = info.exact;

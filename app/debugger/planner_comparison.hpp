@@ -5,6 +5,7 @@
 // Exact planners must agree on the cost; the debugger panel shows where they do not.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,11 +31,12 @@ struct ComparisonRow {
 /// The rows of the last comparison.
 class PlannerComparison {
  public:
-  /// Runs every planner of planner_registry() on `query` of `world`, in registry order.
+  /// Runs every planner of `registry` on `query` of `world`, in registry order.
   /// Borrows batch planners of `planners` that already have the default parameters (it
   /// never replaces a cached planner); makes temporary ones for the rest. Empty when the
   /// query's movement class does not exist. Kept for rows().
-  const std::vector<ComparisonRow>& run(const PlanningWorld& world, const Query& query, PlannerCache& planners);
+  const std::vector<ComparisonRow>& run(const PlanningWorld& world, const Query& query, PlannerCache& planners,
+                                        std::span<const PlannerInfo> registry = planner_registry());
   /// The rows of the last run() since clear().
   const std::vector<ComparisonRow>& rows() const { return rows_; }
   /// Forgets the rows (the world or the active query changed).

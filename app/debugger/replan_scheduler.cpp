@@ -1,64 +1,29 @@
 // ReplanScheduler: keeping answers an edit cannot change, and planning the rest in
 // slices.
 //
-// A grid search reads the grid only through the moves and multipliers of the cells it
-// expands, their neighbours' multipliers and the grid's min_multiplier() (the scale of
-// its heuristic; planner/core/search.hpp, Planner::expanded_cells). An edit that changes
-// none of those would replay it exactly, so its answer is kept. Planners that declare a
-// ResultDependency of their own answer for themselves.
+// Each planner says what its answer depends on (Planner::result_dependency; grid
+// planners: the cells they expanded and the scale of their heuristic, so an edit that
+// changes none of those keeps the answer). A planner that declares nothing is planned
+// again after every change.
 
 #include "app/debugger/replan_scheduler.hpp"
 
 #include <utility>
 
 namespace pathscope::app {
-namespace {
-
-// The dependency of a grid planner that reports its expanded cells.
-class ExpandedCells final : public ResultDependency {
- public:
-  ExpandedCells(const PlanningWorld& world, std::size_t movement_class, std::vector<std::uint64_t> bits)
-      : world_(world),
-        movement_class_(movement_class),
-        min_multiplier_(world.grid(movement_class).min_multiplier()),
-        bits_(std::move(bits)) {}
-
-  bool still_valid(const WorldChange& change) const override {
-    if (change.rebuilt || movement_class_ >= world_.class_count()) return false;
-    const CostGrid& grid = world_.grid(movement_class_);
-    if (grid.min_multiplier() != min_multiplier_) return false;  // every heuristic value changed
-    if (bits_.size() != (grid.cell_count() + 63) / 64) return false;
-    // change.cells already holds the ring of cells whose moves changed around the edit.
-    for (int y = change.cells.y0; y < change.cells.y1; ++y) {
-      for (int x = change.cells.x0; x < change.cells.x1; ++x) {
-        const std::uint32_t c = grid.index(x, y);
-        if (bits_[c >> 6] >> (c & 63) & 1) return false;
-      }
-    }
-    return true;
-  }
-
- private:
-  const PlanningWorld& world_;
-  std::size_t movement_class_;
-  double min_multiplier_;             // the grid's smallest multiplier when taken
-  std::vector<std::uint64_t> bits_;   // bit c of word c / 64: cell c was expanded
-};
-
-}  // namespace
-
 bool same_problem(const Query& a, const Query& b) {
   return a.start == b.start && a.goal == b.goal && a.movement_class == b.movement_class && a.planner == b.planner &&
          a.params == b.params;
 }
 
 Result<PlannerChoice> choose_query_planner(const Scenario& scenario, std::size_t index,
-                                           std::string_view override_name, const ParamValues& override_params) {
+                                           std::string_view override_name, const ParamValues& override_params,
+                                           std::span<const PlannerInfo> registry) {
   const Query& q = scenario.queries[index];
   const std::string where = "queries[" + std::to_string(index) + "]";
   // The override's values are positional; choose_planner takes them by name.
   std::vector<PlannerParam> by_name;
-  if (const PlannerInfo* info = override_name.empty() ? nullptr : find_planner(override_name)) {
+  if (const PlannerInfo* info = override_name.empty() ? nullptr : find_planner(override_name, registry)) {
     for (std::size_t i = 0; i < info->params.size() && i < override_params.size(); ++i) {
       by_name.push_back(PlannerParam{info->params[i].name, override_params[i]});
     }
@@ -66,6 +31,7 @@ Result<PlannerChoice> choose_query_planner(const Scenario& scenario, std::size_t
   PlannerChoiceRequest request{q.planner, q.params, where, override_name, by_name};
   request.override_where = "planner override";
   request.override_params_where = "planner override";
+  request.registry = registry;
   Result<PlannerChoice> choice = choose_planner(request);
   if (!choice) return choice;
   if (q.movement_class >= scenario.classes.size()) {
@@ -76,13 +42,9 @@ Result<PlannerChoice> choose_query_planner(const Scenario& scenario, std::size_t
 
 // ---- Validity of kept answers --------------------------------------------------------
 
-AnswerDependency ReplanScheduler::dependency_of(const Planner& planner, const PlanningWorld& world,
-                                                std::size_t movement_class) {
+AnswerDependency ReplanScheduler::dependency_of(const Planner& planner) {
   if (planner.result().status != SearchStatus::Found) return nullptr;  // only found paths are kept
-  if (std::unique_ptr<ResultDependency> declared = planner.result_dependency()) return declared;
-  std::vector<std::uint64_t> bits;
-  if (!planner.expanded_cells(bits) || movement_class >= world.class_count()) return nullptr;
-  return std::make_shared<ExpandedCells>(world, movement_class, std::move(bits));
+  return planner.result_dependency();
 }
 
 bool ReplanScheduler::still_valid(const AnswerDependency& dependency, const WorldChange& change) {
@@ -182,7 +144,7 @@ bool ReplanScheduler::run(const PlanningWorld& world, PlannerCache& planners, co
       o.pushes = r.stats.pushes;
       o.message = r.message;
       o.micros = batch_micros_;
-      planned_[i].dependency = dependency_of(*batch_planner_, world, world.scenario().queries[i].movement_class);
+      planned_[i].dependency = dependency_of(*batch_planner_);
       batch_planner_ = nullptr;
     }
     planned_[i].done = true;

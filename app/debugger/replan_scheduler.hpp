@@ -2,8 +2,7 @@
 
 // Which of the scenario's queries must be planned again after a change, and planning
 // them in frame-budget slices. Each finished answer is kept with what it depends on
-// (dependency_of: the planner's ResultDependency, or else the grid cells its search
-// expanded, Planner::expanded_cells); after a world change, still_valid() decides
+// (dependency_of: the planner's ResultDependency); after a world change, still_valid() decides
 // whether the answer holds. Those two functions are the whole validity rule. The active
 // query's row is filled from the traced run (TraceSession) instead.
 
@@ -11,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,18 +52,17 @@ bool same_problem(const Query& a, const Query& b);
 /// queries[2].planner: unknown planner "x" (known: ...).
 Result<PlannerChoice> choose_query_planner(const Scenario& scenario, std::size_t index,
                                            std::string_view override_name = {},
-                                           const ParamValues& override_params = {});
+                                           const ParamValues& override_params = {},
+                                           std::span<const PlannerInfo> registry = planner_registry());
 
 /// Plans the queries a change may have affected, in scenario order, in slices.
 class ReplanScheduler {
  public:
   /// What `planner`'s finished search depends on: nullptr unless it Found a path and
-  /// declares a Planner::result_dependency() or reports its expanded cells (then the
-  /// answer holds while a change touches no expanded cell, nor the ring of cells whose
-  /// moves changed, and leaves the grid's smallest multiplier alone). `movement_class`
-  /// indexes `world`, which the dependency borrows.
-  static AnswerDependency dependency_of(const Planner& planner, const PlanningWorld& world,
-                                        std::size_t movement_class);
+  /// declares a Planner::result_dependency() (grid planners: the answer holds while a
+  /// change touches no expanded cell, nor the ring of cells whose moves changed, and
+  /// leaves the grid's smallest multiplier alone).
+  static AnswerDependency dependency_of(const Planner& planner);
   /// THE decision whether an answer stays valid after `change` (the world already
   /// updated in place): never after a rebuild or without a dependency.
   static bool still_valid(const AnswerDependency& dependency, const WorldChange& change);

@@ -18,7 +18,7 @@ namespace pathscope::app {
 
 void SearchDebugger::set_planner_override(const std::string& name, ParamValues params) {
   override_name_ = name;
-  if (const PlannerInfo* info = find_planner(name)) {
+  if (const PlannerInfo* info = find_planner(name, registry_)) {
     params.resize(info->params.size(), std::numeric_limits<double>::quiet_NaN());
     for (std::size_t i = 0; i < params.size(); ++i) {
       const ParamSpec& spec = info->params[i];
@@ -39,7 +39,7 @@ TraceRequest SearchDebugger::request_for(const Scenario& s, std::size_t active_q
   if (s.queries.empty()) return r;
   r.query = std::min(active_query, s.queries.size() - 1);
   r.planner_name = override_name_.empty() ? s.queries[*r.query].planner : override_name_;
-  Result<PlannerChoice> choice = choose_query_planner(s, *r.query, override_name_, override_params_);
+  Result<PlannerChoice> choice = choose_query_planner(s, *r.query, override_name_, override_params_, registry_);
   if (!choice) {
     r.error = choice.error().to_string();
     return r;
@@ -112,7 +112,7 @@ void SearchDebugger::update(double dt_seconds) {
   if (busy()) {
     const FrameBudget budget{DebugClock::now(), frame_budget_ms_};
     const PlanningWorld& world = *world_sync_.world();
-    if (session_.searching() && session_.continue_search(world, budget)) fill_traced_row();
+    if (session_.searching() && session_.continue_search(budget)) fill_traced_row();
     if (!session_.searching()) scheduler_.run(world, world_sync_.planners(), budget);
     note_plan_time(budget.start);
     if (session_.searching()) return;
@@ -147,7 +147,7 @@ std::vector<ComparisonRow> SearchDebugger::compare_planners() {
   const PlanningWorld* w = world();
   const std::optional<std::size_t> q = session_.active_query();
   if (!w || !q) return comparison_.rows();
-  return comparison_.run(*w, w->scenario().queries[*q], world_sync_.planners());
+  return comparison_.run(*w, w->scenario().queries[*q], world_sync_.planners(), registry_);
 }
 
 // ---- Drawing ---------------------------------------------------------------------------
@@ -158,6 +158,18 @@ void SearchDebugger::paint_map(const render::LayerSet& layers, render::DrawList&
 
 void SearchDebugger::paint(const render::LayerSet& layers, render::DrawList& out, double pixels_per_metre) {
   if (const PlanningWorld* w = world()) painter_.paint_search(*w, session_, layers, out, pixels_per_metre);
+}
+
+render::StructurePaintStats SearchDebugger::paint_structure(const render::LayerSet& layers, const Box2& view,
+                                                            render::DrawList& out) {
+  const PlanningWorld* w = world();
+  return w ? painter_.paint_structure(*w, session_, layers, view, out) : render::StructurePaintStats{};
+}
+
+std::optional<NodeId> SearchDebugger::node_at(Vec2 point, double tolerance) const {
+  const PlanningWorld* w = world();
+  if (tolerance < 0) tolerance = w ? w->scenario().world.cell_size : 1.0;
+  return inspector().node_at(point, tolerance);
 }
 
 }  // namespace pathscope::app

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,8 @@ class SearchDebugger {
   static constexpr double kMinSpeed = TraceSession::kMinSpeed;
   static constexpr double kMaxSpeed = TraceSession::kMaxSpeed;
 
-  SearchDebugger() = default;
+  /// A debugger choosing planners from `registry` (which must outlive it).
+  explicit SearchDebugger(std::span<const PlannerInfo> registry = planner_registry()) : registry_(registry) {}
   SearchDebugger(const SearchDebugger&) = delete;
   SearchDebugger& operator=(const SearchDebugger&) = delete;
 
@@ -99,6 +101,16 @@ class SearchDebugger {
   bool playing() const { return session_.playing(); }                   ///< See TraceSession::playing.
   double speed() const { return session_.speed(); }                     ///< Steps per second.
   std::uint64_t step_size() const { return session_.step_size(); }      ///< Steps of "step N".
+  /// Arms (or disarms) picking the breakpoint's node with the next click on the map.
+  void arm_breakpoint_pick(bool armed) { pick_armed_ = armed; }
+  /// True while the next click on the map picks the breakpoint.
+  bool breakpoint_pick_armed() const { return pick_armed_; }
+  /// Sets the breakpoint at the node under `world` (point nodes within `tolerance`
+  /// metres; none there clears it) and disarms picking.
+  void pick_breakpoint(Vec2 world, double tolerance) {
+    pick_armed_ = false;
+    set_breakpoint(node_at(world, tolerance));
+  }
   /// The breakpoint's node, if any.
   std::optional<NodeId> breakpoint() const { return session_.breakpoint(); }
   /// See TraceSession::breakpoint_step.
@@ -147,8 +159,10 @@ class SearchDebugger {
 
   // ---- Nodes (NodeInspector) --------------------------------------------------------
 
-  /// See NodeInspector::node_at.
-  std::optional<NodeId> node_at(Vec2 world) const { return inspector().node_at(world); }
+  /// See NodeInspector::node_at; `tolerance` (metres) for point nodes, by default one cell.
+  std::optional<NodeId> node_at(Vec2 world, double tolerance = -1) const;
+  /// See NodeInspector::node_geometry.
+  std::optional<NodeGeometry> node_geometry(NodeId node) const { return inspector().node_geometry(node); }
   /// See NodeInspector::node_position.
   std::optional<Vec2> node_position(NodeId node) const { return inspector().node_position(node); }
   /// See NodeInspector::node_label.
@@ -176,6 +190,9 @@ class SearchDebugger {
   /// draws changes only with trace_version(), step() and `layers`. `pixels_per_metre`
   /// (the camera zoom) matters only for non-grid planners: 0 = node sets as images.
   void paint(const render::LayerSet& layers, render::DrawList& out, double pixels_per_metre = 0);
+  /// Appends the active planner's structure inside `view` (world box; empty = the whole
+  /// world) on the layers planner_cells, planner_edges and planner_aux of `layers`.
+  render::StructurePaintStats paint_structure(const render::LayerSet& layers, const Box2& view, render::DrawList& out);
 
  private:
   TraceRequest request_for(const Scenario& scenario, std::size_t active_query) const;
@@ -185,6 +202,8 @@ class SearchDebugger {
   void note_plan_time(DebugClock::time_point t0);
   void complete_search();
 
+  std::span<const PlannerInfo> registry_;
+  bool pick_armed_ = false;
   std::string override_name_;
   ParamValues override_params_;
   double frame_budget_ms_ = 0;

@@ -42,7 +42,7 @@ void TraceSession::record(const PlanningWorld& world, PlannerCache& planners, Tr
   replay_.reset();
   has_result_ = false;
   planner_ = nullptr;
-  grid_nodes_ = false;
+  lattice_.reset();
   micros_ = 0;
   two_sided_ = false;
   open_cache_version_ = 0;
@@ -70,13 +70,13 @@ void TraceSession::record(const PlanningWorld& world, PlannerCache& planners, Tr
   micros_ = micros_since(budget.start);
   ++queries_planned_;
   if (!is_finished(status) && !run_slices(budget)) return;  // the rest comes in continue_search()
-  finish(world);
+  finish();
   settle();
 }
 
-bool TraceSession::continue_search(const PlanningWorld& world, const FrameBudget& budget) {
+bool TraceSession::continue_search(const FrameBudget& budget) {
   if (!searching_ || !run_slices(budget)) return false;
-  finish(world);
+  finish();
   settle();
   return true;
 }
@@ -92,20 +92,17 @@ bool TraceSession::run_slices(const FrameBudget& budget) {
   return is_finished(status);
 }
 
-void TraceSession::finish(const PlanningWorld& world) {
+void TraceSession::finish() {
   Planner* p = searching_;
   searching_ = nullptr;
   p->set_observer(nullptr);
   result_ = p->result();
   has_result_ = true;
   planner_ = p;
-  dependency_ = ReplanScheduler::dependency_of(*p, world, class_);
+  dependency_ = ReplanScheduler::dependency_of(*p);
 
-  // Grid planners number their nodes as the cells of the grid.
-  const CostGrid& grid = world.grid(class_);
-  const std::size_t n = grid.cell_count();
-  grid_nodes_ = p->node_count() == n && n > 0 && p->node_position(0) == grid.center(0) &&
-                p->node_position(NodeId(n - 1)) == grid.center(std::uint32_t(n - 1));
+  // Planners whose nodes are the cells of a uniform grid say so.
+  lattice_ = p->node_lattice();
 
   ++trace_version_;
   for (const SearchEvent& e : trace_->events()) {

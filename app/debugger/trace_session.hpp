@@ -59,7 +59,7 @@ class TraceSession {
   void record(const PlanningWorld& world, PlannerCache& planners, TraceRequest request, std::uint64_t stamp,
               double budget_ms);
   /// Continues a search recorded in slices; returns true when it ended in this call.
-  bool continue_search(const PlanningWorld& world, const FrameBudget& budget);
+  bool continue_search(const FrameBudget& budget);
   /// Forgets the planners (their cache was cleared), the replay and the dependency,
   /// which may borrow them or their world.
   void release_planner();
@@ -129,8 +129,9 @@ class TraceSession {
   std::size_t movement_class() const { return class_; }
   /// The planner that made the finished trace (for node positions), or nullptr.
   const Planner* planner() const { return planner_; }
-  /// True when node ids are cells of movement_class()'s grid (also with no planner).
-  bool grid_nodes() const { return planner_ == nullptr || grid_nodes_; }
+  /// The grid the planner's nodes are the cells of, if it declares one (nullopt before a
+  /// trace finished and for graph planners).
+  const std::optional<NodeLattice>& lattice() const { return lattice_; }
   /// The finished result (stats, path), or nullptr.
   const PathResult* result() const { return has_result_ ? &result_ : nullptr; }
   /// Wall time of the traced search, microseconds.
@@ -150,7 +151,7 @@ class TraceSession {
 
  private:
   bool run_slices(const FrameBudget& budget);
-  void finish(const PlanningWorld& world);
+  void finish();
   void settle();
   void seek_quiet(std::uint64_t k);
   void find_breakpoint_step();
@@ -169,7 +170,7 @@ class TraceSession {
   PathResult result_;
   bool has_result_ = false;
   const Planner* planner_ = nullptr;  // borrowed from the cache
-  bool grid_nodes_ = false;
+  std::optional<NodeLattice> lattice_;
   Planner* searching_ = nullptr;      // the search while it runs in slices (borrowed)
   std::optional<std::uint64_t> resume_step_;  // step to show again after a re-plan
   double micros_ = 0;

@@ -149,6 +149,18 @@ void EditorApp::paint_scene_if_needed() {
     search_.clear();
     debugger_.paint(state_.layers, search_);
   }
+  // The planner's structure is painted for the visible part of the map only.
+  const bool structure = state_.layers.contains(render::Layer::PlannerCells) ||
+                         state_.layers.contains(render::Layer::PlannerEdges) ||
+                         state_.layers.contains(render::Layer::PlannerAux);
+  const Box2 view = Box2::spanning(state_.camera.visible_min(), state_.camera.visible_max());
+  std::snprintf(key, sizeof key, "%s/%d/%.6g/%.6g/%.6g/%.6g", search_key_.c_str(), int(structure), view.lo.x, view.lo.y,
+                view.hi.x, view.hi.y);
+  if (key != structure_key_) {
+    structure_key_ = key;
+    structure_.clear();
+    if (structure) debugger_.paint_structure(state_.layers, view, structure_);
+  }
 }
 
 Status EditorApp::export_view(int width, int height, const std::filesystem::path& out) {
@@ -157,6 +169,7 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
   camera.set_viewport({0, 0}, {double(width), double(height)});
   camera.set_zoom(camera.zoom() * std::min(width / size.x, height / size.y));
   render::DrawList all = map_below_;
+  all.append(structure_);
   all.append(search_);
   all.append(map_above_);
   all.append(overlay_);
@@ -194,7 +207,12 @@ void EditorApp::frame() {
   if (state_.doc_serial != serial) fit_pending_ = true;
 
   // Canvas: input to the camera and the active tool, then re-plan if anything changed.
-  canvas_.handle_input(state_, active_tool());
+  // A breakpoint pick takes the click from the tool.
+  const bool pick = debugger_.breakpoint_pick_armed() && ImGui::IsMouseClicked(0) && !ImGui::GetIO().WantCaptureMouse;
+  canvas_.handle_input(state_, pick ? nullptr : active_tool());
+  if (pick) {
+    if (const auto hover = canvas_.hover_world()) debugger_.pick_breakpoint(*hover, 6.0 / state_.camera.zoom());
+  }
   debugger_.sync(state_);
   debugger_.update(io.DeltaTime);
   if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging()) debugger_hover_tooltip(debugger_, *hover);
@@ -209,7 +227,7 @@ void EditorApp::frame() {
     tool->draw_preview(ctx, overlay_);
   }
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
-  for (const render::DrawList* list : {&map_below_, &search_, &map_above_}) {
+  for (const render::DrawList* list : {&map_below_, &structure_, &search_, &map_above_}) {
     adapter_.draw(*list, state_.camera, background);
   }
   adapter_.draw(overlay_, state_.camera, background);

@@ -70,12 +70,14 @@ class EditorApp {
   ImGuiDrawAdapter adapter_;
   std::map<std::string, std::unique_ptr<Tool>> tools_;
   // The map below and above the search, repainted when the document, the active query
-  // or the layers change; the search, when its trace or step changes too. Drawn in that
-  // order, then overlay_.
-  render::DrawList map_below_, search_, map_above_;
+  // or the layers change; the search, when its trace or step changes too; the planner's
+  // structure, also when the view moves. Drawn map below, structure, search, map above,
+  // then overlay_.
+  render::DrawList map_below_, structure_, search_, map_above_;
   render::DrawList overlay_;  // grid lines and tool previews, every frame
   std::string map_key_;       // what the map lists show
   std::string search_key_;    // what search_ shows
+  std::string structure_key_; // what structure_ shows
   std::string title_;
   bool quit_now_ = false;
   bool show_inspector_ = true;

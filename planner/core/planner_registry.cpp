@@ -54,7 +54,7 @@ Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const Plan
 Result<PlannerChoice> choose_planner(const PlannerChoiceRequest& r) {
   const bool overridden = !r.override_planner.empty();
   const std::string_view name = overridden ? r.override_planner : r.query_planner;
-  auto info = require_planner(name, overridden ? r.override_where : r.query_where + ".planner");
+  auto info = require_planner(name, overridden ? r.override_where : r.query_where + ".planner", r.registry);
   if (!info) return info.error();
   // The query's parameters belong to its own planner; the override's are laid on top.
   std::vector<PlannerParam> params;

@@ -89,6 +89,7 @@ struct PlannerChoiceRequest {
   std::span<const PlannerParam> override_params;  ///< Laid over the query's (same name wins).
   std::string override_where = "--planner";       ///< Where an unknown override is reported.
   std::string override_params_where = "--param";  ///< Where a bad override parameter is reported.
+  std::span<const PlannerInfo> registry = planner_registry();  ///< Where names are looked up.
 };
 
 /// Resolves the planner for a query: the override if given, else the query's planner;

@@ -257,18 +257,6 @@ class Planner {
   /// in increasing (side, node) order.
   virtual void visit_nodes(const std::function<void(const NodeView&)>& fn) const = 0;
 
-  /// For planners whose nodes are the cells of the world's grid (node id = cell index):
-  /// sets `bits` to one bit per cell (bit c of word c / 64), set for the cells the
-  /// current search has expanded, and returns true. Such a search reads the grid only
-  /// through these cells' moves and multipliers, their neighbours' multipliers and the
-  /// grid's min_multiplier(), so an edit that changes none of those would replay it
-  /// exactly. Returns false for planners that read the world otherwise (their answers
-  /// must be recomputed after any edit).
-  virtual bool expanded_cells(std::vector<std::uint64_t>& bits) const {
-    bits.clear();
-    return false;
-  }
-
   /// Attaches an observer (not owned; nullptr detaches). Applies from the next start().
   virtual void set_observer(SearchObserver* observer) = 0;
 };

@@ -37,8 +37,6 @@ class SearchTrace final : public SearchObserver {
   std::uint64_t expansion_count() const { return expansions_; }
   /// Index in events() of the event of step k + 1 (an Expand or a Refine; k from 0).
   std::size_t step_event(std::uint64_t k) const { return step_index_[k]; }
-  /// Former name of step_event(), kept while callers move over.
-  std::size_t expand_event(std::uint64_t k) const { return step_event(k); }
   /// The polylines of Refine events (an event's `node` indexes this).
   const std::vector<Refinement>& refinements() const { return refinements_; }
   /// Bytes held by the trace.

@@ -1,5 +1,11 @@
 #include "planner/grid/grid_search_base.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "planner/grid/grid_dependency.hpp"
+
 namespace pathscope {
 
 template <int kSides>
@@ -56,12 +62,52 @@ void GridSearchBase<kSides>::visit_nodes(const std::function<void(const NodeView
 }
 
 template <int kSides>
-bool GridSearchBase<kSides>::expanded_cells(std::vector<std::uint64_t>& bits) const {
+void GridSearchBase<kSides>::expanded_cells(std::vector<std::uint64_t>& bits) const {
   bits.assign((grid_.cell_count() + 63) / 64, 0);
   state_.for_each_reached([&](NodeId c, const Cell& s) {
     if (s.closed) bits[c >> 6] |= std::uint64_t(1) << (c & 63);
   });
-  return true;
+}
+
+template <int kSides>
+NodeGeometry GridSearchBase<kSides>::node_geometry(NodeId node) const {
+  const glm::ivec2 c = grid_.cell(node);
+  const double s = grid_.cell_size();
+  const Box2 box{{c.x * s, c.y * s}, {(c.x + 1) * s, (c.y + 1) * s}};
+  return NodeGeometry{NodeShape::Box, box.center(), box, {}};
+}
+
+template <int kSides>
+void GridSearchBase<kSides>::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+  const double s = grid_.cell_size();
+  if (bounds.empty()) return;
+  const int x0 = std::max(0, int(std::floor(bounds.lo.x / s))), y0 = std::max(0, int(std::floor(bounds.lo.y / s)));
+  const int x1 = std::min(grid_.width(), int(std::floor(bounds.hi.x / s)) + 1);
+  const int y1 = std::min(grid_.height(), int(std::floor(bounds.hi.y / s)) + 1);
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      if (visitor.full()) return;
+      const std::uint32_t i = grid_.index(x, y);
+      const double m = grid_.passable(i) ? grid_.multiplier(i) : std::numeric_limits<double>::infinity();
+      const Box2 box{{x * s, y * s}, {(x + 1) * s, (y + 1) * s}};
+      visitor.cell(StructureCell{NodeShape::Box, box, {}, m, i});
+      // Each undirected move once: east, south-east, south, south-west (y grows down).
+      const std::uint8_t moves = grid_.moves(i);
+      for (const int d : {0, 4, 1, 5}) {
+        if (!(moves & (1u << d))) continue;
+        const NodeId j = NodeId(std::int64_t(i) + grid_.offsets()[d]);
+        visitor.edge(StructureEdge{i, j, box.center(), grid_.center(j), "move", grid_.move_cost(i, d) * s, false});
+      }
+    }
+  }
+}
+
+template <int kSides>
+std::unique_ptr<ResultDependency> GridSearchBase<kSides>::result_dependency() const {
+  if (result_.status != SearchStatus::Found) return nullptr;
+  std::vector<std::uint64_t> bits;
+  expanded_cells(bits);
+  return std::make_unique<ExpandedCellsDependency>(world_, class_, std::move(bits));
 }
 
 template class GridSearchBase<1>;

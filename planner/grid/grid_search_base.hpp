@@ -6,6 +6,7 @@
 // nodes it reached, the cells it expanded). A*, weighted A* and Dijkstra (one side) and
 // bidirectional A* (two sides) derive from it and keep only their open lists and loops.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +31,22 @@ class GridSearchBase : public Planner {
   std::size_t node_count() const override { return grid_.cell_count(); }
   Vec2 node_position(NodeId node) const override { return grid_.center(node); }
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  bool expanded_cells(std::vector<std::uint64_t>& bits) const override;
   void set_observer(SearchObserver* observer) override { observer_ = observer; }
+  /// A cell: its square, centred on node_position().
+  NodeGeometry node_geometry(NodeId node) const override;
+  /// The cells of the class's grid, id = row-major index.
+  std::optional<NodeLattice> node_lattice() const override {
+    return NodeLattice{grid_.width(), grid_.height(), grid_.cell_size()};
+  }
+  /// Cells inside `bounds` (value: the multiplier, infinity when blocked) and their legal
+  /// moves (kind "move", cost in metres, each pair once).
+  void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
+  /// The cells the last search expanded and the heuristic's scale (grid_dependency.hpp).
+  std::unique_ptr<ResultDependency> result_dependency() const override;
+
+  /// Sets `bits` to one bit per cell (bit c of word c / 64) for the cells the current
+  /// search has expanded (on either side).
+  void expanded_cells(std::vector<std::uint64_t>& bits) const;
 
   /// Bytes of search state per cell of an allocated page (16 one-sided, 24 two-sided).
   static constexpr std::size_t kStateBytesPerCell = GridSearchState<kSides>::kBytesPerCell;

@@ -104,18 +104,6 @@ TraceGeometry lattice_trace_geometry(const NodeLattice& lattice) {
   return g;
 }
 
-TraceGeometry grid_trace_geometry(const CostGrid& grid) {
-  return lattice_trace_geometry(NodeLattice{grid.width(), grid.height(), grid.cell_size()});
-}
-
-TraceGeometry graph_trace_geometry(const Planner& planner, double node_extent, Vec2 bounds_min, Vec2 bounds_max) {
-  TraceGeometry g;
-  g.node = [&planner](NodeId n) { return planner.node_geometry(n); };
-  g.node_extent = node_extent;
-  g.bounds = Box2{bounds_min, bounds_max};
-  return g;
-}
-
 TraceGeometry planner_trace_geometry(const Planner& planner, const Box2& world) {
   if (const std::optional<NodeLattice> lattice = planner.node_lattice()) return lattice_trace_geometry(*lattice);
   TraceGeometry g;

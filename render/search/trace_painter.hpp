@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "planner/core/search.hpp"
-#include "planner/world/cost_grid.hpp"
 #include "planner/core/search_trace.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
@@ -48,10 +47,6 @@ TraceGeometry planner_trace_geometry(const Planner& planner, const Box2& world);
 
 /// The geometry of a uniform grid of cells (node id = row-major cell index).
 TraceGeometry lattice_trace_geometry(const NodeLattice& lattice);
-
-/// Former entry points, kept while callers move to planner_trace_geometry().
-TraceGeometry grid_trace_geometry(const CostGrid& grid);
-TraceGeometry graph_trace_geometry(const Planner& planner, double node_extent, Vec2 bounds_min, Vec2 bounds_max);
 
 /// Options of TracePainter::paint().
 struct TracePaintParams {

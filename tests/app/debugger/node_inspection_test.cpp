@@ -62,7 +62,7 @@ TEST_SUITE("debugger") {
   TEST_CASE("NodeInspector without a world or a search") {
     const TraceSession session;
     const NodeInspector none(nullptr, session);
-    CHECK_FALSE(none.node_at({1, 1}).has_value());
+    CHECK_FALSE(none.node_at({1, 1}, 1.0).has_value());
     CHECK_FALSE(none.node_position(0).has_value());
     CHECK(none.node_label(kNoNode) == "-");
     CHECK(none.node_label(3) == "node 3");
@@ -72,7 +72,7 @@ TEST_SUITE("debugger") {
     const Scenario s = debugger_scenario();
     const PlanningWorld world(s);
     const NodeInspector cells(&world, session);
-    const std::optional<NodeId> node = cells.node_at(cell_center(s, 2, 3));
+    const std::optional<NodeId> node = cells.node_at(cell_center(s, 2, 3), 1.0);
     REQUIRE(node.has_value());
     CHECK(cells.node_label(*node) == "cell (2, 3)");
     CHECK(cells.node_position(*node) == cell_center(s, 2, 3));

@@ -11,6 +11,8 @@
 
 #include <doctest/doctest.h>
 
+#include "planner/grid/grid_dependency.hpp"
+
 #include <memory>
 #include <random>
 #include <string>
@@ -197,10 +199,11 @@ TEST_SUITE("debugger") {
     PlanningWorld world(s);
     auto planner = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
     REQUIRE(find_path(*planner, PathQuery{s.queries[0].start, s.queries[0].goal}).status == SearchStatus::Found);
-    const AnswerDependency dep = ReplanScheduler::dependency_of(*planner, world, 0);
+    const AnswerDependency dep = ReplanScheduler::dependency_of(*planner);
     REQUIRE(dep != nullptr);
-    std::vector<std::uint64_t> bits;
-    REQUIRE(planner->expanded_cells(bits));
+    const auto* cells = dynamic_cast<const ExpandedCellsDependency*>(dep.get());
+    REQUIRE(cells != nullptr);
+    const std::vector<std::uint64_t>& bits = cells->bits();
     const auto expanded = [&](int x, int y) {
       const std::uint32_t c = world.grid(0).index(x, y);
       return (bits[c >> 6] >> (c & 63) & 1) != 0;
@@ -231,7 +234,7 @@ TEST_SUITE("debugger") {
     PlanningWorld road_world(roads);
     auto road_planner = find_planner("astar")->create(QueryContext{road_world, 0, std::nullopt, {}});
     find_path(*road_planner, PathQuery{s.queries[0].start, s.queries[0].goal});
-    const AnswerDependency scaled = ReplanScheduler::dependency_of(*road_planner, road_world, 0);
+    const AnswerDependency scaled = ReplanScheduler::dependency_of(*road_planner);
     REQUIRE(scaled != nullptr);
     Scenario road_far = roads;
     road_far.tiles->terrain[std::size_t(11 * road_far.tiles->width)] = std::uint8_t(roads.terrains.size() - 1);
@@ -241,7 +244,7 @@ TEST_SUITE("debugger") {
 
     // Only found paths are kept: a goal in the wall leaves no dependency.
     find_path(*planner, PathQuery{s.queries[0].start, cell_center(s, 11, 5)});
-    CHECK(ReplanScheduler::dependency_of(*planner, world, 0) == nullptr);
+    CHECK(ReplanScheduler::dependency_of(*planner) == nullptr);
   }
 
   TEST_CASE("ReplanScheduler on its own: every query planned in slices, kept while the problem stays") {

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include "planner/grid/grid_dependency.hpp"
+
 #include <algorithm>
 #include <random>
 
@@ -210,7 +212,8 @@ TEST_CASE("a query moved or added changes no cell") {
 }
 
 TEST_CASE("an edit that changes no expanded cell replays a grid search exactly") {
-  // Planner::expanded_cells: the cells whose moves and neighbours a search read.
+  // Planner::result_dependency of the grid planners: the cells whose moves and
+  // neighbours a search read, and the heuristic's scale.
   std::mt19937_64 rng(123);
   int kept_answers = 0;
   for (const PlannerInfo& info : planner_registry()) {
@@ -222,7 +225,10 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
       const PathQuery q{random_point(rng, s), random_point(rng, s)};
       const PathResult before = find_path(*planner, q);
       if (before.status != SearchStatus::Found) continue;
-      REQUIRE(planner->expanded_cells(bits));
+      const std::unique_ptr<ResultDependency> dependency = planner->result_dependency();
+      const auto* cells = dynamic_cast<const ExpandedCellsDependency*>(dependency.get());
+      REQUIRE(cells != nullptr);
+      bits = cells->bits();
       std::vector<std::uint32_t> expanded;
       for (std::uint32_t c = 0; c < world.grid(0).cell_count(); ++c) {
         if (bits[c >> 6] >> (c & 63) & 1) expanded.push_back(c);
@@ -238,6 +244,8 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
         const glm::ivec2 xy = world.grid(0).cell(c);
         return change.cells.contains(xy.x, xy.y);
       });
+      // The dependency's answer is exactly this rule.
+      CHECK(dependency->still_valid(change) == !(touched || world.grid(0).min_multiplier() != min_multiplier));
       if (touched || world.grid(0).min_multiplier() != min_multiplier) continue;
       ++kept_answers;
       const PathResult after = find_path(*planner, q);
@@ -246,9 +254,9 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
       CHECK(after.cost == before.cost);
       CHECK(after.nodes == before.nodes);
       CHECK(after.stats.expansions == before.stats.expansions);
-      std::vector<std::uint64_t> again;
-      REQUIRE(planner->expanded_cells(again));
-      CHECK(again == bits);
+      const std::unique_ptr<ResultDependency> again = planner->result_dependency();
+      REQUIRE(again != nullptr);
+      CHECK(dynamic_cast<const ExpandedCellsDependency&>(*again).bits() == bits);
     }
   }
   CHECK(kept_answers > 20);

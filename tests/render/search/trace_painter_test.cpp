@@ -96,7 +96,9 @@ DrawList paint_at(TracePainter& painter, const Recorded& r, TraceReplay& replay,
   params.trace_version = version;
   params.pixels_per_metre = 10;
   params.path_points = r.result.points;
-  painter.paint(r.trace, replay, grid_trace_geometry(r.world->grid(0)), layers, out, params);
+  const TraceGeometry geometry = planner_trace_geometry(*r.planner, Box2{});
+  REQUIRE(geometry.lattice.has_value());  // grid planners declare their lattice
+  painter.paint(r.trace, replay, geometry, layers, out, params);
   return out;
 }
 
@@ -262,7 +264,11 @@ TEST_SUITE("render") {
     const Recorded r(s, "astar", test::cell_center(s, 1, 4), test::cell_center(s, 18, 5));
     TraceReplay replay(r.trace);
     replay.seek(r.trace.expansion_count() / 2);
-    const TraceGeometry geometry = graph_trace_geometry(*r.planner, 1.0, {0, 0}, {20, 8});
+    // The grid planner's cells seen as a graph of box nodes (no lattice): the general path.
+    TraceGeometry geometry;
+    geometry.node = [&](NodeId n) { return r.planner->node_geometry(n); };
+    geometry.node_extent = 1.0;
+    geometry.bounds = Box2{{0, 0}, {20, 8}};
     TracePainter painter;
     TracePaintParams params;
     params.trace_version = 1;
