@@ -139,7 +139,12 @@ int run_render_command(const RenderOptions& options) {
   const render::Camera camera = initial_camera(scenario, {options.width, options.height});
   const render::DrawList* lists[] = {&below, &structure, &overlay, &above};
   // The planner's structure (planner_cells, planner_edges, planner_aux) in the view.
-  debugger.paint_structure(*layers, Box2::spanning(camera.visible_min(), camera.visible_max()), structure);
+  const render::StructurePaintStats shown =
+      debugger.paint_structure(*layers, Box2::spanning(camera.visible_min(), camera.visible_max()), structure);
+  if (shown.truncated) {
+    std::printf("planner structure: %zu cells, %zu edges, %zu shapes drawn, then the primitive limit was reached\n",
+                shown.cells, shown.edges, shown.shapes);
+  }
   double overlay_ms = 0;
 
   // One whole frame: the search overlay painted from the replay, every list replayed

@@ -205,6 +205,13 @@ void stats_widgets(const SearchDebugger& dbg, const Query& q) {
   if (const SearchTrace* t = dbg.trace()) {
     stat_row("trace", "%llu events, %.1f MB", ull(t->events().size()), t->memory_bytes() / 1048576.0);
   }
+  const render::StructurePaintStats& shown = dbg.last_structure();
+  if (shown.cells + shown.edges + shown.shapes > 0) {
+    stat_row("structure", "%zu cells, %zu edges, %zu shapes%s", shown.cells, shown.edges, shown.shapes,
+             shown.truncated ? " (limit: zoom in)" : "");
+    tooltip("the planner's structure drawn in the view (layers planner_cells, planner_edges, planner_aux); "
+            "at most a set number of primitives per frame");
+  }
   ImGui::EndTable();
   if (!r->message.empty()) ImGui::TextWrapped("%s", r->message.c_str());
 }

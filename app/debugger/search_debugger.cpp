@@ -163,7 +163,8 @@ void SearchDebugger::paint(const render::LayerSet& layers, render::DrawList& out
 render::StructurePaintStats SearchDebugger::paint_structure(const render::LayerSet& layers, const Box2& view,
                                                             render::DrawList& out) {
   const PlanningWorld* w = world();
-  return w ? painter_.paint_structure(*w, session_, layers, view, out) : render::StructurePaintStats{};
+  last_structure_ = w ? painter_.paint_structure(*w, session_, layers, view, out) : render::StructurePaintStats{};
+  return last_structure_;
 }
 
 std::optional<NodeId> SearchDebugger::node_at(Vec2 point, double tolerance) const {

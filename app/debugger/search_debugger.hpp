@@ -193,6 +193,8 @@ class SearchDebugger {
   /// Appends the active planner's structure inside `view` (world box; empty = the whole
   /// world) on the layers planner_cells, planner_edges and planner_aux of `layers`.
   render::StructurePaintStats paint_structure(const render::LayerSet& layers, const Box2& view, render::DrawList& out);
+  /// What the last paint_structure() drew (and whether it reached its limit).
+  const render::StructurePaintStats& last_structure() const { return last_structure_; }
 
  private:
   TraceRequest request_for(const Scenario& scenario, std::size_t active_query) const;
@@ -204,6 +206,7 @@ class SearchDebugger {
 
   std::span<const PlannerInfo> registry_;
   bool pick_armed_ = false;
+  render::StructurePaintStats last_structure_;
   std::string override_name_;
   ParamValues override_params_;
   double frame_budget_ms_ = 0;
