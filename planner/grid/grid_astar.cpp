@@ -39,6 +39,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
   const NodeId goal = ends_[1];
   const glm::ivec2 goal_xy = ends_xy_[1];
   const double h_scale = h_scale_;
+  const GridSearchState<1>::Finder reached = state_.finder();
   std::uint64_t done = 0;
   while (done < max_expansions) {
     if (open_.empty()) {
@@ -65,7 +66,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
     for (int d = 0; d < 8; ++d) {
       if (!(mask & (1u << d))) continue;
       const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-      Cell* sv = state_.find(v);
+      Cell* sv = reached.find(v);
       const bool fresh = sv == nullptr;
       if (fresh) sv = &state_.add(v);
       else if (sv->closed) continue;

@@ -19,8 +19,9 @@ struct GridAStarParams {
 };
 
 /// A*, weighted A* or Dijkstra on one movement class's CostGrid. Nodes are cells
-/// (id = row-major index). Search memory (16 bytes per cell, in pages allocated as a
-/// search first reaches them) is reused across queries (grid_search_state.hpp).
+/// (id = row-major index). Search memory (16 bytes per cell; above 512 x 512 cells, in
+/// pages allocated as searches first reach them) is reused across queries
+/// (grid_search_state.hpp).
 class GridAStar final : public GridSearchBase<1> {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.

@@ -98,10 +98,11 @@ void GridBidirectional::expand(int side) {
   const std::uint8_t mask = cells.moves[u];
   const glm::ivec2 uc = grid_.cell(u);  // one division per expansion, none per neighbour
   const glm::ivec2 target = ends_xy_[other];
+  const GridSearchState<2>::Finder reached = state_.finder();
   for (int d = 0; d < 8; ++d) {
     if (!(mask & (1u << d))) continue;
     const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-    Cell* sv = state_.find(v);
+    Cell* sv = reached.find(v);
     if (!sv) sv = &state_.add(v);
     else if ((sv->closed >> side) & 1u) continue;
     const double ng = gu + kDirLength[d] * (0.5 * (mu + cells.multiplier(v)));

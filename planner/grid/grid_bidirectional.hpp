@@ -14,8 +14,9 @@ namespace pathscope {
 
 /// Bidirectional A*: a forward search from the start and a backward search from the
 /// goal, each with its own open list; side 0 is forward, side 1 backward in traces and
-/// views. Search memory: 24 bytes per cell for both directions, in pages allocated as a
-/// search first reaches them and reused across queries (grid_search_state.hpp).
+/// views. Search memory: 24 bytes per cell for both directions (above 512 x 512 cells, in
+/// pages allocated as searches first reach them), reused across queries
+/// (grid_search_state.hpp).
 class GridBidirectional final : public GridSearchBase<2> {
  public:
   /// `world` must outlive the planner.

@@ -59,8 +59,9 @@ class GridSearchState {
   static constexpr std::uint32_t kPageCells = 1u << kPageBits;
   /// Bytes of state per cell once its page is allocated.
   static constexpr std::size_t kBytesPerCell = sizeof(Cell);
-  /// Maps of up to this many cells get every page at construction (16 or 24 MB at most).
-  static constexpr std::size_t kEagerCells = std::size_t(1) << 20;
+  /// Maps of up to this many cells (512 x 512: every Moving AI benchmark map) get every
+  /// page at construction (4 or 6 MB at most).
+  static constexpr std::size_t kEagerCells = std::size_t(1) << 18;
 
   /// State for `cell_count` cells: every page at once on maps of up to kEagerCells cells,
   /// otherwise only the page table and the shared empty page.
@@ -102,6 +103,23 @@ class GridSearchState {
     const Cell& c = pages_[cell >> kPageBits][cell & (kPageCells - 1)];
     return c.generation == generation_ ? &c : nullptr;
   }
+
+  /// find() with the page table and the generation copied out, for a search loop to hold
+  /// in registers: valid until the next next_search().
+  class Finder {
+   public:
+    Cell* find(NodeId cell) const {
+      Cell& c = pages_[cell >> kPageBits][cell & (kPageCells - 1)];
+      return c.generation == generation_ ? &c : nullptr;
+    }
+
+   private:
+    friend class GridSearchState;
+    Finder(Cell* const* pages, std::uint32_t generation) : pages_(pages), generation_(generation) {}
+    Cell* const* pages_;
+    std::uint32_t generation_;
+  };
+  Finder finder() { return Finder(pages_.data(), generation_); }
 
   /// Marks a cell the current search has not reached (find() == nullptr) as reached,
   /// with fresh state, allocating its page if needed.

@@ -52,6 +52,7 @@ TEST_CASE("cells read as untouched until added, and again after the next search"
 
 TEST_CASE("small maps get every page at once, as one block") {
   GridSearchState<2> state(300 * 200);
+  REQUIRE(300 * 200 <= GridSearchState<2>::kEagerCells);
   CHECK(state.pages_allocated() == (300 * 200 + GridSearchState<2>::kPageCells - 1) / GridSearchState<2>::kPageCells);
   state.next_search();
   for (NodeId n = 0; n < 300 * 200; n += 997) CHECK(state.find(n) == nullptr);
@@ -105,19 +106,19 @@ TEST_CASE("a paged search over the whole map answers as a dense one, node for no
   // The same map once below kEagerCells (one block) and once padded above it with a
   // wall band (paged): the same query expands the same cells in the same order.
   std::mt19937_64 rng(8);
-  const int w = 700, h = 600;
+  const int w = 500, h = 500;
   std::vector<std::string> rows = test::random_rows(rng, w, h, 0.25, true);
   const Scenario small = test::ascii_scenario(rows);
-  for (std::string& row : rows) row += std::string(1800 - w, '#');
+  for (std::string& row : rows) row += std::string(600 - w, '#');
   const Scenario large = test::ascii_scenario(rows);
   REQUIRE(std::size_t(w) * std::size_t(h) <= GridSearchState<1>::kEagerCells);
-  REQUIRE(std::size_t(1800) * std::size_t(h) > GridSearchState<1>::kEagerCells);
+  REQUIRE(std::size_t(600) * std::size_t(h) > GridSearchState<1>::kEagerCells);
   const PlanningWorld ws(small), wl(large);
   GridAStar as(ws, 0, GridAStarParams{1.0}, "astar"), al(wl, 0, GridAStarParams{1.0}, "astar");
   GridBidirectional bs(ws, 0, "bidirectional"), bl(wl, 0, "bidirectional");
   for (int q = 0; q < 4; ++q) {
-    const PathQuery query{cell_center(small, int(rng() % 700), int(rng() % 600)),
-                          cell_center(small, int(rng() % 700), int(rng() % 600))};
+    const PathQuery query{cell_center(small, int(rng() % 500), int(rng() % 500)),
+                          cell_center(small, int(rng() % 500), int(rng() % 500))};
     const PathResult a = find_path(as, query), b = find_path(al, query);
     REQUIRE(a.status == b.status);
     CHECK(a.stats.expansions == b.stats.expansions);
