@@ -49,6 +49,9 @@ class PlanningWorld {
  public:
   /// Rasterises the scenario. The scenario must be valid.
   explicit PlanningWorld(Scenario scenario);
+  /// Not copied or moved: cost grids point into the raster, planners into the world.
+  PlanningWorld(const PlanningWorld&) = delete;
+  PlanningWorld& operator=(const PlanningWorld&) = delete;
 
   /// Takes the next version of the scenario (valid) and updates what depends on it:
   /// the raster and the built cost grids in the changed cells only, the regions of built
