@@ -29,6 +29,9 @@ struct ScenarioLimits {
   static constexpr std::size_t kMaxMovementClasses = 16; ///< Movement classes per scenario.
   static constexpr std::size_t kMaxItems = 1'000'000;    ///< Entries in any one array.
   static constexpr std::size_t kMaxPolygonPoints = 100'000; ///< Vertices of one polygon or polyline.
+  /// Distinct road speed factors (as floats). With at most 64 terrains and a bridge flag
+  /// this bounds the raster's terrain/road/bridge combinations well below its 16-bit ids.
+  static constexpr std::size_t kMaxRoadSpeedFactors = 255;
   static constexpr double kMaxCostMultiplier = 1.0e6;    ///< Largest finite terrain multiplier.
 };
 

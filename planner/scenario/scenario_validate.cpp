@@ -348,6 +348,21 @@ void check_influence(const Scenario& s, const Influence& z, const std::string& a
   if (!z.faction.empty()) check_faction_ref(s, z.faction, field(at, "faction"));
 }
 
+// The raster interns every (terrain, road factor, bridge) combination in 16-bit ids
+// (planner/world/terrain_raster.hpp): bound the factors so that can never overflow.
+void check_road_factors(const Scenario& s) {
+  std::vector<float> seen;
+  for (std::size_t i = 0; i < s.roads.size(); ++i) {
+    const float f = float(s.roads[i].speed_factor);
+    if (std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+    if (seen.size() == Limits::kMaxRoadSpeedFactors) {
+      reject(ErrorCode::Limit, field(item("roads", i), "speed_factor"),
+             "more than " + std::to_string(Limits::kMaxRoadSpeedFactors) + " distinct road speed factors");
+    }
+    seen.push_back(f);
+  }
+}
+
 void check_road(const Scenario& s, const Road& r, const std::string& at) {
   check_points(r.points, 2, s.world, field(at, "points"));
   check_positive(r.width, field(at, "width"));
@@ -430,6 +445,7 @@ void check_scenario(const Scenario& s) {
   check_id_list(s, s.threats, "threats", check_influence);
   check_id_list(s, s.allies, "allies", check_influence);
   check_id_list(s, s.roads, "roads", check_road);
+  check_road_factors(s);
   check_id_list(s, s.bridges, "bridges", check_bridge);
   check_id_list(s, s.units, "units", check_unit);
   check_queries(s);

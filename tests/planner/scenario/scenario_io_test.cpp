@@ -808,6 +808,22 @@ TEST_SUITE("scenario_io") {
     doc = base_doc();
     doc["bridges"][0]["b"] = {30, 35};
     expect_error(doc, "t.json: bridges[0].b", "bridge ends coincide at (30, 35)");
+    // Distinct speed factors are bounded (the raster's 16-bit surface ids); repeats are free.
+    doc = base_doc();
+    doc["roads"][0]["speed_factor"] = 1.0;  // the same as the first added below
+    const Json road = doc["roads"][0];
+    for (int i = 0; i < 300; ++i) {
+      Json r = road;
+      r["id"] = 1000 + i;
+      r["speed_factor"] = 1.0 + (i % 255) * 0.01;
+      doc["roads"].push_back(r);
+    }
+    CHECK(parse(doc).ok());
+    Json more = road;
+    more["id"] = 5000;
+    more["speed_factor"] = 9.5;
+    doc["roads"].push_back(more);
+    expect_error(doc, "t.json: roads[301].speed_factor", "more than 255 distinct road speed factors");
   }
 
   // ---- Files ----------------------------------------------------------------------------
