@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -351,15 +352,15 @@ void check_influence(const Scenario& s, const Influence& z, const std::string& a
 // The raster interns every (terrain, road factor, bridge) combination in 16-bit ids
 // (planner/world/terrain_raster.hpp): bound the factors so that can never overflow.
 void check_road_factors(const Scenario& s) {
-  std::vector<float> seen;
+  std::set<float> seen;  // ordered: lookup only, at most 255 entries
   for (std::size_t i = 0; i < s.roads.size(); ++i) {
     const float f = float(s.roads[i].speed_factor);
-    if (std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+    if (seen.count(f) != 0) continue;
     if (seen.size() == Limits::kMaxRoadSpeedFactors) {
       reject(ErrorCode::Limit, field(item("roads", i), "speed_factor"),
              "more than " + std::to_string(Limits::kMaxRoadSpeedFactors) + " distinct road speed factors");
     }
-    seen.push_back(f);
+    seen.insert(f);
   }
 }
 
