@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/editor/editor_app.hpp"
+#include "app/editor/messages_panel.hpp"
 #include "render/core/draw_list.hpp"
 
 namespace pathscope::app {
@@ -94,9 +95,7 @@ void EditorApp::messages_window() {
   ImGui::SetNextWindowPos(ImVec2(250, io.DisplaySize.y - 170), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(560, 130), ImGuiCond_FirstUseEver);
   if (ImGui::Begin("Messages", &show_messages_)) {
-    if (ImGui::SmallButton("Clear")) state_.messages.clear();
-    for (const std::string& m : state_.messages) ImGui::TextWrapped("%s", m.c_str());
-    if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
+    messages_panel(state_);
   }
   ImGui::End();
 }
