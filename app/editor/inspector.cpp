@@ -191,10 +191,10 @@ void query_panel(EditorState& state, const Selection& sel) {
   const std::size_t qi = sel.id;
   const Query q = s.queries[qi];
   auto edit = [qi](Scenario& e) -> Query& { return e.queries[qi]; };
-  InspectorFields fields(state, "query " + std::to_string(qi + 1));
-  InspectorFields::read_only("query",
-                             std::to_string(qi + 1) + " of " + std::to_string(s.queries.size()) +
-                                 (sel.kind == Kind::QueryStart ? " (start selected)" : " (goal selected)"));
+  InspectorFields fields(state, "query " + std::to_string(tools::query_number(qi)));
+  InspectorFields::read_only(
+      "query", std::to_string(tools::query_number(qi)) + " of " + std::to_string(s.queries.size()) +
+                   (sel.kind == Kind::QueryStart ? " (start selected)" : " (goal selected)"));
   fields.text("name", q.name, "Optional label", [&](Scenario& e, const std::string& v) { edit(e).name = v; });
   fields.point("start", q.start, "Start, metres", [&](Scenario& e, Vec2 v) { edit(e).start = v; });
   fields.point("goal", q.goal, "Goal, metres", [&](Scenario& e, Vec2 v) { edit(e).goal = v; });

@@ -49,6 +49,12 @@ bool selection_exists(const Scenario& s, const Selection& sel) {
   return list && std::size_t(sel.vertex) < list->size();
 }
 
+std::string query_label(const Scenario& s, std::size_t index) {
+  const std::string number = "query " + std::to_string(query_number(index));
+  const std::string& name = s.queries[index].name;
+  return name.empty() || name == number ? number : number + ": " + name;
+}
+
 std::string describe(const Selection& sel) {
   const std::string id = std::to_string(sel.id);
   std::string text;
@@ -60,8 +66,8 @@ std::string describe(const Selection& sel) {
     case Kind::Road: text = "road " + id; break;
     case Kind::Bridge: text = "bridge " + id; break;
     case Kind::Unit: text = "unit " + id; break;
-    case Kind::QueryStart: return "query " + std::to_string(sel.id + 1) + " start";
-    case Kind::QueryGoal: return "query " + std::to_string(sel.id + 1) + " goal";
+    case Kind::QueryStart: return "query " + std::to_string(query_number(sel.id)) + " start";
+    case Kind::QueryGoal: return "query " + std::to_string(query_number(sel.id)) + " goal";
   }
   if (sel.vertex >= 0) text += " vertex " + std::to_string(sel.vertex);
   return text;

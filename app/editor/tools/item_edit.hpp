@@ -35,7 +35,17 @@ const T* find_by_id(const std::vector<T>& items, std::uint32_t id) {
 /// True when the selected item exists in `s`, and so does its vertex if one is selected.
 bool selection_exists(const Scenario& s, const Selection& sel);
 
-/// Short description for messages and undo labels, e.g. "feature 3" or "query 1 start".
+/// The number a query is shown with everywhere (inspector, debugger, tool labels, the
+/// names the query tool gives): its position in the scenario's list counted from 1, so
+/// the query at index 3 is "query 4". File and error paths keep the index (queries[3]).
+inline std::size_t query_number(std::size_t index) { return index + 1; }
+
+/// "query 4", or "query 4: across" for a query named otherwise than "query 4" (empty names
+/// and the query tool's default name add nothing). `index` must exist in `s`.
+std::string query_label(const Scenario& s, std::size_t index);
+
+/// Short description for messages and undo labels, e.g. "feature 3" or "query 1 start"
+/// (queries by query_number()).
 std::string describe(const Selection& sel);
 
 /// The control points of the selected item, world metres: polygon or road vertices;

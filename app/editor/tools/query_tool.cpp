@@ -3,6 +3,7 @@
 // (Existing markers are moved with the select tool.)
 
 #include "app/editor/tools/drag_tool.hpp"
+#include "app/editor/tools/item_edit.hpp"
 #include "app/editor/tools/tool_factories.hpp"
 #include "app/editor/tools/tool_support.hpp"
 #include "app/editor/tools/tool_widgets.hpp"
@@ -30,7 +31,7 @@ class QueryTool final : public DragTool {
     if (from == to) return;  // a click without a drag makes no query
     const Scenario& s = ctx.doc.scenario();
     Query query;
-    query.name = "query " + std::to_string(s.queries.size() + 1);
+    query.name = "query " + std::to_string(query_number(s.queries.size()));
     query.start = from;
     query.goal = to;
     query.movement_class = index_or_zero(ctx.state.paint.query_class, s.classes.size());

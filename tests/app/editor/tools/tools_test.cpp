@@ -1,4 +1,5 @@
 #include "app/editor/tool.hpp"
+#include "app/editor/tools/item_edit.hpp"
 #include "app/editor/tools/tool_factories.hpp"
 
 #include <doctest/doctest.h>
@@ -332,6 +333,29 @@ TEST_SUITE("tools") {
     CHECK(q.planner == "astar");
     CHECK(rig.scenario().queries[1].goal == Vec2{100, 70});
     CHECK(rig.state.active_query == 1);
+  }
+
+  TEST_CASE("queries are numbered from 1 everywhere: the query tool's names, labels and descriptions agree") {
+    Rig rig;
+    auto query = tools::make_query_tool();
+    for (int i = 0; i < 4; ++i) rig.drag(*query, {5, 5 + 10.0 * i}, {95, 5 + 10.0 * i});
+    REQUIRE(rig.scenario().queries.size() == 4);
+    const Scenario& s = rig.scenario();
+    CHECK(tools::query_number(3) == 4);
+    CHECK(s.queries[3].name == "query 4");
+    CHECK(tools::query_label(s, 3) == "query 4");  // the default name is not repeated
+    CHECK(tools::describe(Selection{Kind::QueryGoal, 3, -1}) == "query 4 goal");
+    CHECK(tools::describe(Selection{Kind::QueryStart, 0, -1}) == "query 1 start");
+
+    REQUIRE(rig.doc().apply("Rename", [](Scenario& e) {
+      e.queries[2].name = "across the river";
+      e.queries[1].name.clear();
+    }));
+    CHECK(tools::query_label(rig.scenario(), 2) == "query 3: across the river");
+    CHECK(tools::query_label(rig.scenario(), 1) == "query 2");
+    // After deleting query 1 the numbers follow the positions; names stay names.
+    REQUIRE(tools::delete_selection(rig.doc(), Selection{Kind::QueryStart, 0, -1}));
+    CHECK(tools::query_label(rig.scenario(), 2) == "query 3: query 4");
   }
 
   TEST_CASE("select: dragging a feature moves it as one undo step") {
