@@ -139,6 +139,16 @@ void SearchDebugger::complete_search() {
   frame_budget_ms_ = budget;
 }
 
+// ---- Views -----------------------------------------------------------------------------
+
+std::string SearchDebugger::step_status() const {
+  if (searching()) return "searching...";
+  const SearchStatus status = status_at_step();
+  if (status == SearchStatus::Idle) return "";
+  if (status != SearchStatus::Running) return to_string(status);
+  return "running, step " + std::to_string(step()) + " of " + std::to_string(total_steps());
+}
+
 // ---- Comparison ------------------------------------------------------------------------
 
 std::vector<ComparisonRow> SearchDebugger::compare_planners() {

@@ -131,6 +131,12 @@ class SearchDebugger {
   const Planner* planner() const { return session_.planner(); }
   /// The finished result of the active query (stats, path), or nullptr.
   const PathResult* result() const { return session_.result(); }
+  /// See TraceSession::status_at_step.
+  SearchStatus status_at_step() const { return session_.status_at_step(); }
+  /// The search's status as the replay shows it: "running, step K of N" before the
+  /// last step, the final status ("found", "no_path", ...) at it, "searching..." while
+  /// the search runs in slices and "" with nothing recorded.
+  std::string step_status() const;
   /// Wall time of the traced search of the active query, microseconds.
   double active_micros() const { return session_.micros(); }
   /// Why the active query could not be planned ("" when it was).

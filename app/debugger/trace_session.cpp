@@ -263,6 +263,13 @@ bool TraceSession::run_to_breakpoint() {
 
 // ---- Views -----------------------------------------------------------------------------
 
+SearchStatus TraceSession::status_at_step() const {
+  if (!has_result_) return SearchStatus::Idle;
+  // Scrubbed back, the search has not ended yet: its final status belongs to the last step.
+  if (replay_ && replay_->step() < trace_->step_count()) return SearchStatus::Running;
+  return result_.status;
+}
+
 const std::vector<TraceNode>& TraceSession::open_nodes() const {
   if (!replay_) {
     open_cache_.clear();

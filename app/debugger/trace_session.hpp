@@ -134,6 +134,10 @@ class TraceSession {
   const std::optional<NodeLattice>& lattice() const { return lattice_; }
   /// The finished result (stats, path), or nullptr.
   const PathResult* result() const { return has_result_ ? &result_ : nullptr; }
+  /// Where the search stands at step(): Running before the last recorded step, the
+  /// result's status at it (also when nothing was expanded); Idle while there is no
+  /// finished result (nothing recorded, or still searching).
+  SearchStatus status_at_step() const;
   /// Wall time of the traced search, microseconds.
   double micros() const { return micros_; }
   /// Why the active query could not be planned ("" when it was).

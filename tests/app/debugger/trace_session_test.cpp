@@ -72,6 +72,49 @@ TEST_SUITE("debugger") {
     for (std::size_t i = 1; i < open.size(); ++i) CHECK(open[i - 1].f() <= open[i].f());
   }
 
+  TEST_CASE("the status shown is where the search stands at the replay's step, the final one at the last") {
+    // Query 0 finds a path; query 1's goal is walled in: no_path.
+    Scenario s = ascii_scenario({
+        "........",
+        "....###.",
+        "....#.#.",
+        "....###.",
+    });
+    s.queries = {
+        Query{"found", cell_center(s, 0, 0), cell_center(s, 7, 3), 0, "astar", {}, std::nullopt},
+        Query{"walled in", cell_center(s, 0, 0), cell_center(s, 5, 2), 0, "dijkstra", {}, std::nullopt}};
+    EditorState state = open_state(s);
+    SearchDebugger dbg;
+    CHECK(dbg.status_at_step() == SearchStatus::Idle);  // nothing recorded yet
+    CHECK(dbg.step_status().empty());
+    dbg.sync(state);
+    const std::uint64_t total = dbg.total_steps();
+    REQUIRE(total > 3);
+    REQUIRE(dbg.result()->status == SearchStatus::Found);
+    CHECK(dbg.status_at_step() == SearchStatus::Found);  // the finished search is shown
+    CHECK(dbg.step_status() == "found");
+
+    dbg.seek(2);
+    CHECK(dbg.status_at_step() == SearchStatus::Running);
+    CHECK(dbg.step_status() == "running, step 2 of " + std::to_string(total));
+    dbg.reset();
+    CHECK(dbg.step_status() == "running, step 0 of " + std::to_string(total));
+    dbg.seek(total - 1);
+    CHECK(dbg.status_at_step() == SearchStatus::Running);
+    dbg.step(1);
+    CHECK(dbg.status_at_step() == SearchStatus::Found);
+    CHECK(dbg.step_status() == "found");
+    CHECK(dbg.session().status_at_step() == SearchStatus::Found);
+
+    // The regions tell at once that the goal cannot be reached: step 0 is the last one.
+    state.active_query = 1;
+    dbg.sync(state);
+    REQUIRE(dbg.result()->status == SearchStatus::NoPath);
+    CHECK(dbg.total_steps() == 0);
+    CHECK(dbg.status_at_step() == SearchStatus::NoPath);
+    CHECK(dbg.step_status() == "no_path");
+  }
+
   TEST_CASE("a breakpoint stops playing and run_to_breakpoint at the node's closed_at") {
     EditorState state = open_state(debugger_scenario());
     SearchDebugger dbg;
