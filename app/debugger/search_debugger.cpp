@@ -34,6 +34,16 @@ void SearchDebugger::clear_planner_override() {
   override_params_.clear();
 }
 
+std::string SearchDebugger::override_note() const {
+  if (override_name_.empty()) return "";
+  const PlanningWorld* w = world();
+  const std::optional<std::size_t> q = active_query();
+  const bool known = w && q && *q < w->scenario().queries.size();
+  const std::string own = known ? w->scenario().queries[*q].planner : "none";
+  if (own == override_name_) return "planner: " + own + ", parameters overridden (query asks its own)";
+  return "planner: " + override_name_ + " (override; query asks " + own + ")";
+}
+
 TraceRequest SearchDebugger::request_for(const Scenario& s, std::size_t active_query) const {
   TraceRequest r;
   if (s.queries.empty()) return r;
@@ -68,6 +78,9 @@ void SearchDebugger::sync(const EditorState& state) {
     if (world_sync_.world()) clear();
     return;
   }
+  // An override is a choice made for one document: another one starts without it.
+  if (doc_serial_ && *doc_serial_ != state.doc_serial) clear_planner_override();
+  doc_serial_ = state.doc_serial;
   TraceRequest request = request_for(state.doc->scenario(), state.active_query);
   const bool doc_changed = world_sync_.outdated(state);
   const TraceRequest& shown = session_.request();

@@ -50,18 +50,25 @@ class SearchDebugger {
   /// Re-plans when the document revision, doc_serial, the active query or the planner
   /// choice changed: updates the world (document changes only), plans the queries whose
   /// answers may differ and records the active query's search (TraceSession::record).
+  /// Another document (a doc_serial other than the last sync's) drops the planner
+  /// override first: it was chosen for the document before.
   void sync(const EditorState& state);
   /// Continues unfinished planning within the frame budget, then advances the replay
   /// while playing by speed * dt steps (TraceSession::advance).
   void update(double dt_seconds);
   /// Plans the active query with `name` (a registry name) and `params` (in ParamSpec
   /// order; missing values take defaults, values are clamped to the spec's range)
-  /// instead of the query's own planner. Applied at the next sync().
+  /// instead of the query's own planner. Applied at the next sync(); kept while the
+  /// same document stays open.
   void set_planner_override(const std::string& name, ParamValues params);
   /// Goes back to the query's own planner and parameters (at the next sync()).
   void clear_planner_override();
   /// The override's planner name, "" when the query's own planner is used.
   const std::string& planner_override() const { return override_name_; }
+  /// What the override does, for a warning beside the planner choice: "planner: dijkstra
+  /// (override; query asks astar)", or "planner: astar, parameters overridden (query asks
+  /// its own)" when only the parameters differ; "" without an override.
+  std::string override_note() const;
   /// Milliseconds of searching per sync()/update() call; 0 (the default) searches to the
   /// end at once. The window sets a budget so that edits on big maps stay responsive.
   void set_frame_budget_ms(double ms) { frame_budget_ms_ = ms > 0 ? ms : 0; }
@@ -215,6 +222,7 @@ class SearchDebugger {
   render::StructurePaintStats last_structure_;
   std::string override_name_;
   ParamValues override_params_;
+  std::optional<std::uint64_t> doc_serial_;  // EditorState::doc_serial of the last sync with a document
   double frame_budget_ms_ = 0;
   double plan_ms_ = 0;  // computing time of the re-plan in progress
   double last_plan_ms_ = 0;

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -38,6 +39,50 @@ TEST_SUITE("debugger") {
     dbg.sync(state);
     CHECK(dbg.active_planner() == "astar");
     CHECK(dbg.result()->stats.expansions == astar_expansions);
+  }
+
+  TEST_CASE("the planner override stays with its document: another document opens without it") {
+    EditorState state = open_state(debugger_scenario());
+    SearchDebugger dbg;
+    dbg.sync(state);
+    CHECK(dbg.override_note().empty());
+    dbg.set_planner_override("dijkstra", {});
+    dbg.sync(state);
+    REQUIRE(dbg.active_planner() == "dijkstra");
+    CHECK(dbg.override_note() == "planner: dijkstra (override; query asks astar)");
+
+    // Edits of the same document keep it.
+    REQUIRE(state.doc->apply("add wall", [&](Scenario& s) { s.features.push_back(cutting_wall(s)); }));
+    dbg.sync(state);
+    CHECK(dbg.planner_override() == "dijkstra");
+    CHECK(dbg.active_planner() == "dijkstra");
+
+    // Another document (a new doc_serial): the query's own planner again.
+    const std::uint64_t serial = state.doc_serial;
+    state.open_document(std::make_unique<Document>(debugger_scenario()));
+    REQUIRE(state.doc_serial != serial);
+    dbg.sync(state);
+    CHECK(dbg.planner_override().empty());
+    CHECK(dbg.override_note().empty());
+    CHECK(dbg.active_planner() == "astar");
+
+    // Only the parameters: said so.
+    state.active_query = 1;
+    dbg.set_planner_override("bidirectional", {});
+    dbg.sync(state);
+    CHECK(dbg.override_note() == "planner: bidirectional, parameters overridden (query asks its own)");
+    state.active_query = 0;
+
+    // Closing the document and opening another one also drops it.
+    dbg.set_planner_override("dijkstra", {});
+    dbg.sync(state);
+    REQUIRE(dbg.active_planner() == "dijkstra");
+    state.doc.reset();
+    dbg.sync(state);
+    state.open_document(std::make_unique<Document>(debugger_scenario()));
+    dbg.sync(state);
+    CHECK(dbg.planner_override().empty());
+    CHECK(dbg.active_planner() == "astar");
   }
 
   TEST_CASE("a scenario without queries, and no document, leave the debugger empty") {
