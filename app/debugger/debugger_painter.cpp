@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
+#include <vector>
 
+#include "app/editor/tools/item_edit.hpp"
 #include "render/map/scene_painter.hpp"
+#include "render/search/query_paths_painter.hpp"
 
 namespace pathscope::app {
 namespace {
@@ -37,7 +41,21 @@ void DebuggerPainter::paint_map(const PlanningWorld& world, std::size_t movement
 }
 
 void DebuggerPainter::paint_search(const PlanningWorld& world, const TraceSession& session,
-                                   const render::LayerSet& layers, render::DrawList& out, double pixels_per_metre) {
+                                   std::span<const QueryOutcome> outcomes, std::optional<std::size_t> traced,
+                                   const render::LayerSet& layers, render::DrawList& out,
+                                   double pixels_per_metre) {
+  if (layers.contains(render::Layer::AllPaths)) {
+    const Scenario& scenario = world.scenario();
+    std::vector<render::QueryPath> paths;
+    for (std::size_t i = 0; i < outcomes.size() && i < scenario.queries.size(); ++i) {
+      const QueryOutcome& o = outcomes[i];
+      if (i == traced || o.status != SearchStatus::Found) continue;
+      // The number alone: names are in the lists, and long labels would crowd the map.
+      paths.push_back(render::QueryPath{o.points, "query " + std::to_string(tools::query_number(i))});
+    }
+    render::paint_query_paths(paths, layers, out);
+  }
+
   const PathResult* result = session.result();
   const TraceReplay* replay = session.replay();
   if (!replay || !result) return;

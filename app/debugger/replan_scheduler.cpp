@@ -97,11 +97,13 @@ void ReplanScheduler::schedule(const Scenario& s, std::optional<std::size_t> tra
   }
   outcomes_ = std::move(outcomes);
   planned_ = std::move(planned);
+  ++version_;
 }
 
 void ReplanScheduler::take_traced_row(std::size_t index, QueryOutcome row, bool final, AnswerDependency dependency) {
   if (index >= outcomes_.size()) return;
   outcomes_[index] = std::move(row);
+  ++version_;
   if (!final) return;
   planned_[index].done = true;
   planned_[index].dependency = std::move(dependency);
@@ -109,6 +111,7 @@ void ReplanScheduler::take_traced_row(std::size_t index, QueryOutcome row, bool 
 
 void ReplanScheduler::clear() {
   outcomes_.clear();
+  ++version_;
   planned_.clear();
   pending_.clear();
   next_ = 0;
@@ -143,11 +146,13 @@ bool ReplanScheduler::run(const PlanningWorld& world, PlannerCache& planners, co
       o.expansions = r.stats.expansions;
       o.pushes = r.stats.pushes;
       o.message = r.message;
+      o.points = r.status == SearchStatus::Found ? r.points : std::vector<Vec2>{};
       o.micros = batch_micros_;
       planned_[i].dependency = dependency_of(*batch_planner_);
       batch_planner_ = nullptr;
     }
     planned_[i].done = true;
+    ++version_;
     ++next_;
     if (budget.spent()) return next_ >= pending_.size();
   }

@@ -36,6 +36,7 @@ struct QueryOutcome {
   double micros = 0;                         ///< Wall time of start + steps, microseconds.
   bool traced = false;                       ///< Taken from the active query's traced run (slower).
   std::string message;                       ///< Why it is Invalid or NoPath, if known.
+  std::vector<Vec2> points;                  ///< The path's world polyline, metres (Found only).
 };
 
 /// What a finished answer depends on, shared by the scheduler's row and the trace
@@ -95,6 +96,8 @@ class ReplanScheduler {
 
   /// Rows of every query, in scenario order ("idle" while waiting).
   const std::vector<QueryOutcome>& outcomes() const { return outcomes_; }
+  /// Increases whenever outcomes() may have changed (for caches of what is drawn from it).
+  std::uint64_t version() const { return version_; }
   /// True while queries wait for run().
   bool busy() const { return next_ < pending_.size(); }
   /// Queries waiting or in progress.
@@ -121,6 +124,7 @@ class ReplanScheduler {
   Planner* batch_planner_ = nullptr;  // the pending query in progress (borrowed from the cache)
   double batch_micros_ = 0;
   std::uint64_t queries_planned_ = 0;
+  std::uint64_t version_ = 0;
 };
 
 }  // namespace pathscope::app

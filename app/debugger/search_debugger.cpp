@@ -180,7 +180,11 @@ void SearchDebugger::paint_map(const render::LayerSet& layers, render::DrawList&
 }
 
 void SearchDebugger::paint(const render::LayerSet& layers, render::DrawList& out, double pixels_per_metre) {
-  if (const PlanningWorld* w = world()) painter_.paint_search(*w, session_, layers, out, pixels_per_metre);
+  if (const PlanningWorld* w = world()) {
+    // With an override the trace is another planner's: the query's own answer is one of the others.
+    const std::optional<std::size_t> traced = override_name_.empty() ? active_query() : std::nullopt;
+    painter_.paint_search(*w, session_, scheduler_.outcomes(), traced, layers, out, pixels_per_metre);
+  }
 }
 
 render::StructurePaintStats SearchDebugger::paint_structure(const render::LayerSet& layers, const Box2& view,

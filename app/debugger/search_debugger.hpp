@@ -199,10 +199,13 @@ class SearchDebugger {
   void paint_map(const render::LayerSet& layers, render::DrawList& out);
   /// Pixels of map images repainted so far (see render::MapImages).
   std::uint64_t map_pixels_painted() const { return painter_.map_pixels_painted(); }
-  /// Appends the search overlay at step() (render::TracePainter) to `out`; what it
-  /// draws changes only with trace_version(), step() and `layers`. `pixels_per_metre`
+  /// Appends the other queries' paths (layer AllPaths, from query_results()) and the
+  /// search overlay at step() (render::TracePainter) to `out`; what it draws changes only
+  /// with trace_version(), results_version(), step() and `layers`. `pixels_per_metre`
   /// (the camera zoom) matters only for non-grid planners: 0 = node sets as images.
   void paint(const render::LayerSet& layers, render::DrawList& out, double pixels_per_metre = 0);
+  /// Increases whenever query_results() may have changed (a query planned, kept or dropped).
+  std::uint64_t results_version() const { return scheduler_.version(); }
   /// Appends the active planner's structure inside `view` (world box; empty = the whole
   /// world) on the layers planner_cells, planner_edges and planner_aux of `layers`.
   render::StructurePaintStats paint_structure(const render::LayerSet& layers, const Box2& view, render::DrawList& out);

@@ -152,6 +152,7 @@ QueryOutcome TraceSession::outcome() const {
     o.cost = result_.cost;
     o.expansions = result_.stats.expansions;
     o.pushes = result_.stats.pushes;
+    if (result_.status == SearchStatus::Found) o.points = result_.points;
   }
   o.micros = micros_;
   o.traced = true;

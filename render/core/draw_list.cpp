@@ -11,9 +11,9 @@ namespace pathscope::render {
 namespace {
 
 constexpr std::array<const char*, kLayerCount> kLayerNames = {
-    "tiles",   "cost_heat", "regions",      "features",   "roads", "bridges", "influences", "planner_cells",
-    "planner_edges", "planner_aux", "closed", "open", "current", "partial_path", "refinement", "path",
-    "units",   "markers",   "labels",
+    "tiles",         "cost_heat",     "regions",     "features", "roads",   "bridges", "influences",
+    "planner_cells", "planner_edges", "planner_aux", "closed",   "open",    "current", "partial_path",
+    "refinement",    "all_paths",     "path",        "units",    "markers", "labels",
 };
 
 constexpr std::array<const char*, kPrimitiveKindCount> kKindNames = {

@@ -37,6 +37,7 @@ enum class Layer : std::uint8_t {
   Current,      ///< The open node with the least f = g + h (the next one A* expands).
   PartialPath,  ///< The parent chain of the current node while a search runs.
   Refinement,   ///< The latest intermediate polyline of a search (smoothing, string pulling).
+  AllPaths,     ///< The paths of the other queries (every query but the traced one), thin.
   Path,         ///< The path found.
   Units,        ///< Units: body circle and heading.
   Markers,      ///< Query start and goal.

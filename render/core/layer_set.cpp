@@ -24,6 +24,8 @@ LayerSet LayerSet::defaults() {
   // A grid planner's structure is every cell and move: shown on request only.
   set.set(Layer::PlannerCells, false);
   set.set(Layer::PlannerEdges, false);
+  // Every query's path at once crowds the map of an imported benchmark: on request only.
+  set.set(Layer::AllPaths, false);
   return set;
 }
 

@@ -85,6 +85,55 @@ TEST_SUITE("debugger") {
     CHECK(dbg.active_planner() == "astar");
   }
 
+  TEST_CASE("the all_paths layer draws one polyline per other query's path found, none when it is off") {
+    Scenario s = debugger_scenario();
+    s.queries.push_back(
+        Query{"third", cell_center(s, 0, 0), cell_center(s, 23, 11), 0, "astar", {}, std::nullopt});
+    // A goal inside the wall: no path, so nothing to draw for it.
+    s.queries.push_back(Query{"", cell_center(s, 1, 1), cell_center(s, 11, 4), 0, "astar", {}, std::nullopt});
+    EditorState state = open_state(s);
+    SearchDebugger dbg;
+    dbg.sync(state);
+    const std::vector<QueryOutcome>& rows = dbg.query_results();
+    REQUIRE(rows.size() == 4);
+    REQUIRE(rows[1].status == SearchStatus::Found);
+    REQUIRE(rows[2].status == SearchStatus::Found);
+    REQUIRE(rows[3].status != SearchStatus::Found);
+    CHECK(rows[1].points.size() >= 2);
+    CHECK(rows[3].points.empty());
+
+    render::LayerSet layers = render::LayerSet::defaults();
+    layers.set(render::Layer::AllPaths);
+    render::DrawList out;
+    dbg.paint(layers, out);
+    // Queries 2 and 3 (indexes 1 and 2); the active query's path is the path layer's.
+    const auto paths = out.find(render::Layer::AllPaths, render::PrimitiveKind::Polyline);
+    REQUIRE(paths.size() == 2);
+    CHECK(std::get<render::PolylinePrim>(paths[0]->shape).points == rows[1].points);
+    CHECK(std::get<render::PolylinePrim>(paths[1]->shape).points == rows[2].points);
+    CHECK(out.count(render::Layer::Path, render::PrimitiveKind::Polyline) == 1);
+    std::vector<std::string> labels;
+    for (const render::Primitive* p : out.find(render::Layer::Labels, render::PrimitiveKind::Text)) {
+      labels.push_back(std::get<render::TextPrim>(p->shape).text);
+    }
+    CHECK(labels == std::vector<std::string>{"query 2", "query 3"});
+
+    // Off (the default): none.
+    out.clear();
+    dbg.paint(render::LayerSet::defaults(), out);
+    CHECK(out.count(render::Layer::AllPaths) == 0);
+    CHECK(out.count(render::Layer::Path) == 1);
+
+    // With an override the active query's own answer is one of the others too.
+    const std::uint64_t version = dbg.results_version();
+    dbg.set_planner_override("dijkstra", {});
+    dbg.sync(state);
+    CHECK(dbg.results_version() != version);
+    out.clear();
+    dbg.paint(layers, out);
+    CHECK(out.count(render::Layer::AllPaths, render::PrimitiveKind::Polyline) == 3);
+  }
+
   TEST_CASE("a scenario without queries, and no document, leave the debugger empty") {
     Scenario s = debugger_scenario();
     s.queries.clear();
