@@ -1,27 +1,42 @@
-// The debugger window's widgets. Sections:
+// The debugger window's widgets, laid out to fit a narrow side column without scrolling:
+// the controls on top (query and planner, stepping, timeline, where the search stands,
+// breakpoint, comparison), then tabs that share the height left (open list, all
+// queries, planner comparison, stats). Sections:
+//  [SECTION] Layout helpers
 //  [SECTION] Query and planner choice (registry-driven: parameter sliders from ParamSpec)
 //  [SECTION] Controls (buttons, speed, timeline, breakpoint) and shortcuts
-//  [SECTION] Stats
+//  [SECTION] Where the search stands, and the stats
 //  [SECTION] Open list table (clipped, so 100k rows cost only the visible ones)
 //  [SECTION] Per-query results and planner comparison
+//  [SECTION] The panel
 //  [SECTION] Hover tooltip
 
 #include "app/debugger/debugger_panel.hpp"
 
+#include "app/editor/tools/item_edit.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 #include "planner/core/planner_registry.hpp"
 
 #include <SDL.h>
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
 namespace pathscope::app {
 namespace {
 
+using tools::fit_field;
+
 const ImVec4 kErrorColor(1.0f, 0.4f, 0.4f, 1.0f);
+const ImVec4 kWarningColor(1.0f, 0.75f, 0.25f, 1.0f);
+
+// Rows a tab's table shows at least, however little height is left (the column scrolls).
+constexpr float kMinTableRows = 4;
 
 void tooltip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
@@ -29,13 +44,39 @@ void tooltip(const char* text) {
 
 unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
 
+// [SECTION] Layout helpers -----------------------------------------------------------
+
+// Width of a button labelled `label`.
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+// Continues the line when `width` pixels still fit on it, else starts a new one.
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+// Height of a table with a header and `rows` rows, pixels: rows of text, or of framed
+// widgets (`framed`) such as progress bars.
+float table_height(std::size_t rows, bool framed = false) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float text = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  const float row = (framed ? ImGui::GetFrameHeight() : ImGui::GetTextLineHeight()) + 2 * style.CellPadding.y;
+  return text + float(rows) * row + 2 * style.FramePadding.y + style.ScrollbarSize;
+}
+
+// The height left in the current window for a tab's content, at least kMinTableRows rows.
+float tab_height() {
+  return std::max(ImGui::GetContentRegionAvail().y, table_height(std::size_t(kMinTableRows)));
+}
+
 // [SECTION] Query and planner choice ------------------------------------------------
 
-std::string query_label(const Scenario& s, std::size_t i) {
+// "query 2: both ways (bidirectional, infantry)": query_label() with the planner and class.
+std::string query_entry(const Scenario& s, std::size_t i) {
   const Query& q = s.queries[i];
-  std::string label = std::to_string(i);
-  if (!q.name.empty()) label += ": " + q.name;
-  label += " (" + q.planner;
+  std::string label = tools::query_label(s, i) + " (" + q.planner;
   if (q.movement_class < s.classes.size()) label += ", " + s.classes[q.movement_class].name;
   return label + ")";
 }
@@ -43,10 +84,10 @@ std::string query_label(const Scenario& s, std::size_t i) {
 void query_combo(EditorState& state) {
   const Scenario& s = state.doc->scenario();
   const std::size_t current = std::min(state.active_query, s.queries.size() - 1);
-  if (ImGui::BeginCombo("query", query_label(s, current).c_str())) {
+  if (ImGui::BeginCombo(fit_field("query").c_str(), query_entry(s, current).c_str())) {
     for (std::size_t i = 0; i < s.queries.size(); ++i) {
       ImGui::PushID(static_cast<int>(i));
-      if (ImGui::Selectable(query_label(s, i).c_str(), i == current)) state.active_query = i;
+      if (ImGui::Selectable(query_entry(s, i).c_str(), i == current)) state.active_query = i;
       ImGui::PopID();
     }
     ImGui::EndCombo();
@@ -56,9 +97,9 @@ void query_combo(EditorState& state) {
 void planner_widgets(SearchDebugger& dbg, const EditorState& state) {
   const Scenario& s = state.doc->scenario();
   const Query& q = s.queries[std::min(state.active_query, s.queries.size() - 1)];
-  const std::string own = "(query's own: " + q.planner + ")";
+  const std::string own = "query's own: " + q.planner;
   const std::string& chosen = dbg.planner_override();
-  if (ImGui::BeginCombo("planner", chosen.empty() ? own.c_str() : chosen.c_str())) {
+  if (ImGui::BeginCombo(fit_field("planner").c_str(), chosen.empty() ? own.c_str() : chosen.c_str())) {
     if (ImGui::Selectable(own.c_str(), chosen.empty())) dbg.clear_planner_override();
     for (const PlannerInfo& p : planner_registry()) {
       if (ImGui::Selectable(p.name.c_str(), p.name == chosen)) {
@@ -70,26 +111,33 @@ void planner_widgets(SearchDebugger& dbg, const EditorState& state) {
     }
     ImGui::EndCombo();
   }
+  tooltip(
+      "planner of the active query; another one here overrides the query's own until you revert it or "
+      "open another document (the per-query results keep the queries' own planners)");
   // Parameter sliders of the planner in use; moving one overrides the query's values.
-  const PlannerInfo* info = find_planner(dbg.active_planner());
-  if (!info || info->params.empty()) return;
-  ParamValues values = dbg.active_params();
-  values.resize(info->params.size(), 0.0);
-  bool changed = false;
-  for (std::size_t i = 0; i < info->params.size(); ++i) {
-    const ParamSpec& spec = info->params[i];
-    const bool log_scale = spec.min_value > 0 && spec.max_value >= 100 * spec.min_value;
-    changed |= ImGui::SliderScalar(spec.name.c_str(), ImGuiDataType_Double, &values[i], &spec.min_value,
-                                   &spec.max_value, "%.3g",
-                                   log_scale ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
-    tooltip(spec.description.c_str());
+  if (const PlannerInfo* info = find_planner(dbg.active_planner()); info && !info->params.empty()) {
+    ParamValues values = dbg.active_params();
+    values.resize(info->params.size(), 0.0);
+    bool changed = false;
+    for (std::size_t i = 0; i < info->params.size(); ++i) {
+      const ParamSpec& spec = info->params[i];
+      const bool log_scale = spec.min_value > 0 && spec.max_value >= 100 * spec.min_value;
+      changed |= ImGui::SliderScalar(fit_field(spec.name.c_str()).c_str(), ImGuiDataType_Double, &values[i],
+                                     &spec.min_value, &spec.max_value, "%.3g",
+                                     log_scale ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
+      tooltip(spec.description.c_str());
+    }
+    if (changed) dbg.set_planner_override(info->name, values);
   }
-  if (changed) dbg.set_planner_override(info->name, values);
-  if (!chosen.empty() && chosen == q.planner) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("revert")) dbg.clear_planner_override();
-    tooltip("use the query's own parameters again");
-  }
+  // An override is easy to forget: say so in a warning colour, after the way back.
+  const std::string note = dbg.override_note();
+  if (note.empty()) return;
+  if (ImGui::SmallButton("revert")) dbg.clear_planner_override();
+  tooltip("plan the query with its own planner and parameters again");
+  ImGui::SameLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, kWarningColor);
+  ImGui::TextWrapped("%s", note.c_str());
+  ImGui::PopStyleColor();
 }
 
 // [SECTION] Controls ---------------------------------------------------------------
@@ -112,16 +160,16 @@ void control_widgets(SearchDebugger& dbg) {
   ImGui::SameLine();
   if (ImGui::Button(">|")) dbg.seek(dbg.total_steps());
   tooltip("to the end: the finished search (F7)");
-  ImGui::SameLine();
-  std::uint64_t n = dbg.step_size();
-  const std::uint64_t one = 1, hundred = 100;
-  ImGui::SetNextItemWidth(90);
-  if (ImGui::InputScalar("N", ImGuiDataType_U64, &n, &one, &hundred, "%llu")) dbg.set_step_size(n);
-  tooltip("expansions per >> step");
 
+  // "N" and "speed" share one line: N takes a third of it.
+  std::uint64_t n = dbg.step_size();
+  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.3f));
+  if (ImGui::InputScalar("N", ImGuiDataType_U64, &n, nullptr, nullptr, "%llu")) dbg.set_step_size(n);
+  tooltip("expansions per >> step (F11)");
+  same_line_if_fits(tools::kMinFieldWidth + ImGui::CalcTextSize("speed").x);
   double speed = dbg.speed();
   const double lo = SearchDebugger::kMinSpeed, hi = SearchDebugger::kMaxSpeed;
-  if (ImGui::SliderScalar("speed", ImGuiDataType_Double, &speed, &lo, &hi, "%.0f exp/s",
+  if (ImGui::SliderScalar(fit_field("speed").c_str(), ImGuiDataType_Double, &speed, &lo, &hi, "%.0f exp/s",
                           ImGuiSliderFlags_Logarithmic)) {
     dbg.set_speed(speed);
   }
@@ -136,13 +184,12 @@ void control_widgets(SearchDebugger& dbg) {
   const std::uint64_t zero = 0;
   char fmt[64];
   std::snprintf(fmt, sizeof fmt, "step %%llu / %llu", ull(total));
-  ImGui::SetNextItemWidth(-1);
+  ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::SliderScalar("##timeline", ImGuiDataType_U64, &k, &zero, &total, fmt)) dbg.seek(k);
   tooltip("drag to scrub the recorded search back and forth");
 }
 
-void breakpoint_widgets(SearchDebugger& dbg, const EditorState& state) {
-  (void)state;
+void breakpoint_widgets(SearchDebugger& dbg) {
   // Breakpoints name a node of any planner: picked on the map (its cell, polygon or
   // point, as the planner declares it), with F9 under the mouse, or from the open list.
   const bool armed = dbg.breakpoint_pick_armed();
@@ -152,9 +199,10 @@ void breakpoint_widgets(SearchDebugger& dbg, const EditorState& state) {
   tooltip(
       "then click a node on the map to break when it is expanded (F9 toggles one at the node under the mouse; "
       "right-click a row of the open list, too)");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("clear"));
   if (ImGui::Button("clear")) dbg.set_breakpoint(std::nullopt);
-  ImGui::SameLine();
+  tooltip("remove the breakpoint");
+  same_line_if_fits(button_width("run to break"));
   ImGui::BeginDisabled(!dbg.breakpoint());
   if (ImGui::Button("run to break")) dbg.run_to_breakpoint();
   ImGui::EndDisabled();
@@ -168,7 +216,56 @@ void breakpoint_widgets(SearchDebugger& dbg, const EditorState& state) {
   }
 }
 
-// [SECTION] Stats ------------------------------------------------------------------
+// Returns true when the comparison was run this frame.
+bool compare_button(SearchDebugger& dbg, EditorState& state) {
+  const bool pressed = ImGui::Button("compare planners");
+  tooltip("run every registered planner with its default parameters on the active query (Compare tab)");
+  if (pressed) dbg.compare_planners();
+  // Every query's path at once: the all_paths layer, also in the Layers list.
+  bool all = state.layers.contains(render::Layer::AllPaths);
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("all paths").x +
+                    ImGui::GetStyle().ItemInnerSpacing.x);
+  if (ImGui::Checkbox("all paths", &all)) state.layers.set(render::Layer::AllPaths, all);
+  tooltip("draw every query's path, not only the active one's (layer all_paths)");
+  return pressed;
+}
+
+// [SECTION] Where the search stands, and the stats ------------------------------------
+
+// "running, step 12 of 340" while scrubbing, the final status at the end, and the answer.
+void status_line(const SearchDebugger& dbg) {
+  if (dbg.searching()) {
+    ImGui::Text("searching with %s...", dbg.active_planner().c_str());
+    return;
+  }
+  const PathResult* r = dbg.result();
+  if (!r) return;
+  const SearchStatus at = dbg.status_at_step();
+  const ImVec4 color = at == SearchStatus::Running ? kWarningColor
+                       : at == SearchStatus::Found ? ImGui::GetStyleColorVec4(ImGuiCol_Text)
+                                                   : kErrorColor;
+  ImGui::TextDisabled("status");
+  ImGui::SameLine();
+  ImGui::TextColored(color, "%s", dbg.step_status().c_str());
+  tooltip("where the search stands at the step shown; the final status at the last step");
+  if (r->status == SearchStatus::Found) {
+    const bool final = at != SearchStatus::Running;
+    char line[160];
+    std::snprintf(line, sizeof line, "%s length %.3f m, cost %.3f, %llu expanded",
+                  final ? "path:" : "at the end:", r->length, r->cost, ull(r->stats.expansions));
+    if (final) {
+      ImGui::TextWrapped("%s", line);
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", line);
+      ImGui::PopStyleColor();
+    }
+  } else if (!r->message.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::TextWrapped("%s", r->message.c_str());
+    ImGui::PopStyleColor();
+  }
+}
 
 // One "name  value" row of the stats table.
 template <typename... Args>
@@ -177,19 +274,27 @@ void stat_row(const char* name, const char* fmt, Args... args) {
   ImGui::TableSetColumnIndex(0);
   ImGui::TextDisabled("%s", name);
   ImGui::TableSetColumnIndex(1);
-  ImGui::Text(fmt, args...);
+  ImGui::TextWrapped(fmt, args...);
 }
 
-void stats_widgets(const SearchDebugger& dbg, const Query& q) {
+void stats_table(const SearchDebugger& dbg, const Query& q) {
   const PathResult* r = dbg.result();
   if (dbg.searching()) {
     ImGui::Text("searching with %s...", dbg.active_planner().c_str());
     return;
   }
-  if (!r) return;
-  if (!ImGui::BeginTable("stats", 2, ImGuiTableFlags_SizingFixedFit)) return;
+  if (!r) {
+    ImGui::TextDisabled("no search recorded");
+    return;
+  }
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg;
+  if (!ImGui::BeginTable("stats", 2, flags, ImVec2(0, tab_height()))) return;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   stat_row("planner", "%s", dbg.active_planner().c_str());
-  stat_row("status", "%s", to_string(r->status));
+  stat_row("status", "%s", dbg.step_status().c_str());
+  stat_row("final", "%s", to_string(r->status));
   if (r->status == SearchStatus::Found) {
     stat_row("length", "%.3f m", r->length);
     stat_row("cost", "%.3f", r->cost);
@@ -212,20 +317,21 @@ void stats_widgets(const SearchDebugger& dbg, const Query& q) {
     tooltip("the planner's structure drawn in the view (layers planner_cells, planner_edges, planner_aux); "
             "at most a set number of primitives per frame");
   }
+  if (!r->message.empty()) stat_row("message", "%s", r->message.c_str());
   ImGui::EndTable();
-  if (!r->message.empty()) ImGui::TextWrapped("%s", r->message.c_str());
 }
 
 // [SECTION] Open list table ----------------------------------------------------------
 
 void open_list_table(SearchDebugger& dbg, EditorState& state) {
   const std::vector<TraceNode>& open = dbg.open_nodes();
-  ImGui::Text("%zu open at step %llu (sorted by f, then h)", open.size(), ull(dbg.step()));
+  ImGui::TextDisabled("%zu open at step %llu, by f then h", open.size(), ull(dbg.step()));
+  // Fixed-fit columns keep every header whole; a narrow column scrolls sideways.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit |
-                                ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("open_list", 6, flags, ImVec2(0, 240))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("open_list", 6, flags, ImVec2(0, tab_height()))) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("#");
   ImGui::TableSetupColumn("node");
   ImGui::TableSetupColumn("g");
@@ -257,11 +363,11 @@ void open_list_table(SearchDebugger& dbg, EditorState& state) {
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(dbg.node_label(n.node).c_str());
       ImGui::TableSetColumnIndex(2);
-      ImGui::Text("%.3f", n.g);
+      ImGui::Text("%.2f", n.g);
       ImGui::TableSetColumnIndex(3);
-      ImGui::Text("%.3f", n.h);
+      ImGui::Text("%.2f", n.h);
       ImGui::TableSetColumnIndex(4);
-      ImGui::Text("%.3f", n.f());
+      ImGui::Text("%.2f", n.f());
       ImGui::TableSetColumnIndex(5);
       ImGui::TextUnformatted(dbg.node_label(n.parent).c_str());
     }
@@ -277,8 +383,7 @@ void query_table(const SearchDebugger& dbg, EditorState& state) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("queries", 7, flags, ImVec2(0, std::min(200.0f, 24.0f + 20.0f * rows.size()))))
-    return;
+  if (!ImGui::BeginTable("queries", 7, flags, ImVec2(0, tab_height()))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const char* name : {"query", "planner", "status", "length", "cost", "expansions", "us"}) {
     ImGui::TableSetupColumn(name);
@@ -288,16 +393,17 @@ void query_table(const SearchDebugger& dbg, EditorState& state) {
   clipper.Begin(static_cast<int>(rows.size()));
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const QueryOutcome& o = rows[static_cast<std::size_t>(i)];
+      const std::size_t index = static_cast<std::size_t>(i);
+      const QueryOutcome& o = rows[index];
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(i);
-      const std::string label = static_cast<std::size_t>(i) < s.queries.size() && !s.queries[i].name.empty()
-                                    ? std::to_string(i) + ": " + s.queries[i].name
-                                    : std::to_string(i);
-      if (ImGui::Selectable(label.c_str(), dbg.active_query() == static_cast<std::size_t>(i),
+      const std::string label = index < s.queries.size()
+                                    ? tools::query_label(s, index)
+                                    : "query " + std::to_string(tools::query_number(index));
+      if (ImGui::Selectable(label.c_str(), dbg.active_query() == index,
                             ImGuiSelectableFlags_SpanAllColumns)) {
-        state.active_query = static_cast<std::size_t>(i);
+        state.active_query = index;
       }
       if (!o.message.empty()) tooltip(o.message.c_str());
       ImGui::PopID();
@@ -319,11 +425,17 @@ void query_table(const SearchDebugger& dbg, EditorState& state) {
   ImGui::EndTable();
 }
 
-void compare_widgets(SearchDebugger& dbg) {
-  if (ImGui::Button("compare planners")) dbg.compare_planners();
-  tooltip("run every registered planner with its default parameters on the active query");
+// Width of the bars of the comparison's expansions column, pixels.
+constexpr float kBarWidth = 96;
+
+// The comparison: one row per planner, its expansions as a bar (the plot) beside the
+// numbers, so the table and the plot are always seen together.
+void compare_widgets(const SearchDebugger& dbg) {
   const std::vector<ComparisonRow>& rows = dbg.last_comparison();
-  if (rows.empty()) return;
+  if (rows.empty()) {
+    ImGui::TextWrapped("Press \"compare planners\" above to run every planner on the active query.");
+    return;
+  }
   // Exact planners must agree on the cost; a disagreement is shown in red.
   double best_exact = std::numeric_limits<double>::infinity();
   std::uint64_t most = 1;
@@ -331,11 +443,20 @@ void compare_widgets(SearchDebugger& dbg) {
     if (r.exact && r.status == SearchStatus::Found) best_exact = std::min(best_exact, r.cost);
     most = std::max(most, r.expansions);
   }
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("compare", 6, flags)) {
-    for (const char* name : {"planner", "status", "length", "cost", "expansions", "us"})
-      ImGui::TableSetupColumn(name);
+  const char* legend = "bars: expansions; ~ = not exact";
+  const float legend_height =
+      ImGui::CalcTextSize(legend, nullptr, false, ImGui::GetContentRegionAvail().x).y +
+      ImGui::GetStyle().ItemSpacing.y;
+  const float height = std::min(table_height(rows.size(), true),
+                                std::max(tab_height() - legend_height, table_height(1, true)));
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("compare", 6, flags, ImVec2(0, height))) {
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("planner");
+    ImGui::TableSetupColumn("expansions", ImGuiTableColumnFlags_WidthFixed, kBarWidth);
+    for (const char* name : {"cost", "length", "status", "us"}) ImGui::TableSetupColumn(name);
     ImGui::TableHeadersRow();
     for (const ComparisonRow& r : rows) {
       ImGui::TableNextRow();
@@ -343,10 +464,11 @@ void compare_widgets(SearchDebugger& dbg) {
       ImGui::Text("%s%s", r.name.c_str(), r.exact ? "" : " ~");
       if (!r.message.empty()) tooltip(r.message.c_str());
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(to_string(r.status));
+      char count[32];
+      std::snprintf(count, sizeof count, "%llu", ull(r.expansions));
+      ImGui::ProgressBar(static_cast<float>(double(r.expansions) / double(most)), ImVec2(kBarWidth, 0),
+                         count);
       ImGui::TableSetColumnIndex(2);
-      if (r.status == SearchStatus::Found) ImGui::Text("%.3f", r.length);
-      ImGui::TableSetColumnIndex(3);
       if (r.status == SearchStatus::Found) {
         // Equal-cost paths may sum their moves in another order: allow rounding.
         const bool wrong = r.exact && std::isfinite(best_exact) &&
@@ -358,22 +480,26 @@ void compare_widgets(SearchDebugger& dbg) {
           ImGui::Text("%.3f", r.cost);
         }
       }
+      ImGui::TableSetColumnIndex(3);
+      if (r.status == SearchStatus::Found) ImGui::Text("%.3f", r.length);
       ImGui::TableSetColumnIndex(4);
-      ImGui::Text("%llu", ull(r.expansions));
+      ImGui::TextUnformatted(to_string(r.status));
       ImGui::TableSetColumnIndex(5);
       ImGui::Text("%.0f", r.micros);
     }
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("expansions (~ = not exact)");
-  for (const ComparisonRow& r : rows) {
-    char overlay[96];
-    std::snprintf(overlay, sizeof overlay, "%s  %llu", r.name.c_str(), ull(r.expansions));
-    ImGui::ProgressBar(static_cast<float>(double(r.expansions) / double(most)), ImVec2(-1, 0), overlay);
-  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", legend);
+  ImGui::PopStyleColor();
+  tooltip(
+      "a full bar is the most expansions of any planner; a planner marked ~ is not exact: its cost may "
+      "exceed the optimum");
 }
 
 }  // namespace
+
+// [SECTION] The panel ------------------------------------------------------------------
 
 void debugger_panel(SearchDebugger& dbg, EditorState& state) {
   if (!state.doc) {
@@ -383,24 +509,44 @@ void debugger_panel(SearchDebugger& dbg, EditorState& state) {
   dbg.sync(state);
   const Scenario& s = state.doc->scenario();
   if (s.queries.empty()) {
-    ImGui::TextDisabled("no queries in this scenario: add one with the query tool");
+    ImGui::TextWrapped("No queries in this scenario: add one with the query tool.");
     return;
   }
   query_combo(state);
   planner_widgets(dbg, state);
   dbg.sync(state);  // show this frame what the widgets above asked for
-  if (!dbg.error().empty()) ImGui::TextColored(kErrorColor, "%s", dbg.error().c_str());
+  if (!dbg.error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::TextWrapped("%s", dbg.error().c_str());
+    ImGui::PopStyleColor();
+  }
 
   ImGui::Separator();
   control_widgets(dbg);
-  breakpoint_widgets(dbg, state);
+  status_line(dbg);
+  breakpoint_widgets(dbg);
+  const bool compared = compare_button(dbg, state);
 
+  // The rest of the height goes to one tab at a time. A comparison just run is shown.
   ImGui::Separator();
-  stats_widgets(dbg, s.queries[std::min(state.active_query, s.queries.size() - 1)]);
-
-  if (ImGui::CollapsingHeader("open list", ImGuiTreeNodeFlags_DefaultOpen)) open_list_table(dbg, state);
-  if (ImGui::CollapsingHeader("all queries")) query_table(dbg, state);
-  if (ImGui::CollapsingHeader("compare planners")) compare_widgets(dbg);
+  if (!ImGui::BeginTabBar("debugger_tabs")) return;
+  if (ImGui::BeginTabItem("Open list")) {
+    open_list_table(dbg, state);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Queries")) {
+    query_table(dbg, state);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Compare", nullptr, compared ? ImGuiTabItemFlags_SetSelected : 0)) {
+    compare_widgets(dbg);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Stats")) {
+    stats_table(dbg, s.queries[std::min(state.active_query, s.queries.size() - 1)]);
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
 }
 
 void debugger_shortcuts(SearchDebugger& dbg, std::optional<Vec2> hover_world) {

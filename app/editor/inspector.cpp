@@ -223,17 +223,18 @@ void query_panel(EditorState& state, const Selection& sel) {
                     spec.default_value);
       const std::string tooltip = spec.description + range;
       ImGui::PushID(spec.name.c_str());
-      fields.number(
-          spec.name.c_str(), overridden ? it->value : spec.default_value, tooltip.c_str(),
-          [&](Scenario& e, double v) { set_param(edit(e).params, spec.name, v); }, "%.4g");
+      // The reset button goes first, so that the field and its label share what it leaves.
       if (overridden) {
-        ImGui::SameLine();
         const bool reset = ImGui::SmallButton("default");
         tools::item_tooltip("Remove the override and use the planner's default");
         fields.choice((spec.name + " reset").c_str(), reset, [&](Scenario& e) {
           std::erase_if(edit(e).params, [&](const PlannerParam& p) { return p.name == spec.name; });
         });
+        ImGui::SameLine();
       }
+      fields.number(
+          spec.name.c_str(), overridden ? it->value : spec.default_value, tooltip.c_str(),
+          [&](Scenario& e, double v) { set_param(edit(e).params, spec.name, v); }, "%.4g");
       ImGui::PopID();
     }
   }
@@ -278,7 +279,7 @@ void scenario_panel(EditorState& state) {
                 s.units.size(), s.queries.size());
   ImGui::TextWrapped("%s", line);
   ImGui::Separator();
-  ImGui::TextDisabled("Select an item with the select tool (V) to edit it here.");
+  tools::hint("Select an item with the select tool (V) to edit it here.");
 }
 
 }  // namespace

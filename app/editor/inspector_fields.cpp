@@ -43,7 +43,7 @@ void InspectorFields::finish(const char* label, const char* tooltip) {
 
 void InspectorFields::number(const char* label, double value, const char* tooltip,
                              const std::function<void(Scenario&, double)>& set, const char* format) {
-  if (ImGui::InputDouble(label, &value, 0, 0, format)) {
+  if (ImGui::InputDouble(tools::fit_field(label).c_str(), &value, 0, 0, format)) {
     commit(
         label, [&](Scenario& s) { set(s, value); }, tools::merge_key(field_id(label)));
   }
@@ -53,7 +53,8 @@ void InspectorFields::number(const char* label, double value, const char* toolti
 void InspectorFields::point(const char* label, Vec2 value, const char* tooltip,
                             const std::function<void(Scenario&, Vec2)>& set) {
   double xy[2] = {value.x, value.y};
-  if (ImGui::InputScalarN(label, ImGuiDataType_Double, xy, 2, nullptr, nullptr, "%.3f")) {
+  if (ImGui::InputScalarN(tools::fit_field(label).c_str(), ImGuiDataType_Double, xy, 2, nullptr, nullptr,
+                          "%.3f")) {
     commit(
         label,
         [&](Scenario& s) {
@@ -67,9 +68,10 @@ void InspectorFields::point(const char* label, Vec2 value, const char* tooltip,
 void InspectorFields::text(const char* label, const std::string& value, const char* tooltip,
                            const std::function<void(Scenario&, const std::string&)>& set, bool multiline) {
   std::string edited = value;
+  const std::string shown = tools::fit_field(label);
   const bool changed =
-      multiline ? ImGui::InputTextMultiline(label, &edited, ImVec2(0, ImGui::GetTextLineHeight() * 4))
-                : ImGui::InputText(label, &edited);
+      multiline ? ImGui::InputTextMultiline(shown.c_str(), &edited, ImVec2(0, ImGui::GetTextLineHeight() * 4))
+                : ImGui::InputText(shown.c_str(), &edited);
   if (changed)
     commit(
         label, [&](Scenario& s) { set(s, edited); }, tools::merge_key(field_id(label)));
@@ -95,7 +97,10 @@ void InspectorFields::choice(const char* label, bool changed, const std::functio
 void InspectorFields::read_only(const char* label, const std::string& value) {
   ImGui::TextDisabled("%s", label);
   ImGui::SameLine();
+  // Long values wrap at the panel's edge instead of running past it.
+  ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(value.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace pathscope::app

@@ -24,14 +24,14 @@ class BridgeTool final : public DragTool {
   void options_ui(ToolContext& ctx) override {
     PaintSettings& paint = ctx.state.paint;
     const double min_width = 0.01, max_width = 1000;
-    ImGui::DragScalar("Width (m)", ImGuiDataType_Double, &paint.bridge_width, 0.1f, &min_width, &max_width,
-                      "%.2f");
+    ImGui::DragScalar(fit_field("Width (m)").c_str(), ImGuiDataType_Double, &paint.bridge_width, 0.1f,
+                      &min_width, &max_width, "%.2f");
     paint.bridge_width = std::clamp(paint.bridge_width, min_width, max_width);
     item_tooltip("Deck width of new bridges, metres");
     ImGui::Checkbox("Intact", &paint.bridge_intact);
     item_tooltip(
         "An intact bridge is passable ground; a destroyed one is drawn dashed red and blocks nothing");
-    ImGui::TextDisabled("Drag from one end to the other.");
+    hint("Drag from one end to the other.");
   }
 
  private:

@@ -97,7 +97,8 @@ class BrushTool final : public Tool {
     PaintSettings& paint = ctx.state.paint;
     const Scenario& s = ctx.doc.scenario();
     terrain_combo("Terrain", s, paint.brush_terrain, "Terrain painted into the tile grid");
-    ImGui::SliderInt("Size (cells)", &paint.brush_size, 1, kMaxBrush, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt(fit_field("Size (cells)").c_str(), &paint.brush_size, 1, kMaxBrush, "%d",
+                     ImGuiSliderFlags_AlwaysClamp);
     item_tooltip("Brush diameter in cells, 1..64");
     int shape = paint.brush_round ? 1 : 0;
     ImGui::RadioButton("Square", &shape, 0);
@@ -107,10 +108,10 @@ class BrushTool final : public Tool {
     item_tooltip("Paint the cells whose centres lie in the disc of diameter n cells");
     paint.brush_round = shape == 1;
     if (!s.tiles) {
-      ImGui::TextDisabled("No tile grid yet: the first stroke creates one");
-      ImGui::TextDisabled("(ground, %d x %d cells).", s.grid_size().x, s.grid_size().y);
+      hint("No tile grid yet: the first stroke creates one (ground, %d x %d cells).", s.grid_size().x,
+           s.grid_size().y);
     }
-    ImGui::TextDisabled("One drag is one undo step.");
+    hint("One drag is one undo step.");
   }
 
  private:

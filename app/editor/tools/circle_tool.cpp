@@ -21,7 +21,7 @@ class CircleTool final : public DragTool {
   void options_ui(ToolContext& ctx) override {
     terrain_combo("Terrain", ctx.doc.scenario(), ctx.state.paint.obstacle_terrain,
                   "Terrain of new obstacles (usually an impassable one)");
-    ImGui::TextDisabled("Press the centre, drag the radius.");
+    hint("Press the centre, drag the radius.");
   }
 
  private:

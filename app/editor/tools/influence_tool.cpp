@@ -26,13 +26,14 @@ class InfluenceTool final : public DragTool {
   void options_ui(ToolContext& ctx) override {
     double& strength = ctx.state.paint.influence_strength;
     const double lo = 0, hi = 100;
-    ImGui::DragScalar("Strength", ImGuiDataType_Double, &strength, 0.05f, &lo, &hi, "%.2f");
+    ImGui::DragScalar(fit_field("Strength").c_str(), ImGuiDataType_Double, &strength, 0.05f, &lo, &hi,
+                      "%.2f");
     strength = std::clamp(strength, lo, hi);
     item_tooltip(threat_ ? "Weight of new threats: how strongly threat-aware planners avoid them (>= 0)"
                          : "Weight of new allies: how strongly threat-aware planners prefer them (>= 0)");
-    ImGui::TextDisabled("Press the centre, drag the radius.");
-    ImGui::TextDisabled("A click reuses the last radius (%s).",
-                        last_radius_ ? format_metres(*last_radius_).c_str() : "10% of the world");
+    hint("Press the centre, drag the radius.");
+    hint("A click reuses the last radius (%s).",
+         last_radius_ ? format_metres(*last_radius_).c_str() : "10% of the world");
   }
 
  private:

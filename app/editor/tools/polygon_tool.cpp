@@ -54,8 +54,8 @@ void PolygonTool::draw_preview(const ToolContext& ctx, render::DrawList& out) co
 
 void PolygonTool::options_ui(ToolContext& ctx) {
   terrain_combo("Terrain", ctx.doc.scenario(), ctx.state.paint.*params_.terrain, params_.terrain_tooltip);
-  ImGui::TextDisabled("Click vertices; click the first one, double-click or press Enter to close.");
-  ImGui::TextDisabled("Delete removes the last vertex, Escape cancels.");
+  hint("Click vertices; click the first one, double-click or press Enter to close.");
+  hint("Delete removes the last vertex, Escape cancels.");
   if (!draft_.empty()) ImGui::Text("%zu vertices so far", draft_.size());
 }
 

@@ -22,8 +22,8 @@ class QueryTool final : public DragTool {
   void options_ui(ToolContext& ctx) override {
     class_combo("Movement class", ctx.doc.scenario(), ctx.state.paint.query_class,
                 "Movement class of new queries (body radius, speed and terrain costs)");
-    ImGui::TextDisabled("Drag from the start to the goal.");
-    ImGui::TextDisabled("Move existing markers with the select tool (V).");
+    hint("Drag from the start to the goal.");
+    hint("Move existing markers with the select tool (V).");
   }
 
  private:

@@ -18,7 +18,7 @@ class RectTool final : public DragTool {
   void options_ui(ToolContext& ctx) override {
     terrain_combo("Terrain", ctx.doc.scenario(), ctx.state.paint.obstacle_terrain,
                   "Terrain of new obstacles (usually an impassable one)");
-    ImGui::TextDisabled("Drag from one corner to the opposite one.");
+    hint("Drag from one corner to the opposite one.");
   }
 
  private:

@@ -4,6 +4,7 @@
 #include "app/editor/tools/polygon_tool.hpp"
 #include "app/editor/tools/tool_factories.hpp"
 #include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
 
@@ -66,7 +67,7 @@ class RegionTool final : public PolygonTool {
 
   void options_ui(ToolContext& ctx) override {
     PolygonTool::options_ui(ctx);
-    ImGui::TextDisabled("Shift+drag: a circular region (centre, then radius).");
+    hint("Shift+drag: a circular region (centre, then radius).");
   }
 
  private:

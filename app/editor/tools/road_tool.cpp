@@ -62,16 +62,16 @@ class RoadTool final : public Tool {
   void options_ui(ToolContext& ctx) override {
     PaintSettings& paint = ctx.state.paint;
     const double min_width = 0.01, max_width = 1000, min_speed = 1, max_speed = 100;
-    ImGui::DragScalar("Width (m)", ImGuiDataType_Double, &paint.road_width, 0.1f, &min_width, &max_width,
-                      "%.2f");
+    ImGui::DragScalar(fit_field("Width (m)").c_str(), ImGuiDataType_Double, &paint.road_width, 0.1f,
+                      &min_width, &max_width, "%.2f");
     paint.road_width = std::clamp(paint.road_width, min_width, max_width);
     item_tooltip("Width of new roads, metres");
-    ImGui::DragScalar("Speed factor", ImGuiDataType_Double, &paint.road_speed_factor, 0.05f, &min_speed,
-                      &max_speed, "%.2f");
+    ImGui::DragScalar(fit_field("Speed factor").c_str(), ImGuiDataType_Double, &paint.road_speed_factor,
+                      0.05f, &min_speed, &max_speed, "%.2f");
     paint.road_speed_factor = std::clamp(paint.road_speed_factor, min_speed, max_speed);
     item_tooltip("Terrain costs on the road are divided by this (>= 1)");
-    ImGui::TextDisabled("Click points; Enter or a click on the last point ends.");
-    ImGui::TextDisabled("Delete removes the last point, Escape cancels.");
+    hint("Click points; Enter or a click on the last point ends.");
+    hint("Delete removes the last point, Escape cancels.");
   }
 
  private:

@@ -10,6 +10,7 @@
 #include "app/editor/tools/picking.hpp"
 #include "app/editor/tools/selection_overlay.hpp"
 #include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
 
@@ -160,13 +161,13 @@ class SelectTool final : public Tool {
 
   void options_ui(ToolContext& ctx) override {
     const Selection& sel = ctx.state.selection;
-    ImGui::TextUnformatted(sel.empty() ? "Nothing selected" : ("Selected: " + describe(sel)).c_str());
+    ImGui::TextWrapped("%s", sel.empty() ? "Nothing selected" : ("Selected: " + describe(sel)).c_str());
     ImGui::BeginDisabled(sel.empty());
     if (ImGui::Button(sel.vertex >= 0 ? "Delete vertex" : "Delete")) on_key(ctx, ToolKey::Delete);
     item_tooltip_text("Removes the selected vertex, or the whole item (Delete key)");
     ImGui::EndDisabled();
-    ImGui::TextDisabled("Drag to move; drag vertices, corners, rims, bridge ends.");
-    ImGui::TextDisabled("Shift+click an edge to add a vertex.");
+    hint("Drag to move; drag vertices, corners, rims, bridge ends.");
+    hint("Shift+click an edge to add a vertex.");
   }
 
  private:

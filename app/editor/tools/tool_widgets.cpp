@@ -4,6 +4,10 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdarg>
+#include <string_view>
+
 namespace pathscope::app::tools {
 namespace {
 
@@ -24,6 +28,33 @@ void item_tooltip(const char* text) {
   if (text && *text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
+std::string fit_field(const char* label) {
+  const std::string_view text(label);
+  const std::string_view shown = text.substr(0, text.find("##"));
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float label_width = shown.empty() ? 0
+                                          : ImGui::CalcTextSize(shown.data(), shown.data() + shown.size()).x +
+                                                style.ItemInnerSpacing.x;
+  if (avail - label_width >= kMinFieldWidth) {
+    ImGui::SetNextItemWidth(avail - label_width);
+    return label;
+  }
+  // Too narrow for both: the whole label on its own line, the field under it.
+  ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
+  ImGui::SetNextItemWidth(std::max(avail, 1.0f));
+  return "##" + std::string(text);
+}
+
+void hint(const char* format, ...) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  va_list args;
+  va_start(args, format);
+  ImGui::TextWrappedV(format, args);
+  va_end(args);
+  ImGui::PopStyleColor();
+}
+
 namespace {
 
 // A combo over items 0..count-1 choosing `index`; item(i) draws anything in front of the
@@ -32,7 +63,7 @@ template <typename Item>
 bool index_combo(const char* label, const std::string& preview, std::size_t count, std::size_t& index,
                  const char* tooltip, Item item) {
   bool changed = false;
-  if (ImGui::BeginCombo(label, preview.c_str())) {
+  if (ImGui::BeginCombo(fit_field(label).c_str(), preview.c_str())) {
     for (std::size_t i = 0; i < count; ++i) {
       ImGui::PushID(int(i));
       const std::string text = item(i);
@@ -72,7 +103,7 @@ bool faction_combo(const char* label, const Scenario& s, std::string& name, bool
                    const char* tooltip) {
   bool changed = false;
   const char* preview = name.empty() ? "(none)" : name.c_str();
-  if (ImGui::BeginCombo(label, preview)) {
+  if (ImGui::BeginCombo(fit_field(label).c_str(), preview)) {
     if (allow_none && ImGui::Selectable("(none)", name.empty())) {
       changed = !name.empty();
       name.clear();
@@ -93,7 +124,7 @@ bool faction_combo(const char* label, const Scenario& s, std::string& name, bool
 
 bool planner_combo(const char* label, std::string& name, const char* tooltip) {
   bool changed = false;
-  if (ImGui::BeginCombo(label, name.c_str())) {
+  if (ImGui::BeginCombo(fit_field(label).c_str(), name.c_str())) {
     for (const PlannerInfo& p : planner_registry()) {
       if (ImGui::Selectable(p.name.c_str(), p.name == name)) {
         changed = p.name != name;
