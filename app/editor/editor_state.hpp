@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/editor/document.hpp"
+#include "app/editor/message_log.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/layer_set.hpp"
 
@@ -61,13 +62,18 @@ struct EditorState {
   render::LayerSet layers = render::LayerSet::defaults();
   render::Camera camera;
   bool show_grid_lines = false;
-  std::vector<std::string> messages; ///< Message panel, newest last (errors name file and field).
+  MessageLog messages;               ///< Message panel, newest last, and its pinned error.
   FieldError inspector_error;        ///< The inspector's last refused edit.
 
   /// Replaces the document (New, Open, Import) and resets what depends on it.
   void open_document(std::unique_ptr<Document> next);
-  /// Appends a message for the message panel.
-  void report(std::string message) { messages.push_back(std::move(message)); }
+  /// Appends an info message (something done: opened, saved, exported).
+  void report(std::string message) { messages.add(Severity::Info, std::move(message)); }
+  /// Appends a warning (done, but not quite as asked).
+  void report_warning(std::string message) { messages.add(Severity::Warning, std::move(message)); }
+  /// Appends an error (a failed load or save, a refused edit) and pins it at the top of
+  /// the message panel until dismissed.
+  void report_error(std::string message) { messages.add(Severity::Error, std::move(message)); }
 };
 
 }  // namespace pathscope::app

@@ -108,7 +108,7 @@ void FileActions::open_chosen(EditorState& state, const std::string& path) { run
 void FileActions::open_recent(EditorState& state, const std::string& path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
-    state.report(path + ": no longer exists; removed from the recent files");
+    state.report_error(path + ": no longer exists; removed from the recent files");
     forget_recent_file(settings_.recent_files, path);
     persist();
     return;
@@ -121,22 +121,22 @@ bool FileActions::load_path(EditorState& state, const fs::path& path) {
   if (ext == ".json") {
     Result<Scenario> loaded = load_scenario(path);
     if (!loaded) {
-      state.report(loaded.error().to_string());
+      state.report_error(loaded.error().to_string());
       return false;
     }
     state.open_document(std::make_unique<Document>(std::move(loaded).value(), path));
   } else if (ext == ".map") {
     Result<MovingAiMap> map = load_movingai_map(path);
     if (!map) {
-      state.report(map.error().to_string());
+      state.report_error(map.error().to_string());
       return false;
     }
     // A .map is imported, not edited in place: saving asks for a scenario file.
     state.open_document(std::make_unique<Document>(movingai_to_scenario(*map)));
   } else {
-    state.report(path.string() +
-                 ": unknown file type; Pathscope opens .json scenarios and Moving AI .map files "
-                 "(.scen files through File > Import Moving AI map)");
+    state.report_error(path.string() +
+                       ": unknown file type; Pathscope opens .json scenarios and Moving AI .map files "
+                       "(.scen files through File > Import Moving AI map)");
     return false;
   }
   remember(path);
@@ -165,7 +165,7 @@ bool FileActions::save(EditorState& state) {
 bool FileActions::save_as(EditorState& state, const fs::path& path) {
   if (!state.doc) return false;
   if (Status saved = save_scenario(state.doc->scenario(), path); !saved) {
-    state.report("cannot save: " + saved.error().to_string());
+    state.report_error("cannot save: " + saved.error().to_string());
     return false;
   }
   state.doc->mark_saved(path);
@@ -186,7 +186,7 @@ bool FileActions::import_movingai(EditorState& state, const fs::path& map_path, 
                                   std::span<const std::size_t> chosen) {
   Result<MovingAiMap> map = load_movingai_map(map_path);
   if (!map) {
-    state.report("cannot import: " + map.error().to_string());
+    state.report_error("cannot import: " + map.error().to_string());
     return false;
   }
   Scenario scenario;
@@ -195,7 +195,7 @@ bool FileActions::import_movingai(EditorState& state, const fs::path& map_path, 
   } else {
     Result<std::vector<MovingAiProblem>> problems = load_movingai_scen(scen_path);
     if (!problems) {
-      state.report("cannot import: " + problems.error().to_string());
+      state.report_error("cannot import: " + problems.error().to_string());
       return false;
     }
     std::vector<MovingAiProblem> picked;
@@ -203,7 +203,7 @@ bool FileActions::import_movingai(EditorState& state, const fs::path& map_path, 
       if (i < problems->size()) picked.push_back((*problems)[i]);
     }
     if (Status fits = check_movingai_problems(*map, picked, scen_path.string()); !fits) {
-      state.report("cannot import: " + fits.error().to_string());
+      state.report_error("cannot import: " + fits.error().to_string());
       return false;
     }
     scenario = movingai_to_scenario(*map, picked);
@@ -222,7 +222,7 @@ Result<fs::path> FileActions::export_image(EditorState& state, const ExportReque
   if (out.empty()) return make_error(ErrorCode::Value, "", "choose a file");
   if (!export_request) return make_error(ErrorCode::Value, "", "exporting is not available here");
   if (Status written = export_request(width, height, out); !written) {
-    state.report("cannot export: " + written.error().to_string());
+    state.report_error("cannot export: " + written.error().to_string());
     return written.error();
   }
   std::error_code ec;

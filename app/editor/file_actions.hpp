@@ -100,7 +100,7 @@ class FileActions {
   /// As open_path, once unsaved changes have been dealt with (a file chosen in the
   /// Open browser): a .scen opens the import dialog, anything else load_path.
   void open_chosen(EditorState& state, const std::string& path);
-  /// Opens `path` now, without asking. A loading error goes to state.report() (naming
+  /// Opens `path` now, without asking. A loading error goes to state.report_error() (naming
   /// the file and the field or line) and leaves the current document as it was.
   /// Returns true if a document was opened.
   bool load_path(EditorState& state, const std::filesystem::path& path);
@@ -113,10 +113,10 @@ class FileActions {
   Status create_new(EditorState& state, const NewScenarioParams& params);
 
   /// Save: writes the document to its file, or opens Save As when it has none. Returns
-  /// true if written. Errors go to state.report().
+  /// true if written. Errors go to state.report_error().
   bool save(EditorState& state);
   /// Writes the document to `path` atomically and makes it the document's file.
-  /// Returns true if written. Errors go to state.report().
+  /// Returns true if written. Errors go to state.report_error().
   bool save_as(EditorState& state, const std::filesystem::path& path);
   /// The Save As browser closed: with a file, save_as it and, if that worked, continue
   /// the action that waited for the save (the unsaved-changes prompt's Save); without
@@ -125,7 +125,7 @@ class FileActions {
 
   /// Imports a Moving AI map as an untitled document; the problems of `scen` (may be
   /// empty) whose indices are in `chosen` become its queries. Errors (file and line)
-  /// go to state.report(); the current document stays. Returns true if imported.
+  /// go to state.report_error(); the current document stays. Returns true if imported.
   bool import_movingai(EditorState& state, const std::filesystem::path& map, const std::filesystem::path& scen,
                        std::span<const std::size_t> chosen);
 

@@ -460,7 +460,7 @@ void FileDialogs::import_dialog(FileActions& actions, EditorState& state) {
     if (actions.import_movingai(state, f.map_path, scen, indices)) {
       close = true;
     } else {
-      f.error = state.messages.empty() ? "import failed" : state.messages.back();
+      f.error = state.messages.empty() ? "import failed" : state.messages.back().text;
     }
   }
   ImGui::EndDisabled();

@@ -29,8 +29,8 @@ bool PolygonTool::on_key(ToolContext& ctx, ToolKey key) {
   switch (key) {
     case ToolKey::Enter:
       if (draft_.size() < 3) {
-        ctx.state.report(params_.label + ": a polygon needs at least 3 points (" +
-                         std::to_string(draft_.size()) + " so far)");
+        ctx.state.report_warning(params_.label + ": a polygon needs at least 3 points (" +
+                                 std::to_string(draft_.size()) + " so far)");
       } else {
         close(ctx);
       }

@@ -39,7 +39,7 @@ class RoadTool final : public Tool {
     switch (key) {
       case ToolKey::Enter:
         if (draft_.size() < 2) {
-          ctx.state.report("Add road: a road needs at least 2 points");
+          ctx.state.report_warning("Add road: a road needs at least 2 points");
         } else {
           finish(ctx);
         }

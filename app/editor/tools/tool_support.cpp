@@ -11,7 +11,7 @@ Vec2 clamp_to_world(const WorldInfo& world, Vec2 p) {
 
 bool accept_or_report(EditorState& state, std::string_view what, const Status& status) {
   if (status) return true;
-  state.report(std::string(what) + " refused: " + status.error().to_string());
+  state.report_error(std::string(what) + " refused: " + status.error().to_string());
   return false;
 }
 

@@ -47,7 +47,7 @@ std::uint32_t fresh_id(const std::vector<T>& items) {
 }
 
 /// True when `status` is ok; otherwise reports "`what` refused: <where>: <message>" to
-/// the message panel and returns false.
+/// the message panel as an error and returns false.
 bool accept_or_report(EditorState& state, std::string_view what, const Status& status);
 
 /// A length for labels, e.g. "12.5 m".

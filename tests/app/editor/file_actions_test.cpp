@@ -83,6 +83,12 @@ void write_text(const fs::path& p, const std::string& text) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The newest message has `severity` and contains `part`.
+bool last_message(const EditorState& state, Severity severity, const std::string& part) {
+  return !state.messages.empty() && state.messages.back().severity == severity &&
+         contains(state.messages.back().text, part);
+}
+
 std::ptrdiff_t count_files(const fs::path& dir) {
   return std::distance(fs::directory_iterator(dir), fs::directory_iterator());
 }
@@ -112,20 +118,20 @@ TEST_SUITE("files") {
 
     files.open_path(state, source_path("tests/data/bad_self_intersecting.json").string());
     REQUIRE_FALSE(state.messages.empty());
-    CHECK(contains(state.messages.back(), "bad_self_intersecting.json"));
-    CHECK(contains(state.messages.back(), "features[0]"));
+    CHECK(last_message(state, Severity::Error, "bad_self_intersecting.json"));
+    CHECK(last_message(state, Severity::Error, "features[0]"));
     CHECK(state.doc.get() == before);
     CHECK(state.doc->scenario() == scenario);
     CHECK(state.doc_serial == serial);
 
     files.open_path(state, source_path("tests/data/bad_syntax.json").string());
-    CHECK(contains(state.messages.back(), "bad_syntax.json:"));
+    CHECK(last_message(state, Severity::Error, "bad_syntax.json:"));
     files.open_path(state, source_path("tests/data/bad_char.map").string());
-    CHECK(contains(state.messages.back(), "bad_char.map:"));
+    CHECK(last_message(state, Severity::Error, "bad_char.map:"));
     files.open_path(state, source_path("tests/data/no_such_file.json").string());
-    CHECK(contains(state.messages.back(), "no_such_file.json"));
+    CHECK(last_message(state, Severity::Error, "no_such_file.json"));
     files.open_path(state, source_path("README.md").string());
-    CHECK(contains(state.messages.back(), "unknown file type"));
+    CHECK(last_message(state, Severity::Error, "unknown file type"));
     CHECK(state.doc.get() == before);
     CHECK(state.doc_serial == serial);
     // Failed opens do not enter the recent files.
@@ -143,6 +149,24 @@ TEST_SUITE("files") {
     // Saving an untitled document asks for a file instead of writing the .map.
     CHECK_FALSE(files.save(state));
     CHECK(files.dialog_open());
+  }
+
+  TEST_CASE("a failed open pins its error; later successes leave it pinned until dismissed") {
+    FileActions files;
+    EditorState state = state_with_default(files);
+    CHECK(state.messages.pinned_error() == nullptr);
+    files.open_path(state, source_path("tests/data/bad_syntax.json").string());
+    const Message* pinned = state.messages.pinned_error();
+    REQUIRE(pinned);
+    CHECK(pinned->severity == Severity::Error);
+    CHECK(contains(pinned->text, "bad_syntax.json:"));
+    REQUIRE(files.load_path(state, source_path("maps/default.json")));
+    CHECK(last_message(state, Severity::Info, "opened "));
+    REQUIRE(state.messages.pinned_error());
+    CHECK(contains(state.messages.pinned_error()->text, "bad_syntax.json:"));
+    state.messages.dismiss_error();
+    CHECK(state.messages.pinned_error() == nullptr);
+    CHECK(state.messages.size() == 3);  // Dismissing keeps the list.
   }
 
   TEST_CASE("save then reopen round-trips") {
@@ -170,7 +194,7 @@ TEST_SUITE("files") {
     // A failed save reports the path and leaves the document modified.
     rename_scenario(*state.doc, "unsaved");
     CHECK_FALSE(files.save_as(state, dir.path / "no_such_folder" / "x.json"));
-    CHECK(contains(state.messages.back(), "no_such_folder"));
+    CHECK(last_message(state, Severity::Error, "no_such_folder"));
     CHECK(state.doc->modified());
     CHECK(state.doc->path() == out);
     (void)saved;
@@ -235,7 +259,7 @@ TEST_SUITE("files") {
     fs::remove(paths[9]);
     const std::uint64_t serial = state.doc_serial;
     files.open_recent(state, key(paths[9]));
-    CHECK(contains(state.messages.back(), "no longer exists"));
+    CHECK(last_message(state, Severity::Error, "no longer exists"));
     CHECK(state.doc_serial == serial);
     CHECK(files.recent().size() == kMaxRecentFiles - 1);
     CHECK(std::find(files.recent().begin(), files.recent().end(), key(paths[9])) == files.recent().end());
@@ -433,7 +457,7 @@ TEST_SUITE("files") {
     CHECK(state.doc.get() != before);
     CHECK(state.doc->path().empty());
     CHECK(state.doc->scenario().world.width == 40);
-    CHECK(contains(state.messages.back(), "new scenario: 40 x 30 m"));
+    CHECK(last_message(state, Severity::Info, "new scenario: 40 x 30 m"));
   }
 
   TEST_CASE("export_image: .png appended, reported, folder remembered; errors for the dialog") {
@@ -450,7 +474,7 @@ TEST_SUITE("files") {
     REQUIRE(out);
     CHECK(*out == dir.path / "view.png");
     CHECK(written == std::vector<fs::path>{dir.path / "view.png"});
-    CHECK(contains(state.messages.back(), "exported"));
+    CHECK(last_message(state, Severity::Info, "exported"));
     CHECK(files.settings().last_directory == fs::absolute(dir.path).string());
 
     CHECK(files.export_image(state, export_request, 64, 48, "").error().to_string() == "choose a file");
@@ -459,7 +483,7 @@ TEST_SUITE("files") {
     Result<fs::path> failed = files.export_image(state, export_request, 10, 10, dir.path / "b.png");
     REQUIRE_FALSE(failed);
     CHECK(contains(failed.error().to_string(), "wrong size"));
-    CHECK(contains(state.messages.back(), "cannot export"));
+    CHECK(last_message(state, Severity::Error, "cannot export"));
     CHECK(written.size() == 1);
   }
 
@@ -488,11 +512,11 @@ TEST_SUITE("files") {
 
     const Document* before = state.doc.get();
     CHECK_FALSE(files.import_movingai(state, map, source_path("tests/data/bad_field.scen"), chosen));
-    CHECK(contains(state.messages.back(), "bad_field.scen:"));
+    CHECK(last_message(state, Severity::Error, "bad_field.scen:"));
     const std::vector<std::size_t> outside = {0};
     CHECK_FALSE(files.import_movingai(state, source_path("tests/data/bad_char.map"), source_path("tests/data/ok.scen"), outside));
     CHECK_FALSE(files.import_movingai(state, source_path("tests/data/bad_char.map"), {}, {}));
-    CHECK(contains(state.messages.back(), "bad_char.map:"));
+    CHECK(last_message(state, Severity::Error, "bad_char.map:"));
     CHECK(state.doc.get() == before);
 
     REQUIRE(files.import_movingai(state, map, {}, {}));

@@ -47,8 +47,10 @@ struct Rig {
     tool.on_release(*ctx, at(to, shift));
   }
   bool key(Tool& tool, ToolKey k) { return tool.on_key(*ctx, k); }
-  bool reported(const std::string& text) const {
-    return !state.messages.empty() && state.messages.back().find(text) != std::string::npos;
+  // The newest message contains `text` and has `severity` (refused edits are errors).
+  bool reported(const std::string& text, Severity severity = Severity::Error) const {
+    return !state.messages.empty() && state.messages.back().text.find(text) != std::string::npos &&
+           state.messages.back().severity == severity;
   }
 };
 
@@ -106,7 +108,7 @@ TEST_SUITE("tools") {
       rig.click(*tool, {80, 70});
       CHECK(rig.key(*tool, ToolKey::Delete));
       CHECK(rig.key(*tool, ToolKey::Enter));
-      CHECK(rig.reported("at least 3 points"));
+      CHECK(rig.reported("at least 3 points", Severity::Warning));  // The draft stays: click on.
       CHECK(rig.key(*tool, ToolKey::Escape));
       CHECK_FALSE(rig.key(*tool, ToolKey::Escape));  // nothing left to cancel
       CHECK(rig.scenario().features.size() == 2);
@@ -289,7 +291,7 @@ TEST_SUITE("tools") {
     auto tool = tools::make_road_tool();
     rig.click(*tool, {5, 5});
     CHECK(rig.key(*tool, ToolKey::Enter));
-    CHECK(rig.reported("at least 2 points"));
+    CHECK(rig.reported("at least 2 points", Severity::Warning));
     CHECK(rig.scenario().roads.empty());
     rig.click(*tool, {50, 5});
     rig.click(*tool, {50, 40});
