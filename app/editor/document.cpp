@@ -5,6 +5,7 @@
 #include "app/editor/document.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 #include "planner/scenario/scenario_validate.hpp"
@@ -256,6 +257,11 @@ void Document::redo() {
 void Document::mark_saved(std::filesystem::path path) {
   path_ = std::move(path);
   saved_serial_ = applied_serial();
+}
+
+void Document::mark_unsaved() {
+  // Step serials start at 1 and only grow: no state of the history has this one.
+  saved_serial_ = std::numeric_limits<std::uint64_t>::max();
 }
 
 std::uint32_t Document::next_id(const std::vector<std::uint32_t>& used) {

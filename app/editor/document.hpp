@@ -81,6 +81,9 @@ class Document {
 
   /// Records that the scenario now equals the file at `path`.
   void mark_saved(std::filesystem::path path);
+  /// Records that the scenario is in no file yet although it holds work (an imported
+  /// Moving AI map): modified() until mark_saved(), whatever is undone.
+  void mark_unsaved();
 
   /// A fresh unique id for a new item in one of the scenario's id lists.
   static std::uint32_t next_id(const std::vector<std::uint32_t>& used);

@@ -131,8 +131,12 @@ bool FileActions::load_path(EditorState& state, const fs::path& path) {
       state.report_error(map.error().to_string());
       return false;
     }
-    // A .map is imported, not edited in place: saving asks for a scenario file.
+    // A .map is imported, not edited in place: saving asks for a scenario file. Opened
+    // here (Open, a drop, a recent file, the command line) it is the same untitled
+    // scenario as File > Import without problems, so it counts as unsaved work in the
+    // same way: the title shows "*" and quitting asks, even before any edit.
     state.open_document(std::make_unique<Document>(movingai_to_scenario(*map)));
+    state.doc->mark_unsaved();
   } else {
     state.report_error(path.string() +
                        ": unknown file type; Pathscope opens .json scenarios and Moving AI .map files "
@@ -210,6 +214,8 @@ bool FileActions::import_movingai(EditorState& state, const fs::path& map_path, 
   }
   const std::size_t queries = scenario.queries.size();
   state.open_document(std::make_unique<Document>(std::move(scenario)));
+  // The scenario (with the problems chosen) exists in no file yet: quitting asks.
+  state.doc->mark_unsaved();
   remember(map_path);
   state.report("imported " + map_path.string() + " with " + std::to_string(queries) + " queries");
   return true;

@@ -95,7 +95,8 @@ class FileActions {
 
   /// Opens a file chosen in the menu, dropped on the window or given on the command
   /// line, asking about unsaved changes first: .json scenarios, Moving AI .map files
-  /// (imported as an untitled document), .scen files (the import dialog, prefilled).
+  /// (imported as an untitled document, unsaved until saved as a scenario), .scen files
+  /// (the import dialog, prefilled).
   void open_path(EditorState& state, const std::string& path);
   /// As open_path, once unsaved changes have been dealt with (a file chosen in the
   /// Open browser): a .scen opens the import dialog, anything else load_path.
@@ -123,9 +124,10 @@ class FileActions {
   /// one (cancelled), or if saving failed, that action is dropped.
   void save_as_chosen(EditorState& state, const std::optional<std::filesystem::path>& chosen);
 
-  /// Imports a Moving AI map as an untitled document; the problems of `scen` (may be
-  /// empty) whose indices are in `chosen` become its queries. Errors (file and line)
-  /// go to state.report_error(); the current document stays. Returns true if imported.
+  /// Imports a Moving AI map as an untitled document, unsaved (modified) until saved as
+  /// a scenario; the problems of `scen` (may be empty) whose indices are in `chosen`
+  /// become its queries. Errors (file and line) go to state.report_error(); the current
+  /// document stays. Returns true if imported.
   bool import_movingai(EditorState& state, const std::filesystem::path& map, const std::filesystem::path& scen,
                        std::span<const std::size_t> chosen);
 

@@ -221,6 +221,21 @@ TEST_SUITE("document") {
     CHECK(Document(small_scenario()).display_name() == "untitled");
   }
 
+  TEST_CASE("mark_unsaved: modified from the start, after undo too, until saved") {
+    Document doc(small_scenario());
+    doc.mark_unsaved();
+    CHECK(doc.modified());
+    REQUIRE(doc.apply("Add", add_feature(rect_feature(1, {2, 2}, {4, 4}))));
+    doc.undo();
+    CHECK(doc.modified());  // Back to the imported state, which is still in no file.
+    doc.mark_saved("maps/imported.json");
+    CHECK_FALSE(doc.modified());
+    doc.redo();
+    CHECK(doc.modified());
+    doc.undo();
+    CHECK_FALSE(doc.modified());
+  }
+
   TEST_CASE("a new edit after undo drops the redo branch") {
     Document doc(small_scenario());
     REQUIRE(doc.apply("A", add_feature(rect_feature(1, {1, 1}, {2, 2}))));

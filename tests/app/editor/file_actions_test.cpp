@@ -146,9 +146,59 @@ TEST_SUITE("files") {
     REQUIRE(state.doc);
     CHECK(state.doc->path().empty());
     CHECK(state.doc->scenario().world.width == 4);
+    CHECK(last_message(state, Severity::Info, "opened "));
+    // The scenario is in no file yet: unsaved, as an import from the File menu is.
+    CHECK(state.doc->modified());
+    CHECK_FALSE(files.request_quit(state));
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Cancel);
+    CHECK_FALSE(files.quit_confirmed());
     // Saving an untitled document asks for a file instead of writing the .map.
     CHECK_FALSE(files.save(state));
     CHECK(files.dialog_open());
+  }
+
+  TEST_CASE("a Moving AI map imported through the File menu is unsaved: quitting asks") {
+    TempDir dir("import_unsaved");
+    FileActions files;
+    EditorState state = state_with_default(files);
+    files.request_import(state);  // File > Import Moving AI map...
+    std::optional<FileDialogRequest> asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Import);
+    // The dialog's Import button, with no .scen chosen.
+    REQUIRE(files.import_movingai(state, source_path("tests/data/ok.map"), {}, {}));
+    CHECK(last_message(state, Severity::Info, "imported "));
+    CHECK(state.doc->path().empty());
+    CHECK(state.doc->modified());  // The window title shows "untitled *".
+
+    // Ctrl+Q asks instead of quitting; Cancel keeps the import.
+    const Document* imported = state.doc.get();
+    files.quit(state);
+    CHECK_FALSE(files.quit_confirmed());
+    CHECK(files.asking_unsaved());
+    asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Unsaved);
+    CHECK(asked->document_name == "untitled");
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Cancel);
+    CHECK_FALSE(files.quit_confirmed());
+    CHECK(state.doc.get() == imported);
+    CHECK_FALSE(files.request_quit(state));
+    files.answer_unsaved(state, FileActions::UnsavedAnswer::Cancel);
+
+    // Saved as a scenario, nothing is left to lose.
+    REQUIRE(files.save_as(state, dir.path / "imported.json"));
+    CHECK(last_message(state, Severity::Info, "saved "));
+    CHECK_FALSE(state.doc->modified());
+    CHECK(files.request_quit(state));
+
+    // With problems of a .scen as queries, too.
+    const std::vector<std::size_t> chosen = {0, 1};
+    const fs::path map = source_path("tests/data/ok.map");
+    REQUIRE(files.import_movingai(state, map, source_path("tests/data/ok.scen"), chosen));
+    CHECK(state.doc->scenario().queries.size() == 2);
+    CHECK(state.doc->modified());
+    CHECK_FALSE(files.request_quit(state));
   }
 
   TEST_CASE("a failed open pins its error; later successes leave it pinned until dismissed") {
