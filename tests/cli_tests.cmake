@@ -34,6 +34,8 @@ pathscope_cli_test(bench_world_small 0 "256 x 256 cells.*3 queries.*build [0-9]+
 pathscope_cli_test(bench_world_classes 0 "3 movement classes.*class wheeled +found" ${PS} bench world maps/default.json --size 200 --classes 3)
 pathscope_cli_test(bench_world_bad_classes 2 "--classes 9: .* has 5 movement classes" ${PS} bench world --size 64 --classes 9)
 pathscope_cli_test(bench_world_bad_size 2 "--size" ${PS} bench world --size 9000)
+pathscope_cli_test(render_says_what_it_wrote 0 "wrote .*render_wrote\\.png \\(160x100\\)"
+                   ${PS} render maps/default.json --out ${CMAKE_CURRENT_BINARY_DIR}/render_wrote.png --size 160x100)
 
 # The full ground truth (25,587 problems) for every exact planner: release build only.
 foreach(planner astar bidirectional dijkstra)

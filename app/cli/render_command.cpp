@@ -171,6 +171,7 @@ int run_render_command(const RenderOptions& options) {
                 debugger.last_plan_ms());
   }
   if (Status written = (*canvas)->write_png(options.out_path); !written) return fail(written.error().to_string());
+  std::printf("wrote %s (%dx%d)\n", options.out_path.c_str(), options.width, options.height);
   return kExitOk;
 }
 

@@ -32,7 +32,8 @@ Result<EditorState> open_editor_state(const std::string& path);
 /// pixels, or the scenario's saved view.
 render::Camera initial_camera(const Scenario& scenario, Vec2 viewport_size);
 
-/// Runs the command; returns the exit code (0 ok, 1 bad input or failure).
+/// Runs the command and prints "wrote PATH (WxH)"; returns the exit code (0 ok, 1 bad
+/// input or failure).
 int run_render_command(const RenderOptions& options);
 
 }  // namespace pathscope::app
