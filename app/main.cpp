@@ -1,5 +1,6 @@
-// pathscope: the window (no sub-command, or `open`) and the headless sub-commands.
-// Exit codes: 0 success, 1 a failed check or bad input, 2 bad usage.
+// pathscope: the window (no sub-command, `pathscope FILE` or `pathscope open FILE`) and
+// the headless sub-commands. Exit codes: 0 success, 1 a failed check or bad input, 2 bad
+// usage. PATHSCOPE_VERSION comes from project() in CMakeLists.txt.
 
 #include <cstdio>
 #include <string>
@@ -34,8 +35,15 @@ int main(int argc, char** argv) {
   using namespace pathscope::app;
   CLI::App app{"Pathscope: plan, watch and debug unit paths for real-time strategy games"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("pathscope ") + PATHSCOPE_VERSION,
+                       "print \"pathscope VERSION\" and exit");
 
+  // `pathscope FILE` is `pathscope open FILE`. CLI11 tries sub-command names before
+  // positionals, so `solve`, `render`, ... still name their sub-commands.
   ViewerOptions viewer;
+  CLI::Option* file =
+      app.add_option("file", viewer.scenario_path, "scenario JSON or Moving AI .map to open in the window");
+  app.add_option("--quit-after-frames", viewer.quit_after_frames, "close by itself after N frames (tests)");
   auto* open = app.add_subcommand("open", "open a scenario in the window (the default)");
   open->add_option("file", viewer.scenario_path, "scenario JSON or Moving AI .map");
   open->add_option("--quit-after-frames", viewer.quit_after_frames, "close by itself after N frames (tests)");
@@ -101,6 +109,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (file->count() > 0 && !app.get_subcommands().empty()) {
+    std::fprintf(stderr, "pathscope: %s before `%s`: name a file to open alone or after `open`\n",
+                 file->as<std::string>().c_str(), app.get_subcommands().front()->get_name().c_str());
+    return kExitUsage;
   }
 
   if (*solve_cmd) return run_solve(solve);

@@ -34,8 +34,23 @@ pathscope_cli_test(bench_world_small 0 "256 x 256 cells.*3 queries.*build [0-9]+
 pathscope_cli_test(bench_world_classes 0 "3 movement classes.*class wheeled +found" ${PS} bench world maps/default.json --size 200 --classes 3)
 pathscope_cli_test(bench_world_bad_classes 2 "--classes 9: .* has 5 movement classes" ${PS} bench world --size 64 --classes 9)
 pathscope_cli_test(bench_world_bad_size 2 "--size" ${PS} bench world --size 9000)
+pathscope_cli_test(version 0 "^pathscope ${PROJECT_VERSION}" ${PS} --version)
 pathscope_cli_test(render_says_what_it_wrote 0 "wrote .*render_wrote\\.png \\(160x100\\)"
                    ${PS} render maps/default.json --out ${CMAKE_CURRENT_BINARY_DIR}/render_wrote.png --size 160x100)
+
+# `pathscope FILE` is `pathscope open FILE`: with no display it gets as far as the
+# window's message, not a usage error; with SDL's dummy video driver the window runs its
+# frames and closes (settings go to the build tree; leak checks off as for
+# app.window_smoke). Sub-command names still name sub-commands.
+pathscope_cli_test(open_positional_no_display 1 "cannot open a window \\(no display\\)" ${PS} maps/default.json)
+set_tests_properties(cli.open_positional_no_display PROPERTIES ENVIRONMENT_MODIFICATION
+                     "DISPLAY=unset:;WAYLAND_DISPLAY=unset:;SDL_VIDEODRIVER=unset:")
+pathscope_cli_test(open_positional_dummy_video 0 "" ${PS} maps/default.json --quit-after-frames 3)
+set_tests_properties(cli.open_positional_dummy_video PROPERTIES TIMEOUT 60 ENVIRONMENT
+                     "SDL_VIDEODRIVER=dummy;PATHSCOPE_CONFIG_DIR=${CMAKE_CURRENT_BINARY_DIR}/cli_open_config;ASAN_OPTIONS=detect_leaks=0")
+pathscope_cli_test(open_positional_then_subcommand 2 "maps/default.json before `solve`"
+                   ${PS} maps/default.json solve maps/default.json)
+pathscope_cli_test(open_positional_two_files 2 "not expected" ${PS} maps/default.json maps/large_1024.json)
 
 # The full ground truth (25,587 problems) for every exact planner: release build only.
 foreach(planner astar bidirectional dijkstra)
