@@ -8,72 +8,103 @@
 
 #include <glm/common.hpp>
 
+#include "app/platform/pointer_input.hpp"
+
 namespace pathscope::app {
 namespace {
 
-PointerEvent make_event(const render::Camera& camera, const ImGuiIO& io, int button) {
+PointerEvent make_event(const render::Camera& camera, const CanvasInput& in, Vec2 screen, int button) {
   PointerEvent e;
-  e.screen = {io.MousePos.x, io.MousePos.y};
-  e.world = camera.to_world(e.screen);
+  e.screen = screen;
+  e.world = camera.to_world(screen);
   e.button = button;
-  e.shift = io.KeyShift;
-  e.ctrl = io.KeyCtrl;
-  e.alt = io.KeyAlt;
+  e.shift = in.shift;
+  e.ctrl = in.ctrl;
+  e.alt = in.alt;
   return e;
 }
 
 }  // namespace
 
-void Canvas::handle_input(EditorState& state, Tool* tool) {
-  ImGuiIO& io = ImGui::GetIO();
+CanvasInput CanvasInput::from_frame(const PointerTracker& pointer, Vec2 canvas_lo, Vec2 canvas_hi) {
+  const ImGuiIO& io = ImGui::GetIO();
+  CanvasInput in;
+  in.moves = pointer.moves();
+  in.mouse = pointer.position();
+  in.mouse_valid = pointer.valid();
+  in.over_canvas = in.mouse_valid && !io.WantCaptureMouse && in.mouse.x >= canvas_lo.x && in.mouse.y >= canvas_lo.y &&
+                   in.mouse.x < canvas_hi.x && in.mouse.y < canvas_hi.y;
+  for (int b = 0; b < 3; ++b) {
+    in.pressed[b] = pointer.pressed(b);
+    in.released[b] = pointer.released(b);
+    in.down[b] = pointer.down(b);
+  }
+  in.double_clicked = ImGui::IsMouseDoubleClicked(0);
+  in.wheel = io.MouseWheel;
+  in.shift = io.KeyShift;
+  in.ctrl = io.KeyCtrl;
+  in.alt = io.KeyAlt;
+  const bool keys = !io.WantCaptureKeyboard;
+  in.space = keys && ImGui::IsKeyDown(SDL_SCANCODE_SPACE);
+  if (keys && !io.KeyCtrl) {
+    in.enter = ImGui::IsKeyPressed(SDL_SCANCODE_RETURN) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_ENTER);
+    in.escape = ImGui::IsKeyPressed(SDL_SCANCODE_ESCAPE);
+    in.del = ImGui::IsKeyPressed(SDL_SCANCODE_DELETE) || ImGui::IsKeyPressed(SDL_SCANCODE_BACKSPACE);
+  }
+  return in;
+}
+
+void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in) {
   render::Camera& camera = state.camera;
-  const bool over_canvas = !io.WantCaptureMouse && ImGui::IsMousePosValid();
-  const Vec2 mouse{io.MousePos.x, io.MousePos.y};
-  hover_ = over_canvas ? std::optional<Vec2>(camera.to_world(mouse)) : std::nullopt;
+  const Vec2 mouse = in.mouse;
+  hover_ = in.over_canvas ? std::optional<Vec2>(camera.to_world(mouse)) : std::nullopt;
   if (!state.doc) return;
   ToolContext ctx{state, *state.doc, camera.zoom()};
 
   // Zoom at the cursor.
-  if (over_canvas && io.MouseWheel != 0) camera.zoom_at(mouse, std::pow(1.2, double(io.MouseWheel)));
+  if (in.over_canvas && in.wheel != 0) camera.zoom_at(mouse, std::pow(1.2, double(in.wheel)));
 
-  // Pan: right or middle drag anywhere it started on the canvas, or space + left drag.
-  const bool space = !io.WantCaptureKeyboard && ImGui::IsKeyDown(SDL_SCANCODE_SPACE);
-  if (over_canvas && (ImGui::IsMouseClicked(1) || ImGui::IsMouseClicked(2) || (space && ImGui::IsMouseClicked(0)))) {
+  // Pan: right or middle drag that started on the canvas, or space + left drag. The map
+  // follows the pointer from where the button went down.
+  if (!panning_ && !dragging_ && in.over_canvas && (in.pressed[1] || in.pressed[2] || (in.space && in.pressed[0]))) {
     panning_ = true;
+    last_mouse_ = mouse;
+    return;
   }
   if (panning_) {
-    if (ImGui::IsMouseDown(0) || ImGui::IsMouseDown(1) || ImGui::IsMouseDown(2)) {
-      camera.pan_pixels({io.MouseDelta.x, io.MouseDelta.y});
-    } else {
-      panning_ = false;
+    if (in.mouse_valid) {
+      camera.pan_pixels(mouse - last_mouse_);
+      last_mouse_ = mouse;
     }
-    last_mouse_ = mouse;
+    if (!in.down[0] && !in.down[1] && !in.down[2]) panning_ = false;
     return;
   }
 
   if (tool) {
-    if (over_canvas && ImGui::IsMouseClicked(0)) {
+    if (!dragging_ && in.over_canvas && in.pressed[0]) {
       dragging_ = true;
-      tool->on_press(ctx, make_event(camera, io, 0));
-      if (ImGui::IsMouseDoubleClicked(0)) tool->on_key(ctx, ToolKey::Enter);
-    } else if (dragging_ && ImGui::IsMouseReleased(0)) {
-      dragging_ = false;
-      tool->on_release(ctx, make_event(camera, io, 0));
-      state.doc->end_merge();
-    } else if (dragging_ && (mouse.x != last_mouse_.x || mouse.y != last_mouse_.y)) {
-      tool->on_drag(ctx, make_event(camera, io, 0));
-    } else if (over_canvas && (mouse.x != last_mouse_.x || mouse.y != last_mouse_.y)) {
-      tool->on_hover(ctx, make_event(camera, io, 0));
-    }
-    if (!io.WantCaptureKeyboard && !io.KeyCtrl) {
-      if (ImGui::IsKeyPressed(SDL_SCANCODE_RETURN) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_ENTER)) {
-        tool->on_key(ctx, ToolKey::Enter);
+      tool->on_press(ctx, make_event(camera, in, mouse, 0));
+      if (in.double_clicked) tool->on_key(ctx, ToolKey::Enter);
+    } else if (dragging_) {
+      // Every position the pointer passed, then the release where it happened.
+      for (const Vec2& p : in.moves) {
+        if (p == last_mouse_) continue;
+        tool->on_drag(ctx, make_event(camera, in, p, 0));
+        last_mouse_ = p;
       }
-      if (ImGui::IsKeyPressed(SDL_SCANCODE_ESCAPE)) tool->on_key(ctx, ToolKey::Escape);
-      if (ImGui::IsKeyPressed(SDL_SCANCODE_DELETE) || ImGui::IsKeyPressed(SDL_SCANCODE_BACKSPACE)) {
-        tool->on_key(ctx, ToolKey::Delete);
+      if (in.released[0] || !in.down[0]) {
+        dragging_ = false;
+        tool->on_release(ctx, make_event(camera, in, mouse, 0));
+        state.doc->end_merge();
       }
+    } else if (in.over_canvas && mouse != last_mouse_) {
+      tool->on_hover(ctx, make_event(camera, in, mouse, 0));
     }
+    if (in.enter) tool->on_key(ctx, ToolKey::Enter);
+    if (in.escape) tool->on_key(ctx, ToolKey::Escape);
+    if (in.del) tool->on_key(ctx, ToolKey::Delete);
+  } else {
+    dragging_ = false;
   }
   last_mouse_ = mouse;
 }

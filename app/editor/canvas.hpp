@@ -1,11 +1,17 @@
 #pragma once
 
-// The map canvas: the area behind the panels where the scene is drawn. Turns ImGui's
-// mouse and keyboard state into camera moves (pan: right or middle drag, or space +
+// The map canvas: the area between the side columns where the scene is drawn. Turns
+// the frame's pointer input into camera moves (pan: right or middle drag, or space +
 // left drag; zoom at the cursor: wheel) and tool events (left button), and draws the
 // optional cell grid lines.
+//
+// Input comes as a CanvasInput: every pointer position of the frame in order, from
+// SDL's own events (PointerTracker), so a stroke visits each point the hand passed and
+// a pan moves the map by exactly what the pointer moved after the press.
 
+#include <array>
 #include <optional>
+#include <vector>
 
 #include "app/editor/tool.hpp"
 #include "render/core/camera.hpp"
@@ -13,17 +19,40 @@
 
 namespace pathscope::app {
 
+class PointerTracker;
+
+/// One frame of input, as the canvas needs it.
+struct CanvasInput {
+  std::vector<Vec2> moves;  ///< Pointer positions this frame, oldest first (screen pixels).
+  Vec2 mouse{0, 0};         ///< Where the pointer is now.
+  bool mouse_valid = false; ///< The pointer is over the window (or a drag goes on).
+  bool over_canvas = false; ///< ... and over the canvas, not a panel.
+  std::array<bool, 3> pressed{}, released{}, down{};  ///< left, right, middle
+  bool double_clicked = false;                       ///< left button
+  float wheel = 0;
+  bool shift = false, ctrl = false, alt = false;
+  bool space = false;                          ///< held, and no text field has the keyboard
+  bool enter = false, escape = false, del = false;  ///< pressed, keyboard free, no Ctrl
+
+  /// This frame's input from ImGui's state and the tracker's event positions; the pointer
+  /// is over the canvas when ImGui does not want it and it lies inside `canvas_lo..hi`.
+  /// Call inside an ImGui frame.
+  static CanvasInput from_frame(const PointerTracker& pointer, Vec2 canvas_lo, Vec2 canvas_hi);
+};
+
 /// Per-frame canvas input handling; holds only the state of a drag in progress.
 class Canvas {
  public:
-  /// Reads ImGui's input for this frame: pans and zooms `state.camera`, routes left-button
-  /// events and Enter/Escape/Delete to `tool` (may be null). Call inside an ImGui frame.
-  void handle_input(EditorState& state, Tool* tool);
+  /// Pans and zooms `state.camera`, routes left-button events and Enter/Escape/Delete to
+  /// `tool` (may be null).
+  void handle_input(EditorState& state, Tool* tool, const CanvasInput& in);
 
   /// World point under the mouse, if the mouse is over the canvas (not a panel).
   std::optional<Vec2> hover_world() const { return hover_; }
   /// True while a left-button drag that started on the canvas is in progress.
   bool dragging() const { return dragging_; }
+  /// True while a pan drag is in progress.
+  bool panning() const { return panning_; }
 
   /// Grid lines every cell when cells are at least 6 pixels wide (else every 8, 64 cells),
   /// limited to the visible part of the world.

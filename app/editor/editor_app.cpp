@@ -7,10 +7,13 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 
 #include "app/editor/default_scenario.hpp"
 #include "app/editor/inspector.hpp"
 #include "app/platform/png_export.hpp"
+#include "app/platform/pointer_input.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
 #include "render/search/trace_painter.hpp"
@@ -18,7 +21,10 @@
 namespace pathscope::app {
 
 EditorApp::EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings)
-    : window_(window), renderer_(renderer), files_(std::move(settings), true), adapter_(renderer) {
+    : window_(window), renderer_(renderer), files_(settings, true), adapter_(renderer) {
+  if (const char* path = std::getenv("PATHSCOPE_UI_STATE"); path && *path) ui_state_path_ = path;
+  if (settings.left_column != 0) left_width_ = settings.left_column;
+  if (settings.right_column != 0) right_width_ = settings.right_column;
   // Long searches after an edit run in slices of this many milliseconds per frame, so the
   // window stays responsive on big maps; short ones still finish within the frame.
   debugger_.set_frame_budget_ms(12);
@@ -74,6 +80,9 @@ AppSettings EditorApp::settings() const {
   s.window_y = y;
   s.window_width = w;
   s.window_height = h;
+  s.window_maximized = (SDL_GetWindowFlags(window_) & SDL_WINDOW_MAXIMIZED) != 0;
+  s.left_column = left_width_;
+  s.right_column = right_width_;
   return s;
 }
 
@@ -142,8 +151,8 @@ void EditorApp::paint_scene_if_needed() {
     debugger_.paint_map(render::map_layers(state_.layers, false), map_below_);
     debugger_.paint_map(render::map_layers(state_.layers, true), map_above_);
   }
-  std::snprintf(key, sizeof key, "%s/%llu/%llu", map_key_.c_str(), (unsigned long long)debugger_.trace_version(),
-                (unsigned long long)debugger_.step());
+  std::snprintf(key, sizeof key, "%s/%llu/%llu/%llu", map_key_.c_str(), (unsigned long long)debugger_.trace_version(),
+                (unsigned long long)debugger_.step(), (unsigned long long)debugger_.results_version());
   if (key != search_key_) {
     search_key_ = key;
     search_.clear();
@@ -163,6 +172,34 @@ void EditorApp::paint_scene_if_needed() {
   }
 }
 
+void EditorApp::write_ui_state(const PointerTracker& pointer) {
+  if (ui_state_path_.empty() || !state_.doc) return;
+  const render::Camera& c = state_.camera;
+  const Vec2 o = c.to_screen({0, 0});
+  const WorldInfo& w = state_.doc->scenario().world;
+  std::size_t errors = 0;
+  for (const Message& m : state_.messages) errors += m.severity == Severity::Error ? 1 : 0;
+  char text[1024];
+  std::snprintf(text, sizeof text,
+                "pointer %d %.0f %.0f\ncanvas %.0f %.0f %.0f %.0f\nworld %.9g %.9g\nworld_to_screen %.9g %.9g %.9g\nrevision %llu\n"
+                "modified %d\ntool %s\nstep %llu %llu\nhover %d\npanning %d\nmessages %zu\nerrors %zu\npinned_error %d\n",
+                int(pointer.valid()), pointer.position().x, pointer.position().y, canvas_lo_.x, canvas_lo_.y, canvas_hi_.x, canvas_hi_.y, w.width, w.height, c.zoom(), o.x, o.y,
+                (unsigned long long)state_.doc->revision(), int(state_.doc->modified()), state_.active_tool.c_str(),
+                (unsigned long long)debugger_.step(), (unsigned long long)debugger_.total_steps(),
+                int(canvas_.hover_world().has_value()), int(canvas_.panning()), state_.messages.size(), errors,
+                int(state_.messages.pinned_error() != nullptr));
+  if (text == ui_state_) return;
+  ui_state_ = text;
+  // Written whole, then renamed, so a reader never sees half of it.
+  const std::string tmp = ui_state_path_ + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << ui_state_;
+    if (!out) return;
+  }
+  std::rename(tmp.c_str(), ui_state_path_.c_str());
+}
+
 Status EditorApp::export_view(int width, int height, const std::filesystem::path& out) {
   render::Camera camera = state_.camera;
   const Vec2 size = camera.viewport_size();
@@ -176,46 +213,37 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
   return export_png(all, camera, width, height, out);
 }
 
-void EditorApp::frame() {
+void EditorApp::frame(const PointerTracker& pointer) {
   const ImGuiIO& io = ImGui::GetIO();
-  state_.camera.set_viewport({0, 0}, {io.DisplaySize.x, io.DisplaySize.y});
+  handle_shortcuts();
+  const std::uint64_t serial = state_.doc_serial;
+  menu_bar();
+  layout_columns();
+  state_.camera.set_viewport(canvas_lo_, canvas_hi_ - canvas_lo_);
   if (fit_pending_ && state_.doc) {
     const WorldInfo& w = state_.doc->scenario().world;
     state_.camera.fit({0, 0}, {w.width, w.height}, 40);
     fit_pending_ = false;
   }
-
-  handle_shortcuts();
-  const std::uint64_t serial = state_.doc_serial;
-  menu_bar();
-  tools_window();
-  if (show_inspector_) {
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 340, 30), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(330, 300), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Inspector", &show_inspector_)) inspector_panel(state_);
-    ImGui::End();
-  }
-  if (show_debugger_) {
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 340, 340), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(330, 420), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Search debugger", &show_debugger_)) debugger_panel(debugger_, state_);
-    ImGui::End();
-  }
-  layers_window();
-  messages_window();
+  left_column();
+  right_column();
+  messages_strip();
   files_.dialogs(state_, [this](int w, int h, const std::filesystem::path& p) { return export_view(w, h, p); });
   if (state_.doc_serial != serial) fit_pending_ = true;
 
   // Canvas: input to the camera and the active tool, then re-plan if anything changed.
   // A breakpoint pick takes the click from the tool.
-  const bool pick = debugger_.breakpoint_pick_armed() && ImGui::IsMouseClicked(0) && !ImGui::GetIO().WantCaptureMouse;
-  canvas_.handle_input(state_, pick ? nullptr : active_tool());
+  const CanvasInput input = CanvasInput::from_frame(pointer, canvas_lo_, canvas_hi_);
+  const bool pick = debugger_.breakpoint_pick_armed() && input.pressed[0] && input.over_canvas;
+  canvas_.handle_input(state_, pick ? nullptr : active_tool(), input);
   if (pick) {
     if (const auto hover = canvas_.hover_world()) debugger_.pick_breakpoint(*hover, 6.0 / state_.camera.zoom());
   }
   debugger_.sync(state_);
   debugger_.update(io.DeltaTime);
-  if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging()) debugger_hover_tooltip(debugger_, *hover);
+  if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging() && !canvas_.panning()) {
+    debugger_hover_tooltip(debugger_, *hover);
+  }
   status_bar();
   update_title();
 
@@ -226,11 +254,16 @@ void EditorApp::frame() {
     ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
     tool->draw_preview(ctx, overlay_);
   }
+  // The map is drawn behind the panels, clipped to the canvas between them.
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
+  background.PushClipRect(ImVec2(float(canvas_lo_.x), float(canvas_lo_.y)),
+                          ImVec2(float(canvas_hi_.x), float(canvas_hi_.y)));
   for (const render::DrawList* list : {&map_below_, &structure_, &search_, &map_above_}) {
     adapter_.draw(*list, state_.camera, background);
   }
   adapter_.draw(overlay_, state_.camera, background);
+  background.PopClipRect();
+  write_ui_state(pointer);
 }
 
 }  // namespace pathscope::app

@@ -25,6 +25,8 @@ struct SDL_Renderer;
 
 namespace pathscope::app {
 
+class PointerTracker;
+
 /// The whole editor behind one window.
 class EditorApp {
  public:
@@ -37,7 +39,8 @@ class EditorApp {
   /// Window-level events ImGui does not act on: a dropped file, quit requests.
   void handle_event(const SDL_Event& event);
   /// One frame's UI and canvas; call between ImGui::NewFrame() and ImGui::Render().
-  void frame();
+  /// `pointer` holds the frame's pointer positions from SDL's events.
+  void frame(const PointerTracker& pointer);
   /// Releases textures; call before the renderer is destroyed.
   void shutdown();
 
@@ -54,12 +57,15 @@ class EditorApp {
   void handle_shortcuts();
   void update_title();
   void menu_bar();
-  void tools_window();
-  void layers_window();
-  void messages_window();
+  void layout_columns();
+  void left_column();
+  void right_column();
+  void column_splitter(const char* id, float x, int& width, int direction);
+  void messages_strip();
   void status_bar();
   void paint_scene_if_needed();
   Status export_view(int width, int height, const std::filesystem::path& out);
+  void write_ui_state(const PointerTracker& pointer);
 
   SDL_Window* window_;
   SDL_Renderer* renderer_;
@@ -79,13 +85,23 @@ class EditorApp {
   std::string search_key_;    // what search_ shows
   std::string structure_key_; // what structure_ shows
   std::string title_;
+  // $PATHSCOPE_UI_STATE: a file where the window test reads what the user would see
+  // (canvas, camera, document, debugger), rewritten whenever it changes; "" = none.
+  std::string ui_state_path_;
+  std::string ui_state_;
   bool quit_now_ = false;
   bool show_inspector_ = true;
   bool show_debugger_ = true;
   bool show_layers_ = true;
-  bool show_messages_ = true;
+  bool show_messages_ = false;
   bool fit_pending_ = true;
   std::size_t messages_seen_ = 0;
+  // The layout: side columns (negative width = collapsed) and, between them, the canvas
+  // above the message strip. Recomputed each frame from the window size.
+  int left_width_ = 250;
+  int right_width_ = 390;
+  Vec2 canvas_lo_{0, 0}, canvas_hi_{0, 0};
+  float menu_height_ = 0, status_height_ = 0, messages_height_ = 0;
 };
 
 }  // namespace pathscope::app

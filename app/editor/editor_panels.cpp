@@ -1,12 +1,18 @@
-// The editor's panels: menu bar, toolbar with tool options, layers, messages and the
-// status bar. They read state and issue commands; no algorithms here.
+// The editor's panels: the menu bar; the left column (tools with their options, layers);
+// the right column (inspector, search debugger); the message strip under the canvas and
+// the status bar. The columns are fixed to the window's sides, so the canvas between them
+// shows the whole map; each can be resized by dragging its inner edge, or collapsed.
+// They read state and issue commands; no algorithms here.
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "app/editor/editor_app.hpp"
+#include "app/editor/inspector.hpp"
 #include "app/editor/messages_panel.hpp"
 #include "render/core/draw_list.hpp"
 
@@ -14,6 +20,7 @@ namespace pathscope::app {
 
 void EditorApp::menu_bar() {
   if (!ImGui::BeginMainMenuBar()) return;
+  menu_height_ = ImGui::GetWindowSize().y;
   if (ImGui::BeginMenu("File")) {
     files_.menu_items(state_);
     ImGui::EndMenu();
@@ -30,6 +37,9 @@ void EditorApp::menu_bar() {
     if (ImGui::MenuItem("Fit map", "F")) fit_pending_ = true;
     ImGui::MenuItem("Grid lines", nullptr, &state_.show_grid_lines);
     ImGui::Separator();
+    bool left = left_width_ > 0, right = right_width_ > 0;
+    if (ImGui::MenuItem("Left column (tools, layers)", nullptr, &left)) left_width_ = -left_width_;
+    if (ImGui::MenuItem("Right column (inspector, debugger)", nullptr, &right)) right_width_ = -right_width_;
     ImGui::MenuItem("Inspector", nullptr, &show_inspector_);
     ImGui::MenuItem("Search debugger", nullptr, &show_debugger_);
     ImGui::MenuItem("Layers", nullptr, &show_layers_);
@@ -47,15 +57,93 @@ void EditorApp::menu_bar() {
   ImGui::EndMainMenuBar();
 }
 
-void EditorApp::tools_window() {
-  ImGui::SetNextWindowPos(ImVec2(8, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(230, 330), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Tools")) {
+namespace {
+
+constexpr ImGuiWindowFlags kColumnFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                          ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoTitleBar;
+constexpr float kCollapsedStrip = 18;  // a collapsed column leaves this strip with its ">" button
+constexpr int kMinColumn = 160;
+
+// A section header that fills the column; `open` persists in the caller.
+bool section(const char* label) { return ImGui::CollapsingHeader(label, ImGuiTreeNodeFlags_DefaultOpen); }
+
+}  // namespace
+
+void EditorApp::layout_columns() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float width = io.DisplaySize.x, height = io.DisplaySize.y;
+  status_height_ = ImGui::GetFrameHeight();
+  // The columns never take more than the window minus a canvas of 200 pixels.
+  const int room = std::max(0, int(width) - 200);
+  auto fit = [&](int& w, int other) {
+    if (w > 0) w = std::clamp(w, std::min(kMinColumn, room / 2), std::max(kMinColumn, room - std::max(other, 0)));
+  };
+  fit(left_width_, right_width_);
+  fit(right_width_, left_width_);
+  const float left = left_width_ > 0 ? float(left_width_) : kCollapsedStrip;
+  const float right = right_width_ > 0 ? float(right_width_) : kCollapsedStrip;
+  // The strip opens by itself for a new warning or error; information waits in it for
+  // whoever opens it (View > Messages).
+  if (state_.messages.size() != messages_seen_) {
+    for (std::size_t i = messages_seen_; i < state_.messages.size(); ++i) {
+      if (state_.messages.entries()[i].severity != Severity::Info) show_messages_ = true;
+    }
+    messages_seen_ = state_.messages.size();
+  }
+  messages_height_ = show_messages_ && !state_.messages.empty() ? std::min(130.0f, height * 0.2f) : 0.0f;
+  canvas_lo_ = {left, menu_height_};
+  canvas_hi_ = {std::max(left + 1.0f, width - right), std::max(menu_height_ + 1.0f, height - status_height_ - messages_height_)};
+}
+
+// The drag handle on a column's inner edge: drag to resize, double-click to collapse.
+// `direction` is +1 for the left column (dragging right widens it), -1 for the right one.
+void EditorApp::column_splitter(const char* id, float x, int& width, int direction) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float grip = 6;
+  const float top = menu_height_, bottom = io.DisplaySize.y - status_height_;
+  ImGui::SetNextWindowPos(ImVec2(x - grip * 0.5f, top));
+  ImGui::SetNextWindowSize(ImVec2(grip, bottom - top));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+  if (ImGui::Begin(id, nullptr, kColumnFlags | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar)) {
+    ImGui::InvisibleButton("##grip", ImVec2(grip, bottom - top));
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive() && io.MouseDelta.x != 0) width = std::max(kMinColumn, width + direction * int(io.MouseDelta.x));
+    if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(0)) width = -width;
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+}
+
+void EditorApp::left_column() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float top = menu_height_, height = io.DisplaySize.y - status_height_ - top;
+  if (left_width_ <= 0) {
+    ImGui::SetNextWindowPos(ImVec2(0, top));
+    ImGui::SetNextWindowSize(ImVec2(kCollapsedStrip, height));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(1, 4));
+    if (ImGui::Begin("##left_collapsed", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) {
+      if (ImGui::ArrowButton("##open_left", ImGuiDir_Right)) left_width_ = -left_width_;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the tools and layers");
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+    return;
+  }
+  ImGui::SetNextWindowPos(ImVec2(0, top));
+  ImGui::SetNextWindowSize(ImVec2(float(left_width_), height));
+  if (ImGui::Begin("##left_column", nullptr, kColumnFlags)) {
+    if (ImGui::ArrowButton("##close_left", ImGuiDir_Left)) left_width_ = -left_width_;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide this column (View menu, or double-click its edge)");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("Tools");
+    const float button = std::max(56.0f, (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3);
     int column = 0;
     for (const ToolInfo& info : tool_registry()) {
       const bool active = info.name == state_.active_tool;
       if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-      if (ImGui::Button(info.label.c_str(), ImVec2(64, 0))) select_tool(info.name);
+      if (ImGui::Button(info.label.c_str(), ImVec2(button, 0))) select_tool(info.name);
       if (active) ImGui::PopStyleColor();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.tooltip.c_str());
       if (++column % 3 != 0) ImGui::SameLine();
@@ -66,37 +154,61 @@ void EditorApp::tools_window() {
       ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
       tool->options_ui(ctx);
     }
-  }
-  ImGui::End();
-}
-
-void EditorApp::layers_window() {
-  if (!show_layers_) return;
-  ImGui::SetNextWindowPos(ImVec2(8, 370), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(230, 380), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Layers", &show_layers_)) {
-    for (render::Layer layer : render::all_layers()) {
-      bool on = state_.layers.contains(layer);
-      if (ImGui::Checkbox(render::to_string(layer), &on)) state_.layers.set(layer, on);
+    if (show_layers_ && section("Layers")) {
+      for (render::Layer layer : render::all_layers()) {
+        bool on = state_.layers.contains(layer);
+        if (ImGui::Checkbox(render::to_string(layer), &on)) state_.layers.set(layer, on);
+      }
+      ImGui::Checkbox("grid lines", &state_.show_grid_lines);
     }
-    ImGui::Separator();
-    ImGui::Checkbox("grid lines", &state_.show_grid_lines);
   }
   ImGui::End();
+  column_splitter("##left_split", float(left_width_), left_width_, +1);
 }
 
-void EditorApp::messages_window() {
-  if (state_.messages.size() != messages_seen_) {
-    show_messages_ = show_messages_ || state_.messages.size() > messages_seen_;
-    messages_seen_ = state_.messages.size();
-  }
-  if (!show_messages_ || state_.messages.empty()) return;
+void EditorApp::right_column() {
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(250, io.DisplaySize.y - 170), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(560, 130), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Messages", &show_messages_)) {
-    messages_panel(state_);
+  const float top = menu_height_, height = io.DisplaySize.y - status_height_ - top;
+  if (right_width_ <= 0) {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kCollapsedStrip, top));
+    ImGui::SetNextWindowSize(ImVec2(kCollapsedStrip, height));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(1, 4));
+    if (ImGui::Begin("##right_collapsed", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) {
+      if (ImGui::ArrowButton("##open_right", ImGuiDir_Left)) right_width_ = -right_width_;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the inspector and the search debugger");
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+    return;
   }
+  const float x = io.DisplaySize.x - float(right_width_);
+  ImGui::SetNextWindowPos(ImVec2(x, top));
+  ImGui::SetNextWindowSize(ImVec2(float(right_width_), height));
+  if (ImGui::Begin("##right_column", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) {
+    if (ImGui::ArrowButton("##close_right", ImGuiDir_Right)) right_width_ = -right_width_;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide this column (View menu, or double-click its edge)");
+    ImGui::SameLine();
+    ImGui::TextUnformatted(state_.doc ? state_.doc->display_name().c_str() : "");
+    // The inspector takes what it needs up to a third of the column; the debugger the rest.
+    if (show_inspector_ && section("Inspector")) {
+      const float inspector = show_debugger_ ? std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.33f) : 0.0f;
+      if (ImGui::BeginChild("##inspector", ImVec2(0, inspector))) inspector_panel(state_);
+      ImGui::EndChild();
+    }
+    if (show_debugger_ && section("Search debugger")) {
+      if (ImGui::BeginChild("##debugger", ImVec2(0, 0))) debugger_panel(debugger_, state_);
+      ImGui::EndChild();
+    }
+  }
+  ImGui::End();
+  column_splitter("##right_split", x, right_width_, -1);
+}
+
+void EditorApp::messages_strip() {
+  if (messages_height_ <= 0) return;
+  ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y)));
+  ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), messages_height_));
+  if (ImGui::Begin("Messages", &show_messages_, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar)) messages_panel(state_);
   ImGui::End();
 }
 

@@ -85,6 +85,9 @@ AppSettings from_json(const json& doc) {
     if (w.contains("height")) s.window_height = side("height");
     if (w.contains("x")) s.window_x = coordinate("x");
     if (w.contains("y")) s.window_y = coordinate("y");
+    auto column = [&](const char* key) { return clamp_int(read_int(w, key, "window."), -4096, 4096); };
+    if (w.contains("left_column")) s.left_column = column("left_column");
+    if (w.contains("right_column")) s.right_column = column("right_column");
     if (w.contains("maximized")) {
       if (!w["maximized"].is_boolean()) throw BadField{"window.maximized", "true or false"};
       s.window_maximized = w["maximized"].get<bool>();
@@ -108,6 +111,8 @@ json to_json(const AppSettings& s) {
   w["x"] = s.window_x;
   w["y"] = s.window_y;
   w["maximized"] = s.window_maximized;
+  w["left_column"] = s.left_column;
+  w["right_column"] = s.right_column;
   doc["window"] = w;
   doc["last_directory"] = s.last_directory;
   return doc;

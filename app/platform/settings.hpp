@@ -27,6 +27,10 @@ struct AppSettings {
   int window_x = 0;                       ///< Left edge, screen pixels (|x| <= 65536).
   int window_y = 0;                       ///< Top edge, screen pixels (|y| <= 65536).
   bool window_maximized = false;
+  /// Widths of the editor's side columns, screen pixels; 0 = the default, negative = the
+  /// column is collapsed (its width is the magnitude). Read clamped to |w| <= 4096.
+  int left_column = 0;
+  int right_column = 0;
   std::string last_directory;             ///< Where the file browser opens ("" = working directory).
   friend bool operator==(const AppSettings&, const AppSettings&) = default;
 };

@@ -6,6 +6,8 @@
 #include "app/platform/viewer.hpp"
 
 #include "app/platform/imgui_draw_adapter.hpp"
+#include "app/platform/pointer_input.hpp"
+#include "app/platform/window_placement.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "app/editor/editor_app.hpp"
 #include "app/platform/settings.hpp"
@@ -70,12 +72,11 @@ int run_viewer(const ViewerOptions& options) {
     std::fprintf(stderr, "%s\n", kNoDisplay);
     return 1;
   }
-  // A file named on the command line must load; later failures (File > Open) only
-  // show a message and keep the current work.
+  // A file named on the command line that does not load is reported here and in the
+  // window's message panel, which opens on a new empty scenario.
   if (!options.scenario_path.empty()) {
     if (auto loaded = load_any_scenario(options.scenario_path); !loaded) {
       std::fprintf(stderr, "pathscope: %s\n", loaded.error().to_string().c_str());
-      return 1;
     }
   }
   AppSettings settings = load_settings();
@@ -88,11 +89,12 @@ int run_viewer(const ViewerOptions& options) {
   }
   SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
   Window w;
-  const int x = settings.window_width > 0 ? settings.window_x : int(SDL_WINDOWPOS_CENTERED);
-  const int y = settings.window_width > 0 ? settings.window_y : int(SDL_WINDOWPOS_CENTERED);
-  w.window = SDL_CreateWindow("Pathscope", x, y, settings.window_width > 0 ? settings.window_width : 1400,
-                              settings.window_height > 0 ? settings.window_height : 860,
-                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  SDL_Rect usable{0, 0, 1400, 860};
+  if (SDL_GetDisplayUsableBounds(0, &usable) != 0) SDL_GetDisplayBounds(0, &usable);
+  const ScreenRect place = place_window(settings, {usable.x, usable.y, usable.w, usable.h});
+  w.window = SDL_CreateWindow("Pathscope", place.x, place.y, place.w, place.h,
+                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI |
+                                  (settings.window_maximized ? SDL_WINDOW_MAXIMIZED : 0));
   if (!w.window) {
     std::fprintf(stderr, "%s\n(SDL: %s)\n", kNoDisplay, SDL_GetError());
     return 1;
@@ -120,22 +122,27 @@ int run_viewer(const ViewerOptions& options) {
 
   int frames = 0;
   int redraw = 2;  // ImGui needs a frame or two after input to settle hover states.
+  PointerTracker pointer;
+  // Returns true when the event ends this frame's batch (a button press or release).
   auto handle = [&](const SDL_Event& e) {
     ImGui_ImplSDL2_ProcessEvent(&e);
     if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) update_render_scale(w);
     app.handle_event(e);
+    return pointer.handle(e);
   };
   while (!app.quit_now()) {
     SDL_Event e;
     bool got = false;
+    bool batch_done = false;
+    pointer.begin_frame();
     if (redraw <= 0 && !app.animating() && options.quit_after_frames <= 0) {
       // Idle: sleep until something happens; a timeout means nothing changed.
       if (!SDL_WaitEventTimeout(&e, 500)) continue;
-      handle(e);
+      batch_done = handle(e);
       got = true;
     }
-    while (SDL_PollEvent(&e)) {
-      handle(e);
+    while (!batch_done && SDL_PollEvent(&e)) {
+      batch_done = handle(e);
       got = true;
     }
     if (got) redraw = 3;
@@ -145,8 +152,9 @@ int run_viewer(const ViewerOptions& options) {
 
     ImGui_ImplSDLRenderer_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    pointer.apply(ImGui::GetIO());  // the events' positions, not the polled global state
     ImGui::NewFrame();
-    app.frame();
+    app.frame(pointer);
     ImGui::Render();
     SDL_SetRenderDrawColor(w.renderer, 24, 26, 30, 255);
     SDL_RenderClear(w.renderer);
