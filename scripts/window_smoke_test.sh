@@ -1,53 +1,67 @@
 #!/usr/bin/env bash
-# The real-window smoke test: the editor in a virtual X server, driven like a user.
+# The real-window test: the editor in a virtual X server with a window manager
+# (openbox), driven like a user with xdotool, checked by screenshots and by what the
+# window reports of itself.
 #
 #   scripts/window_smoke_test.sh PATHSCOPE_BINARY [SCENARIO]
 #
-# Opens SCENARIO (default tests/data/smoke.json: one query whose straight path a wall
-# across the middle cuts), takes a screenshot, selects the rectangle tool (r), drags a
-# rectangle obstacle across the path, takes a screenshot, undoes (Ctrl+Z) and takes a
-# third. Passes when the picture changed after the drag, came back (nearly identical
-# to the first) after undo, and the window title carried the modified mark "*" only
-# while the edit was there. Then asks the app to quit and expects a clean exit.
+# SCENARIO (default tests/data/window_test.json: an open field, one query across it,
+# deep water as the brush's terrain) is opened as `pathscope FILE`. Then, each drag made
+# of many small pointer moves with the button held, as a hand makes it:
+#   - the map is fitted into the canvas between the side columns;
+#   - the query tool places a query (picture changes, title gets "*"), undo removes it;
+#   - the rectangle tool draws an obstacle across the path, undo restores the picture;
+#   - a brush stroke paints the cells all along the stroke, not only where it started;
+#   - a right-drag pans the map by exactly the drag, Space + left drag pans it back;
+#   - the hover tooltip goes when the pointer leaves the canvas;
+#   - dragging the search debugger's timeline slider scrubs the search back;
+#   - the window's new size is remembered in settings.json on exit;
+#   - a broken file on the command line still opens the window, with the error pinned.
+#
+# The app writes what it shows to $PATHSCOPE_UI_STATE (canvas rectangle, camera, document
+# revision, debugger step, hover): the test reads it to place the pointer on world points.
 #
 # Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb; CTest's SKIP_RETURN_CODE).
-# Needs Xvfb, xdotool and ImageMagick (import, compare). Screenshots are kept in
-# $SMOKE_OUT_DIR if set (else a temporary folder that is removed).
+# Needs Xvfb, xdotool and ImageMagick (import, compare, convert); uses openbox when
+# installed. Screenshots are kept in $SMOKE_OUT_DIR if set (else a temporary folder that
+# is removed).
 
 set -u
 
-fail() { echo "window smoke test: FAIL: $*" >&2; exit 1; }
-note() { echo "window smoke test: $*"; }
+fail() { echo "window test: FAIL: $*" >&2; exit 1; }
+note() { echo "window test: $*"; }
 
 [ $# -ge 1 ] || { echo "usage: $0 PATHSCOPE_BINARY [SCENARIO]" >&2; exit 2; }
 binary=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
-scenario=${2:-$here/tests/data/smoke.json}
+scenario=${2:-$here/tests/data/window_test.json}
 [ -x "$binary" ] || fail "no executable at $binary"
 [ -f "$scenario" ] || fail "no scenario at $scenario"
 
 if ! command -v Xvfb >/dev/null 2>&1; then
-  echo "window smoke test: SKIPPED: Xvfb is not installed"
+  echo "window test: SKIPPED: Xvfb is not installed"
   exit 77
 fi
-for tool in xdotool import compare; do
+for tool in xdotool import compare convert; do
   command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed (xdotool / ImageMagick)"
 done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/pathscope_smoke.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/pathscope_window.XXXXXX")
 out=${SMOKE_OUT_DIR:-$work}
 mkdir -p "$out"
 xvfb_pid=""
+wm_pid=""
 app_pid=""
 cleanup() {
   # Only the processes this script started, by their ids.
   if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then kill -9 "$app_pid" 2>/dev/null; fi
+  if [ -n "$wm_pid" ] && kill -0 "$wm_pid" 2>/dev/null; then kill "$wm_pid" 2>/dev/null; fi
   if [ -n "$xvfb_pid" ] && kill -0 "$xvfb_pid" 2>/dev/null; then kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# ---- A virtual X server on a free display (it picks the number itself) ----------------
+# ---- A virtual X server on a free display (it picks the number itself), a window manager
 screen_w=1600
 screen_h=1000
 Xvfb -screen 0 "${screen_w}x${screen_h}x24" -nolisten tcp -displayfd 3 3>"$work/display" 2>"$work/xvfb.log" &
@@ -60,49 +74,87 @@ done
 [ -s "$work/display" ] || fail "Xvfb did not report a display"
 export DISPLAY=":$(head -n1 "$work/display")"
 note "Xvfb on $DISPLAY"
+if command -v openbox >/dev/null 2>&1; then
+  openbox --sm-disable >"$work/openbox.log" 2>&1 &
+  wm_pid=$!
+  sleep 1
+  note "window manager: openbox"
+else
+  note "openbox is not installed: running without a window manager"
+fi
 
 # ---- The app, with its settings in a scratch folder --------------------------------
 export PATHSCOPE_CONFIG_DIR="$work/config"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 unset SDL_VIDEODRIVER WAYLAND_DISPLAY
-"$binary" open "$scenario" >"$work/app.log" 2>&1 &
-app_pid=$!
+ui_file="$work/ui.txt"
+export PATHSCOPE_UI_STATE="$ui_file"
 
-wid=$(timeout 30 xdotool search --sync --onlyvisible --name 'Pathscope' 2>/dev/null | head -n1)
-if [ -z "$wid" ]; then
-  cat "$work/app.log" >&2
-  fail "no window named Pathscope appeared within 30 s"
-fi
-note "window $wid: $(xdotool getwindowname "$wid")"
+settle() { sleep "${1:-1.0}"; }
+ui() { sed -n "s/^$1 //p" "$ui_file" 2>/dev/null; }  # ui KEY -> the rest of its line
+ui_field() { ui "$1" | awk -v n="$2" '{ print $n }'; }
 
-eval "$(xdotool getwindowgeometry --shell "$wid")"  # X, Y, WIDTH, HEIGHT
-win_x=$X
-win_y=$Y
-win_w=$WIDTH
-win_h=$HEIGHT
-
-# World -> screen, as the editor frames a new document: the world fitted into the
-# window with a 40 px margin, centred.
-# The canonical scenario layout has the world's "width" and "height" on their own lines.
-world_field() { sed -n '/"world": {/,/}/p' "$scenario" | sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p" | head -n1; }
-world_w=$(world_field width)
-world_h=$(world_field height)
-[ -n "$world_w" ] && [ -n "$world_h" ] || fail "cannot read the world size from $scenario"
-to_screen() {  # world_x world_y -> screen_x screen_y
-  awk -v wx="$1" -v wy="$2" -v X="$win_x" -v Y="$win_y" -v W="$win_w" -v H="$win_h" -v ww="$world_w" -v wh="$world_h" \
-    'BEGIN { zx = (W - 80) / ww; zy = (H - 80) / wh; z = zx < zy ? zx : zy;
-             printf "%d %d\n", X + W / 2 + (wx - ww / 2) * z + 0.5, Y + H / 2 + (wy - wh / 2) * z + 0.5 }'
+# start_app ARGS...: starts the app and waits for its window and its first UI state.
+start_app() {
+  rm -f "$ui_file"
+  "$binary" "$@" >"$work/app.log" 2>&1 &
+  app_pid=$!
+  wid=$(timeout 30 xdotool search --sync --onlyvisible --name 'Pathscope' 2>/dev/null | head -n1)
+  if [ -z "$wid" ]; then
+    cat "$work/app.log" >&2
+    fail "no window named Pathscope appeared within 30 s"
+  fi
+  for _ in $(seq 100); do [ -s "$ui_file" ] && break; sleep 0.1; done
+  [ -s "$ui_file" ] || fail "the app wrote no UI state to \$PATHSCOPE_UI_STATE"
+  note "window $wid: $(xdotool getwindowname "$wid")"
 }
 
-# The pointer rests at the same spot on the canvas for every screenshot, so hover
-# effects match: the corner where the rectangle drag ends. (Under Xvfb with no window
-# manager a bare pointer motion may not reach the app, so the pointer is only moved
-# there before a button press or at the end of the drag.) A Shift tap before each
-# screenshot makes the app draw a few fresh frames.
-read -r rest_x rest_y < <(to_screen 35 30)
-settle() { sleep "${1:-1.0}"; }
-# Keys are held for a few frames: the app may sleep between frames, and a press and
-# release inside one frame would never be seen as a press.
+# stop_app: SIGTERM (delivered as SDL_QUIT, like the window's close button) must end the
+# app at once and cleanly when nothing is unsaved.
+stop_app() {
+  kill -TERM "$app_pid"
+  for _ in $(seq 100); do
+    kill -0 "$app_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$app_pid" 2>/dev/null; then
+    import -window root "$out/not_closed.png"
+    fail "the app did not close within 10 s of SIGTERM (screenshot not_closed.png)"
+  fi
+  wait "$app_pid"
+  local code=$?
+  app_pid=""
+  [ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
+}
+
+start_app "$scenario"
+xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid" 2>/dev/null || true
+settle 1.0
+
+# Where the window's client area is on the screen: move the pointer to a known screen
+# point over the window and read where the app saw it.
+eval "$(xdotool getwindowgeometry --shell "$wid")"  # X, Y, WIDTH, HEIGHT (approximately)
+probe_x=$((X + WIDTH / 2))
+probe_y=$((Y + HEIGHT / 2))
+xdotool mousemove --sync "$probe_x" "$probe_y"
+settle 0.5
+xdotool mousemove --sync $((probe_x + 1)) "$probe_y"
+settle 0.5
+[ "$(ui_field pointer 1)" = 1 ] || fail "the app never saw the pointer over its window"
+origin_x=$((probe_x + 1 - $(ui_field pointer 2)))
+origin_y=$((probe_y - $(ui_field pointer 3)))
+note "client area at ($origin_x, $origin_y)"
+
+# world -> screen through the camera the app reports.
+to_screen() {  # to_screen WX WY -> SX SY
+  ui world_to_screen | awk -v wx="$1" -v wy="$2" -v ox="$origin_x" -v oy="$origin_y" \
+    '{ printf "%d %d\n", ox + $2 + wx * $1 + 0.5, oy + $3 + wy * $1 + 0.5 }'
+}
+read -r cx0 cy0 cx1 cy1 < <(ui canvas)
+rest_x=$((origin_x + 40))  # the resting place for screenshots: over the left column,
+rest_y=$((origin_y + cy1 - 30))  # low, where no widget reacts to hover
+
+# Keys are held for a few frames: a press and release inside one frame would be missed.
 press() {  # press KEY [MODIFIER]
   [ $# -ge 2 ] && xdotool keydown "$2"
   xdotool keydown "$1"
@@ -111,100 +163,214 @@ press() {  # press KEY [MODIFIER]
   [ $# -ge 2 ] && xdotool keyup "$2"
   settle 0.5
 }
-shot() {
-  press Shift_L
+shot() {  # shot NAME: the pointer rests over the left column, then a screenshot
+  xdotool mousemove --sync "$rest_x" "$rest_y"
+  settle 0.3
+  xdotool mousemove --sync $((rest_x + 1)) "$rest_y"
   settle 1.0
   import -window root "$out/$1.png" || fail "cannot take the screenshot $1"
 }
+# drag_screen BUTTON X0 Y0 X1 Y1 [STEPS]: press at (X0, Y0), move in STEPS small steps
+# with the button held, release at (X1, Y1).
+drag_screen() {
+  local button=$1 ax=$2 ay=$3 bx=$4 by=$5 steps=${6:-20}
+  xdotool mousemove --sync "$ax" "$ay"
+  settle 0.3
+  xdotool mousedown "$button"
+  settle 0.2
+  for i in $(seq 1 "$steps"); do
+    xdotool mousemove --sync $((ax + (bx - ax) * i / steps)) $((ay + (by - ay) * i / steps))
+    sleep 0.04
+  done
+  settle 0.3
+  xdotool mouseup "$button"
+  settle 0.8
+}
+drag() {  # drag WX0 WY0 WX1 WY1: a left drag between two world points
+  read -r ax ay < <(to_screen "$1" "$2")
+  read -r bx by < <(to_screen "$3" "$4")
+  drag_screen 1 "$ax" "$ay" "$bx" "$by" 20
+}
+diff_pixels() {  # pixels that differ by more than a few percent between two screenshots
+  compare -metric AE -fuzz 5% "$out/$1.png" "$out/$2.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}'
+}
+diff_canvas() {  # pixels of the canvas that differ between two screenshots
+  local geometry="$((cx1 - cx0))x$((cy1 - cy0))+$((origin_x + cx0))+$((origin_y + cy0))"
+  convert "$out/$1.png" -crop "$geometry" +repage "$work/canvas_a.png"
+  convert "$out/$2.png" -crop "$geometry" +repage "$work/canvas_b.png"
+  compare -metric AE -fuzz 5% "$work/canvas_a.png" "$work/canvas_b.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}'
+}
+pixel() {  # pixel SHOT X Y -> "R G B"
+  convert "$out/$1.png" -format "%[fx:int(255*p{$2,$3}.r)] %[fx:int(255*p{$2,$3}.g)] %[fx:int(255*p{$2,$3}.b)]" info:
+}
+same_colour() {  # same_colour "R G B" "R G B"
+  awk -v a="$1" -v b="$2" 'BEGIN { split(a, p, " "); split(b, q, " ");
+    d = 0; for (i = 1; i <= 3; ++i) { e = p[i] - q[i]; d += e < 0 ? -e : e }; exit d <= 24 ? 0 : 1 }'
+}
 
-xdotool windowfocus --sync "$wid" 2>/dev/null || true
-settle 1.0
-# One click on empty ground with the select tool: until the first button press SDL may
-# not know the pointer is over its window (no window manager), and hover stays stale.
-xdotool mousemove --sync "$rest_x" "$rest_y"
-settle 0.3
-xdotool click 1
-settle 0.5
+# ---- The map is fitted into the canvas, between the columns --------------------------
+read -r world_w world_h < <(ui world)
+read -r zoom ox oy < <(ui world_to_screen)
+awk -v z="$zoom" -v ox="$ox" -v oy="$oy" -v w="$world_w" -v h="$world_h" \
+    -v x0="$cx0" -v y0="$cy0" -v x1="$cx1" -v y1="$cy1" 'BEGIN {
+  inside = ox >= x0 && oy >= y0 && ox + w * z <= x1 && oy + h * z <= y1;
+  fills = w * z >= x1 - x0 - 81 || h * z >= y1 - y0 - 81;
+  exit inside && fills ? 0 : 1 }' ||
+  fail "the map (0,0)-($world_w,$world_h) at zoom $zoom, offset ($ox,$oy) is not fitted into the canvas ($cx0,$cy0)-($cx1,$cy1)"
+note "map fitted into the canvas ($cx0,$cy0)-($cx1,$cy1) at $zoom px/m"
+
 shot opened
 title_opened=$(xdotool getwindowname "$wid")
 case "$title_opened" in *"*"*) fail "the title shows a modified mark before any edit: '$title_opened'";; esac
 
-drag() {  # drag WX0 WY0 WX1 WY1 (world coordinates) with the left button
-  read -r ax ay < <(to_screen "$1" "$2")
-  read -r bx by < <(to_screen "$3" "$4")
-  xdotool mousemove --sync "$ax" "$ay"
-  settle 0.3
-  xdotool mousedown 1
-  for i in $(seq 1 12); do
-    xdotool mousemove --sync $((ax + (bx - ax) * i / 12)) $((ay + (by - ay) * i / 12))
-    sleep 0.05
-  done
-  settle 0.3
-  xdotool mouseup 1
-  settle 1.0
-}
-
-# Place a start and a goal: the query tool drags out a new query, which becomes the
-# active one and is planned at once; undo removes it again.
+# ---- Place a query: the query tool drags out a new one; undo removes it ------------
 press q
-drag 14 8 35 30  # ends where the pointer rests for every picture
+drag 14 8 35 30
 shot query_placed
 title_query=$(xdotool getwindowname "$wid")
 case "$title_query" in *"*"*) ;; *) fail "placing a query left no modified mark: '$title_query'";; esac
-placed=$(compare -metric AE -fuzz 5% "$out/opened.png" "$out/query_placed.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}')
+placed=$(diff_pixels opened query_placed)
 note "pixels changed by placing a query: $placed"
 [ "$placed" -ge 500 ] || fail "placing a query changed only $placed pixels (screenshots in $out)"
 press z ctrl
 
-# The rectangle tool is chosen before the next picture, so that the tool panel looks
-# the same in the three that are compared.
+# ---- A rectangle obstacle across the query's path, then undo ----------------------
 press r
 shot before
 title_before=$(xdotool getwindowname "$wid")
 case "$title_before" in *"*"*) fail "the title keeps a modified mark after undoing the query: '$title_before'";; esac
-
-# ---- Draw a rectangle obstacle across the query's straight path --------------------
-drag 30 5 35 30  # ends at the resting point
+drag 30 5 35 30
 shot after_rect
 title_edited=$(xdotool getwindowname "$wid")
-
-# ---- Undo ---------------------------------------------------------------------------
 press z ctrl
-settle 0.5
 shot after_undo
 title_undone=$(xdotool getwindowname "$wid")
-
-# ---- Compare ------------------------------------------------------------------------
-diff_pixels() {  # pixels that differ by more than a few percent
-  compare -metric AE -fuzz 5% "$out/$1.png" "$out/$2.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}'
-}
 changed=$(diff_pixels before after_rect)
 restored=$(diff_pixels before after_undo)
 total=$((screen_w * screen_h))
 note "pixels changed by the rectangle: $changed; still different after undo: $restored (of $total)"
-note "titles: before '$title_before', edited '$title_edited', undone '$title_undone'"
-
 [ "$changed" -ge 2000 ] || fail "drawing a rectangle across the path changed only $changed pixels (screenshots in $out)"
 [ "$restored" -le $((total / 200)) ] || fail "after undo $restored pixels still differ from the start (screenshots in $out)"
 [ "$changed" -ge $((restored * 5)) ] || fail "undo did not bring the picture back ($restored vs $changed pixels)"
 case "$title_edited" in *"*"*) ;; *) fail "the title shows no modified mark '*' after the edit: '$title_edited'";; esac
 case "$title_undone" in *"*"*) fail "the title keeps the modified mark after undoing back to the file's state: '$title_undone'";; esac
 
-# ---- Close: nothing unsaved, so SIGTERM (delivered as SDL_QUIT, like the window's
-# close button) ends the app at once and cleanly ----------------------------------------
-kill -TERM "$app_pid"
-for _ in $(seq 100); do
-  kill -0 "$app_pid" 2>/dev/null || break
-  sleep 0.1
+# ---- A brush stroke paints every cell along it -------------------------------------
+# From (10.5, 32.5) to (50.5, 36.5): below the query's path, on open ground.
+press b
+revision_before=$(ui revision)
+drag 10.5 32.5 50.5 36.5
+shot brushed
+revision_after=$(ui revision)
+[ "$revision_after" != "$revision_before" ] || fail "the brush stroke changed nothing in the document"
+missed=""
+for i in $(seq 0 10); do
+  wx=$(awk -v i="$i" 'BEGIN { printf "%.3f", 10.5 + 4 * i }')
+  wy=$(awk -v i="$i" 'BEGIN { printf "%.3f", 32.5 + 0.4 * i }')
+  read -r sx sy < <(to_screen "$wx" "$wy")
+  if same_colour "$(pixel before "$sx" "$sy")" "$(pixel brushed "$sx" "$sy")"; then missed="$missed ($wx, $wy)"; fi
 done
-if kill -0 "$app_pid" 2>/dev/null; then
-  shot not_closed
-  fail "the app did not close within 10 s of SIGTERM (screenshot not_closed.png)"
-fi
-wait "$app_pid"
-code=$?
-app_pid=""
-[ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
+[ -z "$missed" ] || fail "the brush stroke left unpainted cells along it at:$missed (screenshots before.png, brushed.png in $out)"
+read -r sx sy < <(to_screen 30.5 26.5)  # six cells off the stroke
+same_colour "$(pixel before "$sx" "$sy")" "$(pixel brushed "$sx" "$sy")" || fail "the brush painted far off its stroke, at (30.5, 26.5)"
+note "brush stroke: the 11 cells sampled along it are painted, the one beside it is not"
+press z ctrl
+shot brush_undone
+[ "$(diff_canvas before brush_undone)" -le 300 ] || fail "undo did not remove the brush stroke in one step"
 
-note "PASS: the rectangle changed the picture, undo restored it, the title marked the edit"
+# ---- Pan: a right-drag moves the map by exactly the drag; Space + left drag back ----
+read -r _ ox0 oy0 < <(ui world_to_screen)
+read -r px py < <(to_screen 20 20)
+drag_screen 3 "$px" "$py" $((px + 120)) $((py + 60)) 20
+shot panned
+read -r _ ox1 oy1 < <(ui world_to_screen)
+moved=$(awk -v a="$ox0" -v b="$oy0" -v c="$ox1" -v d="$oy1" 'BEGIN { printf "%.1f %.1f", c - a, d - b }')
+note "a right-drag of (120, 60) pixels moved the map by ($moved)"
+[ "$moved" = "120.0 60.0" ] || fail "a right-drag of (120, 60) pixels moved the map by ($moved)"
+# The picture moved too: the canvas before, shifted by the drag, matches the canvas after.
+crop_w=$((cx1 - cx0 - 200))
+crop_h=$((cy1 - cy0 - 120))
+bx=$((origin_x + cx0 + 20))
+by=$((origin_y + cy0 + 20))
+convert "$out/before.png" -crop "${crop_w}x${crop_h}+${bx}+${by}" +repage "$work/pan_a.png"
+convert "$out/panned.png" -crop "${crop_w}x${crop_h}+$((bx + 120))+$((by + 60))" +repage "$work/pan_b.png"
+convert "$out/panned.png" -crop "${crop_w}x${crop_h}+${bx}+${by}" +repage "$work/pan_c.png"
+shifted=$(compare -metric AE -fuzz 5% "$work/pan_a.png" "$work/pan_b.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}')
+unshifted=$(compare -metric AE -fuzz 5% "$work/pan_a.png" "$work/pan_c.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}')
+note "canvas pixels differing from the picture before, shifted by the drag: $shifted; not shifted: $unshifted"
+[ "$shifted" -le $((crop_w * crop_h / 100)) ] || fail "the picture did not move with the pan ($shifted pixels differ; screenshots in $out)"
+[ "$unshifted" -ge $((shifted * 5 + 100)) ] || fail "the pan check cannot tell a moved picture from a still one"
+read -r px py < <(to_screen 20 20)
+xdotool keydown space
+settle 0.3
+drag_screen 1 "$px" "$py" $((px - 120)) $((py - 60)) 20
+xdotool keyup space
+settle 0.5
+read -r _ ox2 oy2 < <(ui world_to_screen)
+back=$(awk -v a="$ox0" -v b="$oy0" -v c="$ox2" -v d="$oy2" 'BEGIN { printf "%.1f %.1f", c - a, d - b }')
+[ "$back" = "0.0 0.0" ] || fail "Space + left drag of (-120, -60) did not bring the map back (it is off by $back)"
+[ "$(ui revision)" = "$revision_after" ] || [ "$(ui modified)" = 0 ] || fail "the Space + drag pan edited the document"
+note "Space + left drag of (-120, -60) brought the map back"
+
+# ---- The hover tooltip goes when the pointer leaves the canvas ----------------------
+read -r sx sy < <(to_screen 30 20)
+xdotool mousemove --sync "$sx" "$sy"
+settle 0.4
+xdotool mousemove --sync $((sx + 2)) "$sy"
+settle 0.6
+[ "$(ui hover)" = 1 ] || fail "the pointer over the map is not seen as hovering the canvas"
+xdotool mousemove --sync "$rest_x" "$rest_y"
+settle 0.6
+[ "$(ui hover)" = 0 ] || fail "the canvas still hovers (and shows its tooltip) with the pointer over the tool column"
+note "the canvas hover ends when the pointer leaves it"
+
+# ---- Drag the search debugger's timeline slider back ---------------------------------
+read -r step_now step_total < <(ui step)
+[ "$step_total" -gt 10 ] || fail "the query's search has only $step_total steps"
+[ "$step_now" = "$step_total" ] || fail "the debugger does not show the finished search (step $step_now of $step_total)"
+# The slider's grab (Dear ImGui's SliderGrab colour, #3D85E0) sits at the right end of the
+# timeline: the right-most grab pixels in the right column.
+col_x=$((origin_x + cx1))
+col_w=$((WIDTH - cx1))
+convert "$out/panned.png" -crop "${col_w}x$((cy1 - cy0))+${col_x}+$((origin_y + cy0))" +repage txt:- 2>/dev/null |
+  awk -F'[,: ]+' '/#3D85E0|#3E85E0|#3D86E0/ { print $1, $2 }' >"$work/grab.txt"
+[ -s "$work/grab.txt" ] || fail "no slider grab found in the right column (screenshot panned.png)"
+read -r gx gy < <(sort -n -k1,1 "$work/grab.txt" | tail -n1)
+gx=$((col_x + gx - 2))
+gy=$((origin_y + cy0 + gy))
+target=$((col_x + col_w * 30 / 100))
+note "timeline grab at ($gx, $gy); dragging it to x $target"
+shot before_scrub
+drag_screen 1 "$gx" "$gy" "$target" "$gy" 20
+shot scrubbed
+read -r step_scrubbed _ < <(ui step)
+note "after dragging the timeline: step $step_scrubbed of $step_total"
+[ "$step_scrubbed" -lt $((step_total * 2 / 3)) ] || fail "dragging the timeline slider did not scrub the search back (step $step_scrubbed of $step_total)"
+scrub_changed=$(diff_canvas before_scrub scrubbed)
+[ "$scrub_changed" -ge 200 ] || fail "scrubbing the timeline changed only $scrub_changed pixels"
+
+# ---- The window's size is remembered ---------------------------------------------------
+xdotool windowsize "$wid" 1180 760
+settle 1.5
+eval "$(xdotool getwindowgeometry --shell "$wid")"
+size_set="${WIDTH}x${HEIGHT}"
+stop_app
+settings="$PATHSCOPE_CONFIG_DIR/settings.json"
+[ -f "$settings" ] || fail "no settings.json written on exit"
+saved=$(tr -d ' \n' <"$settings" | sed -n 's/.*"height":\([0-9]*\).*"width":\([0-9]*\).*/\2x\1/p')
+note "window resized to $size_set; settings.json remembers $saved"
+[ "$saved" = "$size_set" ] || fail "the window was $size_set on exit but settings.json remembers '$saved'"
+
+# ---- A broken file on the command line opens the window anyway, error pinned ---------
+printf '{ "format": "pathscope-scenario", "version": 1, "world": ' >"$work/broken.json"
+start_app "$work/broken.json"
+settle 1.0
+title_broken=$(xdotool getwindowname "$wid")
+note "opened a broken file: window '$title_broken', $(ui errors) error(s), pinned $(ui pinned_error)"
+[ "$(ui errors)" -ge 1 ] && [ "$(ui pinned_error)" = 1 ] || fail "the broken file's error is not shown pinned in the window"
+grep -q "broken.json" "$work/app.log" || fail "the broken file's error does not name the file on the terminal"
+shot broken_file
+stop_app
+
+note "PASS"
 exit 0
