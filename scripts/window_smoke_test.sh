@@ -15,6 +15,7 @@
 #   - a right-drag pans the map by exactly the drag, Space + left drag pans it back;
 #   - the hover tooltip goes when the pointer leaves the canvas;
 #   - dragging the search debugger's timeline slider scrubs the search back;
+#   - dragging the right column's inner edge resizes it;
 #   - the window's new size is remembered in settings.json on exit;
 #   - a broken file on the command line still opens the window, with the error pinned.
 #
@@ -276,7 +277,7 @@ same_colour "$(pixel before "$sx" "$sy")" "$(pixel brushed "$sx" "$sy")" || fail
 note "brush stroke: the 11 cells sampled along it are painted, the one beside it is not"
 press z ctrl
 shot brush_undone
-[ "$(diff_canvas before brush_undone)" -le 300 ] || fail "undo did not remove the brush stroke in one step"
+[ "$(diff_canvas before brush_undone)" -le 100 ] || fail "undo did not remove the brush stroke in one step"
 
 # ---- Pan: a right-drag moves the map by exactly the drag; Space + left drag back ----
 read -r _ ox0 oy0 < <(ui world_to_screen)
@@ -349,6 +350,13 @@ note "after dragging the timeline: step $step_scrubbed of $step_total"
 scrub_changed=$(diff_canvas before_scrub scrubbed)
 [ "$scrub_changed" -ge 200 ] || fail "scrubbing the timeline changed only $scrub_changed pixels"
 
+# ---- The right column is resized by dragging its inner edge ---------------------------
+read -r _ _ hi_before _ < <(ui canvas)
+drag_screen 1 $((origin_x + hi_before)) $((origin_y + cy0 + 300)) $((origin_x + hi_before - 80)) $((origin_y + cy0 + 300)) 20
+read -r _ _ hi_after _ < <(ui canvas)
+note "dragging the right column's edge 80 px left: canvas right edge $hi_before -> $hi_after"
+[ "$hi_after" -eq $((hi_before - 80)) ] || fail "dragging the right column's edge by -80 px moved the canvas edge from $hi_before to $hi_after"
+
 # ---- The window's size is remembered ---------------------------------------------------
 xdotool windowsize "$wid" 1180 760
 settle 1.5
@@ -360,6 +368,8 @@ settings="$PATHSCOPE_CONFIG_DIR/settings.json"
 saved=$(tr -d ' \n' <"$settings" | sed -n 's/.*"height":\([0-9]*\).*"width":\([0-9]*\).*/\2x\1/p')
 note "window resized to $size_set; settings.json remembers $saved"
 [ "$saved" = "$size_set" ] || fail "the window was $size_set on exit but settings.json remembers '$saved'"
+right_saved=$(tr -d ' \n' <"$settings" | sed -n 's/.*"right_column":\(-\{0,1\}[0-9]*\).*/\1/p')
+[ "$right_saved" = 470 ] || fail "settings.json remembers the right column as '$right_saved' wide, not 470"
 
 # ---- A broken file on the command line opens the window anyway, error pinned ---------
 printf '{ "format": "pathscope-scenario", "version": 1, "world": ' >"$work/broken.json"

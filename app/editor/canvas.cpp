@@ -57,9 +57,11 @@ CanvasInput CanvasInput::from_frame(const PointerTracker& pointer, Vec2 canvas_l
 void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in) {
   render::Camera& camera = state.camera;
   const Vec2 mouse = in.mouse;
+  const bool was_hovering = hover_.has_value();
   hover_ = in.over_canvas ? std::optional<Vec2>(camera.to_world(mouse)) : std::nullopt;
   if (!state.doc) return;
   ToolContext ctx{state, *state.doc, camera.zoom()};
+  if (tool && was_hovering && !hover_ && !dragging_) tool->on_leave(ctx);
 
   // Zoom at the cursor.
   if (in.over_canvas && in.wheel != 0) camera.zoom_at(mouse, std::pow(1.2, double(in.wheel)));

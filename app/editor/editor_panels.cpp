@@ -106,7 +106,11 @@ void EditorApp::column_splitter(const char* id, float x, int& width, int directi
   ImGui::SetNextWindowSize(ImVec2(grip, bottom - top));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
-  if (ImGui::Begin(id, nullptr, kColumnFlags | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar)) {
+  // Without NoBringToFrontOnFocus: ImGui puts windows with that flag below all others
+  // when they are created, and the handle must stay above its column.
+  const ImGuiWindowFlags flags = (kColumnFlags & ~ImGuiWindowFlags_NoBringToFrontOnFocus) |
+                                 ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar;
+  if (ImGui::Begin(id, nullptr, flags)) {
     ImGui::InvisibleButton("##grip", ImVec2(grip, bottom - top));
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
     if (ImGui::IsItemActive() && io.MouseDelta.x != 0) width = std::max(kMinColumn, width + direction * int(io.MouseDelta.x));

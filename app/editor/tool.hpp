@@ -45,6 +45,9 @@ class Tool {
   virtual void on_drag(ToolContext&, const PointerEvent&) {}
   virtual void on_release(ToolContext&, const PointerEvent&) {}
   virtual void on_hover(ToolContext&, const PointerEvent&) {}
+  /// The pointer left the canvas (over a panel or out of the window) with no drag on:
+  /// drop what only shows where the pointer is (the brush outline, a hover highlight).
+  virtual void on_leave(ToolContext&) {}
   /// Returns true when the key was used.
   virtual bool on_key(ToolContext&, ToolKey) { return false; }
   /// Called when another tool becomes active (drop half-drawn shapes).

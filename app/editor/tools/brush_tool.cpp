@@ -74,6 +74,8 @@ class BrushTool final : public Tool {
 
   void on_hover(ToolContext&, const PointerEvent& e) override { hover_ = e.world; }
 
+  void on_leave(ToolContext&) override { hover_.reset(); }
+
   void on_deactivate(ToolContext& ctx) override {
     painting_ = false;
     hover_.reset();

@@ -141,6 +141,8 @@ class SelectTool final : public Tool {
     return true;
   }
 
+  void on_leave(ToolContext&) override { hover_.reset(); }
+
   void on_deactivate(ToolContext& ctx) override {
     drag_.reset();
     hover_.reset();

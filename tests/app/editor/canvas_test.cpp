@@ -150,3 +150,19 @@ TEST_CASE("canvas: a stroke goes on when the pointer crosses a panel, and ends a
   for (double x = 10.5; x <= 39.5; x += 1) CHECK(rig.terrain_at({x, 10.5}) == 1);
   CHECK_FALSE(rig.canvas.dragging());
 }
+
+TEST_CASE("canvas: the brush outline goes when the pointer leaves the canvas") {
+  Rig rig;
+  const ToolContext ctx{rig.state, *rig.state.doc, 10.0};
+  render::DrawList preview;
+  rig.frame({{300, 300}});
+  rig.frame({{310, 300}});
+  CHECK(rig.canvas.hover_world());
+  rig.tool->draw_preview(ctx, preview);
+  CHECK_FALSE(preview.empty());
+  rig.frame({{310, 300}}, -1, -1, false);  // over a panel
+  CHECK_FALSE(rig.canvas.hover_world());
+  preview.clear();
+  rig.tool->draw_preview(ctx, preview);
+  CHECK(preview.empty());
+}
