@@ -5,6 +5,7 @@
 // back and written as PNG.
 
 #include "app/cli/render_command.hpp"
+#include "app/editor/tools/item_edit.hpp"
 
 #include "app/cli/cli_commands.hpp"
 #include "app/editor/default_scenario.hpp"
@@ -56,8 +57,7 @@ void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool sh
     const Scenario& s = state.doc->scenario();
     ImGui::TextUnformatted(s.name.empty() ? state.doc->display_name().c_str() : s.name.c_str());
     if (const auto q = dbg.active_query()) {
-      const Query& query = s.queries[*q];
-      ImGui::Text("query %zu%s%s", *q, query.name.empty() ? "" : ": ", query.name.c_str());
+      ImGui::TextUnformatted(tools::query_label(s, *q).c_str());  // numbered from 1, as in the window
     }
     ImGui::TextUnformatted(status_line(dbg).c_str());
     if (show_step) {
