@@ -15,6 +15,7 @@
 #   - a right-drag pans the map by exactly the drag, Space + left drag pans it back;
 #   - the hover tooltip goes when the pointer leaves the canvas;
 #   - dragging the search debugger's timeline slider scrubs the search back;
+#   - "compare planners" shows the comparison's table at once;
 #   - dragging the right column's inner edge resizes it;
 #   - the window's new size is remembered in settings.json on exit;
 #   - a broken file on the command line still opens the window, with the error pinned.
@@ -329,18 +330,13 @@ note "the canvas hover ends when the pointer leaves it"
 read -r step_now step_total < <(ui step)
 [ "$step_total" -gt 10 ] || fail "the query's search has only $step_total steps"
 [ "$step_now" = "$step_total" ] || fail "the debugger does not show the finished search (step $step_now of $step_total)"
-# The slider's grab (Dear ImGui's SliderGrab colour, #3D85E0) sits at the right end of the
-# timeline: the right-most grab pixels in the right column.
-col_x=$((origin_x + cx1))
-col_w=$((WIDTH - cx1))
-convert "$out/panned.png" -crop "${col_w}x$((cy1 - cy0))+${col_x}+$((origin_y + cy0))" +repage txt:- 2>/dev/null |
-  awk -F'[,: ]+' '/#3D85E0|#3E85E0|#3D86E0/ { print $1, $2 }' >"$work/grab.txt"
-[ -s "$work/grab.txt" ] || fail "no slider grab found in the right column (screenshot panned.png)"
-read -r gx gy < <(sort -n -k1,1 "$work/grab.txt" | tail -n1)
-gx=$((col_x + gx - 2))
-gy=$((origin_y + cy0 + gy))
-target=$((col_x + col_w * 30 / 100))
-note "timeline grab at ($gx, $gy); dragging it to x $target"
+# The timeline's grab sits at its right end (the search is finished).
+read -r tx0 ty0 tx1 ty1 < <(ui "item timeline")
+[ -n "${ty1:-}" ] || fail "the search debugger shows no timeline"
+gx=$((origin_x + tx1 - 5))
+gy=$((origin_y + (ty0 + ty1) / 2))
+target=$((origin_x + tx0 + (tx1 - tx0) * 25 / 100))
+note "timeline at ($tx0,$ty0)-($tx1,$ty1); dragging its grab from x $gx to x $target"
 shot before_scrub
 drag_screen 1 "$gx" "$gy" "$target" "$gy" 20
 shot scrubbed
@@ -349,6 +345,22 @@ note "after dragging the timeline: step $step_scrubbed of $step_total"
 [ "$step_scrubbed" -lt $((step_total * 2 / 3)) ] || fail "dragging the timeline slider did not scrub the search back (step $step_scrubbed of $step_total)"
 scrub_changed=$(diff_canvas before_scrub scrubbed)
 [ "$scrub_changed" -ge 200 ] || fail "scrubbing the timeline changed only $scrub_changed pixels"
+
+# ---- "compare planners" shows the comparison's table at once, without scrolling -------
+read -r bx0 by0 bx1 by1 < <(ui "item compare_planners")
+[ -n "${by1:-}" ] || fail "no \"compare planners\" button on screen"
+xdotool mousemove --sync $((origin_x + (bx0 + bx1) / 2)) $((origin_y + (by0 + by1) / 2))
+settle 0.3
+xdotool click 1
+settle 1.5
+compared=$(ui comparison)
+read -r qx0 qy0 qx1 qy1 < <(ui "item compare_table")
+note "compare planners: $compared rows, table at ($qx0,$qy0)-($qx1,$qy1)"
+[ "${compared:-0}" -ge 3 ] || fail "compare planners ran ${compared:-0} planners"
+[ -n "${qy1:-}" ] || fail "the comparison's table is not on screen after \"compare planners\""
+[ "$qy1" -le "$cy1" ] && [ "$qx0" -ge "$cx1" ] ||
+  fail "the comparison's table ($qx0,$qy0)-($qx1,$qy1) is not within the right column above the status bar"
+shot compared
 
 # ---- The right column is resized by dragging its inner edge ---------------------------
 read -r _ _ hi_before _ < <(ui canvas)

@@ -142,7 +142,7 @@ void planner_widgets(SearchDebugger& dbg, const EditorState& state) {
 
 // [SECTION] Controls ---------------------------------------------------------------
 
-void control_widgets(SearchDebugger& dbg) {
+void control_widgets(SearchDebugger& dbg, UiProbe& probe) {
   if (ImGui::Button("|<")) dbg.reset();
   tooltip("reset to step 0 (F6)");
   ImGui::SameLine();
@@ -186,6 +186,7 @@ void control_widgets(SearchDebugger& dbg) {
   std::snprintf(fmt, sizeof fmt, "step %%llu / %llu", ull(total));
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::SliderScalar("##timeline", ImGuiDataType_U64, &k, &zero, &total, fmt)) dbg.seek(k);
+  probe.last_item("timeline");
   tooltip("drag to scrub the recorded search back and forth");
 }
 
@@ -219,6 +220,7 @@ void breakpoint_widgets(SearchDebugger& dbg) {
 // Returns true when the comparison was run this frame.
 bool compare_button(SearchDebugger& dbg, EditorState& state) {
   const bool pressed = ImGui::Button("compare planners");
+  state.probe.last_item("compare_planners");
   tooltip("run every registered planner with its default parameters on the active query (Compare tab)");
   if (pressed) dbg.compare_planners();
   // Every query's path at once: the all_paths layer, also in the Layers list.
@@ -430,7 +432,7 @@ constexpr float kBarWidth = 96;
 
 // The comparison: one row per planner, its expansions as a bar (the plot) beside the
 // numbers, so the table and the plot are always seen together.
-void compare_widgets(const SearchDebugger& dbg) {
+void compare_widgets(const SearchDebugger& dbg, UiProbe& probe) {
   const std::vector<ComparisonRow>& rows = dbg.last_comparison();
   if (rows.empty()) {
     ImGui::TextWrapped("Press \"compare planners\" above to run every planner on the active query.");
@@ -488,6 +490,7 @@ void compare_widgets(const SearchDebugger& dbg) {
       ImGui::Text("%.0f", r.micros);
     }
     ImGui::EndTable();
+    probe.last_item("compare_table");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", legend);
@@ -522,7 +525,7 @@ void debugger_panel(SearchDebugger& dbg, EditorState& state) {
   }
 
   ImGui::Separator();
-  control_widgets(dbg);
+  control_widgets(dbg, state.probe);
   status_line(dbg);
   breakpoint_widgets(dbg);
   const bool compared = compare_button(dbg, state);
@@ -539,7 +542,7 @@ void debugger_panel(SearchDebugger& dbg, EditorState& state) {
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("Compare", nullptr, compared ? ImGuiTabItemFlags_SetSelected : 0)) {
-    compare_widgets(dbg);
+    compare_widgets(dbg, state.probe);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("Stats")) {

@@ -22,7 +22,10 @@ namespace pathscope::app {
 
 EditorApp::EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings)
     : window_(window), renderer_(renderer), files_(settings, true), adapter_(renderer) {
-  if (const char* path = std::getenv("PATHSCOPE_UI_STATE"); path && *path) ui_state_path_ = path;
+  if (const char* path = std::getenv("PATHSCOPE_UI_STATE"); path && *path) {
+    ui_state_path_ = path;
+    state_.probe.enable();
+  }
   if (settings.left_column != 0) left_width_ = settings.left_column;
   if (settings.right_column != 0) right_width_ = settings.right_column;
   // Long searches after an edit run in slices of this many milliseconds per frame, so the
@@ -188,8 +191,16 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
                 (unsigned long long)debugger_.step(), (unsigned long long)debugger_.total_steps(),
                 int(canvas_.hover_world().has_value()), int(canvas_.panning()), state_.messages.size(), errors,
                 int(state_.messages.pinned_error() != nullptr));
-  if (text == ui_state_) return;
-  ui_state_ = text;
+  std::string all = text;
+  all += "comparison " + std::to_string(debugger_.last_comparison().size()) + "\n";
+  for (const UiProbe::Item& item : state_.probe.items()) {
+    char line[256];
+    std::snprintf(line, sizeof line, "item %s %.0f %.0f %.0f %.0f\n", item.name.c_str(), item.x0, item.y0, item.x1,
+                  item.y1);
+    all += line;
+  }
+  if (all == ui_state_) return;
+  ui_state_ = std::move(all);
   // Written whole, then renamed, so a reader never sees half of it.
   const std::string tmp = ui_state_path_ + ".tmp";
   {
@@ -215,6 +226,7 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
 
 void EditorApp::frame(const PointerTracker& pointer) {
   const ImGuiIO& io = ImGui::GetIO();
+  state_.probe.begin_frame();
   handle_shortcuts();
   const std::uint64_t serial = state_.doc_serial;
   menu_bar();

@@ -12,6 +12,7 @@
 
 #include "app/editor/document.hpp"
 #include "app/editor/message_log.hpp"
+#include "app/editor/ui_probe.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/layer_set.hpp"
 
@@ -64,6 +65,7 @@ struct EditorState {
   bool show_grid_lines = false;
   MessageLog messages;               ///< Message panel, newest last, and its pinned error.
   FieldError inspector_error;        ///< The inspector's last refused edit.
+  UiProbe probe;                     ///< Named widget rectangles for the window test.
 
   /// Replaces the document (New, Open, Import) and resets what depends on it.
   void open_document(std::unique_ptr<Document> next);
