@@ -65,6 +65,9 @@ class CostGrid {
   /// Terrain multiplier of a cell; 0 when blocked.
   double multiplier(std::uint32_t index) const { return surface_multiplier_[ids_[index]]; }
   bool passable(std::uint32_t index) const { return multiplier(index) > 0; }
+  /// Movement key of a cell: 0 when blocked; two passable cells with the same key may be
+  /// joined by a move (the same terrain group, or any two for an amphibious class).
+  std::uint16_t move_key(std::uint32_t index) const { return surface_key_[ids_[index]]; }
   /// Bit d set: the move in direction d from this cell is legal.
   std::uint8_t moves(std::uint32_t index) const { return moves_[index]; }
   /// Signed index offset of each direction.

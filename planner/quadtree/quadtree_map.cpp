@@ -1,0 +1,18 @@
+#include "planner/quadtree/quadtree_map.hpp"
+
+#include <memory>
+
+namespace pathscope {
+
+const QuadtreeMap& QuadtreeMap::of(const PlanningWorld& world, std::size_t movement_class) {
+  return world.derived<QuadtreeMap>(kKey, movement_class, [](const PlanningWorld& w, std::size_t c) {
+    return std::make_unique<QuadtreeMap>(w.grid(c));
+  });
+}
+
+bool QuadtreeMap::update(const PlanningWorld& world, const WorldChange& change) {
+  (void)world;
+  return change.cells.empty();
+}
+
+}  // namespace pathscope

@@ -1,0 +1,41 @@
+#pragma once
+
+// What the quadtree family derives from a planning world for one movement class: the
+// tree, its neighbour links and their regions, cached by the world (derived<T>).
+
+#include <cstddef>
+#include <string_view>
+
+#include "planner/quadtree/quadtree.hpp"
+#include "planner/quadtree/quadtree_links.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope {
+
+/// A movement class's quadtree and neighbour graph. Built from the class's cost grid; a
+/// world change that alters cells drops it, and it is built again at its next use
+/// (incremental updates by region are not done yet).
+class QuadtreeMap final : public DerivedStructure {
+ public:
+  /// Key of the family's structures in PlanningWorld::derived.
+  static constexpr std::string_view kKey = "quadtree";
+
+  explicit QuadtreeMap(const CostGrid& grid) : tree_(grid), links_(tree_) {}
+
+  /// The map of `movement_class` in `world`, made on first use. The reference stays
+  /// valid until the world's next update().
+  static const QuadtreeMap& of(const PlanningWorld& world, std::size_t movement_class);
+
+  const Quadtree& tree() const { return tree_; }
+  const QuadLinks& links() const { return links_; }
+
+  /// Kept when no cell changed (threats, units, queries); dropped otherwise.
+  bool update(const PlanningWorld& world, const WorldChange& change) override;
+  std::size_t memory_bytes() const override { return tree_.memory_bytes() + links_.memory_bytes(); }
+
+ private:
+  Quadtree tree_;
+  QuadLinks links_;
+};
+
+}  // namespace pathscope
