@@ -1,0 +1,62 @@
+#pragma once
+
+// Rubber-banding a path of cells (seed 000, "Rubber Banding, Step 1" and "Step 2"): the
+// corridor of convex cells an A* over cells found, the portals between them, and the
+// three polylines through it: the cell centres, the best portal corners (step 1) and the
+// string-pulled path (step 2). Pure geometry: no world, no search state.
+
+#include <array>
+#include <vector>
+
+#include "planner/core/types.hpp"
+
+namespace pathscope {
+
+/// A corridor: convex cells in path order, each sharing an edge (a portal) with the next.
+struct Corridor {
+  Vec2 start{0, 0};                         ///< World point in cells.front().
+  Vec2 goal{0, 0};                          ///< World point in cells.back().
+  std::vector<Box2> cells;                  ///< World boxes, the start's cell first.
+  std::vector<double> multipliers;          ///< Per cell: cost per metre inside it (> 0).
+  std::vector<std::array<Vec2, 2>> portals; ///< portals[i]: cells[i] | cells[i + 1], the two ends.
+};
+
+/// A polyline through a corridor, each point tagged with where it lies: slot 2i inside
+/// cell i (or on its boundary, reached from inside), slot 2i + 1 on portal i. Slots
+/// never decrease along the path, and every segment stays inside the cells between its
+/// ends' slots.
+struct CorridorPath {
+  std::vector<Vec2> points;
+  std::vector<int> slots;
+
+  void add(Vec2 p, int slot) {
+    points.push_back(p);
+    slots.push_back(slot);
+  }
+};
+
+/// The path through the cells' centres: start, the centre of every cell, goal. A segment
+/// between the centres of two adjacent quadtree leaves crosses their shared edge.
+CorridorPath centre_path(const Corridor& corridor);
+
+/// Where `path` crosses each portal: one point per portal, in order.
+std::vector<Vec2> portal_crossings(const Corridor& corridor, const CorridorPath& path);
+
+/// Terrain-weighted cost of `path` (metres times each cell's multiplier).
+double corridor_cost(const Corridor& corridor, const CorridorPath& path);
+
+/// Step 1: the cheapest path over the secondary graph of the start, the goal and, for
+/// each portal, its two ends and the point `through[i]` (where a previous stage crossed
+/// it, so that this stage is never worse than that one), each linked forwards only to
+/// the nodes of the next portal. Linear in the corridor's length.
+CorridorPath portal_path(const Corridor& corridor, const std::vector<Vec2>& through);
+
+/// Step 2: string pulling from the last visible point. The visibility region from the
+/// current last visible point is the wedge through the portals crossed since; it only
+/// shrinks, and when a portal's end falls outside it on one side, the wedge's corner on
+/// the other side becomes the new last visible point (a path point). The result is the
+/// shortest path inside the corridor. `corners`, if given, receives the path after each
+/// new last visible point (the part found so far, then a straight line to the goal).
+CorridorPath pulled_path(const Corridor& corridor, std::vector<std::vector<Vec2>>* corners = nullptr);
+
+}  // namespace pathscope
