@@ -5,6 +5,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/grid/grid_astar.hpp"
 #include "planner/grid/grid_bidirectional.hpp"
+#include "planner/quadtree/quadtree_planner.hpp"
 
 namespace pathscope {
 namespace {
@@ -30,6 +31,11 @@ std::vector<PlannerInfo> make_registry() {
   r.push_back(PlannerInfo{
       "bidirectional", "grid", "Bidirectional A* on the cell grid (optimal stopping rule)", true, kGridCostUnits, {},
       [](const QueryContext& c) { return std::make_unique<GridBidirectional>(c.world, c.movement_class, "bidirectional"); }});
+  r.push_back(PlannerInfo{
+      "quadtree", "quadtree",
+      "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)", false,
+      "metres of terrain-weighted travel along the final path (length in each leaf times its multiplier)", {},
+      [](const QueryContext& c) { return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree"); }});
   return r;
 }
 

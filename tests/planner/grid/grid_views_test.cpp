@@ -34,8 +34,8 @@ TEST_CASE("grid planners declare their cells as boxes on a lattice") {
   const PlanningWorld world(s);
   const CostGrid& grid = world.grid(0);
   for (const PlannerInfo& info : planner_registry()) {
+    if (info.family != "grid") continue;
     CAPTURE(info.name);
-    CHECK(info.family == "grid");
     auto planner = info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
     const std::optional<NodeLattice> lattice = planner->node_lattice();
     REQUIRE(lattice.has_value());

@@ -217,6 +217,7 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
   std::mt19937_64 rng(123);
   int kept_answers = 0;
   for (const PlannerInfo& info : planner_registry()) {
+    if (info.family != "grid") continue;  // other families test their own dependencies
     Scenario s = base_scenario(rng, 60, 45);
     PlanningWorld world(s);
     std::unique_ptr<Planner> planner = info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});

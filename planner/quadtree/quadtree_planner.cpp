@@ -1,0 +1,310 @@
+// The quadtree planner (seed 000: "The Quadtree", "Rubber Banding, Step 1" and "Step 2").
+//
+// A* runs on the leaves' neighbour graph. The seed moves a ship through the centres of
+// the cells; costing edges centre to centre misjudges large leaves (a path that merely
+// clips the corner of a 64-cell leaf would pay for its centre), so here each leaf is
+// entered where the path from its parent's entry point towards the goal meets the
+// portal: the point of the portal that minimises |entry - p| + |p - goal| (the crossing
+// of the straight line, the goal reflected across the portal's line when it lies on the
+// near side, clamped to the portal). An edge costs the distance between the two entry
+// points times the multiplier of the leaf it runs through (an impassable start leaf
+// counts 1: leaving it is travel). The heuristic is the straight distance to the goal
+// times the smallest multiplier; for the goal's own leaf it is the exact last leg, so
+// the search ends when the goal leaf leaves the open list. Because a leaf's entry point
+// depends on its parent, so does its heuristic: a leaf reached again is improved when
+// its f (not its g) is lower. f never decreases along a link (triangle inequality, and
+// every multiplier is at least the smallest). Ties: f, then h, then leaf id.
+//
+// The corridor found is then rubber-banded (rubber_band.hpp): the cell-centre path, the
+// portal-corner path of step 1 and the string-pulled path of step 2 are each sent to
+// the observer as a refinement, as is each new last visible point of step 2.
+
+#include "planner/quadtree/quadtree_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "planner/quadtree/quadtree_dependency.hpp"
+
+namespace pathscope {
+namespace {
+
+double distance(Vec2 a, Vec2 b) {
+  const Vec2 d = b - a;
+  return std::sqrt(d.x * d.x + d.y * d.y);
+}
+
+// The point of portal [a, b] (axis-aligned) minimising |from - p| + |p - goal|.
+Vec2 entry_point(Vec2 from, Vec2 a, Vec2 b, Vec2 goal) {
+  const bool vertical = a.x == b.x;
+  // Along the portal's line: u; across it: w.
+  const double line = vertical ? a.x : a.y;
+  const double lo = vertical ? std::min(a.y, b.y) : std::min(a.x, b.x);
+  const double hi = vertical ? std::max(a.y, b.y) : std::max(a.x, b.x);
+  const double fu = vertical ? from.y : from.x, fw = vertical ? from.x : from.y;
+  const double gu = vertical ? goal.y : goal.x;
+  double gw = vertical ? goal.x : goal.y;
+  if ((fw - line) * (gw - line) > 0) gw = 2 * line - gw;  // same side: reflect the goal
+  double u = fu;
+  if (gw != fw) u = fu + (line - fw) / (gw - fw) * (gu - fu);
+  u = std::clamp(u, lo, hi);
+  return vertical ? Vec2{line, u} : Vec2{u, line};
+}
+
+std::string describe_point(const char* what, Vec2 p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s (%.6g, %.6g)", what, p.x, p.y);
+  return buf;
+}
+
+}  // namespace
+
+QuadtreePlanner::QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name)
+    : world_(world), class_(movement_class), name_(std::move(name)) {}
+
+std::size_t QuadtreePlanner::node_count() const { return map().tree().leaf_count(); }
+
+Vec2 QuadtreePlanner::node_position(NodeId node) const {
+  const Quadtree& t = map().tree();
+  return node < t.leaf_count() ? t.leaf_center(node) : Vec2{0, 0};
+}
+
+NodeGeometry QuadtreePlanner::node_geometry(NodeId node) const {
+  const Quadtree& t = map().tree();
+  if (node >= t.leaf_count()) return Planner::node_geometry(node);
+  const Box2 box = t.leaf_box(node);
+  return NodeGeometry{NodeShape::Box, box.center(), box, {}};
+}
+
+NodeId QuadtreePlanner::node_at(Vec2 point, double tolerance) const {
+  (void)tolerance;
+  const std::uint32_t leaf = map().tree().leaf_at(point);
+  return leaf == Quadtree::kNoLeaf ? kNoNode : NodeId(leaf);
+}
+
+double QuadtreePlanner::travel_multiplier(NodeId leaf) const {
+  const double m = map_->tree().leaf(leaf).multiplier;
+  return m > 0 ? m : 1.0;
+}
+
+double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
+  const double d = distance(entry, query_.goal);
+  return leaf == goal_leaf_ ? d * travel_multiplier(leaf) : d * min_multiplier_;
+}
+
+SearchStatus QuadtreePlanner::fail(SearchStatus status, std::string message) {
+  result_.status = status;
+  result_.message = std::move(message);
+  return status;
+}
+
+SearchStatus QuadtreePlanner::start(const PathQuery& query) {
+  query_ = query;
+  result_ = PathResult{};
+  open_.clear();
+  corridor_ = Corridor{};
+  centres_ = portal_ = pulled_ = CorridorPath{};
+  start_leaf_ = goal_leaf_ = kNoNode;
+  if (observer_) observer_->on_start(query);
+  map_ = &map();
+  revision_ = world_.revision();
+  const Quadtree& tree = map_->tree();
+  const QuadLinks& links = map_->links();
+  const CostGrid& grid = world_.grid(class_);
+  min_multiplier_ = grid.min_multiplier();
+  if (state_.size() != tree.leaf_count() || ++stamp_ == 0) {
+    state_.assign(tree.leaf_count(), LeafState{});
+    stamp_ = 1;
+  }
+  result_.stats.extra = {{"cells", double(tree.leaf_count())},
+                         {"grid_cells", double(grid.cell_count())},
+                         {"links", double(links.link_count())}};
+
+  const Vec2 points[2] = {query.start, query.goal};
+  const char* names[2] = {"start", "goal"};
+  NodeId leaves[2];
+  for (int k = 0; k < 2; ++k) {
+    leaves[k] = tree.leaf_at(points[k]);
+    if (leaves[k] == Quadtree::kNoLeaf) {
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is outside the map");
+    }
+  }
+  start_leaf_ = leaves[0];
+  goal_leaf_ = leaves[1];
+  const std::string& class_name = world_.scenario().classes[class_].name;
+  if (!tree.leaf(goal_leaf_).passable()) {
+    const std::uint32_t cell = *grid.cell_at(query.goal);
+    const TerrainType& t = world_.scenario().terrains[world_.raster().terrain(cell)];
+    return fail(SearchStatus::Invalid, describe_point("goal", query.goal) + " is inside terrain \"" + t.name +
+                                           "\", which class \"" + class_name + "\" cannot enter");
+  }
+  const std::uint32_t goal_region = links.region(goal_leaf_);
+  bool reachable = links.region(start_leaf_) == goal_region;
+  if (!tree.leaf(start_leaf_).passable()) {
+    // Inside an obstacle: the links out of its leaf say where it can go.
+    for (const QuadLink& l : links.out(start_leaf_)) reachable = reachable || links.region(l.to) == goal_region;
+  }
+  if (!reachable) {
+    return fail(SearchStatus::NoPath, "start and goal are in different connected regions of the quadtree for class \"" +
+                                          class_name + "\"");
+  }
+  LeafState& s = state_[start_leaf_];
+  s = LeafState{0.0, query.start, kNoNode, stamp_, 0};
+  const double h = heuristic(start_leaf_, query.start);
+  open_.push(OpenEntry{h, float(h), start_leaf_});
+  ++result_.stats.pushes;
+  if (observer_) emit(SearchEventKind::Push, start_leaf_, kNoNode, 0.0, h);
+  result_.status = SearchStatus::Running;
+  return result_.status;
+}
+
+SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
+  if (result_.status != SearchStatus::Running) return result_.status;
+  if (world_.revision() != revision_) {
+    return fail(SearchStatus::Invalid, "the world changed during the search: start the query again");
+  }
+  ++result_.stats.steps;
+  const Quadtree& tree = map_->tree();
+  const QuadLinks& links = map_->links();
+  const double s = tree.cell_size();
+  std::uint64_t done = 0;
+  while (done < max_expansions) {
+    if (open_.empty()) {
+      return fail(SearchStatus::NoPath, "the open list ran empty: the goal is unreachable");
+    }
+    const OpenEntry top = open_.pop();
+    const NodeId u = top.node;
+    LeafState& su = state_[u];
+    if (su.closed) continue;  // stale duplicate of an improved entry
+    su.closed = 1;
+    ++done;
+    ++result_.stats.expansions;
+    if (observer_) emit(SearchEventKind::Expand, u, su.parent, su.g, heuristic(u, su.entry));
+    if (u == goal_leaf_) {
+      finish();
+      return result_.status;
+    }
+    const double mu = travel_multiplier(u);
+    for (const QuadLink& link : links.out(u)) {
+      const NodeId v = link.to;
+      LeafState& sv = state_[v];
+      const bool fresh = sv.stamp != stamp_;
+      if (!fresh && sv.closed) continue;
+      const Vec2 entry = entry_point(su.entry, Vec2(link.a) * s, Vec2(link.b) * s, query_.goal);
+      const double ng = su.g + distance(su.entry, entry) * mu;
+      const double h = heuristic(v, entry);
+      // Entry points differ per parent, so h does too: the better estimate wins.
+      if (!fresh && !(ng + h < sv.g + heuristic(v, sv.entry))) continue;
+      sv = LeafState{ng, entry, u, stamp_, 0};
+      open_.push(OpenEntry{ng + h, float(h), v});
+      ++result_.stats.pushes;
+      if (!fresh) ++result_.stats.relaxations;
+      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, v, u, ng, h);
+    }
+  }
+  return result_.status;
+}
+
+void QuadtreePlanner::finish() {
+  const Quadtree& tree = map_->tree();
+  const QuadLinks& links = map_->links();
+  const double s = tree.cell_size();
+  std::vector<NodeId> nodes;
+  for (NodeId n = goal_leaf_; n != kNoNode; n = state_[n].parent) nodes.push_back(n);
+  std::reverse(nodes.begin(), nodes.end());
+
+  corridor_.start = query_.start;
+  corridor_.goal = query_.goal;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    corridor_.cells.push_back(tree.leaf_box(nodes[i]));
+    corridor_.multipliers.push_back(travel_multiplier(nodes[i]));
+    if (i + 1 == nodes.size()) break;
+    const QuadLink* link = links.find(nodes[i], nodes[i + 1]);
+    corridor_.portals.push_back({Vec2(link->a) * s, Vec2(link->b) * s});
+  }
+  centres_ = centre_path(corridor_);
+  if (observer_) observer_->on_refine("cell centres", centres_.points);
+  portal_ = portal_path(corridor_, portal_crossings(corridor_, centres_));
+  if (observer_) observer_->on_refine("portal A*", portal_.points);
+  std::vector<std::vector<Vec2>> corners;
+  pulled_ = pulled_path(corridor_, observer_ ? &corners : nullptr);
+  if (observer_) {
+    for (const std::vector<Vec2>& c : corners) observer_->on_refine("last visible point", c);
+    observer_->on_refine("string pulling", pulled_.points);
+  }
+
+  result_.points = pulled_.points;
+  result_.length = polyline_length(result_.points);
+  result_.cost = corridor_cost(corridor_, pulled_);
+  result_.stats.extra.push_back({"corridor", double(nodes.size())});
+  result_.stats.extra.push_back({"length_centres", polyline_length(centres_.points)});
+  result_.stats.extra.push_back({"length_step1", polyline_length(portal_.points)});
+  result_.stats.extra.push_back({"length_final", result_.length});
+  result_.nodes = std::move(nodes);
+  result_.status = SearchStatus::Found;
+  if (observer_) {
+    for (const NodeId n : result_.nodes) emit(SearchEventKind::Path, n, kNoNode, state_[n].g, 0.0);
+  }
+}
+
+void QuadtreePlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
+  if (result_.status == SearchStatus::Idle || start_leaf_ == kNoNode || world_.revision() != revision_) return;
+  for (NodeId n = 0; n < state_.size(); ++n) {
+    const LeafState& st = state_[n];
+    if (st.stamp != stamp_) continue;
+    fn(NodeView{n, 0, st.g, heuristic(n, st.entry), st.parent, st.closed != 0});
+  }
+}
+
+void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+  if (bounds.empty()) return;
+  const QuadtreeMap& m = map();
+  const Quadtree& tree = m.tree();
+  const double s = tree.cell_size();
+  const CellRect rect{int(std::floor(bounds.lo.x / s)), int(std::floor(bounds.lo.y / s)),
+                      int(std::floor(bounds.hi.x / s)) + 1, int(std::floor(bounds.hi.y / s)) + 1};
+  const auto inside = [&](std::uint32_t leaf) { return !tree.leaf(leaf).rect().intersected(rect).empty(); };
+  const auto cost_in = [&](std::uint32_t leaf, Vec2 a, Vec2 b) {
+    const double mult = tree.leaf(leaf).multiplier;
+    return distance(a, b) * (mult > 0 ? mult : 1.0);
+  };
+  bool stop = false;
+  tree.for_each_leaf_in(rect, [&](std::uint32_t id) {
+    if (stop || (stop = visitor.full())) return;
+    const QuadLeaf& leaf = tree.leaf(id);
+    const double value = leaf.passable() ? leaf.multiplier : std::numeric_limits<double>::infinity();
+    visitor.cell(StructureCell{NodeShape::Box, tree.leaf_box(id), {}, value, id});
+    const Vec2 from = tree.leaf_center(id);
+    for (const QuadLink& l : m.links().out(id)) {
+      // A two-way link once: from its smaller id, unless that leaf is not visited.
+      if (!l.one_way && l.to < id && inside(l.to)) continue;
+      const Vec2 to = tree.leaf_center(l.to);
+      const Vec2 mid = (Vec2(l.a) + Vec2(l.b)) * (0.5 * s);
+      visitor.edge(StructureEdge{id, l.to, from, to, "link", cost_in(id, from, mid) + cost_in(l.to, mid, to), l.one_way});
+    }
+  });
+  if (world_.revision() != revision_) return;
+  for (const auto& portal : corridor_.portals) {
+    if (visitor.full()) return;
+    if (!Box2::spanning(portal[0], portal[1]).overlaps(bounds)) continue;
+    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "portal", portal, 0, 0});
+  }
+}
+
+std::unique_ptr<ResultDependency> QuadtreePlanner::result_dependency() const {
+  if (result_.status != SearchStatus::Found || world_.revision() != revision_) return nullptr;
+  const Quadtree& tree = map_->tree();
+  std::vector<CellRect> squares;
+  for (NodeId n = 0; n < state_.size(); ++n) {
+    if (state_[n].stamp != stamp_) continue;
+    const QuadLeaf& l = tree.leaf(n);
+    const int size = std::min(2 * l.size, tree.root_size());
+    const int x = l.x - l.x % size, y = l.y - l.y % size;
+    squares.push_back(CellRect{x, y, x + size, y + size}.expanded(1));
+  }
+  return std::make_unique<QuadtreeDependency>(world_, class_, std::move(squares));
+}
+
+}  // namespace pathscope

@@ -1,0 +1,100 @@
+#pragma once
+
+// The quadtree planner (seed 000): A* over the leaves of a movement class's quadtree,
+// then two passes of rubber-banding through the corridor of leaves it found.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/core/open_list.hpp"
+#include "planner/core/search.hpp"
+#include "planner/quadtree/quadtree_map.hpp"
+#include "planner/quadtree/rubber_band.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope {
+
+/// A* over quadtree leaves (node id = leaf id), steppable and traced like every planner.
+/// A leaf is entered where the line from its parent's entry point towards the goal meets
+/// the portal between them (the nearest point of the portal to that line, reflected
+/// when the goal lies behind it); an edge costs the distance between the two entry
+/// points times the multiplier of the leaf it crosses. A found corridor is then
+/// rubber-banded: cell centres, step 1 (portal corners), step 2 (string pulling), each a
+/// refinement event. Costs are metres of terrain-weighted travel along the final path.
+class QuadtreePlanner final : public Planner {
+ public:
+  /// `world` must outlive the planner. `name` is the registry name it reports.
+  QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name = "quadtree");
+
+  std::string_view name() const override { return name_; }
+  /// Begins a query. A start inside an impassable leaf may leave it (links out of
+  /// impassable leaves); a goal inside one is Invalid; start and goal in different
+  /// regions is NoPath at once.
+  SearchStatus start(const PathQuery& query) override;
+  SearchStatus step(std::uint64_t max_expansions) override;
+  const PathResult& result() const override { return result_; }
+
+  /// Leaves of the class's current quadtree.
+  std::size_t node_count() const override;
+  /// A leaf's centre.
+  Vec2 node_position(NodeId node) const override;
+  /// A leaf's square.
+  NodeGeometry node_geometry(NodeId node) const override;
+  /// The leaf holding the point (a descent of the tree), or kNoNode outside the map.
+  NodeId node_at(Vec2 point, double tolerance) const override;
+  /// Leaves meeting `bounds` (value: multiplier, infinity when impassable), their links
+  /// (kind "link"; one-way links out of impassable leaves marked directed; two-way links
+  /// once), and the portals of the current path (shapes "portal").
+  void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
+  /// The squares the last search read (each touched leaf's parent square and one ring
+  /// of cells around it) and the heuristic's scale.
+  std::unique_ptr<ResultDependency> result_dependency() const override;
+  void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
+  void set_observer(SearchObserver* observer) override { observer_ = observer; }
+
+  /// The corridor of the last Found result (empty otherwise).
+  const Corridor& corridor() const { return corridor_; }
+  /// The polylines of the three stages of the last Found result.
+  const CorridorPath& centre_stage() const { return centres_; }
+  const CorridorPath& portal_stage() const { return portal_; }
+  const CorridorPath& pulled_stage() const { return pulled_; }
+
+ private:
+  struct LeafState {
+    double g = 0;
+    Vec2 entry{0, 0};           // where the path enters the leaf, world
+    NodeId parent = kNoNode;
+    std::uint32_t stamp = 0;    // == stamp_: reached by the current search
+    std::uint8_t closed = 0;
+  };
+
+  const QuadtreeMap& map() const { return QuadtreeMap::of(world_, class_); }
+  double heuristic(NodeId leaf, Vec2 entry) const;
+  double travel_multiplier(NodeId leaf) const;
+  void emit(SearchEventKind kind, NodeId node, NodeId parent, double g, double h) const {
+    observer_->on_event(SearchEvent{kind, 0, node, parent, g, h});
+  }
+  SearchStatus fail(SearchStatus status, std::string message);
+  void finish();
+
+  const PlanningWorld& world_;
+  std::size_t class_;
+  std::string name_;
+  const QuadtreeMap* map_ = nullptr;  // fetched at start(); valid while revision_ holds
+  std::uint64_t revision_ = 0;
+  double min_multiplier_ = 1;
+  PathQuery query_;
+  NodeId start_leaf_ = kNoNode;
+  NodeId goal_leaf_ = kNoNode;
+  std::vector<LeafState> state_;
+  std::uint32_t stamp_ = 0;
+  OpenList open_;
+  PathResult result_;
+  Corridor corridor_;
+  CorridorPath centres_, portal_, pulled_;
+  SearchObserver* observer_ = nullptr;
+};
+
+}  // namespace pathscope

@@ -1,0 +1,331 @@
+// The quadtree planner: reachability agrees with grid A*, final paths stay inside
+// passable cells (exact segment-cell test), each stage is no longer than the one before,
+// stepping equals one-shot, runs are deterministic, traces replay, and it is registered.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "planner/core/planner_registry.hpp"
+#include "planner/core/search_trace.hpp"
+#include "planner/quadtree/quadtree_planner.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/planner/quadtree/quadtree_test_support.hpp"
+#include "tests/test_maps.hpp"
+
+using namespace pathscope;
+using pathscope::test::cell_center;
+
+namespace {
+
+std::vector<std::string> random_map(std::mt19937_64& rng, int round, bool terrain) {
+  const int w = 2 + int(rng() % 45), h = 2 + int(rng() % 45);
+  if (round % 3 == 0) return test::random_rows(rng, w, h, 0.2, terrain);
+  return test::block_rows(rng, w, h, 2 + int(rng() % 20), 1 + int(rng() % 10), terrain);
+}
+
+// A random cell centre (any terrain).
+Vec2 random_center(std::mt19937_64& rng, const Scenario& s) {
+  return cell_center(s, int(rng() % unsigned(s.tiles->width)), int(rng() % unsigned(s.tiles->height)));
+}
+
+// Every segment of the path runs only through passable cells of the start's move key:
+// it never enters the open square of any other cell, and stays on the map.
+void check_inside(const PathResult& r, const CostGrid& grid, std::uint16_t key) {
+  for (std::size_t i = 1; i < r.points.size(); ++i) {
+    const Vec2 a = r.points[i - 1], b = r.points[i];
+    CHECK(a.x >= 0);
+    CHECK(a.y >= 0);
+    CHECK(b.x <= grid.width());
+    CHECK(b.y <= grid.height());
+    const int x0 = int(std::floor(std::min(a.x, b.x))) - 1, x1 = int(std::floor(std::max(a.x, b.x))) + 1;
+    const int y0 = int(std::floor(std::min(a.y, b.y))) - 1, y1 = int(std::floor(std::max(a.y, b.y))) + 1;
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        const bool ok = grid.in_bounds(x, y) && grid.move_key(grid.index(x, y)) == key;
+        if (ok) continue;
+        const bool enters = test::segment_enters_open_box(a, b, Vec2{double(x), double(y)}, Vec2{x + 1.0, y + 1.0});
+        CAPTURE(a.x);
+        CAPTURE(a.y);
+        CAPTURE(b.x);
+        CAPTURE(b.y);
+        CAPTURE(x);
+        CAPTURE(y);
+        CHECK_FALSE(enters);
+      }
+    }
+  }
+}
+
+double extra(const PathResult& r, const std::string& name) {
+  for (const auto& [k, v] : r.stats.extra) {
+    if (k == name) return v;
+  }
+  FAIL("no stat " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_SUITE("quadtree planner") {
+
+TEST_CASE("registered as quadtree, inexact, no parameters") {
+  const PlannerInfo* info = find_planner("quadtree");
+  REQUIRE(info != nullptr);
+  CHECK(info->family == "quadtree");
+  CHECK_FALSE(info->exact);
+  CHECK(info->params.empty());
+  const PlanningWorld world(test::ascii_scenario({"....", "...."}));
+  auto p = info->create(QueryContext{world, 0, std::nullopt, {}});
+  CHECK(p->name() == "quadtree");
+}
+
+TEST_CASE("an open map: one leaf, a straight path, stats of every stage") {
+  const PlanningWorld world(test::ascii_scenario({"........", "........", "........", "........"}));
+  QuadtreePlanner p(world, 0);
+  const PathResult& r = find_path(p, {{0.5, 0.5}, {7.5, 3.5}});
+  REQUIRE(r.status == SearchStatus::Found);
+  CHECK(r.points.size() == 2);
+  CHECK(r.length == doctest::Approx(std::sqrt(49.0 + 9.0)));
+  CHECK(r.cost == doctest::Approx(r.length));
+  CHECK(extra(r, "cells") == 2);
+  CHECK(extra(r, "grid_cells") == 32);
+  CHECK(extra(r, "links") == 2);
+  CHECK(extra(r, "corridor") == 2);
+  CHECK(extra(r, "length_final") == doctest::Approx(r.length));
+  CHECK(extra(r, "length_step1") >= extra(r, "length_final") - 1e-12);
+  CHECK(extra(r, "length_centres") >= extra(r, "length_step1") - 1e-12);
+}
+
+TEST_CASE("found / no_path / invalid agree with grid A* on random maps") {
+  std::mt19937_64 rng(41);
+  int found = 0, no_path = 0;
+  for (int round = 0; round < 120; ++round) {
+    const Scenario s = test::ascii_scenario(random_map(rng, round, round % 2 == 0));
+    const PlanningWorld world(s);
+    QuadtreePlanner qt(world, 0);
+    auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
+    for (int q = 0; q < 8; ++q) {
+      const PathQuery query{random_center(rng, s), random_center(rng, s)};
+      const PathResult& g = find_path(*astar, query);
+      const PathResult& r = find_path(qt, query);
+      const std::uint32_t start_cell = *world.grid(0).cell_at(query.start);
+      CAPTURE(round);
+      CAPTURE(q);
+      if (!world.grid(0).passable(start_cell)) continue;  // the grid refuses; the quadtree may leave
+      CHECK(r.status == g.status);
+      found += r.status == SearchStatus::Found;
+      no_path += r.status == SearchStatus::NoPath;
+      if (r.status == SearchStatus::NoPath) CHECK(r.stats.expansions == 0);  // regions decide at once
+    }
+  }
+  CHECK(found > 200);
+  CHECK(no_path > 20);
+}
+
+TEST_CASE("final paths stay inside passable cells; each stage no longer than the one before") {
+  std::mt19937_64 rng(43);
+  int checked = 0;
+  for (int round = 0; round < 150; ++round) {
+    const bool terrain = round % 2 == 1;
+    const Scenario s = test::ascii_scenario(random_map(rng, round, terrain));
+    const PlanningWorld world(s);
+    const CostGrid& grid = world.grid(0);
+    QuadtreePlanner qt(world, 0);
+    for (int q = 0; q < 8; ++q) {
+      const PathQuery query{random_center(rng, s), random_center(rng, s)};
+      const PathResult& r = find_path(qt, query);
+      if (r.status != SearchStatus::Found) continue;
+      const std::uint32_t start_cell = *grid.cell_at(query.start);
+      if (!grid.passable(start_cell)) continue;
+      ++checked;
+      CAPTURE(round);
+      CAPTURE(q);
+      CHECK(r.points.front() == query.start);
+      CHECK(r.points.back() == query.goal);
+      check_inside(r, grid, grid.move_key(start_cell));
+      const Vec2 d = query.goal - query.start;
+      CHECK(r.length >= std::sqrt(d.x * d.x + d.y * d.y) - 1e-9);
+      const Corridor& c = qt.corridor();
+      CHECK(r.length <= polyline_length(qt.portal_stage().points) + 1e-9);
+      if (!terrain) {
+        // Uniform cost: every stage minimises length.
+        CHECK(polyline_length(qt.portal_stage().points) <= polyline_length(qt.centre_stage().points) + 1e-9);
+        CHECK(r.cost == doctest::Approx(r.length));
+      } else {
+        // With terrain, step 1 minimises cost, string pulling length.
+        CHECK(corridor_cost(c, qt.portal_stage()) <= corridor_cost(c, qt.centre_stage()) + 1e-9);
+        CHECK(r.cost >= r.length * grid.min_multiplier() - 1e-9);
+      }
+    }
+  }
+  CHECK(checked > 400);
+}
+
+TEST_CASE("a start inside an obstacle leaves it; a goal inside one is invalid") {
+  const Scenario s = test::ascii_scenario({"........", "..####..", "..####..", "..####..", "..####..", "........"});
+  const PlanningWorld world(s);
+  QuadtreePlanner qt(world, 0);
+  const PathResult& out = find_path(qt, {cell_center(s, 3, 2), cell_center(s, 0, 5)});
+  REQUIRE(out.status == SearchStatus::Found);
+  CHECK(out.points.size() >= 2);
+  auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
+  CHECK(find_path(*astar, {cell_center(s, 3, 2), cell_center(s, 0, 5)}).status == SearchStatus::Invalid);
+  const PathResult& in = find_path(qt, {cell_center(s, 0, 5), cell_center(s, 3, 2)});
+  CHECK(in.status == SearchStatus::Invalid);
+  CHECK(in.message.find("wall") != std::string::npos);
+  CHECK(find_path(qt, {{-1, 0}, {1, 1}}).status == SearchStatus::Invalid);
+}
+
+TEST_CASE("stepping one expansion at a time equals one-shot; runs are deterministic") {
+  std::mt19937_64 rng(47);
+  for (int round = 0; round < 30; ++round) {
+    const Scenario s = test::ascii_scenario(random_map(rng, round, true));
+    const PlanningWorld world(s), twin(s);
+    QuadtreePlanner a(world, 0), b(twin, 0);
+    for (int q = 0; q < 5; ++q) {
+      const PathQuery query{random_center(rng, s), random_center(rng, s)};
+      const PathResult one = find_path(a, query);
+      SearchStatus st = b.start(query);
+      while (!is_finished(st)) st = b.step(1);
+      const PathResult& stepped = b.result();
+      CAPTURE(round);
+      REQUIRE(stepped.status == one.status);
+      CHECK(stepped.points == one.points);
+      CHECK(stepped.nodes == one.nodes);
+      CHECK(stepped.cost == one.cost);
+      CHECK(stepped.stats.expansions == one.stats.expansions);
+      CHECK(stepped.stats.pushes == one.stats.pushes);
+      CHECK(stepped.stats.extra == one.stats.extra);
+      // Again on the same planner: the same answer, bit for bit.
+      const PathResult again = find_path(a, query);
+      CHECK(again.points == one.points);
+      CHECK(again.stats.expansions == one.stats.expansions);
+    }
+  }
+}
+
+TEST_CASE("the trace replays the live search and holds the three stages") {
+  std::mt19937_64 rng(53);
+  int refined = 0;
+  for (int round = 0; round < 12; ++round) {
+    const Scenario s = test::ascii_scenario(test::block_rows(rng, 30, 22, 14, 7, true));
+    const PlanningWorld world(s);
+    QuadtreePlanner traced(world, 0), live(world, 0);
+    SearchTrace trace;
+    traced.set_observer(&trace);
+    const PathQuery q{random_center(rng, s), random_center(rng, s)};
+    const PathResult full = find_path(traced, q);
+    CHECK(trace.expansion_count() == full.stats.expansions);
+    TraceReplay replay(trace);
+    SearchStatus st = live.start(q);
+    for (;;) {
+      const std::uint64_t k = live.result().stats.expansions;
+      replay.seek(k);
+      std::map<NodeId, NodeView> expected;
+      live.visit_nodes([&](const NodeView& v) { expected[v.node] = v; });
+      const auto nodes = replay.nodes();
+      REQUIRE(nodes.size() == expected.size());
+      for (const TraceNode& n : nodes) {
+        const NodeView& e = expected.at(n.node);
+        CHECK(n.g == e.g);
+        CHECK(n.h == e.h);
+        CHECK(n.parent == e.parent);
+        CHECK(n.closed() == e.closed);
+      }
+      if (is_finished(st)) break;
+      st = live.step(1);
+    }
+    if (full.status != SearchStatus::Found) continue;
+    ++refined;
+    const std::vector<Refinement>& stages = trace.refinements();
+    REQUIRE(stages.size() >= 3);
+    CHECK(stages.front().stage == "cell centres");
+    CHECK(stages[1].stage == "portal A*");
+    CHECK(stages.back().stage == "string pulling");
+    CHECK(stages.back().points == full.points);
+    replay.seek(trace.step_count());
+    CHECK(replay.path() == full.nodes);
+  }
+  CHECK(refined > 5);
+}
+
+TEST_CASE("nodes are leaves: geometry, hit-testing and the structure view") {
+  std::mt19937_64 rng(59);
+  const Scenario s = test::ascii_scenario(test::block_rows(rng, 37, 23, 10, 8, true), 2.0);
+  const PlanningWorld world(s);
+  QuadtreePlanner qt(world, 0);
+  const Quadtree& tree = QuadtreeMap::of(world, 0).tree();
+  REQUIRE(qt.node_count() == tree.leaf_count());
+  for (NodeId n = 0; n < qt.node_count(); ++n) {
+    const NodeGeometry g = qt.node_geometry(n);
+    CHECK(g.shape == NodeShape::Box);
+    CHECK(g.bounds == tree.leaf_box(n));
+    CHECK(qt.node_at(g.bounds.center(), 0) == n);
+    CHECK(qt.node_at(g.bounds.lo + Vec2{0.01, 0.01}, 0) == n);
+  }
+  CHECK(qt.node_at({-1, 1}, 0) == kNoNode);
+  CHECK(qt.node_at({74.5, 1}, 0) == kNoNode);
+
+  struct Collect final : StructureVisitor {
+    std::vector<StructureCell> cells;
+    std::vector<StructureEdge> edges;
+    std::vector<StructureShape> shapes;
+    void cell(const StructureCell& c) override { cells.push_back(c); }
+    void edge(const StructureEdge& e) override { edges.push_back(e); }
+    void shape(const StructureShape& sh) override { shapes.push_back(sh); }
+  };
+  const PathResult& r = find_path(qt, {cell_center(s, 0, 0), cell_center(s, 36, 22)});
+  Collect all;
+  qt.visit_structure(Box2{{0, 0}, {74, 46}}, all);
+  CHECK(all.cells.size() == tree.leaf_count());
+  double area = 0;
+  for (const StructureCell& c : all.cells) area += c.box.size().x * c.box.size().y;
+  CHECK(area == doctest::Approx(74.0 * 46.0));
+  const QuadLinks& links = QuadtreeMap::of(world, 0).links();
+  std::size_t directed = 0;
+  for (const StructureEdge& e : all.edges) directed += e.directed ? 1 : 2;
+  CHECK(directed == links.link_count());
+  CHECK(std::size_t(std::count_if(all.edges.begin(), all.edges.end(), [](const StructureEdge& e) { return e.directed; })) ==
+        links.one_way_count());
+  if (r.status == SearchStatus::Found) CHECK(all.shapes.size() == r.nodes.size() - 1);
+
+  Collect part;
+  qt.visit_structure(Box2{{0, 0}, {10, 10}}, part);
+  CHECK(part.cells.size() < all.cells.size());
+}
+
+TEST_CASE("an edit away from every leaf the search read keeps the answer") {
+  std::mt19937_64 rng(61);
+  int kept = 0, dropped = 0;
+  for (int round = 0; round < 40; ++round) {
+    Scenario s = test::ascii_scenario(test::block_rows(rng, 48, 40, 10, 8, false));
+    PlanningWorld world(s);
+    QuadtreePlanner qt(world, 0);
+    const PathQuery q{random_center(rng, s), random_center(rng, s)};
+    const PathResult before = find_path(qt, q);
+    if (before.status != SearchStatus::Found) continue;
+    const std::unique_ptr<ResultDependency> dep = qt.result_dependency();
+    REQUIRE(dep != nullptr);
+    // Toggle one random cell between ground and wall.
+    const int x = int(rng() % 48), y = int(rng() % 40);
+    std::uint8_t& t = s.tiles->terrain[std::size_t(y * 48 + x)];
+    t = t == 0 ? 1 : 0;
+    const WorldChange change = world.update(s);
+    const bool valid = dep->still_valid(change);
+    const PathResult after = find_path(qt, q);
+    if (valid) {
+      ++kept;
+      CHECK(after.points == before.points);
+      CHECK(after.stats.expansions == before.stats.expansions);
+    } else {
+      ++dropped;
+    }
+  }
+  CHECK(kept > 3);
+  CHECK(dropped > 3);
+}
+
+}  // TEST_SUITE
