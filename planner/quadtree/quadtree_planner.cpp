@@ -151,8 +151,8 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
                                           class_name + "\"");
   }
   LeafState& s = state_[start_leaf_];
-  s = LeafState{0.0, query.start, kNoNode, stamp_, 0};
   const double h = heuristic(start_leaf_, query.start);
+  s = LeafState{0.0, h, query.start, kNoNode, stamp_, 0};
   open_.push(OpenEntry{h, float(h), start_leaf_});
   ++result_.stats.pushes;
   if (observer_) emit(SearchEventKind::Push, start_leaf_, kNoNode, 0.0, h);
@@ -181,7 +181,7 @@ SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
     su.closed = 1;
     ++done;
     ++result_.stats.expansions;
-    if (observer_) emit(SearchEventKind::Expand, u, su.parent, su.g, heuristic(u, su.entry));
+    if (observer_) emit(SearchEventKind::Expand, u, su.parent, su.g, su.h);
     if (u == goal_leaf_) {
       finish();
       return result_.status;
@@ -196,8 +196,8 @@ SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
       const double ng = su.g + distance(su.entry, entry) * mu;
       const double h = heuristic(v, entry);
       // Entry points differ per parent, so h does too: the better estimate wins.
-      if (!fresh && !(ng + h < sv.g + heuristic(v, sv.entry))) continue;
-      sv = LeafState{ng, entry, u, stamp_, 0};
+      if (!fresh && !(ng + h < sv.g + sv.h)) continue;
+      sv = LeafState{ng, h, entry, u, stamp_, 0};
       open_.push(OpenEntry{ng + h, float(h), v});
       ++result_.stats.pushes;
       if (!fresh) ++result_.stats.relaxations;
@@ -254,7 +254,7 @@ void QuadtreePlanner::visit_nodes(const std::function<void(const NodeView&)>& fn
   for (NodeId n = 0; n < state_.size(); ++n) {
     const LeafState& st = state_[n];
     if (st.stamp != stamp_) continue;
-    fn(NodeView{n, 0, st.g, heuristic(n, st.entry), st.parent, st.closed != 0});
+    fn(NodeView{n, 0, st.g, st.h, st.parent, st.closed != 0});
   }
 }
 

@@ -64,6 +64,7 @@ class QuadtreePlanner final : public Planner {
  private:
   struct LeafState {
     double g = 0;
+    double h = 0;               // heuristic at the entry point
     Vec2 entry{0, 0};           // where the path enters the leaf, world
     NodeId parent = kNoNode;
     std::uint32_t stamp = 0;    // == stamp_: reached by the current search
