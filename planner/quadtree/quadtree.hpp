@@ -29,6 +29,8 @@ struct QuadLeaf {
   CellRect rect() const { return {x, y, x + size, y + size}; }
 };
 
+struct QuadtreeEdit;
+
 /// The quadtree of one CostGrid. Leaves are numbered in the order the bottom-up build
 /// emits them (deterministic); their ids are the quadtree planner's node ids.
 class Quadtree {
@@ -51,6 +53,13 @@ class Quadtree {
   /// equal multiplier and move key is one leaf, and no inner node has four leaf children
   /// of equal cost (they would have been one leaf).
   explicit Quadtree(const CostGrid& grid);
+
+  /// Brings the tree up to date after the cells of `changed` (clipped to the map) changed
+  /// in `grid`, the grid it was built from: the squares meeting `changed` are built again
+  /// from the grid, everything else is copied, and squares are merged upwards where
+  /// they became uniform. The result equals a tree built from `grid` from scratch, leaf
+  /// ids and node indices included. O(changed cells + leaves + nodes).
+  QuadtreeEdit update(const CostGrid& grid, const CellRect& changed);
 
   int width() const { return width_; }             ///< Map width, cells.
   int height() const { return height_; }           ///< Map height, cells.
@@ -104,6 +113,14 @@ class Quadtree {
   std::vector<QuadLeaf> leaves_;
   std::vector<Inner> nodes_;
   Ref root_ = kNoLeaf;
+};
+
+/// What Quadtree::update() kept: a leaf is kept when a leaf with the same square and cost
+/// existed before the update (its id may have changed).
+struct QuadtreeEdit {
+  std::vector<std::uint32_t> old_of_new;  ///< Per leaf now: its id before, or kNoLeaf when new.
+  std::vector<std::uint32_t> new_of_old;  ///< Per leaf before: its id now, or kNoLeaf when gone.
+  std::size_t new_leaves = 0;             ///< Leaves now that were not kept.
 };
 
 }  // namespace pathscope

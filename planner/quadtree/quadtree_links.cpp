@@ -15,10 +15,19 @@
 // (land and water for a class that is not amphibious) are not linked.
 //
 // Regions: union-find over the two-way links, labelled in leaf order.
+//
+// Update after Quadtree::update: a leaf kept by the update (same square and cost) whose
+// sides touch only kept leaves has the same neighbours as before, so its links are
+// copied with the targets renumbered (the renumbering keeps their order: kept leaves
+// keep their relative order in the build). The others, the new leaves and the kept
+// leaves touching one, find their neighbours by walking the tree along each side (the
+// strip of cells just outside it). Regions are labelled again over all links: it costs
+// one pass over them (see the README's quadtree section for the figures).
 
 #include "planner/quadtree/quadtree_links.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 
 namespace pathscope {
@@ -107,6 +116,33 @@ class Extractor {
   const Quadtree& tree_;
 };
 
+// The links out of leaf `id`, found by walking the tree along its four sides (in no
+// particular order): the same links the extraction makes.
+void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out) {
+  const QuadLeaf& a = tree.leaf(id);
+  const int x0 = a.x, y0 = a.y, x1 = a.x + a.size, y1 = a.y + a.size;
+  const CellRect strips[4] = {{x1, y0, x1 + 1, y1}, {x0, y1, x1, y1 + 1}, {x0 - 1, y0, x0, y1}, {x0, y0 - 1, x1, y0}};
+  for (int side = 0; side < 4; ++side) {
+    const bool vertical = side == kEast || side == kWest;
+    const int line = side == kEast ? x1 : side == kSouth ? y1 : side == kWest ? x0 : y0;
+    tree.for_each_leaf_in(strips[side], [&](std::uint32_t t) {
+      const QuadLeaf& b = tree.leaf(t);
+      bool one_way = false;
+      if (a.passable()) {
+        if (!b.passable() || a.key != b.key) return;
+      } else {
+        if (!b.passable()) return;
+        one_way = true;
+      }
+      const int lo = vertical ? std::max(a.y, b.y) : std::max(a.x, b.x);
+      const int hi = vertical ? std::min(y1, b.y + b.size) : std::min(x1, b.x + b.size);
+      const glm::ivec2 p = vertical ? glm::ivec2{line, lo} : glm::ivec2{lo, line};
+      const glm::ivec2 q = vertical ? glm::ivec2{line, hi} : glm::ivec2{hi, line};
+      out.push_back(QuadLink{t, p, q, one_way});
+    });
+  }
+}
+
 std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
   while (parent[x] != x) {
     parent[x] = parent[parent[x]];
@@ -134,13 +170,21 @@ QuadLinks::QuadLinks(const Quadtree& tree) {
   }
   for (std::size_t i = 0; i < n; ++i) first_[i + 1] += first_[i];
 
+  label_regions(tree);
+}
+
+void QuadLinks::label_regions(const Quadtree& tree) {
+  const std::size_t n = tree.leaf_count();
   std::vector<std::uint32_t> parent(n);
   std::iota(parent.begin(), parent.end(), 0u);
-  for (const Pending& p : pending) {
-    if (p.link.one_way) continue;
-    const std::uint32_t a = find_root(parent, p.from), b = find_root(parent, p.link.to);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  for (std::uint32_t from = 0; from < n; ++from) {
+    for (const QuadLink& l : out(from)) {
+      if (l.one_way || l.to < from) continue;  // a two-way link once
+      const std::uint32_t a = find_root(parent, from), b = find_root(parent, l.to);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
   }
+  region_count_ = 0;
   region_.assign(n, kNoRegion);
   std::vector<std::uint32_t> label_of_root(n, kNoRegion);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -149,6 +193,43 @@ QuadLinks::QuadLinks(const Quadtree& tree) {
     if (label == kNoRegion) label = region_count_++;
     region_[i] = label;
   }
+}
+
+void QuadLinks::update(const Quadtree& tree, const QuadtreeEdit& edit) {
+  const std::size_t n = tree.leaf_count();
+  assert(edit.old_of_new.size() == n);
+  // Leaves whose links must be found again: new ones and those touching one (corners
+  // included, which costs nothing but a few extra walks).
+  std::vector<std::uint8_t> dirty(n, 0);
+  for (std::uint32_t id = 0; id < n; ++id) {
+    if (edit.old_of_new[id] != Quadtree::kNoLeaf) continue;
+    tree.for_each_leaf_in(tree.leaf(id).rect().expanded(1), [&](std::uint32_t t) { dirty[t] = 1; });
+  }
+  std::vector<std::uint32_t> first(n + 1, 0);
+  std::vector<QuadLink> links;
+  links.reserve(links_.size() + 8 * edit.new_leaves);
+  std::vector<QuadLink> found;
+  one_way_ = 0;
+  for (std::uint32_t id = 0; id < n; ++id) {
+    if (!dirty[id]) {
+      for (QuadLink l : out(edit.old_of_new[id])) {
+        l.to = edit.new_of_old[l.to];
+        assert(l.to != Quadtree::kNoLeaf);
+        links.push_back(l);
+        one_way_ += l.one_way;
+      }
+    } else {
+      found.clear();
+      links_of(tree, id, found);
+      std::sort(found.begin(), found.end(), [](const QuadLink& x, const QuadLink& y) { return x.to < y.to; });
+      for (const QuadLink& l : found) one_way_ += l.one_way;
+      links.insert(links.end(), found.begin(), found.end());
+    }
+    first[id + 1] = std::uint32_t(links.size());
+  }
+  first_ = std::move(first);
+  links_ = std::move(links);
+  label_regions(tree);
 }
 
 const QuadLink* QuadLinks::find(std::uint32_t from, std::uint32_t to) const {

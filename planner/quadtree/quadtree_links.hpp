@@ -35,6 +35,12 @@ class QuadLinks {
   /// Extracts the links of `tree` recursively with border lists, as the seed describes.
   explicit QuadLinks(const Quadtree& tree);
 
+  /// Brings the links up to date after `tree` was updated (Quadtree::update returned
+  /// `edit`): the links of new leaves and of the leaves touching them are found again by
+  /// walking the tree along their sides; every other leaf keeps its links, renumbered.
+  /// Regions are labelled again in full. The result equals QuadLinks(tree).
+  void update(const Quadtree& tree, const QuadtreeEdit& edit);
+
   /// The links out of a leaf, sorted by target leaf.
   std::span<const QuadLink> out(std::uint32_t leaf) const {
     return {links_.data() + first_[leaf], links_.data() + first_[leaf + 1]};
@@ -55,6 +61,8 @@ class QuadLinks {
   std::size_t memory_bytes() const;
 
  private:
+  void label_regions(const Quadtree& tree);
+
   std::vector<std::uint32_t> first_;   // per leaf + 1: index of its first link
   std::vector<QuadLink> links_;
   std::vector<std::uint32_t> region_;  // per leaf

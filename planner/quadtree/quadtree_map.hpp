@@ -13,14 +13,17 @@
 namespace pathscope {
 
 /// A movement class's quadtree and neighbour graph. Built from the class's cost grid; a
-/// world change that alters cells drops it, and it is built again at its next use
-/// (incremental updates by region are not done yet).
+/// world change that alters cells updates it in place: the squares of the changed cells
+/// and the links around them are made again, regions are labelled again (leaf ids are
+/// those of a fresh build, so they may all shift: users fetch it again after updates).
 class QuadtreeMap final : public DerivedStructure {
  public:
   /// Key of the family's structures in PlanningWorld::derived.
   static constexpr std::string_view kKey = "quadtree";
 
-  explicit QuadtreeMap(const CostGrid& grid) : tree_(grid), links_(tree_) {}
+  /// Builds the map of `movement_class` in `world`.
+  QuadtreeMap(const PlanningWorld& world, std::size_t movement_class)
+      : class_(movement_class), tree_(world.grid(movement_class)), links_(tree_) {}
 
   /// The map of `movement_class` in `world`, made on first use. The reference stays
   /// valid until the world's next update().
@@ -29,11 +32,13 @@ class QuadtreeMap final : public DerivedStructure {
   const Quadtree& tree() const { return tree_; }
   const QuadLinks& links() const { return links_; }
 
-  /// Kept when no cell changed (threats, units, queries); dropped otherwise.
+  /// Kept as it is when no cell changed (threats, units, queries); otherwise updated in
+  /// the changed cells (Quadtree::update, QuadLinks::update). Never dropped.
   bool update(const PlanningWorld& world, const WorldChange& change) override;
   std::size_t memory_bytes() const override { return tree_.memory_bytes() + links_.memory_bytes(); }
 
  private:
+  std::size_t class_;
   Quadtree tree_;
   QuadLinks links_;
 };

@@ -1,0 +1,193 @@
+// Incremental quadtree updates: after every edit of the scenario (rectangles and circles
+// of random terrain added, moved and removed, tiles painted) the map the world updated
+// in place equals one built from scratch: the leaves as a set of (square, cost, group),
+// the links as a set of (from square, to square), leaf ids, link order and regions.
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "planner/quadtree/quadtree_map.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/planner/quadtree/quadtree_test_support.hpp"
+#include "tests/test_maps.hpp"
+
+using namespace pathscope;
+
+namespace {
+
+// Two classes, the second amphibious with other costs, so that groups and costs differ.
+Scenario base_scenario(std::mt19937_64& rng, int w, int h) {
+  Scenario s = test::ascii_scenario(test::block_rows(rng, w, h, 6, 10, true));
+  s.classes.push_back(MovementClass{"hover", 0.4, 1.0, true});
+  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0] ? std::optional<double>(*t.cost[0] * 0.5 + 0.25) : std::nullopt);
+  return s;
+}
+
+// One random edit: a rectangle or circle of random terrain added, a feature moved or
+// removed, or a square of tiles painted.
+void random_edit(std::mt19937_64& rng, Scenario& s) {
+  std::uniform_real_distribution<double> ux(0, s.world.width), uy(0, s.world.height), size(0.5, 9.0);
+  const std::size_t terrain = rng() % s.terrains.size();
+  const Vec2 p{ux(rng), uy(rng)};
+  switch (rng() % 6) {
+    case 0:
+    case 1: {
+      Feature f;
+      f.terrain = terrain;
+      f.shape.kind = ShapeKind::Rect;
+      f.shape.min = p;
+      f.shape.max = p + Vec2(size(rng), size(rng));
+      s.features.push_back(f);
+      break;
+    }
+    case 2: {
+      Feature f;
+      f.terrain = terrain;
+      f.shape.kind = ShapeKind::Circle;
+      f.shape.center = p;
+      f.shape.radius = size(rng) * 0.6;
+      s.features.push_back(f);
+      break;
+    }
+    case 3:
+      if (!s.features.empty()) s.features.erase(s.features.begin() + std::ptrdiff_t(rng() % s.features.size()));
+      break;
+    case 4:
+      if (!s.features.empty()) {
+        Feature& f = s.features[rng() % s.features.size()];
+        const Vec2 d{size(rng) - 4.5, size(rng) - 4.5};
+        f.shape.min += d;
+        f.shape.max += d;
+        f.shape.center += d;
+      }
+      break;
+    default: {
+      TileGrid& t = *s.tiles;
+      const int r = int(size(rng) * 0.5);
+      for (int y = int(p.y) - r; y <= int(p.y) + r; ++y) {
+        for (int x = int(p.x) - r; x <= int(p.x) + r; ++x) {
+          if (x >= 0 && y >= 0 && x < t.width && y < t.height) t.terrain[std::size_t(y * t.width + x)] = std::uint8_t(terrain);
+        }
+      }
+      break;
+    }
+  }
+}
+
+using LeafKey = std::tuple<int, int, int, double, std::uint16_t>;  // x, y, size, cost, group (move key)
+using LinkKey = std::tuple<int, int, int, int, int, int, bool>;    // from x, y, size; to x, y, size; one way
+
+std::set<LeafKey> leaf_set(const Quadtree& t) {
+  std::set<LeafKey> out;
+  for (const QuadLeaf& l : t.leaves()) out.emplace(l.x, l.y, l.size, l.multiplier, l.key);
+  return out;
+}
+
+std::set<LinkKey> link_set(const Quadtree& t, const QuadLinks& links) {
+  std::set<LinkKey> out;
+  for (std::uint32_t i = 0; i < t.leaf_count(); ++i) {
+    const QuadLeaf& a = t.leaf(i);
+    for (const QuadLink& l : links.out(i)) {
+      const QuadLeaf& b = t.leaf(l.to);
+      out.emplace(a.x, a.y, a.size, b.x, b.y, b.size, l.one_way);
+    }
+  }
+  return out;
+}
+
+// The updated map equals a fresh build: as sets, and then id for id.
+void check_equal(const QuadtreeMap& updated, const CostGrid& grid) {
+  const Quadtree fresh(grid);
+  const QuadLinks fresh_links(fresh);
+  const Quadtree& t = updated.tree();
+  const QuadLinks& l = updated.links();
+  REQUIRE(leaf_set(t) == leaf_set(fresh));
+  REQUIRE(link_set(t, l) == link_set(fresh, fresh_links));
+  REQUIRE(t.leaf_count() == fresh.leaf_count());
+  REQUIRE(t.nodes().size() == fresh.nodes().size());
+  CHECK(t.root() == fresh.root());
+  for (std::uint32_t i = 0; i < fresh.leaf_count(); ++i) {
+    const QuadLeaf& a = t.leaf(i);
+    const QuadLeaf& b = fresh.leaf(i);
+    REQUIRE(std::tie(a.x, a.y, a.size, a.multiplier, a.key) == std::tie(b.x, b.y, b.size, b.multiplier, b.key));
+    const auto la = l.out(i), lb = fresh_links.out(i);
+    REQUIRE(la.size() == lb.size());
+    for (std::size_t k = 0; k < la.size(); ++k) {
+      REQUIRE(la[k].to == lb[k].to);
+      REQUIRE(la[k].a == lb[k].a);
+      REQUIRE(la[k].b == lb[k].b);
+      REQUIRE(la[k].one_way == lb[k].one_way);
+    }
+    REQUIRE(l.region(i) == fresh_links.region(i));
+  }
+  for (std::size_t i = 0; i < fresh.nodes().size(); ++i) REQUIRE(t.nodes()[i].child == fresh.nodes()[i].child);
+  CHECK(l.link_count() == fresh_links.link_count());
+  CHECK(l.one_way_count() == fresh_links.one_way_count());
+  CHECK(l.region_count() == fresh_links.region_count());
+}
+
+}  // namespace
+
+TEST_SUITE("quadtree") {
+
+TEST_CASE("an incrementally updated quadtree and link graph equal a full rebuild, over hundreds of edits") {
+  std::mt19937_64 rng(808);
+  int edits = 0, changed = 0;
+  for (int map = 0; map < 8; ++map) {
+    // Squares, powers of two and not, wide and tall.
+    const int w = 16 + int(rng() % 49), h = map % 4 == 0 ? w : 16 + int(rng() % 49);
+    Scenario s = base_scenario(rng, w, h);
+    PlanningWorld world(s);
+    const QuadtreeMap* maps[2] = {&QuadtreeMap::of(world, 0), &QuadtreeMap::of(world, 1)};
+    for (int edit = 0; edit < 50; ++edit) {
+      random_edit(rng, s);
+      const WorldChange change = world.update(s);
+      REQUIRE_FALSE(change.rebuilt);
+      ++edits;
+      changed += !change.cells.empty();
+      for (std::size_t c = 0; c < 2; ++c) {
+        // Updated in place, never dropped and made again.
+        REQUIRE(&QuadtreeMap::of(world, c) == maps[c]);
+        check_equal(*maps[c], world.grid(c));
+      }
+    }
+  }
+  CHECK(edits == 400);
+  CHECK(changed > 250);
+}
+
+TEST_CASE("an update that changes one cell keeps every leaf away from it") {
+  std::vector<std::string> rows(32, std::string(32, '.'));
+  rows[5][7] = '#';
+  Scenario s = test::ascii_scenario(rows);
+  PlanningWorld world(s);
+  Quadtree tree(world.grid(0));
+  QuadLinks links(tree);
+  const std::size_t before = tree.leaf_count();
+  // Wall in cell (20, 20): its 16 x 16 leaf splits into 13 leaves (three each of sides
+  // 8, 4, 2 and 1, and the wall's cell).
+  s.tiles->terrain[20 * 32 + 20] = 1;
+  const WorldChange change = world.update(s);
+  const QuadtreeEdit edit = tree.update(world.grid(0), change.cells);
+  links.update(tree, edit);
+  CHECK(tree.leaf_count() == before + 12);
+  CHECK(edit.new_leaves == 13);
+  std::size_t kept = 0;
+  for (const std::uint32_t o : edit.new_of_old) kept += o != Quadtree::kNoLeaf;
+  CHECK(kept == before - 1);
+  check_equal(QuadtreeMap::of(world, 0), world.grid(0));
+  // And back: the thirteen leaves merge into one again.
+  s.tiles->terrain[20 * 32 + 20] = 0;
+  const QuadtreeEdit back = tree.update(world.grid(0), world.update(s).cells);
+  links.update(tree, back);
+  CHECK(tree.leaf_count() == before);
+  CHECK(back.new_leaves == 1);
+  CHECK(leaf_set(tree) == leaf_set(Quadtree(world.grid(0))));
+  const Quadtree fresh(world.grid(0));
+  CHECK(link_set(tree, links) == link_set(fresh, QuadLinks(fresh)));
+}
+
+}  // TEST_SUITE
