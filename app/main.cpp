@@ -103,6 +103,14 @@ int main(int argc, char** argv) {
   bench_world_cmd->add_option("file", bench_world.scenario_path, "scenario whose items to use (default: maps/default.json)");
   bench_world_cmd->add_option("--size", bench_world.size, "world side in cells")->check(CLI::Range(1, 8192));
   bench_world_cmd->add_option("--classes", bench_world.classes, "movement classes queried (the first K)");
+  BenchQuadtreeOptions bench_qt;
+  auto* bench_qt_cmd = bench_group->add_subcommand("quadtree", "quadtree leaves, links, queries against A*, update against rebuild");
+  bench_qt_cmd->add_option("file", bench_qt.scenario_path, "scenario JSON or .map (default: maps/armada.json)");
+  bench_qt_cmd->add_option("--movingai", bench_qt.movingai_path, "instead: a Moving AI .scen file or a folder of them");
+  bench_qt_cmd->add_option("--queries", bench_qt.queries, "Moving AI problems per map, spread over the file")->check(CLI::Range(0, 100000));
+  bench_qt_cmd->add_option("--repeat", bench_qt.repeat, "runs per timing (the fastest counts)")->check(CLI::Range(1, 1000));
+  bench_qt_cmd->add_option("--side", bench_qt.side, "cells per side of the map the update is timed on")->check(CLI::Range(8, 8192));
+  bench_qt_cmd->add_option("--edits", bench_qt.edits, "places of the 1% circle for the update timing (0 = none)")->check(CLI::Range(0, 10000));
 
   try {
     app.parse(argc, argv);
@@ -120,6 +128,7 @@ int main(int argc, char** argv) {
   if (*bench_cmd) return run_movingai(bench);
   if (*convert_cmd) return run_convert(convert);
   if (*bench_world_cmd) return run_bench_world(bench_world);
+  if (*bench_qt_cmd) return run_bench_quadtree(bench_qt);
   if (*edit_cmd) {
     char extra = 0;
     if (std::sscanf(bench_size.c_str(), "%dx%d%c", &edit_bench.width, &edit_bench.height, &extra) != 2 ||

@@ -51,8 +51,19 @@ struct BenchWorldOptions {
   int classes = 1;                  ///< Movement classes queried and built (the first K).
 };
 
+/// Options of `pathscope bench quadtree` (app/cli/bench_quadtree.cpp).
+struct BenchQuadtreeOptions {
+  std::string scenario_path;        ///< Scenario JSON or .map ("" = maps/armada.json).
+  std::string movingai_path;        ///< Instead: a .scen file or a folder of them.
+  int queries = 16;                 ///< Moving AI problems per map, spread over the file.
+  int repeat = 3;                   ///< Runs per timing; the fastest counts.
+  int side = 512;                   ///< Cells per side of the map the update is timed on.
+  int edits = 8;                    ///< Places of the 1% circle (each added, then removed); 0 = no update.
+};
+
 int run_solve(const SolveOptions& options);
 int run_bench_world(const BenchWorldOptions& options);
+int run_bench_quadtree(const BenchQuadtreeOptions& options);
 int run_movingai(const MovingAiOptions& options);
 int run_convert(const ConvertOptions& options);
 

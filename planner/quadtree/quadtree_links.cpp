@@ -116,16 +116,35 @@ class Extractor {
   const Quadtree& tree_;
 };
 
-// The links out of leaf `id`, found by walking the tree along its four sides (in no
-// particular order): the same links the extraction makes.
-void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out) {
+// Calls fn(t, lo, hi) for every leaf t across side `side` of leaf `a` that shares the
+// stretch [lo, hi) of it (cells along the side): one descent of the tree per neighbour.
+// A side on the map's edge has none.
+template <class Fn>
+void for_each_neighbour(const Quadtree& tree, const QuadLeaf& a, int side, Fn&& fn) {
+  const bool vertical = side == kEast || side == kWest;
+  const int across = side == kEast ? a.x + a.size : side == kSouth ? a.y + a.size : side == kWest ? a.x - 1 : a.y - 1;
+  const int begin = vertical ? a.y : a.x, end = begin + a.size;
+  for (int u = begin; u < end;) {
+    const std::uint32_t t = vertical ? tree.leaf_at_cell(across, u) : tree.leaf_at_cell(u, across);
+    if (t == Quadtree::kNoLeaf) return;  // a leaf's side is all inside the map or all outside
+    const QuadLeaf& b = tree.leaf(t);
+    const int hi = std::min(end, vertical ? b.y + b.size : b.x + b.size);
+    fn(t, u, hi);
+    u = hi;
+  }
+}
+
+// The links out of leaf `id` (sorted by target), found by walking the tree along its
+// four sides: the same links the extraction makes. Calls touch(t) for every neighbour.
+template <class Touch>
+void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out, Touch&& touch) {
   const QuadLeaf& a = tree.leaf(id);
-  const int x0 = a.x, y0 = a.y, x1 = a.x + a.size, y1 = a.y + a.size;
-  const CellRect strips[4] = {{x1, y0, x1 + 1, y1}, {x0, y1, x1, y1 + 1}, {x0 - 1, y0, x0, y1}, {x0, y0 - 1, x1, y0}};
+  const std::size_t first = out.size();
   for (int side = 0; side < 4; ++side) {
     const bool vertical = side == kEast || side == kWest;
-    const int line = side == kEast ? x1 : side == kSouth ? y1 : side == kWest ? x0 : y0;
-    tree.for_each_leaf_in(strips[side], [&](std::uint32_t t) {
+    const int line = side == kEast ? a.x + a.size : side == kSouth ? a.y + a.size : side == kWest ? a.x : a.y;
+    for_each_neighbour(tree, a, side, [&](std::uint32_t t, int lo, int hi) {
+      touch(t);
       const QuadLeaf& b = tree.leaf(t);
       bool one_way = false;
       if (a.passable()) {
@@ -134,13 +153,12 @@ void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out
         if (!b.passable()) return;
         one_way = true;
       }
-      const int lo = vertical ? std::max(a.y, b.y) : std::max(a.x, b.x);
-      const int hi = vertical ? std::min(y1, b.y + b.size) : std::min(x1, b.x + b.size);
       const glm::ivec2 p = vertical ? glm::ivec2{line, lo} : glm::ivec2{lo, line};
       const glm::ivec2 q = vertical ? glm::ivec2{line, hi} : glm::ivec2{hi, line};
       out.push_back(QuadLink{t, p, q, one_way});
     });
   }
+  std::sort(out.begin() + std::ptrdiff_t(first), out.end(), [](const QuadLink& x, const QuadLink& y) { return x.to < y.to; });
 }
 
 std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
@@ -174,8 +192,9 @@ QuadLinks::QuadLinks(const Quadtree& tree) {
 }
 
 void QuadLinks::label_regions(const Quadtree& tree) {
-  const std::size_t n = tree.leaf_count();
-  std::vector<std::uint32_t> parent(n);
+  const std::uint32_t n = std::uint32_t(tree.leaf_count());
+  std::vector<std::uint32_t>& parent = scratch_;
+  parent.resize(n);
   std::iota(parent.begin(), parent.end(), 0u);
   for (std::uint32_t from = 0; from < n; ++from) {
     for (const QuadLink& l : out(from)) {
@@ -184,51 +203,66 @@ void QuadLinks::label_regions(const Quadtree& tree) {
       if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
   }
+  // Roots are the smallest leaf of their set, so labelling in leaf order meets each root
+  // before the rest of its set.
   region_count_ = 0;
-  region_.assign(n, kNoRegion);
-  std::vector<std::uint32_t> label_of_root(n, kNoRegion);
+  region_.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (!tree.leaf(i).passable()) continue;
-    std::uint32_t& label = label_of_root[find_root(parent, i)];
-    if (label == kNoRegion) label = region_count_++;
-    region_[i] = label;
+    if (!tree.leaf(i).passable()) {
+      region_[i] = kNoRegion;
+      continue;
+    }
+    const std::uint32_t root = find_root(parent, i);
+    region_[i] = root == i ? region_count_++ : region_[root];
   }
 }
 
 void QuadLinks::update(const Quadtree& tree, const QuadtreeEdit& edit) {
-  const std::size_t n = tree.leaf_count();
+  const std::uint32_t n = std::uint32_t(tree.leaf_count());
   assert(edit.old_of_new.size() == n);
-  // Leaves whose links must be found again: new ones and those touching one (corners
-  // included, which costs nothing but a few extra walks).
-  std::vector<std::uint8_t> dirty(n, 0);
+  // Leaves whose links must be found again: the new ones, whose links are found here
+  // (in id order, into `fresh`), and the kept ones across a side of a new one.
+  std::vector<std::uint32_t>& dirty = scratch_;
+  dirty.assign(n, 0);
+  std::vector<QuadLink> fresh;
+  std::vector<std::uint32_t> fresh_end;
+  fresh_end.reserve(edit.new_leaves);
   for (std::uint32_t id = 0; id < n; ++id) {
     if (edit.old_of_new[id] != Quadtree::kNoLeaf) continue;
-    tree.for_each_leaf_in(tree.leaf(id).rect().expanded(1), [&](std::uint32_t t) { dirty[t] = 1; });
+    dirty[id] = 1;
+    links_of(tree, id, fresh, [&](std::uint32_t t) { dirty[t] = 1; });
+    fresh_end.push_back(std::uint32_t(fresh.size()));
   }
-  std::vector<std::uint32_t> first(n + 1, 0);
-  std::vector<QuadLink> links;
-  links.reserve(links_.size() + 8 * edit.new_leaves);
-  std::vector<QuadLink> found;
+  std::vector<std::uint32_t>& first = spare_first_;
+  std::vector<QuadLink>& links = spare_links_;
+  first.resize(std::size_t(n) + 1);
+  first[0] = 0;
+  links.clear();
+  const std::size_t expected = links_.size() + fresh.size();
+  if (links.capacity() < expected) links.reserve(expected + expected / 2);  // grown rarely
+  std::size_t next_fresh = 0;
   one_way_ = 0;
   for (std::uint32_t id = 0; id < n; ++id) {
+    const std::size_t at = links.size();
     if (!dirty[id]) {
-      for (QuadLink l : out(edit.old_of_new[id])) {
-        l.to = edit.new_of_old[l.to];
-        assert(l.to != Quadtree::kNoLeaf);
-        links.push_back(l);
-        one_way_ += l.one_way;
+      const std::span<const QuadLink> kept = out(edit.old_of_new[id]);
+      links.insert(links.end(), kept.begin(), kept.end());
+      for (std::size_t k = at; k < links.size(); ++k) {
+        links[k].to = edit.new_of_old[links[k].to];
+        assert(links[k].to != Quadtree::kNoLeaf);
       }
+    } else if (edit.old_of_new[id] == Quadtree::kNoLeaf) {
+      const std::uint32_t from = next_fresh == 0 ? 0 : fresh_end[next_fresh - 1];
+      links.insert(links.end(), fresh.begin() + from, fresh.begin() + fresh_end[next_fresh]);
+      ++next_fresh;
     } else {
-      found.clear();
-      links_of(tree, id, found);
-      std::sort(found.begin(), found.end(), [](const QuadLink& x, const QuadLink& y) { return x.to < y.to; });
-      for (const QuadLink& l : found) one_way_ += l.one_way;
-      links.insert(links.end(), found.begin(), found.end());
+      links_of(tree, id, links, [](std::uint32_t) {});
     }
+    for (std::size_t k = at; k < links.size(); ++k) one_way_ += links[k].one_way;
     first[id + 1] = std::uint32_t(links.size());
   }
-  first_ = std::move(first);
-  links_ = std::move(links);
+  first_.swap(first);
+  links_.swap(links);
   label_regions(tree);
 }
 
@@ -240,8 +274,9 @@ const QuadLink* QuadLinks::find(std::uint32_t from, std::uint32_t to) const {
 }
 
 std::size_t QuadLinks::memory_bytes() const {
-  return first_.capacity() * sizeof(std::uint32_t) + links_.capacity() * sizeof(QuadLink) +
-         region_.capacity() * sizeof(std::uint32_t);
+  return (first_.capacity() + spare_first_.capacity() + region_.capacity() + scratch_.capacity()) *
+             sizeof(std::uint32_t) +
+         (links_.capacity() + spare_links_.capacity()) * sizeof(QuadLink);
 }
 
 }  // namespace pathscope

@@ -60,11 +60,18 @@ class QuadLinks {
   /// Bytes held.
   std::size_t memory_bytes() const;
 
- private:
+  /// Labels the regions again from the links (union-find over two-way links, O(leaves +
+  /// links)); the constructor and update() do this. Public so that benchmarks can time it.
   void label_regions(const Quadtree& tree);
 
+ private:
   std::vector<std::uint32_t> first_;   // per leaf + 1: index of its first link
   std::vector<QuadLink> links_;
+  // update() writes the new links here and swaps: memory already touched is reused, as
+  // fresh pages cost more than the copy itself on big maps.
+  std::vector<std::uint32_t> spare_first_;
+  std::vector<QuadLink> spare_links_;
+  std::vector<std::uint32_t> scratch_;  // union-find parents, dirty marks
   std::vector<std::uint32_t> region_;  // per leaf
   std::uint32_t region_count_ = 0;
   std::size_t one_way_ = 0;
