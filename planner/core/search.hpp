@@ -92,24 +92,6 @@ struct SearchEvent {
   double h = 0;
 };
 
-/// Receives search events. Planners call it only when one is attached, so an absent
-/// observer costs one predictable branch.
-class SearchObserver {
- public:
-  virtual ~SearchObserver() = default;
-  /// Called when a new query starts, before any other event.
-  virtual void on_start(const PathQuery& query) = 0;
-  /// Called for each event, in order.
-  virtual void on_event(const SearchEvent& event) = 0;
-  /// Called when a search stage produces a whole polyline (world coordinates): cell
-  /// centres, a smoothing pass, a string-pulling step. `stage` is a short name, e.g.
-  /// "portal A*". Observers that keep it record a Refine event.
-  virtual void on_refine(std::string_view stage, std::span<const Vec2> polyline) {
-    (void)stage;
-    (void)polyline;
-  }
-};
-
 /// The shape of a node, as its planner declares it.
 enum class NodeShape : std::uint8_t {
   Point,    ///< A waypoint (a corner, a portal end): drawn as a dot, hit within a tolerance.
@@ -135,6 +117,16 @@ struct NodeLattice {
   double cell_size = 1;   ///< Metres.
 };
 
+/// What a piece of structure stands for. Painters draw each role on its own layer, so
+/// each can be shown or hidden alone; planners of any family pick the roles that fit.
+enum class StructureRole : std::uint8_t {
+  Structure,  ///< The planner's own structure: its cells, links, auxiliary shapes.
+  Corridor,   ///< A cell the current path runs through (its corridor).
+  Portal,     ///< A boundary between two consecutive cells of the path, which it crosses.
+  Graph,      ///< Nodes and links of a secondary graph a refinement stage searches.
+  Region,     ///< A region a refinement stage reasons with (a visibility wedge, its apex).
+};
+
 /// One cell of a planner's structure (a grid cell, a quadtree leaf, a polygon).
 struct StructureCell {
   NodeShape shape = NodeShape::Box;
@@ -142,6 +134,7 @@ struct StructureCell {
   std::span<const Vec2> polygon;  ///< Polygon only.
   double value = 0;               ///< What colours it, e.g. the cost multiplier; infinity: blocked.
   NodeId node = kNoNode;          ///< The search node it is, if any.
+  StructureRole role = StructureRole::Structure;  ///< Structure, or Corridor for the path's cells.
 };
 
 /// One edge of a planner's structure (a neighbour link, a visibility link).
@@ -157,12 +150,14 @@ struct StructureEdge {
 
 /// Named auxiliary geometry: portals, corridors, inflated obstacles, visibility regions.
 struct StructureShape {
-  enum class Kind : std::uint8_t { Polyline, Polygon, Points, Circle };
+  /// Links: pairs of points, a directed link from points[2i] to points[2i + 1].
+  enum class Kind : std::uint8_t { Polyline, Polygon, Points, Circle, Links };
   Kind kind = Kind::Polyline;
   std::string_view name;          ///< Short static name, e.g. "inflated obstacle".
   std::span<const Vec2> points;   ///< Polyline / polygon vertices, or points; Circle: its centre.
   double radius = 0;              ///< Circle only.
   double value = 0;               ///< Optional scalar for colouring.
+  StructureRole role = StructureRole::Structure;  ///< What it stands for (its layer).
 };
 
 /// Receives a planner's structure, as Recast's debug draw receives Detour's: a const
@@ -176,6 +171,28 @@ class StructureVisitor {
   /// Returns true once the visitor wants no more (a limit was reached); planners check it
   /// between items and stop early.
   virtual bool full() const { return false; }
+};
+
+/// Receives search events. Planners call it only when one is attached, so an absent
+/// observer costs one predictable branch.
+class SearchObserver {
+ public:
+  virtual ~SearchObserver() = default;
+  /// Called when a new query starts, before any other event.
+  virtual void on_start(const PathQuery& query) = 0;
+  /// Called for each event, in order.
+  virtual void on_event(const SearchEvent& event) = 0;
+  /// Called when a search stage produces a whole polyline (world coordinates): cell
+  /// centres, a smoothing pass, a string-pulling step. `stage` is a short name, e.g.
+  /// "portal A*". `shapes` is what the stage reasoned with at that point, drawn with it
+  /// (a secondary graph, a visibility region; see StructureRole); spans are valid only
+  /// during the call. Observers that keep it record a Refine event.
+  virtual void on_refine(std::string_view stage, std::span<const Vec2> polyline,
+                         std::span<const StructureShape> shapes = {}) {
+    (void)stage;
+    (void)polyline;
+    (void)shapes;
+  }
 };
 
 /// What a finished search read from the world, kept apart from the planner (which goes
@@ -242,6 +259,11 @@ class Planner {
     (void)bounds;
     (void)visitor;
   }
+
+  /// The structure of the last path found, whatever the view: the cells it runs through
+  /// (role Corridor) and the boundaries it crosses between them (role Portal). Linear in
+  /// the path's length, so painters may ask at every step. Default: nothing.
+  virtual void visit_path_structure(StructureVisitor& visitor) const { (void)visitor; }
 
   /// What the last finished search depends on, to ask after world changes whether its
   /// answer still holds; nullptr (the default) means any change may alter it.

@@ -23,18 +23,32 @@ void SearchTrace::on_event(const SearchEvent& event) {
   events_.push_back(event);
 }
 
-void SearchTrace::on_refine(std::string_view stage, std::span<const Vec2> polyline) {
+RefinementShape RefinementShape::of(const StructureShape& shape) {
+  return RefinementShape{shape.kind,  shape.role,  std::string(shape.name), std::vector<Vec2>(shape.points.begin(), shape.points.end()),
+                         shape.radius, shape.value};
+}
+
+StructureShape RefinementShape::view() const { return StructureShape{kind, name, points, radius, value, role}; }
+
+void SearchTrace::on_refine(std::string_view stage, std::span<const Vec2> polyline,
+                            std::span<const StructureShape> shapes) {
   step_index_.push_back(events_.size());
   SearchEvent e;
   e.kind = SearchEventKind::Refine;
   e.node = NodeId(refinements_.size());
   events_.push_back(e);
-  refinements_.push_back(Refinement{std::string(stage), std::vector<Vec2>(polyline.begin(), polyline.end())});
+  Refinement r{std::string(stage), std::vector<Vec2>(polyline.begin(), polyline.end()), {}};
+  r.shapes.reserve(shapes.size());
+  for (const StructureShape& shape : shapes) r.shapes.push_back(RefinementShape::of(shape));
+  refinements_.push_back(std::move(r));
 }
 
 std::size_t SearchTrace::memory_bytes() const {
   std::size_t bytes = events_.capacity() * sizeof(SearchEvent) + step_index_.capacity() * sizeof(std::size_t);
-  for (const Refinement& r : refinements_) bytes += sizeof(Refinement) + r.points.capacity() * sizeof(Vec2);
+  for (const Refinement& r : refinements_) {
+    bytes += sizeof(Refinement) + r.points.capacity() * sizeof(Vec2) + r.shapes.capacity() * sizeof(RefinementShape);
+    for (const RefinementShape& shape : r.shapes) bytes += shape.points.capacity() * sizeof(Vec2);
+  }
   return bytes;
 }
 

@@ -16,10 +16,27 @@
 
 namespace pathscope {
 
-/// A whole intermediate polyline of a search (a Refine event's payload).
+/// A StructureShape kept by a trace: it owns its name and points.
+struct RefinementShape {
+  StructureShape::Kind kind = StructureShape::Kind::Polyline;
+  StructureRole role = StructureRole::Structure;
+  std::string name;           ///< The shape's short name, e.g. "visibility region".
+  std::vector<Vec2> points;   ///< World coordinates (see StructureShape::points).
+  double radius = 0;          ///< Circle only.
+  double value = 0;
+
+  /// A copy of `shape`.
+  static RefinementShape of(const StructureShape& shape);
+  /// A view of this shape, valid while it lives.
+  StructureShape view() const;
+};
+
+/// A whole intermediate polyline of a search (a Refine event's payload) and the shapes
+/// the stage reasoned with at that point (its secondary graph, a visibility region).
 struct Refinement {
-  std::string stage;          ///< Short name of the stage, e.g. "string pulling".
-  std::vector<Vec2> points;   ///< World coordinates.
+  std::string stage;                   ///< Short name of the stage, e.g. "string pulling".
+  std::vector<Vec2> points;            ///< World coordinates.
+  std::vector<RefinementShape> shapes; ///< Drawn with the polyline while it is the latest.
 };
 
 /// The events of one search, in order.
@@ -27,7 +44,8 @@ class SearchTrace final : public SearchObserver {
  public:
   void on_start(const PathQuery& query) override;
   void on_event(const SearchEvent& event) override;
-  void on_refine(std::string_view stage, std::span<const Vec2> polyline) override;
+  void on_refine(std::string_view stage, std::span<const Vec2> polyline,
+                 std::span<const StructureShape> shapes = {}) override;
 
   const PathQuery& query() const { return query_; }
   const std::vector<SearchEvent>& events() const { return events_; }

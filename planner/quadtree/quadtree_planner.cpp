@@ -16,8 +16,10 @@
 // every multiplier is at least the smallest). Ties: f, then h, then leaf id.
 //
 // The corridor found is then rubber-banded (rubber_band.hpp): the cell-centre path, the
-// portal-corner path of step 1 and the string-pulled path of step 2 are each sent to
-// the observer as a refinement, as is each new last visible point of step 2.
+// portal-corner path of step 1 (with step 1's graph) and the string-pulled path of
+// step 2 are each sent to the observer as a refinement, as is every portal step 2 tests
+// (with the visibility region it is tested against and the path found so far): the
+// debugger scrubs through the smoothing as it does through the search.
 
 #include "planner/quadtree/quadtree_planner.hpp"
 
@@ -226,12 +228,23 @@ void QuadtreePlanner::finish() {
   }
   centres_ = centre_path(corridor_);
   if (observer_) observer_->on_refine("cell centres", centres_.points);
-  portal_ = portal_path(corridor_, portal_crossings(corridor_, centres_));
-  if (observer_) observer_->on_refine("portal A*", portal_.points);
-  std::vector<std::vector<Vec2>> corners;
-  pulled_ = pulled_path(corridor_, observer_ ? &corners : nullptr);
+  const std::vector<Vec2> through = portal_crossings(corridor_, centres_);
+  portal_ = portal_path(corridor_, through);
   if (observer_) {
-    for (const std::vector<Vec2>& c : corners) observer_->on_refine("last visible point", c);
+    // Step 1's path with the graph it was searched on.
+    const PortalGraph graph = portal_graph(corridor_, through);
+    const StructureShape shapes[] = {
+        {StructureShape::Kind::Links, "step-1 link", graph.links, 0, 0, StructureRole::Graph},
+        {StructureShape::Kind::Points, "step-1 node", graph.corners, 0, 0, StructureRole::Graph},
+        {StructureShape::Kind::Points, "step-1 crossing", graph.crossings, 0, 1, StructureRole::Graph},
+    };
+    observer_->on_refine("portal A*", portal_.points, shapes);
+  }
+  std::vector<PullStep> steps;
+  pulled_ = pulled_path(corridor_, nullptr, observer_ ? &steps : nullptr);
+  if (observer_) {
+    // Step 2 one portal at a time, with the visibility region it was tested against.
+    for (const PullStep& st : steps) refine_pull_step(st);
     observer_->on_refine("string pulling", pulled_.points);
   }
 
@@ -246,6 +259,47 @@ void QuadtreePlanner::finish() {
   result_.status = SearchStatus::Found;
   if (observer_) {
     for (const NodeId n : result_.nodes) emit(SearchEventKind::Path, n, kNoNode, state_[n].g, 0.0);
+  }
+}
+
+void QuadtreePlanner::refine_pull_step(const PullStep& st) const {
+  // The region: the wedge between the rays from the apex through `left` and `right`,
+  // drawn out as far as the portal tested (or its own ends, if farther).
+  const Vec2 apex = st.apex;
+  double reach = std::max(distance(apex, st.left), distance(apex, st.right));
+  reach = std::max({reach, distance(apex, st.tested[0]), distance(apex, st.tested[1])});
+  const auto ray = [&](Vec2 through) {
+    const double d = distance(apex, through);
+    return apex + (through - apex) * (reach / d);
+  };
+  std::vector<StructureShape> shapes;
+  std::vector<Vec2> wedge;
+  if (st.left != apex && st.right != apex) {
+    wedge = {apex, ray(st.left), ray(st.right)};
+    shapes.push_back({StructureShape::Kind::Polygon, "visibility region", wedge, 0, 0, StructureRole::Region});
+  }
+  const Vec2 tested[2] = {st.tested[0], st.tested[1]};
+  if (tested[0] != tested[1]) {
+    shapes.push_back({StructureShape::Kind::Polyline, "tested portal", tested, 0, st.corner ? 1.0 : 0.0,
+                      StructureRole::Region});
+  }
+  // The point the region is seen from, or the new one the portal made.
+  const Vec2 lvp[1] = {st.corner ? st.path.back() : apex};
+  shapes.push_back({StructureShape::Kind::Points, "last visible point", lvp, 0, 0, StructureRole::Region});
+  observer_->on_refine(st.corner ? "last visible point" : "visibility region", st.path, shapes);
+}
+
+void QuadtreePlanner::visit_path_structure(StructureVisitor& visitor) const {
+  if (result_.status != SearchStatus::Found || world_.revision() != revision_) return;
+  for (std::size_t i = 0; i < result_.nodes.size() && i < corridor_.cells.size(); ++i) {
+    if (visitor.full()) return;
+    const NodeId leaf = result_.nodes[i];
+    visitor.cell(StructureCell{NodeShape::Box, corridor_.cells[i], {}, corridor_.multipliers[i], leaf,
+                               StructureRole::Corridor});
+  }
+  for (const auto& portal : corridor_.portals) {
+    if (visitor.full()) return;
+    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "portal", portal, 0, 0, StructureRole::Portal});
   }
 }
 
@@ -289,7 +343,7 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
   for (const auto& portal : corridor_.portals) {
     if (visitor.full()) return;
     if (!Box2::spanning(portal[0], portal[1]).overlaps(bounds)) continue;
-    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "portal", portal, 0, 0});
+    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "portal", portal, 0, 0, StructureRole::Portal});
   }
 }
 

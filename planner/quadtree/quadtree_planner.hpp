@@ -46,8 +46,11 @@ class QuadtreePlanner final : public Planner {
   NodeId node_at(Vec2 point, double tolerance) const override;
   /// Leaves meeting `bounds` (value: multiplier, infinity when impassable), their links
   /// (kind "link"; one-way links out of impassable leaves marked directed; two-way links
-  /// once), and the portals of the current path (shapes "portal").
+  /// once), and the portals of the current path (shapes "portal", role Portal).
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
+  /// The corridor of the last Found result (its leaves, role Corridor, value: the
+  /// multiplier paid inside) and its portals (shapes "portal", role Portal).
+  void visit_path_structure(StructureVisitor& visitor) const override;
   /// The squares the last search read (each touched leaf's parent square and one ring
   /// of cells around it) and the heuristic's scale.
   std::unique_ptr<ResultDependency> result_dependency() const override;
@@ -78,6 +81,8 @@ class QuadtreePlanner final : public Planner {
     observer_->on_event(SearchEvent{kind, 0, node, parent, g, h});
   }
   SearchStatus fail(SearchStatus status, std::string message);
+  // Sends one step of string pulling to the observer, with its visibility region.
+  void refine_pull_step(const PullStep& step) const;
   void finish();
 
   const PlanningWorld& world_;

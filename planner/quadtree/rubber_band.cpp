@@ -162,7 +162,32 @@ CorridorPath portal_path(const Corridor& c, const std::vector<Vec2>& through) {
   return path;
 }
 
-CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corners) {
+PortalGraph portal_graph(const Corridor& c, const std::vector<Vec2>& through) {
+  const std::size_t m = c.portals.size();
+  assert(through.size() == m);
+  PortalGraph g;
+  g.corners.push_back(c.start);
+  for (const auto& portal : c.portals) g.corners.insert(g.corners.end(), portal.begin(), portal.end());
+  g.corners.push_back(c.goal);
+  g.crossings = through;
+  // The nodes of layer k: the start, portal k's ends and crossing, the goal.
+  const auto layer = [&](std::size_t k) -> std::vector<Vec2> {
+    if (k == 0) return {c.start};
+    if (k == m + 1) return {c.goal};
+    return {c.portals[k - 1][0], c.portals[k - 1][1], through[k - 1]};
+  };
+  for (std::size_t k = 0; k <= m; ++k) {
+    for (const Vec2 a : layer(k)) {
+      for (const Vec2 b : layer(k + 1)) {
+        g.links.push_back(a);
+        g.links.push_back(b);
+      }
+    }
+  }
+  return g;
+}
+
+CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corners, std::vector<PullStep>* steps) {
   const std::size_t m = c.portals.size();
   // Each portal's ends as seen travelling through it: "left" then "right", so that from
   // any point before the portal, tri(point, left, right) >= 0. The goal closes the list.
@@ -191,6 +216,13 @@ CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corn
       corners->push_back(std::move(shown));
     }
   };
+  // A step for drawing: the region as it stands after portal i, or (corner) as it was
+  // when portal i left it, with the path already taken to the new corner.
+  const auto record = [&](long i, Vec2 from, Vec2 l, Vec2 r, bool corner) {
+    if (!steps) return;
+    const auto& tested = ends[std::size_t(i)];
+    steps->push_back(PullStep{std::size_t(i), from, l, r, {tested[0], tested[1]}, corner, path.points});
+  };
   for (long i = 0; i <= long(m); ++i) {
     const Vec2 l = ends[std::size_t(i)][0], r = ends[std::size_t(i)][1];
     // The right side narrows (or stays) ...
@@ -200,7 +232,9 @@ CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corn
         right = r;
         right_i = i;
       } else {
+        const Vec2 from = apex, was_left = left, was_right = right;
         new_corner(left, left_i);
+        record(i, from, was_left, was_right, apex_i < long(m));  // the goal ends the walk
         i = apex_i;
         continue;
       }
@@ -210,11 +244,14 @@ CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corn
         left = l;
         left_i = i;
       } else {
+        const Vec2 from = apex, was_left = left, was_right = right;
         new_corner(right, right_i);
+        record(i, from, was_left, was_right, apex_i < long(m));  // the goal ends the walk
         i = apex_i;
         continue;
       }
     }
+    record(i, apex, left, right, false);
   }
   if (path.points.back() != c.goal || path.points.size() == 1) path.add(c.goal, int(2 * m));
   else path.slots.back() = int(2 * m);

@@ -51,12 +51,37 @@ double corridor_cost(const Corridor& corridor, const CorridorPath& path);
 /// the nodes of the next portal. Linear in the corridor's length.
 CorridorPath portal_path(const Corridor& corridor, const std::vector<Vec2>& through);
 
+/// The secondary graph of step 1, for drawing: its nodes and its forward links.
+struct PortalGraph {
+  std::vector<Vec2> corners;    ///< The start, both ends of every portal in order, the goal.
+  std::vector<Vec2> crossings;  ///< The extra node of each portal (portal_path's `through`).
+  std::vector<Vec2> links;      ///< Pairs of points: a link from links[2i] to links[2i + 1].
+};
+
+/// The graph portal_path() searches: the start linked to the nodes of portal 0, each node
+/// of portal k to each node of portal k + 1, those of the last portal to the goal.
+PortalGraph portal_graph(const Corridor& corridor, const std::vector<Vec2>& through);
+
+/// One step of string pulling (step 2), for drawing: a portal (or the goal) tested
+/// against the visibility region from the last visible point.
+struct PullStep {
+  std::size_t portal = 0;  ///< The portal tested; corridor.portals.size() is the goal.
+  Vec2 apex{0, 0};         ///< The last visible point the region is seen from.
+  Vec2 left{0, 0};         ///< The region lies between the rays from the apex through
+  Vec2 right{0, 0};        ///< `left` and `right` (after this portal narrowed it).
+  Vec2 tested[2];          ///< The ends of the portal tested (the goal twice).
+  bool corner = false;     ///< The portal left the region: a new last visible point (not the goal).
+  std::vector<Vec2> path;  ///< The path found so far, ending at the last visible point.
+};
+
 /// Step 2: string pulling from the last visible point. The visibility region from the
 /// current last visible point is the wedge through the portals crossed since; it only
 /// shrinks, and when a portal's end falls outside it on one side, the wedge's corner on
 /// the other side becomes the new last visible point (a path point). The result is the
 /// shortest path inside the corridor. `corners`, if given, receives the path after each
-/// new last visible point (the part found so far, then a straight line to the goal).
-CorridorPath pulled_path(const Corridor& corridor, std::vector<std::vector<Vec2>>* corners = nullptr);
+/// new last visible point (the part found so far, then a straight line to the goal);
+/// `steps`, if given, every portal tested, in order.
+CorridorPath pulled_path(const Corridor& corridor, std::vector<std::vector<Vec2>>* corners = nullptr,
+                         std::vector<PullStep>* steps = nullptr);
 
 }  // namespace pathscope
