@@ -65,6 +65,11 @@ void DebuggerPainter::paint_search(const PlanningWorld& world, const TraceSessio
   params.path_points = std::span<const Vec2>(result->points);
   painter_.paint(*session.trace(), *replay, render::planner_trace_geometry(*session.planner(), world_box(world)), layers,
                  out, params);
+  // The path's corridor and portals once the replay is past the search: from its first
+  // refinement, or the path itself for planners with none.
+  if (replay->refinement() != nullptr || !replay->path().empty()) {
+    render::paint_path_structure(*session.planner(), layers, out);
+  }
 }
 
 render::StructurePaintStats DebuggerPainter::paint_structure(const PlanningWorld& world, const TraceSession& session,

@@ -36,7 +36,9 @@ class DebuggerPainter {
   /// layer AllPaths, each labelled "query N" (tools::query_number), except row `traced`:
   /// the session's trace is that query's own search, whose path is the Path layer's,
   /// drawn once the replay reaches it. Then the search overlay of `session` at its step
-  /// (nothing before a finished trace). `pixels_per_metre` (the camera zoom) matters
+  /// (nothing before a finished trace), and the structure of the path found (its
+  /// corridor and portals, render::paint_path_structure) once the replay reaches the
+  /// search's first refinement or its path. `pixels_per_metre` (the camera zoom) matters
   /// only for non-grid planners: 0 = draw their node sets as images.
   void paint_search(const PlanningWorld& world, const TraceSession& session,
                     std::span<const QueryOutcome> outcomes, std::optional<std::size_t> traced,

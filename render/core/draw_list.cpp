@@ -13,6 +13,7 @@ namespace {
 constexpr std::array<const char*, kLayerCount> kLayerNames = {
     "tiles",         "cost_heat",     "regions",     "features", "roads",   "bridges", "influences",
     "planner_cells", "planner_edges", "planner_aux", "closed",   "open",    "current", "partial_path",
+    "planner_corridor", "planner_portals", "refinement_graph", "refinement_region",
     "refinement",    "all_paths",     "path",        "units",    "markers", "labels",
 };
 

@@ -36,6 +36,10 @@ enum class Layer : std::uint8_t {
   Open,         ///< Open search nodes, coloured by f.
   Current,      ///< The open node with the least f = g + h (the next one A* expands).
   PartialPath,  ///< The parent chain of the current node while a search runs.
+  PlannerCorridor,  ///< The cells the path found runs through (once the replay reaches the search's end).
+  PlannerPortals,   ///< The boundaries the path crosses between those cells.
+  RefinementGraph,  ///< The secondary graph the latest refinement stage searched (nodes, forward links).
+  RefinementRegion, ///< The region the latest refinement step reasoned with (a visibility wedge).
   Refinement,   ///< The latest intermediate polyline of a search (smoothing, string pulling).
   AllPaths,     ///< The paths of the other queries (every query but the traced one), thin.
   Path,         ///< The path found.

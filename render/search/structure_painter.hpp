@@ -1,10 +1,14 @@
 #pragma once
 
-// Paints any planner's search structure, read through Planner::visit_structure (the
-// way Recast's debug draw reads Detour): cells on layer PlannerCells coloured by their
-// value, edges on PlannerEdges, named auxiliary shapes on PlannerAux. The painter knows
-// no planner family. Only what lies inside the view box is visited, and at most
-// `max_primitives` are drawn, so a grid planner's million cells never flood a frame.
+// Paints any planner's search structure, read through Planner::visit_structure and
+// Planner::visit_path_structure (the way Recast's debug draw reads Detour). Each item
+// goes on the layer of its role (StructureRole): the planner's own cells on
+// PlannerCells coloured by their value, its edges on PlannerEdges, its named auxiliary
+// shapes on PlannerAux; the path's corridor on PlannerCorridor and its portals on
+// PlannerPortals; a refinement stage's graph on RefinementGraph and its regions on
+// RefinementRegion. The painter knows no planner family. Only what lies inside the view
+// box is visited, and at most `max_primitives` are drawn, so a grid planner's million
+// cells never flood a frame.
 
 #include <cstddef>
 
@@ -14,7 +18,7 @@
 
 namespace pathscope::render {
 
-/// Options of paint_structure().
+/// Options of paint_structure() and paint_path_structure().
 struct StructurePaintParams {
   /// World box to paint (the visible part of the map).
   Box2 view;
@@ -41,13 +45,38 @@ inline constexpr Color kCellHigh{230, 120, 40, 110};     ///< Value at value_hig
 inline constexpr Color kCellBlocked{40, 40, 40, 140};    ///< Infinite value.
 inline constexpr Color kCellOutline{230, 230, 230, 120};
 inline constexpr Color kEdge{150, 210, 255, 150};
-inline constexpr Color kEdgeDirected{255, 210, 120, 170};
-inline constexpr Color kShape{255, 120, 220, 200};
+inline constexpr Color kEdgeDirected{255, 210, 120, 200};  ///< One-way edges, with an arrow head.
+inline constexpr Color kShape{255, 120, 220, 200};          ///< Auxiliary shapes (role Structure).
+inline constexpr Color kCorridorFill{255, 255, 255, 40};    ///< The path's cells.
+inline constexpr Color kCorridorOutline{255, 235, 110, 230};
+inline constexpr Color kPortal{255, 150, 30, 240};          ///< The path's portals.
+inline constexpr Color kGraph{110, 200, 255, 200};          ///< A refinement's graph (value 0).
+inline constexpr Color kGraphAlt{200, 160, 255, 230};       ///< ... its items of value 1.
+inline constexpr Color kRegionFill{255, 220, 60, 55};       ///< A refinement's region.
+inline constexpr Color kRegion{255, 220, 60, 230};          ///< Its outlines and points (value 0).
+inline constexpr Color kRegionAlt{255, 70, 70, 255};        ///< ... its items of value 1.
 }  // namespace structure_palette
 
-/// Appends the planner's structure inside params.view to `out`, on the layers of
-/// `layers` among PlannerCells, PlannerEdges and PlannerAux.
+/// The layer an item of `role` is drawn on. Structure items go on `own`, the layer of
+/// their kind (PlannerCells, PlannerEdges or PlannerAux).
+Layer role_layer(StructureRole role, Layer own);
+
+/// Appends one shape on its role's layer (PlannerAux for role Structure), if `layers`
+/// holds it; returns whether it drew. Links get arrow heads `arrow_metres` long (at
+/// most 40% of the link).
+bool paint_structure_shape(const StructureShape& shape, const LayerSet& layers, DrawList& out, double arrow_metres);
+
+/// Appends the planner's structure inside params.view to `out`: its Structure items on
+/// the layers of `layers` among PlannerCells, PlannerEdges and PlannerAux. Items of
+/// other roles a planner gives here are left to paint_path_structure().
 StructurePaintStats paint_structure(const Planner& planner, const LayerSet& layers, DrawList& out,
                                     const StructurePaintParams& params);
+
+/// Appends the structure of the planner's last path (Planner::visit_path_structure) to
+/// `out`, each item on its role's layer if `layers` holds it: the corridor's cells
+/// outlined on PlannerCorridor, the portals on PlannerPortals. params.view is ignored
+/// (the path is short); edges are not drawn.
+StructurePaintStats paint_path_structure(const Planner& planner, const LayerSet& layers, DrawList& out,
+                                         const StructurePaintParams& params = {});
 
 }  // namespace pathscope::render

@@ -15,6 +15,7 @@
 #include "render/search/trace_painter.hpp"
 
 #include "render/core/color_ramp.hpp"
+#include "render/search/structure_painter.hpp"
 
 #include <glm/common.hpp>
 
@@ -373,6 +374,9 @@ void TracePainter::paint(const SearchTrace& trace, const TraceReplay& replay, co
     if (layers.contains(Layer::Refinement) && r->points.size() >= 2) {
       out.polyline(Layer::Refinement, trace_palette::kRefinement, r->points, false, 3);
     }
+    // What the stage reasoned with at this step, each shape on its role's layer.
+    const double arrow_metres = params.pixels_per_metre > 0 ? 9.0 / params.pixels_per_metre : geometry.node_extent;
+    for (const RefinementShape& shape : r->shapes) paint_structure_shape(shape.view(), layers, out, arrow_metres);
     if (layers.contains(Layer::Labels) && !r->points.empty()) {
       out.text(Layer::Labels, trace_palette::kRefinement, r->points.front(), r->stage);
     }

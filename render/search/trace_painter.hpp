@@ -95,7 +95,9 @@ class TracePainter {
   /// on layer Closed (on Open when Closed is hidden) in which an open node's pixel hides
   /// a closed one; Current (node outlines); PartialPath (one polyline per side while
   /// the final path is not reached); Refinement (the latest intermediate polyline, with
-  /// its stage name on Labels); Path (one polyline once reached). Only layers in
+  /// its stage name on Labels, and its shapes on the layers of their roles, e.g. a
+  /// secondary graph on RefinementGraph, a visibility region on RefinementRegion: see
+  /// paint_structure_shape()); Path (one polyline once reached). Only layers in
   /// `layers` are drawn. `replay` must replay `trace`. Graph nodes larger than
   /// kImageNodePixels on screen are drawn in their own shape (box, polygon, or a
   /// square marker for points) on Closed and Open instead.
