@@ -31,7 +31,7 @@ enum class Layer : std::uint8_t {
   Influences,   ///< Threat (red) and ally (green) circles.
   PlannerCells, ///< The active planner's cells (grid or quadtree cells, polygons), by value.
   PlannerEdges, ///< The active planner's edges (neighbour links, visibility links).
-  PlannerAux,   ///< The active planner's auxiliary shapes (portals, corridors, inflated obstacles).
+  PlannerAux,   ///< The active planner's own auxiliary shapes (inflated obstacles, regions).
   Closed,       ///< Closed search nodes, coloured by g.
   Open,         ///< Open search nodes, coloured by f.
   Current,      ///< The open node with the least f = g + h (the next one A* expands).
