@@ -75,6 +75,13 @@ for _ in $(seq 100); do
 done
 [ -s "$work/display" ] || fail "Xvfb did not report a display"
 export DISPLAY=":$(head -n1 "$work/display")"
+# The server answers before anything else starts on it.
+for _ in $(seq 100); do
+  xdotool getdisplaygeometry >/dev/null 2>&1 && break
+  kill -0 "$xvfb_pid" 2>/dev/null || { cat "$work/xvfb.log" >&2; fail "Xvfb on $DISPLAY exited"; }
+  sleep 0.1
+done
+xdotool getdisplaygeometry >/dev/null 2>&1 || { cat "$work/xvfb.log" >&2; fail "Xvfb on $DISPLAY does not answer"; }
 note "Xvfb on $DISPLAY"
 if command -v openbox >/dev/null 2>&1; then
   openbox --sm-disable >"$work/openbox.log" 2>&1 &
@@ -101,9 +108,21 @@ start_app() {
   rm -f "$ui_file"
   "$binary" "$@" >"$work/app.log" 2>&1 &
   app_pid=$!
-  wid=$(timeout 30 xdotool search --sync --onlyvisible --name 'Pathscope' 2>/dev/null | head -n1)
+  wid=""
+  for _ in $(seq 300); do
+    wid=$(xdotool search --onlyvisible --name 'Pathscope' 2>>"$work/xdotool.log" | head -n1)
+    [ -n "$wid" ] && break
+    if ! kill -0 "$app_pid" 2>/dev/null; then
+      wait "$app_pid"
+      local code=$?
+      app_pid=""
+      cat "$work/app.log" >&2
+      fail "the app exited with code $code before its window appeared"
+    fi
+    sleep 0.1
+  done
   if [ -z "$wid" ]; then
-    cat "$work/app.log" >&2
+    cat "$work/app.log" "$work/xdotool.log" "$work/xvfb.log" >&2
     fail "no window named Pathscope appeared within 30 s"
   fi
   for _ in $(seq 100); do [ -s "$ui_file" ] && break; sleep 0.1; done
