@@ -65,7 +65,7 @@ constexpr ImGuiWindowFlags kColumnFlags = ImGuiWindowFlags_NoMove | ImGuiWindowF
 constexpr float kCollapsedStrip = 18;  // a collapsed column leaves this strip with its ">" button
 constexpr int kMinColumn = 160;
 
-// A section header that fills the column; `open` persists in the caller.
+// A section header that fills the column, open at first; ImGui keeps its state.
 bool section(const char* label) { return ImGui::CollapsingHeader(label, ImGuiTreeNodeFlags_DefaultOpen); }
 
 }  // namespace
