@@ -93,6 +93,9 @@ struct Feature {
   std::string name;       ///< Optional label.
   std::size_t terrain = 0;///< Index into Scenario::terrains.
   Shape shape;
+  /// Metres per second while the world's motion plays (advance_features); bounces off
+  /// the world's edges. {0, 0}: stays put.
+  Vec2 velocity{0, 0};
   friend bool operator==(const Feature&, const Feature&) = default;
 };
 

@@ -352,12 +352,14 @@ Feature read_feature(const Scenario& s, const Json& j, const std::string& at) {
     reject(ErrorCode::Value, field(at, "shape"),
            "expected \"polygon\", \"rect\" or \"circle\", found " + quote_text(shape_name));
   }
+  known.push_back("velocity");
   const ObjectReader obj(j, at, known);
   Feature f;
   f.id = read_id(obj);
   f.name = read_or(obj, "name", std::string(), read_string);
   f.terrain = read_ref(s.terrains, "terrain", obj, "terrain");
   f.shape = read_shape(obj, kind);
+  f.velocity = read_or(obj, "velocity", Vec2{0, 0}, read_vec2);
   return f;
 }
 

@@ -200,6 +200,7 @@ OrderedJson feature_json(const Scenario& s, const Feature& f) {
       o["radius"] = number(f.shape.radius);
       break;
   }
+  if (f.velocity != Vec2{0, 0}) o["velocity"] = vec2(f.velocity);
   return o;
 }
 

@@ -336,6 +336,13 @@ void check_feature(const Scenario& s, const Feature& f, const std::string& at) {
       check_positive(shape.radius, field(at, "radius"));
       break;
   }
+  const double speed_limit = ScenarioLimits::kMaxWorldSide;  // crosses the largest world in a second
+  if (!std::isfinite(f.velocity.x) || !std::isfinite(f.velocity.y) || std::abs(f.velocity.x) > speed_limit ||
+      std::abs(f.velocity.y) > speed_limit) {
+    reject(ErrorCode::Value, field(at, "velocity"),
+           "expected finite [vx, vy] metres per second within +-" + format_number(speed_limit) + ", found " +
+               format_point(f.velocity));
+  }
 }
 
 void check_influence(const Scenario& s, const Influence& z, const std::string& at) {

@@ -164,6 +164,7 @@ Scenario random_scenario(std::uint64_t seed) {
         feature.shape.radius = uniform(0.001, 50);
         break;
     }
+    if (f % 4 == 1) feature.velocity = {uniform(-20, 20), uniform(-20, 20)};
     s.features.push_back(feature);
   }
   s.factions = {Faction{"blue", Color{48, 96, 255, 255}}, Faction{"red", Color{224, 64, 64, 128}}};
@@ -398,7 +399,7 @@ TEST_SUITE("scenario_io") {
     doc = base_doc();
     doc["features"][0]["radius"] = 2;  // a circle's field on a polygon
     expect_error(doc, "t.json: features[0].radius",
-                 "unknown field \"radius\" (known: id, name, terrain, shape, points)");
+                 "unknown field \"radius\" (known: id, name, terrain, shape, points, velocity)");
 
     doc = base_doc();
     doc["viewer"]["rotation"] = 0;
