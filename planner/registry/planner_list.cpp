@@ -2,10 +2,13 @@
 // its family's folder and add one entry here; the CLI and the app pick it up from this
 // table. This is the only file of the library that knows every family.
 
+#include <cmath>
+
 #include "planner/core/planner_registry.hpp"
 #include "planner/grid/grid_astar.hpp"
 #include "planner/grid/grid_bidirectional.hpp"
 #include "planner/quadtree/quadtree_planner.hpp"
+#include "planner/tactical/tactical_planner.hpp"
 
 namespace pathscope {
 namespace {
@@ -36,6 +39,24 @@ std::vector<PlannerInfo> make_registry() {
       "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)", false,
       "metres of terrain-weighted travel along the final path (length in each leaf times its multiplier)", {},
       [](const QueryContext& c) { return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree"); }});
+  r.push_back(PlannerInfo{
+      "tactical", "tactical",
+      "Threat-aware bidirectional A* over threats and allies, BSTS heuristic (seed 001)", false,
+      "metres of threat-weighted travel: (length - threat - safe) * c1 + threat * c2, times the terrain multiplier",
+      {ParamSpec{"c1", "cost per metre outside threats and allies (c1 + c2 = 1)", 0.25, 0.0, 1.0},
+       ParamSpec{"c2", "cost per metre inside threats (c1 + c2 = 1)", 0.75, 0.0, 1.0},
+       ParamSpec{"mode", "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra)", 0, 0, 2},
+       ParamSpec{"fading", "1: threats weigh 1 - d / radius at distance d from their centre", 0, 0, 1},
+       ParamSpec{"occlusion", "1: obstacles hide threats (no exposure behind them)", 0, 0, 1}},
+      [](const QueryContext& c) {
+        tactical::TacticalParams p;
+        p.model.c1 = c.params.at(0);
+        p.model.c2 = c.params.at(1);
+        p.mode = tactical::TacticalMode(int(std::lround(c.params.at(2))));
+        p.model.fading = c.params.at(3) != 0;
+        p.model.occlusion = c.params.at(4) != 0;
+        return std::make_unique<tactical::TacticalPlanner>(c.world, c.movement_class, p, "tactical");
+      }});
   return r;
 }
 

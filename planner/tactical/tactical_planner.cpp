@@ -1,0 +1,405 @@
+// Tactical planning, seed 001 ("Better Safe Than Sorry", BSTS), sections 3 and 5.
+//
+// Both searches run A* on the 8-connected grid with g(x) = g(y) + cost(y, x), cost(y, x)
+// the model's cost of the segment between the cell centres (threat_field.hpp) times the
+// mean terrain multiplier of the two cells. Each move is evaluated with its ends in a
+// fixed order (lower cell id first), so costs are symmetric bit for bit and the backward
+// search runs on the same costs as the forward one.
+//
+// Heuristics (h_scale_ times):
+//   - Bsts: the model's cost of the straight line from the cell's centre to the centre
+//     of the other end's cell (the goal forwards, the start backwards), times the smallest
+//     terrain multiplier. It may overestimate: threats the line crosses can be walked
+//     around, and safe areas it misses can be walked through; that is what biases the
+//     search (seed, section 3).
+//   - Admissible: Euclidean distance times the smallest cost per metre (0 with any ally,
+//     whose areas cost nothing) times the smallest multiplier; consistent.
+//   - Exact: none.
+//
+// Meeting rule. mu is the best g_forward(v) + g_backward(v) seen over every cell v
+// reached by both sides, kept up to date at each relaxation (not the first cell where
+// the frontiers touch). The search stops when mu <= max(min f forward, min f backward);
+// with a consistent heuristic (Admissible, Exact) the path is then optimal (the classic
+// bidirectional bound, as in planner/grid). With BSTS the rule is heuristic, and the two
+// half-paths may disagree near the meeting cell (seed, section 5: "sub-optimal bumps
+// ... where the two paths meet"): the joined path is repaired by cutting loops (a cell
+// visited twice) and every detour of one cell (a, b, c with a and c neighbours and the
+// move a-c cheaper than a-b-c), until none remains. It never raises a cost, so exact
+// searches stay optimal (their paths have no cheaper detour; a loop there costs 0, as
+// safe areas are free); stats.extra says how many cells it removed.
+
+#include "planner/tactical/tactical_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <unordered_map>
+
+#include "planner/tactical/tactical_dependency.hpp"
+
+namespace pathscope::tactical {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+bool check_constants(double c1, double c2, std::string& message) {
+  if (std::abs(c1 + c2 - 1.0) <= kConstantsTolerance && c1 >= 0 && c2 >= 0) return true;
+  message = "parameters c1 + c2 must equal 1 (seed 001's cost model), but c1 = " + format_number(c1) +
+            " and c2 = " + format_number(c2) + " sum to " + format_number(c1 + c2);
+  return false;
+}
+
+TacticalPlanner::TacticalPlanner(const PlanningWorld& world, std::size_t movement_class, const TacticalParams& params,
+                                 std::string name)
+    : world_(world),
+      grid_(world.grid(movement_class)),
+      class_(movement_class),
+      params_(params),
+      name_(std::move(name)),
+      field_(world, movement_class, params.model) {}
+
+NodeGeometry TacticalPlanner::node_geometry(NodeId node) const {
+  const glm::ivec2 c = grid_.cell(node);
+  const double s = grid_.cell_size();
+  const Box2 box{{c.x * s, c.y * s}, {(c.x + 1) * s, (c.y + 1) * s}};
+  return NodeGeometry{NodeShape::Box, box.center(), box, {}};
+}
+
+double TacticalPlanner::move_cost(NodeId a, NodeId b) const {
+  const NodeId lo = std::min(a, b), hi = std::max(a, b);
+  const double terrain = 0.5 * (grid_.multiplier(lo) + grid_.multiplier(hi));
+  return field_.cost(grid_.center(lo), grid_.center(hi)) * terrain;
+}
+
+double TacticalPlanner::heuristic(int side, NodeId cell) const {
+  if (h_scale_ == 0 || ends_[1 - side] == kNoNode) return 0;
+  const Vec2 p = grid_.center(cell), target = grid_.center(ends_[1 - side]);
+  if (params_.mode == TacticalMode::Bsts) return h_scale_ * field_.cost(p, target);
+  const Vec2 d = target - p;
+  return h_scale_ * std::sqrt(d.x * d.x + d.y * d.y);
+}
+
+void TacticalPlanner::touch(NodeId n) {
+  if (stamp_[n] == generation_) return;
+  stamp_[n] = generation_;
+  g_[0][n] = g_[1][n] = kInf;
+  parent_[0][n] = parent_[1][n] = kNoNode;
+  closed_[n] = 0;
+  touched_.push_back(n);
+}
+
+bool TacticalPlanner::resolve_ends(const PathQuery& query) {
+  const Vec2 points[2] = {query.start, query.goal};
+  const char* names[2] = {"start", "goal"};
+  for (int k = 0; k < 2; ++k) {
+    char where[96];
+    std::snprintf(where, sizeof where, "%s (%.6g, %.6g)", names[k], points[k].x, points[k].y);
+    const auto cell = grid_.cell_at(points[k]);
+    if (!cell) {
+      result_.status = SearchStatus::Invalid;
+      result_.message = std::string(where) + " is outside the map";
+      return false;
+    }
+    if (!grid_.passable(*cell)) {
+      result_.status = SearchStatus::Invalid;
+      result_.message = std::string(where) + " is inside a cell that class \"" +
+                        world_.scenario().classes[class_].name + "\" cannot enter";
+      return false;
+    }
+    ends_[k] = *cell;
+  }
+  if (!world_.regions(class_).connected(ends_[0], ends_[1])) {
+    result_.status = SearchStatus::NoPath;
+    result_.message = "start and goal are in different connected regions";
+    return false;
+  }
+  return true;
+}
+
+SearchStatus TacticalPlanner::start(const PathQuery& query) {
+  result_ = PathResult{};
+  open_[0].clear();
+  open_[1].clear();
+  touched_.clear();
+  best_ = kInf;
+  meet_ = kNoNode;
+  ends_[0] = ends_[1] = kNoNode;
+  side_expansions_[0] = side_expansions_[1] = 0;
+  explored_ = 0;
+  repairs_ = 0;
+  path_exposure_.clear();
+  if (observer_) observer_->on_start(query);
+  std::string message;
+  if (!check_constants(params_.model.c1, params_.model.c2, message)) {
+    result_.status = SearchStatus::Invalid;
+    result_.message = message;
+    return result_.status;
+  }
+  // The world may have changed since the last query: threats, allies, obstacles.
+  field_ = ThreatField(world_, class_, params_.model);
+  if (!resolve_ends(query)) return result_.status;
+  const std::size_t n = grid_.cell_count();
+  if (stamp_.size() != n) {
+    for (int side = 0; side < 2; ++side) {
+      g_[side].assign(n, kInf);
+      parent_[side].assign(n, kNoNode);
+    }
+    stamp_.assign(n, 0);
+    closed_.assign(n, 0);
+    generation_ = 0;
+  }
+  if (++generation_ == 0) {  // wrapped: forget every stamp
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    generation_ = 1;
+  }
+  switch (params_.mode) {
+    case TacticalMode::Bsts: h_scale_ = grid_.min_multiplier(); break;
+    case TacticalMode::Admissible: h_scale_ = field_.min_factor() * grid_.min_multiplier(); break;
+    case TacticalMode::Exact: h_scale_ = 0; break;
+  }
+  for (int side = 0; side < 2; ++side) {
+    const NodeId e = ends_[side];
+    touch(e);
+    g_[side][e] = 0;
+    const double h = heuristic(side, e);
+    open_[side].push(OpenEntry{h, float(h), e});
+    ++result_.stats.pushes;
+    if (observer_) observer_->on_event(SearchEvent{SearchEventKind::Push, std::uint8_t(side), e, kNoNode, 0.0, h});
+  }
+  if (ends_[0] == ends_[1]) {
+    best_ = 0;
+    meet_ = ends_[0];
+  }
+  result_.status = SearchStatus::Running;
+  return result_.status;
+}
+
+bool TacticalPlanner::top_is_stale(int side) const { return (closed_[open_[side].top().node] >> side) & 1u; }
+
+SearchStatus TacticalPlanner::step(std::uint64_t max_expansions) {
+  if (result_.status != SearchStatus::Running) return result_.status;
+  ++result_.stats.steps;
+  for (std::uint64_t done = 0; done < max_expansions; ++done) {
+    for (int side = 0; side < 2; ++side) {
+      while (!open_[side].empty() && top_is_stale(side)) open_[side].pop();
+    }
+    if (open_[0].empty() || open_[1].empty()) {
+      if (meet_ == kNoNode) result_.message = "an open list ran empty: the goal is unreachable";
+      finish(meet_ == kNoNode ? SearchStatus::NoPath : SearchStatus::Found);
+      return result_.status;
+    }
+    if (meet_ != kNoNode && best_ <= std::max(open_[0].top().f, open_[1].top().f)) {
+      finish(SearchStatus::Found);
+      return result_.status;
+    }
+    // Pohl's cardinality rule: the side with fewer open entries; ties go forward.
+    expand(open_[1].size() < open_[0].size() ? 1 : 0);
+  }
+  return result_.status;
+}
+
+void TacticalPlanner::expand(int side) {
+  const int other = 1 - side;
+  const NodeId u = open_[side].pop().node;
+  if (closed_[u] == 0) ++explored_;
+  closed_[u] |= std::uint8_t(1u << side);
+  ++result_.stats.expansions;
+  ++side_expansions_[side];
+  const double gu = g_[side][u];
+  if (observer_) {
+    observer_->on_event(SearchEvent{SearchEventKind::Expand, std::uint8_t(side), u, parent_[side][u], gu, heuristic(side, u)});
+  }
+  const std::uint8_t mask = grid_.moves(u);
+  const auto& offsets = grid_.offsets();
+  for (int d = 0; d < 8; ++d) {
+    if (!(mask & (1u << d))) continue;
+    const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
+    touch(v);
+    if ((closed_[v] >> side) & 1u) continue;
+    const double ng = gu + move_cost(u, v);
+    if (!(ng < g_[side][v])) continue;
+    const bool fresh = g_[side][v] == kInf;
+    g_[side][v] = ng;
+    parent_[side][v] = u;
+    const double h = heuristic(side, v);
+    open_[side].push(OpenEntry{ng + h, float(h), v});
+    ++result_.stats.pushes;
+    if (!fresh) ++result_.stats.relaxations;
+    if (observer_) {
+      observer_->on_event(SearchEvent{fresh ? SearchEventKind::Push : SearchEventKind::Relax, std::uint8_t(side), v, u, ng, h});
+    }
+    if (g_[other][v] < kInf) {
+      const double total = ng + g_[other][v];
+      if (total < best_ || (total == best_ && v < meet_)) {
+        best_ = total;
+        meet_ = v;
+      }
+    }
+  }
+}
+
+std::vector<NodeId> TacticalPlanner::repair(std::vector<NodeId> nodes) {
+  const std::size_t before = nodes.size();
+  // Loops: keep the first visit of each cell and jump to its last one.
+  std::unordered_map<NodeId, std::size_t> last;  // lookup only
+  for (std::size_t i = 0; i < nodes.size(); ++i) last[nodes[i]] = i;
+  std::vector<NodeId> out;
+  out.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); i = last[nodes[i]] + 1) out.push_back(nodes[i]);
+  // One-cell detours, until none remains (each removal shortens the path).
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (std::size_t i = 0; i + 2 < out.size(); ++i) {
+      const glm::ivec2 a = grid_.cell(out[i]), c = grid_.cell(out[i + 2]);
+      const int dx = c.x - a.x, dy = c.y - a.y;
+      if (std::abs(dx) > 1 || std::abs(dy) > 1 || (dx == 0 && dy == 0)) continue;
+      int dir = 0;
+      while (kDirDx[dir] != dx || kDirDy[dir] != dy) ++dir;
+      if (!(grid_.moves(out[i]) & (1u << dir))) continue;
+      const double via = move_cost(out[i], out[i + 1]) + move_cost(out[i + 1], out[i + 2]);
+      if (move_cost(out[i], out[i + 2]) < via) {
+        out.erase(out.begin() + std::ptrdiff_t(i + 1));
+        changed = true;
+      }
+    }
+  }
+  repairs_ = before - out.size();
+  return out;
+}
+
+void TacticalPlanner::finish(SearchStatus status) {
+  const double total = double(grid_.cell_count());
+  result_.stats.extra = {{"forward_expansions", double(side_expansions_[0])},
+                         {"backward_expansions", double(side_expansions_[1])},
+                         {"explored", double(explored_)},
+                         {"explored_percent", total > 0 ? 100.0 * double(explored_) / total : 0.0}};
+  if (status != SearchStatus::Found) {
+    result_.status = status;
+    return;
+  }
+  std::vector<NodeId> nodes;
+  for (NodeId n = meet_; n != kNoNode; n = parent_[0][n]) nodes.push_back(n);
+  std::reverse(nodes.begin(), nodes.end());
+  for (NodeId n = parent_[1][meet_]; n != kNoNode; n = parent_[1][n]) nodes.push_back(n);
+  nodes = repair(std::move(nodes));
+  // Figures along the path, summed from the start (every mode sums the same way).
+  std::vector<double> cumulative(nodes.size(), 0.0);
+  double cost = 0, model = 0, threat = 0, safe = 0;
+  result_.points.clear();
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    result_.points.push_back(grid_.center(nodes[i]));
+    if (i == 0) continue;
+    const NodeId lo = std::min(nodes[i - 1], nodes[i]), hi = std::max(nodes[i - 1], nodes[i]);
+    const Exposure e = field_.exposure(grid_.center(lo), grid_.center(hi));
+    path_exposure_.push_back(e);
+    const double m = exposure_cost(e, params_.model.c1, params_.model.c2);
+    model += m;
+    cost += m * (0.5 * (grid_.multiplier(lo) + grid_.multiplier(hi)));
+    threat += e.threat;
+    safe += e.safe;
+    cumulative[i] = cost;
+  }
+  result_.nodes = std::move(nodes);
+  result_.cost = cost;
+  result_.length = polyline_length(result_.points);
+  result_.status = SearchStatus::Found;
+  const glm::ivec2 m = grid_.cell(meet_);
+  result_.stats.extra.insert(result_.stats.extra.begin(),
+                             {{"length", result_.length}, {"model_cost", model}, {"threat_exposure", threat}, {"safe_distance", safe}});
+  result_.stats.extra.emplace_back("meet_x", double(m.x));
+  result_.stats.extra.emplace_back("meet_y", double(m.y));
+  result_.stats.extra.emplace_back("repaired_cells", double(repairs_));
+  if (observer_) {
+    for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
+      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, cumulative[i], 0.0});
+    }
+  }
+}
+
+void TacticalPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+  const double s = grid_.cell_size();
+  if (bounds.empty()) return;
+  const int x0 = std::max(0, int(std::floor(bounds.lo.x / s))), y0 = std::max(0, int(std::floor(bounds.lo.y / s)));
+  const int x1 = std::min(grid_.width(), int(std::floor(bounds.hi.x / s)) + 1);
+  const int y1 = std::min(grid_.height(), int(std::floor(bounds.hi.y / s)) + 1);
+  const double c1 = params_.model.c1;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      if (visitor.full()) return;
+      const std::uint32_t i = grid_.index(x, y);
+      const Box2 box{{x * s, y * s}, {(x + 1) * s, (y + 1) * s}};
+      double value = kInf;
+      if (grid_.passable(i)) {
+        const double f = grid_.multiplier(i) * field_.factor_at(box.center());
+        value = c1 > 0 ? 1.0 + f / c1 : (f > 0 ? 4.0 : 1.0);
+      }
+      visitor.cell(StructureCell{NodeShape::Box, box, {}, value, i});
+    }
+  }
+}
+
+void TacticalPlanner::visit_path_structure(StructureVisitor& visitor) const {
+  if (result_.status != SearchStatus::Found) return;
+  for (std::size_t i = 0; i + 1 < result_.points.size() && i < path_exposure_.size(); ++i) {
+    if (visitor.full()) return;
+    const Exposure& e = path_exposure_[i];
+    const Vec2 seg[2] = {result_.points[i], result_.points[i + 1]};
+    StructureShape shape;
+    shape.kind = StructureShape::Kind::Polyline;
+    shape.name = "exposure";
+    shape.points = seg;
+    shape.value = e.length > 0 ? std::min(1.0, e.threat / e.length) : 0.0;
+    shape.role = StructureRole::Region;
+    visitor.shape(shape);
+  }
+  if (meet_ != kNoNode) {
+    const Vec2 p[1] = {grid_.center(meet_)};
+    StructureShape shape;
+    shape.kind = StructureShape::Kind::Points;
+    shape.name = "meeting point";
+    shape.points = p;
+    shape.value = 1.0;
+    shape.role = StructureRole::Region;
+    visitor.shape(shape);
+  }
+}
+
+std::unique_ptr<ResultDependency> TacticalPlanner::result_dependency() const {
+  if (result_.status != SearchStatus::Found) return nullptr;
+  std::vector<std::uint64_t> bits((grid_.cell_count() + 63) / 64, 0);
+  for (const NodeId n : touched_) {
+    if (closed_[n]) bits[n >> 6] |= std::uint64_t(1) << (n & 63);
+  }
+  return std::make_unique<TacticalDependency>(world_, class_, std::move(bits), params_.model.occlusion);
+}
+
+void TacticalPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
+  if (result_.status == SearchStatus::Idle || ends_[0] == kNoNode || stamp_.empty()) return;
+  std::vector<NodeId> order(touched_);
+  std::sort(order.begin(), order.end());
+  for (int side = 0; side < 2; ++side) {
+    for (const NodeId n : order) {
+      if (g_[side][n] == kInf) continue;
+      NodeView view;
+      view.node = n;
+      view.side = std::uint8_t(side);
+      view.g = g_[side][n];
+      view.h = heuristic(side, n);
+      view.parent = parent_[side][n];
+      view.closed = (closed_[n] >> side) & 1u;
+      fn(view);
+    }
+  }
+}
+
+}  // namespace pathscope::tactical

@@ -1,0 +1,115 @@
+#pragma once
+
+// The tactical planner (seed 001): bidirectional A* on the 8-connected cell grid over
+// the threat-aware cost model (threat_field.hpp), with the seed's inadmissible "Better
+// Safe Than Sorry" heuristic or, for reference, an admissible one or none (Dijkstra).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/core/open_list.hpp"
+#include "planner/core/search.hpp"
+#include "planner/tactical/threat_field.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::tactical {
+
+/// Which heuristic both searches use.
+enum class TacticalMode : std::uint8_t {
+  Bsts = 0,        ///< Seed 001: the model's cost along the straight line to the other end (inadmissible).
+  Admissible = 1,  ///< Euclidean distance times the smallest cost per metre (optimal).
+  Exact = 2,       ///< No heuristic: bidirectional Dijkstra (optimal).
+};
+
+/// Parameters of the tactical planner.
+struct TacticalParams {
+  CostModelParams model;
+  TacticalMode mode = TacticalMode::Bsts;
+};
+
+/// Bidirectional A* over grid cells (node id = row-major cell index; side 0 searches from
+/// the start, side 1 from the goal). A move between neighbouring cell centres costs the
+/// model's cost of that segment times the mean terrain multiplier of the two cells; the
+/// path runs between the centres of the start and goal cells. Search memory: about 30
+/// bytes per cell, allocated at the first query and reused.
+class TacticalPlanner final : public Planner {
+ public:
+  /// `world` must outlive the planner. `name` is the registry name it reports.
+  TacticalPlanner(const PlanningWorld& world, std::size_t movement_class, const TacticalParams& params,
+                  std::string name = "tactical");
+
+  std::string_view name() const override { return name_; }
+  /// Begins a query: Invalid when c1 + c2 != 1, or an end is off the map or blocked;
+  /// NoPath at once between regions.
+  SearchStatus start(const PathQuery& query) override;
+  SearchStatus step(std::uint64_t max_expansions) override;
+  const PathResult& result() const override { return result_; }
+
+  std::size_t node_count() const override { return grid_.cell_count(); }
+  Vec2 node_position(NodeId node) const override { return grid_.center(node); }
+  NodeGeometry node_geometry(NodeId node) const override;
+  std::optional<NodeLattice> node_lattice() const override {
+    return NodeLattice{grid_.width(), grid_.height(), grid_.cell_size()};
+  }
+  /// The heat map: cells inside `bounds`, value 1 + (cost per metre at the centre, terrain
+  /// included) / c1, so safe cells are 1, open ground 2 and threatened cells 1 + c2 / c1;
+  /// infinity when blocked.
+  void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
+  /// The last path coloured by exposure (one polyline per move, role Region, value: the
+  /// share of the move inside threats) and the meeting point (points, role Region).
+  void visit_path_structure(StructureVisitor& visitor) const override;
+  /// The expanded cells, the threats and allies, and the heuristic's scale (tactical_dependency.hpp).
+  std::unique_ptr<ResultDependency> result_dependency() const override;
+  void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
+  void set_observer(SearchObserver* observer) override { observer_ = observer; }
+
+  /// The cost model of the current query.
+  const ThreatField& field() const { return field_; }
+  /// Cost of the move between neighbouring cells a and b, metres (symmetric).
+  double move_cost(NodeId a, NodeId b) const;
+  /// The heuristic of `cell` on `side` (towards the goal for side 0), metres.
+  double heuristic(int side, NodeId cell) const;
+  /// The meeting cell of the last Found result (kNoNode otherwise).
+  NodeId meeting() const { return meet_; }
+
+ private:
+  bool resolve_ends(const PathQuery& query);
+  bool reached(NodeId n) const { return stamp_[n] == generation_; }
+  void touch(NodeId n);
+  bool top_is_stale(int side) const;
+  void expand(int side);
+  void finish(SearchStatus status);
+  std::vector<NodeId> repair(std::vector<NodeId> nodes);
+
+  const PlanningWorld& world_;
+  const CostGrid& grid_;
+  std::size_t class_;
+  TacticalParams params_;
+  std::string name_;
+  ThreatField field_;
+  double h_scale_ = 0;   // multiplies the heuristic's line cost (or Euclidean distance)
+  // Per-cell search state, valid where stamp_ equals generation_.
+  std::vector<double> g_[2];
+  std::vector<NodeId> parent_[2];
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint8_t> closed_;  // bit side
+  std::uint32_t generation_ = 0;
+  std::vector<NodeId> touched_;
+  OpenList open_[2];
+  double best_ = 0;
+  NodeId meet_ = kNoNode;
+  NodeId ends_[2] = {kNoNode, kNoNode};
+  std::uint64_t side_expansions_[2] = {0, 0};
+  std::uint64_t explored_ = 0;  // cells expanded by either side, each once
+  std::size_t repairs_ = 0;
+  std::vector<Exposure> path_exposure_;  // per move of the result
+  PathResult result_;
+  SearchObserver* observer_ = nullptr;
+};
+
+/// Whether |c1 + c2 - 1| is within rounding; otherwise `message` says why.
+bool check_constants(double c1, double c2, std::string& message);
+
+}  // namespace pathscope::tactical

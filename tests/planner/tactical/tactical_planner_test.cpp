@@ -1,0 +1,338 @@
+// The tactical planner: c1 + c2 = 1 enforced, exposure figures of a hand-computed path,
+// exact mode against a brute-force Dijkstra over the same cost model, admissible mode
+// equal to exact, BSTS never below the optimum and with no bump where the searches
+// meet, the heuristic 0 at the goal, stepping equal to one-shot, determinism, the
+// structure views, occlusion, and the result dependency on threats and allies.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <random>
+#include <set>
+
+#include "planner/core/planner_registry.hpp"
+#include "planner/tactical/tactical_planner.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/test_maps.hpp"
+
+using namespace pathscope;
+using namespace pathscope::tactical;
+using pathscope::test::cell_center;
+
+namespace {
+
+double extra(const PathResult& r, std::string_view name) {
+  for (const auto& [k, v] : r.stats.extra) {
+    if (k == name) return v;
+  }
+  FAIL("no stat " << name);
+  return 0;
+}
+
+Influence influence(std::uint32_t id, Vec2 c, double r) { return Influence{id, c, r, 1.0, ""}; }
+
+TacticalParams params(TacticalMode mode, double c1 = 0.25, double c2 = 0.75) {
+  TacticalParams p;
+  p.model.c1 = c1;
+  p.model.c2 = c2;
+  p.mode = mode;
+  return p;
+}
+
+// A random map with walls and rough ground, and random threats and allies.
+Scenario random_scenario(std::mt19937_64& rng, int w, int h) {
+  Scenario s = test::ascii_scenario(test::random_rows(rng, w, h, 0.15, false));
+  for (std::size_t i = 0; i < s.tiles->terrain.size(); ++i) {
+    if (s.tiles->terrain[i] == 0 && rng() % 6 == 0) s.tiles->terrain[i] = 2;  // rough
+  }
+  std::uniform_real_distribution<double> x(0, w), y(0, h), r(1, 4);
+  const int nt = 1 + int(rng() % 4), na = int(rng() % 3);
+  for (int i = 0; i < nt; ++i) s.threats.push_back(influence(std::uint32_t(i), {x(rng), y(rng)}, r(rng)));
+  for (int i = 0; i < na; ++i) s.allies.push_back(influence(std::uint32_t(i), {x(rng), y(rng)}, r(rng)));
+  return s;
+}
+
+// Brute-force optimum of the model: Dijkstra over every cell with its own move rule
+// (8 neighbours, no corner cutting, same group) and segment_exposure of the discs.
+double reference_cost(const Scenario& s, const CostModelParams& m, int sx, int sy, int gx, int gy) {
+  const TileGrid& t = *s.tiles;
+  std::vector<Disc> threats, allies;
+  for (const Influence& i : s.threats) threats.push_back(Disc{i.center, i.radius});
+  for (const Influence& i : s.allies) allies.push_back(Disc{i.center, i.radius});
+  auto mult = [&](int x, int y) -> double {
+    if (x < 0 || y < 0 || x >= t.width || y >= t.height) return 0;
+    const auto& c = s.terrains[t.terrain[std::size_t(y * t.width + x)]].cost[0];
+    return c ? *c : 0.0;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> dist(t.terrain.size(), inf);
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+  dist[std::size_t(sy * t.width + sx)] = 0;
+  pq.push({0.0, sy * t.width + sx});
+  while (!pq.empty()) {
+    auto [d, i] = pq.top();
+    pq.pop();
+    if (d > dist[std::size_t(i)]) continue;
+    const int x = i % t.width, y = i / t.width;
+    if (x == gx && y == gy) return d;
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int nx = x + dx, ny = y + dy;
+        if ((!dx && !dy) || mult(nx, ny) == 0) continue;
+        if (dx && dy && (mult(nx, y) == 0 || mult(x, ny) == 0)) continue;
+        const Exposure e = segment_exposure(cell_center(s, x, y), cell_center(s, nx, ny), threats, allies, m.fading);
+        const double nd = d + exposure_cost(e, m.c1, m.c2) * 0.5 * (mult(x, y) + mult(nx, ny));
+        if (nd < dist[std::size_t(ny * t.width + nx)]) {
+          dist[std::size_t(ny * t.width + nx)] = nd;
+          pq.push({nd, ny * t.width + nx});
+        }
+      }
+    }
+  }
+  return inf;
+}
+
+// A random passable cell.
+glm::ivec2 random_open(std::mt19937_64& rng, const Scenario& s) {
+  for (;;) {
+    const int x = int(rng() % unsigned(s.tiles->width)), y = int(rng() % unsigned(s.tiles->height));
+    if (s.tiles->terrain[std::size_t(y * s.tiles->width + x)] != 1) return {x, y};
+  }
+}
+
+// No cell twice, and no one-cell detour a, b, c with a-c a cheaper legal move.
+void check_no_bump(const TacticalPlanner& p, const CostGrid& grid, const PathResult& r) {
+  const std::set<NodeId> unique(r.nodes.begin(), r.nodes.end());
+  CHECK(unique.size() == r.nodes.size());
+  for (std::size_t i = 0; i + 2 < r.nodes.size(); ++i) {
+    const glm::ivec2 a = grid.cell(r.nodes[i]), c = grid.cell(r.nodes[i + 2]);
+    const int dx = c.x - a.x, dy = c.y - a.y;
+    if (std::abs(dx) > 1 || std::abs(dy) > 1) continue;
+    int dir = 0;
+    while (kDirDx[dir] != dx || kDirDy[dir] != dy) ++dir;
+    if (!(grid.moves(r.nodes[i]) & (1u << dir))) continue;
+    CHECK(p.move_cost(r.nodes[i], r.nodes[i + 2]) >=
+          p.move_cost(r.nodes[i], r.nodes[i + 1]) + p.move_cost(r.nodes[i + 1], r.nodes[i + 2]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("tactical: c1 + c2 != 1 is refused with a message naming the parameters") {
+  Scenario s = test::ascii_scenario({"........", "........"});
+  PlanningWorld world(s);
+  const PlannerInfo* info = find_planner("tactical");
+  REQUIRE(info != nullptr);
+  CHECK(info->family == "tactical");
+  const auto values = resolve_params(*info, std::vector<PlannerParam>{{"c1", 0.5}, {"c2", 0.4}});
+  REQUIRE(values);
+  auto planner = info->create(QueryContext{world, 0, std::nullopt, *values});
+  const PathResult& r = find_path(*planner, PathQuery{{0.5, 0.5}, {7.5, 1.5}});
+  CHECK(r.status == SearchStatus::Invalid);
+  CHECK(r.message.find("c1 + c2 must equal 1") != std::string::npos);
+  CHECK(r.message.find("c1 = 0.5") != std::string::npos);
+  // The defaults sum to 1 and plan.
+  auto fine = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, {}).value()});
+  CHECK(find_path(*fine, PathQuery{{0.5, 0.5}, {7.5, 1.5}}).status == SearchStatus::Found);
+}
+
+TEST_CASE("tactical: exposure figures of a hand-computed path") {
+  // One row of 20 cells: the path runs along y = 0.5 from x = 0.5 to 19.5 (19 m).
+  Scenario s = test::ascii_scenario({"...................."});
+  s.threats.push_back(influence(1, {10.5, 0.5}, 3));  // [7.5, 13.5]: 6 m
+  s.allies.push_back(influence(1, {3.5, 0.5}, 2));    // [1.5, 5.5]: 4 m
+  PlanningWorld world(s);
+  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Exact}) {
+    TacticalPlanner p(world, 0, params(mode));
+    const PathResult& r = find_path(p, PathQuery{{0.5, 0.5}, {19.5, 0.5}});
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.length == doctest::Approx(19));
+    CHECK(extra(r, "length") == doctest::Approx(19));
+    CHECK(extra(r, "threat_exposure") == doctest::Approx(6));
+    CHECK(extra(r, "safe_distance") == doctest::Approx(4));
+    CHECK(extra(r, "model_cost") == doctest::Approx(9 * 0.25 + 6 * 0.75));
+    CHECK(r.cost == doctest::Approx(9 * 0.25 + 6 * 0.75));
+    CHECK(extra(r, "explored_percent") > 0);
+    CHECK(extra(r, "explored_percent") <= 100);
+  }
+}
+
+TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum; BSTS never below it, with no bump") {
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 12; ++round) {
+    CAPTURE(round);
+    const Scenario s = random_scenario(rng, 6 + int(rng() % 10), 5 + int(rng() % 8));
+    PlanningWorld world(s);
+    TacticalPlanner exact(world, 0, params(TacticalMode::Exact));
+    TacticalPlanner admissible(world, 0, params(TacticalMode::Admissible));
+    TacticalPlanner bsts(world, 0, params(TacticalMode::Bsts));
+    for (int q = 0; q < 4; ++q) {
+      const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
+      const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
+      const double ref = reference_cost(s, exact.field().params(), a.x, a.y, b.x, b.y);
+      const PathResult& re = find_path(exact, query);
+      if (ref == std::numeric_limits<double>::infinity()) {
+        CHECK(re.status == SearchStatus::NoPath);
+        continue;
+      }
+      REQUIRE(re.status == SearchStatus::Found);
+      CHECK(re.cost == doctest::Approx(ref).epsilon(1e-9));
+      check_no_bump(exact, world.grid(0), re);  // zero-cost loops inside allies are cut too
+      const PathResult& ra = find_path(admissible, query);
+      REQUIRE(ra.status == SearchStatus::Found);
+      CHECK(ra.cost == doctest::Approx(ref).epsilon(1e-9));
+      const PathResult& rb = find_path(bsts, query);
+      REQUIRE(rb.status == SearchStatus::Found);
+      CHECK(rb.cost >= ref * (1 - 1e-9));
+      CHECK(rb.nodes.front() == world.grid(0).cell_at(query.start));
+      CHECK(rb.nodes.back() == world.grid(0).cell_at(query.goal));
+      check_no_bump(bsts, world.grid(0), rb);
+    }
+  }
+}
+
+TEST_CASE("tactical: fading and occlusion keep exact mode optimal; occlusion hides a threat behind a wall") {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 4; ++round) {
+    const Scenario s = random_scenario(rng, 12, 9);
+    PlanningWorld world(s);
+    TacticalParams p = params(TacticalMode::Exact);
+    p.model.fading = true;
+    TacticalPlanner exact(world, 0, p);
+    const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
+    const double ref = reference_cost(s, p.model, a.x, a.y, b.x, b.y);
+    const PathResult& r = find_path(exact, PathQuery{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)});
+    if (ref == std::numeric_limits<double>::infinity()) continue;
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.cost == doctest::Approx(ref).epsilon(1e-9));
+  }
+  // A threat behind a wall: with occlusion the row below the wall is not exposed.
+  Scenario s = test::ascii_scenario({
+      "..........",
+      "..........",
+      "..######..",
+      "..........",
+  });
+  s.threats.push_back(influence(1, {5, 0.5}, 4));
+  PlanningWorld world(s);
+  TacticalParams p = params(TacticalMode::Exact);
+  p.model.occlusion = true;
+  TacticalPlanner hidden(world, 0, p);
+  CHECK(hidden.field().exposure({2.5, 3.5}, {7.5, 3.5}).threat == 0);
+  CHECK(hidden.field().exposure({2.5, 1.5}, {7.5, 1.5}).threat > 0);
+  TacticalPlanner open(world, 0, params(TacticalMode::Exact));
+  CHECK(open.field().exposure({2.5, 3.5}, {7.5, 3.5}).threat > 0);
+}
+
+TEST_CASE("tactical: the heuristic is 0 at the goal (and at the start backwards)") {
+  std::mt19937_64 rng(9);
+  const Scenario s = random_scenario(rng, 12, 9);
+  PlanningWorld world(s);
+  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible}) {
+    TacticalPlanner p(world, 0, params(mode));
+    const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
+    p.start(PathQuery{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)});
+    const NodeId start = *world.grid(0).cell_at(cell_center(s, a.x, a.y));
+    const NodeId goal = *world.grid(0).cell_at(cell_center(s, b.x, b.y));
+    CHECK(p.heuristic(0, goal) == 0);
+    CHECK(p.heuristic(1, start) == 0);
+  }
+}
+
+TEST_CASE("tactical: stepping one expansion at a time equals one-shot, and runs are deterministic") {
+  std::mt19937_64 rng(31);
+  const Scenario s = random_scenario(rng, 24, 16);
+  PlanningWorld world(s);
+  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Exact}) {
+    CAPTURE(int(mode));
+    TacticalPlanner one(world, 0, params(mode)), stepped(world, 0, params(mode)), again(world, 0, params(mode));
+    for (int q = 0; q < 5; ++q) {
+      const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
+      const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
+      const PathResult whole = find_path(one, query);
+      stepped.start(query);
+      while (!is_finished(stepped.step(1))) {
+      }
+      const PathResult& r = stepped.result();
+      CHECK(r.status == whole.status);
+      CHECK(r.nodes == whole.nodes);
+      CHECK(r.cost == whole.cost);  // bit for bit
+      CHECK(r.stats.expansions == whole.stats.expansions);
+      const PathResult& twice = find_path(again, query);
+      CHECK(twice.nodes == whole.nodes);
+      CHECK(twice.cost == whole.cost);
+      CHECK(twice.stats.extra == whole.stats.extra);
+    }
+  }
+}
+
+TEST_CASE("tactical: structure views give a heat map, the path by exposure and the meeting point") {
+  Scenario s = test::ascii_scenario(std::vector<std::string>(3, std::string(20, '.')));
+  s.threats.push_back(influence(1, {10, 1.5}, 2));
+  s.allies.push_back(influence(1, {3, 1.5}, 1.5));
+  PlanningWorld world(s);
+  TacticalPlanner p(world, 0, params(TacticalMode::Bsts));
+  struct Collect final : StructureVisitor {
+    std::vector<StructureCell> cells;
+    std::vector<StructureShape> shapes;
+    void cell(const StructureCell& c) override { cells.push_back(c); }
+    void shape(const StructureShape& sh) override { shapes.push_back(sh); }
+  } heat, path;
+  p.visit_structure(Box2{{0, 0}, {20, 3}}, heat);
+  REQUIRE(heat.cells.size() == 60);
+  const auto value_at = [&](int x, int y) { return heat.cells[std::size_t(y * 20 + x)].value; };
+  CHECK(value_at(10, 1) == doctest::Approx(4));   // threat: 1 + c2 / c1
+  CHECK(value_at(3, 1) == doctest::Approx(1));    // ally: free
+  CHECK(value_at(17, 1) == doctest::Approx(2));   // open ground
+  REQUIRE(find_path(p, PathQuery{{0.5, 1.5}, {19.5, 1.5}}).status == SearchStatus::Found);
+  p.visit_path_structure(path);
+  REQUIRE(path.shapes.size() == p.result().points.size());  // one per move, and the meeting point
+  CHECK(path.shapes.back().name == "meeting point");
+  for (const StructureShape& sh : path.shapes) {
+    CHECK(sh.value >= 0);
+    CHECK(sh.value <= 1);
+    CHECK(sh.role == StructureRole::Region);
+  }
+}
+
+TEST_CASE("tactical: the result depends on threats and allies and on expanded cells") {
+  Scenario s = test::ascii_scenario(std::vector<std::string>(12, std::string(30, '.')));
+  s.threats.push_back(influence(1, {15, 6}, 3));
+  s.allies.push_back(influence(1, {8, 9}, 2));
+  PlanningWorld world(s);
+  const PlannerInfo* info = find_planner("tactical");
+  auto p = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, {}).value()});
+  REQUIRE(find_path(*p, PathQuery{{1.5, 6.5}, {28.5, 6.5}}).status == SearchStatus::Found);
+  // A threat moves: the answer no longer holds.
+  Scenario moved = s;
+  moved.threats[0].center = {15, 2};
+  {
+    PlanningWorld w2(s);
+    auto q = info->create(QueryContext{w2, 0, std::nullopt, resolve_params(*info, {}).value()});
+    REQUIRE(find_path(*q, PathQuery{{1.5, 6.5}, {28.5, 6.5}}).status == SearchStatus::Found);
+    const WorldChange change = w2.update(moved);
+    CHECK(change.touches(ItemKind::Threat));
+    CHECK_FALSE(q->result_still_valid(change));
+  }
+  // An ally is added: no longer holds either.
+  Scenario more = s;
+  more.allies.push_back(influence(2, {20, 2}, 2));
+  {
+    PlanningWorld w3(s);
+    auto q = info->create(QueryContext{w3, 0, std::nullopt, resolve_params(*info, {}).value()});
+    REQUIRE(find_path(*q, PathQuery{{1.5, 6.5}, {28.5, 6.5}}).status == SearchStatus::Found);
+    CHECK_FALSE(q->result_still_valid(w3.update(more)));
+  }
+  // Units moving change nothing it reads; a change of an expanded cell (the start's) does.
+  const auto dep = p->result_dependency();
+  REQUIRE(dep != nullptr);
+  WorldChange unit;
+  unit.items.push_back(ItemRef{ItemKind::Unit, 1, ItemChange::Changed});
+  CHECK(dep->still_valid(unit));
+  WorldChange near;
+  near.cells = CellRect{1, 6, 2, 7};
+  CHECK_FALSE(dep->still_valid(near));
+}
