@@ -8,6 +8,7 @@
 #include "planner/grid/grid_astar.hpp"
 #include "planner/grid/grid_bidirectional.hpp"
 #include "planner/quadtree/quadtree_planner.hpp"
+#include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/tactical/tactical_planner.hpp"
 
 namespace pathscope {
@@ -39,6 +40,23 @@ std::vector<PlannerInfo> make_registry() {
       "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)", false,
       "metres of terrain-weighted travel along the final path (length in each leaf times its multiplier)", {},
       [](const QueryContext& c) { return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree"); }});
+  r.push_back(PlannerInfo{
+      "visgraph", "visgraph",
+      "A* on the visibility graph of the inflated obstacles' corners; any-angle (seeds 003, 004)", false,
+      "metres of straight travel among the inflated obstacles (terrain multipliers not applied)",
+      {ParamSpec{"dijkstra", "1: Dijkstra (no heuristic) instead of A*", 0, 0, 1},
+       ParamSpec{"max_error", "metres by which circles and rounded corners may be overstated", 0.05, 1.0 / 1024, 10},
+       ParamSpec{"radius", "metres kept from obstacles; -1: the movement class's radius", -1, -1, 1000},
+       ParamSpec{"shortcut", "1: seed 004's heuristic: first and last crossings of the straight line, then culling",
+                 0, 0, 1}},
+      [](const QueryContext& c) {
+        VisGraphParams p;
+        p.dijkstra = c.params.at(0) != 0;
+        p.max_error = c.params.at(1);
+        p.radius = c.params.at(2);
+        p.shortcut = c.params.at(3) != 0;
+        return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
+      }});
   r.push_back(PlannerInfo{
       "tactical", "tactical",
       "Threat-aware bidirectional A* over threats and allies, BSTS heuristic (seed 001)", false,

@@ -1,0 +1,283 @@
+// Obstacles as merged, inflated polygons (seed 004, "Buildings and forests": the union
+// of overlapping forests and buildings, a building inside a forest vanishing in it;
+// seed 003, "Cutting corners": obstacles made larger so waypoints lie outside them).
+//
+// Everything goes through Clipper in integer coordinates, kScale per metre:
+//  1. Rectangles (rounded outwards), polygons (rounded to the nearest unit) and a tile
+//     grid's blocked runs become positively oriented paths.
+//  2. With a radius r > 0 they are offset together by r + max_error with round joins
+//     whose chords stray at most max_error inside the true arc (ArcTolerance): so every
+//     point within r of an obstacle is covered, and nothing farther than r + max_error.
+//     ClipperOffset unites what it offsets, so overlapping obstacles merge here.
+//  3. Circles go in as circumscribed polygons of radius R + r (edges within max_error of
+//     the circle), with a frame: the outside of the world shrunk by r. One union of all
+//     (non-zero winding) gives the rings; the frame's outer ring is marked as such.
+
+#include "planner/visgraph/obstacle_set.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <polyclipping/clipper.hpp>
+
+#include "planner/core/geometry.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::visgraph {
+namespace {
+
+using ClipperLib::cInt;
+using ClipperLib::IntPoint;
+using ClipperLib::Path;
+using ClipperLib::Paths;
+
+constexpr double kPi = 3.14159265358979323846;
+
+cInt to_unit(double metres) { return cInt(std::llround(metres * kScale)); }
+
+Path oriented(Path p) {
+  if (!ClipperLib::Orientation(p)) ClipperLib::ReversePath(p);
+  return p;
+}
+
+Path box_path(cInt x0, cInt y0, cInt x1, cInt y1) {
+  return oriented(Path{IntPoint(x0, y0), IntPoint(x1, y0), IntPoint(x1, y1), IntPoint(x0, y1)});
+}
+
+std::string fmt_point(Vec2 p) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "(%.6g, %.6g)", p.x, p.y);
+  return buf;
+}
+
+// A polygon input checked and converted; an Error names the item.
+Result<Path> polygon_path(const ObstacleInput& in, std::vector<std::string>& repairs) {
+  std::vector<Vec2> pts;
+  std::size_t dropped = 0;
+  for (const Vec2& p : in.shape.points) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+      return make_error(ErrorCode::Value, in.name, "polygon has a point that is not finite");
+    }
+    if (!pts.empty() && pts.back() == p) {
+      ++dropped;
+      continue;
+    }
+    pts.push_back(p);
+  }
+  while (pts.size() > 1 && pts.front() == pts.back()) {
+    pts.pop_back();
+    ++dropped;
+  }
+  if (dropped > 0) {
+    repairs.push_back(in.name + ": " + std::to_string(dropped) + " repeated point" + (dropped > 1 ? "s" : "") +
+                      " dropped");
+  }
+  if (pts.size() < 3) {
+    return make_error(ErrorCode::Value, in.name, "polygon has fewer than 3 distinct points");
+  }
+  bool collinear = true;
+  for (const Vec2& p : pts) collinear = collinear && cross(pts[0], pts[1], p) == 0;
+  if (collinear) return make_error(ErrorCode::Value, in.name, "polygon has zero area");
+  if (const auto hit = find_self_intersection(pts)) {
+    const std::size_t n = pts.size();
+    const auto edge = [&](std::size_t i) {
+      return "edge " + std::to_string(i) + " " + fmt_point(pts[i]) + "-" + fmt_point(pts[(i + 1) % n]);
+    };
+    return make_error(ErrorCode::Value, in.name,
+                      "self-intersecting polygon: " + edge(hit->first) + " and " + edge(hit->second) + " meet");
+  }
+  if (!(polygon_area(pts) > 0)) return make_error(ErrorCode::Value, in.name, "polygon has zero area");
+  Path path;
+  for (const Vec2& p : pts) {
+    const IntPoint q(to_unit(p.x), to_unit(p.y));
+    if (path.empty() || path.back() != q) path.push_back(q);
+  }
+  if (path.size() > 1 && path.front() == path.back()) path.pop_back();
+  if (path.size() < 3 || ClipperLib::Area(path) == 0) {
+    return make_error(ErrorCode::Value, in.name, "polygon has zero area at 1/1024 m");
+  }
+  return oriented(std::move(path));
+}
+
+// A circle of radius r circumscribed by a polygon whose edges stay within max_error.
+Path circle_path(Vec2 c, double r, double max_error) {
+  // Circumscribed n-gon: its vertices lie r / cos(pi / n) from the centre.
+  int n = 8;
+  while (n < 4096 && r * (1.0 / std::cos(kPi / n) - 1.0) > max_error) n *= 2;
+  const double vr = r / std::cos(kPi / n) + 1.0 / kScale;  // + one unit for rounding
+  Path p;
+  for (int i = 0; i < n; ++i) {
+    const double a = 2 * kPi * i / n;
+    p.push_back(IntPoint(to_unit(c.x + vr * std::cos(a)), to_unit(c.y + vr * std::sin(a))));
+  }
+  return oriented(std::move(p));
+}
+
+void collect_rings(const ClipperLib::PolyNode& node, const Box2& keep, std::vector<Ring>& out) {
+  for (const ClipperLib::PolyNode* child : node.Childs) {
+    Path p = child->Contour;
+    ClipperLib::CleanPolygon(p, 1.0);  // collinear and repeated points only
+    if (p.size() >= 3) {
+      // Inside on the left: outer rings positive, holes negative (y as given).
+      if (ClipperLib::Orientation(p) == child->IsHole()) ClipperLib::ReversePath(p);
+      Ring ring;
+      ring.hole = child->IsHole();
+      Box2 box;
+      for (const IntPoint& q : p) {
+        const Vec2 v{double(q.X) / kScale, double(q.Y) / kScale};
+        ring.points.push_back(v);
+        box = box.united(Box2::of(v));
+      }
+      ring.frame = !(keep.contains(box.lo) && keep.contains(box.hi));
+      out.push_back(std::move(ring));
+    }
+    collect_rings(*child, keep, out);
+  }
+}
+
+}  // namespace
+
+Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs, Box2 world,
+                                       const ObstacleParams& params) {
+  ObstacleSet set;
+  set.world = world;
+  set.input_count = inputs.size();
+  const double r = params.radius;
+  if (!(r >= 0) || !std::isfinite(r)) return make_error(ErrorCode::Value, "radius", "radius must be finite and >= 0");
+  if (!(params.max_error >= 1.0 / kScale)) {
+    return make_error(ErrorCode::Value, "max_error", "max_error must be at least 1/1024 m");
+  }
+  set.free_box = Box2{world.lo + Vec2{r, r}, world.hi - Vec2{r, r}};
+  if (set.free_box.empty()) {
+    return make_error(ErrorCode::Value, "radius", "the radius leaves no room in the world");
+  }
+  Paths base, circles;
+  for (const ObstacleInput& in : inputs) {
+    const Shape& s = in.shape;
+    switch (s.kind) {
+      case ShapeKind::Rect: {
+        if (!(s.max.x > s.min.x && s.max.y > s.min.y)) {
+          return make_error(ErrorCode::Value, in.name, "rectangle has zero area");
+        }
+        base.push_back(box_path(cInt(std::floor(s.min.x * kScale)), cInt(std::floor(s.min.y * kScale)),
+                                cInt(std::ceil(s.max.x * kScale)), cInt(std::ceil(s.max.y * kScale))));
+        break;
+      }
+      case ShapeKind::Circle: {
+        if (!(s.radius > 0) || !std::isfinite(s.radius)) {
+          return make_error(ErrorCode::Value, in.name, "circle radius must be positive");
+        }
+        circles.push_back(circle_path(s.center, s.radius + r, params.max_error));
+        break;
+      }
+      case ShapeKind::Polygon: {
+        Result<Path> p = polygon_path(in, set.repairs);
+        if (!p) return p.error();
+        base.push_back(std::move(p.value()));
+        break;
+      }
+    }
+  }
+  Paths inflated;
+  if (r > 0 && !base.empty()) {
+    ClipperLib::ClipperOffset offset(2.0, params.max_error * kScale);
+    offset.AddPaths(base, ClipperLib::jtRound, ClipperLib::etClosedPolygon);
+    offset.Execute(inflated, (r + params.max_error) * kScale);
+  } else {
+    inflated = std::move(base);
+  }
+  // The frame: everything outside free_box, out to a margin.
+  const Box2 outer = world.expanded(r + 16.0);
+  Path frame_out = box_path(to_unit(outer.lo.x), to_unit(outer.lo.y), to_unit(outer.hi.x), to_unit(outer.hi.y));
+  Path frame_in = box_path(to_unit(set.free_box.lo.x), to_unit(set.free_box.lo.y), to_unit(set.free_box.hi.x),
+                           to_unit(set.free_box.hi.y));
+  ClipperLib::ReversePath(frame_in);
+  ClipperLib::Clipper clip;
+  clip.AddPaths(inflated, ClipperLib::ptSubject, true);
+  clip.AddPaths(circles, ClipperLib::ptSubject, true);
+  clip.AddPath(frame_out, ClipperLib::ptSubject, true);
+  clip.AddPath(frame_in, ClipperLib::ptSubject, true);
+  ClipperLib::PolyTree tree;
+  clip.Execute(ClipperLib::ctUnion, tree, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+  // The frame's outer ring lies beyond the world: marked, kept for inside tests.
+  collect_rings(tree, world.expanded(r + 1.0), set.rings);
+  return set;
+}
+
+std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& blocked, int width, int height,
+                                          double cell_size) {
+  std::vector<ObstacleInput> out;
+  const auto at = [&](int x, int y) {
+    return x >= 0 && y >= 0 && x < width && y < height && blocked[std::size_t(y) * std::size_t(width) + std::size_t(x)];
+  };
+  const auto rect = [&](std::string name, Vec2 lo, Vec2 hi) {
+    ObstacleInput in;
+    in.name = std::move(name);
+    in.shape.kind = ShapeKind::Rect;
+    in.shape.min = lo;
+    in.shape.max = hi;
+    out.push_back(std::move(in));
+  };
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width;) {
+      if (!at(x, y)) {
+        ++x;
+        continue;
+      }
+      int e = x;
+      while (e < width && at(e, y)) ++e;
+      rect("tiles row " + std::to_string(y) + " cells " + std::to_string(x) + ".." + std::to_string(e - 1),
+           Vec2{x * cell_size, y * cell_size}, Vec2{e * cell_size, (y + 1) * cell_size});
+      x = e;
+    }
+  }
+  // Diagonal contacts: cells (x, y) and (x+1, y+1) (or (x+1, y) and (x, y+1)) blocked,
+  // the other two free. A square of one unit around the shared corner joins them.
+  const double h = 1.0 / kScale;
+  for (int y = 0; y + 1 < height; ++y) {
+    for (int x = 0; x + 1 < width; ++x) {
+      const bool a = at(x, y), b = at(x + 1, y), c = at(x, y + 1), d = at(x + 1, y + 1);
+      if ((a && d && !b && !c) || (b && c && !a && !d)) {
+        // A diamond, not a square: its vertices lie on the two cells' edges and make
+        // no convex corner, so the join adds no graph node.
+        const Vec2 c0{(x + 1) * cell_size, (y + 1) * cell_size};
+        ObstacleInput in;
+        in.name = "tiles corner " + fmt_point(c0);
+        in.shape.kind = ShapeKind::Polygon;
+        in.shape.points = {c0 + Vec2{0, -h}, c0 + Vec2{h, 0}, c0 + Vec2{0, h}, c0 + Vec2{-h, 0}};
+        out.push_back(std::move(in));
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class) {
+  const Scenario& s = world.scenario();
+  const bool amphibious = s.classes[movement_class].amphibious;
+  const std::string& ground_group = s.terrains.empty() ? std::string() : s.terrains[0].group;
+  const auto blocks = [&](std::size_t terrain) {
+    const TerrainType& t = s.terrains[terrain];
+    return !t.cost[movement_class].has_value() || (!amphibious && t.group != ground_group);
+  };
+  std::vector<ObstacleInput> out;
+  if (s.tiles) {
+    const TileGrid& t = *s.tiles;
+    std::vector<std::uint8_t> blocked(t.terrain.size());
+    for (std::size_t i = 0; i < blocked.size(); ++i) blocked[i] = blocks(t.terrain[i]) ? 1 : 0;
+    out = grid_obstacles(blocked, t.width, t.height, s.world.cell_size);
+  }
+  for (std::size_t i = 0; i < s.features.size(); ++i) {
+    const Feature& f = s.features[i];
+    if (!blocks(f.terrain)) continue;
+    ObstacleInput in;
+    in.name = "features[" + std::to_string(i) + "] (id " + std::to_string(f.id) +
+              (f.name.empty() ? std::string() : ", \"" + f.name + "\"") + ")";
+    in.shape = f.shape;
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+}  // namespace pathscope::visgraph

@@ -1,0 +1,392 @@
+// The visibility-graph planner (seed 003, "The solution, part 1": corners of obstacles
+// as permanent waypoints, start and goal as temporary ones; seed 004, "Visibility
+// graphs" and "Our heuristic").
+//
+// Exact mode: the direct line is tested first; when it is clear the start's only link
+// is the goal. Otherwise the start and the goal are tested against every corner (a sight
+// test through the bucket grid, after the tangency test at the corner) and linked to
+// those they see. A* then runs with the straight distance to the goal as heuristic
+// (consistent, so no closed node is ever improved), or Dijkstra with none. Ties: f, then
+// h, then node id (OpenList).
+//
+// Shortcut mode (seed 004's heuristic, kept to show what it costs): the first and last
+// points where the straight line enters an obstacle become temporary nodes, each linked
+// along its obstacle's boundary to the nearest corner in both directions; the search
+// runs start -> first point -> corners -> last point -> goal; the path is then culled:
+// while the start sees the path's third point, the second is dropped, and the same from
+// the goal's end. Each stage is a refinement event.
+
+#include "planner/visgraph/visgraph_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace pathscope {
+namespace {
+
+using visgraph::VisibilityGraph;
+
+double distance(Vec2 a, Vec2 b) {
+  const Vec2 d = b - a;
+  return std::sqrt(d.x * d.x + d.y * d.y);
+}
+
+std::string describe_point(const char* what, Vec2 p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s (%.6g, %.6g)", what, p.x, p.y);
+  return buf;
+}
+
+// Drops the second point while the first sees the third, from the front (seed 004, "Our
+// heuristic": culling the path).
+void cull_front(std::vector<Vec2>& pts, const visgraph::SegmentIndex& index) {
+  while (pts.size() > 2 && index.visible(pts[0], pts[2])) pts.erase(pts.begin() + 1);
+}
+
+}  // namespace
+
+VisGraphPlanner::VisGraphPlanner(const PlanningWorld& world, std::size_t movement_class, VisGraphParams params,
+                                 std::string name)
+    : world_(world), class_(movement_class), params_(params), name_(std::move(name)) {
+  obstacle_params_.radius = params.radius >= 0 ? params.radius : world.scenario().classes[movement_class].radius;
+  obstacle_params_.max_error = params.max_error;
+}
+
+const visgraph::VisGraphMap& VisGraphPlanner::map() const {
+  return visgraph::VisGraphMap::of(world_, class_, obstacle_params_);
+}
+
+std::size_t VisGraphPlanner::node_count() const {
+  const visgraph::VisGraphMap& m = map();
+  return (m.ok() ? m.graph().node_count() : 0) + 4;
+}
+
+Vec2 VisGraphPlanner::node_position(NodeId node) const {
+  const visgraph::VisGraphMap& m = map();
+  const std::size_t n = m.ok() ? m.graph().node_count() : 0;
+  if (node < n) return m.graph().position(node);
+  if (node < n + 4) return temp_pos_[node - n];
+  return {0, 0};
+}
+
+double VisGraphPlanner::heuristic(Vec2 p) const { return params_.dijkstra ? 0.0 : distance(p, query_.goal); }
+
+SearchStatus VisGraphPlanner::fail(SearchStatus status, std::string message) {
+  result_.status = status;
+  result_.message = std::move(message);
+  return status;
+}
+
+SearchStatus VisGraphPlanner::start(const PathQuery& query) {
+  query_ = query;
+  result_ = PathResult{};
+  open_.clear();
+  start_links_.clear();
+  goal_links_.clear();
+  walks_.clear();
+  direct_ = false;
+  temp_pos_ = {query.start, query.goal, query.start, query.goal};
+  if (observer_) observer_->on_start(query);
+  map_ = &map();
+  revision_ = world_.revision();
+  if (!map_->ok()) {
+    corners_ = 0;
+    return fail(SearchStatus::Invalid, "the obstacles could not be built: " + map_->error().to_string());
+  }
+  const VisibilityGraph& g = map_->graph();
+  corners_ = g.node_count();
+  if (state_.size() != corners_ + 4 || ++stamp_ == 0) {
+    state_.assign(corners_ + 4, NodeState{});
+    goal_mark_.assign(corners_, 0);
+    stamp_ = 1;
+  }
+  result_.stats.extra = {{"corners", double(corners_)},
+                         {"links", double(g.link_count())},
+                         {"rings", double(g.obstacles().rings.size())}};
+
+  const Vec2 points[2] = {query.start, query.goal};
+  const char* names[2] = {"start", "goal"};
+  for (int k = 0; k < 2; ++k) {
+    if (!g.obstacles().free_box.contains(points[k])) {
+      char r[48];
+      std::snprintf(r, sizeof r, "%.6g", obstacle_params_.radius);
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is outside the world, or within " +
+                                             r + " m of its edge (the unit's radius)");
+    }
+    if (g.index().inside(points[k])) {
+      char r[48];
+      std::snprintf(r, sizeof r, "%.6g", obstacle_params_.radius);
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) +
+                                             " is inside an obstacle inflated by the unit's radius (" + r + " m)");
+    }
+  }
+  if (params_.shortcut) {
+    link_shortcut();
+  } else {
+    link_exact();
+  }
+  result_.stats.extra.push_back({"start_links", double(direct_ ? 1 : start_links_.size())});
+  result_.stats.extra.push_back({"goal_links", double(direct_ ? 1 : goal_links_.size())});
+
+  const NodeId s = temp(0);
+  const double h = heuristic(query.start);
+  state_[s] = NodeState{0.0, h, kNoNode, stamp_, 0};
+  open_.push(OpenEntry{h, float(h), s});
+  ++result_.stats.pushes;
+  if (observer_) observer_->on_event(SearchEvent{SearchEventKind::Push, 0, s, kNoNode, 0.0, h});
+  result_.status = SearchStatus::Running;
+  return result_.status;
+}
+
+void VisGraphPlanner::link_exact() {
+  const VisibilityGraph& g = map_->graph();
+  direct_ = g.index().visible(query_.start, query_.goal);
+  if (direct_) return;
+  for (NodeId c = 0; c < corners_; ++c) {
+    if (g.links_to(c, query_.start)) start_links_.push_back(c);
+    if (g.links_to(c, query_.goal)) {
+      goal_links_.push_back(c);
+      goal_mark_[c] = stamp_;
+    }
+  }
+}
+
+bool VisGraphPlanner::link_shortcut() {
+  const visgraph::SegmentIndex& index = map_->graph().index();
+  direct_ = index.visible(query_.start, query_.goal);
+  if (direct_) return true;
+  const std::vector<visgraph::Crossing> hits = index.crossings(query_.start, query_.goal);
+  if (hits.empty()) {
+    direct_ = true;  // cannot happen when the line is blocked; kept total
+    return true;
+  }
+  const Vec2 d = query_.goal - query_.start;
+  temp_pos_[2] = query_.start + d * hits.front().t;
+  temp_pos_[3] = query_.start + d * hits.back().t;
+  walk_to_corners(temp_pos_[2], hits.front().vertex, false);
+  walk_to_corners(temp_pos_[3], hits.back().vertex, true);
+  for (const WalkLink& w : walks_) {
+    if (w.to == temp(3)) {
+      goal_links_.push_back(w.from);
+    } else {
+      start_links_.push_back(w.to);
+    }
+  }
+  return true;
+}
+
+void VisGraphPlanner::walk_to_corners(Vec2 from, std::uint32_t edge_vertex, bool reverse) {
+  const VisibilityGraph& g = map_->graph();
+  const visgraph::SegmentIndex& index = g.index();
+  const NodeId point = reverse ? temp(3) : temp(2);
+  for (int dir = 0; dir < 2; ++dir) {
+    // Forward from the edge's end vertex, backward from its start vertex.
+    std::uint32_t x = dir == 0 ? index.next(edge_vertex) : edge_vertex;
+    Vec2 at = from;
+    WalkLink link;
+    for (std::size_t guard = 0; guard < index.vertex_count(); ++guard) {
+      link.cost += distance(at, index.position(x));
+      at = index.position(x);
+      if (g.node_of_vertex(x) != std::numeric_limits<std::uint32_t>::max()) {
+        const NodeId corner = g.node_of_vertex(x);
+        if (reverse) {
+          std::reverse(link.via.begin(), link.via.end());
+          link.from = corner;
+          link.to = point;
+        } else {
+          link.from = point;
+          link.to = corner;
+        }
+        walks_.push_back(std::move(link));
+        break;
+      }
+      link.via.push_back(at);
+      x = dir == 0 ? index.next(x) : index.prev(x);
+    }
+  }
+}
+
+void VisGraphPlanner::relax(NodeId u, NodeId v, double cost) {
+  NodeState& sv = state_[v];
+  const bool fresh = sv.stamp != stamp_;
+  if (!fresh && sv.closed) return;
+  const double ng = state_[u].g + cost;
+  if (!fresh && !(ng < sv.g)) return;
+  const double h = heuristic(node_position(v));
+  sv = NodeState{ng, h, u, stamp_, 0};
+  open_.push(OpenEntry{ng + h, float(h), v});
+  ++result_.stats.pushes;
+  if (!fresh) ++result_.stats.relaxations;
+  if (observer_) {
+    observer_->on_event(SearchEvent{fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h});
+  }
+}
+
+SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
+  if (result_.status != SearchStatus::Running) return result_.status;
+  if (world_.revision() != revision_) {
+    return fail(SearchStatus::Invalid, "the world changed during the search: start the query again");
+  }
+  ++result_.stats.steps;
+  const VisibilityGraph& g = map_->graph();
+  std::uint64_t done = 0;
+  while (done < max_expansions) {
+    if (open_.empty()) return fail(SearchStatus::NoPath, "the open list ran empty: the goal is unreachable");
+    const NodeId u = open_.pop().node;
+    NodeState& su = state_[u];
+    if (su.closed) continue;  // stale duplicate of an improved entry
+    su.closed = 1;
+    ++done;
+    ++result_.stats.expansions;
+    if (observer_) observer_->on_event(SearchEvent{SearchEventKind::Expand, 0, u, su.parent, su.g, su.h});
+    const Vec2 pu = node_position(u);
+    if (u == temp(1)) {
+      finish();
+      return result_.status;
+    }
+    if (u == temp(0)) {
+      if (direct_) {
+        relax(u, temp(1), distance(pu, query_.goal));
+      } else if (params_.shortcut) {
+        relax(u, temp(2), distance(pu, temp_pos_[2]));
+      } else {
+        for (const NodeId c : start_links_) relax(u, c, distance(pu, g.position(c)));
+      }
+      continue;
+    }
+    if (u == temp(3)) {
+      relax(u, temp(1), distance(pu, query_.goal));
+      continue;
+    }
+    if (u < corners_) {
+      for (const std::uint32_t v : g.links(u)) relax(u, v, distance(pu, g.position(v)));
+      if (!params_.shortcut && goal_mark_[u] == stamp_) relax(u, temp(1), distance(pu, query_.goal));
+    }
+    for (const WalkLink& w : walks_) {
+      if (w.from == u) relax(u, w.to, w.cost);
+    }
+  }
+  return result_.status;
+}
+
+void VisGraphPlanner::finish() {
+  std::vector<NodeId> nodes;
+  for (NodeId n = temp(1); n != kNoNode; n = state_[n].parent) nodes.push_back(n);
+  std::reverse(nodes.begin(), nodes.end());
+  std::vector<Vec2> pts;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (i > 0) {
+      for (const WalkLink& w : walks_) {
+        if (w.from == nodes[i - 1] && w.to == nodes[i]) pts.insert(pts.end(), w.via.begin(), w.via.end());
+      }
+    }
+    const Vec2 p = node_position(nodes[i]);
+    if (pts.empty() || pts.back() != p) pts.push_back(p);
+  }
+  result_.cost = state_[temp(1)].g;
+  if (params_.shortcut && !direct_) {
+    const visgraph::SegmentIndex& index = map_->graph().index();
+    if (observer_) observer_->on_refine("graph path", pts);
+    result_.stats.extra.push_back({"length_graph", polyline_length(pts)});
+    cull_front(pts, index);
+    std::reverse(pts.begin(), pts.end());
+    cull_front(pts, index);
+    std::reverse(pts.begin(), pts.end());
+    if (observer_) observer_->on_refine("culled path", pts);
+    result_.cost = polyline_length(pts);
+  }
+  result_.points = std::move(pts);
+  result_.length = polyline_length(result_.points);
+  result_.nodes = std::move(nodes);
+  result_.status = SearchStatus::Found;
+  if (observer_) {
+    for (const NodeId n : result_.nodes) {
+      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, n, kNoNode, state_[n].g, 0.0});
+    }
+  }
+}
+
+void VisGraphPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
+  if (result_.status == SearchStatus::Idle || world_.revision() != revision_) return;
+  for (NodeId n = 0; n < state_.size(); ++n) {
+    const NodeState& st = state_[n];
+    if (st.stamp != stamp_) continue;
+    fn(NodeView{n, 0, st.g, st.h, st.parent, st.closed != 0});
+  }
+}
+
+void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
+  if (result_.status == SearchStatus::Idle || world_.revision() != revision_ || map_ == nullptr || !map_->ok()) return;
+  const VisibilityGraph& g = map_->graph();
+  std::vector<Vec2> links;
+  if (direct_) {
+    links = {query_.start, query_.goal};
+  } else if (params_.shortcut) {
+    links = {query_.start, temp_pos_[2], temp_pos_[3], query_.goal};
+  } else {
+    for (const NodeId c : start_links_) links.insert(links.end(), {query_.start, g.position(c)});
+  }
+  if (!links.empty() && !visitor.full()) {
+    visitor.shape(StructureShape{StructureShape::Kind::Links, "start link", links, 0, 0, StructureRole::Graph});
+  }
+  links.clear();
+  if (!direct_ && !params_.shortcut) {
+    for (const NodeId c : goal_links_) links.insert(links.end(), {g.position(c), query_.goal});
+  }
+  if (!links.empty() && !visitor.full()) {
+    visitor.shape(StructureShape{StructureShape::Kind::Links, "goal link", links, 0, 1, StructureRole::Graph});
+  }
+  for (const WalkLink& w : walks_) {
+    if (visitor.full()) return;
+    std::vector<Vec2> line;
+    line.push_back(node_position(w.from));
+    line.insert(line.end(), w.via.begin(), w.via.end());
+    line.push_back(node_position(w.to));
+    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "boundary link", line, 0, 0, StructureRole::Graph});
+  }
+}
+
+void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+  if (bounds.empty()) return;
+  const visgraph::VisGraphMap& m = map();
+  if (!m.ok()) return;
+  const VisibilityGraph& g = m.graph();
+  for (const visgraph::Ring& ring : g.obstacles().rings) {
+    if (visitor.full()) return;
+    if (ring.frame) continue;
+    Box2 box;
+    for (const Vec2& p : ring.points) box = box.united(Box2::of(p));
+    if (!box.overlaps(bounds)) continue;
+    if (ring.hole) {
+      std::vector<Vec2> closed = ring.points;
+      closed.push_back(ring.points.front());
+      visitor.shape(StructureShape{StructureShape::Kind::Polyline, "obstacle hole", closed});
+    } else {
+      visitor.shape(StructureShape{StructureShape::Kind::Polygon, "inflated obstacle", ring.points});
+    }
+  }
+  std::vector<Vec2> corners;
+  std::vector<std::uint8_t> in(g.node_count(), 0);
+  for (std::uint32_t i = 0; i < g.node_count(); ++i) {
+    if (bounds.contains(g.position(i))) {
+      in[i] = 1;
+      corners.push_back(g.position(i));
+    }
+  }
+  if (visitor.full()) return;
+  visitor.shape(StructureShape{StructureShape::Kind::Points, "corner", corners});
+  for (std::uint32_t i = 0; i < g.node_count(); ++i) {
+    if (!in[i]) continue;
+    if (visitor.full()) return;
+    const Vec2 a = g.position(i);
+    for (const std::uint32_t j : g.links(i)) {
+      if (j < i && in[j]) continue;  // drawn from j
+      const Vec2 b = g.position(j);
+      visitor.edge(StructureEdge{i, j, a, b, "link", distance(a, b), false});
+    }
+  }
+}
+
+}  // namespace pathscope

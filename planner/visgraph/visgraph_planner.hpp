@@ -1,0 +1,118 @@
+#pragma once
+
+// The visibility-graph planner (seeds 003 and 004): A* or Dijkstra over the convex
+// corners of the inflated obstacles, with the start and the goal as temporary nodes.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/core/open_list.hpp"
+#include "planner/core/search.hpp"
+#include "planner/visgraph/visibility_graph.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope {
+
+/// Options of the visgraph planner (its registry parameters).
+struct VisGraphParams {
+  double radius = -1;        ///< Metres kept from obstacles; < 0: the movement class's radius.
+  double max_error = 0.05;   ///< Metres by which circles and rounded corners may be overstated.
+  bool dijkstra = false;     ///< No heuristic (Dijkstra) instead of A* with the straight distance.
+  /// Seed 004's heuristic instead of exact temporary nodes: the first and last points
+  /// where the straight line meets an obstacle are linked to the nearest corners along
+  /// their obstacle's boundary, the graph is searched between them, then the path is
+  /// culled from both ends. Not optimal.
+  bool shortcut = false;
+};
+
+/// Shortest paths for a unit of some radius among polygonal obstacles, on the visibility
+/// graph of their inflated corners (node ids 0 .. corners - 1), plus four temporary nodes
+/// (corners + 0: start, + 1: goal, + 2 and + 3: the shortcut mode's first and last
+/// crossing points). Exact mode links the start and the goal to every corner they see
+/// along a tangent (the direct line first): costs are then optimal any-angle lengths
+/// among the inflated obstacles. Costs are metres of straight travel (terrain multipliers
+/// are not applied). Steppable and traced like every planner.
+class VisGraphPlanner final : public Planner {
+ public:
+  /// `world` must outlive the planner. `name` is the registry name it reports.
+  VisGraphPlanner(const PlanningWorld& world, std::size_t movement_class, VisGraphParams params,
+                  std::string name = "visgraph");
+
+  std::string_view name() const override { return name_; }
+  /// Begins a query: Invalid when the obstacles could not be built (the message names the
+  /// bad item) or when start or goal lie inside an inflated obstacle or outside the area
+  /// a unit's centre may use. Links the temporary nodes.
+  SearchStatus start(const PathQuery& query) override;
+  SearchStatus step(std::uint64_t max_expansions) override;
+  const PathResult& result() const override { return result_; }
+
+  /// Corners plus the four temporary nodes.
+  std::size_t node_count() const override;
+  Vec2 node_position(NodeId node) const override;
+  /// Inflated obstacles (Polygon "inflated obstacle"; holes and the world's frame as
+  /// closed Polyline "obstacle hole"), corners (Points "corner") and links (edges
+  /// "link", each once, from an end inside `bounds`), all meeting `bounds`.
+  void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
+  /// The temporary links of the last query, role Graph: Links "start link" and "goal
+  /// link" (the direct line, or the shortcut's lines to its crossing points) and the
+  /// shortcut's Polylines "boundary link" along obstacle boundaries.
+  void visit_path_structure(StructureVisitor& visitor) const override;
+  void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
+  void set_observer(SearchObserver* observer) override { observer_ = observer; }
+
+  /// The graph of the current world (built on first use).
+  const visgraph::VisGraphMap& map() const;
+  /// The radius this planner inflates obstacles by, metres.
+  double radius() const { return obstacle_params_.radius; }
+
+ private:
+  struct NodeState {
+    double g = 0;
+    double h = 0;
+    NodeId parent = kNoNode;
+    std::uint32_t stamp = 0;  // == stamp_: reached by the current search
+    std::uint8_t closed = 0;
+  };
+  // A temporary link along an obstacle's boundary (shortcut mode).
+  struct WalkLink {
+    NodeId from = kNoNode;
+    NodeId to = kNoNode;
+    double cost = 0;
+    std::vector<Vec2> via;  // points between from and to
+  };
+
+  NodeId temp(int k) const { return NodeId(corners_ + std::size_t(k)); }
+  double heuristic(Vec2 p) const;
+  SearchStatus fail(SearchStatus status, std::string message);
+  void relax(NodeId u, NodeId v, double cost);
+  void link_exact();
+  bool link_shortcut();
+  void walk_to_corners(Vec2 from, std::uint32_t edge_vertex, bool reverse);
+  void finish();
+
+  const PlanningWorld& world_;
+  std::size_t class_;
+  VisGraphParams params_;
+  visgraph::ObstacleParams obstacle_params_;
+  std::string name_;
+  const visgraph::VisGraphMap* map_ = nullptr;  // fetched at start(); valid while revision_ holds
+  std::uint64_t revision_ = 0;
+  std::size_t corners_ = 0;
+  PathQuery query_;
+  std::array<Vec2, 4> temp_pos_{};
+  bool direct_ = false;                  // the start sees the goal
+  std::vector<NodeId> start_links_;      // corners linked to the start (exact mode)
+  std::vector<NodeId> goal_links_;       // corners linked to the goal
+  std::vector<std::uint32_t> goal_mark_; // per corner: == stamp_ when linked to the goal
+  std::vector<WalkLink> walks_;          // shortcut mode: boundary links of the crossing points
+  std::vector<NodeState> state_;
+  std::uint32_t stamp_ = 0;
+  OpenList open_;
+  PathResult result_;
+  SearchObserver* observer_ = nullptr;
+};
+
+}  // namespace pathscope

@@ -1,0 +1,91 @@
+#pragma once
+
+// The visibility graph of a set of inflated obstacles (seed 003, "The solution, part 1"
+// and "Howdy neighbour!"; seed 004, "Visibility graphs"): nodes are the obstacles'
+// convex corners (the permanent waypoints), links join corners in line of sight.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "planner/core/result.hpp"
+#include "planner/visgraph/obstacle_set.hpp"
+#include "planner/visgraph/segment_index.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::visgraph {
+
+/// Counters of one build.
+struct GraphBuildStats {
+  std::uint64_t pairs = 0;           ///< Corner pairs considered.
+  std::uint64_t tangent_pairs = 0;   ///< Pairs tangent at both ends (tested for sight).
+  std::uint64_t edge_tests = 0;      ///< Obstacle edges tested by those sight tests.
+};
+
+/// Corners and links of one obstacle set. A link joins two corners that see each other
+/// and is kept only when its line is tangent to the obstacle at both ends: a shortest
+/// path bends only around corners it is tangent to, so the others are never used.
+class VisibilityGraph {
+ public:
+  /// Builds the graph over `obstacles` (taken). Quadratic in corners, each pair that is
+  /// tangent at both ends tested for sight through the bucket grid.
+  explicit VisibilityGraph(ObstacleSet obstacles);
+
+  const ObstacleSet& obstacles() const { return obstacles_; }
+  const SegmentIndex& index() const { return index_; }
+
+  std::size_t node_count() const { return corner_.size(); }
+  /// The ring vertex (SegmentIndex id) of a node.
+  std::uint32_t vertex(std::uint32_t node) const { return corner_[node]; }
+  /// World position of a node.
+  Vec2 position(std::uint32_t node) const { return index_.position(corner_[node]); }
+  /// The nodes linked with `node`, in increasing id order.
+  std::span<const std::uint32_t> links(std::uint32_t node) const {
+    return {link_.data() + link_start_[node], link_.data() + link_start_[node + 1]};
+  }
+  /// Undirected links.
+  std::size_t link_count() const { return link_.size() / 2; }
+  /// True when the node sees point p along a line tangent to its obstacle.
+  bool links_to(std::uint32_t node, Vec2 p) const;
+  /// The node of a ring vertex, or UINT32_MAX when it is not a corner.
+  std::uint32_t node_of_vertex(std::uint32_t vertex) const { return node_of_vertex_[vertex]; }
+
+  const GraphBuildStats& stats() const { return stats_; }
+  std::size_t memory_bytes() const;
+
+ private:
+  ObstacleSet obstacles_;
+  SegmentIndex index_;
+  std::vector<std::uint32_t> corner_;          // node -> vertex
+  std::vector<std::uint32_t> node_of_vertex_;  // vertex -> node or UINT32_MAX
+  std::vector<std::uint32_t> link_start_;      // node_count + 1
+  std::vector<std::uint32_t> link_;
+  GraphBuildStats stats_;
+};
+
+/// What the family derives from a world for one movement class and one set of obstacle
+/// parameters: the graph, or why the obstacles could not be built.
+class VisGraphMap final : public DerivedStructure {
+ public:
+  VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params);
+
+  /// The map for these parameters, made on first use; valid until the world's next update().
+  static const VisGraphMap& of(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params);
+
+  /// True when the obstacles were built; otherwise error() says which item is bad.
+  bool ok() const { return graph_ != nullptr; }
+  const VisibilityGraph& graph() const { return *graph_; }
+  const Error& error() const { return error_; }
+
+  /// Kept when no cell, tile or feature changed (threats, units, queries); otherwise
+  /// dropped and built again at its next use (incremental updates are not built yet).
+  bool update(const PlanningWorld& world, const WorldChange& change) override;
+  std::size_t memory_bytes() const override { return graph_ ? graph_->memory_bytes() : 0; }
+
+ private:
+  std::unique_ptr<VisibilityGraph> graph_;
+  Error error_;
+};
+
+}  // namespace pathscope::visgraph

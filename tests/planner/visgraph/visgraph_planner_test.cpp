@@ -1,0 +1,238 @@
+// The visgraph planner: exact lengths against brute force and the Moving AI optimum,
+// A* against Dijkstra, stepping, determinism, the shortcut mode, invalid queries.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "planner/core/planner_registry.hpp"
+#include "planner/scenario/movingai.hpp"
+#include "planner/visgraph/visgraph_planner.hpp"
+#include "tests/planner/visgraph/visgraph_test_support.hpp"
+#include "tests/test_maps.hpp"
+
+using namespace pathscope;
+
+namespace {
+
+// A scenario of w x h metres with obstacle features from random_obstacles.
+Scenario polygon_scenario(std::mt19937_64& rng, double w, double h, int count) {
+  Scenario s = make_empty_scenario(w, h, 1.0);
+  const std::size_t wall = *s.find_terrain("wall");
+  std::uint32_t id = 1;
+  for (visgraph::ObstacleInput& in : test::random_obstacles(rng, w, h, count, true)) {
+    Feature f;
+    f.id = id++;
+    f.terrain = wall;
+    f.shape = std::move(in.shape);
+    s.features.push_back(std::move(f));
+  }
+  return s;
+}
+
+Vec2 random_free_point(std::mt19937_64& rng, const VisGraphPlanner& planner) {
+  const visgraph::VisibilityGraph& g = planner.map().graph();
+  const Box2 box = g.obstacles().free_box;
+  std::uniform_real_distribution<double> ux(box.lo.x, box.hi.x), uy(box.lo.y, box.hi.y);
+  for (;;) {
+    const Vec2 p{ux(rng), uy(rng)};
+    if (!g.index().inside(p)) return p;
+  }
+}
+
+VisGraphParams params(double radius, bool dijkstra = false, bool shortcut = false) {
+  VisGraphParams p;
+  p.radius = radius;
+  p.dijkstra = dijkstra;
+  p.shortcut = shortcut;
+  return p;
+}
+
+}  // namespace
+
+TEST_SUITE("visgraph") {
+
+TEST_CASE("path lengths equal a brute-force all-pairs visibility-graph Dijkstra on random polygon maps") {
+  std::mt19937_64 rng(21);
+  int found = 0;
+  for (int map = 0; map < 5; ++map) {
+    const PlanningWorld world(polygon_scenario(rng, 30, 22, 9));
+    for (const double radius : {0.0, 0.5}) {
+      VisGraphPlanner astar(world, 0, params(radius));
+      VisGraphPlanner dijkstra(world, 0, params(radius, true));
+      REQUIRE(astar.map().ok());
+      const visgraph::ObstacleSet& obstacles = astar.map().graph().obstacles();
+      for (int q = 0; q < 6; ++q) {
+        const PathQuery query{random_free_point(rng, astar), random_free_point(rng, astar)};
+        const PathResult a = find_path(astar, query);
+        const PathResult d = find_path(dijkstra, query);
+        const double expected = test::reference_shortest(obstacles.rings, obstacles.free_box, query.start, query.goal);
+        CAPTURE(map);
+        CAPTURE(radius);
+        if (!std::isfinite(expected)) {
+          CHECK(a.status == SearchStatus::NoPath);
+          CHECK(d.status == SearchStatus::NoPath);
+          continue;
+        }
+        REQUIRE(a.status == SearchStatus::Found);
+        REQUIRE(d.status == SearchStatus::Found);
+        CHECK(a.cost == doctest::Approx(expected).epsilon(1e-9));
+        CHECK(d.cost == doctest::Approx(expected).epsilon(1e-9));
+        CHECK(a.length == doctest::Approx(a.cost).epsilon(1e-12));
+        CHECK(d.stats.expansions >= a.stats.expansions);
+        // Every leg of the path is in sight.
+        for (std::size_t i = 0; i + 1 < a.points.size(); ++i) {
+          CHECK(test::reference_visible(obstacles.rings, a.points[i], a.points[i + 1]));
+        }
+        ++found;
+      }
+    }
+  }
+  CHECK(found > 30);
+}
+
+TEST_CASE("on Moving AI maps (radius 0) A* equals Dijkstra, no longer than the octile optimum, no shorter than the line") {
+  const auto files = collect_scen_files({PATHSCOPE_BENCHMARKS_DIR});
+  REQUIRE(files.ok());
+  int checked = 0;
+  for (const auto& scen : *files) {
+    const std::string stem = scen.filename().string();
+    // The small maps: their graphs build in milliseconds (the large ones in the benchmark).
+    if (stem.rfind("den312d", 0) != 0 && stem.rfind("random-32-32-20", 0) != 0) continue;
+    const auto problems = load_movingai_scen(scen);
+    REQUIRE(problems.ok());
+    const auto map = load_movingai_map(scen_map_path(scen, problems->front()));
+    REQUIRE(map.ok());
+    const PlanningWorld world(movingai_to_scenario(*map));
+    VisGraphPlanner astar(world, 0, params(0));
+    VisGraphPlanner dijkstra(world, 0, params(0, true));
+    for (std::size_t i = 0; i < problems->size(); i += 7) {
+      const MovingAiProblem& p = (*problems)[i];
+      const PathQuery q{Vec2(p.start) + 0.5, Vec2(p.goal) + 0.5};
+      const PathResult a = find_path(astar, q);
+      const PathResult d = find_path(dijkstra, q);
+      CAPTURE(stem);
+      CAPTURE(p.line);
+      REQUIRE(a.status == SearchStatus::Found);
+      REQUIRE(d.status == SearchStatus::Found);
+      CHECK(a.cost == doctest::Approx(d.cost).epsilon(1e-12));
+      CHECK(a.length <= p.optimal_length + p.tolerance);
+      CHECK(a.length >= std::hypot(q.goal.x - q.start.x, q.goal.y - q.start.y) - 1e-9);
+      ++checked;
+    }
+  }
+  CHECK(checked > 80);
+}
+
+TEST_CASE("stepping one expansion at a time equals one shot, and runs are deterministic") {
+  std::mt19937_64 rng(3);
+  const Scenario s = polygon_scenario(rng, 30, 22, 10);
+  const PlanningWorld world(s), again(s);
+  for (const bool shortcut : {false, true}) {
+    VisGraphPlanner one(world, 0, params(0.4, false, shortcut));
+    VisGraphPlanner stepped(world, 0, params(0.4, false, shortcut));
+    VisGraphPlanner other(again, 0, params(0.4, false, shortcut));
+    for (int k = 0; k < 8; ++k) {
+      const PathQuery q{random_free_point(rng, one), random_free_point(rng, one)};
+      const PathResult a = find_path(one, q);
+      stepped.start(q);
+      int calls = 0;
+      while (!is_finished(stepped.step(1))) ++calls;
+      const PathResult& b = stepped.result();
+      const PathResult c = find_path(other, q);
+      CAPTURE(shortcut);
+      CHECK(a.status == b.status);
+      CHECK(a.nodes == b.nodes);
+      CHECK(a.points == b.points);
+      CHECK(a.cost == b.cost);
+      CHECK(a.stats.expansions == b.stats.expansions);
+      CHECK(std::uint64_t(calls + 1) == b.stats.expansions);
+      CHECK(a.nodes == c.nodes);
+      CHECK(a.points == c.points);
+      CHECK(a.cost == c.cost);
+    }
+  }
+}
+
+TEST_CASE("the shortcut mode finds paths in sight, no shorter than the exact ones") {
+  std::mt19937_64 rng(8);
+  int longer = 0, found = 0;
+  for (int map = 0; map < 4; ++map) {
+    const PlanningWorld world(polygon_scenario(rng, 40, 30, 12));
+    VisGraphPlanner exact(world, 0, params(0.5));
+    VisGraphPlanner shortcut(world, 0, params(0.5, false, true));
+    const visgraph::SegmentIndex& index = exact.map().graph().index();
+    for (int k = 0; k < 10; ++k) {
+      const PathQuery q{random_free_point(rng, exact), random_free_point(rng, exact)};
+      const PathResult e = find_path(exact, q);
+      const PathResult s = find_path(shortcut, q);
+      if (e.status != SearchStatus::Found || s.status != SearchStatus::Found) continue;
+      ++found;
+      CHECK(s.length >= e.length - 1e-9);
+      longer += s.length > e.length + 1e-9;
+      REQUIRE(s.points.size() >= 2);
+      CHECK(s.points.front() == q.start);
+      CHECK(s.points.back() == q.goal);
+      for (std::size_t i = 0; i + 1 < s.points.size(); ++i) CHECK(index.visible(s.points[i], s.points[i + 1]));
+    }
+  }
+  CHECK(found > 20);
+  CHECK(longer > 0);  // the heuristic does cost length
+}
+
+TEST_CASE("the planner is registered, reads its parameters, and refuses points inside obstacles") {
+  const PlannerInfo* info = find_planner("visgraph");
+  REQUIRE(info != nullptr);
+  CHECK(info->family == "visgraph");
+  CHECK_FALSE(info->exact);
+  const Scenario s = test::ascii_scenario({
+      "..........",
+      "..####....",
+      "..####....",
+      "..........",
+  });
+  const PlanningWorld world(s);
+  const std::vector<PlannerParam> radius0 = {{"radius", 0}};
+  auto planner = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, radius0).value()});
+  const PathResult& r = find_path(*planner, {{0.5, 2.5}, {7.5, 1.5}});
+  REQUIRE(r.status == SearchStatus::Found);
+  // Around two corners of the block, above or below (both as long).
+  CHECK(r.points.size() == 4);
+  CHECK(r.length == doctest::Approx(std::hypot(1.5, 0.5) + 4 + std::hypot(1.5, 1.5)));
+  CHECK(find_path(*planner, {{3, 2}, {8, 1}}).status == SearchStatus::Invalid);
+  CHECK(planner->result().message == "start (3, 2) is inside an obstacle inflated by the unit's radius (0 m)");
+  // With the class's radius (0.4 m) the first row is too close to the block for the goal.
+  auto wide = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, {}).value()});
+  CHECK(find_path(*wide, {{0.5, 2.5}, {3, 0.7}}).status == SearchStatus::Invalid);
+  CHECK(wide->result().message == "goal (3, 0.7) is inside an obstacle inflated by the unit's radius (0.4 m)");
+  CHECK(find_path(*wide, {{0.2, 3.5}, {8, 3.5}}).status == SearchStatus::Invalid);
+  CHECK(wide->result().message ==
+        "start (0.2, 3.5) is outside the world, or within 0.4 m of its edge (the unit's radius)");
+}
+
+TEST_CASE("the structure shows inflated obstacles, corners and each link once") {
+  struct Collect : StructureVisitor {
+    int polygons = 0, holes = 0, corners = 0, edges = 0;
+    void edge(const StructureEdge& e) override {
+      ++edges;
+      CHECK(e.kind == "link");
+    }
+    void shape(const StructureShape& s) override {
+      if (s.name == "inflated obstacle") ++polygons;
+      if (s.name == "obstacle hole") ++holes;
+      if (s.name == "corner") corners += int(s.points.size());
+    }
+  };
+  std::mt19937_64 rng(4);
+  const PlanningWorld world(polygon_scenario(rng, 30, 22, 8));
+  VisGraphPlanner planner(world, 0, params(0.5));
+  Collect c;
+  planner.visit_structure(Box2{{0, 0}, {30, 22}}, c);
+  const visgraph::VisibilityGraph& g = planner.map().graph();
+  CHECK(c.corners == int(g.node_count()));
+  CHECK(c.edges == int(g.link_count()));
+  CHECK(c.polygons + c.holes + 1 == int(g.obstacles().rings.size()));  // all but the frame's outside
+  CHECK(c.holes >= 1);  // the world's frame
+}
+
+}  // TEST_SUITE

@@ -1,0 +1,101 @@
+// The visibility graph against brute force: sight tests, corners and links.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "planner/visgraph/visibility_graph.hpp"
+#include "tests/planner/visgraph/visgraph_test_support.hpp"
+
+using namespace pathscope;
+using namespace pathscope::visgraph;
+
+namespace {
+
+// Tangent at v (with ring neighbours a, b) for the line towards w: a and b on one closed side.
+bool reference_tangent(Vec2 a, Vec2 v, Vec2 b, Vec2 w) {
+  const double sa = cross(v, w, a), sb = cross(v, w, b);
+  return !((sa > 0 && sb < 0) || (sa < 0 && sb > 0));
+}
+
+}  // namespace
+
+TEST_SUITE("visgraph") {
+
+TEST_CASE("sight through the bucket grid equals brute force on random segments") {
+  std::mt19937_64 rng(11);
+  for (int map = 0; map < 6; ++map) {
+    const double radius = map % 3 == 0 ? 0.0 : 0.3 * map;
+    const Result<ObstacleSet> set = build_obstacle_set(test::random_obstacles(rng, 30, 24, 12, map % 2 == 1),
+                                                       Box2{{0, 0}, {30, 24}}, ObstacleParams{radius, 0.05});
+    REQUIRE(set.ok());
+    const SegmentIndex index(set->rings);
+    std::vector<Vec2> pts;  // ring vertices, and random points outside the obstacles
+    for (const Ring& r : set->rings) pts.insert(pts.end(), r.points.begin(), r.points.end());
+    std::uniform_real_distribution<double> ux(0, 30), uy(0, 24);
+    for (int i = 0; i < 60; ++i) {
+      // Half the points on the 1/8 m lattice, so that many segments graze vertices.
+      Vec2 p{ux(rng), uy(rng)};
+      if (i % 2 == 0) p = {std::round(p.x * 8) / 8, std::round(p.y * 8) / 8};
+      if (set->free_box.contains(p) && !test::reference_inside(set->rings, p)) pts.push_back(p);
+    }
+    int visible = 0, checked = 0;
+    for (int k = 0; k < 3000; ++k) {
+      const Vec2 p = pts[rng() % pts.size()], q = pts[rng() % pts.size()];
+      if (p == q) continue;
+      CAPTURE(map);
+      CAPTURE(p.x);
+      CAPTURE(p.y);
+      CAPTURE(q.x);
+      CAPTURE(q.y);
+      const bool expected = test::reference_visible(set->rings, p, q);
+      CHECK(index.visible(p, q) == expected);
+      visible += expected;
+      ++checked;
+    }
+    CHECK(visible > checked / 20);
+    CHECK(visible < checked);
+  }
+}
+
+TEST_CASE("links equal a brute-force all-pairs sight and tangency check on random maps") {
+  std::mt19937_64 rng(5);
+  for (int map = 0; map < 8; ++map) {
+    const double radius = map < 3 ? 0.0 : 0.25 * (map - 2);
+    Result<ObstacleSet> set = build_obstacle_set(test::random_obstacles(rng, 32, 24, 10, map % 2 == 0),
+                                                 Box2{{0, 0}, {32, 24}}, ObstacleParams{radius, 0.1});
+    REQUIRE(set.ok());
+    const std::vector<Ring> rings = set->rings;
+    const Box2 free_box = set->free_box;
+    const VisibilityGraph g(std::move(set.value()));
+    // Nodes: the convex corners, found independently, in the same order.
+    const std::vector<Vec2> corners = test::reference_corners(rings, free_box);
+    REQUIRE(g.node_count() == corners.size());
+    for (std::uint32_t i = 0; i < g.node_count(); ++i) CHECK(g.position(i) == corners[i]);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> expected, found;
+    for (std::uint32_t i = 0; i < g.node_count(); ++i) {
+      const std::uint32_t vi = g.vertex(i);
+      const Vec2 ai = g.index().position(g.index().prev(vi)), bi = g.index().position(g.index().next(vi));
+      for (std::uint32_t j = i + 1; j < g.node_count(); ++j) {
+        const std::uint32_t vj = g.vertex(j);
+        const Vec2 aj = g.index().position(g.index().prev(vj)), bj = g.index().position(g.index().next(vj));
+        if (reference_tangent(ai, corners[i], bi, corners[j]) && reference_tangent(aj, corners[j], bj, corners[i]) &&
+            test::reference_visible(rings, corners[i], corners[j])) {
+          expected.insert({i, j});
+        }
+      }
+      for (const std::uint32_t j : g.links(i)) {
+        if (j > i) found.insert({i, j});
+      }
+      CHECK(std::is_sorted(g.links(i).begin(), g.links(i).end()));
+    }
+    CAPTURE(map);
+    CHECK(found == expected);
+    CHECK(g.link_count() == expected.size());
+    CHECK(expected.size() > g.node_count());
+  }
+}
+
+}  // TEST_SUITE
