@@ -65,7 +65,9 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"c2", "cost per metre inside threats (c1 + c2 = 1)", 0.75, 0.0, 1.0},
        ParamSpec{"mode", "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra)", 0, 0, 2},
        ParamSpec{"fading", "1: threats weigh 1 - d / radius at distance d from their centre", 0, 0, 1},
-       ParamSpec{"occlusion", "1: obstacles hide threats (no exposure behind them)", 0, 0, 1}},
+       ParamSpec{"occlusion", "1: obstacles hide threats (no exposure behind them)", 0, 0, 1},
+       ParamSpec{"weight", "BSTS only: weight of the heuristic (1 = the seed's; lower: more explored, nearer the optimum)", 1, 0, 1},
+       ParamSpec{"corridor", "cells each side of the joined path searched again for its cheapest path (0: none)", 1, 0, 16}},
       [](const QueryContext& c) {
         tactical::TacticalParams p;
         p.model.c1 = c.params.at(0);
@@ -73,6 +75,8 @@ std::vector<PlannerInfo> make_registry() {
         p.mode = tactical::TacticalMode(int(std::lround(c.params.at(2))));
         p.model.fading = c.params.at(3) != 0;
         p.model.occlusion = c.params.at(4) != 0;
+        p.weight = c.params.at(5);
+        p.corridor = int(std::lround(c.params.at(6)));
         return std::make_unique<tactical::TacticalPlanner>(c.world, c.movement_class, p, "tactical");
       }});
   return r;

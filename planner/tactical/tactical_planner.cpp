@@ -22,11 +22,14 @@
 // with a consistent heuristic (Admissible, Exact) the path is then optimal (the classic
 // bidirectional bound, as in planner/grid). With BSTS the rule is heuristic, and the two
 // half-paths may disagree near the meeting cell (seed, section 5: "sub-optimal bumps
-// ... where the two paths meet"): the joined path is repaired by cutting loops (a cell
-// visited twice) and every detour of one cell (a, b, c with a and c neighbours and the
-// move a-c cheaper than a-b-c), until none remains. It never raises a cost, so exact
-// searches stay optimal (their paths have no cheaper detour; a loop there costs 0, as
-// safe areas are free); stats.extra says how many cells it removed.
+// ... where the two paths meet ... could have been removed with a more robust search
+// tree intersection algorithm"). The joined path is repaired: loops are cut (a cell
+// visited twice); then the cheapest path inside a corridor of `corridor` cells on each
+// side of it is found (Dijkstra, equal costs broken by length, so free stretches inside
+// safe areas run straight); then every one-cell detour (a, b, c with a and c neighbours
+// and the move a-c no dearer than a-b-c) is cut. The repair never raises the cost, so
+// exact modes stay optimal; its cells count as explored, and stats.extra says how many
+// cells it removed and how much cost it saved.
 
 #include "planner/tactical/tactical_planner.hpp"
 
@@ -136,6 +139,8 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   side_expansions_[0] = side_expansions_[1] = 0;
   explored_ = 0;
   repairs_ = 0;
+  repair_gain_ = 0;
+  corridor_cells_ = 0;
   path_exposure_.clear();
   if (observer_) observer_->on_start(query);
   std::string message;
@@ -159,10 +164,11 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   }
   if (++generation_ == 0) {  // wrapped: forget every stamp
     std::fill(stamp_.begin(), stamp_.end(), 0);
+    std::fill(corridor_stamp_.begin(), corridor_stamp_.end(), 0);
     generation_ = 1;
   }
   switch (params_.mode) {
-    case TacticalMode::Bsts: h_scale_ = grid_.min_multiplier(); break;
+    case TacticalMode::Bsts: h_scale_ = params_.weight * grid_.min_multiplier(); break;
     case TacticalMode::Admissible: h_scale_ = field_.min_factor() * grid_.min_multiplier(); break;
     case TacticalMode::Exact: h_scale_ = 0; break;
   }
@@ -247,15 +253,82 @@ void TacticalPlanner::expand(int side) {
   }
 }
 
+std::vector<NodeId> TacticalPlanner::corridor_search(const std::vector<NodeId>& nodes) {
+  const std::size_t n = grid_.cell_count();
+  if (corridor_stamp_.size() != n) {
+    corridor_stamp_.assign(n, 0);
+    corridor_g_.assign(n, kInf);
+    corridor_len_.assign(n, kInf);
+    corridor_parent_.assign(n, kNoNode);
+    corridor_done_.assign(n, 0);
+  }
+  const int k = params_.corridor;
+  for (const NodeId p : nodes) {
+    const glm::ivec2 c = grid_.cell(p);
+    for (int y = c.y - k; y <= c.y + k; ++y) {
+      for (int x = c.x - k; x <= c.x + k; ++x) {
+        if (!grid_.in_bounds(x, y)) continue;
+        const std::uint32_t i = grid_.index(x, y);
+        if (corridor_stamp_[i] == generation_ || !grid_.passable(i)) continue;
+        corridor_stamp_[i] = generation_;
+        corridor_g_[i] = corridor_len_[i] = kInf;
+        corridor_parent_[i] = kNoNode;
+        corridor_done_[i] = 0;
+        ++corridor_cells_;
+        if (stamp_[i] != generation_ || closed_[i] == 0) ++explored_;  // examined by the repair only
+      }
+    }
+  }
+  // Dijkstra inside the corridor; among equal costs the shorter path wins, so free
+  // stretches (safe areas) are crossed straight.
+  const NodeId from = nodes.front(), to = nodes.back();
+  OpenList open;
+  corridor_g_[from] = corridor_len_[from] = 0;
+  open.push(OpenEntry{0.0, 0.0f, from});
+  const auto& offsets = grid_.offsets();
+  while (!open.empty()) {
+    const NodeId u = open.pop().node;
+    if (corridor_done_[u]) continue;
+    corridor_done_[u] = 1;
+    if (u == to) break;
+    const std::uint8_t mask = grid_.moves(u);
+    for (int d = 0; d < 8; ++d) {
+      if (!(mask & (1u << d))) continue;
+      const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
+      if (corridor_stamp_[v] != generation_ || corridor_done_[v]) continue;
+      const double ng = corridor_g_[u] + move_cost(u, v);
+      const double nl = corridor_len_[u] + kDirLength[d];
+      if (ng < corridor_g_[v] || (ng == corridor_g_[v] && nl < corridor_len_[v])) {
+        corridor_g_[v] = ng;
+        corridor_len_[v] = nl;
+        corridor_parent_[v] = u;
+        open.push(OpenEntry{ng, float(nl), v});
+      }
+    }
+  }
+  std::vector<NodeId> out;
+  for (NodeId c = to; c != kNoNode; c = corridor_parent_[c]) out.push_back(c);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
 std::vector<NodeId> TacticalPlanner::repair(std::vector<NodeId> nodes) {
-  const std::size_t before = nodes.size();
+  const auto path_cost = [&](const std::vector<NodeId>& p) {
+    double c = 0;
+    for (std::size_t i = 1; i < p.size(); ++i) c += move_cost(p[i - 1], p[i]);
+    return c;
+  };
+  const double before = path_cost(nodes);
+  const std::size_t cells_before = nodes.size();
   // Loops: keep the first visit of each cell and jump to its last one.
   std::unordered_map<NodeId, std::size_t> last;  // lookup only
   for (std::size_t i = 0; i < nodes.size(); ++i) last[nodes[i]] = i;
   std::vector<NodeId> out;
   out.reserve(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); i = last[nodes[i]] + 1) out.push_back(nodes[i]);
-  // One-cell detours, until none remains (each removal shortens the path).
+  if (params_.corridor > 0 && out.size() > 2) out = corridor_search(out);
+  // One-cell detours, until none remains (each removal shortens the path; an equal cost
+  // is cut too, so that free stretches do not wander).
   bool changed = true;
   while (changed) {
     changed = false;
@@ -267,13 +340,14 @@ std::vector<NodeId> TacticalPlanner::repair(std::vector<NodeId> nodes) {
       while (kDirDx[dir] != dx || kDirDy[dir] != dy) ++dir;
       if (!(grid_.moves(out[i]) & (1u << dir))) continue;
       const double via = move_cost(out[i], out[i + 1]) + move_cost(out[i + 1], out[i + 2]);
-      if (move_cost(out[i], out[i + 2]) < via) {
+      if (move_cost(out[i], out[i + 2]) <= via) {
         out.erase(out.begin() + std::ptrdiff_t(i + 1));
         changed = true;
       }
     }
   }
-  repairs_ = before - out.size();
+  repairs_ = cells_before > out.size() ? cells_before - out.size() : 0;
+  repair_gain_ = before - path_cost(out);
   return out;
 }
 
@@ -292,6 +366,8 @@ void TacticalPlanner::finish(SearchStatus status) {
   std::reverse(nodes.begin(), nodes.end());
   for (NodeId n = parent_[1][meet_]; n != kNoNode; n = parent_[1][n]) nodes.push_back(n);
   nodes = repair(std::move(nodes));
+  result_.stats.extra[2].second = double(explored_);  // the repair's corridor included
+  result_.stats.extra[3].second = total > 0 ? 100.0 * double(explored_) / total : 0.0;
   // Figures along the path, summed from the start (every mode sums the same way).
   std::vector<double> cumulative(nodes.size(), 0.0);
   double cost = 0, model = 0, threat = 0, safe = 0;
@@ -319,6 +395,8 @@ void TacticalPlanner::finish(SearchStatus status) {
   result_.stats.extra.emplace_back("meet_x", double(m.x));
   result_.stats.extra.emplace_back("meet_y", double(m.y));
   result_.stats.extra.emplace_back("repaired_cells", double(repairs_));
+  result_.stats.extra.emplace_back("repair_gain", repair_gain_);
+  result_.stats.extra.emplace_back("corridor_cells", double(corridor_cells_));
   if (observer_) {
     for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
       observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, cumulative[i], 0.0});

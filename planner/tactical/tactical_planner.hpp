@@ -27,6 +27,11 @@ enum class TacticalMode : std::uint8_t {
 struct TacticalParams {
   CostModelParams model;
   TacticalMode mode = TacticalMode::Bsts;
+  /// Bsts only: the heuristic's weight (1 = the seed's; lower explores more, strays less).
+  double weight = 1.0;
+  /// Cells on each side of the joined path searched again for the cheapest path inside
+  /// them (0: only loops and one-cell detours are cut).
+  int corridor = 1;
 };
 
 /// Bidirectional A* over grid cells (node id = row-major cell index; side 0 searches from
@@ -82,6 +87,7 @@ class TacticalPlanner final : public Planner {
   void expand(int side);
   void finish(SearchStatus status);
   std::vector<NodeId> repair(std::vector<NodeId> nodes);
+  std::vector<NodeId> corridor_search(const std::vector<NodeId>& nodes);
 
   const PlanningWorld& world_;
   const CostGrid& grid_;
@@ -104,6 +110,14 @@ class TacticalPlanner final : public Planner {
   std::uint64_t side_expansions_[2] = {0, 0};
   std::uint64_t explored_ = 0;  // cells expanded by either side, each once
   std::size_t repairs_ = 0;
+  double repair_gain_ = 0;       // cost the repair saved
+  std::uint64_t corridor_cells_ = 0;
+  // The corridor search's state, valid where corridor_stamp_ equals generation_.
+  std::vector<std::uint32_t> corridor_stamp_;
+  std::vector<double> corridor_g_;
+  std::vector<double> corridor_len_;
+  std::vector<NodeId> corridor_parent_;
+  std::vector<std::uint8_t> corridor_done_;
   std::vector<Exposure> path_exposure_;  // per move of the result
   PathResult result_;
   SearchObserver* observer_ = nullptr;

@@ -169,6 +169,9 @@ TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum; BST
     TacticalPlanner exact(world, 0, params(TacticalMode::Exact));
     TacticalPlanner admissible(world, 0, params(TacticalMode::Admissible));
     TacticalPlanner bsts(world, 0, params(TacticalMode::Bsts));
+    TacticalParams bare_params = params(TacticalMode::Bsts);
+    bare_params.corridor = 0;
+    TacticalPlanner bare(world, 0, bare_params);
     for (int q = 0; q < 4; ++q) {
       const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
       const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
@@ -190,6 +193,13 @@ TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum; BST
       CHECK(rb.nodes.front() == world.grid(0).cell_at(query.start));
       CHECK(rb.nodes.back() == world.grid(0).cell_at(query.goal));
       check_no_bump(bsts, world.grid(0), rb);
+      CHECK(extra(rb, "repair_gain") >= 0);
+      // The corridor search finds nothing dearer than cutting loops and detours alone.
+      const PathResult& rbare = find_path(bare, query);
+      REQUIRE(rbare.status == SearchStatus::Found);
+      CHECK(rb.cost <= rbare.cost * (1 + 1e-12));
+      CHECK(rbare.cost >= ref * (1 - 1e-9));
+      check_no_bump(bare, world.grid(0), rbare);
     }
   }
 }
