@@ -111,6 +111,14 @@ int main(int argc, char** argv) {
   bench_qt_cmd->add_option("--repeat", bench_qt.repeat, "runs per timing (the fastest counts)")->check(CLI::Range(1, 1000));
   bench_qt_cmd->add_option("--side", bench_qt.side, "cells per side of the map the update is timed on")->check(CLI::Range(8, 8192));
   bench_qt_cmd->add_option("--edits", bench_qt.edits, "places of the 1% circle for the update timing (0 = none)")->check(CLI::Range(0, 10000));
+  BenchTacticalOptions bench_tac;
+  auto* bench_tac_cmd = bench_group->add_subcommand("tactical", "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements");
+  bench_tac_cmd->add_option("files", bench_tac.scenario_paths, "scenarios for the table (default: maps/tactical_*.json)");
+  bench_tac_cmd->add_option("--repeat", bench_tac.repeat, "runs per timing (the fastest counts)")->check(CLI::Range(1, 1000));
+  bench_tac_cmd->add_option("--placements", bench_tac.placements, "random placements per agent count (0 = none)")->check(CLI::Range(0, 1000000));
+  bench_tac_cmd->add_option("--nodes", bench_tac.nodes, "cells of the placements' field")->check(CLI::IsMember({512, 2048, 8192}));
+  bench_tac_cmd->add_option("--seed", bench_tac.seed, "seed of the placements");
+  bench_tac_cmd->add_option("--param", bench_tac.params, "planner parameter for every mode, name=value (c1, c2, fading, occlusion, weight, corridor)");
 
   try {
     app.parse(argc, argv);
@@ -129,6 +137,7 @@ int main(int argc, char** argv) {
   if (*convert_cmd) return run_convert(convert);
   if (*bench_world_cmd) return run_bench_world(bench_world);
   if (*bench_qt_cmd) return run_bench_quadtree(bench_qt);
+  if (*bench_tac_cmd) return run_bench_tactical(bench_tac);
   if (*edit_cmd) {
     char extra = 0;
     if (std::sscanf(bench_size.c_str(), "%dx%d%c", &edit_bench.width, &edit_bench.height, &extra) != 2 ||

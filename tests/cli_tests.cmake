@@ -69,3 +69,11 @@ pathscope_cli_test(bench_quadtree_armada 0
                    "map armada\\.json: 128 x 128 cells, 5 queries.*leaves [0-9]+, uniform cells 16384, cells per leaf [0-9.]+.*links [0-9]+ \\(one-way [0-9]+\\), regions [0-9]+, build [0-9.]+ ms.*query 0 \\(cruiser\\): quadtree found, [0-9]+ expansions, [0-9.]+ us; astar found, [0-9]+ expansions, [0-9.]+ us; length centres [0-9.]+, step 1 [0-9.]+, final [0-9.]+, astar [0-9.]+.*fewer expansions.*less time.*update: 512 x 512 cells.*incremental [0-9.]+ ms.*full rebuild [0-9.]+ ms; rebuild / incremental [0-9.]+x.*equal to a full rebuild: yes"
                    ${PS} bench quadtree maps/armada.json --repeat 1 --edits 2)
 pathscope_cli_test(bench_quadtree_both_inputs 2 "not both" ${PS} bench quadtree maps/armada.json --movingai ${BENCH}/den312d.map.scen)
+
+# `pathscope bench tactical`, quickly: seed 001's six scenarios load and run in the three
+# modes beside the seed's figures, and 20 placements per agent count give a distribution.
+pathscope_cli_test(bench_tactical_quick 0
+                   "tactical_1v1_512\\.json +512 +2 \\| bsts +[0-9]+ +[0-9.]+% +[0-9.]+ +[0-9.]+ +[0-9.]+ \\| 100 of 512, 19\\.5%.*admissible.*exact +[0-9]+ +[0-9.]+% +[0-9.]+ +1\\.0000.*tactical_4v4_8192\\.json +8192 +8 \\| bsts.*1600 of 8192, 19\\.5%.*placements: 20 per agent count.*1 threat\\(s\\) \\+ 1 ally\\(ies\\): 20 placements.*bsts cost / exact: min [0-9.]+, median [0-9.]+.*within 10% [0-9.]+%.*4 threat\\(s\\) \\+ 4 ally\\(ies\\)"
+                   ${PS} bench tactical --repeat 1 --placements 20)
+pathscope_cli_test(bench_tactical_mode_param 1 "--param mode: the bench runs every mode" ${PS} bench tactical --param mode=1)
+pathscope_cli_test(bench_tactical_bad_constants 1 "c1 \\+ c2 must equal 1" ${PS} bench tactical --param c1=0.5 --placements 0)

@@ -3,6 +3,7 @@
 // The headless sub-commands of `pathscope`. Each returns the process exit code:
 // 0 success, 1 a failed check or bad input (after printing why), 2 bad usage.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,9 +62,20 @@ struct BenchQuadtreeOptions {
   int edits = 8;                    ///< Places of the 1% circle (each added, then removed); 0 = no update.
 };
 
+/// Options of `pathscope bench tactical` (app/cli/bench_tactical.cpp).
+struct BenchTacticalOptions {
+  std::vector<std::string> scenario_paths;  ///< Scenarios for the table ({} = maps/tactical_*.json).
+  int repeat = 3;                   ///< Runs per timing; the fastest counts.
+  int placements = 1000;            ///< Random placements per agent count (0 = none).
+  int nodes = 2048;                 ///< Cells of the placements' field: 512, 2048 or 8192.
+  std::uint64_t seed = 1;           ///< Seed of the placements.
+  std::vector<std::string> params;  ///< "name=value" overrides of the cost model (not mode).
+};
+
 int run_solve(const SolveOptions& options);
 int run_bench_world(const BenchWorldOptions& options);
 int run_bench_quadtree(const BenchQuadtreeOptions& options);
+int run_bench_tactical(const BenchTacticalOptions& options);
 int run_movingai(const MovingAiOptions& options);
 int run_convert(const ConvertOptions& options);
 

@@ -1,0 +1,242 @@
+// `pathscope bench tactical [FILE ...]`: the figures of issue 10 for the tactical planner
+// (seed 001, Tables 1 and 2).
+//
+//   - Per scenario (by default the six maps/tactical_*.json: the seed's grids of 512,
+//     2,048 and 8,192 nodes with one threat and one ally, and with four of each), its
+//     first query with the three modes of the same cost model: BSTS (the seed's
+//     heuristic), admissible bidirectional A* and exact (bidirectional Dijkstra). Per
+//     mode: cells explored (expanded by either side, each once), all cells, the
+//     percentage, the path's cost, cost / exact optimum, and the fastest of --repeat
+//     runs; beside the seed's own explored figures.
+//   - The sub-optimality of BSTS over --placements random placements per agent count
+//     (1 + 1 and 4 + 4) on the 2,048-node field (or --nodes): threats and allies at
+//     random centres with radii of 15 to 45 m, start near the west edge and goal near the
+//     east edge at random heights; BSTS cost / exact cost as a distribution (quantiles,
+//     share within 5% and 10%), with the explored percentages of BSTS and the admissible
+//     mode. Placements come from a seeded generator (--seed): the same figures every run.
+// Times are wall-clock and vary from run to run; nothing else does.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_commands.hpp"
+#include "app/editor/default_scenario.hpp"
+#include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "pathscope bench tactical: %s\n", message.c_str());
+  return kExitFailed;
+}
+
+double stat(const PathResult& r, std::string_view name) {
+  for (const auto& [key, value] : r.stats.extra) {
+    if (key == name) return value;
+  }
+  return 0;
+}
+
+constexpr const char* kModeNames[3] = {"bsts", "admissible", "exact"};
+
+// The seed's Tables 1 and 2: nodes explored per grid size.
+struct SeedRow {
+  int agents;   // threats (= allies)
+  int nodes;
+  int explored;
+};
+constexpr SeedRow kSeed[] = {{1, 512, 100}, {1, 2048, 404}, {1, 8192, 1758},
+                             {4, 512, 62},  {4, 2048, 357}, {4, 8192, 1600}};
+
+const SeedRow* seed_row(std::size_t agents, std::size_t nodes) {
+  for (const SeedRow& r : kSeed) {
+    if (std::size_t(r.agents) == agents && std::size_t(r.nodes) == nodes) return &r;
+  }
+  return nullptr;
+}
+
+// --param overrides (c1, c2, fading, occlusion), set once by run_bench_tactical.
+std::vector<PlannerParam> g_overrides;
+
+std::unique_ptr<Planner> make_planner(const PlanningWorld& world, std::size_t movement_class, int mode) {
+  const PlannerInfo* info = find_planner("tactical");
+  std::vector<PlannerParam> overrides = g_overrides;
+  overrides.push_back({"mode", double(mode)});
+  return info->create(QueryContext{world, movement_class, std::nullopt, resolve_params(*info, overrides).value()});
+}
+
+struct Run {
+  PathResult result;
+  double micros = 0;
+};
+
+Run run(Planner& planner, const PathQuery& q, int repeat) {
+  Run out;
+  for (int i = 0; i < repeat; ++i) {
+    const Clock::time_point t0 = Clock::now();
+    const PathResult& r = find_path(planner, q);
+    const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    if (i == 0 || us < out.micros) out.micros = us;
+    out.result = r;
+  }
+  return out;
+}
+
+int bench_table(const std::vector<std::string>& paths, int repeat) {
+  std::printf("table: per scenario, its first query in each mode (explored = cells expanded by either side)\n");
+  std::printf("%-24s %6s %5s | %-10s %8s %7s %9s %7s %9s | %s\n", "scenario", "cells", "agts", "mode", "explored",
+              "percent", "cost", "/exact", "us", "seed 001");
+  for (const std::string& path : paths) {
+    auto loaded = load_any_scenario(path);
+    if (!loaded) return fail(loaded.error().to_string());
+    const Scenario& s = *loaded;
+    if (s.queries.empty()) return fail(path + ": no query to run");
+    PlanningWorld world(s);
+    const Query& q = s.queries.front();
+    const std::size_t cells = world.grid(q.movement_class).cell_count();
+    Run runs[3];
+    for (int mode = 0; mode < 3; ++mode) {
+      auto planner = make_planner(world, q.movement_class, mode);
+      runs[mode] = run(*planner, PathQuery{q.start, q.goal}, repeat);
+      if (runs[mode].result.status != SearchStatus::Found) {
+        return fail(path + ": mode " + kModeNames[mode] + ": " + to_string(runs[mode].result.status) + " " +
+                    runs[mode].result.message);
+      }
+    }
+    const double exact = runs[2].result.cost;
+    const std::string name = std::filesystem::path(path).filename().string();
+    const SeedRow* seed = seed_row(s.threats.size(), cells);
+    for (int mode = 0; mode < 3; ++mode) {
+      const PathResult& r = runs[mode].result;
+      char seed_text[64] = "";
+      if (mode == 0 && seed) {
+        std::snprintf(seed_text, sizeof seed_text, "%d of %d, %.1f%%", seed->explored, seed->nodes,
+                      100.0 * seed->explored / seed->nodes);
+      }
+      std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9.1f | %s\n", mode == 0 ? name.c_str() : "",
+                  cells, s.threats.size() + s.allies.size(), kModeNames[mode], stat(r, "explored"),
+                  stat(r, "explored_percent"), r.cost, exact > 0 ? r.cost / exact : 1.0, runs[mode].micros, seed_text);
+    }
+  }
+  return kExitOk;
+}
+
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const std::size_t i = std::min(sorted.size() - 1, std::size_t(q * double(sorted.size() - 1) + 0.5));
+  return sorted[i];
+}
+
+int bench_placements(const Scenario& base, int placements, std::uint64_t seed) {
+  std::printf("placements: %d per agent count on %g x %g m, %d x %d cells, seed %llu\n", placements,
+              base.world.width, base.world.height, base.grid_size().x, base.grid_size().y,
+              (unsigned long long)seed);
+  for (const int agents : {1, 4}) {
+    std::mt19937_64 rng(seed + std::uint64_t(agents));
+    std::uniform_real_distribution<double> ux(0, base.world.width), uy(0, base.world.height), ur(15, 45);
+    std::uniform_real_distribution<double> west(5, 40), east(base.world.width - 40, base.world.width - 5);
+    std::vector<double> ratios, explored_bsts, explored_adm;
+    int no_path = 0;
+    double micros[3] = {0, 0, 0};
+    for (int p = 0; p < placements; ++p) {
+      Scenario s = base;
+      s.threats.clear();
+      s.allies.clear();
+      s.queries.clear();
+      for (int i = 0; i < agents; ++i) {
+        s.threats.push_back(Influence{std::uint32_t(i + 1), {ux(rng), uy(rng)}, ur(rng), 1, ""});
+        s.allies.push_back(Influence{std::uint32_t(i + 1), {ux(rng), uy(rng)}, ur(rng), 1, ""});
+      }
+      const PathQuery q{{west(rng), uy(rng)}, {east(rng), uy(rng)}};
+      PlanningWorld world(s);
+      double cost[3] = {0, 0, 0};
+      bool found = true;
+      for (int mode = 0; mode < 3; ++mode) {
+        auto planner = make_planner(world, 0, mode);
+        const Run r = run(*planner, q, 1);
+        micros[mode] += r.micros;
+        if (r.result.status != SearchStatus::Found) {
+          found = false;
+          break;
+        }
+        cost[mode] = r.result.cost;
+        if (mode == 0) explored_bsts.push_back(stat(r.result, "explored_percent"));
+        if (mode == 1) explored_adm.push_back(stat(r.result, "explored_percent"));
+      }
+      if (!found) {
+        ++no_path;
+        continue;
+      }
+      ratios.push_back(cost[2] > 0 ? cost[0] / cost[2] : 1.0);
+    }
+    std::sort(ratios.begin(), ratios.end());
+    const auto share = [&](double limit) {
+      return ratios.empty() ? 0.0
+                            : 100.0 * double(std::upper_bound(ratios.begin(), ratios.end(), limit) - ratios.begin()) /
+                                  double(ratios.size());
+    };
+    const auto mean = [](const std::vector<double>& v) {
+      double sum = 0;
+      for (const double x : v) sum += x;
+      return v.empty() ? 0.0 : sum / double(v.size());
+    };
+    std::vector<double> eb = explored_bsts;
+    std::sort(eb.begin(), eb.end());
+    std::printf("  %d threat(s) + %d ally(ies): %zu placements found (%d without a path)\n", agents, agents,
+                ratios.size(), no_path);
+    std::printf("    bsts cost / exact: min %.4f, median %.4f, p90 %.4f, p99 %.4f, max %.4f, mean %.4f\n",
+                quantile(ratios, 0), quantile(ratios, 0.5), quantile(ratios, 0.9), quantile(ratios, 0.99),
+                quantile(ratios, 1), mean(ratios));
+    std::printf("    optimal (<= 1.000001) %.1f%%, within 5%% %.1f%%, within 10%% %.1f%%\n", share(1.000001),
+                share(1.05), share(1.10));
+    std::printf("    explored: bsts mean %.1f%% (median %.1f%%, p90 %.1f%%), admissible mean %.1f%%\n", mean(eb),
+                quantile(eb, 0.5), quantile(eb, 0.9), mean(explored_adm));
+    const double n = std::max<double>(1.0, double(placements));
+    std::printf("    mean time per query: bsts %.1f us, admissible %.1f us, exact %.1f us\n", micros[0] / n,
+                micros[1] / n, micros[2] / n);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_bench_tactical(const BenchTacticalOptions& options) {
+  std::vector<std::string> paths = options.scenario_paths;
+  auto overrides = parse_param_overrides(options.params);
+  if (!overrides) return fail(overrides.error().to_string());
+  const PlannerInfo* info = find_planner("tactical");
+  for (const PlannerParam& p : *overrides) {
+    if (p.name == "mode") return fail("--param mode: the bench runs every mode");
+  }
+  if (auto checked = resolve_params(*info, *overrides, "--param"); !checked) return fail(checked.error().to_string());
+  g_overrides = *overrides;
+  std::filesystem::path maps;
+  if (const auto found = find_default_scenario()) maps = found->parent_path();
+  if (paths.empty()) {
+    if (maps.empty()) return fail("maps/default.json not found; name the scenario files");
+    for (const char* table : {"1v1", "4v4"}) {
+      for (const int nodes : {512, 2048, 8192}) {
+        paths.push_back((maps / ("tactical_" + std::string(table) + "_" + std::to_string(nodes) + ".json")).string());
+      }
+    }
+  }
+  if (const int rc = bench_table(paths, options.repeat); rc != kExitOk) return rc;
+  if (options.placements <= 0) return kExitOk;
+  const std::string field = options.nodes == 512 ? "512" : options.nodes == 8192 ? "8192" : "2048";
+  if (maps.empty()) return fail("maps/ not found for the placements' field");
+  auto base = load_any_scenario((maps / ("tactical_1v1_" + field + ".json")).string());
+  if (!base) return fail(base.error().to_string());
+  return bench_placements(*base, options.placements, options.seed);
+}
+
+}  // namespace pathscope::app
