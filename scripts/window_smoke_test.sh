@@ -16,6 +16,7 @@
 #   - the hover tooltip goes when the pointer leaves the canvas;
 #   - dragging the search debugger's timeline slider scrubs the search back;
 #   - "compare planners" shows the comparison's table at once;
+#   - Play moves the drifting rock, Pause stops it, one undo puts it back;
 #   - dragging the right column's inner edge resizes it;
 #   - the window's new size is remembered in settings.json on exit;
 #   - a broken file on the command line still opens the window, with the error pinned.
@@ -380,6 +381,35 @@ note "compare planners: $compared rows, table at ($qx0,$qy0)-($qx1,$qy1)"
 [ "$qy1" -le "$cy1" ] && [ "$qx0" -ge "$cx1" ] ||
   fail "the comparison's table ($qx0,$qy0)-($qx1,$qy1) is not within the right column above the status bar"
 shot compared
+
+# ---- Motion: Play moves the drifting rock, Pause stops it, one undo puts it back -------
+read -r mx0 my0 mx1 my1 < <(ui "item motion_play")
+[ -n "${my1:-}" ] || fail "no motion Play button on screen"
+shot before_motion
+revision_before=$(ui revision)
+xdotool mousemove --sync $((origin_x + (mx0 + mx1) / 2)) $((origin_y + (my0 + my1) / 2))
+settle 0.3
+xdotool click 1
+settle 2.0
+read -r playing steps_played < <(ui motion)
+[ "$playing" = 1 ] || fail "the motion does not play after clicking Play"
+[ "${steps_played:-0}" -ge 20 ] || fail "the motion played only ${steps_played:-0} steps in 2 s"
+xdotool mousemove --sync $((origin_x + (mx0 + mx1) / 2)) $((origin_y + (my0 + my1) / 2))
+settle 0.3
+xdotool click 1
+settle 0.5
+read -r playing steps_played < <(ui motion)
+[ "$playing" = 0 ] || fail "the motion still plays after clicking Pause"
+shot moved
+moved_pixels=$(diff_canvas before_motion moved)
+note "motion: $steps_played steps played, revision $revision_before -> $(ui revision), $moved_pixels canvas pixels changed"
+[ "$moved_pixels" -ge 100 ] || fail "playing the motion changed only $moved_pixels canvas pixels"
+press z ctrl
+shot motion_undone
+undone_pixels=$(diff_canvas before_motion motion_undone)
+note "motion undone in one step: $undone_pixels canvas pixels differ from before"
+[ "$undone_pixels" -le 50 ] || fail "one undo left $undone_pixels canvas pixels changed by the motion"
+[ "$(ui motion | awk '{print $1}')" = 0 ] || fail "the motion plays again after undo"
 
 # ---- The right column is resized by dragging its inner edge ---------------------------
 read -r _ _ hi_before _ < <(ui canvas)

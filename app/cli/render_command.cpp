@@ -13,9 +13,12 @@
 #include "app/platform/png_export.hpp"
 #include "app/debugger/search_debugger.hpp"
 #include "planner/core/planner_registry.hpp"
+#include "planner/scenario/feature_motion.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 #include "render/map/scene_painter.hpp"
+
+#include <cmath>
 
 #include <imgui.h>
 
@@ -105,6 +108,15 @@ int run_render_command(const RenderOptions& options) {
   Result<EditorState> opened = open_editor_state(options.scenario_path);
   if (!opened) return fail(opened.error().to_string());
   EditorState& state = *opened;
+  if (options.motion_seconds > 0) {
+    // As the window's Play would: whole fixed steps, so the picture matches it.
+    if (options.motion_seconds > 3600) return fail("--motion " + std::to_string(options.motion_seconds) + ": at most 3600 s");
+    const auto steps = static_cast<long long>(std::llround(options.motion_seconds / kFeatureMotionStep));
+    const Status moved = state.doc->apply("Move features", [steps](Scenario& s) {
+      for (long long i = 0; i < steps; ++i) advance_features(s, kFeatureMotionStep);
+    });
+    if (!moved) return fail(moved.error().to_string());
+  }
   const Scenario& scenario = state.doc->scenario();
   const std::size_t query_count = scenario.queries.size();
   if (query_count > 0 || options.query != 0) {

@@ -22,6 +22,7 @@ struct RenderOptions {
   long long step = -1;          ///< Trace step to show; -1 = the finished search.
   std::vector<std::string> layers;  ///< Empty = the default layers; {"all"} = every layer.
   int frames = 1;               ///< > 1: draw that many frames and print ms per frame.
+  double motion_seconds = 0;    ///< Moves the features with a velocity this long first (fixed steps).
 };
 
 /// Loads a scenario JSON or Moving AI .map (maps/default.json when `path` is empty)

@@ -71,7 +71,7 @@ void EditorApp::handle_event(const SDL_Event& e) {
 }
 
 bool EditorApp::animating() const {
-  return debugger_.playing() || debugger_.busy() || files_.quit_confirmed();
+  return debugger_.playing() || debugger_.busy() || motion_.playing() || files_.quit_confirmed();
 }
 
 AppSettings EditorApp::settings() const {
@@ -113,12 +113,26 @@ void EditorApp::handle_shortcuts() {
   files_.shortcuts(state_);  // Ctrl+N, Ctrl+O, Ctrl+S, Ctrl+Shift+S, Ctrl+Q
   Document& doc = *state_.doc;
   if (io.KeyCtrl) {
-    if (pressed(SDL_SCANCODE_Z) && !io.KeyShift) doc.undo();
-    if (pressed(SDL_SCANCODE_Y) || (pressed(SDL_SCANCODE_Z) && io.KeyShift)) doc.redo();
+    // Undo and redo stop the motion first, so its next step does not land on top.
+    if (pressed(SDL_SCANCODE_Z) && !io.KeyShift) {
+      motion_.pause(state_);
+      doc.undo();
+    }
+    if (pressed(SDL_SCANCODE_Y) || (pressed(SDL_SCANCODE_Z) && io.KeyShift)) {
+      motion_.pause(state_);
+      doc.redo();
+    }
     return;
   }
   if (io.WantCaptureKeyboard) return;
   if (pressed(SDL_SCANCODE_F) || pressed(SDL_SCANCODE_HOME)) fit_pending_ = true;
+  if (pressed(SDL_SCANCODE_M)) {
+    if (motion_.playing()) {
+      motion_.pause(state_);
+    } else {
+      motion_.play(state_);
+    }
+  }
   debugger_shortcuts(debugger_, canvas_.hover_world());  // F5..F11
   // Tool shortcuts: the registry's letters.
   for (const ToolInfo& info : tool_registry()) {
@@ -193,6 +207,7 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
                 int(state_.messages.pinned_error() != nullptr));
   std::string all = text;
   all += "comparison " + std::to_string(debugger_.last_comparison().size()) + "\n";
+  all += "motion " + std::to_string(int(motion_.playing())) + " " + std::to_string(motion_.steps()) + "\n";
   for (const UiProbe::Item& item : state_.probe.items()) {
     char line[256];
     std::snprintf(line, sizeof line, "item %s %.0f %.0f %.0f %.0f\n", item.name.c_str(), item.x0, item.y0, item.x1,
@@ -251,6 +266,7 @@ void EditorApp::frame(const PointerTracker& pointer) {
   if (pick) {
     if (const auto hover = canvas_.hover_world()) debugger_.pick_breakpoint(*hover, 6.0 / state_.camera.zoom());
   }
+  motion_.update(state_, io.DeltaTime);
   debugger_.sync(state_);
   debugger_.update(io.DeltaTime);
   if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging() && !canvas_.panning()) {

@@ -13,6 +13,7 @@
 #include "app/debugger/debugger_panel.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/editor/file_actions.hpp"
+#include "app/editor/motion_player.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/debugger/search_debugger.hpp"
 #include "app/platform/settings.hpp"
@@ -61,6 +62,7 @@ class EditorApp {
   void left_column();
   void right_column();
   void column_splitter(const char* id, float x, int& width, int direction);
+  void motion_section();
   void messages_strip();
   void status_bar();
   void paint_scene_if_needed();
@@ -72,6 +74,7 @@ class EditorApp {
   EditorState state_;
   SearchDebugger debugger_;
   FileActions files_;
+  MotionPlayer motion_;
   Canvas canvas_;
   ImGuiDrawAdapter adapter_;
   std::map<std::string, std::unique_ptr<Tool>> tools_;

@@ -29,8 +29,14 @@ void EditorApp::menu_bar() {
   if (ImGui::BeginMenu("Edit")) {
     const std::string undo = doc.can_undo() ? "Undo " + doc.undo_label() : std::string("Undo");
     const std::string redo = doc.can_redo() ? "Redo " + doc.redo_label() : std::string("Redo");
-    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, doc.can_undo())) doc.undo();
-    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, doc.can_redo())) doc.redo();
+    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, doc.can_undo())) {
+      motion_.pause(state_);
+      doc.undo();
+    }
+    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, doc.can_redo())) {
+      motion_.pause(state_);
+      doc.redo();
+    }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
@@ -51,7 +57,8 @@ void EditorApp::menu_bar() {
         "Pan: right or middle drag, or Space + drag.  Zoom: wheel.  Fit: F or Home.\n"
         "Tools: the letters on the toolbar.  Enter closes a polygon or road, Escape cancels,\n"
         "Delete removes the selection.  Undo: Ctrl+Z.  Redo: Ctrl+Y or Ctrl+Shift+Z.\n"
-        "Search: F10 step (Shift+F10 back), F5 run/pause, F6 reset, F9 breakpoint at the cursor.");
+        "Search: F10 step (Shift+F10 back), F5 run/pause, F6 reset, F9 breakpoint at the cursor.\n"
+        "Motion: M plays or pauses the features that have a velocity (set it in the inspector).");
     ImGui::EndMenu();
   }
   ImGui::EndMainMenuBar();
@@ -158,6 +165,7 @@ void EditorApp::left_column() {
       ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
       tool->options_ui(ctx);
     }
+    motion_section();
     if (show_layers_ && section("Layers")) {
       for (render::Layer layer : render::all_layers()) {
         bool on = state_.layers.contains(layer);
@@ -168,6 +176,39 @@ void EditorApp::left_column() {
   }
   ImGui::End();
   column_splitter("##left_split", float(left_width_), left_width_, +1);
+}
+
+// Play, pause, step and speed of the features' motion; the world time played.
+void EditorApp::motion_section() {
+  if (!section("Motion")) return;
+  const std::size_t moving = moving_feature_count(state_.doc->scenario());
+  const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  ImGui::BeginDisabled(moving == 0);
+  if (ImGui::Button(motion_.playing() ? "Pause##motion" : "Play##motion", ImVec2(half, 0))) {
+    if (motion_.playing()) {
+      motion_.pause(state_);
+    } else {
+      motion_.play(state_);
+    }
+  }
+  state_.probe.last_item("motion_play");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Move the features that have a velocity (M); each play is one undo step");
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step##motion", ImVec2(half, 0))) motion_.step(state_);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One step of 1/30 s");
+  float speed = float(motion_.speed());
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderFloat("##motion_speed", &speed, 0.05f, 20.0f, "speed %.2fx", ImGuiSliderFlags_Logarithmic)) {
+    motion_.set_speed(speed);
+  }
+  ImGui::EndDisabled();
+  if (moving == 0) {
+    ImGui::TextDisabled("No feature moves: give one a velocity in the inspector.");
+  } else {
+    ImGui::Text("%zu moving, t = %.2f s", moving, motion_.time());
+  }
 }
 
 void EditorApp::right_column() {

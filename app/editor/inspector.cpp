@@ -94,6 +94,10 @@ void feature_panel(EditorState& state, const Selection& sel) {
                     [&](Scenario& e, double v) { edit(e).shape.radius = v; });
       break;
   }
+  fields.point("velocity", f.velocity,
+               "Metres per second while the motion plays (Motion section, M); bounces off the world's edges. "
+               "0, 0: stays put",
+               [&](Scenario& e, Vec2 v) { edit(e).velocity = v; });
 }
 
 // ---------------------------------------------------------------------------------------

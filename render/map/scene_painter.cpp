@@ -35,7 +35,21 @@ Vec2 shape_center(const pathscope::Shape& shape) {
   return (lo + hi) * 0.5;
 }
 
+// A moving feature's velocity: an arrow from its centre to where it will be in three
+// seconds, at least three heads long so that slow ones show too; `head` in metres.
+void paint_velocity(const pathscope::Shape& shape, Vec2 velocity, double head, Color color, DrawList& out) {
+  const double speed = glm::length(velocity);
+  if (!(speed > 0)) return;
+  const Vec2 a = shape_center(shape), b = a + velocity * (std::max(3.0, 3 * head / speed));
+  const Vec2 dir = velocity / speed, side{-dir.y, dir.x};
+  const double h = head;
+  out.line(Layer::Features, color, a, b - dir * (h * 0.5), 2);
+  const std::vector<Vec2> tip = {b, b - dir * h + side * (h * 0.45), b - dir * h - side * (h * 0.45)};
+  out.polygon(Layer::Features, color, tip);
+}
+
 void paint_features(const Scenario& s, DrawList& out) {
+  const double head = std::max(s.world.width, s.world.height) / 90.0;
   for (const Feature& f : s.features) {
     const Color base = f.terrain < s.terrains.size() ? s.terrains[f.terrain].color : Color{200, 0, 200, 255};
     const Color fill = with_alpha(mix(base, {255, 255, 255, 255}, 0.25), 80);
@@ -55,6 +69,7 @@ void paint_features(const Scenario& s, DrawList& out) {
         out.circle(Layer::Features, line, sh.center, sh.radius, false, 1.5f);
         break;
     }
+    paint_velocity(sh, f.velocity, head, line, out);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "planner/quadtree/quadtree_map.hpp"
+#include "planner/scenario/feature_motion.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/planner/quadtree/quadtree_test_support.hpp"
 #include "tests/test_maps.hpp"
@@ -157,6 +158,49 @@ TEST_CASE("an incrementally updated quadtree and link graph equal a full rebuild
   }
   CHECK(edits == 400);
   CHECK(changed > 250);
+}
+
+TEST_CASE("features moving with a velocity: the map updated at every step equals a rebuild") {
+  std::mt19937_64 rng(4242);
+  Scenario s = base_scenario(rng, 48, 40);
+  // A drifting asteroid disc (impassable), a slow nebula rectangle and a wall polygon,
+  // fast enough to bounce off every edge within the run.
+  Feature disc;
+  disc.id = 1;
+  disc.terrain = 1;
+  disc.shape.kind = ShapeKind::Circle;
+  disc.shape.center = {12, 10};
+  disc.shape.radius = 4.5;
+  disc.velocity = {31, 17};
+  Feature nebula;
+  nebula.id = 2;
+  nebula.terrain = 3;  // swamp: slow, passable
+  nebula.shape.kind = ShapeKind::Rect;
+  nebula.shape.min = {20, 20};
+  nebula.shape.max = {29, 26};
+  nebula.velocity = {-13, 22};
+  Feature wall;
+  wall.id = 3;
+  wall.terrain = 1;
+  wall.shape.kind = ShapeKind::Polygon;
+  wall.shape.points = {{30, 5}, {38, 8}, {33, 12}};
+  wall.velocity = {9, -27};
+  s.features = {disc, nebula, wall};
+  PlanningWorld world(s);
+  const QuadtreeMap* maps[2] = {&QuadtreeMap::of(world, 0), &QuadtreeMap::of(world, 1)};
+  int changed = 0;
+  for (int step = 0; step < 150; ++step) {
+    CAPTURE(step);
+    REQUIRE(advance_features(s, kFeatureMotionStep) == 3);
+    const WorldChange change = world.update(s);
+    REQUIRE_FALSE(change.rebuilt);
+    changed += !change.cells.empty();
+    for (std::size_t c = 0; c < 2; ++c) {
+      REQUIRE(&QuadtreeMap::of(world, c) == maps[c]);
+      check_equal(*maps[c], world.grid(c));
+    }
+  }
+  CHECK(changed > 100);
 }
 
 TEST_CASE("an update that changes one cell keeps every leaf away from it") {
