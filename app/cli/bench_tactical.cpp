@@ -3,17 +3,20 @@
 //
 //   - Per scenario (by default the six maps/tactical_*.json: the seed's grids of 512,
 //     2,048 and 8,192 nodes with one threat and one ally, and with four of each), its
-//     first query with the three modes of the same cost model: BSTS (the seed's
-//     heuristic), admissible bidirectional A* and exact (bidirectional Dijkstra). Per
+//     first query with the four modes of the same cost model: BSTS (the seed's
+//     heuristic), waypoint (BSTS or by way of an ally or round a threat), admissible
+//     bidirectional A* and exact (bidirectional Dijkstra). Per
 //     mode: cells explored (expanded by either side, each once), all cells, the
 //     percentage, the path's cost, cost / exact optimum, and the fastest of --repeat
 //     runs; beside the seed's own explored figures.
-//   - The sub-optimality of BSTS over --placements random placements per agent count
-//     (1 + 1 and 4 + 4) on the 2,048-node field (or --nodes): threats and allies at
-//     random centres with radii of 15 to 45 m, start near the west edge and goal near the
-//     east edge at random heights; BSTS cost / exact cost as a distribution (quantiles,
-//     share within 5% and 10%), with the explored percentages of BSTS and the admissible
-//     mode. Placements come from a seeded generator (--seed): the same figures every run.
+//   - The sub-optimality of BSTS and waypoint over --placements random placements per
+//     agent count (1 + 1 and 4 + 4) on the 2,048-node field (or --nodes): threats and
+//     allies at random centres with radii of 15 to 45 m, start near the west edge and
+//     goal near the east edge at random heights; cost / exact cost as a distribution
+//     (quantiles, share within 5% and 10%), with the explored percentages of every mode.
+//     Placements come from a seeded generator (--seed): the same figures every run.
+//   - --param sets the cost model (c1, c2, fading, occlusion), the BSTS weight and the
+//     repair's corridor for every mode.
 // Times are wall-clock and vary from run to run; nothing else does.
 
 #include <algorithm>
@@ -47,7 +50,15 @@ double stat(const PathResult& r, std::string_view name) {
   return 0;
 }
 
-constexpr const char* kModeNames[3] = {"bsts", "admissible", "exact"};
+// The modes run, by their `mode` parameter; exact last (the reference).
+struct ModeName {
+  int mode;
+  const char* name;
+};
+constexpr ModeName kModes[] = {{0, "bsts"}, {3, "waypoint"}, {1, "admissible"}, {2, "exact"}};
+constexpr int kModeCount = 4;
+constexpr int kExact = 3;
+constexpr int kHeuristicModes = 2;  // bsts and waypoint: the inexact ones
 
 // The seed's Tables 1 and 2: nodes explored per grid size.
 struct SeedRow {
@@ -104,28 +115,28 @@ int bench_table(const std::vector<std::string>& paths, int repeat) {
     PlanningWorld world(s);
     const Query& q = s.queries.front();
     const std::size_t cells = world.grid(q.movement_class).cell_count();
-    Run runs[3];
-    for (int mode = 0; mode < 3; ++mode) {
-      auto planner = make_planner(world, q.movement_class, mode);
-      runs[mode] = run(*planner, PathQuery{q.start, q.goal}, repeat);
-      if (runs[mode].result.status != SearchStatus::Found) {
-        return fail(path + ": mode " + kModeNames[mode] + ": " + to_string(runs[mode].result.status) + " " +
-                    runs[mode].result.message);
+    Run runs[kModeCount];
+    for (int m = 0; m < kModeCount; ++m) {
+      auto planner = make_planner(world, q.movement_class, kModes[m].mode);
+      runs[m] = run(*planner, PathQuery{q.start, q.goal}, repeat);
+      if (runs[m].result.status != SearchStatus::Found) {
+        return fail(path + ": mode " + kModes[m].name + ": " + to_string(runs[m].result.status) + " " +
+                    runs[m].result.message);
       }
     }
-    const double exact = runs[2].result.cost;
+    const double exact = runs[kExact].result.cost;
     const std::string name = std::filesystem::path(path).filename().string();
     const SeedRow* seed = seed_row(s.threats.size(), cells);
-    for (int mode = 0; mode < 3; ++mode) {
-      const PathResult& r = runs[mode].result;
+    for (int m = 0; m < kModeCount; ++m) {
+      const PathResult& r = runs[m].result;
       char seed_text[64] = "";
-      if (mode == 0 && seed) {
+      if (m == 0 && seed) {
         std::snprintf(seed_text, sizeof seed_text, "%d of %d, %.1f%%", seed->explored, seed->nodes,
                       100.0 * seed->explored / seed->nodes);
       }
-      std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9.1f | %s\n", mode == 0 ? name.c_str() : "",
-                  cells, s.threats.size() + s.allies.size(), kModeNames[mode], stat(r, "explored"),
-                  stat(r, "explored_percent"), r.cost, exact > 0 ? r.cost / exact : 1.0, runs[mode].micros, seed_text);
+      std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9.1f | %s\n", m == 0 ? name.c_str() : "",
+                  cells, s.threats.size() + s.allies.size(), kModes[m].name, stat(r, "explored"),
+                  stat(r, "explored_percent"), r.cost, exact > 0 ? r.cost / exact : 1.0, runs[m].micros, seed_text);
     }
   }
   return kExitOk;
@@ -137,6 +148,12 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[i];
 }
 
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (const double x : v) sum += x;
+  return v.empty() ? 0.0 : sum / double(v.size());
+}
+
 int bench_placements(const Scenario& base, int placements, std::uint64_t seed) {
   std::printf("placements: %d per agent count on %g x %g m, %d x %d cells, seed %llu\n", placements,
               base.world.width, base.world.height, base.grid_size().x, base.grid_size().y,
@@ -145,9 +162,9 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed) {
     std::mt19937_64 rng(seed + std::uint64_t(agents));
     std::uniform_real_distribution<double> ux(0, base.world.width), uy(0, base.world.height), ur(15, 45);
     std::uniform_real_distribution<double> west(5, 40), east(base.world.width - 40, base.world.width - 5);
-    std::vector<double> ratios, explored_bsts, explored_adm;
+    std::vector<double> ratios[kHeuristicModes], explored[kModeCount];
     int no_path = 0;
-    double micros[3] = {0, 0, 0};
+    double micros[kModeCount] = {};
     for (int p = 0; p < placements; ++p) {
       Scenario s = base;
       s.threats.clear();
@@ -159,51 +176,47 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed) {
       }
       const PathQuery q{{west(rng), uy(rng)}, {east(rng), uy(rng)}};
       PlanningWorld world(s);
-      double cost[3] = {0, 0, 0};
+      double cost[kModeCount] = {};
+      double percent[kModeCount] = {};
       bool found = true;
-      for (int mode = 0; mode < 3; ++mode) {
-        auto planner = make_planner(world, 0, mode);
+      for (int m = 0; m < kModeCount && found; ++m) {
+        auto planner = make_planner(world, 0, kModes[m].mode);
         const Run r = run(*planner, q, 1);
-        micros[mode] += r.micros;
-        if (r.result.status != SearchStatus::Found) {
-          found = false;
-          break;
-        }
-        cost[mode] = r.result.cost;
-        if (mode == 0) explored_bsts.push_back(stat(r.result, "explored_percent"));
-        if (mode == 1) explored_adm.push_back(stat(r.result, "explored_percent"));
+        micros[m] += r.micros;
+        found = r.result.status == SearchStatus::Found;
+        cost[m] = r.result.cost;
+        percent[m] = stat(r.result, "explored_percent");
       }
       if (!found) {
         ++no_path;
         continue;
       }
-      ratios.push_back(cost[2] > 0 ? cost[0] / cost[2] : 1.0);
+      for (int m = 0; m < kModeCount; ++m) explored[m].push_back(percent[m]);
+      for (int m = 0; m < kHeuristicModes; ++m) ratios[m].push_back(cost[kExact] > 0 ? cost[m] / cost[kExact] : 1.0);
     }
-    std::sort(ratios.begin(), ratios.end());
-    const auto share = [&](double limit) {
-      return ratios.empty() ? 0.0
-                            : 100.0 * double(std::upper_bound(ratios.begin(), ratios.end(), limit) - ratios.begin()) /
-                                  double(ratios.size());
-    };
-    const auto mean = [](const std::vector<double>& v) {
-      double sum = 0;
-      for (const double x : v) sum += x;
-      return v.empty() ? 0.0 : sum / double(v.size());
-    };
-    std::vector<double> eb = explored_bsts;
-    std::sort(eb.begin(), eb.end());
     std::printf("  %d threat(s) + %d ally(ies): %zu placements found (%d without a path)\n", agents, agents,
-                ratios.size(), no_path);
-    std::printf("    bsts cost / exact: min %.4f, median %.4f, p90 %.4f, p99 %.4f, max %.4f, mean %.4f\n",
-                quantile(ratios, 0), quantile(ratios, 0.5), quantile(ratios, 0.9), quantile(ratios, 0.99),
-                quantile(ratios, 1), mean(ratios));
-    std::printf("    optimal (<= 1.000001) %.1f%%, within 5%% %.1f%%, within 10%% %.1f%%\n", share(1.000001),
-                share(1.05), share(1.10));
-    std::printf("    explored: bsts mean %.1f%% (median %.1f%%, p90 %.1f%%), admissible mean %.1f%%\n", mean(eb),
-                quantile(eb, 0.5), quantile(eb, 0.9), mean(explored_adm));
+                ratios[0].size(), no_path);
+    for (int m = 0; m < kHeuristicModes; ++m) {
+      std::vector<double>& r = ratios[m];
+      std::sort(r.begin(), r.end());
+      const auto share = [&](double limit) {
+        return r.empty() ? 0.0
+                         : 100.0 * double(std::upper_bound(r.begin(), r.end(), limit) - r.begin()) / double(r.size());
+      };
+      std::vector<double> e = explored[m];
+      std::sort(e.begin(), e.end());
+      std::printf("    %s cost / exact: min %.4f, median %.4f, p90 %.4f, p99 %.4f, max %.4f, mean %.4f\n",
+                  kModes[m].name, quantile(r, 0), quantile(r, 0.5), quantile(r, 0.9), quantile(r, 0.99),
+                  quantile(r, 1), mean(r));
+      std::printf("      optimal (<= 1.000001) %.1f%%, within 5%% %.1f%%, within 10%% %.1f%%; explored mean %.1f%% "
+                  "(median %.1f%%, p90 %.1f%%)\n",
+                  share(1.000001), share(1.05), share(1.10), mean(e), quantile(e, 0.5), quantile(e, 0.9));
+    }
     const double n = std::max<double>(1.0, double(placements));
-    std::printf("    mean time per query: bsts %.1f us, admissible %.1f us, exact %.1f us\n", micros[0] / n,
-                micros[1] / n, micros[2] / n);
+    std::printf("    explored mean: admissible %.1f%%, exact %.1f%%\n", mean(explored[2]), mean(explored[3]));
+    std::printf("    mean time per query:");
+    for (int m = 0; m < kModeCount; ++m) std::printf("%s %s %.1f us", m ? "," : "", kModes[m].name, micros[m] / n);
+    std::printf("\n");
   }
   return kExitOk;
 }

@@ -63,7 +63,7 @@ std::vector<PlannerInfo> make_registry() {
       "metres of threat-weighted travel: (length - threat - safe) * c1 + threat * c2, times the terrain multiplier",
       {ParamSpec{"c1", "cost per metre outside threats and allies (c1 + c2 = 1)", 0.25, 0.0, 1.0},
        ParamSpec{"c2", "cost per metre inside threats (c1 + c2 = 1)", 0.75, 0.0, 1.0},
-       ParamSpec{"mode", "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra)", 0, 0, 2},
+       ParamSpec{"mode", "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra), 3 waypoint (BSTS or by way of an ally or round a threat)", 0, 0, 3},
        ParamSpec{"fading", "1: threats weigh 1 - d / radius at distance d from their centre", 0, 0, 1},
        ParamSpec{"occlusion", "1: obstacles hide threats (no exposure behind them)", 0, 0, 1},
        ParamSpec{"weight", "BSTS only: weight of the heuristic (1 = the seed's; lower: more explored, nearer the optimum)", 1, 0, 1},

@@ -15,6 +15,12 @@
 //   - Admissible: Euclidean distance times the smallest cost per metre (0 with any ally,
 //     whose areas cost nothing) times the smallest multiplier; consistent.
 //   - Exact: none.
+//   - Waypoint (not in the seed): the BSTS line cost, or, when cheaper, the line cost to one
+//     waypoint plus the waypoint's line cost to the target. Waypoints are every ally's
+//     centre (safe metres are free, so the optimum hops through allies the straight line
+//     misses) and two points beside every threat, 1.05 radii from its centre across the
+//     start-goal line (the way round it). Still inadmissible; the line costs from the
+//     waypoints to both targets are computed once per query.
 //
 // Meeting rule. mu is the best g_forward(v) + g_backward(v) seen over every cell v
 // reached by both sides, kept up to date at each relaxation (not the first cell where
@@ -87,6 +93,14 @@ double TacticalPlanner::heuristic(int side, NodeId cell) const {
   if (h_scale_ == 0 || ends_[1 - side] == kNoNode) return 0;
   const Vec2 p = grid_.center(cell), target = grid_.center(ends_[1 - side]);
   if (params_.mode == TacticalMode::Bsts) return h_scale_ * field_.cost(p, target);
+  if (params_.mode == TacticalMode::Waypoint) {
+    double best = field_.cost(p, target);
+    for (std::size_t i = 0; i < waypoints_.size(); ++i) {
+      if (waypoint_tail_[side][i] >= best) continue;
+      best = std::min(best, field_.cost(p, waypoints_[i]) + waypoint_tail_[side][i]);
+    }
+    return h_scale_ * best;
+  }
   const Vec2 d = target - p;
   return h_scale_ * std::sqrt(d.x * d.x + d.y * d.y);
 }
@@ -168,9 +182,27 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
     generation_ = 1;
   }
   switch (params_.mode) {
-    case TacticalMode::Bsts: h_scale_ = params_.weight * grid_.min_multiplier(); break;
+    case TacticalMode::Bsts:
+    case TacticalMode::Waypoint: h_scale_ = params_.weight * grid_.min_multiplier(); break;
     case TacticalMode::Admissible: h_scale_ = field_.min_factor() * grid_.min_multiplier(); break;
     case TacticalMode::Exact: h_scale_ = 0; break;
+  }
+  waypoints_.clear();
+  if (params_.mode == TacticalMode::Waypoint) {
+    for (const Disc& a : field_.allies()) waypoints_.push_back(a.center);
+    const Vec2 along = grid_.center(ends_[1]) - grid_.center(ends_[0]);
+    const double len = std::sqrt(along.x * along.x + along.y * along.y);
+    if (len > 0) {
+      const Vec2 side{-along.y / len, along.x / len};
+      for (const Disc& t : field_.threats()) {
+        waypoints_.push_back(t.center + side * (1.05 * t.radius));
+        waypoints_.push_back(t.center - side * (1.05 * t.radius));
+      }
+    }
+  }
+  for (int side = 0; side < 2; ++side) {
+    waypoint_tail_[side].clear();
+    for (const Vec2& w : waypoints_) waypoint_tail_[side].push_back(field_.cost(w, grid_.center(ends_[1 - side])));
   }
   for (int side = 0; side < 2; ++side) {
     const NodeId e = ends_[side];

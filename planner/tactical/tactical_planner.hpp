@@ -21,6 +21,8 @@ enum class TacticalMode : std::uint8_t {
   Bsts = 0,        ///< Seed 001: the model's cost along the straight line to the other end (inadmissible).
   Admissible = 1,  ///< Euclidean distance times the smallest cost per metre (optimal).
   Exact = 2,       ///< No heuristic: bidirectional Dijkstra (optimal).
+  Waypoint = 3,    ///< BSTS, or cheaper by way of one waypoint: an ally's centre, or just beside a
+                   ///< threat across the start-goal line (inadmissible; an addition to the seed).
 };
 
 /// Parameters of the tactical planner.
@@ -118,6 +120,8 @@ class TacticalPlanner final : public Planner {
   std::vector<double> corridor_len_;
   std::vector<NodeId> corridor_parent_;
   std::vector<std::uint8_t> corridor_done_;
+  std::vector<Vec2> waypoints_;         // Waypoint mode: ally centres, and two beside each threat
+  std::vector<double> waypoint_tail_[2];  // line cost from each waypoint to each side's target
   std::vector<Exposure> path_exposure_;  // per move of the result
   PathResult result_;
   SearchObserver* observer_ = nullptr;

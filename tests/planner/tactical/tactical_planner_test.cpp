@@ -172,6 +172,7 @@ TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum; BST
     TacticalParams bare_params = params(TacticalMode::Bsts);
     bare_params.corridor = 0;
     TacticalPlanner bare(world, 0, bare_params);
+    TacticalPlanner waypoint(world, 0, params(TacticalMode::Waypoint));
     for (int q = 0; q < 4; ++q) {
       const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
       const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
@@ -200,6 +201,10 @@ TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum; BST
       CHECK(rb.cost <= rbare.cost * (1 + 1e-12));
       CHECK(rbare.cost >= ref * (1 - 1e-9));
       check_no_bump(bare, world.grid(0), rbare);
+      const PathResult& rw = find_path(waypoint, query);
+      REQUIRE(rw.status == SearchStatus::Found);
+      CHECK(rw.cost >= ref * (1 - 1e-9));
+      check_no_bump(waypoint, world.grid(0), rw);
     }
   }
 }
@@ -241,7 +246,7 @@ TEST_CASE("tactical: the heuristic is 0 at the goal (and at the start backwards)
   std::mt19937_64 rng(9);
   const Scenario s = random_scenario(rng, 12, 9);
   PlanningWorld world(s);
-  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible}) {
+  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Waypoint}) {
     TacticalPlanner p(world, 0, params(mode));
     const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
     p.start(PathQuery{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)});
@@ -256,7 +261,8 @@ TEST_CASE("tactical: stepping one expansion at a time equals one-shot, and runs 
   std::mt19937_64 rng(31);
   const Scenario s = random_scenario(rng, 24, 16);
   PlanningWorld world(s);
-  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Exact}) {
+  for (const TacticalMode mode :
+       {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Exact, TacticalMode::Waypoint}) {
     CAPTURE(int(mode));
     TacticalPlanner one(world, 0, params(mode)), stepped(world, 0, params(mode)), again(world, 0, params(mode));
     for (int q = 0; q < 5; ++q) {
