@@ -338,6 +338,7 @@ std::vector<NodeId> TacticalPlanner::corridor_search(const std::vector<NodeId>& 
       }
     }
   }
+  if (!corridor_done_[to]) return nodes;  // cannot happen: the path itself lies in the corridor
   std::vector<NodeId> out;
   for (NodeId c = to; c != kNoNode; c = corridor_parent_[c]) out.push_back(c);
   std::reverse(out.begin(), out.end());
