@@ -13,6 +13,7 @@
 #include <set>
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/tactical/tactical_dependency.hpp"
 #include "planner/tactical/tactical_planner.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
@@ -351,4 +352,22 @@ TEST_CASE("tactical: the result depends on threats and allies and on expanded ce
   WorldChange near;
   near.cells = CellRect{1, 6, 2, 7};
   CHECK_FALSE(dep->still_valid(near));
+}
+
+TEST_CASE("tactical: with occlusion, cells changing under a threat invalidate the result") {
+  Scenario s = test::ascii_scenario(std::vector<std::string>(10, std::string(20, '.')));
+  s.threats.push_back(influence(1, {5, 5}, 3));
+  PlanningWorld world(s);
+  const std::vector<std::uint64_t> none((world.grid(0).cell_count() + 63) / 64, 0);  // nothing expanded
+  WorldChange under;
+  under.cells = CellRect{4, 4, 5, 5};
+  WorldChange far;
+  far.cells = CellRect{15, 0, 16, 1};
+  const TacticalDependency hidden(world, 0, none, true), plain(world, 0, none, false);
+  CHECK_FALSE(hidden.still_valid(under));
+  CHECK(hidden.still_valid(far));
+  CHECK(plain.still_valid(under));
+  WorldChange rebuilt;
+  rebuilt.rebuilt = true;
+  CHECK_FALSE(plain.still_valid(rebuilt));
 }
