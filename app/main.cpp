@@ -113,6 +113,12 @@ int main(int argc, char** argv) {
   bench_qt_cmd->add_option("--repeat", bench_qt.repeat, "runs per timing (the fastest counts)")->check(CLI::Range(1, 1000));
   bench_qt_cmd->add_option("--side", bench_qt.side, "cells per side of the map the update is timed on")->check(CLI::Range(8, 8192));
   bench_qt_cmd->add_option("--edits", bench_qt.edits, "places of the 1% circle for the update timing (0 = none)")->check(CLI::Range(0, 10000));
+  BenchVisgraphOptions bench_vg;
+  auto* bench_vg_cmd = bench_group->add_subcommand("visgraph", "visibility graph: build time by corners, query time, lengths against the octile optimum");
+  bench_vg_cmd->add_option("--movingai", bench_vg.movingai_path, "instead of random rectangles: a Moving AI .scen file or a folder of them");
+  bench_vg_cmd->add_option("--corners", bench_vg.corners, "random rectangle maps of about N corners (repeatable)")->check(CLI::Range(4, 1000000));
+  bench_vg_cmd->add_option("--queries", bench_vg.queries, "queries per map")->check(CLI::Range(0, 100000));
+  bench_vg_cmd->add_option("--seed", bench_vg.seed, "seed of the random maps and queries");
   BenchTacticalOptions bench_tac;
   auto* bench_tac_cmd = bench_group->add_subcommand("tactical", "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements");
   bench_tac_cmd->add_option("files", bench_tac.scenario_paths, "scenarios for the table (default: maps/tactical_*.json)");
@@ -139,6 +145,7 @@ int main(int argc, char** argv) {
   if (*convert_cmd) return run_convert(convert);
   if (*bench_world_cmd) return run_bench_world(bench_world);
   if (*bench_qt_cmd) return run_bench_quadtree(bench_qt);
+  if (*bench_vg_cmd) return run_bench_visgraph(bench_vg);
   if (*bench_tac_cmd) return run_bench_tactical(bench_tac);
   if (*edit_cmd) {
     char extra = 0;

@@ -70,6 +70,16 @@ pathscope_cli_test(bench_quadtree_armada 0
                    ${PS} bench quadtree maps/armada.json --repeat 1 --edits 2)
 pathscope_cli_test(bench_quadtree_both_inputs 2 "not both" ${PS} bench quadtree maps/armada.json --movingai ${BENCH}/den312d.map.scen)
 
+# The visgraph planner (radius 0) on a Moving AI map: every path found and no longer than
+# the octile optimum; and `pathscope bench visgraph`, quickly, on random rectangles and on
+# that map.
+pathscope_cli_test(movingai_visgraph_den312d 0 "320 queries, 0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner visgraph --param radius=0 --max-ratio 1.0)
+pathscope_cli_test(bench_visgraph_quick 0
+                   "random rectangles for ~400 corners: .*[0-9]+ corners, [0-9]+ links, .*graph [0-9.]+ ms \\(build [0-9.]+ ms in all\\).*5 random queries: 5 found, median [0-9.]+ us"
+                   ${PS} bench visgraph --corners 400 --queries 5)
+pathscope_cli_test(bench_visgraph_movingai 0 "den312d\\.map: 65 x 81 cells, radius 0.*20 problems: 20 found.*0 above the optimum"
+                   ${PS} bench visgraph --movingai ${BENCH}/den312d.map.scen --queries 20)
+
 # `pathscope bench tactical`, quickly: seed 001's six scenarios load and run in the three
 # modes beside the seed's figures, and 20 placements per agent count give a distribution.
 pathscope_cli_test(bench_tactical_quick 0

@@ -62,6 +62,14 @@ struct BenchQuadtreeOptions {
   int edits = 8;                    ///< Places of the 1% circle (each added, then removed); 0 = no update.
 };
 
+/// Options of `pathscope bench visgraph` (app/cli/bench_visgraph.cpp).
+struct BenchVisgraphOptions {
+  std::string movingai_path;        ///< A .scen file or a folder of them ("" = random rectangles).
+  std::vector<int> corners = {1000, 10000, 50000};  ///< Random rectangle maps: about this many corners each.
+  int queries = 100;                ///< Random queries per map, or Moving AI problems spread over the file.
+  std::uint64_t seed = 1;           ///< Seed of the random maps and queries.
+};
+
 /// Options of `pathscope bench tactical` (app/cli/bench_tactical.cpp).
 struct BenchTacticalOptions {
   std::vector<std::string> scenario_paths;  ///< Scenarios for the table ({} = maps/tactical_*.json).
@@ -75,6 +83,7 @@ struct BenchTacticalOptions {
 int run_solve(const SolveOptions& options);
 int run_bench_world(const BenchWorldOptions& options);
 int run_bench_quadtree(const BenchQuadtreeOptions& options);
+int run_bench_visgraph(const BenchVisgraphOptions& options);
 int run_bench_tactical(const BenchTacticalOptions& options);
 int run_movingai(const MovingAiOptions& options);
 int run_convert(const ConvertOptions& options);

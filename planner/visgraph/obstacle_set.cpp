@@ -12,6 +12,9 @@
 //  3. Circles go in as circumscribed polygons of radius R + r (edges within max_error of
 //     the circle), with a frame: the outside of the world shrunk by r. One union of all
 //     (non-zero winding) gives the rings; the frame's outer ring is marked as such.
+//  4. A closing (grow by one unit, shrink by one, square joins) merges what the union
+//     leaves touching along an edge (two rows of blocked cells); rings may still touch
+//     at single points, which the sight test handles (segment_index.cpp).
 
 #include "planner/visgraph/obstacle_set.hpp"
 
@@ -198,8 +201,20 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
   clip.AddPaths(circles, ClipperLib::ptSubject, true);
   clip.AddPath(frame_out, ClipperLib::ptSubject, true);
   clip.AddPath(frame_in, ClipperLib::ptSubject, true);
+  Paths merged;
+  clip.Execute(ClipperLib::ctUnion, merged, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+  // A union can leave two polygons (or two parts of one) touching along an edge, e.g.
+  // two rows of blocked cells: a sight line along that edge would pass between them. A
+  // closing (grow by one unit, shrink by one, square joins) merges them and restores
+  // every other vertex.
+  Paths grown;
+  ClipperLib::ClipperOffset grow(4.0);
+  grow.AddPaths(merged, ClipperLib::jtMiter, ClipperLib::etClosedPolygon);
+  grow.Execute(grown, 1.0);
+  ClipperLib::ClipperOffset shrink(4.0);
+  shrink.AddPaths(grown, ClipperLib::jtMiter, ClipperLib::etClosedPolygon);
   ClipperLib::PolyTree tree;
-  clip.Execute(ClipperLib::ctUnion, tree, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+  shrink.Execute(tree, -1.0);
   // The frame's outer ring lies beyond the world: marked, kept for inside tests.
   collect_rings(tree, world.expanded(r + 1.0), set.rings);
   return set;
@@ -233,8 +248,9 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
     }
   }
   // Diagonal contacts: cells (x, y) and (x+1, y+1) (or (x+1, y) and (x, y+1)) blocked,
-  // the other two free. A square of one unit around the shared corner joins them.
-  const double h = 1.0 / kScale;
+  // the other two free. A diamond of four units around the shared corner joins them
+  // (large enough to survive the closing in build_obstacle_set, with its rounding).
+  const double h = 4.0 / kScale;
   for (int y = 0; y + 1 < height; ++y) {
     for (int x = 0; x + 1 < width; ++x) {
       const bool a = at(x, y), b = at(x + 1, y), c = at(x, y + 1), d = at(x + 1, y + 1);

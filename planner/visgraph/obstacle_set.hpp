@@ -66,7 +66,7 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
 
 /// The blocked cells of a tile grid (`blocked[y * width + x]`, cells of `cell_size`
 /// metres from the origin) as obstacle inputs: one rectangle per horizontal run of
-/// blocked cells, plus a small diamond (1/kScale metres from its centre to each vertex) at every corner where two
+/// blocked cells, plus a small diamond (4/kScale metres from its centre to each vertex) at every corner where two
 /// blocked cells touch diagonally with both other cells free, so the gap is closed as
 /// the grid's no-corner-cutting rule closes it.
 std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& blocked, int width, int height,

@@ -9,7 +9,8 @@
 //  - they cross properly (strict signs on both sides); or
 //  - a lies on [p, q] and the segment leaves a, towards p or towards q, strictly into
 //    the obstacle's wedge at a (b is handled by the edge that starts at b, which lies in
-//    the same buckets); or
+//    the same buckets); where a ring touches itself or another at a (a vertex on a
+//    foreign edge) the wedge does not tell, and a point 1e-6 m off a is tested; or
 //  - p (or q) lies inside the open edge and the segment turns to the edge's left.
 // Otherwise the segment only touches boundaries, which is allowed. Together these decide
 // "no point of [p, q] is inside an obstacle" for segments with an endpoint outside or on
@@ -52,6 +53,8 @@ SegmentIndex::SegmentIndex(const std::vector<Ring>& rings) {
     }
   }
   stamp_.assign(pos_.size(), 0);
+  inside_stamp_.assign(pos_.size(), 0);
+  touching_.assign(pos_.size(), 0);
   if (pos_.empty()) return;
   Box2 box = Box2::of(pos_[0]);
   for (const Vec2& p : pos_) box = box.united(Box2::of(p));
@@ -89,6 +92,20 @@ SegmentIndex::SegmentIndex(const std::vector<Ring>& rings) {
       for (int x = x0; x <= x1; ++x) bucket_edges_[fill[std::size_t(y) * std::size_t(nx_) + std::size_t(x)]++] = e;
     }
   }
+  // Vertices where a ring touches itself or another (a vertex on a foreign edge): there
+  // the vertex's own wedge does not say what is inside; blocks() asks inside() instead.
+  for (std::uint32_t v = 0; v < pos_.size(); ++v) {
+    const Vec2 p = pos_[v];
+    const int bx = std::clamp(int(std::floor((p.x - lo_.x) / cell_)), 0, nx_ - 1);
+    const int by = std::clamp(int(std::floor((p.y - lo_.y) / cell_)), 0, ny_ - 1);
+    const std::size_t b = std::size_t(by) * std::size_t(nx_) + std::size_t(bx);
+    for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1] && !touching_[v]; ++k) {
+      const std::uint32_t e = bucket_edges_[k];
+      if (e == v || e == prev_[v]) continue;
+      const Vec2 a = pos_[e], c = pos_[next_[e]];
+      if (cross(a, c, p) == 0 && within(a, c, p)) touching_[v] = 1;
+    }
+  }
 }
 
 bool SegmentIndex::convex(std::uint32_t v) const { return cross(pos_[prev_[v]], pos_[v], pos_[next_[v]]) > 0; }
@@ -120,7 +137,13 @@ bool SegmentIndex::blocks(Vec2 p, Vec2 q, std::uint32_t ai, double* t) const {
     return true;
   }
   if (oa == 0 && within(p, q, a)) {
-    if ((a != q && enters(ai, q - a)) || (a != p && enters(ai, p - a))) {
+    // Just off the vertex towards each end: inside an obstacle?
+    const auto into = [&](Vec2 to) {
+      if (!touching_[ai]) return enters(ai, to - a);
+      const Vec2 d = to - a;
+      return inside(a + d * (1e-6 / std::sqrt(d.x * d.x + d.y * d.y)));
+    };
+    if ((a != q && into(q)) || (a != p && into(p))) {
       if (t) *t = param(p, q, a);
       return true;
     }
@@ -182,11 +205,22 @@ void SegmentIndex::walk(Vec2 p, Vec2 q, Fn&& fn) const {
   }
 }
 
-bool SegmentIndex::visible(Vec2 p, Vec2 q) const {
-  if (p == q) return true;
-  bool blocked = false;
-  walk(p, q, [&](std::uint32_t e) { return blocked = blocks(p, q, e, nullptr); });
-  return !blocked;
+bool SegmentIndex::visible(Vec2 p, Vec2 q) const { return blocker(p, q) == kNoEdge; }
+
+std::uint32_t SegmentIndex::blocker(Vec2 p, Vec2 q) const {
+  if (p == q) return kNoEdge;
+  std::uint32_t found = kNoEdge;
+  walk(p, q, [&](std::uint32_t e) {
+    if (!blocks(p, q, e, nullptr)) return false;
+    found = e;
+    return true;
+  });
+  return found;
+}
+
+bool SegmentIndex::crosses(Vec2 p, Vec2 q, std::uint32_t e) const {
+  const Vec2 a = pos_[e], b = pos_[next_[e]];
+  return sgn(cross(p, q, a)) * sgn(cross(p, q, b)) < 0 && sgn(cross(a, b, p)) * sgn(cross(a, b, q)) < 0;
 }
 
 std::vector<Crossing> SegmentIndex::crossings(Vec2 p, Vec2 q) const {
@@ -206,9 +240,9 @@ std::vector<Crossing> SegmentIndex::crossings(Vec2 p, Vec2 q) const {
 bool SegmentIndex::inside(Vec2 p) const {
   if (nx_ == 0) return false;
   if (p.y < lo_.y || p.y > lo_.y + ny_ * cell_) return false;
-  if (++current_ == 0) {
-    std::fill(stamp_.begin(), stamp_.end(), 0);
-    current_ = 1;
+  if (++inside_current_ == 0) {
+    std::fill(inside_stamp_.begin(), inside_stamp_.end(), 0);
+    inside_current_ = 1;
   }
   const int iy = std::clamp(int(std::floor((p.y - lo_.y) / cell_)), 0, ny_ - 1);
   const int ix0 = std::clamp(int(std::floor((p.x - lo_.x) / cell_)), 0, nx_ - 1);
@@ -218,8 +252,8 @@ bool SegmentIndex::inside(Vec2 p) const {
     const std::size_t b = std::size_t(iy) * std::size_t(nx_) + std::size_t(ix);
     for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
       const std::uint32_t e = bucket_edges_[k];
-      if (stamp_[e] == current_) continue;
-      stamp_[e] = current_;
+      if (inside_stamp_[e] == inside_current_) continue;
+      inside_stamp_[e] = inside_current_;
       const Vec2 a = pos_[e], c = pos_[next_[e]];
       if (cross(a, c, p) == 0 && within(a, c, p)) return false;  // on the boundary
       if ((a.y > p.y) != (c.y > p.y)) {

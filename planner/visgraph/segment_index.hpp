@@ -44,6 +44,13 @@ class SegmentIndex {
 
   /// True when segment [p, q] enters no obstacle's inside.
   bool visible(Vec2 p, Vec2 q) const;
+  /// An edge (by its first vertex) that blocks [p, q], or kNoEdge when it is visible.
+  std::uint32_t blocker(Vec2 p, Vec2 q) const;
+  /// True when [p, q] crosses the edge from vertex e properly (strictly, away from both
+  /// segments' ends): then it is blocked.
+  bool crosses(Vec2 p, Vec2 q, std::uint32_t e) const;
+  /// The id that names no edge.
+  static constexpr std::uint32_t kNoEdge = 0xffffffffu;
   /// Every place where [p, q] enters an obstacle's inside (crossing an edge, or turning
   /// into it at a vertex or from an endpoint on an edge), sorted by t then vertex.
   std::vector<Crossing> crossings(Vec2 p, Vec2 q) const;
@@ -70,8 +77,11 @@ class SegmentIndex {
   int nx_ = 0, ny_ = 0;
   std::vector<std::uint32_t> bucket_start_;  // nx * ny + 1
   std::vector<std::uint32_t> bucket_edges_;  // edge = its first vertex
-  mutable std::vector<std::uint32_t> stamp_;  // per edge
+  mutable std::vector<std::uint32_t> stamp_;  // per edge, for walks
   mutable std::uint32_t current_ = 0;
+  mutable std::vector<std::uint32_t> inside_stamp_;  // per edge, for inside()
+  mutable std::uint32_t inside_current_ = 0;
+  std::vector<std::uint8_t> touching_;  // per vertex: lies on another edge of any ring
   mutable std::uint64_t edge_tests_ = 0;
 };
 

@@ -144,13 +144,12 @@ void VisGraphPlanner::link_exact() {
   const VisibilityGraph& g = map_->graph();
   direct_ = g.index().visible(query_.start, query_.goal);
   if (direct_) return;
-  for (NodeId c = 0; c < corners_; ++c) {
-    if (g.links_to(c, query_.start)) start_links_.push_back(c);
-    if (g.links_to(c, query_.goal)) {
-      goal_links_.push_back(c);
-      goal_mark_[c] = stamp_;
-    }
-  }
+  std::vector<std::uint32_t> seen;
+  g.nodes_linked_to(query_.start, seen);
+  start_links_.assign(seen.begin(), seen.end());
+  g.nodes_linked_to(query_.goal, seen);
+  goal_links_.assign(seen.begin(), seen.end());
+  for (const NodeId c : goal_links_) goal_mark_[c] = stamp_;
 }
 
 bool VisGraphPlanner::link_shortcut() {

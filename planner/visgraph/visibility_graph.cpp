@@ -8,11 +8,20 @@
 // the segment between them enters no obstacle. The tangency test costs a few products
 // and rejects about three pairs in four before the sight test walks the bucket grid
 // (segment_index.hpp); the sight test stops at the first blocking edge, so in cluttered
-// maps it reads a handful of buckets. The build is still quadratic in corners (pairs
-// are enumerated, not swept): its time is measured in the README.
+// maps it reads a handful of buckets.
+//
+// Pairs are enumerated, not swept, so the build is quadratic in corners at worst; two
+// exact shortcuts cut most of it. Nodes are numbered in groups (the nodes of one cell of
+// a coarse grid, cells in Morton order), so consecutive candidates of a node lie close
+// together and tend to hide behind the same obstacle edge: the last few edges that
+// blocked a node's tests are tried first (a proper crossing of an obstacle edge always
+// blocks), and a whole group is skipped when all four corners of its box lie behind one
+// of them (the shadow of an edge is convex). Start and goal links use the same scan.
 
 #include "planner/visgraph/visibility_graph.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <utility>
@@ -26,16 +35,62 @@ int sgn(double v) { return (v > 0) - (v < 0); }
 
 }  // namespace
 
+bool Blockers::sees(const SegmentIndex& index, Vec2 p, Vec2 q) {
+  for (const std::uint32_t e : edge_) {
+    if (e != SegmentIndex::kNoEdge && index.crosses(p, q, e)) return false;
+  }
+  const std::uint32_t e = index.blocker(p, q);
+  if (e == SegmentIndex::kNoEdge) return true;
+  edge_[next_] = e;
+  next_ = (next_ + 1) % edge_.size();
+  return false;
+}
+
+bool Blockers::hide_box(const SegmentIndex& index, Vec2 p, const Box2& box) const {
+  const Vec2 corners[4] = {box.lo, {box.hi.x, box.lo.y}, box.hi, {box.lo.x, box.hi.y}};
+  for (const std::uint32_t e : edge_) {
+    if (e == SegmentIndex::kNoEdge) continue;
+    bool all = true;
+    for (const Vec2& c : corners) all = all && index.crosses(p, c, e);
+    if (all) return true;
+  }
+  return false;
+}
+
 VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
     : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
   const std::size_t nv = index_.vertex_count();
   node_of_vertex_.assign(nv, kNone);
+  std::vector<std::uint32_t> found;
   for (std::uint32_t v = 0; v < nv; ++v) {
-    if (index_.convex(v) && obstacles_.free_box.contains(index_.position(v))) {
-      node_of_vertex_[v] = std::uint32_t(corner_.size());
-      corner_.push_back(v);
-    }
+    if (index_.convex(v) && obstacles_.free_box.contains(index_.position(v))) found.push_back(v);
   }
+  // Groups: the nodes of one cell of a grid over the free box (about eight per cell),
+  // cells in Morton order so that consecutive groups lie close together.
+  const Box2 box = obstacles_.free_box;
+  const double area = std::max(box.size().x * box.size().y, 1e-12);
+  double cell = std::sqrt(area / double(std::max<std::size_t>(found.size(), 1)) * 8.0);
+  cell = std::max({cell, box.size().x / 65535.0, box.size().y / 65535.0, 1e-9});
+  const auto key = [&](Vec2 p) {
+    const std::uint32_t cx = std::uint32_t(std::clamp((p.x - box.lo.x) / cell, 0.0, 65535.0));
+    const std::uint32_t cy = std::uint32_t(std::clamp((p.y - box.lo.y) / cell, 0.0, 65535.0));
+    std::uint64_t k = 0;
+    for (int b = 0; b < 16; ++b) k |= std::uint64_t((cx >> b) & 1u) << (2 * b) | std::uint64_t((cy >> b) & 1u) << (2 * b + 1);
+    return k;
+  };
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+  for (const std::uint32_t v : found) order.emplace_back(key(index_.position(v)), v);
+  std::sort(order.begin(), order.end());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || order[i].first != order[i - 1].first) {
+      group_start_.push_back(std::uint32_t(i));
+      group_box_.push_back(Box2::of(index_.position(order[i].second)));
+    }
+    group_box_.back() = group_box_.back().united(Box2::of(index_.position(order[i].second)));
+    node_of_vertex_[order[i].second] = std::uint32_t(corner_.size());
+    corner_.push_back(order[i].second);
+  }
+  group_start_.push_back(std::uint32_t(corner_.size()));
   const std::size_t n = corner_.size();
   // Plain arrays for the quadratic loop: position, and the two ring neighbours relative to it.
   std::vector<Vec2> p(n), a(n), b(n);
@@ -50,12 +105,22 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
   };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   const std::uint64_t tests_before = index_.edge_tests();
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + 1; j < n; ++j) {
-      const Vec2 d = p[j] - p[i];
-      if (!tangent(i, d) || !tangent(j, d)) continue;
-      ++stats_.tangent_pairs;
-      if (index_.visible(p[i], p[j])) pairs.emplace_back(std::uint32_t(i), std::uint32_t(j));
+  const std::size_t groups = group_box_.size();
+  for (std::size_t gi = 0; gi < groups; ++gi) {
+    for (std::size_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) {
+      Blockers blockers;
+      for (std::size_t g = gi; g < groups; ++g) {
+        if (g != gi && blockers.hide_box(index_, p[i], group_box_[g])) {
+          stats_.hidden_groups++;
+          continue;
+        }
+        for (std::size_t j = (g == gi ? i + 1 : group_start_[g]); j < group_start_[g + 1]; ++j) {
+          const Vec2 d = p[j] - p[i];
+          if (!tangent(i, d) || !tangent(j, d)) continue;
+          ++stats_.tangent_pairs;
+          if (blockers.sees(index_, p[i], p[j])) pairs.emplace_back(std::uint32_t(i), std::uint32_t(j));
+        }
+      }
     }
   }
   stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
@@ -68,8 +133,8 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
   for (std::size_t i = 1; i <= n; ++i) link_start_[i] += link_start_[i - 1];
   link_.resize(link_start_[n]);
   std::vector<std::uint32_t> fill(link_start_.begin(), link_start_.end() - 1);
-  // Pairs come in (i, j) order with i < j, so each node's list ends up sorted: first the
-  // smaller ids (as j, in increasing i) and then the larger ones (as i, in increasing j).
+  // Pairs come in increasing (i, j) order with i < j, so each node's list ends up
+  // sorted: first the smaller ids (as j, in increasing i), then the larger (as i).
   for (const auto& [i, j] : pairs) link_[fill[j]++] = i;
   for (const auto& [i, j] : pairs) link_[fill[i]++] = j;
 }
@@ -78,6 +143,19 @@ bool VisibilityGraph::links_to(std::uint32_t node, Vec2 q) const {
   const std::uint32_t v = corner_[node];
   const Vec2 o = index_.position(v);
   return index_.tangent(v, q - o) && index_.visible(o, q);
+}
+
+void VisibilityGraph::nodes_linked_to(Vec2 q, std::vector<std::uint32_t>& out) const {
+  out.clear();
+  Blockers blockers;
+  for (std::size_t g = 0; g < group_box_.size(); ++g) {
+    if (blockers.hide_box(index_, q, group_box_[g])) continue;
+    for (std::uint32_t j = group_start_[g]; j < group_start_[g + 1]; ++j) {
+      const std::uint32_t v = corner_[j];
+      const Vec2 o = index_.position(v);
+      if (index_.tangent(v, q - o) && blockers.sees(index_, q, o)) out.push_back(j);
+    }
+  }
 }
 
 std::size_t VisibilityGraph::memory_bytes() const {

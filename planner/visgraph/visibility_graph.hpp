@@ -4,6 +4,7 @@
 // and "Howdy neighbour!"; seed 004, "Visibility graphs"): nodes are the obstacles'
 // convex corners (the permanent waypoints), links join corners in line of sight.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -16,11 +17,27 @@
 
 namespace pathscope::visgraph {
 
+/// The last few edges that blocked sight tests from one point: tried before a full test,
+/// since a segment that properly crosses an obstacle edge is blocked.
+class Blockers {
+ public:
+  /// True when [p, q] is in sight; when not, remembers the blocking edge.
+  bool sees(const SegmentIndex& index, Vec2 p, Vec2 q);
+  /// True when every point of `box` lies behind one remembered edge as seen from p.
+  bool hide_box(const SegmentIndex& index, Vec2 p, const Box2& box) const;
+
+ private:
+  std::array<std::uint32_t, 4> edge_{SegmentIndex::kNoEdge, SegmentIndex::kNoEdge, SegmentIndex::kNoEdge,
+                                     SegmentIndex::kNoEdge};
+  std::size_t next_ = 0;
+};
+
 /// Counters of one build.
 struct GraphBuildStats {
   std::uint64_t pairs = 0;           ///< Corner pairs considered.
   std::uint64_t tangent_pairs = 0;   ///< Pairs tangent at both ends (tested for sight).
   std::uint64_t edge_tests = 0;      ///< Obstacle edges tested by those sight tests.
+  std::uint64_t hidden_groups = 0;   ///< Groups of nodes skipped whole, hidden behind an edge.
 };
 
 /// Corners and links of one obstacle set. A link joins two corners that see each other
@@ -28,8 +45,8 @@ struct GraphBuildStats {
 /// path bends only around corners it is tangent to, so the others are never used.
 class VisibilityGraph {
  public:
-  /// Builds the graph over `obstacles` (taken). Quadratic in corners, each pair that is
-  /// tangent at both ends tested for sight through the bucket grid.
+  /// Builds the graph over `obstacles` (taken). Quadratic in corners at worst: each pair
+  /// tangent at both ends is tested for sight, unless its group was found hidden.
   explicit VisibilityGraph(ObstacleSet obstacles);
 
   const ObstacleSet& obstacles() const { return obstacles_; }
@@ -48,6 +65,10 @@ class VisibilityGraph {
   std::size_t link_count() const { return link_.size() / 2; }
   /// True when the node sees point p along a line tangent to its obstacle.
   bool links_to(std::uint32_t node, Vec2 p) const;
+  /// Every node that links_to(node, p), in increasing id order, into `out` (cleared).
+  /// Exact; groups of nodes hidden behind an edge that blocked an earlier test are
+  /// skipped whole.
+  void nodes_linked_to(Vec2 p, std::vector<std::uint32_t>& out) const;
   /// The node of a ring vertex, or UINT32_MAX when it is not a corner.
   std::uint32_t node_of_vertex(std::uint32_t vertex) const { return node_of_vertex_[vertex]; }
 
@@ -57,7 +78,9 @@ class VisibilityGraph {
  private:
   ObstacleSet obstacles_;
   SegmentIndex index_;
-  std::vector<std::uint32_t> corner_;          // node -> vertex
+  std::vector<std::uint32_t> corner_;          // node -> vertex; nodes in Morton order of their group's cell
+  std::vector<std::uint32_t> group_start_;     // groups of nodes sharing a cell: group_count + 1
+  std::vector<Box2> group_box_;                // the box of each group's nodes
   std::vector<std::uint32_t> node_of_vertex_;  // vertex -> node or UINT32_MAX
   std::vector<std::uint32_t> link_start_;      // node_count + 1
   std::vector<std::uint32_t> link_;

@@ -147,6 +147,12 @@ TEST_CASE("tiles touching only at a corner close the gap, as the grid rules do")
   CHECK_FALSE(g.index().visible({2, 1}, {2, 3}));
   CHECK(g.index().visible({1, 1}, {3, 1}));
   CHECK(g.index().visible({2, 1}, {3, 2}));
+  // Two rows of blocked cells meet along an edge: no line runs between them.
+  const PlanningWorld rows(test::ascii_scenario({"......", ".####.", "..###.", "......"}));
+  const VisibilityGraph& r = VisGraphMap::of(rows, 0, params).graph();
+  CHECK(obstacle_rings(r.obstacles()) == 1);
+  CHECK_FALSE(r.index().visible({2, 2}, {5, 2}));
+  CHECK_FALSE(r.index().visible({1.5, 2}, {5, 2}));
   // Two cells meeting along an edge are one ring too, with no corner on the shared side.
   const PlanningWorld walls(test::ascii_scenario({"....", ".##.", "...."}));
   const VisibilityGraph& w = VisGraphMap::of(walls, 0, params).graph();

@@ -70,24 +70,38 @@ TEST_CASE("links equal a brute-force all-pairs sight and tangency check on rando
     const std::vector<Ring> rings = set->rings;
     const Box2 free_box = set->free_box;
     const VisibilityGraph g(std::move(set.value()));
-    // Nodes: the convex corners, found independently, in the same order.
+    // Nodes: the convex corners, found independently (the graph numbers them its own way).
     const std::vector<Vec2> corners = test::reference_corners(rings, free_box);
     REQUIRE(g.node_count() == corners.size());
-    for (std::uint32_t i = 0; i < g.node_count(); ++i) CHECK(g.position(i) == corners[i]);
-    std::set<std::pair<std::uint32_t, std::uint32_t>> expected, found;
+    const auto less = [](Vec2 u, Vec2 v) { return u.x != v.x ? u.x < v.x : u.y < v.y; };
+    std::vector<Vec2> positions;
+    for (std::uint32_t i = 0; i < g.node_count(); ++i) positions.push_back(g.position(i));
+    std::vector<Vec2> sorted = corners;
+    std::sort(positions.begin(), positions.end(), less);
+    std::sort(sorted.begin(), sorted.end(), less);
+    CHECK(positions == sorted);
+    // Links as pairs of positions, smaller first.
+    using Link = std::pair<std::pair<double, double>, std::pair<double, double>>;
+    const auto link = [&](Vec2 u, Vec2 v) {
+      if (less(v, u)) std::swap(u, v);
+      return Link{{u.x, u.y}, {v.x, v.y}};
+    };
+    std::multiset<Link> expected, found;
     for (std::uint32_t i = 0; i < g.node_count(); ++i) {
       const std::uint32_t vi = g.vertex(i);
+      const Vec2 pi = g.position(i);
       const Vec2 ai = g.index().position(g.index().prev(vi)), bi = g.index().position(g.index().next(vi));
       for (std::uint32_t j = i + 1; j < g.node_count(); ++j) {
         const std::uint32_t vj = g.vertex(j);
+        const Vec2 pj = g.position(j);
         const Vec2 aj = g.index().position(g.index().prev(vj)), bj = g.index().position(g.index().next(vj));
-        if (reference_tangent(ai, corners[i], bi, corners[j]) && reference_tangent(aj, corners[j], bj, corners[i]) &&
-            test::reference_visible(rings, corners[i], corners[j])) {
-          expected.insert({i, j});
+        if (reference_tangent(ai, pi, bi, pj) && reference_tangent(aj, pj, bj, pi) &&
+            test::reference_visible(rings, pi, pj)) {
+          expected.insert(link(pi, pj));
         }
       }
       for (const std::uint32_t j : g.links(i)) {
-        if (j > i) found.insert({i, j});
+        if (j > i) found.insert(link(pi, g.position(j)));
       }
       CHECK(std::is_sorted(g.links(i).begin(), g.links(i).end()));
     }

@@ -1,0 +1,199 @@
+// `pathscope bench visgraph [--movingai PATH]`: the figures of issue 9 for the
+// visibility-graph planner (seeds 003 and 004).
+//
+//  - Synthetic maps of random rectangles (1 to 6 m a side, about a fifth of the ground
+//    covered), sized for about --corners corners each (default 1000, 10000, 50000): the
+//    corners, links, pairs tangent at both ends, the time to build the inflated obstacles
+//    and the graph, and the median time of --queries random queries (exact A*), with
+//    their mean number of start and goal links.
+//  - With --movingai PATH, per Moving AI map (radius 0): the same build figures, then
+//    --queries of its problems spread over the file: median query time, and the path
+//    length against the stored octile optimum (mean and largest ratio; a ratio above 1
+//    beyond the file's rounding is an error).
+// Times are wall-clock and vary from run to run; nothing is checked against a target.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_commands.hpp"
+#include "planner/scenario/movingai_check.hpp"
+#include "planner/scenario/movingai_convert.hpp"
+#include "planner/scenario/movingai_parse.hpp"
+#include "planner/visgraph/visgraph_planner.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "pathscope bench visgraph: %s\n", message.c_str());
+  return kExitFailed;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+double stat(const PathResult& r, std::string_view name) {
+  for (const auto& [key, value] : r.stats.extra) {
+    if (key == name) return value;
+  }
+  return 0;
+}
+
+// Builds the obstacles and the graph of class 0 at `radius`; prints and returns the graph's map.
+const visgraph::VisGraphMap* print_build(const PlanningWorld& world, double radius) {
+  visgraph::ObstacleParams params;
+  params.radius = radius;
+  const Clock::time_point t0 = Clock::now();
+  Result<visgraph::ObstacleSet> set =
+      visgraph::build_obstacle_set(visgraph::world_obstacles(world, 0),
+                                   Box2{{0, 0}, {world.scenario().world.width, world.scenario().world.height}}, params);
+  const double obstacles_ms = ms_since(t0);
+  if (!set) {
+    std::printf("  obstacles refused: %s\n", set.error().to_string().c_str());
+    return nullptr;
+  }
+  const std::size_t inputs = set->input_count, rings = set->rings.size();
+  const Clock::time_point t1 = Clock::now();
+  const visgraph::VisibilityGraph graph(std::move(set.value()));
+  const double graph_ms = ms_since(t1);
+  std::printf("  %zu obstacle inputs -> %zu rings in %.1f ms; %zu corners, %zu links, %llu of %llu pairs tested "
+              "(tangent at both ends, not in a hidden group; %llu groups hidden); graph %.1f ms (build %.1f ms in all)\n",
+              inputs, rings, obstacles_ms, graph.node_count(), graph.link_count(),
+              static_cast<unsigned long long>(graph.stats().tangent_pairs),
+              static_cast<unsigned long long>(graph.stats().pairs),
+              static_cast<unsigned long long>(graph.stats().hidden_groups), graph_ms, obstacles_ms + graph_ms);
+  return &visgraph::VisGraphMap::of(world, 0, params);
+}
+
+// Random rectangles for about `corners` corners, a fifth of the ground covered.
+Scenario rectangles(std::mt19937_64& rng, int corners) {
+  const int count = std::max(1, corners / 4);
+  const double side = std::ceil(std::sqrt(60.0 * count));
+  Scenario s = make_empty_scenario(side, side, 1.0);
+  const std::size_t wall = *s.find_terrain("wall");
+  std::uniform_real_distribution<double> pos(0, side - 6), size(1, 6);
+  for (int i = 0; i < count; ++i) {
+    Feature f;
+    f.id = std::uint32_t(i + 1);
+    f.terrain = wall;
+    f.shape.kind = ShapeKind::Rect;
+    f.shape.min = {std::round(pos(rng) * 4) / 4, std::round(pos(rng) * 4) / 4};
+    f.shape.max = f.shape.min + Vec2{std::round(size(rng) * 4) / 4, std::round(size(rng) * 4) / 4};
+    s.features.push_back(f);
+  }
+  return s;
+}
+
+int bench_rectangles(const BenchVisgraphOptions& options) {
+  std::mt19937_64 rng(options.seed);
+  for (const int target : options.corners) {
+    const PlanningWorld world(rectangles(rng, target));
+    std::printf("random rectangles for ~%d corners: %g x %g m, %zu rectangles, radius 0\n", target,
+                world.scenario().world.width, world.scenario().world.height, world.scenario().features.size());
+    const visgraph::VisGraphMap* map = print_build(world, 0);
+    if (!map || !map->ok()) continue;
+    VisGraphParams p;
+    p.radius = 0;
+    VisGraphPlanner planner(world, 0, p);
+    const Box2 box = map->graph().obstacles().free_box;
+    std::uniform_real_distribution<double> ux(box.lo.x, box.hi.x), uy(box.lo.y, box.hi.y);
+    std::vector<double> us;
+    double links = 0, length = 0;
+    int found = 0;
+    for (int q = 0; q < options.queries; ++q) {
+      Vec2 a, b;
+      do a = {ux(rng), uy(rng)}; while (map->graph().index().inside(a));
+      do b = {ux(rng), uy(rng)}; while (map->graph().index().inside(b));
+      const Clock::time_point t0 = Clock::now();
+      const PathResult& r = find_path(planner, PathQuery{a, b});
+      us.push_back(ms_since(t0) * 1000);
+      if (r.status != SearchStatus::Found) continue;
+      ++found;
+      links += stat(r, "start_links") + stat(r, "goal_links");
+      length += r.length / std::hypot(b.x - a.x, b.y - a.y);
+    }
+    std::printf("  %d random queries: %d found, median %.1f us, %.1f temporary links each, mean length / straight "
+                "line %.4f\n",
+                options.queries, found, median(us), found ? links / found : 0.0, found ? length / found : 0.0);
+  }
+  return kExitOk;
+}
+
+int bench_movingai(const BenchVisgraphOptions& options) {
+  auto files = collect_scen_files({std::filesystem::path(options.movingai_path)});
+  if (!files) return fail(files.error().to_string());
+  if (files->empty()) return fail("no .scen files in " + options.movingai_path);
+  double ratio_sum = 0;
+  std::size_t ratio_count = 0, too_long = 0;
+  for (const auto& scen_path : *files) {
+    auto problems = load_movingai_scen(scen_path);
+    if (!problems) return fail(problems.error().to_string());
+    if (problems->empty()) continue;
+    const std::filesystem::path map_path = scen_map_path(scen_path, problems->front());
+    auto map = load_movingai_map(map_path);
+    if (!map) return fail(map.error().to_string());
+    if (auto ok = check_movingai_problems(*map, *problems, scen_path.string()); !ok) return fail(ok.error().to_string());
+    const PlanningWorld world(movingai_to_scenario(*map));
+    std::printf("%s: %d x %d cells, radius 0\n", map_path.filename().string().c_str(), map->width, map->height);
+    const visgraph::VisGraphMap* vmap = print_build(world, 0);
+    if (!vmap || !vmap->ok()) continue;
+    VisGraphParams p;
+    p.radius = 0;
+    VisGraphPlanner planner(world, 0, p);
+    std::vector<double> us;
+    double sum = 0, worst = 0;
+    int found = 0;
+    const std::size_t n = problems->size();
+    const std::size_t k = std::min<std::size_t>(n, std::size_t(std::max(options.queries, 0)));
+    for (std::size_t i = 0; i < k; ++i) {
+      const MovingAiProblem& pr = (*problems)[k > 1 ? i * (n - 1) / (k - 1) : 0];
+      const Clock::time_point t0 = Clock::now();
+      const PathResult& r = find_path(planner, PathQuery{Vec2(pr.start) + 0.5, Vec2(pr.goal) + 0.5});
+      us.push_back(ms_since(t0) * 1000);
+      if (r.status != SearchStatus::Found) {
+        std::printf("  line %d: %s (%s)\n", pr.line, to_string(r.status), r.message.c_str());
+        continue;
+      }
+      ++found;
+      if (pr.optimal_length > 0) {
+        const double ratio = r.length / pr.optimal_length;
+        sum += ratio;
+        worst = std::max(worst, ratio);
+        ratio_sum += ratio;
+        ++ratio_count;
+      }
+      if (r.length > pr.optimal_length + pr.tolerance) {
+        ++too_long;
+        std::printf("  line %d: length %.6f above the octile optimum %.6f\n", pr.line, r.length, pr.optimal_length);
+      }
+    }
+    std::printf("  %zu problems: %d found, median %.1f us, length / octile optimum mean %.4f, largest %.4f\n", k, found,
+                median(us), found ? sum / found : 0.0, worst);
+  }
+  std::printf("all maps: %zu paths, mean length / octile optimum %.4f, %zu above the optimum\n", ratio_count,
+              ratio_count ? ratio_sum / double(ratio_count) : 0.0, too_long);
+  return too_long > 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+int run_bench_visgraph(const BenchVisgraphOptions& options) {
+  if (!options.movingai_path.empty()) return bench_movingai(options);
+  return bench_rectangles(options);
+}
+
+}  // namespace pathscope::app
