@@ -28,6 +28,7 @@
 #include <numbers>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "app/cli/cli_commands.hpp"
@@ -251,11 +252,12 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
     const QuadtreeEdit edit = tree.update(grid, change.cells);
     const double t_tree = ms_since(t1);
     const Clock::time_point t2 = Clock::now();
-    links.update(tree, edit);
-    const double t_links = ms_since(t2);
+    links.update_links(tree, edit);
     const Clock::time_point t3 = Clock::now();
-    links.label_regions(tree);  // again, alone, to say what labelling regions costs
-    regions_ms.push_back(ms_since(t3));
+    links.update_regions(tree, edit);
+    const double t_regions = ms_since(t3);
+    const double t_links = ms_since(t2);
+    regions_ms.push_back(t_regions);
     tree_ms.push_back(t_tree);
     links_ms.push_back(t_links);
     inc_ms.push_back(t_tree + t_links);
@@ -266,11 +268,16 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
     full_ms.push_back(ms_since(t4));
     same = same && fresh.leaf_count() == tree.leaf_count() && fresh_links.link_count() == links.link_count() &&
            fresh_links.region_count() == links.region_count();
+    // Regions: the same partition (labels may differ): a one-to-one map between labels.
+    std::unordered_map<std::uint32_t, std::uint32_t> to_updated, to_fresh;
     for (std::uint32_t i = 0; same && i < fresh.leaf_count(); ++i) {
       const QuadLeaf& a = fresh.leaf(i);
       const QuadLeaf& b = tree.leaf(i);
       same = a.x == b.x && a.y == b.y && a.size == b.size && a.multiplier == b.multiplier && a.key == b.key &&
              fresh_links.out(i).size() == links.out(i).size();
+      const std::uint32_t rf = fresh_links.region(i), ru = links.region(i);
+      same = same && (rf == QuadLinks::kNoRegion) == (ru == QuadLinks::kNoRegion) &&
+             to_updated.emplace(rf, ru).first->second == ru && to_fresh.emplace(ru, rf).first->second == rf;
     }
   }
   const double inc = median(inc_ms), full = median(full_ms);

@@ -14,21 +14,20 @@
 // direction of each link is decided when a pair meets. Leaves of different move keys
 // (land and water for a class that is not amphibious) are not linked.
 //
-// Regions: union-find over the two-way links, labelled in leaf order.
+// Regions: QuadRegions (quadtree_regions.cpp), labelled once, then kept up to date.
 //
 // Update after Quadtree::update: a leaf kept by the update (same square and cost) whose
 // sides touch only kept leaves has the same neighbours as before, so its links are
 // copied with the targets renumbered (the renumbering keeps their order: kept leaves
 // keep their relative order in the build). The others, the new leaves and the kept
 // leaves touching one, find their neighbours by walking the tree along each side (the
-// strip of cells just outside it). Regions are labelled again over all links: it costs
-// one pass over them (see the README's quadtree section for the figures).
+// strip of cells just outside it). Regions are then brought up to date around the edit
+// (QuadRegions::update).
 
 #include "planner/quadtree/quadtree_links.hpp"
 
 #include <algorithm>
 #include <cassert>
-#include <numeric>
 
 namespace pathscope {
 namespace {
@@ -161,14 +160,6 @@ void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out
   std::sort(out.begin() + std::ptrdiff_t(first), out.end(), [](const QuadLink& x, const QuadLink& y) { return x.to < y.to; });
 }
 
-std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
-  while (parent[x] != x) {
-    parent[x] = parent[parent[x]];
-    x = parent[x];
-  }
-  return x;
-}
-
 }  // namespace
 
 QuadLinks::QuadLinks(const Quadtree& tree) {
@@ -188,41 +179,15 @@ QuadLinks::QuadLinks(const Quadtree& tree) {
   }
   for (std::size_t i = 0; i < n; ++i) first_[i + 1] += first_[i];
 
-  label_regions(tree);
+  regions_.build(tree, *this);
 }
 
-void QuadLinks::label_regions(const Quadtree& tree) {
-  const std::uint32_t n = std::uint32_t(tree.leaf_count());
-  std::vector<std::uint32_t>& parent = scratch_;
-  parent.resize(n);
-  std::iota(parent.begin(), parent.end(), 0u);
-  for (std::uint32_t from = 0; from < n; ++from) {
-    for (const QuadLink& l : out(from)) {
-      if (l.one_way || l.to < from) continue;  // a two-way link once
-      const std::uint32_t a = find_root(parent, from), b = find_root(parent, l.to);
-      if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
-  }
-  // Roots are the smallest leaf of their set, so labelling in leaf order meets each root
-  // before the rest of its set.
-  region_count_ = 0;
-  region_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (!tree.leaf(i).passable()) {
-      region_[i] = kNoRegion;
-      continue;
-    }
-    const std::uint32_t root = find_root(parent, i);
-    region_[i] = root == i ? region_count_++ : region_[root];
-  }
-}
-
-void QuadLinks::update(const Quadtree& tree, const QuadtreeEdit& edit) {
+void QuadLinks::update_links(const Quadtree& tree, const QuadtreeEdit& edit) {
   const std::uint32_t n = std::uint32_t(tree.leaf_count());
   assert(edit.old_of_new.size() == n);
   // Leaves whose links must be found again: the new ones, whose links are found here
   // (in id order, into `fresh`), and the kept ones across a side of a new one.
-  std::vector<std::uint32_t>& dirty = scratch_;
+  std::vector<std::uint8_t>& dirty = dirty_;
   dirty.assign(n, 0);
   std::vector<QuadLink> fresh;
   std::vector<std::uint32_t> fresh_end;
@@ -263,7 +228,6 @@ void QuadLinks::update(const Quadtree& tree, const QuadtreeEdit& edit) {
   }
   first_.swap(first);
   links_.swap(links);
-  label_regions(tree);
 }
 
 const QuadLink* QuadLinks::find(std::uint32_t from, std::uint32_t to) const {
@@ -274,9 +238,8 @@ const QuadLink* QuadLinks::find(std::uint32_t from, std::uint32_t to) const {
 }
 
 std::size_t QuadLinks::memory_bytes() const {
-  return (first_.capacity() + spare_first_.capacity() + region_.capacity() + scratch_.capacity()) *
-             sizeof(std::uint32_t) +
-         (links_.capacity() + spare_links_.capacity()) * sizeof(QuadLink);
+  return (first_.capacity() + spare_first_.capacity()) * sizeof(std::uint32_t) + dirty_.capacity() +
+         (links_.capacity() + spare_links_.capacity()) * sizeof(QuadLink) + regions_.memory_bytes();
 }
 
 }  // namespace pathscope

@@ -10,6 +10,7 @@
 #include <glm/vec2.hpp>
 
 #include "planner/quadtree/quadtree.hpp"
+#include "planner/quadtree/quadtree_regions.hpp"
 
 namespace pathscope {
 
@@ -29,17 +30,25 @@ struct QuadLink {
 class QuadLinks {
  public:
   /// Names no region (impassable leaves).
-  static constexpr std::uint32_t kNoRegion = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kNoRegion = QuadRegions::kNoRegion;
 
   QuadLinks() = default;
   /// Extracts the links of `tree` recursively with border lists, as the seed describes.
   explicit QuadLinks(const Quadtree& tree);
 
   /// Brings the links up to date after `tree` was updated (Quadtree::update returned
-  /// `edit`): the links of new leaves and of the leaves touching them are found again by
-  /// walking the tree along their sides; every other leaf keeps its links, renumbered.
-  /// Regions are labelled again in full. The result equals QuadLinks(tree).
-  void update(const Quadtree& tree, const QuadtreeEdit& edit);
+  /// `edit`): update_links(), then update_regions(). The links equal QuadLinks(tree);
+  /// the regions are the same partition (their labels may differ).
+  void update(const Quadtree& tree, const QuadtreeEdit& edit) {
+    update_links(tree, edit);
+    update_regions(tree, edit);
+  }
+  /// The links of new leaves and of the leaves touching them are found again by walking
+  /// the tree along their sides; every other leaf keeps its links, renumbered.
+  void update_links(const Quadtree& tree, const QuadtreeEdit& edit);
+  /// The regions after update_links(): joined, extended and cut around the edit only
+  /// (QuadRegions::update).
+  void update_regions(const Quadtree& tree, const QuadtreeEdit& edit) { regions_.update(tree, edit, dirty_, *this); }
 
   /// The links out of a leaf, sorted by target leaf.
   std::span<const QuadLink> out(std::uint32_t leaf) const {
@@ -52,17 +61,13 @@ class QuadLinks {
   /// Directed links out of impassable leaves.
   std::size_t one_way_count() const { return one_way_; }
 
-  /// Connected region of a leaf (passable leaves joined by two-way links, labelled 0..
-  /// in leaf order of their first leaf), kNoRegion for impassable leaves.
-  std::uint32_t region(std::uint32_t leaf) const { return region_[leaf]; }
-  std::uint32_t region_count() const { return region_count_; }
+  /// Connected region of a leaf (passable leaves joined by two-way links), kNoRegion for
+  /// impassable leaves. Labels are arbitrary: compare them, never count on their values.
+  std::uint32_t region(std::uint32_t leaf) const { return regions_.region(leaf); }
+  std::uint32_t region_count() const { return regions_.count(); }
 
   /// Bytes held.
   std::size_t memory_bytes() const;
-
-  /// Labels the regions again from the links (union-find over two-way links, O(leaves +
-  /// links)); the constructor and update() do this. Public so that benchmarks can time it.
-  void label_regions(const Quadtree& tree);
 
  private:
   std::vector<std::uint32_t> first_;   // per leaf + 1: index of its first link
@@ -71,9 +76,8 @@ class QuadLinks {
   // fresh pages cost more than the copy itself on big maps.
   std::vector<std::uint32_t> spare_first_;
   std::vector<QuadLink> spare_links_;
-  std::vector<std::uint32_t> scratch_;  // union-find parents, dirty marks
-  std::vector<std::uint32_t> region_;  // per leaf
-  std::uint32_t region_count_ = 0;
+  std::vector<std::uint8_t> dirty_;  // per leaf: its links were found again by the last update
+  QuadRegions regions_;
   std::size_t one_way_ = 0;
 };
 

@@ -1,10 +1,12 @@
 // Incremental quadtree updates: after every edit of the scenario (rectangles and circles
 // of random terrain added, moved and removed, tiles painted) the map the world updated
 // in place equals one built from scratch: the leaves as a set of (square, cost, group),
-// the links as a set of (from square, to square), leaf ids, link order and regions.
+// the links as a set of (from square, to square), leaf ids, link order, and regions as a
+// partition (labels of regions kept up to date need not be a fresh build's).
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <random>
 #include <set>
 #include <tuple>
@@ -122,7 +124,14 @@ void check_equal(const QuadtreeMap& updated, const CostGrid& grid) {
       REQUIRE(la[k].b == lb[k].b);
       REQUIRE(la[k].one_way == lb[k].one_way);
     }
-    REQUIRE(l.region(i) == fresh_links.region(i));
+  }
+  // Regions: the same partition, labels aside (a one-to-one map between them).
+  std::map<std::uint32_t, std::uint32_t> to_updated, to_fresh;
+  for (std::uint32_t i = 0; i < fresh.leaf_count(); ++i) {
+    const std::uint32_t rf = fresh_links.region(i), ru = l.region(i);
+    REQUIRE((rf == QuadLinks::kNoRegion) == (ru == QuadLinks::kNoRegion));
+    REQUIRE(to_updated.emplace(rf, ru).first->second == ru);
+    REQUIRE(to_fresh.emplace(ru, rf).first->second == rf);
   }
   for (std::size_t i = 0; i < fresh.nodes().size(); ++i) REQUIRE(t.nodes()[i].child == fresh.nodes()[i].child);
   CHECK(l.link_count() == fresh_links.link_count());
@@ -201,6 +210,52 @@ TEST_CASE("features moving with a velocity: the map updated at every step equals
     }
   }
   CHECK(changed > 100);
+}
+
+TEST_CASE("regions kept up to date: walls that cut the map, pockets opened and closed, cuts joined again") {
+  // 96 x 64 open cells; each edit paints a wall (or ground) column or pocket and the
+  // regions must be the partition a fresh build finds, with the count it finds.
+  std::vector<std::string> rows(64, std::string(96, '.'));
+  for (int y = 20; y < 30; ++y) rows[std::size_t(y)].replace(40, 10, "##########");  // a block to open a pocket in
+  Scenario s = test::ascii_scenario(rows);
+  PlanningWorld world(s);
+  const QuadtreeMap& map = QuadtreeMap::of(world, 0);
+  auto paint = [&](int x0, int y0, int x1, int y1, std::uint8_t terrain) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = x0; x < x1; ++x) s.tiles->terrain[std::size_t(y * 96 + x)] = terrain;
+    }
+    REQUIRE_FALSE(world.update(s).rebuilt);
+    check_equal(map, world.grid(0));
+  };
+  CHECK(map.links().region_count() == 1);
+  paint(70, 0, 71, 64, 1);  // a wall from top to bottom: a thin strip cut off on the right
+  CHECK(map.links().region_count() == 2);
+  paint(20, 0, 21, 64, 1);  // another: three parts
+  CHECK(map.links().region_count() == 3);
+  paint(43, 23, 47, 27, 0);  // a pocket opened inside the block: a region of its own
+  CHECK(map.links().region_count() == 4);
+  paint(44, 24, 46, 26, 1);  // a pillar inside the pocket: still one region there
+  CHECK(map.links().region_count() == 4);
+  paint(45, 20, 46, 23, 0);  // a tunnel from the pocket to the middle part
+  CHECK(map.links().region_count() == 3);
+  paint(70, 30, 71, 31, 0);  // a gap in the right wall joins the strip
+  CHECK(map.links().region_count() == 2);
+  // A wall across the whole map cuts the left part, the middle one (which holds the
+  // pocket and, through the gap above, the strip's top) and the strip's bottom off.
+  paint(0, 32, 96, 33, 1);
+  CHECK(map.links().region_count() == 5);
+  paint(0, 32, 20, 33, 0);  // taken away again, but not where the two walls cross it
+  paint(21, 32, 70, 33, 0);
+  paint(71, 32, 96, 33, 0);
+  CHECK(map.links().region_count() == 2);
+  paint(20, 0, 21, 64, 0);
+  CHECK(map.links().region_count() == 1);
+  paint(70, 30, 71, 31, 1);
+  CHECK(map.links().region_count() == 2);
+  const Quadtree& t = map.tree();
+  const std::uint32_t left = t.leaf_at_cell(5, 5), right = t.leaf_at_cell(90, 5);
+  CHECK(map.links().region(left) != map.links().region(right));
+  CHECK(map.links().region(left) == map.links().region(t.leaf_at_cell(45, 22)));  // the tunnelled pocket
 }
 
 TEST_CASE("an update that changes one cell keeps every leaf away from it") {
