@@ -109,4 +109,19 @@ inline Vec2 cell_center(const Scenario& s, int x, int y) {
   return {(x + 0.5) * s.world.cell_size, (y + 0.5) * s.world.cell_size};
 }
 
+/// 16 x 8 cells of walls and rough ground: leaves of several sizes and one-way links
+/// appear in a quadtree, and a path from the top-left to the bottom-right corner bends.
+inline std::vector<std::string> bent_rows() {
+  return {
+      "................",
+      "................",
+      "....######......",
+      "....######......",
+      "........rr......",
+      "..........##....",
+      "..........##....",
+      "................",
+  };
+}
+
 }  // namespace pathscope::test

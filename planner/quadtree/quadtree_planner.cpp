@@ -339,12 +339,8 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       visitor.edge(StructureEdge{id, l.to, from, to, "link", cost_in(id, from, mid) + cost_in(l.to, mid, to), l.one_way});
     }
   });
-  if (world_.revision() != revision_) return;
-  for (const auto& portal : corridor_.portals) {
-    if (visitor.full()) return;
-    if (!Box2::spanning(portal[0], portal[1]).overlaps(bounds)) continue;
-    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "portal", portal, 0, 0, StructureRole::Portal});
-  }
+  // The path's corridor and portals are path structure (visit_path_structure), not drawn
+  // here a second time.
 }
 
 std::unique_ptr<ResultDependency> QuadtreePlanner::result_dependency() const {

@@ -23,18 +23,7 @@ using namespace pathscope::render;
 
 namespace {
 
-Scenario overlay_map() {
-  return test::ascii_scenario({
-      "................",
-      "................",
-      "....######......",
-      "....######......",
-      "........rr......",
-      "..........##....",
-      "..........##....",
-      "................",
-  });
-}
+Scenario overlay_map() { return test::ascii_scenario(test::bent_rows()); }
 
 // One traced query of a registered planner.
 struct Traced {
