@@ -14,7 +14,7 @@
 //    without meeting another has found a part cut off, which gets a new label. The last
 //    search still running keeps the old label, so the work is bounded by the parts cut
 //    off, however large the region that keeps its label. When the parts cut off hold a
-//    quarter of the map (a maze cut in two), the map is labelled afresh instead.
+//    sixteenth of the map (a maze cut in two), the map is labelled afresh instead.
 // Labels live in a union-find; after each update every label points at its root, so a
 // leaf's region is two array reads.
 
@@ -72,25 +72,31 @@ std::uint32_t QuadRegions::join(std::uint32_t a, std::uint32_t b) {
 
 void QuadRegions::build(const Quadtree& tree, const QuadLinks& links) {
   const std::uint32_t n = std::uint32_t(tree.leaf_count());
-  label_.assign(n, kNoRegion);
+  // Union-find over the two-way links (one pass over them, faster than a search on maps
+  // of many leaves), each set rooted at its smallest leaf.
+  std::vector<std::uint32_t>& up = slot_;
+  up.resize(n);
+  std::iota(up.begin(), up.end(), 0u);
+  for (std::uint32_t from = 0; from < n; ++from) {
+    for (const QuadLink& link : links.out(from)) {
+      if (link.one_way || link.to < from) continue;  // a two-way link once
+      const std::uint32_t a = root_of(up, from), b = root_of(up, link.to);
+      if (a != b) up[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  // Leaf order meets each root before the rest of its set: regions are numbered 0, 1, ...
+  // in the order of their first leaves.
+  label_.resize(n);
   parent_.clear();
   size_.clear();
-  std::vector<std::uint32_t> queue;
-  // Leaf order: each region's label comes from its smallest leaf, so a fresh build
-  // numbers them 0, 1, ... in the order of their first leaves.
-  for (std::uint32_t start = 0; start < n; ++start) {
-    if (!tree.leaf(start).passable() || label_[start] != kNoRegion) continue;
-    const std::uint32_t l = fresh_label();
-    queue.assign(1, start);
-    label_[start] = l;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      for (const QuadLink& link : links.out(queue[head])) {
-        if (link.one_way || label_[link.to] != kNoRegion) continue;
-        label_[link.to] = l;
-        queue.push_back(link.to);
-      }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!tree.leaf(i).passable()) {
+      label_[i] = kNoRegion;
+      continue;
     }
-    size_[l] = std::uint32_t(queue.size());
+    const std::uint32_t r = root_of(up, i);
+    label_[i] = r == i ? fresh_label() : label_[r];
+    ++size_[label_[i]];
   }
   count_ = std::uint32_t(parent_.size());
 }
@@ -149,8 +155,9 @@ void QuadRegions::update(const Quadtree& tree, const QuadtreeEdit& edit, std::sp
     ++size_[c];
   }
   // Cuts: a region carried by two or more components may have fallen apart. The searches
-  // may visit a quarter of the leaves; past that, labelling afresh costs about as much.
-  std::size_t budget = n / 4 + 64;
+  // may visit a sixteenth of the leaves; past that, the parts cut off are likely as large
+  // as the map (a maze cut in halves) and labelling afresh costs less than finishing.
+  std::size_t budget = n / 16 + 64;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> carried;  // (region, component root)
   for (std::uint32_t i = 0; i < local.size(); ++i) {
     if (root_of(up, i) == i) carried.emplace_back(find(component_label[i]), i);
