@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
   bench_vg_cmd->add_option("--corners", bench_vg.corners, "random rectangle maps of about N corners (repeatable)")->check(CLI::Range(4, 1000000));
   bench_vg_cmd->add_option("--queries", bench_vg.queries, "queries per map")->check(CLI::Range(0, 100000));
   bench_vg_cmd->add_option("--seed", bench_vg.seed, "seed of the random maps and queries");
+  bench_vg_cmd->add_option("--edits", bench_vg.edits, "buildings placed and destroyed per random map, update against rebuild")->check(CLI::Range(0, 10000));
   BenchTacticalOptions bench_tac;
   auto* bench_tac_cmd = bench_group->add_subcommand("tactical", "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements");
   bench_tac_cmd->add_option("files", bench_tac.scenario_paths, "scenarios for the table (default: maps/tactical_*.json)");

@@ -5,7 +5,8 @@
 //    covered), sized for about --corners corners each (default 1000, 10000, 50000): the
 //    corners, links, pairs tangent at both ends, the time to build the inflated obstacles
 //    and the graph, and the median time of --queries random queries (exact A*), with
-//    their mean number of start and goal links.
+//    their mean number of start and goal links; then --edits buildings placed and
+//    destroyed, each graph update against a full rebuild (seed 003's run-time changes).
 //  - With --movingai PATH, per Moving AI map (radius 0): the same build figures, then
 //    --queries of its problems spread over the file: median query time, and the path
 //    length against the stored octile optimum (mean and largest ratio; a ratio above 1
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -79,6 +81,57 @@ const visgraph::VisGraphMap* print_build(const PlanningWorld& world, double radi
   return &visgraph::VisGraphMap::of(world, 0, params);
 }
 
+// A 4 x 4 m building placed at `edits` random places and destroyed again (seed 003's
+// run-time change): each update of the graph (obstacles built again, links of changed
+// corners or across the changed area tested) against a full rebuild of the graph from
+// the same obstacles; medians, and whether they are equal.
+void print_updates(const PlanningWorld& world, const visgraph::VisibilityGraph& base, int edits, std::mt19937_64& rng) {
+  if (edits <= 0) return;
+  const std::vector<visgraph::ObstacleInput> inputs = visgraph::world_obstacles(world, 0);
+  const Box2 box{{0, 0}, {world.scenario().world.width, world.scenario().world.height}};
+  const visgraph::ObstacleParams params;  // radius 0
+  std::uniform_real_distribution<double> ux(0, box.hi.x - 4), uy(0, box.hi.y - 4);
+  std::vector<double> update_ms, rebuild_ms;
+  bool equal = true;
+  std::uint64_t kept = 0, links = 0;
+  for (int e = 0; e < edits; ++e) {
+    visgraph::ObstacleInput building;
+    building.name = "building";
+    building.shape.kind = ShapeKind::Rect;
+    building.shape.min = {std::round(ux(rng)), std::round(uy(rng))};
+    building.shape.max = building.shape.min + Vec2{4, 4};
+    const Box2 changed = Box2{building.shape.min, building.shape.max}.expanded(params.max_error + 8.0 / visgraph::kScale);
+    std::vector<visgraph::ObstacleInput> placed = inputs;
+    placed.push_back(building);
+    const visgraph::VisibilityGraph* before = &base;
+    std::unique_ptr<visgraph::VisibilityGraph> after_place;
+    const std::vector<visgraph::ObstacleInput>* steps[2] = {&placed, &inputs};
+    for (const std::vector<visgraph::ObstacleInput>* next : steps) {
+      const Clock::time_point t0 = Clock::now();
+      Result<visgraph::ObstacleSet> set = visgraph::build_obstacle_set(*next, box, params);
+      auto updated = std::make_unique<visgraph::VisibilityGraph>(std::move(set.value()), *before, changed);
+      update_ms.push_back(ms_since(t0));
+      const Clock::time_point t1 = Clock::now();
+      Result<visgraph::ObstacleSet> again = visgraph::build_obstacle_set(*next, box, params);
+      const visgraph::VisibilityGraph rebuilt(std::move(again.value()));
+      rebuild_ms.push_back(ms_since(t1));
+      kept += updated->stats().kept_links;
+      links += updated->link_count();
+      equal = equal && updated->node_count() == rebuilt.node_count();
+      for (std::uint32_t i = 0; equal && i < rebuilt.node_count(); ++i) {
+        const auto a = updated->links(i), b = rebuilt.links(i);
+        equal = std::equal(a.begin(), a.end(), b.begin(), b.end());
+      }
+      after_place = std::move(updated);
+      before = after_place.get();
+    }
+  }
+  const double u = median(update_ms), r = median(rebuild_ms);
+  std::printf("  %d buildings placed and destroyed: update %.1f ms, full rebuild %.1f ms (median), rebuild / update "
+              "%.1fx; %.1f%% of links kept untested; equal to a full rebuild: %s\n",
+              edits, u, r, u > 0 ? r / u : 0.0, links ? 100.0 * double(kept) / double(links) : 0.0, equal ? "yes" : "no");
+}
+
 // Random rectangles for about `corners` corners, a fifth of the ground covered.
 Scenario rectangles(std::mt19937_64& rng, int corners) {
   const int count = std::max(1, corners / 4);
@@ -129,6 +182,7 @@ int bench_rectangles(const BenchVisgraphOptions& options) {
     std::printf("  %d random queries: %d found, median %.1f us, %.1f temporary links each, mean length / straight "
                 "line %.4f\n",
                 options.queries, found, median(us), found ? links / found : 0.0, found ? length / found : 0.0);
+    print_updates(world, map->graph(), options.edits, rng);
   }
   return kExitOk;
 }

@@ -68,6 +68,7 @@ struct BenchVisgraphOptions {
   std::vector<int> corners = {1000, 10000, 50000};  ///< Random rectangle maps: about this many corners each.
   int queries = 100;                ///< Random queries per map, or Moving AI problems spread over the file.
   std::uint64_t seed = 1;           ///< Seed of the random maps and queries.
+  int edits = 5;                    ///< Random rectangle maps: buildings placed and destroyed (update timing).
 };
 
 /// Options of `pathscope bench tactical` (app/cli/bench_tactical.cpp).

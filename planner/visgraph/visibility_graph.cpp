@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <utility>
 
 namespace pathscope::visgraph {
@@ -34,6 +35,26 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 int sgn(double v) { return (v > 0) - (v < 0); }
 
 }  // namespace
+
+bool segment_meets_box(Vec2 a, Vec2 b, const Box2& box) {
+  if (box.empty()) return false;
+  // Liang and Barsky's clipping, closed box.
+  double t0 = 0, t1 = 1;
+  const double d[2] = {b.x - a.x, b.y - a.y}, o[2] = {a.x, a.y};
+  const double lo[2] = {box.lo.x, box.lo.y}, hi[2] = {box.hi.x, box.hi.y};
+  for (int k = 0; k < 2; ++k) {
+    if (d[k] == 0) {
+      if (o[k] < lo[k] || o[k] > hi[k]) return false;
+      continue;
+    }
+    double ta = (lo[k] - o[k]) / d[k], tb = (hi[k] - o[k]) / d[k];
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
 
 bool Blockers::sees(const SegmentIndex& index, Vec2 p, Vec2 q) {
   for (const std::uint32_t e : edge_) {
@@ -59,6 +80,73 @@ bool Blockers::hide_box(const SegmentIndex& index, Vec2 p, const Box2& box) cons
 
 VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
     : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
+  init_nodes();
+  const Pairing pg(*this);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  const std::uint64_t tests_before = index_.edge_tests();
+  const std::size_t groups = group_box_.size();
+  for (std::size_t gi = 0; gi < groups; ++gi) {
+    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) scan_pairs(pg, i, gi, nullptr, pairs);
+  }
+  const std::size_t n = corner_.size();
+  stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
+  stats_.edge_tests = index_.edge_tests() - tests_before;
+  make_links(pairs);
+}
+
+VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed)
+    : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
+  init_nodes();
+  const std::size_t n = corner_.size();
+  // A node is unchanged when a node of the old graph has its position and both ring
+  // neighbours (so the same tangency).
+  using Key = std::array<double, 6>;
+  const auto key_of = [](const VisibilityGraph& g, std::uint32_t node) {
+    const std::uint32_t v = g.corner_[node];
+    const Vec2 p = g.index_.position(v), a = g.index_.position(g.index_.prev(v)), b = g.index_.position(g.index_.next(v));
+    return Key{p.x, p.y, a.x, a.y, b.x, b.y};
+  };
+  std::map<Key, std::uint32_t> old_nodes;
+  for (std::uint32_t k = 0; k < old.node_count(); ++k) old_nodes.emplace(key_of(old, k), k);
+  std::vector<std::uint32_t> new_of_old(old.node_count(), kNone);
+  std::vector<std::uint8_t> fresh(n, 1), group_fresh(group_box_.size(), 0);
+  for (std::size_t g = 0; g < group_box_.size(); ++g) {
+    for (std::uint32_t i = group_start_[g]; i < group_start_[g + 1]; ++i) {
+      const auto it = old_nodes.find(key_of(*this, i));
+      if (it != old_nodes.end()) {
+        new_of_old[it->second] = i;
+        fresh[i] = 0;
+      } else {
+        group_fresh[g] = 1;
+      }
+    }
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  // Links of two unchanged nodes whose segment misses the changed box: sight along it
+  // and tangency at its ends are as before.
+  for (std::uint32_t k = 0; k < old.node_count(); ++k) {
+    for (const std::uint32_t l : old.links(k)) {
+      if (l < k) continue;
+      const std::uint32_t i = new_of_old[k], j = new_of_old[l];
+      if (i == kNone || j == kNone || segment_meets_box(position(i), position(j), changed)) continue;
+      pairs.emplace_back(std::min(i, j), std::max(i, j));
+      ++stats_.kept_links;
+    }
+  }
+  // Every other pair is tested again: pairs with a new node, and pairs across the box.
+  const Pairing pg(*this);
+  const UpdateFilter filter{&fresh, &group_fresh, changed};
+  const std::uint64_t tests_before = index_.edge_tests();
+  for (std::size_t gi = 0; gi < group_box_.size(); ++gi) {
+    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) scan_pairs(pg, i, gi, &filter, pairs);
+  }
+  stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
+  stats_.edge_tests = index_.edge_tests() - tests_before;
+  std::sort(pairs.begin(), pairs.end());
+  make_links(pairs);
+}
+
+void VisibilityGraph::init_nodes() {
   const std::size_t nv = index_.vertex_count();
   node_of_vertex_.assign(nv, kNone);
   std::vector<std::uint32_t> found;
@@ -91,40 +179,54 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
     corner_.push_back(order[i].second);
   }
   group_start_.push_back(std::uint32_t(corner_.size()));
-  const std::size_t n = corner_.size();
+}
+
+VisibilityGraph::Pairing::Pairing(const VisibilityGraph& g) {
+  const std::size_t n = g.corner_.size();
   // Plain arrays for the quadratic loop: position, and the two ring neighbours relative to it.
-  std::vector<Vec2> p(n), a(n), b(n);
+  p.resize(n);
+  a.resize(n);
+  b.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t v = corner_[i];
-    p[i] = index_.position(v);
-    a[i] = index_.position(index_.prev(v)) - p[i];
-    b[i] = index_.position(index_.next(v)) - p[i];
+    const std::uint32_t v = g.corner_[i];
+    p[i] = g.index_.position(v);
+    a[i] = g.index_.position(g.index_.prev(v)) - p[i];
+    b[i] = g.index_.position(g.index_.next(v)) - p[i];
   }
-  const auto tangent = [&](std::size_t i, Vec2 d) {
-    return sgn(d.x * a[i].y - d.y * a[i].x) * sgn(d.x * b[i].y - d.y * b[i].x) >= 0;
-  };
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  const std::uint64_t tests_before = index_.edge_tests();
-  const std::size_t groups = group_box_.size();
-  for (std::size_t gi = 0; gi < groups; ++gi) {
-    for (std::size_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) {
-      Blockers blockers;
-      for (std::size_t g = gi; g < groups; ++g) {
-        if (g != gi && blockers.hide_box(index_, p[i], group_box_[g])) {
-          stats_.hidden_groups++;
-          continue;
-        }
-        for (std::size_t j = (g == gi ? i + 1 : group_start_[g]); j < group_start_[g + 1]; ++j) {
-          const Vec2 d = p[j] - p[i];
-          if (!tangent(i, d) || !tangent(j, d)) continue;
-          ++stats_.tangent_pairs;
-          if (blockers.sees(index_, p[i], p[j])) pairs.emplace_back(std::uint32_t(i), std::uint32_t(j));
-        }
-      }
+}
+
+bool VisibilityGraph::Pairing::tangent(std::size_t i, Vec2 d) const {
+  return sgn(d.x * a[i].y - d.y * a[i].x) * sgn(d.x * b[i].y - d.y * b[i].x) >= 0;
+}
+
+void VisibilityGraph::scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
+                                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
+  const std::vector<Vec2>& p = pg.p;
+  const bool fresh_i = filter && (*filter->fresh)[i];
+  Blockers blockers;
+  for (std::size_t g = gi; g < group_box_.size(); ++g) {
+    // An update tests only pairs with a new node or across the changed box: a segment
+    // from p[i] into group g lies in the box spanning both.
+    if (filter && !fresh_i && !(*filter->group_fresh)[g] &&
+        !group_box_[g].united(Box2::of(p[i])).overlaps(filter->changed)) {
+      continue;
+    }
+    if (g != gi && blockers.hide_box(index_, p[i], group_box_[g])) {
+      stats_.hidden_groups++;
+      continue;
+    }
+    for (std::uint32_t j = (g == gi ? i + 1 : group_start_[g]); j < group_start_[g + 1]; ++j) {
+      if (filter && !fresh_i && !(*filter->fresh)[j] && !segment_meets_box(p[i], p[j], filter->changed)) continue;
+      const Vec2 d = p[j] - p[i];
+      if (!pg.tangent(i, d) || !pg.tangent(j, d)) continue;
+      ++stats_.tangent_pairs;
+      if (blockers.sees(index_, p[i], p[j])) pairs.emplace_back(i, j);
     }
   }
-  stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
-  stats_.edge_tests = index_.edge_tests() - tests_before;
+}
+
+void VisibilityGraph::make_links(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
+  const std::size_t n = corner_.size();
   link_start_.assign(n + 1, 0);
   for (const auto& [i, j] : pairs) {
     ++link_start_[i + 1];
@@ -165,7 +267,8 @@ std::size_t VisibilityGraph::memory_bytes() const {
   return bytes;
 }
 
-VisGraphMap::VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params) {
+VisGraphMap::VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params)
+    : class_(movement_class), params_(params) {
   const Scenario& s = world.scenario();
   const Box2 box{{0, 0}, {s.world.width, s.world.height}};
   Result<ObstacleSet> set = build_obstacle_set(world_obstacles(world, movement_class), box, params);
@@ -186,10 +289,19 @@ const VisGraphMap& VisGraphMap::of(const PlanningWorld& world, std::size_t movem
 }
 
 bool VisGraphMap::update(const PlanningWorld& world, const WorldChange& change) {
-  (void)world;
   // Any re-rasterised cell may come from an obstacle (feature ids need not be unique
   // in a scenario being edited, so the item list alone is not trusted).
-  return change.cells.empty() && !change.touches(ItemKind::Tiles) && !change.touches(ItemKind::Feature);
+  if (change.cells.empty() && !change.touches(ItemKind::Tiles) && !change.touches(ItemKind::Feature)) return true;
+  if (!graph_) return false;  // it was refused: built again at its next use
+  const Scenario& s = world.scenario();
+  Result<ObstacleSet> set =
+      build_obstacle_set(world_obstacles(world, class_), Box2{{0, 0}, {s.world.width, s.world.height}}, params_);
+  if (!set) return false;
+  // The area holds the changed cells and the old and new extent of every changed item;
+  // inflation reaches radius + max_error beyond it, rounding and closing a few units.
+  const Box2 changed = change.area.expanded(params_.radius + params_.max_error + s.world.cell_size + 8.0 / kScale);
+  graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), *graph_, changed);
+  return true;
 }
 
 }  // namespace pathscope::visgraph

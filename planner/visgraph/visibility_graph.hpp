@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planner/core/result.hpp"
@@ -32,12 +33,16 @@ class Blockers {
   std::size_t next_ = 0;
 };
 
+/// True when segment [a, b] meets the closed box.
+bool segment_meets_box(Vec2 a, Vec2 b, const Box2& box);
+
 /// Counters of one build.
 struct GraphBuildStats {
   std::uint64_t pairs = 0;           ///< Corner pairs considered.
   std::uint64_t tangent_pairs = 0;   ///< Pairs tangent at both ends (tested for sight).
   std::uint64_t edge_tests = 0;      ///< Obstacle edges tested by those sight tests.
   std::uint64_t hidden_groups = 0;   ///< Groups of nodes skipped whole, hidden behind an edge.
+  std::uint64_t kept_links = 0;      ///< An update: links copied from the old graph untested.
 };
 
 /// Corners and links of one obstacle set. A link joins two corners that see each other
@@ -63,6 +68,12 @@ class VisibilityGraph {
   }
   /// Undirected links.
   std::size_t link_count() const { return link_.size() / 2; }
+  /// The graph over `obstacles` after a change confined to `changed` (world box: the
+  /// obstacles differ from old's nowhere outside it): links between unchanged nodes (same
+  /// position and ring neighbours) whose segment misses the box are copied from `old`;
+  /// every other pair is tested. Equals a full build over the same obstacles.
+  VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed);
+
   /// True when the node sees point p along a line tangent to its obstacle.
   bool links_to(std::uint32_t node, Vec2 p) const;
   /// Every node that links_to(node, p), in increasing id order, into `out` (cleared).
@@ -76,6 +87,25 @@ class VisibilityGraph {
   std::size_t memory_bytes() const;
 
  private:
+  // Per node: position and the two ring neighbours relative to it, for the pair loops.
+  struct Pairing {
+    explicit Pairing(const VisibilityGraph& g);
+    bool tangent(std::size_t i, Vec2 d) const;
+    std::vector<Vec2> p, a, b;
+  };
+  // Which pairs an update tests: those with a fresh node, or across the changed box.
+  struct UpdateFilter {
+    const std::vector<std::uint8_t>* fresh;        // per node
+    const std::vector<std::uint8_t>* group_fresh;  // per group: holds a fresh node
+    Box2 changed;
+  };
+  void init_nodes();
+  // Links from node i (of group gi) to every later node, into pairs (i, j), j > i.
+  void scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
+                  std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
+  // Adjacency lists from pairs (i, j), i < j, sorted.
+  void make_links(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
+
   ObstacleSet obstacles_;
   SegmentIndex index_;
   std::vector<std::uint32_t> corner_;          // node -> vertex; nodes in Morton order of their group's cell
@@ -101,12 +131,15 @@ class VisGraphMap final : public DerivedStructure {
   const VisibilityGraph& graph() const { return *graph_; }
   const Error& error() const { return error_; }
 
-  /// Kept when no cell, tile or feature changed (threats, units, queries); otherwise
-  /// dropped and built again at its next use (incremental updates are not built yet).
+  /// Kept when no cell, tile or feature changed (threats, units, queries); otherwise the
+  /// obstacles are built again and the graph updated: only links of changed corners or
+  /// across the changed area (grown by the radius and max_error) are tested again.
   bool update(const PlanningWorld& world, const WorldChange& change) override;
   std::size_t memory_bytes() const override { return graph_ ? graph_->memory_bytes() : 0; }
 
  private:
+  std::size_t class_;
+  ObstacleParams params_;
   std::unique_ptr<VisibilityGraph> graph_;
   Error error_;
 };

@@ -8,6 +8,7 @@
 
 #include "planner/visgraph/visibility_graph.hpp"
 #include "tests/planner/visgraph/visgraph_test_support.hpp"
+#include "tests/test_maps.hpp"
 
 using namespace pathscope;
 using namespace pathscope::visgraph;
@@ -109,6 +110,62 @@ TEST_CASE("links equal a brute-force all-pairs sight and tangency check on rando
     CHECK(found == expected);
     CHECK(g.link_count() == expected.size());
     CHECK(expected.size() > g.node_count());
+  }
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("visgraph") {
+
+TEST_CASE("an updated graph equals a full rebuild over random build and destroy sequences") {
+  std::mt19937_64 rng(17);
+  for (const double radius : {0.0, 0.45}) {
+    Scenario s = test::ascii_scenario(test::random_rows(rng, 40, 30, 0.04, false));
+    const std::size_t wall = 1;
+    std::uint32_t next_id = 1;
+    PlanningWorld world(s);
+    const ObstacleParams params{radius, 0.05};
+    (void)VisGraphMap::of(world, 0, params);
+    std::uint64_t kept = 0;
+    for (int edit = 0; edit < 30; ++edit) {
+      const int kind = int(rng() % 4);
+      if (kind <= 1 || s.features.empty()) {  // a building placed
+        Feature f;
+        f.id = next_id++;
+        f.terrain = wall;
+        const double x = double(rng() % 36), y = double(rng() % 26);
+        if (kind == 0) {
+          f.shape.kind = ShapeKind::Rect;
+          f.shape.min = {x, y};
+          f.shape.max = {x + 1 + double(rng() % 4), y + 1 + double(rng() % 3)};
+        } else {
+          f.shape.kind = ShapeKind::Circle;
+          f.shape.center = {x + 1.5, y + 1.5};
+          f.shape.radius = 0.5 + double(rng() % 3) * 0.5;
+        }
+        s.features.push_back(f);
+      } else if (kind == 2) {  // a building destroyed
+        s.features.erase(s.features.begin() + std::ptrdiff_t(rng() % s.features.size()));
+      } else {  // a wall tile built or cleared
+        TileGrid& t = *s.tiles;
+        const std::size_t cell = rng() % t.terrain.size();
+        t.terrain[cell] = t.terrain[cell] == 1 ? 0 : 1;
+      }
+      REQUIRE_FALSE(world.update(s).rebuilt);
+      const PlanningWorld fresh_world(s);
+      const VisibilityGraph& updated = VisGraphMap::of(world, 0, params).graph();
+      const VisibilityGraph& fresh = VisGraphMap::of(fresh_world, 0, params).graph();
+      CAPTURE(radius);
+      CAPTURE(edit);
+      REQUIRE(updated.node_count() == fresh.node_count());
+      for (std::uint32_t i = 0; i < fresh.node_count(); ++i) {
+        REQUIRE(updated.position(i) == fresh.position(i));
+        const auto a = updated.links(i), b = fresh.links(i);
+        CHECK(std::vector<std::uint32_t>(a.begin(), a.end()) == std::vector<std::uint32_t>(b.begin(), b.end()));
+      }
+      kept += updated.stats().kept_links;
+    }
+    CHECK(kept > 0);  // the updates did reuse links
   }
 }
 
