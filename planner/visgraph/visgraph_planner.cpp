@@ -23,6 +23,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "planner/visgraph/visgraph_dependency.hpp"
+
 namespace pathscope {
 namespace {
 
@@ -305,6 +307,13 @@ void VisGraphPlanner::finish() {
       observer_->on_event(SearchEvent{SearchEventKind::Path, 0, n, kNoNode, state_[n].g, 0.0});
     }
   }
+}
+
+std::unique_ptr<ResultDependency> VisGraphPlanner::result_dependency() const {
+  if (result_.status != SearchStatus::Found || world_.revision() != revision_) return nullptr;
+  const double pad = obstacle_params_.radius + obstacle_params_.max_error + world_.scenario().world.cell_size +
+                     8.0 / visgraph::kScale;
+  return std::make_unique<VisGraphDependency>(result_.points, pad, params_.shortcut);
 }
 
 void VisGraphPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {

@@ -60,6 +60,8 @@ class VisGraphPlanner final : public Planner {
   /// link" (the direct line, or the shortcut's lines to its crossing points) and the
   /// shortcut's Polylines "boundary link" along obstacle boundaries.
   void visit_path_structure(StructureVisitor& visitor) const override;
+  /// The last Found path and the obstacles that may not come near it (VisGraphDependency).
+  std::unique_ptr<ResultDependency> result_dependency() const override;
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
   void set_observer(SearchObserver* observer) override { observer_ = observer; }
 
