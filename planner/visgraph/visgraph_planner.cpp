@@ -3,9 +3,10 @@
 // graphs" and "Our heuristic").
 //
 // Exact mode: the direct line is tested first; when it is clear the start's only link
-// is the goal. Otherwise the start and the goal are tested against every corner (a sight
-// test through the bucket grid, after the tangency test at the corner) and linked to
-// those they see. A* then runs with the straight distance to the goal as heuristic
+// is the goal. Otherwise the start is tested against every corner (a sight test through
+// the bucket grid, after the tangency test at the corner) and linked to those it sees;
+// the goal is tested against each corner when that corner is expanded (the same test),
+// which links it to every corner that could matter without a scan of all of them. A* then runs with the straight distance to the goal as heuristic
 // (consistent, so no closed node is ever improved), or Dijkstra with none. Ties: f, then
 // h, then node id (OpenList).
 //
@@ -101,7 +102,6 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   corners_ = g.node_count();
   if (state_.size() != corners_ + 4 || ++stamp_ == 0) {
     state_.assign(corners_ + 4, NodeState{});
-    goal_mark_.assign(corners_, 0);
     stamp_ = 1;
   }
   result_.stats.extra = {{"corners", double(corners_)},
@@ -130,7 +130,6 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
     link_exact();
   }
   result_.stats.extra.push_back({"start_links", double(direct_ ? 1 : start_links_.size())});
-  result_.stats.extra.push_back({"goal_links", double(direct_ ? 1 : goal_links_.size())});
 
   const NodeId s = temp(0);
   const double h = heuristic(query.start);
@@ -149,9 +148,8 @@ void VisGraphPlanner::link_exact() {
   std::vector<std::uint32_t> seen;
   g.nodes_linked_to(query_.start, seen);
   start_links_.assign(seen.begin(), seen.end());
-  g.nodes_linked_to(query_.goal, seen);
-  goal_links_.assign(seen.begin(), seen.end());
-  for (const NodeId c : goal_links_) goal_mark_[c] = stamp_;
+  // The goal's links are tested as corners are expanded (step): A* expands far fewer
+  // corners than there are, and a corner's link to the goal matters only once expanded.
 }
 
 bool VisGraphPlanner::link_shortcut() {
@@ -263,7 +261,10 @@ SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
     }
     if (u < corners_) {
       for (const std::uint32_t v : g.links(u)) relax(u, v, distance(pu, g.position(v)));
-      if (!params_.shortcut && goal_mark_[u] == stamp_) relax(u, temp(1), distance(pu, query_.goal));
+      if (!params_.shortcut && g.links_to(u, query_.goal)) {
+        goal_links_.push_back(u);
+        relax(u, temp(1), distance(pu, query_.goal));
+      }
     }
     for (const WalkLink& w : walks_) {
       if (w.from == u) relax(u, w.to, w.cost);
@@ -300,6 +301,7 @@ void VisGraphPlanner::finish() {
   }
   result_.points = std::move(pts);
   result_.length = polyline_length(result_.points);
+  result_.stats.extra.push_back({"goal_links", double(direct_ ? 1 : goal_links_.size())});
   result_.nodes = std::move(nodes);
   result_.status = SearchStatus::Found;
   if (observer_) {

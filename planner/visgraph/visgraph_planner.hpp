@@ -32,8 +32,8 @@ struct VisGraphParams {
 /// graph of their inflated corners (node ids 0 .. corners - 1), plus four temporary nodes
 /// (corners + 0: start, + 1: goal, + 2 and + 3: the shortcut mode's first and last
 /// crossing points). Exact mode links the start and the goal to every corner they see
-/// along a tangent (the direct line first): costs are then optimal any-angle lengths
-/// among the inflated obstacles. Costs are metres of straight travel (terrain multipliers
+/// along a tangent (the direct line first; the goal's links tested as corners are
+/// expanded): costs are then optimal any-angle lengths among the inflated obstacles. Costs are metres of straight travel (terrain multipliers
 /// are not applied). Steppable and traced like every planner.
 class VisGraphPlanner final : public Planner {
  public:
@@ -57,7 +57,8 @@ class VisGraphPlanner final : public Planner {
   /// "link", each once, from an end inside `bounds`), all meeting `bounds`.
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The temporary links of the last query, role Graph: Links "start link" and "goal
-  /// link" (the direct line, or the shortcut's lines to its crossing points) and the
+  /// link" (the goal's as found by the corners expanded so far; the direct line, or the
+  /// shortcut's lines to its crossing points) and the
   /// shortcut's Polylines "boundary link" along obstacle boundaries.
   void visit_path_structure(StructureVisitor& visitor) const override;
   /// The last Found path and the obstacles that may not come near it (VisGraphDependency).
@@ -107,8 +108,7 @@ class VisGraphPlanner final : public Planner {
   std::array<Vec2, 4> temp_pos_{};
   bool direct_ = false;                  // the start sees the goal
   std::vector<NodeId> start_links_;      // corners linked to the start (exact mode)
-  std::vector<NodeId> goal_links_;       // corners linked to the goal
-  std::vector<std::uint32_t> goal_mark_; // per corner: == stamp_ when linked to the goal
+  std::vector<NodeId> goal_links_;       // corners found linked to the goal (as expanded)
   std::vector<WalkLink> walks_;          // shortcut mode: boundary links of the crossing points
   std::vector<NodeState> state_;
   std::uint32_t stamp_ = 0;
