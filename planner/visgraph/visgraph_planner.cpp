@@ -58,6 +58,9 @@ VisGraphPlanner::VisGraphPlanner(const PlanningWorld& world, std::size_t movemen
 }
 
 const visgraph::VisGraphMap& VisGraphPlanner::map() const {
+  // The one fetched at start() while the world is unchanged (node_position is called
+  // once per node when drawing; the lookup formats a key).
+  if (map_ != nullptr && world_.revision() == revision_) return *map_;
   return visgraph::VisGraphMap::of(world_, class_, obstacle_params_);
 }
 
@@ -92,7 +95,7 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   direct_ = false;
   temp_pos_ = {query.start, query.goal, query.start, query.goal};
   if (observer_) observer_->on_start(query);
-  map_ = &map();
+  map_ = &visgraph::VisGraphMap::of(world_, class_, obstacle_params_);
   revision_ = world_.revision();
   if (!map_->ok()) {
     corners_ = 0;
