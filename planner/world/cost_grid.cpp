@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 
 namespace pathscope {
 
@@ -48,17 +49,20 @@ void CostGrid::update_cells(CellRect rect) {
   compute_moves(rect.expanded(1).intersected(CellRect{0, 0, width_, height_}));
 }
 
+std::pair<double, std::uint16_t> CostGrid::cost_of(const Surface& s) const {
+  // Multipliers are divided by the road factor as a double, as the coverage rule says;
+  // a bridge deck is passable ground with multiplier 1 for every class.
+  const double m = normalized(s.bridge ? 1.0 / double(s.road_factor) : terrain_multiplier_[s.terrain] / double(s.road_factor));
+  const std::uint16_t key = m == 0 ? 0 : amphibious_ ? 1 : std::uint16_t(1 + (s.bridge ? 0 : terrain_group_[s.terrain]));
+  return {m, key};
+}
+
 void CostGrid::refresh_surfaces() {
   const std::size_t n = raster_->surface_count();
   surface_multiplier_.resize(n);
   surface_key_.resize(n);
   for (std::size_t id = 0; id < n; ++id) {
-    const Surface& s = raster_->surface(SurfaceId(id));
-    // Multipliers are divided by the road factor as a double, as the coverage rule says;
-    // a bridge deck is passable ground with multiplier 1 for every class.
-    const double m = normalized(s.bridge ? 1.0 / double(s.road_factor) : terrain_multiplier_[s.terrain] / double(s.road_factor));
-    surface_multiplier_[id] = m;
-    surface_key_[id] = m == 0 ? 0 : amphibious_ ? 1 : std::uint16_t(1 + (s.bridge ? 0 : terrain_group_[s.terrain]));
+    std::tie(surface_multiplier_[id], surface_key_[id]) = cost_of(raster_->surface(SurfaceId(id)));
   }
   compute_min_multiplier();
 }

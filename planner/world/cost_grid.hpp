@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "planner/core/cell_rect.hpp"
@@ -77,6 +78,10 @@ class CostGrid {
   double move_cost(std::uint32_t index, int dir) const {
     return kDirLength[dir] * (0.5 * (multiplier(index) + multiplier(std::uint32_t(index + offsets_[dir]))));
   }
+
+  /// Multiplier (0 = blocked) and move key this class gives any surface, whether or not a
+  /// cell holds it: what multiplier() and move_key() read for cells.
+  std::pair<double, std::uint16_t> cost_of(const Surface& surface) const;
 
   /// Smallest multiplier of any passable cell (1 if none); scales admissible heuristics.
   double min_multiplier() const { return min_multiplier_; }
