@@ -36,6 +36,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/quadtree/quadtree_links.hpp"
 #include "planner/quadtree/quadtree_map.hpp"
+#include "planner/quadtree/region_insertion.hpp"
 #include "planner/scenario/movingai_check.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
@@ -100,6 +101,29 @@ void print_structure(const PlanningWorld& world, std::size_t c, int repeat) {
   std::printf("  class %s: links %zu (one-way %zu), regions %u, build %.3f ms (tree %.3f ms, links %.3f ms)\n",
               world.scenario().classes[c].name.c_str(), map.links().link_count(), map.links().one_way_count(),
               map.links().region_count(), tree_ms + links_ms, tree_ms, links_ms);
+  // Seed 000's own construction, inserting the scenario's regions top-down: its time, and
+  // whether it gives the same leaves.
+  double insertion_ms = 0;
+  RegionInsertionStats stats;
+  std::vector<QuadLeaf> inserted;
+  for (int i = 0; i < repeat; ++i) {
+    const Clock::time_point t0 = Clock::now();
+    inserted = build_by_region_insertion(world.scenario(), grid, &stats);
+    const double t = ms_since(t0);
+    if (i == 0 || t < insertion_ms) insertion_ms = t;
+  }
+  bool same = inserted.size() == leaves;
+  for (const QuadLeaf& l : inserted) {
+    if (!same) break;
+    const std::uint32_t id = map.tree().leaf_at_cell(l.x, l.y);
+    const QuadLeaf& b = map.tree().leaf(id);
+    same = id != Quadtree::kNoLeaf && b.x == l.x && b.y == l.y && b.size == l.size && b.multiplier == l.multiplier &&
+           b.key == l.key;
+  }
+  std::printf("  class %s: region insertion (seed 000's top-down build) %.3f ms: %zu regions, %zu splits, %zu cells "
+              "decided one by one, %zu merges; same leaves as the bottom-up build: %s\n",
+              world.scenario().classes[c].name.c_str(), insertion_ms, stats.regions, stats.splits, stats.cell_decisions,
+              stats.merges, same ? "yes" : "NO");
 }
 
 // Quadtree against A* on every query of the scenario.
