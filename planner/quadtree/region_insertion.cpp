@@ -109,22 +109,6 @@ class Builder {
     nodes_[node].child = child;
   }
 
-  void clip_to_map(std::size_t node, int x, int y, int size) {
-    if (x >= width_ || y >= height_) {
-      nodes_[node].outside = true;
-      return;
-    }
-    if (x + size <= width_ && y + size <= height_) return;
-    split(node);
-    nodes_[node].clipped = true;
-    const int h = size / 2;
-    const std::size_t c = std::size_t(nodes_[node].child);
-    clip_to_map(c, x, y, h);
-    clip_to_map(c + 1, x + h, y, h);
-    clip_to_map(c + 2, x, y + h, h);
-    clip_to_map(c + 3, x + h, y + h, h);
-  }
-
   template <class Fn>
   void for_quarters(std::size_t node, int x, int y, int size, Fn&& fn) {
     const int h = size / 2;
@@ -133,6 +117,17 @@ class Builder {
     fn(c + 1, x + h, y, h);
     fn(c + 2, x, y + h, h);
     fn(c + 3, x + h, y + h, h);
+  }
+
+  void clip_to_map(std::size_t node, int x, int y, int size) {
+    if (x >= width_ || y >= height_) {
+      nodes_[node].outside = true;
+      return;
+    }
+    if (x + size <= width_ && y + size <= height_) return;
+    split(node);
+    nodes_[node].clipped = true;
+    for_quarters(node, x, y, size, [&](std::size_t c, int qx, int qy, int h) { clip_to_map(c, qx, qy, h); });
   }
 
   // Base layer: a square whose tiles (or lack of tiles: terrain 0) are all one terrain
