@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "planner/core/planner_registry.hpp"
@@ -36,18 +37,12 @@
 namespace pathscope::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::stat;
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "pathscope bench tactical: %s\n", message.c_str());
   return kExitFailed;
-}
-
-double stat(const PathResult& r, std::string_view name) {
-  for (const auto& [key, value] : r.stats.extra) {
-    if (key == name) return value;
-  }
-  return 0;
 }
 
 // The modes run, by their `mode` parameter; exact last (the reference).
