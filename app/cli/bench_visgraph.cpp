@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "planner/scenario/movingai_check.hpp"
 #include "planner/scenario/movingai_convert.hpp"
@@ -33,26 +34,14 @@
 namespace pathscope::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+using bench::Clock;
+using bench::median;
+using bench::ms_since;
+using bench::stat;
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "pathscope bench visgraph: %s\n", message.c_str());
   return kExitFailed;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
-double stat(const PathResult& r, std::string_view name) {
-  for (const auto& [key, value] : r.stats.extra) {
-    if (key == name) return value;
-  }
-  return 0;
 }
 
 // Builds the obstacles and the graph of class 0 at `radius`; prints and returns the graph's map.
