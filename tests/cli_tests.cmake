@@ -59,7 +59,7 @@ foreach(planner astar bidirectional dijkstra)
 endforeach()
 
 # The quadtree planner on the whole shared set: every path found and at most 1.05 times
-# the optimum (issue 8's quality target); about 3 minutes in a release build.
+# the optimum (the quadtree's quality target); about 3 minutes in a release build.
 pathscope_cli_test(movingai_full_quadtree 0 "25587 queries, 0 mismatches" ${PS} movingai ${BENCH} --planner quadtree --max-ratio 1.05)
 set_tests_properties(cli.movingai_full_quadtree PROPERTIES LABELS slow)
 

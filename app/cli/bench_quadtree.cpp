@@ -1,4 +1,4 @@
-// `pathscope bench quadtree [FILE | --movingai PATH]`: the figures of issue 8 for the
+// `pathscope bench quadtree [FILE | --movingai PATH]`: the measured figures of the
 // quadtree planner (seed 000).
 //
 // Per map (a scenario, maps/armada.json by default, or each Moving AI map of PATH with

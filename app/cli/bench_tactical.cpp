@@ -1,4 +1,4 @@
-// `pathscope bench tactical [FILE ...]`: the figures of issue 10 for the tactical planner
+// `pathscope bench tactical [FILE ...]`: the measured figures of the tactical planner
 // (seed 001, Tables 1 and 2).
 //
 //   - Per scenario (by default the six maps/tactical_*.json: the seed's grids of 512,

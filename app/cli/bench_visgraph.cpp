@@ -1,4 +1,4 @@
-// `pathscope bench visgraph [--movingai PATH]`: the figures of issue 9 for the
+// `pathscope bench visgraph [--movingai PATH]`: the measured figures of the
 // visibility-graph planner (seeds 003 and 004).
 //
 //  - Synthetic maps of random rectangles (1 to 6 m a side, about a fifth of the ground

@@ -14,7 +14,7 @@
 // them apart. The root is the smallest power of two covering the map; squares outside
 // the map are no leaf, and a square that straddles the map's edge is always divided.
 //
-// Incremental update (issue 8, "Incremental update"): the same recursion runs over the
+// Incremental update (Quadtree::update): the same recursion runs over the
 // old tree alongside the grid. A square that misses the changed cells is the old
 // subtree, copied as it is; one that meets them is built again from its quarters, down
 // to the changed cells themselves, and merged upwards where its quarters became equal.
