@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--query", render.query, "query index (0-based)");
   render_cmd->add_option("--step", render.step, "show the search after K expansions");
   render_cmd->add_option("--layers", layers, "comma-separated layers, or all");
+  render_cmd->add_option("--param", render.params, "planner parameter override, name=value (repeatable)");
   render_cmd->add_option("--frames", render.frames, "draw N frames and print the mean ms per frame");
   render_cmd->add_option("--motion", render.motion_seconds,
                          "first move the features that have a velocity for this many seconds (steps of 1/30 s)");

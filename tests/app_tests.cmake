@@ -147,4 +147,24 @@ add_test(NAME app.render_bad_query
                  -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=queries\\[99\\]" -P ${CMAKE_CURRENT_LIST_FILE}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
+# Planner parameters and moving features, as the window would have them.
+add_test(NAME app.render_param_and_motion
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|maps/armada.json|--out|${CMAKE_CURRENT_BINARY_DIR}/render_param.png|--size|240x160|--planner|weighted_astar|--param|weight=3|--motion|12.5"
+                 "-DUNSET_ENV=DISPLAY|WAYLAND_DISPLAY" -DPNG=${CMAKE_CURRENT_BINARY_DIR}/render_param.png
+                 -DPNG_SIZE=240x160 -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+add_test(NAME app.render_bad_param
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|${_app_map}|--out|${CMAKE_CURRENT_BINARY_DIR}/never.png|--planner|astar|--param|weight=2"
+                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=--param.params.weight: planner \"astar\" has no parameter \"weight\"" -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+add_test(NAME app.render_too_much_motion
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|maps/armada.json|--out|${CMAKE_CURRENT_BINARY_DIR}/never.png|--motion|5000"
+                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=--motion .*at most 3600 s" -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
 unset(_app_map)

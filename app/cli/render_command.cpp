@@ -110,7 +110,11 @@ int run_render_command(const RenderOptions& options) {
   EditorState& state = *opened;
   if (options.motion_seconds > 0) {
     // As the window's Play would: whole fixed steps, so the picture matches it.
-    if (options.motion_seconds > 3600) return fail("--motion " + std::to_string(options.motion_seconds) + ": at most 3600 s");
+    if (options.motion_seconds > 3600) {
+      char text[96];
+      std::snprintf(text, sizeof text, "--motion %g: at most 3600 s", options.motion_seconds);
+      return fail(text);
+    }
     const auto steps = static_cast<long long>(std::llround(options.motion_seconds / kFeatureMotionStep));
     const Status moved = state.doc->apply("Move features", [steps](Scenario& s) {
       for (long long i = 0; i < steps; ++i) advance_features(s, kFeatureMotionStep);
@@ -128,10 +132,18 @@ int run_render_command(const RenderOptions& options) {
     state.active_query = static_cast<std::size_t>(options.query);
   }
   SearchDebugger debugger;
-  if (!options.planner.empty()) {
-    auto info = require_planner(options.planner, "--planner");
+  if (!options.planner.empty() || !options.params.empty()) {
+    // The chosen planner (or the query's own) with the given parameters over its defaults.
+    const std::string name = !options.planner.empty() ? options.planner
+                             : query_count > 0      ? scenario.queries[state.active_query].planner
+                                                    : std::string("astar");
+    auto info = require_planner(name, options.planner.empty() ? "queries[" + std::to_string(state.active_query) + "].planner" : "--planner");
     if (!info) return fail(info.error().to_string());
-    debugger.set_planner_override((*info)->name, {});
+    auto overrides = parse_param_overrides(options.params);
+    if (!overrides) return fail(overrides.error().to_string());
+    auto values = resolve_params(**info, *overrides, "--param");
+    if (!values) return fail(values.error().to_string());
+    debugger.set_planner_override((*info)->name, *values);
   }
   debugger.sync(state);
   if (!debugger.error().empty()) return fail(debugger.error());

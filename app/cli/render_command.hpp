@@ -18,6 +18,7 @@ struct RenderOptions {
   int width = 1280;             ///< Pixels.
   int height = 800;             ///< Pixels.
   std::string planner;          ///< "" = the query's own planner.
+  std::vector<std::string> params;  ///< "name=value" overrides of the planner's parameters.
   int query = 0;                ///< Index into the scenario's queries.
   long long step = -1;          ///< Trace step to show; -1 = the finished search.
   std::vector<std::string> layers;  ///< Empty = the default layers; {"all"} = every layer.
