@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
   bench_qt_cmd->add_option("--repeat", bench_qt.repeat, "runs per timing (the fastest counts)")->check(CLI::Range(1, 1000));
   bench_qt_cmd->add_option("--side", bench_qt.side, "cells per side of the map the update is timed on")->check(CLI::Range(8, 8192));
   bench_qt_cmd->add_option("--edits", bench_qt.edits, "places of the 1% circle for the update timing (0 = none)")->check(CLI::Range(0, 10000));
+  bench_qt_cmd->add_option("--param", bench_qt.params, "the quadtree planner's parameter, name=value (repeatable)");
   BenchVisgraphOptions bench_vg;
   auto* bench_vg_cmd = bench_group->add_subcommand("visgraph", "visibility graph: build time by corners, query time, lengths against the octile optimum");
   bench_vg_cmd->add_option("--movingai", bench_vg.movingai_path, "instead of random rectangles: a Moving AI .scen file or a folder of them");

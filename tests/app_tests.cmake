@@ -158,7 +158,7 @@ add_test(NAME app.render_param_and_motion
 add_test(NAME app.render_bad_param
          COMMAND ${CMAKE_COMMAND} -DMODE=run
                  "-DCMD=$<TARGET_FILE:pathscope>|render|${_app_map}|--out|${CMAKE_CURRENT_BINARY_DIR}/never.png|--planner|astar|--param|weight=2"
-                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=--param.params.weight: planner \"astar\" has no parameter \"weight\"" -P ${CMAKE_CURRENT_LIST_FILE}
+                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=--param weight: planner \"astar\" has no parameter \"weight\"" -P ${CMAKE_CURRENT_LIST_FILE}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 add_test(NAME app.render_too_much_motion

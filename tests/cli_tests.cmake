@@ -66,9 +66,10 @@ set_tests_properties(cli.movingai_full_quadtree PROPERTIES LABELS slow)
 # `pathscope bench quadtree` on maps/armada.json, quickly (one run per timing, two update
 # places): the figures are printed in their format and the update equals a rebuild.
 pathscope_cli_test(bench_quadtree_armada 0
-                   "map armada\\.json: 128 x 128 cells, 5 queries.*leaves [0-9]+, uniform cells 16384, cells per leaf [0-9.]+.*links [0-9]+ \\(one-way [0-9]+\\), regions [0-9]+, build [0-9.]+ ms.*region insertion \\(seed 000's top-down build\\) [0-9.]+ ms: 20 regions.*same leaves as the bottom-up build: yes.*query 0 \\(cruiser\\): quadtree found, [0-9]+ expansions, [0-9.]+ us; astar found, [0-9]+ expansions, [0-9.]+ us; length centres [0-9.]+, step 1 [0-9.]+, final [0-9.]+, astar [0-9.]+.*fewer expansions.*less time.*update: 512 x 512 cells.*incremental [0-9.]+ ms.*full rebuild [0-9.]+ ms; rebuild / incremental [0-9.]+x.*equal to a full rebuild: yes"
+                   "map armada\\.json: 128 x 128 cells, 5 queries.*leaves [0-9]+, uniform cells 16384, cells per leaf [0-9.]+.*links [0-9]+ \\(one-way [0-9]+\\), regions [0-9]+, build [0-9.]+ ms.*region insertion \\(seed 000's top-down build\\) [0-9.]+ ms: 20 regions.*same leaves as the bottom-up build: yes.*query 0 \\(cruiser\\): quadtree found, [0-9]+ expansions, [0-9.]+ us; astar found, [0-9]+ expansions, [0-9.]+ us; search cost [0-9.]+, length centres [0-9.]+, step 1 [0-9.]+, final [0-9.]+, astar [0-9.]+.*fewer expansions.*less time.*update: 512 x 512 cells.*incremental [0-9.]+ ms.*full rebuild [0-9.]+ ms; rebuild / incremental [0-9.]+x.*equal to a full rebuild: yes"
                    ${PS} bench quadtree maps/armada.json --repeat 1 --edits 2)
 pathscope_cli_test(bench_quadtree_both_inputs 2 "not both" ${PS} bench quadtree maps/armada.json --movingai ${BENCH}/den312d.map.scen)
+pathscope_cli_test(bench_quadtree_bad_param 2 "--param weight: expected a number in \\[1, 10\\], got 0.5" ${PS} bench quadtree maps/armada.json --param weight=0.5)
 
 # The visgraph planner (radius 0) on a Moving AI map: every path found and no longer than
 # the octile optimum; and `pathscope bench visgraph`, quickly, on random rectangles and on

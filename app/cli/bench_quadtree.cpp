@@ -116,7 +116,7 @@ void print_structure(const PlanningWorld& world, std::size_t c, int repeat) {
 }
 
 // Quadtree against A* on every query of the scenario.
-int print_queries(const PlanningWorld& world, int repeat) {
+int print_queries(const PlanningWorld& world, const ParamValues& qt_params, int repeat) {
   const Scenario& s = world.scenario();
   const PlannerInfo* qt_info = find_planner("quadtree");
   const PlannerInfo* astar_info = find_planner("astar");
@@ -131,7 +131,7 @@ int print_queries(const PlanningWorld& world, int repeat) {
   std::size_t found = 0;
   for (std::size_t i = 0; i < s.queries.size(); ++i) {
     const Query& query = s.queries[i];
-    const std::unique_ptr<Planner> qt = qt_info->create(QueryContext{world, query.movement_class, std::nullopt, defaults(*qt_info)});
+    const std::unique_ptr<Planner> qt = qt_info->create(QueryContext{world, query.movement_class, std::nullopt, qt_params});
     const std::unique_ptr<Planner> astar =
         astar_info->create(QueryContext{world, query.movement_class, std::nullopt, defaults(*astar_info)});
     const PathQuery q{query.start, query.goal};
@@ -148,8 +148,8 @@ int print_queries(const PlanningWorld& world, int repeat) {
       astar_exp += b.stats.expansions;
       qt_us += us_q;
       astar_us += us_a;
-      std::printf("; length centres %.2f, step 1 %.2f, final %.2f, astar %.2f (final / astar %.4f)\n",
-                  stat(a, "length_centres"), stat(a, "length_step1"), a.length, b.length,
+      std::printf("; search cost %.2f, length centres %.2f, step 1 %.2f, final %.2f, astar %.2f (final / astar %.4f)\n",
+                  stat(a, "search_cost"), stat(a, "length_centres"), stat(a, "length_step1"), a.length, b.length,
                   b.length > 0 ? a.length / b.length : 1.0);
     } else {
       std::printf("\n");
@@ -307,7 +307,8 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
   return same ? kExitOk : kExitFailed;
 }
 
-int bench_scenario(const std::string& label, const Scenario& s, const BenchQuadtreeOptions& options) {
+int bench_scenario(const std::string& label, const Scenario& s, const ParamValues& qt_params,
+                   const BenchQuadtreeOptions& options) {
   if (Status ok = validate_scenario(s); !ok) return fail(label + ": " + ok.error().to_string());
   const PlanningWorld world(s);
   const glm::ivec2 g = s.grid_size();
@@ -318,12 +319,12 @@ int bench_scenario(const std::string& label, const Scenario& s, const BenchQuadt
   std::sort(classes.begin(), classes.end());
   classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
   for (const std::size_t c : classes) print_structure(world, c, options.repeat);
-  if (const int rc = print_queries(world, options.repeat); rc != kExitOk) return rc;
+  if (const int rc = print_queries(world, qt_params, options.repeat); rc != kExitOk) return rc;
   if (options.edits > 0) return print_update(s, options);
   return kExitOk;
 }
 
-int bench_movingai(const BenchQuadtreeOptions& options) {
+int bench_movingai(const ParamValues& qt_params, const BenchQuadtreeOptions& options) {
   auto files = collect_scen_files({std::filesystem::path(options.movingai_path)});
   if (!files) return fail(files.error().to_string());
   if (files->empty()) return fail("no .scen files in " + options.movingai_path);
@@ -340,7 +341,7 @@ int bench_movingai(const BenchQuadtreeOptions& options) {
     std::vector<MovingAiProblem> picked;
     const std::size_t n = std::min<std::size_t>(std::size_t(std::max(options.queries, 0)), problems->size());
     for (std::size_t i = 0; i < n; ++i) picked.push_back((*problems)[(i * problems->size() + problems->size() / 2) / n]);
-    const int r = bench_scenario(map_path.filename().string(), movingai_to_scenario(*map, picked), options);
+    const int r = bench_scenario(map_path.filename().string(), movingai_to_scenario(*map, picked), qt_params, options);
     if (r != kExitOk) rc = r;
   }
   return rc;
@@ -358,12 +359,20 @@ int run_bench_quadtree(const BenchQuadtreeOptions& options) {
     std::fprintf(stderr, "pathscope bench quadtree: --repeat %d: expected at least 1\n", options.repeat);
     return kExitUsage;
   }
+  const PlannerInfo* qt_info = find_planner("quadtree");
+  if (!qt_info) return fail("the planner quadtree must be registered");
+  auto overrides = parse_param_overrides(options.params);
+  auto qt_params = overrides ? resolve_params(*qt_info, *overrides, "--param") : Result<ParamValues>(overrides.error());
+  if (!qt_params) {
+    std::fprintf(stderr, "pathscope bench quadtree: %s\n", qt_params.error().to_string().c_str());
+    return kExitUsage;
+  }
   if (!options.movingai_path.empty()) {
     if (!options.scenario_path.empty()) {
       std::fprintf(stderr, "pathscope bench quadtree: give a scenario FILE or --movingai PATH, not both\n");
       return kExitUsage;
     }
-    return bench_movingai(options);
+    return bench_movingai(*qt_params, options);
   }
   std::string path = options.scenario_path;
   if (path.empty()) {
@@ -373,7 +382,7 @@ int run_bench_quadtree(const BenchQuadtreeOptions& options) {
   }
   auto loaded = load_any_scenario(path);
   if (!loaded) return fail(loaded.error().to_string());
-  return bench_scenario(std::filesystem::path(path).filename().string(), *loaded, options);
+  return bench_scenario(std::filesystem::path(path).filename().string(), *loaded, *qt_params, options);
 }
 
 }  // namespace pathscope::app

@@ -60,6 +60,7 @@ struct BenchQuadtreeOptions {
   int repeat = 3;                   ///< Runs per timing; the fastest counts.
   int side = 512;                   ///< Cells per side of the map the update is timed on.
   int edits = 8;                    ///< Places of the 1% circle (each added, then removed); 0 = no update.
+  std::vector<std::string> params;  ///< The quadtree planner's parameters, name=value.
 };
 
 /// Options of `pathscope bench visgraph` (app/cli/bench_visgraph.cpp).

@@ -30,7 +30,10 @@ Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const Plan
   ParamValues values;
   for (const ParamSpec& spec : info.params) values.push_back(spec.default_value);
   for (const PlannerParam& p : overrides) {
-    const std::string where = where_prefix + ".params." + p.name;
+    // A command-line option names the parameter after it ("--param weight"); a file's
+    // field is the path to it ("queries[2].params.weight").
+    const std::string where =
+        where_prefix.starts_with("--") ? where_prefix + " " + p.name : where_prefix + ".params." + p.name;
     std::size_t k = 0;
     while (k < info.params.size() && info.params[k].name != p.name) ++k;
     if (k == info.params.size()) {

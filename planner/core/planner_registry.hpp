@@ -69,7 +69,8 @@ Result<const PlannerInfo*> require_planner(std::string_view name, const std::str
                                            std::span<const PlannerInfo> registry = planner_registry());
 
 /// Defaults overridden by `overrides`; an unknown name or an out-of-range value is an
-/// error whose `where` is `where_prefix` + ".params." + name.
+/// error whose `where` is `where_prefix` + ".params." + name, or for a command-line
+/// option (a prefix starting with "--") `where_prefix` + " " + name.
 Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const PlannerParam> overrides,
                                    const std::string& where_prefix = "params");
 

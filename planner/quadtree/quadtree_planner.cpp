@@ -63,8 +63,9 @@ std::string describe_point(const char* what, Vec2 p) {
 
 }  // namespace
 
-QuadtreePlanner::QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name)
-    : world_(world), class_(movement_class), name_(std::move(name)) {}
+QuadtreePlanner::QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name,
+                                 double weight)
+    : world_(world), class_(movement_class), name_(std::move(name)), weight_(weight) {}
 
 std::size_t QuadtreePlanner::node_count() const { return map().tree().leaf_count(); }
 
@@ -93,7 +94,7 @@ double QuadtreePlanner::travel_multiplier(NodeId leaf) const {
 
 double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
   const double d = distance(entry, query_.goal);
-  return leaf == goal_leaf_ ? d * travel_multiplier(leaf) : d * min_multiplier_;
+  return leaf == goal_leaf_ ? d * travel_multiplier(leaf) : d * min_multiplier_ * weight_;
 }
 
 SearchStatus QuadtreePlanner::fail(SearchStatus status, std::string message) {
@@ -255,6 +256,7 @@ void QuadtreePlanner::finish() {
   result_.stats.extra.push_back({"length_centres", polyline_length(centres_.points)});
   result_.stats.extra.push_back({"length_step1", polyline_length(portal_.points)});
   result_.stats.extra.push_back({"length_final", result_.length});
+  result_.stats.extra.push_back({"search_cost", state_[goal_leaf_].g + state_[goal_leaf_].h});
   result_.nodes = std::move(nodes);
   result_.status = SearchStatus::Found;
   if (observer_) {

@@ -26,7 +26,10 @@ namespace pathscope {
 class QuadtreePlanner final : public Planner {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
-  QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name = "quadtree");
+  /// `weight` multiplies the heuristic (1: A*; above 1: fewer expansions, longer
+  /// corridors; see the README for what it costs in length).
+  QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name = "quadtree",
+                  double weight = 1.0);
 
   std::string_view name() const override { return name_; }
   /// Begins a query. A start inside an impassable leaf may leave it (links out of
@@ -91,6 +94,7 @@ class QuadtreePlanner final : public Planner {
   const QuadtreeMap* map_ = nullptr;  // fetched at start(); valid while revision_ holds
   std::uint64_t revision_ = 0;
   double min_multiplier_ = 1;
+  double weight_ = 1;
   PathQuery query_;
   NodeId start_leaf_ = kNoNode;
   NodeId goal_leaf_ = kNoNode;

@@ -38,8 +38,12 @@ std::vector<PlannerInfo> make_registry() {
   r.push_back(PlannerInfo{
       "quadtree", "quadtree",
       "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)", false,
-      "metres of terrain-weighted travel along the final path (length in each leaf times its multiplier)", {},
-      [](const QueryContext& c) { return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree"); }});
+      "metres of terrain-weighted travel along the final path (length in each leaf times its multiplier)",
+      {ParamSpec{"weight", "heuristic weight (1 = A* over the leaves; more: fewer expansions, longer corridors)", 1.0,
+                 1.0, 10.0}},
+      [](const QueryContext& c) {
+        return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree", c.params.at(0));
+      }});
   r.push_back(PlannerInfo{
       "visgraph", "visgraph",
       "A* on the visibility graph of the inflated obstacles' corners; any-angle (seeds 003, 004)", false,

@@ -71,15 +71,49 @@ double extra(const PathResult& r, const std::string& name) {
 
 TEST_SUITE("quadtree planner") {
 
-TEST_CASE("registered as quadtree, inexact, no parameters") {
+TEST_CASE("registered as quadtree, inexact, one parameter: the heuristic's weight") {
   const PlannerInfo* info = find_planner("quadtree");
   REQUIRE(info != nullptr);
   CHECK(info->family == "quadtree");
   CHECK_FALSE(info->exact);
-  CHECK(info->params.empty());
+  REQUIRE(info->params.size() == 1);
+  CHECK(info->params[0].name == "weight");
+  CHECK(info->params[0].default_value == 1.0);
+  CHECK(info->params[0].min_value == 1.0);
   const PlanningWorld world(test::ascii_scenario({"....", "...."}));
-  auto p = info->create(QueryContext{world, 0, std::nullopt, {}});
+  auto p = info->create(QueryContext{world, 0, std::nullopt, {1.0}});
   CHECK(p->name() == "quadtree");
+}
+
+TEST_CASE("a heavier heuristic expands fewer leaves and still keeps to passable cells") {
+  std::mt19937_64 rng(47);
+  std::uint64_t plain = 0, weighted = 0;
+  int found = 0;
+  for (int round = 0; round < 60; ++round) {
+    const Scenario s = test::ascii_scenario(random_map(rng, round, round % 2 == 1));
+    const PlanningWorld world(s);
+    const CostGrid& grid = world.grid(0);
+    QuadtreePlanner a(world, 0), b(world, 0, "quadtree", 2.0);
+    for (int q = 0; q < 8; ++q) {
+      const PathQuery query{random_center(rng, s), random_center(rng, s)};
+      const PathResult ra = find_path(a, query);
+      const PathResult& rb = find_path(b, query);
+      CAPTURE(round);
+      CAPTURE(q);
+      REQUIRE(rb.status == ra.status);
+      if (ra.status != SearchStatus::Found) continue;
+      const std::uint32_t start_cell = *grid.cell_at(query.start);
+      if (!grid.passable(start_cell)) continue;
+      ++found;
+      plain += ra.stats.expansions;
+      weighted += rb.stats.expansions;
+      check_inside(rb, grid, grid.move_key(start_cell));
+      // The search's own cost (the leaves' entry points) bounds the weighted one by the weight.
+      CHECK(extra(rb, "search_cost") <= 2.0 * extra(ra, "search_cost") + 1e-9);
+    }
+  }
+  CHECK(found > 200);
+  CHECK(weighted < plain);
 }
 
 TEST_CASE("an open map: one leaf, a straight path, stats of every stage") {
