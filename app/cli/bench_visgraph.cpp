@@ -122,6 +122,48 @@ void print_updates(const PlanningWorld& world, const visgraph::VisibilityGraph& 
 }
 
 // Random rectangles for about `corners` corners, a fifth of the ground covered.
+// Link limits (k nearest, maximum length) on the same queries: links kept, query time,
+// paths lost, and length against the unlimited graph's paths.
+void print_limits(const PlanningWorld& world, const std::vector<PathQuery>& queries, const std::vector<double>& lengths) {
+  const double side = world.scenario().world.width;
+  const visgraph::LinkLimits settings[] = {{16, 0}, {8, 0}, {4, 0}, {0, side / 8}, {0, side / 16}};
+  for (const visgraph::LinkLimits& limits : settings) {
+    VisGraphParams p;
+    p.radius = 0;
+    p.limits = limits;
+    VisGraphPlanner planner(world, 0, p);
+    std::vector<double> us;
+    double sum = 0, worst = 1;
+    int found = 0, lost = 0;
+    double kept = 0, expansions = 0;
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      const Clock::time_point t0 = Clock::now();
+      const PathResult& r = find_path(planner, queries[q]);
+      us.push_back(ms_since(t0) * 1000);  // the first query also derives the limited links
+      kept = stat(r, "links");
+      expansions += double(r.stats.expansions);
+      if (lengths[q] <= 0) continue;
+      if (r.status != SearchStatus::Found) {
+        ++lost;
+        continue;
+      }
+      ++found;
+      sum += r.length / lengths[q];
+      worst = std::max(worst, r.length / lengths[q]);
+    }
+    char what[64];
+    if (limits.k_nearest > 0) {
+      std::snprintf(what, sizeof what, "k_nearest=%u", limits.k_nearest);
+    } else {
+      std::snprintf(what, sizeof what, "max_link=%g", limits.max_length);
+    }
+    std::printf("  limits %s: %.0f links kept, median %.1f us, %.1f expansions, %d paths lost, length / unlimited "
+                "mean %.4f, largest %.4f\n",
+                what, kept, median(us), queries.empty() ? 0.0 : expansions / double(queries.size()), lost,
+                found ? sum / found : 0.0, worst);
+  }
+}
+
 Scenario rectangles(std::mt19937_64& rng, int corners) {
   const int count = std::max(1, corners / 4);
   const double side = std::ceil(std::sqrt(60.0 * count));
@@ -154,23 +196,30 @@ int bench_rectangles(const BenchVisgraphOptions& options) {
     const Box2 box = map->graph().obstacles().free_box;
     std::uniform_real_distribution<double> ux(box.lo.x, box.hi.x), uy(box.lo.y, box.hi.y);
     std::vector<double> us;
-    double links = 0, length = 0;
+    double links = 0, length = 0, expansions = 0;
     int found = 0;
+    std::vector<PathQuery> queries;
+    std::vector<double> lengths;  // per query: the unlimited path's length, or 0
     for (int q = 0; q < options.queries; ++q) {
       Vec2 a, b;
       do a = {ux(rng), uy(rng)}; while (map->graph().index().inside(a));
       do b = {ux(rng), uy(rng)}; while (map->graph().index().inside(b));
+      queries.push_back(PathQuery{a, b});
       const Clock::time_point t0 = Clock::now();
       const PathResult& r = find_path(planner, PathQuery{a, b});
       us.push_back(ms_since(t0) * 1000);
+      lengths.push_back(r.status == SearchStatus::Found ? r.length : 0.0);
+      expansions += double(r.stats.expansions);
       if (r.status != SearchStatus::Found) continue;
       ++found;
       links += stat(r, "start_links") + stat(r, "goal_links");
       length += r.length / std::hypot(b.x - a.x, b.y - a.y);
     }
-    std::printf("  %d random queries: %d found, median %.1f us, %.1f temporary links each, mean length / straight "
-                "line %.4f\n",
-                options.queries, found, median(us), found ? links / found : 0.0, found ? length / found : 0.0);
+    std::printf("  %d random queries: %d found, median %.1f us, %.1f expansions, %.1f temporary links each, mean "
+                "length / straight line %.4f\n",
+                options.queries, found, median(us), options.queries ? expansions / options.queries : 0.0,
+                found ? links / found : 0.0, found ? length / found : 0.0);
+    print_limits(world, queries, lengths);
     print_updates(world, map->graph(), options.edits, rng);
   }
   return kExitOk;

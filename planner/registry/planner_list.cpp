@@ -52,13 +52,18 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"max_error", "metres by which circles and rounded corners may be overstated", 0.05, 1.0 / 1024, 10},
        ParamSpec{"radius", "metres kept from obstacles; -1: the movement class's radius", -1, -1, 1000},
        ParamSpec{"shortcut", "1: seed 004's heuristic: first and last crossings of the straight line, then culling",
-                 0, 0, 1}},
+                 0, 0, 1},
+       ParamSpec{"k_nearest", "each corner keeps its k shortest links (and those of corners keeping it); 0: all", 0, 0,
+                 1000},
+       ParamSpec{"max_link", "metres: longer links between corners are dropped; 0: none", 0, 0, 1e6}},
       [](const QueryContext& c) {
         VisGraphParams p;
         p.dijkstra = c.params.at(0) != 0;
         p.max_error = c.params.at(1);
         p.radius = c.params.at(2);
         p.shortcut = c.params.at(3) != 0;
+        p.limits.k_nearest = std::uint32_t(std::lround(c.params.at(4)));
+        p.limits.max_length = c.params.at(5);
         return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
       }});
   r.push_back(PlannerInfo{

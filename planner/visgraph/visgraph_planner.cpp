@@ -96,19 +96,22 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   temp_pos_ = {query.start, query.goal, query.start, query.goal};
   if (observer_) observer_->on_start(query);
   map_ = &visgraph::VisGraphMap::of(world_, class_, obstacle_params_);
+  limited_ = nullptr;
   revision_ = world_.revision();
   if (!map_->ok()) {
     corners_ = 0;
     return fail(SearchStatus::Invalid, "the obstacles could not be built: " + map_->error().to_string());
   }
   const VisibilityGraph& g = map_->graph();
+  limited_ = params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits) : nullptr;
   corners_ = g.node_count();
   if (state_.size() != corners_ + 4 || ++stamp_ == 0) {
     state_.assign(corners_ + 4, NodeState{});
     stamp_ = 1;
   }
   result_.stats.extra = {{"corners", double(corners_)},
-                         {"links", double(g.link_count())},
+                         {"links", double(limited_ ? limited_->link_count() : g.link_count())},
+                         {"links_unlimited", double(g.link_count())},
                          {"rings", double(g.obstacles().rings.size())}};
 
   const Vec2 points[2] = {query.start, query.goal};
@@ -263,7 +266,7 @@ SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
       continue;
     }
     if (u < corners_) {
-      for (const std::uint32_t v : g.links(u)) relax(u, v, distance(pu, g.position(v)));
+      for (const std::uint32_t v : corner_links(std::uint32_t(u))) relax(u, v, distance(pu, g.position(v)));
       if (!params_.shortcut && g.links_to(u, query_.goal)) {
         goal_links_.push_back(u);
         relax(u, temp(1), distance(pu, query_.goal));
@@ -366,6 +369,8 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
   const visgraph::VisGraphMap& m = map();
   if (!m.ok()) return;
   const VisibilityGraph& g = m.graph();
+  const visgraph::LimitedLinks* limited =
+      params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits) : nullptr;
   for (const visgraph::Ring& ring : g.obstacles().rings) {
     if (visitor.full()) return;
     if (ring.frame) continue;
@@ -394,7 +399,7 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
     if (!in[i]) continue;
     if (visitor.full()) return;
     const Vec2 a = g.position(i);
-    for (const std::uint32_t j : g.links(i)) {
+    for (const std::uint32_t j : limited ? limited->links(i) : g.links(i)) {
       if (j < i && in[j]) continue;  // drawn from j
       const Vec2 b = g.position(j);
       visitor.edge(StructureEdge{i, j, a, b, "link", distance(a, b), false});

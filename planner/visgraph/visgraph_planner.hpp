@@ -26,6 +26,8 @@ struct VisGraphParams {
   /// their obstacle's boundary, the graph is searched between them, then the path is
   /// culled from both ends. Not optimal.
   bool shortcut = false;
+  /// Limits on the links between corners (none by default): fewer links, longer paths.
+  visgraph::LinkLimits limits;
 };
 
 /// Shortest paths for a unit of some radius among polygonal obstacles, on the visibility
@@ -54,7 +56,8 @@ class VisGraphPlanner final : public Planner {
   Vec2 node_position(NodeId node) const override;
   /// Inflated obstacles (Polygon "inflated obstacle"; holes and the world's frame as
   /// closed Polyline "obstacle hole"), corners (Points "corner") and links (edges
-  /// "link", each once, from an end inside `bounds`), all meeting `bounds`.
+  /// "link", each once, from an end inside `bounds`; with limits, only the links kept),
+  /// all meeting `bounds`.
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The temporary links of the last query, role Graph: Links "start link" and "goal
   /// link" (the goal's as found by the corners expanded so far; the direct line, or the
@@ -88,6 +91,10 @@ class VisGraphPlanner final : public Planner {
   };
 
   NodeId temp(int k) const { return NodeId(corners_ + std::size_t(k)); }
+  // The links of a corner this search uses (limited, if limits are set).
+  std::span<const std::uint32_t> corner_links(std::uint32_t node) const {
+    return limited_ ? limited_->links(node) : map_->graph().links(node);
+  }
   double heuristic(Vec2 p) const;
   SearchStatus fail(SearchStatus status, std::string message);
   void relax(NodeId u, NodeId v, double cost);
@@ -102,6 +109,7 @@ class VisGraphPlanner final : public Planner {
   visgraph::ObstacleParams obstacle_params_;
   std::string name_;
   const visgraph::VisGraphMap* map_ = nullptr;  // fetched at start(); valid while revision_ holds
+  const visgraph::LimitedLinks* limited_ = nullptr;  // with limits: fetched at start() as map_
   std::uint64_t revision_ = 0;
   std::size_t corners_ = 0;
   PathQuery query_;

@@ -291,7 +291,7 @@ const VisGraphMap& VisGraphMap::of(const PlanningWorld& world, std::size_t movem
 bool VisGraphMap::update(const PlanningWorld& world, const WorldChange& change) {
   // Any re-rasterised cell may come from an obstacle (feature ids need not be unique
   // in a scenario being edited, so the item list alone is not trusted).
-  if (change.cells.empty() && !change.touches(ItemKind::Tiles) && !change.touches(ItemKind::Feature)) return true;
+  if (!changes_obstacles(change)) return true;
   if (!graph_) return false;  // it was refused: built again at its next use
   const Scenario& s = world.scenario();
   Result<ObstacleSet> set =
@@ -302,6 +302,71 @@ bool VisGraphMap::update(const PlanningWorld& world, const WorldChange& change) 
   const Box2 changed = change.area.expanded(params_.radius + params_.max_error + s.world.cell_size + 8.0 / kScale);
   graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), *graph_, changed);
   return true;
+}
+
+bool changes_obstacles(const WorldChange& change) {
+  // Any re-rasterised cell may come from an obstacle (feature ids need not be unique in a
+  // scenario being edited, so the item list alone is not trusted).
+  return !change.cells.empty() || change.touches(ItemKind::Tiles) || change.touches(ItemKind::Feature);
+}
+
+LimitedLinks::LimitedLinks(const VisibilityGraph& graph, const LinkLimits& limits) {
+  const std::uint32_t n = std::uint32_t(graph.node_count());
+  const double max_length = limits.max_length > 0 ? limits.max_length : std::numeric_limits<double>::infinity();
+  // Per node: its links no longer than max_length, the k shortest marked.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (i, j), i < j
+  std::vector<std::pair<double, std::uint32_t>> by_length;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    by_length.clear();
+    const Vec2 p = graph.position(i);
+    for (const std::uint32_t j : graph.links(i)) {
+      const Vec2 d = graph.position(j) - p;
+      const double len = std::sqrt(d.x * d.x + d.y * d.y);
+      if (len <= max_length) by_length.push_back({len, j});
+    }
+    std::size_t keep = by_length.size();
+    if (limits.k_nearest > 0 && limits.k_nearest < keep) {
+      keep = limits.k_nearest;
+      std::partial_sort(by_length.begin(), by_length.begin() + std::ptrdiff_t(keep), by_length.end());
+    }
+    for (std::size_t k = 0; k < keep; ++k) {
+      const std::uint32_t j = by_length[k].second;
+      pairs.push_back({std::min(i, j), std::max(i, j)});
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  link_start_.assign(std::size_t(n) + 1, 0);
+  for (const auto& [i, j] : pairs) {
+    ++link_start_[i + 1];
+    ++link_start_[j + 1];
+  }
+  for (std::uint32_t i = 0; i < n; ++i) link_start_[i + 1] += link_start_[i];
+  link_.resize(link_start_[n]);
+  std::vector<std::uint32_t> fill(link_start_.begin(), link_start_.end() - 1);
+  // Pairs are sorted by (i, j): writing j into i's list and i into j's keeps every list
+  // in increasing order (a node's smaller partners all come from earlier pairs).
+  for (const auto& [i, j] : pairs) link_[fill[j]++] = i;
+  for (const auto& [i, j] : pairs) link_[fill[i]++] = j;
+}
+
+const LimitedLinks& LimitedLinks::of(const PlanningWorld& world, std::size_t movement_class,
+                                     const ObstacleParams& params, const LinkLimits& limits) {
+  char key[160];
+  std::snprintf(key, sizeof key, "visgraph links r=%.17g e=%.17g k=%u max=%.17g", params.radius, params.max_error,
+                limits.k_nearest, limits.max_length);
+  return world.derived<LimitedLinks>(key, movement_class, [&](const PlanningWorld& w, std::size_t c) {
+    return std::make_unique<LimitedLinks>(VisGraphMap::of(w, c, params).graph(), limits);
+  });
+}
+
+bool LimitedLinks::update(const PlanningWorld& world, const WorldChange& change) {
+  (void)world;
+  return !changes_obstacles(change);  // otherwise made again from the updated graph at next use
+}
+
+std::size_t LimitedLinks::memory_bytes() const {
+  return (link_start_.capacity() + link_.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace pathscope::visgraph

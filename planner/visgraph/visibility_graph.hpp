@@ -144,4 +144,42 @@ class VisGraphMap final : public DerivedStructure {
   Error error_;
 };
 
+/// Optional limits on the links between corners (seed 003: "only allowing obstacles to
+/// link the k-nearest obstacles, or dismiss links above a certain length"). Fewer links
+/// make searches cheaper and paths longer; links to the start and the goal are never
+/// limited.
+struct LinkLimits {
+  std::uint32_t k_nearest = 0;  ///< Each corner keeps its k shortest links (and every link of a corner keeping it); 0: all.
+  double max_length = 0;        ///< Links longer than this (metres) are dropped; 0: none.
+  bool any() const { return k_nearest > 0 || max_length > 0; }
+};
+
+/// The links of a graph under limits, symmetric: a link is kept when it is no longer
+/// than max_length and is among the k shortest of either end (ties by node id).
+class LimitedLinks final : public DerivedStructure {
+ public:
+  LimitedLinks(const VisibilityGraph& graph, const LinkLimits& limits);
+
+  /// The limited links of `map` (which must be ok()), made on first use; dropped at the
+  /// world's next update() that changes the graph, and made again from the new one.
+  static const LimitedLinks& of(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params,
+                                const LinkLimits& limits);
+
+  /// The nodes still linked with `node`, in increasing id order.
+  std::span<const std::uint32_t> links(std::uint32_t node) const {
+    return {link_.data() + link_start_[node], link_.data() + link_start_[node + 1]};
+  }
+  /// Undirected links kept.
+  std::size_t link_count() const { return link_.size() / 2; }
+  bool update(const PlanningWorld& world, const WorldChange& change) override;
+  std::size_t memory_bytes() const override;
+
+ private:
+  std::vector<std::uint32_t> link_start_;  // node_count + 1
+  std::vector<std::uint32_t> link_;
+};
+
+/// True when a world change may change the obstacles (and so the graph).
+bool changes_obstacles(const WorldChange& change);
+
 }  // namespace pathscope::visgraph

@@ -3,7 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/movingai.hpp"
@@ -288,6 +290,128 @@ TEST_CASE("a path holds while the buildings placed miss it; a building destroyed
   }
   CHECK(kept > 3);
   CHECK(voided > 0);
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("visgraph link limits") {
+
+// The limited links by their definition, pair by pair: (i, j) is kept when it is a link no
+// longer than max_length and j is among i's k shortest such links or i among j's (ties by
+// node id).
+bool reference_kept(const visgraph::VisibilityGraph& g, const visgraph::LinkLimits& limits, std::uint32_t i,
+                    std::uint32_t j) {
+  const auto length = [&](std::uint32_t a, std::uint32_t b) {
+    const Vec2 d = g.position(b) - g.position(a);
+    return std::sqrt(d.x * d.x + d.y * d.y);
+  };
+  const double max_length = limits.max_length > 0 ? limits.max_length : std::numeric_limits<double>::infinity();
+  if (length(i, j) > max_length) return false;
+  const auto among_k = [&](std::uint32_t a, std::uint32_t b) {
+    if (limits.k_nearest == 0) return true;
+    std::uint32_t before = 0;  // links of a that rank before (a, b)
+    for (const std::uint32_t c : g.links(a)) {
+      if (length(a, c) > max_length) continue;
+      before += length(a, c) < length(a, b) || (length(a, c) == length(a, b) && c < b);
+    }
+    return before < limits.k_nearest;
+  };
+  return among_k(i, j) || among_k(j, i);
+}
+
+TEST_CASE("limited links are the links chosen by the definition, symmetric and sorted") {
+  std::mt19937_64 rng(33);
+  for (int map = 0; map < 4; ++map) {
+    const PlanningWorld world(polygon_scenario(rng, 40, 30, 14));
+    VisGraphPlanner planner(world, 0, params(0.5));
+    const visgraph::VisibilityGraph& g = planner.map().graph();
+    for (const visgraph::LinkLimits limits :
+         {visgraph::LinkLimits{3, 0}, visgraph::LinkLimits{0, 8.0}, visgraph::LinkLimits{5, 12.0}}) {
+      const visgraph::LimitedLinks l(g, limits);
+      std::size_t kept = 0;
+      for (std::uint32_t i = 0; i < g.node_count(); ++i) {
+        const auto mine = l.links(i);
+        CHECK(std::is_sorted(mine.begin(), mine.end()));
+        for (const std::uint32_t j : g.links(i)) {
+          const bool expect = reference_kept(g, limits, i, j);
+          CAPTURE(i);
+          CAPTURE(j);
+          CHECK(std::binary_search(mine.begin(), mine.end(), j) == expect);
+          kept += expect;
+        }
+        for (const std::uint32_t j : mine) {
+          const auto theirs = l.links(j);
+          CHECK(std::binary_search(theirs.begin(), theirs.end(), i));  // symmetric, and a subset (above)
+        }
+      }
+      CHECK(l.link_count() * 2 == kept);
+      CHECK(l.link_count() < g.link_count());
+    }
+  }
+}
+
+TEST_CASE("with link limits paths stay in sight and are never shorter; the structure shows the links kept") {
+  std::mt19937_64 rng(35);
+  int found = 0, longer = 0, lost = 0;
+  for (int map = 0; map < 4; ++map) {
+    const PlanningWorld world(polygon_scenario(rng, 40, 30, 14));
+    VisGraphParams limited_params = params(0.5);
+    limited_params.limits = visgraph::LinkLimits{2, 0};
+    VisGraphPlanner exact(world, 0, params(0.5));
+    VisGraphPlanner limited(world, 0, limited_params);
+    const visgraph::SegmentIndex& index = exact.map().graph().index();
+    for (int k = 0; k < 12; ++k) {
+      const PathQuery q{random_free_point(rng, exact), random_free_point(rng, exact)};
+      const PathResult e = find_path(exact, q);
+      const PathResult l = find_path(limited, q);
+      if (e.status != SearchStatus::Found) {
+        CHECK(l.status != SearchStatus::Found);
+        continue;
+      }
+      if (l.status != SearchStatus::Found) {
+        ++lost;  // the kept links may not join the start's corners with the goal's
+        continue;
+      }
+      ++found;
+      CHECK(l.length >= e.length - 1e-9);
+      longer += l.length > e.length + 1e-9;
+      for (std::size_t i = 0; i + 1 < l.points.size(); ++i) CHECK(index.visible(l.points[i], l.points[i + 1]));
+    }
+    struct Count final : StructureVisitor {
+      std::size_t links = 0;
+      void edge(const StructureEdge& e) override { links += e.kind == "link"; }
+    } all, kept;
+    const Box2 everything{{-1, -1}, {100, 100}};
+    exact.visit_structure(everything, all);
+    limited.visit_structure(everything, kept);
+    CHECK(all.links == exact.map().graph().link_count());
+    CHECK(kept.links == visgraph::LimitedLinks(exact.map().graph(), limited_params.limits).link_count());
+    CHECK(kept.links < all.links);
+  }
+  CHECK(found > 30);
+  CHECK(longer > 0);
+  CHECK(lost < found);
+}
+
+TEST_CASE("registry parameters k_nearest and max_link reach the planner") {
+  const PlannerInfo* info = find_planner("visgraph");
+  REQUIRE(info != nullptr);
+  std::mt19937_64 rng(37);
+  const PlanningWorld world(polygon_scenario(rng, 40, 30, 14));
+  const auto values = resolve_params(*info, std::vector<PlannerParam>{{"k_nearest", 3}, {"max_link", 10}});
+  REQUIRE(values);
+  auto p = info->create(QueryContext{world, 0, std::nullopt, *values});
+  VisGraphPlanner plain(world, 0, params(-1));
+  const PathQuery q{random_free_point(rng, plain), random_free_point(rng, plain)};
+  const PathResult& r = find_path(*p, q);
+  double links = -1, unlimited = -1;
+  for (const auto& [k, v] : r.stats.extra) {
+    if (k == "links") links = v;
+    if (k == "links_unlimited") unlimited = v;
+  }
+  CHECK(unlimited == double(plain.map().graph().link_count()));
+  CHECK(links == double(visgraph::LimitedLinks(plain.map().graph(), visgraph::LinkLimits{3, 10}).link_count()));
+  CHECK(links < unlimited);
 }
 
 }  // TEST_SUITE
