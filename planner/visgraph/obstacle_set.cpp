@@ -12,6 +12,10 @@
 //  3. Circles go in as circumscribed polygons of radius R + r (edges within max_error of
 //     the circle), with a frame: the outside of the world shrunk by r. One union of all
 //     (non-zero winding) gives the rings; the frame's outer ring is marked as such.
+//  With openings (passable shapes painted over obstacles, intact bridge decks) the
+//  inputs apply in order instead: obstacles united, openings (rounded inwards) cut out,
+//  circles at their own radius; the result is then inflated as in 2. A circle's polygon
+//  and the round joins may then each overstate by max_error.
 //  4. A closing (grow by one unit, shrink by one, square joins) merges what the union
 //     leaves touching along an edge (two rows of blocked cells); rings may still touch
 //     at single points, which the sight test handles (segment_index.cpp).
@@ -117,6 +121,20 @@ Path circle_path(Vec2 c, double r, double max_error) {
   return oriented(std::move(p));
 }
 
+// A circle of radius r inscribing a polygon: every vertex within the circle, edges within
+// max_error inside it (an opening is never overstated).
+Path inscribed_circle_path(Vec2 c, double r, double max_error) {
+  int n = 8;
+  while (n < 4096 && r * (1.0 - std::cos(kPi / n)) > max_error) n *= 2;
+  const double vr = std::max(0.0, r - 1.0 / kScale);  // - one unit for rounding
+  Path p;
+  for (int i = 0; i < n; ++i) {
+    const double a = 2 * kPi * i / n;
+    p.push_back(IntPoint(to_unit(c.x + vr * std::cos(a)), to_unit(c.y + vr * std::sin(a))));
+  }
+  return oriented(std::move(p));
+}
+
 void collect_rings(const ClipperLib::PolyNode& node, const Box2& keep, std::vector<Ring>& out) {
   for (const ClipperLib::PolyNode* child : node.Childs) {
     Path p = child->Contour;
@@ -155,33 +173,65 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
   if (set.free_box.empty()) {
     return make_error(ErrorCode::Value, "radius", "the radius leaves no room in the world");
   }
-  Paths base, circles;
+  // With openings, shapes apply in order (later over earlier, as the raster paints them):
+  // the blocked area is kept as one union, openings are cut out of it, and circles go in
+  // at their own radius, to be inflated with the rest.
+  const bool ordered = std::any_of(inputs.begin(), inputs.end(), [](const ObstacleInput& in) { return in.opening; });
+  set.ordered = ordered;
+  Paths base, circles, batch;
+  const auto flush = [&] {
+    if (batch.empty()) return;
+    ClipperLib::Clipper c;
+    c.AddPaths(base, ClipperLib::ptSubject, true);
+    c.AddPaths(batch, ClipperLib::ptClip, true);
+    c.Execute(ClipperLib::ctUnion, base, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+    batch.clear();
+  };
   for (const ObstacleInput& in : inputs) {
     const Shape& s = in.shape;
+    Path path;
+    bool circle = false;
     switch (s.kind) {
       case ShapeKind::Rect: {
         if (!(s.max.x > s.min.x && s.max.y > s.min.y)) {
           return make_error(ErrorCode::Value, in.name, "rectangle has zero area");
         }
-        base.push_back(box_path(cInt(std::floor(s.min.x * kScale)), cInt(std::floor(s.min.y * kScale)),
-                                cInt(std::ceil(s.max.x * kScale)), cInt(std::ceil(s.max.y * kScale))));
+        // Obstacles are rounded outwards, openings inwards.
+        path = in.opening ? box_path(cInt(std::ceil(s.min.x * kScale)), cInt(std::ceil(s.min.y * kScale)),
+                                     cInt(std::floor(s.max.x * kScale)), cInt(std::floor(s.max.y * kScale)))
+                          : box_path(cInt(std::floor(s.min.x * kScale)), cInt(std::floor(s.min.y * kScale)),
+                                     cInt(std::ceil(s.max.x * kScale)), cInt(std::ceil(s.max.y * kScale)));
         break;
       }
       case ShapeKind::Circle: {
         if (!(s.radius > 0) || !std::isfinite(s.radius)) {
           return make_error(ErrorCode::Value, in.name, "circle radius must be positive");
         }
-        circles.push_back(circle_path(s.center, s.radius + r, params.max_error));
+        path = in.opening ? inscribed_circle_path(s.center, s.radius, params.max_error)
+                          : circle_path(s.center, s.radius + (ordered ? 0.0 : r), params.max_error);
+        circle = true;
         break;
       }
       case ShapeKind::Polygon: {
         Result<Path> p = polygon_path(in, set.repairs);
         if (!p) return p.error();
-        base.push_back(std::move(p.value()));
+        path = std::move(p.value());
         break;
       }
     }
+    if (!ordered) {
+      (circle ? circles : base).push_back(std::move(path));
+    } else if (!in.opening) {
+      batch.push_back(std::move(path));
+    } else {
+      flush();
+      ClipperLib::Clipper c;
+      c.AddPaths(base, ClipperLib::ptSubject, true);
+      c.AddPath(path, ClipperLib::ptClip, true);
+      c.Execute(ClipperLib::ctDifference, base, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+    }
   }
+  flush();
   Paths inflated;
   if (r > 0 && !base.empty()) {
     ClipperLib::ClipperOffset offset(2.0, params.max_error * kScale);
@@ -269,14 +319,15 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
   return out;
 }
 
+bool blocks_class(const Scenario& s, std::size_t terrain, std::size_t movement_class) {
+  const TerrainType& t = s.terrains[terrain];
+  const std::string& ground_group = s.terrains[0].group;
+  return !t.cost[movement_class].has_value() || (!s.classes[movement_class].amphibious && t.group != ground_group);
+}
+
 std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class) {
   const Scenario& s = world.scenario();
-  const bool amphibious = s.classes[movement_class].amphibious;
-  const std::string& ground_group = s.terrains.empty() ? std::string() : s.terrains[0].group;
-  const auto blocks = [&](std::size_t terrain) {
-    const TerrainType& t = s.terrains[terrain];
-    return !t.cost[movement_class].has_value() || (!amphibious && t.group != ground_group);
-  };
+  const auto blocks = [&](std::size_t terrain) { return blocks_class(s, terrain, movement_class); };
   std::vector<ObstacleInput> out;
   if (s.tiles) {
     const TileGrid& t = *s.tiles;
@@ -286,11 +337,26 @@ std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size
   }
   for (std::size_t i = 0; i < s.features.size(); ++i) {
     const Feature& f = s.features[i];
-    if (!blocks(f.terrain)) continue;
+    const bool blocking = blocks(f.terrain);
+    if (!blocking && out.empty()) continue;  // nothing under it to open
     ObstacleInput in;
     in.name = "features[" + std::to_string(i) + "] (id " + std::to_string(f.id) +
               (f.name.empty() ? std::string() : ", \"" + f.name + "\"") + ")";
     in.shape = f.shape;
+    in.opening = !blocking;
+    out.push_back(std::move(in));
+  }
+  for (std::size_t i = 0; i < s.bridges.size(); ++i) {
+    const Bridge& b = s.bridges[i];
+    const Vec2 d = b.b - b.a;
+    const double len = std::sqrt(d.x * d.x + d.y * d.y);
+    if (!b.intact || out.empty() || !(len > 0)) continue;
+    const Vec2 n = Vec2{-d.y, d.x} * (0.5 * b.width / len);
+    ObstacleInput in;
+    in.name = "bridges[" + std::to_string(i) + "] (id " + std::to_string(b.id) + ")";
+    in.shape.kind = ShapeKind::Polygon;
+    in.shape.points = {b.a - n, b.b - n, b.b + n, b.a + n};
+    in.opening = true;
     out.push_back(std::move(in));
   }
   return out;

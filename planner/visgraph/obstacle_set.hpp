@@ -33,10 +33,14 @@ struct ObstacleParams {
   double max_error = 0.05;
 };
 
-/// One obstacle to inflate: a shape, and a name for messages ("features[3] (id 7)").
+/// One obstacle to inflate, or an opening: a shape, and a name for messages
+/// ("features[3] (id 7)"). Inputs apply in order, later over earlier.
 struct ObstacleInput {
   std::string name;
   Shape shape;
+  /// Passable ground cut out of the obstacles before it in the list (a passable feature
+  /// painted over them, an intact bridge's deck), before inflation.
+  bool opening = false;
 };
 
 /// A closed ring of the merged, inflated obstacles. The obstacle's inside is on the left
@@ -55,6 +59,10 @@ struct ObstacleSet {
   std::vector<Ring> rings;    ///< Obstacle boundaries, the world's frame (outside free_box) included.
   std::vector<std::string> repairs;  ///< What was repaired in the input, one line each, naming the item.
   std::size_t input_count = 0;       ///< Obstacles taken in (a tile grid's blocked runs count each).
+  /// Built with openings (inputs applied in order): the rings differ slightly from the
+  /// build without (circles are inflated with the rest), so a graph update across the
+  /// two builds them afresh.
+  bool ordered = false;
 };
 
 /// Merges and inflates `inputs` inside `world`. Bad input geometry is repaired when the
@@ -72,10 +80,15 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
 std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& blocked, int width, int height,
                                           double cell_size);
 
+/// True when terrain `terrain` blocks `movement_class`: impassable to it, or (for a
+/// class that is not amphibious) of another terrain group than terrain 0.
+bool blocks_class(const Scenario& scenario, std::size_t terrain, std::size_t movement_class);
+
 /// Everything `movement_class` cannot enter in `world`: tiles of terrain impassable to it
 /// (or, for a class that is not amphibious, of another terrain group than terrain 0) and
-/// features of impassable terrain. Passable features painted over blocked tiles, roads
-/// and bridges are not taken into account (yet).
+/// features of impassable terrain, in the raster's order: passable features painted over
+/// earlier obstacles and intact bridges' decks (a rectangle along the bridge, as wide as
+/// it) are openings. Roads only change costs, so they are not obstacles.
 std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class);
 
 }  // namespace visgraph

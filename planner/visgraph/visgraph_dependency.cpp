@@ -2,20 +2,29 @@
 
 #include <utility>
 
+#include "planner/visgraph/obstacle_set.hpp"
 #include "planner/visgraph/visibility_graph.hpp"
 
 namespace pathscope {
 
-VisGraphDependency::VisGraphDependency(std::vector<Vec2> path, double pad, bool line)
-    : path_(std::move(path)), pad_(pad), line_(line) {}
+VisGraphDependency::VisGraphDependency(std::vector<Vec2> path, double pad, bool line, const PlanningWorld& world,
+                                       std::size_t movement_class)
+    : path_(std::move(path)), pad_(pad), line_(line), world_(world), class_(movement_class) {}
 
 bool VisGraphDependency::still_valid(const WorldChange& change) const {
   if (change.rebuilt) return false;
   bool obstacles = false;
   for (const ItemRef& r : change.items) {
-    if (r.kind == ItemKind::Tiles) return false;
+    if (r.kind == ItemKind::Tiles || r.kind == ItemKind::Bridge) return false;
     if (r.kind != ItemKind::Feature) continue;
     if (r.change != ItemChange::Added) return false;
+    // An added feature of passable terrain may open what it is painted over.
+    const Scenario& s = world_.scenario();
+    bool blocking = false;
+    for (const Feature& f : s.features) {
+      if (f.id == r.id) blocking = visgraph::blocks_class(s, f.terrain, class_);
+    }
+    if (!blocking) return false;
     obstacles = true;
   }
   if (!obstacles) return true;

@@ -321,7 +321,7 @@ std::unique_ptr<ResultDependency> VisGraphPlanner::result_dependency() const {
   if (result_.status != SearchStatus::Found || world_.revision() != revision_) return nullptr;
   const double pad = obstacle_params_.radius + obstacle_params_.max_error + world_.scenario().world.cell_size +
                      8.0 / visgraph::kScale;
-  return std::make_unique<VisGraphDependency>(result_.points, pad, params_.shortcut);
+  return std::make_unique<VisGraphDependency>(result_.points, pad, params_.shortcut, world_, class_);
 }
 
 void VisGraphPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {

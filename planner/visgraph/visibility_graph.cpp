@@ -300,7 +300,11 @@ bool VisGraphMap::update(const PlanningWorld& world, const WorldChange& change) 
   // The area holds the changed cells and the old and new extent of every changed item;
   // inflation reaches radius + max_error beyond it, rounding and closing a few units.
   const Box2 changed = change.area.expanded(params_.radius + params_.max_error + s.world.cell_size + 8.0 / kScale);
-  graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), *graph_, changed);
+  if (set.value().ordered != graph_->obstacles().ordered) {
+    graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()));  // openings came or went
+  } else {
+    graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), *graph_, changed);
+  }
   return true;
 }
 

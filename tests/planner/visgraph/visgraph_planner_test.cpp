@@ -415,3 +415,117 @@ TEST_CASE("registry parameters k_nearest and max_link reach the planner") {
 }
 
 }  // TEST_SUITE
+
+TEST_SUITE("visgraph openings") {
+
+// A river of deep water across a 40 x 20 m world, a bridge over it, and optionally a ford
+// of ground painted over the river after it.
+Scenario river(bool intact, bool ford) {
+  Scenario s = make_empty_scenario(40, 20, 1.0);
+  Feature water;
+  water.id = 1;
+  water.terrain = *s.find_terrain("deep water");
+  water.shape.kind = ShapeKind::Rect;
+  water.shape.min = {18, 0};
+  water.shape.max = {22, 20};
+  s.features.push_back(water);
+  if (ford) {
+    Feature f;
+    f.id = 2;
+    f.terrain = *s.find_terrain("ground");
+    f.shape.kind = ShapeKind::Rect;
+    f.shape.min = {17, 2};
+    f.shape.max = {23, 6};
+    s.features.push_back(f);
+  }
+  Bridge b;
+  b.id = 1;
+  b.a = {15, 14};
+  b.b = {25, 14};
+  b.width = 4;
+  b.intact = intact;
+  s.bridges.push_back(b);
+  return s;
+}
+
+TEST_CASE("an intact bridge and a passable feature painted over a river open it; a broken bridge does not") {
+  const PathQuery across{{5, 14}, {35, 14}};
+  const PathQuery low{{5, 4}, {35, 4}};
+  {
+    const PlanningWorld world(river(true, false));
+    VisGraphPlanner p(world, 0, params(-1));
+    const PathResult r = find_path(p, across);
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.length == doctest::Approx(30.0));  // straight over the deck
+    // From below, up to the deck (y 12.4 with the radius) and back down: at least
+    // 2 hypot(13, 8.4) + 4, and it agrees with the grid on reachability.
+    const PathResult d = find_path(p, low);
+    REQUIRE(d.status == SearchStatus::Found);
+    CHECK(d.length >= 2 * std::hypot(13.0, 8.4) + 4 - 1e-6);
+    CHECK(d.length < 2 * std::hypot(13.0, 8.4) + 4 + 0.2);
+    auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
+    CHECK(find_path(*astar, low).status == SearchStatus::Found);
+  }
+  {
+    const PlanningWorld world(river(false, false));
+    VisGraphPlanner p(world, 0, params(-1));
+    CHECK(find_path(p, across).status == SearchStatus::NoPath);
+    auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
+    CHECK(find_path(*astar, across).status == SearchStatus::NoPath);
+  }
+  {
+    const PlanningWorld world(river(false, true));
+    VisGraphPlanner p(world, 0, params(-1));
+    const PathResult r = find_path(p, low);
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.length == doctest::Approx(30.0));  // straight through the ford
+    const PathResult a = find_path(p, across);
+    REQUIRE(a.status == SearchStatus::Found);
+    // Down to the ford (y 5.6 with the radius) and back up.
+    CHECK(a.length >= 2 * std::hypot(13.0, 8.4) + 4 - 1e-6);
+    CHECK(a.length < 2 * std::hypot(13.0, 8.4) + 4 + 0.2);
+  }
+}
+
+TEST_CASE("a bridge destroyed, or a clearing painted, voids a path; a building far away keeps it") {
+  Scenario s = river(true, false);
+  PlanningWorld world(s);
+  VisGraphPlanner p(world, 0, params(-1));
+  const PathQuery across{{5, 14}, {35, 14}};
+  const auto plan = [&] {
+    REQUIRE(find_path(p, across).status == SearchStatus::Found);
+    return p.result_dependency();
+  };
+  std::unique_ptr<ResultDependency> d = plan();
+  Feature hut;
+  hut.id = 10;
+  hut.terrain = *s.find_terrain("wall");
+  hut.shape.kind = ShapeKind::Rect;
+  hut.shape.min = {2, 1};
+  hut.shape.max = {4, 3};
+  s.features.push_back(hut);
+  CHECK(d->still_valid(world.update(s)));  // an obstacle placed away from the path
+  d = plan();
+  Feature clearing = hut;
+  clearing.id = 11;
+  clearing.terrain = *s.find_terrain("ground");
+  clearing.shape.min = {17, 2};
+  clearing.shape.max = {23, 4};
+  s.features.push_back(clearing);
+  CHECK_FALSE(d->still_valid(world.update(s)));  // ground over the river may open a way
+  d = plan();
+  s.bridges[0].intact = false;
+  CHECK_FALSE(d->still_valid(world.update(s)));
+}
+
+TEST_CASE("a deck is as wide as the bridge less the unit's radius on each side") {
+  const PlanningWorld world(river(true, false));
+  for (const double radius : {0.5, 1.9, 2.1}) {
+    VisGraphPlanner p(world, 0, params(radius));
+    CAPTURE(radius);
+    // The deck is 4 m wide: a unit of radius up to 2 m (less max_error) still fits.
+    CHECK((find_path(p, {{5, 14}, {35, 14}}).status == SearchStatus::Found) == (radius < 2.0));
+  }
+}
+
+}  // TEST_SUITE

@@ -127,8 +127,8 @@ TEST_CASE("an updated graph equals a full rebuild over random build and destroy 
     const ObstacleParams params{radius, 0.05};
     (void)VisGraphMap::of(world, 0, params);
     std::uint64_t kept = 0;
-    for (int edit = 0; edit < 30; ++edit) {
-      const int kind = int(rng() % 4);
+    for (int edit = 0; edit < 40; ++edit) {
+      const int kind = int(rng() % 6);
       if (kind <= 1 || s.features.empty()) {  // a building placed
         Feature f;
         f.id = next_id++;
@@ -146,6 +146,26 @@ TEST_CASE("an updated graph equals a full rebuild over random build and destroy 
         s.features.push_back(f);
       } else if (kind == 2) {  // a building destroyed
         s.features.erase(s.features.begin() + std::ptrdiff_t(rng() % s.features.size()));
+      } else if (kind == 4) {  // a clearing (ground painted over what is there)
+        Feature f;
+        f.id = next_id++;
+        f.terrain = 0;
+        f.shape.kind = ShapeKind::Rect;
+        f.shape.min = {double(rng() % 36), double(rng() % 26)};
+        f.shape.max = f.shape.min + Vec2{1.0 + double(rng() % 4), 1.0 + double(rng() % 4)};
+        s.features.push_back(f);
+      } else if (kind == 5) {  // a bridge laid, or one destroyed or repaired
+        if (s.bridges.empty() || rng() % 2 == 0) {
+          Bridge b;
+          b.id = next_id++;
+          b.a = {double(rng() % 36) + 0.5, double(rng() % 26) + 0.5};
+          b.b = b.a + Vec2{double(rng() % 5), 1.0 + double(rng() % 4)};
+          b.width = 1.0 + double(rng() % 3);
+          s.bridges.push_back(b);
+        } else {
+          Bridge& b = s.bridges[rng() % s.bridges.size()];
+          b.intact = !b.intact;
+        }
       } else {  // a wall tile built or cleared
         TileGrid& t = *s.tiles;
         const std::size_t cell = rng() % t.terrain.size();
@@ -166,6 +186,7 @@ TEST_CASE("an updated graph equals a full rebuild over random build and destroy 
       kept += updated.stats().kept_links;
     }
     CHECK(kept > 0);  // the updates did reuse links
+    CHECK_FALSE(s.bridges.empty());
   }
 }
 
