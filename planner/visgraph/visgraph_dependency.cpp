@@ -15,7 +15,7 @@ bool VisGraphDependency::still_valid(const WorldChange& change) const {
   if (change.rebuilt) return false;
   bool obstacles = false;
   for (const ItemRef& r : change.items) {
-    if (r.kind == ItemKind::Tiles || r.kind == ItemKind::Bridge) return false;
+    if (r.kind == ItemKind::Tiles || r.kind == ItemKind::Bridge || r.kind == ItemKind::Road) return false;
     if (r.kind != ItemKind::Feature) continue;
     if (r.change != ItemChange::Added) return false;
     // An added feature of passable terrain may open what it is painted over.

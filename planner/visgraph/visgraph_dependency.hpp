@@ -14,7 +14,8 @@ namespace pathscope {
 /// shorter, so a path stays optimal while the obstacles added miss it; removed or moved
 /// obstacles may open a shorter way, so they void it, as does a passable feature added
 /// (it may open an obstacle it is painted over) and any bridge laid, destroyed or
-/// changed. Changes that move no obstacle (threats, allies, units, roads) keep it.
+/// changed, or a road (the road pass reads them). Changes that move no obstacle and no
+/// road (threats, allies, units) keep it.
 class VisGraphDependency final : public ResultDependency {
  public:
   /// `path`: the result's polyline (world); `pad`: metres an obstacle's box grows by

@@ -130,6 +130,7 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
                                              " is inside an obstacle inflated by the unit's radius (" + r + " m)");
     }
   }
+  if (params_.roads) prepare_roads();
   if (params_.shortcut) {
     link_shortcut();
   } else {
@@ -305,6 +306,30 @@ void VisGraphPlanner::finish() {
     if (observer_) observer_->on_refine("culled path", pts);
     result_.cost = polyline_length(pts);
   }
+  road_joins_.clear();
+  road_free_path_.clear();
+  if (params_.roads && !roads_.empty()) {
+    // Seed 004's road pass: the path found, its links to the roads near it, the roads.
+    const double step = std::max(1.0, params_.road_reach / 2);
+    visgraph::RoadPass pass = visgraph::road_pass(pts, roads_, map_->graph().index(), params_.road_reach, step);
+    result_.stats.extra.push_back({"cost_without_roads", result_.cost});
+    if (observer_) {
+      std::vector<Vec2> road_links;
+      for (const visgraph::RoadLink& l : roads_.links) road_links.insert(road_links.end(), {roads_.points[l.a], roads_.points[l.b]});
+      const StructureShape shapes[] = {
+          {StructureShape::Kind::Links, "road link", road_links, 0, 0, StructureRole::Graph},
+          {StructureShape::Kind::Links, "road join", pass.joins, 0, 1, StructureRole::Graph},
+      };
+      observer_->on_refine("visibility path", pts);
+      observer_->on_refine("road pass", pass.points, shapes);
+    }
+    road_joins_ = std::move(pass.joins);
+    if (pass.on_road) {
+      road_free_path_ = pts;
+      pts = std::move(pass.points);
+      result_.cost = pass.cost;
+    }
+  }
   result_.points = std::move(pts);
   result_.length = polyline_length(result_.points);
   result_.stats.extra.push_back({"goal_links", double(direct_ ? 1 : goal_links_.size())});
@@ -315,6 +340,13 @@ void VisGraphPlanner::finish() {
       observer_->on_event(SearchEvent{SearchEventKind::Path, 0, n, kNoNode, state_[n].g, 0.0});
     }
   }
+}
+
+void VisGraphPlanner::prepare_roads() {
+  if (roads_revision_ == world_.revision()) return;
+  roads_ = visgraph::build_road_graph(world_.scenario().roads, map_->graph().index(),
+                                      std::max(1.0, params_.road_reach / 2));
+  roads_revision_ = world_.revision();
 }
 
 std::unique_ptr<ResultDependency> VisGraphPlanner::result_dependency() const {
@@ -362,6 +394,13 @@ void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
     line.push_back(node_position(w.to));
     visitor.shape(StructureShape{StructureShape::Kind::Polyline, "boundary link", line, 0, 0, StructureRole::Graph});
   }
+  if (result_.status != SearchStatus::Found || road_joins_.empty() || visitor.full()) return;
+  // The road pass: its links from the path to the roads, and the path it replaced.
+  visitor.shape(StructureShape{StructureShape::Kind::Links, "road join", road_joins_, 0, 1, StructureRole::Graph});
+  if (!road_free_path_.empty() && !visitor.full()) {
+    visitor.shape(
+        StructureShape{StructureShape::Kind::Polyline, "path without roads", road_free_path_, 0, 0, StructureRole::Graph});
+  }
 }
 
 void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
@@ -404,6 +443,14 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       const Vec2 b = g.position(j);
       visitor.edge(StructureEdge{i, j, a, b, "link", distance(a, b), false});
     }
+  }
+  if (!params_.roads || roads_revision_ != world_.revision()) return;
+  // The road graph of the last query's world (road pieces and junctions).
+  for (const visgraph::RoadLink& l : roads_.links) {
+    if (visitor.full()) return;
+    const Vec2 a = roads_.points[l.a], b = roads_.points[l.b];
+    if (!bounds.contains(a) && !bounds.contains(b)) continue;
+    visitor.edge(StructureEdge{kNoNode, kNoNode, a, b, l.junction ? "road junction" : "road", l.cost, false});
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "planner/core/open_list.hpp"
 #include "planner/core/search.hpp"
+#include "planner/visgraph/road_graph.hpp"
 #include "planner/visgraph/visibility_graph.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -28,6 +29,11 @@ struct VisGraphParams {
   bool shortcut = false;
   /// Limits on the links between corners (none by default): fewer links, longer paths.
   visgraph::LinkLimits limits;
+  /// Seed 004's road pass after the search: a found path may join the scenario's roads,
+  /// whose pieces cost their length divided by the road's speed factor.
+  bool roads = true;
+  /// Metres within which a path point is linked to a road point (in sight).
+  double road_reach = 24;
 };
 
 /// Shortest paths for a unit of some radius among polygonal obstacles, on the visibility
@@ -35,8 +41,10 @@ struct VisGraphParams {
 /// (corners + 0: start, + 1: goal, + 2 and + 3: the shortcut mode's first and last
 /// crossing points). Exact mode links the start and the goal to every corner they see
 /// along a tangent (the direct line first; the goal's links tested as corners are
-/// expanded): costs are then optimal any-angle lengths among the inflated obstacles. Costs are metres of straight travel (terrain multipliers
-/// are not applied). Steppable and traced like every planner.
+/// expanded): costs are then optimal any-angle lengths among the inflated obstacles.
+/// Costs are metres of straight travel (terrain multipliers are not applied), road legs
+/// divided by the road's speed factor when the road pass (seed 004) finds a cheaper way
+/// along the scenario's roads. Steppable and traced like every planner.
 class VisGraphPlanner final : public Planner {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
@@ -102,6 +110,8 @@ class VisGraphPlanner final : public Planner {
   bool link_shortcut();
   void walk_to_corners(Vec2 from, std::uint32_t edge_vertex, bool reverse);
   void finish();
+  // The road graph of the current world (built at start() when the world has roads).
+  void prepare_roads();
 
   const PlanningWorld& world_;
   std::size_t class_;
@@ -118,6 +128,10 @@ class VisGraphPlanner final : public Planner {
   std::vector<NodeId> start_links_;      // corners linked to the start (exact mode)
   std::vector<NodeId> goal_links_;       // corners found linked to the goal (as expanded)
   std::vector<WalkLink> walks_;          // shortcut mode: boundary links of the crossing points
+  visgraph::RoadGraph roads_;            // valid while roads_revision_ == world_.revision()
+  std::uint64_t roads_revision_ = UINT64_MAX;
+  std::vector<Vec2> road_joins_;         // the last road pass's path-to-road links, pairs
+  std::vector<Vec2> road_free_path_;     // the last path before the road pass (empty: no pass)
   std::vector<NodeState> state_;
   std::uint32_t stamp_ = 0;
   OpenList open_;
