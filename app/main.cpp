@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("file", solve.path, "scenario JSON or Moving AI .map")->required();
   solve_cmd->add_option("--planner", solve.planner, planner_help());
   solve_cmd->add_option("--param", solve.params, "planner parameter override, name=value (repeatable)");
+  solve_cmd->add_option("--faction", solve.faction, "plan every query with this faction's knowledge (fog of war)");
   solve_cmd->add_option("--query", solve.query, "run only query N (0-based)");
   solve_cmd->add_flag("--json", solve.json, "one JSON object per line and query");
 

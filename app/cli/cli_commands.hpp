@@ -24,6 +24,7 @@ struct SolveOptions {
   std::vector<std::string> params;  ///< "name=value" overrides.
   int query = -1;                   ///< -1 = all queries.
   bool json = false;
+  std::string faction;              ///< "" = each query's own; a faction's name: plan with its knowledge.
 };
 
 /// Options of `pathscope movingai`.

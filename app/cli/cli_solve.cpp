@@ -10,6 +10,7 @@
 
 #include "app/cli/cli_commands.hpp"
 #include "planner/core/planner_registry.hpp"
+#include "planner/world/belief.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope::app {
@@ -60,6 +61,13 @@ int run_solve(const SolveOptions& options) {
     return kExitFailed;
   }
 
+  if (!options.faction.empty() && !scenario->find_faction(options.faction)) {
+    std::fprintf(stderr, "pathscope solve: --faction: no faction \"%s\" in %s\n", options.faction.c_str(),
+                 options.path.c_str());
+    return kExitUsage;
+  }
+  // Factions with fog of war look once with their units as they stand.
+  observe_all(*scenario);
   const PlanningWorld world(std::move(*scenario));
   std::map<std::string, std::unique_ptr<Planner>> planners;  // reused across queries
   bool failed = false;
@@ -71,10 +79,13 @@ int run_solve(const SolveOptions& options) {
       std::fprintf(stderr, "pathscope solve: %s: %s\n", options.path.c_str(), run.error().to_string().c_str());
       return kExitFailed;
     }
+    const std::optional<std::size_t> faction =
+        world.scenario().find_faction(options.faction.empty() ? q.faction : options.faction);
     std::string key = run->info->name + "/" + std::to_string(q.movement_class);
     for (double v : run->params) key += "/" + std::to_string(v);
+    if (faction) key += "/faction " + std::to_string(*faction);
     auto& planner = planners[key];
-    if (!planner) planner = run->info->create(QueryContext{world, q.movement_class, std::nullopt, run->params});
+    if (!planner) planner = run->info->create(QueryContext{world, q.movement_class, faction, run->params});
 
     const auto t0 = std::chrono::steady_clock::now();
     const PathResult& r = find_path(*planner, PathQuery{q.start, q.goal});
@@ -94,6 +105,7 @@ int run_solve(const SolveOptions& options) {
       j["query"] = i;
       j["name"] = q.name;
       j["planner"] = run->info->name;
+      if (faction) j["faction"] = world.scenario().factions[*faction].name;
       j["status"] = to_string(r.status);
       j["length"] = r.length;
       j["cost"] = r.cost;

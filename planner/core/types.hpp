@@ -53,7 +53,7 @@ struct PlannerParam {
 };
 
 /// The kinds of scenario items a world change can name.
-enum class ItemKind : std::uint8_t { Tiles, Feature, Road, Bridge, Threat, Ally, Unit };
+enum class ItemKind : std::uint8_t { Tiles, Feature, Road, Bridge, Threat, Ally, Unit, Faction };
 
 /// What happened to an item in a change.
 enum class ItemChange : std::uint8_t { Added, Removed, Changed };

@@ -41,6 +41,13 @@ std::optional<std::size_t> Scenario::find_class(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<std::size_t> Scenario::find_faction(std::string_view name) const {
+  for (std::size_t i = 0; i < factions.size() && !name.empty(); ++i) {
+    if (factions[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
 std::vector<MovementClass> default_movement_classes() {
   return {
       {"infantry", 0.5, 1.5, false}, {"tracked", 2.5, 12.0, false}, {"wheeled", 2.0, 18.0, false},

@@ -103,6 +103,16 @@ struct Feature {
 struct Faction {
   std::string name;  ///< Unique.
   Color color;
+  /// Metres each of its units sees around it. 0: no fog of war (the faction knows every
+  /// feature as it is); > 0: it knows features through `memory` (seed 003).
+  double sight = 0;
+  /// How a feature partly in view is believed: false, whole (seed 003's first option);
+  /// true, only the parts seen (its second: the corners seen, plus corners where the
+  /// feature leaves the view).
+  bool partial = false;
+  /// With fog of war: the features as the faction last saw them (partial pieces share
+  /// their feature's id). Tiles are terrain, known to every faction as the map is.
+  std::vector<Feature> memory;
   friend bool operator==(const Faction&, const Faction&) = default;
 };
 
@@ -154,6 +164,8 @@ struct Query {
   std::string planner = "astar";    ///< A name in the planner registry.
   std::vector<PlannerParam> params; ///< Overrides of the planner's defaults, sorted by name.
   std::optional<double> expected_length;  ///< Known optimal length (metres), if any.
+  /// The faction whose knowledge the query plans with ("": the world as it is).
+  std::string faction;
   friend bool operator==(const Query&, const Query&) = default;
 };
 
@@ -199,6 +211,8 @@ struct Scenario {
   std::optional<std::size_t> find_terrain(std::string_view name) const;
   /// Index of the movement class named `name`, or nullopt.
   std::optional<std::size_t> find_class(std::string_view name) const;
+  /// Index of the faction named `name`, or nullopt ("" too).
+  std::optional<std::size_t> find_faction(std::string_view name) const;
 };
 
 /// The default movement classes: infantry, tracked, wheeled, hover, rotary.

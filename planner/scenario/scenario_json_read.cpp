@@ -395,11 +395,17 @@ Bridge read_bridge(const Json& j, const std::string& at) {
   return b;
 }
 
-Faction read_faction(const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"name", "color"});
+Faction read_faction(const Scenario& s, const Json& j, const std::string& at) {
+  const ObjectReader obj(j, at, {"name", "color", "sight", "partial", "memory"});
   Faction f;
   f.name = read_need(obj, "name", read_string);
   f.color = read_need(obj, "color", read_color);
+  f.sight = read_or(obj, "sight", 0.0, read_number);
+  f.partial = read_or(obj, "partial", false, read_bool);
+  if (const Json* v = obj.find("memory")) {
+    f.memory = read_list(*v, obj.at("memory"), Limits::kMaxItems,
+                         [&s](const Json& e, const std::string& where) { return read_feature(s, e, where); });
+  }
   return f;
 }
 
@@ -415,13 +421,14 @@ Unit read_unit(const Scenario& s, const Json& j, const std::string& at) {
 }
 
 Query read_query(const Scenario& s, const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"name", "start", "goal", "class", "planner", "params", "expected_length"});
+  const ObjectReader obj(j, at, {"name", "start", "goal", "class", "planner", "params", "expected_length", "faction"});
   Query q;
   q.name = read_or(obj, "name", std::string(), read_string);
   q.start = read_need(obj, "start", read_vec2);
   q.goal = read_need(obj, "goal", read_vec2);
   q.movement_class = read_ref(s.classes, "movement class", obj, "class");
   q.planner = read_or(obj, "planner", std::string("astar"), read_string);
+  q.faction = read_or(obj, "faction", std::string(), read_string);
   if (const Json* params = obj.find("params")) {
     if (!params->is_object())
       reject(ErrorCode::Schema, obj.at("params"), "expected an object, found " + describe(*params));
@@ -518,7 +525,7 @@ Scenario read_scenario(const Json& root) {
   read_items("allies", read_influence, s.allies);
   read_items("roads", read_road, s.roads);
   read_items("bridges", read_bridge, s.bridges);
-  read_items("factions", read_faction, s.factions);
+  read_items("factions", with_scenario(read_faction), s.factions);
   read_items("units", with_scenario(read_unit), s.units);
   read_items("queries", with_scenario(read_query), s.queries);
   if (const Json* v = top.find("viewer")) read_viewer(*v, s);

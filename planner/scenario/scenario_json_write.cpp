@@ -211,6 +211,7 @@ OrderedJson query_json(const Scenario& s, const Query& q) {
   o["goal"] = vec2(q.goal);
   o["class"] = class_name(s, q.movement_class);
   o["planner"] = q.planner;
+  if (!q.faction.empty()) o["faction"] = q.faction;
   if (!q.params.empty()) {
     OrderedJson& params = o["params"] = OrderedJson::object();
     for (const PlannerParam& p : q.params) params[p.name] = number(p.value);
@@ -266,8 +267,14 @@ OrderedJson scenario_json(const Scenario& s) {
     });
   }
   if (!s.factions.empty()) {
-    root["factions"] = list_json(s.factions, [](const Faction& f) -> OrderedJson {
-      return {{"name", f.name}, {"color", color_text(f.color)}};
+    root["factions"] = list_json(s.factions, [&s](const Faction& f) -> OrderedJson {
+      OrderedJson o = {{"name", f.name}, {"color", color_text(f.color)}};
+      if (f.sight > 0) o["sight"] = number(f.sight);
+      if (f.partial) o["partial"] = true;
+      if (!f.memory.empty()) {
+        o["memory"] = list_json(f.memory, [&s](const Feature& m) -> OrderedJson { return feature_json(s, m); });
+      }
+      return o;
     });
   }
   if (!s.units.empty()) {

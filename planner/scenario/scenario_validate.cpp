@@ -390,6 +390,19 @@ void check_bridge(const Scenario& s, const Bridge& b, const std::string& at) {
 void check_factions(const Scenario& s) {
   check_count(s.factions.size(), Limits::kMaxItems, "factions", "factions");
   check_unique_names(s.factions, "factions");
+  for (std::size_t i = 0; i < s.factions.size(); ++i) {
+    const Faction& f = s.factions[i];
+    const std::string at = item("factions", i);
+    const double sight = f.sight;
+    if (!(std::isfinite(sight) && sight >= 0 && sight <= Limits::kMaxWorldSide)) {
+      reject(ErrorCode::Value, field(at, "sight"),
+             "expected a number in [0, " + format_number(Limits::kMaxWorldSide) + "], found " + format_number(sight));
+    }
+    const std::string memory_at = field(at, "memory");
+    check_count(f.memory.size(), Limits::kMaxItems, memory_at, "remembered features");
+    // Pieces of one partly seen feature share its id: ids need not be unique here.
+    for (std::size_t k = 0; k < f.memory.size(); ++k) check_feature(s, f.memory[k], item(memory_at, k));
+  }
 }
 
 void check_unit(const Scenario& s, const Unit& u, const std::string& at) {
@@ -410,6 +423,7 @@ void check_queries(const Scenario& s) {
     check_inside(q.start, s.world, field(at, "start"));
     check_inside(q.goal, s.world, field(at, "goal"));
     check_class_index(s, q.movement_class, field(at, "class"));
+    if (!q.faction.empty()) check_faction_ref(s, q.faction, field(at, "faction"));
     auto found = require_planner(q.planner, field(at, "planner"));
     if (!found) throw Rejected{found.error()};
     const PlannerInfo* planner = *found;

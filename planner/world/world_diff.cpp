@@ -71,6 +71,19 @@ std::vector<ItemRef> diff_items(const Scenario& before, const Scenario& after, B
   diff_kind(ItemKind::Threat, before.threats, after.threats, influence_box, out, area);
   diff_kind(ItemKind::Ally, before.allies, after.allies, influence_box, out, area);
   diff_kind(ItemKind::Unit, before.units, after.units, [](const Unit& u) { return Box2::of(u.position); }, out, area);
+  // Factions by index (id = index): their sight and memory decide what they plan with.
+  const std::size_t factions = std::max(before.factions.size(), after.factions.size());
+  for (std::size_t i = 0; i < factions; ++i) {
+    const Faction* a = i < before.factions.size() ? &before.factions[i] : nullptr;
+    const Faction* b = i < after.factions.size() ? &after.factions[i] : nullptr;
+    if (a && b && *a == *b) continue;
+    out.push_back(ItemRef{ItemKind::Faction, std::uint32_t(i),
+                          !a ? ItemChange::Added : !b ? ItemChange::Removed : ItemChange::Changed});
+    for (const Faction* f : {a, b}) {
+      if (!f) continue;
+      for (const Feature& m : f->memory) area = area.united(feature_box(m));
+    }
+  }
   return out;
 }
 

@@ -16,7 +16,7 @@ namespace {
 // A 40 x 30 m open map with one query from room F to room E of the test graph.
 Scenario graph_scenario() {
   Scenario s = test::ascii_scenario(std::vector<std::string>(30, std::string(40, '.')));
-  s.queries = {Query{"rooms", {4, 22}, {33, 28}, 0, "astar", {}, std::nullopt}};
+  s.queries = {Query{"rooms", {4, 22}, {33, 28}, 0, "astar", {}, std::nullopt, {}}};
   return s;
 }
 

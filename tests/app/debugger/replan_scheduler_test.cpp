@@ -70,7 +70,7 @@ TEST_SUITE("debugger") {
     std::uniform_int_distribution<int> ux(0, 79), uy(0, 59);
     for (int i = 0; i < 6; ++i) {
       s.queries.push_back(Query{"", cell_center(s, ux(rng), uy(rng)), cell_center(s, ux(rng), uy(rng)), 0,
-                                i % 2 ? "bidirectional" : "astar", {}, std::nullopt});
+                                i % 2 ? "bidirectional" : "astar", {}, std::nullopt, {}});
     }
     EditorState state = open_state(s);
     SearchDebugger kept, sliced;
@@ -147,7 +147,7 @@ TEST_SUITE("debugger") {
     std::vector<std::string> rows(11, std::string(40, '.'));
     Scenario s = ascii_scenario(rows);
     s.terrains.push_back(TerrainType{"road", 'o', Color{200, 200, 200, 255}, {0.5}, ""});
-    s.queries = {Query{"row", cell_center(s, 5, 5), cell_center(s, 30, 5), 0, "astar", {}, std::nullopt}};
+    s.queries = {Query{"row", cell_center(s, 5, 5), cell_center(s, 30, 5), 0, "astar", {}, std::nullopt, {}}};
     EditorState state = open_state(s);
     SearchDebugger dbg;
     dbg.sync(state);

@@ -88,9 +88,9 @@ TEST_SUITE("debugger") {
   TEST_CASE("the all_paths layer draws one polyline per other query's path found, none when it is off") {
     Scenario s = debugger_scenario();
     s.queries.push_back(
-        Query{"third", cell_center(s, 0, 0), cell_center(s, 23, 11), 0, "astar", {}, std::nullopt});
+        Query{"third", cell_center(s, 0, 0), cell_center(s, 23, 11), 0, "astar", {}, std::nullopt, {}});
     // A goal inside the wall: no path, so nothing to draw for it.
-    s.queries.push_back(Query{"", cell_center(s, 1, 1), cell_center(s, 11, 4), 0, "astar", {}, std::nullopt});
+    s.queries.push_back(Query{"", cell_center(s, 1, 1), cell_center(s, 11, 4), 0, "astar", {}, std::nullopt, {}});
     EditorState state = open_state(s);
     SearchDebugger dbg;
     dbg.sync(state);
@@ -161,7 +161,7 @@ TEST_SUITE("debugger") {
   TEST_CASE("with a frame budget the search runs in slices and ends with the same result") {
     std::mt19937_64 rng(11);
     Scenario s = ascii_scenario(random_rows(rng, 200, 150, 0.2, true));
-    s.queries = {Query{"long", cell_center(s, 0, 0), cell_center(s, 199, 149), 0, "astar", {}, std::nullopt}};
+    s.queries = {Query{"long", cell_center(s, 0, 0), cell_center(s, 199, 149), 0, "astar", {}, std::nullopt, {}}};
     // Make sure both ends are open ground.
     s.tiles->terrain.front() = 0;
     s.tiles->terrain.back() = 0;

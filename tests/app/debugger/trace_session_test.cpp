@@ -81,8 +81,8 @@ TEST_SUITE("debugger") {
         "....###.",
     });
     s.queries = {
-        Query{"found", cell_center(s, 0, 0), cell_center(s, 7, 3), 0, "astar", {}, std::nullopt},
-        Query{"walled in", cell_center(s, 0, 0), cell_center(s, 5, 2), 0, "dijkstra", {}, std::nullopt}};
+        Query{"found", cell_center(s, 0, 0), cell_center(s, 7, 3), 0, "astar", {}, std::nullopt, {}},
+        Query{"walled in", cell_center(s, 0, 0), cell_center(s, 5, 2), 0, "dijkstra", {}, std::nullopt, {}}};
     EditorState state = open_state(s);
     SearchDebugger dbg;
     CHECK(dbg.status_at_step() == SearchStatus::Idle);  // nothing recorded yet

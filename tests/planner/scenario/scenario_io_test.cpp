@@ -167,7 +167,11 @@ Scenario random_scenario(std::uint64_t seed) {
     if (f % 4 == 1) feature.velocity = {uniform(-20, 20), uniform(-20, 20)};
     s.features.push_back(feature);
   }
-  s.factions = {Faction{"blue", Color{48, 96, 255, 255}}, Faction{"red", Color{224, 64, 64, 128}}};
+  // Red plans under fog of war: what it saw of the first features, whole or in part.
+  std::vector<Feature> seen(s.features.begin(), s.features.begin() + std::ptrdiff_t(std::min<std::size_t>(2, s.features.size())));
+  for (Feature& f : seen) f.velocity = {0, 0};
+  s.factions = {Faction{"blue", Color{48, 96, 255, 255}, 0, false, {}},
+                Faction{"red", Color{224, 64, 64, 128}, uniform(1, 50), integer(0, 1) == 1, seen}};
   for (std::uint32_t i = 0; i < 3; ++i) {
     s.threats.push_back(Influence{i, point(), uniform(0.5, 30), uniform(0, 5), i == 0 ? "" : "red"});
     s.allies.push_back(Influence{i + 10, point(), uniform(0.5, 30), uniform(0, 5), "blue"});
@@ -178,15 +182,16 @@ Scenario random_scenario(std::uint64_t seed) {
                            static_cast<std::size_t>(integer(0, class_count - 1)), point(),
                            uniform(-std::numbers::pi, std::numbers::pi)});
   }
-  s.queries.push_back(Query{"plain", point(), point(), 0, "astar", {}, std::nullopt});
+  s.queries.push_back(Query{"plain", point(), point(), 0, "astar", {}, std::nullopt, {}});
   s.queries.push_back(Query{"",
                             point(),
                             point(),
                             static_cast<std::size_t>(class_count - 1),
                             "weighted_astar",
                             {PlannerParam{"weight", uniform(1, 10)}},
-                            uniform(0, 500)});
-  s.queries.push_back(Query{"", point(), point(), 0, "dijkstra", {}, 0.0});
+                            uniform(0, 500),
+                            "red"});
+  s.queries.push_back(Query{"", point(), point(), 0, "dijkstra", {}, 0.0, {}});
   s.viewer.center = Vec2{uniform(-10, 10), uniform(-10, 10)};
   s.viewer.zoom = uniform(0.1, 40);
   s.viewer.layers = {"tiles", "features", "path"};

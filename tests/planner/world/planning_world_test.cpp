@@ -109,7 +109,7 @@ void random_edit(std::mt19937_64& rng, Scenario& s) {
       break;
     }
     default:  // a change nothing rasterises: a query
-      s.queries.push_back(Query{"", random_point(rng, s), random_point(rng, s), 0, "astar", {}, std::nullopt});
+      s.queries.push_back(Query{"", random_point(rng, s), random_point(rng, s), 0, "astar", {}, std::nullopt, {}});
       break;
   }
 }
@@ -204,7 +204,7 @@ TEST_CASE("a query moved or added changes no cell") {
   std::mt19937_64 rng(11);
   Scenario s = base_scenario(rng, 20, 16);
   PlanningWorld world(s);
-  s.queries.push_back(Query{"q", {1.5, 1.5}, {10.5, 8.5}, 0, "astar", {}, std::nullopt});
+  s.queries.push_back(Query{"q", {1.5, 1.5}, {10.5, 8.5}, 0, "astar", {}, std::nullopt, {}});
   const std::uint64_t revision = world.revision();
   const WorldChange change = world.update(s);
   CHECK(change.none());

@@ -178,7 +178,7 @@ TEST_CASE("derived structures are made once, handed every change, and dropped wh
   CHECK(made == 3);
 
   // Nothing planners read: nobody is asked.
-  s.queries.push_back(Query{"q", {1, 1}, {9, 9}, 0, "astar", {}, std::nullopt});
+  s.queries.push_back(Query{"q", {1, 1}, {9, 9}, 0, "astar", {}, std::nullopt, {}});
   world.update(s);
   CHECK(seen.size() == 4);
 
