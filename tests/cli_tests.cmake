@@ -88,3 +88,13 @@ pathscope_cli_test(bench_tactical_quick 0
                    ${PS} bench tactical --repeat 1 --placements 20)
 pathscope_cli_test(bench_tactical_mode_param 1 "--param mode: the bench runs every mode" ${PS} bench tactical --param mode=1)
 pathscope_cli_test(bench_tactical_bad_constants 1 "c1 \\+ c2 must equal 1" ${PS} bench tactical --param c1=0.5 --placements 0)
+
+# Fog of war (maps/fog_of_war.json): blue plans on what it believes (through the wall it
+# has not seen, round the one it remembers), the same trip on the world as it is is
+# straight; --faction plans any query as a faction; an unknown faction is refused.
+pathscope_cli_test(fog_solve 0
+                   "query 0 \"blue, as it believes\" +visgraph +found +length 171\\.[0-9]+.*query 1 \"the same, as it is\" +visgraph +found +length 104\\.000000.*query 2 \"blue, grid A\\*\" +astar +found +length 18[0-9]\\."
+                   ${PS} solve maps/fog_of_war.json)
+pathscope_cli_test(fog_solve_as_faction 0 "\"faction\":\"blue\".*\"length\":171\\.[0-9]+"
+                   ${PS} solve maps/fog_of_war.json --query 1 --faction blue --json)
+pathscope_cli_test(fog_solve_unknown_faction 2 "--faction: no faction \"green\"" ${PS} solve maps/fog_of_war.json --faction green)

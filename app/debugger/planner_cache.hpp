@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,14 +29,16 @@ class PlannerCache {
   PlannerCache(const PlannerCache&) = delete;
   PlannerCache& operator=(const PlannerCache&) = delete;
 
-  /// The cached planner for (info, movement_class, role), made for `world` on first use.
+  /// The cached planner for (info, movement_class, faction, role), made for `world` on
+  /// first use; with a faction, it plans with that faction's knowledge (fog of war).
   /// When it is cached with other parameters: made again if `may_replace`, else nullptr.
   /// The pointer stays valid until that entry is made again or clear() (not owned).
   Planner* get(const PlanningWorld& world, const PlannerInfo& info, std::size_t movement_class,
-               const ParamValues& params, PlannerRole role, bool may_replace);
+               const ParamValues& params, PlannerRole role, bool may_replace,
+               std::optional<std::size_t> faction = std::nullopt);
   /// A planner outside the cache (counted by created()); `world` must outlive it.
   std::unique_ptr<Planner> make(const PlanningWorld& world, const PlannerInfo& info, std::size_t movement_class,
-                                const ParamValues& params);
+                                const ParamValues& params, std::optional<std::size_t> faction = std::nullopt);
   /// Destroys every cached planner (before the world they borrow changes).
   void clear() { entries_.clear(); }
   /// Planner objects made so far, cached or not (clear() keeps the count).
@@ -45,6 +48,7 @@ class PlannerCache {
   struct Entry {
     std::string name;
     std::size_t movement_class = 0;
+    std::optional<std::size_t> faction;
     ParamValues params;
     PlannerRole role = PlannerRole::Batch;
     std::unique_ptr<Planner> planner;

@@ -22,9 +22,10 @@ const std::vector<ComparisonRow>& PlannerComparison::run(const PlanningWorld& wo
     for (const ParamSpec& spec : info.params) defaults.push_back(spec.default_value);
     // Never replace a cached planner here: the active one is borrowed for node positions.
     std::unique_ptr<Planner> temporary;
-    Planner* p = planners.get(world, info, q.movement_class, defaults, PlannerRole::Batch, false);
+    Planner* p = planners.get(world, info, q.movement_class, defaults, PlannerRole::Batch, false,
+                                world.scenario().find_faction(q.faction));
     if (!p) {
-      temporary = planners.make(world, info, q.movement_class, defaults);
+      temporary = planners.make(world, info, q.movement_class, defaults, world.scenario().find_faction(q.faction));
       p = temporary.get();
     }
     const DebugClock::time_point t0 = DebugClock::now();

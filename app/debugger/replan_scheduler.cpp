@@ -169,7 +169,8 @@ Planner* ReplanScheduler::start_query(const PlanningWorld& world, PlannerCache& 
     o.message = choice.error().to_string();
     return nullptr;
   }
-  Planner* p = planners.get(world, *choice->info, q.movement_class, choice->params, PlannerRole::Batch, true);
+  Planner* p = planners.get(world, *choice->info, q.movement_class, choice->params, PlannerRole::Batch, true,
+                            world.scenario().find_faction(q.faction));
   p->start(PathQuery{q.start, q.goal});
   ++queries_planned_;
   return p;

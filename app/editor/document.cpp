@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "planner/scenario/scenario_validate.hpp"
+#include "planner/world/belief.hpp"
 
 namespace pathscope::app {
 namespace {
@@ -46,7 +47,10 @@ void TileRect::include(const TileRect& o) {
 }
 
 Document::Document(Scenario scenario, std::filesystem::path path)
-    : scenario_(std::move(scenario)), path_(std::move(path)) {}
+    : scenario_(std::move(scenario)), path_(std::move(path)) {
+  // Factions with fog of war look once with their units as they stand (as solve does).
+  observe_all(scenario_);
+}
 
 std::string Document::display_name() const {
   return path_.empty() ? std::string("untitled") : path_.filename().string();
@@ -87,6 +91,9 @@ Status Document::apply(const std::string& label, const std::function<void(Scenar
   Scenario edited = before;
   change(edited);
   edited.tiles.reset();  // the grid changes only through apply_tiles()
+  // Factions with fog of war see the edited world: what changed in view of their units
+  // (or what their units moved to see) enters their memory in the same step.
+  observe_all(edited);
   if (edited == before) return Ok{};
   // Validate the whole scenario, tiles included, without copying the grid.
   Scenario after = edited;

@@ -164,6 +164,21 @@ void unit_panel(EditorState& state, const Selection& sel) {
   std::string faction = u.faction;
   const bool faction_changed = tools::faction_combo("faction", s, faction, false, "Side the unit belongs to");
   fields.choice("faction", faction_changed, [&](Scenario& e) { edit(e).faction = faction; });
+  if (const std::optional<std::size_t> fi = s.find_faction(u.faction); fi && !faction_changed) {
+    // Fog of war is the faction's: its sight and how it remembers what it sees.
+    const Faction& f = s.factions[*fi];
+    const std::size_t k = *fi;
+    fields.number("faction sight", f.sight,
+                  "Metres each unit of this faction sees; 0: no fog of war (the faction knows every feature)",
+                  [k](Scenario& e, double v) { e.factions[k].sight = v; });
+    bool partial = f.partial;
+    const bool partial_changed = ImGui::Checkbox("remember only parts seen", &partial);
+    tools::item_tooltip("Seed 003's two options for an obstacle partly in view: believe all of it (off), or only "
+                        "the parts seen, with corners where it leaves the view (on)");
+    fields.choice("partial", partial_changed, [k, partial](Scenario& e) { e.factions[k].partial = partial; });
+    InspectorFields::read_only("remembered", std::to_string(f.memory.size()) + " features" +
+                                                 (f.sight > 0 ? "" : " (no fog of war)"));
+  }
   std::size_t cls = u.movement_class;
   const bool class_changed =
       tools::class_combo("class", s, cls, "Movement class: body radius, speed, terrain costs");
@@ -209,6 +224,10 @@ void query_panel(EditorState& state, const Selection& sel) {
   const bool planner_changed = tools::planner_combo("planner", planner, "Planner from the registry");
   const PlannerInfo* info = find_planner(planner);
   // Overrides the new planner does not know would be refused: drop them.
+  std::string plans_as = q.faction;
+  const bool plans_as_changed = tools::faction_combo(
+      "plans as", s, plans_as, true, "Plan with this faction's knowledge (fog of war); (none): the world as it is");
+  fields.choice("plans as", plans_as_changed, [&](Scenario& e) { edit(e).faction = plans_as; });
   fields.choice("planner", planner_changed, [&](Scenario& e) {
     Query& query = edit(e);
     query.planner = planner;

@@ -11,7 +11,7 @@ namespace pathscope::render {
 namespace {
 
 constexpr std::array<const char*, kLayerCount> kLayerNames = {
-    "tiles",         "cost_heat",     "regions",     "features", "roads",   "bridges", "influences",
+    "tiles",         "cost_heat",     "regions",     "features", "roads",   "bridges", "influences", "knowledge",
     "planner_cells", "planner_edges", "planner_aux", "closed",   "open",    "current", "partial_path",
     "planner_corridor", "planner_portals", "refinement_graph", "refinement_region",
     "refinement",    "all_paths",     "path",        "units",    "markers", "labels",

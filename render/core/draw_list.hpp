@@ -29,6 +29,7 @@ enum class Layer : std::uint8_t {
   Roads,        ///< Road polylines.
   Bridges,      ///< Bridge decks; destroyed bridges dashed red.
   Influences,   ///< Threat (red) and ally (green) circles.
+  Knowledge,    ///< Fog of war: each faction's view circles and the features it remembers, in its colour.
   PlannerCells, ///< The active planner's cells (grid or quadtree cells, polygons), by value.
   PlannerEdges, ///< The active planner's edges (neighbour links, visibility links).
   PlannerAux,   ///< The active planner's own auxiliary shapes (inflated obstacles, regions).

@@ -3,6 +3,7 @@
 
 #include "render/map/scene_painter.hpp"
 
+#include "planner/world/belief.hpp"
 #include "render/core/color_ramp.hpp"
 
 #include <glm/common.hpp>
@@ -102,6 +103,38 @@ Color faction_color(const Scenario& s, const std::string& name) {
   return kDefaultFaction;
 }
 
+// Fog of war: per faction with sight, its units' view circles and, outlined in its
+// colour, the features it remembers (where they differ from the world, the difference is
+// what it gets wrong).
+void paint_knowledge(const Scenario& s, DrawList& out) {
+  for (std::size_t i = 0; i < s.factions.size(); ++i) {
+    const Faction& f = s.factions[i];
+    if (!(f.sight > 0)) continue;
+    const Color c = f.color;
+    for (const Vec2& p : view_centres(s, i)) {
+      out.circle(Layer::Knowledge, with_alpha(c, 22), p, f.sight, true);
+      out.circle(Layer::Knowledge, with_alpha(c, 150), p, f.sight, false, 1);
+    }
+    for (const Feature& m : f.memory) {
+      const Shape& sh = m.shape;
+      switch (sh.kind) {
+        case ShapeKind::Polygon:
+          out.polygon(Layer::Knowledge, with_alpha(c, 60), sh.points);
+          out.polyline(Layer::Knowledge, with_alpha(c, 230), sh.points, true, 2.5f);
+          break;
+        case ShapeKind::Rect:
+          out.rect(Layer::Knowledge, with_alpha(c, 60), sh.min, sh.max, true);
+          out.rect(Layer::Knowledge, with_alpha(c, 230), sh.min, sh.max, false, 2.5f);
+          break;
+        case ShapeKind::Circle:
+          out.circle(Layer::Knowledge, with_alpha(c, 60), sh.center, sh.radius, true);
+          out.circle(Layer::Knowledge, with_alpha(c, 230), sh.center, sh.radius, false, 2.5f);
+          break;
+      }
+    }
+  }
+}
+
 void paint_units(const Scenario& s, DrawList& out) {
   for (const Unit& u : s.units) {
     const double radius = u.movement_class < s.classes.size() ? s.classes[u.movement_class].radius : 0.5;
@@ -151,6 +184,7 @@ void paint_world(const PlanningWorld& world, std::size_t movement_class, const L
     paint_influences(s.threats, palette::kThreat, out);
     paint_influences(s.allies, palette::kAlly, out);
   }
+  if (layers.contains(Layer::Knowledge)) paint_knowledge(s, out);
   if (layers.contains(Layer::Units)) paint_units(s, out);
   const bool labels = layers.contains(Layer::Labels);
   if (layers.contains(Layer::Markers)) paint_markers(s, params.query, labels, out);

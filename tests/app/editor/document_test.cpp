@@ -305,4 +305,32 @@ TEST_CASE("undoing back to the saved state counts as unmodified") {
   CHECK(doc.modified());
 }
 
+
+TEST_CASE("factions with fog of war look at every edit; undo restores what they remembered") {
+  Scenario s = small_scenario();
+  s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}}};
+  Unit u;
+  u.id = 1;
+  u.faction = "blue";
+  u.position = {2, 2};
+  s.units.push_back(u);
+  s.features.push_back(rect_feature(5, {12, 8}, {14, 10}));
+  Document doc(s);
+  CHECK(doc.scenario().factions[0].memory.empty());  // out of sight when opened
+  // The scout walks up to the block: it is remembered in the same step.
+  REQUIRE(doc.apply("move scout", [](Scenario& e) { e.units[0].position = {11, 7}; }).ok());
+  REQUIRE(doc.scenario().factions[0].memory.size() == 1);
+  CHECK(doc.scenario().factions[0].memory[0].id == 5);
+  // It walks away and the block is destroyed: still believed.
+  REQUIRE(doc.apply("move scout", [](Scenario& e) { e.units[0].position = {2, 2}; }).ok());
+  REQUIRE(doc.apply("destroy", [](Scenario& e) { e.features.clear(); }).ok());
+  CHECK(doc.scenario().factions[0].memory.size() == 1);
+  doc.undo();
+  doc.undo();
+  doc.undo();
+  CHECK(doc.scenario().factions[0].memory.empty());
+  doc.redo();
+  CHECK(doc.scenario().factions[0].memory.size() == 1);
+}
+
 }

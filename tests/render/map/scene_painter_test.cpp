@@ -162,6 +162,31 @@ TEST_SUITE("render") {
     CHECK(list.count(Layer::Regions, PrimitiveKind::Image) == 1);
   }
 
+  TEST_CASE("the knowledge layer draws each fogged faction's view circles and what it remembers") {
+    Scenario s = painter_world().scenario();
+    CHECK(s.factions[0].sight == 0);
+    {
+      const PlanningWorld world(s);
+      DrawList list;
+      paint_world(world, 0, LayerSet::all(), list);
+      CHECK(list.count(Layer::Knowledge) == 0);  // no faction has fog of war
+    }
+    s.factions[0].sight = 5;
+    s.factions[0].memory = {s.features[0]};
+    const PlanningWorld world(s);
+    DrawList list;
+    paint_world(world, 0, LayerSet::all(), list);
+    std::size_t units = 0;
+    for (const Unit& u : s.units) units += u.faction == s.factions[0].name;
+    REQUIRE(units > 0);
+    // A fill and a ring per unit of the faction, a fill and an outline per memory.
+    CHECK(list.count(Layer::Knowledge, PrimitiveKind::Circle) == 2 * units);
+    CHECK(list.count(Layer::Knowledge) == 2 * units + 2);
+    const auto rings = shapes<CirclePrim>(list, Layer::Knowledge);
+    CHECK(rings[0]->radius == 5);
+    CHECK(list.layer(Layer::Knowledge).back().color.b == s.factions[0].color.b);
+  }
+
   TEST_CASE("only the selected query is marked") {
     DrawList list;
     paint_world(painter_world(), 0, LayerSet::all(), list, WorldPaintParams{1});
