@@ -107,8 +107,8 @@ std::vector<PlannerInfo> make_registry() {
   r.push_back(PlannerInfo{
       "visgraph", "visgraph",
       "A* on the visibility graph of the inflated obstacles' corners; any-angle (seeds 003, 004)", false,
-      "metres of straight travel among the inflated obstacles (terrain multipliers not applied; road legs divided by "
-      "the road's speed factor)",
+      "metres of travel among the inflated obstacles: length times the factor of the features crossed (relative to "
+      "the ground; tile terrain not weighed), road legs divided by the road's speed factor",
       {ParamSpec{"dijkstra", "1: Dijkstra (no heuristic) instead of A*", 0, 0, 1},
        ParamSpec{"max_error", "metres by which circles and rounded corners may be overstated", 0.05, 1.0 / 1024, 10},
        ParamSpec{"radius", "metres kept from obstacles; -1: the movement class's radius", -1, -1, 1000},
@@ -119,7 +119,9 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"max_link", "metres: longer links between corners are dropped; 0: none", 0, 0, 1e6},
        ParamSpec{"roads", "1: seed 004's road pass: a found path may join the roads, whose legs cost length / speed factor",
                  1, 0, 1},
-       ParamSpec{"road_reach", "metres within which the path is linked to a road (road pass)", 24, 1, 1000}},
+       ParamSpec{"road_reach", "metres within which the path is linked to a road (road pass)", 24, 1, 1000},
+       ParamSpec{"weighted", "1: seed 004's swamps: passable features of another cost join the graph and weigh links",
+                 1, 0, 1}},
       [](const QueryContext& c) {
         VisGraphParams p;
         p.dijkstra = c.params.at(0) != 0;
@@ -130,6 +132,7 @@ std::vector<PlannerInfo> make_registry() {
         p.limits.max_length = c.params.at(5);
         p.roads = c.params.at(6) != 0;
         p.road_reach = c.params.at(7);
+        p.weighted = c.params.at(8) != 0;
         return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
       }});
   r.push_back(PlannerInfo{

@@ -91,11 +91,12 @@ RoadGraph build_road_graph(const std::vector<Road>& roads, const SegmentIndex& i
 }
 
 RoadPass road_pass(const std::vector<Vec2>& path, const RoadGraph& roads, const SegmentIndex& index, double reach,
-                   double step) {
+                   double step, const std::function<double(Vec2, Vec2)>& leg_cost) {
+  const auto leg = [&](Vec2 a, Vec2 b) { return leg_cost ? leg_cost(a, b) : distance(a, b); };
   RoadPass out;
   out.points = path;
-  double length = 0;
-  for (std::size_t i = 1; i < path.size(); ++i) length += distance(path[i - 1], path[i]);
+  double length = 0;  // the path's own cost
+  for (std::size_t i = 1; i < path.size(); ++i) length += leg(path[i - 1], path[i]);
   out.cost = length;
   if (path.size() < 2 || roads.empty()) return out;
   // Nodes: the path's points (0 .. n - 1), then the road points.
@@ -107,13 +108,13 @@ RoadPass road_pass(const std::vector<Vec2>& path, const RoadGraph& roads, const 
     adj[a].push_back({b, c});
     adj[b].push_back({a, c});
   };
-  for (std::uint32_t i = 1; i < n; ++i) link(i - 1, i, distance(along[i - 1], along[i]));
+  for (std::uint32_t i = 1; i < n; ++i) link(i - 1, i, leg(along[i - 1], along[i]));
   for (const RoadLink& l : roads.links) link(n + l.a, n + l.b, l.cost);
   for (std::uint32_t i = 0; i < n; ++i) {
     for (std::uint32_t j = 0; j < roads.points.size(); ++j) {
       const double d = distance(along[i], roads.points[j]);
       if (d > reach || !index.visible(along[i], roads.points[j])) continue;
-      link(i, n + j, d);
+      link(i, n + j, leg(along[i], roads.points[j]));
       out.joins.insert(out.joins.end(), {along[i], roads.points[j]});
     }
   }

@@ -5,6 +5,7 @@
 // graph found; the cheaper of the two is kept.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "planner/core/types.hpp"
@@ -36,9 +37,9 @@ RoadGraph build_road_graph(const std::vector<Road>& roads, const SegmentIndex& i
 
 /// The road pass over a path: `path` is cut into pieces of at most `step` metres; every
 /// point of it is linked to the road points within `reach` metres in sight of it; the
-/// cheapest way from the path's first point to its last over path pieces (cost = length),
-/// those links and the road graph is returned, collinear points removed. `cost` equals
-/// the path's length when no road helps (the path is then returned unchanged).
+/// cheapest way from the path's first point to its last over path pieces and those links
+/// (priced by `leg`) and the road graph is returned, collinear points removed. `cost`
+/// equals the path's own cost when no road helps (the path is then returned unchanged).
 struct RoadPass {
   std::vector<Vec2> points;
   double cost = 0;
@@ -46,7 +47,9 @@ struct RoadPass {
   std::vector<Vec2> joins;        ///< Pairs of points: the path-to-road links searched (for display).
 };
 
+/// `leg` prices a straight leg off the roads (default: its length; the planner passes
+/// its weighted cost through slow ground).
 RoadPass road_pass(const std::vector<Vec2>& path, const RoadGraph& roads, const SegmentIndex& index, double reach,
-                   double step);
+                   double step, const std::function<double(Vec2, Vec2)>& leg = {});
 
 }  // namespace pathscope::visgraph

@@ -66,7 +66,8 @@ const visgraph::VisGraphMap& VisGraphPlanner::map() const {
 
 std::size_t VisGraphPlanner::node_count() const {
   const visgraph::VisGraphMap& m = map();
-  return (m.ok() ? m.graph().node_count() : 0) + 4;
+  const bool fresh = regions_revision_ == world_.revision();
+  return (m.ok() ? m.graph().node_count() : 0) + 4 + (fresh ? regions_.corners().size() : 0);
 }
 
 Vec2 VisGraphPlanner::node_position(NodeId node) const {
@@ -74,10 +75,24 @@ Vec2 VisGraphPlanner::node_position(NodeId node) const {
   const std::size_t n = m.ok() ? m.graph().node_count() : 0;
   if (node < n) return m.graph().position(node);
   if (node < n + 4) return temp_pos_[node - n];
+  if (regions_revision_ == world_.revision() && node - n - 4 < regions_.corners().size()) {
+    return regions_.corners()[node - n - 4];
+  }
   return {0, 0};
 }
 
-double VisGraphPlanner::heuristic(Vec2 p) const { return params_.dijkstra ? 0.0 : distance(p, query_.goal); }
+double VisGraphPlanner::heuristic(Vec2 p) const {
+  if (params_.dijkstra) return 0.0;
+  return distance(p, query_.goal) * (weighing() ? regions_.min_factor() : 1.0);
+}
+
+double VisGraphPlanner::leg_cost(Vec2 a, Vec2 b) const { return weighing() ? regions_.cost(a, b) : distance(a, b); }
+
+void VisGraphPlanner::prepare_regions() {
+  if (regions_revision_ == world_.revision()) return;
+  regions_ = visgraph::WeightedRegions(world_, class_, map_->graph(), obstacle_params_.max_error);
+  regions_revision_ = world_.revision();
+}
 
 SearchStatus VisGraphPlanner::fail(SearchStatus status, std::string message) {
   result_.status = status;
@@ -105,8 +120,12 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   const VisibilityGraph& g = map_->graph();
   limited_ = params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits) : nullptr;
   corners_ = g.node_count();
-  if (state_.size() != corners_ + 4 || ++stamp_ == 0) {
-    state_.assign(corners_ + 4, NodeState{});
+  if (params_.weighted && !params_.shortcut) prepare_regions();
+  start_region_links_.clear();
+  start_goal_cost_ = -1;
+  const std::size_t nodes = corners_ + 4 + (weighing() ? regions_.corners().size() : 0);
+  if (state_.size() != nodes || ++stamp_ == 0) {
+    state_.assign(nodes, NodeState{});
     stamp_ = 1;
   }
   result_.stats.extra = {{"corners", double(corners_)},
@@ -151,7 +170,19 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
 void VisGraphPlanner::link_exact() {
   const VisibilityGraph& g = map_->graph();
   direct_ = g.index().visible(query_.start, query_.goal);
+  if (direct_ && weighing()) {
+    // The straight line may cross slow ground: a way round may be cheaper.
+    direct_ = false;
+    start_goal_cost_ = regions_.cost(query_.start, query_.goal);
+  }
   if (direct_) return;
+  if (weighing()) {
+    for (std::size_t k = 0; k < regions_.corners().size(); ++k) {
+      if (g.index().visible(query_.start, regions_.corners()[k])) {
+        start_region_links_.push_back({region_node(k), regions_.cost(query_.start, regions_.corners()[k])});
+      }
+    }
+  }
   std::vector<std::uint32_t> seen;
   g.nodes_linked_to(query_.start, seen);
   start_links_.assign(seen.begin(), seen.end());
@@ -258,7 +289,20 @@ SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
       } else if (params_.shortcut) {
         relax(u, temp(2), distance(pu, temp_pos_[2]));
       } else {
-        for (const NodeId c : start_links_) relax(u, c, distance(pu, g.position(c)));
+        for (const NodeId c : start_links_) relax(u, c, leg_cost(pu, g.position(c)));
+        for (const auto& [c, cost] : start_region_links_) relax(u, c, cost);
+        if (start_goal_cost_ >= 0) relax(u, temp(1), start_goal_cost_);
+      }
+      continue;
+    }
+    if (u >= temp(0) + 4) {  // a region corner
+      const std::uint32_t k = std::uint32_t(u - temp(0) - 4);
+      for (const visgraph::WeightedRegions::Link& l : regions_.links(k)) {
+        relax(u, l.graph_node ? NodeId(l.to) : region_node(l.to), l.cost);
+      }
+      if (g.index().visible(pu, query_.goal)) {
+        goal_links_.push_back(u);
+        relax(u, temp(1), regions_.cost(pu, query_.goal));
       }
       continue;
     }
@@ -267,10 +311,15 @@ SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
       continue;
     }
     if (u < corners_) {
-      for (const std::uint32_t v : corner_links(std::uint32_t(u))) relax(u, v, distance(pu, g.position(v)));
+      for (const std::uint32_t v : corner_links(std::uint32_t(u))) relax(u, v, leg_cost(pu, g.position(v)));
+      if (weighing()) {
+        for (const visgraph::WeightedRegions::Link& l : regions_.graph_links(std::uint32_t(u))) {
+          relax(u, region_node(l.to), l.cost);
+        }
+      }
       if (!params_.shortcut && g.links_to(u, query_.goal)) {
         goal_links_.push_back(u);
-        relax(u, temp(1), distance(pu, query_.goal));
+        relax(u, temp(1), leg_cost(pu, query_.goal));
       }
     }
     for (const WalkLink& w : walks_) {
@@ -311,7 +360,8 @@ void VisGraphPlanner::finish() {
   if (params_.roads && !roads_.empty()) {
     // Seed 004's road pass: the path found, its links to the roads near it, the roads.
     const double step = std::max(1.0, params_.road_reach / 2);
-    visgraph::RoadPass pass = visgraph::road_pass(pts, roads_, map_->graph().index(), params_.road_reach, step);
+    visgraph::RoadPass pass = visgraph::road_pass(pts, roads_, map_->graph().index(), params_.road_reach, step,
+                                                  [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
     result_.stats.extra.push_back({"cost_without_roads", result_.cost});
     if (observer_) {
       std::vector<Vec2> road_links;
@@ -375,13 +425,14 @@ void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
     links = {query_.start, temp_pos_[2], temp_pos_[3], query_.goal};
   } else {
     for (const NodeId c : start_links_) links.insert(links.end(), {query_.start, g.position(c)});
+    for (const auto& [c, cost] : start_region_links_) links.insert(links.end(), {query_.start, node_position(c)});
   }
   if (!links.empty() && !visitor.full()) {
     visitor.shape(StructureShape{StructureShape::Kind::Links, "start link", links, 0, 0, StructureRole::Graph});
   }
   links.clear();
   if (!direct_ && !params_.shortcut) {
-    for (const NodeId c : goal_links_) links.insert(links.end(), {g.position(c), query_.goal});
+    for (const NodeId c : goal_links_) links.insert(links.end(), {node_position(c), query_.goal});
   }
   if (!links.empty() && !visitor.full()) {
     visitor.shape(StructureShape{StructureShape::Kind::Links, "goal link", links, 0, 1, StructureRole::Graph});
@@ -442,6 +493,26 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       if (j < i && in[j]) continue;  // drawn from j
       const Vec2 b = g.position(j);
       visitor.edge(StructureEdge{i, j, a, b, "link", distance(a, b), false});
+    }
+  }
+  if (params_.weighted && regions_revision_ == world_.revision()) {
+    // Slow ground: the regions (value: their factor) and the links of their corners.
+    for (const visgraph::WeightedRegion& r : regions_.regions()) {
+      if (visitor.full()) return;
+      if (r.box.overlaps(bounds)) {
+        visitor.shape(StructureShape{StructureShape::Kind::Polygon, "weighted region", r.ring, r.factor});
+      }
+    }
+    for (std::uint32_t k = 0; k < regions_.corners().size(); ++k) {
+      const Vec2 a = regions_.corners()[k];
+      if (!bounds.contains(a)) continue;
+      for (const visgraph::WeightedRegions::Link& l : regions_.links(k)) {
+        if (visitor.full()) return;
+        if (!l.graph_node && l.to < k) continue;  // drawn from the other end
+        const Vec2 b = l.graph_node ? g.position(l.to) : regions_.corners()[l.to];
+        visitor.edge(StructureEdge{region_node(k), l.graph_node ? NodeId(l.to) : region_node(l.to), a, b,
+                                   "region link", l.cost, false});
+      }
     }
   }
   if (!params_.roads || roads_revision_ != world_.revision()) return;

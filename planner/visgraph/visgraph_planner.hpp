@@ -13,6 +13,7 @@
 #include "planner/core/search.hpp"
 #include "planner/visgraph/road_graph.hpp"
 #include "planner/visgraph/visibility_graph.hpp"
+#include "planner/visgraph/weighted_regions.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope {
@@ -34,12 +35,15 @@ struct VisGraphParams {
   bool roads = true;
   /// Metres within which a path point is linked to a road point (in sight).
   double road_reach = 24;
+  /// Seed 004's swamps: passable features of another cost than the ground join the graph
+  /// with their corners, and links cost their length in each region times its factor.
+  bool weighted = true;
 };
 
 /// Shortest paths for a unit of some radius among polygonal obstacles, on the visibility
 /// graph of their inflated corners (node ids 0 .. corners - 1), plus four temporary nodes
 /// (corners + 0: start, + 1: goal, + 2 and + 3: the shortcut mode's first and last
-/// crossing points). Exact mode links the start and the goal to every corner they see
+/// crossing points), then the corners of weighted regions (corners + 4 ...). Exact mode links the start and the goal to every corner they see
 /// along a tangent (the direct line first; the goal's links tested as corners are
 /// expanded): costs are then optimal any-angle lengths among the inflated obstacles.
 /// Costs are metres of straight travel (terrain multipliers are not applied), road legs
@@ -112,6 +116,13 @@ class VisGraphPlanner final : public Planner {
   void finish();
   // The road graph of the current world (built at start() when the world has roads).
   void prepare_roads();
+  // The weighted regions of the current world (built at start()).
+  void prepare_regions();
+  // Cost of a straight leg: weighted through regions, else its length.
+  double leg_cost(Vec2 a, Vec2 b) const;
+  // The node of region corner k.
+  NodeId region_node(std::size_t k) const { return NodeId(corners_ + 4 + k); }
+  bool weighing() const { return params_.weighted && !params_.shortcut && !regions_.empty(); }
 
   const PlanningWorld& world_;
   std::size_t class_;
@@ -128,6 +139,10 @@ class VisGraphPlanner final : public Planner {
   std::vector<NodeId> start_links_;      // corners linked to the start (exact mode)
   std::vector<NodeId> goal_links_;       // corners found linked to the goal (as expanded)
   std::vector<WalkLink> walks_;          // shortcut mode: boundary links of the crossing points
+  visgraph::WeightedRegions regions_;    // valid while regions_revision_ == world_.revision()
+  std::uint64_t regions_revision_ = UINT64_MAX;
+  std::vector<std::pair<NodeId, double>> start_region_links_;  // region corners the start sees, with costs
+  double start_goal_cost_ = -1;          // with regions: the start sees the goal at this cost (else < 0)
   visgraph::RoadGraph roads_;            // valid while roads_revision_ == world_.revision()
   std::uint64_t roads_revision_ = UINT64_MAX;
   std::vector<Vec2> road_joins_;         // the last road pass's path-to-road links, pairs
