@@ -15,12 +15,13 @@
 //   - Admissible: Euclidean distance times the smallest cost per metre (0 with any ally,
 //     whose areas cost nothing) times the smallest multiplier; consistent.
 //   - Exact: none.
-//   - Waypoint (not in the seed): the BSTS line cost, or, when cheaper, the line cost to one
-//     waypoint plus the waypoint's line cost to the target. Waypoints are every ally's
-//     centre (safe metres are free, so the optimum hops through allies the straight line
-//     misses) and two points beside every threat, 1.05 radii from its centre across the
-//     start-goal line (the way round it). Still inadmissible; the line costs from the
-//     waypoints to both targets are computed once per query.
+//   - Waypoint (not in the seed): the BSTS line cost, or, when cheaper, the line cost to a
+//     waypoint plus the cheapest chain of line costs from it through other waypoints to the
+//     target. Waypoints are every ally's centre (safe metres are free, so the optimum hops
+//     through allies the straight line misses) and two points beside every threat, 1.05
+//     radii from its centre across the start-goal line (the way round it). Still
+//     inadmissible; the waypoints' chains to both targets are computed once per query
+//     (Dijkstra over the waypoints).
 //
 // Meeting rule. mu is the best g_forward(v) + g_backward(v) seen over every cell v
 // reached by both sides, kept up to date at each relaxation (not the first cell where
@@ -109,6 +110,7 @@ void TacticalPlanner::touch(NodeId n) {
   if (stamp_[n] == generation_) return;
   stamp_[n] = generation_;
   g_[0][n] = g_[1][n] = kInf;
+  h_memo_[0][n] = h_memo_[1][n] = std::numeric_limits<double>::quiet_NaN();
   parent_[0][n] = parent_[1][n] = kNoNode;
   closed_[n] = 0;
   touched_.push_back(n);
@@ -170,6 +172,7 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   if (stamp_.size() != n) {
     for (int side = 0; side < 2; ++side) {
       g_[side].assign(n, kInf);
+      h_memo_[side].assign(n, std::numeric_limits<double>::quiet_NaN());
       parent_[side].assign(n, kNoNode);
     }
     stamp_.assign(n, 0);
@@ -194,15 +197,42 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
     const double len = std::sqrt(along.x * along.x + along.y * along.y);
     if (len > 0) {
       const Vec2 side{-along.y / len, along.x / len};
+      const Vec2 ahead{along.x / len, along.y / len};
       for (const Disc& t : field_.threats()) {
-        waypoints_.push_back(t.center + side * (1.05 * t.radius));
-        waypoints_.push_back(t.center - side * (1.05 * t.radius));
+        // Four points round it: the way round either side, and before and after it.
+        // Eight points round it, 1.05 radii out: across the start-goal line, along it, and
+        // between.
+        for (const Vec2& d : {side, -side, ahead, -ahead}) {
+          const Vec2 diagonal = Vec2{d.x - d.y, d.y + d.x} * (1 / std::sqrt(2.0));
+          waypoints_.push_back(t.center + d * (1.05 * t.radius));
+          waypoints_.push_back(t.center + diagonal * (1.05 * t.radius));
+        }
       }
     }
   }
+  // A waypoint's tail: the cheapest chain of line costs from it to the target through
+  // other waypoints (Dijkstra on the small complete graph; several allies in a row, or a
+  // way round two threats, are then seen).
+  const std::size_t w = waypoints_.size();
+  std::vector<double> hop(w * w);
+  for (std::size_t i = 0; i < w; ++i) {
+    for (std::size_t j = 0; j < w; ++j) hop[i * w + j] = i == j ? 0.0 : field_.cost(waypoints_[i], waypoints_[j]);
+  }
   for (int side = 0; side < 2; ++side) {
-    waypoint_tail_[side].clear();
-    for (const Vec2& w : waypoints_) waypoint_tail_[side].push_back(field_.cost(w, grid_.center(ends_[1 - side])));
+    std::vector<double>& tail = waypoint_tail_[side];
+    tail.clear();
+    for (const Vec2& p : waypoints_) tail.push_back(field_.cost(p, grid_.center(ends_[1 - side])));
+    std::vector<std::uint8_t> done(w, 0);
+    for (std::size_t round = 0; round < w; ++round) {
+      std::size_t best = w;
+      for (std::size_t i = 0; i < w; ++i) {
+        if (!done[i] && (best == w || tail[i] < tail[best])) best = i;
+      }
+      done[best] = 1;
+      for (std::size_t i = 0; i < w; ++i) {
+        if (!done[i]) tail[i] = std::min(tail[i], hop[i * w + best] + tail[best]);
+      }
+    }
   }
   for (int side = 0; side < 2; ++side) {
     const NodeId e = ends_[side];
@@ -235,7 +265,7 @@ SearchStatus TacticalPlanner::step(std::uint64_t max_expansions) {
       finish(meet_ == kNoNode ? SearchStatus::NoPath : SearchStatus::Found);
       return result_.status;
     }
-    if (meet_ != kNoNode && best_ <= std::max(open_[0].top().f, open_[1].top().f)) {
+    if (meet_ != kNoNode && (params_.mode == TacticalMode::Waypoint || best_ <= std::max(open_[0].top().f, open_[1].top().f))) {
       finish(SearchStatus::Found);
       return result_.status;
     }
@@ -268,7 +298,9 @@ void TacticalPlanner::expand(int side) {
     const bool fresh = g_[side][v] == kInf;
     g_[side][v] = ng;
     parent_[side][v] = u;
-    const double h = heuristic(side, v);
+    double& memo = h_memo_[side][v];
+    if (std::isnan(memo)) memo = heuristic(side, v);
+    const double h = memo;
     open_[side].push(OpenEntry{ng + h, float(h), v});
     ++result_.stats.pushes;
     if (!fresh) ++result_.stats.relaxations;

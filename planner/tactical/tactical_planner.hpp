@@ -100,6 +100,7 @@ class TacticalPlanner final : public Planner {
   double h_scale_ = 0;   // multiplies the heuristic's line cost (or Euclidean distance)
   // Per-cell search state, valid where stamp_ equals generation_.
   std::vector<double> g_[2];
+  std::vector<double> h_memo_[2];  // heuristic per side, computed once per cell and query (NaN: not yet)
   std::vector<NodeId> parent_[2];
   std::vector<std::uint32_t> stamp_;
   std::vector<std::uint8_t> closed_;  // bit side

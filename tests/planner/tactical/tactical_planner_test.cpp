@@ -371,3 +371,34 @@ TEST_CASE("tactical: with occlusion, cells changing under a threat invalidate th
   rebuilt.rebuilt = true;
   CHECK_FALSE(plain.still_valid(rebuilt));
 }
+
+TEST_CASE("tactical: waypoint mode stays near the optimum with four threats and four allies, exploring little") {
+  // Open fields of 64 x 32 cells (the bench's placements, smaller in number): the mode's
+  // cost against the brute-force optimum, and the share of cells it explored.
+  std::mt19937_64 rng(2024);
+  int placements = 0, within = 0;
+  double explored = 0, ratio_sum = 0;
+  for (int round = 0; round < 60; ++round) {
+    Scenario s = test::ascii_scenario(std::vector<std::string>(32, std::string(64, '.')));
+    std::uniform_real_distribution<double> x(4, 60), y(4, 28), radius(3, 7);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      s.threats.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
+      s.allies.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
+    }
+    PlanningWorld world(s);
+    TacticalPlanner waypoint(world, 0, params(TacticalMode::Waypoint));
+    const glm::ivec2 a{int(rng() % 8), int(rng() % 32)}, b{56 + int(rng() % 8), int(rng() % 32)};
+    const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
+    const double ref = reference_cost(s, waypoint.field().params(), a.x, a.y, b.x, b.y);
+    const PathResult& r = find_path(waypoint, query);
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.cost >= ref * (1 - 1e-9));
+    ++placements;
+    within += r.cost <= ref * 1.10;
+    ratio_sum += r.cost / ref;
+    explored += extra(r, "explored_percent");
+  }
+  CHECK(double(within) / placements >= 0.9);
+  CHECK(ratio_sum / placements <= 1.05);
+  CHECK(explored / placements <= 25.0);
+}
