@@ -96,8 +96,9 @@ double TacticalPlanner::heuristic(int side, NodeId cell) const {
   if (params_.mode == TacticalMode::Bsts) return h_scale_ * field_.cost(p, target);
   if (params_.mode == TacticalMode::Waypoint) {
     double best = field_.cost(p, target);
-    for (std::size_t i = 0; i < waypoints_.size(); ++i) {
-      if (waypoint_tail_[side][i] >= best) continue;
+    // By increasing tail: once a tail alone reaches the best, so do all after it.
+    for (const std::uint32_t i : waypoint_order_[side]) {
+      if (waypoint_tail_[side][i] >= best) break;
       best = std::min(best, field_.cost(p, waypoints_[i]) + waypoint_tail_[side][i]);
     }
     return h_scale_ * best;
@@ -233,6 +234,10 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
         if (!done[i]) tail[i] = std::min(tail[i], hop[i * w + best] + tail[best]);
       }
     }
+    std::vector<std::uint32_t>& order = waypoint_order_[side];
+    order.resize(w);
+    for (std::size_t i = 0; i < w; ++i) order[i] = std::uint32_t(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return tail[a] < tail[b]; });
   }
   for (int side = 0; side < 2; ++side) {
     const NodeId e = ends_[side];

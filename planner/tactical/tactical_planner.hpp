@@ -121,8 +121,9 @@ class TacticalPlanner final : public Planner {
   std::vector<double> corridor_len_;
   std::vector<NodeId> corridor_parent_;
   std::vector<std::uint8_t> corridor_done_;
-  std::vector<Vec2> waypoints_;         // Waypoint mode: ally centres, and two beside each threat
-  std::vector<double> waypoint_tail_[2];  // line cost from each waypoint to each side's target
+  std::vector<Vec2> waypoints_;         // Waypoint mode: ally centres, and eight round each threat
+  std::vector<double> waypoint_tail_[2];  // cheapest chain of line costs from each waypoint to each side's target
+  std::vector<std::uint32_t> waypoint_order_[2];  // waypoints by increasing tail, per side
   std::vector<Exposure> path_exposure_;  // per move of the result
   PathResult result_;
   SearchObserver* observer_ = nullptr;
