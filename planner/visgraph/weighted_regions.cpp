@@ -26,9 +26,12 @@ std::vector<Vec2> ring_of(const Shape& s, double max_error) {
     case ShapeKind::Rect:
       return {s.min, {s.max.x, s.min.y}, s.max, {s.min.x, s.max.y}};
     case ShapeKind::Circle: {
-      // Circumscribed: the region is never understated (a path grazing it pays).
+      // Circumscribed: the region is never understated (a path grazing it pays). Slow
+      // ground only prices legs, so 2% of the radius will do (16 corners), when that is
+      // coarser than max_error: every corner is a node linked to all it sees.
+      const double error = std::max(max_error, 0.02 * s.radius);
       int n = 8;
-      while (n < 1024 && s.radius * (1.0 / std::cos(kPi / n) - 1.0) > max_error) n *= 2;
+      while (n < 1024 && s.radius * (1.0 / std::cos(kPi / n) - 1.0) > error) n *= 2;
       const double r = s.radius / std::cos(kPi / n);
       std::vector<Vec2> out;
       for (int i = 0; i < n; ++i) {

@@ -14,7 +14,8 @@
 
 namespace pathscope::visgraph {
 
-/// One weighted region: a simple polygon (circles within max_error outside the circle)
+/// One weighted region: a simple polygon (circles within max_error, or 2% of the radius
+/// if that is coarser, outside the circle)
 /// and the factor travel inside it costs, relative to the ground (terrain 0).
 struct WeightedRegion {
   std::vector<Vec2> ring;
