@@ -123,6 +123,14 @@ int main(int argc, char** argv) {
   bench_vg_cmd->add_option("--queries", bench_vg.queries, "queries per map")->check(CLI::Range(0, 100000));
   bench_vg_cmd->add_option("--seed", bench_vg.seed, "seed of the random maps and queries");
   bench_vg_cmd->add_option("--edits", bench_vg.edits, "buildings placed and destroyed per random map, update against rebuild")->check(CLI::Range(0, 10000));
+  BenchGridOptions bench_grid;
+  auto* bench_grid_cmd = bench_group->add_subcommand("grid", "grid planners on Moving AI problems, side by side with warthog-core's A*");
+  bench_grid_cmd->add_option("paths", bench_grid.paths, ".scen files or folders")->required();
+  bench_grid_cmd->add_option("--planner", bench_grid.planners, "grid planners to time (repeatable, or a,b)")->delimiter(',');
+  bench_grid_cmd->add_option("--warthog", bench_grid.warthog, "warthog-core's `warthog` binary, run on the same problems");
+  bench_grid_cmd->add_option("--limit", bench_grid.limit, "at most N problems per .scen file");
+  bench_grid_cmd->add_option("--repeat", bench_grid.repeat, "runs per problem (the fastest counts)")->check(CLI::Range(1, 1000));
+  bench_grid_cmd->add_option("--max-ratio", bench_grid.max_ratio, "inexact planners: allowed length / optimal length");
   BenchTacticalOptions bench_tac;
   auto* bench_tac_cmd = bench_group->add_subcommand("tactical", "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements");
   bench_tac_cmd->add_option("files", bench_tac.scenario_paths, "scenarios for the table (default: maps/tactical_*.json)");
@@ -151,6 +159,7 @@ int main(int argc, char** argv) {
   if (*bench_qt_cmd) return run_bench_quadtree(bench_qt);
   if (*bench_vg_cmd) return run_bench_visgraph(bench_vg);
   if (*bench_tac_cmd) return run_bench_tactical(bench_tac);
+  if (*bench_grid_cmd) return run_bench_grid(bench_grid);
   if (*edit_cmd) {
     char extra = 0;
     if (std::sscanf(bench_size.c_str(), "%dx%d%c", &edit_bench.width, &edit_bench.height, &extra) != 2 ||

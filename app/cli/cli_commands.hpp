@@ -83,7 +83,18 @@ struct BenchTacticalOptions {
   std::vector<std::string> params;  ///< "name=value" overrides of the cost model (not mode).
 };
 
+/// Options of `pathscope bench grid` (app/cli/bench_grid.cpp).
+struct BenchGridOptions {
+  std::vector<std::string> paths;   ///< .scen files or folders of them.
+  std::vector<std::string> planners = {"astar"};  ///< Grid planners to time.
+  std::string warthog;              ///< Path of warthog-core's `warthog` binary ("" = none).
+  std::size_t limit = 0;            ///< > 0: at most this many problems per .scen file.
+  int repeat = 3;                   ///< Runs per problem; the fastest counts.
+  double max_ratio = 1.0;           ///< For inexact planners: allowed length / optimum.
+};
+
 int run_solve(const SolveOptions& options);
+int run_bench_grid(const BenchGridOptions& options);
 int run_bench_world(const BenchWorldOptions& options);
 int run_bench_quadtree(const BenchQuadtreeOptions& options);
 int run_bench_visgraph(const BenchVisgraphOptions& options);

@@ -4,6 +4,7 @@
 // one engine (seed 001, section 3; seed 000, "The Quadtree").
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "planner/core/open_list.hpp"
@@ -31,10 +32,23 @@ class GridAStar final : public GridSearchBase<1> {
   SearchStatus step(std::uint64_t max_expansions) override;
 
  private:
+  /// The search loop; kUniform: every passable cell has the same multiplier.
+  template <bool kUniform>
+  SearchStatus run(std::uint64_t max_expansions);
   void finish(SearchStatus status);
 
   GridAStarParams params_;
   OpenList open_;
+  /// The open-list key of an f (cells): f itself, or f rounded (grid_astar.cpp).
+  double key(double f) const {
+    if (!rounded_keys_ || !(f < std::numeric_limits<double>::infinity())) return f;
+    constexpr double kShift = 4503599627370496.0;  // 2^52: adding and taking it away rounds
+    return (f * key_scale_ + kShift) - kShift;
+  }
+
+  double best_goal_g_ = 0;    // cells: the goal's cost so far this query (infinity: not reached)
+  bool rounded_keys_ = false; // this query's keys are rounded f
+  double key_scale_ = 1;      // keys per cell of f when rounded
 };
 
 }  // namespace pathscope

@@ -112,6 +112,9 @@ class GridSearchState {
       Cell& c = pages_[cell >> kPageBits][cell & (kPageCells - 1)];
       return c.generation == generation_ ? &c : nullptr;
     }
+    /// Asks the cache for a cell's state ahead of find(): a search starts the loads of
+    /// the rows above and below a cell before it tests the neighbours one by one.
+    void prefetch(NodeId cell) const { __builtin_prefetch(&pages_[cell >> kPageBits][cell & (kPageCells - 1)]); }
 
    private:
     friend class GridSearchState;

@@ -70,11 +70,16 @@ void CostGrid::refresh_surfaces() {
 void CostGrid::compute_min_multiplier() {
   // Over the surfaces some cell holds: the same as over every passable cell.
   double lowest = std::numeric_limits<double>::infinity();
+  double highest = 0;
   for (std::size_t id = 0; id < surface_multiplier_.size(); ++id) {
     const double m = surface_multiplier_[id];
-    if (m > 0 && m < lowest && raster_->cells_with(SurfaceId(id)) > 0) lowest = m;
+    if (m > 0 && raster_->cells_with(SurfaceId(id)) > 0) {
+      lowest = std::min(lowest, m);
+      highest = std::max(highest, m);
+    }
   }
   min_multiplier_ = std::isfinite(lowest) ? lowest : 1.0;
+  max_multiplier_ = std::isfinite(lowest) ? highest : 1.0;
 }
 
 void CostGrid::compute_moves(CellRect rect) {

@@ -85,6 +85,11 @@ class CostGrid {
 
   /// Smallest multiplier of any passable cell (1 if none); scales admissible heuristics.
   double min_multiplier() const { return min_multiplier_; }
+  /// Largest multiplier of any passable cell (1 if none).
+  double max_multiplier() const { return max_multiplier_; }
+  /// Every passable cell has the same multiplier: every legal move costs its length
+  /// times min_multiplier().
+  bool uniform_cost() const { return min_multiplier_ == max_multiplier_; }
 
   /// World position of a cell's centre.
   Vec2 center(std::uint32_t index) const;
@@ -113,6 +118,7 @@ class CostGrid {
   int height_ = 0;
   double cell_size_ = 1;
   double min_multiplier_ = 1;
+  double max_multiplier_ = 1;
   bool amphibious_ = false;
   const TerrainRaster* raster_ = nullptr;
   const SurfaceId* ids_ = nullptr;               // the raster's cells

@@ -130,6 +130,31 @@ TEST_CASE("start == goal is found at cost 0") {
   }
 }
 
+TEST_CASE("on an open map A* expands only the cells of its path: ties go deeper, the goal is never expanded") {
+  // Every cell on an optimal path has f equal to the optimum; only exact ties, broken
+  // towards the larger g, walk straight down one of them. Rounding noise in f would
+  // send the search sideways into the band of equal f. A map of swamp alone (multiplier
+  // 3 everywhere) checks that the exact keys scale with the one multiplier.
+  for (const char ground : {'.', 's'}) {
+    const std::string row(160, ground);
+    const Scenario s = ascii_scenario(std::vector<std::string>(120, row));
+    const PlanningWorld world(s);
+    auto p = make(world, "astar");
+    std::mt19937_64 rng(77);
+    for (int q = 0; q < 200; ++q) {
+      const int sx = int(rng() % 160), sy = int(rng() % 120), gx = int(rng() % 160), gy = int(rng() % 120);
+      const PathResult& r = find_path(*p, {cell_center(s, sx, sy), cell_center(s, gx, gy)});
+      CAPTURE(ground);
+      CAPTURE(q);
+      REQUIRE(r.status == SearchStatus::Found);
+      CHECK(r.stats.expansions == r.nodes.size() - 1);
+      const int dx = std::abs(gx - sx), dy = std::abs(gy - sy);
+      const double octile = std::abs(dx - dy) + std::sqrt(2.0) * std::min(dx, dy);
+      CHECK(r.cost == doctest::Approx(octile * (ground == 's' ? 3.0 : 1.0)).epsilon(1e-12));
+    }
+  }
+}
+
 TEST_CASE("exact planners agree with a brute-force Dijkstra on random maps") {
   std::mt19937_64 rng(20261121);
   int found = 0, unreachable = 0;

@@ -1,0 +1,214 @@
+// `pathscope bench grid PATH... [--planner a,b] [--warthog BIN] [--limit N] [--repeat R]`:
+// grid planners on Moving AI problems, side by side with warthog-core's A* when its
+// `warthog` binary is given (the research reference for grid search: same rules,
+// 8-connected, no corner cutting, octile heuristic).
+//
+// Per map and planner: problems, mismatches against the stored optimum, mean and median
+// microseconds per query (each problem run `repeat` times, its fastest run counts, so
+// that a busy machine inflates the figures less), mean expansions per query. With
+// --warthog, the same problems are run by `BIN --alg astar --scen FILE` as many times
+// (its own per-query search time, fastest of the runs), and the table adds warthog's
+// figures and the ratios ours / warthog; the summary gives the geometric mean of the
+// time ratios over the maps, as the comparison is usually stated. Our time covers the
+// whole query (start, the search, the path's points); warthog's only its search.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "app/cli/bench_support.hpp"
+#include "app/cli/cli_commands.hpp"
+#include "planner/core/planner_registry.hpp"
+#include "planner/scenario/movingai.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::app {
+namespace {
+
+// One planner's figures on one map.
+struct MapFigures {
+  std::size_t problems = 0;
+  std::size_t mismatches = 0;
+  std::vector<double> micros;      // per problem, the fastest run
+  std::uint64_t expansions = 0;    // sum over problems
+  double mean_micros() const {
+    double s = 0;
+    for (double m : micros) s += m;
+    return micros.empty() ? 0 : s / double(micros.size());
+  }
+  double mean_expansions() const { return problems ? double(expansions) / double(problems) : 0; }
+};
+
+// A word of the shell, quoted.
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs warthog's A* on `scen` `repeat` times; fills its figures for the first `n`
+// problems (the fastest run of each). Returns an error text, or "" on success.
+std::string run_warthog(const std::string& bin, const std::filesystem::path& scen, std::size_t n, int repeat,
+                        const std::vector<MovingAiProblem>& problems, MapFigures& out) {
+  const std::string cmd = shell_quote(bin) + " --alg astar --scen " + shell_quote(scen.string()) + " 2>/dev/null";
+  std::vector<double> best(n, std::numeric_limits<double>::infinity());
+  std::vector<std::uint64_t> expanded(n, 0);
+  std::vector<bool> seen(n, false);
+  for (int r = 0; r < repeat; ++r) {
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) return "cannot run " + cmd;
+    char line[4096];
+    while (std::fgets(line, sizeof line, pipe)) {
+      // id alg expanded generated reopen surplus heapops nanos plen pcost scost map
+      std::istringstream in(line);
+      std::size_t id = 0;
+      std::string alg;
+      std::uint64_t exp = 0, gen = 0, reopen = 0, surplus = 0, heapops = 0, nanos = 0, plen = 0;
+      double pcost = 0, scost = 0;
+      if (!(in >> id >> alg >> exp >> gen >> reopen >> surplus >> heapops >> nanos >> plen >> pcost >> scost)) continue;
+      if (id >= n) continue;
+      best[id] = std::min(best[id], double(nanos) * 1e-3);
+      expanded[id] = exp;
+      if (!seen[id]) {
+        seen[id] = true;
+        // A problem whose start is its goal reads as length 0 in both.
+        if (!movingai_length_matches(pcost, problems[id])) ++out.mismatches;
+      }
+    }
+    const int status = pclose(pipe);
+    if (status != 0) return cmd + " exited with status " + std::to_string(status);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!seen[i]) return cmd + " printed no line for problem " + std::to_string(i);
+    out.micros.push_back(best[i]);
+    out.expansions += expanded[i];
+  }
+  out.problems = n;
+  return "";
+}
+
+}  // namespace
+
+int run_bench_grid(const BenchGridOptions& options) {
+  std::vector<const PlannerInfo*> planners;
+  for (const std::string& name : options.planners) {
+    auto found = require_planner(name, "--planner");
+    if (!found) {
+      std::fprintf(stderr, "pathscope bench grid: %s\n", found.error().to_string().c_str());
+      return kExitUsage;
+    }
+    planners.push_back(*found);
+  }
+  std::vector<std::filesystem::path> inputs(options.paths.begin(), options.paths.end());
+  auto files = collect_scen_files(inputs);
+  if (!files) {
+    std::fprintf(stderr, "pathscope bench grid: %s\n", files.error().to_string().c_str());
+    return kExitFailed;
+  }
+  if (files->empty()) {
+    std::fprintf(stderr, "pathscope bench grid: no .scen files in the given paths\n");
+    return kExitFailed;
+  }
+  const bool warthog = !options.warthog.empty();
+  std::printf("%-22s %-10s %7s %5s %10s %10s %10s", "map", "planner", "queries", "miss", "mean us", "median us",
+              "exp/query");
+  if (warthog) std::printf(" %12s %12s %10s %10s", "warthog us", "warthog exp", "time ratio", "exp ratio");
+  std::printf("\n");
+
+  std::map<std::string, std::vector<double>> time_ratios;  // planner -> per map
+  std::map<std::string, double> worst_exp_ratio;
+  std::map<std::string, std::size_t> mismatches;  // planner -> problems
+  for (const auto& scen_path : *files) {
+    auto problems = load_movingai_scen(scen_path);
+    if (!problems) {
+      std::fprintf(stderr, "pathscope bench grid: %s\n", problems.error().to_string().c_str());
+      return kExitFailed;
+    }
+    if (problems->empty()) continue;
+    const auto map_path = scen_map_path(scen_path, problems->front());
+    auto map = load_movingai_map(map_path);
+    if (!map) {
+      std::fprintf(stderr, "pathscope bench grid: %s (map of %s)\n", map.error().to_string().c_str(),
+                   scen_path.string().c_str());
+      return kExitFailed;
+    }
+    if (auto ok = check_movingai_problems(*map, *problems, scen_path.string()); !ok) {
+      std::fprintf(stderr, "pathscope bench grid: %s\n", ok.error().to_string().c_str());
+      return kExitFailed;
+    }
+    const std::size_t n = options.limit > 0 ? std::min(options.limit, problems->size()) : problems->size();
+    const PlanningWorld world(movingai_to_scenario(*map));
+
+    MapFigures theirs;
+    if (warthog) {
+      if (const std::string error = run_warthog(options.warthog, scen_path, n, options.repeat, *problems, theirs);
+          !error.empty()) {
+        std::fprintf(stderr, "pathscope bench grid: --warthog: %s\n", error.c_str());
+        return kExitFailed;
+      }
+    }
+    for (const PlannerInfo* info : planners) {
+      const std::unique_ptr<Planner> planner = info->create(QueryContext{world, 0, std::nullopt, {}});
+      MapFigures ours;
+      for (std::size_t i = 0; i < n; ++i) {
+        const MovingAiProblem& p = (*problems)[i];
+        const PathQuery q{Vec2(p.start) + 0.5, Vec2(p.goal) + 0.5};
+        double best = std::numeric_limits<double>::infinity();
+        for (int r = 0; r < options.repeat; ++r) {
+          const auto t0 = bench::Clock::now();
+          const PathResult& res = find_path(*planner, q);
+          best = std::min(best, bench::ms_since(t0) * 1e3);
+          if (r > 0) continue;
+          ours.expansions += res.stats.expansions;
+          const bool ok = res.status == SearchStatus::Found &&
+                          (info->exact ? movingai_length_matches(res.length, p)
+                                       : movingai_length_within(res.length, p, options.max_ratio));
+          if (!ok) ++ours.mismatches;
+        }
+        ours.micros.push_back(best);
+        ++ours.problems;
+      }
+      mismatches[info->name] += ours.mismatches;
+      std::printf("%-22s %-10s %7zu %5zu %10.1f %10.1f %10.0f", map_path.stem().string().c_str(), info->name.c_str(),
+                  ours.problems, ours.mismatches, ours.mean_micros(), bench::median(ours.micros),
+                  ours.mean_expansions());
+      if (warthog) {
+        const double tr = ours.mean_micros() / theirs.mean_micros();
+        const double er = ours.mean_expansions() / theirs.mean_expansions();
+        std::printf(" %12.1f %12.0f %10.3f %10.4f", theirs.mean_micros(), theirs.mean_expansions(), tr, er);
+        time_ratios[info->name].push_back(tr);
+        worst_exp_ratio[info->name] = std::max(worst_exp_ratio[info->name], er);
+        if (theirs.mismatches > 0) std::printf("  (warthog: %zu mismatches)", theirs.mismatches);
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+  for (const PlannerInfo* info : planners) {
+    std::printf("%s: %zu mismatches", info->name.c_str(), mismatches[info->name]);
+    if (warthog && !time_ratios[info->name].empty()) {
+      double log_sum = 0;
+      double worst = 0;
+      for (double r : time_ratios[info->name]) {
+        log_sum += std::log(r);
+        worst = std::max(worst, r);
+      }
+      std::printf("; time / warthog's: geometric mean %.3f over %zu maps, largest %.3f; expansions / warthog's: "
+                  "largest %.4f",
+                  std::exp(log_sum / double(time_ratios[info->name].size())), time_ratios[info->name].size(), worst,
+                  worst_exp_ratio[info->name]);
+    }
+    std::printf("\n");
+  }
+  for (const auto& [name, count] : mismatches) {
+    if (count > 0) return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace pathscope::app
