@@ -187,6 +187,11 @@ void SearchDebugger::paint(const render::LayerSet& layers, render::DrawList& out
   }
 }
 
+std::size_t SearchDebugger::paint_node_links(NodeId node, const render::LayerSet& layers, render::DrawList& out) const {
+  const Planner* planner = session_.planner();
+  return planner ? render::paint_node_links(*planner, node, layers, out) : 0;
+}
+
 render::StructurePaintStats SearchDebugger::paint_structure(const render::LayerSet& layers, const Box2& view,
                                                             render::DrawList& out) {
   const PlanningWorld* w = world();

@@ -209,6 +209,9 @@ class SearchDebugger {
   /// Appends the active planner's structure inside `view` (world box; empty = the whole
   /// world) on the layers planner_cells, planner_edges and planner_aux of `layers`.
   render::StructurePaintStats paint_structure(const render::LayerSet& layers, const Box2& view, render::DrawList& out);
+  /// Appends the links of `node` of the active planner, highlighted on planner_edges (a
+  /// picked node: the breakpoint's, in the window); returns how many.
+  std::size_t paint_node_links(NodeId node, const render::LayerSet& layers, render::DrawList& out) const;
   /// What the last paint_structure() drew (and whether it reached its limit).
   const render::StructurePaintStats& last_structure() const { return last_structure_; }
 
