@@ -213,6 +213,30 @@ SearchStatus HybridPlanner::finish(SearchStatus status, std::string message) {
   return status;
 }
 
+void HybridPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+  class WithoutIds final : public StructureVisitor {
+   public:
+    explicit WithoutIds(StructureVisitor& inner) : inner_(inner) {}
+    void cell(const StructureCell& c) override {
+      StructureCell copy = c;
+      copy.node = kNoNode;
+      inner_.cell(copy);
+    }
+    void edge(const StructureEdge& e) override {
+      StructureEdge copy = e;
+      copy.from = copy.to = kNoNode;
+      inner_.edge(copy);
+    }
+    void shape(const StructureShape& s) override { inner_.shape(s); }
+    bool full() const override { return inner_.full(); }
+
+   private:
+    StructureVisitor& inner_;
+  };
+  WithoutIds relay(visitor);
+  route_.visit_structure(bounds, relay);
+}
+
 void HybridPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
   if (phase_ == Phase::Legs || phase_ == Phase::Done) legs_.visit_nodes(fn);
 }

@@ -55,10 +55,9 @@ class HybridPlanner final : public Planner {
   Vec2 node_position(NodeId node) const override { return legs_.node_position(node); }
   NodeGeometry node_geometry(NodeId node) const override { return legs_.node_geometry(node); }
   std::optional<NodeLattice> node_lattice() const override { return legs_.node_lattice(); }
-  /// The visibility graph's structure (inflated obstacles, corners, links).
-  void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override {
-    route_.visit_structure(bounds, visitor);
-  }
+  /// The visibility graph's structure (inflated obstacles, corners, links), without node
+  /// ids: its ids are corners, not this planner's cells.
+  void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The route's temporary links (the start's and the goal's).
   void visit_path_structure(StructureVisitor& visitor) const override { route_.visit_path_structure(visitor); }
   /// None: any world change re-plans.

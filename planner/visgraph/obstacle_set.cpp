@@ -17,7 +17,8 @@
 //  circles at their own radius; the result is then inflated as in 2. A circle's polygon
 //  and the round joins may then each overstate by max_error.
 //  Containers (seed 004: "an outer boundary with holes") stand together for the world
-//  outside all of them: the world box minus their union (their shapes rounded inwards),
+//  outside all of them: the world box minus their union (rectangles and circles rounded
+//  inwards, polygons to the nearest unit),
 //  one obstacle with a hole per container, inflated with the rest, so each hole (the
 //  walkable inside) shrinks by the radius; obstacles inside are ordinary obstacles.
 //  4. A closing (grow by one unit, shrink by one, square joins) merges what the union

@@ -43,8 +43,9 @@ struct ObstacleInput {
   bool opening = false;
   /// A container (seed 004: "an outer boundary with holes"): the containers of the list,
   /// which follow one another, bound free space together; what they stand for is the
-  /// world outside all of them (an obstacle, or with `opening` an opening). Their shapes
-  /// are rounded so that the outside is overstated when it is an obstacle.
+  /// world outside all of them (an obstacle, or with `opening` an opening). Rectangles
+  /// and circles are rounded so that the outside is overstated when it is an obstacle;
+  /// polygons go to the nearest 1/kScale, as obstacles do.
   bool container = false;
 };
 

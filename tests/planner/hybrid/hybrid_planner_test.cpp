@@ -176,6 +176,30 @@ TEST_CASE("hybrid: stepping equals one shot; the trace holds legs, route and ref
   CHECK(checked >= 3);
 }
 
+TEST_CASE("hybrid: its structure is the visibility graph's, without the graph's corner ids") {
+  std::mt19937_64 rng(9);
+  const Scenario s = random_field(rng, 60, 40);
+  const PlanningWorld world(s);
+  HybridPlanner hybrid(world, 0, HybridParams{});
+  VisGraphPlanner route(world, 0, HybridParams{}.route);
+  REQUIRE(find_path(hybrid, PathQuery{{1, 1}, {59, 39}}).status != SearchStatus::Idle);
+  REQUIRE(find_path(route, PathQuery{{1, 1}, {59, 39}}).status != SearchStatus::Idle);
+  struct Edges final : StructureVisitor {
+    std::size_t count = 0, with_ids = 0;
+    void edge(const StructureEdge& e) override {
+      ++count;
+      with_ids += e.from != kNoNode || e.to != kNoNode;
+    }
+  } mine, theirs;
+  const Box2 all{{0, 0}, {60, 40}};
+  hybrid.visit_structure(all, mine);
+  route.visit_structure(all, theirs);
+  CHECK(mine.count == theirs.count);
+  CHECK(mine.count > 10);
+  CHECK(theirs.with_ids > 0);
+  CHECK(mine.with_ids == 0);  // its node ids are cells: a corner's id would name another cell
+}
+
 TEST_CASE("hybrid: a point the grid blocks is invalid; no way on the grid is no path") {
   Scenario s = make_empty_scenario(30, 20, 1.0);
   s.features.push_back(rect(1, *s.find_terrain("wall"), {14, 0}, {16, 20}));
