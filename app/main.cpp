@@ -2,6 +2,7 @@
 // the headless sub-commands. Exit codes: 0 success, 1 a failed check or bad input, 2 bad
 // usage. PATHSCOPE_VERSION comes from project() in CMakeLists.txt.
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -89,6 +90,8 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--frames", render.frames, "draw N frames and print the mean ms per frame");
   render_cmd->add_option("--motion", render.motion_seconds,
                          "first move the features that have a velocity for this many seconds (steps of 1/30 s)");
+  std::string pick;
+  render_cmd->add_option("--pick", pick, "X,Y: highlight the links of the planner's node at this world point");
 
   EditBenchOptions edit_bench;
   std::string bench_size = "1280x800";
@@ -183,6 +186,14 @@ int main(int argc, char** argv) {
       const std::size_t comma = std::min(layers.find(',', pos), layers.size());
       if (comma > pos) render.layers.push_back(layers.substr(pos, comma - pos));
       pos = comma + 1;
+    }
+    if (!pick.empty()) {
+      double x = 0, y = 0;
+      if (std::sscanf(pick.c_str(), "%lf,%lf%c", &x, &y, &extra) != 2 || !std::isfinite(x) || !std::isfinite(y)) {
+        std::fprintf(stderr, "pathscope render: --pick %s: expected X,Y in metres\n", pick.c_str());
+        return kExitUsage;
+      }
+      render.pick = pathscope::Vec2{x, y};
     }
     return run_render_command(render);
   }

@@ -98,3 +98,27 @@ pathscope_cli_test(fog_solve 0
 pathscope_cli_test(fog_solve_as_faction 0 "\"faction\":\"blue\".*\"length\":171\\.[0-9]+"
                    ${PS} solve maps/fog_of_war.json --query 1 --faction blue --json)
 pathscope_cli_test(fog_solve_unknown_faction 2 "--faction: no faction \"green\"" ${PS} solve maps/fog_of_war.json --faction green)
+
+# Containers (maps/walled_compound.json): the compound's wall bounds walkable space; the
+# grid's expected length is the octile optimum of a reference Dijkstra written apart
+# (over the coverage rule), the radius-0 visibility path's the any-angle length by hand.
+pathscope_cli_test(compound_solve 0
+                   "query 0 .*visgraph +found.*query 1 .*astar +found +length 101\\.39697[0-9].*expected 101\\.396970: ok.*query 2 .*visgraph +found.*query 3 .*visgraph +found +length 95\\.21240[0-9]"
+                   ${PS} solve maps/walled_compound.json)
+
+# Bridges under fog of war (maps/stale_bridge.json): blue has not seen the north bridge
+# destroyed and plans over it (60 m straight); the world as it is goes through the ford.
+pathscope_cli_test(stale_bridge_solve 0
+                   "query 0 \"blue, as it believes\" +visgraph +found +length 60\\.000000.*query 1 \"the same, as it is\" +visgraph +found +length 97\\.8[0-9]+.*query 2 \"blue, grid A\\*\" +astar +found +length 60\\.[0-9]+ +cost 60\\.000000"
+                   ${PS} solve maps/stale_bridge.json)
+
+# A picked node's links (render --pick X,Y): the corner at the end of the compound's wall
+# between the wings sees five corners; a point with no node is refused.
+pathscope_cli_test(render_pick_links 0 "picked point [0-9]+: 5 links.*wrote"
+                   ${PS} render maps/walled_compound.json --planner visgraph --layers all --pick 58.5,29.5 --size 320x200
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/pick_links.png)
+pathscope_cli_test(render_pick_nothing 1 "--pick 200,200: no node of the planner there"
+                   ${PS} render maps/walled_compound.json --planner visgraph --pick 200,200 --size 320x200
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/pick_nothing.png)
+pathscope_cli_test(render_pick_bad 2 "--pick 3: expected X,Y in metres"
+                   ${PS} render maps/walled_compound.json --pick 3 --out ${CMAKE_CURRENT_BINARY_DIR}/pick_bad.png)

@@ -5,6 +5,8 @@
 #  - planner/scenario includes core; planner/world includes core and scenario;
 #  - a family (any other folder of planner/, e.g. grid, quadtree, visgraph, tactical,
 #    sim) includes core, world, scenario and itself, never another family;
+#  - planner/hybrid (a planner combining families) includes core, world, scenario, grid,
+#    visgraph and itself; no family includes it;
 #  - planner/registry (the one list of planners) may include all of planner/;
 #  - planner/ never includes render/ or app/; render/ never includes app/;
 #  - only app/ includes SDL or Dear ImGui headers (tests of app/ may too).
@@ -27,6 +29,9 @@ function(allowed_prefixes dir out)
     set(${out} "planner/core/;planner/scenario/;planner/world/" PARENT_SCOPE)
   elseif(dir STREQUAL "planner/registry")
     set(${out} "planner/" PARENT_SCOPE)
+  elseif(dir STREQUAL "planner/hybrid")
+    # A planner combining families: the grid's legs along the visibility graph's route.
+    set(${out} "planner/core/;planner/scenario/;planner/world/;planner/grid/;planner/visgraph/;planner/hybrid/" PARENT_SCOPE)
   elseif(dir MATCHES "^planner/([^/]+)")
     set(${out} "planner/core/;planner/scenario/;planner/world/;planner/${CMAKE_MATCH_1}/" PARENT_SCOPE)
   elseif(dir MATCHES "^render")

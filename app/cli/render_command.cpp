@@ -165,6 +165,16 @@ int run_render_command(const RenderOptions& options) {
   // The planner's structure (planner_cells, planner_edges, planner_aux) in the view.
   const render::StructurePaintStats shown =
       debugger.paint_structure(*layers, Box2::spanning(camera.visible_min(), camera.visible_max()), structure);
+  if (options.pick) {
+    const std::optional<NodeId> node = debugger.node_at(*options.pick);
+    if (!node) {
+      char text[160];
+      std::snprintf(text, sizeof text, "--pick %g,%g: no node of the planner there", options.pick->x, options.pick->y);
+      return fail(text);
+    }
+    const std::size_t n = debugger.paint_node_links(*node, *layers, structure);
+    std::printf("picked %s: %zu links\n", debugger.node_label(*node).c_str(), n);
+  }
   if (shown.truncated) {
     std::printf("planner structure: %zu cells, %zu edges, %zu shapes drawn, then the primitive limit was reached\n",
                 shown.cells, shown.edges, shown.shapes);

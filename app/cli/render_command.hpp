@@ -2,6 +2,7 @@
 
 // `pathscope render`: draws a scenario and its search to a PNG with no display.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct RenderOptions {
   std::vector<std::string> layers;  ///< Empty = the default layers; {"all"} = every layer.
   int frames = 1;               ///< > 1: draw that many frames and print ms per frame.
   double motion_seconds = 0;    ///< Moves the features with a velocity this long first (fixed steps).
+  /// A picked node: the planner's node at this world point (as a click picks the
+  /// breakpoint's), its links highlighted; empty = none.
+  std::optional<Vec2> pick;
 };
 
 /// Loads a scenario JSON or Moving AI .map (maps/default.json when `path` is empty)

@@ -7,9 +7,13 @@
 
 #include "app/debugger/search_debugger.hpp"
 
+#include "app/editor/tools/item_edit.hpp"
+#include "render/search/query_paths_painter.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <utility>
 
 namespace pathscope::app {
@@ -184,7 +188,49 @@ void SearchDebugger::paint(const render::LayerSet& layers, render::DrawList& out
     // With an override the trace is another planner's: the query's own answer is one of the others.
     const std::optional<std::size_t> traced = override_name_.empty() ? active_query() : std::nullopt;
     painter_.paint_search(*w, session_, scheduler_.outcomes(), traced, layers, out, pixels_per_metre);
+    // A query planned as a faction: the path on the world as it is, beside it.
+    if (layers.contains(render::Layer::AllPaths) && active_query()) {
+      const std::vector<Vec2>& truth = truth_path();
+      if (truth.size() >= 2) {
+        const render::QueryPath path{truth, "query " + std::to_string(tools::query_number(*active_query())) + " as it is"};
+        render::paint_query_paths(std::span<const render::QueryPath>(&path, 1), layers, out);
+      }
+    }
   }
+}
+
+const std::vector<Vec2>& SearchDebugger::truth_path() {
+  const PlanningWorld* w = world();
+  const std::optional<std::size_t> active = active_query();
+  if (!w || !active || *active >= w->scenario().queries.size()) {
+    truth_points_.clear();
+    truth_query_.reset();
+    return truth_points_;
+  }
+  const Scenario& s = w->scenario();
+  const Query& q = s.queries[*active];
+  if (truth_query_ && *truth_query_ == q && truth_index_ == *active && truth_stamp_ == scheduler_.stamp()) {
+    return truth_points_;
+  }
+  truth_query_ = q;
+  truth_index_ = *active;
+  truth_stamp_ = scheduler_.stamp();
+  truth_points_.clear();
+  const std::optional<std::size_t> faction = s.find_faction(q.faction);
+  if (!faction || !(s.factions[*faction].sight > 0)) return truth_points_;
+  const Result<PlannerChoice> choice = choose_query_planner(s, *active);
+  if (!choice) return truth_points_;
+  // A planner of its own, dropped at once: nothing borrowed outlives this call.
+  const std::unique_ptr<Planner> planner =
+      choice->info->create(QueryContext{*w, q.movement_class, std::nullopt, choice->params});
+  const PathResult& r = find_path(*planner, PathQuery{q.start, q.goal});
+  if (r.status == SearchStatus::Found) truth_points_ = r.points;
+  return truth_points_;
+}
+
+std::size_t SearchDebugger::paint_node_links(NodeId node, const render::LayerSet& layers, render::DrawList& out) const {
+  const Planner* planner = session_.planner();
+  return planner ? render::paint_node_links(*planner, node, layers, out) : 0;
 }
 
 render::StructurePaintStats SearchDebugger::paint_structure(const render::LayerSet& layers, const Box2& view,

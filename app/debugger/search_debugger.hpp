@@ -209,8 +209,16 @@ class SearchDebugger {
   /// Appends the active planner's structure inside `view` (world box; empty = the whole
   /// world) on the layers planner_cells, planner_edges and planner_aux of `layers`.
   render::StructurePaintStats paint_structure(const render::LayerSet& layers, const Box2& view, render::DrawList& out);
+  /// Appends the links of `node` of the active planner, highlighted on planner_edges (a
+  /// picked node: the breakpoint's, in the window); returns how many.
+  std::size_t paint_node_links(NodeId node, const render::LayerSet& layers, render::DrawList& out) const;
   /// What the last paint_structure() drew (and whether it reached its limit).
   const render::StructurePaintStats& last_structure() const { return last_structure_; }
+
+  /// The active query's path on the world as it is, when the query plans as a faction
+  /// with fog of war (its own planner and parameters, no faction); empty otherwise or
+  /// when none is found. Planned once per world stamp and query, not per frame.
+  const std::vector<Vec2>& truth_path();
 
  private:
   TraceRequest request_for(const Scenario& scenario, std::size_t active_query) const;
@@ -222,6 +230,11 @@ class SearchDebugger {
 
   std::span<const PlannerInfo> registry_;
   bool pick_armed_ = false;
+  // truth_path()'s answer and what it was planned for.
+  std::vector<Vec2> truth_points_;
+  std::optional<Query> truth_query_;
+  std::size_t truth_index_ = 0;
+  std::uint64_t truth_stamp_ = 0;
   render::StructurePaintStats last_structure_;
   std::string override_name_;
   ParamValues override_params_;

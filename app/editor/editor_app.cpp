@@ -180,12 +180,15 @@ void EditorApp::paint_scene_if_needed() {
                          state_.layers.contains(render::Layer::PlannerEdges) ||
                          state_.layers.contains(render::Layer::PlannerAux);
   const Box2 view = Box2::spanning(state_.camera.visible_min(), state_.camera.visible_max());
-  std::snprintf(key, sizeof key, "%s/%d/%.6g/%.6g/%.6g/%.6g", search_key_.c_str(), int(structure), view.lo.x, view.lo.y,
-                view.hi.x, view.hi.y);
+  // The breakpoint's node is the picked node: its links are drawn over the structure.
+  const long long picked = debugger_.breakpoint() ? (long long)*debugger_.breakpoint() : -1;
+  std::snprintf(key, sizeof key, "%s/%d/%.6g/%.6g/%.6g/%.6g/%lld", search_key_.c_str(), int(structure), view.lo.x,
+                view.lo.y, view.hi.x, view.hi.y, picked);
   if (key != structure_key_) {
     structure_key_ = key;
     structure_.clear();
     if (structure) debugger_.paint_structure(state_.layers, view, structure_);
+    if (picked >= 0) debugger_.paint_node_links(NodeId(picked), state_.layers, structure_);
   }
 }
 

@@ -74,6 +74,11 @@ void feature_panel(EditorState& state, const Selection& sel) {
   const bool changed =
       tools::terrain_combo("terrain", s, terrain, "Terrain painted over the tile grid inside the shape");
   fields.choice("terrain", changed, [&](Scenario& e) { edit(e).terrain = terrain; });
+  fields.boolean("container", f.container,
+                 "A container (seed 004) bounds walkable space: everything outside every container takes the "
+                 "containers' terrain (one for all, usually an obstacle), painted after the tiles and before the "
+                 "other features",
+                 [&](Scenario& e, bool v) { edit(e).container = v; });
   switch (f.shape.kind) {
     case ShapeKind::Polygon: {
       auto points = [&](Scenario& e) -> std::vector<Vec2>& { return edit(e).shape.points; };

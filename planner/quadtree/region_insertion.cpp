@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "planner/core/geometry.hpp"
+#include "planner/world/rasterize.hpp"
 
 namespace pathscope {
 namespace {
@@ -50,6 +51,7 @@ double dist_sq_segment_box(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
 // polyline of a half width (roads, bridges), with what it does to a surface.
 struct Region {
   const Shape* shape = nullptr;      // a feature
+  const Containers* containers = nullptr;  // or: everything outside the containers
   bool obstacle = false;             // the feature's rule: any overlap (true) or centre inside
   const std::vector<Vec2>* line = nullptr;  // a road or a bridge
   Vec2 bridge_a{0, 0}, bridge_b{0, 0};
@@ -173,7 +175,8 @@ class Builder {
   void paint(std::size_t node, const Region& r) {
     Node& n = nodes_[node];
     if (n.outside) return;
-    if (r.shape && !n.clipped) {
+    const bool terrain = r.shape || r.containers;
+    if (terrain && !n.clipped) {
       n.child = -1;  // features come before roads and bridges: the quarters held plain terrains
       n.surface = Surface{r.terrain, false, 1.0f};
       return;
@@ -183,7 +186,7 @@ class Builder {
       for (int q = 0; q < 4; ++q) paint(c + std::size_t(q), r);
       return;
     }
-    if (r.shape) {
+    if (terrain) {
       n.surface = Surface{r.terrain, false, 1.0f};
     } else if (r.is_bridge) {
       n.surface.bridge = true;
@@ -196,6 +199,7 @@ class Builder {
   bool covers_cell(const Region& r, int x, int y) const {
     const Vec2 l = lo(x, y), h = hi(x, y, 1);
     const Vec2 c{(x * s_ + (x + 1) * s_) * 0.5, (y * s_ + (y + 1) * s_) * 0.5};
+    if (r.containers) return r.containers->outside(l, h, c);
     if (r.shape) {
       const Shape& sh = *r.shape;
       switch (sh.kind) {
@@ -224,6 +228,19 @@ class Builder {
   // Conservative: Inside only if the region covers the square grown by the margin,
   // Outside only if it misses the grown square; anything near the boundary is Partial.
   Cover classify(const Region& r, Vec2 l, Vec2 h) const {
+    if (r.containers) {
+      // Everything outside the containers: none of the square when one container holds
+      // it, all of it when it misses every container.
+      bool misses_all = true;
+      for (const Shape* sh : r.containers->shapes()) {
+        Region one;
+        one.shape = sh;
+        const Cover c = classify(one, l, h);
+        if (c == Cover::Inside) return Cover::Outside;
+        misses_all = misses_all && c == Cover::Outside;
+      }
+      return misses_all ? Cover::Inside : Cover::Partial;
+    }
     const Vec2 gl = l - Vec2(margin_), gh = h + Vec2(margin_);
     if (r.shape) {
       const Shape& sh = *r.shape;
@@ -327,7 +344,15 @@ std::vector<QuadLeaf> build_by_region_insertion(const Scenario& scenario, const 
   st = {};
   Builder b(scenario, st);
   if (scenario.tiles) b.insert_tiles(*scenario.tiles);
+  const Containers containers(scenario);
+  if (!containers.empty()) {
+    Region r;
+    r.containers = &containers;
+    r.terrain = std::uint8_t(containers.terrain());
+    b.insert(r);
+  }
   for (const Feature& f : scenario.features) {
+    if (f.container) continue;  // painted above, after the tiles
     Region r;
     r.shape = &f.shape;
     r.obstacle = blocks_every_class(scenario.terrains[f.terrain]);

@@ -7,6 +7,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/grid/grid_astar.hpp"
 #include "planner/grid/grid_bidirectional.hpp"
+#include "planner/hybrid/hybrid_planner.hpp"
 #include "planner/quadtree/quadtree_planner.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/tactical/tactical_planner.hpp"
@@ -156,6 +157,25 @@ std::vector<PlannerInfo> make_registry() {
         p.weight = c.params.at(5);
         p.corridor = int(std::lround(c.params.at(6)));
         return std::make_unique<tactical::TacticalPlanner>(c.world, c.movement_class, p, "tactical");
+      }});
+  r.push_back(PlannerInfo{
+      "hybrid", "hybrid",
+      "Visibility-graph route, each leg refined by grid A* over the costed cells (seed 004's conclusion)", false,
+      kGridCostUnits,
+      {ParamSpec{"radius", "metres the route keeps from obstacles; -1: the movement class's radius", -1, -1, 1000},
+       ParamSpec{"max_error", "metres by which the route's circles and rounded corners may be overstated", 0.05,
+                 1.0 / 1024, 10},
+       ParamSpec{"roads", "1: the route's road pass (seed 004)", 1, 0, 1},
+       ParamSpec{"weighted", "1: the route weighs passable features of another cost (seed 004's swamps)", 1, 0, 1},
+       ParamSpec{"snap", "cells searched round a route corner whose cell is blocked, for a passable one", 3, 0, 64}},
+      [](const QueryContext& c) {
+        HybridParams p;
+        p.route.radius = c.params.at(0);
+        p.route.max_error = c.params.at(1);
+        p.route.roads = c.params.at(2) != 0;
+        p.route.weighted = c.params.at(3) != 0;
+        p.snap_cells = int(std::lround(c.params.at(4)));
+        return std::make_unique<HybridPlanner>(c.world, c.movement_class, p, "hybrid");
       }});
   plan_with_knowledge(r);
   return r;

@@ -96,7 +96,21 @@ struct Feature {
   /// Metres per second while the world's motion plays (advance_features); bounces off
   /// the world's edges. {0, 0}: stays put.
   Vec2 velocity{0, 0};
+  /// A container (seed 004): the shape bounds walkable space. When a scenario has
+  /// containers, everything outside all of them takes their terrain (one for all), after
+  /// the tiles and before the other features; the inside keeps what lies there.
+  bool container = false;
   friend bool operator==(const Feature&, const Feature&) = default;
+};
+
+/// A bridge: a segment with a width; when intact its deck is passable ground.
+struct Bridge {
+  std::uint32_t id = 0;
+  Vec2 a{0, 0};
+  Vec2 b{0, 0};
+  double width = 6;  ///< Metres (> 0).
+  bool intact = true;
+  friend bool operator==(const Bridge&, const Bridge&) = default;
 };
 
 /// A side in the game. Threats, allies and units belong to one.
@@ -113,6 +127,10 @@ struct Faction {
   /// With fog of war: the features as the faction last saw them (partial pieces share
   /// their feature's id). Tiles are terrain, known to every faction as the map is.
   std::vector<Feature> memory;
+  /// With fog of war: the bridges as the faction last saw them (intact or destroyed;
+  /// seed 004, "Bridges": a faction that has not seen a bridge destroyed still plans over
+  /// it). A bridge it has no memory of is believed as the map shows it.
+  std::vector<Bridge> bridges;
   friend bool operator==(const Faction&, const Faction&) = default;
 };
 
@@ -133,16 +151,6 @@ struct Road {
   double width = 4;          ///< Metres (> 0).
   double speed_factor = 1.5; ///< Cost multipliers on the road are divided by this (>= 1).
   friend bool operator==(const Road&, const Road&) = default;
-};
-
-/// A bridge: a segment with a width; when intact its deck is passable ground.
-struct Bridge {
-  std::uint32_t id = 0;
-  Vec2 a{0, 0};
-  Vec2 b{0, 0};
-  double width = 6;  ///< Metres (> 0).
-  bool intact = true;
-  friend bool operator==(const Bridge&, const Bridge&) = default;
 };
 
 /// A unit on the map.

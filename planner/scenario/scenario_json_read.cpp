@@ -353,6 +353,7 @@ Feature read_feature(const Scenario& s, const Json& j, const std::string& at) {
            "expected \"polygon\", \"rect\" or \"circle\", found " + quote_text(shape_name));
   }
   known.push_back("velocity");
+  known.push_back("container");
   const ObjectReader obj(j, at, known);
   Feature f;
   f.id = read_id(obj);
@@ -360,6 +361,7 @@ Feature read_feature(const Scenario& s, const Json& j, const std::string& at) {
   f.terrain = read_ref(s.terrains, "terrain", obj, "terrain");
   f.shape = read_shape(obj, kind);
   f.velocity = read_or(obj, "velocity", Vec2{0, 0}, read_vec2);
+  f.container = read_or(obj, "container", false, read_bool);
   return f;
 }
 
@@ -396,7 +398,7 @@ Bridge read_bridge(const Json& j, const std::string& at) {
 }
 
 Faction read_faction(const Scenario& s, const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"name", "color", "sight", "partial", "memory"});
+  const ObjectReader obj(j, at, {"name", "color", "sight", "partial", "memory", "bridges"});
   Faction f;
   f.name = read_need(obj, "name", read_string);
   f.color = read_need(obj, "color", read_color);
@@ -405,6 +407,10 @@ Faction read_faction(const Scenario& s, const Json& j, const std::string& at) {
   if (const Json* v = obj.find("memory")) {
     f.memory = read_list(*v, obj.at("memory"), Limits::kMaxItems,
                          [&s](const Json& e, const std::string& where) { return read_feature(s, e, where); });
+  }
+  if (const Json* v = obj.find("bridges")) {
+    f.bridges = read_list(*v, obj.at("bridges"), Limits::kMaxItems,
+                          [](const Json& e, const std::string& where) { return read_bridge(e, where); });
   }
   return f;
 }

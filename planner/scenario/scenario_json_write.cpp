@@ -201,6 +201,7 @@ OrderedJson feature_json(const Scenario& s, const Feature& f) {
       break;
   }
   if (f.velocity != Vec2{0, 0}) o["velocity"] = vec2(f.velocity);
+  if (f.container) o["container"] = true;
   return o;
 }
 
@@ -260,20 +261,19 @@ OrderedJson scenario_json(const Scenario& s) {
               {"speed_factor", number(r.speed_factor)}};
     });
   }
-  if (!s.bridges.empty()) {
-    root["bridges"] = list_json(s.bridges, [](const Bridge& b) -> OrderedJson {
-      return {
-          {"id", b.id}, {"a", vec2(b.a)}, {"b", vec2(b.b)}, {"width", number(b.width)}, {"intact", b.intact}};
-    });
-  }
+  const auto bridge_json = [](const Bridge& b) -> OrderedJson {
+    return {{"id", b.id}, {"a", vec2(b.a)}, {"b", vec2(b.b)}, {"width", number(b.width)}, {"intact", b.intact}};
+  };
+  if (!s.bridges.empty()) root["bridges"] = list_json(s.bridges, bridge_json);
   if (!s.factions.empty()) {
-    root["factions"] = list_json(s.factions, [&s](const Faction& f) -> OrderedJson {
+    root["factions"] = list_json(s.factions, [&s, &bridge_json](const Faction& f) -> OrderedJson {
       OrderedJson o = {{"name", f.name}, {"color", color_text(f.color)}};
       if (f.sight > 0) o["sight"] = number(f.sight);
       if (f.partial) o["partial"] = true;
       if (!f.memory.empty()) {
         o["memory"] = list_json(f.memory, [&s](const Feature& m) -> OrderedJson { return feature_json(s, m); });
       }
+      if (!f.bridges.empty()) o["bridges"] = list_json(f.bridges, bridge_json);
       return o;
     });
   }

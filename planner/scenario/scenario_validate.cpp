@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -387,6 +388,22 @@ void check_bridge(const Scenario& s, const Bridge& b, const std::string& at) {
   check_positive(b.width, field(at, "width"));
 }
 
+// Containers share one terrain: it fills everything outside them.
+void check_containers(const Scenario& s) {
+  const Feature* first = nullptr;
+  for (std::size_t i = 0; i < s.features.size(); ++i) {
+    const Feature& f = s.features[i];
+    if (!f.container) continue;
+    if (!first) {
+      first = &f;
+    } else if (f.terrain != first->terrain) {
+      reject(ErrorCode::Value, field(item("features", i), "terrain"),
+             "every container must have the same terrain (the first container's is \"" +
+                 s.terrains[first->terrain].name + "\"): it is what lies outside them");
+    }
+  }
+}
+
 void check_factions(const Scenario& s) {
   check_count(s.factions.size(), Limits::kMaxItems, "factions", "factions");
   check_unique_names(s.factions, "factions");
@@ -401,7 +418,24 @@ void check_factions(const Scenario& s) {
     const std::string memory_at = field(at, "memory");
     check_count(f.memory.size(), Limits::kMaxItems, memory_at, "remembered features");
     // Pieces of one partly seen feature share its id: ids need not be unique here.
-    for (std::size_t k = 0; k < f.memory.size(); ++k) check_feature(s, f.memory[k], item(memory_at, k));
+    for (std::size_t k = 0; k < f.memory.size(); ++k) {
+      check_feature(s, f.memory[k], item(memory_at, k));
+      if (f.memory[k].container) {
+        reject(ErrorCode::Value, field(item(memory_at, k), "container"),
+               "containers are terrain, known to every faction: they are never remembered");
+      }
+    }
+    const std::string bridges_at = field(at, "bridges");
+    check_count(f.bridges.size(), Limits::kMaxItems, bridges_at, "remembered bridges");
+    std::map<std::uint32_t, std::size_t> first_of;  // id -> first index
+    for (std::size_t k = 0; k < f.bridges.size(); ++k) {
+      check_bridge(s, f.bridges[k], item(bridges_at, k));
+      const auto [it, fresh] = first_of.emplace(f.bridges[k].id, k);
+      if (!fresh) {
+        reject(ErrorCode::Value, field(item(bridges_at, k), "id"),
+               "duplicate id " + std::to_string(f.bridges[k].id) + " (also used by " + item(bridges_at, it->second) + ")");
+      }
+    }
   }
 }
 
@@ -463,6 +497,7 @@ void check_scenario(const Scenario& s) {
   check_terrains(s);
   check_tiles(s);
   check_id_list(s, s.features, "features", check_feature);
+  check_containers(s);
   check_factions(s);
   check_id_list(s, s.threats, "threats", check_influence);
   check_id_list(s, s.allies, "allies", check_influence);

@@ -16,6 +16,11 @@
 //  inputs apply in order instead: obstacles united, openings (rounded inwards) cut out,
 //  circles at their own radius; the result is then inflated as in 2. A circle's polygon
 //  and the round joins may then each overstate by max_error.
+//  Containers (seed 004: "an outer boundary with holes") stand together for the world
+//  outside all of them: the world box minus their union (rectangles and circles rounded
+//  inwards, polygons to the nearest unit),
+//  one obstacle with a hole per container, inflated with the rest, so each hole (the
+//  walkable inside) shrinks by the radius; obstacles inside are ordinary obstacles.
 //  4. A closing (grow by one unit, shrink by one, square joins) merges what the union
 //     leaves touching along an edge (two rows of blocked cells); rings may still touch
 //     at single points, which the sight test handles (segment_index.cpp).
@@ -187,54 +192,80 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
     c.Execute(ClipperLib::ctUnion, base, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
     batch.clear();
   };
-  for (const ObstacleInput& in : inputs) {
+  // One input's path; `inward` rounds it inwards (an opening's rule), else outwards.
+  const auto input_path = [&](const ObstacleInput& in, bool inward, bool& circle) -> Result<Path> {
     const Shape& s = in.shape;
-    Path path;
-    bool circle = false;
+    circle = false;
     switch (s.kind) {
       case ShapeKind::Rect: {
         if (!(s.max.x > s.min.x && s.max.y > s.min.y)) {
           return make_error(ErrorCode::Value, in.name, "rectangle has zero area");
         }
-        // Obstacles are rounded outwards, openings inwards.
-        path = in.opening ? box_path(cInt(std::ceil(s.min.x * kScale)), cInt(std::ceil(s.min.y * kScale)),
-                                     cInt(std::floor(s.max.x * kScale)), cInt(std::floor(s.max.y * kScale)))
-                          : box_path(cInt(std::floor(s.min.x * kScale)), cInt(std::floor(s.min.y * kScale)),
-                                     cInt(std::ceil(s.max.x * kScale)), cInt(std::ceil(s.max.y * kScale)));
-        break;
+        return inward ? box_path(cInt(std::ceil(s.min.x * kScale)), cInt(std::ceil(s.min.y * kScale)),
+                                 cInt(std::floor(s.max.x * kScale)), cInt(std::floor(s.max.y * kScale)))
+                      : box_path(cInt(std::floor(s.min.x * kScale)), cInt(std::floor(s.min.y * kScale)),
+                                 cInt(std::ceil(s.max.x * kScale)), cInt(std::ceil(s.max.y * kScale)));
       }
       case ShapeKind::Circle: {
         if (!(s.radius > 0) || !std::isfinite(s.radius)) {
           return make_error(ErrorCode::Value, in.name, "circle radius must be positive");
         }
-        path = in.opening ? inscribed_circle_path(s.center, s.radius, params.max_error)
-                          : circle_path(s.center, s.radius + (ordered ? 0.0 : r), params.max_error);
         circle = true;
-        break;
+        return inward ? inscribed_circle_path(s.center, s.radius, params.max_error)
+                      : circle_path(s.center, s.radius + (ordered || in.container ? 0.0 : r), params.max_error);
       }
-      case ShapeKind::Polygon: {
-        Result<Path> p = polygon_path(in, set.repairs);
+      case ShapeKind::Polygon: return polygon_path(in, set.repairs);
+    }
+    return make_error(ErrorCode::Value, in.name, "unknown shape");
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const ObstacleInput& in = inputs[i];
+    Paths paths;
+    bool circle = false;
+    if (in.container) {
+      // The containers together (seed 004): the world outside all of them. Rounded
+      // inwards when that outside is an obstacle, so it is never understated.
+      Paths inner;
+      for (; i < inputs.size() && inputs[i].container; ++i) {
+        bool unused = false;
+        Result<Path> p = input_path(inputs[i], !inputs[i].opening, unused);
         if (!p) return p.error();
-        path = std::move(p.value());
-        break;
+        inner.push_back(std::move(p.value()));
       }
+      --i;
+      const Box2 outer = world.expanded(1.0);
+      ClipperLib::Clipper c;
+      c.AddPath(box_path(to_unit(outer.lo.x), to_unit(outer.lo.y), to_unit(outer.hi.x), to_unit(outer.hi.y)),
+                ClipperLib::ptSubject, true);
+      c.AddPaths(inner, ClipperLib::ptClip, true);
+      c.Execute(ClipperLib::ctDifference, paths, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+    } else {
+      Result<Path> p = input_path(in, in.opening, circle);
+      if (!p) return p.error();
+      paths.push_back(std::move(p.value()));
     }
     if (!ordered) {
-      (circle ? circles : base).push_back(std::move(path));
+      Paths& to = circle ? circles : base;
+      to.insert(to.end(), paths.begin(), paths.end());
     } else if (!in.opening) {
-      batch.push_back(std::move(path));
+      batch.insert(batch.end(), paths.begin(), paths.end());
     } else {
       flush();
       ClipperLib::Clipper c;
       c.AddPaths(base, ClipperLib::ptSubject, true);
-      c.AddPath(path, ClipperLib::ptClip, true);
+      c.AddPaths(paths, ClipperLib::ptClip, true);
       c.Execute(ClipperLib::ctDifference, base, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
     }
   }
   flush();
   Paths inflated;
   if (r > 0 && !base.empty()) {
-    ClipperLib::ClipperOffset offset(2.0, params.max_error * kScale);
+    // Clipper steps round a join by a fixed angle and ends with a chord of up to 1.5 steps
+    // (its step count is rounded, not raised): that chord's sagitta is up to 2.25 times
+    // the tolerance asked for. Asking for (max_error - one unit of rounding) / 2.25 keeps
+    // every chord within max_error of the arc, so no point within the radius is missed.
+    const double tolerance = std::max(1.0, (params.max_error * kScale - 1.0) / 2.25);
+    ClipperLib::ClipperOffset offset(2.0, tolerance);
     offset.AddPaths(base, ClipperLib::jtRound, ClipperLib::etClosedPolygon);
     offset.Execute(inflated, (r + params.max_error) * kScale);
   } else {
@@ -335,8 +366,26 @@ std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size
     for (std::size_t i = 0; i < blocked.size(); ++i) blocked[i] = blocks(t.terrain[i]) ? 1 : 0;
     out = grid_obstacles(blocked, t.width, t.height, s.world.cell_size);
   }
+  // Containers (seed 004), painted after the tiles and before the other features: the
+  // world outside them takes their terrain.
+  bool containers_block = false;
+  for (const Feature& f : s.features) {
+    if (f.container) containers_block = blocks(f.terrain);
+  }
   for (std::size_t i = 0; i < s.features.size(); ++i) {
     const Feature& f = s.features[i];
+    if (!f.container || (!containers_block && out.empty())) continue;
+    ObstacleInput in;
+    in.name = "features[" + std::to_string(i) + "] (id " + std::to_string(f.id) +
+              (f.name.empty() ? std::string() : ", \"" + f.name + "\"") + ", a container)";
+    in.shape = f.shape;
+    in.container = true;
+    in.opening = !containers_block;
+    out.push_back(std::move(in));
+  }
+  for (std::size_t i = 0; i < s.features.size(); ++i) {
+    const Feature& f = s.features[i];
+    if (f.container) continue;
     const bool blocking = blocks(f.terrain);
     if (!blocking && out.empty()) continue;  // nothing under it to open
     ObstacleInput in;

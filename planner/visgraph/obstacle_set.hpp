@@ -41,6 +41,12 @@ struct ObstacleInput {
   /// Passable ground cut out of the obstacles before it in the list (a passable feature
   /// painted over them, an intact bridge's deck), before inflation.
   bool opening = false;
+  /// A container (seed 004: "an outer boundary with holes"): the containers of the list,
+  /// which follow one another, bound free space together; what they stand for is the
+  /// world outside all of them (an obstacle, or with `opening` an opening). Rectangles
+  /// and circles are rounded so that the outside is overstated when it is an obstacle;
+  /// polygons go to the nearest 1/kScale, as obstacles do.
+  bool container = false;
 };
 
 /// A closed ring of the merged, inflated obstacles. The obstacle's inside is on the left

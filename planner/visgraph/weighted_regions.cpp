@@ -77,7 +77,8 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
   const auto& ground = s.terrains[0].cost[movement_class];
   const double base = ground ? *ground : 1.0;
   for (const Feature& f : s.features) {
-    if (blocks_class(s, f.terrain, movement_class)) continue;
+    // A container's terrain lies outside it: not weighed (its terrain is an obstacle's, typically).
+    if (f.container || blocks_class(s, f.terrain, movement_class)) continue;
     const double m = *s.terrains[f.terrain].cost[movement_class];
     WeightedRegion r;
     r.ring = ring_of(f.shape, max_error);

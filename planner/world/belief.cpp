@@ -139,7 +139,7 @@ std::vector<Feature> observe(const Scenario& scenario, std::size_t faction) {
     // features in view that are not there any more are forgotten.
     std::vector<std::uint32_t> seen;
     for (const Feature& t : scenario.features) {
-      if (shape_in_view(t.shape, centres, f.sight)) seen.push_back(t.id);
+      if (!t.container && shape_in_view(t.shape, centres, f.sight)) seen.push_back(t.id);
     }
     std::sort(seen.begin(), seen.end());
     for (const Feature& m : f.memory) {
@@ -168,7 +168,7 @@ std::vector<Feature> observe(const Scenario& scenario, std::size_t faction) {
   }
   std::map<std::uint32_t, std::pair<Paths, const Feature*>> now;
   for (const Feature& t : scenario.features) {
-    if (!shape_in_view(t.shape, centres, f.sight)) continue;
+    if (t.container || !shape_in_view(t.shape, centres, f.sight)) continue;
     auto& [paths, like] = now[t.id];
     paths.push_back(shape_path(t.shape, error));
     like = &t;
@@ -194,13 +194,44 @@ std::vector<Feature> observe(const Scenario& scenario, std::size_t faction) {
   return out;
 }
 
+bool bridge_in_view(const Bridge& bridge, const std::vector<Vec2>& centres, double sight) {
+  for (const Vec2& c : centres) {
+    if (distance_sq_to_segment(c, bridge.a, bridge.b) <= sight * sight) return true;
+  }
+  return false;
+}
+
+std::vector<Bridge> observe_bridges(const Scenario& scenario, std::size_t faction) {
+  const Faction& f = scenario.factions.at(faction);
+  if (!(f.sight > 0)) return f.bridges;
+  const std::vector<Vec2> centres = view_centres(scenario, faction);
+  std::map<std::uint32_t, Bridge> out;  // by id: the memory's order
+  for (const Bridge& m : f.bridges) {
+    // A remembered bridge whose place is in view is replaced by what is there, or
+    // forgotten when it is gone.
+    if (!bridge_in_view(m, centres, f.sight)) out.emplace(m.id, m);
+  }
+  for (const Bridge& t : scenario.bridges) {
+    const bool seen = bridge_in_view(t, centres, f.sight);
+    const bool known = out.count(t.id) > 0;
+    // In view: as it is. Never remembered: as the map shows it now (the first look).
+    if (seen || !known) out.insert_or_assign(t.id, t);
+  }
+  std::vector<Bridge> list;
+  list.reserve(out.size());
+  for (auto& [id, b] : out) list.push_back(std::move(b));
+  return list;
+}
+
 bool observe_all(Scenario& scenario) {
   bool changed = false;
   for (std::size_t i = 0; i < scenario.factions.size(); ++i) {
     if (!(scenario.factions[i].sight > 0)) continue;
     std::vector<Feature> memory = observe(scenario, i);
-    if (memory == scenario.factions[i].memory) continue;
+    std::vector<Bridge> bridges = observe_bridges(scenario, i);
+    if (memory == scenario.factions[i].memory && bridges == scenario.factions[i].bridges) continue;
     scenario.factions[i].memory = std::move(memory);
+    scenario.factions[i].bridges = std::move(bridges);
     changed = true;
   }
   return changed;
@@ -209,7 +240,19 @@ bool observe_all(Scenario& scenario) {
 Scenario believed_scenario(const Scenario& scenario, std::size_t faction) {
   Scenario out = scenario;
   if (faction < scenario.factions.size() && scenario.factions[faction].sight > 0) {
-    out.features = scenario.factions[faction].memory;
+    // Containers are terrain, known to all (as tiles, roads and bridges are).
+    out.features.clear();
+    for (const Feature& t : scenario.features) {
+      if (t.container) out.features.push_back(t);
+    }
+    const std::vector<Feature>& memory = scenario.factions[faction].memory;
+    out.features.insert(out.features.end(), memory.begin(), memory.end());
+    // Bridges as remembered; those it has no memory of, as they are.
+    std::map<std::uint32_t, Bridge> bridges;
+    for (const Bridge& b : scenario.bridges) bridges.emplace(b.id, b);
+    for (const Bridge& b : scenario.factions[faction].bridges) bridges.insert_or_assign(b.id, b);
+    out.bridges.clear();
+    for (const auto& [id, b] : bridges) out.bridges.push_back(b);
   }
   return out;
 }

@@ -270,6 +270,52 @@ class SurfaceMap {
 
 }  // namespace
 
+Containers::Containers(const Scenario& scenario) {
+  for (const Feature& f : scenario.features) {
+    if (!f.container) continue;
+    if (shapes_.empty()) {
+      terrain_ = f.terrain;
+      obstacle_ = blocks_every_class(scenario.terrains[f.terrain]);
+    }
+    shapes_.push_back(&f.shape);
+  }
+}
+
+bool Containers::outside(Vec2 lo, Vec2 hi, Vec2 c) const {
+  for (const Shape* s : shapes_) {
+    bool in = false;
+    switch (s->kind) {
+      case ShapeKind::Rect:
+        in = obstacle_ ? (s->min.x <= lo.x && hi.x <= s->max.x && s->min.y <= lo.y && hi.y <= s->max.y)
+                       : (s->min.x <= c.x && c.x < s->max.x && s->min.y <= c.y && c.y < s->max.y);
+        break;
+      case ShapeKind::Circle: {
+        const double r2 = s->radius * s->radius;
+        if (obstacle_) {
+          in = true;
+          for (const Vec2 k : {lo, hi, Vec2{lo.x, hi.y}, Vec2{hi.x, lo.y}}) {
+            const Vec2 d = k - s->center;
+            in = in && d.x * d.x + d.y * d.y <= r2;
+          }
+        } else {
+          const Vec2 d = c - s->center;
+          in = d.x * d.x + d.y * d.y < r2;
+        }
+        break;
+      }
+      case ShapeKind::Polygon: {
+        in = point_in_polygon(c, s->points);
+        for (std::size_t k = 0; in && obstacle_ && k < s->points.size(); ++k) {
+          in = !segment_crosses_open_box(s->points[k], s->points[(k + 1) % s->points.size()], lo, hi);
+        }
+        break;
+      }
+    }
+    if (in) return false;
+  }
+  return true;
+}
+
 void rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& r) {
   rect = rect.intersected(CellRect{0, 0, r.width, r.height});
   if (rect.empty()) return;
@@ -289,8 +335,21 @@ void rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& r) 
     paint.fill(y, x, rect.x1, 0);
   }
 
-  // Rule 2: features in file order.
+  // Rule 1b: outside every container, the containers' terrain (cell by cell).
+  if (const Containers containers(scenario); !containers.empty()) {
+    const double cs = scenario.world.cell_size;
+    for (int y = rect.y0; y < rect.y1; ++y) {
+      for (int x = rect.x0; x < rect.x1; ++x) {
+        const Vec2 lo{x * cs, y * cs}, hi{(x + 1) * cs, (y + 1) * cs};
+        const Vec2 c{(x * cs + (x + 1) * cs) * 0.5, (y * cs + (y + 1) * cs) * 0.5};
+        if (containers.outside(lo, hi, c)) paint.set(x, y, SurfaceId(containers.terrain()));
+      }
+    }
+  }
+
+  // Rule 2: features in file order (containers done above).
   for (const Feature& f : scenario.features) {
+    if (f.container) continue;
     paint.paint_feature(f.shape, blocks_every_class(scenario.terrains[f.terrain]), SurfaceId(f.terrain));
   }
 
@@ -369,6 +428,7 @@ std::optional<CellRect> raster_changes(const Scenario& before, const Scenario& a
     for (std::size_t i = prefix; i < ys.size() - suffix; ++i) changed = changed.united(bounds_of(ys[i]));
   };
   differing(before.features, after.features, [&](const Feature& f) {
+    if (f.container) return all;  // it paints everything outside it
     Vec2 lo, hi;
     shape_bounds(f.shape, lo, hi);
     return cells_touching(lo, hi, frame);

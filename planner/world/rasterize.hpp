@@ -12,6 +12,10 @@
 //    and a cell centre. Any other feature (a nebula, a swamp) takes the cells whose
 //    centre lies inside it (polygons: half-open crossing rule; circles: distance < r;
 //    rects: min <= c < max).
+//    Containers (seed 004) come first, after the tiles: when the scenario has features
+//    marked `container`, every cell outside all of them takes their terrain. The rule is
+//    that terrain's: for an obstacle terrain a cell is outside unless its closed square
+//    lies inside one container; otherwise, unless its centre does (as above).
 // 3. Roads: cells whose centre is within width/2 of the polyline get the road's speed
 //    factor (the largest one where roads overlap); multipliers there are divided by it.
 // 4. Intact bridges: cells whose centre is within width/2 of the bridge segment become
@@ -19,12 +23,32 @@
 //    Destroyed bridges change nothing.
 
 #include <optional>
+#include <vector>
 
 #include "planner/core/cell_rect.hpp"
 #include "planner/world/terrain_raster.hpp"
 #include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
+
+/// The containers of a scenario and the predicate the rasteriser paints them with.
+class Containers {
+ public:
+  explicit Containers(const Scenario& scenario);
+  bool empty() const { return shapes_.empty(); }
+  /// The terrain outside them.
+  std::size_t terrain() const { return terrain_; }
+  /// True when cell [lo, hi] (its closed square, centre c) lies outside every container.
+  bool outside(Vec2 lo, Vec2 hi, Vec2 c) const;
+  const std::vector<const Shape*>& shapes() const { return shapes_; }
+  /// That terrain blocks every class: the obstacle rule applies.
+  bool obstacle() const { return obstacle_; }
+
+ private:
+  std::vector<const Shape*> shapes_;
+  std::size_t terrain_ = 0;
+  bool obstacle_ = false;
+};
 
 /// Rasterises the scenario at world.cell_size. The scenario must be valid.
 TerrainRaster rasterize(const Scenario& scenario);

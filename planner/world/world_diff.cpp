@@ -62,7 +62,11 @@ std::vector<ItemRef> diff_items(const Scenario& before, const Scenario& after, B
   area = Box2{};
   // Where the tiles changed is in the WorldChange's cells, which the world adds to the area.
   if (before.tiles != after.tiles) out.push_back(ItemRef{ItemKind::Tiles, 0, ItemChange::Changed});
-  diff_kind(ItemKind::Feature, before.features, after.features, feature_box, out, area);
+  // A container bounds everything outside it (seed 004): a change to one reaches the whole world.
+  const Box2 everything = Box2{Vec2{0, 0}, Vec2{before.world.width, before.world.height}}.united(
+      Box2{Vec2{0, 0}, Vec2{after.world.width, after.world.height}});
+  diff_kind(ItemKind::Feature, before.features, after.features,
+            [&](const Feature& f) { return f.container ? everything : feature_box(f); }, out, area);
   diff_kind(ItemKind::Road, before.roads, after.roads,
             [](const Road& r) { return points_box(r.points, r.width * 0.5); }, out, area);
   diff_kind(ItemKind::Bridge, before.bridges, after.bridges,

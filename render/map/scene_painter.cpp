@@ -56,6 +56,16 @@ void paint_features(const Scenario& s, DrawList& out) {
     const Color fill = with_alpha(mix(base, {255, 255, 255, 255}, 0.25), 80);
     const Color line = with_alpha(mix(base, {0, 0, 0, 255}, 0.45), 255);
     const pathscope::Shape& sh = f.shape;
+    if (f.container) {
+      // A container's terrain lies outside it (the terrain image shows it): its wall only.
+      switch (sh.kind) {
+        case ShapeKind::Polygon: out.polyline(Layer::Features, line, sh.points, true, 3.0f); break;
+        case ShapeKind::Rect: out.rect(Layer::Features, line, sh.min, sh.max, false, 3.0f); break;
+        case ShapeKind::Circle: out.circle(Layer::Features, line, sh.center, sh.radius, false, 3.0f); break;
+      }
+      paint_velocity(sh, f.velocity, head, line, out);
+      continue;
+    }
     switch (sh.kind) {
       case ShapeKind::Polygon:
         out.polygon(Layer::Features, fill, sh.points);
@@ -103,9 +113,26 @@ Color faction_color(const Scenario& s, const std::string& name) {
   return kDefaultFaction;
 }
 
+// A remembered bridge that is not as the world has it: its deck outlined in the faction's
+// colour, filled when the faction believes it intact, crossed out when it believes it
+// destroyed.
+void paint_remembered_bridge(const Bridge& m, Color c, DrawList& out) {
+  const Vec2 d = m.b - m.a;
+  const double len = glm::length(d);
+  if (!(len > 0)) return;
+  const Vec2 n = Vec2{-d.y, d.x} * (0.5 * m.width / len);
+  const std::vector<Vec2> deck = {m.a - n, m.b - n, m.b + n, m.a + n};
+  if (m.intact) out.polygon(Layer::Knowledge, with_alpha(c, 90), deck);
+  out.polyline(Layer::Knowledge, with_alpha(c, 240), deck, true, 2.5f);
+  if (!m.intact) {
+    out.line(Layer::Knowledge, with_alpha(c, 240), deck[0], deck[2], 2.5f);
+    out.line(Layer::Knowledge, with_alpha(c, 240), deck[1], deck[3], 2.5f);
+  }
+}
+
 // Fog of war: per faction with sight, its units' view circles and, outlined in its
 // colour, the features it remembers (where they differ from the world, the difference is
-// what it gets wrong).
+// what it gets wrong), and the bridges it remembers otherwise than they are.
 void paint_knowledge(const Scenario& s, DrawList& out) {
   for (std::size_t i = 0; i < s.factions.size(); ++i) {
     const Faction& f = s.factions[i];
@@ -131,6 +158,10 @@ void paint_knowledge(const Scenario& s, DrawList& out) {
           out.circle(Layer::Knowledge, with_alpha(c, 230), sh.center, sh.radius, false, 2.5f);
           break;
       }
+    }
+    for (const Bridge& m : f.bridges) {
+      const auto it = std::find_if(s.bridges.begin(), s.bridges.end(), [&](const Bridge& t) { return t.id == m.id; });
+      if (it == s.bridges.end() || !(*it == m)) paint_remembered_bridge(m, c, out);
     }
   }
 }

@@ -179,4 +179,37 @@ StructurePaintStats paint_path_structure(const Planner& planner, const LayerSet&
   return painter.stats;
 }
 
+std::size_t paint_node_links(const Planner& planner, NodeId node, const LayerSet& layers, DrawList& out) {
+  if (!layers.contains(Layer::PlannerEdges) || node == kNoNode || node >= planner.node_count()) return 0;
+  // Collects the node's edges: by id, or for edges without ids, by an end at its position.
+  class Links final : public StructureVisitor {
+   public:
+    Links(NodeId node, Vec2 at) : node_(node), at_(at) {}
+    void edge(const StructureEdge& e) override {
+      const bool by_id = e.from == node_ || e.to == node_;
+      const bool by_point = e.from == kNoNode && e.to == kNoNode && (e.a == at_ || e.b == at_);
+      if (!by_id && !by_point) return;
+      // Each link once, drawn away from the node.
+      const Vec2 far = e.a == at_ || e.from == node_ ? e.b : e.a;
+      for (const Vec2& seen : ends) {
+        if (seen == far) return;
+      }
+      ends.push_back(far);
+    }
+    std::vector<Vec2> ends;
+
+   private:
+    NodeId node_;
+    Vec2 at_;
+  };
+  const NodeGeometry g = planner.node_geometry(node);
+  Links links(node, g.position);
+  planner.visit_structure(g.bounds.expanded(1e-6), links);
+  for (const Vec2& far : links.ends) out.line(Layer::PlannerEdges, structure_palette::kPicked, g.position, far, 2.5f);
+  const Vec2 size = g.bounds.size();
+  const double ring = std::max({size.x, size.y, 1e-3}) * 0.5 + 0.5;
+  out.circle(Layer::PlannerEdges, structure_palette::kPicked, g.position, ring, false, 2.5f);
+  return links.ends.size();
+}
+
 }  // namespace pathscope::render

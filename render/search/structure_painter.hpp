@@ -55,6 +55,7 @@ inline constexpr Color kGraphAlt{200, 160, 255, 230};       ///< ... its items o
 inline constexpr Color kRegionFill{255, 220, 60, 55};       ///< A refinement's region.
 inline constexpr Color kRegion{255, 220, 60, 230};          ///< Its outlines and points (value 0).
 inline constexpr Color kRegionAlt{255, 70, 70, 255};        ///< ... its items of value 1.
+inline constexpr Color kPicked{255, 250, 90, 245};          ///< A picked node's links and the node.
 }  // namespace structure_palette
 
 /// The layer an item of `role` is drawn on. Structure items go on `own`, the layer of
@@ -71,6 +72,13 @@ bool paint_structure_shape(const StructureShape& shape, const LayerSet& layers, 
 /// other roles a planner gives here are left to paint_path_structure().
 StructurePaintStats paint_structure(const Planner& planner, const LayerSet& layers, DrawList& out,
                                     const StructurePaintParams& params);
+
+/// Appends the links of one node (the edges of the planner's structure with `node` at an
+/// end, by id, or by position for edges without ids) on PlannerEdges, highlighted, and
+/// a ring round the node; nothing if `layers` lacks PlannerEdges. Visits the structure
+/// in a box round the node only (planners report an edge from an end inside the box).
+/// Returns how many links it drew.
+std::size_t paint_node_links(const Planner& planner, NodeId node, const LayerSet& layers, DrawList& out);
 
 /// Appends the structure of the planner's last path (Planner::visit_path_structure) to
 /// `out`, each item on its role's layer if `layers` holds it: the corridor's cells

@@ -4,10 +4,12 @@
 #include "app/debugger/search_debugger.hpp"
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "tests/app/debugger/debugger_fixtures.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <string>
@@ -132,6 +134,42 @@ TEST_SUITE("debugger") {
     out.clear();
     dbg.paint(layers, out);
     CHECK(out.count(render::Layer::AllPaths, render::PrimitiveKind::Polyline) == 3);
+  }
+
+  TEST_CASE("a query planned as a faction has the path on the world as it is beside it (all_paths)") {
+    const Result<Scenario> s = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/maps/fog_of_war.json");
+    REQUIRE(s.ok());
+    EditorState state = open_state(*s);
+    SearchDebugger dbg;
+    dbg.sync(state);
+    REQUIRE(dbg.active_query() == std::size_t{0});  // blue, as it believes
+    const std::vector<QueryOutcome>& rows = dbg.query_results();
+    REQUIRE(rows.size() == 3);
+    REQUIRE(rows[1].status == SearchStatus::Found);  // the same trip, as it is
+    const std::vector<Vec2>& truth = dbg.truth_path();
+    CHECK(truth == rows[1].points);
+    CHECK(polyline_length(truth) == doctest::Approx(104.0));
+    CHECK(polyline_length(truth) < dbg.result()->length - 50);  // blue's detour is long
+
+    render::LayerSet layers = render::LayerSet::defaults();
+    layers.set(render::Layer::AllPaths);
+    render::DrawList out;
+    dbg.paint(layers, out);
+    std::vector<std::string> labels;
+    for (const render::Primitive* p : out.find(render::Layer::Labels, render::PrimitiveKind::Text)) {
+      labels.push_back(std::get<render::TextPrim>(p->shape).text);
+    }
+    CHECK(std::find(labels.begin(), labels.end(), "query 1 as it is") != labels.end());
+    bool drawn = false;
+    for (const render::Primitive* p : out.find(render::Layer::AllPaths, render::PrimitiveKind::Polyline)) {
+      drawn = drawn || std::get<render::PolylinePrim>(p->shape).points == truth;
+    }
+    CHECK(drawn);
+
+    // A query without a faction has none.
+    state.active_query = 1;
+    dbg.sync(state);
+    CHECK(dbg.truth_path().empty());
   }
 
   TEST_CASE("a scenario without queries, and no document, leave the debugger empty") {

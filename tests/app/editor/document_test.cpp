@@ -120,6 +120,22 @@ TEST_SUITE("document") {
     CHECK_FALSE(doc.can_redo());
   }
 
+  TEST_CASE("toggling a feature's container flag (the inspector's box) is one step; a second container of another terrain is refused") {
+    Document doc(small_scenario());
+    REQUIRE(doc.apply("Add", add_feature(rect_feature(1, {2, 2}, {12, 10}))));
+    REQUIRE(doc.apply("Add", add_feature(rect_feature(2, {4, 4}, {5, 5}, 4))));  // nebula
+    const Scenario before = doc.scenario();
+    REQUIRE(doc.apply("Edit feature 1 container", [](Scenario& s) { s.features[0].container = true; }));
+    CHECK(doc.scenario().features[0].container);
+    CHECK(doc.history_size() == 3);
+    const Status refused = doc.apply("Edit feature 2 container", [](Scenario& s) { s.features[1].container = true; });
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().where == "features[1].terrain");
+    CHECK_FALSE(doc.scenario().features[1].container);
+    doc.undo();
+    CHECK(doc.scenario() == before);
+  }
+
   TEST_CASE("a no-op edit adds no step, and apply cannot touch the tile grid") {
     Document doc(small_scenario());
     REQUIRE(doc.apply("Nothing", [](Scenario&) {}));
@@ -308,7 +324,7 @@ TEST_CASE("undoing back to the saved state counts as unmodified") {
 
 TEST_CASE("factions with fog of war look at every edit; undo restores what they remembered") {
   Scenario s = small_scenario();
-  s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}}};
+  s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}, {}}};
   Unit u;
   u.id = 1;
   u.faction = "blue";

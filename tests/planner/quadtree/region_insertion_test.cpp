@@ -1,6 +1,6 @@
 // Seed 000's region-insertion build equals the bottom-up build from the rasterised grid,
 // leaf for leaf, for every movement class: on random scenarios of tiles, polygons,
-// rectangles, circles (obstacles and slow terrain), roads and bridges, at cell sizes
+// rectangles, circles (obstacles and slow terrain), containers, roads and bridges, at cell sizes
 // that are and are not exact in binary, with shapes snapped to cell corners (where the
 // coverage rule's edge cases live) and free; and on the shipped maps.
 
@@ -59,17 +59,28 @@ Scenario random_scenario(std::mt19937_64& rng, int round) {
   s.world.width = w * cs + (round % 3 == 0 ? cs * 0.4 : 0.0);  // sometimes a sliver of a column
   s.world.height = h * cs;
   const bool snapped = round % 2 == 0;  // on cell corners: the rule's edge cases
-  std::uniform_real_distribution<double> ux(0, s.world.width), uy(0, s.world.height), size(0.3, 7.0);
+  std::uniform_real_distribution<double> ux(0, s.world.width), uy(0, s.world.height), base_size(0.3, 7.0);
   const auto point = [&] {
     Vec2 p{ux(rng), uy(rng)};
     if (snapped) p = glm::floor(p / cs) * cs;
     return glm::clamp(p, Vec2{0, 0}, Vec2{s.world.width, s.world.height});
   };
   const std::size_t kinds[] = {1, 1, 2, 3, 4};  // wall (an obstacle), rough, swamp, water
-  for (int f = 0; f < 6; ++f) {
+  // Containers (seed 004) in most rounds: one to three, of wall or of swamp, anywhere in
+  // the list (they are painted after the tiles all the same), larger than the rest.
+  const int containers = round % 4 == 3 ? 0 : 1 + int(rng() % 3);
+  const std::size_t container_terrain = (round / 2) % 2 == 0 ? 1 : 3;
+  std::uniform_real_distribution<double> large(4.0, 20.0);
+  for (int f = 0; f < 6 + containers; ++f) {
     Feature feature;
     feature.id = std::uint32_t(f + 1);
     feature.terrain = kinds[rng() % 5];
+    const bool container = f >= 6;
+    if (container) {
+      feature.container = true;
+      feature.terrain = container_terrain;
+    }
+    const auto size = [&](std::mt19937_64& g) { return container ? large(g) : base_size(g); };
     const Vec2 c = point();
     switch (rng() % 3) {
       case 0: {
@@ -100,12 +111,16 @@ Scenario random_scenario(std::mt19937_64& rng, int round) {
         break;
       }
     }
-    s.features.push_back(feature);
+    if (container) {
+      s.features.insert(s.features.begin() + std::ptrdiff_t(rng() % (s.features.size() + 1)), feature);
+    } else {
+      s.features.push_back(feature);
+    }
   }
   Road road;
   road.id = 1;
   road.points = {point(), point(), point()};
-  road.width = snapped ? 2 * cs : size(rng);
+  road.width = snapped ? 2 * cs : base_size(rng);
   road.speed_factor = 2;
   s.roads.push_back(road);
   Road other = road;
@@ -117,7 +132,7 @@ Scenario random_scenario(std::mt19937_64& rng, int round) {
   bridge.id = 1;
   bridge.a = point();
   bridge.b = point();
-  bridge.width = snapped ? 2 * cs : size(rng);
+  bridge.width = snapped ? 2 * cs : base_size(rng);
   bridge.intact = round % 4 != 1;
   s.bridges.push_back(bridge);
   return s;
@@ -148,7 +163,7 @@ TEST_CASE("region insertion (the seed's top-down build) equals the bottom-up bui
 }
 
 TEST_CASE("region insertion equals the bottom-up build on the shipped maps") {
-  for (const char* name : {"maps/armada.json", "maps/default.json"}) {
+  for (const char* name : {"maps/armada.json", "maps/default.json", "maps/walled_compound.json"}) {
     CAPTURE(name);
     const Result<Scenario> s = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/" + name);
     REQUIRE(s.ok());

@@ -165,13 +165,20 @@ Scenario random_scenario(std::uint64_t seed) {
         break;
     }
     if (f % 4 == 1) feature.velocity = {uniform(-20, 20), uniform(-20, 20)};
+    if (f % 5 == 3) {  // containers share one terrain
+      feature.container = true;
+      feature.terrain = static_cast<std::size_t>(terrain_count - 1);
+    }
     s.features.push_back(feature);
   }
   // Red plans under fog of war: what it saw of the first features, whole or in part.
   std::vector<Feature> seen(s.features.begin(), s.features.begin() + std::ptrdiff_t(std::min<std::size_t>(2, s.features.size())));
-  for (Feature& f : seen) f.velocity = {0, 0};
-  s.factions = {Faction{"blue", Color{48, 96, 255, 255}, 0, false, {}},
-                Faction{"red", Color{224, 64, 64, 128}, uniform(1, 50), integer(0, 1) == 1, seen}};
+  for (Feature& f : seen) {
+    f.velocity = {0, 0};
+    f.container = false;  // containers are terrain, never remembered
+  }
+  s.factions = {Faction{"blue", Color{48, 96, 255, 255}, 0, false, {}, {}},
+                Faction{"red", Color{224, 64, 64, 128}, uniform(1, 50), integer(0, 1) == 1, seen, {}}};
   for (std::uint32_t i = 0; i < 3; ++i) {
     s.threats.push_back(Influence{i, point(), uniform(0.5, 30), uniform(0, 5), i == 0 ? "" : "red"});
     s.allies.push_back(Influence{i + 10, point(), uniform(0.5, 30), uniform(0, 5), "blue"});
@@ -182,6 +189,9 @@ Scenario random_scenario(std::uint64_t seed) {
                            static_cast<std::size_t>(integer(0, class_count - 1)), point(),
                            uniform(-std::numbers::pi, std::numbers::pi)});
   }
+  // Red remembers two of the bridges, one otherwise than it is.
+  s.factions[1].bridges = {s.bridges[0], s.bridges[2]};
+  s.factions[1].bridges[1].intact = !s.factions[1].bridges[1].intact;
   s.queries.push_back(Query{"plain", point(), point(), 0, "astar", {}, std::nullopt, {}});
   s.queries.push_back(Query{"",
                             point(),
@@ -248,6 +258,32 @@ TEST_SUITE("scenario_io") {
     const Result<Scenario> again = parse_scenario(scenario_to_json(*r), "again");
     REQUIRE(again.ok());
     CHECK(*again == *r);
+  }
+
+  TEST_CASE("scenario_io: containers round-trip, and disagreeing terrains are refused at features[i].terrain") {
+    Json doc = base_doc();
+    doc["features"][1]["container"] = true;
+    doc["features"][2]["container"] = false;  // written only when true
+    const Result<Scenario> r = parse(doc);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+    CHECK(r->features[1].container);
+    CHECK_FALSE(r->features[0].container);
+    CHECK_FALSE(r->features[2].container);
+    const std::string text = scenario_to_json(*r);
+    CHECK(text.find("\"container\": true") != std::string::npos);
+    CHECK(text.find("\"container\": false") == std::string::npos);
+    const Result<Scenario> again = parse_scenario(text, "t.json");
+    REQUIRE(again.ok());
+    CHECK(*again == *r);
+    CHECK(scenario_to_json(*again) == text);
+
+    // A second container of another terrain: refused at its terrain, naming the first's.
+    doc["features"][2]["container"] = true;  // nebula, where features[1] is wall
+    expect_error(doc, "t.json: features[2].terrain", "the first container's is \"wall\"");
+    doc["features"][2]["terrain"] = "wall";
+    CHECK(parse(doc).ok());
+    doc["features"][0]["container"] = "yes";
+    expect_error(doc, "t.json: features[0].container", "");
   }
 
   TEST_CASE("scenario_io: random scenarios round-trip exactly") {
@@ -404,7 +440,7 @@ TEST_SUITE("scenario_io") {
     doc = base_doc();
     doc["features"][0]["radius"] = 2;  // a circle's field on a polygon
     expect_error(doc, "t.json: features[0].radius",
-                 "unknown field \"radius\" (known: id, name, terrain, shape, points, velocity)");
+                 "unknown field \"radius\" (known: id, name, terrain, shape, points, velocity, container)");
 
     doc = base_doc();
     doc["viewer"]["rotation"] = 0;

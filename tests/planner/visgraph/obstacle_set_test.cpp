@@ -99,6 +99,34 @@ TEST_CASE("inflation covers every point within the radius and nothing beyond rad
   }
 }
 
+TEST_CASE("round joins: every point just within the radius of a corner is covered, whatever the radius") {
+  // Clipper ends each round join with a chord of up to 1.5 steps; sampled densely on the
+  // circle of the radius round a square's corners, no point may fall outside.
+  const Box2 world{{0, 0}, {60, 60}};
+  ObstacleInput square;
+  square.name = "square";
+  square.shape.kind = ShapeKind::Rect;
+  square.shape.min = {20, 20};
+  square.shape.max = {32, 32};
+  for (const double max_error : {0.05, 0.2}) {
+    for (double radius = 0.25; radius < 9; radius *= 1.19) {
+      const Result<ObstacleSet> set = build_obstacle_set({square}, world, ObstacleParams{radius, max_error});
+      REQUIRE(set.ok());
+      const SegmentIndex index(set->rings);
+      for (const Vec2 corner : {Vec2{20, 20}, Vec2{32, 20}, Vec2{32, 32}, Vec2{20, 32}}) {
+        for (int k = 0; k < 720; ++k) {
+          const double a = 6.283185307179586 * k / 720;
+          const Vec2 p = corner + (radius - 1e-9) * Vec2{std::cos(a), std::sin(a)};
+          CAPTURE(max_error);
+          CAPTURE(radius);
+          CAPTURE(k);
+          CHECK((index.inside(p) || test::reference_on_boundary(set->rings, p)));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("overlapping obstacles merge: a chain becomes one, a building inside a forest vanishes") {
   const Box2 world{{0, 0}, {50, 50}};
   const std::vector<ObstacleInput> inputs = {

@@ -29,7 +29,7 @@ Feature wall(std::uint32_t id, const Scenario& s, Vec2 lo, Vec2 hi) {
 // 100 x 60 m, blue (sight 15) with one unit at (10, 30); red without fog.
 Scenario field(bool partial = false) {
   Scenario s = make_empty_scenario(100, 60, 1.0);
-  s.factions = {Faction{"blue", {40, 80, 255, 255}, 15, partial, {}}, Faction{"red", {230, 40, 40, 255}, 0, false, {}}};
+  s.factions = {Faction{"blue", {40, 80, 255, 255}, 15, partial, {}, {}}, Faction{"red", {230, 40, 40, 255}, 0, false, {}, {}}};
   Unit u;
   u.id = 1;
   u.faction = "blue";
@@ -175,6 +175,78 @@ TEST_CASE("the believed world follows the truth's updates; a memory change voids
   CHECK_FALSE(dependency->still_valid(change));
   REQUIRE(find_path(*blue, q).status == SearchStatus::Found);
   CHECK(blue->result().length > 36.5);  // round the wall it now knows
+}
+
+TEST_CASE("a stale bridge is planned over until seen") {
+  // A river of deep water tiles (terrain: known to all) across the middle, one bridge;
+  // blue's unit far from it.
+  Scenario s = field();
+  TileGrid river;
+  river.width = 100;
+  river.height = 60;
+  river.terrain.assign(100 * 60, 0);
+  for (int y = 0; y < 60; ++y) {
+    for (int x = 45; x < 55; ++x) river.terrain[std::size_t(y * 100 + x)] = std::uint8_t(*s.find_terrain("deep water"));
+  }
+  s.tiles = river;
+  s.bridges.push_back(Bridge{7, {42, 30}, {58, 30}, 4, true});
+  REQUIRE(observe_all(s));  // the first look records the bridge as the map shows it
+  REQUIRE(s.factions[0].bridges.size() == 1);
+  CHECK(s.factions[0].bridges[0].intact);
+
+  // Destroyed out of view: blue still believes in it.
+  s.bridges[0].intact = false;
+  CHECK_FALSE(observe_all(s));
+  CHECK(s.factions[0].bridges[0].intact);
+  CHECK(believed_scenario(s, 0).bridges[0].intact);
+  CHECK_FALSE(believed_scenario(s, 1).bridges[0].intact);  // red has no fog
+
+  PlanningWorld world(s);
+  const PathQuery across{{20, 30}, {80, 30}};
+  for (const char* name : {"visgraph", "astar", "quadtree", "bidirectional"}) {
+    CAPTURE(name);
+    const PlannerInfo* info = find_planner(name);
+    REQUIRE(info);
+    ParamValues defaults;
+    for (const ParamSpec& p : info->params) defaults.push_back(p.default_value);
+    auto blue = info->create(QueryContext{world, 0, std::size_t{0}, defaults});
+    auto truth = info->create(QueryContext{world, 0, std::nullopt, defaults});
+    const PathResult believed = find_path(*blue, across);
+    REQUIRE(believed.status == SearchStatus::Found);  // over the bridge it believes in
+    CHECK(believed.length == doctest::Approx(60.0).epsilon(0.02));
+    CHECK(find_path(*truth, across).status == SearchStatus::NoPath);
+  }
+
+  // The unit walks to the river bank (12 m from the bridge's end): blue sees it gone and
+  // re-plans.
+  ParamValues defaults;
+  for (const ParamSpec& p : find_planner("visgraph")->params) defaults.push_back(p.default_value);
+  auto blue = find_planner("visgraph")->create(QueryContext{world, 0, std::size_t{0}, defaults});
+  REQUIRE(find_path(*blue, across).status == SearchStatus::Found);
+  const std::unique_ptr<ResultDependency> held = blue->result_dependency();
+  s.units[0].position = {30, 30};
+  REQUIRE(observe_all(s));
+  CHECK_FALSE(s.factions[0].bridges[0].intact);
+  const WorldChange change = world.update(s);
+  CHECK_FALSE(held->still_valid(change));
+  CHECK(find_path(*blue, across).status == SearchStatus::NoPath);
+
+  // Repaired while blue looks away: still believed destroyed; seen again, intact.
+  s.units[0].position = {10, 30};
+  s.bridges[0].intact = true;
+  observe_all(s);
+  CHECK_FALSE(s.factions[0].bridges[0].intact);
+  world.update(s);
+  CHECK(find_path(*blue, across).status == SearchStatus::NoPath);
+  s.units[0].position = {56, 50};  // across the river, 20 m from the deck: not in view
+  observe_all(s);
+  CHECK_FALSE(s.factions[0].bridges[0].intact);
+  s.units[0].position = {50, 40};  // 10 m from the middle of the deck
+  observe_all(s);
+  CHECK(s.factions[0].bridges[0].intact);
+  world.update(s);
+  CHECK(find_path(*blue, across).status == SearchStatus::Found);
+  CHECK(validate_scenario(s));
 }
 
 TEST_CASE("bad fog settings are refused at their field") {

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <random>
 
 #include <glm/common.hpp>
@@ -269,6 +270,160 @@ TEST_CASE("row-by-row painting equals the per-cell coverage predicates") {
       }
     }
   }
+}
+
+namespace {
+
+// Area of polygon `poly` inside the box [lo, hi] (Sutherland-Hodgman against the box's
+// four sides, then the shoelace formula): a reference for "the square lies inside".
+double area_in_box(std::vector<Vec2> poly, Vec2 lo, Vec2 hi) {
+  const auto clip = [&](auto inside, auto cut) {
+    std::vector<Vec2> out;
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      const Vec2 a = poly[i], b = poly[(i + 1) % poly.size()];
+      if (inside(a)) {
+        out.push_back(a);
+        if (!inside(b)) out.push_back(cut(a, b));
+      } else if (inside(b)) {
+        out.push_back(cut(a, b));
+      }
+    }
+    poly = std::move(out);
+  };
+  const auto at_x = [](double x) { return [x](Vec2 a, Vec2 b) { return Vec2{x, a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x)}; }; };
+  const auto at_y = [](double y) { return [y](Vec2 a, Vec2 b) { return Vec2{a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y}; }; };
+  clip([&](Vec2 p) { return p.x >= lo.x; }, at_x(lo.x));
+  clip([&](Vec2 p) { return p.x <= hi.x; }, at_x(hi.x));
+  clip([&](Vec2 p) { return p.y >= lo.y; }, at_y(lo.y));
+  clip([&](Vec2 p) { return p.y <= hi.y; }, at_y(hi.y));
+  double a = 0;
+  for (std::size_t i = 0; i < poly.size(); ++i) {
+    const Vec2 p = poly[i], q = poly[(i + 1) % poly.size()];
+    a += p.x * q.y - q.x * p.y;
+  }
+  return std::abs(a) * 0.5;
+}
+
+}  // namespace
+
+TEST_CASE("containers: outside every container, their terrain; equal to a cell-by-cell reference") {
+  // Random containers (walls: a cell stays walkable when its closed square lies inside
+  // one; swamps: when its centre does), with ordinary features painted over them and a
+  // tile grid under them (kept inside, covered outside).
+  std::mt19937_64 rng(5150);
+  const double cell_sizes[] = {1.0, 0.37, 0.5, 1.3, 2.75};
+  int walled = 0, open = 0;
+  for (int trial = 0; trial < 80; ++trial) {
+    const double cs = cell_sizes[trial % 5];
+    const double w = 24 * cs + 0.3, h = 16 * cs + 0.1;
+    Scenario s = open_field(w, h, cs);
+    const int gw = 24, gh = 16;
+    TileGrid tiles;
+    tiles.width = gw;
+    tiles.height = gh;
+    tiles.terrain.assign(std::size_t(gw * gh), 0);
+    for (std::uint8_t& t : tiles.terrain) t = rng() % 5 == 0 ? std::uint8_t(terrain(s, "forest")) : std::uint8_t(0);
+    s.tiles = tiles;
+    std::uniform_real_distribution<double> ux(0, w), uy(0, h), size(2 * cs, 10 * cs);
+    const std::size_t outside = trial % 2 == 0 ? terrain(s, "wall") : terrain(s, "swamp");
+    const std::size_t kinds[] = {terrain(s, "wall"), terrain(s, "nebula")};
+    const int containers = 1 + int(rng() % 3);
+    for (int k = 0; k < containers + 3; ++k) {
+      Shape shape;
+      const Vec2 c{ux(rng), uy(rng)};
+      switch (rng() % 3) {
+        case 0:
+          shape.kind = ShapeKind::Rect;
+          shape.min = c;
+          shape.max = c + Vec2(size(rng), size(rng));
+          break;
+        case 1:
+          shape.kind = ShapeKind::Circle;
+          shape.center = c;
+          shape.radius = size(rng);
+          break;
+        default: {
+          shape.kind = ShapeKind::Polygon;
+          const int n = 3 + int(rng() % 9);
+          for (int v = 0; v < n; ++v) {
+            const double a = 6.283185307179586 * (v + 0.5 * double(rng() % 100) / 100.0) / n;
+            shape.points.push_back(c + size(rng) * Vec2(std::cos(a), std::sin(a)));
+          }
+          if (find_self_intersection(shape.points)) continue;
+        }
+      }
+      const bool container = k < containers;
+      Feature f = feature(std::uint32_t(k + 1), container ? outside : kinds[rng() % 2], shape);
+      f.container = container;
+      // Containers anywhere in the list: they are painted first all the same.
+      s.features.insert(s.features.begin() + std::ptrdiff_t(rng() % (s.features.size() + 1)), f);
+    }
+
+    const TerrainRaster r = rasterize(s);
+    const bool wall = outside == terrain(s, "wall");
+    for (int y = 0; y < r.height; ++y) {
+      for (int x = 0; x < r.width; ++x) {
+        const Vec2 lo{x * cs, y * cs}, hi{(x + 1) * cs, (y + 1) * cs};
+        const Vec2 centre = (lo + hi) * 0.5;
+        std::uint8_t want = x < gw && y < gh ? tiles.terrain[std::size_t(y * gw + x)] : 0;
+        bool inside_one = false;
+        for (const Feature& f : s.features) {
+          if (!f.container) continue;
+          const Shape& sh = f.shape;
+          bool in = false;
+          switch (sh.kind) {
+            case ShapeKind::Polygon:
+              in = wall ? area_in_box(sh.points, lo, hi) >= (hi.x - lo.x) * (hi.y - lo.y) * (1 - 1e-12)
+                        : point_in_polygon(centre, sh.points);
+              break;
+            case ShapeKind::Rect:
+              in = wall ? sh.min.x <= lo.x && hi.x <= sh.max.x && sh.min.y <= lo.y && hi.y <= sh.max.y
+                        : sh.min.x <= centre.x && centre.x < sh.max.x && sh.min.y <= centre.y && centre.y < sh.max.y;
+              break;
+            case ShapeKind::Circle: {
+              const double r2 = sh.radius * sh.radius;
+              const auto within = [&](Vec2 p) { return (p.x - sh.center.x) * (p.x - sh.center.x) + (p.y - sh.center.y) * (p.y - sh.center.y); };
+              in = wall ? within(lo) <= r2 && within(hi) <= r2 && within({lo.x, hi.y}) <= r2 && within({hi.x, lo.y}) <= r2
+                        : within(centre) < r2;
+              break;
+            }
+          }
+          inside_one = inside_one || in;
+        }
+        if (!inside_one) want = std::uint8_t(outside);
+        for (const Feature& f : s.features) {
+          if (f.container) continue;
+          const Shape& sh = f.shape;
+          const bool obstacle = f.terrain == terrain(s, "wall");
+          bool covered = false;
+          switch (sh.kind) {
+            case ShapeKind::Polygon:
+              covered = obstacle ? polygon_overlaps_open_box(sh.points, lo, hi) : point_in_polygon(centre, sh.points);
+              break;
+            case ShapeKind::Rect:
+              covered = obstacle ? sh.min.x < hi.x && lo.x < sh.max.x && sh.min.y < hi.y && lo.y < sh.max.y
+                                 : sh.min.x <= centre.x && centre.x < sh.max.x && sh.min.y <= centre.y && centre.y < sh.max.y;
+              break;
+            case ShapeKind::Circle: {
+              const Vec2 d = centre - sh.center;
+              covered = obstacle ? disc_overlaps_open_box(sh.center, sh.radius, lo, hi)
+                                 : d.x * d.x + d.y * d.y < sh.radius * sh.radius;
+              break;
+            }
+          }
+          if (covered) want = std::uint8_t(f.terrain);
+        }
+        CAPTURE(trial);
+        CAPTURE(x);
+        CAPTURE(y);
+        REQUIRE(int(at(r, x, y)) == int(want));
+        (inside_one ? open : walled) += 1;
+      }
+    }
+  }
+  // Both sides of the rule were exercised.
+  CHECK(walled > 1000);
+  CHECK(open > 1000);
 }
 
 TEST_CASE("a cell holds a surface id: plain terrains first, combinations shared and counted") {

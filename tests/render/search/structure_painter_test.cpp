@@ -8,6 +8,7 @@
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/core/search_trace.hpp"
+#include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/world/planning_world.hpp"
 #include "render/search/trace_painter.hpp"
 #include "tests/test_maps.hpp"
@@ -122,6 +123,49 @@ TEST_SUITE("render") {
     paint_structure(*t.planner, LayerSet{}, none, params);
     paint_path_structure(*t.planner, LayerSet{}, none);
     CHECK(none.empty());
+  }
+
+  TEST_CASE("a picked node's links: exactly the visibility graph's links of that corner; a cell's legal moves") {
+    Scenario s = make_empty_scenario(40, 30, 1.0);
+    const std::size_t wall = *s.find_terrain("wall");
+    const Vec2 boxes[][2] = {{{5, 5}, {12, 9}}, {{20, 4}, {24, 20}}, {{28, 18}, {35, 26}}, {{8, 16}, {14, 22}}};
+    std::uint32_t id = 1;
+    for (const auto& b : boxes) {
+      Feature f;
+      f.id = id++;
+      f.terrain = wall;
+      f.shape.kind = ShapeKind::Rect;
+      f.shape.min = b[0];
+      f.shape.max = b[1];
+      s.features.push_back(f);
+    }
+    const PlanningWorld world(s);
+    VisGraphParams params;
+    params.radius = 0.5;
+    VisGraphPlanner planner(world, 0, params);
+    REQUIRE(find_path(planner, PathQuery{{2, 2}, {38, 28}}).status == SearchStatus::Found);
+    const visgraph::VisibilityGraph& graph = planner.map().graph();
+    REQUIRE(graph.node_count() >= 16);
+    std::size_t total = 0;
+    for (std::uint32_t c = 0; c < graph.node_count(); ++c) {
+      DrawList out;
+      const std::size_t n = paint_node_links(planner, c, LayerSet::all(), out);
+      CAPTURE(c);
+      CHECK(n == graph.links(c).size());
+      CHECK(out.count(Layer::PlannerEdges) == n + 1);  // the links and the ring
+      total += n;
+    }
+    CHECK(total == 2 * graph.link_count());
+    DrawList hidden;
+    CHECK(paint_node_links(planner, 0, without(Layer::PlannerEdges), hidden) == 0);
+    CHECK(hidden.count(Layer::PlannerEdges) == 0);
+
+    // A grid cell in the open has its eight moves; one beside a wall fewer.
+    auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
+    const CostGrid& grid = world.grid(0);
+    DrawList open_cell, wall_cell;
+    CHECK(paint_node_links(*astar, grid.index(2, 2), LayerSet::all(), open_cell) == 8);
+    CHECK(paint_node_links(*astar, grid.index(4, 6), LayerSet::all(), wall_cell) == 5);  // wall at x >= 5
   }
 
   TEST_CASE("structure: a grid planner has no path structure") {

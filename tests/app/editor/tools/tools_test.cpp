@@ -456,7 +456,7 @@ TEST_SUITE("tools") {
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.bridges.push_back(Bridge{5, {20, 20}, {20, 40}, 6, true});
       s.roads.push_back(Road{6, {{50, 10}, {70, 10}}, 4, 1.5});
-      s.factions.push_back(Faction{"blue", {}, 0, false, {}});
+      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
       s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
     }));
     auto tool = tools::make_select_tool();

@@ -1,0 +1,244 @@
+// The hybrid planner (seed 004, "6 Conclusions", "Use visibility graphs for large-scale
+// movement, A* for local pathfinding": a high-level visibility graph over the impassable
+// features, then A* along each edge of its path, taking advantage of the local terrain).
+//
+//  1. Route: the visgraph planner (its obstacles inflated by the class's radius) finds
+//     the broad route: start, corners, goal. Its search is stepped within the budget.
+//  2. Waypoints: each corner becomes a leg end. An inflated corner lies radius +
+//     max_error from its obstacle, but the grid's coverage rule blocks every cell an
+//     obstacle overlaps, so a corner may fall in a blocked cell: the nearest passable
+//     cell (Chebyshev ring by ring, up to snap_cells; ties by distance, then index) stands
+//     for it.
+//  3. Legs: one grid A* (the same engine as `astar`, octile heuristic, terrain
+//     multipliers, no corner cutting) per pair of consecutive waypoints; the cell paths
+//     are joined. Each leg is optimal between its ends, so the whole costs at least A*'s
+//     optimum and at most what the route's corridor allows.
+//  4. Fallback: a leg (or the route) that finds no way is replaced by one A* from that
+//     leg's start to the goal, so the hybrid answers NoPath only when the grid does.
+
+#include "planner/hybrid/hybrid_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pathscope {
+
+HybridPlanner::HybridPlanner(const PlanningWorld& world, std::size_t movement_class, HybridParams params,
+                             std::string name)
+    : world_(world),
+      class_(movement_class),
+      params_(params),
+      name_(std::move(name)),
+      route_(world, movement_class, params.route, "visgraph"),
+      legs_(world, movement_class, GridAStarParams{1.0}, "astar") {}
+
+void HybridPlanner::RouteRelay::on_refine(std::string_view stage, std::span<const Vec2> polyline,
+                                          std::span<const StructureShape> shapes) {
+  if (owner_.observer_) owner_.observer_->on_refine("route: " + std::string(stage), polyline, shapes);
+}
+
+void HybridPlanner::LegRelay::on_event(const SearchEvent& event) {
+  if (!owner_.observer_ || event.kind == SearchEventKind::Path) return;
+  SearchEvent e = event;
+  e.g += owner_.result_.cost;  // g from the query's start: the legs before cost this much
+  owner_.observer_->on_event(e);
+}
+
+Vec2 HybridPlanner::snap(Vec2 p) const {
+  const CostGrid& grid = world_.grid(class_);
+  const std::optional<std::uint32_t> at = grid.cell_at(p);
+  if (!at) return p;
+  if (grid.passable(*at)) return p;
+  const glm::ivec2 c = grid.cell(*at);
+  for (int d = 1; d <= params_.snap_cells; ++d) {
+    double best = std::numeric_limits<double>::infinity();
+    std::uint32_t best_cell = 0;
+    for (int y = c.y - d; y <= c.y + d; ++y) {
+      for (int x = c.x - d; x <= c.x + d; ++x) {
+        if (std::max(std::abs(x - c.x), std::abs(y - c.y)) != d || !grid.in_bounds(x, y)) continue;
+        const std::uint32_t i = grid.index(x, y);
+        if (!grid.passable(i)) continue;
+        const Vec2 q = grid.center(i) - p;
+        const double dist = q.x * q.x + q.y * q.y;
+        if (dist < best || (dist == best && i < best_cell)) {
+          best = dist;
+          best_cell = i;
+        }
+      }
+    }
+    if (best < std::numeric_limits<double>::infinity()) return grid.center(best_cell);
+  }
+  return p;  // none near: the leg fails and the fallback takes over
+}
+
+SearchStatus HybridPlanner::start(const PathQuery& query) {
+  query_ = query;
+  result_ = {};
+  route_points_.clear();
+  waypoints_.clear();
+  leg_ = 0;
+  fallback_ = false;
+  route_expansions_ = leg_expansions_ = leg_pushes_ = 0;
+  route_length_ = route_cost_ = 0;
+  if (observer_) observer_->on_start(query);
+  route_.set_observer(observer_ ? &route_relay_ : nullptr);
+  legs_.set_observer(observer_ ? &leg_relay_ : nullptr);
+  phase_ = Phase::Route;
+  const SearchStatus s = route_.start(query);
+  result_.status = SearchStatus::Running;
+  if (s == SearchStatus::Invalid || s == SearchStatus::NoPath) {
+    // The grid decides: one A* from start to goal (Invalid there if a cell is blocked).
+    fallback_ = true;
+    waypoints_ = {query.start, query.goal};
+    phase_ = Phase::Legs;
+    leg_status_ = legs_.start(PathQuery{query.start, query.goal});
+    if (leg_status_ == SearchStatus::Invalid || leg_status_ == SearchStatus::NoPath) {
+      return finish(leg_status_, legs_.result().message);
+    }
+  }
+  return result_.status;
+}
+
+SearchStatus HybridPlanner::step(std::uint64_t max_expansions) {
+  if (phase_ == Phase::Idle || phase_ == Phase::Done) return result_.status;
+  std::uint64_t budget = std::max<std::uint64_t>(max_expansions, 1);
+  const auto spend = [&](std::uint64_t used) { budget -= std::min(used, budget); };
+  if (phase_ == Phase::Route) {
+    const std::uint64_t before = route_.result().stats.expansions;
+    const SearchStatus s = route_.step(budget);
+    const std::uint64_t used = route_.result().stats.expansions - before;
+    route_expansions_ += used;
+    spend(used);
+    if (s == SearchStatus::Running) {
+      result_.stats.expansions = route_expansions_;
+      return result_.status;
+    }
+    if (s == SearchStatus::Found) {
+      const PathResult& r = route_.result();
+      route_points_ = r.points;
+      route_length_ = r.length;
+      route_cost_ = r.cost;
+      if (observer_) observer_->on_refine("visibility route", route_points_);
+      waypoints_.push_back(query_.start);
+      for (std::size_t i = 1; i + 1 < route_points_.size(); ++i) {
+        const Vec2 w = snap(route_points_[i]);
+        if (w != waypoints_.back()) waypoints_.push_back(w);
+      }
+      waypoints_.push_back(query_.goal);
+    } else {
+      fallback_ = true;
+      waypoints_ = {query_.start, query_.goal};
+    }
+    phase_ = Phase::Legs;
+    leg_ = 0;
+    leg_status_ = legs_.start(PathQuery{waypoints_[0], waypoints_[1]});
+  }
+  while (phase_ == Phase::Legs) {
+    if (leg_status_ == SearchStatus::Running) {
+      if (budget == 0) break;
+      const std::uint64_t before = legs_.result().stats.expansions;
+      leg_status_ = legs_.step(budget);
+      const std::uint64_t used = legs_.result().stats.expansions - before;
+      leg_expansions_ += used;
+      spend(used);
+      if (leg_status_ == SearchStatus::Running) break;
+    }
+    leg_pushes_ += legs_.result().stats.pushes;
+    if (leg_status_ == SearchStatus::Found) {
+      leg_found();
+      ++leg_;
+      if (leg_ + 1 >= waypoints_.size()) return finish(SearchStatus::Found);
+      leg_status_ = legs_.start(PathQuery{waypoints_[leg_], waypoints_[leg_ + 1]});
+      continue;
+    }
+    // No way along this leg: one A* from its start to the goal, unless that was it.
+    if (fallback_ || leg_ + 2 == waypoints_.size()) return finish(leg_status_, legs_.result().message);
+    fallback_ = true;
+    waypoints_.resize(leg_ + 1);
+    waypoints_.push_back(query_.goal);
+    leg_status_ = legs_.start(PathQuery{waypoints_[leg_], query_.goal});
+  }
+  result_.stats.expansions = route_expansions_ + leg_expansions_;
+  return result_.status;
+}
+
+void HybridPlanner::leg_found() {
+  const PathResult& r = legs_.result();
+  // Legs meet at a waypoint: its point and its cell are the previous leg's last.
+  const std::size_t skip_point = result_.points.empty() ? 0 : 1;
+  result_.points.insert(result_.points.end(), r.points.begin() + std::ptrdiff_t(std::min(skip_point, r.points.size())),
+                        r.points.end());
+  const std::size_t skip_node = !result_.nodes.empty() && !r.nodes.empty() && r.nodes.front() == result_.nodes.back();
+  result_.nodes.insert(result_.nodes.end(), r.nodes.begin() + std::ptrdiff_t(skip_node), r.nodes.end());
+  result_.cost += r.cost;
+  if (observer_) observer_->on_refine("legs refined", result_.points);
+}
+
+SearchStatus HybridPlanner::finish(SearchStatus status, std::string message) {
+  phase_ = Phase::Done;
+  result_.status = status;
+  result_.message = std::move(message);
+  SearchStats& st = result_.stats;
+  st.expansions = route_expansions_ + leg_expansions_;
+  st.pushes = route_.result().stats.pushes + leg_pushes_;
+  st.extra = {{"route expansions", double(route_expansions_)},
+              {"leg expansions", double(leg_expansions_)},
+              {"legs", double(waypoints_.empty() ? 0 : waypoints_.size() - 1)},
+              {"route length", route_length_},
+              {"route cost", route_cost_},
+              {"fallback", fallback_ ? 1.0 : 0.0}};
+  if (status != SearchStatus::Found) {
+    result_.points.clear();
+    result_.nodes.clear();
+    result_.cost = result_.length = 0;
+    return status;
+  }
+  result_.length = polyline_length(result_.points);
+  if (observer_) {
+    observer_->on_refine("hybrid path", result_.points);
+    // g along the joined cell path, as the grid planners report it.
+    const CostGrid& grid = world_.grid(class_);
+    double g = 0;
+    for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
+      if (i > 0) {
+        const glm::ivec2 a = grid.cell(result_.nodes[i - 1]), b = grid.cell(result_.nodes[i]);
+        for (int dir = 0; dir < 8; ++dir) {
+          if (kDirDx[dir] == b.x - a.x && kDirDy[dir] == b.y - a.y) g += grid.move_cost(result_.nodes[i - 1], dir);
+        }
+      }
+      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, g * grid.cell_size(), 0});
+    }
+  }
+  return status;
+}
+
+void HybridPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+  class WithoutIds final : public StructureVisitor {
+   public:
+    explicit WithoutIds(StructureVisitor& inner) : inner_(inner) {}
+    void cell(const StructureCell& c) override {
+      StructureCell copy = c;
+      copy.node = kNoNode;
+      inner_.cell(copy);
+    }
+    void edge(const StructureEdge& e) override {
+      StructureEdge copy = e;
+      copy.from = copy.to = kNoNode;
+      inner_.edge(copy);
+    }
+    void shape(const StructureShape& s) override { inner_.shape(s); }
+    bool full() const override { return inner_.full(); }
+
+   private:
+    StructureVisitor& inner_;
+  };
+  WithoutIds relay(visitor);
+  route_.visit_structure(bounds, relay);
+}
+
+void HybridPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
+  if (phase_ == Phase::Legs || phase_ == Phase::Done) legs_.visit_nodes(fn);
+}
+
+}  // namespace pathscope
