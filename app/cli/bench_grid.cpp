@@ -21,6 +21,8 @@
 #include <sstream>
 #include <string>
 
+#include <sys/wait.h>
+
 #include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "planner/core/planner_registry.hpp"
@@ -81,7 +83,10 @@ std::string run_warthog(const std::string& bin, const std::filesystem::path& sce
       }
     }
     const int status = pclose(pipe);
-    if (status != 0) return cmd + " exited with status " + std::to_string(status);
+    if (status != 0) {
+      const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      return cmd + " exited with status " + std::to_string(code) + (code == 127 ? " (no such program)" : "");
+    }
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (!seen[i]) return cmd + " printed no line for problem " + std::to_string(i);
