@@ -287,6 +287,7 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
         open_px_[std::size_t(p)] = (two_sided_ && (flags & kOpenBit[1 - s])) ? open_side_px_[1 - s][std::size_t(p)] : 0;
       }
       break;
+    case SearchEventKind::Scan:
     case SearchEventKind::Refine:
     case SearchEventKind::Path: break;
   }
