@@ -204,7 +204,7 @@ SearchStatus GridJps::start(const PathQuery& query) {
     result_.status = SearchStatus::Invalid;
     result_.message = "jps needs uniform costs, but class \"" + world_.scenario().classes[class_].name +
                       "\" has terrain costs (multipliers " + format_multiplier(first) + " and " +
-                      format_multiplier(other) + " where the start's cells lead): use astar";
+                      format_multiplier(other) + " in the start's terrain group): use astar";
     return result_.status;
   }
   // The heuristic scale and the bits are read again at every start: the world may have

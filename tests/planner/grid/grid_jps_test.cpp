@@ -173,8 +173,8 @@ TEST_CASE("terrain costs are refused with a message naming astar") {
   auto jps = make(world, "jps");
   const auto& r = find_path(*jps, {cell_center(world.scenario(), 0, 0), cell_center(world.scenario(), 4, 2)});
   CHECK(r.status == SearchStatus::Invalid);
-  CHECK(r.message == "jps needs uniform costs, but class \"unit\" has terrain costs (multipliers 1 and 1.5 where "
-                     "the start's cells lead): use astar");
+  CHECK(r.message == "jps needs uniform costs, but class \"unit\" has terrain costs (multipliers 1 and 1.5 in the "
+                     "start's terrain group): use astar");
   // Water is its own group: costs elsewhere do not matter to a query on the water.
   const PlanningWorld lake(ascii_scenario({"www..", "www.s", "....."}));
   auto on_lake = make(lake, "jps");
