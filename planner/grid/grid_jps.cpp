@@ -89,7 +89,10 @@ class JpsDependency final : public ResultDependency {
  public:
   JpsDependency(const PlanningWorld& world, std::size_t movement_class, std::vector<std::uint64_t> bits,
                 std::uint16_t key, double multiplier)
-      : world_(world), class_(movement_class), cells_(world, movement_class, std::move(bits)), key_(key),
+      : world_(world),
+        class_(movement_class),
+        cells_(world, movement_class, std::move(bits)),
+        key_(key),
         multiplier_(multiplier) {}
   bool still_valid(const WorldChange& change) const override {
     if (!cells_.still_valid(change)) return false;
@@ -109,7 +112,8 @@ class JpsDependency final : public ResultDependency {
 // ---------------------------------------------------------------------------------------
 // JpsBitGrid
 
-JpsBitGrid::JpsBitGrid(const CostGrid& grid, std::uint16_t key) : width_(grid.width()), height_(grid.height()) {
+JpsBitGrid::JpsBitGrid(const CostGrid& grid, std::uint16_t key)
+    : width_(grid.width()), height_(grid.height()) {
   len_[0] = len_[1] = width_;
   len_[2] = len_[3] = height_;
   for (int o = 0; o < 4; ++o) {
@@ -149,7 +153,7 @@ JpsBitGrid::Jump JpsBitGrid::scan_east(int o, int p, int row, int goal_p) const 
     if (goal_p >= c && goal_p < c + kScanBits && goal_p <= s) return Jump{goal_p - p, true};
     if (stop == 0) continue;
     if (!((cur >> (s - c)) & 1u)) return Jump{s - 1 - p, false};  // a wall: the last free cell
-    return Jump{s - p, true};                                    // a forced neighbour
+    return Jump{s - p, true};                                     // a forced neighbour
   }
 }
 
@@ -166,7 +170,7 @@ JpsBitGrid::Jump JpsBitGrid::jump_straight(int dir, int x, int y, int gx, int gy
 // GridJps
 
 GridJps::GridJps(const PlanningWorld& world, std::size_t movement_class, std::string name)
-    : GridSearchBase<1>(world, movement_class, std::move(name)), parent_(grid_.cell_count(), kNoNode) {}
+    : GridSearchBase<1>(world, movement_class, std::move(name)), parent_(grid_.cell_count()) {}
 
 double GridJps::uniform_multiplier(const CostGrid& grid, const TerrainRaster& raster, std::uint16_t key,
                                    double* second) {
@@ -219,7 +223,7 @@ SearchStatus GridJps::start(const PathQuery& query) {
   bits_ = bits.get();
 
   state_.add(start).g[0] = 0.0;
-  parent_[start] = kNoNode;
+  parent_.set(start, kNoNode);
   const double h = heuristic(0, start);
   open_.push(OpenEntry{h, float(h), start});
   ++result_.stats.pushes;
@@ -250,8 +254,7 @@ std::uint8_t GridJps::successor_dirs(NodeId u, std::uint8_t dir) const {
 }
 
 template <class ScanFn>
-GridJps::Successor GridJps::jump(NodeId u, int dir, ScanFn&& scan) const {
-  const glm::ivec2 c = grid_.cell(u);
+GridJps::Successor GridJps::jump(NodeId u, glm::ivec2 c, int dir, ScanFn&& scan) const {
   const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
   const int dx = kDirDx[dir], dy = kDirDy[dir];
   Successor out;
@@ -307,7 +310,9 @@ SearchStatus GridJps::step(std::uint64_t max_expansions) {
   const double m = multiplier_;
   const GridSearchState<1>::Finder reached = state_.finder();
   const auto no_scan = [](NodeId, NodeId) {};
-  const auto trace_scan = [this](NodeId from, NodeId to) { emit(SearchEventKind::Scan, 0, to, from, 0.0, 0.0); };
+  const auto trace_scan = [this](NodeId from, NodeId to) {
+    emit(SearchEventKind::Scan, 0, to, from, 0.0, 0.0);
+  };
   std::uint64_t done = 0;
   while (done < max_expansions) {
     if (open_.empty()) {
@@ -329,6 +334,7 @@ SearchStatus GridJps::step(std::uint64_t max_expansions) {
     }
     const double gu = cur.g[0];
     const std::uint8_t dirs = successor_dirs(u, cur.parent_dir[0]);
+    const glm::ivec2 uc = grid_.cell(u);
     if (observer_) {
       // The legal neighbours the pruning rules skip. A neighbour the search holds already
       // is left alone: a Prune event would take it off the replay's open list.
@@ -336,24 +342,27 @@ SearchStatus GridJps::step(std::uint64_t max_expansions) {
       for (int d = 0; d < 8; ++d) {
         if (!(pruned & bit(d))) continue;
         const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-        if (reached.find(v) == nullptr) emit(SearchEventKind::Prune, 0, v, u, gu + kDirLength[d] * m, heuristic(0, v));
+        if (reached.find(v) == nullptr)
+          emit(SearchEventKind::Prune, 0, v, u, gu + kDirLength[d] * m, heuristic(0, v));
       }
     }
     for (int d = 0; d < 8; ++d) {
       if (!(dirs & bit(d))) continue;
-      const Successor s = observer_ ? jump(u, d, trace_scan) : jump(u, d, no_scan);
+      const Successor s = observer_ ? jump(u, uc, d, trace_scan) : jump(u, uc, d, no_scan);
       scanned_ += s.scanned;
       if (s.node == kNoNode) continue;
       const NodeId v = s.node;
       Cell* sv = reached.find(v);
       const bool fresh = sv == nullptr;
-      if (fresh) sv = &state_.add(v);
-      else if (sv->closed) continue;
+      if (fresh)
+        sv = &state_.add(v);
+      else if (sv->closed)
+        continue;
       const double ng = gu + s.cost * m;
       if (!(ng < sv->g[0])) continue;
       sv->g[0] = ng;
       sv->parent_dir[0] = std::uint8_t(d);  // the direction of the jump into v
-      parent_[v] = u;
+      parent_.set(v, u);
       const double h = heuristic(0, v);
       open_.push(OpenEntry{ng + h, float(h), v});
       ++result_.stats.pushes;
@@ -397,7 +406,8 @@ void GridJps::visit_nodes(const std::function<void(const NodeView&)>& fn) const 
 }
 
 std::unique_ptr<ResultDependency> GridJps::result_dependency() const {
-  if (result_.status != SearchStatus::Found || world_.revision() != revision_ || bits_ == nullptr) return nullptr;
+  if (result_.status != SearchStatus::Found || world_.revision() != revision_ || bits_ == nullptr)
+    return nullptr;
   // The jumps are replayed from every expanded jump point (the world is as the search saw
   // it), marking each scanned segment and the cell past its end, then every neighbour of
   // those: all the cells the scans and the pruning rules read.
@@ -424,7 +434,7 @@ std::unique_ptr<ResultDependency> GridJps::result_dependency() const {
     if (u == ends_[1]) return;
     const std::uint8_t dirs = successor_dirs(u, c.parent_dir[0]);
     for (int d = 0; d < 8; ++d) {
-      if (dirs & bit(d)) jump(u, d, mark_segment);
+      if (dirs & bit(d)) jump(u, uc, d, mark_segment);
     }
   });
   std::vector<std::uint64_t> read(line.size(), 0);

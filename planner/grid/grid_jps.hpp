@@ -51,7 +51,7 @@ class JpsBitGrid {
 
   int width_ = 0;
   int height_ = 0;
-  int len_[4] = {0, 0, 0, 0};           // cells per row in each orientation
+  int len_[4] = {0, 0, 0, 0};             // cells per row in each orientation
   std::size_t stride_[4] = {0, 0, 0, 0};  // bytes per row, with the border and 8 bytes of slack
   std::vector<std::uint8_t> bits_[4];
 };
@@ -88,19 +88,35 @@ class GridJps final : public GridSearchBase<1> {
   // The directions worth jumping from `u`, arriving in direction `dir` (kNoDir at the
   // start): the natural and forced neighbours of the pruning rules.
   std::uint8_t successor_dirs(NodeId u, std::uint8_t dir) const;
-  // Jumps from `u` in `dir`; node kNoNode when it hits a wall first. `scan` (may be
+  // Jumps from `u` (at cell coordinates `c`) in `dir`; node kNoNode when it hits a wall first. `scan` (may be
   // null) receives each segment scanned: (origin cell, last cell scanned).
   template <class ScanFn>
-  Successor jump(NodeId u, int dir, ScanFn&& scan) const;
+  Successor jump(NodeId u, glm::ivec2 c, int dir, ScanFn&& scan) const;
   void finish(SearchStatus status);
 
-  const JpsBitGrid* bits_ = nullptr;         // the current query's group; valid while revision_ holds
+  const JpsBitGrid* bits_ = nullptr;  // the current query's group; valid while revision_ holds
   std::uint64_t revision_ = ~std::uint64_t(0);
   std::map<std::uint16_t, std::unique_ptr<JpsBitGrid>> grids_;  // per move key, for revision_
-  double multiplier_ = 1;                    // of the current query's group
-  std::uint16_t key_ = 0;                    // the current query's move key
-  std::vector<NodeId> parent_;               // per cell: the jump point it was reached from
-  std::uint64_t scanned_ = 0;                // cells scanned by the current search's jumps
+  double multiplier_ = 1;                                       // of the current query's group
+  std::uint16_t key_ = 0;                                       // the current query's move key
+  // Per cell: the jump point it was reached from; read only for cells the current search
+  // reached. In pages of 1,024 cells allocated when first written, as the search state.
+  class ParentPages {
+   public:
+    explicit ParentPages(std::size_t cells) : pages_((cells + kPageCells - 1) / kPageCells) {}
+    NodeId operator[](NodeId cell) const { return pages_[cell / kPageCells][cell % kPageCells]; }
+    void set(NodeId cell, NodeId parent) {
+      std::unique_ptr<NodeId[]>& page = pages_[cell / kPageCells];
+      if (!page) page = std::make_unique_for_overwrite<NodeId[]>(kPageCells);
+      page[cell % kPageCells] = parent;
+    }
+
+   private:
+    static constexpr std::uint32_t kPageCells = 1024;
+    std::vector<std::unique_ptr<NodeId[]>> pages_;
+  };
+  ParentPages parent_;
+  std::uint64_t scanned_ = 0;  // cells scanned by the current search's jumps
   OpenList open_;
 };
 
