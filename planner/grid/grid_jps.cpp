@@ -232,11 +232,10 @@ SearchStatus GridJps::start(const PathQuery& query) {
   return result_.status;
 }
 
-std::uint8_t GridJps::successor_dirs(NodeId u, std::uint8_t dir) const {
+std::uint8_t GridJps::successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const {
   // Moves join cells of one key only, so the cost grid's moves are the bit grid's.
   const std::uint8_t moves = grid_.moves(u);
   if (dir == Cell::kNoDir) return moves;  // the start: every neighbour
-  const glm::ivec2 c = grid_.cell(u);
   const int dx = kDirDx[dir], dy = kDirDy[dir];
   std::uint8_t want = bit(dir);
   if (dx != 0 && dy != 0) {
@@ -257,13 +256,18 @@ template <class ScanFn>
 GridJps::Successor GridJps::jump(NodeId u, glm::ivec2 c, int dir, ScanFn&& scan) const {
   const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
   const int dx = kDirDx[dir], dy = kDirDy[dir];
+  // Row-major ids without CostGrid::index's range assertions (every cell here is in range).
+  const auto at = [w = std::uint32_t(grid_.width())](int x, int y) {
+    return NodeId(std::uint32_t(y) * w + std::uint32_t(x));
+  };
   Successor out;
   if (dx == 0 || dy == 0) {
     const JpsBitGrid::Jump j = bits_->jump_straight(dir, c.x, c.y, gx, gy);
     out.scanned = std::uint64_t(j.steps);
-    if (j.steps > 0) scan(u, grid_.index(c.x + dx * j.steps, c.y + dy * j.steps));
+    out.cell = {c.x + dx * j.steps, c.y + dy * j.steps};
+    if (j.steps > 0) scan(u, at(out.cell.x, out.cell.y));
     if (!j.found) return out;
-    out.node = grid_.index(c.x + dx * j.steps, c.y + dy * j.steps);
+    out.node = at(out.cell.x, out.cell.y);
     out.cost = double(j.steps);
     return out;
   }
@@ -278,26 +282,26 @@ GridJps::Successor GridJps::jump(NodeId u, glm::ivec2 c, int dir, ScanFn&& scan)
       found = true;
       break;
     }
-    const NodeId here = grid_.index(x, y);
     const JpsBitGrid::Jump a = bits_->jump_straight(h_dir, x, y, gx, gy);
     out.scanned += std::uint64_t(a.steps);
-    if (a.steps > 0) scan(here, grid_.index(x + dx * a.steps, y));
+    if (a.steps > 0) scan(at(x, y), at(x + dx * a.steps, y));
     if (a.found) {
       found = true;
       break;
     }
     const JpsBitGrid::Jump b = bits_->jump_straight(v_dir, x, y, gx, gy);
     out.scanned += std::uint64_t(b.steps);
-    if (b.steps > 0) scan(here, grid_.index(x, y + dy * b.steps));
+    if (b.steps > 0) scan(at(x, y), at(x, y + dy * b.steps));
     if (b.found) {
       found = true;
       break;
     }
   }
   out.scanned += std::uint64_t(k);
-  if (k > 0) scan(u, grid_.index(x, y));
+  out.cell = {x, y};
+  if (k > 0) scan(u, at(x, y));
   if (!found) return out;
-  out.node = grid_.index(x, y);
+  out.node = at(x, y);
   out.cost = kSqrt2 * double(k);
   return out;
 }
@@ -333,8 +337,8 @@ SearchStatus GridJps::step(std::uint64_t max_expansions) {
       return result_.status;
     }
     const double gu = cur.g[0];
-    const std::uint8_t dirs = successor_dirs(u, cur.parent_dir[0]);
     const glm::ivec2 uc = grid_.cell(u);
+    const std::uint8_t dirs = successor_dirs(u, uc, cur.parent_dir[0]);
     if (observer_) {
       // The legal neighbours the pruning rules skip. A neighbour the search holds already
       // is left alone: a Prune event would take it off the replay's open list.
@@ -363,7 +367,8 @@ SearchStatus GridJps::step(std::uint64_t max_expansions) {
       sv->g[0] = ng;
       sv->parent_dir[0] = std::uint8_t(d);  // the direction of the jump into v
       parent_.set(v, u);
-      const double h = heuristic(0, v);
+      const double h =
+          h_scale_ * octile_cells(s.cell.x, s.cell.y, ends_xy_[1].x, ends_xy_[1].y);  // heuristic(0, v)
       open_.push(OpenEntry{ng + h, float(h), v});
       ++result_.stats.pushes;
       if (!fresh) ++result_.stats.relaxations;
@@ -432,7 +437,7 @@ std::unique_ptr<ResultDependency> GridJps::result_dependency() const {
     const glm::ivec2 uc = grid_.cell(u);
     mark(uc.x, uc.y);
     if (u == ends_[1]) return;
-    const std::uint8_t dirs = successor_dirs(u, c.parent_dir[0]);
+    const std::uint8_t dirs = successor_dirs(u, uc, c.parent_dir[0]);
     for (int d = 0; d < 8; ++d) {
       if (dirs & bit(d)) jump(u, uc, d, mark_segment);
     }

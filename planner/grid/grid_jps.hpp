@@ -84,10 +84,11 @@ class GridJps final : public GridSearchBase<1> {
     NodeId node = kNoNode;
     double cost = 0;            // cells, unweighted
     std::uint64_t scanned = 0;  // cells the jump scanned
+    glm::ivec2 cell{0, 0};      // where it stopped (node's coordinates when found)
   };
-  // The directions worth jumping from `u`, arriving in direction `dir` (kNoDir at the
-  // start): the natural and forced neighbours of the pruning rules.
-  std::uint8_t successor_dirs(NodeId u, std::uint8_t dir) const;
+  // The directions worth jumping from `u` (at cell coordinates `c`), arriving in direction `dir` (kNoDir at
+  // the start): the natural and forced neighbours of the pruning rules.
+  std::uint8_t successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const;
   // Jumps from `u` (at cell coordinates `c`) in `dir`; node kNoNode when it hits a wall first. `scan` (may be
   // null) receives each segment scanned: (origin cell, last cell scanned).
   template <class ScanFn>
