@@ -23,6 +23,9 @@ pathscope_cli_test(usage_bad_param 2 "expected name=number" ${PS} solve maps/def
 pathscope_cli_test(movingai_ok 0 "2 queries, 0 mismatches" ${PS} movingai ${DATA}/ok.scen)
 pathscope_cli_test(movingai_mismatch 1 "1 queries, 1 mismatches" ${PS} movingai ${DATA}/wrong_length.scen)
 pathscope_cli_test(movingai_bad_field 1 "bad_field.scen:2: field 8 \\(goal_y\\): expected an integer" ${PS} movingai ${DATA}/bad_field.scen)
+pathscope_cli_test(solve_jps_refuses_terrain_costs 0 "jps +invalid.*jps needs uniform costs, but class \"infantry\" has terrain costs.*use astar"
+                   ${PS} solve maps/default.json --planner jps)
+pathscope_cli_test(solve_jps_rooms 0 "corner to corner\"  jps +found.*jps +found.*jps +found" ${PS} solve maps/jps_rooms.json)
 pathscope_cli_test(movingai_jps_den312d 0 "320 queries, 0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner jps)
 pathscope_cli_test(movingai_inexact_ratio 0 "0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner weighted_astar --max-ratio 1.5)
 pathscope_cli_test(convert_round_trip 0 "wrote .*ok_converted.json" ${PS} convert ${DATA}/ok.map ${CMAKE_CURRENT_BINARY_DIR}/ok_converted.json --scen ${DATA}/ok.scen)
