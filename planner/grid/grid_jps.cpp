@@ -173,7 +173,7 @@ GridJps::GridJps(const PlanningWorld& world, std::size_t movement_class, std::st
     : GridSearchBase<1>(world, movement_class, std::move(name)), parent_(grid_.cell_count()) {}
 
 double GridJps::uniform_multiplier(const CostGrid& grid, const TerrainRaster& raster, std::uint16_t key,
-                                   double* second) {
+                                   double* first, double* second) {
   double m = 0;
   for (std::size_t id = 0; id < raster.surface_count(); ++id) {
     if (raster.cells_with(SurfaceId(id)) == 0) continue;
@@ -182,6 +182,7 @@ double GridJps::uniform_multiplier(const CostGrid& grid, const TerrainRaster& ra
     if (m == 0) {
       m = mult;
     } else if (mult != m) {
+      if (first) *first = m;
       if (second) *second = mult;
       return 0;
     }
@@ -196,15 +197,9 @@ SearchStatus GridJps::start(const PathQuery& query) {
   if (!begin_query(query, 1.0)) return result_.status;
   const NodeId start = ends_[0];
   key_ = grid_.move_key(start);
-  double other = 0;
-  multiplier_ = uniform_multiplier(grid_, world_.raster(), key_, &other);
+  double first = 0, other = 0;
+  multiplier_ = uniform_multiplier(grid_, world_.raster(), key_, &first, &other);
   if (multiplier_ == 0) {
-    double first = 0;
-    for (std::size_t id = 0; id < world_.raster().surface_count() && first == 0; ++id) {
-      if (world_.raster().cells_with(SurfaceId(id)) == 0) continue;
-      const auto [mult, k] = grid_.cost_of(world_.raster().surface(SurfaceId(id)));
-      if (k == key_ && mult > 0) first = mult;
-    }
     result_.status = SearchStatus::Invalid;
     result_.message = "jps needs uniform costs, but class \"" + world_.scenario().classes[class_].name +
                       "\" has terrain costs (multipliers " + format_multiplier(first) + " and " +

@@ -75,9 +75,9 @@ class GridJps final : public GridSearchBase<1> {
   std::unique_ptr<ResultDependency> result_dependency() const override;
 
   /// The multiplier shared by every cell of move key `key` in `grid`, or 0 when they do
-  /// not all share one (or none holds it); `second` receives another multiplier found.
+  /// not all share one (or none holds it); then `first` and `second` receive two that differ.
   static double uniform_multiplier(const CostGrid& grid, const TerrainRaster& raster, std::uint16_t key,
-                                   double* second = nullptr);
+                                   double* first = nullptr, double* second = nullptr);
 
  private:
   struct Successor {
