@@ -23,6 +23,10 @@ pathscope_cli_test(usage_bad_param 2 "expected name=number" ${PS} solve maps/def
 pathscope_cli_test(movingai_ok 0 "2 queries, 0 mismatches" ${PS} movingai ${DATA}/ok.scen)
 pathscope_cli_test(movingai_mismatch 1 "1 queries, 1 mismatches" ${PS} movingai ${DATA}/wrong_length.scen)
 pathscope_cli_test(movingai_bad_field 1 "bad_field.scen:2: field 8 \\(goal_y\\): expected an integer" ${PS} movingai ${DATA}/bad_field.scen)
+pathscope_cli_test(solve_jps_refuses_terrain_costs 0 "jps +invalid.*jps needs uniform costs, but class \"infantry\" has terrain costs.*use astar"
+                   ${PS} solve maps/default.json --planner jps)
+pathscope_cli_test(solve_jps_rooms 0 "corner to corner\"  jps +found.*jps +found.*jps +found" ${PS} solve maps/jps_rooms.json)
+pathscope_cli_test(movingai_jps_den312d 0 "320 queries, 0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner jps)
 pathscope_cli_test(movingai_inexact_ratio 0 "0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner weighted_astar --max-ratio 1.5)
 pathscope_cli_test(convert_round_trip 0 "wrote .*ok_converted.json" ${PS} convert ${DATA}/ok.map ${CMAKE_CURRENT_BINARY_DIR}/ok_converted.json --scen ${DATA}/ok.scen)
 pathscope_cli_test(convert_pick_longest 0 "wrote .*16 queries" ${PS} convert ${BENCH}/den312d.map ${CMAKE_CURRENT_BINARY_DIR}/den_longest.json --scen ${BENCH}/den312d.map.scen --pick longest)
@@ -53,7 +57,7 @@ pathscope_cli_test(open_positional_then_subcommand 2 "maps/default.json before `
 pathscope_cli_test(open_positional_two_files 2 "not expected" ${PS} maps/default.json maps/large_1024.json)
 
 # The full ground truth (25,587 problems) for every exact planner: release build only.
-foreach(planner astar bidirectional dijkstra)
+foreach(planner astar bidirectional dijkstra jps)
   pathscope_cli_test(movingai_full_${planner} 0 "25587 queries, 0 mismatches" ${PS} movingai ${BENCH} --planner ${planner})
   set_tests_properties(cli.movingai_full_${planner} PROPERTIES LABELS slow)
 endforeach()

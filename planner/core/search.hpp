@@ -80,6 +80,8 @@ enum class SearchEventKind : std::uint8_t {
   Refine,   ///< a whole intermediate polyline (one step of a replay): `node` indexes the
             ///< trace's refinements; smoothing passes, string pulling, culling.
   Path,     ///< node is on the final path (emitted start to goal, after Found).
+  Scan,     ///< a jump (jump point search) read the cells on the straight or diagonal line
+            ///< from parent (its origin, excluded) to node (included); opens nothing.
 };
 
 /// One trace event.

@@ -7,6 +7,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/grid/grid_astar.hpp"
 #include "planner/grid/grid_bidirectional.hpp"
+#include "planner/grid/grid_jps.hpp"
 #include "planner/hybrid/hybrid_planner.hpp"
 #include "planner/quadtree/quadtree_planner.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
@@ -96,6 +97,10 @@ std::vector<PlannerInfo> make_registry() {
   r.push_back(PlannerInfo{
       "bidirectional", "grid", "Bidirectional A* on the cell grid (optimal stopping rule)", true, kGridCostUnits, {},
       [](const QueryContext& c) { return std::make_unique<GridBidirectional>(c.world, c.movement_class, "bidirectional"); }});
+  r.push_back(PlannerInfo{
+      "jps", "grid", "Jump point search: A* over jump points, for uniform-cost grids (optimal; else use astar)", true,
+      kGridCostUnits, {},
+      [](const QueryContext& c) { return std::make_unique<GridJps>(c.world, c.movement_class, "jps"); }});
   r.push_back(PlannerInfo{
       "quadtree", "quadtree",
       "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)", false,

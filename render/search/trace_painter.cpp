@@ -30,6 +30,8 @@ namespace {
 
 constexpr std::uint8_t kOpenBit[2] = {1, 2};
 constexpr std::uint8_t kClosedBit[2] = {4, 8};
+constexpr std::uint8_t kScannedBit = 16;
+constexpr std::uint8_t kPrunedBit = 32;
 constexpr int kMaxGraphImageSide = 2048;
 
 // Image versions must never repeat for one key, even across painters that come and go
@@ -223,7 +225,16 @@ void TracePainter::clear_pixels() {
 
 void TracePainter::compose(std::size_t p) {
   const std::uint32_t open = show_open_ ? open_px_[p] : 0;
-  image_px_[p] = open != 0 ? open : (show_closed_ ? closed_px_[p] : 0);
+  if (open != 0) {
+    image_px_[p] = open;
+  } else if (!show_closed_) {
+    image_px_[p] = 0;
+  } else if (closed_px_[p] != 0) {
+    image_px_[p] = closed_px_[p];
+  } else {
+    const std::uint8_t f = flags_[p];
+    image_px_[p] = (f & kPrunedBit) ? pack(trace_palette::kPruned) : (f & kScannedBit) ? pack(trace_palette::kScanned) : 0;
+  }
 }
 
 void TracePainter::set_shown(bool closed, bool open) {
@@ -253,6 +264,27 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
     ++step_;
   }
   if (e.kind == SearchEventKind::Path || e.kind == SearchEventKind::Refine) return;
+  if (e.kind == SearchEventKind::Scan) {
+    // The cells from the jump's origin (excluded) along its line to e.node (included).
+    if (!geometry.lattice || e.parent >= flags_.size() || e.node >= flags_.size()) return;
+    const int w = geometry.lattice->width;
+    const int ax = int(e.parent % unsigned(w)), ay = int(e.parent / unsigned(w));
+    const int bx = int(e.node % unsigned(w)), by = int(e.node / unsigned(w));
+    const int dx = (bx > ax) - (bx < ax), dy = (by > ay) - (by < ay);
+    if ((dx == 0 && dy == 0) || (dx != 0 && dy != 0 && std::abs(bx - ax) != std::abs(by - ay)) ||
+        (dx == 0 && bx != ax) || (dy == 0 && by != ay)) {
+      return;  // not a straight or diagonal line: nothing to draw
+    }
+    for (int x = ax, y = ay; x != bx || y != by;) {
+      x += dx;
+      y += dy;
+      const std::size_t q = std::size_t(y) * std::size_t(w) + std::size_t(x);
+      flags_[q] |= kScannedBit;
+      compose(q);
+    }
+    dirty_ = true;
+    return;
+  }
   const std::int64_t p = pixel_of(e.node, geometry);
   if (p < 0) return;
   std::uint8_t& flags = flags_[std::size_t(p)];
@@ -286,7 +318,9 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
         flags &= std::uint8_t(~kOpenBit[s]);
         open_px_[std::size_t(p)] = (two_sided_ && (flags & kOpenBit[1 - s])) ? open_side_px_[1 - s][std::size_t(p)] : 0;
       }
+      if (geometry.lattice) flags |= kPrunedBit;
       break;
+    case SearchEventKind::Scan:
     case SearchEventKind::Refine:
     case SearchEventKind::Path: break;
   }
@@ -325,6 +359,28 @@ void TracePainter::paint_graph_rects(const TraceReplay& replay, const TraceGeome
       node_shape(out, Layer::Closed, unpack(closed_color(n.side, n.g)), geometry.node(n.node), geometry.node_extent, true, 1);
     } else if (n.open() && open) {
       node_shape(out, Layer::Open, unpack(open_color(n.side, n.f())), geometry.node(n.node), geometry.node_extent, true, 1);
+    }
+  }
+}
+
+void TracePainter::paint_current_jumps(const SearchTrace& trace, const TraceReplay& replay,
+                                       const TraceGeometry& geometry, DrawList& out) const {
+  // The events of the current step: from its Expand event to the next step's event.
+  const std::uint64_t step = replay.step();
+  if (step == 0 || step > trace.step_count()) return;
+  const auto& events = trace.events();
+  const std::size_t begin = trace.step_event(step - 1);
+  const std::size_t end = step < trace.step_count() ? trace.step_event(step) : events.size();
+  bool any_scan = false;
+  for (std::size_t i = begin; i < end && !any_scan; ++i) any_scan = events[i].kind == SearchEventKind::Scan;
+  if (!any_scan) return;  // only planners that jump draw their jumps
+  for (std::size_t i = begin + 1; i < end; ++i) {
+    const SearchEvent& e = events[i];
+    if (e.parent == kNoNode || e.node == kNoNode) continue;
+    if (e.kind == SearchEventKind::Scan) {
+      out.line(Layer::Current, trace_palette::kScanLine, geometry.position(e.parent), geometry.position(e.node), 1);
+    } else if (e.kind == SearchEventKind::Push || e.kind == SearchEventKind::Relax) {
+      out.line(Layer::Current, trace_palette::kJumpLine, geometry.position(e.parent), geometry.position(e.node), 2);
     }
   }
 }
@@ -369,6 +425,7 @@ void TracePainter::paint(const SearchTrace& trace, const TraceReplay& replay, co
     }
     node_shape(out, Layer::Current, trace_palette::kCurrent, geometry.node(replay.current()), geometry.node_extent,
                false, 2);
+    paint_current_jumps(trace, replay, geometry, out);
   }
   if (const Refinement* r = replay.refinement(); r != nullptr && !reached_path) {
     if (layers.contains(Layer::Refinement) && r->points.size() >= 2) {

@@ -79,6 +79,10 @@ inline constexpr Color kPartialPath{255, 160, 40, 255};      ///< Parent chain, 
 inline constexpr Color kPartialPathBack{80, 200, 255, 255};  ///< Parent chain, side 1.
 inline constexpr Color kPath{255, 64, 200, 255};             ///< The final path.
 inline constexpr Color kRefinement{120, 255, 120, 255};      ///< The latest refinement polyline.
+inline constexpr Color kScanned{225, 235, 250, 120};         ///< A cell a jump scanned (Scan events), not opened.
+inline constexpr Color kPruned{235, 90, 90, 120};             ///< A neighbour pruning skipped, not opened.
+inline constexpr Color kScanLine{200, 225, 255, 230};        ///< The current expansion's scans.
+inline constexpr Color kJumpLine{255, 200, 60, 255};         ///< The current expansion's jumps to the nodes it opened.
 }  // namespace trace_palette
 
 /// Graph nodes whose side is below this many pixels are painted as one image.
@@ -97,7 +101,11 @@ class TracePainter {
   /// the final path is not reached); Refinement (the latest intermediate polyline, with
   /// its stage name on Labels, and its shapes on the layers of their roles, e.g. a
   /// secondary graph on RefinementGraph, a visibility region on RefinementRegion: see
-  /// paint_structure_shape()); Path (one polyline once reached). Only layers in
+  /// paint_structure_shape()); Path (one polyline once reached). On grids, the cells
+  /// jumps scanned (Scan events) and the neighbours pruning skipped (Prune events) that
+  /// were never opened are drawn under the closed ones in kScanned and kPruned, and
+  /// Current adds the current expansion's scans (kScanLine) and its jumps to the nodes
+  /// it opened (kJumpLine). Only layers in
   /// `layers` are drawn. `replay` must replay `trace`. Graph nodes larger than
   /// kImageNodePixels on screen are drawn in their own shape (box, polygon, or a
   /// square marker for points) on Closed and Open instead.
@@ -127,6 +135,8 @@ class TracePainter {
                          DrawList& out) const;
   std::uint32_t closed_color(std::uint8_t side, double g) const;
   std::uint32_t open_color(std::uint8_t side, double f) const;
+  void paint_current_jumps(const SearchTrace& trace, const TraceReplay& replay, const TraceGeometry& geometry,
+                           DrawList& out) const;
 
   // What the cached pixels were built from.
   const SearchTrace* trace_ = nullptr;
@@ -150,12 +160,12 @@ class TracePainter {
   Lut closed_lut_[2]{};
   Lut open_lut_[2]{};
 
-  // Per pixel: bit 0/1 open on side 0/1, bit 2/3 closed on side 0/1.
+  // Per pixel: bit 0/1 open on side 0/1, bit 2/3 closed on side 0/1, bit 4 scanned, bit 5 pruned.
   std::vector<std::uint8_t> flags_;
   std::vector<std::uint32_t> closed_px_;  // RGBA8 as bytes in memory order
   std::vector<std::uint32_t> open_px_;
   std::vector<std::uint32_t> open_side_px_[2];  // two-sided traces: each side's open colour
-  std::vector<std::uint32_t> image_px_;         // what is drawn: open over closed, shown sets only
+  std::vector<std::uint32_t> image_px_;         // what is drawn: open over closed over pruned over scanned
   bool show_closed_ = true;
   bool show_open_ = true;
   std::uint64_t version_ = 0;

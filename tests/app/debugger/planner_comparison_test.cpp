@@ -25,6 +25,11 @@ TEST_SUITE("debugger") {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       CAPTURE(rows[i].name);
       CHECK(rows[i].name == planner_registry()[i].name);
+      if (rows[i].name == "jps") {  // the map has terrain costs, which jump point search refuses
+        CHECK(rows[i].status == SearchStatus::Invalid);
+        CHECK(rows[i].message.find("use astar") != std::string::npos);
+        continue;
+      }
       CHECK(rows[i].status == SearchStatus::Found);
       CHECK(rows[i].expansions > 0);
       if (!rows[i].exact) continue;
@@ -36,6 +41,28 @@ TEST_SUITE("debugger") {
     // The active planner survives the comparison (node positions still work).
     REQUIRE(dbg.planner() != nullptr);
     CHECK(dbg.node_position(0).has_value());
+  }
+
+  TEST_CASE("compare_planners: on ground of one cost, jps agrees with the other exact planners") {
+    Scenario s = debugger_scenario();
+    for (std::uint8_t& t : s.tiles->terrain) {
+      if (s.terrains[t].name != "wall") t = 0;  // rough and swamp become ground
+    }
+    EditorState state = open_state(s);
+    SearchDebugger dbg;
+    dbg.sync(state);
+    const std::vector<ComparisonRow> rows = dbg.compare_planners();
+    double exact_cost = -1;
+    bool jps = false;
+    for (const ComparisonRow& row : rows) {
+      CAPTURE(row.name);
+      if (!row.exact) continue;
+      REQUIRE(row.status == SearchStatus::Found);
+      if (exact_cost < 0) exact_cost = row.cost;
+      CHECK(row.cost == doctest::Approx(exact_cost).epsilon(1e-12));
+      jps = jps || row.name == "jps";
+    }
+    CHECK(jps);
   }
 
 

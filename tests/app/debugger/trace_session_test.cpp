@@ -72,6 +72,43 @@ TEST_SUITE("debugger") {
     for (std::size_t i = 1; i < open.size(); ++i) CHECK(open[i - 1].f() <= open[i].f());
   }
 
+  TEST_CASE("a jps query steps forwards and backwards through its jump points like any planner") {
+    Scenario s = ascii_scenario({
+        "........................",
+        "........#...............",
+        "........#.......#.......",
+        "........#.......#.......",
+        "..###...#.......#.......",
+        "................#.......",
+        "........................",
+    });
+    s.queries = {Query{"jumps", cell_center(s, 1, 1), cell_center(s, 22, 5), 0, "jps", {}, std::nullopt, {}}};
+    EditorState state = open_state(s);
+    SearchDebugger dbg;
+    dbg.sync(state);
+    REQUIRE(dbg.replay() != nullptr);
+
+    const PlanningWorld world(s);
+    auto planner = find_planner("jps")->create(QueryContext{world, 0, std::nullopt, {}});
+    SearchTrace trace;
+    planner->set_observer(&trace);
+    REQUIRE(find_path(*planner, PathQuery{s.queries[0].start, s.queries[0].goal}).status == SearchStatus::Found);
+    TraceReplay ref(trace);
+    const std::uint64_t total = dbg.total_steps();
+    REQUIRE(total == trace.expansion_count());
+    REQUIRE(total > 3);
+    for (const std::uint64_t k : {std::uint64_t(1), total / 2, total, std::uint64_t(2), std::uint64_t(0), total}) {
+      dbg.seek(k);
+      ref.seek(k);
+      check_same_state(*dbg.replay(), ref);
+    }
+    dbg.reset();
+    dbg.step(3);
+    dbg.step_back(1);
+    ref.seek(2);
+    check_same_state(*dbg.replay(), ref);
+  }
+
   TEST_CASE("the status shown is where the search stands at the replay's step, the final one at the last") {
     // Query 0 finds a path; query 1's goal is walled in: no_path.
     Scenario s = ascii_scenario({

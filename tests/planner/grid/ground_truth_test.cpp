@@ -25,7 +25,7 @@ TEST_CASE("exact planners match the Moving AI optimal lengths on a sample of eve
     auto map = load_movingai_map(scen_map_path(scen, problems->front()));
     REQUIRE(map.ok());
     const PlanningWorld world(movingai_to_scenario(*map));
-    for (const char* name : {"astar", "bidirectional", "dijkstra"}) {
+    for (const char* name : {"astar", "bidirectional", "dijkstra", "jps"}) {
       auto planner = find_planner(name)->create(QueryContext{world, 0, std::nullopt, {}});
       // Every 40th problem, plus the last (usually among the longest).
       for (std::size_t i = 0; i < problems->size(); i += (i + 1 == problems->size() ? 1 : 40)) {

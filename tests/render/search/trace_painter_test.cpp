@@ -289,4 +289,53 @@ TEST_SUITE("render") {
     CHECK(open_pixels(image(small, Layer::Closed)) == counts.open);
   }
 
+  TEST_CASE("trace painter: a jump point search's scanned cells, pruned neighbours and jumps") {
+    const Scenario s = test::ascii_scenario({
+        "....................",
+        "....................",
+        "........#...........",
+        "........#...........",
+        "........#.......#...",
+        "........#...........",
+        "....................",
+        "....................",
+    });
+    const Recorded r(s, "jps", test::cell_center(s, 1, 4), test::cell_center(s, 18, 5));
+    REQUIRE(r.result.status == SearchStatus::Found);
+    TraceReplay replay(r.trace);
+    TracePainter painter;
+    const auto count = [](const ImagePrim& img, Color c) {
+      std::size_t n = 0;
+      for (std::size_t i = 0; i * 4 < img.rgba.size(); ++i) {
+        const Color p = pixel(img, i);
+        n += p.r == c.r && p.g == c.g && p.b == c.b && p.a == c.a;
+      }
+      return n;
+    };
+    // After the first expansion (the start): its jumps scanned cells; nothing pruned.
+    const DrawList first = paint_at(painter, r, replay, 1);
+    CHECK(count(image(first, Layer::Closed), trace_palette::kScanned) > 0);
+    CHECK(count(image(first, Layer::Closed), trace_palette::kPruned) == 0);
+    // The current expansion's scans and jumps are lines on Current.
+    std::size_t jump_lines = 0, scan_lines = 0;
+    for (const Primitive* p : first.find(Layer::Current, PrimitiveKind::Line)) {
+      jump_lines += p->color == trace_palette::kJumpLine;
+      scan_lines += p->color == trace_palette::kScanLine;
+    }
+    CHECK(jump_lines > 0);
+    CHECK(scan_lines > 0);
+    // Later expansions prune neighbours; stepping back and forth gives the same image.
+    const std::uint64_t total = r.trace.step_count();
+    const DrawList end = paint_at(painter, r, replay, total);
+    CHECK(count(image(end, Layer::Closed), trace_palette::kPruned) > 0);
+    paint_at(painter, r, replay, 1);
+    const DrawList again = paint_at(painter, r, replay, total);
+    CHECK(image(again, Layer::Closed).rgba == image(end, Layer::Closed).rgba);
+    // A planner without jumps draws no lines on Current.
+    const Recorded a(s, "astar", test::cell_center(s, 1, 4), test::cell_center(s, 18, 5));
+    TraceReplay ra(a.trace);
+    TracePainter pa;
+    CHECK(paint_at(pa, a, ra, 3).find(Layer::Current, PrimitiveKind::Line).empty());
+  }
+
 }  // TEST_SUITE

@@ -1,0 +1,456 @@
+// Jump point search on a uniform-cost grid with no corner cutting.
+//
+// Source: D. Harabor and A. Grastien, "Online Graph Pruning for Pathfinding on Grid Maps"
+// (AAAI 2011), sections 3 (neighbour pruning, forced neighbours) and 4 (jumping), adapted
+// to the movement rule of cost_grid.hpp, under which a diagonal move needs both orthogonal
+// neighbours passable; and the block-based scanning of Harabor and Grastien, "Improving
+// Jump Point Search" (ICAPS 2014), section 4 (straight jumps read a row of bits at once).
+//
+// Pruning rules, derived for this movement rule. A node x is reached from its parent p.
+// A neighbour n of x is pruned when some path from p to n that avoids x is no longer than
+// p -> x -> n (strictly shorter for diagonal arrivals: the rules below only prune on ties
+// where the other path starts with a diagonal, so every optimal path has a canonical form).
+//   Straight arrival, moving east into x = (x, y) from (x-1, y):
+//     - (x+1, y) is natural.
+//     - (x, y-1) costs 2 through x, sqrt(2) by the diagonal p -> (x, y-1), which is legal
+//       exactly when (x-1, y-1) is passable (x and (x, y-1) are). So (x, y-1) is FORCED
+//       when (x-1, y-1) is blocked and (x, y-1) passable, and pruned otherwise.
+//     - (x+1, y-1) costs 1 + sqrt(2) through x; p -> (x, y-1) -> (x+1, y-1) costs the same
+//       when (x-1, y-1) is passable. Moving there from x needs (x, y-1) passable, so it is
+//       forced together with (x, y-1).
+//     - (x-1, y-1) is one straight move from p: pruned. Row y+1 is symmetric.
+//   Diagonal arrival, moving (dx, dy) into x from p = (x-dx, y-dy): the move was legal, so
+//   (x-dx, y) and (x, y-dy) are passable. (x-dx, y+dy) costs 2 sqrt(2) through x and 2 by
+//   way of (x-dx, y): always pruned, and likewise (x+dx, y-dy). Hence there are NO forced
+//   neighbours on diagonal moves without corner cutting: the natural ones are (x+dx, y),
+//   (x, y+dy) and (x+dx, y+dy).
+// Jumping. A straight jump east stops on the goal, on a cell with a forced neighbour
+// (row y-1 or y+1 passes from blocked at x-1 to passable at x), or before a blocked cell
+// (no successor). With P the passable bits of a row, the stop cells of row y are
+//   ~P_y | (P_{y-1} & ~P_{y-1} << 1) | (P_{y+1} & ~P_{y+1} << 1)
+// (bit x against bit x-1), so one 64-bit load per row tests 56 cells (unaligned loads,
+// shifted by up to 7 bits) and std::countr_zero finds the first stop. The passable bits
+// are kept in four orientations (as is, mirrored, transposed, transposed and mirrored), so
+// the four straight directions are one scan east. A diagonal jump steps one cell at a
+// time while the diagonal move is legal; a cell is a jump point when it is the goal or
+// when a straight jump from it along either component direction finds a jump point.
+// Every jump edge is a straight or diagonal line, so each costs its octile length times
+// the group's one multiplier, the octile heuristic is consistent on the jump graph, and a
+// jump point is never reopened.
+//
+// Uniform costs: moves join only cells of one move key (cost_grid.hpp), so the search
+// from a start runs on the cells of the start's key, treated as the passable ones. Those
+// must all share one multiplier; otherwise the query is Invalid and names astar.
+// Ties: f, then h (deeper first), then cell index, as in A*. Expansions count jump points.
+
+#include "planner/grid/grid_jps.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "planner/grid/grid_dependency.hpp"
+
+namespace pathscope {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the bit scans load rows as little-endian words");
+
+// 56 of the 57 bits an unaligned load shifted by up to 7 bits holds.
+constexpr int kScanBits = 56;
+constexpr std::uint64_t kScanMask = (std::uint64_t(1) << kScanBits) - 1;
+
+// Bits [bit, bit + 56] of a row of bytes.
+std::uint64_t load_bits(const std::uint8_t* row, int bit) {
+  std::uint64_t v;
+  std::memcpy(&v, row + (bit >> 3), sizeof v);
+  return v >> (bit & 7);
+}
+
+// The direction of a unit step (dx, dy), as indexed by kDirDx / kDirDy.
+constexpr std::uint8_t kDirOf[3][3] = {{6, 3, 7}, {2, 8, 0}, {5, 1, 4}};  // [dy + 1][dx + 1]
+std::uint8_t dir_of(int dx, int dy) { return kDirOf[dy + 1][dx + 1]; }
+constexpr std::uint8_t bit(int d) { return std::uint8_t(1u << d); }
+
+int sign(int v) { return (v > 0) - (v < 0); }
+
+std::string format_multiplier(double m) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", m);
+  return buf;
+}
+
+// The grid dependency over the cells the jumps read, plus the group's one multiplier:
+// a change that makes the group's costs uneven (or changes its multiplier) voids it.
+class JpsDependency final : public ResultDependency {
+ public:
+  JpsDependency(const PlanningWorld& world, std::size_t movement_class, std::vector<std::uint64_t> bits,
+                std::uint16_t key, double multiplier)
+      : world_(world),
+        class_(movement_class),
+        cells_(world, movement_class, std::move(bits)),
+        key_(key),
+        multiplier_(multiplier) {}
+  bool still_valid(const WorldChange& change) const override {
+    if (!cells_.still_valid(change)) return false;
+    return GridJps::uniform_multiplier(world_.grid(class_), world_.raster(), key_) == multiplier_;
+  }
+
+ private:
+  const PlanningWorld& world_;
+  std::size_t class_;
+  ExpandedCellsDependency cells_;
+  std::uint16_t key_;
+  double multiplier_;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// JpsBitGrid
+
+JpsBitGrid::JpsBitGrid(const CostGrid& grid, std::uint16_t key)
+    : width_(grid.width()), height_(grid.height()) {
+  len_[0] = len_[1] = width_;
+  len_[2] = len_[3] = height_;
+  for (int o = 0; o < 4; ++o) {
+    const int rows = o < 2 ? height_ : width_;
+    stride_[o] = std::size_t(len_[o] + 2 + 7) / 8 + 8;  // border bits, and slack for 8-byte loads
+    bits_[o].assign(stride_[o] * std::size_t(rows + 2), 0);
+  }
+  for (int y = 0; y < height_; ++y) {
+    for (int x = 0; x < width_; ++x) {
+      if (grid.move_key(grid.index(x, y)) != key) continue;
+      set(0, x, y);
+      set(1, width_ - 1 - x, y);
+      set(2, y, x);
+      set(3, height_ - 1 - y, x);
+    }
+  }
+}
+
+void JpsBitGrid::set(int o, int p, int row) {
+  std::uint8_t* r = bits_[o].data() + std::size_t(row + 1) * stride_[o];
+  const int b = p + 1;
+  r[b >> 3] = std::uint8_t(r[b >> 3] | (1u << (b & 7)));
+}
+
+JpsBitGrid::Jump JpsBitGrid::scan_east(int o, int p, int row, int goal_p) const {
+  const std::uint8_t* here = row_ptr(o, row);
+  const std::uint8_t* above = row_ptr(o, row - 1);
+  const std::uint8_t* below = row_ptr(o, row + 1);
+  // c: the first cell of the window (its bit is c + 1). The border cell at len_ is
+  // blocked, so the loop stops by then.
+  for (int c = p + 1;; c += kScanBits) {
+    const std::uint64_t cur = load_bits(here, c + 1);
+    const std::uint64_t a = load_bits(above, c + 1), a_back = load_bits(above, c);
+    const std::uint64_t b = load_bits(below, c + 1), b_back = load_bits(below, c);
+    const std::uint64_t stop = (~cur | (a & ~a_back) | (b & ~b_back)) & kScanMask;
+    const int s = stop ? c + std::countr_zero(stop) : INT_MAX;
+    if (goal_p >= c && goal_p < c + kScanBits && goal_p <= s) return Jump{goal_p - p, true};
+    if (stop == 0) continue;
+    if (!((cur >> (s - c)) & 1u)) return Jump{s - 1 - p, false};  // a wall: the last free cell
+    return Jump{s - p, true};                                     // a forced neighbour
+  }
+}
+
+JpsBitGrid::Jump JpsBitGrid::jump_straight(int dir, int x, int y, int gx, int gy) const {
+  switch (dir) {
+    case 0: return scan_east(0, x, y, gy == y && gx > x ? gx : -1);
+    case 2: return scan_east(1, width_ - 1 - x, y, gy == y && gx < x ? width_ - 1 - gx : -1);
+    case 1: return scan_east(2, y, x, gx == x && gy > y ? gy : -1);
+    default: return scan_east(3, height_ - 1 - y, x, gx == x && gy < y ? height_ - 1 - gy : -1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// GridJps
+
+GridJps::GridJps(const PlanningWorld& world, std::size_t movement_class, std::string name)
+    : GridSearchBase<1>(world, movement_class, std::move(name)), parent_(grid_.cell_count()) {}
+
+double GridJps::uniform_multiplier(const CostGrid& grid, const TerrainRaster& raster, std::uint16_t key,
+                                   double* first, double* second) {
+  double m = 0;
+  for (std::size_t id = 0; id < raster.surface_count(); ++id) {
+    if (raster.cells_with(SurfaceId(id)) == 0) continue;
+    const auto [mult, k] = grid.cost_of(raster.surface(SurfaceId(id)));
+    if (k != key || mult <= 0) continue;
+    if (m == 0) {
+      m = mult;
+    } else if (mult != m) {
+      if (first) *first = m;
+      if (second) *second = mult;
+      return 0;
+    }
+  }
+  return m;
+}
+
+SearchStatus GridJps::start(const PathQuery& query) {
+  open_.clear();
+  scanned_ = 0;
+  bits_ = nullptr;
+  if (!begin_query(query, 1.0)) return result_.status;
+  const NodeId start = ends_[0];
+  key_ = grid_.move_key(start);
+  double first = 0, other = 0;
+  multiplier_ = uniform_multiplier(grid_, world_.raster(), key_, &first, &other);
+  if (multiplier_ == 0) {
+    result_.status = SearchStatus::Invalid;
+    result_.message = "jps needs uniform costs, but class \"" + world_.scenario().classes[class_].name +
+                      "\" has terrain costs (multipliers " + format_multiplier(first) + " and " +
+                      format_multiplier(other) + " in the start's terrain group): use astar";
+    return result_.status;
+  }
+  // The heuristic scale and the bits are read again at every start: the world may have
+  // been updated.
+  h_scale_ = multiplier_;
+  if (world_.revision() != revision_) {
+    grids_.clear();
+    revision_ = world_.revision();
+  }
+  std::unique_ptr<JpsBitGrid>& bits = grids_[key_];
+  if (!bits) bits = std::make_unique<JpsBitGrid>(grid_, key_);
+  bits_ = bits.get();
+
+  state_.add(start).g[0] = 0.0;
+  parent_.set(start, kNoNode);
+  const double h = heuristic(0, start);
+  open_.push(OpenEntry{h, float(h), start});
+  ++result_.stats.pushes;
+  if (observer_) emit(SearchEventKind::Push, 0, start, kNoNode, 0.0, h);
+  result_.status = SearchStatus::Running;
+  return result_.status;
+}
+
+std::uint8_t GridJps::successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const {
+  // Moves join cells of one key only, so the cost grid's moves are the bit grid's.
+  const std::uint8_t moves = grid_.moves(u);
+  if (dir == Cell::kNoDir) return moves;  // the start: every neighbour
+  const int dx = kDirDx[dir], dy = kDirDy[dir];
+  std::uint8_t want = bit(dir);
+  if (dx != 0 && dy != 0) {
+    want |= bit(dir_of(dx, 0)) | bit(dir_of(0, dy));
+  } else if (dx != 0) {
+    for (const int s : {-1, 1}) {
+      if (!bits_->passable(c.x - dx, c.y + s)) want |= bit(dir_of(0, s)) | bit(dir_of(dx, s));
+    }
+  } else {
+    for (const int s : {-1, 1}) {
+      if (!bits_->passable(c.x + s, c.y - dy)) want |= bit(dir_of(s, 0)) | bit(dir_of(s, dy));
+    }
+  }
+  return want & moves;
+}
+
+template <class ScanFn>
+GridJps::Successor GridJps::jump(NodeId u, glm::ivec2 c, int dir, ScanFn&& scan) const {
+  const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
+  const int dx = kDirDx[dir], dy = kDirDy[dir];
+  // Row-major ids without CostGrid::index's range assertions (every cell here is in range).
+  const auto at = [w = std::uint32_t(grid_.width())](int x, int y) {
+    return NodeId(std::uint32_t(y) * w + std::uint32_t(x));
+  };
+  Successor out;
+  if (dx == 0 || dy == 0) {
+    const JpsBitGrid::Jump j = bits_->jump_straight(dir, c.x, c.y, gx, gy);
+    out.scanned = std::uint64_t(j.steps);
+    out.cell = {c.x + dx * j.steps, c.y + dy * j.steps};
+    if (j.steps > 0) scan(u, at(out.cell.x, out.cell.y));
+    if (!j.found) return out;
+    out.node = at(out.cell.x, out.cell.y);
+    out.cost = double(j.steps);
+    return out;
+  }
+  const int h_dir = dir_of(dx, 0), v_dir = dir_of(0, dy);
+  int x = c.x, y = c.y, k = 0;
+  bool found = false;
+  while (bits_->passable(x + dx, y) && bits_->passable(x, y + dy) && bits_->passable(x + dx, y + dy)) {
+    x += dx;
+    y += dy;
+    ++k;
+    if (x == gx && y == gy) {
+      found = true;
+      break;
+    }
+    const JpsBitGrid::Jump a = bits_->jump_straight(h_dir, x, y, gx, gy);
+    out.scanned += std::uint64_t(a.steps);
+    if (a.steps > 0) scan(at(x, y), at(x + dx * a.steps, y));
+    if (a.found) {
+      found = true;
+      break;
+    }
+    const JpsBitGrid::Jump b = bits_->jump_straight(v_dir, x, y, gx, gy);
+    out.scanned += std::uint64_t(b.steps);
+    if (b.steps > 0) scan(at(x, y), at(x, y + dy * b.steps));
+    if (b.found) {
+      found = true;
+      break;
+    }
+  }
+  out.scanned += std::uint64_t(k);
+  out.cell = {x, y};
+  if (k > 0) scan(u, at(x, y));
+  if (!found) return out;
+  out.node = at(x, y);
+  out.cost = kSqrt2 * double(k);
+  return out;
+}
+
+SearchStatus GridJps::step(std::uint64_t max_expansions) {
+  if (result_.status != SearchStatus::Running) return result_.status;
+  ++result_.stats.steps;
+  const auto& offsets = grid_.offsets();
+  const NodeId goal = ends_[1];
+  const double m = multiplier_;
+  const GridSearchState<1>::Finder reached = state_.finder();
+  const auto no_scan = [](NodeId, NodeId) {};
+  const auto trace_scan = [this](NodeId from, NodeId to) {
+    emit(SearchEventKind::Scan, 0, to, from, 0.0, 0.0);
+  };
+  std::uint64_t done = 0;
+  while (done < max_expansions) {
+    if (open_.empty()) {
+      result_.message = "the open list ran empty: the goal is unreachable";
+      finish(SearchStatus::NoPath);
+      return result_.status;
+    }
+    const OpenEntry top = open_.pop();
+    Cell& cur = state_.at(top.node);
+    if (cur.closed) continue;  // stale duplicate of an improved entry
+    cur.closed = 1;
+    ++done;
+    ++result_.stats.expansions;
+    const NodeId u = top.node;
+    if (observer_) emit(SearchEventKind::Expand, 0, u, parent_[u], cur.g[0], heuristic(0, u));
+    if (u == goal) {
+      finish(SearchStatus::Found);
+      return result_.status;
+    }
+    const double gu = cur.g[0];
+    const glm::ivec2 uc = grid_.cell(u);
+    const std::uint8_t dirs = successor_dirs(u, uc, cur.parent_dir[0]);
+    if (observer_) {
+      // The legal neighbours the pruning rules skip. A neighbour the search holds already
+      // is left alone: a Prune event would take it off the replay's open list.
+      const std::uint8_t pruned = std::uint8_t(grid_.moves(u) & ~dirs);
+      for (int d = 0; d < 8; ++d) {
+        if (!(pruned & bit(d))) continue;
+        const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
+        if (reached.find(v) == nullptr)
+          emit(SearchEventKind::Prune, 0, v, u, gu + kDirLength[d] * m, heuristic(0, v));
+      }
+    }
+    for (int d = 0; d < 8; ++d) {
+      if (!(dirs & bit(d))) continue;
+      const Successor s = observer_ ? jump(u, uc, d, trace_scan) : jump(u, uc, d, no_scan);
+      scanned_ += s.scanned;
+      if (s.node == kNoNode) continue;
+      const NodeId v = s.node;
+      Cell* sv = reached.find(v);
+      const bool fresh = sv == nullptr;
+      if (fresh)
+        sv = &state_.add(v);
+      else if (sv->closed)
+        continue;
+      const double ng = gu + s.cost * m;
+      if (!(ng < sv->g[0])) continue;
+      sv->g[0] = ng;
+      sv->parent_dir[0] = std::uint8_t(d);  // the direction of the jump into v
+      parent_.set(v, u);
+      const double h =
+          h_scale_ * octile_cells(s.cell.x, s.cell.y, ends_xy_[1].x, ends_xy_[1].y);  // heuristic(0, v)
+      open_.push(OpenEntry{ng + h, float(h), v});
+      ++result_.stats.pushes;
+      if (!fresh) ++result_.stats.relaxations;
+      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
+    }
+  }
+  return result_.status;
+}
+
+void GridJps::finish(SearchStatus status) {
+  result_.stats.extra = {{"open_at_end", double(open_.size())}, {"scanned_cells", double(scanned_)}};
+  if (status != SearchStatus::Found) {
+    result_.status = status;
+    return;
+  }
+  std::vector<NodeId> jumps;
+  for (NodeId n = ends_[1]; n != kNoNode; n = parent_[n]) jumps.push_back(n);
+  std::reverse(jumps.begin(), jumps.end());
+  // Every cell between consecutive jump points, which lie on one straight or diagonal line.
+  std::vector<NodeId> nodes{jumps.front()};
+  for (std::size_t i = 1; i < jumps.size(); ++i) {
+    const glm::ivec2 a = grid_.cell(jumps[i - 1]), b = grid_.cell(jumps[i]);
+    const int dx = sign(b.x - a.x), dy = sign(b.y - a.y);
+    for (glm::ivec2 p = a; p != b;) {
+      p.x += dx;
+      p.y += dy;
+      nodes.push_back(grid_.index(p.x, p.y));
+    }
+  }
+  finish_path(std::move(nodes));
+}
+
+void GridJps::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
+  if (result_.status == SearchStatus::Idle || ends_[0] == kNoNode || bits_ == nullptr) return;
+  const double s = grid_.cell_size();
+  state_.for_each_reached([&](NodeId n, const Cell& c) {
+    if (c.g[0] == std::numeric_limits<double>::infinity()) return;
+    fn(NodeView{n, 0, c.g[0] * s, heuristic(0, n) * s, parent_[n], c.closed != 0});
+  });
+}
+
+std::unique_ptr<ResultDependency> GridJps::result_dependency() const {
+  if (result_.status != SearchStatus::Found || world_.revision() != revision_ || bits_ == nullptr)
+    return nullptr;
+  // The jumps are replayed from every expanded jump point (the world is as the search saw
+  // it), marking each scanned segment and the cell past its end, then every neighbour of
+  // those: all the cells the scans and the pruning rules read.
+  const int w = grid_.width(), h = grid_.height();
+  std::vector<std::uint64_t> line((grid_.cell_count() + 63) / 64, 0);
+  const auto mark = [&](int x, int y) {
+    if (x < 0 || y < 0 || x >= w || y >= h) return;
+    const std::uint32_t i = grid_.index(x, y);
+    line[i >> 6] |= std::uint64_t(1) << (i & 63);
+  };
+  const auto mark_segment = [&](NodeId from, NodeId to) {
+    const glm::ivec2 a = grid_.cell(from), b = grid_.cell(to);
+    const int dx = sign(b.x - a.x), dy = sign(b.y - a.y);
+    for (glm::ivec2 p = a;; p += glm::ivec2(dx, dy)) {
+      mark(p.x, p.y);
+      if (p == b) break;
+    }
+    mark(b.x + dx, b.y + dy);
+  };
+  state_.for_each_reached([&](NodeId u, const Cell& c) {
+    if (!c.closed) return;
+    const glm::ivec2 uc = grid_.cell(u);
+    mark(uc.x, uc.y);
+    if (u == ends_[1]) return;
+    const std::uint8_t dirs = successor_dirs(u, uc, c.parent_dir[0]);
+    for (int d = 0; d < 8; ++d) {
+      if (dirs & bit(d)) jump(u, uc, d, mark_segment);
+    }
+  });
+  std::vector<std::uint64_t> read(line.size(), 0);
+  for (std::size_t wi = 0; wi < line.size(); ++wi) {
+    for (std::uint64_t word = line[wi]; word != 0; word &= word - 1) {
+      const glm::ivec2 p = grid_.cell(std::uint32_t(wi * 64 + std::size_t(std::countr_zero(word))));
+      for (int ny = p.y - 1; ny <= p.y + 1; ++ny) {
+        for (int nx = p.x - 1; nx <= p.x + 1; ++nx) {
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const std::uint32_t i = grid_.index(nx, ny);
+          read[i >> 6] |= std::uint64_t(1) << (i & 63);
+        }
+      }
+    }
+  }
+  return std::make_unique<JpsDependency>(world_, class_, std::move(read), key_, multiplier_);
+}
+
+}  // namespace pathscope

@@ -1,0 +1,124 @@
+#pragma once
+
+// Jump point search (Harabor and Grastien, AAAI 2011) on a cost grid whose passable cells
+// all cost the same, for the 8-connected, no-corner-cutting movement of cost_grid.hpp.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/core/open_list.hpp"
+#include "planner/grid/grid_search_base.hpp"
+
+namespace pathscope {
+
+/// One terrain group's passable cells as rows of bits, in the four orientations a
+/// straight jump scans (east, west, south, north all become "east" in one of them), with
+/// a blocked border of one cell all round. Built from the cost grid's move keys.
+class JpsBitGrid {
+ public:
+  /// The cells of `grid` whose move key is `key` (non-zero) are passable.
+  JpsBitGrid(const CostGrid& grid, std::uint16_t key);
+
+  /// True when cell (x, y) is passable; x in [-1, width], y in [-1, height].
+  bool passable(int x, int y) const { return get(0, x, y); }
+
+  /// Result of a straight jump: how many cells it moved, and whether it stopped on a jump
+  /// point (a cell with a forced neighbour, or the goal) rather than before a wall.
+  struct Jump {
+    int steps = 0;
+    bool found = false;
+  };
+  /// The straight jump from cell (x, y) in orthogonal direction `dir` (0 E, 1 S, 2 W, 3 N,
+  /// as kDirDx), stopping at the goal (gx, gy) if it lies ahead. Scans 56 cells per step.
+  Jump jump_straight(int dir, int x, int y, int gx, int gy) const;
+
+ private:
+  // Orientation o stores rows of `len_[o]` bits: 0 normal, 1 mirrored in x, 2 transposed
+  // (rows are columns, south is east), 3 transposed and mirrored (north is east).
+  bool get(int o, int p, int row) const {
+    const std::uint8_t* r = row_ptr(o, row);
+    const int bit = p + 1;
+    return (r[bit >> 3] >> (bit & 7)) & 1u;
+  }
+  void set(int o, int p, int row);
+  const std::uint8_t* row_ptr(int o, int row) const {
+    return bits_[o].data() + std::size_t(row + 1) * stride_[o];
+  }
+  Jump scan_east(int o, int p, int row, int goal_p) const;
+
+  int width_ = 0;
+  int height_ = 0;
+  int len_[4] = {0, 0, 0, 0};             // cells per row in each orientation
+  std::size_t stride_[4] = {0, 0, 0, 0};  // bytes per row, with the border and 8 bytes of slack
+  std::vector<std::uint8_t> bits_[4];
+};
+
+/// Jump point search on one movement class's CostGrid: exact (the costs of `astar`) when
+/// every cell of the start's terrain group has the same multiplier; otherwise a query is
+/// Invalid with a message naming `astar`. Nodes are cells (id = row-major index); the
+/// search expands jump points only, and its trace shows each jump's scanned cells (Scan
+/// events) and the neighbours pruning skipped (Prune events).
+class GridJps final : public GridSearchBase<1> {
+ public:
+  /// `world` must outlive the planner. `name` is the registry name it reports.
+  GridJps(const PlanningWorld& world, std::size_t movement_class, std::string name);
+
+  SearchStatus start(const PathQuery& query) override;
+  SearchStatus step(std::uint64_t max_expansions) override;
+  /// The reached jump points with their jump-point parents.
+  void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
+  /// The cells the last search's jumps read (scanned cells and their neighbours) and the
+  /// multiplier of its terrain group.
+  std::unique_ptr<ResultDependency> result_dependency() const override;
+
+  /// The multiplier shared by every cell of move key `key` in `grid`, or 0 when they do
+  /// not all share one (or none holds it); then `first` and `second` receive two that differ.
+  static double uniform_multiplier(const CostGrid& grid, const TerrainRaster& raster, std::uint16_t key,
+                                   double* first = nullptr, double* second = nullptr);
+
+ private:
+  struct Successor {
+    NodeId node = kNoNode;
+    double cost = 0;            // cells, unweighted
+    std::uint64_t scanned = 0;  // cells the jump scanned
+    glm::ivec2 cell{0, 0};      // where it stopped (node's coordinates when found)
+  };
+  // The directions worth jumping from `u` (at cell coordinates `c`), arriving in direction `dir` (kNoDir at
+  // the start): the natural and forced neighbours of the pruning rules.
+  std::uint8_t successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const;
+  // Jumps from `u` (at cell coordinates `c`) in `dir`; node kNoNode when it hits a wall first. `scan` (may be
+  // null) receives each segment scanned: (origin cell, last cell scanned).
+  template <class ScanFn>
+  Successor jump(NodeId u, glm::ivec2 c, int dir, ScanFn&& scan) const;
+  void finish(SearchStatus status);
+
+  const JpsBitGrid* bits_ = nullptr;  // the current query's group; valid while revision_ holds
+  std::uint64_t revision_ = ~std::uint64_t(0);
+  std::map<std::uint16_t, std::unique_ptr<JpsBitGrid>> grids_;  // per move key, for revision_
+  double multiplier_ = 1;                                       // of the current query's group
+  std::uint16_t key_ = 0;                                       // the current query's move key
+  // Per cell: the jump point it was reached from; read only for cells the current search
+  // reached. In pages of 1,024 cells allocated when first written, as the search state.
+  class ParentPages {
+   public:
+    explicit ParentPages(std::size_t cells) : pages_((cells + kPageCells - 1) / kPageCells) {}
+    NodeId operator[](NodeId cell) const { return pages_[cell / kPageCells][cell % kPageCells]; }
+    void set(NodeId cell, NodeId parent) {
+      std::unique_ptr<NodeId[]>& page = pages_[cell / kPageCells];
+      if (!page) page = std::make_unique_for_overwrite<NodeId[]>(kPageCells);
+      page[cell % kPageCells] = parent;
+    }
+
+   private:
+    static constexpr std::uint32_t kPageCells = 1024;
+    std::vector<std::unique_ptr<NodeId[]>> pages_;
+  };
+  ParentPages parent_;
+  std::uint64_t scanned_ = 0;  // cells scanned by the current search's jumps
+  OpenList open_;
+};
+
+}  // namespace pathscope
