@@ -330,13 +330,12 @@ int bench_movingai(const ParamValues& qt_params, const BenchQuadtreeOptions& opt
   if (files->empty()) return fail("no .scen files in " + options.movingai_path);
   int rc = kExitOk;
   for (const auto& scen_path : *files) {
-    auto problems = load_movingai_scen(scen_path);
-    if (!problems) return fail(problems.error().to_string());
-    if (problems->empty()) continue;
-    const auto map_path = scen_map_path(scen_path, problems->front());
-    auto map = load_movingai_map(map_path);
-    if (!map) return fail(map.error().to_string());
-    if (auto ok = check_movingai_problems(*map, *problems, scen_path.string()); !ok) return fail(ok.error().to_string());
+    auto set = load_movingai_set(scen_path);
+    if (!set) return fail(set.error().to_string());
+    if (set->problems.empty()) continue;
+    const std::vector<MovingAiProblem>* problems = &set->problems;
+    const std::filesystem::path& map_path = set->map_path;
+    const MovingAiMap* map = &set->map;
     // Problems spread over the file (its buckets grow longer towards the end).
     std::vector<MovingAiProblem> picked;
     const std::size_t n = std::min<std::size_t>(std::size_t(std::max(options.queries, 0)), problems->size());

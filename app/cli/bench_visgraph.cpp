@@ -232,13 +232,12 @@ int bench_movingai(const BenchVisgraphOptions& options) {
   double ratio_sum = 0;
   std::size_t ratio_count = 0, too_long = 0;
   for (const auto& scen_path : *files) {
-    auto problems = load_movingai_scen(scen_path);
-    if (!problems) return fail(problems.error().to_string());
-    if (problems->empty()) continue;
-    const std::filesystem::path map_path = scen_map_path(scen_path, problems->front());
-    auto map = load_movingai_map(map_path);
-    if (!map) return fail(map.error().to_string());
-    if (auto ok = check_movingai_problems(*map, *problems, scen_path.string()); !ok) return fail(ok.error().to_string());
+    auto set = load_movingai_set(scen_path);
+    if (!set) return fail(set.error().to_string());
+    if (set->problems.empty()) continue;
+    const std::vector<MovingAiProblem>* problems = &set->problems;
+    const std::filesystem::path& map_path = set->map_path;
+    const MovingAiMap* map = &set->map;
     const PlanningWorld world(movingai_to_scenario(*map));
     std::printf("%s: %d x %d cells, radius 0\n", map_path.filename().string().c_str(), map->width, map->height);
     const visgraph::VisGraphMap* vmap = print_build(world, 0);

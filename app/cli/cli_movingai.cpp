@@ -86,24 +86,15 @@ int run_movingai(const MovingAiOptions& options) {
   }
   Tally total;
   for (const auto& scen_path : *files) {
-    auto problems = load_movingai_scen(scen_path);
-    if (!problems) {
-      std::fprintf(stderr, "pathscope movingai: %s\n", problems.error().to_string().c_str());
+    auto set = load_movingai_set(scen_path);
+    if (!set) {
+      std::fprintf(stderr, "pathscope movingai: %s\n", set.error().to_string().c_str());
       return kExitFailed;
     }
-    if (problems->empty()) continue;
-    const auto map_path = scen_map_path(scen_path, problems->front());
-    auto map = load_movingai_map(map_path);
-    if (!map) {
-      std::fprintf(stderr, "pathscope movingai: %s (map of %s)\n", map.error().to_string().c_str(),
-                   scen_path.string().c_str());
-      return kExitFailed;
-    }
-    if (auto ok = check_movingai_problems(*map, *problems, scen_path.string()); !ok) {
-      std::fprintf(stderr, "pathscope movingai: %s\n", ok.error().to_string().c_str());
-      return kExitFailed;
-    }
-    const PlanningWorld world(movingai_to_scenario(*map));
+    if (set->problems.empty()) continue;
+    const std::vector<MovingAiProblem>* problems = &set->problems;
+    const std::filesystem::path& map_path = set->map_path;
+    const PlanningWorld world(movingai_to_scenario(set->map));
     const std::unique_ptr<Planner> planner = info->create(QueryContext{world, 0, std::nullopt, *values});
     const std::size_t n = options.limit > 0 ? std::min(options.limit, problems->size()) : problems->size();
 

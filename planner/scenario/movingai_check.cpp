@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstddef>
 #include <system_error>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
@@ -87,6 +88,24 @@ Status check_movingai_problems(const MovingAiMap& map, std::span<const MovingAiP
     }
   }
   return Ok{};
+}
+
+Result<MovingAiSet> load_movingai_set(const std::filesystem::path& scen_path) {
+  auto problems = load_movingai_scen(scen_path);
+  if (!problems) return problems.error();
+  MovingAiSet set;
+  set.problems = std::move(*problems);
+  if (set.problems.empty()) return set;
+  set.map_path = scen_map_path(scen_path, set.problems.front());
+  auto map = load_movingai_map(set.map_path);
+  if (!map) {
+    Error e = map.error();
+    e.message += " (map of " + scen_path.string() + ")";
+    return e;
+  }
+  set.map = std::move(*map);
+  if (Status ok = check_movingai_problems(set.map, set.problems, scen_path.string()); !ok) return ok.error();
+  return set;
 }
 
 bool movingai_length_matches(double length, const MovingAiProblem& problem) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "planner/core/result.hpp"
 #include "planner/scenario/movingai_parse.hpp"
@@ -22,6 +23,18 @@ double movingai_length_tolerance(std::string_view printed_length);
 /// it. `scen_source` names the scen file in errors ("file:line").
 Status check_movingai_problems(const MovingAiMap& map, std::span<const MovingAiProblem> problems,
                                const std::string& scen_source);
+
+/// A .scen file's problems and the map they are on, checked against each other.
+struct MovingAiSet {
+  std::vector<MovingAiProblem> problems;  ///< In file order.
+  std::filesystem::path map_path;         ///< The map the first problem names (scen_map_path).
+  MovingAiMap map;                        ///< Empty when there are no problems.
+};
+
+/// Reads a .scen file and the map its first problem names, and checks that every problem
+/// fits the map (check_movingai_problems). A file of no problems reads no map. Errors name
+/// the file and line; a map's errors also say whose map it is.
+Result<MovingAiSet> load_movingai_set(const std::filesystem::path& scen_path);
 
 /// True when `length` (cells) is the problem's optimal length within its tolerance: the
 /// check for exact planners.
