@@ -128,8 +128,9 @@ pathscope_cli_test(render_pick_bad 2 "--pick 3: expected X,Y in metres"
                    ${PS} render maps/walled_compound.json --pick 3 --out ${CMAKE_CURRENT_BINARY_DIR}/pick_bad.png)
 
 # `pathscope bench grid`: our grid planners on Moving AI problems (quickly, without
-# warthog), and a warthog binary that cannot run is reported, naming the option.
-pathscope_cli_test(bench_grid_den312d 0 "den312d +astar +20 +0 .*astar: 0 mismatches"
-                   ${PS} bench grid ${BENCH}/den312d.map.scen --limit 20 --repeat 1)
+# warthog; weighted A* with its default parameters, checked against --max-ratio), and a
+# warthog binary that cannot run is reported, naming the option.
+pathscope_cli_test(bench_grid_den312d 0 "den312d +astar +20 +0 .*den312d +weighted_astar +20 +0 .*astar: 0 mismatches"
+                   ${PS} bench grid ${BENCH}/den312d.map.scen --planner astar,weighted_astar --max-ratio 1.5 --limit 20 --repeat 1)
 pathscope_cli_test(bench_grid_bad_warthog 1 "--warthog: .*no_such_warthog.* exited with status"
                    ${PS} bench grid ${BENCH}/den312d.map.scen --limit 5 --repeat 1 --warthog ${DATA}/no_such_warthog)

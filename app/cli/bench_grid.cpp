@@ -149,7 +149,13 @@ int run_bench_grid(const BenchGridOptions& options) {
       }
     }
     for (const PlannerInfo* info : planners) {
-      const std::unique_ptr<Planner> planner = info->create(QueryContext{world, 0, std::nullopt, {}});
+      // Each planner with its default parameters.
+      auto values = resolve_params(*info, {}, "--planner " + info->name);
+      if (!values) {
+        std::fprintf(stderr, "pathscope bench grid: %s\n", values.error().to_string().c_str());
+        return kExitUsage;
+      }
+      const std::unique_ptr<Planner> planner = info->create(QueryContext{world, 0, std::nullopt, *values});
       MapFigures ours;
       for (std::size_t i = 0; i < n; ++i) {
         const MovingAiProblem& p = (*problems)[i];
