@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include <glm/common.hpp>
@@ -33,6 +34,35 @@ Feature feature(std::uint32_t id, std::size_t terrain_index, Shape shape) {
 }
 
 std::uint8_t at(const TerrainRaster& r, int x, int y) { return r.terrain(std::size_t(y * r.width + x)); }
+
+
+// A random rectangle, circle or polygon (3 to 11 vertices) at `c`, sizes from `size`;
+// nullopt when the polygon drawn crosses itself.
+std::optional<Shape> random_shape(std::mt19937_64& rng, Vec2 c, std::uniform_real_distribution<double>& size) {
+  Shape shape;
+  switch (rng() % 3) {
+    case 0:
+      shape.kind = ShapeKind::Rect;
+      shape.min = c;
+      shape.max = c + Vec2(size(rng), size(rng));
+      break;
+    case 1:
+      shape.kind = ShapeKind::Circle;
+      shape.center = c;
+      shape.radius = size(rng);
+      break;
+    default: {
+      shape.kind = ShapeKind::Polygon;
+      const int n = 3 + int(rng() % 9);
+      for (int v = 0; v < n; ++v) {
+        const double a = 6.283185307179586 * (v + 0.5 * double(rng() % 100) / 100.0) / n;
+        shape.points.push_back(c + size(rng) * Vec2(std::cos(a), std::sin(a)));
+      }
+      if (find_self_intersection(shape.points)) return std::nullopt;
+    }
+  }
+  return shape;
+}
 
 }  // namespace
 
@@ -185,29 +215,9 @@ TEST_CASE("row-by-row painting equals the per-cell coverage predicates") {
     std::uniform_real_distribution<double> ux(-2 * cs, w + 2 * cs), uy(-2 * cs, h + 2 * cs), size(0.2 * cs, 7 * cs);
     const std::size_t kinds[] = {terrain(s, "wall"), terrain(s, "swamp"), terrain(s, "nebula"), terrain(s, "forest")};
     for (int k = 0; k < 6; ++k) {
-      Shape shape;
-      const Vec2 c{ux(rng), uy(rng)};
-      switch (rng() % 3) {
-        case 0:
-          shape.kind = ShapeKind::Rect;
-          shape.min = c;
-          shape.max = c + Vec2(size(rng), size(rng));
-          break;
-        case 1:
-          shape.kind = ShapeKind::Circle;
-          shape.center = c;
-          shape.radius = size(rng);
-          break;
-        default: {
-          shape.kind = ShapeKind::Polygon;
-          const int n = 3 + int(rng() % 9);
-          for (int v = 0; v < n; ++v) {
-            const double a = 6.283185307179586 * (v + 0.5 * double(rng() % 100) / 100.0) / n;
-            shape.points.push_back(c + size(rng) * Vec2(std::cos(a), std::sin(a)));
-          }
-          if (find_self_intersection(shape.points)) continue;
-        }
-      }
+      const std::optional<Shape> random = random_shape(rng, Vec2{ux(rng), uy(rng)}, size);
+      if (!random) continue;
+      const Shape& shape = *random;
       s.features.push_back(feature(std::uint32_t(k + 1), kinds[rng() % 4], shape));
     }
     for (int k = 0; k < 2; ++k) {
@@ -329,29 +339,9 @@ TEST_CASE("containers: outside every container, their terrain; equal to a cell-b
     const std::size_t kinds[] = {terrain(s, "wall"), terrain(s, "nebula")};
     const int containers = 1 + int(rng() % 3);
     for (int k = 0; k < containers + 3; ++k) {
-      Shape shape;
-      const Vec2 c{ux(rng), uy(rng)};
-      switch (rng() % 3) {
-        case 0:
-          shape.kind = ShapeKind::Rect;
-          shape.min = c;
-          shape.max = c + Vec2(size(rng), size(rng));
-          break;
-        case 1:
-          shape.kind = ShapeKind::Circle;
-          shape.center = c;
-          shape.radius = size(rng);
-          break;
-        default: {
-          shape.kind = ShapeKind::Polygon;
-          const int n = 3 + int(rng() % 9);
-          for (int v = 0; v < n; ++v) {
-            const double a = 6.283185307179586 * (v + 0.5 * double(rng() % 100) / 100.0) / n;
-            shape.points.push_back(c + size(rng) * Vec2(std::cos(a), std::sin(a)));
-          }
-          if (find_self_intersection(shape.points)) continue;
-        }
-      }
+      const std::optional<Shape> random = random_shape(rng, Vec2{ux(rng), uy(rng)}, size);
+      if (!random) continue;
+      const Shape& shape = *random;
       const bool container = k < containers;
       Feature f = feature(std::uint32_t(k + 1), container ? outside : kinds[rng() % 2], shape);
       f.container = container;
