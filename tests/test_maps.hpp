@@ -22,7 +22,7 @@ inline Scenario ascii_scenario(const std::vector<std::string>& rows, double cell
   s.name = "ascii";
   const int h = int(rows.size()), w = int(rows.front().size());
   s.world = WorldInfo{w * cell_size, h * cell_size, cell_size};
-  s.classes = {MovementClass{"unit", 0.4, 1.0, false}};
+  s.classes = {MovementClass{.name = "unit", .radius = 0.4, .speed = 1.0, .amphibious = false}};
   s.terrains = {
       TerrainType{"ground", '.', Color{120, 160, 90, 255}, {1.0}, ""},
       TerrainType{"wall", '#', Color{60, 60, 60, 255}, {std::nullopt}, ""},

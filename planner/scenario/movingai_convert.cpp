@@ -87,7 +87,7 @@ Scenario movingai_to_scenario(const MovingAiMap& map) {
   scenario.description = "Moving AI map " + map.name + " (" + std::to_string(map.width) + "x" +
                          std::to_string(map.height) + ")";
   scenario.world = WorldInfo{static_cast<double>(map.width), static_cast<double>(map.height), 1.0};
-  scenario.classes = {MovementClass{"ground", 0.5, 1.0, false}};
+  scenario.classes = {MovementClass{.name = "ground", .radius = 0.5, .speed = 1.0, .amphibious = false}};
 
   std::array<std::uint8_t, kTerrainSpecs.size()> terrain_of_spec{};
   for (std::size_t i = 0; i < kTerrainSpecs.size(); ++i) {

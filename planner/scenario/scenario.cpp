@@ -50,8 +50,11 @@ std::optional<std::size_t> Scenario::find_faction(std::string_view name) const {
 
 std::vector<MovementClass> default_movement_classes() {
   return {
-      {"infantry", 0.5, 1.5, false}, {"tracked", 2.5, 12.0, false}, {"wheeled", 2.0, 18.0, false},
-      {"hover", 2.0, 20.0, true},    {"rotary", 3.0, 40.0, true},
+      {.name = "infantry", .radius = 0.5, .speed = 1.5, .amphibious = false},
+      {.name = "tracked", .radius = 2.5, .speed = 12.0, .amphibious = false},
+      {.name = "wheeled", .radius = 2.0, .speed = 18.0, .amphibious = false},
+      {.name = "hover", .radius = 2.0, .speed = 20.0, .amphibious = true},
+      {.name = "rotary", .radius = 3.0, .speed = 40.0, .amphibious = true},
   };
 }
 

@@ -47,6 +47,17 @@ struct MovementClass {
   double radius = 0.5;     ///< Body radius in metres (> 0).
   double speed = 1.0;      ///< Top speed on cost-1 terrain, metres per second (> 0).
   bool amphibious = false; ///< May move between cells of different terrain groups (land/water).
+  // Simulation (format version 2). An absent value is derived: see sim/unit_motion.hpp.
+  std::optional<double> acceleration{};  ///< Metres per second squared (> 0); default 2 x speed.
+  std::optional<double> deceleration{};  ///< Metres per second squared (> 0); default 4 x speed.
+  std::optional<double> turn_rate{};     ///< Radians per second (> 0); default 2 pi.
+  std::optional<double> hard_radius{};   ///< Metres no other unit may enter (> 0); default radius.
+  std::optional<double> soft_radius{};   ///< Metres others should keep out of (>= hard); default 1.5 x hard.
+  /// Hard shape across / along the heading (Armada's shield ellipses): 1 is a circle,
+  /// 0.5 an ellipse half as wide as long. In (0, 1].
+  double hard_aspect = 1;
+  int priority = 0;                    ///< Higher priority units give way less (seed 002).
+  std::string planner = "astar";       ///< The registry planner its units' paths come from.
   friend bool operator==(const MovementClass&, const MovementClass&) = default;
 };
 
@@ -153,6 +164,29 @@ struct Road {
   friend bool operator==(const Road&, const Road&) = default;
 };
 
+/// What a unit or a group is told to do (seed 002).
+enum class OrderKind : std::uint8_t {
+  None,       ///< No order: the unit stands (and may be pushed aside).
+  Move,       ///< Go to points[0].
+  Waypoints,  ///< Go through points in order, stop at the last.
+  Patrol,     ///< Go through points forever (PatrolMode says how).
+  Stop,       ///< Stop where it is.
+};
+
+/// How a patrol goes round its points.
+enum class PatrolMode : std::uint8_t {
+  Loop,       ///< ... last, first, second, ...
+  BackForth,  ///< ... last, last but one, ..., first, second, ...
+};
+
+/// An order: a kind and its points (world metres).
+struct Order {
+  OrderKind kind = OrderKind::None;
+  std::vector<Vec2> points;   ///< Move: 1; Waypoints: >= 1; Patrol: >= 2; None, Stop: 0.
+  PatrolMode patrol = PatrolMode::Loop;
+  friend bool operator==(const Order&, const Order&) = default;
+};
+
 /// A unit on the map.
 struct Unit {
   std::uint32_t id = 0;
@@ -160,7 +194,38 @@ struct Unit {
   std::size_t movement_class = 0; ///< Index into Scenario::classes.
   Vec2 position{0, 0};
   double heading = 0;         ///< Radians, 0 = +x, counter-clockwise towards -y.
+  Order order{};              ///< Its own order (format version 2).
   friend bool operator==(const Unit&, const Unit&) = default;
+};
+
+/// Units given one order together (seed 002's group). A unit's own order, if any, is
+/// replaced by its group's.
+struct UnitGroup {
+  std::uint32_t id = 0;
+  std::string name;                   ///< Optional label.
+  std::vector<std::uint32_t> units;   ///< Unit ids (each in at most one group).
+  Order order{};
+  friend bool operator==(const UnitGroup&, const UnitGroup&) = default;
+};
+
+/// Reactive avoidance (seed 000, "Support Systems"), on top of the cooperation rules.
+enum class AvoidanceMode : std::uint8_t {
+  None,
+  PotentialField,  ///< Steering forces away from nearby units.
+  SteeringArcs,    ///< The best of a fan of arcs: obstacles weigh against, the next path point for.
+};
+
+/// How the simulation of units runs (format version 2).
+struct SimSettings {
+  double dt = 1.0 / 30.0;            ///< Seconds per step (fixed; 1e-4 to 1).
+  bool continuous = true;            ///< Move lines (true) or sub-sampled discrete moves (false).
+  bool prevention = true;            ///< Separate overlapping hard shapes at the end of each step.
+  bool cooperation = true;           ///< Seed 002's resolution rules between units.
+  AvoidanceMode avoidance = AvoidanceMode::None;
+  double memory_seconds = 2;         ///< How long resolved collisions are remembered (>= 0).
+  double prediction_seconds = 1;     ///< Horizon of predicted positions (> 0, <= 10).
+  int path_budget = 64;              ///< Path requests answered per step (>= 1).
+  friend bool operator==(const SimSettings&, const SimSettings&) = default;
 };
 
 /// A path query: from start to goal for one movement class with one planner.
@@ -209,6 +274,8 @@ struct Scenario {
   std::vector<Bridge> bridges;
   std::vector<Faction> factions;
   std::vector<Unit> units;
+  std::vector<UnitGroup> groups;
+  SimSettings sim{};
   std::vector<Query> queries;
   ViewerHints viewer;
   friend bool operator==(const Scenario&, const Scenario&) = default;

@@ -50,7 +50,7 @@ void check_same(const Scenario& s) {
 Scenario random_scenario(std::mt19937_64& rng, int round) {
   const int w = 12 + int(rng() % 40), h = 12 + int(rng() % 40);
   Scenario s = test::ascii_scenario(test::block_rows(rng, w, h, 4, 8, true));
-  s.classes.push_back(MovementClass{"hover", 0.4, 1.0, true});
+  s.classes.push_back(MovementClass{.name = "hover", .radius = 0.4, .speed = 1.0, .amphibious = true});
   for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0] ? std::optional<double>(*t.cost[0] * 0.5 + 0.25) : std::nullopt);
   // Cell sizes exact and inexact in binary; the world keeps the tile grid inside it.
   const double cell[] = {1.0, 0.5, 0.7, 2.5, 0.3};

@@ -18,7 +18,7 @@ namespace {
 Scenario empty_world(double w, double h) {
   Scenario s;
   s.world = {w, h, 1};
-  s.classes = {MovementClass{"ship", 0.5, 1, false}};
+  s.classes = {MovementClass{.name = "ship", .radius = 0.5, .speed = 1, .amphibious = false}};
   s.terrains = {TerrainType{"space", '.', {}, {1.0}, ""}, TerrainType{"rock", '#', {}, {std::nullopt}, ""}};
   return s;
 }

@@ -20,7 +20,7 @@ namespace {
 // Two classes (the second amphibious) so that groups and per-class costs both matter.
 Scenario base_scenario(std::mt19937_64& rng, int w, int h) {
   Scenario s = test::ascii_scenario(test::random_rows(rng, w, h, 0.15, true));
-  s.classes.push_back(MovementClass{"hover", 0.4, 1.0, true});
+  s.classes.push_back(MovementClass{.name = "hover", .radius = 0.4, .speed = 1.0, .amphibious = true});
   for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0] ? std::optional<double>(*t.cost[0] * 0.5 + 0.25) : std::nullopt);
   return s;
 }

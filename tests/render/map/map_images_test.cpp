@@ -87,7 +87,7 @@ TEST_CASE("map images kept across edits equal fresh ones and change only inside 
 TEST_CASE("another class or an invalidated world repaints whole images") {
   std::mt19937_64 rng(32);
   Scenario s = test::ascii_scenario(test::random_rows(rng, 20, 10, 0.25, true));
-  s.classes.push_back(MovementClass{"hover", 0.4, 1.0, true});
+  s.classes.push_back(MovementClass{.name = "hover", .radius = 0.4, .speed = 1.0, .amphibious = true});
   for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
   PlanningWorld world(s);
   MapImages images;

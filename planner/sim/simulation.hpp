@@ -1,0 +1,192 @@
+#pragma once
+
+// The unit simulation: units that execute paths (seed 002, "Coordinated Unit Movement"),
+// with seed 000's support systems (reactive avoidance, collision prevention).
+//
+// It advances only by the scenario's fixed dt: the caller owns any accumulator (the
+// window's update smoothing), so frame times never change a result. Same scenario, same
+// orders, same states, bit for bit: the state hash says so at every step.
+//
+// One step, in order:
+//   1. path requests are answered, at most SimSettings::path_budget of them;
+//   2. every unit runs Listing 1's state loop and predicts its next positions (the same
+//      code then moves it: seed 002, "Predicted Positions");
+//   3. collisions between units are found through a spatial hash from the predicted
+//      positions, immediate before future, hard before soft;
+//   4. the cooperation rules decide who waits, slows, moves aside or goes round;
+//   5. units move (continuous or discrete check against the static world);
+//   6. collision prevention separates any overlapping hard shapes (seed 000);
+//   7. counters: overlaps, tunnelling, density.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "planner/core/result.hpp"
+#include "planner/scenario/scenario.hpp"
+#include "planner/sim/sim_types.hpp"
+
+namespace pathscope {
+class PlanningWorld;
+}
+
+namespace pathscope::sim {
+
+/// The resolved motion limits of a movement class (defaults derived, see scenario.hpp).
+struct Motion {
+  double speed = 1;         ///< m/s on cost-1 ground.
+  double acceleration = 2;  ///< m/s^2.
+  double deceleration = 4;  ///< m/s^2.
+  double turn_rate = 6.283185307179586;  ///< rad/s.
+  double hard_radius = 0.5; ///< m.
+  double soft_radius = 0.75;///< m.
+  double hard_aspect = 1;   ///< Across / along the heading.
+  int priority = 0;
+};
+
+/// A class's motion with every absent value derived from its radius and speed.
+Motion resolve_motion(const MovementClass& movement_class);
+
+/// What cooperation currently asks of a unit (seed 002's resolving collisions).
+enum class Yield : std::uint8_t {
+  None,
+  Wait,       ///< Stop until the other unit has passed (case 3.1 mover, case 4.2 pause).
+  SlowDown,   ///< Go at `speed_factor` until the other has passed its get-to point (case 4.3).
+  MoveAside,  ///< Go to `aside` (cases 1, 3.1), then back to where it was (`home`).
+  Return,     ///< Going back home after moving aside.
+  Detour,     ///< Going round a unit through `aside` (case 3.2), then on along its path.
+};
+
+/// One unit as the simulation holds it. Read-only outside the simulation.
+struct SimUnit {
+  UnitId id;
+  bool alive = false;
+  std::uint32_t scenario_id = 0;      ///< Unit::id in the scenario.
+  std::size_t movement_class = 0;
+  std::size_t faction = 0;            ///< Index into Scenario::factions (0 if none).
+  Vec2 position{0, 0};                ///< Metres.
+  Vec2 previous{0, 0};                ///< Position at the start of the last step.
+  double heading = 0;                 ///< Radians, as Unit::heading.
+  double speed = 0;                   ///< Metres per second along the heading.
+  MoveState state = MoveState::Idle;
+  Order order;
+  std::size_t order_point = 0;        ///< Index into order.points of the current target.
+  int patrol_step = 1;                ///< +1 or -1 (back and forth patrols).
+  std::vector<Vec2> path;             ///< The current path to the order point.
+  std::size_t waypoint = 0;           ///< Index into path of the point it heads for.
+  std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
+  bool arrived = false;               ///< Reached the last point of a Move or Waypoints order.
+  double arrived_time = -1;           ///< When (seconds), -1 before.
+  // Cooperation.
+  Yield yield = Yield::None;
+  UnitId yield_to;                    ///< The unit it yields to.
+  double speed_factor = 1;            ///< Slow-down factor (Yield::SlowDown).
+  Vec2 aside{0, 0};                   ///< Where it moves aside (or detours) to.
+  Vec2 home{0, 0};                    ///< Where it returns to after moving aside.
+  Vec2 get_to{0, 0};                  ///< The other unit's get-to point.
+  double yield_until = 0;             ///< Time the yield gives up at (never forever).
+  double wait_time = 0;               ///< Seconds spent waiting for a path or a yield, for retries.
+  // Progress, for stuck detection.
+  double progress_time = 0;           ///< Last time it got closer to its order point.
+  double best_distance = 0;           ///< Closest it has got to its current order point.
+};
+
+/// A remembered resolution (seed 002, "Basic Planning"): the pair is not checked again
+/// until `until` unless one of them gets a new order.
+struct Memory {
+  UnitId a;
+  UnitId b;
+  double until = 0;
+  CooperationRule rule = CooperationRule::None;
+};
+
+/// Collision density (seed 002: areas where collisions keep happening), per grid cell of
+/// the world, decaying with a half-life.
+struct DensityMap {
+  int width = 0;                 ///< Cells.
+  int height = 0;
+  double cell_size = 1;          ///< Metres.
+  std::vector<float> value;      ///< Collisions per cell, decayed; row-major.
+  float max_value = 0;
+};
+
+/// The simulation. Owns a PlanningWorld made from its scenario; not thread-safe.
+class Simulation {
+ public:
+  /// Takes a valid scenario (validate it first) and places its units with their orders.
+  explicit Simulation(Scenario scenario);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  /// Advances by one fixed step of scenario().sim.dt seconds.
+  void step();
+
+  std::uint64_t step_count() const { return counters_.steps; }
+  double time() const;                         ///< Seconds simulated.
+  const Scenario& scenario() const;
+  const PlanningWorld& world() const { return *world_; }
+
+  /// The world changed (an edit while it runs): obstacles, terrain. Units, orders and
+  /// settings in `next` are ignored; paths that now collide are re-planned as they meet
+  /// the change (Listing 1). `next` must be valid.
+  void update_world(Scenario next);
+  /// New settings (dt, checks, prevention, avoidance, ...).
+  void set_settings(const SimSettings& settings);
+
+  /// Adds a unit (its order too); returns its id.
+  UnitId add_unit(const Unit& unit);
+  /// Removes a unit; false if the id names none (removed already).
+  bool remove_unit(UnitId id);
+  /// The unit `id` names, or nullptr.
+  const SimUnit* unit(UnitId id) const;
+  /// The unit whose scenario id is `scenario_id`, or nullptr.
+  const SimUnit* find_scenario_unit(std::uint32_t scenario_id) const;
+  /// Every slot, dead ones too (alive == false); index = UnitId::index.
+  std::span<const SimUnit> slots() const { return units_; }
+  /// Units alive.
+  std::size_t unit_count() const;
+  /// Gives `order` to the units (a group order when more than one); unknown ids are skipped.
+  /// Returns an error naming the order's field if the order is malformed.
+  Result<std::size_t> give_order(std::span<const UnitId> ids, const Order& order);
+
+  /// The collisions found in the last step, in the order they were handled.
+  std::span<const Collision> collisions() const { return collisions_; }
+  /// The remembered resolutions.
+  std::span<const Memory> memory() const { return memory_; }
+  const DensityMap& density() const { return density_; }
+  const SimCounters& counters() const { return counters_; }
+  /// Units alive whose order is done: arrived (Move, Waypoints); patrols never arrive.
+  std::size_t arrived_count() const;
+  /// Units with a Move or Waypoints order (arrived or not).
+  std::size_t ordered_count() const;
+  /// Units with an order that have not got closer to their order point for `seconds`.
+  std::size_t stuck_count(double seconds) const;
+  /// A hash of every unit's state (ids, positions, headings, speeds, states, paths),
+  /// the same in every run and build for the same inputs.
+  std::uint64_t state_hash() const;
+
+  /// Optional clock (nanoseconds) for profiling only: time spent planning paths and
+  /// in the rest of the step is summed; results never depend on it.
+  void set_clock(std::function<std::uint64_t()> clock) { clock_ = std::move(clock); }
+  std::uint64_t planning_nanoseconds() const { return planning_ns_; }
+  std::uint64_t movement_nanoseconds() const { return movement_ns_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<PlanningWorld> world_;
+  std::unique_ptr<Impl> impl_;
+  std::vector<SimUnit> units_;
+  std::vector<Collision> collisions_;
+  std::vector<Memory> memory_;
+  DensityMap density_;
+  SimCounters counters_;
+  std::function<std::uint64_t()> clock_;
+  std::uint64_t planning_ns_ = 0;
+  std::uint64_t movement_ns_ = 0;
+};
+
+}  // namespace pathscope::sim
