@@ -308,6 +308,24 @@ TEST_SUITE("scenario_io") {
     CHECK(*again == *r);
   }
 
+  TEST_CASE("scenario_io: every shipped map loads, and its saved text loads back equal and re-saves identically") {
+    std::size_t maps = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(PATHSCOPE_SOURCE_DIR) / "maps")) {
+      if (entry.path().extension() != ".json") continue;
+      const std::string name = entry.path().filename().string();
+      CAPTURE(name);
+      ++maps;
+      const Result<Scenario> r = load_scenario(entry.path());
+      REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+      const std::string text = scenario_to_json(*r);
+      const Result<Scenario> again = parse_scenario(text, name);
+      REQUIRE(again.ok());
+      CHECK(*again == *r);
+      CHECK(scenario_to_json(*again) == text);
+    }
+    CHECK(maps >= 10);
+  }
+
   TEST_CASE("scenario_io: containers round-trip, and disagreeing terrains are refused at features[i].terrain") {
     Json doc = base_doc();
     doc["features"][1]["container"] = true;
