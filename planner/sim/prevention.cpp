@@ -28,7 +28,7 @@ namespace pathscope::sim {
 
 namespace {
 
-constexpr int kPreventionPasses = 8;
+constexpr int kPreventionPasses = 16;
 constexpr double kSlack = 1e-9;  // metres pushed beyond the overlap, so touching is not overlapping
 
 // The overlap of two units' hard shapes along the line between them, and its direction
@@ -46,6 +46,16 @@ void Simulation::prevent_overlaps() {
   const SimSettings& set = scenario().sim;
   if (!set.prevention) return;
   const double reach = 2 * impl_->max_hard + 1e-9;
+  // Where each unit stood after its move: no unit is pushed farther than half its hard
+  // radius from there in one step (a crowd's pushes must not add up to a jump).
+  std::vector<Vec2>& moved_to = impl_->moved_to;
+  moved_to.resize(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) moved_to[i] = units_[i].position;
+  auto within_cap = [&](std::uint32_t i, Vec2 p) {
+    const double cap = 0.5 * impl_->motions[units_[i].movement_class].hard_radius;
+    const Vec2 d = p - moved_to[i];
+    return glm::dot(d, d) <= cap * cap;
+  };
   for (int pass = 0; pass < kPreventionPasses; ++pass) {
     impl_->points.resize(units_.size());
     impl_->alive.resize(units_.size());
@@ -65,10 +75,15 @@ void Simulation::prevent_overlaps() {
       const double over = overlap(a, ma, b, mb, n, dist);
       if (over <= 0) return;
       any = true;
-      // Who gives way: a still unit to a mover, else the lower priority (a total order,
-      // so that no two units push each other back and forth).
+      // Who gives way: a still unit to a mover, else the lower class priority, else both
+      // share (equal shares spread a crowd's pressure instead of squeezing one unit).
       const bool am = is_moving(a), bm = is_moving(b);
-      const double wa = am != bm ? (am ? 0.0 : 1.0) : (outranks(a, ma, b, mb) ? 0.0 : 1.0);
+      double wa = 0.5;
+      if (am != bm) {
+        wa = am ? 0.0 : 1.0;
+      } else if (ma.priority != mb.priority) {
+        wa = ma.priority > mb.priority ? 0.0 : 1.0;
+      }
       const double push = over + kSlack;
       Vec2 pa = a.position - n * (push * wa);
       Vec2 pb = b.position + n * (push * (1 - wa));
@@ -76,17 +91,17 @@ void Simulation::prevent_overlaps() {
       const CostGrid& gb = world_->grid(b.movement_class);
       const UnitPrivate& xa = impl_->extra[i];
       const UnitPrivate& xb = impl_->extra[j];
-      const bool a_ok = wa == 0 || !segment_blocked(ga, xa.move_key, a.position, pa);
-      const bool b_ok = wa == 1 || !segment_blocked(gb, xb.move_key, b.position, pb);
+      const bool a_ok = wa == 0 || (within_cap(i, pa) && !segment_blocked(ga, xa.move_key, a.position, pa));
+      const bool b_ok = wa == 1 || (within_cap(j, pb) && !segment_blocked(gb, xb.move_key, b.position, pb));
       if (!a_ok && !b_ok) return;
       if (!a_ok) {
         pa = a.position;
         pb = b.position + n * push;
-        if (segment_blocked(gb, xb.move_key, b.position, pb)) return;
+        if (!within_cap(j, pb) || segment_blocked(gb, xb.move_key, b.position, pb)) return;
       } else if (!b_ok) {
         pb = b.position;
         pa = a.position - n * push;
-        if (segment_blocked(ga, xa.move_key, a.position, pa)) return;
+        if (!within_cap(i, pa) || segment_blocked(ga, xa.move_key, a.position, pa)) return;
       }
       if (pa != a.position) {
         a.position = pa;

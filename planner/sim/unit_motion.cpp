@@ -35,7 +35,8 @@ double angle_difference(double a, double b) {
   return d;
 }
 
-Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed) {
+Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed,
+                  double brake_horizon) {
   Steer s;
   s.max_speed = max_speed;
   if (path.empty()) {
@@ -44,8 +45,10 @@ Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 positio
   }
   const std::size_t w = std::min(waypoint, path.size() - 1);
   s.target = path[w];
+  // Braking needs the distance left only while it is short: sum until it exceeds the
+  // distance needed to stop from top speed (paths can be thousands of points long).
   double rest = glm::length(path[w] - position);
-  for (std::size_t i = w + 1; i < path.size(); ++i) rest += glm::length(path[i] - path[i - 1]);
+  for (std::size_t i = w + 1; i < path.size() && rest <= brake_horizon; ++i) rest += glm::length(path[i] - path[i - 1]);
   s.stop_distance = rest;
   return s;
 }
