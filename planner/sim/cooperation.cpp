@@ -38,6 +38,9 @@ namespace {
 
 constexpr double kMargin = 0.05;      // metres added to every clearance
 constexpr double kYieldSeconds = 4;   // a yield gives up after this long
+constexpr double kSameWay = 0.5;      // cos of the largest angle between two units going "the same way"
+constexpr double kSlowSeconds = 1.5;
+constexpr double kRepathAfter = 3;    // seconds without progress before case 3.4 re-paths  // a slow-down (case 3.1's mover, 4.3) gives up sooner
 // Hard shapes closer than this count as colliding: continuous checks stop units at
 // contact, and touching units must still be resolved.
 constexpr double kContact = 0.02;
@@ -124,6 +127,11 @@ void Simulation::detect_collisions() {
     const double hard = ma.hard_radius + mb.hard_radius + kContact;
     const double d0 = glm::length(a.position - b.position);
     if (d0 >= soft + (ma.speed + mb.speed) * horizon) return;
+    // Units that do not close in on each other (a column walking together, two units
+    // parting) have nothing to resolve unless their hard shapes touch.
+    const Vec2 relative = direction(b.heading) * b.speed - direction(a.heading) * a.speed;
+    const bool closing = glm::dot(b.position - a.position, relative) < 0;
+    if (!closing && d0 >= hard) return;
     Collision c;
     c.a = a.id;
     c.b = b.id;
@@ -228,7 +236,8 @@ void Simulation::cooperate() {
     const bool a_still_b_still = !is_moving(*a) && !is_moving(*b);
     auto remember = [&](CooperationRule rule) {
       c.rule = rule;
-      memory_.push_back(Memory{c.a, c.b, now + set.memory_seconds, rule});
+      // Remembered while the resolution runs, and memory_seconds after.
+      memory_.push_back(Memory{c.a, c.b, now + kYieldSeconds + set.memory_seconds, rule});
       decided[a->id.index] = decided[b->id.index] = 1;
     };
     auto inside = [&](Vec2 p) {
@@ -290,7 +299,7 @@ void Simulation::cooperate() {
         a->speed_factor = 0.3;
         a->get_to = get_to;
         a->home = a->position;
-        a->yield_until = now + kYieldSeconds;
+        a->yield_until = now + kSlowSeconds;
         a->predicted.clear();
         c.state = CollisionState::Resolving;
         remember(CooperationRule::MoveAside);
@@ -328,17 +337,21 @@ void Simulation::cooperate() {
           continue;
         }
       }
-      // 3.4: stop and re-path.
+      // 3.4: stop, and re-path. The planners do not see units, so a new path differs
+      // only once the unit has been held up a while (pushed off its way, say): before,
+      // it stops and waits for the other.
       if (c.hard) {
-        a->state = MoveState::WaitingForPath;
-        a->path.clear();
+        if (now - a->progress_time > kRepathAfter) {
+          a->state = MoveState::WaitingForPath;
+          a->path.clear();
+          ++counters_.repaths;
+        }
         a->predicted.clear();
         a->yield = Yield::Wait;
         a->yield_to = b->id;
         a->home = a->position;
         a->get_to = a->position;
         a->yield_until = now + 1;
-        ++counters_.repaths;
         c.state = CollisionState::Resolved;
         remember(CooperationRule::Repath);
       } else {
@@ -348,6 +361,13 @@ void Simulation::cooperate() {
       continue;
     }
     // Case 4: both move; a is the higher (4.1: b does nothing of its own volition).
+    // Two units going the same way (a column, a crowd through a gap) follow each other:
+    // the moves' contact slide keeps them apart, and neither has to give way.
+    if (glm::dot(direction(a->heading), direction(b->heading)) > kSameWay) {
+      c.rule = CooperationRule::LowerPriority;
+      c.state = CollisionState::Resolved;
+      continue;
+    }
     const double stop_time = b->speed / mb.deceleration + set.dt;
     if (c.hard && (c.immediate || c.time - now <= stop_time)) {
       // 4.2: the lower pauses; next step it is a still unit in our way (case 3).
@@ -371,7 +391,7 @@ void Simulation::cooperate() {
     b->speed_factor = factor;
     b->home = c.point;
     b->get_to = get_to;
-    b->yield_until = now + kYieldSeconds;
+    b->yield_until = now + kSlowSeconds;
     b->predicted.clear();
     c.state = CollisionState::Resolving;
     remember(CooperationRule::SlowDown);

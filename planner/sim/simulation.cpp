@@ -327,6 +327,16 @@ void Simulation::answer_paths() {
       u.path = std::move(a.points);
       // The path starts where the unit stood when it asked; it heads for the next point.
       u.waypoint = u.path.size() > 1 ? 1 : 0;
+      // Off its cell's centre (pushed, slid), the line to the path's next cell may cut
+      // a wall's corner: go by the centre of its cell first.
+      const CostGrid& grid = world_->grid(u.movement_class);
+      const std::uint16_t key = impl_->extra[u.id.index].move_key;
+      if (u.waypoint == 1 && segment_blocked(grid, key, u.position, u.path[1])) {
+        if (const auto cell = grid.cell_at(u.position)) {
+          const Vec2 centre = grid.center(*cell);
+          if (!segment_blocked(grid, key, u.position, centre)) u.path.insert(u.path.begin() + 1, centre);
+        }
+      }
       u.state = MoveState::Moving;
       u.predicted.clear();
     } else {
@@ -523,6 +533,9 @@ void Simulation::run_state_loops() {
 
 namespace {
 
+// Across / length of a move below which a contact counts as head-on (turn right).
+constexpr double kHeadOn = 0.2;
+
 // The first contact of a disc of radius r moving from p by `move` with a still disc at
 // q: t in [0, 1], or 2 if none (moving away, or not reaching it). Touching and moving
 // closer is contact at 0.
@@ -602,7 +615,7 @@ void Simulation::move_units() {
           const Vec2 right{-n.y, n.x};  // right of n on screen (y down)
           const double ml = glm::length(move);
           const double across = glm::dot(move, right);
-          const double side = std::abs(across) < 0.2 * ml ? 1.0 : (across > 0 ? 1.0 : -1.0);
+          const double side = std::abs(across) < kHeadOn * ml ? 1.0 : (across > 0 ? 1.0 : -1.0);
           Vec2 slid = move * t + right * ((across + side * into) * (1 - t));
           const double sl = glm::length(slid);
           if (sl > ml) slid *= ml / sl;  // never faster than meant
@@ -612,6 +625,11 @@ void Simulation::move_units() {
         Vec2 n;
         const double t = earliest(move, n);
         if (t <= 1) move *= std::max(0.0, t - 1e-9);
+        // A slide must not take the unit into the static world where its own move would not.
+        const CostGrid& g = world_->grid(u.movement_class);
+        if (move != x.next.position - u.position && segment_blocked(g, x.move_key, u.position, u.position + move)) {
+          move = Vec2{0, 0};
+        }
       } else {
         const Vec2 end = u.position + move;
         bool inside = false;
