@@ -89,16 +89,19 @@ Projection project(const std::vector<Vec2>& path, std::size_t from, Vec2 p, Vec2
   return best;
 }
 
-// The point `distance` metres further along the path than the projection.
+// The point `distance` metres further along the path than the projection; past the
+// path's end, on along its last direction.
 Vec2 along_path(const std::vector<Vec2>& path, const Projection& pr, double distance) {
   Vec2 a = pr.point;
+  Vec2 dir = pr.dir;
   for (std::size_t i = pr.segment; i < path.size(); ++i) {
     const double len = glm::length(path[i] - a);
-    if (len >= distance) return a + (path[i] - a) * (len > 0 ? distance / len : 0.0);
+    if (len > 0) dir = (path[i] - a) / len;
+    if (len >= distance) return a + dir * distance;
     distance -= len;
     a = path[i];
   }
-  return a;  // the path's end
+  return a + dir * distance;
 }
 
 }  // namespace
@@ -310,6 +313,14 @@ void Simulation::cooperate() {
       if (!path_a.empty() && inside(detour) &&
           !segment_blocked(grid_a, xa.move_key, a->position, detour) &&
           !segment_blocked(grid_a, xa.move_key, detour, get_to)) {
+        // Path points under the other unit are left out: past the detour point the
+        // unit heads for the first one beyond it.
+        const auto first = a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment);
+        const auto last_inside = std::find_if(first, a->path.end(), [&](Vec2 p) {
+          return glm::length(p - b->position) >= hard + kMargin;
+        });
+        const bool keep_end = last_inside == a->path.end();  // never drop the goal
+        a->path.erase(first, keep_end ? a->path.end() - 1 : last_inside);
         a->path.insert(a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment), detour);
         a->waypoint = pr.segment;
         a->yield = Yield::Detour;
@@ -333,7 +344,8 @@ void Simulation::cooperate() {
           xb.yield_path = {ahead};
           b->predicted.clear();
           c.state = CollisionState::Resolving;
-          remember(CooperationRule::Push);
+          c.rule = CooperationRule::Push;
+          decided[a->id.index] = decided[b->id.index] = 1;  // not remembered: we push on at the next contact
           continue;
         }
       }

@@ -7,9 +7,13 @@
 // The overlap of two shapes is measured along the line between their centres: the sum
 // of each shape's extent towards the other, less the distance. Each overlapping pair is
 // pushed apart by its overlap: a still unit gives way to a mover; otherwise the lower
-// priority moves, and equals share. A push that would put a unit into a closed cell is
-// taken by the other unit. Passes repeat (Gauss-Seidel) until no pair overlaps or a
-// bound is reached; pairs are visited in the hash's fixed order.
+// class priority moves, and equals share. A push that would put a unit into a closed
+// cell is taken by the other unit. No unit is pushed more than half its hard radius in
+// one step (a crowd's pushes must not add up to a jump); what is left is pushed at the
+// next step. Passes repeat (Gauss-Seidel) until no pair overlaps or a bound is reached;
+// pairs are visited in the hash's fixed order. Moves themselves never make an overlap
+// (simulation.cpp: units move one after another, against the others where they stand),
+// so prevention mostly separates units placed overlapping and the pushes of cooperation.
 //
 // Counters after the step: pairs still overlapping (each pair counted once over the
 // run) and the deepest overlap; units whose move crossed a closed cell or passed
@@ -51,10 +55,12 @@ void Simulation::prevent_overlaps() {
   std::vector<Vec2>& moved_to = impl_->moved_to;
   moved_to.resize(units_.size());
   for (std::size_t i = 0; i < units_.size(); ++i) moved_to[i] = units_[i].position;
-  auto within_cap = [&](std::uint32_t i, Vec2 p) {
+  // The point towards p that keeps unit i within its cap.
+  auto capped = [&](std::uint32_t i, Vec2 p) {
     const double cap = 0.5 * impl_->motions[units_[i].movement_class].hard_radius;
     const Vec2 d = p - moved_to[i];
-    return glm::dot(d, d) <= cap * cap;
+    const double len = glm::length(d);
+    return len <= cap ? p : moved_to[i] + d * (cap / len);
   };
   for (int pass = 0; pass < kPreventionPasses; ++pass) {
     impl_->points.resize(units_.size());
@@ -91,18 +97,20 @@ void Simulation::prevent_overlaps() {
       const CostGrid& gb = world_->grid(b.movement_class);
       const UnitPrivate& xa = impl_->extra[i];
       const UnitPrivate& xb = impl_->extra[j];
-      const bool a_ok = wa == 0 || (within_cap(i, pa) && !segment_blocked(ga, xa.move_key, a.position, pa));
-      const bool b_ok = wa == 1 || (within_cap(j, pb) && !segment_blocked(gb, xb.move_key, b.position, pb));
+      const bool a_ok = wa == 0 || !segment_blocked(ga, xa.move_key, a.position, pa);
+      const bool b_ok = wa == 1 || !segment_blocked(gb, xb.move_key, b.position, pb);
       if (!a_ok && !b_ok) return;
       if (!a_ok) {
         pa = a.position;
         pb = b.position + n * push;
-        if (!within_cap(j, pb) || segment_blocked(gb, xb.move_key, b.position, pb)) return;
+        if (segment_blocked(gb, xb.move_key, b.position, pb)) return;
       } else if (!b_ok) {
         pb = b.position;
         pa = a.position - n * push;
-        if (!within_cap(i, pa) || segment_blocked(ga, xa.move_key, a.position, pa)) return;
+        if (segment_blocked(ga, xa.move_key, a.position, pa)) return;
       }
+      pa = capped(i, pa);
+      pb = capped(j, pb);
       if (pa != a.position) {
         a.position = pa;
         a.predicted.clear();
@@ -115,31 +123,6 @@ void Simulation::prevent_overlaps() {
       impl_->points[j] = b.position;
     });
     if (!any) break;
-  }
-  // Whatever still overlaps (units pinned between walls and others) goes back to where
-  // it stood at the step's start, where nothing overlapped; repeated until nothing does.
-  for (int round = 0; round < 64; ++round) {
-    for (std::size_t i = 0; i < units_.size(); ++i) impl_->points[i] = units_[i].position;
-    impl_->hash.build(impl_->points, reach, impl_->alive);
-    std::vector<std::uint32_t>& back = impl_->scratch;
-    back.clear();
-    impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
-      Vec2 n;
-      double dist;
-      if (overlap(units_[i], impl_->motions[units_[i].movement_class], units_[j], impl_->motions[units_[j].movement_class],
-                  n, dist) > 1e-9) {
-        back.push_back(i);
-        back.push_back(j);
-      }
-    });
-    if (back.empty()) break;
-    for (std::uint32_t i : back) {
-      SimUnit& u = units_[i];
-      if (u.position == u.previous) continue;
-      u.position = u.previous;
-      u.speed = 0;
-      u.predicted.clear();
-    }
   }
 }
 
@@ -192,8 +175,9 @@ void Simulation::count_step() {
     const double r_in = r * 0.9;
     if (glm::dot(p0, p0) < r_in * r_in || glm::dot(p1, p1) < r_in * r_in) return;
     if (distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r_in * r_in) {
-      flag(i);
-      flag(j);
+      // The unit(s) that moved crossed; one standing still was crossed.
+      if (a.previous != a.position) flag(i);
+      if (b.previous != b.position) flag(j);
     }
   });
 }

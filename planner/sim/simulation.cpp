@@ -285,6 +285,7 @@ void Simulation::start_order(SimUnit& u) {
     u.state = MoveState::Idle;
   } else {
     u.state = MoveState::WaitingForPath;
+    request_path(u);  // answered from the next step on, within the budget
   }
 }
 
@@ -386,7 +387,10 @@ bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t
       ++w;  // closer before moving: it is behind us
       continue;
     }
-    if (after <= reach) ++w;  // this move reaches it: the next update heads on
+    // This move reaches it, or jumps over it (and maybe the next ones too): the next
+    // update heads on.
+    const double pass = std::max(0.01, std::min(m.hard_radius, glm::length(to.position - from.position)));
+    while (w + 1 < path.size() && distance_sq_to_segment(path[w], from.position, to.position) <= pass * pass) ++w;
     return true;
   }
   return true;
@@ -431,6 +435,9 @@ void Simulation::run_state_loops() {
           over = distance_sq_to_segment(o->position, u.position, u.get_to) >= r * r;
         } else if (u.yield == Yield::Detour) {
           over = glm::length(u.position - u.aside) <= std::max(0.05, u.speed * dt) || !is_moving(*o);
+        } else if (u.yield == Yield::MoveAside && u.home == u.aside) {
+          // Cases 1 and 3.3: a move with no way back; done once there.
+          over = glm::length(u.aside - u.position) <= 1e-6;
         } else if (u.yield != Yield::Return) {
           // Has the other unit passed its get-to point, seen from where we yielded?
           const Vec2 g = u.get_to - u.home;
