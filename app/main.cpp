@@ -67,6 +67,17 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--limit", bench.limit, "at most N problems per .scen file");
   bench_cmd->add_flag("--json", bench.json, "one JSON object per problem, then a summary object");
 
+  SimulateOptions simulate;
+  auto* sim_cmd = app.add_subcommand("simulate", "run a scenario's units headless and report the run's figures");
+  sim_cmd->add_option("file", simulate.path, "scenario JSON with units")->required();
+  sim_cmd->add_option("--steps", simulate.steps, "fixed steps to run");
+  sim_cmd->add_option("--seconds", simulate.seconds, "simulated seconds to run (overrides --steps)");
+  sim_cmd->add_flag("--until-arrived", simulate.until_arrived, "stop once every ordered unit has arrived (at most 600 s)");
+  sim_cmd->add_flag("--json", simulate.json, "one JSON object");
+  sim_cmd->add_flag("--discrete", simulate.discrete, "discrete checks (end points only) instead of move lines");
+  sim_cmd->add_flag("--no-prevention", simulate.no_prevention, "collision prevention off");
+  sim_cmd->add_flag("--no-cooperation", simulate.no_cooperation, "cooperation rules off");
+
   ConvertOptions convert;
   auto* convert_cmd = app.add_subcommand("convert", "convert a Moving AI .map into a scenario JSON");
   convert_cmd->add_option("in", convert.in_map, "Moving AI .map")->required();
@@ -134,6 +145,18 @@ int main(int argc, char** argv) {
   bench_grid_cmd->add_option("--limit", bench_grid.limit, "at most N problems per .scen file");
   bench_grid_cmd->add_option("--repeat", bench_grid.repeat, "runs per problem (the fastest counts)")->check(CLI::Range(1, 1000));
   bench_grid_cmd->add_option("--max-ratio", bench_grid.max_ratio, "inexact planners: allowed length / optimal length");
+  BenchSimOptions bench_sim;
+  auto* bench_sim_cmd = bench_group->add_subcommand("sim", "the unit simulation on generated cases: circle swaps, a crossing through a gap, random goals on a map");
+  bench_sim_cmd->add_option("--circle", bench_sim.circle, "units of a circle case (repeatable, or a,b)")->delimiter(',');
+  bench_sim_cmd->add_option("--crossing", bench_sim.crossing, "units per group of the crossing case (0 = none)")->check(CLI::Range(0, 100000));
+  bench_sim_cmd->add_option("--random", bench_sim.random_units, "units of the random-goals case (0 = none)")->check(CLI::Range(0, 1000000));
+  bench_sim_cmd->add_option("--map", bench_sim.map, "Moving AI map of the random-goals case");
+  bench_sim_cmd->add_option("--seed", bench_sim.seed, "seed of the random goals");
+  bench_sim_cmd->add_option("--seconds", bench_sim.seconds, "simulated seconds at most per case")->check(CLI::Range(0.0, 100000.0));
+  bench_sim_cmd->add_flag("--json", bench_sim.json, "one JSON object per case");
+  bench_sim_cmd->add_flag("--discrete", bench_sim.discrete, "discrete checks instead of move lines");
+  bench_sim_cmd->add_flag("--no-prevention", bench_sim.no_prevention, "collision prevention off");
+  bench_sim_cmd->add_flag("--no-cooperation", bench_sim.no_cooperation, "cooperation rules off");
   BenchTacticalOptions bench_tac;
   auto* bench_tac_cmd = bench_group->add_subcommand("tactical", "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements");
   bench_tac_cmd->add_option("files", bench_tac.scenario_paths, "scenarios for the table (default: maps/tactical_*.json)");
@@ -156,6 +179,8 @@ int main(int argc, char** argv) {
   }
 
   if (*solve_cmd) return run_solve(solve);
+  if (*sim_cmd) return run_simulate(simulate);
+  if (*bench_sim_cmd) return run_bench_sim(bench_sim);
   if (*bench_cmd) return run_movingai(bench);
   if (*convert_cmd) return run_convert(convert);
   if (*bench_world_cmd) return run_bench_world(bench_world);

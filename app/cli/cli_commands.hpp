@@ -46,6 +46,32 @@ struct ConvertOptions {
   std::string pick = "first";       ///< first, spread (over every length bucket) or longest.
 };
 
+/// Options of `pathscope simulate` (app/cli/cli_simulate.cpp).
+struct SimulateOptions {
+  std::string path;                 ///< Scenario JSON with units.
+  std::uint64_t steps = 0;          ///< Steps to run (0: --seconds, or 300, or until arrived).
+  double seconds = 0;               ///< Simulated seconds to run (> 0 overrides --steps).
+  bool until_arrived = false;       ///< Stop once every ordered unit has arrived (at most 600 s).
+  bool json = false;                ///< One JSON object.
+  bool discrete = false;            ///< Discrete checks instead of the scenario's setting.
+  bool no_prevention = false;       ///< Collision prevention off.
+  bool no_cooperation = false;      ///< Cooperation rules off.
+};
+
+/// Options of `pathscope bench sim` (app/cli/cli_simulate.cpp).
+struct BenchSimOptions {
+  std::vector<int> circle = {100, 1000, 10000};  ///< Units of the circle cases.
+  int crossing = 200;               ///< Units per group of the crossing case (0 = none).
+  int random_units = 1000;          ///< Units of the random-goals case (0 = none).
+  std::string map;                  ///< Its Moving AI map ("" = Berlin_1_256 of the shared benchmarks).
+  std::uint64_t seed = 1;
+  double seconds = 120;             ///< Simulated seconds at most per case.
+  bool json = false;
+  bool discrete = false;
+  bool no_prevention = false;
+  bool no_cooperation = false;
+};
+
 /// Options of `pathscope bench world` (app/cli/bench_world.cpp).
 struct BenchWorldOptions {
   std::string scenario_path;        ///< Whose items to use ("" = maps/default.json).
@@ -94,6 +120,8 @@ struct BenchGridOptions {
 };
 
 int run_solve(const SolveOptions& options);
+int run_simulate(const SimulateOptions& options);
+int run_bench_sim(const BenchSimOptions& options);
 int run_bench_grid(const BenchGridOptions& options);
 int run_bench_world(const BenchWorldOptions& options);
 int run_bench_quadtree(const BenchQuadtreeOptions& options);

@@ -38,7 +38,9 @@ const char* to_string(MoveState state);
 struct PredictedPoint {
   Vec2 position{0, 0};
   double heading = 0;
+  double speed = 0;             ///< Metres per second.
   double time = 0;
+  std::uint32_t waypoint = 0;   ///< The path point it then heads for (path.size(): done).
 };
 
 /// How far a collision between two units has got (seed 002).

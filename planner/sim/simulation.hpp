@@ -35,6 +35,8 @@ class PlanningWorld;
 
 namespace pathscope::sim {
 
+struct MotionState;
+
 /// The resolved motion limits of a movement class (defaults derived, see scenario.hpp).
 struct Motion {
   double speed = 1;         ///< m/s on cost-1 ground.
@@ -177,6 +179,21 @@ class Simulation {
 
  private:
   struct Impl;
+  // The phases of step(), in order (see the top of this file).
+  void answer_paths();
+  void run_state_loops();
+  void detect_collisions();
+  void cooperate();
+  void move_units();
+  void prevent_overlaps();
+  void count_step();
+  // Helpers.
+  void request_path(SimUnit& u);
+  void start_order(SimUnit& u);
+  void predict(SimUnit& u);
+  bool pursue(const SimUnit& u, const MotionState& from, std::uint32_t& waypoint, MotionState& to) const;
+  double terrain_speed(const SimUnit& u, Vec2 p) const;
+  void forget(UnitId id);
   std::unique_ptr<PlanningWorld> world_;
   std::unique_ptr<Impl> impl_;
   std::vector<SimUnit> units_;

@@ -1,0 +1,181 @@
+// `pathscope simulate FILE`: runs a scenario's units headless (planner/sim) and reports
+// the run's figures; `pathscope bench sim`: the generated standard cases.
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_commands.hpp"
+#include "planner/scenario/movingai_convert.hpp"
+#include "planner/scenario/movingai_parse.hpp"
+#include "planner/scenario/scenario_validate.hpp"
+#include "planner/sim/sim_cases.hpp"
+#include "planner/sim/simulation.hpp"
+
+namespace pathscope::app {
+namespace {
+
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+// How long a unit may make no progress before it counts as stuck.
+constexpr double kStuckSeconds = 10;
+
+struct RunFigures {
+  std::uint64_t steps = 0;
+  std::size_t units = 0;
+  std::size_t ordered = 0;
+  std::size_t arrived = 0;
+  double seconds_to_arrive = -1;  // simulated seconds until the last ordered unit arrived
+  std::size_t stuck = 0;
+  double micros_per_unit_step = 0;
+  double planning_ms = 0;
+};
+
+// Runs until `max_steps`, or (until_arrived) every ordered unit has arrived.
+RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_arrived) {
+  simulation.set_clock(now_ns);
+  RunFigures f;
+  std::uint64_t unit_steps = 0;
+  for (std::uint64_t i = 0; i < max_steps; ++i) {
+    if (until_arrived && simulation.ordered_count() > 0 && simulation.arrived_count() == simulation.ordered_count()) break;
+    unit_steps += simulation.unit_count();
+    simulation.step();
+  }
+  f.steps = simulation.step_count();
+  f.units = simulation.unit_count();
+  f.ordered = simulation.ordered_count();
+  f.arrived = simulation.arrived_count();
+  if (f.ordered > 0 && f.arrived == f.ordered) {
+    double last = 0;
+    for (const sim::SimUnit& u : simulation.slots()) {
+      if (u.alive && u.arrived) last = std::max(last, u.arrived_time);
+    }
+    f.seconds_to_arrive = last;
+  }
+  f.stuck = simulation.stuck_count(kStuckSeconds);
+  f.micros_per_unit_step =
+      unit_steps > 0 ? static_cast<double>(simulation.movement_nanoseconds()) / 1000.0 / static_cast<double>(unit_steps) : 0;
+  f.planning_ms = static_cast<double>(simulation.planning_nanoseconds()) / 1e6;
+  return f;
+}
+
+char hex_digit(unsigned v) { return "0123456789abcdef"[v & 15]; }
+
+std::string hex(std::uint64_t v) {
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = hex_digit(static_cast<unsigned>(v));
+  return s;
+}
+
+}  // namespace
+
+int run_simulate(const SimulateOptions& options) {
+  auto scenario = load_any_scenario(options.path);
+  if (!scenario) {
+    std::fprintf(stderr, "pathscope simulate: %s\n", scenario.error().to_string().c_str());
+    return kExitFailed;
+  }
+  if (options.discrete) scenario->sim.continuous = false;
+  if (options.no_prevention) scenario->sim.prevention = false;
+  if (options.no_cooperation) scenario->sim.cooperation = false;
+  if (scenario->units.empty()) {
+    std::fprintf(stderr, "pathscope simulate: %s: the scenario has no units\n", options.path.c_str());
+    return kExitFailed;
+  }
+  std::uint64_t steps = options.steps;
+  if (options.seconds > 0) steps = static_cast<std::uint64_t>(std::ceil(options.seconds / scenario->sim.dt - 1e-9));
+  if (steps == 0) steps = options.until_arrived ? static_cast<std::uint64_t>(std::ceil(600 / scenario->sim.dt)) : 300;
+  sim::Simulation simulation(std::move(*scenario));
+  const RunFigures f = run(simulation, steps, options.until_arrived);
+  const sim::SimCounters& c = simulation.counters();
+  if (options.json) {
+    nlohmann::ordered_json j;
+    j["file"] = options.path;
+    j["steps"] = f.steps;
+    j["seconds"] = simulation.time();
+    j["units"] = f.units;
+    j["ordered"] = f.ordered;
+    j["arrived"] = f.arrived;
+    j["hard_overlaps"] = c.hard_overlaps;
+    j["max_overlap_m"] = c.max_overlap_m;
+    j["tunnelled"] = c.tunnelled;
+    j["stuck"] = f.stuck;
+    j["repaths"] = c.repaths;
+    j["path_requests"] = c.path_requests;
+    j["collisions_found"] = c.collisions_found;
+    j["state_hash"] = hex(simulation.state_hash());
+    j["micros_per_unit_step"] = f.micros_per_unit_step;
+    j["planning_ms"] = f.planning_ms;
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
+                "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
+                options.path.c_str(), static_cast<unsigned long long>(f.steps), simulation.time(), f.units, f.arrived,
+                f.ordered, static_cast<unsigned long long>(c.hard_overlaps), c.max_overlap_m,
+                static_cast<unsigned long long>(c.tunnelled), f.stuck, static_cast<unsigned long long>(c.repaths),
+                hex(simulation.state_hash()).c_str(), f.micros_per_unit_step, f.planning_ms);
+  }
+  return kExitOk;
+}
+
+int run_bench_sim(const BenchSimOptions& options) {
+  struct Case {
+    std::string name;
+    Scenario scenario;
+  };
+  std::vector<Case> cases;
+  for (int n : options.circle) cases.push_back({"circle_" + std::to_string(n), sim::circle_case(n)});
+  if (options.crossing > 0) cases.push_back({"crossing_" + std::to_string(options.crossing), sim::crossing_case(options.crossing)});
+  if (options.random_units > 0) {
+    const std::string map_path = options.map.empty() ? "../shared/benchmarks/movingai/Berlin_1_256.map" : options.map;
+    auto map = load_movingai_map(map_path);
+    if (!map) {
+      std::fprintf(stderr, "pathscope bench sim: %s\n", map.error().to_string().c_str());
+      return kExitFailed;
+    }
+    cases.push_back({"random_" + std::to_string(options.random_units) + "_" + std::filesystem::path(map_path).stem().string(),
+                     sim::random_goals_case(movingai_to_scenario(*map), options.random_units, options.seed)});
+  }
+  for (Case& c : cases) {
+    if (options.discrete) c.scenario.sim.continuous = false;
+    if (options.no_prevention) c.scenario.sim.prevention = false;
+    if (options.no_cooperation) c.scenario.sim.cooperation = false;
+    const double dt = c.scenario.sim.dt;
+    sim::Simulation simulation(std::move(c.scenario));
+    const RunFigures f = run(simulation, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);
+    const sim::SimCounters& k = simulation.counters();
+    const double arrived_pct = f.ordered > 0 ? 100.0 * static_cast<double>(f.arrived) / static_cast<double>(f.ordered) : 0;
+    if (options.json) {
+      nlohmann::ordered_json j;
+      j["case"] = c.name;
+      j["units"] = f.units;
+      j["steps"] = f.steps;
+      j["micros_per_unit_step"] = f.micros_per_unit_step;
+      j["planning_ms"] = f.planning_ms;
+      j["hard_overlaps"] = k.hard_overlaps;
+      j["max_overlap_m"] = k.max_overlap_m;
+      j["tunnelled"] = k.tunnelled;
+      j["stuck"] = f.stuck;
+      j["arrived_pct"] = arrived_pct;
+      j["seconds_to_arrive"] = f.seconds_to_arrive;
+      j["repaths"] = k.repaths;
+      j["state_hash"] = hex(simulation.state_hash());
+      std::printf("%s\n", j.dump().c_str());
+    } else {
+      std::printf("%-28s %6zu units %6llu steps %8.3f us/unit-step  planning %8.1f ms  overlaps %4llu (max %.3f m)  "
+                  "tunnelled %4llu  stuck %4zu  arrived %6.2f%%  in %7.2f s\n",
+                  c.name.c_str(), f.units, static_cast<unsigned long long>(f.steps), f.micros_per_unit_step, f.planning_ms,
+                  static_cast<unsigned long long>(k.hard_overlaps), k.max_overlap_m,
+                  static_cast<unsigned long long>(k.tunnelled), f.stuck, arrived_pct, f.seconds_to_arrive);
+    }
+    std::fflush(stdout);
+  }
+  return kExitOk;
+}
+
+}  // namespace pathscope::app

@@ -1,0 +1,65 @@
+#include "planner/sim/path_service.hpp"
+
+#include <algorithm>
+
+#include "planner/core/planner_registry.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+PathService::PathService(const PlanningWorld& world) : world_(world) {}
+PathService::~PathService() = default;
+
+void PathService::request(const PathRequest& request) {
+  cancel(request.unit);
+  queue_.push_back(request);
+}
+
+void PathService::cancel(UnitId unit) {
+  std::erase_if(queue_, [&](const PathRequest& r) { return r.unit.index == unit.index; });
+}
+
+void PathService::world_changed(bool rebuilt) {
+  if (rebuilt) planners_.clear();
+}
+
+Planner* PathService::planner_for(std::size_t movement_class) {
+  if (planners_.size() <= movement_class) planners_.resize(movement_class + 1);
+  std::unique_ptr<Planner>& slot = planners_[movement_class];
+  if (!slot) {
+    const std::string& name = world_.scenario().classes[movement_class].planner;
+    const PlannerInfo* info = find_planner(name);
+    if (!info) info = find_planner("astar");
+    if (!info) return nullptr;
+    Result<ParamValues> params = resolve_params(*info, {});
+    if (!params.ok()) return nullptr;
+    slot = info->create(QueryContext{world_, movement_class, std::nullopt, params.value()});
+  }
+  return slot.get();
+}
+
+std::vector<PathAnswer> PathService::answer(int budget) {
+  std::vector<PathAnswer> answers;
+  while (budget-- > 0 && !queue_.empty()) {
+    const PathRequest r = queue_.front();
+    queue_.pop_front();
+    PathAnswer a;
+    a.unit = r.unit;
+    Planner* planner = planner_for(r.movement_class);
+    if (!planner) {
+      a.status = SearchStatus::Invalid;
+      a.message = "no planner for movement class " + std::to_string(r.movement_class);
+    } else {
+      SearchStatus s = planner->start(PathQuery{r.start, r.goal});
+      while (s == SearchStatus::Running) s = planner->step(1u << 20);
+      a.status = s;
+      const PathResult& res = planner->result();
+      if (s == SearchStatus::Found) a.points = res.points;
+      a.message = res.message;
+    }
+    answers.push_back(std::move(a));
+  }
+  return answers;
+}
+
+}  // namespace pathscope::sim

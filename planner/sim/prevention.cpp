@@ -1,0 +1,186 @@
+// Collision prevention and the step's counters (seed 000, "Support Systems": "on every
+// simulation cycle ... we look at each ship and check it against each nearby ship (using
+// geometric hashing, aka buckets ...). If the shield ellipsoids overlap by any amount,
+// we simply separate the ships by that amount").
+//
+// Hard shapes are circles, or ellipses along the heading (MovementClass::hard_aspect).
+// The overlap of two shapes is measured along the line between their centres: the sum
+// of each shape's extent towards the other, less the distance. Each overlapping pair is
+// pushed apart by its overlap: a still unit gives way to a mover; otherwise the lower
+// priority moves, and equals share. A push that would put a unit into a closed cell is
+// taken by the other unit. Passes repeat (Gauss-Seidel) until no pair overlaps or a
+// bound is reached; pairs are visited in the hash's fixed order.
+//
+// Counters after the step: pairs still overlapping (each pair counted once over the
+// run) and the deepest overlap; units whose move crossed a closed cell or passed
+// through another unit's hard shape between two steps (tunnelling).
+
+#include <algorithm>
+#include <cmath>
+
+#include "planner/core/geometry.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/static_check.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+constexpr int kPreventionPasses = 8;
+constexpr double kSlack = 1e-9;  // metres pushed beyond the overlap, so touching is not overlapping
+
+// The overlap of two units' hard shapes along the line between them, and its direction
+// (from a to b).
+double overlap(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb, Vec2& n, double& dist) {
+  const Vec2 d = b.position - a.position;
+  dist = glm::length(d);
+  n = dist > 1e-12 ? d / dist : Vec2{1, 0};
+  return hard_extent(ma, a.heading, n) + hard_extent(mb, b.heading, -n) - dist;
+}
+
+}  // namespace
+
+void Simulation::prevent_overlaps() {
+  const SimSettings& set = scenario().sim;
+  if (!set.prevention) return;
+  const double reach = 2 * impl_->max_hard + 1e-9;
+  for (int pass = 0; pass < kPreventionPasses; ++pass) {
+    impl_->points.resize(units_.size());
+    impl_->alive.resize(units_.size());
+    for (std::size_t i = 0; i < units_.size(); ++i) {
+      impl_->points[i] = units_[i].position;
+      impl_->alive[i] = units_[i].alive;
+    }
+    impl_->hash.build(impl_->points, reach, impl_->alive);
+    bool any = false;
+    impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
+      SimUnit& a = units_[i];
+      SimUnit& b = units_[j];
+      const Motion& ma = impl_->motions[a.movement_class];
+      const Motion& mb = impl_->motions[b.movement_class];
+      Vec2 n;
+      double dist;
+      const double over = overlap(a, ma, b, mb, n, dist);
+      if (over <= 0) return;
+      any = true;
+      // Who gives way: a still unit to a mover, else the lower priority (a total order,
+      // so that no two units push each other back and forth).
+      const bool am = is_moving(a), bm = is_moving(b);
+      const double wa = am != bm ? (am ? 0.0 : 1.0) : (outranks(a, ma, b, mb) ? 0.0 : 1.0);
+      const double push = over + kSlack;
+      Vec2 pa = a.position - n * (push * wa);
+      Vec2 pb = b.position + n * (push * (1 - wa));
+      const CostGrid& ga = world_->grid(a.movement_class);
+      const CostGrid& gb = world_->grid(b.movement_class);
+      const UnitPrivate& xa = impl_->extra[i];
+      const UnitPrivate& xb = impl_->extra[j];
+      const bool a_ok = wa == 0 || !segment_blocked(ga, xa.move_key, a.position, pa);
+      const bool b_ok = wa == 1 || !segment_blocked(gb, xb.move_key, b.position, pb);
+      if (!a_ok && !b_ok) return;
+      if (!a_ok) {
+        pa = a.position;
+        pb = b.position + n * push;
+        if (segment_blocked(gb, xb.move_key, b.position, pb)) return;
+      } else if (!b_ok) {
+        pb = b.position;
+        pa = a.position - n * push;
+        if (segment_blocked(ga, xa.move_key, a.position, pa)) return;
+      }
+      if (pa != a.position) {
+        a.position = pa;
+        a.predicted.clear();
+      }
+      if (pb != b.position) {
+        b.position = pb;
+        b.predicted.clear();
+      }
+      impl_->points[i] = a.position;
+      impl_->points[j] = b.position;
+    });
+    if (!any) break;
+  }
+  // Whatever still overlaps (units pinned between walls and others) goes back to where
+  // it stood at the step's start, where nothing overlapped; repeated until nothing does.
+  for (int round = 0; round < 64; ++round) {
+    for (std::size_t i = 0; i < units_.size(); ++i) impl_->points[i] = units_[i].position;
+    impl_->hash.build(impl_->points, reach, impl_->alive);
+    std::vector<std::uint32_t>& back = impl_->scratch;
+    back.clear();
+    impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
+      Vec2 n;
+      double dist;
+      if (overlap(units_[i], impl_->motions[units_[i].movement_class], units_[j], impl_->motions[units_[j].movement_class],
+                  n, dist) > 1e-9) {
+        back.push_back(i);
+        back.push_back(j);
+      }
+    });
+    if (back.empty()) break;
+    for (std::uint32_t i : back) {
+      SimUnit& u = units_[i];
+      if (u.position == u.previous) continue;
+      u.position = u.previous;
+      u.speed = 0;
+      u.predicted.clear();
+    }
+  }
+}
+
+void Simulation::count_step() {
+  // Hard overlaps left at the end of the step.
+  const double reach = 2 * impl_->max_hard + 1e-9;
+  impl_->points.resize(units_.size());
+  impl_->alive.resize(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    impl_->points[i] = units_[i].position;
+    impl_->alive[i] = units_[i].alive;
+  }
+  impl_->hash.build(impl_->points, reach, impl_->alive);
+  impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
+    const SimUnit& a = units_[i];
+    const SimUnit& b = units_[j];
+    Vec2 n;
+    double dist;
+    const double over = overlap(a, impl_->motions[a.movement_class], b, impl_->motions[b.movement_class], n, dist);
+    if (over <= 1e-6) return;
+    counters_.max_overlap_m = std::max(counters_.max_overlap_m, over);
+    const std::uint64_t key = (static_cast<std::uint64_t>(j) << 32) | i;
+    if (impl_->overlapping_pairs.insert(key).second) ++counters_.hard_overlaps;
+  });
+  // Tunnelling through the static world: the move line crossed a closed cell.
+  auto flag = [&](std::size_t i) {
+    if (!impl_->extra[i].tunnelled) {
+      impl_->extra[i].tunnelled = true;
+      ++counters_.tunnelled;
+    }
+  };
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    const SimUnit& u = units_[i];
+    if (!u.alive || u.previous == u.position) continue;
+    if (segment_blocked(world_->grid(u.movement_class), impl_->extra[i].move_key, u.previous, u.position)) flag(i);
+  }
+  // Tunnelling through units: the two moves, taken as straight lines over the step,
+  // brought the centres closer than their hard radii while both ends are apart.
+  const double dt = scenario().sim.dt;
+  const double move_reach = 2 * impl_->max_hard + 4 * impl_->max_speed * dt + 1e-9;
+  for (std::size_t i = 0; i < units_.size(); ++i) impl_->points[i] = units_[i].previous;
+  impl_->hash.build(impl_->points, move_reach, impl_->alive);
+  impl_->hash.pairs_within(impl_->points, move_reach, [&](std::uint32_t i, std::uint32_t j) {
+    const SimUnit& a = units_[i];
+    const SimUnit& b = units_[j];
+    const double r = impl_->motions[a.movement_class].hard_radius + impl_->motions[b.movement_class].hard_radius;
+    const Vec2 p0 = b.previous - a.previous;
+    const Vec2 p1 = b.position - a.position;
+    // Both ends apart (by a little less than r, so rounding at contact does not count).
+    const double r_in = r * 0.9;
+    if (glm::dot(p0, p0) < r_in * r_in || glm::dot(p1, p1) < r_in * r_in) return;
+    if (distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r_in * r_in) {
+      flag(i);
+      flag(j);
+    }
+  });
+}
+
+}  // namespace pathscope::sim

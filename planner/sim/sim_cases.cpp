@@ -1,0 +1,142 @@
+#include "planner/sim/sim_cases.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+MovementClass infantry() {
+  MovementClass c;
+  c.name = "infantry";
+  c.radius = 0.5;
+  c.speed = 1.5;
+  return c;
+}
+
+Scenario open_world(double width, double height, double cell) {
+  Scenario s = make_empty_scenario(width, height, cell);
+  s.classes = {infantry()};
+  for (TerrainType& t : s.terrains) t.cost.resize(1, std::nullopt);
+  // make_empty_scenario's terrains are per default class; keep ground and wall only.
+  TerrainType ground = s.terrains[0];
+  ground.cost = {1.0};
+  TerrainType wall;
+  wall.name = "wall";
+  wall.symbol = '#';
+  wall.color = Color{60, 60, 70, 255};
+  wall.cost = {std::nullopt};
+  s.terrains = {ground, wall};
+  return s;
+}
+
+}  // namespace
+
+Scenario circle_case(int units) {
+  const double radius = std::max(10.0, units * 1.5 / (2 * std::numbers::pi));
+  const double side = 2 * radius + 20;
+  // Keep the grid at most 2048 cells a side.
+  const double cell = std::max(1.0, std::ceil(side / 2048.0));
+  Scenario s = open_world(side, side, cell);
+  s.name = "circle " + std::to_string(units);
+  s.description = std::to_string(units) + " units on a circle swap to the antipode";
+  const Vec2 c{side / 2, side / 2};
+  for (int i = 0; i < units; ++i) {
+    const double a = 2 * std::numbers::pi * i / units;
+    const Vec2 d{std::cos(a), std::sin(a)};
+    Unit u;
+    u.id = static_cast<std::uint32_t>(i + 1);
+    u.position = c + d * radius;
+    u.heading = a + std::numbers::pi;
+    u.order = Order{OrderKind::Move, {c - d * radius}, PatrolMode::Loop};
+    s.units.push_back(u);
+  }
+  return s;
+}
+
+Scenario crossing_case(int per_group, double gap) {
+  // Blocks of 10 rows, 1.5 m apart; columns as needed.
+  const int rows = 10;
+  const int cols = (per_group + rows - 1) / rows;
+  const double block = cols * 1.5;
+  const double width = 2 * (block + 12) + 4;
+  const double height = rows * 1.5 + 24;
+  Scenario s = open_world(std::ceil(width), std::ceil(height), 1.0);
+  s.name = "crossing " + std::to_string(per_group);
+  s.description = "two groups of " + std::to_string(per_group) + " cross through a gap";
+  const double wx = std::floor(s.world.width / 2) - 1;
+  const double gy0 = std::floor(s.world.height / 2 - gap / 2), gy1 = gy0 + gap;
+  Feature top, bottom;
+  top.id = 1;
+  top.terrain = 1;
+  top.shape.kind = ShapeKind::Rect;
+  top.shape.min = {wx, 0};
+  top.shape.max = {wx + 2, gy0};
+  bottom = top;
+  bottom.id = 2;
+  bottom.shape.min = {wx, gy1};
+  bottom.shape.max = {wx + 2, s.world.height};
+  s.features = {top, bottom};
+  std::uint32_t id = 1;
+  for (int side = 0; side < 2; ++side) {
+    for (int i = 0; i < per_group; ++i) {
+      const int col = i / rows, row = i % rows;
+      const double y = 12 + row * 1.5 + 0.75;
+      const double x_left = 4 + col * 1.5 + 0.75;
+      const double x_right = s.world.width - 4 - col * 1.5 - 0.75;
+      Unit u;
+      u.id = id++;
+      u.position = {side == 0 ? x_left : x_right, y};
+      u.heading = side == 0 ? 0 : std::numbers::pi;
+      u.order = Order{OrderKind::Move, {{side == 0 ? x_right : x_left, y}}, PatrolMode::Loop};
+      s.units.push_back(u);
+    }
+  }
+  return s;
+}
+
+Scenario random_goals_case(Scenario map, int units, std::uint64_t seed) {
+  const PlanningWorld world(map);
+  const CostGrid& grid = world.grid(0);
+  const RegionMap& regions = world.regions(0);
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint32_t> open;
+  for (std::uint32_t i = 0; i < grid.cell_count(); ++i) {
+    if (grid.passable(i)) open.push_back(i);
+  }
+  map.units.clear();
+  map.groups.clear();
+  map.queries.clear();
+  if (open.empty()) return map;
+  std::vector<std::uint8_t> taken(grid.cell_count(), 0);
+  std::uniform_int_distribution<std::size_t> pick(0, open.size() - 1);
+  std::uint32_t id = 1;
+  for (int tries = 0; static_cast<int>(map.units.size()) < units && tries < units * 50; ++tries) {
+    const std::uint32_t a = open[pick(rng)];
+    const std::uint32_t b = open[pick(rng)];
+    if (taken[a] || a == b || regions.region(a) != regions.region(b)) continue;
+    // Neighbours of a taken cell stay free too, so no two units start overlapping.
+    const glm::ivec2 ca = grid.cell(a);
+    bool crowded = false;
+    for (int dy = -1; dy <= 1 && !crowded; ++dy) {
+      for (int dx = -1; dx <= 1 && !crowded; ++dx) {
+        crowded = grid.in_bounds(ca.x + dx, ca.y + dy) && taken[grid.index(ca.x + dx, ca.y + dy)];
+      }
+    }
+    if (crowded) continue;
+    taken[a] = 1;
+    Unit u;
+    u.id = id++;
+    u.position = grid.center(a);
+    u.order = Order{OrderKind::Move, {grid.center(b)}, PatrolMode::Loop};
+    map.units.push_back(u);
+  }
+  return map;
+}
+
+}  // namespace pathscope::sim

@@ -1,0 +1,25 @@
+#pragma once
+
+// Generated standard cases for the simulation's benchmark and tests: units on a circle
+// swapping to the antipode, two groups crossing through a gap, units with random goals
+// on a map. Deterministic for given arguments.
+
+#include <cstdint>
+
+#include "planner/scenario/scenario.hpp"
+
+namespace pathscope::sim {
+
+/// `units` infantry (radius 0.5 m) evenly on a circle 1.5 m apart (at least 10 m
+/// across), each ordered to the antipode, in an open world with a margin.
+Scenario circle_case(int units);
+
+/// Two groups of `per_group` infantry on either side of a wall, each ordered to the
+/// other side through one gap `gap` metres wide (a few units).
+Scenario crossing_case(int per_group, double gap = 4.0);
+
+/// `units` units of the map's first class at random open cells of `map`, each ordered
+/// to another random open cell of the same region; units start at least 1.2 m apart.
+Scenario random_goals_case(Scenario map, int units, std::uint64_t seed);
+
+}  // namespace pathscope::sim

@@ -1,0 +1,683 @@
+// The unit simulation's lifecycle, state loop and moves (seed 002, "Simple Movement
+// Algorithm", Listing 1; "Predicted Positions"; "Discrete vs. Continuous Simulation").
+//
+// Listing 1 runs per unit: IncrementWaypoint takes the order's next point (or the next
+// patrol point, in the patrol's direction) and asks for a path; ReachedGoal stops;
+// WaitingForPath waits for the path service's answer; Moving follows the path. Path
+// points are passed as the listing says: a point it was closer to before moving, or one
+// the move jumps over, is left behind.
+//
+// Predicted positions are a rolling list of the states the unit will have at the next
+// steps, made by pursue(), the very function that then picks the move: each step the
+// unit takes predicted[0] and the list rolls on by one; anything that changes the move
+// (cooperation, avoidance, prevention, a blocked move) drops the list, and it is made
+// again from the unit's real state (seed 002: "recognize when you're continually
+// adjusting ... and just recalculate the entire series").
+
+#include "planner/sim/simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "planner/core/geometry.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/static_check.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+const char* to_string(MoveState state) {
+  switch (state) {
+    case MoveState::Idle: return "idle";
+    case MoveState::WaitingForPath: return "waiting_for_path";
+    case MoveState::Moving: return "moving";
+    case MoveState::IncrementWaypoint: return "increment_waypoint";
+    case MoveState::ReachedGoal: return "reached_goal";
+    case MoveState::Failed: return "failed";
+  }
+  return "?";
+}
+
+const char* to_string(CollisionState state) {
+  switch (state) {
+    case CollisionState::Unresolved: return "unresolved";
+    case CollisionState::Resolving: return "resolving";
+    case CollisionState::Resolved: return "resolved";
+  }
+  return "?";
+}
+
+const char* to_string(CooperationRule rule) {
+  switch (rule) {
+    case CooperationRule::None: return "none";
+    case CooperationRule::BothStill: return "both_still";
+    case CooperationRule::WeAreStill: return "we_are_still";
+    case CooperationRule::MoveAside: return "move_aside";
+    case CooperationRule::Avoid: return "avoid";
+    case CooperationRule::Push: return "push";
+    case CooperationRule::Repath: return "repath";
+    case CooperationRule::LowerPriority: return "lower_priority";
+    case CooperationRule::Pause: return "pause";
+    case CooperationRule::SlowDown: return "slow_down";
+  }
+  return "?";
+}
+
+bool is_moving(const SimUnit& u) {
+  if (u.yield == Yield::MoveAside || u.yield == Yield::Return) return true;
+  return u.state == MoveState::Moving && u.yield != Yield::Wait;
+}
+
+bool outranks(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb) {
+  if (ma.priority != mb.priority) return ma.priority > mb.priority;
+  return a.id.index < b.id.index;
+}
+
+namespace {
+
+// A state loop never needs more turns than this (IncrementWaypoint, then one more).
+constexpr int kLoopGuard = 4;
+
+Result<Ok> check_order(const Order& order, const WorldInfo& world) {
+  std::size_t want_min = 0, want_max = 0;
+  switch (order.kind) {
+    case OrderKind::None:
+    case OrderKind::Stop: want_min = want_max = 0; break;
+    case OrderKind::Move: want_min = want_max = 1; break;
+    case OrderKind::Waypoints: want_min = 1; want_max = SIZE_MAX; break;
+    case OrderKind::Patrol: want_min = 2; want_max = SIZE_MAX; break;
+  }
+  if (order.points.size() < want_min || order.points.size() > want_max) {
+    return make_error(ErrorCode::Value, "order.points",
+                      "this order takes " + (want_min == want_max ? std::to_string(want_min)
+                                                                  : "at least " + std::to_string(want_min)) +
+                          " point(s), got " + std::to_string(order.points.size()));
+  }
+  for (std::size_t i = 0; i < order.points.size(); ++i) {
+    const Vec2 p = order.points[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || p.x < 0 || p.y < 0 || p.x > world.width || p.y > world.height) {
+      return make_error(ErrorCode::Value, "order.points[" + std::to_string(i) + "]", "point is outside the world");
+    }
+  }
+  return Ok{};
+}
+
+MotionState brake(const MotionState& from, const Motion& m, double dt) {
+  MotionState to = from;
+  to.speed = std::max(0.0, from.speed - m.deceleration * dt);
+  to.position = from.position + direction(from.heading) * (to.speed * dt);
+  return to;
+}
+
+void mix(std::uint64_t& h, const void* data, std::size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+}
+
+template <class T>
+void mix(std::uint64_t& h, const T& v) {
+  mix(h, &v, sizeof v);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Lifecycle
+
+Simulation::Simulation(Scenario scenario)
+    : world_(std::make_unique<PlanningWorld>(std::move(scenario))), impl_(std::make_unique<Impl>(*world_)) {
+  const Scenario& s = world_->scenario();
+  for (const MovementClass& c : s.classes) impl_->motions.push_back(resolve_motion(c));
+  impl_->max_hard = impl_->max_soft = impl_->max_speed = 0;
+  for (const Motion& m : impl_->motions) {
+    impl_->max_hard = std::max(impl_->max_hard, m.hard_radius);  // an ellipse lies inside its circle
+    impl_->max_soft = std::max(impl_->max_soft, m.soft_radius);
+    impl_->max_speed = std::max(impl_->max_speed, m.speed);
+  }
+  for (const Unit& u : s.units) add_unit(u);
+  for (const UnitGroup& g : s.groups) {
+    std::vector<UnitId> ids;
+    for (std::uint32_t sid : g.units) {
+      if (const SimUnit* u = find_scenario_unit(sid)) ids.push_back(u->id);
+    }
+    (void)give_order(ids, g.order);
+  }
+}
+
+Simulation::~Simulation() = default;
+
+const Scenario& Simulation::scenario() const { return world_->scenario(); }
+
+double Simulation::time() const { return static_cast<double>(counters_.steps) * scenario().sim.dt; }
+
+void Simulation::update_world(Scenario next) {
+  next.units = scenario().units;
+  next.groups = scenario().groups;
+  next.sim = scenario().sim;
+  const WorldChange change = world_->update(std::move(next));
+  impl_->paths.world_changed(change.rebuilt);
+  // Predictions were made on the old world; make them again.
+  for (SimUnit& u : units_) u.predicted.clear();
+}
+
+void Simulation::set_settings(const SimSettings& settings) {
+  Scenario next = scenario();
+  next.sim = settings;
+  (void)world_->update(std::move(next));
+  for (SimUnit& u : units_) u.predicted.clear();
+}
+
+UnitId Simulation::add_unit(const Unit& unit) {
+  std::uint32_t index;
+  std::uint32_t generation = 0;
+  if (!impl_->free_slots.empty()) {
+    index = impl_->free_slots.back();
+    impl_->free_slots.pop_back();
+    generation = units_[index].id.generation + 1;
+  } else {
+    index = static_cast<std::uint32_t>(units_.size());
+    units_.emplace_back();
+    impl_->extra.emplace_back();
+  }
+  SimUnit& u = units_[index];
+  u = SimUnit{};
+  u.id = UnitId{index, generation};
+  u.alive = true;
+  u.scenario_id = unit.id;
+  u.movement_class = std::min(unit.movement_class, impl_->motions.size() - 1);
+  u.faction = scenario().find_faction(unit.faction).value_or(0);
+  u.position = u.previous = unit.position;
+  u.heading = unit.heading;
+  UnitPrivate& x = impl_->extra[index];
+  const std::uint32_t serial = x.order_serial;
+  x = UnitPrivate{};
+  x.order_serial = serial + 1;
+  const CostGrid& grid = world_->grid(u.movement_class);
+  x.move_key = move_key_at(grid, u.position);
+  if (x.move_key == 0) {
+    // Placed in a wall: it belongs to the group of the nearest open cell around it.
+    const auto cell = grid.cell_at(u.position);
+    if (cell) {
+      const glm::ivec2 c = grid.cell(*cell);
+      for (int r = 1; r <= 3 && x.move_key == 0; ++r) {
+        for (int dy = -r; dy <= r && x.move_key == 0; ++dy) {
+          for (int dx = -r; dx <= r && x.move_key == 0; ++dx) {
+            if (grid.in_bounds(c.x + dx, c.y + dy)) x.move_key = grid.move_key(grid.index(c.x + dx, c.y + dy));
+          }
+        }
+      }
+    }
+  }
+  u.order = unit.order;
+  start_order(u);
+  return u.id;
+}
+
+bool Simulation::remove_unit(UnitId id) {
+  if (!unit(id)) return false;
+  SimUnit& u = units_[id.index];
+  impl_->paths.cancel(id);
+  forget(id);
+  const std::uint32_t generation = u.id.generation;
+  u = SimUnit{};
+  u.id = UnitId{id.index, generation};
+  impl_->free_slots.push_back(id.index);
+  return true;
+}
+
+const SimUnit* Simulation::unit(UnitId id) const {
+  if (id.index >= units_.size()) return nullptr;
+  const SimUnit& u = units_[id.index];
+  return u.alive && u.id.generation == id.generation ? &u : nullptr;
+}
+
+const SimUnit* Simulation::find_scenario_unit(std::uint32_t scenario_id) const {
+  for (const SimUnit& u : units_) {
+    if (u.alive && u.scenario_id == scenario_id) return &u;
+  }
+  return nullptr;
+}
+
+std::size_t Simulation::unit_count() const {
+  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive; }));
+}
+
+Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Order& order) {
+  Result<Ok> ok = check_order(order, scenario().world);
+  if (!ok.ok()) return ok.error();
+  std::size_t given = 0;
+  for (UnitId id : ids) {
+    if (!unit(id)) continue;
+    SimUnit& u = units_[id.index];
+    u.order = order;
+    ++impl_->extra[id.index].order_serial;
+    forget(id);
+    start_order(u);
+    ++given;
+  }
+  return given;
+}
+
+void Simulation::forget(UnitId id) {
+  std::erase_if(memory_, [&](const Memory& m) { return m.a == id || m.b == id; });
+}
+
+void Simulation::start_order(SimUnit& u) {
+  UnitPrivate& x = impl_->extra[u.id.index];
+  impl_->paths.cancel(u.id);
+  x.path_pending = false;
+  u.order_point = 0;
+  u.patrol_step = 1;
+  u.path.clear();
+  u.waypoint = 0;
+  u.predicted.clear();
+  u.arrived = false;
+  u.arrived_time = -1;
+  u.yield = Yield::None;
+  u.speed_factor = 1;
+  u.progress_time = time();
+  u.best_distance = u.order.points.empty() ? 0 : glm::length(u.order.points[0] - u.position);
+  if (u.order.kind == OrderKind::None || u.order.kind == OrderKind::Stop || u.order.points.empty()) {
+    u.state = MoveState::Idle;
+  } else {
+    u.state = MoveState::WaitingForPath;
+  }
+}
+
+void Simulation::request_path(SimUnit& u) {
+  UnitPrivate& x = impl_->extra[u.id.index];
+  impl_->paths.request(PathRequest{u.id, u.movement_class, u.position, u.order.points[u.order_point]});
+  x.path_pending = true;
+  ++counters_.path_requests;
+}
+
+// ---------------------------------------------------------------------------------------
+// One step
+
+void Simulation::step() {
+  const std::uint64_t t0 = clock_ ? clock_() : 0;
+  answer_paths();
+  const std::uint64_t t1 = clock_ ? clock_() : 0;
+  run_state_loops();
+  detect_collisions();
+  cooperate();
+  move_units();
+  prevent_overlaps();
+  ++counters_.steps;
+  count_step();
+  if (clock_) {
+    const std::uint64_t t2 = clock_();
+    planning_ns_ += t1 - t0;
+    movement_ns_ += t2 - t1;
+  }
+}
+
+void Simulation::answer_paths() {
+  for (PathAnswer& a : impl_->paths.answer(scenario().sim.path_budget)) {
+    if (!unit(a.unit)) continue;
+    SimUnit& u = units_[a.unit.index];
+    impl_->extra[a.unit.index].path_pending = false;
+    if (u.state != MoveState::WaitingForPath) continue;
+    if (a.status == SearchStatus::Found && !a.points.empty()) {
+      u.path = std::move(a.points);
+      // The path starts where the unit stood when it asked; it heads for the next point.
+      u.waypoint = u.path.size() > 1 ? 1 : 0;
+      u.state = MoveState::Moving;
+      u.predicted.clear();
+    } else {
+      u.state = MoveState::Failed;
+      u.path.clear();
+    }
+  }
+}
+
+double Simulation::terrain_speed(const SimUnit& u, Vec2 p) const {
+  const Motion& m = impl_->motions[u.movement_class];
+  const CostGrid& grid = world_->grid(u.movement_class);
+  const auto cell = grid.cell_at(p);
+  if (!cell) return m.speed * 0.5;
+  const double mult = grid.multiplier(*cell);
+  return mult > 0 ? m.speed / mult : m.speed * 0.5;
+}
+
+bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t& w, MotionState& to) const {
+  const Motion& m = impl_->motions[u.movement_class];
+  const double dt = scenario().sim.dt;
+  const bool aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
+  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.path;
+  double vmax = terrain_speed(u, from.position);
+  if (u.yield == Yield::SlowDown) vmax *= u.speed_factor;
+  if (u.yield == Yield::Wait) vmax = 0;
+  for (int guard = 0; guard < kLoopGuard; ++guard) {
+    if (w >= path.size()) {
+      to = brake(from, m, dt);
+      return false;
+    }
+    const Steer steer = steer_along(path, w, from.position, vmax);
+    to = advance(from, steer, m, dt);
+    const double before = glm::length(path[w] - from.position);
+    if (w + 1 == path.size()) {
+      if (to.position == path[w]) ++w;  // arrives with this move
+      return true;
+    }
+    const double reach = std::max(0.01, from.speed * dt);
+    if (before <= 1e-9) {
+      ++w;  // at it already
+      continue;
+    }
+    const double after = glm::length(path[w] - to.position);
+    if (after > before && before <= 2 * reach) {
+      ++w;  // closer before moving: it is behind us
+      continue;
+    }
+    if (after <= reach) ++w;  // this move reaches it: the next update heads on
+    return true;
+  }
+  return true;
+}
+
+void Simulation::predict(SimUnit& u) {
+  u.predicted.clear();
+  const SimSettings& set = scenario().sim;
+  const auto steps = static_cast<std::size_t>(std::ceil(set.prediction_seconds / set.dt - 1e-9));
+  const CostGrid& grid = world_->grid(u.movement_class);
+  const std::uint16_t key = impl_->extra[u.id.index].move_key;
+  MotionState s{u.position, u.heading, u.speed};
+  const bool aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
+  std::uint32_t w = aside ? 0 : static_cast<std::uint32_t>(u.waypoint);
+  const double t = time();
+  for (std::size_t k = 1; k <= std::max<std::size_t>(steps, 1); ++k) {
+    MotionState next;
+    const bool going = pursue(u, s, w, next);
+    if (segment_blocked(grid, key, s.position, next.position)) break;
+    u.predicted.push_back(PredictedPoint{next.position, next.heading, next.speed, t + static_cast<double>(k) * set.dt, w});
+    if (!going && next.speed == 0) break;  // stands from here on
+    s = next;
+  }
+}
+
+void Simulation::run_state_loops() {
+  const double now = time();
+  const double dt = scenario().sim.dt;
+  for (SimUnit& u : units_) {
+    if (!u.alive) continue;
+    UnitPrivate& x = impl_->extra[u.id.index];
+    const Motion& m = impl_->motions[u.movement_class];
+    x.clip = 1;
+    x.next_from_prediction = false;
+    // Resolving collisions (seed 002): is the reason to yield over?
+    if (u.yield != Yield::None) {
+      const SimUnit* o = unit(u.yield_to);
+      bool over = !o || now >= u.yield_until;
+      if (!over) {
+        if (u.yield == Yield::SlowDown && outranks(u, m, *o, impl_->motions[o->movement_class])) {
+          // Case 3.1, the higher unit: on once the lower one is out of our way.
+          const double r = m.hard_radius + impl_->motions[o->movement_class].hard_radius;
+          over = distance_sq_to_segment(o->position, u.position, u.get_to) >= r * r;
+        } else if (u.yield == Yield::Detour) {
+          over = glm::length(u.position - u.aside) <= std::max(0.05, u.speed * dt) || !is_moving(*o);
+        } else if (u.yield != Yield::Return) {
+          // Has the other unit passed its get-to point, seen from where we yielded?
+          const Vec2 g = u.get_to - u.home;
+          const double len = glm::length(g);
+          over = len <= 1e-9 || glm::dot(o->position - u.home, g / len) >= len;
+        }
+      }
+      if (u.yield == Yield::MoveAside && over) {
+        if (glm::length(u.home - u.position) > 1e-6 && u.home != u.aside) {
+          u.yield = Yield::Return;
+          x.yield_path = {u.home};
+          u.yield_until = now + 4;
+          u.predicted.clear();
+        } else {
+          u.yield = Yield::None;
+          u.predicted.clear();
+        }
+      } else if (u.yield == Yield::Return) {
+        if (glm::length(u.home - u.position) <= 1e-6 || now >= u.yield_until) {
+          u.yield = Yield::None;
+          u.predicted.clear();
+        }
+      } else if (over) {
+        u.yield = Yield::None;
+        u.speed_factor = 1;
+        u.predicted.clear();
+      }
+    }
+    const MotionState here{u.position, u.heading, u.speed};
+    // Moving aside or going back: the yield path, whatever the order's state.
+    if (u.yield == Yield::MoveAside || u.yield == Yield::Return) {
+      u.predicted.clear();
+      predict(u);
+      x.next = u.predicted.empty() ? brake(here, m, dt)
+                                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+      x.next_from_prediction = !u.predicted.empty();
+      continue;
+    }
+    bool decided = false;
+    for (int guard = 0; guard < kLoopGuard && !decided; ++guard) {
+      switch (u.state) {
+        case MoveState::IncrementWaypoint: {
+          const std::size_t n = u.order.points.size();
+          if (u.order.kind == OrderKind::Patrol && n >= 2) {
+            if (u.order.patrol == PatrolMode::Loop) {
+              u.order_point = (u.order_point + 1) % n;
+            } else {
+              if ((u.patrol_step > 0 && u.order_point + 1 >= n) || (u.patrol_step < 0 && u.order_point == 0)) {
+                u.patrol_step = -u.patrol_step;
+              }
+              u.order_point = static_cast<std::size_t>(static_cast<long long>(u.order_point) + u.patrol_step);
+            }
+            u.state = MoveState::WaitingForPath;
+          } else if (u.order.kind == OrderKind::Waypoints && u.order_point + 1 < n) {
+            ++u.order_point;
+            u.state = MoveState::WaitingForPath;
+          } else {
+            u.state = MoveState::ReachedGoal;
+            if (!u.arrived) {
+              u.arrived = true;
+              u.arrived_time = now;
+            }
+          }
+          u.path.clear();
+          u.predicted.clear();
+          u.best_distance = glm::length(u.order.points[u.order_point] - u.position);
+          u.progress_time = now;
+          break;
+        }
+        case MoveState::WaitingForPath:
+          if (!x.path_pending) request_path(u);
+          x.next = brake(here, m, dt);
+          decided = true;
+          break;
+        case MoveState::Moving: {
+          if (u.yield != Yield::None) u.predicted.clear();
+          if (u.predicted.empty()) predict(u);
+          if (u.predicted.empty()) {
+            // Listing 1: the move collides with the world: wait for a new path.
+            u.state = MoveState::WaitingForPath;
+            ++counters_.repaths;
+            break;
+          }
+          x.next = MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+          x.next_from_prediction = true;
+          decided = true;
+          break;
+        }
+        case MoveState::Idle:
+        case MoveState::ReachedGoal:
+        case MoveState::Failed:
+          x.next = brake(here, m, dt);
+          decided = true;
+          break;
+      }
+    }
+    if (!decided) x.next = brake(here, m, dt);
+  }
+}
+
+void Simulation::move_units() {
+  const SimSettings& set = scenario().sim;
+  const double dt = set.dt;
+  // Continuous checks between units: clip both moves at their first contact, so a fast
+  // unit cannot hop over another between two steps (seed 002, Figure 3).
+  if (set.continuous) {
+    impl_->points.resize(units_.size());
+    impl_->alive.resize(units_.size());
+    for (std::size_t i = 0; i < units_.size(); ++i) {
+      impl_->points[i] = units_[i].position;
+      impl_->alive[i] = units_[i].alive;
+    }
+    const double reach = 2 * impl_->max_hard + 2 * impl_->max_speed * dt * 1.01 + 1e-9;
+    impl_->hash.build(impl_->points, reach, impl_->alive);
+    impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
+      SimUnit& a = units_[i];
+      SimUnit& b = units_[j];
+      UnitPrivate& xa = impl_->extra[i];
+      UnitPrivate& xb = impl_->extra[j];
+      const double r = impl_->motions[a.movement_class].hard_radius + impl_->motions[b.movement_class].hard_radius;
+      const Vec2 p0 = b.position - a.position;
+      const Vec2 v = (xb.next.position - b.position) - (xa.next.position - a.position);
+      const double c = glm::dot(p0, p0) - r * r;
+      if (c <= 0) return;  // overlapping already: prevention's business
+      const double aa = glm::dot(v, v);
+      const double bb = glm::dot(p0, v);
+      if (aa <= 0 || bb >= 0) return;  // not closing in
+      const double disc = bb * bb - aa * c;
+      if (disc <= 0) return;
+      const double t = (-bb - std::sqrt(disc)) / aa;  // first contact, in [0, 1] if this step
+      if (t < 0 || t >= 1) return;
+      // Only a unit moving towards the other is stopped at the contact: one moving
+      // aside or away goes on (seed 002, case 3.1: the mover waits for it).
+      // A higher priority unit pushes on by a small move (seed 002, case 3.3): the
+      // prevention pass then moves the lower one out of its way.
+      const Vec2 n = p0 / std::sqrt(glm::dot(p0, p0));
+      const Motion& ma = impl_->motions[a.movement_class];
+      const Motion& mb = impl_->motions[b.movement_class];
+      const bool a_first = outranks(a, ma, b, mb);
+      const double small = 0.25 * std::min(ma.hard_radius, mb.hard_radius);
+      const Vec2 da = xa.next.position - a.position, db = xb.next.position - b.position;
+      if (glm::dot(da, n) > 0 && !(a_first && glm::length(da) < small)) xa.clip = std::min(xa.clip, t);
+      if (glm::dot(db, n) < 0 && !(!a_first && glm::length(db) < small)) xb.clip = std::min(xb.clip, t);
+    });
+  }
+  for (SimUnit& u : units_) {
+    if (!u.alive) continue;
+    UnitPrivate& x = impl_->extra[u.id.index];
+    MotionState next = x.next;
+    if (x.clip < 1) {
+      next.position = u.position + (next.position - u.position) * x.clip;
+      next.speed *= x.clip;
+      x.next_from_prediction = false;
+    }
+    // The static world (Listing 1: "if that new position causes a collision").
+    const CostGrid& grid = world_->grid(u.movement_class);
+    const bool blocked = set.continuous ? segment_blocked(grid, x.move_key, u.position, next.position)
+                                        : (point_blocked(grid, x.move_key, next.position) &&
+                                           !point_blocked(grid, x.move_key, u.position));
+    if (blocked) {
+      next = MotionState{u.position, next.heading, 0};
+      x.next_from_prediction = false;
+      if (u.state == MoveState::Moving && u.yield == Yield::None) {
+        u.state = MoveState::WaitingForPath;
+        ++counters_.repaths;
+      }
+      if (u.yield == Yield::MoveAside || u.yield == Yield::Return) u.yield_until = 0;  // give the yield up
+    }
+    u.previous = u.position;
+    u.position = next.position;
+    u.heading = next.heading;
+    u.speed = next.speed;
+    if (x.next_from_prediction && !u.predicted.empty()) {
+      const std::uint32_t w = u.predicted[0].waypoint;
+      u.predicted.erase(u.predicted.begin());
+      // Roll the list on by one step, from its last state.
+      const std::size_t want =
+          static_cast<std::size_t>(std::ceil(set.prediction_seconds / set.dt - 1e-9));
+      if (!u.predicted.empty() && u.predicted.size() + 1 == want) {
+        const PredictedPoint& last = u.predicted.back();
+        MotionState s{last.position, last.heading, last.speed}, n;
+        std::uint32_t lw = last.waypoint;
+        const bool going = pursue(u, s, lw, n);
+        if ((going || n.speed > 0) && !segment_blocked(grid, x.move_key, s.position, n.position)) {
+          u.predicted.push_back(PredictedPoint{n.position, n.heading, n.speed, last.time + dt, lw});
+        }
+      }
+      if (u.yield == Yield::None && u.state == MoveState::Moving) {
+        u.waypoint = w;
+        if (w >= u.path.size()) u.state = MoveState::IncrementWaypoint;  // reached the order point
+      }
+    } else {
+      u.predicted.clear();
+      if (u.yield == Yield::None && u.state == MoveState::Moving) {
+        // Passed path points while off the prediction: the closest point ahead decides.
+        while (u.waypoint + 1 < u.path.size() &&
+               glm::length(u.path[u.waypoint] - u.position) <= std::max(0.01, u.speed * dt)) {
+          ++u.waypoint;
+        }
+      }
+    }
+    // Progress towards the order point, for stuck detection.
+    if (!u.order.points.empty() && u.state != MoveState::ReachedGoal) {
+      const double d = glm::length(u.order.points[std::min(u.order_point, u.order.points.size() - 1)] - u.position);
+      if (d < u.best_distance - 0.1) {
+        u.best_distance = d;
+        u.progress_time = time() + dt;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Figures
+
+std::size_t Simulation::arrived_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive && u.arrived; }));
+}
+
+std::size_t Simulation::ordered_count() const {
+  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) {
+    return u.alive && (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints);
+  }));
+}
+
+std::size_t Simulation::stuck_count(double seconds) const {
+  const double now = time();
+  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [&](const SimUnit& u) {
+    if (!u.alive || u.order.points.empty() || u.arrived) return false;
+    if (u.order.kind == OrderKind::None || u.order.kind == OrderKind::Stop) return false;
+    return now - u.progress_time >= seconds;
+  }));
+}
+
+std::uint64_t Simulation::state_hash() const {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  mix(h, counters_.steps);
+  for (const SimUnit& u : units_) {
+    if (!u.alive) continue;
+    mix(h, u.id.index);
+    mix(h, u.id.generation);
+    mix(h, u.position.x);
+    mix(h, u.position.y);
+    mix(h, u.heading);
+    mix(h, u.speed);
+    mix(h, u.state);
+    mix(h, u.yield);
+    mix(h, u.order_point);
+    mix(h, u.waypoint);
+    const std::uint64_t n = u.path.size();
+    mix(h, n);
+    for (const Vec2& p : u.path) {
+      mix(h, p.x);
+      mix(h, p.y);
+    }
+  }
+  return h;
+}
+
+}  // namespace pathscope::sim

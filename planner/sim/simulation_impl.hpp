@@ -1,0 +1,52 @@
+#pragma once
+
+// The simulation's private state and the steps shared by its source files
+// (simulation.cpp: lifecycle, state loop, moves, counters; cooperation.cpp: collisions
+// between units and seed 002's resolution rules; prevention.cpp: seed 000's collision
+// prevention and reactive avoidance).
+
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+#include "planner/sim/path_service.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/spatial_hash.hpp"
+#include "planner/sim/unit_motion.hpp"
+
+namespace pathscope::sim {
+
+/// Per unit, what only the simulation reads.
+struct UnitPrivate {
+  std::uint16_t move_key = 0;      ///< Its terrain group's move key (static checks).
+  bool path_pending = false;       ///< A request is queued.
+  std::uint32_t order_serial = 0;  ///< Increases with every new order (memory is per order).
+  MotionState next;                ///< The move chosen for this step.
+  bool next_from_prediction = false;  ///< `next` is predicted[0] (the prediction holds).
+  double clip = 1;                 ///< Fraction of the move kept after continuous unit checks.
+  std::vector<Vec2> yield_path;    ///< Path while moving aside or returning.
+  bool tunnelled = false;          ///< Counted in SimCounters::tunnelled already.
+};
+
+struct Simulation::Impl {
+  explicit Impl(const PlanningWorld& world) : paths(world) {}
+
+  PathService paths;
+  std::vector<Motion> motions;     ///< Per movement class.
+  std::vector<UnitPrivate> extra;  ///< Per slot.
+  std::vector<std::uint32_t> free_slots;
+  SpatialHash hash;
+  std::vector<Vec2> points;        ///< Scratch: positions for the hash.
+  std::vector<std::uint8_t> alive; ///< Scratch: alive flags for the hash.
+  std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
+  std::unordered_set<std::uint64_t> overlapping_pairs;  ///< Lookup only: pairs counted in hard_overlaps.
+  double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
+};
+
+/// True if a unit means to move this step (seed 002's "moving" unit).
+bool is_moving(const SimUnit& u);
+
+/// The unit that gives way less: higher class priority, then the lower slot index.
+bool outranks(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb);
+
+}  // namespace pathscope::sim

@@ -1,0 +1,61 @@
+#pragma once
+
+// How one unit moves in one fixed step (seed 002, Listing 1, "calculate the direction we
+// need to head in ... modify that direction by any limitations such as turn radius ...
+// calculate where we'll end up"): turn towards the target at most turn_rate x dt, slow
+// down for sharp turns and before the last point, accelerate and decelerate within the
+// class's limits. Pure functions: prediction and movement call the same code, so
+// predicted positions are the moves the unit then makes.
+
+#include <cmath>
+#include <cstddef>
+#include <span>
+
+#include <glm/geometric.hpp>
+
+#include "planner/core/types.hpp"
+#include "planner/sim/simulation.hpp"
+
+namespace pathscope {
+class CostGrid;
+}
+
+namespace pathscope::sim {
+
+/// Where a unit is and how it moves: the state one step changes.
+struct MotionState {
+  Vec2 position{0, 0};  ///< Metres.
+  double heading = 0;   ///< Radians (atan2 of the direction, y down).
+  double speed = 0;     ///< Metres per second along the heading (>= 0).
+};
+
+/// What the step aims for.
+struct Steer {
+  Vec2 target{0, 0};     ///< The point it heads for (metres).
+  double max_speed = 0;  ///< Speed it may reach now (terrain, slow-downs), m/s.
+  /// Metres left to the point where it must have stopped (the last point of its path),
+  /// counted through `target`; braking starts in time to stop there.
+  double stop_distance = 0;
+};
+
+/// One step of `dt` seconds: turn, speed up or slow down, move along the new heading.
+MotionState advance(const MotionState& from, const Steer& steer, const Motion& motion, double dt);
+
+/// Where a unit following `path` heads from `waypoint` on: the target, and the distance
+/// to the path's end through it (for braking).
+Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed);
+
+/// The angle from a to b, wrapped to (-pi, pi].
+double angle_difference(double a, double b);
+
+/// The heading's unit vector.
+inline Vec2 direction(double heading) { return {std::cos(heading), std::sin(heading)}; }
+
+/// The distance a unit at `speed` needs to stop with `deceleration`.
+inline double stopping_distance(double speed, double deceleration) { return speed * speed / (2 * deceleration); }
+
+/// A unit's hard radius towards `dir` (a unit vector): its hard circle, or its ellipse
+/// (the radius along the heading, times hard_aspect across it).
+double hard_extent(const Motion& motion, double heading, Vec2 dir);
+
+}  // namespace pathscope::sim
