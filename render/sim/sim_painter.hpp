@@ -55,7 +55,7 @@ inline constexpr Color kPath{235, 235, 235, 150};      ///< A unit's remaining p
 inline constexpr Color kWaypoint{255, 255, 255, 230};  ///< The waypoint a unit heads for.
 inline constexpr Color kPredicted{110, 210, 255, 200}; ///< Predicted positions.
 inline constexpr Color kVelocity{255, 240, 90, 255};   ///< Velocity vectors.
-inline constexpr Color kSelected{255, 230, 60, 255};   ///< The highlight ring of a selected unit.
+inline constexpr Color kSelected{255, 255, 255, 255};  ///< The highlight ring of a selected unit.
 inline constexpr Color kAside{200, 120, 255, 255};     ///< Move-aside and detour targets.
 inline constexpr Color kHome{150, 150, 255, 255};      ///< Where a unit returns after moving aside.
 inline constexpr Color kGetTo{255, 120, 200, 255};     ///< The other unit's get-to point.
