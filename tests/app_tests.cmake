@@ -113,6 +113,17 @@ add_test(NAME app.window_edit_undo
 set_tests_properties(app.window_edit_undo PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
+# The unit simulation driven like a player under a virtual X server with openbox
+# (scripts/sim_window_test.sh): Play, box selection and right-click orders with the units
+# tool, Pause, Step, Reset (same hash twice), an edit while it plays. Exit 77 (skipped)
+# when Xvfb is not installed.
+add_test(NAME app.sim_window
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/sim_window_test.sh $<TARGET_FILE:pathscope>
+                 ${PROJECT_SOURCE_DIR}/tests/data/sim_window_test.json
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.sim_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
 # The large designed map loads, validates and its long query is solved.
 add_test(NAME app.solve_large_1024
          COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|solve|maps/large_1024.json"
