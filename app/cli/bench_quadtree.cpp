@@ -171,6 +171,7 @@ Scenario scaled(const Scenario& s, int side) {
   out.threats.clear();
   out.allies.clear();
   out.units.clear();
+  out.groups.clear();  // they name the units
   out.queries.clear();
   const glm::ivec2 g = s.grid_size();
   double kx = double(side) / std::max(g.x, g.y), ky = kx;

@@ -30,10 +30,10 @@ namespace {
 using tools::find_by_id;
 using Kind = Selection::Kind;
 
-// Vertex list editor: a tree of [x, y] fields, clipped to what is visible.
+// Vertex list editor: a tree of [x, y] fields titled `title`, clipped to what is visible.
 void vertex_list(InspectorFields& fields, const std::vector<Vec2>& points,
-                 const std::function<std::vector<Vec2>&(Scenario&)>& list) {
-  if (!ImGui::TreeNode("vertices", "Vertices (%zu)", points.size())) return;
+                 const std::function<std::vector<Vec2>&(Scenario&)>& list, const char* title = "Vertices") {
+  if (!ImGui::TreeNode(title, "%s (%zu)", title, points.size())) return;
   ImGuiListClipper clipper;
   clipper.Begin(int(points.size()));
   while (clipper.Step()) {
@@ -159,6 +159,38 @@ void bridge_panel(EditorState& state, const Selection& sel) {
                  [&](Scenario& e, bool v) { edit(e).intact = v; });
 }
 
+// A unit's own order: its kind and patrol mode as combos, its points as [x, y] fields
+// (their count follows the kind). A group's order, when the unit has one, replaces it.
+void order_fields(EditorState& state, InspectorFields& fields, const Unit& u,
+                  const std::function<Unit&(Scenario&)>& edit) {
+  const Scenario& s = state.doc->scenario();
+  static const char* const kKinds[] = {"none", "move", "waypoints", "patrol", "stop"};
+  int kind = int(u.order.kind);
+  const bool kind_changed = ImGui::Combo(tools::fit_field("order").c_str(), &kind, kKinds, IM_ARRAYSIZE(kKinds));
+  tools::item_tooltip("What the unit is told to do: move to a point, go through waypoints and stop, patrol them "
+                      "forever, or stop. A new point starts at the unit's position");
+  const Vec2 here = u.position;
+  fields.choice("order", kind_changed,
+                [&](Scenario& e) { tools::set_order_kind(edit(e).order, OrderKind(kind), here); });
+  if (kind_changed) return;  // `u` is the unit before the change
+  if (u.order.kind == OrderKind::Patrol) {
+    static const char* const kModes[] = {"loop", "back and forth"};
+    int mode = int(u.order.patrol);
+    const bool mode_changed = ImGui::Combo(tools::fit_field("patrol").c_str(), &mode, kModes, IM_ARRAYSIZE(kModes));
+    tools::item_tooltip("Loop: from the last point back to the first; back and forth: the points in reverse");
+    fields.choice("patrol", mode_changed, [&](Scenario& e) { edit(e).order.patrol = PatrolMode(mode); });
+  }
+  if (!u.order.points.empty()) {
+    auto points = [&](Scenario& e) -> std::vector<Vec2>& { return edit(e).order.points; };
+    vertex_list(fields, u.order.points, points, "Order points");
+  }
+  for (const UnitGroup& g : s.groups) {
+    if (std::find(g.units.begin(), g.units.end(), u.id) == g.units.end()) continue;
+    InspectorFields::read_only("group", std::to_string(g.id) + (g.name.empty() ? "" : " (" + g.name + ")") +
+                                            (g.order.kind == OrderKind::None ? "" : ": its order replaces this one"));
+  }
+}
+
 void unit_panel(EditorState& state, const Selection& sel) {
   const Scenario& s = state.doc->scenario();
   const Unit u = *find_by_id(s.units, sel.id);
@@ -193,6 +225,7 @@ void unit_panel(EditorState& state, const Selection& sel) {
   fields.number(
       "heading (deg)", u.heading * kDegrees, "0 = +x (east), counter-clockwise on screen",
       [&](Scenario& e, double v) { edit(e).heading = v / kDegrees; }, "%.1f");
+  order_fields(state, fields, u, edit);
 }
 
 // ---------------------------------------------------------------------------------------

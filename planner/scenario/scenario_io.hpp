@@ -1,7 +1,8 @@
 #pragma once
 
 // Reading, writing and validating scenario files (JSON, format "pathscope-scenario",
-// version 1). The format is described field by field in maps/README.md.
+// version 2; version 1 files, which lack the unit simulation's fields, still load). The
+// format is described field by field in maps/README.md.
 
 #include <cstdint>
 #include <filesystem>
@@ -14,8 +15,9 @@
 
 namespace pathscope {
 
-/// The newest scenario format version this library reads and the one it writes.
-inline constexpr int kScenarioFormatVersion = 1;
+/// The newest scenario format version this library reads and the one it writes. Version
+/// 2 added the movement classes' simulation limits, unit orders, groups and "sim".
+inline constexpr int kScenarioFormatVersion = 2;
 
 /// The value of the top-level "format" field.
 inline constexpr std::string_view kScenarioFormatName = "pathscope-scenario";

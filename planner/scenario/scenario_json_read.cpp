@@ -92,6 +92,17 @@ std::uint64_t read_unsigned(const Json& j, const std::string& where, std::uint64
   return v;
 }
 
+// A signed integer that fits an int (the validator checks the field's own range).
+int read_int(const Json& j, const std::string& where) {
+  if (!j.is_number_integer()) reject(ErrorCode::Schema, where, "expected an integer, found " + describe(j));
+  const bool fits = j.is_number_unsigned()
+                        ? j.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max())
+                        : j.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                              j.get<std::int64_t>() <= std::numeric_limits<int>::max();
+  if (!fits) reject(ErrorCode::Value, where, j.dump() + " is out of range for an integer");
+  return static_cast<int>(j.get<std::int64_t>());
+}
+
 std::uint32_t read_id(const ObjectReader& obj) {
   return static_cast<std::uint32_t>(
       read_unsigned(obj.need("id"), obj.at("id"), std::numeric_limits<std::uint32_t>::max()));
@@ -154,6 +165,19 @@ Color read_color(const Json& j, const std::string& where) {
   return c;
 }
 
+// One of `names` (JSON spellings of an enum's values, in the enum's order); its index.
+std::size_t read_choice(const Json& j, const std::string& where, const std::vector<std::string_view>& names) {
+  const std::string text = read_string(j, where);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == text) return i;
+  }
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + quote_text(std::string(names[i]));
+  }
+  reject(ErrorCode::Value, where, "expected " + list + ", found " + quote_text(text));
+}
+
 // The required field `key` of `obj`, read with `read`.
 template <typename T>
 T read_need(const ObjectReader& obj, std::string_view key, T (*read)(const Json&, const std::string&)) {
@@ -190,13 +214,29 @@ void read_world(const Json& j, Scenario& s) {
   s.world.cell_size = read_or(obj, "cell_size", 1.0, read_number);
 }
 
+// The optional number `key` of `obj`: nullopt when absent.
+std::optional<double> read_optional_number(const ObjectReader& obj, std::string_view key) {
+  const Json* v = obj.find(key);
+  return v == nullptr ? std::nullopt : std::optional<double>(read_number(*v, obj.at(key)));
+}
+
 MovementClass read_class(const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"name", "radius", "speed", "amphibious"});
+  const ObjectReader obj(j, at,
+                         {"name", "radius", "speed", "amphibious", "acceleration", "deceleration", "turn_rate",
+                          "hard_radius", "soft_radius", "hard_aspect", "priority", "planner"});
   MovementClass c;
   c.name = read_need(obj, "name", read_string);
   c.radius = read_need(obj, "radius", read_number);
   c.speed = read_need(obj, "speed", read_number);
   c.amphibious = read_or(obj, "amphibious", false, read_bool);
+  c.acceleration = read_optional_number(obj, "acceleration");
+  c.deceleration = read_optional_number(obj, "deceleration");
+  c.turn_rate = read_optional_number(obj, "turn_rate");
+  c.hard_radius = read_optional_number(obj, "hard_radius");
+  c.soft_radius = read_optional_number(obj, "soft_radius");
+  c.hard_aspect = read_or(obj, "hard_aspect", 1.0, read_number);
+  c.priority = read_or(obj, "priority", 0, read_int);
+  c.planner = read_or(obj, "planner", std::string("astar"), read_string);
   return c;
 }
 
@@ -415,15 +455,58 @@ Faction read_faction(const Scenario& s, const Json& j, const std::string& at) {
   return f;
 }
 
+Order read_order(const Json& j, const std::string& at) {
+  const ObjectReader obj(j, at, {"kind", "points", "patrol"});
+  Order o;
+  o.kind = static_cast<OrderKind>(
+      read_choice(obj.need("kind"), obj.at("kind"), {"none", "move", "waypoints", "patrol", "stop"}));
+  o.points = read_or(obj, "points", std::vector<Vec2>{}, read_points);
+  if (const Json* v = obj.find("patrol"))
+    o.patrol = static_cast<PatrolMode>(read_choice(*v, obj.at("patrol"), {"loop", "back_forth"}));
+  return o;
+}
+
 Unit read_unit(const Scenario& s, const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"id", "faction", "class", "position", "heading"});
+  const ObjectReader obj(j, at, {"id", "faction", "class", "position", "heading", "order"});
   Unit u;
   u.id = read_id(obj);
   u.faction = read_need(obj, "faction", read_string);
   u.movement_class = read_ref(s.classes, "movement class", obj, "class");
   u.position = read_need(obj, "position", read_vec2);
   u.heading = read_or(obj, "heading", 0.0, read_number);
+  u.order = read_or(obj, "order", Order{}, read_order);
   return u;
+}
+
+UnitGroup read_group(const Json& j, const std::string& at) {
+  const ObjectReader obj(j, at, {"id", "name", "units", "order"});
+  UnitGroup g;
+  g.id = read_id(obj);
+  g.name = read_or(obj, "name", std::string(), read_string);
+  g.units = read_list(obj.need("units"), obj.at("units"), Limits::kMaxItems, [](const Json& e, const std::string& where) {
+    return static_cast<std::uint32_t>(read_unsigned(e, where, std::numeric_limits<std::uint32_t>::max()));
+  });
+  g.order = read_or(obj, "order", Order{}, read_order);
+  return g;
+}
+
+void read_sim(const Json& j, Scenario& s) {
+  const ObjectReader obj(j, "sim",
+                         {"dt", "continuous", "prevention", "cooperation", "avoidance", "memory_seconds",
+                          "prediction_seconds", "path_budget"});
+  const SimSettings defaults;
+  SimSettings& sim = s.sim;
+  sim.dt = read_or(obj, "dt", defaults.dt, read_number);
+  sim.continuous = read_or(obj, "continuous", defaults.continuous, read_bool);
+  sim.prevention = read_or(obj, "prevention", defaults.prevention, read_bool);
+  sim.cooperation = read_or(obj, "cooperation", defaults.cooperation, read_bool);
+  if (const Json* v = obj.find("avoidance")) {
+    sim.avoidance = static_cast<AvoidanceMode>(
+        read_choice(*v, obj.at("avoidance"), {"none", "potential_field", "steering_arcs"}));
+  }
+  sim.memory_seconds = read_or(obj, "memory_seconds", defaults.memory_seconds, read_number);
+  sim.prediction_seconds = read_or(obj, "prediction_seconds", defaults.prediction_seconds, read_number);
+  sim.path_budget = read_or(obj, "path_budget", defaults.path_budget, read_int);
 }
 
 Query read_query(const Scenario& s, const Json& j, const std::string& at) {
@@ -488,12 +571,17 @@ Scenario read_scenario(const Json& root) {
            "version " + std::to_string(version) + " is newer than this program reads (" +
                std::to_string(kScenarioFormatVersion) + ")");
   }
-  if (version < 1) reject(ErrorCode::Value, "version", "expected version 1, found 0");
+  // Version 1 files are read by the same code: they have none of version 2's fields
+  // (class limits, orders, groups, sim), which take their defaults.
+  if (version < 1) {
+    reject(ErrorCode::Value, "version",
+           "expected version 1 to " + std::to_string(kScenarioFormatVersion) + ", found 0");
+  }
 
   const ObjectReader top(root, "",
                          {"format", "version", "name", "description", "world", "seed", "movement_classes",
                           "terrain_types", "tiles", "features", "threats", "allies", "roads", "bridges",
-                          "factions", "units", "queries", "viewer"});
+                          "factions", "units", "groups", "sim", "queries", "viewer"});
   Scenario s;
   s.name = read_or(top, "name", std::string(), read_string);
   s.description = read_or(top, "description", std::string(), read_string);
@@ -533,6 +621,8 @@ Scenario read_scenario(const Json& root) {
   read_items("bridges", read_bridge, s.bridges);
   read_items("factions", with_scenario(read_faction), s.factions);
   read_items("units", with_scenario(read_unit), s.units);
+  read_items("groups", read_group, s.groups);
+  if (const Json* v = top.find("sim")) read_sim(*v, s);
   read_items("queries", with_scenario(read_query), s.queries);
   if (const Json* v = top.find("viewer")) read_viewer(*v, s);
   return s;

@@ -14,6 +14,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -221,6 +223,67 @@ OrderedJson query_json(const Scenario& s, const Query& q) {
   return o;
 }
 
+OrderedJson class_json(const MovementClass& c) {
+  OrderedJson o = {{"name", c.name},
+                   {"radius", number(c.radius)},
+                   {"speed", number(c.speed)},
+                   {"amphibious", c.amphibious}};
+  // Version 2's fields are written only when set (or not the default), so a class
+  // without them reads as it did in version 1.
+  const std::pair<const char*, const std::optional<double>*> limits[] = {
+      {"acceleration", &c.acceleration}, {"deceleration", &c.deceleration}, {"turn_rate", &c.turn_rate},
+      {"hard_radius", &c.hard_radius},   {"soft_radius", &c.soft_radius}};
+  for (const auto& [key, value] : limits) {
+    if (*value) o[key] = number(**value);
+  }
+  if (c.hard_aspect != 1) o["hard_aspect"] = number(c.hard_aspect);
+  if (c.priority != 0) o["priority"] = c.priority;
+  if (c.planner != "astar") o["planner"] = c.planner;
+  return o;
+}
+
+OrderedJson order_json(const Order& order) {
+  static constexpr const char* kKinds[] = {"none", "move", "waypoints", "patrol", "stop"};
+  const auto kind = static_cast<std::size_t>(order.kind);
+  OrderedJson o;
+  o["kind"] = kind < std::size(kKinds) ? kKinds[kind] : "";
+  if (!order.points.empty()) o["points"] = point_list(order.points);
+  if (order.patrol != PatrolMode::Loop) o["patrol"] = order.patrol == PatrolMode::BackForth ? "back_forth" : "";
+  return o;
+}
+
+OrderedJson unit_json(const Scenario& s, const Unit& u) {
+  OrderedJson o = {{"id", u.id},
+                   {"faction", u.faction},
+                   {"class", class_name(s, u.movement_class)},
+                   {"position", vec2(u.position)},
+                   {"heading", number(u.heading)}};
+  if (u.order != Order{}) o["order"] = order_json(u.order);
+  return o;
+}
+
+OrderedJson group_json(const UnitGroup& g) {
+  OrderedJson o;
+  o["id"] = g.id;
+  if (!g.name.empty()) o["name"] = g.name;
+  o["units"] = g.units;
+  if (g.order != Order{}) o["order"] = order_json(g.order);
+  return o;
+}
+
+OrderedJson sim_json(const SimSettings& sim) {
+  static constexpr const char* kAvoidance[] = {"none", "potential_field", "steering_arcs"};
+  const auto avoidance = static_cast<std::size_t>(sim.avoidance);
+  return {{"dt", number(sim.dt)},
+          {"continuous", sim.continuous},
+          {"prevention", sim.prevention},
+          {"cooperation", sim.cooperation},
+          {"avoidance", avoidance < std::size(kAvoidance) ? kAvoidance[avoidance] : ""},
+          {"memory_seconds", number(sim.memory_seconds)},
+          {"prediction_seconds", number(sim.prediction_seconds)},
+          {"path_budget", sim.path_budget}};
+}
+
 OrderedJson viewer_json(const ViewerHints& v) {
   OrderedJson o = OrderedJson::object();
   if (v.center) o["center"] = vec2(*v.center);
@@ -241,12 +304,7 @@ OrderedJson scenario_json(const Scenario& s) {
                    {"height", number(s.world.height)},
                    {"cell_size", number(s.world.cell_size)}};
   root["seed"] = s.seed;
-  root["movement_classes"] = list_json(s.classes, [](const MovementClass& c) -> OrderedJson {
-    return {{"name", c.name},
-            {"radius", number(c.radius)},
-            {"speed", number(c.speed)},
-            {"amphibious", c.amphibious}};
-  });
+  root["movement_classes"] = list_json(s.classes, class_json);
   root["terrain_types"] = list_json(s.terrains, [&s](const TerrainType& t) { return terrain_json(s, t); });
   if (s.tiles) root["tiles"] = tiles_json(s, *s.tiles);
   if (!s.features.empty())
@@ -277,15 +335,9 @@ OrderedJson scenario_json(const Scenario& s) {
       return o;
     });
   }
-  if (!s.units.empty()) {
-    root["units"] = list_json(s.units, [&s](const Unit& u) -> OrderedJson {
-      return {{"id", u.id},
-              {"faction", u.faction},
-              {"class", class_name(s, u.movement_class)},
-              {"position", vec2(u.position)},
-              {"heading", number(u.heading)}};
-    });
-  }
+  if (!s.units.empty()) root["units"] = list_json(s.units, [&s](const Unit& u) { return unit_json(s, u); });
+  if (!s.groups.empty()) root["groups"] = list_json(s.groups, group_json);
+  if (s.sim != SimSettings{}) root["sim"] = sim_json(s.sim);
   if (!s.queries.empty())
     root["queries"] = list_json(s.queries, [&s](const Query& q) { return query_json(s, q); });
   const ViewerHints& v = s.viewer;

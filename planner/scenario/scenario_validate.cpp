@@ -35,6 +35,13 @@ namespace {
 // [SECTION] Field checks
 // ---------------------------------------------------------------------------------------
 
+// Ranges of version 2's simulation fields (maps/README.md).
+constexpr int kMaxPriority = 1000;                 // movement_classes[i].priority in [-1000, 1000]
+constexpr double kMinSimDt = 1e-4;                 // sim.dt, seconds
+constexpr double kMaxSimDt = 1;                    // sim.dt, seconds
+constexpr double kMaxPredictionSeconds = 10;       // sim.prediction_seconds
+constexpr int kMaxPathBudget = 1'000'000;          // sim.path_budget, requests per step
+
 bool valid_utf8(const std::string& s) {
   std::size_t i = 0;
   while (i < s.size()) {
@@ -204,8 +211,35 @@ void check_classes(const Scenario& s) {
   check_count(s.classes.size(), Limits::kMaxMovementClasses, where, "movement classes");
   check_unique_names(s.classes, where);
   for (std::size_t i = 0; i < s.classes.size(); ++i) {
-    check_positive(s.classes[i].radius, field(item(where, i), "radius"));
-    check_positive(s.classes[i].speed, field(item(where, i), "speed"));
+    const MovementClass& c = s.classes[i];
+    const std::string at = item(where, i);
+    check_positive(c.radius, field(at, "radius"));
+    check_positive(c.speed, field(at, "speed"));
+    // The simulation's limits (version 2); absent ones are derived by the simulation.
+    for (const auto& [value, key] : {std::pair{c.acceleration, "acceleration"},
+                                     std::pair{c.deceleration, "deceleration"},
+                                     std::pair{c.turn_rate, "turn_rate"}, std::pair{c.hard_radius, "hard_radius"}}) {
+      if (value) check_positive(*value, field(at, key));
+    }
+    if (c.soft_radius) {
+      const double hard = c.hard_radius.value_or(c.radius);
+      if (!(std::isfinite(*c.soft_radius) && *c.soft_radius >= hard)) {
+        reject(ErrorCode::Value, field(at, "soft_radius"),
+               "expected a finite number >= the hard radius (" + format_number(hard) + " m), found " +
+                   format_number(*c.soft_radius));
+      }
+    }
+    if (!(c.hard_aspect > 0 && c.hard_aspect <= 1)) {
+      reject(ErrorCode::Value, field(at, "hard_aspect"),
+             "expected a number in (0, 1], found " + format_number(c.hard_aspect));
+    }
+    if (c.priority < -kMaxPriority || c.priority > kMaxPriority) {
+      reject(ErrorCode::Value, field(at, "priority"),
+             "expected an integer in [-" + std::to_string(kMaxPriority) + ", " + std::to_string(kMaxPriority) +
+                 "], found " + std::to_string(c.priority));
+    }
+    check_name(c.planner, field(at, "planner"));
+    if (auto found = require_planner(c.planner, field(at, "planner")); !found) throw Rejected{found.error()};
   }
 }
 
@@ -439,12 +473,105 @@ void check_factions(const Scenario& s) {
   }
 }
 
+// An order's point count fits its kind; its points lie in the world.
+void check_order(const Scenario& s, const Order& o, const std::string& at) {
+  const std::string points_at = field(at, "points");
+  const std::size_t n = o.points.size();
+  switch (o.kind) {
+    case OrderKind::None:
+    case OrderKind::Stop:
+      if (n != 0) {
+        reject(ErrorCode::Value, points_at,
+               std::string(o.kind == OrderKind::None ? "no order" : "a stop order") + " has no points, found " +
+                   std::to_string(n));
+      }
+      break;
+    case OrderKind::Move:
+      if (n != 1)
+        reject(ErrorCode::Value, points_at, "a move order has exactly 1 point, found " + std::to_string(n));
+      break;
+    case OrderKind::Waypoints:
+      if (n < 1) reject(ErrorCode::Value, points_at, "a waypoints order has at least 1 point, found 0");
+      break;
+    case OrderKind::Patrol:
+      if (n < 2)
+        reject(ErrorCode::Value, points_at, "a patrol has at least 2 points, found " + std::to_string(n));
+      break;
+    default:
+      reject(ErrorCode::Value, field(at, "kind"),
+             "unknown order kind " + std::to_string(static_cast<int>(o.kind)));
+  }
+  if (o.patrol != PatrolMode::Loop && o.patrol != PatrolMode::BackForth) {
+    reject(ErrorCode::Value, field(at, "patrol"),
+           "unknown patrol mode " + std::to_string(static_cast<int>(o.patrol)));
+  }
+  check_points(o.points, 0, s.world, points_at);
+}
+
 void check_unit(const Scenario& s, const Unit& u, const std::string& at) {
   check_name(u.faction, field(at, "faction"));
   check_faction_ref(s, u.faction, field(at, "faction"));
   check_class_index(s, u.movement_class, field(at, "class"));
   check_inside(u.position, s.world, field(at, "position"));
   check_finite(u.heading, field(at, "heading"));
+  check_order(s, u.order, field(at, "order"));
+}
+
+// Groups name existing units, each unit in at most one group.
+void check_groups(const Scenario& s) {
+  const std::string where = "groups";
+  check_count(s.groups.size(), Limits::kMaxItems, where, "groups");
+  check_unique_ids(s.groups, where);
+  std::unordered_map<std::uint32_t, std::size_t> units;  // unit id -> index
+  units.reserve(s.units.size());
+  for (std::size_t i = 0; i < s.units.size(); ++i) units.emplace(s.units[i].id, i);
+  std::unordered_map<std::uint32_t, std::string> member_at;  // unit id -> "groups[i].units[k]"
+  for (std::size_t i = 0; i < s.groups.size(); ++i) {
+    const UnitGroup& g = s.groups[i];
+    const std::string at = item(where, i);
+    check_text(g.name, field(at, "name"));
+    const std::string units_at = field(at, "units");
+    check_count(g.units.size(), Limits::kMaxItems, units_at, "units");
+    for (std::size_t k = 0; k < g.units.size(); ++k) {
+      const std::uint32_t id = g.units[k];
+      const std::string unit_at = item(units_at, k);
+      if (units.count(id) == 0) reject(ErrorCode::Value, unit_at, "no unit has id " + std::to_string(id));
+      const auto [it, fresh] = member_at.emplace(id, unit_at);
+      if (!fresh) {
+        reject(ErrorCode::Value, unit_at,
+               "unit " + std::to_string(id) + " is already in a group (at " + it->second +
+                   "); a unit is in at most one group");
+      }
+    }
+    check_order(s, g.order, field(at, "order"));
+  }
+}
+
+void check_sim(const Scenario& s) {
+  const SimSettings& sim = s.sim;
+  auto in_range = [](double v, double lo, double hi, bool open_lo, const char* where, const char* unit) {
+    if (!(std::isfinite(v) && (open_lo ? v > lo : v >= lo) && v <= hi)) {
+      reject(ErrorCode::Value, where,
+             std::string("expected a number in ") + (open_lo ? "(" : "[") + format_number(lo) + ", " +
+                 format_number(hi) + "] " + unit + ", found " + format_number(v));
+    }
+  };
+  in_range(sim.dt, kMinSimDt, kMaxSimDt, false, "sim.dt", "seconds");
+  if (sim.avoidance != AvoidanceMode::None && sim.avoidance != AvoidanceMode::PotentialField &&
+      sim.avoidance != AvoidanceMode::SteeringArcs) {
+    reject(ErrorCode::Value, "sim.avoidance",
+           "unknown avoidance mode " + std::to_string(static_cast<int>(sim.avoidance)));
+  }
+  if (!(std::isfinite(sim.memory_seconds) && sim.memory_seconds >= 0)) {
+    reject(ErrorCode::Value, "sim.memory_seconds",
+           "expected a finite number >= 0 seconds, found " + format_number(sim.memory_seconds));
+  }
+  in_range(sim.prediction_seconds, 0, kMaxPredictionSeconds, true, "sim.prediction_seconds", "seconds");
+  if (sim.path_budget < 1 || sim.path_budget > kMaxPathBudget) {
+    reject(ErrorCode::Value, "sim.path_budget",
+           "expected an integer in [1, " + std::to_string(kMaxPathBudget) + "] path requests per step, found " +
+               std::to_string(sim.path_budget));
+  }
 }
 
 void check_queries(const Scenario& s) {
@@ -505,6 +632,8 @@ void check_scenario(const Scenario& s) {
   check_road_factors(s);
   check_id_list(s, s.bridges, "bridges", check_bridge);
   check_id_list(s, s.units, "units", check_unit);
+  check_groups(s);
+  check_sim(s);
   check_queries(s);
   check_viewer(s);
 }

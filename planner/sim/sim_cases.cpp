@@ -52,7 +52,7 @@ Scenario circle_case(int units) {
     Unit u;
     u.id = static_cast<std::uint32_t>(i + 1);
     u.position = c + d * radius;
-    u.heading = a + std::numbers::pi;
+    u.heading = std::atan2(d.y, -d.x);  // towards the centre (headings turn counter-clockwise on screen)
     u.order = Order{OrderKind::Move, {c - d * radius}, PatrolMode::Loop};
     s.units.push_back(u);
   }

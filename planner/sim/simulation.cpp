@@ -305,6 +305,7 @@ void Simulation::step() {
   run_state_loops();
   detect_collisions();
   cooperate();
+  avoid();
   move_units();
   prevent_overlaps();
   ++counters_.steps;
@@ -615,8 +616,8 @@ void Simulation::move_units() {
       u.predicted.clear();
       if (u.yield == Yield::None && u.state == MoveState::Moving) {
         // Passed path points while off the prediction: the closest point ahead decides.
-        while (u.waypoint + 1 < u.path.size() &&
-               glm::length(u.path[u.waypoint] - u.position) <= std::max(0.01, u.speed * dt)) {
+        const double accept = std::max(u.speed * dt, impl_->motions[u.movement_class].hard_radius);
+        while (u.waypoint + 1 < u.path.size() && glm::length(u.path[u.waypoint] - u.position) <= accept) {
           ++u.waypoint;
         }
       }

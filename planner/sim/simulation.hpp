@@ -184,6 +184,7 @@ class Simulation {
   void run_state_loops();
   void detect_collisions();
   void cooperate();
+  void avoid();
   void move_units();
   void prevent_overlaps();
   void count_step();

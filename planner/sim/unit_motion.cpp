@@ -56,7 +56,7 @@ MotionState advance(const MotionState& from, const Steer& steer, const Motion& m
   const double distance = glm::length(to_target);
   double turn_left = 0;
   if (distance > 1e-9) {
-    const double wanted = std::atan2(to_target.y, to_target.x);
+    const double wanted = heading_of(to_target);
     const double diff = angle_difference(from.heading, wanted);
     const double max_turn = motion.turn_rate * dt;
     const double turn = std::clamp(diff, -max_turn, max_turn);
@@ -99,7 +99,7 @@ double hard_extent(const Motion& motion, double heading, Vec2 dir) {
   const double b = motion.hard_radius * motion.hard_aspect;
   const Vec2 h = direction(heading);
   const double c = h.x * dir.x + h.y * dir.y;      // cos of the angle to the heading
-  const double s = h.x * dir.y - h.y * dir.x;      // sin
+  const double s = h.x * dir.y - h.y * dir.x;      // sin (its sign does not matter)
   return a * b / std::sqrt(b * b * c * c + a * a * s * s);
 }
 

@@ -48,8 +48,12 @@ Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 positio
 /// The angle from a to b, wrapped to (-pi, pi].
 double angle_difference(double a, double b);
 
-/// The heading's unit vector.
-inline Vec2 direction(double heading) { return {std::cos(heading), std::sin(heading)}; }
+/// The heading's unit vector (world y grows downwards; headings turn counter-clockwise
+/// on screen, as Unit::heading).
+inline Vec2 direction(double heading) { return {std::cos(heading), -std::sin(heading)}; }
+
+/// The heading of a direction (the inverse of direction()).
+inline double heading_of(Vec2 dir) { return std::atan2(-dir.y, dir.x); }
 
 /// The distance a unit at `speed` needs to stop with `deceleration`.
 inline double stopping_distance(double speed, double deceleration) { return speed * speed / (2 * deceleration); }

@@ -175,6 +175,25 @@ Vec2 clamp_move(const std::vector<Vec2>& points, Vec2 delta, const WorldInfo& wo
   return delta;
 }
 
+void set_order_kind(Order& order, OrderKind kind, Vec2 here) {
+  order.kind = kind;
+  std::vector<Vec2>& points = order.points;
+  switch (kind) {
+    case OrderKind::None:
+    case OrderKind::Stop: points.clear(); break;
+    case OrderKind::Move:
+      if (points.empty()) points.push_back(here);
+      points.resize(1);
+      break;
+    case OrderKind::Waypoints:
+      if (points.empty()) points.push_back(here);
+      break;
+    case OrderKind::Patrol:
+      while (points.size() < 2) points.push_back(here);
+      break;
+  }
+}
+
 Status delete_selection(Document& doc, const Selection& sel) {
   const Scenario& s = doc.scenario();
   if (!selection_exists(s, sel)) return make_error(ErrorCode::Value, describe(sel), "nothing to delete");
@@ -197,7 +216,10 @@ Status delete_selection(Document& doc, const Selection& sel) {
       case Kind::Ally: erase_id(e.allies, sel.id); break;
       case Kind::Road: erase_id(e.roads, sel.id); break;
       case Kind::Bridge: erase_id(e.bridges, sel.id); break;
-      case Kind::Unit: erase_id(e.units, sel.id); break;
+      case Kind::Unit:
+        erase_id(e.units, sel.id);
+        for (UnitGroup& g : e.groups) std::erase(g.units, sel.id);
+        break;
       case Kind::QueryStart:
       case Kind::QueryGoal: e.queries.erase(e.queries.begin() + std::ptrdiff_t(sel.id)); break;
       case Kind::None: break;

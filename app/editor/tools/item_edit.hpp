@@ -63,11 +63,17 @@ std::optional<double> item_radius(const Scenario& s, const Selection& sel);
 /// Sets the radius of a circle feature, threat or ally; other items are unchanged.
 void set_item_radius(Scenario& s, const Selection& sel, double radius);
 
+/// Gives `order` the kind `kind` with points that kind accepts: none for None and Stop;
+/// for Move its first point; for Waypoints and Patrol its points, padded with `here`
+/// (the unit's position, world metres) to at least 1 and 2. The patrol mode is kept.
+void set_order_kind(Order& order, OrderKind kind, Vec2 here);
+
 /// `delta` reduced so that every point of `points` moved by it stays in the world.
 Vec2 clamp_move(const std::vector<Vec2>& points, Vec2 delta, const WorldInfo& world);
 
 /// Deletes through `doc`: the selected vertex when sel.vertex >= 0 (a polygon keeps at
-/// least 3 vertices, a road 2), else the whole item (a query marker deletes its query).
+/// least 3 vertices, a road 2), else the whole item (a query marker deletes its query; a
+/// unit leaves its group too).
 Status delete_selection(Document& doc, const Selection& sel);
 
 /// Inserts `p` after vertex `after` of the selected polygon feature or road, through

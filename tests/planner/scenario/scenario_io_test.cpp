@@ -48,6 +48,16 @@ Json base_doc() {
   })");
 }
 
+// The default movement classes as a "movement_classes" array (names as the defaults, so
+// the default terrains still apply).
+Json default_classes_doc() {
+  Json classes = Json::array();
+  for (const MovementClass& c : default_movement_classes()) {
+    classes.push_back({{"name", c.name}, {"radius", c.radius}, {"speed", c.speed}, {"amphibious", c.amphibious}});
+  }
+  return classes;
+}
+
 Result<Scenario> parse(const Json& doc) { return parse_scenario(doc.dump(), "t.json"); }
 
 // Parses `doc`, expects failure, and checks the location and a part of the message.
@@ -102,8 +112,21 @@ Scenario random_scenario(std::uint64_t seed) {
   s.seed = rng();
   const int class_count = integer(1, 4);
   for (int c = 0; c < class_count; ++c) {
-    s.classes.push_back(
-        MovementClass{"class " + std::to_string(c), uniform(0.1, 3), uniform(0.5, 50), integer(0, 1) == 1});
+    MovementClass mc{"class " + std::to_string(c), uniform(0.1, 3), uniform(0.5, 50), integer(0, 1) == 1};
+    // The simulation's limits (version 2): each set or derived.
+    auto maybe = [&](double lo, double hi) {
+      return integer(0, 1) ? std::optional<double>(uniform(lo, hi)) : std::nullopt;
+    };
+    mc.acceleration = maybe(0.01, 100);
+    mc.deceleration = maybe(0.01, 100);
+    mc.turn_rate = maybe(0.01, 20);
+    mc.hard_radius = maybe(0.05, 3);
+    if (integer(0, 1)) mc.soft_radius = mc.hard_radius.value_or(mc.radius) * uniform(1, 3);
+    if (integer(0, 1)) mc.hard_aspect = uniform(0.05, 1);
+    if (integer(0, 1)) mc.priority = integer(-1000, 1000);
+    const char* planners[] = {"astar", "dijkstra", "weighted_astar"};
+    mc.planner = planners[integer(0, 2)];
+    s.classes.push_back(mc);
   }
   const std::string symbols = ".#rTS~%@";
   const int terrain_count = integer(2, static_cast<int>(symbols.size()));
@@ -189,6 +212,31 @@ Scenario random_scenario(std::uint64_t seed) {
                            static_cast<std::size_t>(integer(0, class_count - 1)), point(),
                            uniform(-std::numbers::pi, std::numbers::pi)});
   }
+  // Orders of every kind, with the point counts their kinds need.
+  auto random_order = [&] {
+    Order o;
+    o.kind = static_cast<OrderKind>(integer(0, 4));
+    const int n = o.kind == OrderKind::Move        ? 1
+                  : o.kind == OrderKind::Waypoints ? integer(1, 4)
+                  : o.kind == OrderKind::Patrol    ? integer(2, 5)
+                                                   : 0;
+    for (int k = 0; k < n; ++k) o.points.push_back(point());
+    if (integer(0, 1)) o.patrol = PatrolMode::BackForth;  // kept even when not a patrol
+    return o;
+  };
+  for (Unit& u : s.units) u.order = random_order();
+  s.groups.push_back(UnitGroup{7, "escort", {102, 100}, random_order()});
+  s.groups.push_back(UnitGroup{3, "", {}, integer(0, 1) ? random_order() : Order{}});
+  if (integer(0, 3) != 0) {
+    s.sim = SimSettings{uniform(1e-4, 1),
+                        integer(0, 1) == 1,
+                        integer(0, 1) == 1,
+                        integer(0, 1) == 1,
+                        static_cast<AvoidanceMode>(integer(0, 2)),
+                        uniform(0, 30),
+                        uniform(0.01, 10),
+                        integer(1, 1'000'000)};
+  }
   // Red remembers two of the bridges, one otherwise than it is.
   s.factions[1].bridges = {s.bridges[0], s.bridges[2]};
   s.factions[1].bridges[1].intact = !s.factions[1].bridges[1].intact;
@@ -260,6 +308,24 @@ TEST_SUITE("scenario_io") {
     CHECK(*again == *r);
   }
 
+  TEST_CASE("scenario_io: every shipped map loads, and its saved text loads back equal and re-saves identically") {
+    std::size_t maps = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(PATHSCOPE_SOURCE_DIR) / "maps")) {
+      if (entry.path().extension() != ".json") continue;
+      const std::string name = entry.path().filename().string();
+      CAPTURE(name);
+      ++maps;
+      const Result<Scenario> r = load_scenario(entry.path());
+      REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+      const std::string text = scenario_to_json(*r);
+      const Result<Scenario> again = parse_scenario(text, name);
+      REQUIRE(again.ok());
+      CHECK(*again == *r);
+      CHECK(scenario_to_json(*again) == text);
+    }
+    CHECK(maps >= 10);
+  }
+
   TEST_CASE("scenario_io: containers round-trip, and disagreeing terrains are refused at features[i].terrain") {
     Json doc = base_doc();
     doc["features"][1]["container"] = true;
@@ -313,7 +379,7 @@ TEST_SUITE("scenario_io") {
     CHECK(text.find("\"color\": \"#7f9f5f80\"") != std::string::npos);
     CHECK(text.find("\"rows\": [\n      \"2.r\"\n    ]") != std::string::npos);
     CHECK(text.find("\"threats\"") == std::string::npos);  // empty sections are omitted
-    CHECK(text.rfind("{\n  \"format\": \"pathscope-scenario\",\n  \"version\": 1,\n", 0) == 0);
+    CHECK(text.rfind("{\n  \"format\": \"pathscope-scenario\",\n  \"version\": 2,\n", 0) == 0);
     const Result<Scenario> loaded = parse_scenario(text, "layout");
     REQUIRE(loaded.ok());
     CHECK(scenario_to_json(*loaded) == text);
@@ -348,10 +414,10 @@ TEST_SUITE("scenario_io") {
     CHECK(parse(doc).error().code == ErrorCode::Schema);
   }
 
-  TEST_CASE("scenario_io: version newer than 1") {
+  TEST_CASE("scenario_io: version newer than 2") {
     Json doc = base_doc();
-    doc["version"] = 2;
-    expect_error(doc, "t.json: version", "version 2 is newer than this program reads (1)");
+    doc["version"] = 3;
+    expect_error(doc, "t.json: version", "version 3 is newer than this program reads (2)");
     doc["version"] = 0;
     expect_error(doc, "t.json: version", "expected version 1");
     doc["version"] = "1";
@@ -866,6 +932,277 @@ TEST_SUITE("scenario_io") {
     more["speed_factor"] = 9.5;
     doc["roads"].push_back(more);
     expect_error(doc, "t.json: roads[301].speed_factor", "more than 255 distinct road speed factors");
+  }
+
+  // ---- Version 2: the unit simulation's fields ---------------------------------------------
+
+  TEST_CASE("scenario_io: a version 1 file loads with version 2's fields at their defaults and saves as version 2") {
+    const Result<Scenario> r = parse(base_doc());  // version 1
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+    CHECK(r->classes == default_movement_classes());
+    CHECK_FALSE(r->classes[0].acceleration.has_value());
+    CHECK_FALSE(r->classes[0].soft_radius.has_value());
+    CHECK(r->classes[0].hard_aspect == 1);
+    CHECK(r->classes[0].priority == 0);
+    CHECK(r->classes[0].planner == "astar");
+    CHECK(r->units[0].order == Order{});
+    CHECK(r->groups.empty());
+    CHECK(r->sim == SimSettings{});
+    // Saved as version 2; the defaults add no field, so nothing else changes.
+    const std::string text = scenario_to_json(*r);
+    CHECK(text.find("\"version\": 2,") != std::string::npos);
+    for (const char* key : {"\"acceleration\"", "\"hard_aspect\"", "\"priority\"", "\"order\"", "\"groups\"", "\"sim\""}) {
+      const std::string field = key;
+      CAPTURE(field);
+      CHECK(text.find(key) == std::string::npos);
+    }
+    const Result<Scenario> again = parse_scenario(text, "again");
+    REQUIRE(again.ok());
+    CHECK(*again == *r);
+  }
+
+  TEST_CASE("scenario_io: version 2's fields are read, and written in the canonical layout") {
+    Json doc = base_doc();
+    doc["version"] = 2;
+    doc["movement_classes"] = default_classes_doc();
+    doc["movement_classes"][0].update(Json::parse(R"({"acceleration": 3, "deceleration": 6, "turn_rate": 4.5,
+        "hard_radius": 0.4, "soft_radius": 0.9, "hard_aspect": 0.5, "priority": -3, "planner": "dijkstra"})"));
+    doc["units"][0]["order"] = Json::parse(R"({"kind": "patrol", "points": [[5, 20], [40, 20]], "patrol": "back_forth"})");
+    doc["units"].push_back(Json::parse(R"({"id": 2, "faction": "red", "class": "infantry", "position": [8, 8],
+        "order": {"kind": "stop"}})"));
+    doc["groups"] = Json::parse(R"([{"id": 4, "name": "pair", "units": [2, 1], "order": {"kind": "move", "points": [[60, 5]]}}])");
+    doc["sim"] = Json::parse(R"({"dt": 0.02, "avoidance": "steering_arcs", "path_budget": 8})");
+    const Result<Scenario> r = parse(doc);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+    const MovementClass& c = r->classes[0];
+    CHECK(c.acceleration == 3.0);
+    CHECK(c.deceleration == 6.0);
+    CHECK(c.turn_rate == 4.5);
+    CHECK(c.hard_radius == 0.4);
+    CHECK(c.soft_radius == 0.9);
+    CHECK(c.hard_aspect == 0.5);
+    CHECK(c.priority == -3);
+    CHECK(c.planner == "dijkstra");
+    CHECK(r->classes[1] == default_movement_classes()[1]);
+    CHECK(r->units[0].order == Order{OrderKind::Patrol, {{5, 20}, {40, 20}}, PatrolMode::BackForth});
+    CHECK(r->units[1].order == Order{OrderKind::Stop, {}, PatrolMode::Loop});
+    REQUIRE(r->groups.size() == 1);
+    CHECK(r->groups[0] == UnitGroup{4, "pair", {2, 1}, Order{OrderKind::Move, {{60, 5}}, PatrolMode::Loop}});
+    SimSettings sim;
+    sim.dt = 0.02;
+    sim.avoidance = AvoidanceMode::SteeringArcs;
+    sim.path_budget = 8;
+    CHECK(r->sim == sim);
+
+    const std::string text = scenario_to_json(*r);
+    CHECK(text.find(R"("amphibious": false,
+      "acceleration": 3,
+      "deceleration": 6,
+      "turn_rate": 4.5,
+      "hard_radius": 0.4,
+      "soft_radius": 0.9,
+      "hard_aspect": 0.5,
+      "priority": -3,
+      "planner": "dijkstra"
+    },)") != std::string::npos);
+    CHECK(text.find(R"("heading": 0,
+      "order": {
+        "kind": "patrol",
+        "points": [[5, 20], [40, 20]],
+        "patrol": "back_forth"
+      }
+    },)") != std::string::npos);
+    CHECK(text.find(R"("order": {
+        "kind": "stop"
+      })") != std::string::npos);
+    CHECK(text.find(R"("groups": [
+    {
+      "id": 4,
+      "name": "pair",
+      "units": [2, 1],
+      "order": {
+        "kind": "move",
+        "points": [[60, 5]]
+      }
+    }
+  ],
+  "sim": {
+    "dt": 0.02,
+    "continuous": true,
+    "prevention": true,
+    "cooperation": true,
+    "avoidance": "steering_arcs",
+    "memory_seconds": 2,
+    "prediction_seconds": 1,
+    "path_budget": 8
+  },
+  "queries": [)") != std::string::npos);
+    const Result<Scenario> again = parse_scenario(text, "again");
+    REQUIRE(again.ok());
+    CHECK(*again == *r);
+    CHECK(scenario_to_json(*again) == text);
+  }
+
+  TEST_CASE("scenario_io: movement class limits are refused at their field") {
+    struct Case {
+      const char* key;
+      Json value;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"acceleration", 0, "expected a finite number > 0, found 0"},
+        {"deceleration", -1, "expected a finite number > 0, found -1"},
+        {"turn_rate", 0, "expected a finite number > 0"},
+        {"hard_radius", 0, "expected a finite number > 0"},
+        {"soft_radius", 0.25, "expected a finite number >= the hard radius (0.5 m), found 0.25"},
+        {"hard_aspect", 0, "expected a number in (0, 1], found 0"},
+        {"hard_aspect", 1.5, "expected a number in (0, 1], found 1.5"},
+        {"priority", 1001, "expected an integer in [-1000, 1000], found 1001"},
+        {"priority", -1001, "found -1001"},
+        {"priority", 2.5, "expected an integer, found a number 2.5"},
+        {"priority", 10000000000LL, "out of range"},
+        {"planner", "", "expected a non-empty name"},
+        {"planner", "teleport", "unknown planner \"teleport\" (known: \"astar\""},
+        {"acceleration", "fast", "expected a number"},
+    };
+    for (const Case& c : cases) {
+      const std::string key = c.key, value = c.value.dump();
+      CAPTURE(key);
+      CAPTURE(value);
+      Json doc = base_doc();
+      doc["movement_classes"] = default_classes_doc();
+      doc["movement_classes"][0][c.key] = c.value;
+      expect_error(doc, std::string("t.json: movement_classes[0].") + c.key, c.message);
+    }
+    // The soft radius is measured against the hard radius when one is given.
+    Json doc = base_doc();
+    doc["movement_classes"] = default_classes_doc();
+    doc["movement_classes"][2]["hard_radius"] = 3;
+    doc["movement_classes"][2]["soft_radius"] = 2.5;
+    expect_error(doc, "t.json: movement_classes[2].soft_radius", "the hard radius (3 m), found 2.5");
+    doc["movement_classes"][2]["soft_radius"] = 3;
+    CHECK(parse(doc).ok());
+    doc["movement_classes"][2]["top_speed"] = 3;
+    expect_error(doc, "t.json: movement_classes[2].top_speed",
+                 "unknown field \"top_speed\" (known: name, radius, speed, amphibious, acceleration, deceleration, "
+                 "turn_rate, hard_radius, soft_radius, hard_aspect, priority, planner)");
+  }
+
+  TEST_CASE("scenario_io: orders need the points their kind takes, inside the world") {
+    struct Case {
+      const char* order;
+      const char* where;
+      const char* message;
+    };
+    const Case cases[] = {
+        {R"({"kind": "move"})", "units[0].order.points", "a move order has exactly 1 point, found 0"},
+        {R"({"kind": "move", "points": [[1, 1], [2, 2]]})", "units[0].order.points", "exactly 1 point, found 2"},
+        {R"({"kind": "waypoints", "points": []})", "units[0].order.points", "at least 1 point, found 0"},
+        {R"({"kind": "patrol", "points": [[1, 1]]})", "units[0].order.points", "a patrol has at least 2 points, found 1"},
+        {R"({"kind": "stop", "points": [[1, 1]]})", "units[0].order.points", "a stop order has no points, found 1"},
+        {R"({"kind": "none", "points": [[1, 1]]})", "units[0].order.points", "no order has no points, found 1"},
+        {R"({"kind": "waypoints", "points": [[1, 1], [65, 1]]})", "units[0].order.points[1]",
+         "point (65, 1) is outside the world [0, 64] x [0, 48]"},
+        {R"({"kind": "teleport"})", "units[0].order.kind",
+         "expected \"none\", \"move\", \"waypoints\", \"patrol\" or \"stop\", found \"teleport\""},
+        {R"({"kind": "patrol", "points": [[1, 1], [2, 2]], "patrol": "pingpong"})", "units[0].order.patrol",
+         "expected \"loop\" or \"back_forth\", found \"pingpong\""},
+        {R"({"points": [[1, 1]]})", "units[0].order", "missing required field \"kind\""},
+        {R"({"kind": "move", "points": [[1, 1]], "speed": 2})", "units[0].order.speed", "unknown field \"speed\""},
+        {R"("move")", "units[0].order", "expected an object"},
+    };
+    for (const Case& c : cases) {
+      const std::string order = c.order;
+      CAPTURE(order);
+      Json doc = base_doc();
+      doc["units"][0]["order"] = Json::parse(c.order);
+      expect_error(doc, std::string("t.json: ") + c.where, c.message);
+    }
+    for (const char* ok : {R"({"kind": "none"})", R"({"kind": "stop"})", R"({"kind": "move", "points": [[64, 48]]})",
+                           R"({"kind": "waypoints", "points": [[0, 0]]})",
+                           R"({"kind": "patrol", "points": [[1, 1], [2, 2]], "patrol": "loop"})"}) {
+      const std::string order = ok;
+      CAPTURE(order);
+      Json doc = base_doc();
+      doc["units"][0]["order"] = Json::parse(ok);
+      CHECK(parse(doc).ok());
+    }
+  }
+
+  TEST_CASE("scenario_io: groups name existing units, each in at most one group, with a valid order") {
+    Json doc = base_doc();
+    doc["units"].push_back(Json::parse(R"({"id": 2, "faction": "red", "class": "infantry", "position": [8, 8]})"));
+    doc["groups"] = Json::parse(R"([{"id": 1, "units": [1]}, {"id": 5, "name": "b", "units": [2],
+                                     "order": {"kind": "waypoints", "points": [[3, 3]]}}])");
+    REQUIRE(parse(doc).ok());
+
+    Json bad = doc;
+    bad["groups"][1]["id"] = 1;
+    expect_error(bad, "t.json: groups[1].id", "duplicate id 1 (also used by groups[0])");
+    bad = doc;
+    bad["groups"][1]["units"] = {2, 9};
+    expect_error(bad, "t.json: groups[1].units[1]", "no unit has id 9");
+    bad = doc;
+    bad["groups"][1]["units"] = {2, 1};
+    expect_error(bad, "t.json: groups[1].units[1]", "unit 1 is already in a group (at groups[0].units[0])");
+    bad = doc;
+    bad["groups"][1]["units"] = {2, 2};
+    expect_error(bad, "t.json: groups[1].units[1]", "unit 2 is already in a group (at groups[1].units[0])");
+    bad = doc;
+    bad["groups"][1]["order"]["points"][0] = {3, -1};
+    expect_error(bad, "t.json: groups[1].order.points[0]", "is outside the world");
+    bad = doc;
+    bad["groups"][1]["order"] = Json::parse(R"({"kind": "patrol", "points": [[3, 3]]})");
+    expect_error(bad, "t.json: groups[1].order.points", "a patrol has at least 2 points, found 1");
+    bad = doc;
+    bad["groups"][0].erase("units");
+    expect_error(bad, "t.json: groups[0]", "missing required field \"units\"");
+    bad = doc;
+    bad["groups"][0]["units"] = {-1};
+    expect_error(bad, "t.json: groups[0].units[0]", "expected an integer >= 0");
+    bad = doc;
+    bad["groups"][0]["leader"] = 1;
+    expect_error(bad, "t.json: groups[0].leader", "unknown field \"leader\" (known: id, name, units, order)");
+  }
+
+  TEST_CASE("scenario_io: simulation settings are refused outside their ranges") {
+    struct Case {
+      const char* key;
+      Json value;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"dt", 0, "expected a number in [1e-04, 1] seconds, found 0"},
+        {"dt", 1.5, "found 1.5"},
+        {"dt", 5e-5, "found 5e-05"},
+        {"memory_seconds", -1, "expected a finite number >= 0 seconds, found -1"},
+        {"prediction_seconds", 0, "expected a number in (0, 10] seconds, found 0"},
+        {"prediction_seconds", 10.5, "found 10.5"},
+        {"path_budget", 0, "expected an integer in [1, 1000000] path requests per step, found 0"},
+        {"path_budget", 1000001, "found 1000001"},
+        {"path_budget", 2.5, "expected an integer"},
+        {"avoidance", "flocking", "expected \"none\", \"potential_field\" or \"steering_arcs\", found \"flocking\""},
+        {"continuous", 1, "expected true or false"},
+        {"gravity", 9.8, "unknown field \"gravity\""},
+    };
+    for (const Case& c : cases) {
+      const std::string key = c.key, value = c.value.dump();
+      CAPTURE(key);
+      CAPTURE(value);
+      Json doc = base_doc();
+      doc["sim"] = Json::object({{c.key, c.value}});
+      expect_error(doc, std::string("t.json: sim.") + c.key, c.message);
+    }
+    Json doc = base_doc();
+    doc["sim"] = Json::parse(R"({"dt": 1e-4, "memory_seconds": 0, "prediction_seconds": 10, "path_budget": 1000000})");
+    CHECK(parse(doc).ok());
+    doc["sim"] = Json::parse(R"({"dt": 1, "path_budget": 1, "avoidance": "potential_field"})");
+    CHECK(parse(doc).ok());
+    doc["sim"] = Json::object();  // every default; not written back
+    const Result<Scenario> r = parse(doc);
+    REQUIRE(r.ok());
+    CHECK(r->sim == SimSettings{});
+    CHECK(scenario_to_json(*r).find("\"sim\"") == std::string::npos);
   }
 
   // ---- Files ----------------------------------------------------------------------------

@@ -481,6 +481,54 @@ TEST_SUITE("tools") {
     CHECK(rig.state.selection.empty());
   }
 
+  TEST_CASE("unit orders: a kind change (the inspector's combo) brings the points its kind needs and is one undo step") {
+    Rig rig;
+    REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
+      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
+      s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
+    }));
+    const Vec2 here{80, 60};
+    auto set_kind = [&](OrderKind kind) {
+      return rig.doc().apply("Edit unit 7 order", [&](Scenario& e) { tools::set_order_kind(e.units[0].order, kind, here); });
+    };
+    REQUIRE(set_kind(OrderKind::Patrol));
+    CHECK(rig.scenario().units[0].order == Order{OrderKind::Patrol, {here, here}, PatrolMode::Loop});
+    REQUIRE(rig.doc().apply("Edit", [](Scenario& e) {
+      e.units[0].order.points = {{1, 2}, {3, 4}, {5, 6}};
+      e.units[0].order.patrol = PatrolMode::BackForth;
+    }));
+    REQUIRE(set_kind(OrderKind::Waypoints));  // keeps its points (and the patrol mode)
+    CHECK(rig.scenario().units[0].order == Order{OrderKind::Waypoints, {{1, 2}, {3, 4}, {5, 6}}, PatrolMode::BackForth});
+    REQUIRE(set_kind(OrderKind::Move));  // keeps the first
+    CHECK(rig.scenario().units[0].order.points == std::vector<Vec2>{{1, 2}});
+    REQUIRE(set_kind(OrderKind::Stop));
+    CHECK(rig.scenario().units[0].order.points.empty());
+    REQUIRE(set_kind(OrderKind::Waypoints));
+    CHECK(rig.scenario().units[0].order.points == std::vector<Vec2>{here});
+    CHECK(rig.doc().undo_label() == "Edit unit 7 order");
+    rig.doc().undo();
+    CHECK(rig.scenario().units[0].order == Order{OrderKind::Stop, {}, PatrolMode::BackForth});
+    // A move order with no point would be refused by validation; set_order_kind never makes one.
+    const Status refused = rig.doc().apply("Edit", [](Scenario& e) { e.units[0].order = Order{OrderKind::Move, {}, {}}; });
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().where == "units[0].order.points");
+  }
+
+  TEST_CASE("select: deleting a unit takes it out of its group") {
+    Rig rig;
+    REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
+      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
+      s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
+      s.units.push_back(Unit{8, "blue", 0, {20, 60}, 0});
+      s.groups.push_back(UnitGroup{1, "pair", {8, 7}, Order{OrderKind::Move, {{50, 50}}, PatrolMode::Loop}});
+    }));
+    REQUIRE(tools::delete_selection(rig.doc(), Selection{Kind::Unit, 7, -1}));
+    REQUIRE(rig.scenario().units.size() == 1);
+    CHECK(rig.scenario().groups[0].units == std::vector<std::uint32_t>{8});
+    rig.doc().undo();
+    CHECK(rig.scenario().groups[0].units == std::vector<std::uint32_t>{8, 7});
+  }
+
   TEST_CASE("select: dragging a query start edits live and is one undo step") {
     Rig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {

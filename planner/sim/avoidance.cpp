@@ -1,0 +1,138 @@
+// Reactive avoidance (seed 000, "Support Systems"), an option on top of the cooperation
+// rules. Two systems, as Armada evaluated:
+//   - potential fields (Latombe; Davis): every unit near enough pushes the mover's
+//     heading away, more the closer it is; the next path point pulls;
+//   - steering arcs (Kelly): a fan of arcs of constant turn rate is scored over a short
+//     look-ahead: the next path point weighs for an arc, other units' predicted positions
+//     and closed cells against it; the best arc is taken.
+// A unit with nobody within reach keeps its predicted move, so avoidance costs nothing
+// in open space and predictions stay valid there.
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/static_check.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+constexpr int kArcs = 9;               // arcs in the fan, from full left to full right
+constexpr double kLookAhead = 1.0;     // seconds an arc is followed
+constexpr int kArcSamples = 5;         // points checked along an arc
+constexpr double kRightBias = 0.6;     // potential fields: share of the push that goes right
+
+Vec2 position_at_time(const SimUnit& u, double t_from_now, double dt) {
+  if (u.predicted.empty()) return u.position;
+  const auto k = static_cast<std::size_t>(std::max(0.0, std::round(t_from_now / dt) - 1));
+  return u.predicted[std::min(k, u.predicted.size() - 1)].position;
+}
+
+}  // namespace
+
+void Simulation::avoid() {
+  const SimSettings& set = scenario().sim;
+  if (set.avoidance == AvoidanceMode::None) return;
+  const double dt = set.dt;
+  for (SimUnit& u : units_) {
+    if (!u.alive || u.state != MoveState::Moving || u.path.empty()) continue;
+    if (u.yield != Yield::None && u.yield != Yield::SlowDown) continue;
+    UnitPrivate& x = impl_->extra[u.id.index];
+    const Motion& m = impl_->motions[u.movement_class];
+    const double sense = std::min(2 * impl_->max_soft + m.speed * kLookAhead, impl_->hash.cell_size());
+    // The neighbours within reach (the detection's hash holds current positions).
+    std::vector<std::uint32_t>& near = impl_->scratch;
+    near.clear();
+    impl_->hash.near(u.position, [&](std::uint32_t j) {
+      if (j != u.id.index && glm::length(units_[j].position - u.position) < sense) near.push_back(j);
+    });
+    if (near.empty()) continue;
+    const MotionState here{u.position, u.heading, u.speed};
+    const Steer path_steer =
+        steer_along(u.path, std::min(u.waypoint, u.path.size() - 1), u.position, terrain_speed(u, u.position));
+    const Vec2 to_target = path_steer.target - u.position;
+    const double target_dist = glm::length(to_target);
+    if (target_dist < 1e-9) continue;
+    const Vec2 goal_dir = to_target / target_dist;
+    Vec2 dir = goal_dir;
+    if (set.avoidance == AvoidanceMode::PotentialField) {
+      Vec2 push{0, 0};
+      for (std::uint32_t j : near) {
+        const SimUnit& o = units_[j];
+        const Motion& mo = impl_->motions[o.movement_class];
+        const Vec2 d = u.position - o.position;
+        const double dist = glm::length(d);
+        const double range = m.soft_radius + mo.soft_radius + m.speed * kLookAhead;
+        if (dist >= range || dist < 1e-9) continue;
+        // Only what lies ahead repels: units behind do not slow us down.
+        if (glm::dot(-d, goal_dir) < 0) continue;
+        // Away from it, and to the right of it (y down: right of heading h is h + pi/2):
+        // two units meeting head-on both pass on their right, as traffic does, instead
+        // of pushing straight against each other.
+        const Vec2 away = d / dist;
+        const Vec2 right{-goal_dir.y, goal_dir.x};
+        push += (away + right * kRightBias) * ((range - dist) / range);
+      }
+      if (glm::dot(push, push) < 1e-12) continue;
+      dir = goal_dir + push * 1.5;
+      const double len = glm::length(dir);
+      if (len < 1e-9) continue;
+      dir /= len;
+    } else {
+      // Steering arcs: constant turn rates from -turn_rate to +turn_rate.
+      const CostGrid& grid = world_->grid(u.movement_class);
+      double best = -INFINITY;
+      double best_rate = 0;
+      bool any_blocked_free = false;
+      for (int k = 0; k < kArcs; ++k) {
+        const double rate = m.turn_rate * (2.0 * k / (kArcs - 1) - 1.0);
+        double score = 0;
+        Vec2 p = u.position;
+        double h = u.heading;
+        const double speed = std::max(u.speed, 0.5 * m.speed);
+        const double step_t = kLookAhead / kArcSamples;
+        bool blocked = false;
+        for (int s = 1; s <= kArcSamples && !blocked; ++s) {
+          h += rate * step_t;
+          const Vec2 q = p + direction(h) * (speed * step_t);
+          if (segment_blocked(grid, x.move_key, p, q)) blocked = true;
+          p = q;
+          const double t = s * step_t;
+          for (std::uint32_t j : near) {
+            const SimUnit& o = units_[j];
+            const double r = m.soft_radius + impl_->motions[o.movement_class].soft_radius;
+            const double d = glm::length(position_at_time(o, t, dt) - p);
+            if (d < r) score -= (r - d) / r * (1.0 / s);  // sooner weighs more
+          }
+        }
+        if (blocked) continue;
+        any_blocked_free = true;
+        // The next path point weighs for the arc: progress towards it.
+        score += 0.5 * (target_dist - glm::length(path_steer.target - p)) / (speed * kLookAhead);
+        // Prefer the straightest arc on ties.
+        score -= 1e-3 * std::abs(rate);
+        if (score > best) {
+          best = score;
+          best_rate = rate;
+        }
+      }
+      if (!any_blocked_free) continue;
+      const double wanted = u.heading + best_rate * dt;
+      dir = direction(wanted);
+      // Facing the path point within the turn already: the path's own move stands.
+      if (std::abs(angle_difference(heading_of(goal_dir), wanted)) < 1e-6) continue;
+    }
+    Steer steer = path_steer;
+    steer.target = u.position + dir * std::max(target_dist, 1.0);
+    steer.max_speed = terrain_speed(u, u.position) * (u.yield == Yield::SlowDown ? u.speed_factor : 1);
+    steer.stop_distance = path_steer.stop_distance;
+    x.next = advance(here, steer, m, dt);
+    x.next_from_prediction = false;
+  }
+}
+
+}  // namespace pathscope::sim
