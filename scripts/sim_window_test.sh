@@ -7,8 +7,9 @@
 #   scripts/sim_window_test.sh PATHSCOPE_BINARY [SCENARIO]
 #
 # SCENARIO (default tests/data/sim_window_test.json: six blue troopers west of a wall
-# with gaps, four red tanks east of it, no orders) is opened. Then:
-#   - the Simulation section's Play builds and runs the simulation;
+# with gaps, without orders; four red tanks east of it, three with a move or waypoints
+# order and one patrolling) is opened. Then:
+#   - the Simulation section's Play builds and runs the simulation: the tanks move;
 #   - the units tool (U) boxes the blue squad with a left drag (many small moves with the
 #     button held), a right click orders it east, a Shift+right click adds a waypoint:
 #     the units move, the picture changes, the state hash changes;
@@ -200,7 +201,12 @@ settle 1.5
 [ "$(sim_field units)" = 10 ] || fail "the simulation has $(sim_field units) units, not the scenario's 10"
 steps=$(sim_field steps)
 [ "$steps" -ge 10 ] || fail "only $steps steps in 1.5 s of play"
-note "Play: $steps steps, 10 units"
+[ "$(sim_field ordered)" = 3 ] || fail "$(sim_field ordered) units with a move or waypoints order, not the scenario's 3"
+hash_playing=$(sim_field hash)
+shot playing
+settle 1.0
+[ "$(sim_field hash)" != "$hash_playing" ] || fail "the state hash stands still while the ordered tanks play"
+note "Play: $steps steps, 10 units, 3 with orders, moving"
 
 # ---- Units tool: box the blue squad, order it east, add a waypoint -----------------
 press u
@@ -210,9 +216,9 @@ drag_world 5 9 14 30
 shot selected
 hash_before=$(sim_field hash)
 click_world 3 52 20
-[ "$(sim_field ordered)" = 6 ] || fail "a right click ordered $(sim_field ordered) units, not the 6 selected"
+[ "$(sim_field ordered)" = 9 ] || fail "after a right click $(sim_field ordered) units have orders, not the 3 tanks and 6 selected"
 click_world 3 56 34 shift
-[ "$(sim_field ordered)" = 6 ] || fail "Shift+right click left $(sim_field ordered) units ordered"
+[ "$(sim_field ordered)" = 9 ] || fail "Shift+right click left $(sim_field ordered) units ordered"
 settle 3.0
 shot ordered
 [ "$(sim_field hash)" != "$hash_before" ] || fail "the state hash did not change after the order"
@@ -234,7 +240,7 @@ note "paused at $paused steps; Step made it $((paused + 1))"
 click_item sim_reset
 [ "$(sim_field steps)" = 0 ] || fail "Reset left $(sim_field steps) steps"
 [ "$(sim_field playing)" = 0 ] || fail "Reset left the simulation playing"
-[ "$(sim_field ordered)" = 0 ] || fail "after Reset $(sim_field ordered) units still have the mouse's order"
+[ "$(sim_field ordered)" = 3 ] || fail "after Reset $(sim_field ordered) units have orders, not the scenario's 3"
 click_item sim_step
 first=$(sim_field hash)
 click_item sim_reset

@@ -166,12 +166,13 @@ add_test(NAME app.render_param_and_motion
                  -DPNG_SIZE=240x160 -P ${CMAKE_CURRENT_LIST_FILE}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-# The unit simulation run N fixed steps and drawn on its layers.
+# The unit simulation run N fixed steps and drawn on its layers: the tanks with a move or
+# waypoints order have arrived after 30 s.
 add_test(NAME app.render_sim_steps
          COMMAND ${CMAKE_COMMAND} -DMODE=run
-                 "-DCMD=$<TARGET_FILE:pathscope>|render|tests/data/sim_window_test.json|--out|${CMAKE_CURRENT_BINARY_DIR}/render_sim.png|--size|320x200|--sim-steps|30|--layers|all"
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|tests/data/sim_window_test.json|--out|${CMAKE_CURRENT_BINARY_DIR}/render_sim.png|--size|320x200|--sim-steps|900|--layers|all"
                  "-DUNSET_ENV=DISPLAY|WAYLAND_DISPLAY" -DPNG=${CMAKE_CURRENT_BINARY_DIR}/render_sim.png -DPNG_SIZE=320x200
-                 "-DEXPECT_OUTPUT=simulation: step 30, t = 1.00 s, 0/0 arrived, hash [0-9a-f]+" -P ${CMAKE_CURRENT_LIST_FILE}
+                 "-DEXPECT_OUTPUT=simulation: step 900, t = 30.00 s, 3/3 arrived, hash [0-9a-f]+" -P ${CMAKE_CURRENT_LIST_FILE}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 add_test(NAME app.render_too_many_sim_steps
