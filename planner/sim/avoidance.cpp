@@ -53,7 +53,8 @@ void Simulation::avoid() {
     if (near.empty()) continue;
     const MotionState here{u.position, u.heading, u.speed};
     const Steer path_steer =
-        steer_along(u.path, std::min(u.waypoint, u.path.size() - 1), u.position, terrain_speed(u, u.position));
+        steer_along(u.path, std::min(u.waypoint, u.path.size() - 1), u.position, terrain_speed(u, u.position),
+                    2 * stopping_distance(std::max(u.speed, terrain_speed(u, u.position)), m.deceleration) + 1);
     const Vec2 to_target = path_steer.target - u.position;
     const double target_dist = glm::length(to_target);
     if (target_dist < 1e-9) continue;

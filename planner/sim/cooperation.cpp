@@ -38,6 +38,9 @@ namespace {
 
 constexpr double kMargin = 0.05;      // metres added to every clearance
 constexpr double kYieldSeconds = 4;   // a yield gives up after this long
+constexpr double kSameWay = 0.5;      // cos of the largest angle between two units going "the same way"
+constexpr double kSlowSeconds = 1.5;
+constexpr double kRepathAfter = 3;    // seconds without progress before case 3.4 re-paths  // a slow-down (case 3.1's mover, 4.3) gives up sooner
 // Hard shapes closer than this count as colliding: continuous checks stop units at
 // contact, and touching units must still be resolved.
 constexpr double kContact = 0.02;
@@ -86,16 +89,19 @@ Projection project(const std::vector<Vec2>& path, std::size_t from, Vec2 p, Vec2
   return best;
 }
 
-// The point `distance` metres further along the path than the projection.
+// The point `distance` metres further along the path than the projection; past the
+// path's end, on along its last direction.
 Vec2 along_path(const std::vector<Vec2>& path, const Projection& pr, double distance) {
   Vec2 a = pr.point;
+  Vec2 dir = pr.dir;
   for (std::size_t i = pr.segment; i < path.size(); ++i) {
     const double len = glm::length(path[i] - a);
-    if (len >= distance) return a + (path[i] - a) * (len > 0 ? distance / len : 0.0);
+    if (len > 0) dir = (path[i] - a) / len;
+    if (len >= distance) return a + dir * distance;
     distance -= len;
     a = path[i];
   }
-  return a;  // the path's end
+  return a + dir * distance;
 }
 
 }  // namespace
@@ -124,6 +130,11 @@ void Simulation::detect_collisions() {
     const double hard = ma.hard_radius + mb.hard_radius + kContact;
     const double d0 = glm::length(a.position - b.position);
     if (d0 >= soft + (ma.speed + mb.speed) * horizon) return;
+    // Units that do not close in on each other (a column walking together, two units
+    // parting) have nothing to resolve unless their hard shapes touch.
+    const Vec2 relative = direction(b.heading) * b.speed - direction(a.heading) * a.speed;
+    const bool closing = glm::dot(b.position - a.position, relative) < 0;
+    if (!closing && d0 >= hard) return;
     Collision c;
     c.a = a.id;
     c.b = b.id;
@@ -228,7 +239,8 @@ void Simulation::cooperate() {
     const bool a_still_b_still = !is_moving(*a) && !is_moving(*b);
     auto remember = [&](CooperationRule rule) {
       c.rule = rule;
-      memory_.push_back(Memory{c.a, c.b, now + set.memory_seconds, rule});
+      // Remembered while the resolution runs, and memory_seconds after.
+      memory_.push_back(Memory{c.a, c.b, now + kYieldSeconds + set.memory_seconds, rule});
       decided[a->id.index] = decided[b->id.index] = 1;
     };
     auto inside = [&](Vec2 p) {
@@ -290,7 +302,7 @@ void Simulation::cooperate() {
         a->speed_factor = 0.3;
         a->get_to = get_to;
         a->home = a->position;
-        a->yield_until = now + kYieldSeconds;
+        a->yield_until = now + kSlowSeconds;
         a->predicted.clear();
         c.state = CollisionState::Resolving;
         remember(CooperationRule::MoveAside);
@@ -301,6 +313,14 @@ void Simulation::cooperate() {
       if (!path_a.empty() && inside(detour) &&
           !segment_blocked(grid_a, xa.move_key, a->position, detour) &&
           !segment_blocked(grid_a, xa.move_key, detour, get_to)) {
+        // Path points under the other unit are left out: past the detour point the
+        // unit heads for the first one beyond it.
+        const auto first = a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment);
+        const auto last_inside = std::find_if(first, a->path.end(), [&](Vec2 p) {
+          return glm::length(p - b->position) >= hard + kMargin;
+        });
+        const bool keep_end = last_inside == a->path.end();  // never drop the goal
+        a->path.erase(first, keep_end ? a->path.end() - 1 : last_inside);
         a->path.insert(a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment), detour);
         a->waypoint = pr.segment;
         a->yield = Yield::Detour;
@@ -324,21 +344,26 @@ void Simulation::cooperate() {
           xb.yield_path = {ahead};
           b->predicted.clear();
           c.state = CollisionState::Resolving;
-          remember(CooperationRule::Push);
+          c.rule = CooperationRule::Push;
+          decided[a->id.index] = decided[b->id.index] = 1;  // not remembered: we push on at the next contact
           continue;
         }
       }
-      // 3.4: stop and re-path.
+      // 3.4: stop, and re-path. The planners do not see units, so a new path differs
+      // only once the unit has been held up a while (pushed off its way, say): before,
+      // it stops and waits for the other.
       if (c.hard) {
-        a->state = MoveState::WaitingForPath;
-        a->path.clear();
+        if (now - a->progress_time > kRepathAfter) {
+          a->state = MoveState::WaitingForPath;
+          a->path.clear();
+          ++counters_.repaths;
+        }
         a->predicted.clear();
         a->yield = Yield::Wait;
         a->yield_to = b->id;
         a->home = a->position;
         a->get_to = a->position;
         a->yield_until = now + 1;
-        ++counters_.repaths;
         c.state = CollisionState::Resolved;
         remember(CooperationRule::Repath);
       } else {
@@ -348,6 +373,13 @@ void Simulation::cooperate() {
       continue;
     }
     // Case 4: both move; a is the higher (4.1: b does nothing of its own volition).
+    // Two units going the same way (a column, a crowd through a gap) follow each other:
+    // the moves' contact slide keeps them apart, and neither has to give way.
+    if (glm::dot(direction(a->heading), direction(b->heading)) > kSameWay) {
+      c.rule = CooperationRule::LowerPriority;
+      c.state = CollisionState::Resolved;
+      continue;
+    }
     const double stop_time = b->speed / mb.deceleration + set.dt;
     if (c.hard && (c.immediate || c.time - now <= stop_time)) {
       // 4.2: the lower pauses; next step it is a still unit in our way (case 3).
@@ -371,7 +403,7 @@ void Simulation::cooperate() {
     b->speed_factor = factor;
     b->home = c.point;
     b->get_to = get_to;
-    b->yield_until = now + kYieldSeconds;
+    b->yield_until = now + kSlowSeconds;
     b->predicted.clear();
     c.state = CollisionState::Resolving;
     remember(CooperationRule::SlowDown);

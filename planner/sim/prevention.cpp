@@ -7,9 +7,13 @@
 // The overlap of two shapes is measured along the line between their centres: the sum
 // of each shape's extent towards the other, less the distance. Each overlapping pair is
 // pushed apart by its overlap: a still unit gives way to a mover; otherwise the lower
-// priority moves, and equals share. A push that would put a unit into a closed cell is
-// taken by the other unit. Passes repeat (Gauss-Seidel) until no pair overlaps or a
-// bound is reached; pairs are visited in the hash's fixed order.
+// class priority moves, and equals share. A push that would put a unit into a closed
+// cell is taken by the other unit. No unit is pushed more than half its hard radius in
+// one step (a crowd's pushes must not add up to a jump); what is left is pushed at the
+// next step. Passes repeat (Gauss-Seidel) until no pair overlaps or a bound is reached;
+// pairs are visited in the hash's fixed order. Moves themselves never make an overlap
+// (simulation.cpp: units move one after another, against the others where they stand),
+// so prevention mostly separates units placed overlapping and the pushes of cooperation.
 //
 // Counters after the step: pairs still overlapping (each pair counted once over the
 // run) and the deepest overlap; units whose move crossed a closed cell or passed
@@ -28,7 +32,7 @@ namespace pathscope::sim {
 
 namespace {
 
-constexpr int kPreventionPasses = 8;
+constexpr int kPreventionPasses = 16;
 constexpr double kSlack = 1e-9;  // metres pushed beyond the overlap, so touching is not overlapping
 
 // The overlap of two units' hard shapes along the line between them, and its direction
@@ -46,6 +50,18 @@ void Simulation::prevent_overlaps() {
   const SimSettings& set = scenario().sim;
   if (!set.prevention) return;
   const double reach = 2 * impl_->max_hard + 1e-9;
+  // Where each unit stood after its move: no unit is pushed farther than half its hard
+  // radius from there in one step (a crowd's pushes must not add up to a jump).
+  std::vector<Vec2>& moved_to = impl_->moved_to;
+  moved_to.resize(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) moved_to[i] = units_[i].position;
+  // The point towards p that keeps unit i within its cap.
+  auto capped = [&](std::uint32_t i, Vec2 p) {
+    const double cap = 0.5 * impl_->motions[units_[i].movement_class].hard_radius;
+    const Vec2 d = p - moved_to[i];
+    const double len = glm::length(d);
+    return len <= cap ? p : moved_to[i] + d * (cap / len);
+  };
   for (int pass = 0; pass < kPreventionPasses; ++pass) {
     impl_->points.resize(units_.size());
     impl_->alive.resize(units_.size());
@@ -65,10 +81,15 @@ void Simulation::prevent_overlaps() {
       const double over = overlap(a, ma, b, mb, n, dist);
       if (over <= 0) return;
       any = true;
-      // Who gives way: a still unit to a mover, else the lower priority (a total order,
-      // so that no two units push each other back and forth).
+      // Who gives way: a still unit to a mover, else the lower class priority, else both
+      // share (equal shares spread a crowd's pressure instead of squeezing one unit).
       const bool am = is_moving(a), bm = is_moving(b);
-      const double wa = am != bm ? (am ? 0.0 : 1.0) : (outranks(a, ma, b, mb) ? 0.0 : 1.0);
+      double wa = 0.5;
+      if (am != bm) {
+        wa = am ? 0.0 : 1.0;
+      } else if (ma.priority != mb.priority) {
+        wa = ma.priority > mb.priority ? 0.0 : 1.0;
+      }
       const double push = over + kSlack;
       Vec2 pa = a.position - n * (push * wa);
       Vec2 pb = b.position + n * (push * (1 - wa));
@@ -88,6 +109,8 @@ void Simulation::prevent_overlaps() {
         pa = a.position - n * push;
         if (segment_blocked(ga, xa.move_key, a.position, pa)) return;
       }
+      pa = capped(i, pa);
+      pb = capped(j, pb);
       if (pa != a.position) {
         a.position = pa;
         a.predicted.clear();
@@ -100,31 +123,6 @@ void Simulation::prevent_overlaps() {
       impl_->points[j] = b.position;
     });
     if (!any) break;
-  }
-  // Whatever still overlaps (units pinned between walls and others) goes back to where
-  // it stood at the step's start, where nothing overlapped; repeated until nothing does.
-  for (int round = 0; round < 64; ++round) {
-    for (std::size_t i = 0; i < units_.size(); ++i) impl_->points[i] = units_[i].position;
-    impl_->hash.build(impl_->points, reach, impl_->alive);
-    std::vector<std::uint32_t>& back = impl_->scratch;
-    back.clear();
-    impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
-      Vec2 n;
-      double dist;
-      if (overlap(units_[i], impl_->motions[units_[i].movement_class], units_[j], impl_->motions[units_[j].movement_class],
-                  n, dist) > 1e-9) {
-        back.push_back(i);
-        back.push_back(j);
-      }
-    });
-    if (back.empty()) break;
-    for (std::uint32_t i : back) {
-      SimUnit& u = units_[i];
-      if (u.position == u.previous) continue;
-      u.position = u.previous;
-      u.speed = 0;
-      u.predicted.clear();
-    }
   }
 }
 
@@ -177,8 +175,9 @@ void Simulation::count_step() {
     const double r_in = r * 0.9;
     if (glm::dot(p0, p0) < r_in * r_in || glm::dot(p1, p1) < r_in * r_in) return;
     if (distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r_in * r_in) {
-      flag(i);
-      flag(j);
+      // The unit(s) that moved crossed; one standing still was crossed.
+      if (a.previous != a.position) flag(i);
+      if (b.previous != b.position) flag(j);
     }
   });
 }

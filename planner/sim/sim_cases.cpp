@@ -93,7 +93,10 @@ Scenario crossing_case(int per_group, double gap) {
       u.id = id++;
       u.position = {side == 0 ? x_left : x_right, y};
       u.heading = side == 0 ? 0 : std::numbers::pi;
-      u.order = Order{OrderKind::Move, {{side == 0 ? x_right : x_left, y}}, PatrolMode::Loop};
+      // The block moves across as a whole, so that the units in front (nearest the
+      // wall) go farthest and arrivals do not stand in the doorway.
+      const double shift = s.world.width - 8 - block;
+      u.order = Order{OrderKind::Move, {{side == 0 ? x_left + shift : x_right - shift, y}}, PatrolMode::Loop};
       s.units.push_back(u);
     }
   }

@@ -15,7 +15,8 @@ namespace pathscope::sim {
 Scenario circle_case(int units);
 
 /// Two groups of `per_group` infantry on either side of a wall, each ordered to the
-/// other side through one gap `gap` metres wide (a few units).
+/// other side through one gap `gap` metres wide (a few units); each block keeps its
+/// arrangement, so its front units go farthest.
 Scenario crossing_case(int per_group, double gap = 4.0);
 
 /// `units` units of the map's first class at random open cells of `map`, each ordered

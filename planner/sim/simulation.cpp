@@ -285,6 +285,7 @@ void Simulation::start_order(SimUnit& u) {
     u.state = MoveState::Idle;
   } else {
     u.state = MoveState::WaitingForPath;
+    request_path(u);  // answered from the next step on, within the budget
   }
 }
 
@@ -327,6 +328,16 @@ void Simulation::answer_paths() {
       u.path = std::move(a.points);
       // The path starts where the unit stood when it asked; it heads for the next point.
       u.waypoint = u.path.size() > 1 ? 1 : 0;
+      // Off its cell's centre (pushed, slid), the line to the path's next cell may cut
+      // a wall's corner: go by the centre of its cell first.
+      const CostGrid& grid = world_->grid(u.movement_class);
+      const std::uint16_t key = impl_->extra[u.id.index].move_key;
+      if (u.waypoint == 1 && segment_blocked(grid, key, u.position, u.path[1])) {
+        if (const auto cell = grid.cell_at(u.position)) {
+          const Vec2 centre = grid.center(*cell);
+          if (!segment_blocked(grid, key, u.position, centre)) u.path.insert(u.path.begin() + 1, centre);
+        }
+      }
       u.state = MoveState::Moving;
       u.predicted.clear();
     } else {
@@ -358,7 +369,8 @@ bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t
       to = brake(from, m, dt);
       return false;
     }
-    const Steer steer = steer_along(path, w, from.position, vmax);
+    const double horizon = 2 * stopping_distance(std::max(vmax, from.speed), m.deceleration) + 1;
+    const Steer steer = steer_along(path, w, from.position, vmax, horizon);
     to = advance(from, steer, m, dt);
     const double before = glm::length(path[w] - from.position);
     if (w + 1 == path.size()) {
@@ -375,7 +387,10 @@ bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t
       ++w;  // closer before moving: it is behind us
       continue;
     }
-    if (after <= reach) ++w;  // this move reaches it: the next update heads on
+    // This move reaches it, or jumps over it (and maybe the next ones too): the next
+    // update heads on.
+    const double pass = std::max(0.01, std::min(m.hard_radius, glm::length(to.position - from.position)));
+    while (w + 1 < path.size() && distance_sq_to_segment(path[w], from.position, to.position) <= pass * pass) ++w;
     return true;
   }
   return true;
@@ -408,7 +423,6 @@ void Simulation::run_state_loops() {
     if (!u.alive) continue;
     UnitPrivate& x = impl_->extra[u.id.index];
     const Motion& m = impl_->motions[u.movement_class];
-    x.clip = 1;
     x.next_from_prediction = false;
     // Resolving collisions (seed 002): is the reason to yield over?
     if (u.yield != Yield::None) {
@@ -421,6 +435,9 @@ void Simulation::run_state_loops() {
           over = distance_sq_to_segment(o->position, u.position, u.get_to) >= r * r;
         } else if (u.yield == Yield::Detour) {
           over = glm::length(u.position - u.aside) <= std::max(0.05, u.speed * dt) || !is_moving(*o);
+        } else if (u.yield == Yield::MoveAside && u.home == u.aside) {
+          // Cases 1 and 3.3: a move with no way back; done once there.
+          over = glm::length(u.aside - u.position) <= 1e-6;
         } else if (u.yield != Yield::Return) {
           // Has the other unit passed its get-to point, seen from where we yielded?
           const Vec2 g = u.get_to - u.home;
@@ -521,58 +538,122 @@ void Simulation::run_state_loops() {
   }
 }
 
+namespace {
+
+// Across / length of a move below which a contact counts as head-on (turn right).
+constexpr double kHeadOn = 0.2;
+
+// The first contact of a disc of radius r moving from p by `move` with a still disc at
+// q: t in [0, 1], or 2 if none (moving away, or not reaching it). Touching and moving
+// closer is contact at 0.
+double first_contact(Vec2 p, Vec2 move, Vec2 q, double r) {
+  const Vec2 d = p - q;
+  const double a = glm::dot(move, move);
+  const double b = glm::dot(d, move);
+  if (a <= 0 || b >= 0) return 2;
+  const double c = glm::dot(d, d) - r * r;
+  if (c <= 0) return 0;
+  const double disc = b * b - a * c;
+  if (disc <= 0) return 2;
+  const double t = (-b - std::sqrt(disc)) / a;
+  return t >= 0 && t < 1 ? t : 2;
+}
+
+}  // namespace
+
 void Simulation::move_units() {
   const SimSettings& set = scenario().sim;
   const double dt = set.dt;
-  // Continuous checks between units: clip both moves at their first contact, so a fast
-  // unit cannot hop over another between two steps (seed 002, Figure 3).
-  if (set.continuous) {
-    impl_->points.resize(units_.size());
-    impl_->alive.resize(units_.size());
-    for (std::size_t i = 0; i < units_.size(); ++i) {
-      impl_->points[i] = units_[i].position;
-      impl_->alive[i] = units_[i].alive;
-    }
-    const double reach = 2 * impl_->max_hard + 2 * impl_->max_speed * dt * 1.01 + 1e-9;
-    impl_->hash.build(impl_->points, reach, impl_->alive);
-    impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
-      SimUnit& a = units_[i];
-      SimUnit& b = units_[j];
-      UnitPrivate& xa = impl_->extra[i];
-      UnitPrivate& xb = impl_->extra[j];
-      const double r = impl_->motions[a.movement_class].hard_radius + impl_->motions[b.movement_class].hard_radius;
-      const Vec2 p0 = b.position - a.position;
-      const Vec2 v = (xb.next.position - b.position) - (xa.next.position - a.position);
-      const double c = glm::dot(p0, p0) - r * r;
-      if (c <= 0) return;  // overlapping already: prevention's business
-      const double aa = glm::dot(v, v);
-      const double bb = glm::dot(p0, v);
-      if (aa <= 0 || bb >= 0) return;  // not closing in
-      const double disc = bb * bb - aa * c;
-      if (disc <= 0) return;
-      const double t = (-bb - std::sqrt(disc)) / aa;  // first contact, in [0, 1] if this step
-      if (t < 0 || t >= 1) return;
-      // Only a unit moving towards the other is stopped at the contact: one moving
-      // aside or away goes on (seed 002, case 3.1: the mover waits for it).
-      // A higher priority unit pushes on by a small move (seed 002, case 3.3): the
-      // prevention pass then moves the lower one out of its way.
-      const Vec2 n = p0 / std::sqrt(glm::dot(p0, p0));
-      const Motion& ma = impl_->motions[a.movement_class];
-      const Motion& mb = impl_->motions[b.movement_class];
-      const bool a_first = outranks(a, ma, b, mb);
-      const double small = 0.25 * std::min(ma.hard_radius, mb.hard_radius);
-      const Vec2 da = xa.next.position - a.position, db = xb.next.position - b.position;
-      if (glm::dot(da, n) > 0 && !(a_first && glm::length(da) < small)) xa.clip = std::min(xa.clip, t);
-      if (glm::dot(db, n) < 0 && !(!a_first && glm::length(db) < small)) xb.clip = std::min(xb.clip, t);
-    });
+  // Units move one after the other, highest priority first, each against the others
+  // where they stand now, so no move ends inside another unit's hard shape.
+  //  - Continuous check (move lines): a move that would touch another unit within the
+  //    step stops at the contact and slides along it for the rest (its part towards the
+  //    other is dropped; meeting head-on it turns right, as traffic does). No unit hops
+  //    over another between two steps (seed 002, Figure 3), and touching units flow
+  //    round each other instead of locking.
+  //  - Discrete check: only where the move ends counts; a move ending in a unit is not
+  //    made. A fast unit may hop over another.
+  double max_step = 0;
+  impl_->points.resize(units_.size());
+  impl_->alive.resize(units_.size());
+  std::vector<std::uint32_t>& order = impl_->order;
+  order.clear();
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    impl_->points[i] = units_[i].position;
+    impl_->alive[i] = units_[i].alive;
+    if (!units_[i].alive) continue;
+    order.push_back(static_cast<std::uint32_t>(i));
+    max_step = std::max(max_step, glm::length(impl_->extra[i].next.position - units_[i].position));
   }
-  for (SimUnit& u : units_) {
-    if (!u.alive) continue;
-    UnitPrivate& x = impl_->extra[u.id.index];
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return impl_->motions[units_[a].movement_class].priority > impl_->motions[units_[b].movement_class].priority;
+  });
+  const double reach = 2 * impl_->max_hard + 2 * max_step + 1e-9;
+  impl_->hash.build(impl_->points, reach, impl_->alive);
+  for (std::uint32_t i : order) {
+    SimUnit& u = units_[i];
+    UnitPrivate& x = impl_->extra[i];
+    const double ri = impl_->motions[u.movement_class].hard_radius;
+    Vec2 move = x.next.position - u.position;
+    const double length = glm::length(move);
+    auto earliest = [&](Vec2 m, Vec2& normal) {
+      double best = 2;
+      impl_->hash.near(u.position, [&](std::uint32_t j) {
+        if (j == i) return;
+        const SimUnit& o = units_[j];
+        const double r = ri + impl_->motions[o.movement_class].hard_radius;
+        const double t = first_contact(u.position, m, o.position, r);
+        if (t < best) {
+          best = t;
+          const Vec2 at = u.position + m * t;
+          const double len = glm::length(o.position - at);
+          normal = len > 1e-12 ? (o.position - at) / len : Vec2{1, 0};
+        }
+      });
+      return best;
+    };
+    if (length > 0) {
+      if (set.continuous) {
+        for (int iter = 0; iter < 3; ++iter) {
+          Vec2 n{1, 0};
+          const double t = earliest(move, n);
+          if (t > 1) break;
+          const double into = glm::dot(move, n);
+          const Vec2 right{-n.y, n.x};  // right of n on screen (y down)
+          const double ml = glm::length(move);
+          const double across = glm::dot(move, right);
+          const double side = std::abs(across) < kHeadOn * ml ? 1.0 : (across > 0 ? 1.0 : -1.0);
+          Vec2 slid = move * t + right * ((across + side * into) * (1 - t));
+          const double sl = glm::length(slid);
+          if (sl > ml) slid *= ml / sl;  // never faster than meant
+          move = slid;
+        }
+        // Whatever the slides left: stop at the first contact.
+        Vec2 n;
+        const double t = earliest(move, n);
+        if (t <= 1) move *= std::max(0.0, t - 1e-9);
+        // A slide must not take the unit into the static world where its own move would not.
+        const CostGrid& g = world_->grid(u.movement_class);
+        if (move != x.next.position - u.position && segment_blocked(g, x.move_key, u.position, u.position + move)) {
+          move = Vec2{0, 0};
+        }
+      } else {
+        const Vec2 end = u.position + move;
+        bool inside = false;
+        impl_->hash.near(u.position, [&](std::uint32_t j) {
+          if (j == i || inside) return;
+          const SimUnit& o = units_[j];
+          const double r = ri + impl_->motions[o.movement_class].hard_radius;
+          inside = glm::dot(end - o.position, end - o.position) < r * r &&
+                   glm::dot(end - o.position, end - o.position) < glm::dot(u.position - o.position, u.position - o.position);
+        });
+        if (inside) move = Vec2{0, 0};
+      }
+    }
     MotionState next = x.next;
-    if (x.clip < 1) {
-      next.position = u.position + (next.position - u.position) * x.clip;
-      next.speed *= x.clip;
+    if (u.position + move != next.position) {
+      next.position = u.position + move;
+      next.speed = std::min(next.speed, glm::length(move) / dt);
       x.next_from_prediction = false;
     }
     // The static world (Listing 1: "if that new position causes a collision").

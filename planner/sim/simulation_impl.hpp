@@ -23,7 +23,6 @@ struct UnitPrivate {
   std::uint32_t order_serial = 0;  ///< Increases with every new order (memory is per order).
   MotionState next;                ///< The move chosen for this step.
   bool next_from_prediction = false;  ///< `next` is predicted[0] (the prediction holds).
-  double clip = 1;                 ///< Fraction of the move kept after continuous unit checks.
   std::vector<Vec2> yield_path;    ///< Path while moving aside or returning.
   bool tunnelled = false;          ///< Counted in SimCounters::tunnelled already.
 };
@@ -39,6 +38,8 @@ struct Simulation::Impl {
   std::vector<Vec2> points;        ///< Scratch: positions for the hash.
   std::vector<std::uint8_t> alive; ///< Scratch: alive flags for the hash.
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
+  std::vector<std::uint32_t> order;   ///< Scratch: the order units move in.
+  std::vector<Vec2> moved_to;      ///< Scratch: positions after the move, before prevention.
   std::unordered_set<std::uint64_t> overlapping_pairs;  ///< Lookup only: pairs counted in hard_overlaps.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
 };

@@ -2,7 +2,7 @@
 // deceleration, and slowing down for sharp turns instead of modelling a turn radius).
 //
 // The heading turns towards the target by at most turn_rate x dt. The speed aims at the
-// largest of: the class's top speed scaled by the terrain and any slow-down; the speed
+// smallest of: the class's top speed scaled by the terrain and any slow-down; the speed
 // from which it can still stop at the path's end; and, when the target lies off the
 // heading, the speed at which the turn it still has to make fits into the distance
 // left to the target. The speed then changes by at most acceleration x dt up, or
@@ -35,7 +35,8 @@ double angle_difference(double a, double b) {
   return d;
 }
 
-Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed) {
+Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed,
+                  double brake_horizon) {
   Steer s;
   s.max_speed = max_speed;
   if (path.empty()) {
@@ -44,8 +45,10 @@ Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 positio
   }
   const std::size_t w = std::min(waypoint, path.size() - 1);
   s.target = path[w];
+  // Braking needs the distance left only while it is short: sum until it exceeds the
+  // distance needed to stop from top speed (paths can be thousands of points long).
   double rest = glm::length(path[w] - position);
-  for (std::size_t i = w + 1; i < path.size(); ++i) rest += glm::length(path[i] - path[i - 1]);
+  for (std::size_t i = w + 1; i < path.size() && rest <= brake_horizon; ++i) rest += glm::length(path[i] - path[i - 1]);
   s.stop_distance = rest;
   return s;
 }
@@ -65,8 +68,12 @@ MotionState advance(const MotionState& from, const Steer& steer, const Motion& m
   }
   // The speed it aims at.
   double aim = steer.max_speed;
-  // Stop at the path's end: v^2 = 2 a d.
-  aim = std::min(aim, std::sqrt(2 * motion.deceleration * std::max(0.0, steer.stop_distance)));
+  // Stop at the path's end, in whole steps: from speed k a dt the unit covers
+  // a dt^2 k (k + 1) / 2 before it stands (v^2 = 2 a d, counted step by step), so it
+  // reaches the end at a speed it can shed in one step.
+  const double a_dt = motion.deceleration * dt;
+  const double k = (std::sqrt(1 + 8 * std::max(0.0, steer.stop_distance) / (a_dt * dt)) - 1) / 2;
+  aim = std::min(aim, a_dt * k);
   if (turn_left > 1e-9) {
     // The turn still to make takes turn_left / turn_rate seconds; cover at most the
     // distance to the target meanwhile, so the unit does not orbit its target.

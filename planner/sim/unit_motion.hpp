@@ -42,8 +42,10 @@ struct Steer {
 MotionState advance(const MotionState& from, const Steer& steer, const Motion& motion, double dt);
 
 /// Where a unit following `path` heads from `waypoint` on: the target, and the distance
-/// to the path's end through it (for braking).
-Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed);
+/// to the path's end through it (for braking), summed only until it exceeds
+/// `brake_horizon` metres (then any larger value means the same: no braking yet).
+Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed,
+                  double brake_horizon = INFINITY);
 
 /// The angle from a to b, wrapped to (-pi, pi].
 double angle_difference(double a, double b);

@@ -1,0 +1,399 @@
+#include "planner/sim/simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <glm/geometric.hpp>
+
+#include "planner/sim/sim_cases.hpp"
+#include "planner/sim/unit_motion.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/test_maps.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+// An open field of `w` x `h` one-metre cells with units of class "unit" (radius 0.4).
+Scenario field(const std::vector<std::string>& rows) { return test::ascii_scenario(rows); }
+
+std::vector<std::string> open_rows(int w, int h) { return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.')); }
+
+Unit unit_at(std::uint32_t id, Vec2 p, Order order = {}) {
+  Unit u;
+  u.id = id;
+  u.position = p;
+  u.order = std::move(order);
+  return u;
+}
+
+Order move_to(Vec2 p) { return Order{OrderKind::Move, {p}, PatrolMode::Loop}; }
+
+// The deepest hard overlap among all pairs (brute force).
+double deepest_overlap(const Simulation& sim) {
+  double worst = 0;
+  const auto slots = sim.slots();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    for (std::size_t j = i + 1; j < slots.size(); ++j) {
+      if (!slots[i].alive || !slots[j].alive) continue;
+      const Motion mi = resolve_motion(sim.scenario().classes[slots[i].movement_class]);
+      const Motion mj = resolve_motion(sim.scenario().classes[slots[j].movement_class]);
+      worst = std::max(worst, mi.hard_radius + mj.hard_radius - glm::length(slots[i].position - slots[j].position));
+    }
+  }
+  return worst;
+}
+
+void run(Simulation& sim, int steps) {
+  for (int i = 0; i < steps; ++i) sim.step();
+}
+
+}  // namespace
+
+TEST_CASE("a unit with a move order waits for its path, follows it and reaches its goal") {
+  Scenario s = field({
+      "..........",
+      "..######..",
+      "..........",
+  });
+  s.units = {unit_at(1, {0.5, 0.5}, move_to({9.5, 2.5}))};
+  Simulation sim(s);
+  CHECK(sim.slots()[0].state == MoveState::WaitingForPath);
+  sim.step();
+  CHECK(sim.slots()[0].state == MoveState::Moving);
+  CHECK(sim.slots()[0].path.size() >= 2);
+  run(sim, 30 * 30);
+  const SimUnit& u = sim.slots()[0];
+  CHECK(u.state == MoveState::ReachedGoal);
+  CHECK(u.arrived);
+  CHECK(u.position == Vec2{9.5, 2.5});
+  CHECK(u.speed == 0);
+  CHECK(sim.arrived_count() == 1);
+  CHECK(sim.counters().tunnelled == 0);
+}
+
+TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
+  Scenario s = field(open_rows(20, 20));
+  const std::vector<Vec2> points = {{15.5, 2.5}, {15.5, 15.5}, {2.5, 15.5}};
+  SUBCASE("waypoints") {
+    s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Waypoints, points, PatrolMode::Loop})};
+    Simulation sim(s);
+    std::vector<std::size_t> seen;
+    for (int i = 0; i < 60 * 30; ++i) {
+      sim.step();
+      const SimUnit& u = sim.slots()[0];
+      if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
+    }
+    CHECK(seen == std::vector<std::size_t>{0, 1, 2});
+    CHECK(sim.slots()[0].arrived);
+    CHECK(sim.slots()[0].position == points.back());
+  }
+  SUBCASE("loop") {
+    s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Patrol, points, PatrolMode::Loop})};
+    Simulation sim(s);
+    std::vector<std::size_t> seen;
+    for (int i = 0; i < 120 * 30; ++i) {
+      sim.step();
+      const SimUnit& u = sim.slots()[0];
+      if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
+    }
+    REQUIRE(seen.size() >= 5);
+    CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) == std::vector<std::size_t>{0, 1, 2, 0, 1});
+    CHECK_FALSE(sim.slots()[0].arrived);  // patrols never arrive
+  }
+  SUBCASE("back and forth") {
+    s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Patrol, points, PatrolMode::BackForth})};
+    Simulation sim(s);
+    std::vector<std::size_t> seen;
+    for (int i = 0; i < 120 * 30; ++i) {
+      sim.step();
+      const SimUnit& u = sim.slots()[0];
+      if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
+    }
+    REQUIRE(seen.size() >= 5);
+    CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) == std::vector<std::size_t>{0, 1, 2, 1, 0});
+  }
+}
+
+TEST_CASE("predicted positions are the moves the unit then makes") {
+  Scenario s = field({
+      "..............................",
+      "..............................",
+      "......######..................",
+      "..............................",
+  });
+  s.units = {unit_at(1, {0.5, 0.5}, move_to({29.5, 3.5}))};
+  Simulation sim(s);
+  run(sim, 2);
+  for (int round = 0; round < 8; ++round) {
+    const std::vector<PredictedPoint> predicted = sim.slots()[0].predicted;
+    REQUIRE(predicted.size() >= 10);
+    for (std::size_t k = 0; k < 10; ++k) {
+      sim.step();
+      const SimUnit& u = sim.slots()[0];
+      CHECK(u.position == predicted[k].position);  // bit for bit
+      CHECK(u.heading == predicted[k].heading);
+      CHECK(sim.time() == doctest::Approx(predicted[k].time));
+    }
+  }
+}
+
+TEST_CASE("the same scenario gives the same state hash at every step") {
+  Scenario s = circle_case(40);
+  Simulation a(s), b(s);
+  for (int i = 0; i < 300; ++i) {
+    a.step();
+    b.step();
+    REQUIRE(a.state_hash() == b.state_hash());
+  }
+  // And a change shows in the hash.
+  Scenario t = s;
+  t.units[3].position.x += 1e-9;
+  Simulation c(t);
+  c.step();
+  Simulation d(s);
+  d.step();
+  CHECK(c.state_hash() != d.state_hash());
+}
+
+TEST_CASE("unit ids are stable: a removed unit's id never names the unit in its slot") {
+  Scenario s = field(open_rows(10, 10));
+  s.units = {unit_at(1, {1.5, 1.5}), unit_at(2, {5.5, 5.5})};
+  Simulation sim(s);
+  const UnitId first = sim.slots()[0].id;
+  CHECK(sim.remove_unit(first));
+  CHECK_FALSE(sim.remove_unit(first));
+  CHECK(sim.unit(first) == nullptr);
+  const UnitId again = sim.add_unit(unit_at(3, {8.5, 8.5}));
+  CHECK(again.index == first.index);
+  CHECK(again.generation != first.generation);
+  CHECK(sim.unit(again) != nullptr);
+  CHECK(sim.unit(first) == nullptr);
+  CHECK(sim.unit_count() == 2);
+  CHECK(sim.find_scenario_unit(3)->id == again);
+}
+
+TEST_CASE("a malformed order is refused, naming the field") {
+  Scenario s = field(open_rows(10, 10));
+  s.units = {unit_at(1, {1.5, 1.5})};
+  Simulation sim(s);
+  const UnitId id = sim.slots()[0].id;
+  auto r = sim.give_order(std::span(&id, 1), Order{OrderKind::Patrol, {{1, 1}}, PatrolMode::Loop});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().where == "order.points");
+  r = sim.give_order(std::span(&id, 1), move_to({50, 1}));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().where == "order.points[0]");
+  r = sim.give_order(std::span(&id, 1), move_to({5, 5}));
+  REQUIRE(r.ok());
+  CHECK(r.value() == 1);
+  CHECK(sim.slots()[0].state == MoveState::WaitingForPath);
+}
+
+TEST_CASE("an order to an unreachable point fails and the unit stands") {
+  Scenario s = field({
+      ".....#....",
+      ".....#....",
+      ".....#....",
+  });
+  s.units = {unit_at(1, {0.5, 0.5}, move_to({8.5, 1.5}))};
+  Simulation sim(s);
+  run(sim, 5);
+  CHECK(sim.slots()[0].state == MoveState::Failed);
+  CHECK(sim.slots()[0].position == Vec2{0.5, 0.5});
+}
+
+TEST_CASE("a fast unit hops over another with the discrete check and not with the continuous one") {
+  // One step is longer than unit 2 is wide: the discrete check looks only where a move
+  // ends, so unit 1 may land on the far side (where it lands depends on the blocker's
+  // place: some places it lands inside and is stopped).
+  Scenario u = field(open_rows(14, 3));
+  u.classes[0].speed = 90;  // 3 m per step
+  u.classes[0].acceleration = 100000;
+  u.classes[0].turn_rate = 1000;
+  u.sim.cooperation = false;
+  u.sim.prevention = false;
+  int hops = 0;
+  for (const double x : {4.5, 5.0, 5.5, 6.0, 6.5, 7.0}) {
+    u.units = {unit_at(1, {0.5, 1.5}, move_to({13.5, 1.5})), unit_at(2, {x, 1.5})};
+    for (const bool continuous : {false, true}) {
+      Scenario t = u;
+      t.sim.continuous = continuous;
+      Simulation sim(t);
+      run(sim, 60);
+      if (continuous) {
+        CHECK(sim.counters().tunnelled == 0);  // it stops at the contact (and may slide round)
+        CHECK(deepest_overlap(sim) <= 1e-9);
+      } else if (sim.slots()[0].arrived) {
+        ++hops;
+        CHECK(sim.counters().tunnelled == 1);
+      }
+    }
+  }
+  CHECK(hops >= 2);
+}
+
+TEST_CASE("collision prevention leaves no hard overlap on random dense set-ups") {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 10; ++round) {
+    Scenario s = field(open_rows(30, 30));
+    std::uniform_real_distribution<double> c(8, 22);
+    // About one unit per 2 square metres: many start overlapping.
+    for (std::uint32_t i = 0; i < 80; ++i) s.units.push_back(unit_at(i + 1, {c(rng), c(rng)}));
+    // Half of them walk across the crowd.
+    for (std::size_t i = 0; i < s.units.size(); i += 2) s.units[i].order = move_to({c(rng), c(rng)});
+    Simulation sim(s);
+    run(sim, 90);
+    CHECK(deepest_overlap(sim) <= 1e-6);
+    for (int i = 0; i < 60; ++i) {
+      sim.step();
+      REQUIRE(deepest_overlap(sim) <= 1e-6);
+    }
+  }
+}
+
+TEST_CASE("cooperation on two units") {
+  SUBCASE("case 3.1: a still unit on a higher mover's path moves aside and comes back") {
+    Scenario s = field(open_rows(20, 7));
+    s.units = {unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5})};
+    Simulation sim(s);
+    bool moved_aside = false;
+    double max_away = 0;
+    for (int i = 0; i < 30 * 30; ++i) {
+      sim.step();
+      const SimUnit& b = sim.slots()[1];
+      moved_aside = moved_aside || b.yield == Yield::MoveAside;
+      max_away = std::max(max_away, glm::length(b.position - Vec2{9.5, 3.5}));
+      for (const Collision& c : sim.collisions()) {
+        if (c.rule == CooperationRule::MoveAside) CHECK(c.a == sim.slots()[0].id);
+      }
+    }
+    CHECK(moved_aside);
+    CHECK(max_away >= 0.7);
+    CHECK(sim.slots()[0].arrived);
+    CHECK(glm::length(sim.slots()[1].position - Vec2{9.5, 3.5}) < 0.05);  // back home
+    CHECK(sim.counters().hard_overlaps == 0);
+  }
+  SUBCASE("case 3.2: a lower mover goes round a higher still unit") {
+    Scenario s = field(open_rows(20, 7));
+    s.classes.push_back(s.classes[0]);
+    s.classes[1].name = "boss";
+    s.classes[1].priority = 5;
+    for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
+    s.units = {unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5})};
+    s.units[1].movement_class = 1;
+    Simulation sim(s);
+    bool avoided = false;
+    for (int i = 0; i < 30 * 30; ++i) {
+      sim.step();
+      for (const Collision& c : sim.collisions()) avoided = avoided || c.rule == CooperationRule::Avoid;
+    }
+    CHECK(avoided);
+    CHECK(sim.slots()[0].arrived);
+    CHECK(sim.slots()[1].position == Vec2{9.5, 3.5});  // the higher one never moved
+    CHECK(sim.counters().hard_overlaps == 0);
+  }
+  SUBCASE("case 3.3: in a corridor the higher mover pushes the lower one along its path") {
+    Scenario s = field({
+        "####################",
+        "....................",
+        "####################",
+    });
+    s.units = {unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5})};
+    Simulation sim(s);
+    bool pushed = false;
+    for (int i = 0; i < 40 * 30; ++i) {
+      sim.step();
+      for (const Collision& c : sim.collisions()) pushed = pushed || c.rule == CooperationRule::Push;
+    }
+    CHECK(pushed);
+    CHECK(sim.slots()[0].arrived);
+    CHECK(sim.slots()[1].position.x > 14.5);  // pushed on ahead of it
+    CHECK(sim.counters().hard_overlaps == 0);
+  }
+  SUBCASE("case 3.4: in a corridor a lower mover stops before a higher still unit") {
+    Scenario s = field({
+        "####################",
+        "....................",
+        "####################",
+    });
+    s.classes.push_back(s.classes[0]);
+    s.classes[1].name = "boss";
+    s.classes[1].priority = 5;
+    for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
+    s.units = {unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5})};
+    s.units[1].movement_class = 1;
+    Simulation sim(s);
+    bool stopped = false;
+    for (int i = 0; i < 20 * 30; ++i) {
+      sim.step();
+      for (const Collision& c : sim.collisions()) stopped = stopped || c.rule == CooperationRule::Repath;
+    }
+    CHECK(stopped);
+    CHECK_FALSE(sim.slots()[0].arrived);
+    CHECK(sim.slots()[1].position == Vec2{6.5, 1.5});
+    CHECK(sim.counters().hard_overlaps == 0);
+    CHECK(sim.stuck_count(10) == 1);  // and the stuck detector sees it
+  }
+  SUBCASE("case 4: two units meeting head-on both arrive; the lower one gives way") {
+    Scenario s = field(open_rows(24, 7));
+    s.units = {unit_at(1, {1.5, 3.5}, move_to({22.5, 3.5})), unit_at(2, {22.5, 3.5}, move_to({1.5, 3.5}))};
+    Simulation sim(s);
+    bool gave_way = false;
+    for (int i = 0; i < 40 * 30; ++i) {
+      sim.step();
+      for (const Collision& c : sim.collisions()) {
+        if (c.rule == CooperationRule::Pause || c.rule == CooperationRule::SlowDown || c.rule == CooperationRule::MoveAside) {
+          gave_way = true;
+          CHECK(c.a == sim.slots()[0].id);  // the higher one decides
+        }
+      }
+    }
+    CHECK(gave_way);
+    CHECK(sim.arrived_count() == 2);
+    CHECK(sim.counters().hard_overlaps == 0);
+    CHECK(sim.counters().tunnelled == 0);
+  }
+  SUBCASE("case 1: two still overlapping units are moved apart") {
+    Scenario s = field(open_rows(10, 10));
+    s.units = {unit_at(1, {5.0, 5.0}), unit_at(2, {5.3, 5.0})};
+    Simulation sim(s);
+    run(sim, 60);
+    CHECK(deepest_overlap(sim) <= 1e-6);
+  }
+}
+
+TEST_CASE("a group order reaches every unit of the group") {
+  Scenario s = field(open_rows(20, 20));
+  s.units = {unit_at(1, {2.5, 2.5}), unit_at(2, {4.5, 2.5}), unit_at(3, {6.5, 2.5})};
+  s.groups = {UnitGroup{7, "pair", {1, 3}, move_to({10.5, 15.5})}};
+  Simulation sim(s);
+  CHECK(sim.slots()[0].order.kind == OrderKind::Move);
+  CHECK(sim.slots()[1].order.kind == OrderKind::None);
+  CHECK(sim.slots()[2].order.kind == OrderKind::Move);
+  CHECK(sim.ordered_count() == 2);
+}
+
+TEST_CASE("a thousand units ordered at once are answered a budget per step") {
+  Scenario s = field(open_rows(100, 100));
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    s.units.push_back(unit_at(i + 1, {1.5 + 3 * (i % 32), 1.5 + 3 * (i / 32)}, move_to({50.5, 50.5})));
+  }
+  s.sim.path_budget = 64;
+  Simulation sim(s);
+  sim.step();
+  const auto waiting = [&] {
+    return std::count_if(sim.slots().begin(), sim.slots().end(),
+                         [](const SimUnit& u) { return u.state == MoveState::WaitingForPath; });
+  };
+  CHECK(waiting() == 1000 - 64);
+  sim.step();
+  CHECK(waiting() == 1000 - 128);
+  CHECK(sim.counters().path_requests == 1000);
+}
+
+}  // namespace pathscope::sim
