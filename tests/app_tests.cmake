@@ -113,6 +113,17 @@ add_test(NAME app.window_edit_undo
 set_tests_properties(app.window_edit_undo PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
+# The unit simulation driven like a player under a virtual X server with openbox
+# (scripts/sim_window_test.sh): Play, box selection and right-click orders with the units
+# tool, Pause, Step, Reset (same hash twice), an edit while it plays. Exit 77 (skipped)
+# when Xvfb is not installed.
+add_test(NAME app.sim_window
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/sim_window_test.sh $<TARGET_FILE:pathscope>
+                 ${PROJECT_SOURCE_DIR}/tests/data/sim_window_test.json
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.sim_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
 # The large designed map loads, validates and its long query is solved.
 add_test(NAME app.solve_large_1024
          COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|solve|maps/large_1024.json"
@@ -153,6 +164,21 @@ add_test(NAME app.render_param_and_motion
                  "-DCMD=$<TARGET_FILE:pathscope>|render|maps/armada.json|--out|${CMAKE_CURRENT_BINARY_DIR}/render_param.png|--size|240x160|--planner|weighted_astar|--param|weight=3|--motion|12.5"
                  "-DUNSET_ENV=DISPLAY|WAYLAND_DISPLAY" -DPNG=${CMAKE_CURRENT_BINARY_DIR}/render_param.png
                  -DPNG_SIZE=240x160 -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+# The unit simulation run N fixed steps and drawn on its layers: the tanks with a move or
+# waypoints order have arrived after 30 s.
+add_test(NAME app.render_sim_steps
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|tests/data/sim_window_test.json|--out|${CMAKE_CURRENT_BINARY_DIR}/render_sim.png|--size|320x200|--sim-steps|900|--layers|all"
+                 "-DUNSET_ENV=DISPLAY|WAYLAND_DISPLAY" -DPNG=${CMAKE_CURRENT_BINARY_DIR}/render_sim.png -DPNG_SIZE=320x200
+                 "-DEXPECT_OUTPUT=simulation: step 900, t = 30.00 s, 3/3 arrived, hash [0-9a-f]+" -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+add_test(NAME app.render_too_many_sim_steps
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|render|tests/data/sim_window_test.json|--out|${CMAKE_CURRENT_BINARY_DIR}/never.png|--sim-steps|2000000"
+                 -DEXPECT_CODE=1 "-DEXPECT_OUTPUT=--sim-steps 2000000: at most 1000000" -P ${CMAKE_CURRENT_LIST_FILE}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 add_test(NAME app.render_bad_param

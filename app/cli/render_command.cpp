@@ -17,6 +17,8 @@
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 #include "render/map/scene_painter.hpp"
+#include "render/sim/sim_painter.hpp"
+#include "planner/sim/simulation.hpp"
 
 #include <cmath>
 
@@ -51,7 +53,16 @@ std::string status_line(const SearchDebugger& dbg) {
   return buf;
 }
 
-void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool show_step) {
+// "step 120, t = 4.00 s, 3/5 arrived, hash 0123456789abcdef": the simulation's line.
+std::string sim_line(const sim::Simulation& s) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "simulation: step %llu, t = %.2f s, %zu/%zu arrived, hash %016llx",
+                static_cast<unsigned long long>(s.step_count()), s.time(), s.arrived_count(), s.ordered_count(),
+                static_cast<unsigned long long>(s.state_hash()));
+  return buf;
+}
+
+void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool show_step, const sim::Simulation* sim) {
   ImGui::SetNextWindowPos(ImVec2(8, 8));
   ImGui::SetNextWindowBgAlpha(0.65f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
@@ -67,6 +78,7 @@ void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool sh
       ImGui::Text("step %llu of %llu", static_cast<unsigned long long>(dbg.step()),
                   static_cast<unsigned long long>(dbg.total_steps()));
     }
+    if (sim) ImGui::TextUnformatted(sim_line(*sim).c_str());
   }
   ImGui::End();
 }
@@ -150,18 +162,35 @@ int run_render_command(const RenderOptions& options) {
   // The replay of the recorded search at step K: the same trace painter as the window.
   if (options.step >= 0) debugger.seek(static_cast<std::uint64_t>(options.step));
 
+  // The unit simulation, N fixed steps from the scenario, as the window's Step would.
+  std::unique_ptr<sim::Simulation> simulation;
+  render::DrawList sim_drawing;
+  if (options.sim_steps >= 0) {
+    constexpr long long kMaxSimSteps = 1000000;
+    if (options.sim_steps > kMaxSimSteps) {
+      return fail("--sim-steps " + std::to_string(options.sim_steps) + ": at most " + std::to_string(kMaxSimSteps));
+    }
+    simulation = std::make_unique<sim::Simulation>(scenario);
+    for (long long i = 0; i < options.sim_steps; ++i) simulation->step();
+    render::paint_sim(render::sim_scene(*simulation), *layers, sim_drawing);
+    std::printf("%s\n", sim_line(*simulation).c_str());
+  }
+
   // The map is painted once, as the window does until the document changes; the search
   // overlay is painted every frame. Map layers above the search (units, markers,
   // labels) go into a second list so that the drawing order stays that of Layer.
   render::DrawList below, structure, overlay, above;
   debugger.paint_map(render::map_layers(*layers, false), below);
-  debugger.paint_map(render::map_layers(*layers, true), above);
+  render::LayerSet above_layers = render::map_layers(*layers, true);
+  // The simulation's units stand in for the scenario's, as in the window.
+  if (simulation) above_layers.set(render::Layer::Units, false);
+  debugger.paint_map(above_layers, above);
 
   // Offscreen: SDL's software renderer with its own ImGui context (app/png_export.hpp).
   Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(options.width, options.height);
   if (!canvas) return fail(canvas.error().to_string());
   const render::Camera camera = initial_camera(scenario, {options.width, options.height});
-  const render::DrawList* lists[] = {&below, &structure, &overlay, &above};
+  const render::DrawList* lists[] = {&below, &structure, &overlay, &sim_drawing, &above};
   // The planner's structure (planner_cells, planner_edges, planner_aux) in the view.
   const render::StructurePaintStats shown =
       debugger.paint_structure(*layers, Box2::spanning(camera.visible_min(), camera.visible_max()), structure);
@@ -188,7 +217,7 @@ int run_render_command(const RenderOptions& options) {
     overlay.clear();
     debugger.paint(*layers, overlay, camera.zoom());
     overlay_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - p0).count();
-    (*canvas)->draw_frame(lists, camera, [&] { status_overlay(state, debugger, options.step >= 0); });
+    (*canvas)->draw_frame(lists, camera, [&] { status_overlay(state, debugger, options.step >= 0, simulation.get()); });
   };
   // ImGui sizes auto-fitting windows on their first frame, and the overlay's images
   // are built and uploaded then; that frame is not timed.

@@ -25,6 +25,9 @@ struct RenderOptions {
   std::vector<std::string> layers;  ///< Empty = the default layers; {"all"} = every layer.
   int frames = 1;               ///< > 1: draw that many frames and print ms per frame.
   double motion_seconds = 0;    ///< Moves the features with a velocity this long first (fixed steps).
+  /// >= 0: builds the unit simulation from the scenario (after --motion), runs this many
+  /// fixed steps and draws its units, paths, collisions and density; -1 = none.
+  long long sim_steps = -1;
   /// A picked node: the planner's node at this world point (as a click picks the
   /// breakpoint's), its links highlighted; empty = none.
   std::optional<Vec2> pick;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 
 #include "app/platform/pointer_input.hpp"
 
@@ -54,13 +55,13 @@ CanvasInput CanvasInput::from_frame(const PointerTracker& pointer, Vec2 canvas_l
   return in;
 }
 
-void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in) {
+void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in, SimPlayer* sim) {
   render::Camera& camera = state.camera;
   const Vec2 mouse = in.mouse;
   const bool was_hovering = hover_.has_value();
   hover_ = in.over_canvas ? std::optional<Vec2>(camera.to_world(mouse)) : std::nullopt;
   if (!state.doc) return;
-  ToolContext ctx{state, *state.doc, camera.zoom()};
+  ToolContext ctx{state, *state.doc, camera.zoom(), sim};
   if (tool && was_hovering && !hover_ && !dragging_) tool->on_leave(ctx);
 
   // Zoom at the cursor.
@@ -68,17 +69,39 @@ void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in)
 
   // Pan: right or middle drag that started on the canvas, or space + left drag. The map
   // follows the pointer from where the button went down.
+  // A right press that comes up without the pointer moving more than a few pixels is a
+  // click (a unit order), not a pan.
   if (!panning_ && !dragging_ && in.over_canvas && (in.pressed[1] || in.pressed[2] || (in.space && in.pressed[0]))) {
+    const bool right = in.pressed[1] && !in.pressed[0] && !in.pressed[2] && !in.space;
+    if (right && !in.down[1]) {
+      // Pressed and released within this frame.
+      if (tool) tool->on_right_click(ctx, make_event(camera, in, mouse, 1));
+      return;
+    }
     panning_ = true;
     last_mouse_ = mouse;
+    right_click_ = right;
+    press_mouse_ = mouse;
     return;
   }
   if (panning_) {
     if (in.mouse_valid) {
       camera.pan_pixels(mouse - last_mouse_);
       last_mouse_ = mouse;
+      for (const Vec2& p : in.moves) {
+        if (glm::length(p - press_mouse_) > kClickSlopPixels) right_click_ = false;
+      }
+      if (glm::length(mouse - press_mouse_) > kClickSlopPixels) right_click_ = false;
     }
-    if (!in.down[0] && !in.down[1] && !in.down[2]) panning_ = false;
+    if (!in.down[0] && !in.down[1] && !in.down[2]) {
+      panning_ = false;
+      if (right_click_ && tool) {
+        // The pan moved the map by at most the slop: undo it, so the click lands where pressed.
+        camera.pan_pixels(press_mouse_ - mouse);
+        tool->on_right_click(ctx, make_event(camera, in, press_mouse_, 1));
+      }
+      right_click_ = false;
+    }
     return;
   }
 

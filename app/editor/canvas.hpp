@@ -2,8 +2,8 @@
 
 // The map canvas: the area between the side columns where the scene is drawn. Turns
 // the frame's pointer input into camera moves (pan: right or middle drag, or space +
-// left drag; zoom at the cursor: wheel) and tool events (left button), and draws the
-// optional cell grid lines.
+// left drag; zoom at the cursor: wheel) and tool events (left button; a right click
+// without a drag), and draws the optional cell grid lines.
 //
 // Input comes as a CanvasInput: every pointer position of the frame in order, from
 // SDL's own events (PointerTracker), so a stroke visits each point the hand passed and
@@ -43,9 +43,12 @@ struct CanvasInput {
 /// Per-frame canvas input handling; holds only the state of a drag in progress.
 class Canvas {
  public:
-  /// Pans and zooms `state.camera`, routes left-button events and Enter/Escape/Delete to
-  /// `tool` (may be null).
-  void handle_input(EditorState& state, Tool* tool, const CanvasInput& in);
+  /// A right press and release within this many pixels is a click, not a pan.
+  static constexpr double kClickSlopPixels = 4;
+
+  /// Pans and zooms `state.camera`, routes left-button events, right clicks and
+  /// Enter/Escape/Delete to `tool` (may be null); `sim` (may be null) is passed on to it.
+  void handle_input(EditorState& state, Tool* tool, const CanvasInput& in, SimPlayer* sim = nullptr);
 
   /// World point under the mouse, if the mouse is over the canvas (not a panel).
   std::optional<Vec2> hover_world() const { return hover_; }
@@ -61,6 +64,8 @@ class Canvas {
  private:
   bool dragging_ = false;
   bool panning_ = false;
+  bool right_click_ = false;  // the pan started with the right button and has not moved yet
+  Vec2 press_mouse_{0, 0};    // where the pan's button went down
   std::optional<Vec2> hover_;
   Vec2 last_mouse_{0, 0};
 };

@@ -17,6 +17,7 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
 #include "render/search/trace_painter.hpp"
+#include "render/sim/sim_painter.hpp"
 
 namespace pathscope::app {
 
@@ -71,7 +72,7 @@ void EditorApp::handle_event(const SDL_Event& e) {
 }
 
 bool EditorApp::animating() const {
-  return debugger_.playing() || debugger_.busy() || motion_.playing() || files_.quit_confirmed();
+  return debugger_.playing() || debugger_.busy() || motion_.playing() || sim_.playing() || files_.quit_confirmed();
 }
 
 AppSettings EditorApp::settings() const {
@@ -100,7 +101,7 @@ Tool* EditorApp::active_tool() {
 void EditorApp::select_tool(const std::string& name) {
   if (name == state_.active_tool) return;
   if (Tool* current = active_tool(); current && state_.doc) {
-    ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
+    ToolContext ctx{state_, *state_.doc, state_.camera.zoom(), &sim_};
     current->on_deactivate(ctx);
   }
   state_.active_tool = name;
@@ -158,15 +159,26 @@ void EditorApp::update_title() {
 void EditorApp::paint_scene_if_needed() {
   if (!debugger_.world()) return;
   char key[256];
-  std::snprintf(key, sizeof key, "%llu/%llu/%zu/%llu", (unsigned long long)state_.doc_serial,
+  // While the simulation exists its units are drawn instead of the scenario's.
+  const bool simulating = sim_.simulation() != nullptr;
+  std::snprintf(key, sizeof key, "%llu/%llu/%zu/%llu/%d", (unsigned long long)state_.doc_serial,
                 (unsigned long long)state_.doc->revision(), state_.active_query,
-                (unsigned long long)state_.layers.bits());
+                (unsigned long long)state_.layers.bits(), int(simulating));
   if (key != map_key_) {
     map_key_ = key;
     map_below_.clear();
     map_above_.clear();
+    render::LayerSet above = render::map_layers(state_.layers, true);
+    if (simulating) above.set(render::Layer::Units, false);
     debugger_.paint_map(render::map_layers(state_.layers, false), map_below_);
-    debugger_.paint_map(render::map_layers(state_.layers, true), map_above_);
+    debugger_.paint_map(above, map_above_);
+  }
+  std::snprintf(key, sizeof key, "%d/%llu/%llu", int(simulating), (unsigned long long)sim_.version(),
+                (unsigned long long)state_.layers.bits());
+  if (key != sim_key_) {
+    sim_key_ = key;
+    sim_drawing_.clear();
+    if (simulating) render::paint_sim(render::sim_scene(*sim_.simulation(), sim_.selected()), state_.layers, sim_drawing_);
   }
   std::snprintf(key, sizeof key, "%s/%llu/%llu/%llu", map_key_.c_str(), (unsigned long long)debugger_.trace_version(),
                 (unsigned long long)debugger_.step(), (unsigned long long)debugger_.results_version());
@@ -211,6 +223,16 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   std::string all = text;
   all += "comparison " + std::to_string(debugger_.last_comparison().size()) + "\n";
   all += "motion " + std::to_string(int(motion_.playing())) + " " + std::to_string(motion_.steps()) + "\n";
+  if (const sim::Simulation* s = sim_.simulation()) {
+    // exists, playing, steps, units alive, arrived, ordered, selected, state hash
+    char line[256];
+    std::snprintf(line, sizeof line, "sim 1 %d %llu %zu %zu %zu %zu %016llx\n", int(sim_.playing()),
+                  (unsigned long long)s->step_count(), s->unit_count(), s->arrived_count(), s->ordered_count(),
+                  sim_.selected().size(), (unsigned long long)s->state_hash());
+    all += line;
+  } else {
+    all += "sim 0 0 0 0 0 0 0 0\n";
+  }
   for (const UiProbe::Item& item : state_.probe.items()) {
     char line[256];
     std::snprintf(line, sizeof line, "item %s %.0f %.0f %.0f %.0f\n", item.name.c_str(), item.x0, item.y0, item.x1,
@@ -237,6 +259,7 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
   render::DrawList all = map_below_;
   all.append(structure_);
   all.append(search_);
+  all.append(sim_drawing_);
   all.append(map_above_);
   all.append(overlay_);
   return export_png(all, camera, width, height, out);
@@ -265,11 +288,12 @@ void EditorApp::frame(const PointerTracker& pointer) {
   // A breakpoint pick takes the click from the tool.
   const CanvasInput input = CanvasInput::from_frame(pointer, canvas_lo_, canvas_hi_);
   const bool pick = debugger_.breakpoint_pick_armed() && input.pressed[0] && input.over_canvas;
-  canvas_.handle_input(state_, pick ? nullptr : active_tool(), input);
+  canvas_.handle_input(state_, pick ? nullptr : active_tool(), input, &sim_);
   if (pick) {
     if (const auto hover = canvas_.hover_world()) debugger_.pick_breakpoint(*hover, 6.0 / state_.camera.zoom());
   }
   motion_.update(state_, io.DeltaTime);
+  sim_.update(state_, io.DeltaTime);
   debugger_.sync(state_);
   debugger_.update(io.DeltaTime);
   if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging() && !canvas_.panning()) {
@@ -282,14 +306,14 @@ void EditorApp::frame(const PointerTracker& pointer) {
   overlay_.clear();
   if (state_.show_grid_lines) Canvas::paint_grid_lines(state_.doc->scenario(), state_.camera, overlay_);
   if (Tool* tool = active_tool()) {
-    ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
+    ToolContext ctx{state_, *state_.doc, state_.camera.zoom(), &sim_};
     tool->draw_preview(ctx, overlay_);
   }
   // The map is drawn behind the panels, clipped to the canvas between them.
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
   background.PushClipRect(ImVec2(float(canvas_lo_.x), float(canvas_lo_.y)),
                           ImVec2(float(canvas_hi_.x), float(canvas_hi_.y)));
-  for (const render::DrawList* list : {&map_below_, &structure_, &search_, &map_above_}) {
+  for (const render::DrawList* list : {&map_below_, &structure_, &search_, &sim_drawing_, &map_above_}) {
     adapter_.draw(*list, state_.camera, background);
   }
   adapter_.draw(overlay_, state_.camera, background);

@@ -18,6 +18,7 @@
 #include "app/debugger/search_debugger.hpp"
 #include "app/platform/settings.hpp"
 #include "app/editor/tool.hpp"
+#include "app/sim/sim_player.hpp"
 #include "render/core/draw_list.hpp"
 
 union SDL_Event;
@@ -63,6 +64,7 @@ class EditorApp {
   void right_column();
   void column_splitter(const char* id, float x, int& width, int direction);
   void motion_section();
+  void simulation_section();
   void messages_strip();
   void status_bar();
   void paint_scene_if_needed();
@@ -75,6 +77,7 @@ class EditorApp {
   SearchDebugger debugger_;
   FileActions files_;
   MotionPlayer motion_;
+  SimPlayer sim_;
   Canvas canvas_;
   ImGuiDrawAdapter adapter_;
   std::map<std::string, std::unique_ptr<Tool>> tools_;
@@ -83,10 +86,12 @@ class EditorApp {
   // structure, also when the view moves. Drawn map below, structure, search, map above,
   // then overlay_.
   render::DrawList map_below_, structure_, search_, map_above_;
+  render::DrawList sim_drawing_;  // the unit simulation, between the search and the map above
   render::DrawList overlay_;  // grid lines and tool previews, every frame
   std::string map_key_;       // what the map lists show
   std::string search_key_;    // what search_ shows
   std::string structure_key_; // what structure_ shows
+  std::string sim_key_;       // what sim_drawing_ shows
   std::string title_;
   // $PATHSCOPE_UI_STATE: a file where the window test reads what the user would see
   // (canvas, camera, document, debugger), rewritten whenever it changes; "" = none.
@@ -95,6 +100,7 @@ class EditorApp {
   bool quit_now_ = false;
   bool show_inspector_ = true;
   bool show_debugger_ = true;
+  bool show_simulation_ = true;
   bool show_layers_ = true;
   bool show_messages_ = false;
   bool fit_pending_ = true;

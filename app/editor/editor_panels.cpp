@@ -14,6 +14,7 @@
 #include "app/editor/editor_app.hpp"
 #include "app/editor/inspector.hpp"
 #include "app/editor/messages_panel.hpp"
+#include "app/sim/sim_panel.hpp"
 #include "render/core/draw_list.hpp"
 
 namespace pathscope::app {
@@ -47,6 +48,7 @@ void EditorApp::menu_bar() {
     if (ImGui::MenuItem("Left column (tools, layers)", nullptr, &left)) left_width_ = -left_width_;
     if (ImGui::MenuItem("Right column (inspector, debugger)", nullptr, &right)) right_width_ = -right_width_;
     ImGui::MenuItem("Inspector", nullptr, &show_inspector_);
+    ImGui::MenuItem("Simulation", nullptr, &show_simulation_);
     ImGui::MenuItem("Search debugger", nullptr, &show_debugger_);
     ImGui::MenuItem("Layers", nullptr, &show_layers_);
     ImGui::MenuItem("Messages", nullptr, &show_messages_);
@@ -58,7 +60,9 @@ void EditorApp::menu_bar() {
         "Tools: the letters on the toolbar.  Enter closes a polygon or road, Escape cancels,\n"
         "Delete removes the selection.  Undo: Ctrl+Z.  Redo: Ctrl+Y or Ctrl+Shift+Z.\n"
         "Search: F10 step (Shift+F10 back), F5 run/pause, F6 reset, F9 breakpoint at the cursor.\n"
-        "Motion: M plays or pauses the features that have a velocity (set it in the inspector).");
+        "Motion: M plays or pauses the features that have a velocity (set it in the inspector).\n"
+        "Units (U): click or box-select units, right-click to move them, Shift+right-click adds a waypoint.\n"
+        "Simulation: play, step and reset in the right column's Simulation section.");
     ImGui::EndMenu();
   }
   ImGui::EndMainMenuBar();
@@ -162,7 +166,7 @@ void EditorApp::left_column() {
     if (column % 3 != 0) ImGui::NewLine();
     ImGui::Separator();
     if (Tool* tool = active_tool()) {
-      ToolContext ctx{state_, *state_.doc, state_.camera.zoom()};
+      ToolContext ctx{state_, *state_.doc, state_.camera.zoom(), &sim_};
       tool->options_ui(ctx);
     }
     motion_section();
@@ -211,6 +215,13 @@ void EditorApp::motion_section() {
   }
 }
 
+// The unit simulation: controls, figures, the selected units.
+void EditorApp::simulation_section() {
+  ImGui::PushID("simulation");
+  sim_panel(sim_, state_);
+  ImGui::PopID();
+}
+
 void EditorApp::right_column() {
   const ImGuiIO& io = ImGui::GetIO();
   const float top = menu_height_, height = io.DisplaySize.y - status_height_ - top;
@@ -240,6 +251,7 @@ void EditorApp::right_column() {
       if (ImGui::BeginChild("##inspector", ImVec2(0, inspector))) inspector_panel(state_);
       ImGui::EndChild();
     }
+    if (show_simulation_ && section("Simulation")) simulation_section();
     if (show_debugger_ && section("Search debugger")) {
       if (ImGui::BeginChild("##debugger", ImVec2(0, 0))) debugger_panel(debugger_, state_);
       ImGui::EndChild();

@@ -27,12 +27,16 @@ struct PointerEvent {
 /// Keys a tool may handle.
 enum class ToolKey { Enter, Escape, Delete };
 
+class SimPlayer;
+
 /// What a tool works on.
 struct ToolContext {
   EditorState& state;
   Document& doc;
   /// Pixels per metre of the view, for pick tolerances given in pixels.
   double zoom = 1;
+  /// The window's unit simulation (not owned); null where there is none (tests).
+  SimPlayer* sim = nullptr;
   /// World distance that counts as "on" a point or edge (a few pixels).
   double pick_radius() const { return 6.0 / zoom; }
 };
@@ -45,6 +49,8 @@ class Tool {
   virtual void on_drag(ToolContext&, const PointerEvent&) {}
   virtual void on_release(ToolContext&, const PointerEvent&) {}
   virtual void on_hover(ToolContext&, const PointerEvent&) {}
+  /// A right click: pressed and released without dragging (a right drag pans instead).
+  virtual void on_right_click(ToolContext&, const PointerEvent&) {}
   /// The pointer left the canvas (over a panel or out of the window) with no drag on:
   /// drop what only shows where the pointer is (the brush outline, a hover highlight).
   virtual void on_leave(ToolContext&) {}

@@ -44,7 +44,12 @@ enum class Layer : std::uint8_t {
   Refinement,   ///< The latest intermediate polyline of a search (smoothing, string pulling).
   AllPaths,     ///< The paths of the other queries (every query but the traced one), thin.
   Path,         ///< The path found.
-  Units,        ///< Units: body circle and heading.
+  SimDensity,   ///< The simulation's collision density, a heat map (off by default).
+  SimPaths,     ///< Each simulated unit's remaining path and the waypoint it heads for.
+  SimPredicted, ///< Each simulated unit's predicted positions: a polyline with a dot per point.
+  SimCollisions,///< Collisions between simulated units: a line between the two, coloured by state.
+  SimTargets,   ///< What cooperation asks of a unit: move-aside targets, homes and get-to points.
+  Units,        ///< Units (the scenario's, or the simulation's while it runs): body, heading.
   Markers,      ///< Query start and goal.
   Labels,       ///< Text.
 };

@@ -26,6 +26,8 @@ LayerSet LayerSet::defaults() {
   set.set(Layer::PlannerEdges, false);
   // Every query's path at once crowds the map of an imported benchmark: on request only.
   set.set(Layer::AllPaths, false);
+  // The collision heat map covers the map it explains: on request only.
+  set.set(Layer::SimDensity, false);
   return set;
 }
 
@@ -89,7 +91,9 @@ LayerSet map_layers(const LayerSet& layers, bool above_search) {
     const bool above = layer > Layer::Path;
     // The planner's structure and its search are painted by the debugger, not the map.
     const bool search = layer >= Layer::PlannerCells && layer <= Layer::Path;
-    if (layers.contains(layer) && !search && above == above_search) out.set(layer);
+    // The simulation's layers are painted by the simulation painter.
+    const bool sim = layer >= Layer::SimDensity && layer <= Layer::SimTargets;
+    if (layers.contains(layer) && !search && !sim && above == above_search) out.set(layer);
   }
   return out;
 }

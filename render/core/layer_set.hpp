@@ -21,8 +21,9 @@ class LayerSet {
   /// Every layer.
   static LayerSet all();
   /// The layers shown when nothing is asked for: everything but cost_heat, regions,
-  /// planner_cells, planner_edges and all_paths (a scenario may hold thousands of
-  /// queries; by default only the active query's search and path are drawn).
+  /// planner_cells, planner_edges, all_paths (a scenario may hold thousands of
+  /// queries; by default only the active query's search and path are drawn) and
+  /// sim_density.
   static LayerSet defaults();
   /// Parses comma-separated layer names; "all" and "default" stand for those sets and
   /// "none" for the empty set. Spaces around names are ignored. An unknown name is an

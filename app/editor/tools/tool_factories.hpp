@@ -31,5 +31,7 @@ std::unique_ptr<Tool> make_road_tool();
 std::unique_ptr<Tool> make_bridge_tool();
 /// Queries: drag from start to goal.
 std::unique_ptr<Tool> make_query_tool();
+/// Simulated units: select (click, box), order to move (right click, Shift adds waypoints).
+std::unique_ptr<Tool> make_units_tool();
 
 }  // namespace pathscope::app::tools

@@ -32,6 +32,10 @@ std::span<const ToolInfo> tool_registry() {
        make_road_tool},
       {"bridge", "Bridge", 'k', "Bridge (K): drag from one end to the other", make_bridge_tool},
       {"query", "Query", 'q', "Path query (Q): drag from the start to the goal", make_query_tool},
+      {"units", "Units", 'u',
+       "Units (U): click a unit to select it, drag a box round several; right-click orders them there, "
+       "Shift+right-click adds a waypoint; the first click starts the simulation",
+       make_units_tool},
   };
   return kTools;
 }

@@ -166,3 +166,40 @@ TEST_CASE("canvas: the brush outline goes when the pointer leaves the canvas") {
   rig.tool->draw_preview(ctx, preview);
   CHECK(preview.empty());
 }
+
+namespace {
+
+// A tool that only records its right clicks.
+class RightClicks final : public Tool {
+ public:
+  void on_right_click(ToolContext&, const PointerEvent& e) override { clicks.push_back(e.world); }
+  std::vector<Vec2> clicks;
+};
+
+}  // namespace
+
+TEST_CASE("canvas: a right press and release without a drag is a click for the tool, a right drag pans") {
+  Rig rig("select");
+  auto recorder = std::make_unique<RightClicks>();
+  RightClicks& clicks = *recorder;
+  rig.tool = std::move(recorder);
+  const Vec2 before = rig.state.camera.to_screen({0, 0});
+  // Press, a wobble within the slop, release: a click where the button went down, no pan.
+  rig.frame({{300, 200}}, 1);
+  rig.frame({{302, 201}});
+  rig.frame({{302, 201}}, -1, 1);
+  REQUIRE(clicks.clicks.size() == 1);
+  CHECK(same(clicks.clicks[0], {30, 20}));
+  CHECK(same(rig.state.camera.to_screen({0, 0}), before));
+  CHECK_FALSE(rig.canvas.panning());
+  // Pressed and released within one frame.
+  rig.frame({{500, 400}}, 1, 1);
+  REQUIRE(clicks.clicks.size() == 2);
+  CHECK(same(clicks.clicks[1], {50, 40}));
+  // A right drag pans and clicks nothing.
+  rig.frame({{300, 300}}, 1);
+  for (int k = 1; k <= 10; ++k) rig.frame({{300.0 + 5 * k, 300}});
+  rig.frame({{350, 300}}, -1, 1);
+  CHECK(clicks.clicks.size() == 2);
+  CHECK(same(rig.state.camera.to_screen({0, 0}), before + Vec2{50, 0}));
+}

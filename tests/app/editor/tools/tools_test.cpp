@@ -70,7 +70,8 @@ Feature square_polygon(std::uint32_t id) {
 TEST_SUITE("tools") {
   TEST_CASE("the registry lists every tool once, with unique shortcuts") {
     const std::vector<std::string> expected = {"select", "polygon", "rect", "circle", "brush", "region",
-                                               "threat", "ally",    "road", "bridge", "query"};
+                                               "threat", "ally",    "road", "bridge", "query",
+                                               "units"};
     REQUIRE(tool_registry().size() == expected.size());
     std::set<char> keys;
     for (std::size_t i = 0; i < expected.size(); ++i) {

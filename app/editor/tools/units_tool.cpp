@@ -1,0 +1,110 @@
+// The units tool: orders for the simulated units, as RTS players give them. A left click
+// selects the unit under the pointer (Shift toggles it in the selection), a left drag
+// boxes several (Shift adds them), a right click orders the selection to move there and
+// Shift+right click adds a waypoint to its route. The first click builds the simulation
+// from the document and plays it. Orders go to the simulation, never to the document.
+
+#include "app/editor/tools/tool_factories.hpp"
+#include "app/editor/tools/tool_support.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
+#include "app/sim/sim_player.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <imgui.h>
+
+namespace pathscope::app::tools {
+namespace {
+
+// A left press that moves more than this many pixels boxes units instead of picking one.
+constexpr double kBoxPixels = 4;
+
+class UnitsTool final : public Tool {
+ public:
+  void on_press(ToolContext& ctx, const PointerEvent& e) override {
+    if (!ctx.sim || !ensure_running(ctx)) return;
+    pressing_ = true;
+    box_ = false;
+    from_ = to_ = e.world;
+  }
+
+  void on_drag(ToolContext& ctx, const PointerEvent& e) override {
+    if (!pressing_) return;
+    to_ = e.world;
+    if (glm::length(to_ - from_) * ctx.zoom > kBoxPixels) box_ = true;
+  }
+
+  void on_release(ToolContext& ctx, const PointerEvent& e) override {
+    if (!pressing_ || !ctx.sim) return;
+    pressing_ = false;
+    SimPlayer& sim = *ctx.sim;
+    if (box_) {
+      box_ = false;
+      const std::vector<sim::UnitId> ids = sim.units_in_box(from_, e.world);
+      if (e.shift) {
+        sim.add_to_selection(ids, false);
+      } else {
+        sim.select(ids);
+      }
+      return;
+    }
+    if (const auto hit = sim.unit_at(e.world, ctx.pick_radius())) {
+      const sim::UnitId one[] = {*hit};
+      if (e.shift) {
+        sim.add_to_selection(one, true);
+      } else {
+        sim.select(one);
+      }
+    } else if (!e.shift) {
+      sim.clear_selection();
+    }
+  }
+
+  void on_right_click(ToolContext& ctx, const PointerEvent& e) override {
+    if (!ctx.sim || !ensure_running(ctx)) return;
+    if (ctx.sim->selected().empty()) {
+      ctx.state.report_warning("No unit selected: click a unit, or drag a box round several, first.");
+      return;
+    }
+    const Result<std::size_t> given = ctx.sim->command_move(e.world, e.shift);
+    if (!given.ok()) ctx.state.report_error("Order refused: " + given.error().to_string());
+  }
+
+  bool on_key(ToolContext& ctx, ToolKey key) override {
+    if (key != ToolKey::Escape || !ctx.sim) return false;
+    pressing_ = box_ = false;
+    ctx.sim->clear_selection();
+    return true;
+  }
+
+  void on_deactivate(ToolContext&) override { pressing_ = box_ = false; }
+
+  void draw_preview(const ToolContext&, render::DrawList& out) const override {
+    if (!box_) return;
+    out.rect(render::Layer::Markers, kDraftFill, from_, to_, true);
+    out.rect(render::Layer::Markers, kDraftColor, from_, to_, false, 1.5f);
+  }
+
+  void options_ui(ToolContext& ctx) override {
+    hint("Click a unit to select it, drag a box round several (Shift adds).");
+    hint("Right-click: move there. Shift+right-click: add a waypoint. Escape: deselect.");
+    if (ctx.sim && !ctx.sim->simulation()) hint("The first click starts the simulation.");
+  }
+
+ private:
+  // The simulation runs once the player starts giving orders.
+  static bool ensure_running(ToolContext& ctx) {
+    if (ctx.sim->simulation()) return true;
+    return ctx.sim->play(ctx.state);
+  }
+
+  bool pressing_ = false;
+  bool box_ = false;
+  Vec2 from_{0, 0}, to_{0, 0};
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> make_units_tool() { return std::make_unique<UnitsTool>(); }
+
+}  // namespace pathscope::app::tools

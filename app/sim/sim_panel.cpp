@@ -1,0 +1,124 @@
+// The simulation panel. Buttons are recorded in the UI probe (sim_play, sim_step,
+// sim_reset) for the window test.
+
+#include "app/sim/sim_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+
+namespace pathscope::app {
+namespace {
+
+// Units of the scenario with an order to carry out (their own or their group's).
+std::size_t ordered_units(const Scenario& s) {
+  std::size_t n = 0;
+  for (const Unit& u : s.units) {
+    bool ordered = u.order.kind != OrderKind::None;
+    for (const UnitGroup& g : s.groups) {
+      if (g.order.kind != OrderKind::None && std::find(g.units.begin(), g.units.end(), u.id) != g.units.end()) {
+        ordered = true;
+      }
+    }
+    n += ordered ? 1 : 0;
+  }
+  return n;
+}
+
+void controls(SimPlayer& sim, EditorState& state) {
+  const float third = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
+  if (ImGui::Button(sim.playing() ? "Pause##sim" : "Play##sim", ImVec2(third, 0))) {
+    if (sim.playing()) {
+      sim.pause();
+    } else {
+      sim.play(state);
+    }
+  }
+  state.probe.last_item("sim_play");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run the unit simulation (built from the scenario if not yet)");
+  ImGui::SameLine();
+  if (ImGui::Button("Step##sim", ImVec2(third, 0))) sim.step(state);
+  state.probe.last_item("sim_step");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One fixed step of the scenario's dt");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset##sim", ImVec2(third, 0))) sim.reset(state);
+  state.probe.last_item("sim_reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build the simulation afresh from the scenario, paused");
+  float speed = float(sim.speed());
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderFloat("##sim_speed", &speed, float(SimPlayer::kMinSpeed), float(SimPlayer::kMaxSpeed),
+                         "speed %.2fx", ImGuiSliderFlags_Logarithmic)) {
+    sim.set_speed(speed);
+  }
+}
+
+void figures(const sim::Simulation& s) {
+  const sim::SimCounters& c = s.counters();
+  ImGui::Text("step %" PRIu64 "   t = %.2f s   dt %.4g s", s.step_count(), s.time(), s.scenario().sim.dt);
+  ImGui::Text("units %zu   arrived %zu / %zu ordered   stuck %zu", s.unit_count(), s.arrived_count(),
+              s.ordered_count(), s.stuck_count(5.0));
+  ImGui::Text("collisions now %zu   found %" PRIu64, s.collisions().size(), c.collisions_found);
+  ImGui::Text("overlaps %" PRIu64 " (max %.3f m)   tunnelled %" PRIu64, c.hard_overlaps, c.max_overlap_m,
+              c.tunnelled);
+  ImGui::Text("paths %" PRIu64 "   repaths %" PRIu64, c.path_requests, c.repaths);
+  ImGui::Text("hash %016" PRIx64, s.state_hash());
+}
+
+void selected_units(SimPlayer& sim, const sim::Simulation& s) {
+  const std::size_t n = sim.selected().size();
+  if (n == 0) {
+    ImGui::TextDisabled("No unit selected (Units tool: click or drag a box).");
+    return;
+  }
+  ImGui::Text("%zu selected", n);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+  const float rows = float(std::min<std::size_t>(n, 8) + 1);
+  if (!ImGui::BeginTable("##sim_selected", 6, flags, ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) {
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("unit");
+  ImGui::TableSetupColumn("state");
+  ImGui::TableSetupColumn("m/s");
+  ImGui::TableSetupColumn("path m");
+  ImGui::TableSetupColumn("yield");
+  ImGui::TableSetupColumn("coll.");
+  ImGui::TableHeadersRow();
+  for (const sim::UnitId id : sim.selected()) {
+    const sim::SimUnit* u = s.unit(id);
+    if (!u) continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%u", u->scenario_id);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(sim::to_string(u->state));
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", u->speed);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f", remaining_path_length(*u));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(yield_name(u->yield));
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", collision_count(s, id));
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void sim_panel(SimPlayer& sim, EditorState& state) {
+  controls(sim, state);
+  const sim::Simulation* s = sim.simulation();
+  if (!s) {
+    const Scenario& scenario = state.doc->scenario();
+    ImGui::TextDisabled("Not running: %zu units, %zu with orders.", scenario.units.size(), ordered_units(scenario));
+    ImGui::TextDisabled("Play, Step or the Units tool (U) start it.");
+    return;
+  }
+  figures(*s);
+  selected_units(sim, *s);
+}
+
+}  // namespace pathscope::app

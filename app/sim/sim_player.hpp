@@ -1,0 +1,112 @@
+#pragma once
+
+// The unit simulation as the window runs it: built from the open document's scenario,
+// played, paused, stepped and reset, fed the document's edits, and the units the player
+// has selected and ordered about. The simulation advances only by its fixed dt; the
+// window's frame times only fill an accumulator, so they never change a result.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "app/editor/editor_state.hpp"
+#include "planner/core/result.hpp"
+#include "planner/sim/simulation.hpp"
+
+namespace pathscope::app {
+
+/// Play, pause, step, reset and speed of the unit simulation; the unit selection and
+/// orders. Owns the Simulation (none until played, stepped or reset).
+class SimPlayer {
+ public:
+  /// Longest frame time counted (a frame after a stall counts as this long).
+  static constexpr double kMaxFrameSeconds = 0.25;
+  /// Speed multiplier limits.
+  static constexpr double kMinSpeed = 0.25;
+  static constexpr double kMaxSpeed = 8;
+
+  /// The simulation, or nullptr before the first play, step or reset (and after stop()).
+  const sim::Simulation* simulation() const { return sim_.get(); }
+  bool playing() const { return playing_; }
+
+  /// Builds the simulation afresh from the document's scenario, paused at step 0; the
+  /// selection keeps the units that are still there. False (and an error message) when
+  /// the scenario cannot be simulated.
+  bool reset(EditorState& state);
+  /// Starts playing, building the simulation first if there is none.
+  bool play(EditorState& state);
+  /// Stops playing; the simulation stays as it is.
+  void pause();
+  /// Pauses and advances exactly one step (building the simulation first if there is none).
+  bool step(EditorState& state);
+  /// Discards the simulation and the selection (the scenario's units show again).
+  void stop();
+  /// Once per frame: follows the document (another document stops the simulation; an
+  /// edit of this one goes to Simulation::update_world) and, while playing, adds
+  /// frame_seconds (at most kMaxFrameSeconds) x speed() to the accumulator and runs the
+  /// whole steps it holds, at most max_steps_per_frame(); a frame that falls further
+  /// behind drops the rest. The first frame of a play adds nothing. Returns the steps run.
+  int update(EditorState& state, double frame_seconds);
+
+  /// Simulated seconds per real second (kMinSpeed .. kMaxSpeed).
+  double speed() const { return speed_; }
+  void set_speed(double speed);
+  /// Most steps one frame may run: 8 x speed, at least 1.
+  int max_steps_per_frame() const;
+  /// Simulated seconds waiting in the accumulator (less than one dt after an update).
+  double accumulator() const { return accumulator_; }
+
+  /// The selected units, alive at the last check, in selection order.
+  std::span<const sim::UnitId> selected() const { return selected_; }
+  /// Selects `ids` (ids of units not alive are dropped; duplicates kept once).
+  void select(std::span<const sim::UnitId> ids);
+  /// Adds `ids` to the selection, or with `toggle` removes those already selected.
+  void add_to_selection(std::span<const sim::UnitId> ids, bool toggle);
+  void clear_selection();
+  /// The alive unit whose hard radius plus `tolerance` (metres) holds `p`, the nearest
+  /// if several; nullopt if none or no simulation.
+  std::optional<sim::UnitId> unit_at(Vec2 p, double tolerance) const;
+  /// Alive units whose centre lies in the box spanned by `a` and `b` (any corners), in
+  /// slot order.
+  std::vector<sim::UnitId> units_in_box(Vec2 a, Vec2 b) const;
+  /// Orders the selected units to `point`: a Move order, or with `append` a Waypoints
+  /// order through the first selected unit's remaining Move or Waypoints points, then
+  /// `point`. One group order; returns how many units took it (0: no selection).
+  Result<std::size_t> command_move(Vec2 point, bool append);
+
+  /// Changes whenever what is drawn of the simulation changes (a step, a reset, an order,
+  /// the selection, a world update): the window repaints when it does.
+  std::uint64_t version() const { return version_; }
+
+ private:
+  // Builds the simulation if there is none; false if it cannot be built.
+  bool ensure(EditorState& state);
+  // Runs `count` steps.
+  void advance(int count);
+  // Drops selected ids whose units are gone.
+  void prune_selection();
+
+  std::unique_ptr<sim::Simulation> sim_;
+  bool playing_ = false;
+  bool started_ = false;  // play() was called and no frame has passed since
+  double speed_ = 1;
+  double accumulator_ = 0;
+  std::vector<sim::UnitId> selected_;
+  std::uint64_t version_ = 0;
+  std::uint64_t doc_serial_ = 0;  // the document the simulation was built from
+  std::uint64_t revision_ = 0;    // its revision the simulation's world has
+};
+
+/// Metres left of `unit`'s path: from its position to its current waypoint, then along
+/// the rest of the path (0 with no path, or past its end).
+double remaining_path_length(const sim::SimUnit& unit);
+
+/// Collisions of the simulation's last step that involve `id`.
+std::size_t collision_count(const sim::Simulation& simulation, sim::UnitId id);
+
+/// snake_case name of a yield ("none", "wait", "slow_down", "move_aside", "return", "detour").
+const char* yield_name(sim::Yield yield);
+
+}  // namespace pathscope::app

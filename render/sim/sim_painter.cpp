@@ -1,0 +1,207 @@
+// paint_sim: the unit simulation as drawing. Shapes follow seed 002's vocabulary: a hard
+// shape no other unit may enter, a soft radius others should keep out of, predicted
+// positions where a unit turns (a straight stretch is the line between two of them),
+// collisions coloured by how far their resolution has got.
+
+#include "render/sim/sim_painter.hpp"
+
+#include "render/core/color_ramp.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace pathscope::render {
+namespace {
+
+// Segments of an ellipse outline: smooth at the sizes units are drawn.
+constexpr int kEllipseSegments = 24;
+
+// Unit vector of a heading: 0 is +x and it grows counter-clockwise on screen (towards -y).
+Vec2 heading_dir(double heading) { return {std::cos(heading), -std::sin(heading)}; }
+
+// The ellipse with semi-axis `along` on the heading and `across` perpendicular to it.
+std::vector<Vec2> ellipse(Vec2 center, double heading, double along, double across) {
+  const Vec2 u = heading_dir(heading), v{-u.y, u.x};
+  std::vector<Vec2> points;
+  points.reserve(kEllipseSegments);
+  for (int i = 0; i < kEllipseSegments; ++i) {
+    const double a = 2 * 3.141592653589793 * i / kEllipseSegments;
+    points.push_back(center + u * (along * std::cos(a)) + v * (across * std::sin(a)));
+  }
+  return points;
+}
+
+// The unit a collision names, if it is in the scene and alive.
+const sim::SimUnit* find_unit(std::span<const sim::SimUnit> units, sim::UnitId id) {
+  if (id.index >= units.size()) return nullptr;
+  const sim::SimUnit& u = units[id.index];
+  return u.alive && u.id == id ? &u : nullptr;
+}
+
+// A small diagonal cross at `p`, `size` metres from the centre to each tip.
+void cross(Layer layer, Color color, Vec2 p, double size, DrawList& out) {
+  out.line(layer, color, p + Vec2{-size, -size}, p + Vec2{size, size}, 2);
+  out.line(layer, color, p + Vec2{-size, size}, p + Vec2{size, -size}, 2);
+}
+
+void paint_density(const sim::DensityMap& d, DrawList& out) {
+  const std::size_t cells = std::size_t(std::max(d.width, 0)) * std::size_t(std::max(d.height, 0));
+  if (cells == 0 || d.value.size() < cells || !(d.max_value > 0) || !(d.cell_size > 0)) return;
+  ImagePrim image;
+  image.key = "sim_density";
+  image.width = d.width;
+  image.height = d.height;
+  image.rgba.assign(cells * 4, 0);
+  bool any = false;
+  constexpr Color kLow{255, 230, 80, 255}, kHigh{230, 30, 30, 255};
+  for (std::size_t i = 0; i < cells; ++i) {
+    const double t = std::clamp(double(d.value[i]) / double(d.max_value), 0.0, 1.0);
+    if (!(t > 0)) continue;  // Empty cells stay transparent.
+    any = true;
+    const Color c = mix(kLow, kHigh, t);
+    image.rgba[i * 4 + 0] = c.r;
+    image.rgba[i * 4 + 1] = c.g;
+    image.rgba[i * 4 + 2] = c.b;
+    image.rgba[i * 4 + 3] = std::uint8_t(std::lround(60 + 150 * t));
+  }
+  if (!any) return;
+  image.min = {0, 0};
+  image.max = {d.width * d.cell_size, d.height * d.cell_size};
+  out.image(Layer::SimDensity, {255, 255, 255, 255}, std::move(image));
+}
+
+void paint_path(const sim::SimUnit& u, bool selected, DrawList& out) {
+  if (u.waypoint >= u.path.size()) return;
+  std::vector<Vec2> points;
+  points.reserve(u.path.size() - u.waypoint + 1);
+  points.push_back(u.position);
+  points.insert(points.end(), u.path.begin() + std::ptrdiff_t(u.waypoint), u.path.end());
+  out.polyline(Layer::SimPaths, sim_palette::kPath, std::move(points), false, selected ? 2.5f : 1.0f);
+  out.circle(Layer::SimPaths, sim_palette::kWaypoint, u.path[u.waypoint], 0.15, false, 1.5f, 3);
+}
+
+void paint_predicted(const sim::SimUnit& u, DrawList& out) {
+  if (u.predicted.empty()) return;
+  std::vector<Vec2> points;
+  points.reserve(u.predicted.size() + 1);
+  points.push_back(u.position);
+  for (const sim::PredictedPoint& p : u.predicted) points.push_back(p.position);
+  out.polyline(Layer::SimPredicted, sim_palette::kPredicted, std::move(points), false, 1);
+  for (const sim::PredictedPoint& p : u.predicted) {
+    out.circle(Layer::SimPredicted, sim_palette::kPredicted, p.position, 0.05, true, 1, 2);
+  }
+}
+
+void paint_targets(const sim::SimUnit& u, double size, DrawList& out) {
+  using sim::Yield;
+  switch (u.yield) {
+    case Yield::None: return;
+    case Yield::MoveAside:
+    case Yield::Detour:
+      out.line(Layer::SimTargets, with_alpha(sim_palette::kAside, 160), u.position, u.aside, 1);
+      out.circle(Layer::SimTargets, sim_palette::kAside, u.aside, size, false, 2, 4);
+      break;
+    case Yield::Return:
+      out.line(Layer::SimTargets, with_alpha(sim_palette::kHome, 160), u.position, u.home, 1);
+      out.circle(Layer::SimTargets, sim_palette::kHome, u.home, size, false, 2, 4);
+      break;
+    case Yield::Wait:
+    case Yield::SlowDown: break;
+  }
+  // The point the other unit must pass before this one may go on (or come back).
+  if (u.yield == Yield::Wait || u.yield == Yield::SlowDown || u.yield == Yield::MoveAside) {
+    cross(Layer::SimTargets, sim_palette::kGetTo, u.get_to, size * 0.7, out);
+  }
+}
+
+void paint_unit(const sim::SimUnit& u, const sim::Motion& m, Color fill, bool selected, DrawList& out) {
+  const Vec2 dir = heading_dir(u.heading);
+  out.circle(Layer::Units, with_alpha(fill, 90), u.position, m.soft_radius, false, 1);
+  if (m.hard_aspect < 1) {
+    std::vector<Vec2> shape = ellipse(u.position, u.heading, m.hard_radius, m.hard_radius * m.hard_aspect);
+    out.polygon(Layer::Units, fill, shape);
+    out.polyline(Layer::Units, sim_palette::kOutline, std::move(shape), true, 1);
+  } else {
+    out.circle(Layer::Units, fill, u.position, m.hard_radius, true, 1, 4);
+    out.circle(Layer::Units, sim_palette::kOutline, u.position, m.hard_radius, false, 1, 4);
+  }
+  out.line(Layer::Units, sim_palette::kOutline, u.position, u.position + dir * (m.hard_radius * 1.8), 2);
+  if (u.speed != 0) {
+    // Where it would be in one second at its current speed.
+    out.line(Layer::Units, sim_palette::kVelocity, u.position, u.position + dir * u.speed, 1.5f);
+  }
+  if (selected) {
+    out.circle(Layer::Units, sim_palette::kSelected, u.position, std::max(m.soft_radius, m.hard_radius * 1.4), false,
+               2, 8);
+  }
+}
+
+}  // namespace
+
+Color collision_color(sim::CollisionState state) {
+  switch (state) {
+    case sim::CollisionState::Unresolved: return sim_palette::kUnresolved;
+    case sim::CollisionState::Resolving: return sim_palette::kResolving;
+    case sim::CollisionState::Resolved: return sim_palette::kResolved;
+  }
+  return sim_palette::kUnresolved;
+}
+
+SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitId> selected) {
+  SimScene scene;
+  scene.scenario = &simulation.scenario();
+  scene.units = simulation.slots();
+  scene.collisions = simulation.collisions();
+  scene.density = &simulation.density();
+  scene.selected = selected;
+  return scene;
+}
+
+void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
+  const Scenario& s = *scene.scenario;
+  if (scene.density && layers.contains(Layer::SimDensity)) paint_density(*scene.density, out);
+
+  // Selection by slot, so a long selection costs no more than one pass.
+  std::vector<bool> selected(scene.units.size(), false);
+  for (const sim::UnitId id : scene.selected) {
+    if (find_unit(scene.units, id)) selected[id.index] = true;
+  }
+  std::vector<sim::Motion> motions;
+  motions.reserve(s.classes.size());
+  for (const MovementClass& c : s.classes) motions.push_back(sim::resolve_motion(c));
+  const sim::Motion fallback;
+
+  const bool paths = layers.contains(Layer::SimPaths), predicted = layers.contains(Layer::SimPredicted);
+  const bool targets = layers.contains(Layer::SimTargets), units = layers.contains(Layer::Units);
+  for (std::size_t i = 0; i < scene.units.size(); ++i) {
+    const sim::SimUnit& u = scene.units[i];
+    if (!u.alive) continue;
+    const sim::Motion& m = u.movement_class < motions.size() ? motions[u.movement_class] : fallback;
+    if (paths) paint_path(u, selected[i], out);
+    if (predicted) paint_predicted(u, out);
+    if (targets) paint_targets(u, std::max(m.hard_radius * 0.5, 0.1), out);
+    if (units) {
+      const Color fill = u.faction < s.factions.size() ? s.factions[u.faction].color : sim_palette::kNoFaction;
+      paint_unit(u, m, fill, selected[i], out);
+    }
+  }
+
+  if (layers.contains(Layer::SimCollisions)) {
+    for (const sim::Collision& c : scene.collisions) {
+      const sim::SimUnit* a = find_unit(scene.units, c.a);
+      const sim::SimUnit* b = find_unit(scene.units, c.b);
+      if (!a || !b) continue;
+      // Soft-only collisions are fainter: nothing overlaps, units only come close.
+      const Color color = with_alpha(collision_color(c.state), c.hard ? 255 : 150);
+      out.line(Layer::SimCollisions, color, a->position, b->position, c.immediate ? 3.0f : 1.5f);
+      // A predicted collision also marks where it would happen.
+      if (!c.immediate) out.circle(Layer::SimCollisions, color, c.point, 0.2, false, 1.5f, 4);
+    }
+  }
+}
+
+}  // namespace pathscope::render

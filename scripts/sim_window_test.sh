@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# The unit simulation in the real window: the editor in a virtual X server with a window
+# manager (openbox), driven like a user with xdotool, checked by screenshots and by what
+# the window reports of itself ($PATHSCOPE_UI_STATE's "sim" line: exists, playing, steps,
+# units alive, arrived, ordered, selected, state hash).
+#
+#   scripts/sim_window_test.sh PATHSCOPE_BINARY [SCENARIO]
+#
+# SCENARIO (default tests/data/sim_window_test.json: six blue troopers west of a wall
+# with gaps, without orders; four red tanks east of it, three with a move or waypoints
+# order and one patrolling) is opened. Then:
+#   - the Simulation section's Play builds and runs the simulation: the tanks move;
+#   - the units tool (U) boxes the blue squad with a left drag (many small moves with the
+#     button held), a right click orders it east, a Shift+right click adds a waypoint:
+#     the units move, the picture changes, the state hash changes;
+#   - Pause stops the steps, Step adds exactly one;
+#   - Reset goes back to step 0, and Reset + Step twice gives the same hash twice;
+#   - an obstacle drawn while it plays reaches the simulation (it keeps running), undo
+#     removes it; the app closes cleanly.
+#
+# Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb). Needs Xvfb, xdotool and ImageMagick;
+# uses openbox when installed. Screenshots are kept in $SMOKE_OUT_DIR if set.
+
+set -u
+
+fail() { echo "sim window test: FAIL: $*" >&2; exit 1; }
+note() { echo "sim window test: $*"; }
+
+[ $# -ge 1 ] || { echo "usage: $0 PATHSCOPE_BINARY [SCENARIO]" >&2; exit 2; }
+binary=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+scenario=${2:-$here/tests/data/sim_window_test.json}
+[ -x "$binary" ] || fail "no executable at $binary"
+[ -f "$scenario" ] || fail "no scenario at $scenario"
+
+if ! command -v Xvfb >/dev/null 2>&1; then
+  echo "sim window test: SKIPPED: Xvfb is not installed"
+  exit 77
+fi
+for tool in xdotool import compare convert; do
+  command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed (xdotool / ImageMagick)"
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pathscope_sim_window.XXXXXX")
+out=${SMOKE_OUT_DIR:-$work}
+mkdir -p "$out"
+xvfb_pid=""
+wm_pid=""
+app_pid=""
+cleanup() {
+  # Only the processes this script started, by their ids.
+  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then kill -9 "$app_pid" 2>/dev/null; fi
+  if [ -n "$wm_pid" ] && kill -0 "$wm_pid" 2>/dev/null; then kill "$wm_pid" 2>/dev/null; fi
+  if [ -n "$xvfb_pid" ] && kill -0 "$xvfb_pid" 2>/dev/null; then kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# ---- A virtual X server on a free display (it picks the number itself), a window manager
+Xvfb -screen 0 1400x900x24 -nolisten tcp -displayfd 3 3>"$work/display" 2>"$work/xvfb.log" &
+xvfb_pid=$!
+for _ in $(seq 100); do
+  [ -s "$work/display" ] && break
+  kill -0 "$xvfb_pid" 2>/dev/null || { cat "$work/xvfb.log" >&2; fail "Xvfb did not start"; }
+  sleep 0.1
+done
+[ -s "$work/display" ] || fail "Xvfb did not report a display"
+export DISPLAY=":$(head -n1 "$work/display")"
+for _ in $(seq 100); do
+  xdotool getdisplaygeometry >/dev/null 2>&1 && break
+  sleep 0.1
+done
+xdotool getdisplaygeometry >/dev/null 2>&1 || { cat "$work/xvfb.log" >&2; fail "Xvfb on $DISPLAY does not answer"; }
+note "Xvfb on $DISPLAY"
+if command -v openbox >/dev/null 2>&1; then
+  openbox --sm-disable >"$work/openbox.log" 2>&1 &
+  wm_pid=$!
+  sleep 1
+fi
+
+# ---- The app, with its settings in a scratch folder --------------------------------
+export PATHSCOPE_CONFIG_DIR="$work/config"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+unset SDL_VIDEODRIVER WAYLAND_DISPLAY
+ui_file="$work/ui.txt"
+export PATHSCOPE_UI_STATE="$ui_file"
+
+settle() { sleep "${1:-1.0}"; }
+ui() { sed -n "s/^$1 //p" "$ui_file" 2>/dev/null; }  # ui KEY -> the rest of its line
+ui_field() { ui "$1" | awk -v n="$2" '{ print $n }'; }
+sim_field() {  # sim_field NAME: a field of the "sim" line
+  local n
+  case "$1" in exists) n=1;; playing) n=2;; steps) n=3;; units) n=4;; arrived) n=5;; ordered) n=6;;
+    selected) n=7;; hash) n=8;; *) fail "unknown sim field $1";; esac
+  ui_field sim "$n"
+}
+
+"$binary" open "$scenario" >"$work/app.log" 2>&1 &
+app_pid=$!
+wid=""
+for _ in $(seq 300); do
+  wid=$(xdotool search --onlyvisible --name 'Pathscope' 2>/dev/null | head -n1)
+  [ -n "$wid" ] && break
+  kill -0 "$app_pid" 2>/dev/null || { cat "$work/app.log" >&2; fail "the app exited before its window appeared"; }
+  sleep 0.1
+done
+[ -n "$wid" ] || fail "no window named Pathscope appeared within 30 s"
+for _ in $(seq 100); do [ -s "$ui_file" ] && break; sleep 0.1; done
+[ -s "$ui_file" ] || fail "the app wrote no UI state to \$PATHSCOPE_UI_STATE"
+xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid" 2>/dev/null || true
+settle 1.0
+
+# Where the window's client area is on the screen: move the pointer to a known screen
+# point over the window and read where the app saw it.
+eval "$(xdotool getwindowgeometry --shell "$wid")"
+probe_x=$((X + WIDTH / 2))
+probe_y=$((Y + HEIGHT / 2))
+xdotool mousemove --sync "$probe_x" "$probe_y"
+settle 0.5
+xdotool mousemove --sync $((probe_x + 1)) "$probe_y"
+settle 0.5
+[ "$(ui_field pointer 1)" = 1 ] || fail "the app never saw the pointer over its window"
+origin_x=$((probe_x + 1 - $(ui_field pointer 2)))
+origin_y=$((probe_y - $(ui_field pointer 3)))
+read -r cx0 cy0 cx1 cy1 < <(ui canvas)
+rest_x=$((origin_x + 40))
+rest_y=$((origin_y + cy1 - 30))
+
+to_screen() {  # to_screen WX WY -> SX SY
+  ui world_to_screen | awk -v wx="$1" -v wy="$2" -v ox="$origin_x" -v oy="$origin_y" \
+    '{ printf "%d %d\n", ox + $2 + wx * $1 + 0.5, oy + $3 + wy * $1 + 0.5 }'
+}
+press() {  # press KEY [MODIFIER]: held for a few frames
+  [ $# -ge 2 ] && xdotool keydown "$2"
+  xdotool keydown "$1"
+  sleep 0.2
+  xdotool keyup "$1"
+  [ $# -ge 2 ] && xdotool keyup "$2"
+  settle 0.5
+}
+shot() {  # shot NAME: the pointer rests over the left column, then a screenshot
+  xdotool mousemove --sync "$rest_x" "$rest_y"
+  settle 0.5
+  import -window root "$out/$1.png" || fail "cannot take the screenshot $1"
+}
+click_item() {  # click_item NAME: a left click on the centre of a probed widget
+  local x0 y0 x1 y1
+  read -r x0 y0 x1 y1 < <(ui "item $1")
+  [ -n "${y1:-}" ] || fail "no widget '$1' on screen"
+  xdotool mousemove --sync $((origin_x + (x0 + x1) / 2)) $((origin_y + (y0 + y1) / 2))
+  settle 0.3
+  xdotool mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  settle 0.5
+}
+click_world() {  # click_world BUTTON WX WY [MODIFIER]
+  local sx sy
+  read -r sx sy < <(to_screen "$2" "$3")
+  xdotool mousemove --sync "$sx" "$sy"
+  settle 0.3
+  [ $# -ge 4 ] && xdotool keydown "$4"
+  xdotool mousedown "$1"
+  sleep 0.15
+  xdotool mouseup "$1"
+  [ $# -ge 4 ] && xdotool keyup "$4"
+  settle 0.5
+}
+drag_world() {  # drag_world WX0 WY0 WX1 WY1: a left drag in 20 small moves
+  local ax ay bx by
+  read -r ax ay < <(to_screen "$1" "$2")
+  read -r bx by < <(to_screen "$3" "$4")
+  xdotool mousemove --sync "$ax" "$ay"
+  settle 0.3
+  xdotool mousedown 1
+  settle 0.2
+  for i in $(seq 1 20); do
+    xdotool mousemove --sync $((ax + (bx - ax) * i / 20)) $((ay + (by - ay) * i / 20))
+    sleep 0.04
+  done
+  settle 0.3
+  xdotool mouseup 1
+  settle 0.6
+}
+diff_canvas() {  # pixels of the canvas that differ between two screenshots
+  local geometry="$((cx1 - cx0))x$((cy1 - cy0))+$((origin_x + cx0))+$((origin_y + cy0))"
+  convert "$out/$1.png" -crop "$geometry" +repage "$work/canvas_a.png"
+  convert "$out/$2.png" -crop "$geometry" +repage "$work/canvas_b.png"
+  compare -metric AE -fuzz 5% "$work/canvas_a.png" "$work/canvas_b.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}'
+}
+
+# ---- Nothing runs until asked --------------------------------------------------------
+[ "$(sim_field exists)" = 0 ] || fail "a simulation exists before Play"
+shot opened
+
+# ---- Play builds and runs it ---------------------------------------------------------
+click_item sim_play
+settle 1.5
+[ "$(sim_field exists)" = 1 ] || { cat "$work/app.log" >&2; fail "Play built no simulation"; }
+[ "$(sim_field playing)" = 1 ] || fail "the simulation does not play after Play"
+[ "$(sim_field units)" = 10 ] || fail "the simulation has $(sim_field units) units, not the scenario's 10"
+steps=$(sim_field steps)
+[ "$steps" -ge 10 ] || fail "only $steps steps in 1.5 s of play"
+[ "$(sim_field ordered)" = 3 ] || fail "$(sim_field ordered) units with a move or waypoints order, not the scenario's 3"
+hash_playing=$(sim_field hash)
+shot playing
+settle 1.0
+[ "$(sim_field hash)" != "$hash_playing" ] || fail "the state hash stands still while the ordered tanks play"
+note "Play: $steps steps, 10 units, 3 with orders, moving"
+
+# ---- Units tool: box the blue squad, order it east, add a waypoint -----------------
+press u
+[ "$(ui tool)" = units ] || fail "U did not select the units tool (tool: $(ui tool))"
+drag_world 5 9 14 30
+[ "$(sim_field selected)" = 6 ] || fail "the box round the blue squad selected $(sim_field selected) units, not 6"
+shot selected
+hash_before=$(sim_field hash)
+click_world 3 52 20
+[ "$(sim_field ordered)" = 9 ] || fail "after a right click $(sim_field ordered) units have orders, not the 3 tanks and 6 selected"
+click_world 3 56 34 shift
+[ "$(sim_field ordered)" = 9 ] || fail "Shift+right click left $(sim_field ordered) units ordered"
+settle 3.0
+shot ordered
+[ "$(sim_field hash)" != "$hash_before" ] || fail "the state hash did not change after the order"
+moved=$(diff_canvas selected ordered)
+note "box select: 6 units; ordered east; canvas pixels changed by their moving: $moved"
+[ "$moved" -ge 300 ] || fail "the ordered units hardly changed the picture ($moved pixels; screenshots in $out)"
+
+# ---- Pause stops, Step adds exactly one --------------------------------------------
+click_item sim_play
+[ "$(sim_field playing)" = 0 ] || fail "Pause did not pause"
+paused=$(sim_field steps)
+settle 1.0
+[ "$(sim_field steps)" = "$paused" ] || fail "steps went on while paused ($paused, then $(sim_field steps))"
+click_item sim_step
+[ "$(sim_field steps)" = $((paused + 1)) ] || fail "Step went from $paused to $(sim_field steps) steps, not one more"
+note "paused at $paused steps; Step made it $((paused + 1))"
+
+# ---- Reset: step 0; the same steps give the same hash -------------------------------
+click_item sim_reset
+[ "$(sim_field steps)" = 0 ] || fail "Reset left $(sim_field steps) steps"
+[ "$(sim_field playing)" = 0 ] || fail "Reset left the simulation playing"
+[ "$(sim_field ordered)" = 3 ] || fail "after Reset $(sim_field ordered) units have orders, not the scenario's 3"
+click_item sim_step
+first=$(sim_field hash)
+click_item sim_reset
+click_item sim_step
+second=$(sim_field hash)
+[ "$first" = "$second" ] || fail "Reset + Step gave hash $first, then $second"
+note "Reset + Step gives $first both times"
+
+# ---- An edit while it plays reaches the simulation; undo removes it -----------------
+click_item sim_play
+revision_before=$(ui revision)
+press r
+drag_world 44 2 50 8
+[ "$(ui revision)" != "$revision_before" ] || fail "the rectangle changed nothing in the document"
+settle 1.0
+[ "$(sim_field exists)" = 1 ] && [ "$(sim_field playing)" = 1 ] || fail "the simulation stopped after an edit"
+steps_after_edit=$(sim_field steps)
+settle 1.0
+[ "$(sim_field steps)" -gt "$steps_after_edit" ] || fail "the simulation stopped stepping after an edit"
+press z ctrl
+shot edited
+note "an obstacle drawn while playing: the simulation runs on ($(sim_field steps) steps)"
+
+# ---- Close: SIGTERM ends the app at once and cleanly (nothing unsaved after undo) ----
+kill -TERM "$app_pid"
+for _ in $(seq 100); do
+  kill -0 "$app_pid" 2>/dev/null || break
+  sleep 0.1
+done
+kill -0 "$app_pid" 2>/dev/null && fail "the app did not close within 10 s of SIGTERM"
+wait "$app_pid"
+code=$?
+app_pid=""
+[ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
+note "PASS"

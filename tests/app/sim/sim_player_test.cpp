@@ -1,0 +1,254 @@
+// The window's simulation player: the fixed-step accumulator (frame times never change a
+// result; a slow frame runs at most 8 x speed steps and drops the rest), reset, the
+// document's edits, the unit selection and the move orders of the units tool.
+
+#include "app/sim/sim_player.hpp"
+
+#include "app/editor/tool.hpp"
+#include "app/editor/tools/tool_factories.hpp"
+#include "planner/sim/sim_cases.hpp"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace pathscope;
+using namespace pathscope::app;
+
+namespace {
+
+// `s` with a faction for its units (documents hold valid scenarios, and units need one).
+Scenario with_faction(Scenario s) {
+  Faction blue;
+  blue.name = "blue";
+  blue.color = {50, 90, 255, 255};
+  s.factions.push_back(blue);
+  for (Unit& u : s.units) u.faction = "blue";
+  return s;
+}
+
+// An editor on `scenario`.
+struct Rig {
+  EditorState state;
+  SimPlayer player;
+
+  explicit Rig(Scenario scenario) {
+    state.open_document(std::make_unique<Document>(with_faction(std::move(scenario))));
+  }
+  const sim::Simulation& sim() const { return *player.simulation(); }
+};
+
+// Four units in a row on an open 40 x 20 m field, none with an order.
+Scenario four_units() {
+  Scenario s = make_empty_scenario(40, 20, 1);
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    Unit u;
+    u.id = 10 + i;
+    u.position = {5.0 + 5 * i, 10};
+    s.units.push_back(u);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_SUITE("sim_window") {
+  TEST_CASE("sim player: whole steps of dt from the accumulator, the first frame of a play adds nothing") {
+    Rig rig(sim::circle_case(8));
+    CHECK(rig.player.simulation() == nullptr);
+    CHECK(rig.player.update(rig.state, 0.1) == 0);  // nothing to run yet
+    REQUIRE(rig.player.play(rig.state));
+    REQUIRE(rig.player.simulation() != nullptr);
+    CHECK(rig.player.playing());
+    CHECK(rig.player.update(rig.state, 0.5) == 0);  // the idle time before Play
+    // dt = 1/30 s: 0.1 s holds three steps (and a rounding error's worth of a fourth).
+    CHECK(rig.player.update(rig.state, 0.1) == 3);
+    CHECK(rig.sim().step_count() == 3);
+    CHECK(rig.player.accumulator() < rig.sim().scenario().sim.dt);
+    // Half speed: 0.2 s of frames are 0.1 s simulated.
+    rig.player.set_speed(0.5);
+    CHECK(rig.player.update(rig.state, 0.2) == 3);
+    // Pause: frames run nothing; Step runs exactly one.
+    rig.player.pause();
+    CHECK(rig.player.update(rig.state, 0.2) == 0);
+    REQUIRE(rig.player.step(rig.state));
+    CHECK(rig.sim().step_count() == 7);
+    CHECK_FALSE(rig.player.playing());
+  }
+
+  TEST_CASE("sim player: a slow frame runs at most 8 x speed steps and drops the rest") {
+    Scenario s = sim::circle_case(8);
+    s.sim.dt = 0.01;
+    Rig rig(std::move(s));
+    REQUIRE(rig.player.play(rig.state));
+    rig.player.update(rig.state, 0.01);  // the play's first frame
+    CHECK(rig.player.max_steps_per_frame() == 8);
+    // A 5 s stall counts as 0.25 s: 25 steps, of which 8 run and the rest are dropped.
+    CHECK(rig.player.update(rig.state, 5.0) == 8);
+    CHECK(rig.player.accumulator() == 0);
+    CHECK(rig.player.update(rig.state, 0.05) == 5);
+    rig.player.set_speed(100);  // clamped
+    CHECK(rig.player.speed() == SimPlayer::kMaxSpeed);
+    CHECK(rig.player.max_steps_per_frame() == 64);
+    rig.player.set_speed(0);
+    CHECK(rig.player.speed() == SimPlayer::kMinSpeed);
+    CHECK(rig.player.max_steps_per_frame() == 2);
+  }
+
+  TEST_CASE("sim player: frame times never change the result") {
+    Rig a(sim::circle_case(12)), b(sim::circle_case(12));
+    REQUIRE(a.player.play(a.state));
+    a.player.update(a.state, 0.02);
+    // Uneven frames until 60 steps, then single steps to 90.
+    const double frames[] = {0.016, 0.05, 0.2, 0.033, 0.001, 0.11};
+    for (int i = 0; a.sim().step_count() < 60; ++i) a.player.update(a.state, frames[i % 6]);
+    while (a.sim().step_count() < 90) a.player.step(a.state);
+    // The same number of single steps.
+    for (int i = 0; i < int(a.sim().step_count()); ++i) b.player.step(b.state);
+    CHECK(a.sim().step_count() == b.sim().step_count());
+    CHECK(a.sim().state_hash() == b.sim().state_hash());
+  }
+
+  TEST_CASE("sim player: reset rebuilds from the document; edits reach the world; another document stops it") {
+    Rig rig(four_units());
+    REQUIRE(rig.player.step(rig.state));
+    const sim::SimUnit* second = rig.sim().find_scenario_unit(11);
+    REQUIRE(second != nullptr);
+    rig.player.select(std::vector<sim::UnitId>{second->id});
+    REQUIRE(rig.player.command_move({30, 15}, false).ok());
+    for (int i = 0; i < 30; ++i) rig.player.step(rig.state);
+    CHECK(rig.sim().find_scenario_unit(11)->position != Vec2{10, 10});
+
+    // An obstacle drawn while it runs: the world is updated, the units stay where they are.
+    const std::uint64_t version = rig.player.version();
+    const Vec2 moved = rig.sim().find_scenario_unit(11)->position;
+    REQUIRE(rig.state.doc
+                ->apply("Add obstacle",
+                        [](Scenario& s) {
+                          Feature f;
+                          f.id = 1;
+                          f.terrain = 1;
+                          f.shape.kind = ShapeKind::Rect;
+                          f.shape.min = {34, 0};
+                          f.shape.max = {36, 5};
+                          s.features.push_back(f);
+                        })
+                .ok());
+    rig.player.update(rig.state, 0.1);
+    CHECK(rig.player.version() != version);
+    CHECK(rig.sim().find_scenario_unit(11)->position == moved);
+    CHECK(rig.sim().step_count() == 31);
+
+    // Reset: step 0, units where the scenario has them, the selection kept.
+    REQUIRE(rig.player.reset(rig.state));
+    CHECK(rig.sim().step_count() == 0);
+    CHECK(rig.sim().find_scenario_unit(11)->position == Vec2{10, 10});
+    REQUIRE(rig.player.selected().size() == 1);
+    CHECK(rig.sim().unit(rig.player.selected()[0])->scenario_id == 11);
+
+    // Another document: the simulation is gone.
+    rig.state.open_document(std::make_unique<Document>(with_faction(four_units())));
+    rig.player.update(rig.state, 0.1);
+    CHECK(rig.player.simulation() == nullptr);
+    CHECK(rig.player.selected().empty());
+  }
+
+  TEST_CASE("sim player: picking, box selection and move orders") {
+    Rig rig(four_units());
+    CHECK_FALSE(rig.player.unit_at({5, 10}, 0.1).has_value());  // no simulation yet
+    REQUIRE(rig.player.reset(rig.state));
+    const auto hit = rig.player.unit_at({5.3, 10.2}, 0.1);
+    REQUIRE(hit.has_value());
+    CHECK(rig.sim().unit(*hit)->scenario_id == 10);
+    CHECK_FALSE(rig.player.unit_at({7.5, 10}, 0.1).has_value());  // between two units
+    CHECK(rig.player.unit_at({7.5, 10}, 2.5).has_value());
+
+    const std::vector<sim::UnitId> box = rig.player.units_in_box({21, 12}, {9, 8});
+    REQUIRE(box.size() == 3);  // 10, 15 and 20 m; any corners
+    rig.player.select(box);
+    CHECK(rig.player.selected().size() == 3);
+    rig.player.add_to_selection(std::vector<sim::UnitId>{box[0], *hit}, true);  // toggles
+    REQUIRE(rig.player.selected().size() == 3);
+    CHECK(rig.sim().unit(rig.player.selected()[2])->scenario_id == 10);
+
+    REQUIRE(rig.player.command_move({30, 4}, false).ok());
+    for (const sim::UnitId id : rig.player.selected()) {
+      const sim::SimUnit& u = *rig.sim().unit(id);
+      CHECK(u.order.kind == OrderKind::Move);
+      CHECK(u.order.points == std::vector<Vec2>{{30, 4}});
+    }
+    // Shift: the route goes on from the points still ahead.
+    REQUIRE(rig.player.command_move({35, 15}, true).ok());
+    const sim::SimUnit& lead = *rig.sim().unit(rig.player.selected()[0]);
+    CHECK(lead.order.kind == OrderKind::Waypoints);
+    CHECK(lead.order.points == std::vector<Vec2>{{30, 4}, {35, 15}});
+    rig.player.clear_selection();
+    CHECK(rig.player.command_move({1, 1}, false).value() == 0);
+  }
+
+  TEST_CASE("units tool: click selects, a drag boxes, a right click orders, Escape deselects") {
+    Rig rig(four_units());
+    auto tool = tools::make_units_tool();
+    ToolContext ctx{rig.state, *rig.state.doc, 10.0, &rig.player};
+    auto at = [](Vec2 p, bool shift = false) {
+      PointerEvent e;
+      e.world = p;
+      e.shift = shift;
+      return e;
+    };
+    // The first click builds the simulation and plays it.
+    tool->on_press(ctx, at({15, 10}));
+    tool->on_release(ctx, at({15, 10}));
+    REQUIRE(rig.player.simulation() != nullptr);
+    CHECK(rig.player.playing());
+    REQUIRE(rig.player.selected().size() == 1);
+    CHECK(rig.sim().unit(rig.player.selected()[0])->scenario_id == 12);
+
+    // A box round the first two; the preview shows it while dragging.
+    tool->on_press(ctx, at({2, 7}));
+    tool->on_drag(ctx, at({8, 9}));
+    tool->on_drag(ctx, at({12, 13}));
+    render::DrawList preview;
+    tool->draw_preview(ctx, preview);
+    CHECK(preview.count(render::Layer::Markers, render::PrimitiveKind::Rect) == 2);
+    tool->on_release(ctx, at({12, 13}));
+    CHECK(rig.player.selected().size() == 2);
+    preview.clear();
+    tool->draw_preview(ctx, preview);
+    CHECK(preview.empty());
+
+    tool->on_right_click(ctx, at({30, 5}));
+    for (const sim::UnitId id : rig.player.selected()) {
+      CHECK(rig.sim().unit(id)->order.points == std::vector<Vec2>{{30, 5}});
+    }
+    tool->on_right_click(ctx, at({35, 5}, true));
+    CHECK(rig.sim().unit(rig.player.selected()[0])->order.kind == OrderKind::Waypoints);
+
+    // A click on empty ground deselects (Shift keeps the selection).
+    tool->on_press(ctx, at({30, 18}, true));
+    tool->on_release(ctx, at({30, 18}, true));
+    CHECK(rig.player.selected().size() == 2);
+    CHECK(tool->on_key(ctx, ToolKey::Escape));
+    CHECK(rig.player.selected().empty());
+    // Ordering nothing warns.
+    tool->on_right_click(ctx, at({30, 5}));
+    CHECK(rig.state.messages.back().severity == Severity::Warning);
+    // The document never changes.
+    CHECK_FALSE(rig.state.doc->modified());
+  }
+
+  TEST_CASE("selected-unit figures: path left, collisions, yield names") {
+    sim::SimUnit u;
+    u.position = {0, 0};
+    CHECK(remaining_path_length(u) == 0);
+    u.path = {{-5, 0}, {3, 4}, {3, 10}};
+    u.waypoint = 1;
+    CHECK(remaining_path_length(u) == doctest::Approx(11));
+    u.waypoint = 3;
+    CHECK(remaining_path_length(u) == 0);
+    CHECK(std::string(yield_name(sim::Yield::SlowDown)) == "slow_down");
+    CHECK(std::string(yield_name(sim::Yield::MoveAside)) == "move_aside");
+  }
+}  // TEST_SUITE
