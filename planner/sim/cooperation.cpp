@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "planner/core/geometry.hpp"
 #include "planner/sim/simulation.hpp"
@@ -208,17 +209,22 @@ void Simulation::cooperate() {
   const double now = time();
   if (!set.cooperation) return;
   // One decision per unit per step: the most urgent collision decides.
-  std::vector<std::uint8_t> decided(units_.size(), 0);
+  std::vector<std::uint8_t>& decided = impl_->decided;
+  decided.assign(units_.size(), 0);
+  // The remembered pairs, for lookup (memory_ keeps its order).
+  std::unordered_map<std::uint64_t, std::size_t>& remembered_at = impl_->remembered_at;
+  remembered_at.clear();
+  for (std::size_t k = 0; k < memory_.size(); ++k) remembered_at.try_emplace(pair_key(memory_[k].a, memory_[k].b), k);
+  std::vector<std::uint8_t> forgotten(memory_.size(), 0);
   for (Collision& c : collisions_) {
     // Remembered: decided already (Basic Planning).
-    const auto remembered = std::find_if(memory_.begin(), memory_.end(), [&](const Memory& m) {
-      return pair_key(m.a, m.b) == pair_key(c.a, c.b);
-    });
+    const auto found = remembered_at.find(pair_key(c.a, c.b));
+    const Memory* remembered = found != remembered_at.end() && !forgotten[found->second] ? &memory_[found->second] : nullptr;
     // A slow-down does not hold once the hard collision is imminent: it may escalate.
     const bool imminent = c.hard && (c.immediate || c.time - now <= 0.5);
-    if (remembered != memory_.end() && imminent && remembered->rule == CooperationRule::SlowDown) {
-      memory_.erase(remembered);
-    } else if (remembered != memory_.end()) {
+    if (remembered && imminent && remembered->rule == CooperationRule::SlowDown) {
+      forgotten[found->second] = 1;
+    } else if (remembered) {
       c.rule = remembered->rule;
       const SimUnit& ua = units_[c.a.index];
       const SimUnit& ub = units_[c.b.index];
@@ -422,6 +428,13 @@ void Simulation::cooperate() {
     c.state = CollisionState::Resolving;
     remember(CooperationRule::SlowDown);
   }
+  // Drop the remembered slow-downs that escalated (new entries were appended after them).
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < memory_.size(); ++k) {
+    if (k < forgotten.size() && forgotten[k]) continue;
+    memory_[kept++] = memory_[k];
+  }
+  memory_.resize(kept);
 }
 
 }  // namespace pathscope::sim
