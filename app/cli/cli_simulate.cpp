@@ -129,7 +129,9 @@ int run_bench_sim(const BenchSimOptions& options) {
     Scenario scenario;
   };
   std::vector<Case> cases;
-  for (int n : options.circle) cases.push_back({"circle_" + std::to_string(n), sim::circle_case(n)});
+  for (int n : options.circle) {
+    if (n > 0) cases.push_back({"circle_" + std::to_string(n), sim::circle_case(n)});
+  }
   if (options.crossing > 0) cases.push_back({"crossing_" + std::to_string(options.crossing), sim::crossing_case(options.crossing)});
   if (options.random_units > 0) {
     const std::string map_path = options.map.empty() ? "../shared/benchmarks/movingai/Berlin_1_256.map" : options.map;

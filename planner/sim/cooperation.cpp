@@ -39,10 +39,10 @@ namespace {
 
 constexpr double kMargin = 0.05;      // metres added to every clearance
 constexpr double kYieldSeconds = 4;   // a yield gives up after this long
-constexpr double kSameWay = 0.5;
-constexpr std::size_t kStride = 4;    // predicted steps per window of the future-collision scan      // cos of the largest angle between two units going "the same way"
-constexpr double kSlowSeconds = 1.5;
-constexpr double kRepathAfter = 3;    // seconds without progress before case 3.4 re-paths  // a slow-down (case 3.1's mover, 4.3) gives up sooner
+constexpr double kSlowSeconds = 1.5;  // a slow-down (case 3.1's mover, 4.3) gives up sooner
+constexpr double kRepathAfter = 3;    // seconds without progress before case 3.4 re-paths
+constexpr double kSameWay = 0.5;      // cos of the largest angle between two units going "the same way"
+constexpr std::size_t kStride = 4;    // predicted steps per window of the future-collision scan
 // Hard shapes closer than this count as colliding: continuous checks stop units at
 // contact, and touching units must still be resolved.
 constexpr double kContact = 0.02;
@@ -392,9 +392,12 @@ void Simulation::cooperate() {
       // only once the unit has been held up a while (pushed off its way, say): before,
       // it stops and waits for the other.
       if (c.hard) {
-        if (now - a->progress_time > kRepathAfter) {
+        // Held up: a new path, at most once per kRepathAfter (a jam re-planned every
+        // step would only cost time: the planners do not see the jam).
+        if (now - std::max(a->progress_time, xa.last_repath) > kRepathAfter) {
           a->state = MoveState::WaitingForPath;
           a->path.clear();
+          xa.last_repath = now;
           ++counters_.repaths;
         }
         a->predicted.clear();

@@ -426,10 +426,22 @@ void Simulation::predict(SimUnit& u) {
   const bool aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
   std::uint32_t w = aside ? 0 : static_cast<std::uint32_t>(u.waypoint);
   const double t = time();
+  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.path;
+  const double max_turn = impl_->motions[u.movement_class].turn_rate * set.dt;
   for (std::size_t k = 1; k <= std::max<std::size_t>(steps, 1); ++k) {
     MotionState next;
-    const bool going = pursue(u, s, w, next);
-    if (segment_blocked(grid, key, s.position, next.position)) break;
+    const std::uint32_t w0 = w;
+    bool going = pursue(u, s, w, next);
+    if (segment_blocked(grid, key, s.position, next.position)) {
+      // The move along its heading would enter a wall; the way to its point is open:
+      // turn on the spot first (a unit facing a wall turns before it moves).
+      if (w0 >= path.size() || segment_blocked(grid, key, s.position, path[w0])) break;
+      const Vec2 to_target = path[w0] - s.position;
+      const double turn = std::clamp(angle_difference(s.heading, heading_of(to_target)), -max_turn, max_turn);
+      next = MotionState{s.position, angle_difference(0.0, s.heading + turn), 0};
+      w = w0;
+      going = true;
+    }
     u.predicted.push_back(PredictedPoint{next.position, next.heading, next.speed, t + static_cast<double>(k) * set.dt, w});
     if (!going && next.speed == 0) break;  // stands from here on
     s = next;

@@ -27,6 +27,7 @@ struct UnitPrivate {
   bool next_from_prediction = false;  ///< `next` is predicted[0] (the prediction holds).
   std::vector<Vec2> yield_path;    ///< Path while moving aside or returning.
   bool tunnelled = false;          ///< Counted in SimCounters::tunnelled already.
+  double last_repath = -1e300;     ///< When cooperation (case 3.4) last asked for a new path.
 };
 
 struct Simulation::Impl {
