@@ -367,6 +367,32 @@ TEST_CASE("cooperation on two units") {
   }
 }
 
+TEST_CASE("a higher priority unit gets through a corridor against a column: the push passes along it") {
+  // A corridor 2 m wide and 16 m long between two open rooms; the boss goes west, a
+  // column of five goes east into it.
+  std::vector<std::string> rows(9, std::string(30, '.'));
+  for (int x = 7; x < 23; ++x) {
+    for (int y = 0; y < 9; ++y) {
+      if (y < 3 || y > 4) rows[std::size_t(y)][std::size_t(x)] = '#';
+    }
+  }
+  Scenario s = field(rows);
+  s.classes.push_back(s.classes[0]);
+  s.classes[1].name = "boss";
+  s.classes[1].priority = 5;
+  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
+  s.units = {unit_at(1, {27.5, 4.0}, move_to({1.5, 4.0}))};
+  s.units[0].movement_class = 1;
+  for (std::uint32_t k = 0; k < 5; ++k) s.units.push_back(unit_at(2 + k, {2.5 + 1.2 * k, 4.0}, move_to({28.5 - 1.2 * k, 4.0})));
+  Simulation sim(s);
+  for (int i = 0; i < 120 * 30 && sim.arrived_count() < 6; ++i) {
+    sim.step();
+    REQUIRE(deepest_overlap(sim) <= 1e-6);
+  }
+  CHECK(sim.arrived_count() == 6);
+  CHECK(sim.counters().tunnelled == 0);
+}
+
 TEST_CASE("a group order reaches every unit of the group") {
   Scenario s = field(open_rows(20, 20));
   s.units = {unit_at(1, {2.5, 2.5}), unit_at(2, {4.5, 2.5}), unit_at(3, {6.5, 2.5})};
