@@ -1,5 +1,5 @@
 // The simulation panel. Buttons are recorded in the UI probe (sim_play, sim_step,
-// sim_reset) for the window test.
+// sim_reset, sim_close) for the window test.
 
 #include "app/sim/sim_panel.hpp"
 
@@ -27,8 +27,8 @@ std::size_t ordered_units(const Scenario& s) {
 }
 
 void controls(SimPlayer& sim, EditorState& state) {
-  const float third = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
-  if (ImGui::Button(sim.playing() ? "Pause##sim" : "Play##sim", ImVec2(third, 0))) {
+  const float quarter = (ImGui::GetContentRegionAvail().x - 3 * ImGui::GetStyle().ItemSpacing.x) / 4;
+  if (ImGui::Button(sim.playing() ? "Pause##sim" : "Play##sim", ImVec2(quarter, 0))) {
     if (sim.playing()) {
       sim.pause();
     } else {
@@ -38,13 +38,21 @@ void controls(SimPlayer& sim, EditorState& state) {
   state.probe.last_item("sim_play");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run the unit simulation (built from the scenario if not yet)");
   ImGui::SameLine();
-  if (ImGui::Button("Step##sim", ImVec2(third, 0))) sim.step(state);
+  if (ImGui::Button("Step##sim", ImVec2(quarter, 0))) sim.step(state);
   state.probe.last_item("sim_step");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("One fixed step of the scenario's dt");
   ImGui::SameLine();
-  if (ImGui::Button("Reset##sim", ImVec2(third, 0))) sim.reset(state);
+  if (ImGui::Button("Reset##sim", ImVec2(quarter, 0))) sim.reset(state);
   state.probe.last_item("sim_reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build the simulation afresh from the scenario, paused");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(sim.simulation() == nullptr);
+  if (ImGui::Button("Close##sim", ImVec2(quarter, 0))) sim.stop();
+  state.probe.last_item("sim_close");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Discard the simulation: the scenario's units show again, as edited");
+  }
+  ImGui::EndDisabled();
   float speed = float(sim.speed());
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderFloat("##sim_speed", &speed, float(SimPlayer::kMinSpeed), float(SimPlayer::kMaxSpeed),

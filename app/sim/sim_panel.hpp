@@ -1,6 +1,6 @@
 #pragma once
 
-// The unit simulation's ImGui widgets: play / pause, step, reset, speed; the step count,
+// The unit simulation's ImGui widgets: play / pause, step, reset, close, speed; the step count,
 // simulated time, units alive and arrived, counters and state hash; the selected units
 // with their state, speed, path left, yield and collisions. They read the SimPlayer and
 // issue its commands; no algorithms here.
