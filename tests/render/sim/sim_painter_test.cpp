@@ -106,16 +106,24 @@ TEST_SUITE("render") {
       }
     }
     CHECK(rings == 3);
-    // Heading lines for all three; one velocity line, for the moving unit, 3 m long, up.
+    // Heading lines for all three; one velocity arrow, for the moving unit, 3 m long, up:
+    // a line and its head, whose tip is where one second takes it.
     std::vector<const LinePrim*> velocity;
     for (const Primitive& p : out.layer(Layer::Units)) {
-      if (p.color == sim_palette::kVelocity) velocity.push_back(&std::get<LinePrim>(p.shape));
+      if (p.color == sim_palette::kVelocity && p.kind() == PrimitiveKind::Line) {
+        velocity.push_back(&std::get<LinePrim>(p.shape));
+      }
     }
     CHECK(out.count(Layer::Units, PrimitiveKind::Line) == 4);
     REQUIRE(velocity.size() == 1);
     CHECK(velocity[0]->a == Vec2{5, 5});
     CHECK(velocity[0]->b.x == doctest::Approx(5));
-    CHECK(velocity[0]->b.y == doctest::Approx(2));
+    CHECK(velocity[0]->b.y < 5);
+    const auto heads = out.find(Layer::Units, PrimitiveKind::Polygon);
+    REQUIRE(heads.size() == 1);
+    const std::vector<Vec2>& tip = std::get<PolygonPrim>(heads[0]->shape).points;
+    CHECK(tip[0].x == doctest::Approx(5));
+    CHECK(tip[0].y == doctest::Approx(2));
     // Nothing selected, nothing highlighted.
     for (const Primitive& p : out.layer(Layer::Units)) CHECK(p.color != sim_palette::kSelected);
   }
