@@ -134,3 +134,17 @@ pathscope_cli_test(bench_grid_den312d 0 "den312d +astar +20 +0 .*den312d +weight
                    ${PS} bench grid ${BENCH}/den312d.map.scen --planner astar,weighted_astar --max-ratio 1.5 --limit 20 --repeat 1)
 pathscope_cli_test(bench_grid_bad_warthog 1 "--warthog: .*no_such_warthog.* exited with status"
                    ${PS} bench grid ${BENCH}/den312d.map.scen --limit 5 --repeat 1 --warthog ${DATA}/no_such_warthog)
+
+# `pathscope simulate`: the run's figures, one JSON object; the same state hash in every
+# build (release and sanitizers run this same test); bad files named.
+pathscope_cli_test(simulate_json 0 "\"steps\":300,.*\"units\":16,.*\"hard_overlaps\":0,.*\"tunnelled\":0,.*\"state_hash\":\"[0-9a-f]+\",\"micros_per_unit_step\""
+                   ${PS} simulate maps/sim_bridge.json --steps 300 --json)
+pathscope_cli_test(simulate_golden_hash 0 "\"state_hash\":\"31a7df7bc05c681f\""
+                   ${PS} simulate maps/sim_bridge.json --steps 300 --json)
+pathscope_cli_test(simulate_text 0 "sim_town.json: 90 steps \\(3.00 s\\), 40 units, 0/0 arrived, 0 hard overlaps"
+                   ${PS} simulate maps/sim_town.json --seconds 3)
+pathscope_cli_test(simulate_bad_file 1 "bad_syntax.json:3:92: syntax error" ${PS} simulate ${DATA}/bad_syntax.json)
+pathscope_cli_test(simulate_missing_file 1 "no_such.json" ${PS} simulate ${DATA}/no_such.json)
+# `pathscope bench sim`, small: one JSON object per generated case.
+pathscope_cli_test(bench_sim_small 0 "\"case\":\"circle_20\",\"units\":20.*\"case\":\"crossing_5\",\"units\":10.*\"case\":\"random_20_Berlin_1_256\",\"units\":20"
+                   ${PS} bench sim --circle 20 --crossing 5 --random 20 --seconds 5 --json)

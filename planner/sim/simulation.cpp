@@ -571,8 +571,10 @@ void Simulation::move_units() {
   //    other is dropped; meeting head-on it turns right, as traffic does). No unit hops
   //    over another between two steps (seed 002, Figure 3), and touching units flow
   //    round each other instead of locking.
-  //  - Discrete check: only where the move ends counts; a move ending in a unit is not
-  //    made. A fast unit may hop over another.
+  //  - Discrete check: units are tested where their moves end only: a move is made
+  //    whole, and an overlap it ends in is left to prevention (seed 002: "they move the
+  //    unit from point A to point B without considering what might be between"). A
+  //    fast unit may hop over another.
   double max_step = 0;
   impl_->points.resize(units_.size());
   impl_->alive.resize(units_.size());
@@ -637,17 +639,6 @@ void Simulation::move_units() {
         if (move != x.next.position - u.position && segment_blocked(g, x.move_key, u.position, u.position + move)) {
           move = Vec2{0, 0};
         }
-      } else {
-        const Vec2 end = u.position + move;
-        bool inside = false;
-        impl_->hash.near(u.position, [&](std::uint32_t j) {
-          if (j == i || inside) return;
-          const SimUnit& o = units_[j];
-          const double r = ri + impl_->motions[o.movement_class].hard_radius;
-          inside = glm::dot(end - o.position, end - o.position) < r * r &&
-                   glm::dot(end - o.position, end - o.position) < glm::dot(u.position - o.position, u.position - o.position);
-        });
-        if (inside) move = Vec2{0, 0};
       }
     }
     MotionState next = x.next;

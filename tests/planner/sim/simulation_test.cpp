@@ -210,7 +210,7 @@ TEST_CASE("an order to an unreachable point fails and the unit stands") {
 TEST_CASE("a fast unit hops over another with the discrete check and not with the continuous one") {
   // One step is longer than unit 2 is wide: the discrete check looks only where a move
   // ends, so unit 1 may land on the far side (where it lands depends on the blocker's
-  // place: some places it lands inside and is stopped).
+  // place: at some places it lands inside it and walks out).
   Scenario u = field(open_rows(14, 3));
   u.classes[0].speed = 90;  // 3 m per step
   u.classes[0].acceleration = 100000;
@@ -228,13 +228,13 @@ TEST_CASE("a fast unit hops over another with the discrete check and not with th
       if (continuous) {
         CHECK(sim.counters().tunnelled == 0);  // it stops at the contact (and may slide round)
         CHECK(deepest_overlap(sim) <= 1e-9);
-      } else if (sim.slots()[0].arrived) {
-        ++hops;
-        CHECK(sim.counters().tunnelled == 1);
+      } else {
+        CHECK(sim.slots()[0].arrived);  // it always gets past, one way or the other
+        hops += static_cast<int>(sim.counters().tunnelled);
       }
     }
   }
-  CHECK(hops >= 2);
+  CHECK(hops >= 2);  // cleanly over it (a landing inside it is an overlap instead)
 }
 
 TEST_CASE("collision prevention leaves no hard overlap on random dense set-ups") {
