@@ -17,7 +17,8 @@ std::size_t ordered_units(const Scenario& s) {
   for (const Unit& u : s.units) {
     bool ordered = u.order.kind != OrderKind::None;
     for (const UnitGroup& g : s.groups) {
-      if (g.order.kind != OrderKind::None && std::find(g.units.begin(), g.units.end(), u.id) != g.units.end()) {
+      if (g.order.kind != OrderKind::None &&
+          std::find(g.units.begin(), g.units.end(), u.id) != g.units.end()) {
         ordered = true;
       }
     }
@@ -36,7 +37,8 @@ void controls(SimPlayer& sim, EditorState& state) {
     }
   }
   state.probe.last_item("sim_play");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run the unit simulation (built from the scenario if not yet)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Run the unit simulation (built from the scenario if not yet)");
   ImGui::SameLine();
   if (ImGui::Button("Step##sim", ImVec2(quarter, 0))) sim.step(state);
   state.probe.last_item("sim_step");
@@ -83,7 +85,8 @@ void selected_units(SimPlayer& sim, const sim::Simulation& s) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
   const float rows = float(std::min<std::size_t>(n, 8) + 1);
-  if (!ImGui::BeginTable("##sim_selected", 6, flags, ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) {
+  if (!ImGui::BeginTable("##sim_selected", 6, flags,
+                         ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) {
     return;
   }
   ImGui::TableSetupScrollFreeze(0, 1);
@@ -121,7 +124,8 @@ void sim_panel(SimPlayer& sim, EditorState& state) {
   const sim::Simulation* s = sim.simulation();
   if (!s) {
     const Scenario& scenario = state.doc->scenario();
-    ImGui::TextDisabled("Not running: %zu units, %zu with orders.", scenario.units.size(), ordered_units(scenario));
+    ImGui::TextDisabled("Not running: %zu units, %zu with orders.", scenario.units.size(),
+                        ordered_units(scenario));
     ImGui::TextDisabled("Play, Step or the Units tool (U) start it.");
     return;
   }

@@ -9,8 +9,8 @@
 #include "app/editor/tools/tool_widgets.hpp"
 #include "app/sim/sim_player.hpp"
 
-#include <glm/geometric.hpp>
 #include <imgui.h>
+#include <glm/geometric.hpp>
 
 #include <optional>
 

@@ -111,7 +111,8 @@ TEST_SUITE("sim_window") {
     CHECK(a.sim().state_hash() == b.sim().state_hash());
   }
 
-  TEST_CASE("sim player: reset rebuilds from the document; edits reach the world; another document stops it") {
+  TEST_CASE(
+      "sim player: reset rebuilds from the document; edits reach the world; another document stops it") {
     Rig rig(four_units());
     REQUIRE(rig.player.step(rig.state));
     const sim::SimUnit* second = rig.sim().find_scenario_unit(11);
