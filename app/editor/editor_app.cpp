@@ -14,6 +14,7 @@
 #include "app/editor/inspector.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/platform/pointer_input.hpp"
+#include "app/sim/sim_panel.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
 #include "render/search/trace_painter.hpp"
@@ -300,7 +301,8 @@ void EditorApp::frame(const PointerTracker& pointer) {
   debugger_.sync(state_);
   debugger_.update(io.DeltaTime);
   if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging() && !canvas_.panning()) {
-    debugger_hover_tooltip(debugger_, *hover);
+    // A simulated unit under the pointer hides the planner's node there.
+    if (!sim_hover_tooltip(sim_, *hover, 6.0 / state_.camera.zoom())) debugger_hover_tooltip(debugger_, *hover);
   }
   status_bar();
   update_title();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <optional>
 
 namespace pathscope::app {
 namespace {
@@ -118,6 +119,22 @@ void selected_units(SimPlayer& sim, const sim::Simulation& s) {
 }
 
 }  // namespace
+
+bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
+  const sim::Simulation* s = sim.simulation();
+  const std::optional<sim::UnitId> id = sim.unit_at(world, tolerance);
+  const sim::SimUnit* u = s && id ? s->unit(*id) : nullptr;
+  if (!u) return false;
+  const Scenario& scenario = s->scenario();
+  const char* class_name =
+      u->movement_class < scenario.classes.size() ? scenario.classes[u->movement_class].name.c_str() : "?";
+  ImGui::BeginTooltip();
+  ImGui::Text("unit %u (%s), %s", u->scenario_id, class_name, sim::to_string(u->state));
+  ImGui::Text("%.2f m/s, path left %.1f m, yield %s, collisions %zu", u->speed, remaining_path_length(*u),
+              yield_name(u->yield), collision_count(*s, u->id));
+  ImGui::EndTooltip();
+  return true;
+}
 
 void sim_panel(SimPlayer& sim, EditorState& state) {
   controls(sim, state);

@@ -13,4 +13,10 @@ namespace pathscope::app {
 /// The body of the simulation section (inside an open ImGui window).
 void sim_panel(SimPlayer& sim, EditorState& state);
 
+/// A tooltip on the simulated unit at `world` (metres; within `tolerance` of its hard
+/// radius): its id, class, state, speed, path left, yield and collisions. False (and no
+/// tooltip) when there is no simulation or no unit there. Call while the mouse is over
+/// the map.
+bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance);
+
 }  // namespace pathscope::app
