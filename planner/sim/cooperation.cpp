@@ -104,6 +104,14 @@ Vec2 along_path(const std::vector<Vec2>& path, const Projection& pr, double dist
   return a + dir * distance;
 }
 
+// b gives way to a: it ranks as a while it does.
+void lend(SimUnit& b, const SimUnit& a, const Motion& ma) {
+  const auto r = effective_rank(a, ma);
+  b.lent = true;
+  b.lent_priority = r.first;
+  b.lent_index = r.second;
+}
+
 }  // namespace
 
 void Simulation::detect_collisions() {
@@ -264,6 +272,7 @@ void Simulation::cooperate() {
       }
       b->yield = Yield::MoveAside;
       b->yield_to = a->id;
+      lend(*b, *a, ma);
       b->aside = b->home = target;  // the shortest move; it stays there
       b->get_to = target;
       b->yield_until = now + kYieldSeconds;
@@ -274,8 +283,9 @@ void Simulation::cooperate() {
       continue;
     }
     // a moves. Where its path passes b, and its get-to point past it.
-    const std::vector<Vec2>& path_a = a->path;
-    const std::size_t from = std::min(a->waypoint, path_a.empty() ? 0 : path_a.size() - 1);
+    const bool a_aside = a->yield == Yield::MoveAside || a->yield == Yield::Return;
+    const std::vector<Vec2>& path_a = a_aside ? xa.yield_path : a->path;
+    const std::size_t from = a_aside ? 0 : std::min(a->waypoint, path_a.empty() ? 0 : path_a.size() - 1);
     const Projection pr = path_a.empty() ? Projection{a->position, direction(a->heading), 0, 0}
                                          : project(path_a, from, a->position, b->position);
     const Vec2 get_to = path_a.empty() ? a->position : along_path(path_a, pr, hard + ma.hard_radius + kMargin);
@@ -291,6 +301,7 @@ void Simulation::cooperate() {
         // 3.1: it moves aside and comes back once we are past our get-to point.
         b->yield = Yield::MoveAside;
         b->yield_to = a->id;
+        lend(*b, *a, ma);
         b->aside = aside_b;
         b->home = b->position;
         b->get_to = get_to;
@@ -310,7 +321,7 @@ void Simulation::cooperate() {
       }
       // 3.2: go round it, on our side of it.
       const Vec2 detour = b->position - normal * (side * (hard + kMargin));
-      if (!path_a.empty() && inside(detour) &&
+      if (!a_aside && !path_a.empty() && inside(detour) &&
           !segment_blocked(grid_a, xa.move_key, a->position, detour) &&
           !segment_blocked(grid_a, xa.move_key, detour, get_to)) {
         // Path points under the other unit are left out: past the detour point the
@@ -338,6 +349,7 @@ void Simulation::cooperate() {
         if (inside(ahead) && !segment_blocked(grid_b, xb.move_key, b->position, ahead)) {
           b->yield = Yield::MoveAside;
           b->yield_to = a->id;
+          lend(*b, *a, ma);
           b->aside = b->home = ahead;  // it stays ahead; the next collision decides again
           b->get_to = ahead;
           b->yield_until = now + kYieldSeconds;
@@ -385,6 +397,7 @@ void Simulation::cooperate() {
       // 4.2: the lower pauses; next step it is a still unit in our way (case 3).
       b->yield = Yield::Wait;
       b->yield_to = a->id;
+      lend(*b, *a, ma);
       b->home = b->position;
       b->get_to = get_to;
       b->yield_until = now + kYieldSeconds;
@@ -400,6 +413,7 @@ void Simulation::cooperate() {
     const double factor = std::clamp(b_dist / (std::max(1e-3, mb.speed) * std::max(a_time, set.dt)), 0.1, 0.8);
     b->yield = Yield::SlowDown;
     b->yield_to = a->id;
+    lend(*b, *a, ma);
     b->speed_factor = factor;
     b->home = c.point;
     b->get_to = get_to;

@@ -69,9 +69,29 @@ bool is_moving(const SimUnit& u) {
   return u.state == MoveState::Moving && u.yield != Yield::Wait;
 }
 
+namespace {
+
+// A unit's rank: its class priority and slot index, or the better rank lent to it by
+// the unit it gives way to (priority inheritance: a unit pushed along passes the push
+// on to the units in its own way, as the pusher would).
+std::pair<int, std::uint32_t> rank(const SimUnit& u, const Motion& m) {
+  std::pair<int, std::uint32_t> r{m.priority, u.id.index};
+  if (u.lent && u.yield != Yield::None &&
+      (u.lent_priority > r.first || (u.lent_priority == r.first && u.lent_index < r.second))) {
+    r = {u.lent_priority, u.lent_index};
+  }
+  return r;
+}
+
+}  // namespace
+
+std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m) { return rank(u, m); }
+
 bool outranks(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb) {
-  if (ma.priority != mb.priority) return ma.priority > mb.priority;
-  return a.id.index < b.id.index;
+  const auto ra = rank(a, ma), rb = rank(b, mb);
+  if (ra.first != rb.first) return ra.first > rb.first;
+  if (ra.second != rb.second) return ra.second < rb.second;
+  return a.id.index < b.id.index;  // both lent the same rank
 }
 
 namespace {

@@ -90,7 +90,11 @@ struct SimUnit {
   Vec2 home{0, 0};                    ///< Where it returns to after moving aside.
   Vec2 get_to{0, 0};                  ///< The other unit's get-to point.
   double yield_until = 0;             ///< Time the yield gives up at (never forever).
-  double wait_time = 0;               ///< Seconds spent waiting for a path or a yield, for retries.
+  /// While it yields: the rank (class priority, slot index) lent by the unit it gives
+  /// way to, so that it can pass the demand on to units in its own way.
+  int lent_priority = 0;
+  std::uint32_t lent_index = 0;
+  bool lent = false;
   // Progress, for stuck detection.
   double progress_time = 0;           ///< Last time it got closer to its order point.
   double best_distance = 0;           ///< Closest it has got to its current order point.

@@ -6,6 +6,7 @@
 // prevention and reactive avoidance).
 
 #include <cstdint>
+#include <utility>
 #include <unordered_set>
 #include <vector>
 
@@ -47,7 +48,11 @@ struct Simulation::Impl {
 /// True if a unit means to move this step (seed 002's "moving" unit).
 bool is_moving(const SimUnit& u);
 
-/// The unit that gives way less: higher class priority, then the lower slot index.
+/// The unit that gives way less: higher class priority, then the lower slot index; a
+/// yielding unit ranks as the unit it yields to, if that is better.
 bool outranks(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb);
+
+/// A unit's rank (priority, slot index) with any rank lent to it.
+std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m);
 
 }  // namespace pathscope::sim
