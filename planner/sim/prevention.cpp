@@ -91,8 +91,8 @@ void Simulation::prevent_overlaps() {
         wa = ma.priority > mb.priority ? 0.0 : 1.0;
       }
       const double push = over + kSlack;
-      Vec2 pa = a.position - n * (push * wa);
-      Vec2 pb = b.position + n * (push * (1 - wa));
+      Vec2 pa = capped(i, a.position - n * (push * wa));
+      Vec2 pb = capped(j, b.position + n * (push * (1 - wa)));
       const CostGrid& ga = world_->grid(a.movement_class);
       const CostGrid& gb = world_->grid(b.movement_class);
       const UnitPrivate& xa = impl_->extra[i];
@@ -102,15 +102,13 @@ void Simulation::prevent_overlaps() {
       if (!a_ok && !b_ok) return;
       if (!a_ok) {
         pa = a.position;
-        pb = b.position + n * push;
+        pb = capped(j, b.position + n * push);
         if (segment_blocked(gb, xb.move_key, b.position, pb)) return;
       } else if (!b_ok) {
         pb = b.position;
-        pa = a.position - n * push;
+        pa = capped(i, a.position - n * push);
         if (segment_blocked(ga, xa.move_key, a.position, pa)) return;
       }
-      pa = capped(i, pa);
-      pb = capped(j, pb);
       if (pa != a.position) {
         a.position = pa;
         a.predicted.clear();

@@ -535,6 +535,18 @@ void Simulation::run_state_loops() {
         case MoveState::Moving: {
           if (u.yield != Yield::None) u.predicted.clear();
           if (u.predicted.empty()) predict(u);
+          if (u.predicted.empty() && u.waypoint < u.path.size()) {
+            // Pushed off its cell's centre, its line to the next path point may cut a
+            // wall's corner: back to the centre first, before asking for a new path.
+            const CostGrid& grid = world_->grid(u.movement_class);
+            if (const auto cell = grid.cell_at(u.position)) {
+              const Vec2 centre = grid.center(*cell);
+              if (centre != u.position && centre != u.path[u.waypoint] && !segment_blocked(grid, x.move_key, u.position, centre)) {
+                u.path.insert(u.path.begin() + static_cast<std::ptrdiff_t>(u.waypoint), centre);
+                predict(u);
+              }
+            }
+          }
           if (u.predicted.empty()) {
             // Listing 1: the move collides with the world: wait for a new path.
             u.state = MoveState::WaitingForPath;

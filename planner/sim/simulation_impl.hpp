@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -41,6 +42,8 @@ struct Simulation::Impl {
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
   std::vector<std::uint32_t> order;   ///< Scratch: the order units move in.
   std::vector<Vec2> moved_to;      ///< Scratch: positions after the move, before prevention.
+  std::unordered_map<std::uint64_t, std::size_t> remembered_at;  ///< Scratch: memory lookup by pair.
+  std::vector<std::uint8_t> decided;                        ///< Scratch: units decided for this step.
   std::unordered_set<std::uint64_t> overlapping_pairs;  ///< Lookup only: pairs counted in hard_overlaps.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
 };

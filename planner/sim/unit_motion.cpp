@@ -29,11 +29,22 @@ Motion resolve_motion(const MovementClass& c) {
   return m;
 }
 
-double angle_difference(double a, double b) {
-  double d = std::remainder(b - a, 2 * std::numbers::pi);
-  if (d <= -std::numbers::pi) d += 2 * std::numbers::pi;
-  return d;
+namespace {
+
+// x wrapped to (-pi, pi]; exact for the sums of two wrapped angles the motion makes,
+// and cheaper than std::remainder.
+double wrap_angle(double x) {
+  constexpr double kPi = std::numbers::pi, kTwoPi = 2 * std::numbers::pi;
+  if (x > kPi || x <= -kPi) {
+    x = std::remainder(x, kTwoPi);
+    if (x <= -kPi) x += kTwoPi;
+  }
+  return x;
 }
+
+}  // namespace
+
+double angle_difference(double a, double b) { return wrap_angle(b - a); }
 
 Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed,
                   double brake_horizon) {
@@ -63,7 +74,7 @@ MotionState advance(const MotionState& from, const Steer& steer, const Motion& m
     const double diff = angle_difference(from.heading, wanted);
     const double max_turn = motion.turn_rate * dt;
     const double turn = std::clamp(diff, -max_turn, max_turn);
-    to.heading = std::remainder(from.heading + turn, 2 * std::numbers::pi);
+    to.heading = wrap_angle(from.heading + turn);
     turn_left = std::abs(diff - turn);
   }
   // The speed it aims at.
