@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--motion", render.motion_seconds,
                          "first move the features that have a velocity for this many seconds (steps of 1/30 s)");
   render_cmd->add_option("--sim-steps", render.sim_steps,
-                         "run the unit simulation this many fixed steps and draw it (its layers: sim_*, units)");
+                         "run the unit simulation N fixed steps and draw it (layers sim_*, units)");
   std::string pick;
   render_cmd->add_option("--pick", pick, "X,Y: highlight the links of the planner's node at this world point");
 

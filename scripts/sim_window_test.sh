@@ -16,7 +16,8 @@
 #   - Pause stops the steps, Step adds exactly one;
 #   - Reset goes back to step 0, and Reset + Step twice gives the same hash twice;
 #   - an obstacle drawn while it plays reaches the simulation (it keeps running), undo
-#     removes it; the app closes cleanly.
+#     removes it; Close discards the simulation and the map is as opened; the app closes
+#     cleanly.
 #
 # Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb). Needs Xvfb, xdotool and ImageMagick;
 # uses openbox when installed. Screenshots are kept in $SMOKE_OUT_DIR if set.
@@ -263,6 +264,14 @@ settle 1.0
 press z ctrl
 shot edited
 note "an obstacle drawn while playing: the simulation runs on ($(sim_field steps) steps)"
+
+# ---- Close: the simulation is gone, the scenario's units show where they stood ------
+click_item sim_close
+[ "$(sim_field exists)" = 0 ] || fail "Close left the simulation in place"
+shot closed
+back=$(diff_canvas opened closed)
+note "closed: canvas pixels differing from the opened scenario: $back"
+[ "$back" -le 200 ] || fail "after Close the map differs from the opened scenario in $back pixels (screenshots in $out)"
 
 # ---- Close: SIGTERM ends the app at once and cleanly (nothing unsaved after undo) ----
 kill -TERM "$app_pid"

@@ -57,12 +57,13 @@ std::string status_line(const SearchDebugger& dbg) {
 std::string sim_line(const sim::Simulation& s) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "simulation: step %llu, t = %.2f s, %zu/%zu arrived, hash %016llx",
-                static_cast<unsigned long long>(s.step_count()), s.time(), s.arrived_count(), s.ordered_count(),
-                static_cast<unsigned long long>(s.state_hash()));
+                static_cast<unsigned long long>(s.step_count()), s.time(), s.arrived_count(),
+                s.ordered_count(), static_cast<unsigned long long>(s.state_hash()));
   return buf;
 }
 
-void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool show_step, const sim::Simulation* sim) {
+void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool show_step,
+                    const sim::Simulation* sim) {
   ImGui::SetNextWindowPos(ImVec2(8, 8));
   ImGui::SetNextWindowBgAlpha(0.65f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
@@ -168,7 +169,8 @@ int run_render_command(const RenderOptions& options) {
   if (options.sim_steps >= 0) {
     constexpr long long kMaxSimSteps = 1000000;
     if (options.sim_steps > kMaxSimSteps) {
-      return fail("--sim-steps " + std::to_string(options.sim_steps) + ": at most " + std::to_string(kMaxSimSteps));
+      return fail("--sim-steps " + std::to_string(options.sim_steps) + ": at most " +
+                  std::to_string(kMaxSimSteps));
     }
     simulation = std::make_unique<sim::Simulation>(scenario);
     for (long long i = 0; i < options.sim_steps; ++i) simulation->step();
@@ -217,7 +219,8 @@ int run_render_command(const RenderOptions& options) {
     overlay.clear();
     debugger.paint(*layers, overlay, camera.zoom());
     overlay_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - p0).count();
-    (*canvas)->draw_frame(lists, camera, [&] { status_overlay(state, debugger, options.step >= 0, simulation.get()); });
+    (*canvas)->draw_frame(lists, camera,
+                          [&] { status_overlay(state, debugger, options.step >= 0, simulation.get()); });
   };
   // ImGui sizes auto-fitting windows on their first frame, and the overlay's images
   // are built and uploaded then; that frame is not timed.

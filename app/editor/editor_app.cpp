@@ -14,6 +14,7 @@
 #include "app/editor/inspector.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/platform/pointer_input.hpp"
+#include "app/sim/sim_panel.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
 #include "render/search/trace_painter.hpp"
@@ -72,7 +73,8 @@ void EditorApp::handle_event(const SDL_Event& e) {
 }
 
 bool EditorApp::animating() const {
-  return debugger_.playing() || debugger_.busy() || motion_.playing() || sim_.playing() || files_.quit_confirmed();
+  return debugger_.playing() || debugger_.busy() || motion_.playing() || sim_.playing() ||
+         files_.quit_confirmed();
 }
 
 AppSettings EditorApp::settings() const {
@@ -178,7 +180,9 @@ void EditorApp::paint_scene_if_needed() {
   if (key != sim_key_) {
     sim_key_ = key;
     sim_drawing_.clear();
-    if (simulating) render::paint_sim(render::sim_scene(*sim_.simulation(), sim_.selected()), state_.layers, sim_drawing_);
+    if (simulating) {
+      render::paint_sim(render::sim_scene(*sim_.simulation(), sim_.selected()), state_.layers, sim_drawing_);
+    }
   }
   std::snprintf(key, sizeof key, "%s/%llu/%llu/%llu", map_key_.c_str(), (unsigned long long)debugger_.trace_version(),
                 (unsigned long long)debugger_.step(), (unsigned long long)debugger_.results_version());
@@ -227,8 +231,8 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
     // exists, playing, steps, units alive, arrived, ordered, selected, state hash
     char line[256];
     std::snprintf(line, sizeof line, "sim 1 %d %llu %zu %zu %zu %zu %016llx\n", int(sim_.playing()),
-                  (unsigned long long)s->step_count(), s->unit_count(), s->arrived_count(), s->ordered_count(),
-                  sim_.selected().size(), (unsigned long long)s->state_hash());
+                  (unsigned long long)s->step_count(), s->unit_count(), s->arrived_count(),
+                  s->ordered_count(), sim_.selected().size(), (unsigned long long)s->state_hash());
     all += line;
   } else {
     all += "sim 0 0 0 0 0 0 0 0\n";
@@ -297,7 +301,8 @@ void EditorApp::frame(const PointerTracker& pointer) {
   debugger_.sync(state_);
   debugger_.update(io.DeltaTime);
   if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging() && !canvas_.panning()) {
-    debugger_hover_tooltip(debugger_, *hover);
+    // A simulated unit under the pointer hides the planner's node there.
+    if (!sim_hover_tooltip(sim_, *hover, 6.0 / state_.camera.zoom())) debugger_hover_tooltip(debugger_, *hover);
   }
   status_bar();
   update_title();

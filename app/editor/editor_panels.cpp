@@ -46,7 +46,9 @@ void EditorApp::menu_bar() {
     ImGui::Separator();
     bool left = left_width_ > 0, right = right_width_ > 0;
     if (ImGui::MenuItem("Left column (tools, layers)", nullptr, &left)) left_width_ = -left_width_;
-    if (ImGui::MenuItem("Right column (inspector, debugger)", nullptr, &right)) right_width_ = -right_width_;
+    if (ImGui::MenuItem("Right column (inspector, simulation, debugger)", nullptr, &right)) {
+      right_width_ = -right_width_;
+    }
     ImGui::MenuItem("Inspector", nullptr, &show_inspector_);
     ImGui::MenuItem("Simulation", nullptr, &show_simulation_);
     ImGui::MenuItem("Search debugger", nullptr, &show_debugger_);

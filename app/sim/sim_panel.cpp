@@ -1,5 +1,5 @@
 // The simulation panel. Buttons are recorded in the UI probe (sim_play, sim_step,
-// sim_reset) for the window test.
+// sim_reset, sim_close) for the window test.
 
 #include "app/sim/sim_panel.hpp"
 
@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <optional>
 
 namespace pathscope::app {
 namespace {
@@ -17,7 +18,8 @@ std::size_t ordered_units(const Scenario& s) {
   for (const Unit& u : s.units) {
     bool ordered = u.order.kind != OrderKind::None;
     for (const UnitGroup& g : s.groups) {
-      if (g.order.kind != OrderKind::None && std::find(g.units.begin(), g.units.end(), u.id) != g.units.end()) {
+      if (g.order.kind != OrderKind::None &&
+          std::find(g.units.begin(), g.units.end(), u.id) != g.units.end()) {
         ordered = true;
       }
     }
@@ -27,8 +29,8 @@ std::size_t ordered_units(const Scenario& s) {
 }
 
 void controls(SimPlayer& sim, EditorState& state) {
-  const float third = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
-  if (ImGui::Button(sim.playing() ? "Pause##sim" : "Play##sim", ImVec2(third, 0))) {
+  const float quarter = (ImGui::GetContentRegionAvail().x - 3 * ImGui::GetStyle().ItemSpacing.x) / 4;
+  if (ImGui::Button(sim.playing() ? "Pause##sim" : "Play##sim", ImVec2(quarter, 0))) {
     if (sim.playing()) {
       sim.pause();
     } else {
@@ -36,15 +38,24 @@ void controls(SimPlayer& sim, EditorState& state) {
     }
   }
   state.probe.last_item("sim_play");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run the unit simulation (built from the scenario if not yet)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Run the unit simulation (built from the scenario if not yet)");
   ImGui::SameLine();
-  if (ImGui::Button("Step##sim", ImVec2(third, 0))) sim.step(state);
+  if (ImGui::Button("Step##sim", ImVec2(quarter, 0))) sim.step(state);
   state.probe.last_item("sim_step");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("One fixed step of the scenario's dt");
   ImGui::SameLine();
-  if (ImGui::Button("Reset##sim", ImVec2(third, 0))) sim.reset(state);
+  if (ImGui::Button("Reset##sim", ImVec2(quarter, 0))) sim.reset(state);
   state.probe.last_item("sim_reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build the simulation afresh from the scenario, paused");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(sim.simulation() == nullptr);
+  if (ImGui::Button("Close##sim", ImVec2(quarter, 0))) sim.stop();
+  state.probe.last_item("sim_close");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Discard the simulation: the scenario's units show again, as edited");
+  }
+  ImGui::EndDisabled();
   float speed = float(sim.speed());
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderFloat("##sim_speed", &speed, float(SimPlayer::kMinSpeed), float(SimPlayer::kMaxSpeed),
@@ -75,7 +86,8 @@ void selected_units(SimPlayer& sim, const sim::Simulation& s) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
   const float rows = float(std::min<std::size_t>(n, 8) + 1);
-  if (!ImGui::BeginTable("##sim_selected", 6, flags, ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) {
+  if (!ImGui::BeginTable("##sim_selected", 6, flags,
+                         ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) {
     return;
   }
   ImGui::TableSetupScrollFreeze(0, 1);
@@ -108,12 +120,29 @@ void selected_units(SimPlayer& sim, const sim::Simulation& s) {
 
 }  // namespace
 
+bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
+  const sim::Simulation* s = sim.simulation();
+  const std::optional<sim::UnitId> id = sim.unit_at(world, tolerance);
+  const sim::SimUnit* u = s && id ? s->unit(*id) : nullptr;
+  if (!u) return false;
+  const Scenario& scenario = s->scenario();
+  const char* class_name =
+      u->movement_class < scenario.classes.size() ? scenario.classes[u->movement_class].name.c_str() : "?";
+  ImGui::BeginTooltip();
+  ImGui::Text("unit %u (%s), %s", u->scenario_id, class_name, sim::to_string(u->state));
+  ImGui::Text("%.2f m/s, path left %.1f m, yield %s, collisions %zu", u->speed, remaining_path_length(*u),
+              yield_name(u->yield), collision_count(*s, u->id));
+  ImGui::EndTooltip();
+  return true;
+}
+
 void sim_panel(SimPlayer& sim, EditorState& state) {
   controls(sim, state);
   const sim::Simulation* s = sim.simulation();
   if (!s) {
     const Scenario& scenario = state.doc->scenario();
-    ImGui::TextDisabled("Not running: %zu units, %zu with orders.", scenario.units.size(), ordered_units(scenario));
+    ImGui::TextDisabled("Not running: %zu units, %zu with orders.", scenario.units.size(),
+                        ordered_units(scenario));
     ImGui::TextDisabled("Play, Step or the Units tool (U) start it.");
     return;
   }

@@ -176,7 +176,8 @@ std::vector<sim::UnitId> SimPlayer::units_in_box(Vec2 a, Vec2 b) const {
   if (!sim_) return out;
   const Vec2 lo = glm::min(a, b), hi = glm::max(a, b);
   for (const sim::SimUnit& u : sim_->slots()) {
-    if (u.alive && u.position.x >= lo.x && u.position.x <= hi.x && u.position.y >= lo.y && u.position.y <= hi.y) {
+    if (u.alive && u.position.x >= lo.x && u.position.x <= hi.x && u.position.y >= lo.y &&
+        u.position.y <= hi.y) {
       out.push_back(u.id);
     }
   }

@@ -131,12 +131,18 @@ void paint_unit(const sim::SimUnit& u, const sim::Motion& m, Color fill, bool se
   }
   out.line(Layer::Units, sim_palette::kOutline, u.position, u.position + dir * (m.hard_radius * 1.8), 2);
   if (u.speed != 0) {
-    // Where it would be in one second at its current speed.
-    out.line(Layer::Units, sim_palette::kVelocity, u.position, u.position + dir * u.speed, 1.5f);
+    // Where it would be in one second at its current speed; the head tells it from the
+    // heading line and from collision lines.
+    const Vec2 tip = u.position + dir * u.speed, side{-dir.y, dir.x};
+    const double head = std::min(std::abs(u.speed) * 0.4, m.hard_radius * 0.8);
+    const Vec2 back = tip - dir * (u.speed < 0 ? -head : head);
+    out.line(Layer::Units, sim_palette::kVelocity, u.position, back, 1.5f);
+    out.polygon(Layer::Units, sim_palette::kVelocity,
+                {tip, back + side * (head * 0.45), back - side * (head * 0.45)});
   }
   if (selected) {
-    out.circle(Layer::Units, sim_palette::kSelected, u.position, std::max(m.soft_radius, m.hard_radius * 1.4), false,
-               2, 8);
+    out.circle(Layer::Units, sim_palette::kSelected, u.position, std::max(m.soft_radius, m.hard_radius * 1.4),
+               false, 2, 8);
   }
 }
 
@@ -185,7 +191,8 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
     if (predicted) paint_predicted(u, out);
     if (targets) paint_targets(u, std::max(m.hard_radius * 0.5, 0.1), out);
     if (units) {
-      const Color fill = u.faction < s.factions.size() ? s.factions[u.faction].color : sim_palette::kNoFaction;
+      const Color fill =
+          u.faction < s.factions.size() ? s.factions[u.faction].color : sim_palette::kNoFaction;
       paint_unit(u, m, fill, selected[i], out);
     }
   }

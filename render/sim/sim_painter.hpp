@@ -42,25 +42,25 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
 /// (SimCollisions), move-aside targets, homes and get-to points (SimTargets), and on
 /// Units per unit: a faint soft-radius ring, the hard shape (a filled circle, or a filled
 /// ellipse along the heading when its class's hard_aspect < 1) with its outline, the
-/// heading line, the velocity (one second of motion) and, when selected, a highlight
-/// ring. Only layers in `layers` are drawn.
+/// heading line, the velocity (an arrow to where one second at its speed takes it) and,
+/// when selected, a highlight ring. Only layers in `layers` are drawn.
 void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out);
 
 /// Colours of the simulation's drawing, for legends and tests.
 namespace sim_palette {
-inline constexpr Color kUnresolved{235, 55, 55, 255};  ///< A collision not handled yet.
-inline constexpr Color kResolving{250, 175, 40, 255};  ///< A collision being resolved.
-inline constexpr Color kResolved{90, 205, 110, 255};   ///< A collision resolved.
-inline constexpr Color kPath{235, 235, 235, 150};      ///< A unit's remaining path.
-inline constexpr Color kWaypoint{255, 255, 255, 230};  ///< The waypoint a unit heads for.
-inline constexpr Color kPredicted{110, 210, 255, 200}; ///< Predicted positions.
-inline constexpr Color kVelocity{255, 240, 90, 255};   ///< Velocity vectors.
-inline constexpr Color kSelected{255, 255, 255, 255};  ///< The highlight ring of a selected unit.
-inline constexpr Color kAside{200, 120, 255, 255};     ///< Move-aside and detour targets.
-inline constexpr Color kHome{150, 150, 255, 255};      ///< Where a unit returns after moving aside.
-inline constexpr Color kGetTo{255, 120, 200, 255};     ///< The other unit's get-to point.
-inline constexpr Color kOutline{15, 15, 15, 255};      ///< Unit outlines and heading lines.
-inline constexpr Color kNoFaction{200, 200, 200, 255}; ///< Units of no known faction.
+inline constexpr Color kUnresolved{235, 55, 55, 255};   ///< A collision not handled yet.
+inline constexpr Color kResolving{250, 175, 40, 255};   ///< A collision being resolved.
+inline constexpr Color kResolved{90, 205, 110, 255};    ///< A collision resolved.
+inline constexpr Color kPath{235, 235, 235, 150};       ///< A unit's remaining path.
+inline constexpr Color kWaypoint{255, 255, 255, 230};   ///< The waypoint a unit heads for.
+inline constexpr Color kPredicted{110, 210, 255, 200};  ///< Predicted positions.
+inline constexpr Color kVelocity{255, 255, 255, 255};   ///< Velocity arrows.
+inline constexpr Color kSelected{190, 255, 70, 255};    ///< The highlight ring of a selected unit.
+inline constexpr Color kAside{200, 120, 255, 255};      ///< Move-aside and detour targets.
+inline constexpr Color kHome{150, 150, 255, 255};       ///< Where a unit returns after moving aside.
+inline constexpr Color kGetTo{255, 120, 200, 255};      ///< The other unit's get-to point.
+inline constexpr Color kOutline{15, 15, 15, 255};       ///< Unit outlines and heading lines.
+inline constexpr Color kNoFaction{200, 200, 200, 255};  ///< Units of no known faction.
 }  // namespace sim_palette
 
 /// The colour of a collision in `state`.

@@ -9,9 +9,10 @@
 #include "app/editor/tools/tool_widgets.hpp"
 #include "app/sim/sim_player.hpp"
 
+#include <imgui.h>
 #include <glm/geometric.hpp>
 
-#include <imgui.h>
+#include <optional>
 
 namespace pathscope::app::tools {
 namespace {
@@ -77,9 +78,27 @@ class UnitsTool final : public Tool {
     return true;
   }
 
-  void on_deactivate(ToolContext&) override { pressing_ = box_ = false; }
+  void on_hover(ToolContext& ctx, const PointerEvent& e) override {
+    hover_ = ctx.sim ? ctx.sim->unit_at(e.world, ctx.pick_radius()) : std::nullopt;
+  }
 
-  void draw_preview(const ToolContext&, render::DrawList& out) const override {
+  void on_leave(ToolContext&) override { hover_.reset(); }
+
+  void on_deactivate(ToolContext&) override {
+    pressing_ = box_ = false;
+    hover_.reset();
+  }
+
+  void draw_preview(const ToolContext& ctx, render::DrawList& out) const override {
+    // The unit a click would select.
+    const sim::Simulation* s = ctx.sim ? ctx.sim->simulation() : nullptr;
+    if (const sim::SimUnit* u = s && hover_ && !box_ ? s->unit(*hover_) : nullptr) {
+      const Scenario& scenario = s->scenario();
+      const double r = u->movement_class < scenario.classes.size()
+                           ? sim::resolve_motion(scenario.classes[u->movement_class]).hard_radius
+                           : sim::Motion{}.hard_radius;
+      out.circle(render::Layer::Markers, kHoverColor, u->position, r * 1.3, false, 1.5f, 7);
+    }
     if (!box_) return;
     out.rect(render::Layer::Markers, kDraftFill, from_, to_, true);
     out.rect(render::Layer::Markers, kDraftColor, from_, to_, false, 1.5f);
@@ -100,6 +119,7 @@ class UnitsTool final : public Tool {
 
   bool pressing_ = false;
   bool box_ = false;
+  std::optional<sim::UnitId> hover_;  // the unit under the pointer
   Vec2 from_{0, 0}, to_{0, 0};
 };
 

@@ -111,7 +111,8 @@ TEST_SUITE("sim_window") {
     CHECK(a.sim().state_hash() == b.sim().state_hash());
   }
 
-  TEST_CASE("sim player: reset rebuilds from the document; edits reach the world; another document stops it") {
+  TEST_CASE(
+      "sim player: reset rebuilds from the document; edits reach the world; another document stops it") {
     Rig rig(four_units());
     REQUIRE(rig.player.step(rig.state));
     const sim::SimUnit* second = rig.sim().find_scenario_unit(11);
@@ -206,11 +207,20 @@ TEST_SUITE("sim_window") {
     REQUIRE(rig.player.selected().size() == 1);
     CHECK(rig.sim().unit(rig.player.selected()[0])->scenario_id == 12);
 
+    // Hovering a unit rings it in the preview.
+    render::DrawList preview;
+    tool->on_hover(ctx, at({20.2, 10}));
+    tool->draw_preview(ctx, preview);
+    REQUIRE(preview.count(render::Layer::Markers, render::PrimitiveKind::Circle) == 1);
+    tool->on_hover(ctx, at({20, 18}));
+    preview.clear();
+    tool->draw_preview(ctx, preview);
+    CHECK(preview.empty());
+
     // A box round the first two; the preview shows it while dragging.
     tool->on_press(ctx, at({2, 7}));
     tool->on_drag(ctx, at({8, 9}));
     tool->on_drag(ctx, at({12, 13}));
-    render::DrawList preview;
     tool->draw_preview(ctx, preview);
     CHECK(preview.count(render::Layer::Markers, render::PrimitiveKind::Rect) == 2);
     tool->on_release(ctx, at({12, 13}));

@@ -35,7 +35,8 @@ Scenario sim_painter_scenario() {
   return s;
 }
 
-sim::SimUnit make_unit(std::uint32_t index, Vec2 position, std::size_t faction = 0, std::size_t movement_class = 0) {
+sim::SimUnit make_unit(std::uint32_t index, Vec2 position, std::size_t faction = 0,
+                       std::size_t movement_class = 0) {
   sim::SimUnit u;
   u.id = {index, 1};
   u.alive = true;
@@ -78,9 +79,9 @@ std::size_t filled_circles(const DrawList& list, Layer layer) {
 TEST_SUITE("render") {
   TEST_CASE("sim painter: one body per alive unit in its faction's colour, heading and velocity lines") {
     const Scenario s = sim_painter_scenario();
-    std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}, 0), make_unit(1, {5, 5}, 1), make_unit(2, {8, 8}, 1),
-                                       make_unit(3, {9, 9}, 0)};
-    units[2].alive = false;  // a removed unit's slot
+    std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}, 0), make_unit(1, {5, 5}, 1),
+                                       make_unit(2, {8, 8}, 1), make_unit(3, {9, 9}, 0)};
+    units[2].alive = false;                    // a removed unit's slot
     units[1].heading = 3.141592653589793 / 2;  // facing up the screen (-y)
     units[1].speed = 3;
     DrawList out;
@@ -106,16 +107,24 @@ TEST_SUITE("render") {
       }
     }
     CHECK(rings == 3);
-    // Heading lines for all three; one velocity line, for the moving unit, 3 m long, up.
+    // Heading lines for all three; one velocity arrow, for the moving unit, 3 m long, up:
+    // a line and its head, whose tip is where one second takes it.
     std::vector<const LinePrim*> velocity;
     for (const Primitive& p : out.layer(Layer::Units)) {
-      if (p.color == sim_palette::kVelocity) velocity.push_back(&std::get<LinePrim>(p.shape));
+      if (p.color == sim_palette::kVelocity && p.kind() == PrimitiveKind::Line) {
+        velocity.push_back(&std::get<LinePrim>(p.shape));
+      }
     }
     CHECK(out.count(Layer::Units, PrimitiveKind::Line) == 4);
     REQUIRE(velocity.size() == 1);
     CHECK(velocity[0]->a == Vec2{5, 5});
     CHECK(velocity[0]->b.x == doctest::Approx(5));
-    CHECK(velocity[0]->b.y == doctest::Approx(2));
+    CHECK(velocity[0]->b.y < 5);
+    const auto heads = out.find(Layer::Units, PrimitiveKind::Polygon);
+    REQUIRE(heads.size() == 1);
+    const std::vector<Vec2>& tip = std::get<PolygonPrim>(heads[0]->shape).points;
+    CHECK(tip[0].x == doctest::Approx(5));
+    CHECK(tip[0].y == doctest::Approx(2));
     // Nothing selected, nothing highlighted.
     for (const Primitive& p : out.layer(Layer::Units)) CHECK(p.color != sim_palette::kSelected);
   }
@@ -138,8 +147,8 @@ TEST_SUITE("render") {
       min_y = std::min(min_y, p.y);
       max_y = std::max(max_y, p.y);
     }
-    CHECK(max_x - min_x == doctest::Approx(4));  // 2 x hard radius along the heading
-    CHECK(max_y - min_y == doctest::Approx(2));  // half as wide across it
+    CHECK(max_x - min_x == doctest::Approx(4));                    // 2 x hard radius along the heading
+    CHECK(max_y - min_y == doctest::Approx(2));                    // half as wide across it
     CHECK(out.count(Layer::Units, PrimitiveKind::Polyline) == 1);  // its outline
 
     // The selected unit alone has the highlight ring; unknown ids are ignored.
@@ -154,7 +163,8 @@ TEST_SUITE("render") {
 
   TEST_CASE("sim painter: a collision is a line between its units in its state's colour") {
     const Scenario s = sim_painter_scenario();
-    const std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {4, 2}), make_unit(2, {6, 6})};
+    const std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {4, 2}),
+                                             make_unit(2, {6, 6})};
     const std::vector<sim::Collision> collisions = {
         make_collision(units[0].id, units[1].id, true, true, {3, 2}, sim::CollisionState::Unresolved),
         make_collision(units[1].id, units[2].id, true, false, {5, 4}, sim::CollisionState::Resolving),
