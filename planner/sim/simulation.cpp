@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "planner/core/geometry.hpp"
 #include "planner/sim/simulation_impl.hpp"
@@ -75,6 +76,8 @@ namespace {
 // the unit it gives way to (priority inheritance: a unit pushed along passes the push
 // on to the units in its own way, as the pusher would).
 std::pair<int, std::uint32_t> rank(const SimUnit& u, const Motion& m) {
+  // Waiting for a bridge: below everyone, so the platoon on it can come off it.
+  if (u.bridge_wait) return {std::numeric_limits<int>::min(), u.id.index};
   std::pair<int, std::uint32_t> r{m.priority, u.id.index};
   if (u.lent && u.yield != Yield::None &&
       (u.lent_priority > r.first || (u.lent_priority == r.first && u.lent_index < r.second))) {
@@ -165,12 +168,15 @@ Simulation::Simulation(Scenario scenario)
       if (const SimUnit* u = find_scenario_unit(sid)) ids.push_back(u->id);
     }
     (void)give_order(ids, g.order);
+    for (UnitId id : ids) impl_->extra[id.index].platoon = g.id % kOrderPlatoon;
   }
 }
 
 Simulation::~Simulation() = default;
 
 const Scenario& Simulation::scenario() const { return world_->scenario(); }
+
+const BridgeReservations& Simulation::bridge_reservations() const { return impl_->bridges; }
 
 double Simulation::time() const { return static_cast<double>(counters_.steps) * scenario().sim.dt; }
 
@@ -232,6 +238,7 @@ UnitId Simulation::add_unit(const Unit& unit) {
       }
     }
   }
+  x.platoon = kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
   u.order = unit.order;
   start_order(u);
   return u.id;
@@ -270,9 +277,11 @@ Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Or
   Result<Ok> ok = check_order(order, scenario().world);
   if (!ok.ok()) return ok.error();
   std::size_t given = 0;
+  const std::uint32_t platoon = ids.size() > 1 ? impl_->next_order_platoon++ : 0;
   for (UnitId id : ids) {
     if (!unit(id)) continue;
     SimUnit& u = units_[id.index];
+    impl_->extra[id.index].platoon = platoon != 0 ? platoon : kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
     u.order = order;
     ++impl_->extra[id.index].order_serial;
     forget(id);
@@ -324,6 +333,7 @@ void Simulation::step() {
   answer_paths();
   const std::uint64_t t1 = clock_ ? clock_() : 0;
   run_state_loops();
+  keep_bridges();
   detect_collisions();
   cooperate();
   avoid();

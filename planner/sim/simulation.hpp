@@ -10,7 +10,8 @@
 // One step, in order:
 //   1. path requests are answered, at most SimSettings::path_budget of them;
 //   2. every unit runs Listing 1's state loop and predicts its next positions (the same
-//      code then moves it: seed 002, "Predicted Positions");
+//      code then moves it: seed 002, "Predicted Positions"); a unit about to drive onto
+//      a bridge another platoon holds waits before it (seed 004, "Bridges");
 //   3. collisions between units are found through a spatial hash from the predicted
 //      positions, immediate before future, hard before soft;
 //   4. the cooperation rules decide who waits, slows, moves aside or goes round;
@@ -31,6 +32,7 @@
 
 namespace pathscope {
 class PlanningWorld;
+class BridgeReservations;
 }
 
 namespace pathscope::sim {
@@ -90,6 +92,9 @@ struct SimUnit {
   Vec2 home{0, 0};                    ///< Where it returns to after moving aside.
   Vec2 get_to{0, 0};                  ///< The other unit's get-to point.
   double yield_until = 0;             ///< Time the yield gives up at (never forever).
+  /// Waiting before a bridge another platoon holds (seed 004); it then gives way to
+  /// every unit, so the platoon on the bridge can come off it.
+  bool bridge_wait = false;
   /// While it yields: the rank (class priority, slot index) lent by the unit it gives
   /// way to, so that it can pass the demand on to units in its own way.
   int lent_priority = 0;
@@ -155,7 +160,8 @@ class Simulation {
   std::span<const SimUnit> slots() const { return units_; }
   /// Units alive.
   std::size_t unit_count() const;
-  /// Gives `order` to the units (a group order when more than one); unknown ids are skipped.
+  /// Gives `order` to the units (a group order when more than one: they cross bridges as
+  /// one platoon); unknown ids are skipped.
   /// Returns an error naming the order's field if the order is malformed.
   Result<std::size_t> give_order(std::span<const UnitId> ids, const Order& order);
 
@@ -164,6 +170,8 @@ class Simulation {
   /// The remembered resolutions.
   std::span<const Memory> memory() const { return memory_; }
   const DensityMap& density() const { return density_; }
+  /// Which platoon holds which bridge now.
+  const BridgeReservations& bridge_reservations() const;
   const SimCounters& counters() const { return counters_; }
   /// Units alive whose order is done: arrived (Move, Waypoints); patrols never arrive.
   std::size_t arrived_count() const;
@@ -186,6 +194,7 @@ class Simulation {
   // The phases of step(), in order (see the top of this file).
   void answer_paths();
   void run_state_loops();
+  void keep_bridges();
   void detect_collisions();
   void cooperate();
   void avoid();

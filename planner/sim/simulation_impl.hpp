@@ -12,11 +12,17 @@
 #include <vector>
 
 #include "planner/sim/path_service.hpp"
+#include "planner/world/bridge_reservations.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/spatial_hash.hpp"
 #include "planner/sim/unit_motion.hpp"
 
 namespace pathscope::sim {
+
+/// Platoon ids: a scenario group's own id (below kOrderPlatoon), a group order given at
+/// run time, or a faction.
+inline constexpr std::uint32_t kOrderPlatoon = 0x40000000u;
+inline constexpr std::uint32_t kFactionPlatoon = 0x80000000u;
 
 /// Per unit, what only the simulation reads.
 struct UnitPrivate {
@@ -28,6 +34,9 @@ struct UnitPrivate {
   std::vector<Vec2> yield_path;    ///< Path while moving aside or returning.
   bool tunnelled = false;          ///< Counted in SimCounters::tunnelled already.
   double last_repath = -1e300;     ///< When cooperation (case 3.4) last asked for a new path.
+  /// Its platoon for bridges (seed 004): its group's id, the id of a group order, or
+  /// its faction's (kFactionPlatoon + index) when it has neither.
+  std::uint32_t platoon = 0;
 };
 
 struct Simulation::Impl {
@@ -47,6 +56,8 @@ struct Simulation::Impl {
   std::vector<std::uint8_t> decided;                        ///< Scratch: units decided for this step.
   std::unordered_set<std::uint64_t> overlapping_pairs;  ///< Lookup only: pairs counted in hard_overlaps.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
+  BridgeReservations bridges;      ///< One platoon at a time on a bridge (seed 004).
+  std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
 };
 
 /// True if a unit means to move this step (seed 002's "moving" unit).

@@ -11,6 +11,7 @@
 
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/unit_motion.hpp"
+#include "planner/world/bridge_reservations.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
 
@@ -391,6 +392,41 @@ TEST_CASE("a higher priority unit gets through a corridor against a column: the 
   }
   CHECK(sim.arrived_count() == 6);
   CHECK(sim.counters().tunnelled == 0);
+}
+
+TEST_CASE("one platoon at a time on a bridge: the other waits before it, then crosses") {
+  // A chasm across the middle, a bridge 2 m wide over it; one unit of each side.
+  std::vector<std::string> rows(9, std::string(30, '.'));
+  for (int y = 0; y < 9; ++y) {
+    for (int x = 12; x < 18; ++x) rows[std::size_t(y)][std::size_t(x)] = '#';
+  }
+  Scenario s = field(rows);
+  Bridge b;
+  b.id = 9;
+  b.a = {11, 4.5};
+  b.b = {19, 4.5};
+  b.width = 2;
+  s.bridges = {b};
+  s.factions = {Faction{}, Faction{}};
+  s.factions[0].name = "west";
+  s.factions[1].name = "east";
+  s.units = {unit_at(1, {2.5, 4.5}, move_to({27.5, 4.5})), unit_at(2, {27.5, 4.5}, move_to({2.5, 4.5}))};
+  s.units[0].faction = "west";
+  s.units[1].faction = "east";
+  Simulation sim(s);
+  bool waited = false;
+  for (int i = 0; i < 90 * 30 && sim.arrived_count() < 2; ++i) {
+    sim.step();
+    int on = 0;
+    for (const SimUnit& u : sim.slots()) {
+      on += glm::length(u.position - Vec2{std::clamp(u.position.x, 11.0, 19.0), 4.5}) <= 1.0 ? 1 : 0;
+      waited = waited || u.bridge_wait;
+    }
+    REQUIRE(on <= 1);
+  }
+  CHECK(waited);
+  CHECK(sim.arrived_count() == 2);
+  CHECK(sim.bridge_reservations().size() == 0);  // released once crossed
 }
 
 TEST_CASE("a group order reaches every unit of the group") {
