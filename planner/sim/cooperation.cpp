@@ -394,7 +394,8 @@ void Simulation::cooperate() {
       if (c.hard) {
         // Held up: a new path, at most once per kRepathAfter (a jam re-planned every
         // step would only cost time: the planners do not see the jam).
-        if (now - std::max(a->progress_time, xa.last_repath) > kRepathAfter) {
+        if (!a_aside && a->state == MoveState::Moving && !a->order.points.empty() &&
+            now - std::max(a->progress_time, xa.last_repath) > kRepathAfter) {
           a->state = MoveState::WaitingForPath;
           a->path.clear();
           xa.last_repath = now;

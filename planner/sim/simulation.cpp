@@ -320,6 +320,10 @@ void Simulation::start_order(SimUnit& u) {
 
 void Simulation::request_path(SimUnit& u) {
   UnitPrivate& x = impl_->extra[u.id.index];
+  if (u.order.points.empty()) {  // nothing to go to
+    u.state = MoveState::Idle;
+    return;
+  }
   impl_->paths.request(PathRequest{u.id, u.movement_class, u.position, u.order.points[u.order_point]});
   x.path_pending = true;
   ++counters_.path_requests;
