@@ -34,6 +34,7 @@ namespace {
 
 constexpr int kPreventionPasses = 16;
 constexpr double kSlack = 1e-9;  // metres pushed beyond the overlap, so touching is not overlapping
+constexpr double kTolerance = 1e-7;  // overlaps below this are rounding at a contact, left alone
 
 // The overlap of two units' hard shapes along the line between them, and its direction
 // (from a to b).
@@ -79,7 +80,7 @@ void Simulation::prevent_overlaps() {
       Vec2 n;
       double dist;
       const double over = overlap(a, ma, b, mb, n, dist);
-      if (over <= 0) return;
+      if (over <= kTolerance) return;  // a hair (rounding at a contact) is not an overlap
       any = true;
       // Who gives way: a still unit to a mover, else the lower class priority, else both
       // share (equal shares spread a crowd's pressure instead of squeezing one unit).

@@ -601,10 +601,6 @@ namespace {
 // Across / length of a move below which a contact counts as head-on (turn right).
 constexpr double kHeadOn = 0.2;
 
-// Moves stop this far short of touching (metres), so that rounding never leaves two
-// units overlapping by a hair that builds up in a crush.
-constexpr double kGap = 1e-4;
-
 // The first contact of a disc of radius r moving from p by `move` with a still disc at
 // q: t in [0, 1], or 2 if none (moving away, or not reaching it). Touching and moving
 // closer is contact at 0.
@@ -665,7 +661,7 @@ void Simulation::move_units() {
       impl_->hash.near(u.position, [&](std::uint32_t j) {
         if (j == i) return;
         const SimUnit& o = units_[j];
-        const double r = ri + impl_->motions[o.movement_class].hard_radius + kGap;
+        const double r = ri + impl_->motions[o.movement_class].hard_radius;
         const double t = first_contact(u.position, m, o.position, r);
         if (t < best) {
           best = t;
