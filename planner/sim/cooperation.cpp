@@ -71,7 +71,10 @@ Projection project(const std::vector<Vec2>& path, std::size_t from, Vec2 p, Vec2
   double best_d = INFINITY;
   double along = 0;
   Vec2 a = p;
-  for (std::size_t i = from; i < path.size(); ++i) {
+  // The point closest to q lies within |q - p| of p along the path's stretch that can
+  // matter: look no farther than that and a little more (paths can be long).
+  const double enough = glm::length(q - p) + 4;
+  for (std::size_t i = from; i < path.size() && along <= enough; ++i) {
     const Vec2 b = path[i];
     const Vec2 ab = b - a;
     const double len2 = glm::dot(ab, ab);
