@@ -2,11 +2,13 @@
 // the run's figures; `pathscope bench sim`: the generated standard cases.
 
 #include <chrono>
+#include <cinttypes>
 #include <cstdio>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
@@ -17,9 +19,10 @@
 namespace pathscope::app {
 namespace {
 
+// The simulation's profiling clock (timing only, never a result).
 std::uint64_t now_ns() {
   return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(bench::Clock::now().time_since_epoch()).count());
 }
 
 // How long a unit may make no progress before it counts as stuck.
@@ -64,12 +67,11 @@ RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_
   return f;
 }
 
-char hex_digit(unsigned v) { return "0123456789abcdef"[v & 15]; }
-
+// A state hash as 16 hexadecimal digits, as the window shows it.
 std::string hex(std::uint64_t v) {
-  std::string s(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = hex_digit(static_cast<unsigned>(v));
-  return s;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+  return buf;
 }
 
 }  // namespace

@@ -126,13 +126,7 @@ void Simulation::detect_collisions() {
   std::erase_if(memory_, [&](const Memory& m) { return m.until <= now || !unit(m.a) || !unit(m.b); });
   const double horizon = std::min(set.prediction_seconds, 1.0);
   const double reach = 2 * impl_->max_soft + 2 * impl_->max_speed * horizon + 1e-9;
-  impl_->points.resize(units_.size());
-  impl_->alive.resize(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) {
-    impl_->points[i] = units_[i].position;
-    impl_->alive[i] = units_[i].alive;
-  }
-  impl_->hash.build(impl_->points, reach, impl_->alive);
+  impl_->hash_units(units_, reach);
   const auto horizon_steps = static_cast<std::size_t>(std::ceil(horizon / set.dt - 1e-9));
   impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
     const SimUnit& a = units_[i];

@@ -64,13 +64,7 @@ void Simulation::prevent_overlaps() {
     return len <= cap ? p : moved_to[i] + d * (cap / len);
   };
   for (int pass = 0; pass < kPreventionPasses; ++pass) {
-    impl_->points.resize(units_.size());
-    impl_->alive.resize(units_.size());
-    for (std::size_t i = 0; i < units_.size(); ++i) {
-      impl_->points[i] = units_[i].position;
-      impl_->alive[i] = units_[i].alive;
-    }
-    impl_->hash.build(impl_->points, reach, impl_->alive);
+    impl_->hash_units(units_, reach);
     bool any = false;
     impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
       SimUnit& a = units_[i];
@@ -128,13 +122,7 @@ void Simulation::prevent_overlaps() {
 void Simulation::count_step() {
   // Hard overlaps left at the end of the step.
   const double reach = 2 * impl_->max_hard + 1e-9;
-  impl_->points.resize(units_.size());
-  impl_->alive.resize(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) {
-    impl_->points[i] = units_[i].position;
-    impl_->alive[i] = units_[i].alive;
-  }
-  impl_->hash.build(impl_->points, reach, impl_->alive);
+  impl_->hash_units(units_, reach);
   impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
     const SimUnit& a = units_[i];
     const SimUnit& b = units_[j];
@@ -162,8 +150,7 @@ void Simulation::count_step() {
   // brought the centres closer than their hard radii while both ends are apart.
   const double dt = scenario().sim.dt;
   const double move_reach = 2 * impl_->max_hard + 4 * impl_->max_speed * dt + 1e-9;
-  for (std::size_t i = 0; i < units_.size(); ++i) impl_->points[i] = units_[i].previous;
-  impl_->hash.build(impl_->points, move_reach, impl_->alive);
+  impl_->hash_units(units_, move_reach, /*previous=*/true);
   impl_->hash.pairs_within(impl_->points, move_reach, [&](std::uint32_t i, std::uint32_t j) {
     const SimUnit& a = units_[i];
     const SimUnit& b = units_[j];

@@ -70,12 +70,10 @@ bool is_moving(const SimUnit& u) {
   return u.state == MoveState::Moving && u.yield != Yield::Wait;
 }
 
-namespace {
-
 // A unit's rank: its class priority and slot index, or the better rank lent to it by
 // the unit it gives way to (priority inheritance: a unit pushed along passes the push
 // on to the units in its own way, as the pusher would).
-std::pair<int, std::uint32_t> rank(const SimUnit& u, const Motion& m) {
+std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m) {
   // Waiting for a bridge: below everyone, so the platoon on it can come off it.
   if (u.bridge_wait) return {std::numeric_limits<int>::min(), u.id.index};
   std::pair<int, std::uint32_t> r{m.priority, u.id.index};
@@ -86,12 +84,8 @@ std::pair<int, std::uint32_t> rank(const SimUnit& u, const Motion& m) {
   return r;
 }
 
-}  // namespace
-
-std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m) { return rank(u, m); }
-
 bool outranks(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb) {
-  const auto ra = rank(a, ma), rb = rank(b, mb);
+  const auto ra = effective_rank(a, ma), rb = effective_rank(b, mb);
   if (ra.first != rb.first) return ra.first > rb.first;
   if (ra.second != rb.second) return ra.second < rb.second;
   return a.id.index < b.id.index;  // both lent the same rank
@@ -187,13 +181,6 @@ void Simulation::update_world(Scenario next) {
   const WorldChange change = world_->update(std::move(next));
   impl_->paths.world_changed(change.rebuilt);
   // Predictions were made on the old world; make them again.
-  for (SimUnit& u : units_) u.predicted.clear();
-}
-
-void Simulation::set_settings(const SimSettings& settings) {
-  Scenario next = scenario();
-  next.sim = settings;
-  (void)world_->update(std::move(next));
   for (SimUnit& u : units_) u.predicted.clear();
 }
 
@@ -634,13 +621,9 @@ void Simulation::move_units() {
   //    unit from point A to point B without considering what might be between"). A
   //    fast unit may hop over another.
   double max_step = 0;
-  impl_->points.resize(units_.size());
-  impl_->alive.resize(units_.size());
   std::vector<std::uint32_t>& order = impl_->order;
   order.clear();
   for (std::size_t i = 0; i < units_.size(); ++i) {
-    impl_->points[i] = units_[i].position;
-    impl_->alive[i] = units_[i].alive;
     if (!units_[i].alive) continue;
     order.push_back(static_cast<std::uint32_t>(i));
     max_step = std::max(max_step, glm::length(impl_->extra[i].next.position - units_[i].position));
@@ -649,7 +632,7 @@ void Simulation::move_units() {
     return impl_->motions[units_[a].movement_class].priority > impl_->motions[units_[b].movement_class].priority;
   });
   const double reach = 2 * impl_->max_hard + 2 * max_step + 1e-9;
-  impl_->hash.build(impl_->points, reach, impl_->alive);
+  impl_->hash_units(units_, reach);
   for (std::uint32_t i : order) {
     SimUnit& u = units_[i];
     UnitPrivate& x = impl_->extra[i];

@@ -145,8 +145,6 @@ class Simulation {
   /// settings in `next` are ignored; paths that now collide are re-planned as they meet
   /// the change (Listing 1). `next` must be valid.
   void update_world(Scenario next);
-  /// New settings (dt, checks, prevention, avoidance, ...).
-  void set_settings(const SimSettings& settings);
 
   /// Adds a unit (its order too); returns its id.
   UnitId add_unit(const Unit& unit);

@@ -47,8 +47,21 @@ struct Simulation::Impl {
   std::vector<UnitPrivate> extra;  ///< Per slot.
   std::vector<std::uint32_t> free_slots;
   SpatialHash hash;
-  std::vector<Vec2> points;        ///< Scratch: positions for the hash.
+  std::vector<Vec2> points;        ///< Scratch: positions for the hash (index = slot).
   std::vector<std::uint8_t> alive; ///< Scratch: alive flags for the hash.
+
+  /// Puts the units alive into `hash`, in cells of `cell` metres, where they stand now
+  /// (or, with `previous`, where they stood when the step began); `points` holds the
+  /// positions hashed.
+  void hash_units(const std::vector<SimUnit>& units, double cell, bool previous = false) {
+    points.resize(units.size());
+    alive.resize(units.size());
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      points[i] = previous ? units[i].previous : units[i].position;
+      alive[i] = units[i].alive;
+    }
+    hash.build(points, cell, alive);
+  }
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
   std::vector<std::uint32_t> order;   ///< Scratch: the order units move in.
   std::vector<Vec2> moved_to;      ///< Scratch: positions after the move, before prevention.

@@ -49,6 +49,23 @@ double deepest_overlap(const Simulation& sim) {
   return worst;
 }
 
+// Adds class 1, "boss": class 0 with priority 5 (the same terrain costs).
+void add_boss_class(Scenario& s) {
+  s.classes.push_back(s.classes[0]);
+  s.classes[1].name = "boss";
+  s.classes[1].priority = 5;
+  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
+}
+
+// A corridor one cell wide and 20 long between walls.
+std::vector<std::string> corridor_rows() {
+  return {
+      "####################",
+      "....................",
+      "####################",
+  };
+}
+
 void run(Simulation& sim, int steps) {
   for (int i = 0; i < steps; ++i) sim.step();
 }
@@ -281,10 +298,7 @@ TEST_CASE("cooperation on two units") {
   }
   SUBCASE("case 3.2: a lower mover goes round a higher still unit") {
     Scenario s = field(open_rows(20, 7));
-    s.classes.push_back(s.classes[0]);
-    s.classes[1].name = "boss";
-    s.classes[1].priority = 5;
-    for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
+    add_boss_class(s);
     s.units = {unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5})};
     s.units[1].movement_class = 1;
     Simulation sim(s);
@@ -299,11 +313,7 @@ TEST_CASE("cooperation on two units") {
     CHECK(sim.counters().hard_overlaps == 0);
   }
   SUBCASE("case 3.3: in a corridor the higher mover pushes the lower one along its path") {
-    Scenario s = field({
-        "####################",
-        "....................",
-        "####################",
-    });
+    Scenario s = field(corridor_rows());
     s.units = {unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5})};
     Simulation sim(s);
     bool pushed = false;
@@ -317,15 +327,8 @@ TEST_CASE("cooperation on two units") {
     CHECK(sim.counters().hard_overlaps == 0);
   }
   SUBCASE("case 3.4: in a corridor a lower mover stops before a higher still unit") {
-    Scenario s = field({
-        "####################",
-        "....................",
-        "####################",
-    });
-    s.classes.push_back(s.classes[0]);
-    s.classes[1].name = "boss";
-    s.classes[1].priority = 5;
-    for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
+    Scenario s = field(corridor_rows());
+    add_boss_class(s);
     s.units = {unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5})};
     s.units[1].movement_class = 1;
     Simulation sim(s);
@@ -378,10 +381,7 @@ TEST_CASE("a higher priority unit gets through a corridor against a column: the 
     }
   }
   Scenario s = field(rows);
-  s.classes.push_back(s.classes[0]);
-  s.classes[1].name = "boss";
-  s.classes[1].priority = 5;
-  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
+  add_boss_class(s);
   s.units = {unit_at(1, {27.5, 4.0}, move_to({1.5, 4.0}))};
   s.units[0].movement_class = 1;
   for (std::uint32_t k = 0; k < 5; ++k) s.units.push_back(unit_at(2 + k, {2.5 + 1.2 * k, 4.0}, move_to({28.5 - 1.2 * k, 4.0})));
