@@ -24,71 +24,11 @@
 
 set -u
 
-fail() { echo "sim window test: FAIL: $*" >&2; exit 1; }
-note() { echo "sim window test: $*"; }
-
-[ $# -ge 1 ] || { echo "usage: $0 PATHSCOPE_BINARY [SCENARIO]" >&2; exit 2; }
-binary=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
-scenario=${2:-$here/tests/data/sim_window_test.json}
-[ -x "$binary" ] || fail "no executable at $binary"
-[ -f "$scenario" ] || fail "no scenario at $scenario"
+# shellcheck source=window_test_lib.sh
+. "$here/scripts/window_test_lib.sh"
+window_test_begin "sim window test" "$here/tests/data/sim_window_test.json" 1400 900 "$@"
 
-if ! command -v Xvfb >/dev/null 2>&1; then
-  echo "sim window test: SKIPPED: Xvfb is not installed"
-  exit 77
-fi
-for tool in xdotool import compare convert; do
-  command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed (xdotool / ImageMagick)"
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/pathscope_sim_window.XXXXXX")
-out=${SMOKE_OUT_DIR:-$work}
-mkdir -p "$out"
-xvfb_pid=""
-wm_pid=""
-app_pid=""
-cleanup() {
-  # Only the processes this script started, by their ids.
-  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then kill -9 "$app_pid" 2>/dev/null; fi
-  if [ -n "$wm_pid" ] && kill -0 "$wm_pid" 2>/dev/null; then kill "$wm_pid" 2>/dev/null; fi
-  if [ -n "$xvfb_pid" ] && kill -0 "$xvfb_pid" 2>/dev/null; then kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-# ---- A virtual X server on a free display (it picks the number itself), a window manager
-Xvfb -screen 0 1400x900x24 -nolisten tcp -displayfd 3 3>"$work/display" 2>"$work/xvfb.log" &
-xvfb_pid=$!
-for _ in $(seq 100); do
-  [ -s "$work/display" ] && break
-  kill -0 "$xvfb_pid" 2>/dev/null || { cat "$work/xvfb.log" >&2; fail "Xvfb did not start"; }
-  sleep 0.1
-done
-[ -s "$work/display" ] || fail "Xvfb did not report a display"
-export DISPLAY=":$(head -n1 "$work/display")"
-for _ in $(seq 100); do
-  xdotool getdisplaygeometry >/dev/null 2>&1 && break
-  sleep 0.1
-done
-xdotool getdisplaygeometry >/dev/null 2>&1 || { cat "$work/xvfb.log" >&2; fail "Xvfb on $DISPLAY does not answer"; }
-note "Xvfb on $DISPLAY"
-if command -v openbox >/dev/null 2>&1; then
-  openbox --sm-disable >"$work/openbox.log" 2>&1 &
-  wm_pid=$!
-  sleep 1
-fi
-
-# ---- The app, with its settings in a scratch folder --------------------------------
-export PATHSCOPE_CONFIG_DIR="$work/config"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
-unset SDL_VIDEODRIVER WAYLAND_DISPLAY
-ui_file="$work/ui.txt"
-export PATHSCOPE_UI_STATE="$ui_file"
-
-settle() { sleep "${1:-1.0}"; }
-ui() { sed -n "s/^$1 //p" "$ui_file" 2>/dev/null; }  # ui KEY -> the rest of its line
-ui_field() { ui "$1" | awk -v n="$2" '{ print $n }'; }
 sim_field() {  # sim_field NAME: a field of the "sim" line
   local n
   case "$1" in exists) n=1;; playing) n=2;; steps) n=3;; units) n=4;; arrived) n=5;; ordered) n=6;;
