@@ -1,6 +1,5 @@
 #include "planner/sim/path_service.hpp"
 
-#include <algorithm>
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/world/planning_world.hpp"
@@ -12,11 +11,23 @@ PathService::~PathService() = default;
 
 void PathService::request(const PathRequest& request) {
   cancel(request.unit);
-  queue_.push_back(request);
+  const std::uint32_t slot = request.unit.index;
+  queue_.push_back(Queued{request, ++ticket_[slot]});
+  queued_[slot] = 1;
+  ++pending_;
 }
 
 void PathService::cancel(UnitId unit) {
-  std::erase_if(queue_, [&](const PathRequest& r) { return r.unit.index == unit.index; });
+  const std::uint32_t slot = unit.index;
+  if (ticket_.size() <= slot) {
+    ticket_.resize(slot + 1, 0);
+    queued_.resize(slot + 1, 0);
+  }
+  if (queued_[slot]) {
+    queued_[slot] = 0;
+    --pending_;
+    ++ticket_[slot];  // the queued entry is stale now
+  }
 }
 
 void PathService::world_changed(bool rebuilt) {
@@ -40,9 +51,14 @@ Planner* PathService::planner_for(std::size_t movement_class) {
 
 std::vector<PathAnswer> PathService::answer(int budget) {
   std::vector<PathAnswer> answers;
-  while (budget-- > 0 && !queue_.empty()) {
-    const PathRequest r = queue_.front();
+  while (budget > 0 && !queue_.empty()) {
+    const Queued q = queue_.front();
     queue_.pop_front();
+    const PathRequest& r = q.request;
+    if (q.ticket != ticket_[r.unit.index]) continue;  // replaced or cancelled
+    queued_[r.unit.index] = 0;
+    --pending_;
+    --budget;
     PathAnswer a;
     a.unit = r.unit;
     Planner* planner = planner_for(r.movement_class);

@@ -42,14 +42,14 @@ class PathService {
   explicit PathService(const PlanningWorld& world);
   ~PathService();
 
-  /// Queues a request (a unit's earlier request still queued is replaced).
+  /// Queues a request (a unit's earlier request still queued is replaced). O(1).
   void request(const PathRequest& request);
-  /// Drops a unit's queued request.
+  /// Drops a unit's queued request, if any. O(1).
   void cancel(UnitId unit);
   /// Answers at most `budget` requests, oldest first.
   std::vector<PathAnswer> answer(int budget);
   /// Requests waiting.
-  std::size_t pending() const { return queue_.size(); }
+  std::size_t pending() const { return pending_; }
   /// The world changed: planners built on it are made again (after a rebuild) or
   /// restarted (they read the world at each start).
   void world_changed(bool rebuilt);
@@ -57,8 +57,17 @@ class PathService {
  private:
   Planner* planner_for(std::size_t movement_class);
 
+  // A queued request counts only while its ticket is its slot's latest: replacing or
+  // cancelling one takes a new ticket, and the stale entry is skipped when it comes up.
+  struct Queued {
+    PathRequest request;
+    std::uint32_t ticket = 0;
+  };
   const PlanningWorld& world_;
-  std::deque<PathRequest> queue_;
+  std::deque<Queued> queue_;
+  std::vector<std::uint32_t> ticket_;   // per unit slot: its latest ticket
+  std::vector<std::uint8_t> queued_;    // per unit slot: a live request is queued
+  std::size_t pending_ = 0;
   std::vector<std::unique_ptr<Planner>> planners_;  // per movement class, made on first use
 };
 
