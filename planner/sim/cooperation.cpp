@@ -38,7 +38,6 @@ namespace pathscope::sim {
 namespace {
 
 constexpr double kMargin = 0.05;      // metres added to every clearance
-constexpr double kYieldSeconds = 4;   // a yield gives up after this long
 constexpr double kSlowSeconds = 1.5;  // a slow-down (case 3.1's mover, 4.3) gives up sooner
 constexpr double kRepathAfter = 3;    // seconds without progress before case 3.4 re-paths
 constexpr double kSameWay = 0.5;      // cos of the largest angle between two units going "the same way"

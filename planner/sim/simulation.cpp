@@ -482,7 +482,7 @@ void Simulation::run_state_loops() {
         if (glm::length(u.home - u.position) > 1e-6 && u.home != u.aside) {
           u.yield = Yield::Return;
           x.yield_path = {u.home};
-          u.yield_until = now + 4;
+          u.yield_until = now + kYieldSeconds;
           u.predicted.clear();
         } else {
           u.yield = Yield::None;

@@ -24,6 +24,9 @@ namespace pathscope::sim {
 inline constexpr std::uint32_t kOrderPlatoon = 0x40000000u;
 inline constexpr std::uint32_t kFactionPlatoon = 0x80000000u;
 
+/// Seconds after which a yield (moving aside, going back, a pause) gives up.
+inline constexpr double kYieldSeconds = 4;
+
 /// Per unit, what only the simulation reads.
 struct UnitPrivate {
   std::uint16_t move_key = 0;      ///< Its terrain group's move key (static checks).
