@@ -36,54 +36,9 @@ sim_field() {  # sim_field NAME: a field of the "sim" line
   ui_field sim "$n"
 }
 
-"$binary" open "$scenario" >"$work/app.log" 2>&1 &
-app_pid=$!
-wid=""
-for _ in $(seq 300); do
-  wid=$(xdotool search --onlyvisible --name 'Pathscope' 2>/dev/null | head -n1)
-  [ -n "$wid" ] && break
-  kill -0 "$app_pid" 2>/dev/null || { cat "$work/app.log" >&2; fail "the app exited before its window appeared"; }
-  sleep 0.1
-done
-[ -n "$wid" ] || fail "no window named Pathscope appeared within 30 s"
-for _ in $(seq 100); do [ -s "$ui_file" ] && break; sleep 0.1; done
-[ -s "$ui_file" ] || fail "the app wrote no UI state to \$PATHSCOPE_UI_STATE"
-xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid" 2>/dev/null || true
-settle 1.0
+start_app open "$scenario"
+locate_client_area
 
-# Where the window's client area is on the screen: move the pointer to a known screen
-# point over the window and read where the app saw it.
-eval "$(xdotool getwindowgeometry --shell "$wid")"
-probe_x=$((X + WIDTH / 2))
-probe_y=$((Y + HEIGHT / 2))
-xdotool mousemove --sync "$probe_x" "$probe_y"
-settle 0.5
-xdotool mousemove --sync $((probe_x + 1)) "$probe_y"
-settle 0.5
-[ "$(ui_field pointer 1)" = 1 ] || fail "the app never saw the pointer over its window"
-origin_x=$((probe_x + 1 - $(ui_field pointer 2)))
-origin_y=$((probe_y - $(ui_field pointer 3)))
-read -r cx0 cy0 cx1 cy1 < <(ui canvas)
-rest_x=$((origin_x + 40))
-rest_y=$((origin_y + cy1 - 30))
-
-to_screen() {  # to_screen WX WY -> SX SY
-  ui world_to_screen | awk -v wx="$1" -v wy="$2" -v ox="$origin_x" -v oy="$origin_y" \
-    '{ printf "%d %d\n", ox + $2 + wx * $1 + 0.5, oy + $3 + wy * $1 + 0.5 }'
-}
-press() {  # press KEY [MODIFIER]: held for a few frames
-  [ $# -ge 2 ] && xdotool keydown "$2"
-  xdotool keydown "$1"
-  sleep 0.2
-  xdotool keyup "$1"
-  [ $# -ge 2 ] && xdotool keyup "$2"
-  settle 0.5
-}
-shot() {  # shot NAME: the pointer rests over the left column, then a screenshot
-  xdotool mousemove --sync "$rest_x" "$rest_y"
-  settle 0.5
-  import -window root "$out/$1.png" || fail "cannot take the screenshot $1"
-}
 click_item() {  # click_item NAME: a left click on the centre of a probed widget
   local x0 y0 x1 y1
   read -r x0 y0 x1 y1 < <(ui "item $1")
@@ -106,28 +61,6 @@ click_world() {  # click_world BUTTON WX WY [MODIFIER]
   xdotool mouseup "$1"
   [ $# -ge 4 ] && xdotool keyup "$4"
   settle 0.5
-}
-drag_world() {  # drag_world WX0 WY0 WX1 WY1: a left drag in 20 small moves
-  local ax ay bx by
-  read -r ax ay < <(to_screen "$1" "$2")
-  read -r bx by < <(to_screen "$3" "$4")
-  xdotool mousemove --sync "$ax" "$ay"
-  settle 0.3
-  xdotool mousedown 1
-  settle 0.2
-  for i in $(seq 1 20); do
-    xdotool mousemove --sync $((ax + (bx - ax) * i / 20)) $((ay + (by - ay) * i / 20))
-    sleep 0.04
-  done
-  settle 0.3
-  xdotool mouseup 1
-  settle 0.6
-}
-diff_canvas() {  # pixels of the canvas that differ between two screenshots
-  local geometry="$((cx1 - cx0))x$((cy1 - cy0))+$((origin_x + cx0))+$((origin_y + cy0))"
-  convert "$out/$1.png" -crop "$geometry" +repage "$work/canvas_a.png"
-  convert "$out/$2.png" -crop "$geometry" +repage "$work/canvas_b.png"
-  compare -metric AE -fuzz 5% "$work/canvas_a.png" "$work/canvas_b.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}'
 }
 
 # ---- Nothing runs until asked --------------------------------------------------------
@@ -152,7 +85,7 @@ note "Play: $steps steps, 10 units, 3 with orders, moving"
 # ---- Units tool: box the blue squad, order it east, add a waypoint -----------------
 press u
 [ "$(ui tool)" = units ] || fail "U did not select the units tool (tool: $(ui tool))"
-drag_world 5 9 14 30
+drag 5 9 14 30
 [ "$(sim_field selected)" = 6 ] || fail "the box round the blue squad selected $(sim_field selected) units, not 6"
 shot selected
 hash_before=$(sim_field hash)
@@ -194,7 +127,7 @@ note "Reset + Step gives $first both times"
 click_item sim_play
 revision_before=$(ui revision)
 press r
-drag_world 44 2 50 8
+drag 44 2 50 8
 [ "$(ui revision)" != "$revision_before" ] || fail "the rectangle changed nothing in the document"
 settle 1.0
 [ "$(sim_field exists)" = 1 ] && [ "$(sim_field playing)" = 1 ] || fail "the simulation stopped after an edit"
@@ -214,14 +147,5 @@ note "closed: canvas pixels differing from the opened scenario: $back"
 [ "$back" -le 200 ] || fail "after Close the map differs from the opened scenario in $back pixels (screenshots in $out)"
 
 # ---- Close: SIGTERM ends the app at once and cleanly (nothing unsaved after undo) ----
-kill -TERM "$app_pid"
-for _ in $(seq 100); do
-  kill -0 "$app_pid" 2>/dev/null || break
-  sleep 0.1
-done
-kill -0 "$app_pid" 2>/dev/null && fail "the app did not close within 10 s of SIGTERM"
-wait "$app_pid"
-code=$?
-app_pid=""
-[ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
+stop_app
 note "PASS"

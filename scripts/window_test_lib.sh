@@ -85,3 +85,124 @@ window_test_begin() {
   ui_file="$work/ui.txt"
   export PATHSCOPE_UI_STATE="$ui_file"
 }
+
+# start_app ARGS...: starts the app and waits for its window and its first UI state.
+start_app() {
+  rm -f "$ui_file"
+  "$binary" "$@" >"$work/app.log" 2>&1 &
+  app_pid=$!
+  wid=""
+  for _ in $(seq 300); do
+    wid=$(xdotool search --onlyvisible --name 'Pathscope' 2>>"$work/xdotool.log" | head -n1)
+    [ -n "$wid" ] && break
+    if ! kill -0 "$app_pid" 2>/dev/null; then
+      wait "$app_pid"
+      local code=$?
+      app_pid=""
+      cat "$work/app.log" >&2
+      fail "the app exited with code $code before its window appeared"
+    fi
+    sleep 0.1
+  done
+  if [ -z "$wid" ]; then
+    cat "$work/app.log" "$work/xdotool.log" "$work/xvfb.log" >&2
+    fail "no window named Pathscope appeared within 30 s"
+  fi
+  for _ in $(seq 100); do [ -s "$ui_file" ] && break; sleep 0.1; done
+  [ -s "$ui_file" ] || fail "the app wrote no UI state to \$PATHSCOPE_UI_STATE"
+  note "window $wid: $(xdotool getwindowname "$wid")"
+}
+
+# stop_app: SIGTERM (delivered as SDL_QUIT, like the window's close button) must end the
+# app at once and cleanly when nothing is unsaved.
+stop_app() {
+  kill -TERM "$app_pid"
+  for _ in $(seq 100); do
+    kill -0 "$app_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$app_pid" 2>/dev/null; then
+    import -window root "$out/not_closed.png"
+    fail "the app did not close within 10 s of SIGTERM (screenshot not_closed.png)"
+  fi
+  wait "$app_pid"
+  local code=$?
+  app_pid=""
+  [ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
+}
+
+# locate_client_area: brings the window forward and finds where its client area is on
+# the screen (origin_x, origin_y), the canvas in it (cx0 cy0 cx1 cy1) and a resting place
+# for the pointer before screenshots (rest_x, rest_y: over the left column, low, where no
+# widget reacts to hover).
+locate_client_area() {
+  xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid" 2>/dev/null || true
+  settle 1.0
+
+  # Where the window's client area is on the screen: move the pointer to a known screen
+  # point over the window and read where the app saw it.
+  eval "$(xdotool getwindowgeometry --shell "$wid")"  # X, Y, WIDTH, HEIGHT (approximately)
+  probe_x=$((X + WIDTH / 2))
+  probe_y=$((Y + HEIGHT / 2))
+  xdotool mousemove --sync "$probe_x" "$probe_y"
+  settle 0.5
+  xdotool mousemove --sync $((probe_x + 1)) "$probe_y"
+  settle 0.5
+  [ "$(ui_field pointer 1)" = 1 ] || fail "the app never saw the pointer over its window"
+  origin_x=$((probe_x + 1 - $(ui_field pointer 2)))
+  origin_y=$((probe_y - $(ui_field pointer 3)))
+  note "client area at ($origin_x, $origin_y)"
+  read -r cx0 cy0 cx1 cy1 < <(ui canvas)
+  rest_x=$((origin_x + 40))
+  rest_y=$((origin_y + cy1 - 30))
+}
+
+# world -> screen through the camera the app reports.
+to_screen() {  # to_screen WX WY -> SX SY
+  ui world_to_screen | awk -v wx="$1" -v wy="$2" -v ox="$origin_x" -v oy="$origin_y" \
+    '{ printf "%d %d\n", ox + $2 + wx * $1 + 0.5, oy + $3 + wy * $1 + 0.5 }'
+}
+
+# Keys are held for a few frames: a press and release inside one frame would be missed.
+press() {  # press KEY [MODIFIER]
+  [ $# -ge 2 ] && xdotool keydown "$2"
+  xdotool keydown "$1"
+  sleep 0.2
+  xdotool keyup "$1"
+  [ $# -ge 2 ] && xdotool keyup "$2"
+  settle 0.5
+}
+shot() {  # shot NAME: the pointer rests over the left column, then a screenshot
+  xdotool mousemove --sync "$rest_x" "$rest_y"
+  settle 0.3
+  xdotool mousemove --sync $((rest_x + 1)) "$rest_y"
+  settle 1.0
+  import -window root "$out/$1.png" || fail "cannot take the screenshot $1"
+}
+# drag_screen BUTTON X0 Y0 X1 Y1 [STEPS]: press at (X0, Y0), move in STEPS small steps
+# with the button held, release at (X1, Y1).
+drag_screen() {
+  local button=$1 ax=$2 ay=$3 bx=$4 by=$5 steps=${6:-20}
+  xdotool mousemove --sync "$ax" "$ay"
+  settle 0.3
+  xdotool mousedown "$button"
+  settle 0.2
+  for i in $(seq 1 "$steps"); do
+    xdotool mousemove --sync $((ax + (bx - ax) * i / steps)) $((ay + (by - ay) * i / steps))
+    sleep 0.04
+  done
+  settle 0.3
+  xdotool mouseup "$button"
+  settle 0.8
+}
+drag() {  # drag WX0 WY0 WX1 WY1: a left drag between two world points
+  read -r ax ay < <(to_screen "$1" "$2")
+  read -r bx by < <(to_screen "$3" "$4")
+  drag_screen 1 "$ax" "$ay" "$bx" "$by" 20
+}
+diff_canvas() {  # pixels of the canvas that differ between two screenshots
+  local geometry="$((cx1 - cx0))x$((cy1 - cy0))+$((origin_x + cx0))+$((origin_y + cy0))"
+  convert "$out/$1.png" -crop "$geometry" +repage "$work/canvas_a.png"
+  convert "$out/$2.png" -crop "$geometry" +repage "$work/canvas_b.png"
+  compare -metric AE -fuzz 5% "$work/canvas_a.png" "$work/canvas_b.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}'
+}
