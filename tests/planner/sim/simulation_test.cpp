@@ -66,6 +66,17 @@ std::vector<std::string> corridor_rows() {
   };
 }
 
+// Runs `steps` steps and lists the order points unit 0 heads for, in turn.
+std::vector<std::size_t> order_points_in_turn(Simulation& sim, int steps) {
+  std::vector<std::size_t> seen;
+  for (int i = 0; i < steps; ++i) {
+    sim.step();
+    const SimUnit& u = sim.slots()[0];
+    if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
+  }
+  return seen;
+}
+
 void run(Simulation& sim, int steps) {
   for (int i = 0; i < steps; ++i) sim.step();
 }
@@ -100,12 +111,7 @@ TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
   SUBCASE("waypoints") {
     s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Waypoints, points, PatrolMode::Loop})};
     Simulation sim(s);
-    std::vector<std::size_t> seen;
-    for (int i = 0; i < 60 * 30; ++i) {
-      sim.step();
-      const SimUnit& u = sim.slots()[0];
-      if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
-    }
+    const std::vector<std::size_t> seen = order_points_in_turn(sim, 60 * 30);
     CHECK(seen == std::vector<std::size_t>{0, 1, 2});
     CHECK(sim.slots()[0].arrived);
     CHECK(sim.slots()[0].position == points.back());
@@ -113,12 +119,7 @@ TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
   SUBCASE("loop") {
     s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Patrol, points, PatrolMode::Loop})};
     Simulation sim(s);
-    std::vector<std::size_t> seen;
-    for (int i = 0; i < 120 * 30; ++i) {
-      sim.step();
-      const SimUnit& u = sim.slots()[0];
-      if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
-    }
+    const std::vector<std::size_t> seen = order_points_in_turn(sim, 120 * 30);
     REQUIRE(seen.size() >= 5);
     CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) == std::vector<std::size_t>{0, 1, 2, 0, 1});
     CHECK_FALSE(sim.slots()[0].arrived);  // patrols never arrive
@@ -126,12 +127,7 @@ TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
   SUBCASE("back and forth") {
     s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Patrol, points, PatrolMode::BackForth})};
     Simulation sim(s);
-    std::vector<std::size_t> seen;
-    for (int i = 0; i < 120 * 30; ++i) {
-      sim.step();
-      const SimUnit& u = sim.slots()[0];
-      if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
-    }
+    const std::vector<std::size_t> seen = order_points_in_turn(sim, 120 * 30);
     REQUIRE(seen.size() >= 5);
     CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) == std::vector<std::size_t>{0, 1, 2, 1, 0});
   }
