@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--discrete", simulate.discrete, "discrete checks (end points only) instead of move lines");
   sim_cmd->add_flag("--no-prevention", simulate.no_prevention, "collision prevention off");
   sim_cmd->add_flag("--no-cooperation", simulate.no_cooperation, "cooperation rules off");
+  sim_cmd->add_flag("--no-passages", simulate.no_passages, "narrow passages open both ways at once");
 
   ConvertOptions convert;
   auto* convert_cmd = app.add_subcommand("convert", "convert a Moving AI .map into a scenario JSON");
@@ -159,6 +160,7 @@ int main(int argc, char** argv) {
   bench_sim_cmd->add_flag("--discrete", bench_sim.discrete, "discrete checks instead of move lines");
   bench_sim_cmd->add_flag("--no-prevention", bench_sim.no_prevention, "collision prevention off");
   bench_sim_cmd->add_flag("--no-cooperation", bench_sim.no_cooperation, "cooperation rules off");
+  bench_sim_cmd->add_flag("--no-passages", bench_sim.no_passages, "narrow passages open both ways at once");
   BenchTacticalOptions bench_tac;
   auto* bench_tac_cmd = bench_group->add_subcommand("tactical", "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements");
   bench_tac_cmd->add_option("files", bench_tac.scenario_paths, "scenarios for the table (default: maps/tactical_*.json)");

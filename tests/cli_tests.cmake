@@ -139,7 +139,7 @@ pathscope_cli_test(bench_grid_bad_warthog 1 "--warthog: .*no_such_warthog.* exit
 # build (release and sanitizers run this same test); bad files named.
 pathscope_cli_test(simulate_json 0 "\"steps\":300,.*\"units\":16,.*\"hard_overlaps\":0,.*\"tunnelled\":0,.*\"state_hash\":\"[0-9a-f]+\",\"micros_per_unit_step\""
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json)
-pathscope_cli_test(simulate_golden_hash 0 "\"state_hash\":\"81ac90bd33b30543\""
+pathscope_cli_test(simulate_golden_hash 0 "\"state_hash\":\"16b22e7bf9c3592a\""
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json)
 pathscope_cli_test(simulate_text 0 "sim_town.json: 90 steps \\(3.00 s\\), 40 units, 0/0 arrived, 0 hard overlaps"
                    ${PS} simulate maps/sim_town.json --seconds 3)

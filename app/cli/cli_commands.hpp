@@ -56,6 +56,7 @@ struct SimulateOptions {
   bool discrete = false;            ///< Discrete checks instead of the scenario's setting.
   bool no_prevention = false;       ///< Collision prevention off.
   bool no_cooperation = false;      ///< Cooperation rules off.
+  bool no_passages = false;         ///< Narrow passages open both ways at once.
 };
 
 /// Options of `pathscope bench sim` (app/cli/cli_simulate.cpp).
@@ -70,6 +71,7 @@ struct BenchSimOptions {
   bool discrete = false;
   bool no_prevention = false;
   bool no_cooperation = false;
+  bool no_passages = false;
 };
 
 /// Options of `pathscope bench world` (app/cli/bench_world.cpp).

@@ -221,6 +221,7 @@ struct SimSettings {
   bool continuous = true;            ///< Move lines (true) or sub-sampled discrete moves (false).
   bool prevention = true;            ///< Separate overlapping hard shapes at the end of each step.
   bool cooperation = true;           ///< Seed 002's resolution rules between units.
+  bool passages = true;              ///< Narrow passages one direction of travel at a time.
   AvoidanceMode avoidance = AvoidanceMode::None;
   double memory_seconds = 2;         ///< How long resolved collisions are remembered (>= 0).
   double prediction_seconds = 1;     ///< Horizon of predicted positions (> 0, <= 10).

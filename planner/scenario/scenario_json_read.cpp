@@ -492,7 +492,7 @@ UnitGroup read_group(const Json& j, const std::string& at) {
 
 void read_sim(const Json& j, Scenario& s) {
   const ObjectReader obj(j, "sim",
-                         {"dt", "continuous", "prevention", "cooperation", "avoidance", "memory_seconds",
+                         {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance", "memory_seconds",
                           "prediction_seconds", "path_budget"});
   const SimSettings defaults;
   SimSettings& sim = s.sim;
@@ -500,6 +500,7 @@ void read_sim(const Json& j, Scenario& s) {
   sim.continuous = read_or(obj, "continuous", defaults.continuous, read_bool);
   sim.prevention = read_or(obj, "prevention", defaults.prevention, read_bool);
   sim.cooperation = read_or(obj, "cooperation", defaults.cooperation, read_bool);
+  sim.passages = read_or(obj, "passages", defaults.passages, read_bool);
   if (const Json* v = obj.find("avoidance")) {
     sim.avoidance = static_cast<AvoidanceMode>(
         read_choice(*v, obj.at("avoidance"), {"none", "potential_field", "steering_arcs"}));

@@ -278,6 +278,7 @@ OrderedJson sim_json(const SimSettings& sim) {
           {"continuous", sim.continuous},
           {"prevention", sim.prevention},
           {"cooperation", sim.cooperation},
+          {"passages", sim.passages},
           {"avoidance", avoidance < std::size(kAvoidance) ? kAvoidance[avoidance] : ""},
           {"memory_seconds", number(sim.memory_seconds)},
           {"prediction_seconds", number(sim.prediction_seconds)},

@@ -37,7 +37,6 @@ void Simulation::keep_bridges() {
   const Scenario& sc = scenario();
   for (SimUnit& u : units_) u.bridge_wait = false;
   if (sc.bridges.empty()) return;
-  const double dt = sc.sim.dt;
   for (const Bridge& b : sc.bridges) {
     if (!b.intact) {
       impl_->bridges.clear(b.id);
@@ -50,40 +49,65 @@ void Simulation::keep_bridges() {
       if (on_deck(b, u.position)) {
         (void)impl_->bridges.reserve(b.id, x.platoon);  // free: it is ours; held: we are on it anyway
         present.push_back(x.platoon);
+        x.last_bridge = b.id;
+        x.bridge_time = time();
         continue;
       }
-      // About to drive onto it: its way (the path ahead, sampled every half metre, or
-      // its predicted positions) reaches the deck within kApproach metres, so that it
-      // waits off the bridge's end, where the platoon coming off can pass it.
-      bool approaching = std::any_of(u.predicted.begin(), u.predicted.end(),
-                                     [&](const PredictedPoint& p) { return on_deck(b, p.position); });
-      if (!approaching && u.yield == Yield::None && u.waypoint < u.path.size()) {
-        double left = kApproach;
-        Vec2 from = u.position;
-        for (std::size_t k = u.waypoint; k < u.path.size() && left > 0 && !approaching; ++k) {
-          const Vec2 to = u.path[k];
-          const double len = glm::length(to - from);
-          for (double d = 0; d <= std::min(len, left) && !approaching; d += 0.5) {
-            approaching = on_deck(b, len > 0 ? from + (to - from) * (d / len) : to);
-          }
-          left -= len;
-          from = to;
-        }
-      }
-      if (!approaching) continue;
-      const BridgeReservation r = impl_->bridges.reserve(b.id, x.platoon);
-      if (r.granted) {
+      // Come off it a moment ago and still near: the queue at this end waits for it.
+      if (x.last_bridge == b.id && time() - x.bridge_time <= kClearSeconds &&
+          distance_sq_to_segment(u.position, b.a, b.b) <= kQueueReach * kQueueReach) {
         present.push_back(x.platoon);
         continue;
       }
-      // Another platoon holds it: wait before the bridge.
+      // About to drive onto it: its way (its predicted positions, or the path ahead
+      // sampled every half metre) reaches the deck within kApproach metres, so that it
+      // waits off the bridge's end, where the platoon coming off can pass it. Farther
+      // back, within kQueueReach metres, it joins the queue if another platoon holds the
+      // bridge, rather than walk up into the way of those coming off.
+      Vec2 entry = u.position;
+      double distance = -1;  // along its way to the deck; -1: not within reach
+      for (const PredictedPoint& p : u.predicted) {
+        if (on_deck(b, p.position)) {
+          entry = p.position;
+          distance = 0;
+          break;
+        }
+      }
+      if (distance < 0 && u.yield == Yield::None && u.waypoint < u.path.size()) {
+        double walked = 0;
+        Vec2 from = u.position;
+        for (std::size_t k = u.waypoint; k < u.path.size() && walked <= kQueueReach && distance < 0; ++k) {
+          const Vec2 to = u.path[k];
+          const double len = glm::length(to - from);
+          for (double d = 0; d <= len && walked + d <= kQueueReach; d += 0.5) {
+            entry = len > 0 ? from + (to - from) * (d / len) : to;
+            if (on_deck(b, entry)) {
+              distance = walked + d;
+              break;
+            }
+          }
+          walked += len;
+          from = to;
+        }
+      }
+      if (distance < 0) continue;
+      if (distance > kApproach) {
+        const auto holder = impl_->bridges.holder(b.id);
+        if (!holder || *holder == x.platoon) continue;
+      } else {
+        const BridgeReservation r = impl_->bridges.reserve(b.id, x.platoon);
+        if (r.granted) {
+          present.push_back(x.platoon);
+          continue;
+        }
+      }
+      // Another platoon holds it: wait before the bridge, clear of the way off its end.
       u.bridge_wait = true;
-      u.yield = Yield::Wait;
-      u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody: asked again next step
-      u.yield_until = time() + dt;
-      u.predicted.clear();
-      x.next = MotionState{u.position, u.heading, 0};
-      x.next_from_prediction = false;
+      const Vec2 along = b.b - b.a;
+      const double len = glm::length(along);
+      Vec2 flow = len > 0 ? along / len : direction(u.heading);
+      if (glm::dot(flow, entry - u.position) < 0) flow = -flow;
+      wait_clear(u, entry, flow, 0.5 * b.width);
     }
     if (const auto holder = impl_->bridges.holder(b.id)) {
       if (std::find(present.begin(), present.end(), *holder) == present.end()) impl_->bridges.release(b.id, *holder);

@@ -74,9 +74,12 @@ bool is_moving(const SimUnit& u) {
 // the unit it gives way to (priority inheritance: a unit pushed along passes the push
 // on to the units in its own way, as the pusher would).
 std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m) {
-  // Waiting for a bridge: below everyone, so the platoon on it can come off it.
-  if (u.bridge_wait) return {std::numeric_limits<int>::min(), u.id.index};
+  // Waiting for a bridge or a passage: below everyone, so the platoon on it can come off it.
+  if (u.bridge_wait || u.passage_wait) return {std::numeric_limits<int>::min(), u.id.index};
   std::pair<int, std::uint32_t> r{m.priority, u.id.index};
+  // Done (arrived) or with nothing to do: below every unit still under way, so that
+  // those behind can have it step aside (a column's head stops at its goal).
+  if (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) r.first = std::numeric_limits<int>::min() + 1;
   if (u.lent && u.yield != Yield::None &&
       (u.lent_priority > r.first || (u.lent_priority == r.first && u.lent_index < r.second))) {
     r = {u.lent_priority, u.lent_index};
@@ -172,6 +175,11 @@ const Scenario& Simulation::scenario() const { return world_->scenario(); }
 
 const BridgeReservations& Simulation::bridge_reservations() const { return impl_->bridges; }
 
+std::span<const Passage> Simulation::passages(std::size_t movement_class) const {
+  if (movement_class >= impl_->passage_maps.size()) return {};
+  return impl_->passage_maps[movement_class].passages();
+}
+
 double Simulation::time() const { return static_cast<double>(counters_.steps) * scenario().sim.dt; }
 
 void Simulation::update_world(Scenario next) {
@@ -180,6 +188,7 @@ void Simulation::update_world(Scenario next) {
   next.sim = scenario().sim;
   const WorldChange change = world_->update(std::move(next));
   impl_->paths.world_changed(change.rebuilt);
+  impl_->passage_maps.clear();  // found again from the new grids at the next step
   // Predictions were made on the old world; make them again.
   for (SimUnit& u : units_) u.predicted.clear();
 }
@@ -325,6 +334,7 @@ void Simulation::step() {
   const std::uint64_t t1 = clock_ ? clock_() : 0;
   run_state_loops();
   keep_bridges();
+  keep_passages();
   detect_collisions();
   cooperate();
   avoid();
@@ -460,9 +470,14 @@ void Simulation::run_state_loops() {
     // Resolving collisions (seed 002): is the reason to yield over?
     if (u.yield != Yield::None) {
       const SimUnit* o = unit(u.yield_to);
-      bool over = !o || now >= u.yield_until;
+      // A move aside nobody asked for (waiting clear of a bridge or a passage) lasts
+      // until the unit is there.
+      const bool own_move = !o && u.yield == Yield::MoveAside && u.home == u.aside;
+      bool over = (!o && !own_move) || now >= u.yield_until;
       if (!over) {
-        if (u.yield == Yield::SlowDown && outranks(u, m, *o, impl_->motions[o->movement_class])) {
+        if (own_move) {
+          over = glm::length(u.aside - u.position) <= 1e-6;
+        } else if (u.yield == Yield::SlowDown && outranks(u, m, *o, impl_->motions[o->movement_class])) {
           // Case 3.1, the higher unit: on once the lower one is out of our way.
           const double r = m.hard_radius + impl_->motions[o->movement_class].hard_radius;
           over = distance_sq_to_segment(o->position, u.position, u.get_to) >= r * r;

@@ -11,7 +11,9 @@
 //   1. path requests are answered, at most SimSettings::path_budget of them;
 //   2. every unit runs Listing 1's state loop and predicts its next positions (the same
 //      code then moves it: seed 002, "Predicted Positions"); a unit about to drive onto
-//      a bridge another platoon holds waits before it (seed 004, "Bridges");
+//      a bridge another platoon holds waits before it (seed 004, "Bridges"), and one
+//      about to enter a narrow passage units come through the other way waits before
+//      it (passages.hpp);
 //   3. collisions between units are found through a spatial hash from the predicted
 //      positions, immediate before future, hard before soft;
 //   4. the cooperation rules decide who waits, slows, moves aside or goes round;
@@ -28,6 +30,7 @@
 
 #include "planner/core/result.hpp"
 #include "planner/scenario/scenario.hpp"
+#include "planner/sim/passages.hpp"
 #include "planner/sim/sim_types.hpp"
 
 namespace pathscope {
@@ -95,6 +98,9 @@ struct SimUnit {
   /// Waiting before a bridge another platoon holds (seed 004); it then gives way to
   /// every unit, so the platoon on the bridge can come off it.
   bool bridge_wait = false;
+  /// Waiting before a narrow passage units come through the other way (passages.hpp);
+  /// it gives way to everyone meanwhile.
+  bool passage_wait = false;
   /// While it yields: the rank (class priority, slot index) lent by the unit it gives
   /// way to, so that it can pass the demand on to units in its own way.
   int lent_priority = 0;
@@ -170,6 +176,9 @@ class Simulation {
   const DensityMap& density() const { return density_; }
   /// Which platoon holds which bridge now.
   const BridgeReservations& bridge_reservations() const;
+  /// The narrow passages of a movement class's grid and who goes through them now
+  /// (empty before the first step, or with SimSettings::passages off).
+  std::span<const Passage> passages(std::size_t movement_class) const;
   const SimCounters& counters() const { return counters_; }
   /// Units alive whose order is done: arrived (Move, Waypoints); patrols never arrive.
   std::size_t arrived_count() const;
@@ -193,6 +202,7 @@ class Simulation {
   void answer_paths();
   void run_state_loops();
   void keep_bridges();
+  void keep_passages();
   void detect_collisions();
   void cooperate();
   void avoid();
@@ -201,6 +211,7 @@ class Simulation {
   void count_step();
   // Helpers.
   void request_path(SimUnit& u);
+  void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);
   void start_order(SimUnit& u);
   void predict(SimUnit& u);
   bool pursue(const SimUnit& u, const MotionState& from, std::uint32_t& waypoint, MotionState& to) const;

@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
 #include "planner/world/bridge_reservations.hpp"
 #include "planner/sim/simulation.hpp"
@@ -40,6 +41,29 @@ struct UnitPrivate {
   /// Its platoon for bridges (seed 004): its group's id, the id of a group order, or
   /// its faction's (kFactionPlatoon + index) when it has neither.
   std::uint32_t platoon = 0;
+  /// The last bridge (its id) or passage (its index in its class's map) it went
+  /// through, the way it went and when it was last on it: coming off, it keeps the way
+  /// held for its side while it clears the queue waiting at the end (for a while).
+  std::int64_t last_bridge = -1;
+  double bridge_time = 0;
+  std::int64_t last_passage = -1;
+  Vec2 passage_flow{0, 0};
+  double passage_time = 0;
+};
+
+/// Seconds a unit come off a bridge or out of a passage keeps it held for its side, at
+/// most (while it clears the units queueing there).
+inline constexpr double kClearSeconds = 8;
+/// Metres from a bridge or a passage within which units queue for it, and within which
+/// units that came out of it still hold it.
+inline constexpr double kQueueReach = 30;
+
+/// What one step saw of a passage (passage_turns.cpp).
+struct PassageTally {
+  bool holder_present = false;  ///< A unit of the holding direction is inside or granted.
+  bool queue_seen = false;      ///< A unit of the queued direction waited.
+  std::uint32_t inside = 0;
+  std::uint32_t waiting = 0;
 };
 
 struct Simulation::Impl {
@@ -73,8 +97,13 @@ struct Simulation::Impl {
   std::unordered_set<std::uint64_t> overlapping_pairs;  ///< Lookup only: pairs counted in hard_overlaps.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
   BridgeReservations bridges;      ///< One platoon at a time on a bridge (seed 004).
+  std::vector<PassageMap> passage_maps;  ///< Per class; made at the first step, and again after a world change.
+  std::vector<std::vector<PassageTally>> passage_tallies;  ///< Scratch: per class, per passage.
   std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
 };
+
+/// The passage rules of a class (passages.hpp): widths and lengths from its hard radius.
+PassageRules passage_rules(const Motion& m);
 
 /// True if a unit means to move this step (seed 002's "moving" unit).
 bool is_moving(const SimUnit& u);

@@ -228,14 +228,15 @@ Scenario random_scenario(std::uint64_t seed) {
   s.groups.push_back(UnitGroup{7, "escort", {102, 100}, random_order()});
   s.groups.push_back(UnitGroup{3, "", {}, integer(0, 1) ? random_order() : Order{}});
   if (integer(0, 3) != 0) {
-    s.sim = SimSettings{uniform(1e-4, 1),
-                        integer(0, 1) == 1,
-                        integer(0, 1) == 1,
-                        integer(0, 1) == 1,
-                        static_cast<AvoidanceMode>(integer(0, 2)),
-                        uniform(0, 30),
-                        uniform(0.01, 10),
-                        integer(1, 1'000'000)};
+    s.sim = SimSettings{.dt = uniform(1e-4, 1),
+                        .continuous = integer(0, 1) == 1,
+                        .prevention = integer(0, 1) == 1,
+                        .cooperation = integer(0, 1) == 1,
+                        .passages = integer(0, 1) == 1,
+                        .avoidance = static_cast<AvoidanceMode>(integer(0, 2)),
+                        .memory_seconds = uniform(0, 30),
+                        .prediction_seconds = uniform(0.01, 10),
+                        .path_budget = integer(1, 1'000'000)};
   }
   // Red remembers two of the bridges, one otherwise than it is.
   s.factions[1].bridges = {s.bridges[0], s.bridges[2]};
@@ -1031,6 +1032,7 @@ TEST_SUITE("scenario_io") {
     "continuous": true,
     "prevention": true,
     "cooperation": true,
+    "passages": true,
     "avoidance": "steering_arcs",
     "memory_seconds": 2,
     "prediction_seconds": 1,

@@ -1,0 +1,274 @@
+// Narrow passages in the simulation: one direction of travel at a time (see passages.hpp).
+//
+// Each step, after the bridges: every unit following its path finds the passage it is in
+// or whose cells its way reaches within PassageRules::look_ahead metres, and the way it
+// goes through (from where its path enters the passage to where it leaves it). Inside,
+// it holds the passage for its direction if nobody does. Before it, it asks: granted if
+// the passage is free (and no other direction has been waiting for its turn) or held by
+// its own direction (unless the other direction has waited turn_seconds); refused, it
+// brakes and waits, giving way to everyone. Units are asked in slot order.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <glm/geometric.hpp>
+
+#include "planner/sim/passages.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/static_check.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+// The diameters of a class's hard shape a run may hold and still be narrow, and the
+// widths a passage may be long.
+constexpr double kNarrowDiameters = 5;
+constexpr double kLongestWidths = 10;
+constexpr double kWaitMargin = 0.25;  // metres a waiting unit keeps clear of the way out
+
+struct Traversal {
+  std::uint32_t passage = 0;
+  bool inside = false;
+  bool known = false;  ///< `flow` is known (a unit with no path inside has none).
+  Vec2 flow{0, 0};
+  Vec2 entry{0, 0};    ///< Where its way enters the passage (its position when inside).
+  double distance = 0; ///< Metres along its way to the entry.
+};
+
+// Walks the unit's way (its position, then its path from its waypoint on) in steps of
+// `step` metres; `visit(point)` returns true to stop. At most `limit` metres.
+template <class Visit>
+void walk_way(const SimUnit& u, double step, double limit, Visit&& visit) {
+  Vec2 from = u.position;
+  if (visit(from)) return;
+  double walked = 0;
+  double carry = step;  // metres to the next sample from `from`
+  for (std::size_t k = u.waypoint; k < u.path.size() && walked < limit; ++k) {
+    const Vec2 to = u.path[k];
+    const double len = glm::length(to - from);
+    double d = carry;
+    for (; d <= len && walked + d <= limit; d += step) {
+      if (visit(from + (to - from) * (d / len))) return;
+    }
+    carry = d - len;
+    walked += len;
+    from = to;
+  }
+}
+
+std::optional<Traversal> traversal(const SimUnit& u, const CostGrid& grid, const PassageMap& map,
+                                   const PassageRules& rules, double reach) {
+  const auto here = grid.cell_at(u.position);
+  if (!here) return std::nullopt;
+  const double step = 0.5 * grid.cell_size();
+  Traversal t;
+  Vec2 entry = u.position;
+  std::size_t entry_sample = 0;  // samples of the walk before the entry
+  if (const auto p = map.passage_of(*here)) {
+    t.passage = *p;
+    t.inside = true;
+  } else {
+    bool found = false;
+    walk_way(u, step, reach, [&](Vec2 q) {
+      ++entry_sample;
+      const auto c = grid.cell_at(q);
+      if (!c) return false;
+      if (const auto p = map.passage_of(*c)) {
+        t.passage = *p;
+        entry = q;
+        --entry_sample;
+        found = true;
+      }
+      return found;
+    });
+    if (!found) return std::nullopt;
+  }
+  // Where the way leaves the passage (or ends in it).
+  Vec2 exit = entry;
+  std::size_t sample = 0;
+  walk_way(u, step, rules.look_ahead + 4 * rules.max_length, [&](Vec2 q) {
+    if (sample++ < entry_sample) return false;
+    const auto c = grid.cell_at(q);
+    if (!c || map.passage_of(*c) != t.passage) return true;
+    exit = q;
+    return false;
+  });
+  t.entry = entry;
+  t.distance = static_cast<double>(entry_sample) * step;
+  const Vec2 d = exit - entry;
+  const double len = glm::length(d);
+  if (len > 1e-6) {
+    t.flow = d / len;
+    t.known = true;
+  } else if (!u.path.empty()) {
+    t.flow = direction(u.heading);
+    t.known = true;
+  }
+  return t;
+}
+
+}  // namespace
+
+void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width) {
+  const double now = time();
+  const double dt = scenario().sim.dt;
+  const Motion& m = impl_->motions[u.movement_class];
+  UnitPrivate& x = impl_->extra[u.id.index];
+  u.predicted.clear();
+  // Off the way out: the line through the entry along the flow, half the way's width
+  // plus the unit's radius to the side it stands on (its right if on the line).
+  const Vec2 normal{-flow.y, flow.x};
+  const double lateral = glm::dot(u.position - entry, normal);
+  const double clear = half_width + m.hard_radius + kWaitMargin;
+  if (std::abs(lateral) < clear) {
+    const CostGrid& grid = world_->grid(u.movement_class);
+    const double first = lateral < 0 ? -1.0 : 1.0;
+    for (const double side : {first, -first}) {
+      const Vec2 spot = u.position + normal * (side * clear - lateral);
+      const bool inside = spot.x >= 0 && spot.y >= 0 && spot.x <= scenario().world.width &&
+                          spot.y <= scenario().world.height;
+      if (!inside || segment_blocked(grid, x.move_key, u.position, spot)) continue;
+      u.yield = Yield::MoveAside;
+      u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
+      u.aside = u.home = u.get_to = spot;
+      u.yield_until = now + kYieldSeconds;
+      x.yield_path = {spot};
+      predict(u);
+      x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
+                                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+      x.next_from_prediction = !u.predicted.empty();
+      return;
+    }
+  }
+  // Clear of the way already (or no room to step aside): brake and wait, asked again
+  // next step.
+  u.yield = Yield::Wait;
+  u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};
+  u.yield_until = now + dt;
+  const double speed = std::max(0.0, u.speed - m.deceleration * dt);
+  x.next = MotionState{u.position + direction(u.heading) * (speed * dt), u.heading, speed};
+  x.next_from_prediction = false;
+}
+
+PassageRules passage_rules(const Motion& m) {
+  PassageRules r;
+  r.max_width = kNarrowDiameters * 2 * m.hard_radius;
+  r.max_length = kLongestWidths * r.max_width;
+  r.look_ahead = std::max(r.look_ahead, 4 * m.hard_radius);
+  return r;
+}
+
+void Simulation::keep_passages() {
+  // Stepping clear of a bridge or a passage to wait: still waiting, below everyone.
+  for (SimUnit& u : units_) u.passage_wait = u.yield == Yield::MoveAside && u.home == u.aside && !unit(u.yield_to);
+  if (!scenario().sim.passages) return;
+  const double now = time();
+  if (impl_->passage_maps.empty()) {
+    for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
+      impl_->passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
+    }
+  }
+  std::vector<std::vector<PassageTally>>& tallies = impl_->passage_tallies;
+  tallies.resize(impl_->passage_maps.size());
+  bool any = false;
+  for (std::size_t c = 0; c < impl_->passage_maps.size(); ++c) {
+    tallies[c].assign(impl_->passage_maps[c].passages().size(), PassageTally{});
+    any = any || !tallies[c].empty();
+  }
+  if (!any) return;
+  for (SimUnit& u : units_) {
+    if (!u.alive || (u.state != MoveState::Moving && u.state != MoveState::WaitingForPath)) continue;
+    if (u.yield == Yield::MoveAside || u.yield == Yield::Return) continue;
+    PassageMap& map = impl_->passage_maps[u.movement_class];
+    if (map.passages().empty()) continue;
+    UnitPrivate& x = impl_->extra[u.id.index];
+    const CostGrid& grid = world_->grid(u.movement_class);
+    const PassageRules rules = passage_rules(impl_->motions[u.movement_class]);
+    const auto t = traversal(u, grid, map, rules, kQueueReach);
+    // Out of a passage a moment ago and still near it: those queueing at this end wait
+    // for it to clear their way.
+    if (x.last_passage >= 0 && (!t || !t->inside) && now - x.passage_time <= kClearSeconds) {
+      const auto k = static_cast<std::size_t>(x.last_passage);
+      const Passage& out = map.passages()[k];
+      const Vec2 nearest = glm::clamp(u.position, out.bounds.lo, out.bounds.hi);
+      if (out.held && glm::dot(x.passage_flow, out.flow) > 0 &&
+          glm::length(u.position - nearest) <= kQueueReach) {
+        tallies[u.movement_class][k].holder_present = true;
+      }
+    }
+    if (!t) continue;
+    Passage& p = map.passages()[t->passage];
+    PassageTally& tally = tallies[u.movement_class][t->passage];
+    if (t->inside) {
+      ++tally.inside;
+      if (!p.held && t->known) {
+        p.held = true;
+        p.flow = t->flow;
+      }
+      if (!t->known || glm::dot(t->flow, p.flow) > 0) tally.holder_present = true;
+      if (t->known) {
+        x.last_passage = t->passage;
+        x.passage_flow = t->flow;
+        x.passage_time = now;
+      }
+      continue;
+    }
+    if (u.state != MoveState::Moving) continue;
+    // Farther back than the look-ahead, it only queues, and only when units come the
+    // other way: it waits clear of their way rather than walk up into it.
+    const bool far = t->distance > rules.look_ahead;
+    if (far && !(p.held && glm::dot(t->flow, p.flow) <= 0)) continue;
+    if (u.state != MoveState::Moving) continue;
+    bool granted;
+    if (far) {
+      granted = false;
+    } else if (!p.held) {
+      granted = !(p.queued && glm::dot(t->flow, p.queue_flow) <= 0);
+    } else if (glm::dot(t->flow, p.flow) > 0) {
+      granted = !(p.queued && now - p.queued_since >= rules.turn_seconds);
+    } else {
+      granted = false;
+    }
+    if (granted) {
+      if (!p.held) {
+        p.held = true;
+        p.flow = t->flow;
+        if (p.queued && glm::dot(t->flow, p.queue_flow) > 0) p.queued = false;
+      }
+      tally.holder_present = true;
+      ++tally.inside;
+      continue;
+    }
+    // Refused: the other way holds it, or waits for its turn. Queue for ours.
+    if (!p.held || glm::dot(t->flow, p.flow) <= 0) {
+      if (!p.queued) {
+        p.queued = true;
+        p.queue_flow = t->flow;
+        p.queued_since = now;
+      }
+      if (glm::dot(t->flow, p.queue_flow) > 0) tally.queue_seen = true;
+    }
+    ++tally.waiting;
+    u.passage_wait = true;
+    const auto cell = grid.cell_at(t->entry);
+    const double width = cell ? static_cast<double>(map.widths()[*cell]) : 0.0;
+    wait_clear(u, t->entry, t->flow, 0.5 * width);
+  }
+  for (std::size_t c = 0; c < impl_->passage_maps.size(); ++c) {
+    std::vector<Passage>& passages = impl_->passage_maps[c].passages();
+    for (std::size_t k = 0; k < passages.size(); ++k) {
+      Passage& p = passages[k];
+      const PassageTally& tally = tallies[c][k];
+      if (!tally.holder_present) p.held = false;
+      if (!tally.queue_seen) p.queued = false;
+      p.inside = tally.inside;
+      p.waiting = tally.waiting;
+    }
+  }
+}
+
+}  // namespace pathscope::sim

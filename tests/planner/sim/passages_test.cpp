@@ -1,0 +1,169 @@
+#include "planner/sim/passages.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <glm/geometric.hpp>
+
+#include "planner/sim/sim_cases.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/unit_motion.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/test_maps.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+// The width of every cell from its free runs, found by walking from it both ways along
+// each of the four lines (brute force; the map finds them with one pass per line).
+std::vector<float> brute_widths(const CostGrid& grid) {
+  std::vector<float> out(grid.cell_count(), 0.0f);
+  const glm::ivec2 dirs[4] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+  auto same = [&](int x, int y, std::uint16_t key) {
+    if (!grid.in_bounds(x, y)) return false;
+    const std::uint32_t c = grid.index(x, y);
+    return grid.passable(c) && grid.move_key(c) == key;
+  };
+  for (std::uint32_t i = 0; i < grid.cell_count(); ++i) {
+    if (!grid.passable(i)) continue;
+    const glm::ivec2 p = grid.cell(i);
+    const std::uint16_t key = grid.move_key(i);
+    float straight = INFINITY, diagonal = INFINITY;
+    for (const glm::ivec2 d : dirs) {
+      int n = 1;
+      for (int sign : {1, -1}) {
+        glm::ivec2 q = p;
+        while (true) {
+          const glm::ivec2 r = q + d * sign;
+          const bool ok = same(r.x, r.y, key) && (d.x == 0 || d.y == 0 || (same(r.x, q.y, key) && same(q.x, r.y, key)));
+          if (!ok) break;
+          q = r;
+          ++n;
+        }
+      }
+      const double step = grid.cell_size() * std::sqrt(double(d.x * d.x + d.y * d.y));
+      float& run = d.x != 0 && d.y != 0 ? diagonal : straight;
+      run = std::min(run, static_cast<float>(n * step));
+    }
+    out[i] = std::min(straight, std::max(diagonal, straight * static_cast<float>(std::sqrt(0.5))));
+  }
+  return out;
+}
+
+std::vector<std::string> open_rows(int w, int h) {
+  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
+}
+
+}  // namespace
+
+TEST_CASE("passages: every cell's width equals a brute-force walk, on random maps") {
+  std::mt19937_64 rng(2026);
+  for (int round = 0; round < 20; ++round) {
+    const Scenario s = test::ascii_scenario(test::random_rows(rng, 23 + round, 17 + round % 5, 0.1 + 0.02 * round, round % 2 == 1));
+    const PlanningWorld world(s);
+    const CostGrid& grid = world.grid(0);
+    const PassageMap map(grid, PassageRules{});
+    const std::vector<float> expected = brute_widths(grid);
+    REQUIRE(map.widths().size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      CHECK(map.widths()[i] == doctest::Approx(expected[i]).epsilon(1e-6));
+    }
+    // Every narrow cell of a short enough group is in a passage; no other cell is.
+    for (std::uint32_t i = 0; i < grid.cell_count(); ++i) {
+      if (map.passage_of(i)) CHECK(static_cast<double>(map.widths()[i]) <= PassageRules{}.max_width + 1e-9);
+    }
+  }
+}
+
+TEST_CASE("passages: a gap in a wall is one passage, open ground and long corridors are none") {
+  SUBCASE("the crossing's gap") {
+    const Scenario s = crossing_case(10);
+    const PlanningWorld world(s);
+    const PassageMap map(world.grid(0), PassageRules{});
+    REQUIRE(map.passages().size() == 1);
+    const Passage& p = map.passages()[0];
+    // The wall is two cells thick with a four-metre gap: eight cells.
+    CHECK(p.cells.size() == 8);
+    CHECK(p.bounds.hi.x - p.bounds.lo.x == doctest::Approx(2));
+    CHECK(p.bounds.hi.y - p.bounds.lo.y == doctest::Approx(4));
+  }
+  SUBCASE("open ground") {
+    const Scenario s = test::ascii_scenario(open_rows(30, 20));
+    const PlanningWorld world(s);
+    CHECK(PassageMap(world.grid(0), PassageRules{}).passages().empty());
+  }
+  SUBCASE("a corridor longer than max_length is left out, a shorter one kept") {
+    std::vector<std::string> rows = open_rows(80, 9);
+    for (int x = 10; x < 70; ++x) {
+      for (int y : {0, 1, 2, 6, 7, 8}) rows[std::size_t(y)][std::size_t(x)] = '#';
+    }
+    const Scenario s = test::ascii_scenario(rows);
+    const PlanningWorld world(s);
+    PassageRules rules;
+    rules.max_length = 48;
+    CHECK(PassageMap(world.grid(0), rules).passages().empty());  // 60 m long
+    rules.max_length = 64;
+    const PassageMap kept(world.grid(0), rules);
+    REQUIRE(kept.passages().size() == 1);
+    CHECK(kept.passages()[0].cells.size() == 60 * 3);
+  }
+}
+
+TEST_CASE("passages: two groups crossing through a gap take turns, and all arrive") {
+  Scenario s = crossing_case(10);
+  Simulation sim(s);
+  int both_ways_inside = 0;
+  bool waited = false, held = false;
+  for (int i = 0; i < 180 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
+    sim.step();
+    const auto passages = sim.passages(0);
+    REQUIRE(passages.size() == 1);
+    held = held || passages[0].held;
+    const CostGrid& grid = sim.world().grid(0);
+    bool east = false, west = false;
+    for (const SimUnit& u : sim.slots()) {
+      waited = waited || u.passage_wait;
+      const auto cell = grid.cell_at(u.position);
+      if (!cell || !std::binary_search(passages[0].cells.begin(), passages[0].cells.end(), *cell)) continue;
+      if (u.speed < 0.2) continue;
+      (direction(u.heading).x > 0 ? east : west) = true;
+    }
+    both_ways_inside += east && west ? 1 : 0;
+  }
+  CHECK(waited);
+  CHECK(held);
+  CHECK(sim.arrived_count() == sim.ordered_count());
+  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(both_ways_inside == 0);
+}
+
+TEST_CASE("passages: off in the settings, nobody waits; a world change finds them again") {
+  Scenario s = crossing_case(5);
+  s.sim.passages = false;
+  {
+    Simulation sim(s);
+    for (int i = 0; i < 300; ++i) {
+      sim.step();
+      for (const SimUnit& u : sim.slots()) REQUIRE_FALSE(u.passage_wait);
+    }
+    CHECK(sim.passages(0).empty());
+  }
+  s.sim.passages = true;
+  Simulation sim(s);
+  sim.step();
+  CHECK(sim.passages(0).size() == 1);
+  // Close the gap: the next step finds no passage.
+  Scenario closed = sim.scenario();
+  for (Feature& f : closed.features) f.shape.max.y = std::max(f.shape.max.y, f.shape.min.y);
+  closed.features[0].shape.max.y = closed.world.height;
+  sim.update_world(closed);
+  sim.step();
+  CHECK(sim.passages(0).empty());
+}
+
+}  // namespace pathscope::sim
