@@ -460,6 +460,14 @@ void VisGraphPlanner::finish() {
       }
     }
     const Vec2 p = node_position(nodes[i]);
+    // A road point where the path runs straight on along the road is left out.
+    if (road_nodes() && pts.size() >= 2 && i + 1 < nodes.size() && nodes[i - 1] >= road_base_ &&
+        nodes[i] >= road_base_ && nodes[i + 1] >= road_base_) {
+      const Vec2 a = pts.back(), c = node_position(nodes[i + 1]);
+      const double turn = (p.x - a.x) * (c.y - p.y) - (p.y - a.y) * (c.x - p.x);
+      const double ahead = (p.x - a.x) * (c.x - p.x) + (p.y - a.y) * (c.y - p.y);
+      if (std::abs(turn) <= 1e-9 * (distance(a, p) + distance(p, c)) && ahead > 0) continue;
+    }
     if (pts.empty() || pts.back() != p) pts.push_back(p);
   }
   result_.cost = state_[temp(1)].g;
@@ -482,7 +490,7 @@ void VisGraphPlanner::finish() {
     double plain = result_.cost;
     if (on_road) {
       std::vector<Vec2> free_path;
-      plain = cost_without_roads(&free_path);
+      plain = params_.compare_without_roads ? cost_without_roads(&free_path) : -1.0;
       road_free_path_ = std::move(free_path);
     }
     result_.stats.extra.push_back({"cost_without_roads", plain});
