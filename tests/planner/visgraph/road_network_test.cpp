@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -297,6 +298,27 @@ TEST_CASE("exact roads equal a dense-discretisation reference on random maps, an
   MESSAGE("exact road queries: ", found, " found, ", joined, " on a road; reference above exact by at most ", worst_gap);
   CHECK(found > 30);
   CHECK(joined > 10);
+}
+
+TEST_CASE("exact roads turn from one road onto another where they cross; a road of factor 1 adds nothing") {
+  Scenario s = make_empty_scenario(200, 80, 1.0);
+  s.roads.push_back(make_road({{5, 30}, {195, 30}}, 3.0, 1));
+  s.roads.push_back(make_road({{100, 5}, {100, 75}}, 3.0, 2));
+  const PlanningWorld world(s);
+  VisGraphPlanner p(world, 0, with_mode(RoadMode::Exact));
+  const PathResult& r = find_path(p, {{10, 30}, {100, 60}});
+  REQUIRE(r.status == SearchStatus::Found);
+  CHECK(r.cost == doctest::Approx((90 + 30) / 3.0).epsilon(1e-12));
+  CHECK(std::find(r.points.begin(), r.points.end(), Vec2{100, 30}) != r.points.end());
+  // Along a road of factor 1: its length, as off the roads; it has no road points.
+  Scenario slow = make_empty_scenario(200, 80, 1.0);
+  slow.roads.push_back(make_road({{5, 70}, {195, 70}}, 1.0, 3));
+  const PlanningWorld slow_world(slow);
+  VisGraphPlanner q(slow_world, 0, with_mode(RoadMode::Exact));
+  const PathResult& f = find_path(q, {{20, 70}, {180, 70}});
+  REQUIRE(f.status == SearchStatus::Found);
+  CHECK(f.cost == doctest::Approx(160).epsilon(1e-12));
+  CHECK(stat(f, "road_points") < 0);
 }
 
 TEST_CASE("exact roads through a swamp: a road leg costs its weighted length over the factor, as on the grid") {
