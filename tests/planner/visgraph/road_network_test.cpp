@@ -300,7 +300,7 @@ TEST_CASE("exact roads equal a dense-discretisation reference on random maps, an
   CHECK(joined > 10);
 }
 
-TEST_CASE("exact roads turn from one road onto another where they cross; a road of factor 1 adds nothing") {
+TEST_CASE("exact roads turn from one road onto another where they cross, and a road of factor 1 adds nothing") {
   Scenario s = make_empty_scenario(200, 80, 1.0);
   s.roads.push_back(make_road({{5, 30}, {195, 30}}, 3.0, 1));
   s.roads.push_back(make_road({{100, 5}, {100, 75}}, 3.0, 2));
