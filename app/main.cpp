@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
   bench_vg_cmd->add_option("--queries", bench_vg.queries, "queries per map")->check(CLI::Range(0, 100000));
   bench_vg_cmd->add_option("--seed", bench_vg.seed, "seed of the random maps and queries");
   bench_vg_cmd->add_option("--edits", bench_vg.edits, "buildings placed and destroyed per random map, update against rebuild")->check(CLI::Range(0, 10000));
+  bench_vg_cmd->add_option("--roads", bench_vg.road_paths, "instead: on this scenario, random queries with roads off, the road pass and exact roads (repeatable)");
   BenchGridOptions bench_grid;
   auto* bench_grid_cmd = bench_group->add_subcommand("grid", "grid planners on Moving AI problems, side by side with warthog-core's A*");
   bench_grid_cmd->add_option("paths", bench_grid.paths, ".scen files or folders")->required();

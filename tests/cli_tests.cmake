@@ -82,6 +82,9 @@ pathscope_cli_test(movingai_visgraph_den312d 0 "320 queries, 0 mismatches" ${PS}
 pathscope_cli_test(bench_visgraph_quick 0
                    "random rectangles for ~400 corners: .*[0-9]+ corners, [0-9]+ links, .*graph [0-9.]+ ms \\(build [0-9.]+ ms in all\\).*5 random queries: 5 found, median [0-9.]+ us.*limits k_nearest=16: [0-9]+ links kept.*limits max_link=[0-9.]+: [0-9]+ links kept, median [0-9.]+ us, [0-9.]+ expansions, [0-9]+ paths lost, length / unlimited mean [0-9.]+, largest [0-9.]+.*3 buildings placed and destroyed: update [0-9.]+ ms, full rebuild [0-9.]+ ms.*equal to a full rebuild: yes"
                    ${PS} bench visgraph --corners 400 --queries 5 --edits 3)
+pathscope_cli_test(bench_visgraph_roads 0
+                   "maps/default\\.json: 128 x 96 m, 1 roads.*class wheeled: road network [0-9]+ points, [0-9]+ links.*20 queries, 20 found; mean cost: no roads [0-9.]+, pass [0-9.]+, exact [0-9.]+.*exact / pass: mean 0\\.9[0-9]+"
+                   ${PS} bench visgraph --roads maps/default.json --queries 20)
 pathscope_cli_test(bench_visgraph_movingai 0 "den312d\\.map: 65 x 81 cells, radius 0.*20 problems: 20 found.*0 above the optimum"
                    ${PS} bench visgraph --movingai ${BENCH}/den312d.map.scen --queries 20)
 

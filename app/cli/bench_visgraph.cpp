@@ -11,6 +11,11 @@
 //    --queries of its problems spread over the file: median query time, and the path
 //    length against the stored octile optimum (mean and largest ratio; a ratio above 1
 //    beyond the file's rounding is an error).
+//  - With --roads FILE (repeatable), per scenario and movement class: --queries random
+//    queries between free points planned with roads off, seed 004's road pass and exact
+//    roads: mean cost, how often each takes a road, median query time, and exact against
+//    the pass (mean and least ratio, queries where exact is dearer: none expected
+//    without weighted regions); the road network's build is timed apart.
 // Times are wall-clock and vary from run to run; nothing is checked against a target.
 
 #include <algorithm>
@@ -280,9 +285,91 @@ int bench_movingai(const BenchVisgraphOptions& options) {
   return too_long > 0 ? kExitFailed : kExitOk;
 }
 
+int bench_roads(const BenchVisgraphOptions& options) {
+  std::mt19937_64 rng(options.seed);
+  for (const std::string& path : options.road_paths) {
+    Result<Scenario> scenario = load_any_scenario(path);
+    if (!scenario) return fail(scenario.error().to_string());
+    const PlanningWorld world(std::move(scenario.value()));
+    std::printf("%s: %g x %g m, %zu roads\n", path.c_str(), world.scenario().world.width, world.scenario().world.height,
+                world.scenario().roads.size());
+    for (std::size_t cls = 0; cls < world.scenario().classes.size(); ++cls) {
+      const RoadMode modes[3] = {RoadMode::Off, RoadMode::Pass, RoadMode::Exact};
+      std::vector<std::unique_ptr<VisGraphPlanner>> planners;
+      for (const RoadMode m : modes) {
+        VisGraphParams p;
+        p.roads = m;
+        p.compare_without_roads = false;  // time the search alone
+        planners.push_back(std::make_unique<VisGraphPlanner>(world, cls, p));
+      }
+      const visgraph::VisGraphMap& map = planners[0]->map();
+      if (!map.ok()) {
+        std::printf("  class %s: obstacles refused: %s\n", world.scenario().classes[cls].name.c_str(),
+                    map.error().to_string().c_str());
+        continue;
+      }
+      const Box2 box = map.graph().obstacles().free_box;
+      std::uniform_real_distribution<double> ux(box.lo.x, box.hi.x), uy(box.lo.y, box.hi.y);
+      std::vector<PathQuery> queries;
+      for (int q = 0; q < options.queries; ++q) {
+        Vec2 a, b;
+        do a = {ux(rng), uy(rng)}; while (map.graph().index().inside(a));
+        do b = {ux(rng), uy(rng)}; while (map.graph().index().inside(b));
+        queries.push_back(PathQuery{a, b});
+      }
+      // The first exact query builds the road network: timed apart.
+      const Clock::time_point t_build = Clock::now();
+      if (!queries.empty()) find_path(*planners[2], queries[0]);
+      const double build_ms = ms_since(t_build);
+      double cost[3] = {0, 0, 0}, ratio = 0, least = 1e300;
+      int on_road[3] = {0, 0, 0}, found = 0, dearer = 0, cheaper = 0;
+      std::vector<double> us[3];
+      double road_points = 0, road_links = 0;
+      for (const PathQuery& q : queries) {
+        double c[3];
+        bool ok = true;
+        for (int m = 0; m < 3; ++m) {
+          const Clock::time_point t0 = Clock::now();
+          const PathResult& r = find_path(*planners[std::size_t(m)], q);
+          us[m].push_back(ms_since(t0) * 1000);
+          ok = ok && r.status == SearchStatus::Found;
+          c[m] = r.cost;
+          if (m > 0 && r.status == SearchStatus::Found && r.cost < c[0] - 1e-9) ++on_road[m];
+          if (m == 2) {
+            road_points = stat(r, "road_points");
+            road_links = stat(r, "road_links");
+          }
+        }
+        if (!ok) continue;
+        ++found;
+        for (int m = 0; m < 3; ++m) cost[m] += c[m];
+        ratio += c[2] / c[1];
+        least = std::min(least, c[2] / c[1]);
+        if (c[2] > c[1] + 1e-9) {
+          ++dearer;
+          std::printf("    exact dearer than the pass: (%.3f, %.3f) -> (%.3f, %.3f), pass %.4f, exact %.4f\n", q.start.x,
+                      q.start.y, q.goal.x, q.goal.y, c[1], c[2]);
+        }
+        cheaper += c[2] < c[1] - 1e-9;
+      }
+      std::printf("  class %s: road network %.0f points, %.0f links, first exact query (with its build) %.1f ms\n",
+                  world.scenario().classes[cls].name.c_str(), road_points, road_links, build_ms);
+      std::printf("    %d queries, %d found; mean cost: no roads %.2f, pass %.2f, exact %.2f; on a road: pass %d, exact %d\n",
+                  options.queries, found, found ? cost[0] / found : 0.0, found ? cost[1] / found : 0.0,
+                  found ? cost[2] / found : 0.0, on_road[1], on_road[2]);
+      std::printf("    exact / pass: mean %.4f, least %.4f, cheaper in %d, dearer in %d; median query: no roads %.1f us, "
+                  "pass %.1f us, exact %.1f us\n",
+                  found ? ratio / found : 0.0, found ? least : 0.0, cheaper, dearer, median(us[0]), median(us[1]),
+                  median(us[2]));
+    }
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_bench_visgraph(const BenchVisgraphOptions& options) {
+  if (!options.road_paths.empty()) return bench_roads(options);
   if (!options.movingai_path.empty()) return bench_movingai(options);
   return bench_rectangles(options);
 }

@@ -99,6 +99,7 @@ struct BenchVisgraphOptions {
   int queries = 100;                ///< Random queries per map, or Moving AI problems spread over the file.
   std::uint64_t seed = 1;           ///< Seed of the random maps and queries.
   int edits = 5;                    ///< Random rectangle maps: buildings placed and destroyed (update timing).
+  std::vector<std::string> road_paths;  ///< Scenarios: roads off, road pass and exact roads compared ({} = not run).
 };
 
 /// Options of `pathscope bench tactical` (app/cli/bench_tactical.cpp).

@@ -123,8 +123,10 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"k_nearest", "each corner keeps its k shortest links (and those of corners keeping it); 0: all", 0, 0,
                  1000},
        ParamSpec{"max_link", "metres: longer links between corners are dropped; 0: none", 0, 0, 1e6},
-       ParamSpec{"roads", "1: seed 004's road pass: a found path may join the roads, whose legs cost length / speed factor",
-                 1, 0, 1},
+       ParamSpec{"roads",
+                 "roads, whose legs cost length / speed factor: 0 off; 1 seed 004's road pass after the search; 2 "
+                 "planned exactly in the graph (road points, angle-rule entry and exit points)",
+                 1, 0, 2},
        ParamSpec{"road_reach", "metres within which the path is linked to a road (road pass)", 24, 1, 1000},
        ParamSpec{"weighted", "1: seed 004's swamps: passable features of another cost join the graph and weigh links",
                  1, 0, 1}},
@@ -136,7 +138,7 @@ std::vector<PlannerInfo> make_registry() {
         p.shortcut = c.params.at(3) != 0;
         p.limits.k_nearest = std::uint32_t(std::lround(c.params.at(4)));
         p.limits.max_length = c.params.at(5);
-        p.roads = c.params.at(6) != 0;
+        p.roads = RoadMode(std::lround(c.params.at(6)));
         p.road_reach = c.params.at(7);
         p.weighted = c.params.at(8) != 0;
         return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
@@ -177,7 +179,7 @@ std::vector<PlannerInfo> make_registry() {
         HybridParams p;
         p.route.radius = c.params.at(0);
         p.route.max_error = c.params.at(1);
-        p.route.roads = c.params.at(2) != 0;
+        p.route.roads = c.params.at(2) != 0 ? RoadMode::Pass : RoadMode::Off;
         p.route.weighted = c.params.at(3) != 0;
         p.snap_cells = int(std::lround(c.params.at(4)));
         return std::make_unique<HybridPlanner>(c.world, c.movement_class, p, "hybrid");

@@ -16,6 +16,12 @@
 // runs start -> first point -> corners -> last point -> goal; the path is then culled:
 // while the start sees the path's third point, the second is dropped, and the same from
 // the goal's end. Each stage is a refinement event.
+//
+// Exact roads (road_network.cpp): the road points are nodes after the region corners;
+// the start and the goal join each road piece at their own angle-rule points (temporary
+// road points, linked along the piece to its neighbours and to each other). The
+// heuristic scales the straight distance by the smallest cost per metre (the smallest
+// region factor over the largest speed factor), so it stays admissible and consistent.
 
 #include "planner/visgraph/visgraph_planner.hpp"
 
@@ -67,6 +73,9 @@ const visgraph::VisGraphMap& VisGraphPlanner::map() const {
 std::size_t VisGraphPlanner::node_count() const {
   const visgraph::VisGraphMap& m = map();
   const bool fresh = regions_revision_ == world_.revision();
+  if (road_nodes() && network_revision_ == world_.revision() && revision_ == world_.revision()) {
+    return road_temp_base_ + road_temps_.size();
+  }
   return (m.ok() ? m.graph().node_count() : 0) + 4 + (fresh ? regions_.corners().size() : 0);
 }
 
@@ -75,6 +84,11 @@ Vec2 VisGraphPlanner::node_position(NodeId node) const {
   const std::size_t n = m.ok() ? m.graph().node_count() : 0;
   if (node < n) return m.graph().position(node);
   if (node < n + 4) return temp_pos_[node - n];
+  if (road_nodes() && network_revision_ == world_.revision() && revision_ == world_.revision() && node >= road_base_) {
+    if (node < road_temp_base_) return network_.points()[node - road_base_];
+    if (node - road_temp_base_ < road_temps_.size()) return road_temps_[node - road_temp_base_].pos;
+    return {0, 0};
+  }
   if (regions_revision_ == world_.revision() && node - n - 4 < regions_.corners().size()) {
     return regions_.corners()[node - n - 4];
   }
@@ -83,7 +97,8 @@ Vec2 VisGraphPlanner::node_position(NodeId node) const {
 
 double VisGraphPlanner::heuristic(Vec2 p) const {
   if (params_.dijkstra) return 0.0;
-  return distance(p, query_.goal) * (weighing() ? regions_.min_factor() : 1.0);
+  const double scale = (weighing() ? regions_.min_factor() : 1.0) / (road_nodes() ? network_.max_factor() : 1.0);
+  return distance(p, query_.goal) * scale;
 }
 
 double VisGraphPlanner::leg_cost(Vec2 a, Vec2 b) const { return weighing() ? regions_.cost(a, b) : distance(a, b); }
@@ -92,6 +107,14 @@ void VisGraphPlanner::prepare_regions() {
   if (regions_revision_ == world_.revision()) return;
   regions_ = visgraph::WeightedRegions(world_, class_, map_->graph(), obstacle_params_.max_error);
   regions_revision_ = world_.revision();
+}
+
+void VisGraphPlanner::prepare_network() {
+  if (network_revision_ == world_.revision()) return;
+  const std::vector<Vec2> none;
+  network_ = visgraph::RoadNetwork(world_.scenario().roads, map_->graph(), weighing() ? regions_.corners() : none,
+                                   [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
+  network_revision_ = world_.revision();
 }
 
 SearchStatus VisGraphPlanner::fail(SearchStatus status, std::string message) {
@@ -123,7 +146,12 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   if (params_.weighted && !params_.shortcut) prepare_regions();
   start_region_links_.clear();
   start_goal_cost_ = -1;
-  const std::size_t nodes = corners_ + 4 + (weighing() ? regions_.corners().size() : 0);
+  road_temps_.clear();
+  start_road_links_.clear();
+  if (exact_roads()) prepare_network();
+  road_base_ = NodeId(corners_ + 4 + (weighing() ? regions_.corners().size() : 0));
+  road_temp_base_ = NodeId(road_base_ + (road_nodes() ? network_.points().size() : 0));
+  const std::size_t nodes = road_temp_base_ + (road_nodes() ? 4 * network_.pieces().size() : 0);
   if (state_.size() != nodes || ++stamp_ == 0) {
     state_.assign(nodes, NodeState{});
     stamp_ = 1;
@@ -149,13 +177,19 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
                                              " is inside an obstacle inflated by the unit's radius (" + r + " m)");
     }
   }
-  if (params_.roads) prepare_roads();
+  if (road_pass_on()) prepare_roads();
   if (params_.shortcut) {
     link_shortcut();
   } else {
     link_exact();
+    link_roads();
   }
-  result_.stats.extra.push_back({"start_links", double(direct_ ? 1 : start_links_.size())});
+  result_.stats.extra.push_back(
+      {"start_links", double(direct_ ? 1 : start_links_.size() + start_region_links_.size() + start_road_links_.size())});
+  if (road_nodes()) {
+    result_.stats.extra.push_back({"road_points", double(network_.points().size())});
+    result_.stats.extra.push_back({"road_links", double(network_.along_count() + network_.entry_count())});
+  }
 
   const NodeId s = temp(0);
   const double h = heuristic(query.start);
@@ -170,10 +204,10 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
 void VisGraphPlanner::link_exact() {
   const VisibilityGraph& g = map_->graph();
   direct_ = g.index().visible(query_.start, query_.goal);
-  if (direct_ && weighing()) {
-    // The straight line may cross slow ground: a way round may be cheaper.
+  if (direct_ && (weighing() || road_nodes())) {
+    // The straight line may cross slow ground, or a road may be cheaper: a way round may win.
     direct_ = false;
-    start_goal_cost_ = regions_.cost(query_.start, query_.goal);
+    start_goal_cost_ = leg_cost(query_.start, query_.goal);
   }
   if (direct_) return;
   if (weighing()) {
@@ -188,6 +222,80 @@ void VisGraphPlanner::link_exact() {
   start_links_.assign(seen.begin(), seen.end());
   // The goal's links are tested as corners are expanded (step): A* expands far fewer
   // corners than there are, and a corner's link to the goal matters only once expanded.
+}
+
+void VisGraphPlanner::link_roads() {
+  piece_temps_.assign(road_nodes() ? network_.pieces().size() : 0, {});
+  if (!road_nodes()) return;
+  const visgraph::SegmentIndex& index = map_->graph().index();
+  const std::vector<Vec2>& pts = network_.points();
+  for (std::uint32_t e = 0; e < network_.end_count(); ++e) {
+    if (index.visible(query_.start, pts[e])) start_road_links_.push_back({road_base_ + e, leg_cost(query_.start, pts[e])});
+  }
+  // The start's and the goal's own joining points on every piece they see.
+  for (int k = 0; k < 2; ++k) {
+    const Vec2 q = k == 0 ? query_.start : query_.goal;
+    for (std::uint32_t p = 0; p < network_.pieces().size(); ++p) {
+      const visgraph::RoadPiece& piece = network_.pieces()[p];
+      double xs[2];
+      const int n = visgraph::joining_points(piece, q, xs);
+      for (int i = 0; i < n; ++i) {
+        const Vec2 x = piece.a + piece.dir * xs[i];
+        if (!index.visible(q, x)) continue;
+        const std::uint32_t id = std::uint32_t(road_temps_.size());
+        road_temps_.push_back(TempRoadPoint{x, p, xs[i], k == 1 ? leg_cost(x, q) : -1.0});
+        piece_temps_[p].push_back(id);
+        if (k == 0) start_road_links_.push_back({road_temp_base_ + id, leg_cost(q, x)});
+      }
+    }
+  }
+}
+
+void VisGraphPlanner::expand_road_point(NodeId u, Vec2 pu) {
+  const auto along = [&](std::uint32_t piece, Vec2 b) { return leg_cost(pu, b) / network_.pieces()[piece].factor; };
+  if (u < road_temp_base_) {
+    const std::uint32_t k = std::uint32_t(u - road_base_);
+    for (const visgraph::RoadNetLink& l : network_.links(k)) {
+      const NodeId v = l.kind == visgraph::RoadEnd::Corner         ? NodeId(l.to)
+                       : l.kind == visgraph::RoadEnd::RegionCorner ? region_node(l.to)
+                                                                   : road_base_ + l.to;
+      relax(u, v, l.cost);
+    }
+    for (const std::uint32_t p : network_.point_pieces(k)) {
+      for (const std::uint32_t t : piece_temps_[p]) relax(u, road_temp_base_ + t, along(p, road_temps_[t].pos));
+    }
+    if (map_->graph().index().visible(pu, query_.goal)) {
+      goal_links_.push_back(u);
+      relax(u, temp(1), leg_cost(pu, query_.goal));
+    }
+    return;
+  }
+  const std::uint32_t t = std::uint32_t(u - road_temp_base_);
+  const TempRoadPoint& tp = road_temps_[t];
+  const std::span<const double> offsets = network_.piece_offsets(tp.piece);
+  const std::span<const std::uint32_t> points = network_.piece_points(tp.piece);
+  const std::size_t i = std::size_t(std::upper_bound(offsets.begin(), offsets.end(), tp.offset) - offsets.begin());
+  if (i > 0) relax(u, road_base_ + points[i - 1], along(tp.piece, network_.points()[points[i - 1]]));
+  if (i < points.size()) relax(u, road_base_ + points[i], along(tp.piece, network_.points()[points[i]]));
+  for (const std::uint32_t o : piece_temps_[tp.piece]) {
+    if (o != t) relax(u, road_temp_base_ + o, along(tp.piece, road_temps_[o].pos));
+  }
+  if (tp.goal_cost >= 0) {
+    goal_links_.push_back(u);
+    relax(u, temp(1), tp.goal_cost);
+  }
+}
+
+double VisGraphPlanner::cost_without_roads(std::vector<Vec2>* path) {
+  if (!plain_) {
+    VisGraphParams p = params_;
+    p.roads = RoadMode::Off;
+    plain_ = std::make_unique<VisGraphPlanner>(world_, class_, p, name_);
+  }
+  const PathResult& r = find_path(*plain_, query_);
+  if (r.status != SearchStatus::Found) return -1;
+  if (path) *path = r.points;
+  return r.cost;
 }
 
 bool VisGraphPlanner::link_shortcut() {
@@ -291,14 +399,22 @@ SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
       } else {
         for (const NodeId c : start_links_) relax(u, c, leg_cost(pu, g.position(c)));
         for (const auto& [c, cost] : start_region_links_) relax(u, c, cost);
+        for (const auto& [c, cost] : start_road_links_) relax(u, c, cost);
         if (start_goal_cost_ >= 0) relax(u, temp(1), start_goal_cost_);
       }
+      continue;
+    }
+    if (road_nodes() && u >= road_base_) {
+      expand_road_point(u, pu);
       continue;
     }
     if (u >= temp(0) + 4) {  // a region corner
       const std::uint32_t k = std::uint32_t(u - temp(0) - 4);
       for (const visgraph::WeightedRegions::Link& l : regions_.links(k)) {
         relax(u, l.graph_node ? NodeId(l.to) : region_node(l.to), l.cost);
+      }
+      if (road_nodes()) {
+        for (const visgraph::RoadNetLink& l : network_.region_links(k)) relax(u, road_base_ + l.to, l.cost);
       }
       if (g.index().visible(pu, query_.goal)) {
         goal_links_.push_back(u);
@@ -316,6 +432,9 @@ SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
         for (const visgraph::WeightedRegions::Link& l : regions_.graph_links(std::uint32_t(u))) {
           relax(u, region_node(l.to), l.cost);
         }
+      }
+      if (road_nodes()) {
+        for (const visgraph::RoadNetLink& l : network_.corner_links(std::uint32_t(u))) relax(u, road_base_ + l.to, l.cost);
       }
       if (!params_.shortcut && g.links_to(u, query_.goal)) {
         goal_links_.push_back(u);
@@ -341,6 +460,14 @@ void VisGraphPlanner::finish() {
       }
     }
     const Vec2 p = node_position(nodes[i]);
+    // A road point where the path runs straight on along the road is left out.
+    if (road_nodes() && pts.size() >= 2 && i + 1 < nodes.size() && nodes[i - 1] >= road_base_ &&
+        nodes[i] >= road_base_ && nodes[i + 1] >= road_base_) {
+      const Vec2 a = pts.back(), c = node_position(nodes[i + 1]);
+      const double turn = (p.x - a.x) * (c.y - p.y) - (p.y - a.y) * (c.x - p.x);
+      const double ahead = (p.x - a.x) * (c.x - p.x) + (p.y - a.y) * (c.y - p.y);
+      if (std::abs(turn) <= 1e-9 * (distance(a, p) + distance(p, c)) && ahead > 0) continue;
+    }
     if (pts.empty() || pts.back() != p) pts.push_back(p);
   }
   result_.cost = state_[temp(1)].g;
@@ -357,7 +484,21 @@ void VisGraphPlanner::finish() {
   }
   road_joins_.clear();
   road_free_path_.clear();
-  if (params_.roads && !roads_.empty()) {
+  if (road_nodes()) {
+    // Exact roads: the optimum without them, searched again only when the path takes one.
+    const bool on_road = std::any_of(nodes.begin(), nodes.end(), [&](NodeId n) { return n >= road_base_; });
+    double plain = result_.cost;
+    if (on_road) {
+      std::vector<Vec2> free_path;
+      plain = params_.compare_without_roads ? cost_without_roads(&free_path) : -1.0;
+      road_free_path_ = std::move(free_path);
+    }
+    result_.stats.extra.push_back({"cost_without_roads", plain});
+    result_.stats.extra.push_back({"road_legs", double(std::count_if(nodes.begin(), nodes.end(), [&](NodeId n) {
+                                     return n >= road_base_;
+                                   }))});
+  }
+  if (road_pass_on() && !roads_.empty()) {
     // Seed 004's road pass: the path found, its links to the roads near it, the roads.
     const double step = std::max(1.0, params_.road_reach / 2);
     visgraph::RoadPass pass = visgraph::road_pass(pts, roads_, map_->graph().index(), params_.road_reach, step,
@@ -427,6 +568,7 @@ void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
     for (const NodeId c : start_links_) links.insert(links.end(), {query_.start, g.position(c)});
     for (const auto& [c, cost] : start_region_links_) links.insert(links.end(), {query_.start, node_position(c)});
   }
+  for (const auto& [c, cost] : start_road_links_) links.insert(links.end(), {query_.start, node_position(c)});
   if (!links.empty() && !visitor.full()) {
     visitor.shape(StructureShape{StructureShape::Kind::Links, "start link", links, 0, 0, StructureRole::Graph});
   }
@@ -444,6 +586,10 @@ void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
     line.insert(line.end(), w.via.begin(), w.via.end());
     line.push_back(node_position(w.to));
     visitor.shape(StructureShape{StructureShape::Kind::Polyline, "boundary link", line, 0, 0, StructureRole::Graph});
+  }
+  if (result_.status == SearchStatus::Found && road_nodes() && !road_free_path_.empty() && !visitor.full()) {
+    visitor.shape(
+        StructureShape{StructureShape::Kind::Polyline, "path without roads", road_free_path_, 0, 0, StructureRole::Graph});
   }
   if (result_.status != SearchStatus::Found || road_joins_.empty() || visitor.full()) return;
   // The road pass: its links from the path to the roads, and the path it replaced.
@@ -515,7 +661,33 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       }
     }
   }
-  if (!params_.roads || roads_revision_ != world_.revision()) return;
+  if (exact_roads() && network_revision_ == world_.revision()) {
+    // Exact roads: the road points and their links (along the roads, entries and exits).
+    const std::vector<Vec2>& pts = network_.points();
+    std::vector<Vec2> in_bounds;
+    for (const Vec2& p : pts) {
+      if (bounds.contains(p)) in_bounds.push_back(p);
+    }
+    if (visitor.full()) return;
+    visitor.shape(StructureShape{StructureShape::Kind::Points, "road point", in_bounds});
+    const NodeId base = NodeId(g.node_count() + 4 + (weighing() ? regions_.corners().size() : 0));
+    for (std::uint32_t k = 0; k < pts.size(); ++k) {
+      for (const visgraph::RoadNetLink& l : network_.links(k)) {
+        if (visitor.full()) return;
+        if (l.kind == visgraph::RoadEnd::RoadPoint && l.to < k) continue;  // drawn from the other end
+        const NodeId v = l.kind == visgraph::RoadEnd::Corner         ? NodeId(l.to)
+                         : l.kind == visgraph::RoadEnd::RegionCorner ? region_node(l.to)
+                                                                     : base + l.to;
+        const Vec2 b = l.kind == visgraph::RoadEnd::Corner         ? g.position(l.to)
+                       : l.kind == visgraph::RoadEnd::RegionCorner ? regions_.corners()[l.to]
+                                                                   : pts[l.to];
+        if (!bounds.contains(pts[k]) && !bounds.contains(b)) continue;
+        visitor.edge(StructureEdge{base + k, v, pts[k], b, l.along ? "road" : "road entry", l.cost, false});
+      }
+    }
+    return;
+  }
+  if (!road_pass_on() || roads_revision_ != world_.revision()) return;
   // The road graph of the last query's world (road pieces and junctions).
   for (const visgraph::RoadLink& l : roads_.links) {
     if (visitor.full()) return;

@@ -12,11 +12,19 @@
 #include "planner/core/open_list.hpp"
 #include "planner/core/search.hpp"
 #include "planner/visgraph/road_graph.hpp"
+#include "planner/visgraph/road_network.hpp"
 #include "planner/visgraph/visibility_graph.hpp"
 #include "planner/visgraph/weighted_regions.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope {
+
+/// How the visgraph planner uses the scenario's roads (seed 004, "Roads").
+enum class RoadMode : std::uint8_t {
+  Off,    ///< Roads ignored.
+  Pass,   ///< Seed 004's road pass after the search (road_graph.hpp).
+  Exact,  ///< Road points in the searched graph (road_network.hpp); the pass in shortcut mode.
+};
 
 /// Options of the visgraph planner (its registry parameters).
 struct VisGraphParams {
@@ -30,10 +38,14 @@ struct VisGraphParams {
   bool shortcut = false;
   /// Limits on the links between corners (none by default): fewer links, longer paths.
   visgraph::LinkLimits limits;
-  /// Seed 004's road pass after the search: a found path may join the scenario's roads,
-  /// whose pieces cost their length divided by the road's speed factor.
-  bool roads = true;
-  /// Metres within which a path point is linked to a road point (in sight).
+  /// Roads, whose legs cost their length divided by the road's speed factor: seed 004's
+  /// road pass after the search (a found path may join them), or planned exactly in the
+  /// graph, or off.
+  RoadMode roads = RoadMode::Pass;
+  /// Exact roads: when the path takes a road, search again without roads for the stat
+  /// `cost_without_roads` (else it is -1 for such paths).
+  bool compare_without_roads = true;
+  /// Road pass: metres within which a path point is linked to a road point (in sight).
   double road_reach = 24;
   /// Seed 004's swamps: passable features of another cost than the ground join the graph
   /// with their corners, and links cost their length in each region times its factor.
@@ -43,12 +55,15 @@ struct VisGraphParams {
 /// Shortest paths for a unit of some radius among polygonal obstacles, on the visibility
 /// graph of their inflated corners (node ids 0 .. corners - 1), plus four temporary nodes
 /// (corners + 0: start, + 1: goal, + 2 and + 3: the shortcut mode's first and last
-/// crossing points), then the corners of weighted regions (corners + 4 ...). Exact mode links the start and the goal to every corner they see
+/// crossing points), then the corners of weighted regions (corners + 4 ...), then with
+/// exact roads the road points (RoadNetwork::points()) and the query's own joining points
+/// (the start's and the goal's on each road piece). Exact mode links the start and the goal to every corner they see
 /// along a tangent (the direct line first; the goal's links tested as corners are
 /// expanded): costs are then optimal any-angle lengths among the inflated obstacles.
 /// Costs are metres of straight travel (terrain multipliers are not applied), road legs
 /// divided by the road's speed factor when the road pass (seed 004) finds a cheaper way
-/// along the scenario's roads. Steppable and traced like every planner.
+/// along the scenario's roads, or when exact roads take them. Steppable and traced like
+/// every planner.
 class VisGraphPlanner final : public Planner {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
@@ -69,7 +84,10 @@ class VisGraphPlanner final : public Planner {
   /// Inflated obstacles (Polygon "inflated obstacle"; holes and the world's frame as
   /// closed Polyline "obstacle hole"), corners (Points "corner") and links (edges
   /// "link", each once, from an end inside `bounds`; with limits, only the links kept),
-  /// all meeting `bounds`.
+  /// all meeting `bounds`. Roads: the pass's graph (edges "road", "road junction"), or
+  /// with exact roads the road points (Points "road point") and their links (edges
+  /// "road" along the roads, "road entry" to and from them), once the world's roads are
+  /// prepared (at start()).
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The temporary links of the last query, role Graph: Links "start link" and "goal
   /// link" (the goal's as found by the corners expanded so far; the direct line, or the
@@ -123,6 +141,25 @@ class VisGraphPlanner final : public Planner {
   // The node of region corner k.
   NodeId region_node(std::size_t k) const { return NodeId(corners_ + 4 + k); }
   bool weighing() const { return params_.weighted && !params_.shortcut && !regions_.empty(); }
+  // Roads planned in the graph: exact roads, not in shortcut mode, with a usable piece.
+  bool road_nodes() const { return exact_roads() && !network_.empty(); }
+  bool exact_roads() const { return params_.roads == RoadMode::Exact && !params_.shortcut; }
+  bool road_pass_on() const { return params_.roads == RoadMode::Pass || (params_.roads == RoadMode::Exact && params_.shortcut); }
+  // The road network of the current world (built at start()).
+  void prepare_network();
+  // Links of the start and the goal to the roads (exact roads).
+  void link_roads();
+  // Relaxes the links of road point u (permanent or the query's).
+  void expand_road_point(NodeId u, Vec2 pu);
+  // The cost of the optimal path without roads (a second search, run when the path takes a road).
+  double cost_without_roads(std::vector<Vec2>* path);
+  // The query's joining point on a piece: the start's (goal_cost < 0) or the goal's.
+  struct TempRoadPoint {
+    Vec2 pos;
+    std::uint32_t piece = 0;
+    double offset = 0;     // metres from the piece's end a
+    double goal_cost = -1; // the goal's: its leg to the goal
+  };
 
   const PlanningWorld& world_;
   std::size_t class_;
@@ -143,6 +180,14 @@ class VisGraphPlanner final : public Planner {
   std::uint64_t regions_revision_ = UINT64_MAX;
   std::vector<std::pair<NodeId, double>> start_region_links_;  // region corners the start sees, with costs
   double start_goal_cost_ = -1;          // with regions: the start sees the goal at this cost (else < 0)
+  visgraph::RoadNetwork network_;        // exact roads: valid while network_revision_ == world_.revision()
+  std::uint64_t network_revision_ = UINT64_MAX;
+  NodeId road_base_ = 0;                 // node of road point 0
+  NodeId road_temp_base_ = 0;            // node of the query's first joining point
+  std::vector<TempRoadPoint> road_temps_;
+  std::vector<std::vector<std::uint32_t>> piece_temps_;  // per piece: the query's joining points on it
+  std::vector<std::pair<NodeId, double>> start_road_links_;  // road points the start sees, with costs
+  std::unique_ptr<VisGraphPlanner> plain_;  // exact roads: the same planner without roads, for cost_without_roads
   visgraph::RoadGraph roads_;            // valid while roads_revision_ == world_.revision()
   std::uint64_t roads_revision_ = UINT64_MAX;
   std::vector<Vec2> road_joins_;         // the last road pass's path-to-road links, pairs

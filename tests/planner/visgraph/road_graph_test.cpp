@@ -26,7 +26,7 @@ Road road(std::vector<Vec2> pts, double factor, double width = 4) {
 VisGraphParams with_roads(bool on, double reach = 24) {
   VisGraphParams p;
   p.radius = 0.5;
-  p.roads = on;
+  p.roads = on ? RoadMode::Pass : RoadMode::Off;
   p.road_reach = reach;
   return p;
 }

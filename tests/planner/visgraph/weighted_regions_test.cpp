@@ -30,7 +30,7 @@ VisGraphParams params(bool weighted = true, bool dijkstra = false) {
   p.radius = 0.5;
   p.weighted = weighted;
   p.dijkstra = dijkstra;
-  p.roads = false;
+  p.roads = RoadMode::Off;
   return p;
 }
 
