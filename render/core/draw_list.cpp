@@ -14,7 +14,7 @@ constexpr std::array<const char*, kLayerCount> kLayerNames = {
     "tiles",         "cost_heat",     "regions",     "features", "roads",   "bridges", "influences", "knowledge",
     "planner_cells", "planner_edges", "planner_aux", "closed",   "open",    "current", "partial_path",
     "planner_corridor", "planner_portals", "refinement_graph", "refinement_region",
-    "refinement",    "all_paths",     "path",        "sim_density", "sim_paths", "sim_predicted",
+    "refinement",    "all_paths",     "path",        "sim_density", "sim_passages", "sim_paths", "sim_predicted",
     "sim_collisions", "sim_targets", "units",    "markers", "labels",
 };
 

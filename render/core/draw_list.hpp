@@ -45,6 +45,7 @@ enum class Layer : std::uint8_t {
   AllPaths,     ///< The paths of the other queries (every query but the traced one), thin.
   Path,         ///< The path found.
   SimDensity,   ///< The simulation's collision density, a heat map (off by default).
+  SimPassages,  ///< Narrow passages: their cells, the way units go through now, who waits.
   SimPaths,     ///< Each simulated unit's remaining path and the waypoint it heads for.
   SimPredicted, ///< Each simulated unit's predicted positions: a polyline with a dot per point.
   SimCollisions,///< Collisions between simulated units: a line between the two, coloured by state.

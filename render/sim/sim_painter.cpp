@@ -9,9 +9,12 @@
 
 #include <glm/geometric.hpp>
 
+#include "planner/world/planning_world.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace pathscope::render {
@@ -72,6 +75,43 @@ void paint_density(const sim::DensityMap& d, DrawList& out) {
   image.min = {0, 0};
   image.max = {d.width * d.cell_size, d.height * d.cell_size};
   out.image(Layer::SimDensity, {255, 255, 255, 255}, std::move(image));
+}
+
+void arrow(Layer layer, Color color, Vec2 from, Vec2 to, double head, DrawList& out) {
+  out.line(layer, color, from, to, 3);
+  const Vec2 d = to - from;
+  const double len = std::sqrt(d.x * d.x + d.y * d.y);
+  if (!(len > 0)) return;
+  const Vec2 u = d / len, n{-u.y, u.x};
+  out.polygon(layer, color, {to + u * head, to - u * head * 0.5 + n * head * 0.7, to - u * head * 0.5 - n * head * 0.7});
+}
+
+void paint_passages(const SimScene& scene, DrawList& out) {
+  if (scene.grid_width <= 0 || !(scene.cell_size > 0)) return;
+  const auto w = static_cast<std::uint32_t>(scene.grid_width);
+  const double s = scene.cell_size;
+  for (const std::span<const sim::Passage> passages : scene.passages) {
+    for (const sim::Passage& p : passages) {
+      const Color fill = p.held ? sim_palette::kPassageHeld : sim_palette::kPassage;
+      for (const std::uint32_t c : p.cells) {
+        const Vec2 lo{double(c % w) * s, double(c / w) * s};
+        out.rect(Layer::SimPassages, fill, lo, lo + Vec2{s, s}, true);
+      }
+      const Vec2 mid = (p.bounds.lo + p.bounds.hi) * 0.5;
+      const Vec2 size = p.bounds.hi - p.bounds.lo;
+      const double reach = 0.5 * std::max(s * 2, std::min(std::max(size.x, size.y), 8.0));
+      if (p.held) arrow(Layer::SimPassages, sim_palette::kPassageFlow, mid - p.flow * reach, mid + p.flow * reach, s * 0.6, out);
+      if (p.queued) {
+        const Vec2 side = Vec2{-p.queue_flow.y, p.queue_flow.x} * (s * 0.8);
+        arrow(Layer::SimPassages, sim_palette::kPassageQueue, mid + side - p.queue_flow * reach,
+              mid + side + p.queue_flow * reach * 0.5, s * 0.5, out);
+      }
+      if (p.inside > 0 || p.waiting > 0) {
+        out.text(Layer::SimPassages, sim_palette::kPassageFlow, Vec2{p.bounds.lo.x, p.bounds.hi.y},
+                 std::to_string(p.inside) + " in, " + std::to_string(p.waiting) + " waiting");
+      }
+    }
+  }
 }
 
 void paint_path(const sim::SimUnit& u, bool selected, DrawList& out) {
@@ -164,12 +204,18 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
   scene.collisions = simulation.collisions();
   scene.density = &simulation.density();
   scene.selected = selected;
+  for (std::size_t c = 0; c < simulation.scenario().classes.size(); ++c) {
+    scene.passages.push_back(simulation.passages(c));
+  }
+  scene.grid_width = simulation.world().grid(0).width();
+  scene.cell_size = simulation.world().grid(0).cell_size();
   return scene;
 }
 
 void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
   const Scenario& s = *scene.scenario;
   if (scene.density && layers.contains(Layer::SimDensity)) paint_density(*scene.density, out);
+  if (layers.contains(Layer::SimPassages)) paint_passages(scene, out);
 
   // Selection by slot, so a long selection costs no more than one pass.
   std::vector<bool> selected(scene.units.size(), false);

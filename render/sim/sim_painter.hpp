@@ -7,6 +7,7 @@
 // Reads the simulation's state through spans; no window code.
 
 #include <span>
+#include <vector>
 
 #include "planner/scenario/scenario.hpp"
 #include "planner/sim/simulation.hpp"
@@ -29,13 +30,20 @@ struct SimScene {
   const sim::DensityMap* density = nullptr;
   /// Units drawn highlighted (ids of dead or unknown units are ignored).
   std::span<const sim::UnitId> selected;
+  /// Narrow passages, per movement class, and the grid their cells index (width in
+  /// cells, cell size in metres).
+  std::vector<std::span<const sim::Passage>> passages;
+  int grid_width = 0;
+  double cell_size = 1;
 };
 
 /// The scene of `simulation` as it stands, with `selected` highlighted.
 SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitId> selected = {});
 
 /// Draws the scene: the heat map (SimDensity: one image, a pixel per density cell,
-/// scaled by max_value, empty cells transparent), each alive unit's remaining path from
+/// scaled by max_value, empty cells transparent), the narrow passages (SimPassages: their
+/// cells, tinted when held; an arrow the way units go through, and one the way others
+/// wait to; a label with the units inside and waiting), each alive unit's remaining path from
 /// its position and a ring on its current waypoint (SimPaths), its predicted positions as
 /// a polyline with a dot per point (SimPredicted), one line per collision between its two
 /// units in the colour of its state, 3 px when immediate and 1.5 px when predicted
@@ -61,6 +69,10 @@ inline constexpr Color kHome{150, 150, 255, 255};       ///< Where a unit return
 inline constexpr Color kGetTo{255, 120, 200, 255};      ///< The other unit's get-to point.
 inline constexpr Color kOutline{15, 15, 15, 255};       ///< Unit outlines and heading lines.
 inline constexpr Color kNoFaction{200, 200, 200, 255};  ///< Units of no known faction.
+inline constexpr Color kPassage{120, 200, 255, 45};     ///< A free passage's cells.
+inline constexpr Color kPassageHeld{90, 230, 140, 80};  ///< A held passage's cells.
+inline constexpr Color kPassageFlow{90, 230, 140, 255}; ///< The way units go through it.
+inline constexpr Color kPassageQueue{250, 175, 40, 255};///< The way units wait to go through.
 }  // namespace sim_palette
 
 /// The colour of a collision in `state`.

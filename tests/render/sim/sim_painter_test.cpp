@@ -85,7 +85,7 @@ TEST_SUITE("render") {
     units[1].heading = 3.141592653589793 / 2;  // facing up the screen (-y)
     units[1].speed = 3;
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1}, LayerSet::all(), out);
 
     REQUIRE(filled_circles(out, Layer::Units) == 3);
     std::vector<Vec2> centres;
@@ -135,7 +135,7 @@ TEST_SUITE("render") {
     units[0].heading = 0;  // along +x
     const std::vector<sim::UnitId> selected = {units[0].id, sim::UnitId{7, 1}, sim::UnitId{1, 9}};
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, selected}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, selected, {}, 0, 1}, LayerSet::all(), out);
 
     CHECK(filled_circles(out, Layer::Units) == 1);  // only the round unit
     const auto polygons = shapes<PolygonPrim>(out, Layer::Units);
@@ -173,7 +173,7 @@ TEST_SUITE("render") {
         make_collision(units[0].id, sim::UnitId{1, 0}, true, true, {3, 2}, sim::CollisionState::Unresolved),
     };
     DrawList out;
-    paint_sim({&s, units, collisions, nullptr, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, collisions, nullptr, {}, {}, 0, 1}, LayerSet::all(), out);
 
     const auto lines = out.find(Layer::SimCollisions, PrimitiveKind::Line);
     REQUIRE(lines.size() == 3);
@@ -193,7 +193,7 @@ TEST_SUITE("render") {
     LayerSet no_collisions = LayerSet::all();
     no_collisions.set(Layer::SimCollisions, false);
     out.clear();
-    paint_sim({&s, units, collisions, nullptr, {}}, no_collisions, out);
+    paint_sim({&s, units, collisions, nullptr, {}, {}, 0, 1}, no_collisions, out);
     CHECK(out.count(Layer::SimCollisions) == 0);
     CHECK(filled_circles(out, Layer::Units) == 3);
   }
@@ -207,7 +207,7 @@ TEST_SUITE("render") {
     units[1].path = {{5, 5}, {6, 6}};
     units[1].waypoint = 2;  // past its path's end: nothing left to draw
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1}, LayerSet::all(), out);
 
     const auto paths = shapes<PolylinePrim>(out, Layer::SimPaths);
     REQUIRE(paths.size() == 1);
@@ -235,7 +235,7 @@ TEST_SUITE("render") {
     units[2].get_to = {9, 9};
     // units[3] yields nothing: nothing drawn for it.
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1}, LayerSet::all(), out);
 
     const auto rings = out.find(Layer::SimTargets, PrimitiveKind::Circle);
     REQUIRE(rings.size() == 2);
@@ -256,22 +256,22 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     DrawList out;
     sim::DensityMap density;
-    paint_sim({&s, {}, {}, &density, {}}, LayerSet::all(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1}, LayerSet::all(), out);
     CHECK(out.empty());
 
     density.width = 4;
     density.height = 2;
     density.cell_size = 5;
     density.value.assign(8, 0.0f);
-    paint_sim({&s, {}, {}, &density, {}}, LayerSet::all(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1}, LayerSet::all(), out);
     CHECK(out.empty());  // all zero
 
     density.value[1] = 2.0f;
     density.value[6] = 4.0f;
     density.max_value = 4.0f;
-    paint_sim({&s, {}, {}, &density, {}}, LayerSet::defaults(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1}, LayerSet::defaults(), out);
     CHECK(out.empty());  // off by default
-    paint_sim({&s, {}, {}, &density, {}}, LayerSet::all(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1}, LayerSet::all(), out);
     const auto images = shapes<ImagePrim>(out, Layer::SimDensity);
     REQUIRE(images.size() == 1);
     const ImagePrim& img = *images[0];
@@ -286,6 +286,47 @@ TEST_SUITE("render") {
     CHECK(out.size() == 1);
   }
 
+  TEST_CASE("sim painter: a passage's cells, tinted when held, its flow and queue arrows and its label") {
+    const Scenario s = sim_painter_scenario();
+    sim::Passage free_one;
+    free_one.cells = {0, 1};
+    free_one.bounds = Box2{{0, 0}, {4, 2}};
+    sim::Passage held = free_one;
+    held.cells = {13, 14, 15};
+    held.bounds = Box2{{6, 2}, {12, 4}};
+    held.held = true;
+    held.flow = {1, 0};
+    held.queued = true;
+    held.queue_flow = {-1, 0};
+    held.inside = 2;
+    held.waiting = 3;
+    const std::vector<sim::Passage> passages = {free_one, held};
+    DrawList out;
+    paint_sim({&s, {}, {}, nullptr, {}, {passages}, 5, 2}, LayerSet::all(), out);
+    const auto rects = shapes<RectPrim>(out, Layer::SimPassages);
+    REQUIRE(rects.size() == 5);
+    // Cell 14 of a grid 5 cells wide, 2 m cells: column 4, row 2.
+    CHECK(rects[3]->min == Vec2{8, 4});
+    CHECK(rects[3]->max == Vec2{10, 6});
+    CHECK(out.layer(Layer::SimPassages)[0].color == sim_palette::kPassage);
+    CHECK(out.layer(Layer::SimPassages)[2].color == sim_palette::kPassageHeld);
+    std::size_t flow = 0, queue = 0;
+    for (const Primitive& p : out.layer(Layer::SimPassages)) {
+      flow += p.kind() == PrimitiveKind::Polygon && p.color == sim_palette::kPassageFlow ? 1 : 0;
+      queue += p.kind() == PrimitiveKind::Polygon && p.color == sim_palette::kPassageQueue ? 1 : 0;
+    }
+    CHECK(flow == 1);
+    CHECK(queue == 1);
+    const auto texts = shapes<TextPrim>(out, Layer::SimPassages);
+    REQUIRE(texts.size() == 1);
+    CHECK(texts[0]->text == "2 in, 3 waiting");
+    DrawList none;
+    LayerSet layers = LayerSet::all();
+    layers.set(Layer::SimPassages, false);
+    paint_sim({&s, {}, {}, nullptr, {}, {passages}, 5, 2}, layers, none);
+    CHECK(none.empty());
+  }
+
   TEST_CASE("the simulation's layers: names, defaults, painted apart from the map") {
     CHECK(std::string(to_string(Layer::SimCollisions)) == "sim_collisions");
     CHECK(layer_from_string("sim_density") == Layer::SimDensity);
@@ -293,7 +334,8 @@ TEST_SUITE("render") {
     CHECK(layer_from_string("sim_predicted") == Layer::SimPredicted);
     CHECK(layer_from_string("sim_targets") == Layer::SimTargets);
     CHECK_FALSE(LayerSet::defaults().contains(Layer::SimDensity));
-    for (const Layer l : {Layer::SimPaths, Layer::SimPredicted, Layer::SimCollisions, Layer::SimTargets}) {
+    CHECK(layer_from_string("sim_passages") == Layer::SimPassages);
+    for (const Layer l : {Layer::SimPassages, Layer::SimPaths, Layer::SimPredicted, Layer::SimCollisions, Layer::SimTargets}) {
       CHECK(LayerSet::defaults().contains(l));
       CHECK_FALSE(map_layers(LayerSet::all(), true).contains(l));
       CHECK_FALSE(map_layers(LayerSet::all(), false).contains(l));
@@ -304,7 +346,7 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     const std::vector<sim::SimUnit> units = {make_unit(0, {2, 2})};
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}}, LayerSet(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1}, LayerSet(), out);
     CHECK(out.empty());
   }
 }  // TEST_SUITE
