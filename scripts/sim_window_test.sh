@@ -16,7 +16,8 @@
 #   - Pause stops the steps, Step adds exactly one;
 #   - Reset goes back to step 0, and Reset + Step twice gives the same hash twice;
 #   - an obstacle drawn while it plays reaches the simulation (it keeps running), undo
-#     removes it; Close discards the simulation and the map is as opened; the app closes
+#     removes it; the Settings node opens, its passages checkbox edits the scenario and
+#     undo puts it back; Close discards the simulation and the map is as opened; the app closes
 #     cleanly.
 #
 # Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb). Needs Xvfb, xdotool and ImageMagick;
@@ -137,6 +138,19 @@ settle 1.0
 press z ctrl
 shot edited
 note "an obstacle drawn while playing: the simulation runs on ($(sim_field steps) steps)"
+
+# ---- The settings: a checkbox edits the scenario's sim block, undo puts it back ------
+click_item sim_settings
+[ "$(ui_field sim_settings 4)" = 1 ] || fail "narrow passages are not on by default ($(ui sim_settings))"
+revision_before=$(ui revision)
+click_item sim_passages_setting
+[ "$(ui_field sim_settings 4)" = 0 ] || fail "the passages checkbox did not turn them off ($(ui sim_settings))"
+[ "$(ui revision)" != "$revision_before" ] || fail "the settings edit changed nothing in the document"
+shot settings
+press z ctrl
+[ "$(ui_field sim_settings 4)" = 1 ] || fail "undo did not turn the passages back on ($(ui sim_settings))"
+note "settings: the passages checkbox turned them off, undo back on"
+click_item sim_settings
 
 # ---- Close: the simulation is gone, the scenario's units show where they stood ------
 click_item sim_close

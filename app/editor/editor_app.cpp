@@ -237,6 +237,12 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   } else {
     all += "sim 0 0 0 0 0 0 0 0\n";
   }
+  {
+    // The scenario's simulation settings: continuous, prevention, cooperation, passages.
+    const SimSettings& set = state_.doc->scenario().sim;
+    all += "sim_settings " + std::to_string(int(set.continuous)) + " " + std::to_string(int(set.prevention)) + " " +
+           std::to_string(int(set.cooperation)) + " " + std::to_string(int(set.passages)) + "\n";
+  }
   for (const UiProbe::Item& item : state_.probe.items()) {
     char line[256];
     std::snprintf(line, sizeof line, "item %s %.0f %.0f %.0f %.0f\n", item.name.c_str(), item.x0, item.y0, item.x1,

@@ -1,12 +1,16 @@
 // The simulation panel. Buttons are recorded in the UI probe (sim_play, sim_step,
-// sim_reset, sim_close) for the window test.
+// sim_reset, sim_close, the settings' node sim_settings and its checkbox
+// sim_passages_setting) for the window test.
 
 #include "app/sim/sim_panel.hpp"
 
 #include <imgui.h>
 
+#include "app/editor/inspector_fields.hpp"
+
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <optional>
 
 namespace pathscope::app {
@@ -118,6 +122,38 @@ void selected_units(SimPlayer& sim, const sim::Simulation& s) {
   ImGui::EndTable();
 }
 
+// The scenario's simulation settings, edited with undo; a running simulation keeps the
+// settings it was built with until Reset.
+void settings_section(EditorState& state) {
+  const bool open = ImGui::TreeNode("Settings##sim");
+  state.probe.last_item("sim_settings");
+  if (!open) return;
+  const SimSettings& set = state.doc->scenario().sim;
+  InspectorFields f(state, "simulation settings");
+  f.boolean("continuous checks", set.continuous, "Move lines (on) or sub-sampled discrete moves (off): a fast unit hops over thin walls and units with the discrete check",
+            [](Scenario& s, bool v) { s.sim.continuous = v; });
+  f.boolean("collision prevention", set.prevention, "Separate overlapping hard shapes at the end of each step (seed 000)",
+            [](Scenario& s, bool v) { s.sim.prevention = v; });
+  f.boolean("cooperation", set.cooperation, "Seed 002's resolution rules between units",
+            [](Scenario& s, bool v) { s.sim.cooperation = v; });
+  f.boolean("narrow passages one way", set.passages, "Gaps, doorways and short corridors go one direction of travel at a time",
+            [](Scenario& s, bool v) { s.sim.passages = v; });
+  state.probe.last_item("sim_passages_setting");
+  static constexpr const char* kAvoidance[] = {"none", "potential field", "steering arcs"};
+  int mode = static_cast<int>(set.avoidance);
+  const bool mode_changed = ImGui::Combo("avoidance", &mode, kAvoidance, IM_ARRAYSIZE(kAvoidance));
+  f.choice("avoidance", mode_changed, [mode](Scenario& s) { s.sim.avoidance = static_cast<AvoidanceMode>(mode); });
+  f.number("dt (s)", set.dt, "Seconds per fixed step", [](Scenario& s, double v) { s.sim.dt = v; }, "%.4f");
+  f.number("memory (s)", set.memory_seconds, "How long resolved collisions are remembered",
+           [](Scenario& s, double v) { s.sim.memory_seconds = v; });
+  f.number("prediction (s)", set.prediction_seconds, "Horizon of predicted positions",
+           [](Scenario& s, double v) { s.sim.prediction_seconds = v; });
+  f.number("path budget", set.path_budget, "Path requests answered per step",
+           [](Scenario& s, double v) { s.sim.path_budget = static_cast<int>(std::lround(v)); }, "%.0f");
+  ImGui::TextDisabled("Changes apply at Reset.");
+  ImGui::TreePop();
+}
+
 }  // namespace
 
 bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
@@ -138,6 +174,7 @@ bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
 
 void sim_panel(SimPlayer& sim, EditorState& state) {
   controls(sim, state);
+  settings_section(state);
   const sim::Simulation* s = sim.simulation();
   if (!s) {
     const Scenario& scenario = state.doc->scenario();
