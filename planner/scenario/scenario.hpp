@@ -279,6 +279,9 @@ struct Scenario {
   SimSettings sim{};
   std::vector<Query> queries;
   ViewerHints viewer;
+  /// A saved game: the unit simulation's whole state as JSON text (opaque here; written
+  /// and read by sim::Simulation::state_json and restore_state), or empty.
+  std::string sim_state;
   friend bool operator==(const Scenario&, const Scenario&) = default;
 
   /// Grid size in cells for the world at world.cell_size (ceil of width / cell_size).

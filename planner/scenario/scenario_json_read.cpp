@@ -582,7 +582,7 @@ Scenario read_scenario(const Json& root) {
   const ObjectReader top(root, "",
                          {"format", "version", "name", "description", "world", "seed", "movement_classes",
                           "terrain_types", "tiles", "features", "threats", "allies", "roads", "bridges",
-                          "factions", "units", "groups", "sim", "queries", "viewer"});
+                          "factions", "units", "groups", "sim", "queries", "viewer", "sim_state"});
   Scenario s;
   s.name = read_or(top, "name", std::string(), read_string);
   s.description = read_or(top, "description", std::string(), read_string);
@@ -626,6 +626,10 @@ Scenario read_scenario(const Json& root) {
   if (const Json* v = top.find("sim")) read_sim(*v, s);
   read_items("queries", with_scenario(read_query), s.queries);
   if (const Json* v = top.find("viewer")) read_viewer(*v, s);
+  if (const Json* v = top.find("sim_state")) {
+    if (!v->is_object()) reject(ErrorCode::Schema, "sim_state", "expected an object (a saved game's simulation state)");
+    s.sim_state = v->dump();
+  }
   return s;
 }
 

@@ -343,6 +343,8 @@ OrderedJson scenario_json(const Scenario& s) {
     root["queries"] = list_json(s.queries, [&s](const Query& q) { return query_json(s, q); });
   const ViewerHints& v = s.viewer;
   if (v.center || v.zoom || !v.layers.empty()) root["viewer"] = viewer_json(v);
+  // A saved game's state, as read (its keys in the order it was stored: sorted).
+  if (!s.sim_state.empty()) root["sim_state"] = OrderedJson::parse(s.sim_state);
   return root;
 }
 

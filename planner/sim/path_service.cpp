@@ -1,5 +1,6 @@
 #include "planner/sim/path_service.hpp"
 
+#include <algorithm>
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/world/planning_world.hpp"
@@ -28,6 +29,21 @@ void PathService::cancel(UnitId unit) {
     --pending_;
     ++ticket_[slot];  // the queued entry is stale now
   }
+}
+
+std::vector<PathRequest> PathService::queued() const {
+  std::vector<PathRequest> out;
+  out.reserve(pending_);
+  for (const Queued& q : queue_) {
+    if (q.ticket == ticket_[q.request.unit.index] && queued_[q.request.unit.index]) out.push_back(q.request);
+  }
+  return out;
+}
+
+void PathService::clear() {
+  queue_.clear();
+  std::fill(queued_.begin(), queued_.end(), 0);
+  pending_ = 0;
 }
 
 void PathService::world_changed(bool rebuilt) {

@@ -50,6 +50,10 @@ class PathService {
   std::vector<PathAnswer> answer(int budget);
   /// Requests waiting.
   std::size_t pending() const { return pending_; }
+  /// The requests waiting, oldest first (a saved game holds them).
+  std::vector<PathRequest> queued() const;
+  /// Drops every request (before a saved game's are queued again).
+  void clear();
   /// The world changed: planners built on it are made again (after a rebuild) or
   /// restarted (they read the world at each start).
   void world_changed(bool rebuilt);

@@ -32,7 +32,19 @@ Scenario open_world(double width, double height, double cell) {
   wall.color = Color{60, 60, 70, 255};
   wall.cost = {std::nullopt};
   s.terrains = {ground, wall};
+  Faction blue;
+  blue.name = "blue";
+  blue.color = Color{70, 120, 230, 255};
+  s.factions = {blue};
   return s;
+}
+
+// A faction for the second side of a two-sided case.
+Faction red_faction() {
+  Faction red;
+  red.name = "red";
+  red.color = Color{220, 70, 60, 255};
+  return red;
 }
 
 }  // namespace
@@ -51,6 +63,7 @@ Scenario circle_case(int units) {
     const Vec2 d{std::cos(a), std::sin(a)};
     Unit u;
     u.id = static_cast<std::uint32_t>(i + 1);
+    u.faction = "blue";
     u.position = c + d * radius;
     u.heading = std::atan2(d.y, -d.x);  // towards the centre (headings turn counter-clockwise on screen)
     u.order = Order{OrderKind::Move, {c - d * radius}, PatrolMode::Loop};
@@ -82,6 +95,7 @@ Scenario crossing_case(int per_group, double gap) {
   bottom.shape.min = {wx, gy1};
   bottom.shape.max = {wx + 2, s.world.height};
   s.features = {top, bottom};
+  s.factions.push_back(red_faction());
   std::uint32_t id = 1;
   for (int side = 0; side < 2; ++side) {
     for (int i = 0; i < per_group; ++i) {
@@ -91,6 +105,7 @@ Scenario crossing_case(int per_group, double gap) {
       const double x_right = s.world.width - 4 - col * 1.5 - 0.75;
       Unit u;
       u.id = id++;
+      u.faction = side == 0 ? "blue" : "red";
       u.position = {side == 0 ? x_left : x_right, y};
       u.heading = side == 0 ? 0 : std::numbers::pi;
       // The block moves across as a whole, so that the units in front (nearest the
@@ -115,6 +130,12 @@ Scenario random_goals_case(Scenario map, int units, std::uint64_t seed) {
   map.units.clear();
   map.groups.clear();
   map.queries.clear();
+  if (map.factions.empty()) {
+    Faction blue;
+    blue.name = "blue";
+    blue.color = Color{70, 120, 230, 255};
+    map.factions = {blue};
+  }
   if (open.empty()) return map;
   std::vector<std::uint8_t> taken(grid.cell_count(), 0);
   std::uniform_int_distribution<std::size_t> pick(0, open.size() - 1);
@@ -135,6 +156,7 @@ Scenario random_goals_case(Scenario map, int units, std::uint64_t seed) {
     taken[a] = 1;
     Unit u;
     u.id = id++;
+    u.faction = map.factions.empty() ? std::string() : map.factions[0].name;
     u.position = grid.center(a);
     u.order = Order{OrderKind::Move, {grid.center(b)}, PatrolMode::Loop};
     map.units.push_back(u);

@@ -77,9 +77,10 @@ std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m) 
   // Waiting for a bridge or a passage: below everyone, so the platoon on it can come off it.
   if (u.bridge_wait || u.passage_wait) return {std::numeric_limits<int>::min(), u.id.index};
   std::pair<int, std::uint32_t> r{m.priority, u.id.index};
-  // Done (arrived) or with nothing to do: below every unit still under way, so that
-  // those behind can have it step aside (a column's head stops at its goal).
-  if (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) r.first = std::numeric_limits<int>::min() + 1;
+  // Done (arrived) or with nothing to do: below every unit of its class priority still
+  // under way, so that those behind can have it step aside (a column's head stops at its
+  // goal); a higher class priority still wins.
+  if (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) r.second |= 0x80000000u;
   if (u.lent && u.yield != Yield::None &&
       (u.lent_priority > r.first || (u.lent_priority == r.first && u.lent_index < r.second))) {
     r = {u.lent_priority, u.lent_index};

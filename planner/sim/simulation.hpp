@@ -26,6 +26,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "planner/core/result.hpp"
@@ -190,6 +192,14 @@ class Simulation {
   /// the same in every run and build for the same inputs.
   std::uint64_t state_hash() const;
 
+  /// The whole state (units, queued paths, memory, counters, turns at bridges and
+  /// passages), as JSON text for a saved game (Scenario::sim_state).
+  std::string state_json() const;
+  /// Takes the state `text` (state_json() of a simulation of the same world), so that
+  /// running on gives the same states as the simulation it was saved from. On an error,
+  /// naming the field, nothing changes.
+  Status restore_state(std::string_view text);
+
   /// Optional clock (nanoseconds) for profiling only: time spent planning paths and
   /// in the rest of the step is summed; results never depend on it.
   void set_clock(std::function<std::uint64_t()> clock) { clock_ = std::move(clock); }
@@ -228,5 +238,11 @@ class Simulation {
   std::uint64_t planning_ns_ = 0;
   std::uint64_t movement_ns_ = 0;
 };
+
+/// A saved game: the simulation's scenario (its world as it is now), its units where and
+/// as they are now (position, heading, order), and its whole state in sim_state, so that
+/// opening it and restoring the state runs on exactly. Units added while it ran are
+/// listed too; removed ones are not.
+Scenario saved_game(const Simulation& simulation);
 
 }  // namespace pathscope::sim

@@ -56,7 +56,7 @@ struct UnitPrivate {
 inline constexpr double kClearSeconds = 8;
 /// Metres from a bridge or a passage within which units queue for it, and within which
 /// units that came out of it still hold it.
-inline constexpr double kQueueReach = 30;
+inline constexpr double kQueueReach = 16;
 
 /// What one step saw of a passage (passage_turns.cpp).
 struct PassageTally {
