@@ -640,6 +640,12 @@ void check_expect(const Scenario& s) {
       reject(ErrorCode::Value, at, "missing required field \"within\" (seconds to arrive in)");
     }
     const std::string units_at = field(at, "units");
+    if (e.kind == ExpectKind::Arrive && e.units.empty() &&
+        std::none_of(orders.begin(), orders.end(), [](const auto& entry) {
+          return entry.second == OrderKind::Move || entry.second == OrderKind::Waypoints;
+        })) {
+      reject(ErrorCode::Value, at, "no unit has a move or waypoints order, so none can arrive");
+    }
     if (!e.units.empty() && (e.kind == ExpectKind::NoOverlaps || e.kind == ExpectKind::NoTunnelling)) {
       reject(ErrorCode::Value, units_at, std::string(to_string(e.kind)) + " is about every unit: it takes no units");
     }

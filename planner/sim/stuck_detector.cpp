@@ -57,7 +57,10 @@ std::string describe(const StuckEvent& e) {
                 e.unit, e.time, e.position.x, e.position.y, e.distance, e.target.x, e.target.y, e.since,
                 to_string(e.state));
   std::string out = buf;
-  if (e.yield != Yield::None) out += std::string(", yield ") + to_string(e.yield) + " (to unit " + std::to_string(e.yield_to) + ")";
+  if (e.yield != Yield::None) {
+    out += std::string(", yield ") + to_string(e.yield);
+    if (e.yield_to) out += " (to unit " + std::to_string(*e.yield_to) + ")";
+  }
   if (e.bridge_wait) out += ", waiting before a bridge";
   if (e.rule != CooperationRule::None) out += std::string(", last rule ") + to_string(e.rule);
   if (e.contacts.empty()) {

@@ -5,6 +5,7 @@
 // observes a Simulation after each step; it never changes what units do.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,7 +45,7 @@ struct StuckEvent {
   double distance = 0;           ///< Metres from the order point.
   MoveState state = MoveState::Idle;
   Yield yield = Yield::None;
-  std::uint32_t yield_to = 0;    ///< Scenario id of the unit it gives way to (yield != None).
+  std::optional<std::uint32_t> yield_to;  ///< Scenario id of the unit it gives way to, if any.
   bool bridge_wait = false;      ///< Waiting before a bridge another platoon holds.
   CooperationRule rule = CooperationRule::None;  ///< Its latest remembered resolution's rule.
   std::vector<StuckContact> contacts;  ///< Collisions it was in that step, in the order handled.

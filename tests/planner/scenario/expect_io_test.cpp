@@ -176,6 +176,12 @@ TEST_SUITE("scenario_io") {
                  "t.json: expect[1].units[1]", "no unit has id 9");
     expect_error(with(R"({"kind": "arrive", "units": [2], "within": 5})"), "t.json: expect.units[0]",
                  "unit 2 has no move or waypoints order, so it never arrives");
+    {
+      Json patrols = with(R"({"kind": "arrive", "within": 5})");
+      patrols.erase("groups");
+      patrols["units"][0]["order"] = patrols["units"][1]["order"];
+      expect_error(patrols, "t.json: expect", "no unit has a move or waypoints order, so none can arrive");
+    }
     expect_error(with(R"({"kind": "passes", "point": [20, 8]})"), "t.json: expect", "missing required field \"radius\"");
     expect_error(with(R"({"kind": "passes", "point": [50, 8], "radius": 1})"), "t.json: expect.point",
                  "is outside the world");

@@ -246,6 +246,8 @@ Scenario random_scenario(std::uint64_t seed) {
     e.kind = static_cast<ExpectKind>(integer(0, 5));
     if (integer(0, 1)) e.name = "check " + std::to_string(k);
     if (e.kind == ExpectKind::Arrive || integer(0, 1)) e.within = uniform(0.5, 300);
+    // Something must be able to arrive: unit 101 is in no group.
+    if (e.kind == ExpectKind::Arrive) s.units[1].order = Order{OrderKind::Move, {point()}, PatrolMode::Loop};
     if (e.kind != ExpectKind::Arrive && e.kind != ExpectKind::NoOverlaps && e.kind != ExpectKind::NoTunnelling &&
         integer(0, 1)) {
       e.units = {101, 100};
