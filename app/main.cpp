@@ -78,6 +78,12 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--no-prevention", simulate.no_prevention, "collision prevention off");
   sim_cmd->add_flag("--no-cooperation", simulate.no_cooperation, "cooperation rules off");
 
+  CheckOptions check;
+  auto* check_cmd = app.add_subcommand(
+      "check", "run every scenario in a folder: searches with expected_length, simulations with expect blocks");
+  check_cmd->add_option("dir", check.dir, "folder of scenario JSON files")->required();
+  check_cmd->add_option("--jobs", check.jobs, "threads (default: every core)")->check(CLI::Range(1, 1024));
+
   ConvertOptions convert;
   auto* convert_cmd = app.add_subcommand("convert", "convert a Moving AI .map into a scenario JSON");
   convert_cmd->add_option("in", convert.in_map, "Moving AI .map")->required();
@@ -182,6 +188,7 @@ int main(int argc, char** argv) {
 
   if (*solve_cmd) return run_solve(solve);
   if (*sim_cmd) return run_simulate(simulate);
+  if (*check_cmd) return run_check(check);
   if (*bench_sim_cmd) return run_bench_sim(bench_sim);
   if (*bench_cmd) return run_movingai(bench);
   if (*convert_cmd) return run_convert(convert);

@@ -58,6 +58,12 @@ struct SimulateOptions {
   bool no_cooperation = false;      ///< Cooperation rules off.
 };
 
+/// Options of `pathscope check` (app/cli/cli_check.cpp).
+struct CheckOptions {
+  std::string dir;                  ///< A folder of scenario JSON files (not recursive).
+  int jobs = 0;                     ///< Threads (0: every core).
+};
+
 /// Options of `pathscope bench sim` (app/cli/cli_simulate.cpp).
 struct BenchSimOptions {
   std::vector<int> circle = {100, 1000, 10000};  ///< Units of the circle cases.
@@ -121,6 +127,7 @@ struct BenchGridOptions {
 
 int run_solve(const SolveOptions& options);
 int run_simulate(const SimulateOptions& options);
+int run_check(const CheckOptions& options);
 int run_bench_sim(const BenchSimOptions& options);
 int run_bench_grid(const BenchGridOptions& options);
 int run_bench_world(const BenchWorldOptions& options);
