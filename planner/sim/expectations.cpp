@@ -152,7 +152,7 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         for (std::size_t k = 0; k < st.ids.size(); ++k) {
           const SimUnit* u = simulation.unit(st.ids[k]);
           if (u == nullptr) continue;
-          if (u->arrived && u->arrived_time <= *e.within + kTimeEps) {
+          if (u->arrived && (!e.within || u->arrived_time <= *e.within + kTimeEps)) {
             last = std::max(last, u->arrived_time);
           } else {
             waiting.push_back(st.names[k]);
@@ -265,7 +265,15 @@ void ExpectationChecker::finish(const Simulation& simulation) {
         break;
       case ExpectKind::Arrive:
       case ExpectKind::Passes:
-        if (e.within) {
+        if (e.kind == ExpectKind::Arrive && !e.within) {
+          // Only a scenario built in code lacks the deadline (files require it).
+          std::vector<std::uint32_t> waiting;
+          for (std::size_t k = 0; k < states_[i].ids.size(); ++k) {
+            const SimUnit* u = simulation.unit(states_[i].ids[k]);
+            if (u != nullptr && !u->arrived) waiting.push_back(states_[i].names[k]);
+          }
+          decide(i, Verdict::Failed, now, unit_list(waiting) + " had not arrived in the run's " + seconds_text(now));
+        } else if (e.within) {
           decide(i, Verdict::Undecided, now,
                  "the run ended at " + seconds_text(now) + ", before the deadline of " + seconds_text(*e.within));
         } else {

@@ -144,4 +144,14 @@ TEST_CASE("expectations: a run cut short leaves a later deadline undecided, whic
   CHECK(expectation_horizon(std::vector<Expectation>{expect(ExpectKind::NoStuck)}) == kDefaultExpectSeconds);
 }
 
+TEST_CASE("expectations: an arrival without a deadline (built in code) is decided by the end of the run") {
+  Scenario s = walk();
+  s.expect = {expect(ExpectKind::Arrive)};
+  ExpectationRun run = run_expectations(s);
+  CHECK(run.results[0].verdict == Verdict::Passed);
+  run = run_expectations(s, 5.0);
+  CHECK(run.results[0].verdict == Verdict::Failed);
+  CHECK(run.results[0].message == "unit 1 had not arrived in the run's 5.00 s");
+}
+
 }  // namespace pathscope::sim
