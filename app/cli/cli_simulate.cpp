@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
-#include <functional>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -29,8 +29,12 @@ std::uint64_t now_ns() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(bench::Clock::now().time_since_epoch()).count());
 }
 
-// How long a unit may make no progress before it counts as stuck.
+// How long a unit may make no progress before it counts as stuck (bench sim; simulate
+// uses the stuck detector with the scenario's parameters).
 constexpr double kStuckSeconds = 10;
+
+// Stuck units listed by `simulate` before its summary; the rest are counted.
+constexpr std::size_t kStuckListed = 20;
 
 struct RunFigures {
   std::uint64_t steps = 0;
@@ -155,7 +159,9 @@ int run_simulate(const SimulateOptions& options) {
     }
     std::printf("%s\n", j.dump().c_str());
   } else {
-    for (const sim::StuckEvent& e : detector.events()) std::printf("%s\n", sim::describe(e).c_str());
+    const auto events = detector.events();
+    for (std::size_t i = 0; i < events.size() && i < kStuckListed; ++i) std::printf("%s\n", sim::describe(events[i]).c_str());
+    if (events.size() > kStuckListed) std::printf("... and %zu more stuck flags\n", events.size() - kStuckListed);
     for (const sim::ExpectationResult& r : checker.results()) print_verdict(r);
     std::printf("%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
                 "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
@@ -171,7 +177,6 @@ int run_simulate(const SimulateOptions& options) {
   }
   return kExitOk;
 }
-
 
 int run_bench_sim(const BenchSimOptions& options) {
   struct Case {
