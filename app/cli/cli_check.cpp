@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -181,7 +182,15 @@ int run_check(const CheckOptions& options) {
   std::atomic<std::size_t> next{0};
   const auto t0 = std::chrono::steady_clock::now();
   auto worker = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) results[i] = check_file(files[i]);
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      try {
+        results[i] = check_file(files[i]);
+      } catch (const std::exception& e) {
+        // One file's failure (out of memory, ...) must not end the others' threads.
+        results[i] = {Row{.file = files[i], .kind = "broken", .verdict = "failed", .millis = 0,
+                          .message = files[i] + ": " + e.what(), .details = {}}};
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (std::size_t k = 1; k < jobs; ++k) pool.emplace_back(worker);
