@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
 
   CheckOptions check;
   auto* check_cmd = app.add_subcommand(
-      "check", "run every scenario in a folder: searches with expected_length, simulations with expect blocks");
+      "check",
+      "run every scenario in a folder: searches with expected_length, simulations with expect blocks");
   check_cmd->add_option("dir", check.dir, "folder of scenario JSON files")->required();
   check_cmd->add_option("--jobs", check.jobs, "threads (default: every core)")->check(CLI::Range(1, 1024));
 

@@ -29,9 +29,9 @@ namespace {
 // One line of the table.
 struct Row {
   std::string file;
-  std::string kind;        // "search", "simulation", "broken" or "-"
-  std::string verdict;     // "passed", "failed" or "nothing"
-  double millis = 0;       // wall-clock time of the check
+  std::string kind;     // "search", "simulation", "broken" or "-"
+  std::string verdict;  // "passed", "failed" or "nothing"
+  double millis = 0;    // wall-clock time of the check
   std::string message;
   std::vector<std::string> details;  // further failures, printed under the row
 };
@@ -77,13 +77,14 @@ Row check_searches(const std::string& file, Scenario scenario) {
     for (double v : choice->params) key += "/" + std::to_string(v);
     if (faction) key += "/faction " + std::to_string(*faction);
     auto& planner = planners[key];
-    if (!planner) planner = choice->info->create(QueryContext{world, q.movement_class, faction, choice->params});
+    if (!planner)
+      planner = choice->info->create(QueryContext{world, q.movement_class, faction, choice->params});
     const PathResult& r = find_path(*planner, PathQuery{q.start, q.goal});
     ++checked;
     const double tol = std::max(5e-3, 5e-6 * *q.expected_length);
     if (r.status != SearchStatus::Found) {
-      row.details.push_back(label + ": " + choice->info->name + " " + to_string(r.status) + ", expected length " +
-                            std::to_string(*q.expected_length));
+      row.details.push_back(label + ": " + choice->info->name + " " + to_string(r.status) +
+                            ", expected length " + std::to_string(*q.expected_length));
     } else if (std::abs(r.length - *q.expected_length) > tol) {
       char buf[160];
       std::snprintf(buf, sizeof buf, ": %s length %.6f, expected %.6f", choice->info->name.c_str(), r.length,
@@ -96,7 +97,8 @@ Row check_searches(const std::string& file, Scenario scenario) {
     row.message = row.details.front();
     row.details.erase(row.details.begin());
   } else {
-    row.message = std::to_string(checked) + (checked == 1 ? " query" : " queries") + " of expected length matched";
+    row.message =
+        std::to_string(checked) + (checked == 1 ? " query" : " queries") + " of expected length matched";
     if (skipped > 0) row.message += " (" + std::to_string(skipped) + " by inexact planners not checked)";
   }
   row.millis = millis_since(t0);
@@ -111,7 +113,8 @@ Row check_simulation(const std::string& file, Scenario scenario) {
   const sim::ExpectationRun run = sim::run_expectations(std::move(scenario));
   for (const sim::ExpectationResult& r : run.results) {
     if (r.verdict != sim::Verdict::Passed) {
-      row.details.push_back(r.label + " " + to_string(r.verdict) + " at " + seconds_text(r.time) + ": " + r.message);
+      row.details.push_back(r.label + " " + to_string(r.verdict) + " at " + seconds_text(r.time) + ": " +
+                            r.message);
     }
   }
   if (!row.details.empty()) {
@@ -131,22 +134,34 @@ std::vector<Row> check_file(const std::string& file) {
   const auto t0 = std::chrono::steady_clock::now();
   auto scenario = load_any_scenario(file);
   if (!scenario) {
-    return {Row{.file = file, .kind = "broken", .verdict = "failed", .millis = millis_since(t0),
-                .message = scenario.error().to_string(), .details = {}}};
+    return {Row{.file = file,
+                .kind = "broken",
+                .verdict = "failed",
+                .millis = millis_since(t0),
+                .message = scenario.error().to_string(),
+                .details = {}}};
   }
   std::vector<Row> rows;
   const bool searches = std::any_of(scenario->queries.begin(), scenario->queries.end(),
                                     [](const Query& q) { return q.expected_length.has_value(); });
   const bool simulation = !scenario->expect.empty();
   if (simulation && scenario->units.empty()) {
-    return {Row{.file = file, .kind = "simulation", .verdict = "failed", .millis = millis_since(t0),
-                .message = file + ": expect: the scenario has no units to simulate", .details = {}}};
+    return {Row{.file = file,
+                .kind = "simulation",
+                .verdict = "failed",
+                .millis = millis_since(t0),
+                .message = file + ": expect: the scenario has no units to simulate",
+                .details = {}}};
   }
   if (searches) rows.push_back(check_searches(file, simulation ? *scenario : std::move(*scenario)));
   if (simulation) rows.push_back(check_simulation(file, std::move(*scenario)));
   if (rows.empty()) {
-    rows.push_back(Row{.file = file, .kind = "-", .verdict = "nothing", .millis = millis_since(t0),
-                       .message = "no expected_length and no expect blocks", .details = {}});
+    rows.push_back(Row{.file = file,
+                       .kind = "-",
+                       .verdict = "nothing",
+                       .millis = millis_since(t0),
+                       .message = "no expected_length and no expect blocks",
+                       .details = {}});
   }
   return rows;
 }
@@ -162,7 +177,8 @@ int run_check(const CheckOptions& options) {
   }
   std::vector<std::string> files;
   for (const fs::directory_entry& entry : fs::directory_iterator(options.dir, ec)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path().string());
+    if (entry.is_regular_file() && entry.path().extension() == ".json")
+      files.push_back(entry.path().string());
   }
   if (ec) {
     std::fprintf(stderr, "pathscope check: %s: %s\n", options.dir.c_str(), ec.message().c_str());
@@ -187,8 +203,12 @@ int run_check(const CheckOptions& options) {
         results[i] = check_file(files[i]);
       } catch (const std::exception& e) {
         // One file's failure (out of memory, ...) must not end the others' threads.
-        results[i] = {Row{.file = files[i], .kind = "broken", .verdict = "failed", .millis = 0,
-                          .message = files[i] + ": " + e.what(), .details = {}}};
+        results[i] = {Row{.file = files[i],
+                          .kind = "broken",
+                          .verdict = "failed",
+                          .millis = 0,
+                          .message = files[i] + ": " + e.what(),
+                          .details = {}}};
       }
     }
   };
@@ -201,20 +221,24 @@ int run_check(const CheckOptions& options) {
   std::size_t width = 4;
   for (const std::string& f : files) width = std::max(width, f.size());
   std::size_t passed = 0, failed = 0, nothing = 0, rows = 0;
-  std::printf("%-*s  %-10s  %-7s  %9s  %s\n", static_cast<int>(width), "file", "kind", "verdict", "time", "message");
+  std::printf("%-*s  %-10s  %-7s  %9s  %s\n", static_cast<int>(width), "file", "kind", "verdict", "time",
+              "message");
   for (const std::vector<Row>& file_rows : results) {
     for (const Row& r : file_rows) {
       ++rows;
       if (r.verdict == "passed") ++passed;
       if (r.verdict == "failed") ++failed;
       if (r.verdict == "nothing") ++nothing;
-      std::printf("%-*s  %-10s  %-7s  %6.0f ms  %s\n", static_cast<int>(width), r.file.c_str(), r.kind.c_str(),
-                  r.verdict.c_str(), r.millis, r.message.c_str());
-      for (const std::string& d : r.details) std::printf("%*s  %s\n", static_cast<int>(width + 36), "", d.c_str());
+      std::printf("%-*s  %-10s  %-7s  %6.0f ms  %s\n", static_cast<int>(width), r.file.c_str(),
+                  r.kind.c_str(), r.verdict.c_str(), r.millis, r.message.c_str());
+      for (const std::string& d : r.details)
+        std::printf("%*s  %s\n", static_cast<int>(width + 36), "", d.c_str());
     }
   }
-  std::printf("%zu files, %zu checks: %zu passed, %zu failed, %zu files with nothing to check; %.2f s on %zu thread%s\n",
-              files.size(), rows - nothing, passed, failed, nothing, total_ms / 1000.0, jobs, jobs == 1 ? "" : "s");
+  std::printf(
+      "%zu files, %zu checks: %zu passed, %zu failed, %zu files with nothing to check; %.2f s on %zu "
+      "thread%s\n",
+      files.size(), rows - nothing, passed, failed, nothing, total_ms / 1000.0, jobs, jobs == 1 ? "" : "s");
   return failed > 0 ? kExitFailed : kExitOk;
 }
 

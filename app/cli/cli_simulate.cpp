@@ -111,7 +111,8 @@ int run_simulate(const SimulateOptions& options) {
   const bool expecting = !scenario->expect.empty();
   const bool until_decided = expecting && steps == 0 && !options.until_arrived;
   if (until_decided) {
-    steps = static_cast<std::uint64_t>(std::ceil(sim::expectation_horizon(scenario->expect) / scenario->sim.dt - 1e-9));
+    steps = static_cast<std::uint64_t>(
+        std::ceil(sim::expectation_horizon(scenario->expect) / scenario->sim.dt - 1e-9));
   }
   if (steps == 0) steps = options.until_arrived ? static_cast<std::uint64_t>(std::ceil(600 / scenario->sim.dt)) : 300;
   // The detector and the checker only observe: the run is the same with or without them.
@@ -160,8 +161,10 @@ int run_simulate(const SimulateOptions& options) {
     std::printf("%s\n", j.dump().c_str());
   } else {
     const auto events = detector.events();
-    for (std::size_t i = 0; i < events.size() && i < kStuckListed; ++i) std::printf("%s\n", sim::describe(events[i]).c_str());
-    if (events.size() > kStuckListed) std::printf("... and %zu more stuck flags\n", events.size() - kStuckListed);
+    for (std::size_t i = 0; i < events.size() && i < kStuckListed; ++i)
+      std::printf("%s\n", sim::describe(events[i]).c_str());
+    if (events.size() > kStuckListed)
+      std::printf("... and %zu more stuck flags\n", events.size() - kStuckListed);
     for (const sim::ExpectationResult& r : checker.results()) print_verdict(r);
     std::printf("%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
                 "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",

@@ -539,8 +539,9 @@ Expectation read_expectation(const Json& j, const std::string& at) {
   const auto kind_it = j.find("kind");
   if (kind_it == j.end()) reject(ErrorCode::Schema, at, "missing required field \"kind\"");
   Expectation e;
-  e.kind = static_cast<ExpectKind>(read_choice(
-      *kind_it, field(at, "kind"), {"arrive", "no_overlaps", "no_tunnelling", "no_stuck", "passes", "avoids"}));
+  e.kind = static_cast<ExpectKind>(
+      read_choice(*kind_it, field(at, "kind"),
+                  {"arrive", "no_overlaps", "no_tunnelling", "no_stuck", "passes", "avoids"}));
   std::vector<std::string_view> known = {"kind", "name", "within"};
   if (e.kind != ExpectKind::NoOverlaps && e.kind != ExpectKind::NoTunnelling) known.push_back("units");
   if (e.kind == ExpectKind::Passes) known.insert(known.end(), {"point", "radius"});
@@ -567,11 +568,13 @@ Expectation read_expectation(const Json& j, const std::string& at) {
     if (!a.is_object()) reject(ErrorCode::Schema, area_at, "expected an object, found " + describe(a));
     const auto shape_it = a.find("shape");
     if (shape_it == a.end()) reject(ErrorCode::Schema, area_at, "missing required field \"shape\"");
-    const ShapeKind kind =
-        read_choice(*shape_it, field(area_at, "shape"), {"rect", "circle"}) == 0 ? ShapeKind::Rect : ShapeKind::Circle;
+    const ShapeKind kind = read_choice(*shape_it, field(area_at, "shape"), {"rect", "circle"}) == 0
+                               ? ShapeKind::Rect
+                               : ShapeKind::Circle;
     const ObjectReader area(a, area_at,
-                            kind == ShapeKind::Rect ? std::vector<std::string_view>{"shape", "min", "max"}
-                                                    : std::vector<std::string_view>{"shape", "center", "radius"});
+                            kind == ShapeKind::Rect
+                                ? std::vector<std::string_view>{"shape", "min", "max"}
+                                : std::vector<std::string_view>{"shape", "center", "radius"});
     e.area = read_shape(area, kind);
   }
   return e;
@@ -580,7 +583,8 @@ Expectation read_expectation(const Json& j, const std::string& at) {
 // `expect`: one expectation, or an array of them.
 std::vector<Expectation> read_expect(const Json& j) {
   if (j.is_object()) return {read_expectation(j, "expect")};
-  if (!j.is_array()) reject(ErrorCode::Schema, "expect", "expected an object or an array, found " + describe(j));
+  if (!j.is_array())
+    reject(ErrorCode::Schema, "expect", "expected an object or an array, found " + describe(j));
   return read_list(j, "expect", Limits::kMaxItems, read_expectation);
 }
 

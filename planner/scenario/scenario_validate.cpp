@@ -632,7 +632,8 @@ void check_expect(const Scenario& s) {
     // One expectation is written as an object (scenario_json_write), more as an array.
     const std::string at = s.expect.size() == 1 ? where : item(where, i);
     if (e.kind > ExpectKind::Avoids) {
-      reject(ErrorCode::Value, field(at, "kind"), "unknown expectation kind " + std::to_string(static_cast<int>(e.kind)));
+      reject(ErrorCode::Value, field(at, "kind"),
+             "unknown expectation kind " + std::to_string(static_cast<int>(e.kind)));
     }
     check_text(e.name, field(at, "name"));
     if (e.within) check_positive(*e.within, field(at, "within"));
@@ -647,16 +648,18 @@ void check_expect(const Scenario& s) {
       reject(ErrorCode::Value, at, "no unit has a move or waypoints order, so none can arrive");
     }
     if (!e.units.empty() && (e.kind == ExpectKind::NoOverlaps || e.kind == ExpectKind::NoTunnelling)) {
-      reject(ErrorCode::Value, units_at, std::string(to_string(e.kind)) + " is about every unit: it takes no units");
+      reject(ErrorCode::Value, units_at,
+             std::string(to_string(e.kind)) + " is about every unit: it takes no units");
     }
     check_count(e.units.size(), Limits::kMaxItems, units_at, "units");
     for (std::size_t k = 0; k < e.units.size(); ++k) {
       const auto it = orders.find(e.units[k]);
-      if (it == orders.end()) reject(ErrorCode::Value, item(units_at, k), "no unit has id " + std::to_string(e.units[k]));
-      if (e.kind == ExpectKind::Arrive && it->second != OrderKind::Move && it->second != OrderKind::Waypoints) {
+      if (it == orders.end())
+        reject(ErrorCode::Value, item(units_at, k), "no unit has id " + std::to_string(e.units[k]));
+      if (e.kind == ExpectKind::Arrive && it->second != OrderKind::Move &&
+          it->second != OrderKind::Waypoints) {
         reject(ErrorCode::Value, item(units_at, k),
-               "unit " + std::to_string(e.units[k]) +
-                   " has no move or waypoints order, so it never arrives");
+               "unit " + std::to_string(e.units[k]) + " has no move or waypoints order, so it never arrives");
       }
     }
     if (e.kind == ExpectKind::Passes) {
@@ -675,7 +678,8 @@ void check_expect(const Scenario& s) {
         check_finite(e.area.max.y, field(area_at, "max"));
         if (!(e.area.min.x < e.area.max.x && e.area.min.y < e.area.max.y)) {
           reject(ErrorCode::Value, field(area_at, "max"),
-                 "expected max " + format_point(e.area.max) + " above and right of min " + format_point(e.area.min));
+                 "expected max " + format_point(e.area.max) + " above and right of min " +
+                     format_point(e.area.min));
         }
       } else {
         reject(ErrorCode::Value, field(area_at, "shape"), "expected a rect or a circle");

@@ -70,7 +70,9 @@ std::string unit_list(const std::vector<std::uint32_t>& ids) {
   return out;
 }
 
-bool can_arrive(const SimUnit& u) { return u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints; }
+bool can_arrive(const SimUnit& u) {
+  return u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints;
+}
 
 }  // namespace
 
@@ -160,8 +162,8 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         }
         if (waiting.empty()) {
           decide(i, Verdict::Passed, now,
-                 std::to_string(st.ids.size()) + (st.ids.size() == 1 ? " unit" : " units") + " arrived, the last at " +
-                     seconds_text(last));
+                 std::to_string(st.ids.size()) + (st.ids.size() == 1 ? " unit" : " units") +
+                     " arrived, the last at " + seconds_text(last));
         } else if (deadline_reached) {
           decide(i, Verdict::Failed, *e.within,
                  unit_list(waiting) + " had not arrived after " + seconds_text(*e.within));
@@ -172,7 +174,8 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         if (in_window) {
           for (std::size_t k = 0; k < st.ids.size(); ++k) {
             const SimUnit* u = simulation.unit(st.ids[k]);
-            if (u != nullptr && !st.done[k] && segment_distance(e.point, u->previous, u->position) <= e.radius) {
+            if (u != nullptr && !st.done[k] &&
+                segment_distance(e.point, u->previous, u->position) <= e.radius) {
               st.done[k] = true;
             }
           }
@@ -196,8 +199,8 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         if (in_window && counters.hard_overlaps > 0) {
           char buf[96];
           std::snprintf(buf, sizeof buf, "%llu hard overlap%s (deepest %.3f m)",
-                        static_cast<unsigned long long>(counters.hard_overlaps), counters.hard_overlaps == 1 ? "" : "s",
-                        counters.max_overlap_m);
+                        static_cast<unsigned long long>(counters.hard_overlaps),
+                        counters.hard_overlaps == 1 ? "" : "s", counters.max_overlap_m);
           decide(i, Verdict::Failed, now, buf);
         } else if (deadline_reached) {
           decide(i, Verdict::Passed, *e.within, "no hard overlaps in " + seconds_text(*e.within));
@@ -213,7 +216,8 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         }
         break;
       case ExpectKind::NoStuck: {
-        for (std::size_t k = events_seen_; k < events.size() && results_[i].verdict == Verdict::Pending; ++k) {
+        for (std::size_t k = events_seen_; k < events.size() && results_[i].verdict == Verdict::Pending;
+             ++k) {
           const StuckEvent& ev = events[k];
           if (e.within && ev.time > *e.within + kTimeEps) continue;
           if (std::find(st.ids.begin(), st.ids.end(), ev.id) == st.ids.end()) continue;
@@ -229,8 +233,9 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
           for (std::size_t k = 0; k < st.ids.size(); ++k) {
             const SimUnit* u = simulation.unit(st.ids[k]);
             if (u != nullptr && segment_touches(e.area, u->previous, u->position)) {
-              decide(i, Verdict::Failed, now,
-                     "unit " + std::to_string(st.names[k]) + " entered the area at " + point_text(u->position));
+              decide(
+                  i, Verdict::Failed, now,
+                  "unit " + std::to_string(st.names[k]) + " entered the area at " + point_text(u->position));
               break;
             }
           }
@@ -272,18 +277,20 @@ void ExpectationChecker::finish(const Simulation& simulation) {
             const SimUnit* u = simulation.unit(states_[i].ids[k]);
             if (u != nullptr && !u->arrived) waiting.push_back(states_[i].names[k]);
           }
-          decide(i, Verdict::Failed, now, unit_list(waiting) + " had not arrived in the run's " + seconds_text(now));
+          decide(i, Verdict::Failed, now,
+                 unit_list(waiting) + " had not arrived in the run's " + seconds_text(now));
         } else if (e.within) {
           decide(i, Verdict::Undecided, now,
-                 "the run ended at " + seconds_text(now) + ", before the deadline of " + seconds_text(*e.within));
+                 "the run ended at " + seconds_text(now) + ", before the deadline of " +
+                     seconds_text(*e.within));
         } else {
           std::vector<std::uint32_t> missing;
           for (std::size_t k = 0; k < states_[i].ids.size(); ++k) {
             if (!states_[i].done[k]) missing.push_back(states_[i].names[k]);
           }
           decide(i, Verdict::Failed, now,
-                 unit_list(missing) + " did not come within the radius of " + point_text(e.point) + " in the run's " +
-                     seconds_text(now));
+                 unit_list(missing) + " did not come within the radius of " + point_text(e.point) +
+                     " in the run's " + seconds_text(now));
         }
         break;
     }
@@ -291,7 +298,8 @@ void ExpectationChecker::finish(const Simulation& simulation) {
 }
 
 bool ExpectationChecker::decided() const {
-  return std::all_of(results_.begin(), results_.end(), [](const ExpectationResult& r) { return r.verdict != Verdict::Pending; });
+  return std::all_of(results_.begin(), results_.end(),
+                     [](const ExpectationResult& r) { return r.verdict != Verdict::Pending; });
 }
 
 bool ExpectationChecker::failed() const { return first_failure() != nullptr; }

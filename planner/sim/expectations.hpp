@@ -16,7 +16,7 @@ namespace pathscope::sim {
 
 /// Where an expectation stands.
 enum class Verdict : std::uint8_t {
-  Pending,    ///< Not decided yet.
+  Pending,  ///< Not decided yet.
   Passed,
   Failed,
   Undecided,  ///< The run was cut short before its deadline (e.g. --seconds): neither.
@@ -27,11 +27,11 @@ const char* to_string(Verdict verdict);
 
 /// One expectation's verdict.
 struct ExpectationResult {
-  std::string label;        ///< "expect[2] arrive \"home\"" (index, kind, name if any).
+  std::string label;  ///< "expect[2] arrive \"home\"" (index, kind, name if any).
   ExpectKind kind = ExpectKind::NoOverlaps;
   Verdict verdict = Verdict::Pending;
-  double time = 0;          ///< Seconds of simulated time it was decided at.
-  std::string message;      ///< What held, or what failed (which units, where).
+  double time = 0;      ///< Seconds of simulated time it was decided at.
+  std::string message;  ///< What held, or what failed (which units, where).
 };
 
 /// Simulated seconds a run with expectations lasts when nothing else says: the largest
@@ -64,25 +64,25 @@ class ExpectationChecker {
  private:
   // Per-expectation run state.
   struct State {
-    bool bound = false;               ///< Units resolved to slots (first observe).
-    std::vector<UnitId> ids;          ///< The units it is about.
-    std::vector<std::uint32_t> names; ///< Their scenario ids.
-    std::vector<bool> done;           ///< Passes: came near; Arrive: unused.
+    bool bound = false;                ///< Units resolved to slots (first observe).
+    std::vector<UnitId> ids;           ///< The units it is about.
+    std::vector<std::uint32_t> names;  ///< Their scenario ids.
+    std::vector<bool> done;            ///< Passes: came near; Arrive: unused.
   };
   void bind(const Simulation& simulation, std::size_t index);
   void decide(std::size_t index, Verdict verdict, double time, std::string message);
   std::vector<Expectation> expect_;
   std::vector<State> states_;
   std::vector<ExpectationResult> results_;
-  std::size_t events_seen_ = 0;       ///< Stuck events already looked at.
+  std::size_t events_seen_ = 0;  ///< Stuck events already looked at.
 };
 
 /// A headless regression run of a scenario's expectations.
 struct ExpectationRun {
-  double seconds = 0;                        ///< Simulated seconds run.
-  std::vector<ExpectationResult> results;    ///< One per expectation, in the scenario's order.
-  std::vector<StuckEvent> stuck;             ///< Every stuck flag of the run.
-  bool failed = false;                       ///< Any expectation failed.
+  double seconds = 0;                      ///< Simulated seconds run.
+  std::vector<ExpectationResult> results;  ///< One per expectation, in the scenario's order.
+  std::vector<StuckEvent> stuck;           ///< Every stuck flag of the run.
+  bool failed = false;                     ///< Any expectation failed.
 };
 
 /// Runs `scenario` (valid, with units) until every expectation is decided, at most

@@ -22,7 +22,8 @@ namespace {
 // Units that can be stuck: an order with points that is not done.
 bool has_open_order(const SimUnit& u) {
   if (!u.alive || u.arrived || u.order.points.empty()) return false;
-  return u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints || u.order.kind == OrderKind::Patrol;
+  return u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints ||
+         u.order.kind == OrderKind::Patrol;
 }
 
 // Metres still to go along the unit's path; -1 without one.
@@ -35,7 +36,9 @@ double route_left(const SimUnit& u) {
 
 }  // namespace
 
-StuckParams stuck_params(const SimSettings& sim) { return StuckParams{.seconds = sim.stuck_seconds, .progress = sim.stuck_progress}; }
+StuckParams stuck_params(const SimSettings& sim) {
+  return StuckParams{.seconds = sim.stuck_seconds, .progress = sim.stuck_progress};
+}
 
 const char* to_string(Yield yield) {
   switch (yield) {
@@ -51,11 +54,12 @@ const char* to_string(Yield yield) {
 
 std::string describe(const StuckEvent& e) {
   char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "unit %u stuck at %.2f s at (%.2f, %.2f), %.2f m from its order point (%.2f, %.2f), no progress since "
-                "%.2f s: %s",
-                e.unit, e.time, e.position.x, e.position.y, e.distance, e.target.x, e.target.y, e.since,
-                to_string(e.state));
+  std::snprintf(
+      buf, sizeof buf,
+      "unit %u stuck at %.2f s at (%.2f, %.2f), %.2f m from its order point (%.2f, %.2f), no progress since "
+      "%.2f s: %s",
+      e.unit, e.time, e.position.x, e.position.y, e.distance, e.target.x, e.target.y, e.since,
+      to_string(e.state));
   std::string out = buf;
   if (e.yield != Yield::None) {
     out += std::string(", yield ") + to_string(e.yield);
@@ -69,7 +73,8 @@ std::string describe(const StuckEvent& e) {
     out += ", collisions:";
     for (const StuckContact& c : e.contacts) {
       out += " unit " + std::to_string(c.other) + " (" + (c.hard ? "hard" : "soft") + ", " +
-             (c.immediate ? "immediate" : "future") + ", " + to_string(c.state) + ", " + to_string(c.rule) + ")";
+             (c.immediate ? "immediate" : "future") + ", " + to_string(c.state) + ", " + to_string(c.rule) +
+             ")";
     }
   }
   return out;
@@ -95,8 +100,13 @@ void StuckDetector::observe(const Simulation& simulation) {
       // A new unit, order or order point: progress is measured from here, the start of
       // the step it was first seen in (so a unit stuck from the start is flagged at
       // exactly StuckParams::seconds).
-      t = Track{.id = u.id, .active = true, .target = target, .best_direct = direct, .best_route = route,
-                .progress_time = start, .stuck = false};
+      t = Track{.id = u.id,
+                .active = true,
+                .target = target,
+                .best_direct = direct,
+                .best_route = route,
+                .progress_time = start,
+                .stuck = false};
     }
     bool progressed = false;
     if (direct < t.best_direct - params_.progress) {

@@ -17,8 +17,8 @@ namespace pathscope::sim {
 
 /// When a unit counts as stuck (from SimSettings::stuck_seconds, stuck_progress).
 struct StuckParams {
-  double seconds = 10;   ///< Seconds without progress (> 0).
-  double progress = 0.5; ///< Metres closer that count as progress (> 0).
+  double seconds = 10;    ///< Seconds without progress (> 0).
+  double progress = 0.5;  ///< Metres closer that count as progress (> 0).
 };
 
 /// The scenario's stuck parameters.
@@ -37,18 +37,18 @@ struct StuckContact {
 /// A unit flagged stuck: when, where, and what it was doing then.
 struct StuckEvent {
   UnitId id;
-  std::uint32_t unit = 0;        ///< Scenario id.
-  double time = 0;               ///< Seconds of simulated time it was flagged at.
-  double since = 0;              ///< Seconds: its last progress (time - since >= StuckParams::seconds).
-  Vec2 position{0, 0};           ///< Metres, when flagged.
-  Vec2 target{0, 0};             ///< Its order point then.
-  double distance = 0;           ///< Metres from the order point.
+  std::uint32_t unit = 0;  ///< Scenario id.
+  double time = 0;         ///< Seconds of simulated time it was flagged at.
+  double since = 0;        ///< Seconds: its last progress (time - since >= StuckParams::seconds).
+  Vec2 position{0, 0};     ///< Metres, when flagged.
+  Vec2 target{0, 0};       ///< Its order point then.
+  double distance = 0;     ///< Metres from the order point.
   MoveState state = MoveState::Idle;
   Yield yield = Yield::None;
-  std::optional<std::uint32_t> yield_to;  ///< Scenario id of the unit it gives way to, if any.
-  bool bridge_wait = false;      ///< Waiting before a bridge another platoon holds.
+  std::optional<std::uint32_t> yield_to;         ///< Scenario id of the unit it gives way to, if any.
+  bool bridge_wait = false;                      ///< Waiting before a bridge another platoon holds.
   CooperationRule rule = CooperationRule::None;  ///< Its latest remembered resolution's rule.
-  std::vector<StuckContact> contacts;  ///< Collisions it was in that step, in the order handled.
+  std::vector<StuckContact> contacts;            ///< Collisions it was in that step, in the order handled.
 };
 
 /// snake_case name of a yield ("none", "wait", ...).
@@ -77,15 +77,15 @@ class StuckDetector {
   // What the detector remembers of one slot.
   struct Track {
     UnitId id;
-    bool active = false;        ///< Has an order it has not finished.
-    Vec2 target{0, 0};          ///< The order point being tracked.
-    double best_direct = 0;     ///< Closest straight-line distance to the target so far.
-    double best_route = -1;     ///< Shortest length still to go along its paths so far (-1: no path yet).
-    double progress_time = 0;   ///< Last progress, seconds.
+    bool active = false;       ///< Has an order it has not finished.
+    Vec2 target{0, 0};         ///< The order point being tracked.
+    double best_direct = 0;    ///< Closest straight-line distance to the target so far.
+    double best_route = -1;    ///< Shortest length still to go along its paths so far (-1: no path yet).
+    double progress_time = 0;  ///< Last progress, seconds.
     bool stuck = false;
   };
   StuckParams params_;
-  std::vector<Track> tracks_;   // index = UnitId::index
+  std::vector<Track> tracks_;  // index = UnitId::index
   std::vector<StuckEvent> events_;
 };
 

@@ -165,13 +165,16 @@ TEST_SUITE("scenario_io") {
     };
     expect_error(with(R"("all")"), "t.json: expect", "expected an object or an array, found a string");
     expect_error(with(R"([{"within": 3}])"), "t.json: expect[0]", "missing required field \"kind\"");
-    expect_error(with(R"([{"kind": "teleport"}])"), "t.json: expect[0].kind",
-                 "expected \"arrive\", \"no_overlaps\", \"no_tunnelling\", \"no_stuck\", \"passes\" or \"avoids\"");
+    expect_error(
+        with(R"([{"kind": "teleport"}])"), "t.json: expect[0].kind",
+        "expected \"arrive\", \"no_overlaps\", \"no_tunnelling\", \"no_stuck\", \"passes\" or \"avoids\"");
     expect_error(with(R"({"kind": "arrive"})"), "t.json: expect", "missing required field \"within\"");
-    expect_error(with(R"([{"kind": "no_overlaps"}, {"kind": "no_stuck", "within": -2}])"), "t.json: expect[1].within",
-                 "expected a finite number > 0, found -2");
-    expect_error(with(R"({"kind": "no_overlaps", "units": [1]})"), "t.json: expect.units", "unknown field \"units\"");
-    expect_error(with(R"({"kind": "no_stuck", "radius": 1})"), "t.json: expect.radius", "unknown field \"radius\"");
+    expect_error(with(R"([{"kind": "no_overlaps"}, {"kind": "no_stuck", "within": -2}])"),
+                 "t.json: expect[1].within", "expected a finite number > 0, found -2");
+    expect_error(with(R"({"kind": "no_overlaps", "units": [1]})"), "t.json: expect.units",
+                 "unknown field \"units\"");
+    expect_error(with(R"({"kind": "no_stuck", "radius": 1})"), "t.json: expect.radius",
+                 "unknown field \"radius\"");
     expect_error(with(R"([{"kind": "no_overlaps"}, {"kind": "arrive", "units": [1, 9], "within": 5}])"),
                  "t.json: expect[1].units[1]", "no unit has id 9");
     expect_error(with(R"({"kind": "arrive", "units": [2], "within": 5})"), "t.json: expect.units[0]",
@@ -182,19 +185,22 @@ TEST_SUITE("scenario_io") {
       patrols["units"][0]["order"] = patrols["units"][1]["order"];
       expect_error(patrols, "t.json: expect", "no unit has a move or waypoints order, so none can arrive");
     }
-    expect_error(with(R"({"kind": "passes", "point": [20, 8]})"), "t.json: expect", "missing required field \"radius\"");
+    expect_error(with(R"({"kind": "passes", "point": [20, 8]})"), "t.json: expect",
+                 "missing required field \"radius\"");
     expect_error(with(R"({"kind": "passes", "point": [50, 8], "radius": 1})"), "t.json: expect.point",
                  "is outside the world");
     expect_error(with(R"({"kind": "passes", "point": [20, 8], "radius": 0})"), "t.json: expect.radius",
                  "expected a finite number > 0");
     expect_error(with(R"({"kind": "avoids"})"), "t.json: expect", "missing required field \"area\"");
-    expect_error(with(R"({"kind": "avoids", "area": {"shape": "polygon", "points": []}})"), "t.json: expect.area.shape",
-                 "expected \"rect\" or \"circle\"");
+    expect_error(with(R"({"kind": "avoids", "area": {"shape": "polygon", "points": []}})"),
+                 "t.json: expect.area.shape", "expected \"rect\" or \"circle\"");
     expect_error(with(R"({"kind": "avoids", "area": {"shape": "rect", "min": [5, 5], "max": [4, 9]}})"),
                  "t.json: expect.area.max", "above and right of min");
-    expect_error(with(R"({"kind": "avoids", "area": {"shape": "circle", "center": [5, 5]}})"), "t.json: expect.area",
-                 "missing required field \"radius\"");
-    expect_error(with(R"({"kind": "avoids", "area": {"shape": "circle", "center": [5, 5], "radius": 1, "min": [0, 0]}})"),
-                 "t.json: expect.area.min", "unknown field \"min\"");
+    expect_error(with(R"({"kind": "avoids", "area": {"shape": "circle", "center": [5, 5]}})"),
+                 "t.json: expect.area", "missing required field \"radius\"");
+    expect_error(
+        with(
+            R"({"kind": "avoids", "area": {"shape": "circle", "center": [5, 5], "radius": 1, "min": [0, 0]}})"),
+        "t.json: expect.area.min", "unknown field \"min\"");
   }
 }

@@ -248,8 +248,8 @@ Scenario random_scenario(std::uint64_t seed) {
     if (e.kind == ExpectKind::Arrive || integer(0, 1)) e.within = uniform(0.5, 300);
     // Something must be able to arrive: unit 101 is in no group.
     if (e.kind == ExpectKind::Arrive) s.units[1].order = Order{OrderKind::Move, {point()}, PatrolMode::Loop};
-    if (e.kind != ExpectKind::Arrive && e.kind != ExpectKind::NoOverlaps && e.kind != ExpectKind::NoTunnelling &&
-        integer(0, 1)) {
+    if (e.kind != ExpectKind::Arrive && e.kind != ExpectKind::NoOverlaps &&
+        e.kind != ExpectKind::NoTunnelling && integer(0, 1)) {
       e.units = {101, 100};
     }
     if (e.kind == ExpectKind::Passes) {
@@ -258,12 +258,20 @@ Scenario random_scenario(std::uint64_t seed) {
     }
     if (e.kind == ExpectKind::Avoids) {
       if (integer(0, 1)) {
-        e.area = Shape{.kind = ShapeKind::Circle, .points = {}, .min = {0, 0}, .max = {0, 0}, .center = point(),
+        e.area = Shape{.kind = ShapeKind::Circle,
+                       .points = {},
+                       .min = {0, 0},
+                       .max = {0, 0},
+                       .center = point(),
                        .radius = uniform(0.1, 10)};
       } else {
         const Vec2 a = point();
-        e.area = Shape{.kind = ShapeKind::Rect, .points = {}, .min = a, .max = a + Vec2{uniform(0.1, 5), uniform(0.1, 5)},
-                       .center = {0, 0}, .radius = 0};
+        e.area = Shape{.kind = ShapeKind::Rect,
+                       .points = {},
+                       .min = a,
+                       .max = a + Vec2{uniform(0.1, 5), uniform(0.1, 5)},
+                       .center = {0, 0},
+                       .radius = 0};
       }
     }
     s.expect.push_back(e);

@@ -21,7 +21,8 @@ Unit unit_at(std::uint32_t id, Vec2 p, Order order = {}) {
 
 Order move_to(Vec2 p) { return Order{OrderKind::Move, {p}, PatrolMode::Loop}; }
 
-Expectation expect(ExpectKind kind, std::optional<double> within = std::nullopt, std::vector<std::uint32_t> units = {}) {
+Expectation expect(ExpectKind kind, std::optional<double> within = std::nullopt,
+                   std::vector<std::uint32_t> units = {}) {
   Expectation e;
   e.kind = kind;
   e.within = within;
@@ -38,7 +39,8 @@ Scenario walk() {
 
 }  // namespace
 
-TEST_CASE("expectations: arrival within a deadline passes when it arrives, and fails at the deadline naming who") {
+TEST_CASE(
+    "expectations: arrival within a deadline passes when it arrives, and fails at the deadline naming who") {
   Scenario s = walk();
   s.expect = {expect(ExpectKind::Arrive, 40.0)};
   ExpectationRun run = run_expectations(s);
@@ -66,9 +68,19 @@ TEST_CASE("expectations: passing a point, and avoiding an area, are checked alon
   passes.radius = 0.6;
   passes.name = "the middle";
   Expectation avoids_far = expect(ExpectKind::Avoids, 30.0);
-  avoids_far.area = Shape{.kind = ShapeKind::Circle, .points = {}, .min = {0, 0}, .max = {0, 0}, .center = {10, 0.5}, .radius = 0.5};
+  avoids_far.area = Shape{.kind = ShapeKind::Circle,
+                          .points = {},
+                          .min = {0, 0},
+                          .max = {0, 0},
+                          .center = {10, 0.5},
+                          .radius = 0.5};
   Expectation avoids_path = expect(ExpectKind::Avoids);
-  avoids_path.area = Shape{.kind = ShapeKind::Rect, .points = {}, .min = {14, 2}, .max = {14.05, 3}, .center = {0, 0}, .radius = 0};
+  avoids_path.area = Shape{.kind = ShapeKind::Rect,
+                           .points = {},
+                           .min = {14, 2},
+                           .max = {14.05, 3},
+                           .center = {0, 0},
+                           .radius = 0};
   s.expect = {passes, avoids_far, avoids_path};
   const ExpectationRun run = run_expectations(s);
   REQUIRE(run.results.size() == 3);
@@ -86,7 +98,9 @@ TEST_CASE("expectations: passing a point, and avoiding an area, are checked alon
   CHECK(run.failed);
 }
 
-TEST_CASE("expectations: an overlap fails no_overlaps at the step it is seen; tunnelling is checked over its window") {
+TEST_CASE(
+    "expectations: an overlap fails no_overlaps at the step it is seen; tunnelling is checked over its "
+    "window") {
   Scenario s = walk();
   // Two units standing 0.3 m apart (hard radii 0.4): with prevention and cooperation off
   // nothing separates them.

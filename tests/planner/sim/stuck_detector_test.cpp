@@ -35,13 +35,7 @@ void run(Simulation& sim, StuckDetector& detector, double seconds) {
 // A room of walls with a one-cell gap in its floor, leading to a second room below.
 std::vector<std::string> two_rooms() {
   return {
-      "###########",
-      "#.........#",
-      "#.........#",
-      "#####.#####",
-      "#.........#",
-      "#.........#",
-      "###########",
+      "###########", "#.........#", "#.........#", "#####.#####", "#.........#", "#.........#", "###########",
   };
 }
 
@@ -75,8 +69,9 @@ TEST_CASE("stuck: a unit boxed in by walls is flagged at exactly the set time, w
   CHECK(e.contacts.empty());
   CHECK(detector.stuck_now() == 1);
   const std::string text = describe(e);
-  CHECK(text == "unit 7 stuck at 4.00 s at (2.50, 2.50), 6.00 m from its order point (8.50, 2.50), no progress "
-                "since 0.00 s: failed, no collisions");
+  CHECK(text ==
+        "unit 7 stuck at 4.00 s at (2.50, 2.50), 6.00 m from its order point (8.50, 2.50), no progress "
+        "since 0.00 s: failed, no collisions");
   // Flagged once while it stays stuck.
   run(sim, detector, 10);
   CHECK(detector.events().size() == 1);
