@@ -99,8 +99,8 @@ TEST_CASE("expectations: passing a point, and avoiding an area, are checked alon
 }
 
 TEST_CASE(
-    "expectations: an overlap fails no_overlaps at the step it is seen; tunnelling is checked over its "
-    "window") {
+    "expectations: an overlap fails no_overlaps at the step it is seen, and tunnelling is checked over "
+    "its window") {
   Scenario s = walk();
   // Two units standing 0.3 m apart (hard radii 0.4): with prevention and cooperation off
   // nothing separates them.
