@@ -78,6 +78,14 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--no-prevention", simulate.no_prevention, "collision prevention off");
   sim_cmd->add_flag("--no-cooperation", simulate.no_cooperation, "cooperation rules off");
   sim_cmd->add_flag("--no-passages", simulate.no_passages, "narrow passages open both ways at once");
+  sim_cmd->add_option("--save-state", simulate.save_state, "write a saved game (the scenario and the simulation's state) here at the end");
+
+  CheckOptions check;
+  auto* check_cmd = app.add_subcommand(
+      "check",
+      "run every scenario in a folder: searches with expected_length, simulations with expect blocks");
+  check_cmd->add_option("dir", check.dir, "folder of scenario JSON files")->required();
+  check_cmd->add_option("--jobs", check.jobs, "threads (default: every core)")->check(CLI::Range(1, 1024));
 
   ConvertOptions convert;
   auto* convert_cmd = app.add_subcommand("convert", "convert a Moving AI .map into a scenario JSON");
@@ -185,6 +193,7 @@ int main(int argc, char** argv) {
 
   if (*solve_cmd) return run_solve(solve);
   if (*sim_cmd) return run_simulate(simulate);
+  if (*check_cmd) return run_check(check);
   if (*bench_sim_cmd) return run_bench_sim(bench_sim);
   if (*bench_cmd) return run_movingai(bench);
   if (*convert_cmd) return run_convert(convert);

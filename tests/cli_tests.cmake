@@ -144,10 +144,40 @@ pathscope_cli_test(simulate_json 0 "\"steps\":300,.*\"units\":16,.*\"hard_overla
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json)
 pathscope_cli_test(simulate_golden_hash 0 "\"state_hash\":\"16b22e7bf9c3592a\""
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json)
+# A saved game after 150 steps, run on for 150 more: the same hash as 300 in one go.
+pathscope_cli_test(simulate_save_state 0 "saved game: .*sim_bridge_saved.json \\(step 150\\)"
+                   ${PS} simulate maps/sim_bridge.json --steps 150 --save-state ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_saved.json)
+pathscope_cli_test(simulate_saved_game_runs_on 0 "\"steps\":300,.*\"state_hash\":\"16b22e7bf9c3592a\""
+                   ${PS} simulate ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_saved.json --steps 150 --json)
+set_tests_properties(cli.simulate_save_state PROPERTIES FIXTURES_SETUP saved_game)
+set_tests_properties(cli.simulate_saved_game_runs_on PROPERTIES FIXTURES_REQUIRED saved_game)
 pathscope_cli_test(simulate_text 0 "sim_town.json: 90 steps \\(3.00 s\\), 40 units, 0/0 arrived, 0 hard overlaps"
                    ${PS} simulate maps/sim_town.json --seconds 3)
 pathscope_cli_test(simulate_bad_file 1 "bad_syntax.json:3:92: syntax error" ${PS} simulate ${DATA}/bad_syntax.json)
 pathscope_cli_test(simulate_missing_file 1 "no_such.json" ${PS} simulate ${DATA}/no_such.json)
+
+# Expectations: `simulate` prints each verdict, and exits 1 naming the first failed one
+# and the simulated time it failed at. The boxed-in unit is flagged stuck at exactly
+# sim.stuck_seconds, with what it was doing.
+pathscope_cli_test(simulate_expect_stuck 1
+                   "unit 1 stuck at 4\\.00 s at \\(2\\.50, 2\\.50\\), 13\\.00 m from its order point \\(15\\.50, 2\\.50\\), no progress since 0\\.00 s: failed, no collisions.*expect\\[0\\] no_overlaps: passed at 20\\.00 s.*expect\\[2\\] arrive: passed.*expect_boxed_in\\.json: 600 steps \\(20\\.00 s\\).*expect_boxed_in\\.json: expect\\[1\\] no_stuck failed at 4\\.00 s: unit 1 stuck"
+                   ${PS} simulate ${DATA}/expect_boxed_in.json)
+pathscope_cli_test(simulate_expect_json 1
+                   "\"stuck_events\":1,.*\"expectations\":\\[\\{\"expectation\":\"expect\\[0\\] no_overlaps\",\"kind\":\"no_overlaps\",\"verdict\":\"passed\".*\"verdict\":\"failed\",\"time\":4\\.0.*\"expectations_passed\":false"
+                   ${PS} simulate ${DATA}/expect_boxed_in.json --json)
+pathscope_cli_test(simulate_expect_passes 0 "expect\\[2\\] passes \"every villager through the gate\": passed at [0-9.]+ s.*sim_town\\.json: 1800 steps \\(60\\.00 s\\)"
+                   ${PS} simulate maps/sim_town.json)
+pathscope_cli_test(simulate_bad_expect 1 "bad_expect\\.json: expect\\[1\\]\\.units\\[0\\]: no unit has id 9" ${PS} simulate ${DATA}/bad_expect.json)
+
+# `pathscope check DIR`: a table in file order (the same with one thread or many), a
+# summary line, exit 1 on any failure; a broken file is a failure naming file and field.
+set(CHECK_SUITE_REGEX "a_walk\\.json +simulation +passed .*5 expectations held over 30\\.00 s simulated.*b_boxed_in\\.json +simulation +failed .*expect\\[1\\] no_stuck failed at 4\\.00 s: unit 1 stuck.*c_broken\\.json +broken +failed .*c_broken\\.json: expect\\.kind: expected \"arrive\".*d_search\\.json +search +passed .*2 queries of expected length matched.*e_wrong_length\\.json +search +failed .*queries\\[1\\] \"round the wall\": dijkstra length 20\\.970563, expected 19\\.500000.*5 files, 5 checks: 2 passed, 3 failed")
+pathscope_cli_test(check_suite 1 "${CHECK_SUITE_REGEX}" ${PS} check ${DATA}/check_suite)
+pathscope_cli_test(check_suite_one_job 1 "${CHECK_SUITE_REGEX}.* on 1 thread[^s]" ${PS} check ${DATA}/check_suite --jobs 1)
+pathscope_cli_test(check_not_a_folder 1 "no_such_folder: not a folder" ${PS} check ${DATA}/no_such_folder)
+pathscope_cli_test(check_bad_jobs 2 "--jobs" ${PS} check maps --jobs 0)
+# The repository's own maps pass.
+pathscope_cli_test(check_maps 0 "sim_town\\.json +simulation +passed.*walled_compound\\.json +search +passed.* 0 failed" ${PS} check maps)
 # `pathscope bench sim`, small: one JSON object per generated case.
 pathscope_cli_test(bench_sim_small 0 "\"case\":\"circle_20\",\"units\":20.*\"case\":\"crossing_5\",\"units\":10.*\"case\":\"random_20_Berlin_1_256\",\"units\":20"
                    ${PS} bench sim --circle 20 --crossing 5 --random 20 --seconds 5 --json)

@@ -57,6 +57,13 @@ struct SimulateOptions {
   bool no_prevention = false;       ///< Collision prevention off.
   bool no_cooperation = false;      ///< Cooperation rules off.
   bool no_passages = false;         ///< Narrow passages open both ways at once.
+  std::string save_state;           ///< Write a saved game here at the end ("" = none).
+};
+
+/// Options of `pathscope check` (app/cli/cli_check.cpp).
+struct CheckOptions {
+  std::string dir;                  ///< A folder of scenario JSON files (not recursive).
+  int jobs = 0;                     ///< Threads (0: every core).
 };
 
 /// Options of `pathscope bench sim` (app/cli/cli_simulate.cpp).
@@ -124,6 +131,7 @@ struct BenchGridOptions {
 
 int run_solve(const SolveOptions& options);
 int run_simulate(const SimulateOptions& options);
+int run_check(const CheckOptions& options);
 int run_bench_sim(const BenchSimOptions& options);
 int run_bench_grid(const BenchGridOptions& options);
 int run_bench_world(const BenchWorldOptions& options);

@@ -3,8 +3,10 @@
 
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -12,9 +14,12 @@
 #include "app/cli/cli_commands.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "planner/scenario/scenario_validate.hpp"
+#include "planner/sim/expectations.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/simulation.hpp"
+#include "planner/sim/stuck_detector.hpp"
 
 namespace pathscope::app {
 namespace {
@@ -25,8 +30,12 @@ std::uint64_t now_ns() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(bench::Clock::now().time_since_epoch()).count());
 }
 
-// How long a unit may make no progress before it counts as stuck.
+// How long a unit may make no progress before it counts as stuck (bench sim; simulate
+// uses the stuck detector with the scenario's parameters).
 constexpr double kStuckSeconds = 10;
+
+// Stuck units listed by `simulate` before its summary; the rest are counted.
+constexpr std::size_t kStuckListed = 20;
 
 struct RunFigures {
   std::uint64_t steps = 0;
@@ -39,8 +48,10 @@ struct RunFigures {
   double planning_ms = 0;
 };
 
-// Runs until `max_steps`, or (until_arrived) every ordered unit has arrived.
-RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_arrived) {
+// Runs until `max_steps`, or (until_arrived) every ordered unit has arrived, or
+// `after_step` (if any) says to stop.
+RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_arrived,
+               const std::function<bool()>& after_step = {}) {
   simulation.set_clock(now_ns);
   RunFigures f;
   std::uint64_t unit_steps = 0;
@@ -48,6 +59,7 @@ RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_
     if (until_arrived && simulation.ordered_count() > 0 && simulation.arrived_count() == simulation.ordered_count()) break;
     unit_steps += simulation.unit_count();
     simulation.step();
+    if (after_step && after_step()) break;
   }
   f.steps = simulation.step_count();
   f.units = simulation.unit_count();
@@ -74,6 +86,10 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
+void print_verdict(const sim::ExpectationResult& r) {
+  std::printf("%s: %s at %.2f s: %s\n", r.label.c_str(), to_string(r.verdict), r.time, r.message.c_str());
+}
+
 }  // namespace
 
 int run_simulate(const SimulateOptions& options) {
@@ -92,9 +108,35 @@ int run_simulate(const SimulateOptions& options) {
   }
   std::uint64_t steps = options.steps;
   if (options.seconds > 0) steps = static_cast<std::uint64_t>(std::ceil(options.seconds / scenario->sim.dt - 1e-9));
+  // With expectations and no length given, it runs until every one is decided (at most
+  // the largest deadline); a length given is run in full, so its figures stay comparable.
+  const bool expecting = !scenario->expect.empty();
+  const bool until_decided = expecting && steps == 0 && !options.until_arrived;
+  if (until_decided) {
+    steps = static_cast<std::uint64_t>(
+        std::ceil(sim::expectation_horizon(scenario->expect) / scenario->sim.dt - 1e-9));
+  }
   if (steps == 0) steps = options.until_arrived ? static_cast<std::uint64_t>(std::ceil(600 / scenario->sim.dt)) : 300;
+  // The detector and the checker only observe: the run is the same with or without them.
+  sim::StuckDetector detector(sim::stuck_params(scenario->sim));
+  sim::ExpectationChecker checker(scenario->expect);
+  const std::string saved_state = std::move(scenario->sim_state);
+  scenario->sim_state.clear();
   sim::Simulation simulation(std::move(*scenario));
-  const RunFigures f = run(simulation, steps, options.until_arrived);
+  if (!saved_state.empty()) {
+    // A saved game: on from where it was saved.
+    if (const Status restored = simulation.restore_state(saved_state); !restored.ok()) {
+      std::fprintf(stderr, "pathscope simulate: %s: %s\n", options.path.c_str(), restored.error().to_string().c_str());
+      return kExitFailed;
+    }
+  }
+  RunFigures f = run(simulation, steps, options.until_arrived, [&] {
+    detector.observe(simulation);
+    checker.observe(simulation, detector);
+    return until_decided && checker.decided();
+  });
+  checker.finish(simulation);
+  f.stuck = detector.stuck_now();
   const sim::SimCounters& c = simulation.counters();
   if (options.json) {
     nlohmann::ordered_json j;
@@ -108,20 +150,54 @@ int run_simulate(const SimulateOptions& options) {
     j["max_overlap_m"] = c.max_overlap_m;
     j["tunnelled"] = c.tunnelled;
     j["stuck"] = f.stuck;
+    j["stuck_events"] = detector.events().size();
     j["repaths"] = c.repaths;
     j["path_requests"] = c.path_requests;
     j["collisions_found"] = c.collisions_found;
     j["state_hash"] = hex(simulation.state_hash());
     j["micros_per_unit_step"] = f.micros_per_unit_step;
     j["planning_ms"] = f.planning_ms;
+    if (expecting) {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const sim::ExpectationResult& r : checker.results()) {
+        list.push_back({{"expectation", r.label},
+                        {"kind", to_string(r.kind)},
+                        {"verdict", to_string(r.verdict)},
+                        {"time", r.time},
+                        {"message", r.message}});
+      }
+      j["expectations"] = list;
+      j["expectations_passed"] = !checker.failed();
+    }
     std::printf("%s\n", j.dump().c_str());
   } else {
+    const auto events = detector.events();
+    for (std::size_t i = 0; i < events.size() && i < kStuckListed; ++i)
+      std::printf("%s\n", sim::describe(events[i]).c_str());
+    if (events.size() > kStuckListed)
+      std::printf("... and %zu more stuck flags\n", events.size() - kStuckListed);
+    for (const sim::ExpectationResult& r : checker.results()) print_verdict(r);
     std::printf("%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
                 "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
                 options.path.c_str(), static_cast<unsigned long long>(f.steps), simulation.time(), f.units, f.arrived,
                 f.ordered, static_cast<unsigned long long>(c.hard_overlaps), c.max_overlap_m,
                 static_cast<unsigned long long>(c.tunnelled), f.stuck, static_cast<unsigned long long>(c.repaths),
                 hex(simulation.state_hash()).c_str(), f.micros_per_unit_step, f.planning_ms);
+  }
+  if (!options.save_state.empty()) {
+    if (const Status saved = save_scenario(sim::saved_game(simulation), options.save_state); !saved.ok()) {
+      std::fprintf(stderr, "pathscope simulate: %s\n", saved.error().to_string().c_str());
+      return kExitFailed;
+    }
+    if (!options.json) {
+      std::printf("saved game: %s (step %llu)\n", options.save_state.c_str(),
+                  static_cast<unsigned long long>(simulation.step_count()));
+    }
+  }
+  if (const sim::ExpectationResult* failure = checker.first_failure()) {
+    std::fprintf(stderr, "pathscope simulate: %s: %s failed at %.2f s: %s\n", options.path.c_str(),
+                 failure->label.c_str(), failure->time, failure->message.c_str());
+    return kExitFailed;
   }
   return kExitOk;
 }

@@ -48,6 +48,18 @@ std::optional<std::size_t> Scenario::find_faction(std::string_view name) const {
   return std::nullopt;
 }
 
+const char* to_string(ExpectKind kind) {
+  switch (kind) {
+    case ExpectKind::Arrive: return "arrive";
+    case ExpectKind::NoOverlaps: return "no_overlaps";
+    case ExpectKind::NoTunnelling: return "no_tunnelling";
+    case ExpectKind::NoStuck: return "no_stuck";
+    case ExpectKind::Passes: return "passes";
+    case ExpectKind::Avoids: return "avoids";
+  }
+  return "";
+}
+
 std::vector<MovementClass> default_movement_classes() {
   return {
       {.name = "infantry", .radius = 0.5, .speed = 1.5, .amphibious = false},

@@ -226,8 +226,44 @@ struct SimSettings {
   double memory_seconds = 2;         ///< How long resolved collisions are remembered (>= 0).
   double prediction_seconds = 1;     ///< Horizon of predicted positions (> 0, <= 10).
   int path_budget = 64;              ///< Path requests answered per step (>= 1).
+  /// Stuck detection (sim/stuck_detector.hpp): a unit with an order that gets less than
+  /// `stuck_progress` metres closer to its order point in `stuck_seconds` is stuck. It
+  /// only observes: units move the same whatever these are.
+  double stuck_seconds = 10;         ///< Seconds (> 0).
+  double stuck_progress = 0.5;       ///< Metres (> 0).
   friend bool operator==(const SimSettings&, const SimSettings&) = default;
 };
+
+/// What a regression run expects of a simulation (the scenario's `expect` blocks).
+enum class ExpectKind : std::uint8_t {
+  Arrive,        ///< The units arrive (Move, Waypoints orders) within `within` seconds.
+  NoOverlaps,    ///< No two units' hard shapes overlap at the end of any step.
+  NoTunnelling,  ///< No unit crosses an obstacle or another unit's hard shape in a step.
+  NoStuck,       ///< No unit is flagged stuck (SimSettings::stuck_seconds, stuck_progress).
+  Passes,        ///< Each unit comes within `radius` of `point`.
+  Avoids,        ///< No unit's centre enters `area` (a rect or a circle).
+};
+
+/// One expectation. Checked by sim/expectations.hpp; decided at the simulated time it
+/// fails, or when it can no longer fail.
+struct Expectation {
+  ExpectKind kind = ExpectKind::NoOverlaps;
+  std::string name;                   ///< Optional label for messages.
+  /// Unit ids it is about; empty: every unit (Arrive: every unit with a Move or
+  /// Waypoints order). Not used by NoOverlaps and NoTunnelling.
+  std::vector<std::uint32_t> units;
+  /// Seconds of simulated time (> 0). Arrive, Passes: the deadline (required for Arrive;
+  /// Passes without one: by the end of the run). The others: checked over the first
+  /// `within` seconds (absent: the whole run).
+  std::optional<double> within;
+  Vec2 point{0, 0};                   ///< Passes: the point, metres.
+  double radius = 1;                  ///< Passes: how near, metres (> 0).
+  Shape area{};                       ///< Avoids: a Rect or a Circle.
+  friend bool operator==(const Expectation&, const Expectation&) = default;
+};
+
+/// snake_case name as in files ("arrive", "no_overlaps", ...).
+const char* to_string(ExpectKind kind);
 
 /// A path query: from start to goal for one movement class with one planner.
 struct Query {
@@ -279,6 +315,7 @@ struct Scenario {
   SimSettings sim{};
   std::vector<Query> queries;
   ViewerHints viewer;
+  std::vector<Expectation> expect;   ///< What a regression run checks (may be empty).
   /// A saved game: the unit simulation's whole state as JSON text (opaque here; written
   /// and read by sim::Simulation::state_json and restore_state), or empty.
   std::string sim_state;

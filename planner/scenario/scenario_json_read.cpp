@@ -493,7 +493,7 @@ UnitGroup read_group(const Json& j, const std::string& at) {
 void read_sim(const Json& j, Scenario& s) {
   const ObjectReader obj(j, "sim",
                          {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance", "memory_seconds",
-                          "prediction_seconds", "path_budget"});
+                          "prediction_seconds", "path_budget", "stuck_seconds", "stuck_progress"});
   const SimSettings defaults;
   SimSettings& sim = s.sim;
   sim.dt = read_or(obj, "dt", defaults.dt, read_number);
@@ -508,6 +508,8 @@ void read_sim(const Json& j, Scenario& s) {
   sim.memory_seconds = read_or(obj, "memory_seconds", defaults.memory_seconds, read_number);
   sim.prediction_seconds = read_or(obj, "prediction_seconds", defaults.prediction_seconds, read_number);
   sim.path_budget = read_or(obj, "path_budget", defaults.path_budget, read_int);
+  sim.stuck_seconds = read_or(obj, "stuck_seconds", defaults.stuck_seconds, read_number);
+  sim.stuck_progress = read_or(obj, "stuck_progress", defaults.stuck_progress, read_number);
 }
 
 Query read_query(const Scenario& s, const Json& j, const std::string& at) {
@@ -530,6 +532,61 @@ Query read_query(const Scenario& s, const Json& j, const std::string& at) {
   if (const Json* v = obj.find("expected_length"))
     q.expected_length = read_number(*v, obj.at("expected_length"));
   return q;
+}
+
+// One expectation; its known fields depend on its kind.
+Expectation read_expectation(const Json& j, const std::string& at) {
+  if (!j.is_object()) reject(ErrorCode::Schema, at, "expected an object, found " + describe(j));
+  const auto kind_it = j.find("kind");
+  if (kind_it == j.end()) reject(ErrorCode::Schema, at, "missing required field \"kind\"");
+  Expectation e;
+  e.kind = static_cast<ExpectKind>(
+      read_choice(*kind_it, field(at, "kind"),
+                  {"arrive", "no_overlaps", "no_tunnelling", "no_stuck", "passes", "avoids"}));
+  std::vector<std::string_view> known = {"kind", "name", "within"};
+  if (e.kind != ExpectKind::NoOverlaps && e.kind != ExpectKind::NoTunnelling) known.push_back("units");
+  if (e.kind == ExpectKind::Passes) known.insert(known.end(), {"point", "radius"});
+  if (e.kind == ExpectKind::Avoids) known.push_back("area");
+  const ObjectReader obj(j, at, known);
+  e.name = read_or(obj, "name", std::string(), read_string);
+  if (e.kind == ExpectKind::Arrive) {
+    e.within = read_need(obj, "within", read_number);
+  } else if (const Json* v = obj.find("within")) {
+    e.within = read_number(*v, obj.at("within"));
+  }
+  if (const Json* v = obj.find("units")) {
+    e.units = read_list(*v, obj.at("units"), Limits::kMaxItems, [](const Json& u, const std::string& where) {
+      return static_cast<std::uint32_t>(read_unsigned(u, where, std::numeric_limits<std::uint32_t>::max()));
+    });
+  }
+  if (e.kind == ExpectKind::Passes) {
+    e.point = read_need(obj, "point", read_vec2);
+    e.radius = read_need(obj, "radius", read_number);
+  }
+  if (e.kind == ExpectKind::Avoids) {
+    const std::string area_at = obj.at("area");
+    const Json& a = obj.need("area");
+    if (!a.is_object()) reject(ErrorCode::Schema, area_at, "expected an object, found " + describe(a));
+    const auto shape_it = a.find("shape");
+    if (shape_it == a.end()) reject(ErrorCode::Schema, area_at, "missing required field \"shape\"");
+    const ShapeKind kind = read_choice(*shape_it, field(area_at, "shape"), {"rect", "circle"}) == 0
+                               ? ShapeKind::Rect
+                               : ShapeKind::Circle;
+    const ObjectReader area(a, area_at,
+                            kind == ShapeKind::Rect
+                                ? std::vector<std::string_view>{"shape", "min", "max"}
+                                : std::vector<std::string_view>{"shape", "center", "radius"});
+    e.area = read_shape(area, kind);
+  }
+  return e;
+}
+
+// `expect`: one expectation, or an array of them.
+std::vector<Expectation> read_expect(const Json& j) {
+  if (j.is_object()) return {read_expectation(j, "expect")};
+  if (!j.is_array())
+    reject(ErrorCode::Schema, "expect", "expected an object or an array, found " + describe(j));
+  return read_list(j, "expect", Limits::kMaxItems, read_expectation);
 }
 
 void read_viewer(const Json& j, Scenario& s) {
@@ -582,7 +639,7 @@ Scenario read_scenario(const Json& root) {
   const ObjectReader top(root, "",
                          {"format", "version", "name", "description", "world", "seed", "movement_classes",
                           "terrain_types", "tiles", "features", "threats", "allies", "roads", "bridges",
-                          "factions", "units", "groups", "sim", "queries", "viewer", "sim_state"});
+                          "factions", "units", "groups", "sim", "queries", "viewer", "expect", "sim_state"});
   Scenario s;
   s.name = read_or(top, "name", std::string(), read_string);
   s.description = read_or(top, "description", std::string(), read_string);
@@ -626,6 +683,7 @@ Scenario read_scenario(const Json& root) {
   if (const Json* v = top.find("sim")) read_sim(*v, s);
   read_items("queries", with_scenario(read_query), s.queries);
   if (const Json* v = top.find("viewer")) read_viewer(*v, s);
+  if (const Json* v = top.find("expect")) s.expect = read_expect(*v);
   if (const Json* v = top.find("sim_state")) {
     if (!v->is_object()) reject(ErrorCode::Schema, "sim_state", "expected an object (a saved game's simulation state)");
     s.sim_state = v->dump();

@@ -274,15 +274,46 @@ OrderedJson group_json(const UnitGroup& g) {
 OrderedJson sim_json(const SimSettings& sim) {
   static constexpr const char* kAvoidance[] = {"none", "potential_field", "steering_arcs"};
   const auto avoidance = static_cast<std::size_t>(sim.avoidance);
-  return {{"dt", number(sim.dt)},
-          {"continuous", sim.continuous},
-          {"prevention", sim.prevention},
-          {"cooperation", sim.cooperation},
-          {"passages", sim.passages},
-          {"avoidance", avoidance < std::size(kAvoidance) ? kAvoidance[avoidance] : ""},
-          {"memory_seconds", number(sim.memory_seconds)},
-          {"prediction_seconds", number(sim.prediction_seconds)},
-          {"path_budget", sim.path_budget}};
+  OrderedJson o = {{"dt", number(sim.dt)},
+                   {"continuous", sim.continuous},
+                   {"prevention", sim.prevention},
+                   {"cooperation", sim.cooperation},
+                   {"passages", sim.passages},
+                   {"avoidance", avoidance < std::size(kAvoidance) ? kAvoidance[avoidance] : ""},
+                   {"memory_seconds", number(sim.memory_seconds)},
+                   {"prediction_seconds", number(sim.prediction_seconds)},
+                   {"path_budget", sim.path_budget}};
+  // Written only when not the default, so files saved before they existed save the same.
+  const SimSettings defaults;
+  if (sim.stuck_seconds != defaults.stuck_seconds) o["stuck_seconds"] = number(sim.stuck_seconds);
+  if (sim.stuck_progress != defaults.stuck_progress) o["stuck_progress"] = number(sim.stuck_progress);
+  return o;
+}
+
+OrderedJson expectation_json(const Expectation& e) {
+  OrderedJson o;
+  o["kind"] = to_string(e.kind);
+  if (!e.name.empty()) o["name"] = e.name;
+  if (!e.units.empty()) o["units"] = e.units;
+  if (e.within) o["within"] = number(*e.within);
+  if (e.kind == ExpectKind::Passes) {
+    o["point"] = vec2(e.point);
+    o["radius"] = number(e.radius);
+  }
+  if (e.kind == ExpectKind::Avoids) {
+    OrderedJson area;
+    if (e.area.kind == ShapeKind::Circle) {
+      area["shape"] = "circle";
+      area["center"] = vec2(e.area.center);
+      area["radius"] = number(e.area.radius);
+    } else {
+      area["shape"] = "rect";
+      area["min"] = vec2(e.area.min);
+      area["max"] = vec2(e.area.max);
+    }
+    o["area"] = area;
+  }
+  return o;
 }
 
 OrderedJson viewer_json(const ViewerHints& v) {
@@ -343,6 +374,10 @@ OrderedJson scenario_json(const Scenario& s) {
     root["queries"] = list_json(s.queries, [&s](const Query& q) { return query_json(s, q); });
   const ViewerHints& v = s.viewer;
   if (v.center || v.zoom || !v.layers.empty()) root["viewer"] = viewer_json(v);
+  // One expectation is written as an object, more as an array (validation names them
+  // "expect" and "expect[i]" to match).
+  if (s.expect.size() == 1) root["expect"] = expectation_json(s.expect.front());
+  if (s.expect.size() > 1) root["expect"] = list_json(s.expect, expectation_json);
   // A saved game's state, as read (its keys in the order it was stored: sorted).
   if (!s.sim_state.empty()) root["sim_state"] = OrderedJson::parse(s.sim_state);
   return root;

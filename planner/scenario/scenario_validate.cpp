@@ -572,6 +572,8 @@ void check_sim(const Scenario& s) {
            "expected an integer in [1, " + std::to_string(kMaxPathBudget) + "] path requests per step, found " +
                std::to_string(sim.path_budget));
   }
+  check_positive(sim.stuck_seconds, "sim.stuck_seconds");
+  check_positive(sim.stuck_progress, "sim.stuck_progress");
 }
 
 void check_queries(const Scenario& s) {
@@ -614,6 +616,78 @@ void check_viewer(const Scenario& s) {
   for (std::size_t i = 0; i < v.layers.size(); ++i) check_name(v.layers[i], item("viewer.layers", i));
 }
 
+// Expectations name existing units; Arrive names units that can arrive (a Move or
+// Waypoints order, their own or their group's).
+void check_expect(const Scenario& s) {
+  const std::string where = "expect";
+  check_count(s.expect.size(), Limits::kMaxItems, where, "expectations");
+  std::unordered_map<std::uint32_t, OrderKind> orders;  // unit id -> the order it runs
+  orders.reserve(s.units.size());
+  for (const Unit& u : s.units) orders.emplace(u.id, u.order.kind);
+  for (const UnitGroup& g : s.groups) {
+    for (std::uint32_t id : g.units) orders[id] = g.order.kind;
+  }
+  for (std::size_t i = 0; i < s.expect.size(); ++i) {
+    const Expectation& e = s.expect[i];
+    // One expectation is written as an object (scenario_json_write), more as an array.
+    const std::string at = s.expect.size() == 1 ? where : item(where, i);
+    if (e.kind > ExpectKind::Avoids) {
+      reject(ErrorCode::Value, field(at, "kind"),
+             "unknown expectation kind " + std::to_string(static_cast<int>(e.kind)));
+    }
+    check_text(e.name, field(at, "name"));
+    if (e.within) check_positive(*e.within, field(at, "within"));
+    if (e.kind == ExpectKind::Arrive && !e.within) {
+      reject(ErrorCode::Value, at, "missing required field \"within\" (seconds to arrive in)");
+    }
+    const std::string units_at = field(at, "units");
+    if (e.kind == ExpectKind::Arrive && e.units.empty() &&
+        std::none_of(orders.begin(), orders.end(), [](const auto& entry) {
+          return entry.second == OrderKind::Move || entry.second == OrderKind::Waypoints;
+        })) {
+      reject(ErrorCode::Value, at, "no unit has a move or waypoints order, so none can arrive");
+    }
+    if (!e.units.empty() && (e.kind == ExpectKind::NoOverlaps || e.kind == ExpectKind::NoTunnelling)) {
+      reject(ErrorCode::Value, units_at,
+             std::string(to_string(e.kind)) + " is about every unit: it takes no units");
+    }
+    check_count(e.units.size(), Limits::kMaxItems, units_at, "units");
+    for (std::size_t k = 0; k < e.units.size(); ++k) {
+      const auto it = orders.find(e.units[k]);
+      if (it == orders.end())
+        reject(ErrorCode::Value, item(units_at, k), "no unit has id " + std::to_string(e.units[k]));
+      if (e.kind == ExpectKind::Arrive && it->second != OrderKind::Move &&
+          it->second != OrderKind::Waypoints) {
+        reject(ErrorCode::Value, item(units_at, k),
+               "unit " + std::to_string(e.units[k]) + " has no move or waypoints order, so it never arrives");
+      }
+    }
+    if (e.kind == ExpectKind::Passes) {
+      check_inside(e.point, s.world, field(at, "point"));
+      check_positive(e.radius, field(at, "radius"));
+    }
+    if (e.kind == ExpectKind::Avoids) {
+      const std::string area_at = field(at, "area");
+      if (e.area.kind == ShapeKind::Circle) {
+        check_inside(e.area.center, s.world, field(area_at, "center"));
+        check_positive(e.area.radius, field(area_at, "radius"));
+      } else if (e.area.kind == ShapeKind::Rect) {
+        check_finite(e.area.min.x, field(area_at, "min"));
+        check_finite(e.area.min.y, field(area_at, "min"));
+        check_finite(e.area.max.x, field(area_at, "max"));
+        check_finite(e.area.max.y, field(area_at, "max"));
+        if (!(e.area.min.x < e.area.max.x && e.area.min.y < e.area.max.y)) {
+          reject(ErrorCode::Value, field(area_at, "max"),
+                 "expected max " + format_point(e.area.max) + " above and right of min " +
+                     format_point(e.area.min));
+        }
+      } else {
+        reject(ErrorCode::Value, field(area_at, "shape"), "expected a rect or a circle");
+      }
+    }
+  }
+}
+
 // Every check, in file order, except that factions are checked before the threats and
 // allies that name them: a bad definition is the clearer message.
 void check_scenario(const Scenario& s) {
@@ -636,6 +710,7 @@ void check_scenario(const Scenario& s) {
   check_sim(s);
   check_queries(s);
   check_viewer(s);
+  check_expect(s);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ namespace {
 // The diameters of a class's hard shape a run may hold and still be narrow, and the
 // widths a passage may be long.
 constexpr double kNarrowDiameters = 5;
-constexpr double kLongestWidths = 10;
+constexpr double kLongestWidths = 6;
 constexpr double kWaitMargin = 0.25;  // metres a waiting unit keeps clear of the way out
 
 struct Traversal {
@@ -191,7 +191,9 @@ void Simulation::keep_passages() {
     const auto t = traversal(u, grid, map, rules, kQueueReach);
     // Out of a passage a moment ago and still near it: those queueing at this end wait
     // for it to clear their way.
-    if (x.last_passage >= 0 && (!t || !t->inside) && now - x.passage_time <= kClearSeconds) {
+    // (Not when its way goes back into it: then it asks again, as any unit does.)
+    if (x.last_passage >= 0 && (!t || (!t->inside && static_cast<std::int64_t>(t->passage) != x.last_passage)) &&
+        now - x.passage_time <= kClearSeconds) {
       const auto k = static_cast<std::size_t>(x.last_passage);
       const Passage& out = map.passages()[k];
       const Vec2 nearest = glm::clamp(u.position, out.bounds.lo, out.bounds.hi);

@@ -236,7 +236,46 @@ Scenario random_scenario(std::uint64_t seed) {
                         .avoidance = static_cast<AvoidanceMode>(integer(0, 2)),
                         .memory_seconds = uniform(0, 30),
                         .prediction_seconds = uniform(0.01, 10),
-                        .path_budget = integer(1, 1'000'000)};
+                        .path_budget = integer(1, 1'000'000),
+                        .stuck_seconds = integer(0, 1) ? uniform(0.1, 60) : SimSettings{}.stuck_seconds,
+                        .stuck_progress = integer(0, 1) ? uniform(0.01, 5) : SimSettings{}.stuck_progress};
+  }
+  // Expectations of every kind (none, one, or several: one is written as an object).
+  const int expectations = integer(0, 6);
+  for (int k = 0; k < expectations; ++k) {
+    Expectation e;
+    e.kind = static_cast<ExpectKind>(integer(0, 5));
+    if (integer(0, 1)) e.name = "check " + std::to_string(k);
+    if (e.kind == ExpectKind::Arrive || integer(0, 1)) e.within = uniform(0.5, 300);
+    // Something must be able to arrive: unit 101 is in no group.
+    if (e.kind == ExpectKind::Arrive) s.units[1].order = Order{OrderKind::Move, {point()}, PatrolMode::Loop};
+    if (e.kind != ExpectKind::Arrive && e.kind != ExpectKind::NoOverlaps &&
+        e.kind != ExpectKind::NoTunnelling && integer(0, 1)) {
+      e.units = {101, 100};
+    }
+    if (e.kind == ExpectKind::Passes) {
+      e.point = point();
+      e.radius = uniform(0.1, 10);
+    }
+    if (e.kind == ExpectKind::Avoids) {
+      if (integer(0, 1)) {
+        e.area = Shape{.kind = ShapeKind::Circle,
+                       .points = {},
+                       .min = {0, 0},
+                       .max = {0, 0},
+                       .center = point(),
+                       .radius = uniform(0.1, 10)};
+      } else {
+        const Vec2 a = point();
+        e.area = Shape{.kind = ShapeKind::Rect,
+                       .points = {},
+                       .min = a,
+                       .max = a + Vec2{uniform(0.1, 5), uniform(0.1, 5)},
+                       .center = {0, 0},
+                       .radius = 0};
+      }
+    }
+    s.expect.push_back(e);
   }
   // Red remembers two of the bridges, one otherwise than it is.
   s.factions[1].bridges = {s.bridges[0], s.bridges[2]};
