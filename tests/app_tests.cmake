@@ -124,6 +124,17 @@ add_test(NAME app.sim_window
 set_tests_properties(app.sim_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
+# Live re-planning of the tactical planner driven like a user under a virtual X server
+# with openbox (scripts/tactical_window_test.sh): the select tool drags a threat onto the
+# path (re-planned while the button is held, then the path crosses the threat), undo puts
+# the threat and the path back. Exit 77 (skipped) when Xvfb is not installed.
+add_test(NAME app.tactical_window
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/tactical_window_test.sh $<TARGET_FILE:pathscope>
+                 ${PROJECT_SOURCE_DIR}/tests/data/tactical_window_test.json
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.tactical_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
 # The large designed map loads, validates and its long query is solved.
 add_test(NAME app.solve_large_1024
          COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|solve|maps/large_1024.json"

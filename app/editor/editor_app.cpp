@@ -227,6 +227,22 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   std::string all = text;
   all += "comparison " + std::to_string(debugger_.last_comparison().size()) + "\n";
   all += "motion " + std::to_string(int(motion_.playing())) + " " + std::to_string(motion_.steps()) + "\n";
+  {
+    // The active query's result: busy, status, cost, length, threat exposure (-1 when the
+    // planner reports none), path points, trace version (grows with every new search).
+    const PathResult* r = debugger_.result();
+    double exposure = -1;
+    if (r) {
+      for (const auto& [name, value] : r->stats.extra) {
+        if (name == "threat_exposure") exposure = value;
+      }
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "result %d %s %.9g %.9g %.9g %zu %llu\n", int(debugger_.busy()),
+                  r ? to_string(r->status) : "none", r ? r->cost : 0.0, r ? r->length : 0.0, exposure,
+                  r ? r->points.size() : std::size_t(0), (unsigned long long)debugger_.trace_version());
+    all += line;
+  }
   if (const sim::Simulation* s = sim_.simulation()) {
     // exists, playing, steps, units alive, arrived, ordered, selected, state hash
     char line[256];

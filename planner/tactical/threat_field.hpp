@@ -20,7 +20,7 @@ struct CostModelParams {
   double c2 = 0.75;        ///< Cost per metre inside threats (seed's c2); c1 + c2 = 1.
   bool fading = false;     ///< A threat counts 1 - d / radius at distance d from its centre.
   bool occlusion = false;  ///< Obstacles hide threats: no exposure where the line from the
-                           ///< threat's centre to the point's cell centre crosses an impassable cell.
+                           ///< threat's centre to the point crosses an impassable cell (exact).
 };
 
 /// |c1 + c2 - 1| allowed for rounding.
@@ -51,29 +51,33 @@ class ThreatField {
   /// The smallest cost per metre anywhere: 0 if there is an ally, else c1, or c2 if lower
   /// and there is a threat. Scales the admissible heuristic.
   double min_factor() const;
-  /// Whether threat `i` is visible from the cell (x, y) (always, without occlusion).
+  /// Whether threat `i` is visible from the centre of cell (x, y) (always, without occlusion).
   bool sees(std::size_t i, int x, int y) const;
+  /// With occlusion: appends to `out` the stretches of [t0, t1] (metres from a along a-b,
+  /// inside threat `i`'s disc) from which the threat's centre is visible, in order and
+  /// disjoint. Exact: the shadows of the blocked cells are clipped from the interval.
+  void visible_spans(std::size_t i, Vec2 a, Vec2 b, Span chord, std::vector<Span>& out) const;
 
  private:
   struct Visibility {
     CellRect rect;                // the cells under the threat's disc
     std::vector<std::uint8_t> seen;  // per cell of rect, row-major: 1 = sees the centre
   };
-  struct CellPiece {
-    int x, y;
-    double t0, t1;
+  struct Square {  // a blocked cell, world metres
+    double x0, y0, x1, y1;
   };
 
   CostModelParams params_;
   std::vector<Disc> threats_;
   std::vector<Disc> allies_;
   std::vector<Visibility> visibility_;  // per threat, with occlusion only
+  std::vector<std::vector<Square>> blockers_;  // per threat: blocked cells meeting its disc (not its centre's)
   double cell_size_ = 1;
   int width_ = 0, height_ = 0;
   mutable std::vector<ThreatSpans> threat_scratch_;
   mutable std::vector<Span> ally_scratch_;
   mutable std::vector<double> cut_scratch_;
-  mutable std::vector<CellPiece> piece_scratch_;
+  mutable std::vector<Span> hidden_scratch_;
 };
 
 /// Calls fn(x, y, t0, t1) for each grid cell segment a-b crosses, in order, with the
