@@ -69,6 +69,10 @@ add_test(NAME layering.catches_violations
 set_tests_properties(layering.catches_violations PROPERTIES PASS_REGULAR_EXPRESSION
   "core/types.hpp: #include .planner/grid/grid_astar.hpp.*grid/grid_astar.cpp: #include .planner/quadtree/quadtree.hpp.*planning_world.cpp: #include <SDL.h>.*draw_list.cpp: #include .app/editor/document.hpp.*draw_list.cpp: #include <imgui.h>")
 
+# No test case name holds a ';' (CTest would split it and run nothing under it).
+add_test(NAME tests.case_names
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P ${PROJECT_SOURCE_DIR}/tests/case_names.cmake)
+
 # With no display the window refuses politely and points at the headless commands.
 add_test(NAME app.open_without_display
          COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|open|${_app_map}"

@@ -15,7 +15,7 @@ using namespace pathscope::app;
 using namespace pathscope::test;
 
 TEST_SUITE("debugger") {
-  TEST_CASE("compare_planners: one row per registry entry; exact planners agree on cost") {
+  TEST_CASE("compare_planners: one row per registry entry, exact planners agree on cost") {
     EditorState state = open_state(debugger_scenario());
     SearchDebugger dbg;
     dbg.sync(state);

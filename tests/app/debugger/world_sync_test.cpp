@@ -51,7 +51,7 @@ TEST_SUITE("debugger") {
     CHECK(dbg.query_results()[0].length == before);
   }
 
-  TEST_CASE("planner objects are kept while the world stays; the replay keeps a stepping user's step") {
+  TEST_CASE("planner objects are kept while the world stays, the replay keeps a stepping user's step") {
     Scenario s = debugger_scenario();
     s.queries.push_back(s.queries[0]);
     s.queries.back().goal = cell_center(s, 20, 2);
@@ -148,7 +148,7 @@ TEST_SUITE("debugger") {
     CHECK(sync.outdated(state));
   }
 
-  TEST_CASE("PlannerCache: one planner per name, class and role; other parameters replace it only when allowed") {
+  TEST_CASE("PlannerCache: one planner per name, class and role, other parameters replace it only when allowed") {
     const PlanningWorld world(debugger_scenario());
     const PlannerInfo& weighted = *find_planner("weighted_astar");
     PlannerCache cache;

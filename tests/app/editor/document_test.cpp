@@ -120,7 +120,7 @@ TEST_SUITE("document") {
     CHECK_FALSE(doc.can_redo());
   }
 
-  TEST_CASE("toggling a feature's container flag (the inspector's box) is one step; a second container of another terrain is refused") {
+  TEST_CASE("toggling a feature's container flag (the inspector's box) is one step, a second container of another terrain is refused") {
     Document doc(small_scenario());
     REQUIRE(doc.apply("Add", add_feature(rect_feature(1, {2, 2}, {12, 10}))));
     REQUIRE(doc.apply("Add", add_feature(rect_feature(2, {4, 4}, {5, 5}, 4))));  // nebula
@@ -322,7 +322,7 @@ TEST_CASE("undoing back to the saved state counts as unmodified") {
 }
 
 
-TEST_CASE("factions with fog of war look at every edit; undo restores what they remembered") {
+TEST_CASE("factions with fog of war look at every edit, undo restores what they remembered") {
   Scenario s = small_scenario();
   s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}, {}}};
   Unit u;

@@ -201,7 +201,7 @@ TEST_SUITE("files") {
     CHECK_FALSE(files.request_quit(state));
   }
 
-  TEST_CASE("a failed open pins its error; later successes leave it pinned until dismissed") {
+  TEST_CASE("a failed open pins its error, later successes leave it pinned until dismissed") {
     FileActions files;
     EditorState state = state_with_default(files);
     CHECK(state.messages.pinned_error() == nullptr);
@@ -415,7 +415,7 @@ TEST_SUITE("files") {
     CHECK(settings_dir() == fs::path("/home/someone/.config/pathscope"));
   }
 
-  TEST_CASE("actions ask for dialogs; the dialogs take each request once") {
+  TEST_CASE("actions ask for dialogs, the dialogs take each request once") {
     FileActions files;
     EditorState state = state_with_default(files);
     CHECK_FALSE(files.take_dialog_request());
@@ -489,7 +489,7 @@ TEST_SUITE("files") {
     CHECK(asked->dialog == FileDialog::Import);
   }
 
-  TEST_CASE("create_new opens an untitled document; bad input names the field and changes nothing") {
+  TEST_CASE("create_new opens an untitled document, bad input names the field and changes nothing") {
     FileActions files;
     EditorState state = state_with_default(files);
     const Document* before = state.doc.get();
@@ -510,7 +510,7 @@ TEST_SUITE("files") {
     CHECK(last_message(state, Severity::Info, "new scenario: 40 x 30 m"));
   }
 
-  TEST_CASE("export_image: .png appended, reported, folder remembered; errors for the dialog") {
+  TEST_CASE("export_image: .png appended, reported, folder remembered, errors for the dialog") {
     TempDir dir("export_image");
     FileActions files;
     EditorState state = state_with_default(files);
@@ -550,7 +550,7 @@ TEST_SUITE("files") {
     CHECK_FALSE(list_directory(dir.path / "missing", exts));
   }
 
-  TEST_CASE("Moving AI import: chosen problems become queries; errors name file and line") {
+  TEST_CASE("Moving AI import: chosen problems become queries, errors name file and line") {
     FileActions files;
     EditorState state = state_with_default(files);
     const fs::path map = source_path("tests/data/ok.map");

@@ -80,7 +80,7 @@ bool yellowish(int r, int g, int b) { return r > 200 && g > 160 && b < 120; }
 }  // namespace
 
 TEST_SUITE("messages") {
-  TEST_CASE("panel: the pinned error stays red at the top; dismiss, then Clear") {
+  TEST_CASE("panel: the pinned error stays red at the top, dismiss, then Clear") {
     PanelRig rig;
     rig.state.report("opened a.json");
     rig.state.report_error("cannot save: a.json: read-only");
@@ -107,7 +107,7 @@ TEST_SUITE("messages") {
     CHECK(rig.state.messages.empty());
   }
 
-  TEST_CASE("panel: warnings are yellow and not pinned; Clear empties the list") {
+  TEST_CASE("panel: warnings are yellow and not pinned, Clear empties the list") {
     PanelRig rig;
     rig.state.report_warning("Add road: a road needs at least 2 points");
     rig.frame();

@@ -62,7 +62,7 @@ TEST_SUITE("motion_player") {
     }
   }
 
-  TEST_CASE("motion_player: speed scales world time; a slow frame takes at most one second of it") {
+  TEST_CASE("motion_player: speed scales world time, a slow frame takes at most one second of it") {
     EditorState state = state_with(moving_scenario());
     MotionPlayer player;
     player.set_speed(2);
@@ -105,7 +105,7 @@ TEST_SUITE("motion_player") {
     CHECK_FALSE(state.doc->modified());
   }
 
-  TEST_CASE("motion_player: nothing to play without a velocity; another document stops the play") {
+  TEST_CASE("motion_player: nothing to play without a velocity, another document stops the play") {
     EditorState still = state_with(make_empty_scenario(20, 20, 1));
     MotionPlayer player;
     CHECK_FALSE(player.play(still));

@@ -45,7 +45,7 @@ struct ImGuiRig {
 
 }  // namespace
 
-TEST_CASE("pointer: every motion of a frame is kept in order; button events end the batch") {
+TEST_CASE("pointer: every motion of a frame is kept in order, button events end the batch") {
   PointerTracker p;
   CHECK_FALSE(p.valid());
   p.begin_frame();

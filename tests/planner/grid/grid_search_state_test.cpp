@@ -62,7 +62,7 @@ TEST_CASE("small maps get every page at once, as one block") {
   CHECK(state.find(12345) == &c);
 }
 
-TEST_CASE("a short query on a huge map touches a few pages; answers match the reference") {
+TEST_CASE("a short query on a huge map touches a few pages, answers match the reference") {
   // 1200 x 1000 cells: above kEagerCells, so pages are allocated on first touch.
   std::mt19937_64 rng(2024);
   const int w = 1200, h = 1000;

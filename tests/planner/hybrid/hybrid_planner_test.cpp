@@ -129,7 +129,7 @@ TEST_CASE("hybrid: a leg over costed terrain goes round a swamp the route crosse
   CHECK(low < 3.5);  // it went round, past the swamp's top or bottom
 }
 
-TEST_CASE("hybrid: stepping equals one shot; the trace holds legs, route and refined path") {
+TEST_CASE("hybrid: stepping equals one shot, the trace holds legs, route and refined path") {
   std::mt19937_64 rng(77);
   const Scenario s = random_field(rng, 60, 40);
   const PlanningWorld world(s);
@@ -200,7 +200,7 @@ TEST_CASE("hybrid: its structure is the visibility graph's, without the graph's 
   CHECK(mine.with_ids == 0);  // its node ids are cells: a corner's id would name another cell
 }
 
-TEST_CASE("hybrid: a point the grid blocks is invalid; no way on the grid is no path") {
+TEST_CASE("hybrid: a point the grid blocks is invalid, no way on the grid is no path") {
   Scenario s = make_empty_scenario(30, 20, 1.0);
   s.features.push_back(rect(1, *s.find_terrain("wall"), {14, 0}, {16, 20}));
   const PlanningWorld world(s);

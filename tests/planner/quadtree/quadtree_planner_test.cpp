@@ -159,7 +159,7 @@ TEST_CASE("found / no_path / invalid agree with grid A* on random maps") {
   CHECK(no_path > 20);
 }
 
-TEST_CASE("final paths stay inside passable cells; each stage no longer than the one before") {
+TEST_CASE("final paths stay inside passable cells, each stage no longer than the one before") {
   std::mt19937_64 rng(43);
   int checked = 0;
   for (int round = 0; round < 150; ++round) {
@@ -198,7 +198,7 @@ TEST_CASE("final paths stay inside passable cells; each stage no longer than the
   CHECK(checked > 400);
 }
 
-TEST_CASE("a start inside an obstacle leaves it; a goal inside one is invalid") {
+TEST_CASE("a start inside an obstacle leaves it, a goal inside one is invalid") {
   const Scenario s = test::ascii_scenario({"........", "..####..", "..####..", "..####..", "..####..", "........"});
   const PlanningWorld world(s);
   QuadtreePlanner qt(world, 0);
@@ -213,7 +213,7 @@ TEST_CASE("a start inside an obstacle leaves it; a goal inside one is invalid") 
   CHECK(find_path(qt, {{-1, 0}, {1, 1}}).status == SearchStatus::Invalid);
 }
 
-TEST_CASE("stepping one expansion at a time equals one-shot; runs are deterministic") {
+TEST_CASE("stepping one expansion at a time equals one-shot, runs are deterministic") {
   std::mt19937_64 rng(47);
   for (int round = 0; round < 30; ++round) {
     const Scenario s = test::ascii_scenario(random_map(rng, round, true));

@@ -106,7 +106,7 @@ std::set<LinkKey> expected_links(const Quadtree& tree) {
 
 TEST_SUITE("quadtree") {
 
-TEST_CASE("an open map is one leaf; the padded root is the next power of two") {
+TEST_CASE("an open map is one leaf, the padded root is the next power of two") {
   const PlanningWorld world(test::ascii_scenario({"........", "........", "........", "........"}));
   const Quadtree tree(world.grid(0));
   CHECK(tree.root_size() == 8);
@@ -162,7 +162,7 @@ TEST_CASE("leaves tile random maps exactly and no mergeable siblings remain") {
   }
 }
 
-TEST_CASE("neighbour links are exactly the touching pairs; out of obstacles, never into them") {
+TEST_CASE("neighbour links are exactly the touching pairs, out of obstacles, never into them") {
   std::mt19937_64 rng(29);
   for (int round = 0; round < 120; ++round) {
     const PlanningWorld world(test::ascii_scenario(random_map(rng, round)));

@@ -27,7 +27,7 @@ TEST_CASE("tolerances follow the printed precision: one unit of the last digit, 
   for (const MovingAiProblem& p : *maze) CHECK(p.tolerance == doctest::Approx(1e-3 + 1e-9).epsilon(1e-12));
 }
 
-TEST_CASE("a truncated stored optimum is not a mismatch; a length one unit beyond it is") {
+TEST_CASE("a truncated stored optimum is not a mismatch, a length one unit beyond it is") {
   // Some published files truncate (or sum in single precision) instead of rounding: the
   // exact 3175.91500578 is stored as "3175.91", 0.005006 below it. Half a unit of the
   // last digit (0.005) rejected the exact length.

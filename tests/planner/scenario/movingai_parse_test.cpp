@@ -198,7 +198,7 @@ TEST_CASE("the map of a problem is found by its base name, next to the scen file
   CHECK(scen_map_path("AR0011SR.map.scen", p) == fs::path("AR0011SR.map"));
 }
 
-TEST_CASE("collect_scen_files: directories are listed, sorted; files are taken as given") {
+TEST_CASE("collect_scen_files: directories are listed, sorted, files are taken as given") {
   auto all = collect_scen_files({bench_dir()});
   REQUIRE_MESSAGE(all.ok(), all.error().to_string());
   REQUIRE(all->size() == 12);

@@ -142,7 +142,7 @@ TEST_CASE("passages: two groups crossing through a gap take turns, and all arriv
   CHECK(both_ways_inside == 0);
 }
 
-TEST_CASE("passages: off in the settings, nobody waits; a world change finds them again") {
+TEST_CASE("passages: off in the settings, nobody waits, a world change finds them again") {
   Scenario s = crossing_case(5);
   s.sim.passages = false;
   {

@@ -161,7 +161,7 @@ TEST_CASE("tactical: exposure figures of a hand-computed path") {
   }
 }
 
-TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum; BSTS never below it, with no bump") {
+TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum, BSTS never below it, with no bump") {
   std::mt19937_64 rng(77);
   for (int round = 0; round < 12; ++round) {
     CAPTURE(round);
@@ -210,7 +210,7 @@ TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum; BST
   }
 }
 
-TEST_CASE("tactical: fading and occlusion keep exact mode optimal; occlusion hides a threat behind a wall") {
+TEST_CASE("tactical: fading and occlusion keep exact mode optimal, occlusion hides a threat behind a wall") {
   std::mt19937_64 rng(5);
   for (int round = 0; round < 4; ++round) {
     const Scenario s = random_scenario(rng, 12, 9);

@@ -158,7 +158,7 @@ TEST_CASE("containers: from one wing to the other round the wall between them, a
   CHECK(rr.length <= std::hypot(c0.x - 10, c0.y - 30) + (c1.x - c0.x) + std::hypot(50 - c1.x, 30 - c1.y) + 0.1);
 }
 
-TEST_CASE("containers: a building inside the compound is a hole; wall to wall it splits the compound") {
+TEST_CASE("containers: a building inside the compound is a hole, wall to wall it splits the compound") {
   Scenario s = make_empty_scenario(50, 30, 1.0);
   const std::size_t wall = *s.find_terrain("wall");
   s.features.push_back(rect_feature(1, wall, {5, 5}, {45, 25}, true));

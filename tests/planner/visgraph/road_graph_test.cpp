@@ -65,7 +65,7 @@ double polyline_cost(const std::vector<Vec2>& pts, const Road& rd) {
 
 TEST_SUITE("visgraph roads") {
 
-TEST_CASE("a path along a road costs its length over the road's factor; off it, the plain length") {
+TEST_CASE("a path along a road costs its length over the road's factor, off it, the plain length") {
   Scenario s = make_empty_scenario(200, 60, 1.0);
   s.roads.push_back(road({{10, 30}, {190, 30}}, 2.0));
   const PlanningWorld world(s);

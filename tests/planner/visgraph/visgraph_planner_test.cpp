@@ -257,7 +257,7 @@ TEST_CASE("the structure shows inflated obstacles, corners and each link once") 
 
 TEST_SUITE("visgraph") {
 
-TEST_CASE("a path holds while the buildings placed miss it; a building destroyed voids it") {
+TEST_CASE("a path holds while the buildings placed miss it, a building destroyed voids it") {
   std::mt19937_64 rng(31);
   Scenario s = polygon_scenario(rng, 40, 30, 10);
   PlanningWorld world(s);
@@ -350,7 +350,7 @@ TEST_CASE("limited links are the links chosen by the definition, symmetric and s
   }
 }
 
-TEST_CASE("with link limits paths stay in sight and are never shorter; the structure shows the links kept") {
+TEST_CASE("with link limits paths stay in sight and are never shorter, the structure shows the links kept") {
   std::mt19937_64 rng(35);
   int found = 0, longer = 0, lost = 0;
   for (int map = 0; map < 4; ++map) {
@@ -448,7 +448,7 @@ Scenario river(bool intact, bool ford) {
   return s;
 }
 
-TEST_CASE("an intact bridge and a passable feature painted over a river open it; a broken bridge does not") {
+TEST_CASE("an intact bridge and a passable feature painted over a river open it, a broken bridge does not") {
   const PathQuery across{{5, 14}, {35, 14}};
   const PathQuery low{{5, 4}, {35, 4}};
   {
@@ -487,7 +487,7 @@ TEST_CASE("an intact bridge and a passable feature painted over a river open it;
   }
 }
 
-TEST_CASE("a bridge destroyed, or a clearing painted, voids a path; a building far away keeps it") {
+TEST_CASE("a bridge destroyed, or a clearing painted, voids a path, a building far away keeps it") {
   Scenario s = river(true, false);
   PlanningWorld world(s);
   VisGraphPlanner p(world, 0, params(-1));

@@ -118,7 +118,7 @@ TEST_CASE("with swamps among walls, A* equals Dijkstra and every cost is the sum
   CHECK(weighed > 5);
 }
 
-TEST_CASE("the structure view shows the regions and their corners' links; the parameter is listed") {
+TEST_CASE("the structure view shows the regions and their corners' links, the parameter is listed") {
   Scenario s = make_empty_scenario(100, 60, 1.0);
   s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
   const PlanningWorld world(s);

@@ -156,7 +156,7 @@ TEST_CASE("planners plan with a faction's belief: through an unseen wall, around
   }
 }
 
-TEST_CASE("the believed world follows the truth's updates; a memory change voids a faction's answer") {
+TEST_CASE("the believed world follows the truth's updates, a memory change voids a faction's answer") {
   Scenario s = field();
   s.features = {wall(1, s, {20, 25}, {22, 35})};
   PlanningWorld world(s);

@@ -170,7 +170,7 @@ TEST_CASE("cost grids differ per movement class") {
   CHECK(world.regions(wheeled).region_count() == 2);  // the forest splits the map for wheels
 }
 
-TEST_CASE("roads divide multipliers; intact bridges cross water, destroyed ones do not") {
+TEST_CASE("roads divide multipliers, intact bridges cross water, destroyed ones do not") {
   Scenario s = open_field(20, 10);
   Shape river;
   river.kind = ShapeKind::Rect;
@@ -316,7 +316,7 @@ double area_in_box(std::vector<Vec2> poly, Vec2 lo, Vec2 hi) {
 
 }  // namespace
 
-TEST_CASE("containers: outside every container, their terrain; equal to a cell-by-cell reference") {
+TEST_CASE("containers: outside every container, their terrain, equal to a cell-by-cell reference") {
   // Random containers (walls: a cell stays walkable when its closed square lies inside
   // one; swamps: when its centre does), with ordinary features painted over them and a
   // tile grid under them (kept inside, covered outside).

@@ -31,7 +31,7 @@ TEST_SUITE("render") {
     CHECK(cam.zoom() == Camera::kMaxZoom);
   }
 
-  TEST_CASE("panning moves the world with the mouse; fit shows the whole rectangle") {
+  TEST_CASE("panning moves the world with the mouse, fit shows the whole rectangle") {
     Camera cam({0, 0}, 2);
     cam.set_viewport({0, 0}, {400, 300});
     const Vec2 under = cam.to_world({200, 150});

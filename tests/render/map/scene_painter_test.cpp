@@ -69,7 +69,7 @@ Color pixel(const ImagePrim& img, int x, int y) {
 }  // namespace
 
 TEST_SUITE("render") {
-  TEST_CASE("layer sets parse names, all, default and none; unknown names list the known ones") {
+  TEST_CASE("layer sets parse names, all, default and none, unknown names list the known ones") {
     CHECK(LayerSet::parse(std::string_view("all"))->size() == kLayerCount);
     CHECK(LayerSet::parse(std::string_view("none"))->size() == 0);
     const auto some = LayerSet::parse(std::string_view("roads, path,closed"));

@@ -125,7 +125,7 @@ TEST_SUITE("render") {
     CHECK(none.empty());
   }
 
-  TEST_CASE("a picked node's links: exactly the visibility graph's links of that corner; a cell's legal moves") {
+  TEST_CASE("a picked node's links: exactly the visibility graph's links of that corner, a cell's legal moves") {
     Scenario s = make_empty_scenario(40, 30, 1.0);
     const std::size_t wall = *s.find_terrain("wall");
     const Vec2 boxes[][2] = {{{5, 5}, {12, 9}}, {{20, 4}, {24, 20}}, {{28, 18}, {35, 26}}, {{8, 16}, {14, 22}}};

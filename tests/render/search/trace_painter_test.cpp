@@ -171,7 +171,7 @@ TEST_SUITE("render") {
     CHECK(image(direct, Layer::Closed).rgba == image(again, Layer::Closed).rgba);
   }
 
-  TEST_CASE("trace painter: image versions change only with the pixels; layers are filtered") {
+  TEST_CASE("trace painter: image versions change only with the pixels, layers are filtered") {
     const Scenario s = painter_map();
     const Recorded r(s, "dijkstra", test::cell_center(s, 1, 1), test::cell_center(s, 18, 6));
     TraceReplay replay(r.trace);

@@ -129,7 +129,7 @@ TEST_SUITE("render") {
     for (const Primitive& p : out.layer(Layer::Units)) CHECK(p.color != sim_palette::kSelected);
   }
 
-  TEST_CASE("sim painter: an elongated class is an ellipse along the heading; selected units get a ring") {
+  TEST_CASE("sim painter: an elongated class is an ellipse along the heading, selected units get a ring") {
     const Scenario s = sim_painter_scenario();
     std::vector<sim::SimUnit> units = {make_unit(0, {10, 10}, 0, 1), make_unit(1, {4, 4})};
     units[0].heading = 0;  // along +x
@@ -252,7 +252,7 @@ TEST_SUITE("render") {
     CHECK(out.count(Layer::SimTargets, PrimitiveKind::Line) == 6);
   }
 
-  TEST_CASE("sim painter: the density heat map, normalised by its largest value; empty draws nothing") {
+  TEST_CASE("sim painter: the density heat map, normalised by its largest value, empty draws nothing") {
     const Scenario s = sim_painter_scenario();
     DrawList out;
     sim::DensityMap density;

@@ -84,7 +84,7 @@ TEST_SUITE("tools") {
     CHECK(find_tool("lasso") == nullptr);
   }
 
-  TEST_CASE("polygon: clicks and Enter add an obstacle; clicking the first point closes") {
+  TEST_CASE("polygon: clicks and Enter add an obstacle, clicking the first point closes") {
     Rig rig;
     auto tool = tools::make_polygon_tool();
     for (Vec2 p : {Vec2{10, 10}, Vec2{30, 10}, Vec2{30, 25}, Vec2{10, 25}}) rig.click(*tool, p);
@@ -188,7 +188,7 @@ TEST_SUITE("tools") {
     CHECK(rig.scenario().features[1].shape.radius == doctest::Approx(10));
   }
 
-  TEST_CASE("brush: the first stroke creates the grid; a stroke is one undo step") {
+  TEST_CASE("brush: the first stroke creates the grid, a stroke is one undo step") {
     Rig rig;
     rig.state.paint.brush_terrain = 3;  // swamp
     rig.state.paint.brush_size = 3;
@@ -264,7 +264,7 @@ TEST_SUITE("tools") {
     CHECK(rig.scenario().tiles->terrain[79 * 100] == 1);
   }
 
-  TEST_CASE("threat and ally: drag sets the radius, a click reuses it; strength from settings") {
+  TEST_CASE("threat and ally: drag sets the radius, a click reuses it, strength from settings") {
     Rig rig;
     rig.state.paint.influence_strength = 2.5;
     auto threat = tools::make_threat_tool();
@@ -385,7 +385,7 @@ TEST_SUITE("tools") {
     }
   }
 
-  TEST_CASE("select: Delete removes the item; a vertex delete keeps 3 vertices") {
+  TEST_CASE("select: Delete removes the item, a vertex delete keeps 3 vertices") {
     Rig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.features.push_back(square_polygon(1));
