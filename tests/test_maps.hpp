@@ -9,6 +9,7 @@
 #include <queue>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planner/world/planning_world.hpp"
@@ -123,5 +124,17 @@ inline std::vector<std::string> bent_rows() {
       "................",
   };
 }
+
+/// A unit of class 0 at `p` with `order` (none by default), for simulation tests.
+inline Unit unit_at(std::uint32_t id, Vec2 p, Order order = {}) {
+  Unit u;
+  u.id = id;
+  u.position = p;
+  u.order = std::move(order);
+  return u;
+}
+
+/// An order to go to `p`.
+inline Order move_to(Vec2 p) { return Order{OrderKind::Move, {p}, PatrolMode::Loop}; }
 
 }  // namespace pathscope::test

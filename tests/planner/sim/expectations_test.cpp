@@ -11,15 +11,8 @@ namespace pathscope::sim {
 
 namespace {
 
-Unit unit_at(std::uint32_t id, Vec2 p, Order order = {}) {
-  Unit u;
-  u.id = id;
-  u.position = p;
-  u.order = std::move(order);
-  return u;
-}
-
-Order move_to(Vec2 p) { return Order{OrderKind::Move, {p}, PatrolMode::Loop}; }
+using test::move_to;
+using test::unit_at;
 
 Expectation expect(ExpectKind kind, std::optional<double> within = std::nullopt,
                    std::vector<std::uint32_t> units = {}) {

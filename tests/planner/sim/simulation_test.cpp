@@ -24,15 +24,8 @@ Scenario field(const std::vector<std::string>& rows) { return test::ascii_scenar
 
 std::vector<std::string> open_rows(int w, int h) { return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.')); }
 
-Unit unit_at(std::uint32_t id, Vec2 p, Order order = {}) {
-  Unit u;
-  u.id = id;
-  u.position = p;
-  u.order = std::move(order);
-  return u;
-}
-
-Order move_to(Vec2 p) { return Order{OrderKind::Move, {p}, PatrolMode::Loop}; }
+using test::move_to;
+using test::unit_at;
 
 // The deepest hard overlap among all pairs (brute force).
 double deepest_overlap(const Simulation& sim) {
