@@ -44,6 +44,13 @@ bool SimPlayer::reset(EditorState& state) {
     stop();
     return false;
   }
+  // A saved game runs on from where it was saved.
+  if (!scenario.sim_state.empty()) {
+    if (const Status restored = sim_->restore_state(scenario.sim_state); !restored.ok()) {
+      state.report_error("Saved game not restored (the simulation starts afresh): " + restored.error().to_string());
+      sim_ = std::make_unique<sim::Simulation>(scenario);
+    }
+  }
   doc_serial_ = state.doc_serial;
   revision_ = state.doc->revision();
   playing_ = false;

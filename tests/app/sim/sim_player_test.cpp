@@ -112,6 +112,23 @@ TEST_SUITE("sim_window") {
     CHECK(a.sim().state_hash() == b.sim().state_hash());
   }
 
+  TEST_CASE("sim player: a saved game opens where it was saved and runs on as the run it came from") {
+    sim::Simulation original(sim::circle_case(12));
+    for (int i = 0; i < 200; ++i) original.step();
+    Rig rig(sim::saved_game(original));
+    REQUIRE(rig.player.step(rig.state));
+    original.step();
+    CHECK(rig.sim().step_count() == 201);
+    CHECK(rig.sim().state_hash() == original.state_hash());
+    // A broken state: an error, and the simulation starts afresh from the units as saved.
+    Scenario broken = sim::saved_game(original);
+    broken.sim_state = "{\"version\":1}";
+    Rig fresh(broken);
+    REQUIRE(fresh.player.step(fresh.state));
+    CHECK(fresh.sim().step_count() == 1);
+    REQUIRE_FALSE(fresh.state.messages.empty());
+  }
+
   TEST_CASE(
       "sim player: reset rebuilds from the document; edits reach the world; another document stops it") {
     Rig rig(four_units());
