@@ -133,6 +133,7 @@ void Simulation::avoid() {
     steer.stop_distance = path_steer.stop_distance;
     x.next = advance(here, steer, m, dt);
     x.next_from_prediction = false;
+    u.steered = angle_difference(heading_of(goal_dir), heading_of(dir));
   }
 }
 

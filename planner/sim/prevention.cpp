@@ -117,6 +117,7 @@ void Simulation::prevent_overlaps() {
     });
     if (!any) break;
   }
+  for (std::size_t i = 0; i < units_.size(); ++i) units_[i].pushed = units_[i].position - moved_to[i];
 }
 
 void Simulation::count_step() {

@@ -333,6 +333,10 @@ void Simulation::step() {
   const std::uint64_t t0 = clock_ ? clock_() : 0;
   answer_paths();
   const std::uint64_t t1 = clock_ ? clock_() : 0;
+  for (SimUnit& u : units_) {
+    u.steered = 0;
+    u.pushed = Vec2{0, 0};
+  }
   run_state_loops();
   keep_bridges();
   keep_passages();
@@ -785,10 +789,10 @@ std::size_t Simulation::stuck_count(double seconds) const {
   }));
 }
 
-std::uint64_t Simulation::state_hash() const {
+std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units) {
   std::uint64_t h = 0xcbf29ce484222325ull;
-  mix(h, counters_.steps);
-  for (const SimUnit& u : units_) {
+  mix(h, steps);
+  for (const SimUnit& u : units) {
     if (!u.alive) continue;
     mix(h, u.id.index);
     mix(h, u.id.generation);
@@ -809,5 +813,7 @@ std::uint64_t Simulation::state_hash() const {
   }
   return h;
 }
+
+std::uint64_t Simulation::state_hash() const { return sim::state_hash(counters_.steps, units_); }
 
 }  // namespace pathscope::sim

@@ -108,6 +108,9 @@ struct SimUnit {
   int lent_priority = 0;
   std::uint32_t lent_index = 0;
   bool lent = false;
+  // What the last step's corrections did (observed by recordings; never read by the step).
+  double steered = 0;                 ///< Radians reactive avoidance turned it from its path's way.
+  Vec2 pushed{0, 0};                  ///< Metres collision prevention moved it.
   // Progress, for stuck detection.
   double progress_time = 0;           ///< Last time it got closer to its order point.
   double best_distance = 0;           ///< Closest it has got to its current order point.
@@ -238,6 +241,10 @@ class Simulation {
   std::uint64_t planning_ns_ = 0;
   std::uint64_t movement_ns_ = 0;
 };
+
+/// The state hash of unit slots at `steps` (Simulation::state_hash() is this of its own;
+/// a recording's frames give the same).
+std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units);
 
 /// A saved game: the simulation's scenario (its world as it is now), its units where and
 /// as they are now (position, heading, order), and its whole state in sim_state, so that
