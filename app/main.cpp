@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--no-cooperation", simulate.no_cooperation, "cooperation rules off");
   sim_cmd->add_flag("--no-passages", simulate.no_passages, "narrow passages open both ways at once");
   sim_cmd->add_option("--save-state", simulate.save_state, "write a saved game (the scenario and the simulation's state) here at the end");
+  sim_cmd->add_option("--record", simulate.record,
+                      "write the run's recording here (every step's units, each unit's decisions, stuck flags); "
+                      "`pathscope open` scrubs it");
+  sim_cmd->add_option("--record-cap", simulate.record_cap_mb, "the recording's memory cap in MB (default 2048)")
+      ->check(CLI::Range(1, 1 << 20));
 
   CheckOptions check;
   auto* check_cmd = app.add_subcommand(

@@ -40,17 +40,6 @@ sim_field() {  # sim_field NAME: a field of the "sim" line
 start_app open "$scenario"
 locate_client_area
 
-click_item() {  # click_item NAME: a left click on the centre of a probed widget
-  local x0 y0 x1 y1
-  read -r x0 y0 x1 y1 < <(ui "item $1")
-  [ -n "${y1:-}" ] || fail "no widget '$1' on screen"
-  xdotool mousemove --sync $((origin_x + (x0 + x1) / 2)) $((origin_y + (y0 + y1) / 2))
-  settle 0.3
-  xdotool mousedown 1
-  sleep 0.15
-  xdotool mouseup 1
-  settle 0.5
-}
 click_world() {  # click_world BUTTON WX WY [MODIFIER]
   local sx sy
   read -r sx sy < <(to_screen "$2" "$3")

@@ -206,3 +206,14 @@ diff_canvas() {  # pixels of the canvas that differ between two screenshots
   convert "$out/$2.png" -crop "$geometry" +repage "$work/canvas_b.png"
   compare -metric AE -fuzz 5% "$work/canvas_a.png" "$work/canvas_b.png" null: 2>&1 | sed 's/[^0-9.e+].*//' | awk '{printf "%d", $1}'
 }
+click_item() {  # click_item NAME: a left click on the centre of a probed widget
+  local x0 y0 x1 y1
+  read -r x0 y0 x1 y1 < <(ui "item $1")
+  [ -n "${y1:-}" ] || fail "no widget '$1' on screen"
+  xdotool mousemove --sync $((origin_x + (x0 + x1) / 2)) $((origin_y + (y0 + y1) / 2))
+  settle 0.3
+  xdotool mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  settle 0.5
+}

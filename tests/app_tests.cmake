@@ -128,6 +128,17 @@ add_test(NAME app.sim_window
 set_tests_properties(app.sim_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
+# Recordings in the window under a virtual X server with openbox
+# (scripts/timeline_window_test.sh): a run recorded headless opens at its first step; the
+# timeline's slider is dragged, step back and forward, the stuck list and a unit's log
+# jump, each step shown has a fresh run's state hash; Run from here goes on exactly.
+add_test(NAME app.timeline_window
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/timeline_window_test.sh $<TARGET_FILE:pathscope>
+                 ${PROJECT_SOURCE_DIR}/maps/sim_bridge.json
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.timeline_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
 # Live re-planning of the tactical planner driven like a user under a virtual X server
 # with openbox (scripts/tactical_window_test.sh): the select tool drags a threat onto the
 # path (re-planned while the button is held, then the path crosses the threat), undo puts

@@ -58,6 +58,8 @@ struct SimulateOptions {
   bool no_cooperation = false;      ///< Cooperation rules off.
   bool no_passages = false;         ///< Narrow passages open both ways at once.
   std::string save_state;           ///< Write a saved game here at the end ("" = none).
+  std::string record;               ///< Write the run's recording here ("" = none).
+  std::size_t record_cap_mb = 2048; ///< The recording's memory cap, megabytes.
 };
 
 /// Options of `pathscope check` (app/cli/cli_check.cpp).

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/scenario/scenario_validate.hpp"
 #include "planner/sim/expectations.hpp"
+#include "planner/sim/recording.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/stuck_detector.hpp"
@@ -120,6 +122,11 @@ int run_simulate(const SimulateOptions& options) {
   // The detector and the checker only observe: the run is the same with or without them.
   sim::StuckDetector detector(sim::stuck_params(scenario->sim));
   sim::ExpectationChecker checker(scenario->expect);
+  // The recorder watches too: the scenario as run (a saved game with its state).
+  std::optional<sim::Recording> recording;
+  if (!options.record.empty()) {
+    recording.emplace(*scenario, sim::RecordingLimits{.max_bytes = options.record_cap_mb << 20});
+  }
   const std::string saved_state = std::move(scenario->sim_state);
   scenario->sim_state.clear();
   sim::Simulation simulation(std::move(*scenario));
@@ -130,7 +137,9 @@ int run_simulate(const SimulateOptions& options) {
       return kExitFailed;
     }
   }
+  if (recording) (void)recording->capture(simulation);
   RunFigures f = run(simulation, steps, options.until_arrived, [&] {
+    if (recording) (void)recording->capture(simulation);
     detector.observe(simulation);
     checker.observe(simulation, detector);
     return until_decided && checker.decided();
@@ -192,6 +201,19 @@ int run_simulate(const SimulateOptions& options) {
     if (!options.json) {
       std::printf("saved game: %s (step %llu)\n", options.save_state.c_str(),
                   static_cast<unsigned long long>(simulation.step_count()));
+    }
+  }
+  if (recording) {
+    if (recording->stopped()) std::fprintf(stderr, "pathscope simulate: %s\n", recording->stop_message().c_str());
+    if (const Status saved = recording->save(options.record); !saved.ok()) {
+      std::fprintf(stderr, "pathscope simulate: %s\n", saved.error().to_string().c_str());
+      return kExitFailed;
+    }
+    if (!options.json) {
+      std::printf("recording: %s (steps %llu to %llu, %zu decisions, %zu stuck flags, %.1f MB)\n", options.record.c_str(),
+                  static_cast<unsigned long long>(recording->first_step()),
+                  static_cast<unsigned long long>(recording->last_step()), recording->decisions().size(),
+                  recording->stuck().size(), static_cast<double>(recording->bytes()) / (1 << 20));
     }
   }
   if (const sim::ExpectationResult* failure = checker.first_failure()) {

@@ -162,7 +162,7 @@ void EditorApp::paint_scene_if_needed() {
   if (!debugger_.world()) return;
   char key[256];
   // While the simulation exists its units are drawn instead of the scenario's.
-  const bool simulating = sim_.simulation() != nullptr;
+  const bool simulating = sim_.active();
   std::snprintf(key, sizeof key, "%llu/%llu/%zu/%llu/%d", (unsigned long long)state_.doc_serial,
                 (unsigned long long)state_.doc->revision(), state_.active_query,
                 (unsigned long long)state_.layers.bits(), int(simulating));
@@ -181,7 +181,7 @@ void EditorApp::paint_scene_if_needed() {
     sim_key_ = key;
     sim_drawing_.clear();
     if (simulating) {
-      render::paint_sim(render::sim_scene(*sim_.simulation(), sim_.selected()), state_.layers, sim_drawing_);
+      render::paint_sim(sim_.scene(), state_.layers, sim_drawing_);
     }
   }
   std::snprintf(key, sizeof key, "%s/%llu/%llu/%llu", map_key_.c_str(), (unsigned long long)debugger_.trace_version(),
@@ -253,6 +253,19 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   } else {
     all += "sim 0 0 0 0 0 0 0 0\n";
   }
+  if (const sim::Recording* rec = sim_.recording(); rec && !rec->empty()) {
+    // first and last recorded steps, step shown, viewing a recorded step, its hash as
+    // recorded, decisions, stuck flags, selected
+    char line[256];
+    std::snprintf(line, sizeof line, "timeline 1 %llu %llu %llu %d %d %zu %zu %zu %016llx\n",
+                  (unsigned long long)rec->first_step(), (unsigned long long)rec->last_step(),
+                  (unsigned long long)sim_.shown_step(), int(sim_.viewing_recording()), int(sim_.shown_verified()),
+                  rec->decisions().size(), rec->stuck().size(), sim_.selected().size(),
+                  (unsigned long long)sim_.shown_hash());
+    all += line;
+  } else {
+    all += "timeline 0 0 0 0 0 0 0 0 0 0\n";
+  }
   {
     // The scenario's simulation settings: continuous, prevention, cooperation, passages.
     const SimSettings& set = state_.doc->scenario().sim;
@@ -306,6 +319,7 @@ void EditorApp::frame(const PointerTracker& pointer) {
   }
   left_column();
   right_column();
+  timeline_strip();
   messages_strip();
   files_.dialogs(state_, [this](int w, int h, const std::filesystem::path& p) { return export_view(w, h, p); });
   if (state_.doc_serial != serial) fit_pending_ = true;
@@ -319,6 +333,7 @@ void EditorApp::frame(const PointerTracker& pointer) {
     if (const auto hover = canvas_.hover_world()) debugger_.pick_breakpoint(*hover, 6.0 / state_.camera.zoom());
   }
   motion_.update(state_, io.DeltaTime);
+  if (state_.opened_recording) sim_.load_recording(std::exchange(state_.opened_recording, nullptr), state_);
   sim_.update(state_, io.DeltaTime);
   debugger_.sync(state_);
   debugger_.update(io.DeltaTime);

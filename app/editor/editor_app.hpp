@@ -66,6 +66,7 @@ class EditorApp {
   void motion_section();
   void simulation_section();
   void messages_strip();
+  void timeline_strip();
   void status_bar();
   void paint_scene_if_needed();
   Status export_view(int width, int height, const std::filesystem::path& out);
@@ -110,7 +111,7 @@ class EditorApp {
   int left_width_ = 250;
   int right_width_ = 390;
   Vec2 canvas_lo_{0, 0}, canvas_hi_{0, 0};
-  float menu_height_ = 0, status_height_ = 0, messages_height_ = 0;
+  float menu_height_ = 0, status_height_ = 0, messages_height_ = 0, timeline_height_ = 0;
 };
 
 }  // namespace pathscope::app

@@ -15,6 +15,7 @@
 #include "app/editor/inspector.hpp"
 #include "app/editor/messages_panel.hpp"
 #include "app/sim/sim_panel.hpp"
+#include "app/sim/sim_timeline.hpp"
 #include "render/core/draw_list.hpp"
 
 namespace pathscope::app {
@@ -106,7 +107,9 @@ void EditorApp::layout_columns() {
   }
   messages_height_ = show_messages_ && !state_.messages.empty() ? std::min(130.0f, height * 0.2f) : 0.0f;
   canvas_lo_ = {left, menu_height_};
-  canvas_hi_ = {std::max(left + 1.0f, width - right), std::max(menu_height_ + 1.0f, height - status_height_ - messages_height_)};
+  timeline_height_ = sim_timeline_height(sim_);
+  canvas_hi_ = {std::max(left + 1.0f, width - right),
+                std::max(menu_height_ + 1.0f, height - status_height_ - messages_height_ - timeline_height_)};
 }
 
 // The drag handle on a column's inner edge: drag to resize, double-click to collapse.
@@ -263,9 +266,17 @@ void EditorApp::right_column() {
   column_splitter("##right_split", x, right_width_, -1);
 }
 
+void EditorApp::timeline_strip() {
+  if (timeline_height_ <= 0) return;
+  ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y)));
+  ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), timeline_height_));
+  if (ImGui::Begin("##timeline", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) sim_timeline(sim_, state_);
+  ImGui::End();
+}
+
 void EditorApp::messages_strip() {
   if (messages_height_ <= 0) return;
-  ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y)));
+  ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y + timeline_height_)));
   ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), messages_height_));
   if (ImGui::Begin("Messages", &show_messages_, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar)) messages_panel(state_);
   ImGui::End();

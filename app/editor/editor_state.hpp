@@ -16,6 +16,10 @@
 #include "render/core/camera.hpp"
 #include "render/core/layer_set.hpp"
 
+namespace pathscope::sim {
+class Recording;
+}
+
 namespace pathscope::app {
 
 /// What is selected on the map.
@@ -66,6 +70,9 @@ struct EditorState {
   MessageLog messages;               ///< Message panel, newest last, and its pinned error.
   FieldError inspector_error;        ///< The inspector's last refused edit.
   UiProbe probe;                     ///< Named widget rectangles for the window test.
+  /// A recording just opened (File > Open of a .psrec), for the simulation player to
+  /// take at its next update; the document is the recording's scenario.
+  std::shared_ptr<sim::Recording> opened_recording;
 
   /// Replaces the document (New, Open, Import) and resets what depends on it.
   void open_document(std::unique_ptr<Document> next);

@@ -16,6 +16,7 @@
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
+#include "planner/sim/recording.hpp"
 
 #include <SDL.h>
 
@@ -137,10 +138,21 @@ bool FileActions::load_path(EditorState& state, const fs::path& path) {
     // same way: the title shows "*" and quitting asks, even before any edit.
     state.open_document(std::make_unique<Document>(movingai_to_scenario(*map)));
     state.doc->mark_unsaved();
+  } else if (ext == ".psrec") {
+    // A recorded run: its scenario opens (untitled: saving asks where), and the timeline
+    // shows the run from its first step.
+    Result<sim::Recording> loaded = sim::Recording::load(path);
+    if (!loaded) {
+      state.report_error(loaded.error().to_string());
+      return false;
+    }
+    auto recording = std::make_shared<sim::Recording>(std::move(loaded).value());
+    state.open_document(std::make_unique<Document>(recording->start()));
+    state.opened_recording = std::move(recording);
   } else {
     state.report_error(path.string() +
-                       ": unknown file type; Pathscope opens .json scenarios and Moving AI .map files "
-                       "(.scen files through File > Import Moving AI map)");
+                       ": unknown file type; Pathscope opens .json scenarios, Moving AI .map files and .psrec "
+                       "recordings (.scen files through File > Import Moving AI map)");
     return false;
   }
   remember(path);

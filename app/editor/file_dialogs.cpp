@@ -52,7 +52,7 @@ const char* popup_id(Dialog d) {
 
 std::vector<std::string> extensions_for(BrowseFor purpose) {
   switch (purpose) {
-    case BrowseFor::Open: return {".json", ".map", ".scen"};
+    case BrowseFor::Open: return {".json", ".map", ".scen", ".psrec"};
     case BrowseFor::SaveAs: return {".json"};
     case BrowseFor::ImportMap: return {".map"};
     case BrowseFor::ImportScen: return {".scen"};

@@ -74,7 +74,8 @@ int run_viewer(const ViewerOptions& options) {
   }
   // A file named on the command line that does not load is reported here and in the
   // window's message panel, which opens on a new empty scenario.
-  if (!options.scenario_path.empty()) {
+  const bool recording = options.scenario_path.ends_with(".psrec");
+  if (!options.scenario_path.empty() && !recording) {
     if (auto loaded = load_any_scenario(options.scenario_path); !loaded) {
       std::fprintf(stderr, "pathscope: %s\n", loaded.error().to_string().c_str());
     }

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdio>
+#include <vector>
 #include <cmath>
 #include <optional>
 
@@ -68,6 +70,18 @@ void controls(SimPlayer& sim, EditorState& state) {
   }
 }
 
+// What the timeline shows of a recorded step: its figures from the frame.
+void recorded_figures(const SimPlayer& sim) {
+  std::size_t alive = 0, arrived = 0;
+  for (const sim::SimUnit& u : sim.shown_units()) {
+    alive += u.alive ? 1 : 0;
+    arrived += u.alive && u.arrived ? 1 : 0;
+  }
+  ImGui::Text("recorded step %" PRIu64 "   t = %.2f s", sim.shown_step(), sim.shown_time());
+  ImGui::Text("units %zu   arrived %zu   collisions %zu", alive, arrived, sim.shown_collisions().size());
+  ImGui::Text("hash %016" PRIx64 " %s", sim.shown_hash(), sim.shown_verified() ? "(as recorded)" : "(DIFFERS)");
+}
+
 void figures(const sim::Simulation& s) {
   const sim::SimCounters& c = s.counters();
   ImGui::Text("step %" PRIu64 "   t = %.2f s   dt %.4g s", s.step_count(), s.time(), s.scenario().sim.dt);
@@ -80,7 +94,7 @@ void figures(const sim::Simulation& s) {
   ImGui::Text("hash %016" PRIx64, s.state_hash());
 }
 
-void selected_units(SimPlayer& sim, const sim::Simulation& s) {
+void selected_units(SimPlayer& sim) {
   const std::size_t n = sim.selected().size();
   if (n == 0) {
     ImGui::TextDisabled("No unit selected (Units tool: click or drag a box).");
@@ -103,7 +117,7 @@ void selected_units(SimPlayer& sim, const sim::Simulation& s) {
   ImGui::TableSetupColumn("coll.");
   ImGui::TableHeadersRow();
   for (const sim::UnitId id : sim.selected()) {
-    const sim::SimUnit* u = s.unit(id);
+    const sim::SimUnit* u = sim.shown_unit(id);
     if (!u) continue;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -117,7 +131,7 @@ void selected_units(SimPlayer& sim, const sim::Simulation& s) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(yield_name(u->yield));
     ImGui::TableNextColumn();
-    ImGui::Text("%zu", collision_count(s, id));
+    ImGui::Text("%zu", collision_count(sim.shown_collisions(), id));
   }
   ImGui::EndTable();
 }
@@ -154,20 +168,105 @@ void settings_section(EditorState& state) {
   ImGui::TreePop();
 }
 
+// The stuck flags of the run: a click selects the unit and shows the moment before it
+// got stuck (its last progress).
+void stuck_units(SimPlayer& sim, EditorState& state) {
+  const sim::Recording* rec = sim.recording();
+  if (!rec || rec->stuck().empty()) return;
+  char label[64];
+  std::snprintf(label, sizeof label, "Stuck units (%zu)###sim_stuck", rec->stuck().size());
+  const bool open = ImGui::TreeNode(label);
+  state.probe.last_item("sim_stuck");
+  if (!open) return;
+  const float rows = float(std::min<std::size_t>(rec->stuck().size(), 6));
+  if (ImGui::BeginChild("##sim_stuck_list", ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) {
+    for (std::size_t i = 0; i < rec->stuck().size(); ++i) {
+      const sim::RecordedStuck& e = rec->stuck()[i];
+      char row[96];
+      std::snprintf(row, sizeof row, "unit %u at %.2f s (no progress since %.2f s)##stuck%zu", e.who, e.time, e.since, i);
+      if (ImGui::Selectable(row)) {
+        const auto before = static_cast<std::uint64_t>(std::max(0.0, std::floor(e.since / rec->dt() + 1e-9)));
+        sim.scrub(std::clamp(before, rec->first_step(), rec->last_step()));
+        const sim::UnitId id = e.unit;
+        sim.select(std::span<const sim::UnitId>(&id, 1));
+      }
+      if (i == 0) state.probe.last_item("sim_stuck_first");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.text.c_str());
+    }
+  }
+  ImGui::EndChild();
+  ImGui::TreePop();
+}
+
+// Whether a decision names a place worth marking.
+bool has_point(const sim::Decision& d) {
+  switch (d.kind) {
+    case sim::DecisionKind::State:
+    case sim::DecisionKind::Removed:
+    case sim::DecisionKind::BridgeWait:
+    case sim::DecisionKind::PassageWait:
+    case sim::DecisionKind::Avoided:
+    case sim::DecisionKind::Pushed: return false;
+    case sim::DecisionKind::Yield: {
+      const auto y = static_cast<sim::Yield>(d.to);
+      return y == sim::Yield::MoveAside || y == sim::Yield::Detour || y == sim::Yield::Return;
+    }
+    default: return true;
+  }
+}
+
+// The first selected unit's log of decisions: a click shows the step it was logged at,
+// with the unit and the other one it names selected and the entry's point marked.
+void unit_log(SimPlayer& sim, EditorState& state) {
+  const sim::Recording* rec = sim.recording();
+  if (!rec || sim.selected().empty()) return;
+  const sim::UnitId id = sim.selected().front();
+  const sim::SimUnit* u = sim.shown_unit(id);
+  const std::vector<std::size_t> entries = rec->decisions_of(id);
+  char label[64];
+  std::snprintf(label, sizeof label, "Log of unit %u (%zu)###sim_log", u ? u->scenario_id : 0u, entries.size());
+  const bool open = ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen);
+  state.probe.last_item("sim_log");
+  if (!open) return;
+  const float height = std::min(12.0f, float(entries.size()) + 1) * ImGui::GetTextLineHeightWithSpacing();
+  if (ImGui::BeginChild("##sim_log_list", ImVec2(0, height), true)) {
+    const std::uint64_t shown = sim.shown_step();
+    ImGuiListClipper clipper;
+    clipper.Begin(int(entries.size()));
+    while (clipper.Step()) {
+      for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+        const sim::Decision& d = rec->decisions()[entries[std::size_t(row)]];
+        char text[192];
+        std::snprintf(text, sizeof text, "%7.2f s  %s##log%d", double(d.step) * rec->dt(), sim::describe(d).c_str(), row);
+        const bool current = d.step == shown;
+        if (ImGui::Selectable(text, current)) {
+          sim.scrub(d.step);
+          std::vector<sim::UnitId> ids{id};
+          if (d.has_other) ids.push_back(d.other);
+          sim.select(ids);
+          sim.set_focus(has_point(d) ? std::optional<Vec2>(d.point) : std::nullopt);
+        }
+        if (row == 0) state.probe.last_item("sim_log_first");
+      }
+    }
+  }
+  ImGui::EndChild();
+  ImGui::TreePop();
+}
+
 }  // namespace
 
 bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
-  const sim::Simulation* s = sim.simulation();
   const std::optional<sim::UnitId> id = sim.unit_at(world, tolerance);
-  const sim::SimUnit* u = s && id ? s->unit(*id) : nullptr;
+  const sim::SimUnit* u = id ? sim.shown_unit(*id) : nullptr;
   if (!u) return false;
-  const Scenario& scenario = s->scenario();
+  const Scenario& scenario = *sim.shown_scenario();
   const char* class_name =
       u->movement_class < scenario.classes.size() ? scenario.classes[u->movement_class].name.c_str() : "?";
   ImGui::BeginTooltip();
   ImGui::Text("unit %u (%s), %s", u->scenario_id, class_name, sim::to_string(u->state));
   ImGui::Text("%.2f m/s, path left %.1f m, yield %s, collisions %zu", u->speed, remaining_path_length(*u),
-              yield_name(u->yield), collision_count(*s, u->id));
+              yield_name(u->yield), collision_count(sim.shown_collisions(), u->id));
   ImGui::EndTooltip();
   return true;
 }
@@ -175,16 +274,21 @@ bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
 void sim_panel(SimPlayer& sim, EditorState& state) {
   controls(sim, state);
   settings_section(state);
-  const sim::Simulation* s = sim.simulation();
-  if (!s) {
+  if (!sim.active()) {
     const Scenario& scenario = state.doc->scenario();
     ImGui::TextDisabled("Not running: %zu units, %zu with orders.", scenario.units.size(),
                         ordered_units(scenario));
     ImGui::TextDisabled("Play, Step or the Units tool (U) start it.");
     return;
   }
-  figures(*s);
-  selected_units(sim, *s);
+  if (sim.viewing_recording()) {
+    recorded_figures(sim);
+  } else {
+    figures(*sim.simulation());
+  }
+  stuck_units(sim, state);
+  selected_units(sim);
+  unit_log(sim, state);
 }
 
 }  // namespace pathscope::app

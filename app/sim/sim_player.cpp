@@ -18,7 +18,7 @@
 namespace pathscope::app {
 
 bool SimPlayer::ensure(EditorState& state) {
-  if (sim_ && state.doc_serial == doc_serial_) return true;
+  if (active() && state.doc_serial == doc_serial_) return true;
   return reset(state);
 }
 
@@ -56,6 +56,12 @@ bool SimPlayer::reset(EditorState& state) {
   playing_ = false;
   accumulator_ = 0;
   selected_.clear();
+  // Every run in the window is recorded, from its first state on.
+  recording_ = std::make_shared<sim::Recording>(scenario, sim::RecordingLimits{.max_bytes = kRecordingCap});
+  (void)recording_->capture(*sim_);
+  cap_reported_ = false;
+  view_.reset();
+  focus_.reset();
   for (const std::uint32_t scenario_id : keep) {
     if (const sim::SimUnit* u = sim_->find_scenario_unit(scenario_id)) selected_.push_back(u->id);
   }
@@ -79,34 +85,43 @@ void SimPlayer::pause() {
 bool SimPlayer::step(EditorState& state) {
   pause();
   if (!ensure(state)) return false;
-  advance(1);
+  if (view_) {
+    // Through the recording, then live past its end.
+    if (view_->frame.step < recording_->last_step()) return show(view_->frame.step + 1);
+    if (!go_live(state)) return false;
+  }
+  advance(1, state);
   return true;
 }
 
 void SimPlayer::stop() {
-  if (sim_) ++version_;
+  if (active()) ++version_;
   sim_.reset();
+  recording_.reset();
+  view_.reset();
+  focus_.reset();
   playing_ = false;
   accumulator_ = 0;
   selected_.clear();
 }
 
 int SimPlayer::update(EditorState& state, double frame_seconds) {
-  if (!sim_) return 0;
+  if (!active()) return 0;
   if (!state.doc || state.doc_serial != doc_serial_) {
     stop();
     return 0;
   }
-  if (state.doc->revision() != revision_) {
+  if (state.doc->revision() != revision_ && sim_) {
     // Documents hold valid scenarios only (every edit is validated), as update_world needs.
     revision_ = state.doc->revision();
     sim_->update_world(state.doc->scenario());
+    if (recording_) recording_->world_changed(*sim_);
     ++version_;
   }
   if (!playing_) return 0;
   // The frame that pressed Play measured the idle time before it: it plays nothing.
   if (std::exchange(started_, false) || !(frame_seconds > 0)) return 0;
-  const double dt = sim_->scenario().sim.dt;
+  const double dt = shown_scenario()->sim.dt;
   accumulator_ += std::min(frame_seconds, kMaxFrameSeconds) * speed_;
   const double whole = std::floor(accumulator_ / dt);
   if (whole < 1) return 0;
@@ -114,7 +129,16 @@ int SimPlayer::update(EditorState& state, double frame_seconds) {
   const int count = int(std::min<double>(whole, cap));
   // Behind by more than a frame may run: the rest is dropped, so a slow frame never spirals.
   accumulator_ = whole > cap ? 0 : accumulator_ - whole * dt;
-  advance(count);
+  if (view_) {
+    // Playing the recording back, then live past its end.
+    const std::uint64_t last = recording_->last_step();
+    const std::uint64_t next = std::min<std::uint64_t>(view_->frame.step + std::uint64_t(count), last);
+    show(next);
+    playing_ = true;
+    if (next == last && !go_live(state)) playing_ = false;
+    return count;
+  }
+  advance(count, state);
   return count;
 }
 
@@ -122,15 +146,166 @@ void SimPlayer::set_speed(double speed) { speed_ = std::clamp(speed, kMinSpeed, 
 
 int SimPlayer::max_steps_per_frame() const { return std::max(1, int(std::ceil(8 * speed_))); }
 
-void SimPlayer::advance(int count) {
-  for (int i = 0; i < count; ++i) sim_->step();
+void SimPlayer::advance(int count, EditorState& state) {
+  for (int i = 0; i < count; ++i) {
+    sim_->step();
+    if (recording_ && !recording_->capture(*sim_) && !cap_reported_) {
+      cap_reported_ = true;
+      state.report_warning(recording_->stop_message());
+    }
+  }
   prune_selection();
   ++version_;
 }
 
 void SimPlayer::prune_selection() {
-  if (!sim_) return;
-  std::erase_if(selected_, [this](sim::UnitId id) { return sim_->unit(id) == nullptr; });
+  if (!active()) return;
+  std::erase_if(selected_, [this](sim::UnitId id) { return shown_unit(id) == nullptr; });
+}
+
+void SimPlayer::load_recording(std::shared_ptr<sim::Recording> recording, EditorState& state) {
+  stop();
+  if (!recording || recording->empty() || !state.doc) return;
+  recording_ = std::move(recording);
+  doc_serial_ = state.doc_serial;
+  revision_ = state.doc->revision();
+  cap_reported_ = recording_->stopped();
+  if (!show(recording_->first_step())) {
+    state.report_error("the recording's first step cannot be shown: its frame is damaged");
+    stop();
+  }
+}
+
+Status SimPlayer::save_recording(const std::filesystem::path& path) const {
+  if (!recording_ || recording_->empty())
+    return make_error(ErrorCode::Value, path.string(), "nothing recorded: play or step the simulation first");
+  return recording_->save(path);
+}
+
+std::uint64_t SimPlayer::shown_step() const {
+  if (view_) return view_->frame.step;
+  return sim_ ? sim_->step_count() : 0;
+}
+
+double SimPlayer::shown_time() const {
+  const Scenario* s = shown_scenario();
+  return s ? static_cast<double>(shown_step()) * s->sim.dt : 0;
+}
+
+std::uint64_t SimPlayer::shown_hash() const {
+  if (view_) return recording_->hash(view_->frame.step);
+  return sim_ ? sim_->state_hash() : 0;
+}
+
+bool SimPlayer::show(std::uint64_t step) {
+  Result<sim::Frame> frame = recording_ ? recording_->frame(step) : make_error(ErrorCode::Value, "", "no recording");
+  if (!frame) return false;
+  View v;
+  v.verified = sim::state_hash(step, frame->units) == recording_->hash(step);
+  v.frame = std::move(frame).value();
+  view_ = std::move(v);
+  focus_.reset();
+  prune_selection();
+  ++version_;
+  return true;
+}
+
+bool SimPlayer::scrub(std::uint64_t step) {
+  pause();
+  if (!recording_ || !recording_->has(step)) return false;
+  if (sim_ && step == sim_->step_count()) {
+    // The simulation's own step: live.
+    if (view_) {
+      view_.reset();
+      focus_.reset();
+      ++version_;
+    }
+    return true;
+  }
+  return show(step);
+}
+
+bool SimPlayer::step_back() {
+  pause();
+  if (!recording_ || recording_->empty()) return false;
+  const std::uint64_t now = shown_step();
+  if (now <= recording_->first_step()) return false;
+  return show(now - 1);
+}
+
+bool SimPlayer::go_live(EditorState& state) {
+  if (!view_) return true;
+  if (sim_ && sim_->step_count() == view_->frame.step) {
+    view_.reset();
+    ++version_;
+    return true;
+  }
+  return run_from_here(state);
+}
+
+bool SimPlayer::run_from_here(EditorState& state) {
+  if (!view_) return sim_ != nullptr;
+  const std::uint64_t step = view_->frame.step;
+  if (sim_ && sim_->step_count() == step) return go_live(state);
+  auto resumed = recording_->resume(step);
+  if (!resumed) {
+    state.report_error("cannot take the run up again at step " + std::to_string(step) + ": " +
+                       resumed.error().to_string());
+    return false;
+  }
+  sim_ = std::move(resumed).value();
+  recording_->truncate_after(step);
+  cap_reported_ = false;
+  // The run goes on with the world it had then; the document's next edit reaches it.
+  revision_ = state.doc ? state.doc->revision() : revision_;
+  view_.reset();
+  ++version_;
+  state.report("the run goes on from step " + std::to_string(step) + " (the recorded steps after it are dropped)");
+  return true;
+}
+
+std::span<const sim::SimUnit> SimPlayer::shown_units() const {
+  if (view_) return view_->frame.units;
+  if (sim_) return sim_->slots();
+  return {};
+}
+
+std::span<const sim::Collision> SimPlayer::shown_collisions() const {
+  if (view_) return view_->frame.collisions;
+  if (sim_) return sim_->collisions();
+  return {};
+}
+
+const Scenario* SimPlayer::shown_scenario() const {
+  if (sim_) return &sim_->scenario();
+  if (recording_) return &recording_->start();
+  return nullptr;
+}
+
+const sim::SimUnit* SimPlayer::shown_unit(sim::UnitId id) const {
+  const auto units = shown_units();
+  if (id.index >= units.size()) return nullptr;
+  const sim::SimUnit& u = units[id.index];
+  return u.alive && u.id == id ? &u : nullptr;
+}
+
+render::SimScene SimPlayer::scene() const {
+  render::SimScene scene;
+  if (view_) {
+    scene.scenario = shown_scenario();
+    scene.units = view_->frame.units;
+    scene.collisions = view_->frame.collisions;
+    scene.selected = selected_;
+  } else {
+    scene = render::sim_scene(*sim_, selected_);
+  }
+  scene.focus = focus_;
+  return scene;
+}
+
+void SimPlayer::set_focus(std::optional<Vec2> point) {
+  focus_ = point;
+  ++version_;
 }
 
 void SimPlayer::select(std::span<const sim::UnitId> ids) {
@@ -139,9 +314,9 @@ void SimPlayer::select(std::span<const sim::UnitId> ids) {
 }
 
 void SimPlayer::add_to_selection(std::span<const sim::UnitId> ids, bool toggle) {
-  if (!sim_) return;
+  if (!active()) return;
   for (const sim::UnitId id : ids) {
-    if (!sim_->unit(id)) continue;
+    if (!shown_unit(id)) continue;
     const auto it = std::find(selected_.begin(), selected_.end(), id);
     if (it == selected_.end()) {
       selected_.push_back(id);
@@ -159,11 +334,11 @@ void SimPlayer::clear_selection() {
 }
 
 std::optional<sim::UnitId> SimPlayer::unit_at(Vec2 p, double tolerance) const {
-  if (!sim_) return std::nullopt;
-  const Scenario& s = sim_->scenario();
+  if (!active()) return std::nullopt;
+  const Scenario& s = *shown_scenario();
   std::optional<sim::UnitId> best;
   double best_gap = 0;
-  for (const sim::SimUnit& u : sim_->slots()) {
+  for (const sim::SimUnit& u : shown_units()) {
     if (!u.alive) continue;
     const double radius = u.movement_class < s.classes.size()
                               ? sim::resolve_motion(s.classes[u.movement_class]).hard_radius
@@ -180,9 +355,8 @@ std::optional<sim::UnitId> SimPlayer::unit_at(Vec2 p, double tolerance) const {
 
 std::vector<sim::UnitId> SimPlayer::units_in_box(Vec2 a, Vec2 b) const {
   std::vector<sim::UnitId> out;
-  if (!sim_) return out;
   const Vec2 lo = glm::min(a, b), hi = glm::max(a, b);
-  for (const sim::SimUnit& u : sim_->slots()) {
+  for (const sim::SimUnit& u : shown_units()) {
     if (u.alive && u.position.x >= lo.x && u.position.x <= hi.x && u.position.y >= lo.y &&
         u.position.y <= hi.y) {
       out.push_back(u.id);
@@ -192,6 +366,11 @@ std::vector<sim::UnitId> SimPlayer::units_in_box(Vec2 a, Vec2 b) const {
 }
 
 Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append) {
+  if (view_) {
+    return make_error(ErrorCode::Value, "",
+                      "the timeline shows recorded step " + std::to_string(view_->frame.step) +
+                          ": Run from here (or play to its end) to give orders");
+  }
   if (!sim_ || selected_.empty()) return std::size_t(0);
   Order order;
   order.kind = OrderKind::Move;
@@ -222,9 +401,9 @@ double remaining_path_length(const sim::SimUnit& unit) {
   return length;
 }
 
-std::size_t collision_count(const sim::Simulation& simulation, sim::UnitId id) {
+std::size_t collision_count(std::span<const sim::Collision> collisions, sim::UnitId id) {
   std::size_t n = 0;
-  for (const sim::Collision& c : simulation.collisions()) n += (c.a == id || c.b == id) ? 1 : 0;
+  for (const sim::Collision& c : collisions) n += (c.a == id || c.b == id) ? 1 : 0;
   return n;
 }
 

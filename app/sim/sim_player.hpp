@@ -6,6 +6,7 @@
 // window's frame times only fill an accumulator, so they never change a result.
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
@@ -13,14 +14,20 @@
 
 #include "app/editor/editor_state.hpp"
 #include "planner/core/result.hpp"
+#include "planner/sim/recording.hpp"
 #include "planner/sim/simulation.hpp"
+#include "render/sim/sim_painter.hpp"
 
 namespace pathscope::app {
 
 /// Play, pause, step, reset and speed of the unit simulation; the unit selection and
-/// orders. Owns the Simulation (none until played, stepped or reset).
+/// orders. Owns the Simulation (none until played, stepped or reset) and its recording:
+/// every step is recorded, and the timeline shows any recorded step (scrubbing), plays
+/// the recording back, or takes the run up again from a recorded step.
 class SimPlayer {
  public:
+  /// Memory cap of a recording made in the window.
+  static constexpr std::size_t kRecordingCap = std::size_t{512} << 20;
   /// Longest frame time counted (a frame after a stall counts as this long).
   static constexpr double kMaxFrameSeconds = 0.25;
   /// Speed multiplier limits.
@@ -77,18 +84,71 @@ class SimPlayer {
   Result<std::size_t> command_move(Vec2 point, bool append);
 
   /// Changes whenever what is drawn of the simulation changes (a step, a reset, an order,
-  /// the selection, a world update): the window repaints when it does.
+  /// the selection, a world update, a scrub): the window repaints when it does.
   std::uint64_t version() const { return version_; }
+
+  // [SECTION] The recording and the timeline ------------------------------------------
+
+  /// The run's recording, or nullptr (none before the first play, step or reset).
+  const sim::Recording* recording() const { return recording_.get(); }
+  /// Shows a recording opened from a file at its first step, with no simulation: Play
+  /// plays it back, and past its end (or with run_from_here) the run is taken up again.
+  void load_recording(std::shared_ptr<sim::Recording> recording, EditorState& state);
+  /// Writes the recording (atomically); an error naming the path, or none to write.
+  Status save_recording(const std::filesystem::path& path) const;
+  /// A simulation or a recorded step to show.
+  bool active() const { return sim_ != nullptr || view_.has_value(); }
+  /// True while a recorded step is shown instead of the simulation as it is now.
+  bool viewing_recording() const { return view_.has_value(); }
+  /// The step shown (0 when nothing is).
+  std::uint64_t shown_step() const;
+  /// Seconds simulated at the step shown.
+  double shown_time() const;
+  /// The state hash of the step shown: the simulation's, or the recorded one.
+  std::uint64_t shown_hash() const;
+  /// The shown frame's decoded state has the hash recorded for its step (always true
+  /// live): scrubbing shows exactly the state the simulation had.
+  bool shown_verified() const { return !view_ || view_->verified; }
+  /// Shows a recorded step (and pauses); the simulation's own step shows it live. False
+  /// if the step was not recorded or its frame is damaged (then nothing changes).
+  bool scrub(std::uint64_t step);
+  /// Shows the step before the one shown (pauses); false at the first recorded step.
+  bool step_back();
+  /// Takes the run up again at the recorded step shown: the simulation is made again
+  /// there from the recording and the recorded steps after it are dropped. True if live.
+  bool run_from_here(EditorState& state);
+  /// Unit slots, collisions and scenario of what is shown (empty with nothing shown).
+  std::span<const sim::SimUnit> shown_units() const;
+  std::span<const sim::Collision> shown_collisions() const;
+  const Scenario* shown_scenario() const;
+  /// The shown unit `id` names, or nullptr.
+  const sim::SimUnit* shown_unit(sim::UnitId id) const;
+  /// What the window draws of what is shown; needs active().
+  render::SimScene scene() const;
+  /// Marks a point in the scene (a log entry's) until the next scrub, or clears it.
+  void set_focus(std::optional<Vec2> point);
 
  private:
   // Builds the simulation if there is none; false if it cannot be built.
   bool ensure(EditorState& state);
-  // Runs `count` steps.
-  void advance(int count);
+  // Runs `count` steps, recording each.
+  void advance(int count, EditorState& state);
   // Drops selected ids whose units are gone.
   void prune_selection();
+  // Shows recorded step `step`; false if it cannot be decoded.
+  bool show(std::uint64_t step);
+  // The recording's end is reached while viewing it: live from there.
+  bool go_live(EditorState& state);
 
+  struct View {
+    sim::Frame frame;
+    bool verified = false;
+  };
   std::unique_ptr<sim::Simulation> sim_;
+  std::shared_ptr<sim::Recording> recording_;
+  std::optional<View> view_;
+  std::optional<Vec2> focus_;
+  bool cap_reported_ = false;
   bool playing_ = false;
   bool started_ = false;  // play() was called and no frame has passed since
   double speed_ = 1;
@@ -103,8 +163,8 @@ class SimPlayer {
 /// the rest of the path (0 with no path, or past its end).
 double remaining_path_length(const sim::SimUnit& unit);
 
-/// Collisions of the simulation's last step that involve `id`.
-std::size_t collision_count(const sim::Simulation& simulation, sim::UnitId id);
+/// Collisions in `collisions` (a step's) that involve `id`.
+std::size_t collision_count(std::span<const sim::Collision> collisions, sim::UnitId id);
 
 /// snake_case name of a yield ("none", "wait", "slow_down", "move_aside", "return", "detour").
 const char* yield_name(sim::Yield yield);

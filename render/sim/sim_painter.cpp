@@ -255,6 +255,10 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
       if (!c.immediate) out.circle(Layer::SimCollisions, color, c.point, 0.2, false, 1.5f, 4);
     }
   }
+  if (scene.focus && targets) {
+    out.circle(Layer::SimTargets, sim_palette::kFocus, *scene.focus, 0.9, false, 2.5f, 5);
+    cross(Layer::SimTargets, sim_palette::kFocus, *scene.focus, 0.5, out);
+  }
 }
 
 }  // namespace pathscope::render

@@ -6,6 +6,7 @@
 // unit (move-aside targets, homes, get-to points); and the collision density heat map.
 // Reads the simulation's state through spans; no window code.
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct SimScene {
   std::vector<std::span<const sim::Passage>> passages;
   int grid_width = 0;
   double cell_size = 1;
+  /// A point to mark (a log entry's: where a collision happened, a path went, a unit was
+  /// pushed), drawn on SimTargets as a ring with a cross; none if empty.
+  std::optional<Vec2> focus;
 };
 
 /// The scene of `simulation` as it stands, with `selected` highlighted.
@@ -73,6 +77,7 @@ inline constexpr Color kPassage{120, 200, 255, 45};     ///< A free passage's ce
 inline constexpr Color kPassageHeld{90, 230, 140, 80};  ///< A held passage's cells.
 inline constexpr Color kPassageFlow{90, 230, 140, 255}; ///< The way units go through it.
 inline constexpr Color kPassageQueue{250, 175, 40, 255};///< The way units wait to go through.
+inline constexpr Color kFocus{255, 235, 60, 255};       ///< The point a log entry is about.
 }  // namespace sim_palette
 
 /// The colour of a collision in `state`.

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Recordings in the real window: a run recorded headless (`pathscope simulate --record`)
+# opened in the editor under a virtual X server with a window manager (openbox), driven
+# like a user with xdotool, checked by screenshots and by what the window reports of
+# itself ($PATHSCOPE_UI_STATE's "timeline" line: recording, first and last steps, step
+# shown, viewing a recorded step, its decoded state has the recorded hash, decisions,
+# stuck flags, selected units, hash shown).
+#
+#   scripts/timeline_window_test.sh PATHSCOPE_BINARY [SCENARIO]
+#
+# SCENARIO (default maps/sim_bridge.json: two columns meeting at a narrow bridge, whose
+# queues the stuck detector flags) is run 600 steps with --record. Then, in the window:
+#   - the recording opens at its first step, with no simulation;
+#   - a drag of the timeline's slider (many small moves with the button held) scrubs to
+#     a later step: the units moved on the canvas, and the hash shown is the one a fresh
+#     headless run has at that step;
+#   - one step back, one step forward: the hashes of a fresh run at those steps;
+#   - the stuck list's first entry selects its unit and shows the moment before it got
+#     stuck; its log's first entry jumps there; the next event button moves on;
+#   - Run from here takes the run up again: Step then gives the hash a fresh run has one
+#     step later; the app closes cleanly.
+#
+# Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb). Needs Xvfb, xdotool and ImageMagick;
+# uses openbox when installed. Screenshots are kept in $SMOKE_OUT_DIR if set.
+
+set -u
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=window_test_lib.sh
+. "$here/scripts/window_test_lib.sh"
+window_test_begin "timeline window test" "$here/maps/sim_bridge.json" 1400 900 "$@"
+
+timeline() {  # timeline FIELD: a field of the "timeline" line
+  local n
+  case "$1" in recording) n=1;; first) n=2;; last) n=3;; shown) n=4;; viewing) n=5;; verified) n=6;;
+    decisions) n=7;; stuck) n=8;; selected) n=9;; hash) n=10;; *) fail "unknown timeline field $1";; esac
+  ui_field timeline "$n"
+}
+# The state hash a fresh headless run of the scenario has after N steps.
+fresh_hash() {
+  "$binary" simulate "$scenario" --steps "$1" --json | sed -n 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/p'
+}
+
+"$binary" simulate "$scenario" --steps 600 --record "$work/run.psrec" >"$work/record.log" 2>&1 ||
+  { cat "$work/record.log" >&2; fail "pathscope simulate --record failed"; }
+note "$(tail -n1 "$work/record.log")"
+
+start_app open "$work/run.psrec"
+locate_client_area
+
+# ---- Opened: the first step, nothing simulated ---------------------------------------
+[ "$(timeline recording)" = 1 ] || { cat "$work/app.log" >&2; fail "the recording did not open ($(ui timeline))"; }
+[ "$(timeline first)" = 0 ] && [ "$(timeline last)" = 600 ] || fail "recorded steps $(timeline first) to $(timeline last), not 0 to 600"
+[ "$(timeline shown)" = 0 ] && [ "$(timeline viewing)" = 1 ] || fail "the recording does not show its first step ($(ui timeline))"
+[ "$(ui_field sim 1)" = 0 ] || fail "opening a recording made a simulation"
+shot opened
+
+# ---- Scrub: drag the slider from its start to two thirds along ------------------------
+read -r x0 y0 x1 y1 < <(ui "item sim_timeline")
+[ -n "${y1:-}" ] || fail "no timeline slider on screen"
+ymid=$((origin_y + (y0 + y1) / 2))
+drag_screen 1 $((origin_x + x0 + 6)) "$ymid" $((origin_x + x0 + (x1 - x0) * 2 / 3)) "$ymid" 30
+shown=$(timeline shown)
+[ "$shown" -ge 300 ] && [ "$shown" -le 500 ] || fail "the drag scrubbed to step $shown, not about two thirds of 600"
+[ "$(timeline verified)" = 1 ] || fail "step $shown decoded to a state whose hash differs from the recorded one"
+want=$(fresh_hash "$shown")
+[ "$(timeline hash)" = "$want" ] || fail "step $shown shows hash $(timeline hash); a fresh run has $want"
+shot scrubbed
+moved=$(diff_canvas opened scrubbed)
+[ "$moved" -ge 200 ] || fail "scrubbing to step $shown hardly changed the picture ($moved pixels)"
+note "scrubbed to step $shown: the fresh run's hash $want; $moved canvas pixels changed"
+
+# ---- One step back and forward --------------------------------------------------------
+click_item sim_back
+[ "$(timeline shown)" = $((shown - 1)) ] || fail "step back went from $shown to $(timeline shown)"
+[ "$(timeline hash)" = "$(fresh_hash $((shown - 1)))" ] || fail "step $((shown - 1)) shows another hash than a fresh run"
+click_item sim_forward
+[ "$(timeline shown)" = "$shown" ] || fail "step forward went to $(timeline shown), not back to $shown"
+note "one step back and forward: the fresh run's hashes"
+
+# ---- Stuck units: the first one, the moment before; its log; the next event -----------
+[ "$(timeline stuck)" -ge 1 ] || fail "no stuck flags in the recording ($(ui timeline))"
+click_item sim_stuck
+click_item sim_stuck_first
+[ "$(timeline selected)" = 1 ] || fail "clicking the stuck unit selected $(timeline selected) units"
+before=$(timeline shown)
+[ "$before" -lt 300 ] || fail "the stuck unit's moment before is step $before, after it got stuck"
+shot stuck
+click_item sim_log_first
+logged=$(timeline shown)
+note "stuck unit: shown from step $before; its log's first entry is at step $logged"
+click_item sim_next_event
+[ "$(timeline shown)" -gt "$logged" ] || fail "the next event did not move on from step $logged"
+
+# ---- Run from here: the simulation goes on exactly ------------------------------------
+at=$(timeline shown)
+click_item sim_run_here
+[ "$(ui_field sim 1)" = 1 ] || { cat "$work/app.log" >&2; fail "Run from here made no simulation"; }
+[ "$(ui_field sim 3)" = "$at" ] || fail "Run from here made a simulation at step $(ui_field sim 3), not $at"
+[ "$(timeline viewing)" = 0 ] || fail "after Run from here the timeline still shows a recorded step"
+click_item sim_step
+[ "$(ui_field sim 3)" = $((at + 1)) ] || fail "Step after Run from here went to step $(ui_field sim 3)"
+want=$(fresh_hash $((at + 1)))
+[ "$(ui_field sim 8)" = "$want" ] || fail "taken up at step $at and stepped: hash $(ui_field sim 8), a fresh run has $want"
+note "run from step $at, one step on: the fresh run's hash $want"
+
+stop_app
+note "PASS"
