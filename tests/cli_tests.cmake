@@ -151,6 +151,13 @@ pathscope_cli_test(simulate_saved_game_runs_on 0 "\"steps\":300,.*\"state_hash\"
                    ${PS} simulate ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_saved.json --steps 150 --json)
 set_tests_properties(cli.simulate_save_state PROPERTIES FIXTURES_SETUP saved_game)
 set_tests_properties(cli.simulate_saved_game_runs_on PROPERTIES FIXTURES_REQUIRED saved_game)
+# A recording: every step of the run, the same run (the golden hash) recorded or not.
+pathscope_cli_test(simulate_record 0 "\"state_hash\":\"16b22e7bf9c3592a\""
+                   ${PS} simulate maps/sim_bridge.json --steps 300 --json --record ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge.psrec)
+pathscope_cli_test(simulate_record_text 0 "recording: .*sim_bridge_text\\.psrec \\(steps 0 to 300, [0-9]+ decisions, [0-9]+ stuck flags"
+                   ${PS} simulate maps/sim_bridge.json --steps 300 --record ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_text.psrec)
+pathscope_cli_test(simulate_record_bad_path 1 "no_such_folder/run\\.psrec"
+                   ${PS} simulate maps/sim_bridge.json --steps 10 --record ${CMAKE_CURRENT_BINARY_DIR}/no_such_folder/run.psrec)
 pathscope_cli_test(simulate_text 0 "sim_town.json: 90 steps \\(3.00 s\\), 40 units, 0/0 arrived, 0 hard overlaps"
                    ${PS} simulate maps/sim_town.json --seconds 3)
 pathscope_cli_test(simulate_bad_file 1 "bad_syntax.json:3:92: syntax error" ${PS} simulate ${DATA}/bad_syntax.json)
