@@ -134,9 +134,8 @@ class Reader {
   bool ok_ = true;
 };
 
-// The fields of `u` a frame keeps; the rest default.
-SimUnit project(const SimUnit& u) {
-  SimUnit p;
+// Sets the fields of `p` a frame keeps, but its path, to `u`'s.
+void project_but_path(const SimUnit& u, SimUnit& p) {
   p.id = u.id;
   p.alive = u.alive;
   p.scenario_id = u.scenario_id;
@@ -150,7 +149,6 @@ SimUnit project(const SimUnit& u) {
   p.yield_to = u.yield_to;
   p.order_point = u.order_point;
   p.waypoint = u.waypoint;
-  p.path = u.path;
   p.arrived = u.arrived;
   p.arrived_time = u.arrived_time;
   p.bridge_wait = u.bridge_wait;
@@ -158,7 +156,6 @@ SimUnit project(const SimUnit& u) {
   p.aside = u.aside;
   p.home = u.home;
   p.get_to = u.get_to;
-  return p;
 }
 
 bool same_doubles(double a, double b) { return bits_of(a) == bits_of(b); }
@@ -171,13 +168,13 @@ std::uint8_t status_bits(const SimUnit& u) {
   return static_cast<std::uint8_t>((u.arrived ? 1 : 0) | (u.bridge_wait ? 2 : 0) | (u.passage_wait ? 4 : 0));
 }
 
-std::uint8_t groups_changed(const SimUnit& was, const SimUnit& now) {
+std::uint8_t groups_changed(const SimUnit& was, const SimUnit& now, bool path_differs) {
   std::uint8_t g = 0;
   if (!same_vec(was.position, now.position)) g |= kPosition;
   if (!same_doubles(was.heading, now.heading) || !same_doubles(was.speed, now.speed)) g |= kMotion;
   if (was.state != now.state || was.yield != now.yield || status_bits(was) != status_bits(now)) g |= kStatus;
   if (was.order_point != now.order_point || was.waypoint != now.waypoint) g |= kIndices;
-  if (!same_path(was.path, now.path)) g |= kPath;
+  if (path_differs) g |= kPath;
   if (!(was.yield_to == now.yield_to) || !same_vec(was.aside, now.aside) || !same_vec(was.home, now.home) ||
       !same_vec(was.get_to, now.get_to))
     g |= kYieldDetail;
@@ -213,9 +210,12 @@ std::vector<Vec2> positions(const std::vector<SimUnit>& units) {
 // Appends one frame: `now` (projected) against `was` (the frame before, or empty slots
 // for a keyframe); positions as their difference from the position predicted with
 // `before` (positions of the frame before `was`; empty when it is not in `was`'s block).
+// `path_changed` (per slot of `now`): its path differs from the one in `was` (not read
+// for keyframes).
 void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec2> before,
-                  const std::vector<SimUnit>& now, std::span<const Collision> was_collisions,
-                  std::span<const Collision> collisions, std::string& out) {
+                  std::span<const SimUnit> now, std::span<const std::uint8_t> path_changed,
+                  std::span<const Collision> was_collisions, std::span<const Collision> collisions,
+                  std::string& out) {
   Writer w(out);
   w.byte(key ? 1 : 0);
   w.varint(now.size());
@@ -223,10 +223,10 @@ void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec
   std::size_t last = 0;
   bool first = true;
   for (std::size_t i = 0; i < now.size(); ++i) {
-    SimUnit base = i < was.size() ? was[i] : blank;
-    base.id.index = static_cast<std::uint32_t>(i);
+    const SimUnit& base = !key && i < was.size() ? was[i] : blank;
     const SimUnit& u = now[i];
-    const std::uint8_t g = groups_changed(base, u);
+    const bool path_differs = key || i >= was.size() ? !u.path.empty() : path_changed[i] != 0;
+    const std::uint8_t g = groups_changed(base, u, path_differs);
     if (g == 0) continue;
     w.varint(first ? i + 1 : i - last);
     first = false;
@@ -593,21 +593,37 @@ bool Recording::capture(const Simulation& simulation) {
   } else {
     detector_->observe(simulation);
   }
+  const auto slots = simulation.slots();
+  // Whether each path changed since the last frame: compared once, used by the log, the
+  // frame and the state hash.
+  path_changed_.resize(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    path_changed_[i] = i < base_.size() ? !same_path(base_[i].path, slots[i].path) : !slots[i].path.empty();
+  }
   log_changes(simulation);
-  std::vector<SimUnit> now;
-  now.reserve(simulation.slots().size());
-  for (const SimUnit& u : simulation.slots()) now.push_back(project(u));
   const std::size_t index = hashes_.size();
   const bool key = index % limits_.keyframe_interval == 0;
   offsets_.push_back(data_.size());
   const bool history = index % limits_.keyframe_interval >= 2;
-  encode_frame(key, key ? std::vector<SimUnit>{} : base_, history ? std::span<const Vec2>(before_) : std::span<const Vec2>(),
-               now, key ? std::span<const Collision>() : std::span<const Collision>(base_collisions_),
+  encode_frame(key, base_, history ? std::span<const Vec2>(before_) : std::span<const Vec2>(),
+               slots, path_changed_, key ? std::span<const Collision>() : std::span<const Collision>(base_collisions_),
                simulation.collisions(), data_);
   base_collisions_.assign(simulation.collisions().begin(), simulation.collisions().end());
-  hashes_.push_back(simulation.state_hash());
+  // The frame just recorded becomes what the next is compared with; paths are copied (and
+  // their digests for the state hash made) only when they changed.
   before_ = positions(base_);
-  base_ = std::move(now);
+  const std::size_t had = base_.size();
+  base_.resize(slots.size());
+  digests_.resize(slots.size(), path_digest({}));
+  for (std::size_t i = had; i < slots.size(); ++i) base_[i].id.index = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    project_but_path(slots[i], base_[i]);
+    if (path_changed_[i]) {
+      base_[i].path = slots[i].path;
+      digests_[i] = path_digest(slots[i].path);
+    }
+  }
+  hashes_.push_back(state_hash(step, slots, digests_));
   if (first || simulation.time() - last_snapshot_time_ >= limits_.snapshot_seconds - 1e-9)
     take_snapshot(simulation, first);
   if (bytes() > limits_.max_bytes) {
@@ -668,7 +684,7 @@ void Recording::log_changes(const Simulation& simulation) {
       e->point = u.position;
       if (first) continue;
     }
-    const bool path_changed = !same_path(was.path, u.path);
+    const bool path_changed = path_changed_[u.id.index] != 0;
     if (was.state != u.state) {
       if (u.state == MoveState::WaitingForPath) {
         Decision* e = add(DecisionKind::PathRequested);
@@ -781,6 +797,8 @@ void Recording::truncate_after(std::uint64_t step) {
   stop_message_.clear();
   auto frame_then = frame(step);
   base_ = frame_then ? std::move(frame_then->units) : std::vector<SimUnit>{};
+  digests_.resize(base_.size());
+  for (std::size_t i = 0; i < base_.size(); ++i) digests_[i] = path_digest(base_[i].path);
   before_.clear();
   if (step > first_step_ && (step - first_step_) % limits_.keyframe_interval >= 1) {
     if (auto earlier = frame(step - 1)) before_ = positions(earlier->units);

@@ -199,6 +199,8 @@ class Recording {
   // What capture() compares the next step with (not saved: a loaded recording is read only).
   std::vector<SimUnit> base_;            // the last frame, as decoded
   std::vector<Vec2> before_;             // positions of the frame before it
+  std::vector<std::uint64_t> digests_;   // path_digest of each slot of base_
+  std::vector<std::uint8_t> path_changed_;  // per slot: its path changed in the step captured
   std::vector<Collision> base_collisions_;  // the last frame's collisions
   std::vector<std::uint8_t> avoiding_;   // per slot: avoidance turned it last step
   std::vector<std::uint8_t> pushing_;    // per slot: prevention pushed it last step

@@ -17,6 +17,7 @@
 #include "planner/sim/simulation.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -131,18 +132,13 @@ MotionState brake(const MotionState& from, const Motion& m, double dt) {
   return to;
 }
 
-void mix(std::uint64_t& h, const void* data, std::size_t n) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ull;
-  }
+// One 64-bit word into a hash: a multiply carries each bit of the word up, a shift brings
+// the high bits back down, so every bit of the word reaches every bit of the hash.
+void mix(std::uint64_t& h, std::uint64_t v) {
+  h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+  h ^= h >> 29;
 }
-
-template <class T>
-void mix(std::uint64_t& h, const T& v) {
-  mix(h, &v, sizeof v);
-}
+void mix(std::uint64_t& h, double v) { mix(h, std::bit_cast<std::uint64_t>(v)); }
 
 }  // namespace
 
@@ -789,29 +785,37 @@ std::size_t Simulation::stuck_count(double seconds) const {
   }));
 }
 
-std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units) {
+std::uint64_t path_digest(std::span<const Vec2> path) {
+  std::uint64_t h = 0x6a09e667f3bcc909ull;
+  mix(h, std::uint64_t{path.size()});
+  for (const Vec2& p : path) {
+    mix(h, p.x);
+    mix(h, p.y);
+  }
+  return h;
+}
+
+std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units,
+                         std::span<const std::uint64_t> path_digests) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   mix(h, steps);
   for (const SimUnit& u : units) {
     if (!u.alive) continue;
-    mix(h, u.id.index);
-    mix(h, u.id.generation);
+    mix(h, std::uint64_t{u.id.index} << 32 | u.id.generation);
     mix(h, u.position.x);
     mix(h, u.position.y);
     mix(h, u.heading);
     mix(h, u.speed);
-    mix(h, u.state);
-    mix(h, u.yield);
-    mix(h, u.order_point);
-    mix(h, u.waypoint);
-    const std::uint64_t n = u.path.size();
-    mix(h, n);
-    for (const Vec2& p : u.path) {
-      mix(h, p.x);
-      mix(h, p.y);
-    }
+    mix(h, std::uint64_t{static_cast<std::uint8_t>(u.state)} << 8 | static_cast<std::uint8_t>(u.yield));
+    mix(h, std::uint64_t{u.order_point});
+    mix(h, std::uint64_t{u.waypoint});
+    mix(h, u.id.index < path_digests.size() ? path_digests[u.id.index] : path_digest(u.path));
   }
   return h;
+}
+
+std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units) {
+  return state_hash(steps, units, {});
 }
 
 std::uint64_t Simulation::state_hash() const { return sim::state_hash(counters_.steps, units_); }

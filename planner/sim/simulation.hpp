@@ -243,8 +243,14 @@ class Simulation {
 };
 
 /// The state hash of unit slots at `steps` (Simulation::state_hash() is this of its own;
-/// a recording's frames give the same).
+/// a recording's frames give the same). Each unit's path counts through its path_digest.
 std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units);
+/// The same, with each slot's path_digest given (index = slot) by a caller that keeps
+/// them (an empty span: computed here).
+std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units,
+                         std::span<const std::uint64_t> path_digests);
+/// A digest of a path's points, for state_hash.
+std::uint64_t path_digest(std::span<const Vec2> path);
 
 /// A saved game: the simulation's scenario (its world as it is now), its units where and
 /// as they are now (position, heading, order), and its whole state in sim_state, so that
