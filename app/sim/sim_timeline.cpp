@@ -23,13 +23,10 @@ std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std:
   return steps;
 }
 
-float sim_timeline_height(const SimPlayer& sim) {
-  const sim::Recording* rec = sim.recording();
-  if (!rec || rec->empty()) return 0;
-  return ImGui::GetFrameHeightWithSpacing() * 2 + ImGui::GetStyle().WindowPadding.y * 2;
-}
-
 namespace {
+
+// Pixels of the band the events are ticked in, above the slider.
+constexpr float kTickBand = 7;
 
 // A button with a tooltip, recorded in the probe.
 bool button(EditorState& state, const char* label, const char* probe, const char* tip, bool enabled = true) {
@@ -43,6 +40,13 @@ bool button(EditorState& state, const char* label, const char* probe, const char
 }
 
 }  // namespace
+
+float sim_timeline_height(const SimPlayer& sim) {
+  const sim::Recording* rec = sim.recording();
+  if (!rec || rec->empty()) return 0;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::GetFrameHeightWithSpacing() * 2 + kTickBand + style.ItemSpacing.y + style.WindowPadding.y * 2;
+}
 
 void sim_timeline(SimPlayer& sim, EditorState& state) {
   const sim::Recording* rec = sim.recording();
@@ -88,7 +92,11 @@ void sim_timeline(SimPlayer& sim, EditorState& state) {
                                            : ": the decoded step differs from the recorded state",
                       rec->stopped() ? rec->stop_message().c_str() : "Every step is recorded (keyframes plus deltas).");
   }
-  // The slider over every recorded step, with the events ticked above it.
+  // The events, ticked in a band above the slider over every recorded step.
+  const float band = kTickBand;
+  const ImVec2 band_lo = ImGui::GetCursorScreenPos();
+  const float band_width = ImGui::GetContentRegionAvail().x;
+  ImGui::Dummy(ImVec2(band_width, band));
   ImGui::SetNextItemWidth(-1);
   std::uint64_t value = shown;
   char format[96];
@@ -98,19 +106,22 @@ void sim_timeline(SimPlayer& sim, EditorState& state) {
   state.probe.last_item("sim_timeline");
   if (changed) sim.scrub(std::clamp(value, first, last));
   if (last > first) {
-    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
     const float grab = ImGui::GetStyle().GrabMinSize;
-    const float x0 = lo.x + grab * 0.5f, x1 = hi.x - grab * 0.5f;
+    const float x0 = band_lo.x + grab * 0.5f, x1 = band_lo.x + band_width - grab * 0.5f;
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     const auto x_of = [&](std::uint64_t step) { return x0 + (x1 - x0) * float(step - first) / float(last - first); };
     for (const std::uint64_t step : events) {
       const float x = x_of(step);
-      draw.AddLine(ImVec2(x, lo.y), ImVec2(x, lo.y + 4), IM_COL32(235, 235, 235, 200));
+      draw.AddLine(ImVec2(x, band_lo.y + band * 0.5f), ImVec2(x, band_lo.y + band), IM_COL32(235, 235, 235, 200));
     }
     for (const sim::RecordedStuck& s : rec->stuck()) {
       const float x = x_of(s.step);
-      draw.AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), IM_COL32(235, 55, 55, 220), 2);
+      draw.AddLine(ImVec2(x, band_lo.y), ImVec2(x, band_lo.y + band), IM_COL32(235, 55, 55, 230), 2);
     }
+    // Where the step shown is.
+    const float x = x_of(shown);
+    draw.AddTriangleFilled(ImVec2(x - 4, band_lo.y), ImVec2(x + 4, band_lo.y), ImVec2(x, band_lo.y + band),
+                           IM_COL32(255, 235, 60, 255));
   }
 }
 
