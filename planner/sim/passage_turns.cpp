@@ -28,7 +28,6 @@ namespace {
 // widths a passage may be long.
 constexpr double kNarrowDiameters = 5;
 constexpr double kLongestWidths = 6;
-constexpr double kWaitMargin = 0.25;  // metres a waiting unit keeps clear of the way out
 
 struct Traversal {
   std::uint32_t passage = 0;
@@ -113,47 +112,6 @@ std::optional<Traversal> traversal(const SimUnit& u, const CostGrid& grid, const
 
 }  // namespace
 
-void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width) {
-  const double now = time();
-  const double dt = scenario().sim.dt;
-  const Motion& m = impl_->motions[u.movement_class];
-  UnitPrivate& x = impl_->extra[u.id.index];
-  u.predicted.clear();
-  // Off the way out: the line through the entry along the flow, half the way's width
-  // plus the unit's radius to the side it stands on (its right if on the line).
-  const Vec2 normal{-flow.y, flow.x};
-  const double lateral = glm::dot(u.position - entry, normal);
-  const double clear = half_width + m.hard_radius + kWaitMargin;
-  if (std::abs(lateral) < clear) {
-    const CostGrid& grid = world_->grid(u.movement_class);
-    const double first = lateral < 0 ? -1.0 : 1.0;
-    for (const double side : {first, -first}) {
-      const Vec2 spot = u.position + normal * (side * clear - lateral);
-      const bool inside = spot.x >= 0 && spot.y >= 0 && spot.x <= scenario().world.width &&
-                          spot.y <= scenario().world.height;
-      if (!inside || segment_blocked(grid, x.move_key, u.position, spot)) continue;
-      u.yield = Yield::MoveAside;
-      u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
-      u.aside = u.home = u.get_to = spot;
-      u.yield_until = now + kYieldSeconds;
-      x.yield_path = {spot};
-      predict(u);
-      x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
-                                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
-      x.next_from_prediction = !u.predicted.empty();
-      return;
-    }
-  }
-  // Clear of the way already (or no room to step aside): brake and wait, asked again
-  // next step.
-  u.yield = Yield::Wait;
-  u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};
-  u.yield_until = now + dt;
-  const double speed = std::max(0.0, u.speed - m.deceleration * dt);
-  x.next = MotionState{u.position + direction(u.heading) * (speed * dt), u.heading, speed};
-  x.next_from_prediction = false;
-}
-
 PassageRules passage_rules(const Motion& m) {
   PassageRules r;
   r.max_width = kNarrowDiameters * 2 * m.hard_radius;
@@ -187,7 +145,7 @@ void Simulation::keep_passages() {
     if (map.passages().empty()) continue;
     UnitPrivate& x = impl_->extra[u.id.index];
     const CostGrid& grid = world_->grid(u.movement_class);
-    const PassageRules rules = passage_rules(impl_->motions[u.movement_class]);
+    const PassageRules& rules = map.rules();
     const auto t = traversal(u, grid, map, rules, kQueueReach);
     // Out of a passage a moment ago and still near it: those queueing at this end wait
     // for it to clear their way.

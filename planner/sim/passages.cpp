@@ -31,7 +31,7 @@ bool joined(const CostGrid& grid, int x, int y, int dx, int dy) {
 
 }  // namespace
 
-PassageMap::PassageMap(const CostGrid& grid, const PassageRules& rules) {
+PassageMap::PassageMap(const CostGrid& grid, const PassageRules& rules) : rules_(rules) {
   const int w = grid.width(), h = grid.height();
   const std::size_t n = grid.cell_count();
   cell_passage_.assign(n, -1);

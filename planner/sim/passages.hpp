@@ -73,8 +73,11 @@ class PassageMap {
   const std::vector<Passage>& passages() const { return passages_; }
   /// The width of every cell (metres; 0 for blocked cells), row-major.
   const std::vector<float>& widths() const { return width_; }
+  /// The rules it was made under.
+  const PassageRules& rules() const { return rules_; }
 
  private:
+  PassageRules rules_;
   std::vector<std::int32_t> cell_passage_;  // -1: not in a passage
   std::vector<float> width_;
   std::vector<Passage> passages_;

@@ -311,6 +311,49 @@ void Simulation::start_order(SimUnit& u) {
   }
 }
 
+// A unit waiting before a bridge or a passage steps clear of the way out of it, so that
+// the units coming through pass (bridges.cpp, passage_turns.cpp).
+void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width) {
+  const double now = time();
+  const double dt = scenario().sim.dt;
+  const Motion& m = impl_->motions[u.movement_class];
+  UnitPrivate& x = impl_->extra[u.id.index];
+  u.predicted.clear();
+  // Off the way out: the line through the entry along the flow, half the way's width
+  // plus the unit's radius to the side it stands on (its right if on the line).
+  const Vec2 normal{-flow.y, flow.x};
+  const double lateral = glm::dot(u.position - entry, normal);
+  const double clear = half_width + m.hard_radius + kWaitMargin;
+  if (std::abs(lateral) < clear) {
+    const CostGrid& grid = world_->grid(u.movement_class);
+    const double first = lateral < 0 ? -1.0 : 1.0;
+    for (const double side : {first, -first}) {
+      const Vec2 spot = u.position + normal * (side * clear - lateral);
+      const bool inside = spot.x >= 0 && spot.y >= 0 && spot.x <= scenario().world.width &&
+                          spot.y <= scenario().world.height;
+      if (!inside || segment_blocked(grid, x.move_key, u.position, spot)) continue;
+      u.yield = Yield::MoveAside;
+      u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
+      u.aside = u.home = u.get_to = spot;
+      u.yield_until = now + kYieldSeconds;
+      x.yield_path = {spot};
+      predict(u);
+      x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
+                                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+      x.next_from_prediction = !u.predicted.empty();
+      return;
+    }
+  }
+  // Clear of the way already (or no room to step aside): brake and wait, asked again
+  // next step.
+  u.yield = Yield::Wait;
+  u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};
+  u.yield_until = now + dt;
+  const double speed = std::max(0.0, u.speed - m.deceleration * dt);
+  x.next = MotionState{u.position + direction(u.heading) * (speed * dt), u.heading, speed};
+  x.next_from_prediction = false;
+}
+
 void Simulation::request_path(SimUnit& u) {
   UnitPrivate& x = impl_->extra[u.id.index];
   if (u.order.points.empty()) {  // nothing to go to
