@@ -300,6 +300,7 @@ render::SimScene SimPlayer::scene() const {
     scene = render::sim_scene(*sim_, selected_);
   }
   scene.focus = focus_;
+  if (recording_ && recording_->has(shown_step())) scene.stuck = recording_->stuck_at(shown_step());
   return scene;
 }
 

@@ -476,7 +476,7 @@ bool read_decisions(std::string_view bytes, std::vector<Decision>& out) {
     d.unit.generation = r.u32();
     d.who = r.u32();
     const std::uint8_t kind = r.byte();
-    if (kind > static_cast<std::uint8_t>(DecisionKind::Stuck)) return false;
+    if (kind > static_cast<std::uint8_t>(DecisionKind::Unstuck)) return false;
     d.kind = static_cast<DecisionKind>(kind);
     d.from = r.byte();
     d.to = r.byte();
@@ -513,6 +513,7 @@ const char* to_string(DecisionKind kind) {
     case DecisionKind::Pushed: return "pushed";
     case DecisionKind::Arrived: return "arrived";
     case DecisionKind::Stuck: return "stuck";
+    case DecisionKind::Unstuck: return "unstuck";
   }
   return "?";
 }
@@ -557,6 +558,7 @@ std::string describe(const Decision& d) {
     case DecisionKind::Pushed: return fmt("collision prevention pushes it %.3f m", d.value);
     case DecisionKind::Arrived: return fmt("arrived at (%.2f, %.2f)", d.point.x, d.point.y);
     case DecisionKind::Stuck: return fmt("flagged stuck: no progress for %.1f s", d.value);
+    case DecisionKind::Unstuck: return "made progress again: no longer stuck";
   }
   return "?";
 }
@@ -774,10 +776,31 @@ void Recording::log_changes(const Simulation& simulation) {
       d.point = e.position;
       d.value = e.time - e.since;
       decisions_.push_back(d);
-      stuck_.push_back({step, e.id, e.unit, e.time, e.since, describe(e)});
+      stuck_.push_back({step, e.id, e.unit, e.time, e.since, RecordedStuck::kStillStuck, describe(e)});
     }
     stuck_seen_ = events.size();
+    // Flags whose unit made progress again.
+    for (std::size_t i = stuck_watched_from_; i < stuck_.size(); ++i) {
+      RecordedStuck& r = stuck_[i];
+      if (r.until != RecordedStuck::kStillStuck || r.step == step || detector_->is_stuck(r.unit)) continue;
+      r.until = step;
+      Decision d;
+      d.step = step;
+      d.unit = r.unit;
+      d.who = r.who;
+      d.kind = DecisionKind::Unstuck;
+      if (const SimUnit* u = simulation.unit(r.unit)) d.point = u->position;
+      decisions_.push_back(d);
+    }
   }
+}
+
+std::vector<UnitId> Recording::stuck_at(std::uint64_t step) const {
+  std::vector<UnitId> out;
+  for (const RecordedStuck& r : stuck_) {
+    if (r.step <= step && step < r.until) out.push_back(r.unit);
+  }
+  return out;
 }
 
 void Recording::truncate_after(std::uint64_t step) {
@@ -790,8 +813,16 @@ void Recording::truncate_after(std::uint64_t step) {
     std::erase_if(snapshots_, [&](const Snapshot& s) { return s.step > step; });
     std::erase_if(decisions_, [&](const Decision& d) { return d.step > step; });
     std::erase_if(stuck_, [&](const RecordedStuck& s) { return s.step > step; });
+    for (RecordedStuck& s : stuck_) {
+      if (s.until != RecordedStuck::kStillStuck && s.until > step) s.until = RecordedStuck::kStillStuck;
+    }
     const std::size_t worlds = snapshots_.empty() ? 0 : snapshots_.back().world + 1;
     worlds_.resize(std::max<std::size_t>(worlds, 1));
+  }
+  // The detector starts afresh: flags still open end here (it flags them again if they
+  // stay stuck).
+  for (RecordedStuck& s : stuck_) {
+    if (s.until == RecordedStuck::kStillStuck) s.until = step + 1;
   }
   // Take up recording from `step`: what capture() compares the next step with.
   stop_message_.clear();
@@ -817,6 +848,7 @@ void Recording::truncate_after(std::uint64_t step) {
   pushing_.assign(base_.size(), 0);
   detector_ = std::make_unique<StuckDetector>(stuck_params(start_.sim));
   stuck_seen_ = 0;
+  stuck_watched_from_ = stuck_.size();
   last_snapshot_time_ = snapshots_.empty() ? -1 : static_cast<double>(snapshots_.back().step) * dt();
   live_ = true;
 }
@@ -917,6 +949,7 @@ std::string Recording::to_bytes() const {
                      {"unit", s.who},
                      {"time", s.time},
                      {"since", s.since},
+                     {"until", s.until},
                      {"text", s.text}});
   }
   j["stuck"] = std::move(stuck);
@@ -999,6 +1032,7 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
       r.who = s.at("unit").get<std::uint32_t>();
       r.time = s.at("time").get<double>();
       r.since = s.at("since").get<double>();
+      r.until = s.at("until").get<std::uint64_t>();
       r.text = s.at("text").get<std::string>();
       rec.stuck_.push_back(std::move(r));
     }

@@ -58,6 +58,7 @@ enum class DecisionKind : std::uint8_t {
   Pushed,         ///< Collision prevention began pushing it, by `value` metres.
   Arrived,        ///< It reached the last point of its order.
   Stuck,          ///< The stuck detector flagged it; `value` = seconds since its last progress.
+  Unstuck,        ///< It made progress again after a stuck flag.
 };
 
 /// snake_case name ("path_requested", ...).
@@ -99,7 +100,11 @@ struct RecordedStuck {
   std::uint32_t who = 0;       ///< Scenario id.
   double time = 0;             ///< Seconds, when flagged.
   double since = 0;            ///< Seconds, its last progress.
+  /// The step it made progress again at (it is stuck from `step` to before it), or
+  /// kStillStuck.
+  std::uint64_t until = kStillStuck;
   std::string text;            ///< describe(StuckEvent).
+  static constexpr std::uint64_t kStillStuck = ~std::uint64_t{0};
   friend bool operator==(const RecordedStuck&, const RecordedStuck&) = default;
 };
 
@@ -154,6 +159,8 @@ class Recording {
   std::vector<std::size_t> decisions_of(UnitId unit) const;
   /// Every stuck flag, in order.
   std::span<const RecordedStuck> stuck() const { return stuck_; }
+  /// Units stuck at `step` (flagged then or before, no progress since).
+  std::vector<UnitId> stuck_at(std::uint64_t step) const;
 
   /// The latest snapshot at or before `step`, or nullptr.
   const Snapshot* snapshot_before(std::uint64_t step) const;
@@ -207,6 +214,7 @@ class Recording {
   std::unordered_map<std::uint64_t, std::uint16_t> contacts_;  // pair -> rule, state of last step
   std::unique_ptr<StuckDetector> detector_;
   std::size_t stuck_seen_ = 0;           // detector events already logged
+  std::size_t stuck_watched_from_ = 0;   // stuck_ flags raised by the current detector
   double last_snapshot_time_ = -1;
   bool live_ = false;                    // made by capture() (not loaded)
 };

@@ -71,6 +71,10 @@ class StuckDetector {
   std::span<const StuckEvent> events() const { return events_; }
   /// Units stuck now (flagged and no progress since).
   std::size_t stuck_now() const;
+  /// Whether unit `id` is stuck now.
+  bool is_stuck(UnitId id) const {
+    return id.index < tracks_.size() && tracks_[id.index].stuck && tracks_[id.index].id == id;
+  }
   const StuckParams& params() const { return params_; }
 
  private:

@@ -255,6 +255,14 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
       if (!c.immediate) out.circle(Layer::SimCollisions, color, c.point, 0.2, false, 1.5f, 4);
     }
   }
+  if (units) {
+    for (const sim::UnitId id : scene.stuck) {
+      const sim::SimUnit* u = find_unit(scene.units, id);
+      if (!u) continue;
+      const sim::Motion& m = u->movement_class < motions.size() ? motions[u->movement_class] : fallback;
+      out.circle(Layer::Units, sim_palette::kStuck, u->position, m.hard_radius + 0.3, false, 2.5f, 5);
+    }
+  }
   if (scene.focus && targets) {
     out.circle(Layer::SimTargets, sim_palette::kFocus, *scene.focus, 0.9, false, 2.5f, 5);
     cross(Layer::SimTargets, sim_palette::kFocus, *scene.focus, 0.5, out);

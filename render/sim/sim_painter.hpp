@@ -39,6 +39,9 @@ struct SimScene {
   /// A point to mark (a log entry's: where a collision happened, a path went, a unit was
   /// pushed), drawn on SimTargets as a ring with a cross; none if empty.
   std::optional<Vec2> focus;
+  /// Units the stuck detector holds stuck (ids of dead or unknown units are ignored),
+  /// ringed in red on Units.
+  std::vector<sim::UnitId> stuck;
 };
 
 /// The scene of `simulation` as it stands, with `selected` highlighted.
@@ -78,6 +81,7 @@ inline constexpr Color kPassageHeld{90, 230, 140, 80};  ///< A held passage's ce
 inline constexpr Color kPassageFlow{90, 230, 140, 255}; ///< The way units go through it.
 inline constexpr Color kPassageQueue{250, 175, 40, 255};///< The way units wait to go through.
 inline constexpr Color kFocus{255, 235, 60, 255};       ///< The point a log entry is about.
+inline constexpr Color kStuck{255, 60, 60, 255};        ///< The ring round a stuck unit.
 }  // namespace sim_palette
 
 /// The colour of a collision in `state`.

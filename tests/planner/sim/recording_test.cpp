@@ -259,6 +259,42 @@ TEST_CASE("recording: the run is taken up again at any step and goes on exactly 
   }
 }
 
+TEST_CASE("recording: stuck flags hold from the step flagged until the unit makes progress again") {
+  // The bridge's queues: flagged after 10 s of waiting, they cross in turn.
+  const Scenario s = bridge_map();
+  Recording rec(s);
+  Simulation sim(s);
+  StuckDetector detector(stuck_params(s.sim));
+  REQUIRE(rec.capture(sim));
+  std::size_t checked = 0;
+  for (int i = 0; i < 1500; ++i) {
+    sim.step();
+    detector.observe(sim);
+    REQUIRE(rec.capture(sim));
+    // At every step the recording holds stuck exactly the units a detector watching the
+    // same run holds stuck.
+    for (const SimUnit& u : sim.slots()) {
+      if (!u.alive) continue;
+      const auto now = rec.stuck_at(sim.step_count());
+      const bool listed = std::find(now.begin(), now.end(), u.id) != now.end();
+      CHECK(listed == detector.is_stuck(u.id));
+      ++checked;
+    }
+  }
+  CHECK(checked > 0);
+  REQUIRE(rec.stuck().size() == detector.events().size());
+  std::size_t ended = 0;
+  for (const RecordedStuck& r : rec.stuck()) {
+    if (r.until == RecordedStuck::kStillStuck) continue;
+    ++ended;
+    CHECK(r.until > r.step);
+    CHECK(std::any_of(rec.decisions().begin(), rec.decisions().end(), [&](const Decision& d) {
+      return d.kind == DecisionKind::Unstuck && d.unit == r.unit && d.step == r.until;
+    }));
+  }
+  CHECK(ended >= 5);
+}
+
 TEST_CASE("recording: a capture that is not the next step stops the recording") {
   const Scenario s = crossing_case(3);
   Recording rec(s);
