@@ -79,6 +79,16 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--no-cooperation", simulate.no_cooperation, "cooperation rules off");
   sim_cmd->add_flag("--no-passages", simulate.no_passages, "narrow passages open both ways at once");
   sim_cmd->add_option("--save-state", simulate.save_state, "write a saved game (the scenario and the simulation's state) here at the end");
+  auto* save_stuck = sim_cmd->add_option(
+      "--save-stuck", simulate.save_stuck,
+      "write a repro of each unit flagged stuck into this folder (made if missing): "
+      "DIR/<file>_unit<ID>_<T>s.json, the saved game from --repro-seconds before its first flag, expecting "
+      "it to arrive; the run then lasts its full length (not cut short once the expectations are decided). "
+      "Stuck units alone do not change the exit code (0, or 1 if an expectation fails or a repro cannot be written)");
+  sim_cmd->add_option("--repro-seconds", simulate.repro_seconds,
+                      "with --save-stuck: simulated seconds (> 0) before the flag each repro starts at (default 10; "
+                      "at least one step; clamped at the run's start)")
+      ->needs(save_stuck);
 
   CheckOptions check;
   auto* check_cmd = app.add_subcommand(

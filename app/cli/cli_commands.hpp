@@ -58,6 +58,8 @@ struct SimulateOptions {
   bool no_cooperation = false;      ///< Cooperation rules off.
   bool no_passages = false;         ///< Narrow passages open both ways at once.
   std::string save_state;           ///< Write a saved game here at the end ("" = none).
+  std::string save_stuck;           ///< Folder for stuck-unit repros ("" = none).
+  double repro_seconds = 10;        ///< Seconds before the flag a repro starts at (> 0).
 };
 
 /// Options of `pathscope check` (app/cli/cli_check.cpp).
