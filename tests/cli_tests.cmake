@@ -184,6 +184,14 @@ pathscope_cli_test(check_stuck_repros 1 "stuck_gap_unit1_13\\.37s\\.json +simula
                    ${PS} check ${REPROS})
 set_tests_properties(cli.simulate_save_stuck PROPERTIES FIXTURES_SETUP stuck_repros)
 set_tests_properties(cli.simulate_stuck_repro_reproduces cli.check_stuck_repros PROPERTIES FIXTURES_REQUIRED stuck_repros)
+# --save-state keeps the stuck detector's tracks: saved at 10 s, the unit is still flagged
+# at 13.37 s as in the uninterrupted run (a fresh detector would wait until 15 s at least).
+pathscope_cli_test(simulate_save_state_stuck_tracks 0 "saved game: .*stuck_gap_saved\\.json \\(step 300\\)"
+                   ${PS} simulate ${DATA}/stuck_gap.json --steps 300 --save-state ${CMAKE_CURRENT_BINARY_DIR}/stuck_gap_saved.json)
+pathscope_cli_test(simulate_saved_game_flags_as_before 0 "^unit 1 stuck at 13\\.37 s at \\(12\\.87, 4\\.57\\)"
+                   ${PS} simulate ${CMAKE_CURRENT_BINARY_DIR}/stuck_gap_saved.json --steps 150)
+set_tests_properties(cli.simulate_save_state_stuck_tracks PROPERTIES FIXTURES_SETUP stuck_saved)
+set_tests_properties(cli.simulate_saved_game_flags_as_before PROPERTIES FIXTURES_REQUIRED stuck_saved)
 # Flagged at 4 s, 10 s before is the start: the repro is the scenario itself.
 pathscope_cli_test(simulate_save_stuck_at_start 1
                    "stuck repro: [^ ]*expect_boxed_in_unit1_4\\.00s\\.json \\(unit 1 flagged at 4\\.00 s. starts at 0\\.00 s, step 0\\)"

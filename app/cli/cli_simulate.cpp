@@ -257,7 +257,7 @@ int run_simulate(const SimulateOptions& options) {
                 hex(simulation.state_hash()).c_str(), f.micros_per_unit_step, f.planning_ms);
   }
   if (!options.save_state.empty()) {
-    if (const Status saved = save_scenario(sim::saved_game(simulation), options.save_state); !saved.ok()) {
+    if (const Status saved = save_scenario(sim::saved_game(simulation, detector), options.save_state); !saved.ok()) {
       std::fprintf(stderr, "pathscope simulate: %s\n", saved.error().to_string().c_str());
       return kExitFailed;
     }
