@@ -10,6 +10,7 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/expectations.hpp"
 #include "planner/sim/simulation.hpp"
+#include "tests/test_maps.hpp"
 
 namespace pathscope::sim {
 
@@ -85,6 +86,41 @@ TEST_CASE("stuck repros: clamped at the run's start, the repro is the scenario i
   CHECK(run.stuck.front().unit == 1);
   CHECK(run.stuck.front().time == r.event.time);
   CHECK(run.failed);
+}
+
+TEST_CASE("stuck repros: a patrol never arrives, so its repro expects it past the point it was stuck before") {
+  Scenario s = test::ascii_scenario({
+      "..........",
+      ".####.....",
+      ".#..#.....",
+      ".####.....",
+      "..........",
+  });
+  s.sim.stuck_seconds = 4;
+  Faction blue;
+  blue.name = "blue";
+  s.factions = {blue};
+  s.units = {test::unit_at(7, {2.5, 2.5}, Order{OrderKind::Patrol, {{8.5, 2.5}, {8.5, 0.5}}, PatrolMode::Loop})};
+  s.units[0].faction = "blue";
+  const auto repros = stuck_repros(s, 8, StuckReproParams{.seconds_before = 2});
+  REQUIRE(repros.ok());
+  REQUIRE(repros->size() == 1);
+  const StuckRepro& r = repros->front();
+  CHECK(r.step == 60);  // 4 s - 2 s
+  REQUIRE(r.scenario.expect.size() == 2);
+  const Expectation& past = r.scenario.expect[0];
+  CHECK(past.kind == ExpectKind::Passes);
+  CHECK(past.point == Vec2{8.5, 2.5});
+  CHECK(past.units == std::vector<std::uint32_t>{7});
+  // T + stuck_seconds + 2 x 6 m at 1 m/s.
+  CHECK(*past.within == doctest::Approx(4 + 4 + 12));
+  const ExpectationRun run = run_expectations(round_trip(r.scenario));
+  REQUIRE_FALSE(run.stuck.empty());
+  CHECK(run.stuck.front().time == r.event.time);
+  const ExpectationResult* passes = result_of(run, ExpectKind::Passes);
+  REQUIRE(passes != nullptr);
+  CHECK(passes->verdict == Verdict::Failed);
+  CHECK(passes->message.find("unit 7") != std::string::npos);
 }
 
 TEST_CASE("stuck repros: each unit once, at its first flag, from a saved game too") {
