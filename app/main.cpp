@@ -84,6 +84,16 @@ int main(int argc, char** argv) {
                       "`pathscope open` scrubs it");
   sim_cmd->add_option("--record-cap", simulate.record_cap_mb, "the recording's memory cap in MB (default 2048)")
       ->check(CLI::Range(1, 1 << 20));
+  auto* save_stuck = sim_cmd->add_option(
+      "--save-stuck", simulate.save_stuck,
+      "write a repro of each unit flagged stuck into this folder (made if missing): "
+      "DIR/<file>_unit<ID>_<T>s.json, the saved game from --repro-seconds before its first flag, expecting "
+      "it to arrive; the run then lasts its full length (not cut short once the expectations are decided). "
+      "Stuck units alone do not change the exit code (0, or 1 if an expectation fails or a repro cannot be written)");
+  sim_cmd->add_option("--repro-seconds", simulate.repro_seconds,
+                      "with --save-stuck: simulated seconds (> 0) before the flag each repro starts at (default 10; "
+                      "at least one step; clamped at the run's start)")
+      ->needs(save_stuck);
 
   CheckOptions check;
   auto* check_cmd = app.add_subcommand(

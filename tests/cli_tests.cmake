@@ -176,6 +176,43 @@ pathscope_cli_test(simulate_expect_passes 0 "expect\\[2\\] passes \"every villag
                    ${PS} simulate maps/sim_town.json)
 pathscope_cli_test(simulate_bad_expect 1 "bad_expect\\.json: expect\\[1\\]\\.units\\[0\\]: no unit has id 9" ${PS} simulate ${DATA}/bad_expect.json)
 
+# Stuck-unit repros (--save-stuck): one file per unit flagged stuck, the saved game from
+# --repro-seconds (10) before its first flag, expecting it to arrive. Reopened, the repro
+# flags the same unit at the same simulated time (the detector's tracks are in its state)
+# and fails naming it; `check` runs a folder of them as a QA suite.
+set(REPROS ${CMAKE_CURRENT_BINARY_DIR}/stuck_repros)
+pathscope_cli_test(simulate_save_stuck 1
+                   "unit 1 stuck at 13\\.37 s.*stuck repro: [^ ]*stuck_repros/stuck_gap_unit1_13\\.37s\\.json \\(unit 1 flagged at 13\\.37 s. starts at 3\\.37 s, step 101\\).*expect\\[1\\] arrive \"through the gap\" failed at 30\\.00 s"
+                   ${PS} simulate ${DATA}/stuck_gap.json --save-stuck ${REPROS})
+pathscope_cli_test(simulate_stuck_repro_reproduces 1
+                   "^unit 1 stuck at 13\\.37 s at \\(12\\.87, 4\\.57\\).*expect\\[1\\] no_stuck \"unit 1 flagged stuck at 13\\.37 s\": failed at 13\\.37 s: unit 1 stuck at 13\\.37 s.*stuck_gap_unit1_13\\.37s\\.json: expect\\[0\\] arrive \"unit 1 flagged stuck at 13\\.37 s\" failed at [0-9.]+ s: unit 1 had not arrived"
+                   ${PS} simulate ${REPROS}/stuck_gap_unit1_13.37s.json)
+pathscope_cli_test(check_stuck_repros 1 "stuck_gap_unit1_13\\.37s\\.json +simulation +failed .*unit 1 had not arrived.*1 files, 1 checks: 0 passed, 1 failed"
+                   ${PS} check ${REPROS})
+set_tests_properties(cli.simulate_save_stuck PROPERTIES FIXTURES_SETUP stuck_repros)
+set_tests_properties(cli.simulate_stuck_repro_reproduces cli.check_stuck_repros PROPERTIES FIXTURES_REQUIRED stuck_repros)
+# --save-state keeps the stuck detector's tracks: saved at 10 s, the unit is still flagged
+# at 13.37 s as in the uninterrupted run (a fresh detector would wait until 15 s at least).
+pathscope_cli_test(simulate_save_state_stuck_tracks 0 "saved game: .*stuck_gap_saved\\.json \\(step 300\\)"
+                   ${PS} simulate ${DATA}/stuck_gap.json --steps 300 --save-state ${CMAKE_CURRENT_BINARY_DIR}/stuck_gap_saved.json)
+pathscope_cli_test(simulate_saved_game_flags_as_before 0 "^unit 1 stuck at 13\\.37 s at \\(12\\.87, 4\\.57\\)"
+                   ${PS} simulate ${CMAKE_CURRENT_BINARY_DIR}/stuck_gap_saved.json --steps 150)
+set_tests_properties(cli.simulate_save_state_stuck_tracks PROPERTIES FIXTURES_SETUP stuck_saved)
+set_tests_properties(cli.simulate_saved_game_flags_as_before PROPERTIES FIXTURES_REQUIRED stuck_saved)
+# Flagged at 4 s, 10 s before is the start: the repro is the scenario itself.
+pathscope_cli_test(simulate_save_stuck_at_start 1
+                   "stuck repro: [^ ]*expect_boxed_in_unit1_4\\.00s\\.json \\(unit 1 flagged at 4\\.00 s. starts at 0\\.00 s, step 0\\)"
+                   ${PS} simulate ${DATA}/expect_boxed_in.json --save-stuck ${CMAKE_CURRENT_BINARY_DIR}/stuck_repros_start)
+pathscope_cli_test(simulate_save_stuck_json 1
+                   "\"stuck_repros\":\\[\\{\"file\":\"[^\"]*stuck_gap_unit1_13\\.37s\\.json\",\"unit\":1,\"flagged\":13\\.36[0-9]*,\"starts\":13\\.3[0-9]*,\"step\":400\\}\\]"
+                   ${PS} simulate ${DATA}/stuck_gap.json --json --repro-seconds 0.01 --save-stuck ${CMAKE_CURRENT_BINARY_DIR}/stuck_repros_json)
+pathscope_cli_test(simulate_repro_seconds_zero 2 "--repro-seconds 0: expected a number of seconds > 0"
+                   ${PS} simulate ${DATA}/stuck_gap.json --save-stuck ${CMAKE_CURRENT_BINARY_DIR}/stuck_repros_bad --repro-seconds 0)
+pathscope_cli_test(simulate_repro_seconds_alone 2 "--repro-seconds requires --save-stuck"
+                   ${PS} simulate ${DATA}/stuck_gap.json --repro-seconds 5)
+pathscope_cli_test(simulate_save_stuck_not_a_folder 1 "--save-stuck [^ ]*stuck_gap\\.json: cannot make the folder"
+                   ${PS} simulate ${DATA}/stuck_gap.json --save-stuck ${DATA}/stuck_gap.json)
+
 # `pathscope check DIR`: a table in file order (the same with one thread or many), a
 # summary line, exit 1 on any failure; a broken file is a failure naming file and field.
 set(CHECK_SUITE_REGEX "a_walk\\.json +simulation +passed .*5 expectations held over 30\\.00 s simulated.*b_boxed_in\\.json +simulation +failed .*expect\\[1\\] no_stuck failed at 4\\.00 s: unit 1 stuck.*c_broken\\.json +broken +failed .*c_broken\\.json: expect\\.kind: expected \"arrive\".*d_search\\.json +search +passed .*2 queries of expected length matched.*e_wrong_length\\.json +search +failed .*queries\\[1\\] \"round the wall\": dijkstra length 20\\.970563, expected 19\\.500000.*5 files, 5 checks: 2 passed, 3 failed")

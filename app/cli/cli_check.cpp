@@ -111,6 +111,7 @@ Row check_simulation(const std::string& file, Scenario scenario) {
   Row row{.file = file, .kind = "simulation", .verdict = "passed", .millis = 0, .message = {}, .details = {}};
   const std::size_t count = scenario.expect.size();
   const sim::ExpectationRun run = sim::run_expectations(std::move(scenario));
+  if (!run.error.empty()) row.details.push_back("saved game not restored: " + run.error);
   for (const sim::ExpectationResult& r : run.results) {
     if (r.verdict != sim::Verdict::Passed) {
       row.details.push_back(r.label + " " + to_string(r.verdict) + " at " + seconds_text(r.time) + ": " +

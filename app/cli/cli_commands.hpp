@@ -60,6 +60,8 @@ struct SimulateOptions {
   std::string save_state;           ///< Write a saved game here at the end ("" = none).
   std::string record;               ///< Write the run's recording here ("" = none).
   std::size_t record_cap_mb = 2048; ///< The recording's memory cap, megabytes.
+  std::string save_stuck;           ///< Folder for stuck-unit repros ("" = none).
+  double repro_seconds = 10;        ///< Seconds before the flag a repro starts at (> 0).
 };
 
 /// Options of `pathscope check` (app/cli/cli_check.cpp).

@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
+#include <system_error>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +25,7 @@
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/stuck_detector.hpp"
+#include "planner/sim/stuck_repro.hpp"
 
 namespace pathscope::app {
 namespace {
@@ -88,6 +92,33 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
+// One repro written by --save-stuck.
+struct WrittenRepro {
+  std::string path;
+  std::uint32_t unit = 0;
+  double flagged = 0;  // seconds
+  double starts = 0;   // seconds
+  std::uint64_t step = 0;
+};
+
+// Writes the stuck units' repros into `dir` (made already): <stem>_unit<ID>_<T>s.json.
+Status write_repros(const Scenario& start, std::span<const sim::StuckEvent> events, double seconds_before,
+                    const std::filesystem::path& dir, const std::string& stem, std::vector<WrittenRepro>& written) {
+  return sim::make_stuck_repros(start, events, sim::StuckReproParams{.seconds_before = seconds_before},
+                                [&](sim::StuckRepro&& r) -> Status {
+                                  char name[64];
+                                  std::snprintf(name, sizeof name, "_unit%u_%.2fs.json", r.event.unit, r.event.time);
+                                  const std::filesystem::path path = dir / (stem + name);
+                                  if (Status saved = save_scenario(r.scenario, path); !saved.ok()) return saved;
+                                  written.push_back(WrittenRepro{.path = path.string(),
+                                                                 .unit = r.event.unit,
+                                                                 .flagged = r.event.time,
+                                                                 .starts = r.time,
+                                                                 .step = r.step});
+                                  return Ok{};
+                                });
+}
+
 void print_verdict(const sim::ExpectationResult& r) {
   std::printf("%s: %s at %.2f s: %s\n", r.label.c_str(), to_string(r.verdict), r.time, r.message.c_str());
 }
@@ -108,17 +139,37 @@ int run_simulate(const SimulateOptions& options) {
     std::fprintf(stderr, "pathscope simulate: %s: the scenario has no units\n", options.path.c_str());
     return kExitFailed;
   }
+  if (!std::isfinite(options.repro_seconds) || !(options.repro_seconds > 0)) {
+    std::fprintf(stderr, "pathscope simulate: --repro-seconds %g: expected a number of seconds > 0\n",
+                 options.repro_seconds);
+    return kExitUsage;
+  }
+  const bool repros = !options.save_stuck.empty();
+  if (repros) {
+    // Made before the run, so that a folder that cannot be made costs no simulation.
+    std::error_code ec;
+    std::filesystem::create_directories(options.save_stuck, ec);
+    if (ec || !std::filesystem::is_directory(options.save_stuck)) {
+      std::fprintf(stderr, "pathscope simulate: --save-stuck %s: cannot make the folder: %s\n",
+                   options.save_stuck.c_str(), ec ? ec.message().c_str() : "a file of that name exists");
+      return kExitFailed;
+    }
+  }
   std::uint64_t steps = options.steps;
   if (options.seconds > 0) steps = static_cast<std::uint64_t>(std::ceil(options.seconds / scenario->sim.dt - 1e-9));
   // With expectations and no length given, it runs until every one is decided (at most
-  // the largest deadline); a length given is run in full, so its figures stay comparable.
+  // the largest deadline, in simulated time since the scenario's start); a length given
+  // is run in full, so its figures stay comparable. Repros want every stuck unit of that
+  // time, so with --save-stuck it is not cut short once the expectations are decided.
   const bool expecting = !scenario->expect.empty();
-  const bool until_decided = expecting && steps == 0 && !options.until_arrived;
-  if (until_decided) {
-    steps = static_cast<std::uint64_t>(
-        std::ceil(sim::expectation_horizon(scenario->expect) / scenario->sim.dt - 1e-9));
-  }
+  const bool to_horizon = expecting && steps == 0 && !options.until_arrived;
+  const bool until_decided = to_horizon && !repros;
+  const auto horizon_step = static_cast<std::uint64_t>(
+      std::ceil(sim::expectation_horizon(scenario->expect) / scenario->sim.dt - 1e-9));
   if (steps == 0) steps = options.until_arrived ? static_cast<std::uint64_t>(std::ceil(600 / scenario->sim.dt)) : 300;
+  // The scenario the run starts from, as the repros start from it too.
+  std::optional<Scenario> start;
+  if (repros) start = *scenario;
   // The detector and the checker only observe: the run is the same with or without them.
   sim::StuckDetector detector(sim::stuck_params(scenario->sim));
   sim::ExpectationChecker checker(scenario->expect);
@@ -131,13 +182,17 @@ int run_simulate(const SimulateOptions& options) {
   scenario->sim_state.clear();
   sim::Simulation simulation(std::move(*scenario));
   if (!saved_state.empty()) {
-    // A saved game: on from where it was saved.
-    if (const Status restored = simulation.restore_state(saved_state); !restored.ok()) {
+    // A saved game: on from where it was saved (the stuck detector's tracks too, if kept).
+    if (const Status restored = sim::restore_saved_game(simulation, detector, saved_state); !restored.ok()) {
       std::fprintf(stderr, "pathscope simulate: %s: %s\n", options.path.c_str(), restored.error().to_string().c_str());
       return kExitFailed;
     }
   }
   if (recording) (void)recording->capture(simulation);
+  if (to_horizon) {
+    const std::uint64_t at = simulation.step_count();
+    steps = horizon_step > at ? horizon_step - at : 0;
+  }
   RunFigures f = run(simulation, steps, options.until_arrived, [&] {
     if (recording) (void)recording->capture(simulation);
     detector.observe(simulation);
@@ -146,6 +201,15 @@ int run_simulate(const SimulateOptions& options) {
   });
   checker.finish(simulation);
   f.stuck = detector.stuck_now();
+  std::vector<WrittenRepro> written;
+  if (repros) {
+    const std::string stem = std::filesystem::path(options.path).stem().string();
+    if (const Status ok = write_repros(*start, detector.events(), options.repro_seconds, options.save_stuck, stem, written);
+        !ok.ok()) {
+      std::fprintf(stderr, "pathscope simulate: --save-stuck: %s\n", ok.error().to_string().c_str());
+      return kExitFailed;
+    }
+  }
   const sim::SimCounters& c = simulation.counters();
   if (options.json) {
     nlohmann::ordered_json j;
@@ -178,6 +242,13 @@ int run_simulate(const SimulateOptions& options) {
       j["expectations"] = list;
       j["expectations_passed"] = !checker.failed();
     }
+    if (repros) {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const WrittenRepro& w : written) {
+        list.push_back({{"file", w.path}, {"unit", w.unit}, {"flagged", w.flagged}, {"starts", w.starts}, {"step", w.step}});
+      }
+      j["stuck_repros"] = list;
+    }
     std::printf("%s\n", j.dump().c_str());
   } else {
     const auto events = detector.events();
@@ -194,7 +265,7 @@ int run_simulate(const SimulateOptions& options) {
                 hex(simulation.state_hash()).c_str(), f.micros_per_unit_step, f.planning_ms);
   }
   if (!options.save_state.empty()) {
-    if (const Status saved = save_scenario(sim::saved_game(simulation), options.save_state); !saved.ok()) {
+    if (const Status saved = save_scenario(sim::saved_game(simulation, detector), options.save_state); !saved.ok()) {
       std::fprintf(stderr, "pathscope simulate: %s\n", saved.error().to_string().c_str());
       return kExitFailed;
     }
@@ -214,6 +285,12 @@ int run_simulate(const SimulateOptions& options) {
                   static_cast<unsigned long long>(recording->first_step()),
                   static_cast<unsigned long long>(recording->last_step()), recording->decisions().size(),
                   recording->stuck().size(), static_cast<double>(recording->bytes()) / (1 << 20));
+    }
+  }
+  if (!options.json) {
+    for (const WrittenRepro& w : written) {
+      std::printf("stuck repro: %s (unit %u flagged at %.2f s; starts at %.2f s, step %llu)\n", w.path.c_str(), w.unit,
+                  w.flagged, w.starts, static_cast<unsigned long long>(w.step));
     }
   }
   if (const sim::ExpectationResult* failure = checker.first_failure()) {

@@ -17,6 +17,7 @@
 #include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/recording.hpp"
+#include "planner/sim/simulation.hpp"
 
 #include <SDL.h>
 
@@ -176,6 +177,32 @@ bool FileActions::save(EditorState& state) {
     return false;
   }
   return save_as(state, path);
+}
+
+void FileActions::request_save_game(EditorState& state) {
+  if (running_game() == nullptr) {
+    state.report_error("Save game: no simulation is running (Play or Step it first)");
+    return;
+  }
+  ask({FileDialog::Browser, BrowseFor::SaveGame, {}, {}});
+}
+
+bool FileActions::save_game_as(EditorState& state, const fs::path& path) {
+  const sim::Simulation* simulation = running_game();
+  if (simulation == nullptr) {
+    state.report_error("Save game: no simulation is running (Play or Step it first)");
+    return false;
+  }
+  if (Status saved = save_scenario(sim::saved_game(*simulation), path); !saved) {
+    state.report_error("cannot save the game: " + saved.error().to_string());
+    return false;
+  }
+  remember(path);  // reopened from Open Recent to run on from there
+  char when[64];
+  std::snprintf(when, sizeof when, " (step %llu, %.2f s)", static_cast<unsigned long long>(simulation->step_count()),
+                simulation->time());
+  state.report("saved game " + path.string() + when);
+  return true;
 }
 
 bool FileActions::save_as(EditorState& state, const fs::path& path) {

@@ -1,7 +1,7 @@
 #pragma once
 
-// The File menu's actions: New, Open, Open Recent, Save, Save As, Import Moving AI map,
-// Export PNG and Quit, and the unsaved-changes flow around them. No ImGui here: tests
+// The File menu's actions: New, Open, Open Recent, Save, Save As, Save Game As, Import
+// Moving AI map, Export PNG and Quit, and the unsaved-changes flow around them. No ImGui here: tests
 // drive these headless. An action that needs the user (a file to choose, a form, the
 // unsaved-changes prompt) leaves a FileDialogRequest, which the dialogs (file_dialogs.hpp)
 // open on their next frame; what the user then chooses comes back through the actions
@@ -22,9 +22,16 @@
 #include "planner/scenario/new_scenario.hpp"
 #include "planner/scenario/scenario.hpp"
 
+namespace pathscope::sim {
+class Simulation;
+}
+
 namespace pathscope::app {
 
 class FileDialogs;
+
+/// The running simulation for Save Game As, or nullptr when there is none.
+using GameSourceFn = std::function<const sim::Simulation*()>;
 
 /// Repaints the scene and writes it to `out` as a width x height PNG (the window loop
 /// implements it with export_png).
@@ -34,7 +41,7 @@ using ExportRequestFn = std::function<Status(int width, int height, const std::f
 enum class FileDialog { None, Unsaved, New, Browser, Import, Export };
 
 /// What the file browser chooses a file for.
-enum class BrowseFor { Open, SaveAs, ImportMap, ImportScen, ExportPng };
+enum class BrowseFor { Open, SaveAs, SaveGame, ImportMap, ImportScen, ExportPng };
 
 /// A dialog an action asks for; the dialogs open it on their next frame, with a fresh
 /// form (no error left from before).
@@ -79,6 +86,9 @@ class FileActions {
   void request_open_dialog(EditorState& state);
   /// Save As...: shows the file browser for a .json file (nothing without a document).
   void request_save_as(EditorState& state);
+  /// Save Game As...: shows the file browser for a .json file when a simulation runs
+  /// (game_source()); else says in the messages that there is nothing to save.
+  void request_save_game(EditorState& state);
   /// Import Moving AI map...: asks about unsaved changes, then shows the import dialog.
   void request_import(EditorState& state);
   /// Export PNG...: shows the export dialog (nothing without a document).
@@ -123,6 +133,16 @@ class FileActions {
   /// the action that waited for the save (the unsaved-changes prompt's Save); without
   /// one (cancelled), or if saving failed, that action is dropped.
   void save_as_chosen(EditorState& state, const std::optional<std::filesystem::path>& chosen);
+
+  /// Where Save Game As finds the running simulation (the window's SimPlayer).
+  void set_game_source(GameSourceFn source) { game_source_ = std::move(source); }
+  /// The running simulation, or nullptr (also without a source).
+  const sim::Simulation* running_game() const { return game_source_ ? game_source_() : nullptr; }
+  /// Writes the running simulation's saved game (sim::saved_game: the world, the units
+  /// as they are, the whole state) to `path` atomically; the document and its file stay
+  /// as they are. Reports the file and step, or the error, in the messages. Returns true
+  /// if written.
+  bool save_game_as(EditorState& state, const std::filesystem::path& path);
 
   /// Imports a Moving AI map as an untitled document, unsaved (modified) until saved as
   /// a scenario; the problems of `scen` (may be empty) whose indices are in `chosen`
@@ -182,6 +202,7 @@ class FileActions {
   std::optional<Pending> after_save_as_;  // Continues once Save As (from the prompt) has written.
   FileDialogRequest request_;             // The dialog asked for; None once taken.
   std::unique_ptr<FileDialogs> dialogs_;  // The dialogs' state between frames.
+  GameSourceFn game_source_;              // The running simulation, for Save Game As.
 };
 
 }  // namespace pathscope::app

@@ -15,6 +15,7 @@
 #include "app/editor/file_browser.hpp"
 #include "app/platform/png_export.hpp"
 #include "planner/scenario/movingai_parse.hpp"
+#include "planner/sim/simulation.hpp"
 
 #include <SDL.h>
 #include <imgui.h>
@@ -54,6 +55,7 @@ std::vector<std::string> extensions_for(BrowseFor purpose) {
   switch (purpose) {
     case BrowseFor::Open: return {".json", ".map", ".scen", ".psrec"};
     case BrowseFor::SaveAs: return {".json"};
+    case BrowseFor::SaveGame: return {".json"};
     case BrowseFor::ImportMap: return {".map"};
     case BrowseFor::ImportScen: return {".scen"};
     case BrowseFor::ExportPng: return {".png"};
@@ -61,12 +63,15 @@ std::vector<std::string> extensions_for(BrowseFor purpose) {
   return {};
 }
 
-bool browser_saves(BrowseFor purpose) { return purpose == BrowseFor::SaveAs || purpose == BrowseFor::ExportPng; }
+bool browser_saves(BrowseFor purpose) {
+  return purpose == BrowseFor::SaveAs || purpose == BrowseFor::SaveGame || purpose == BrowseFor::ExportPng;
+}
 
 const char* browser_title(BrowseFor p) {
   switch (p) {
     case BrowseFor::Open: return "Open scenario###ps_browser";
     case BrowseFor::SaveAs: return "Save scenario as###ps_browser";
+    case BrowseFor::SaveGame: return "Save game as###ps_browser";
     case BrowseFor::ImportMap: return "Choose a Moving AI map###ps_browser";
     case BrowseFor::ImportScen: return "Choose a Moving AI scenario file###ps_browser";
     case BrowseFor::ExportPng: return "Export to PNG file###ps_browser";
@@ -142,6 +147,8 @@ void FileDialogs::menu_items(FileActions& actions, EditorState& state) {
   ImGui::Separator();
   if (ImGui::MenuItem("Save", "Ctrl+S", false, have_doc)) actions.save(state);
   if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S", false, have_doc)) actions.request_save_as(state);
+  if (ImGui::MenuItem("Save Game As...", nullptr, false, actions.running_game() != nullptr))
+    actions.request_save_game(state);
   ImGui::Separator();
   if (ImGui::MenuItem("Import Moving AI map...")) actions.request_import(state);
   if (ImGui::MenuItem("Export PNG...", nullptr, false, have_doc)) actions.request_export(state);
@@ -222,6 +229,11 @@ void FileDialogs::open_requested(FileActions& actions, EditorState& state) {
       case BrowseFor::SaveAs:
         if (state.doc && !state.doc->path().empty()) start = state.doc->path().parent_path();
         name = state.doc ? fs::path(state.doc->display_name()).stem().string() + ".json" : "untitled.json";
+        break;
+      case BrowseFor::SaveGame:
+        if (state.doc && !state.doc->path().empty()) start = state.doc->path().parent_path();
+        name = (state.doc ? fs::path(state.doc->display_name()).stem().string() : std::string("game")) + "_step" +
+               std::to_string(actions.running_game() != nullptr ? actions.running_game()->step_count() : 0) + ".json";
         break;
       case BrowseFor::ImportMap: start = fs::path(ui_->import.map_path).parent_path(); break;
       case BrowseFor::ImportScen: start = fs::path(ui_->import.scen_path).parent_path(); break;
@@ -337,6 +349,9 @@ void FileDialogs::browser_dialog(FileActions& actions, EditorState& state) {
       if (chosen) actions.open_chosen(state, chosen->string());
       break;
     case BrowseFor::SaveAs: actions.save_as_chosen(state, chosen); break;
+    case BrowseFor::SaveGame:
+      if (chosen) (void)actions.save_game_as(state, *chosen);
+      break;
     case BrowseFor::ImportMap:
       if (chosen) ui_->import.map_path = chosen->string();
       ui_->request = Dialog::Import;

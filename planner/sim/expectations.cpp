@@ -313,17 +313,26 @@ const ExpectationResult* ExpectationChecker::first_failure() const {
 
 ExpectationRun run_expectations(Scenario scenario, double max_seconds) {
   if (max_seconds <= 0) max_seconds = expectation_horizon(scenario.expect);
-  const auto steps = static_cast<std::uint64_t>(std::ceil(max_seconds / scenario.sim.dt - 1e-9));
+  const auto last_step = static_cast<std::uint64_t>(std::ceil(max_seconds / scenario.sim.dt - 1e-9));
   StuckDetector detector(stuck_params(scenario.sim));
   ExpectationChecker checker(scenario.expect);
+  const std::string saved_state = std::move(scenario.sim_state);
+  scenario.sim_state.clear();
   Simulation simulation(std::move(scenario));
-  for (std::uint64_t i = 0; i < steps && !checker.decided(); ++i) {
+  ExpectationRun out;
+  if (!saved_state.empty()) {
+    if (const Status restored = restore_saved_game(simulation, detector, saved_state); !restored.ok()) {
+      out.error = restored.error().to_string();
+      out.failed = true;
+      return out;
+    }
+  }
+  while (simulation.step_count() < last_step && !checker.decided()) {
     simulation.step();
     detector.observe(simulation);
     checker.observe(simulation, detector);
   }
   checker.finish(simulation);
-  ExpectationRun out;
   out.seconds = simulation.time();
   out.results.assign(checker.results().begin(), checker.results().end());
   out.stuck.assign(detector.events().begin(), detector.events().end());

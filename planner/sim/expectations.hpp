@@ -83,10 +83,14 @@ struct ExpectationRun {
   std::vector<ExpectationResult> results;  ///< One per expectation, in the scenario's order.
   std::vector<StuckEvent> stuck;           ///< Every stuck flag of the run.
   bool failed = false;                     ///< Any expectation failed.
+  /// The saved game's state did not restore (naming the field): nothing ran, and failed.
+  std::string error;
 };
 
-/// Runs `scenario` (valid, with units) until every expectation is decided, at most
-/// `max_seconds` (<= 0: expectation_horizon), and checks them.
+/// Runs `scenario` (valid, with units; a saved game on from where it was saved, its
+/// stuck detector's tracks too) until every expectation is decided, at most until the
+/// simulated time `max_seconds` (<= 0: expectation_horizon; deadlines are simulated
+/// time since the scenario's start, so a saved game runs that much less), and checks them.
 ExpectationRun run_expectations(Scenario scenario, double max_seconds = 0);
 
 }  // namespace pathscope::sim

@@ -10,6 +10,7 @@
 // then each variable-length list after its length), so a thousand units stay a thousand
 // lines; doubles are written shortest-exact, so they read back bit for bit.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -193,7 +194,7 @@ E read_enum(Reader& r, E last) {
   return static_cast<E>(r.u(static_cast<std::uint64_t>(last)));
 }
 
-void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes) {
+void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes, std::size_t factions) {
   u.id.index = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
   u.id.generation = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
   u.alive = r.b();
@@ -201,6 +202,7 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes) {
   u.movement_class = r.u();
   if (u.movement_class >= classes) r.fail("movement class " + std::to_string(u.movement_class) + " is not in the scenario");
   u.faction = r.u();
+  if (u.faction >= std::max<std::size_t>(factions, 1)) r.fail("faction " + std::to_string(u.faction) + " is not in the scenario");
   u.position = r.vec();
   u.previous = r.vec();
   u.heading = r.num();
@@ -257,7 +259,13 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes) {
   x.passage_time = r.num();
   r.done();
   if (!u.order.points.empty() && u.order_point >= u.order.points.size()) r.fail("order point index past the order's points");
+  // (A waypoint index past the path's end is valid: it means the path is done, and every
+  // reader checks it; a path can be replaced by a shorter one while the index stays.)
+  if (u.patrol_step != 1 && u.patrol_step != -1) r.fail("patrol step " + std::to_string(u.patrol_step) + ": expected 1 or -1");
 }
+
+// The slot `id` names exists in a state of `slots` slots.
+bool names_slot(UnitId id, std::size_t slots) { return id.index < slots; }
 
 }  // namespace
 
@@ -387,8 +395,29 @@ Status Simulation::restore_state(std::string_view text) {
     std::vector<UnitPrivate> extra(units.size());
     for (std::size_t k = 0; k < units.size(); ++k) {
       Reader r(units[k], "sim_state.units[" + std::to_string(k) + "]");
-      read_unit(r, slots[k], extra[k], classes);
+      read_unit(r, slots[k], extra[k], classes, scenario().factions.size());
       if (slots[k].id.index != k) r.fail("slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k));
+    }
+    // What units name of one another and of the world.
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      const std::string where = "sim_state.units[" + std::to_string(k) + "]";
+      const SimUnit& u = slots[k];
+      const UnitPrivate& x = extra[k];
+      // (A yield with nobody asking, waiting at a passage, names slot max: "nobody".)
+      const bool nobody = u.yield_to.index == std::numeric_limits<std::uint32_t>::max();
+      if (u.yield != Yield::None && !nobody && !names_slot(u.yield_to, slots.size()))
+        throw StateError{where, "yield_to names slot " + std::to_string(u.yield_to.index) + ", not in the state"};
+      if (u.lent && u.lent_index >= slots.size())
+        throw StateError{where, "lent rank names slot " + std::to_string(u.lent_index) + ", not in the state"};
+      if (x.last_bridge >= 0) {
+        const auto& bridges = scenario().bridges;
+        const bool known = std::any_of(bridges.begin(), bridges.end(),
+                                       [&](const Bridge& b) { return static_cast<std::int64_t>(b.id) == x.last_bridge; });
+        if (!known) throw StateError{where, "last bridge " + std::to_string(x.last_bridge) + " is not in the scenario"};
+      } else if (x.last_bridge != -1) {
+        throw StateError{where, "last bridge " + std::to_string(x.last_bridge) + ": expected a bridge id or -1"};
+      }
+      if (x.last_passage < -1) throw StateError{where, "last passage " + std::to_string(x.last_passage) + ": expected an index or -1"};
     }
     const Json& free_slots = field(state, "free_slots", "sim_state");
     std::vector<std::uint32_t> free;
@@ -397,6 +426,7 @@ Status Simulation::restore_state(std::string_view text) {
       for (std::size_t k = 0; k < free_slots.size(); ++k) {
         const auto slot = static_cast<std::uint32_t>(r.u(units.empty() ? 0 : units.size() - 1));
         if (slots.empty() || slots[slot].alive) r.fail("slot " + std::to_string(slot) + " is not free");
+        if (std::find(free.begin(), free.end(), slot) != free.end()) r.fail("slot " + std::to_string(slot) + " listed twice");
         free.push_back(slot);
       }
     }
@@ -431,6 +461,7 @@ Status Simulation::restore_state(std::string_view text) {
       m.until = r.num();
       m.rule = read_enum(r, CooperationRule::SlowDown);
       r.done();
+      if (!names_slot(m.a, slots.size()) || !names_slot(m.b, slots.size())) r.fail("names a slot not in the state");
       memory.push_back(m);
     }
     std::vector<Collision> collisions;
@@ -448,6 +479,7 @@ Status Simulation::restore_state(std::string_view text) {
       c.rule = read_enum(r, CooperationRule::SlowDown);
       c.get_to = r.vec();
       r.done();
+      if (!names_slot(c.a, slots.size()) || !names_slot(c.b, slots.size())) r.fail("names a slot not in the state");
       collisions.push_back(c);
     }
     // Counters.
@@ -476,12 +508,26 @@ Status Simulation::restore_state(std::string_view text) {
       density.cell_size = field(d, "cell_size", "sim_state.density").get<double>();
       density.max_value = field(d, "max_value", "sim_state.density").get<float>();
       const std::size_t n = static_cast<std::size_t>(density.width) * static_cast<std::size_t>(density.height);
+      // Empty (no step has counted collisions yet), or the world's grid (cooperation.cpp).
+      const CostGrid& grid = world_->grid(0);
+      if (n > 0 && (density.width != grid.width() || density.height != grid.height())) {
+        throw StateError{"sim_state.density", std::to_string(density.width) + " x " + std::to_string(density.height) +
+                                                  " cells, the world's grid has " + std::to_string(grid.width()) +
+                                                  " x " + std::to_string(grid.height())};
+      }
+      if (n > 0 && density.cell_size != grid.cell_size())
+        throw StateError{"sim_state.density.cell_size", "differs from the world's grid cell size"};
+      if (!std::isfinite(density.max_value) || density.max_value < 0)
+        throw StateError{"sim_state.density.max_value", "expected a number >= 0"};
       if (n > 0) density.value.assign(n, 0.0f);
       const Json& cells = field(d, "cells", "sim_state.density");
       Reader r(cells, "sim_state.density.cells");
       for (std::size_t k = 0; k + 1 < cells.size(); k += 2) {
         const std::uint64_t at = r.u(n == 0 ? 0 : n - 1);
-        density.value[at] = static_cast<float>(r.num());
+        if (n == 0) r.fail("cells in an empty map");
+        const double v = r.num();
+        if (!std::isfinite(v) || v < 0) r.fail("cell " + std::to_string(at) + ": expected a number >= 0");
+        density.value[at] = static_cast<float>(v);
       }
       r.done();
     }
@@ -492,6 +538,9 @@ Status Simulation::restore_state(std::string_view text) {
       const auto bridge = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
       const auto group = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
       r.done();
+      const auto& bridges = scenario().bridges;
+      if (std::none_of(bridges.begin(), bridges.end(), [&](const Bridge& b) { return b.id == bridge; }))
+        r.fail("bridge " + std::to_string(bridge) + " is not in the scenario");
       holders.emplace_back(bridge, group);
     }
     const bool maps = field(state, "passage_maps", "sim_state").get<bool>();
@@ -499,6 +548,13 @@ Status Simulation::restore_state(std::string_view text) {
     if (maps) {
       for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
         passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
+      }
+    }
+    for (std::size_t k = 0; k < slots.size() && !passage_maps.empty(); ++k) {
+      const std::int64_t last = extra[k].last_passage;
+      if (last >= 0 && static_cast<std::size_t>(last) >= passage_maps[slots[k].movement_class].passages().size()) {
+        throw StateError{"sim_state.units[" + std::to_string(k) + "]",
+                         "last passage " + std::to_string(last) + " is not in its class's passages"};
       }
     }
     const Json& passages = field(state, "passages", "sim_state");

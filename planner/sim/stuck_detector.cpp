@@ -11,13 +11,24 @@
 // gets closer than it had been.)
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
 
 namespace pathscope::sim {
 
 namespace {
+
+using Json = nlohmann::json;
+
+// The version of the detector's part of a saved game.
+constexpr int kDetectorStateVersion = 1;
+// Numbers per track: generation, active, target x, y, best direct, best route, progress
+// time, stuck.
+constexpr std::size_t kTrackFields = 8;
 
 // Units that can be stuck: an order with points that is not done.
 bool has_open_order(const SimUnit& u) {
@@ -155,6 +166,106 @@ void StuckDetector::observe(const Simulation& simulation) {
     }
     events_.push_back(std::move(e));
   }
+}
+
+std::string StuckDetector::state_json() const {
+  Json tracks = Json::array();
+  for (const Track& t : tracks_) {
+    tracks.push_back(Json::array({t.id.generation, t.active ? 1 : 0, t.target.x, t.target.y, t.best_direct,
+                                  t.best_route, t.progress_time, t.stuck ? 1 : 0}));
+  }
+  Json state;
+  state["version"] = kDetectorStateVersion;
+  state["tracks"] = std::move(tracks);
+  return state.dump();
+}
+
+Status StuckDetector::restore_state(std::string_view text, std::size_t slots) {
+  const std::string where = "sim_state.stuck_detector";
+  Json state;
+  try {
+    state = Json::parse(text);
+  } catch (const Json::exception& e) {
+    return make_error(ErrorCode::Parse, where, std::string("not JSON: ") + e.what());
+  }
+  if (!state.is_object()) return make_error(ErrorCode::Value, where, "expected an object");
+  const auto version = state.find("version");
+  if (version == state.end() || !version->is_number_integer() || version->get<std::int64_t>() != kDetectorStateVersion) {
+    return make_error(ErrorCode::Value, where + ".version",
+                      "expected " + std::to_string(kDetectorStateVersion) +
+                          (version == state.end() ? ", found none" : ", found " + version->dump()));
+  }
+  const auto list = state.find("tracks");
+  if (list == state.end() || !list->is_array()) return make_error(ErrorCode::Value, where + ".tracks", "expected a list");
+  if (list->size() > slots) {
+    return make_error(ErrorCode::Value, where + ".tracks",
+                      std::to_string(list->size()) + " tracks for " + std::to_string(slots) + " slots");
+  }
+  std::vector<Track> tracks(list->size());
+  for (std::size_t k = 0; k < list->size(); ++k) {
+    const Json& v = (*list)[k];
+    const std::string at = where + ".tracks[" + std::to_string(k) + "]";
+    if (!v.is_array() || v.size() != kTrackFields) {
+      return make_error(ErrorCode::Value, at, "expected a list of " + std::to_string(kTrackFields) + " numbers");
+    }
+    auto flag = [&](std::size_t i) { return v[i].is_number_unsigned() && v[i].get<std::uint64_t>() <= 1; };
+    if (!v[0].is_number_unsigned() || v[0].get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max())
+      return make_error(ErrorCode::Value, at, "item 0 (generation): expected a whole number >= 0");
+    if (!flag(1)) return make_error(ErrorCode::Value, at, "item 1 (active): expected 0 or 1");
+    if (!flag(7)) return make_error(ErrorCode::Value, at, "item 7 (stuck): expected 0 or 1");
+    for (std::size_t i = 2; i < 7; ++i) {
+      if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))
+        return make_error(ErrorCode::Value, at, "item " + std::to_string(i) + ": expected a number");
+    }
+    Track& t = tracks[k];
+    t.id = UnitId{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(v[0].get<std::uint64_t>())};
+    t.active = v[1].get<std::uint64_t>() == 1;
+    t.target = Vec2{v[2].get<double>(), v[3].get<double>()};
+    t.best_direct = v[4].get<double>();
+    t.best_route = v[5].get<double>();
+    t.progress_time = v[6].get<double>();
+    t.stuck = v[7].get<std::uint64_t>() == 1;
+    if (t.best_direct < 0) return make_error(ErrorCode::Value, at, "item 4 (best distance): negative");
+    if (t.best_route < 0 && t.best_route != -1)
+      return make_error(ErrorCode::Value, at, "item 5 (best route): negative (only -1, no path yet)");
+  }
+  tracks_ = std::move(tracks);
+  events_.clear();
+  return Ok{};
+}
+
+Scenario saved_game(const Simulation& simulation, const StuckDetector& detector) {
+  Scenario s = saved_game(simulation);
+  Json state = Json::parse(s.sim_state);
+  state["stuck_detector"] = Json::parse(detector.state_json());
+  s.sim_state = state.dump();
+  return s;
+}
+
+Status restore_saved_game(Simulation& simulation, StuckDetector& detector, std::string_view sim_state) {
+  // The detector's part is read first, so that neither changes on an error in either.
+  StuckDetector restored(detector.params());
+  bool has_tracks = false;
+  try {
+    const Json state = Json::parse(sim_state);
+    if (state.is_object()) {
+      if (const auto it = state.find("stuck_detector"); it != state.end()) {
+        const auto units = state.find("units");
+        const std::size_t slots = units != state.end() && units->is_array() ? units->size() : 0;
+        if (Status ok = restored.restore_state(it->dump(), slots); !ok.ok()) return ok;
+        has_tracks = true;
+      }
+    }
+  } catch (const Json::exception&) {
+    // Not JSON: Simulation::restore_state says so, naming the field.
+  }
+  if (Status ok = simulation.restore_state(sim_state); !ok.ok()) return ok;
+  if (has_tracks) {
+    detector = std::move(restored);
+  } else {
+    detector = StuckDetector(detector.params());
+  }
+  return Ok{};
 }
 
 std::size_t StuckDetector::stuck_now() const {

@@ -8,8 +8,10 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "planner/core/result.hpp"
 #include "planner/sim/sim_types.hpp"
 #include "planner/sim/simulation.hpp"
 
@@ -77,6 +79,14 @@ class StuckDetector {
   }
   const StuckParams& params() const { return params_; }
 
+  /// What it remembers of each slot (not its events), as JSON text: the key
+  /// "stuck_detector" of a saved game's sim_state (see saved_game(sim, detector)).
+  std::string state_json() const;
+  /// Takes the tracks of `text` (state_json()); `slots` is the number of slots of the
+  /// simulation it goes with (no track past it). Events are history and start empty.
+  /// On an error, naming the field, nothing changes.
+  Status restore_state(std::string_view text, std::size_t slots);
+
  private:
   // What the detector remembers of one slot.
   struct Track {
@@ -92,5 +102,14 @@ class StuckDetector {
   std::vector<Track> tracks_;  // index = UnitId::index
   std::vector<StuckEvent> events_;
 };
+
+/// A saved game (saved_game(simulation)) whose sim_state also holds the detector's
+/// tracks, so that a run from it flags units exactly when the uninterrupted run does.
+Scenario saved_game(const Simulation& simulation, const StuckDetector& detector);
+
+/// Runs on from a saved game's `sim_state`: restores the simulation and, if the state
+/// holds them, the detector's tracks (else the detector starts afresh). On an error,
+/// naming the field, neither changes.
+Status restore_saved_game(Simulation& simulation, StuckDetector& detector, std::string_view sim_state);
 
 }  // namespace pathscope::sim

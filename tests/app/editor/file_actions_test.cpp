@@ -22,6 +22,8 @@
 #include "app/editor/file_browser.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/platform/settings.hpp"
+#include "app/sim/sim_player.hpp"
+#include "planner/sim/simulation.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/core/draw_list.hpp"
@@ -109,6 +111,48 @@ void rename_scenario(Document& doc, const std::string& name) {
 }  // namespace
 
 TEST_SUITE("files") {
+  TEST_CASE("save game as: writes the running simulation's saved game atomically, the document untouched") {
+    TempDir dir("save_game");
+    FileActions files;
+    EditorState state;
+    SimPlayer player;
+    files.set_game_source([&] { return player.simulation(); });
+    REQUIRE(files.load_path(state, source_path("maps/sim_bridge.json")));
+    // No simulation yet: nothing to save, and the message says so.
+    files.request_save_game(state);
+    CHECK_FALSE(files.take_dialog_request());
+    CHECK(last_message(state, Severity::Error, "no simulation is running"));
+    CHECK_FALSE(files.save_game_as(state, dir.path / "none.json"));
+    CHECK_FALSE(fs::exists(dir.path / "none.json"));
+    for (int i = 0; i < 90; ++i) REQUIRE(player.step(state));
+    files.request_save_game(state);
+    const std::optional<FileDialogRequest> asked = files.take_dialog_request();
+    REQUIRE(asked);
+    CHECK(asked->dialog == FileDialog::Browser);
+    CHECK(asked->browse_for == BrowseFor::SaveGame);
+    const fs::path out = dir.path / "bridge_game.json";
+    REQUIRE(files.save_game_as(state, out));
+    CHECK(last_message(state, Severity::Info, "saved game " + out.string() + " (step 90, 3.00 s)"));
+    CHECK(count_files(dir.path) == 1);  // no temporary file left behind
+    // The document keeps its file and is not marked saved elsewhere.
+    CHECK(state.doc->path().filename() == "sim_bridge.json");
+    CHECK_FALSE(state.doc->modified());
+    // Loaded and restored, it is the window's simulation.
+    const auto loaded = load_scenario(out);
+    REQUIRE(loaded.ok());
+    REQUIRE_FALSE(loaded->sim_state.empty());
+    Scenario fresh = *loaded;
+    fresh.sim_state.clear();
+    sim::Simulation restored(fresh);
+    REQUIRE(restored.restore_state(loaded->sim_state).ok());
+    CHECK(restored.step_count() == 90);
+    CHECK(restored.state_hash() == player.simulation()->state_hash());
+    // A folder that is not there: an error naming the file, nothing written.
+    CHECK_FALSE(files.save_game_as(state, dir.path / "no_such_folder" / "g.json"));
+    CHECK(last_message(state, Severity::Error, "cannot save the game"));
+    CHECK(last_message(state, Severity::Error, "g.json"));
+  }
+
   TEST_CASE("open_path of a broken file reports file and field and keeps the document") {
     FileActions files;
     EditorState state = state_with_default(files);

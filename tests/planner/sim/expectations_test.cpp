@@ -161,4 +161,26 @@ TEST_CASE("expectations: an arrival without a deadline (built in code) is decide
   CHECK(run.results[0].message == "unit 1 had not arrived in the run's 5.00 s");
 }
 
+TEST_CASE("expectations: a saved game runs on from where it was saved, to deadlines counted from the start") {
+  Scenario s = walk();
+  s.expect = {expect(ExpectKind::Arrive, 40.0)};
+  Simulation a(s);
+  for (int i = 0; i < 300; ++i) a.step();  // 10 s in
+  Scenario saved = saved_game(a);
+  saved.expect = s.expect;
+  const ExpectationRun whole = run_expectations(s);
+  const ExpectationRun rest = run_expectations(saved);
+  CHECK(rest.error.empty());
+  REQUIRE(rest.results.size() == 1);
+  CHECK(rest.results[0].verdict == Verdict::Passed);
+  CHECK(rest.results[0].message == whole.results[0].message);  // arrived at the same time
+  CHECK(rest.seconds == whole.seconds);
+  // A state that does not restore: nothing runs, and the run fails saying why.
+  saved.sim_state = "{\"version\":1}";
+  const ExpectationRun broken = run_expectations(saved);
+  CHECK(broken.failed);
+  CHECK(broken.results.empty());
+  CHECK(broken.error.find("sim_state") != std::string::npos);
+}
+
 }  // namespace pathscope::sim

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/sim_cases.hpp"
@@ -32,6 +33,35 @@ std::vector<Scenario> saved_game_cases() {
   REQUIRE(town.ok());
   out.push_back(*town);
   return out;
+}
+
+// Where fields sit in a unit's list of numbers (sim_state.cpp, write_unit), to edit them
+// as a hand-edited file would.
+struct UnitFields {
+  std::size_t faction = 5;
+  std::size_t order_points = 15;
+  std::size_t order_point = 0;
+  std::size_t patrol_step = 0;
+  std::size_t path = 0;
+  std::size_t yield = 0;
+  std::size_t yield_to = 0;
+};
+
+UnitFields unit_fields(const nlohmann::json& u) {
+  UnitFields f;
+  std::size_t at = f.order_points;
+  at += 1 + 2 * u[at].get<std::size_t>();
+  f.order_point = at;
+  f.patrol_step = at + 1;
+  at += 2;
+  f.path = at;
+  at += 1 + 2 * u[at].get<std::size_t>();
+  at += 1;  // waypoint
+  at += 1 + 6 * u[at].get<std::size_t>();  // predicted points: position, heading, speed, time, waypoint
+  at += 2;                                  // arrived, arrived_time
+  f.yield = at;  // then yield_to (2), speed_factor, aside (2), home (2), get_to (2),
+  f.yield_to = at + 1;  // yield_until, bridge_wait, passage_wait, lent_priority, lent_index, lent
+  return f;
 }
 
 }  // namespace
@@ -107,6 +137,83 @@ TEST_CASE("saved games: a broken state is refused, naming the field, and nothing
   const auto parsed = parse_scenario(text, "x.json");
   REQUIRE_FALSE(parsed.ok());
   CHECK(parsed.error().where.find("sim_state") != std::string::npos);
+}
+
+TEST_CASE("saved games: a hand-edited state naming what is not there is refused, naming the field") {
+  using Json = nlohmann::json;
+  Scenario s = crossing_case(3);
+  Simulation a(s);
+  for (int i = 0; i < 60; ++i) a.step();
+  const Json good = Json::parse(a.state_json());
+  REQUIRE(good["units"].size() >= 2);
+  Simulation b(s);
+  const std::uint64_t before = b.state_hash();
+  // Refused, naming `where` and a message holding `what`; b unchanged.
+  auto refused = [&](const Json& state, const std::string& where, const std::string& what) {
+    const Status st = b.restore_state(state.dump());
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().where == where);
+    CHECK_MESSAGE(st.error().message.find(what) != std::string::npos, st.error().message);
+    CHECK(b.state_hash() == before);
+    CHECK(b.step_count() == 0);
+  };
+  const UnitFields f = unit_fields(good["units"][1]);
+  {
+    Json bad = good;
+    bad["units"][1][f.yield + 14] = 99;  // lent_index
+    bad["units"][1][f.yield + 15] = 1;   // lent
+    refused(bad, "sim_state.units[1]", "lent rank names slot 99");
+  }
+  {
+    Json bad = good;
+    bad["units"][1][f.order_point] = good["units"][1][f.order_points].get<std::size_t>();
+    refused(bad, "sim_state.units[1]", "order point index");
+  }
+  {
+    Json bad = good;
+    bad["units"][1][f.patrol_step] = 3;
+    refused(bad, "sim_state.units[1]", "patrol step");
+  }
+  {
+    Json bad = good;
+    bad["units"][1][f.faction] = 9;
+    refused(bad, "sim_state.units[1]", "faction 9");
+  }
+  {
+    Json bad = good;
+    bad["units"][1][f.yield] = 1;  // Wait
+    bad["units"][1][f.yield_to] = 99;
+    refused(bad, "sim_state.units[1]", "yield_to names slot 99");
+  }
+  {
+    Json bad = good;
+    bad["memory"].push_back(Json::array({0, 0, 99, 0, 1.5, 1}));
+    refused(bad, "sim_state.memory[" + std::to_string(good["memory"].size()) + "]", "names a slot");
+  }
+  {
+    Json bad = good;
+    bad["collisions"].push_back(Json::array({99, 0, 1, 0, 1, 1, 0.0, 1.0, 1.0, 0, 0, 1.0, 1.0}));
+    refused(bad, "sim_state.collisions[" + std::to_string(good["collisions"].size()) + "]", "names a slot");
+  }
+  {
+    Json bad = good;
+    bad["path_requests"].push_back(Json::array({99, 0, 0, 1.0, 1.0, 2.0, 2.0}));
+    refused(bad, "sim_state.path_requests[" + std::to_string(good["path_requests"].size()) + "]", "names no slot");
+  }
+  {
+    Json bad = good;
+    bad["density"]["width"] = 3;
+    bad["density"]["height"] = 3;
+    refused(bad, "sim_state.density", "the world's grid has");
+  }
+  {
+    Json bad = good;
+    bad["bridges"] = Json::array({Json::array({77, 1})});
+    refused(bad, "sim_state.bridges", "bridge 77 is not in the scenario");
+  }
+  // The untouched state is taken.
+  CHECK(b.restore_state(good.dump()).ok());
+  CHECK(b.state_hash() == a.state_hash());
 }
 
 }  // namespace pathscope::sim
