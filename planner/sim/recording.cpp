@@ -588,6 +588,16 @@ bool Recording::capture(const Simulation& simulation) {
     first_step_ = step;
     live_ = true;
     detector_ = std::make_unique<StuckDetector>(stuck_params(simulation.scenario().sim));
+    // A saved game with the detector's tracks flags units when the run it came from did.
+    if (!start_.sim_state.empty()) {
+      try {
+        const Json state = Json::parse(start_.sim_state);
+        if (const auto it = state.find("stuck_detector"); it != state.end())
+          (void)detector_->restore_state(it->dump(), simulation.slots().size());
+      } catch (const Json::exception&) {
+        // Not a state: the simulation was not restored from it either.
+      }
+    }
   } else if (!live_ || step != last_step() + 1) {
     stop(fmt("recording stopped at step %llu: the simulation is at step %llu, not the next one",
              static_cast<unsigned long long>(last_step()), static_cast<unsigned long long>(step)));

@@ -295,6 +295,34 @@ TEST_CASE("recording: stuck flags hold from the step flagged until the unit make
   CHECK(ended >= 5);
 }
 
+TEST_CASE("recording: a saved game with the detector's tracks flags units when the run it came from did") {
+  const Scenario s = bridge_map();
+  Simulation original(s);
+  StuckDetector detector(stuck_params(s.sim));
+  Scenario saved;
+  for (int i = 0; i < 1200; ++i) {
+    original.step();
+    detector.observe(original);
+    if (i + 1 == 200) saved = saved_game(original, detector);
+  }
+  Recording rec(saved);
+  Simulation loaded(saved);
+  StuckDetector unused(stuck_params(s.sim));
+  REQUIRE(restore_saved_game(loaded, unused, saved.sim_state).ok());
+  REQUIRE(rec.capture(loaded));
+  while (loaded.step_count() < 1200) {
+    loaded.step();
+    REQUIRE(rec.capture(loaded));
+  }
+  std::vector<std::pair<std::uint32_t, double>> want, got;
+  for (const StuckEvent& e : detector.events()) {
+    if (e.time > 200 * s.sim.dt + 1e-9) want.emplace_back(e.unit, e.time);
+  }
+  for (const RecordedStuck& r : rec.stuck()) got.emplace_back(r.who, r.time);
+  CHECK(want.size() >= 5);
+  CHECK(got == want);
+}
+
 TEST_CASE("recording: a capture that is not the next step stops the recording") {
   const Scenario s = crossing_case(3);
   Recording rec(s);
