@@ -57,6 +57,7 @@ struct SimulateOptions {
   bool no_prevention = false;       ///< Collision prevention off.
   bool no_cooperation = false;      ///< Cooperation rules off.
   bool no_passages = false;         ///< Narrow passages open both ways at once.
+  double density_cost = -1;         ///< SimSettings::density_cost (< 0: the scenario's).
   std::string save_state;           ///< Write a saved game here at the end ("" = none).
   std::string record;               ///< Write the run's recording here ("" = none).
   std::size_t record_cap_mb = 2048; ///< The recording's memory cap, megabytes.
@@ -83,6 +84,7 @@ struct BenchSimOptions {
   bool no_prevention = false;
   bool no_cooperation = false;
   bool no_passages = false;
+  double density_cost = 0;          ///< SimSettings::density_cost of every case.
 };
 
 /// Options of `pathscope bench world` (app/cli/bench_world.cpp).

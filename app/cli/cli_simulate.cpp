@@ -135,6 +135,7 @@ int run_simulate(const SimulateOptions& options) {
   if (options.no_prevention) scenario->sim.prevention = false;
   if (options.no_cooperation) scenario->sim.cooperation = false;
   if (options.no_passages) scenario->sim.passages = false;
+  if (options.density_cost >= 0) scenario->sim.density_cost = options.density_cost;
   if (scenario->units.empty()) {
     std::fprintf(stderr, "pathscope simulate: %s: the scenario has no units\n", options.path.c_str());
     return kExitFailed;
@@ -326,6 +327,7 @@ int run_bench_sim(const BenchSimOptions& options) {
     if (options.no_prevention) c.scenario.sim.prevention = false;
     if (options.no_cooperation) c.scenario.sim.cooperation = false;
     if (options.no_passages) c.scenario.sim.passages = false;
+    c.scenario.sim.density_cost = options.density_cost;
     const double dt = c.scenario.sim.dt;
     sim::Simulation simulation(std::move(c.scenario));
     const RunFigures f = run(simulation, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);

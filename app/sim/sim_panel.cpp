@@ -164,6 +164,15 @@ void settings_section(EditorState& state) {
            [](Scenario& s, double v) { s.sim.prediction_seconds = v; });
   f.number("path budget", set.path_budget, "Path requests answered per step",
            [](Scenario& s, double v) { s.sim.path_budget = static_cast<int>(std::lround(v)); }, "%.0f");
+  f.number("stuck after (s)", set.stuck_seconds, "A unit that gets less than 'stuck progress' closer to its order point in this time is stuck",
+           [](Scenario& s, double v) { s.sim.stuck_seconds = v; });
+  f.number("stuck progress (m)", set.stuck_progress, "How much closer a unit must get to count as moving",
+           [](Scenario& s, double v) { s.sim.stuck_progress = v; });
+  f.number("density cost", set.density_cost, "Collision density as extra path cost: 0 off; 1 makes the densest cells cost twice as much to plan through",
+           [](Scenario& s, double v) { s.sim.density_cost = v; });
+  state.probe.last_item("sim_density_cost_setting");
+  f.number("density refresh (s)", set.density_refresh, "Seconds between updates of the density cost",
+           [](Scenario& s, double v) { s.sim.density_refresh = v; });
   ImGui::TextDisabled("Changes apply at Reset.");
   ImGui::TreePop();
 }

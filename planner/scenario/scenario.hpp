@@ -231,6 +231,14 @@ struct SimSettings {
   /// only observes: units move the same whatever these are.
   double stuck_seconds = 10;         ///< Seconds (> 0).
   double stuck_progress = 0.5;       ///< Metres (> 0).
+  /// Collision density as planning cost (seed 002: later paths avoid areas where
+  /// collisions keep happening): every `density_refresh` seconds each cell's cost is
+  /// multiplied by 1 + density_cost x the density around it (itself and its 8
+  /// neighbours, the densest) relative to the densest cell, rounded down to eighths (so
+  /// cells under an eighth of the densest add nothing), for every planner that reads the
+  /// cost grids. It is planning cost only: units move as fast.
+  double density_cost = 0;           ///< Weight (0 = off, <= 100).
+  double density_refresh = 1;        ///< Seconds between updates of that cost (> 0, <= 60).
   friend bool operator==(const SimSettings&, const SimSettings&) = default;
 };
 

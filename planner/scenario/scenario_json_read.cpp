@@ -493,7 +493,8 @@ UnitGroup read_group(const Json& j, const std::string& at) {
 void read_sim(const Json& j, Scenario& s) {
   const ObjectReader obj(j, "sim",
                          {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance", "memory_seconds",
-                          "prediction_seconds", "path_budget", "stuck_seconds", "stuck_progress"});
+                          "prediction_seconds", "path_budget", "stuck_seconds", "stuck_progress", "density_cost",
+                          "density_refresh"});
   const SimSettings defaults;
   SimSettings& sim = s.sim;
   sim.dt = read_or(obj, "dt", defaults.dt, read_number);
@@ -510,6 +511,8 @@ void read_sim(const Json& j, Scenario& s) {
   sim.path_budget = read_or(obj, "path_budget", defaults.path_budget, read_int);
   sim.stuck_seconds = read_or(obj, "stuck_seconds", defaults.stuck_seconds, read_number);
   sim.stuck_progress = read_or(obj, "stuck_progress", defaults.stuck_progress, read_number);
+  sim.density_cost = read_or(obj, "density_cost", defaults.density_cost, read_number);
+  sim.density_refresh = read_or(obj, "density_refresh", defaults.density_refresh, read_number);
 }
 
 Query read_query(const Scenario& s, const Json& j, const std::string& at) {

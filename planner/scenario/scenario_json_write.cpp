@@ -287,6 +287,8 @@ OrderedJson sim_json(const SimSettings& sim) {
   const SimSettings defaults;
   if (sim.stuck_seconds != defaults.stuck_seconds) o["stuck_seconds"] = number(sim.stuck_seconds);
   if (sim.stuck_progress != defaults.stuck_progress) o["stuck_progress"] = number(sim.stuck_progress);
+  if (sim.density_cost != defaults.density_cost) o["density_cost"] = number(sim.density_cost);
+  if (sim.density_refresh != defaults.density_refresh) o["density_refresh"] = number(sim.density_refresh);
   return o;
 }
 

@@ -41,6 +41,8 @@ constexpr double kMinSimDt = 1e-4;                 // sim.dt, seconds
 constexpr double kMaxSimDt = 1;                    // sim.dt, seconds
 constexpr double kMaxPredictionSeconds = 10;       // sim.prediction_seconds
 constexpr int kMaxPathBudget = 1'000'000;          // sim.path_budget, requests per step
+constexpr double kMaxDensityCost = 100;             // sim.density_cost, weight
+constexpr double kMaxDensityRefresh = 60;           // sim.density_refresh, seconds
 
 bool valid_utf8(const std::string& s) {
   std::size_t i = 0;
@@ -574,6 +576,8 @@ void check_sim(const Scenario& s) {
   }
   check_positive(sim.stuck_seconds, "sim.stuck_seconds");
   check_positive(sim.stuck_progress, "sim.stuck_progress");
+  in_range(sim.density_cost, 0, kMaxDensityCost, false, "sim.density_cost", "(weight)");
+  in_range(sim.density_refresh, 0, kMaxDensityRefresh, true, "sim.density_refresh", "seconds");
 }
 
 void check_queries(const Scenario& s) {

@@ -4,8 +4,8 @@
 // Everything a later step reads is kept: every slot (dead ones too: their generations
 // keep ids stable), what only the simulation reads per unit, the free slots, the queued
 // path requests in order, the remembered resolutions, the last step's collisions, the
-// density map, the counters, who holds which bridge, the passages' turns, and the next
-// group order's platoon. What is made again from the scenario (the world, the motions, the
+// density map and the cost made from it, the counters, who holds which bridge, the
+// passages' turns, and the next group order's platoon. What is made again from the scenario (the world, the motions, the
 // passage maps' cells) is not. Each unit is one flat list of numbers (a tape: fixed fields,
 // then each variable-length list after its length), so a thousand units stay a thousand
 // lines; doubles are written shortest-exact, so they read back bit for bit.
@@ -344,6 +344,17 @@ std::string Simulation::state_json() const {
   }
   density["cells"] = cells.take();
   state["density"] = std::move(density);
+  // The density cost on the world as last refreshed (SimSettings::density_cost), sparse;
+  // only when some cell carries one, so that saved games without it read as before.
+  if (const std::vector<float>& overlay = world_->cost_overlay(); !overlay.empty()) {
+    Tape cost;
+    for (std::size_t k = 0; k < overlay.size(); ++k) {
+      if (overlay[k] == 1.0f) continue;
+      cost.u(k);
+      cost.num(overlay[k]);
+    }
+    state["density_cost"] = cost.take();
+  }
   Json bridges = Json::array();
   for (const Bridge& b : scenario().bridges) {
     if (const auto holder = impl_->bridges.holder(b.id)) bridges.push_back(Json::array({b.id, *holder}));
@@ -531,6 +542,20 @@ Status Simulation::restore_state(std::string_view text) {
       }
       r.done();
     }
+    // Density cost.
+    std::vector<float> overlay;
+    if (const auto it = state.find("density_cost"); it != state.end()) {
+      const std::size_t n = world_->raster().cell_count();
+      overlay.assign(n, 1.0f);
+      Reader r(*it, "sim_state.density_cost");
+      for (std::size_t k = 0; k + 1 < it->size(); k += 2) {
+        const std::uint64_t at = r.u(n - 1);
+        const double f = r.num();
+        if (!(std::isfinite(f) && f >= 1)) r.fail("a cost factor must be a finite number >= 1");
+        overlay[at] = static_cast<float>(f);
+      }
+      r.done();
+    }
     // Bridges and passages.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> holders;
     for (const Json& e : field(state, "bridges", "sim_state")) {
@@ -590,6 +615,7 @@ Status Simulation::restore_state(std::string_view text) {
     collisions_ = std::move(collisions);
     counters_ = counters;
     density_ = std::move(density);
+    if (!world_->set_cost_overlay(std::move(overlay)).none()) impl_->paths.world_changed(false);
     for (const Bridge& b : scenario().bridges) impl_->bridges.clear(b.id);
     for (const auto& [bridge, group] : holders) (void)impl_->bridges.reserve(bridge, group);
     impl_->passage_maps = std::move(passage_maps);

@@ -185,6 +185,8 @@ void Simulation::update_world(Scenario next) {
   next.sim = scenario().sim;
   const WorldChange change = world_->update(std::move(next));
   impl_->paths.world_changed(change.rebuilt);
+  // A grid of another size: the density map (and the cost made from it) start afresh.
+  if (change.rebuilt && density_.value.size() != world_->raster().cell_count()) density_ = DensityMap{};
   impl_->passage_maps.clear();  // found again from the new grids at the next step
   // Predictions were made on the old world; make them again.
   for (SimUnit& u : units_) u.predicted.clear();
@@ -386,6 +388,7 @@ void Simulation::step() {
   prevent_overlaps();
   ++counters_.steps;
   count_step();
+  refresh_density_cost();
   if (clock_) {
     const std::uint64_t t2 = clock_();
     planning_ns_ += t1 - t0;
@@ -427,7 +430,8 @@ double Simulation::terrain_speed(const SimUnit& u, Vec2 p) const {
   const CostGrid& grid = world_->grid(u.movement_class);
   const auto cell = grid.cell_at(p);
   if (!cell) return m.speed * 0.5;
-  const double mult = grid.multiplier(*cell);
+  // The ground's own multiplier: density cost (density_cost.cpp) is for planning only.
+  const double mult = grid.ground_multiplier(*cell);
   return mult > 0 ? m.speed / mult : m.speed * 0.5;
 }
 

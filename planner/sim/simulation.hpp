@@ -19,7 +19,9 @@
 //   4. the cooperation rules decide who waits, slows, moves aside or goes round;
 //   5. units move (continuous or discrete check against the static world);
 //   6. collision prevention separates any overlapping hard shapes (seed 000);
-//   7. counters: overlaps, tunnelling, density.
+//   7. counters: overlaps, tunnelling, density;
+//   8. every SimSettings::density_refresh seconds, with SimSettings::density_cost on, the
+//      density becomes planning cost on the simulation's world (density_cost.cpp).
 
 #include <cstdint>
 #include <functional>
@@ -135,6 +137,13 @@ struct DensityMap {
   float max_value = 0;
 };
 
+/// Steps between two updates of the density cost (SimSettings::density_refresh, at least 1).
+std::uint64_t density_refresh_steps(const SimSettings& settings);
+/// The cost overlay (PlanningWorld::set_cost_overlay) `density` makes with weight
+/// `weight`: per cell, 1 + weight x (v / max_value) rounded down to eighths, v the
+/// largest value of the cell and its 8 neighbours; empty when no cell gets more than 1.
+std::vector<float> density_cost_factors(const DensityMap& density, double weight);
+
 /// The simulation. Owns a PlanningWorld made from its scenario; not thread-safe.
 class Simulation {
  public:
@@ -154,7 +163,7 @@ class Simulation {
 
   /// The world changed (an edit while it runs): obstacles, terrain. Units, orders and
   /// settings in `next` are ignored; paths that now collide are re-planned as they meet
-  /// the change (Listing 1). `next` must be valid.
+  /// the change (Listing 1). The density cost on the world stays. `next` must be valid.
   void update_world(Scenario next);
 
   /// Adds a unit (its order too); returns its id.
@@ -222,6 +231,7 @@ class Simulation {
   void move_units();
   void prevent_overlaps();
   void count_step();
+  void refresh_density_cost();
   // Helpers.
   void request_path(SimUnit& u);
   void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);

@@ -52,9 +52,19 @@ void CostGrid::update_cells(CellRect rect) {
 std::pair<double, std::uint16_t> CostGrid::cost_of(const Surface& s) const {
   // Multipliers are divided by the road factor as a double, as the coverage rule says;
   // a bridge deck is passable ground with multiplier 1 for every class.
-  const double m = normalized(s.bridge ? 1.0 / double(s.road_factor) : terrain_multiplier_[s.terrain] / double(s.road_factor));
+  double m = normalized(s.bridge ? 1.0 / double(s.road_factor) : terrain_multiplier_[s.terrain] / double(s.road_factor));
+  // The overlay's extra cost applies to passable cells only (a factor of 1 changes no bit).
+  if (m > 0 && s.cost_factor != 1.0f) m *= double(s.cost_factor);
   const std::uint16_t key = m == 0 ? 0 : amphibious_ ? 1 : std::uint16_t(1 + (s.bridge ? 0 : terrain_group_[s.terrain]));
   return {m, key};
+}
+
+double CostGrid::ground_multiplier(std::uint32_t index) const {
+  const Surface& s = raster_->surface(ids_[index]);
+  if (s.cost_factor == 1.0f) return multiplier(index);
+  Surface ground = s;
+  ground.cost_factor = 1.0f;
+  return cost_of(ground).first;
 }
 
 void CostGrid::refresh_surfaces() {

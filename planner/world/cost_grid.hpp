@@ -1,7 +1,9 @@
 #pragma once
 
 // A cost grid for one movement class: per cell, a terrain cost multiplier (or blocked)
-// and the set of legal moves to its 8 neighbours.
+// and the set of legal moves to its 8 neighbours. The multiplier includes the world's
+// cost overlay (planning_world.hpp), which every planner reading the grid thus avoids;
+// ground_multiplier() leaves it out.
 //
 // Storage: the grid keeps one byte per cell (the legal moves) and reads multipliers
 // through the world's raster: the cell's surface id indexes this class's small table of
@@ -66,6 +68,9 @@ class CostGrid {
   /// Terrain multiplier of a cell; 0 when blocked.
   double multiplier(std::uint32_t index) const { return surface_multiplier_[ids_[index]]; }
   bool passable(std::uint32_t index) const { return multiplier(index) > 0; }
+  /// The multiplier of a cell's ground, without the world's cost overlay (a cost for
+  /// planning only): what speed on it follows from. 0 when blocked.
+  double ground_multiplier(std::uint32_t index) const;
   /// Movement key of a cell: 0 when blocked; two passable cells with the same key may be
   /// joined by a move (the same terrain group, or any two for an amphibious class).
   std::uint16_t move_key(std::uint32_t index) const { return surface_key_[ids_[index]]; }

@@ -1,6 +1,8 @@
 #include "planner/world/planning_world.hpp"
 
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "planner/world/world_diff.hpp"
 
@@ -42,6 +44,8 @@ WorldChange PlanningWorld::update(Scenario next) {
     classes_.clear();
     classes_.resize(scenario_.classes.size());
     derived_.clear();
+    if (overlay_.size() != raster_.cell_count()) overlay_.clear();
+    apply_overlay(CellRect{0, 0, raster_.width, raster_.height});
     change.rebuilt = true;
     change.cells = CellRect{0, 0, raster_.width, raster_.height};
     change.area = Box2{{0, 0}, {scenario_.world.width, scenario_.world.height}};
@@ -52,6 +56,7 @@ WorldChange PlanningWorld::update(Scenario next) {
   scenario_ = std::move(next);
   if (!cells->empty()) {
     rasterize_cells(scenario_, *cells, raster_);
+    apply_overlay(cells->intersected(CellRect{0, 0, raster_.width, raster_.height}));
     for (std::size_t c = 0; c < classes_.size(); ++c) {
       if (!classes_[c]) continue;
       classes_[c]->grid.update_cells(*cells);
@@ -63,10 +68,74 @@ WorldChange PlanningWorld::update(Scenario next) {
     change.area = change.area.united(Box2{{change.cells.x0 * s, change.cells.y0 * s}, {change.cells.x1 * s, change.cells.y1 * s}});
   }
   if (change.none()) return change;
+  changed(change);
+  return change;
+}
+
+void PlanningWorld::changed(WorldChange& change) {
   for (auto it = derived_.begin(); it != derived_.end();) {
     it = it->second->update(*this, change) ? std::next(it) : derived_.erase(it);
   }
   ++revision_;
+}
+
+void PlanningWorld::apply_overlay(CellRect rect) {
+  if (overlay_.empty() || rect.empty()) return;
+  raster_.compact(TerrainRaster::kMaxSurfaces / 2);
+  raster_.begin_cells(rect);
+  SurfaceId* ids = raster_.cells();
+  for (int y = rect.y0; y < rect.y1; ++y) {
+    for (int x = rect.x0; x < rect.x1; ++x) {
+      const std::size_t k = std::size_t(y) * std::size_t(raster_.width) + std::size_t(x);
+      const Surface& now = raster_.surface(ids[k]);
+      if (now.cost_factor == overlay_[k]) continue;
+      Surface s = now;
+      s.cost_factor = overlay_[k];
+      ids[k] = raster_.intern(s);
+    }
+  }
+  raster_.end_cells(rect);
+}
+
+WorldChange PlanningWorld::set_cost_overlay(std::vector<float> factors) {
+  assert(factors.empty() || factors.size() == raster_.cell_count());
+  WorldChange change;
+  // The cells whose factor changes (a missing overlay is all 1s).
+  CellRect rect;
+  const int w = raster_.width;
+  for (int y = 0; y < raster_.height; ++y) {
+    const std::size_t row = std::size_t(y) * std::size_t(w);
+    int x0 = w;
+    int x1 = -1;
+    for (int x = 0; x < w; ++x) {
+      const float before = overlay_.empty() ? 1.0f : overlay_[row + std::size_t(x)];
+      const float after = factors.empty() ? 1.0f : factors[row + std::size_t(x)];
+      assert(after >= 1.0f && std::isfinite(after));
+      if (before == after) continue;
+      x0 = std::min(x0, x);
+      x1 = x;
+    }
+    if (x1 >= 0) rect = rect.united(CellRect{x0, y, x1 + 1, y + 1});
+  }
+  // All 1s: no overlay at all.
+  if (std::all_of(factors.begin(), factors.end(), [](float f) { return f == 1.0f; })) factors.clear();
+  if (rect.empty()) {
+    overlay_ = std::move(factors);
+    return change;
+  }
+  // Cells that lose their factor go back to 1 first: apply_overlay() writes factors only.
+  overlay_ = factors.empty() ? std::vector<float>(raster_.cell_count(), 1.0f) : std::move(factors);
+  apply_overlay(rect);
+  if (std::all_of(overlay_.begin(), overlay_.end(), [](float f) { return f == 1.0f; })) overlay_.clear();
+  // Passability and move keys do not change, so neither do moves or regions; the grids
+  // read the new surface ids' multipliers.
+  for (std::size_t c = 0; c < classes_.size(); ++c) {
+    if (classes_[c]) classes_[c]->grid.update_cells(rect);
+  }
+  change.cells = rect.expanded(1).intersected(CellRect{0, 0, raster_.width, raster_.height});
+  const double s = raster_.cell_size;
+  change.area = Box2{{change.cells.x0 * s, change.cells.y0 * s}, {change.cells.x1 * s, change.cells.y1 * s}};
+  changed(change);
   return change;
 }
 

@@ -4,6 +4,10 @@
 // and the connected regions. Built once, then brought up to date edit by edit: update()
 // re-rasterises only the cells an edit can change. Planners borrow from it.
 //
+// A cost overlay (set_cost_overlay) adds planning cost to cells without changing the
+// scenario: every cost grid multiplies it in, and it survives edits (update() puts it
+// back on the cells it re-rasterises). The simulation feeds collision density through it.
+//
 // Memory per cell: 2 bytes of raster (a surface id: terrain, road, bridge), plus 1 byte
 // of legal moves for each class with a cost grid; region labels are kept per run of a
 // row (regions.hpp), a few bytes per row on open maps. Classes nobody plans for cost
@@ -60,6 +64,17 @@ class PlanningWorld {
   /// planners may keep them (they must read grid values again at their next start()).
   WorldChange update(Scenario next);
 
+  /// Sets the cost overlay: extra planning cost per cell, as factors (finite, >= 1;
+  /// row-major over the raster's cells), or empty for none. Every class's multiplier on a
+  /// passable cell is multiplied by its cell's factor, so every planner that reads cost
+  /// grids steers clear of those cells; CostGrid::ground_multiplier() (speed) ignores it.
+  /// Only the cells whose factor changed are updated, as update() updates edited cells;
+  /// returns what changed. The overlay is kept across update() (cleared only when a
+  /// rebuild changes the number of cells).
+  WorldChange set_cost_overlay(std::vector<float> factors);
+  /// The overlay's factors (empty when none).
+  const std::vector<float>& cost_overlay() const { return overlay_; }
+
   /// Increases with every update() that changed something a planner reads.
   std::uint64_t revision() const { return revision_; }
 
@@ -93,12 +108,17 @@ class PlanningWorld {
     bool regions_stale = false;  // labelled again at the next regions() call
   };
   const ClassData& data(std::size_t movement_class) const;
+  // Puts the overlay's factors on the raster cells of `rect` (inside the raster).
+  void apply_overlay(CellRect rect);
+  // Hands `change` (cells and area set) to the derived structures; counts a revision.
+  void changed(WorldChange& change);
 
   Scenario scenario_;
   TerrainRaster raster_;
   mutable std::vector<std::unique_ptr<ClassData>> classes_;  // built on first use
   using DerivedKey = std::pair<std::string, std::size_t>;    // family key, movement class
   mutable std::map<DerivedKey, std::unique_ptr<DerivedStructure>> derived_;  // made on first use
+  std::vector<float> overlay_;  // per cell, >= 1; empty: none
   std::uint64_t revision_ = 0;
 };
 

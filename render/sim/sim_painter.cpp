@@ -77,6 +77,26 @@ void paint_density(const sim::DensityMap& d, DrawList& out) {
   out.image(Layer::SimDensity, {255, 255, 255, 255}, std::move(image));
 }
 
+// The cells that carry density cost: one outline per run of them along a row.
+void paint_density_cost(std::span<const float> factors, int width, double cell_size, DrawList& out) {
+  if (factors.empty() || width <= 0 || factors.size() % std::size_t(width) != 0) return;
+  constexpr Color kCost{150, 40, 200, 220};
+  const int height = int(factors.size() / std::size_t(width));
+  for (int y = 0; y < height; ++y) {
+    const float* row = factors.data() + std::size_t(y) * std::size_t(width);
+    for (int x = 0; x < width;) {
+      if (row[x] <= 1.0f) {
+        ++x;
+        continue;
+      }
+      const int x0 = x;
+      while (x < width && row[x] > 1.0f) ++x;
+      out.rect(Layer::SimDensity, kCost, Vec2{x0 * cell_size, y * cell_size}, Vec2{x * cell_size, (y + 1) * cell_size},
+               false, 1.5f);
+    }
+  }
+}
+
 void arrow(Layer layer, Color color, Vec2 from, Vec2 to, double head, DrawList& out) {
   out.line(layer, color, from, to, 3);
   const Vec2 d = to - from;
@@ -203,6 +223,7 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
   scene.units = simulation.slots();
   scene.collisions = simulation.collisions();
   scene.density = &simulation.density();
+  scene.density_cost = simulation.world().cost_overlay();
   scene.selected = selected;
   for (std::size_t c = 0; c < simulation.scenario().classes.size(); ++c) {
     scene.passages.push_back(simulation.passages(c));
@@ -215,6 +236,7 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
 void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
   const Scenario& s = *scene.scenario;
   if (scene.density && layers.contains(Layer::SimDensity)) paint_density(*scene.density, out);
+  if (layers.contains(Layer::SimDensity)) paint_density_cost(scene.density_cost, scene.grid_width, scene.cell_size, out);
   if (layers.contains(Layer::SimPassages)) paint_passages(scene, out);
 
   // Selection by slot, so a long selection costs no more than one pass.

@@ -42,13 +42,17 @@ struct SimScene {
   /// Units the stuck detector holds stuck (ids of dead or unknown units are ignored),
   /// ringed in red on Units.
   std::vector<sim::UnitId> stuck;
+  /// The planning cost made from the density (PlanningWorld::cost_overlay: a factor per
+  /// cell of the grid above, >= 1); empty when none.
+  std::span<const float> density_cost;
 };
 
 /// The scene of `simulation` as it stands, with `selected` highlighted.
 SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitId> selected = {});
 
 /// Draws the scene: the heat map (SimDensity: one image, a pixel per density cell,
-/// scaled by max_value, empty cells transparent), the narrow passages (SimPassages: their
+/// scaled by max_value, empty cells transparent; cells that carry density cost outlined,
+/// one rectangle per run of them along a row), the narrow passages (SimPassages: their
 /// cells, tinted when held; an arrow the way units go through, and one the way others
 /// wait to; a label with the units inside and waiting), each alive unit's remaining path from
 /// its position and a ring on its current waypoint (SimPaths), its predicted positions as

@@ -157,6 +157,33 @@ TEST_SUITE("scenario_io") {
     expect_error(j, "t.json: sim.stuck_progress", "expected a number");
   }
 
+  TEST_CASE("sim: density_cost and density_refresh are read, written when not the default, and checked") {
+    Json j = doc();
+    CHECK(parse(j)->sim.density_cost == 0);
+    CHECK(parse(j)->sim.density_refresh == 1);
+    CHECK(round_trip(j).find("density") == std::string::npos);
+    j["sim"] = Json::parse(R"({"density_cost": 2.5, "density_refresh": 0.5})");
+    const Result<Scenario> r = parse(j);
+    REQUIRE(r.ok());
+    CHECK(r->sim.density_cost == 2.5);
+    CHECK(r->sim.density_refresh == 0.5);
+    CHECK(round_trip(j).find(R"("path_budget": 64,
+    "density_cost": 2.5,
+    "density_refresh": 0.5
+  })") != std::string::npos);
+    j["sim"] = Json::parse(R"({"density_cost": 2.5})");
+    CHECK(round_trip(j).find("density_refresh") == std::string::npos);
+
+    j["sim"] = Json::parse(R"({"density_cost": -1})");
+    expect_error(j, "t.json: sim.density_cost", "expected a number in [0, 100]");
+    j["sim"] = Json::parse(R"({"density_cost": 101})");
+    expect_error(j, "t.json: sim.density_cost", "found 101");
+    j["sim"] = Json::parse(R"({"density_refresh": 0})");
+    expect_error(j, "t.json: sim.density_refresh", "expected a number in (0, 60] seconds, found 0");
+    j["sim"] = Json::parse(R"({"density_refresh": "often"})");
+    expect_error(j, "t.json: sim.density_refresh", "expected a number");
+  }
+
   TEST_CASE("expect: bad blocks are refused, naming the field") {
     Json j = doc();
     auto with = [&j](const char* text) {

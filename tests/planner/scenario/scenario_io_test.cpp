@@ -238,7 +238,9 @@ Scenario random_scenario(std::uint64_t seed) {
                         .prediction_seconds = uniform(0.01, 10),
                         .path_budget = integer(1, 1'000'000),
                         .stuck_seconds = integer(0, 1) ? uniform(0.1, 60) : SimSettings{}.stuck_seconds,
-                        .stuck_progress = integer(0, 1) ? uniform(0.01, 5) : SimSettings{}.stuck_progress};
+                        .stuck_progress = integer(0, 1) ? uniform(0.01, 5) : SimSettings{}.stuck_progress,
+                        .density_cost = integer(0, 1) ? uniform(0, 100) : SimSettings{}.density_cost,
+                        .density_refresh = integer(0, 1) ? uniform(0.01, 60) : SimSettings{}.density_refresh};
   }
   // Expectations of every kind (none, one, or several: one is written as an object).
   const int expectations = integer(0, 6);

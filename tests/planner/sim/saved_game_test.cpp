@@ -22,6 +22,11 @@ std::vector<Scenario> saved_game_cases() {
   Scenario crossing = crossing_case(10);
   crossing.name = "crossing";
   out.push_back(crossing);
+  Scenario costed = crossing_case(10);
+  costed.name = "crossing with density cost";
+  costed.sim.density_cost = 4;  // the cost made from the density is state too
+  costed.sim.density_refresh = 0.5;
+  out.push_back(costed);
   Scenario circle = circle_case(40);
   circle.name = "circle";
   circle.sim.path_budget = 3;  // requests stay queued for a while
@@ -95,6 +100,7 @@ TEST_CASE("saved games: loading at a random step and running on gives the same h
       REQUIRE_MESSAGE(restored.ok(), restored.error().to_string());
       REQUIRE(b.step_count() == a.step_count());
       REQUIRE(b.state_hash() == a.state_hash());
+      REQUIRE(b.world().cost_overlay() == a.world().cost_overlay());
       for (int i = 0; i < 300; ++i) {
         a.step();
         b.step();

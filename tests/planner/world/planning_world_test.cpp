@@ -176,6 +176,45 @@ TEST_CASE("an updated world equals a world built from scratch, edit after edit")
   }
 }
 
+TEST_CASE("a cost overlay multiplies passable cells' costs, keeps their ground, and survives edits") {
+  std::mt19937_64 rng(11);
+  Scenario s = base_scenario(rng, 30, 20);
+  PlanningWorld world(s);
+  const PlanningWorld plain(s);
+  (void)world.grid(0);
+  std::vector<float> overlay(world.raster().cell_count(), 1.0f);
+  std::uniform_int_distribution<int> level(0, 4);
+  for (float& f : overlay) f = 1.0f + 0.5f * float(level(rng));
+  const std::uint64_t revision = world.revision();
+  const WorldChange change = world.set_cost_overlay(overlay);
+  CHECK_FALSE(change.none());
+  CHECK(world.revision() != revision);
+  for (std::size_t c = 0; c < world.class_count(); ++c) {
+    const CostGrid& g = world.grid(c);
+    const CostGrid& p = plain.grid(c);
+    for (std::uint32_t i = 0; i < g.cell_count(); ++i) {
+      REQUIRE(g.moves(i) == p.moves(i));
+      REQUIRE(g.ground_multiplier(i) == p.multiplier(i));
+      REQUIRE(g.multiplier(i) == (p.passable(i) ? p.multiplier(i) * double(overlay[i]) : 0.0));
+    }
+  }
+  // The same overlay again changes nothing.
+  CHECK(world.set_cost_overlay(overlay).none());
+  // Edits keep it: the world equals a fresh one of the edited scenario with the overlay.
+  for (int edit = 0; edit < 30; ++edit) {
+    random_edit(rng, s);
+    (void)world.update(s);
+    REQUIRE(world.cost_overlay() == overlay);
+    PlanningWorld fresh(s);
+    (void)fresh.set_cost_overlay(overlay);
+    check_same(world, fresh);
+  }
+  // Cleared, it is a plain world again.
+  CHECK_FALSE(world.set_cost_overlay({}).none());
+  CHECK(world.cost_overlay().empty());
+  check_same(world, PlanningWorld(s));
+}
+
 TEST_CASE("a new grid size, terrain table or class list rebuilds the world") {
   std::mt19937_64 rng(7);
   Scenario s = base_scenario(rng, 20, 16);
