@@ -280,7 +280,7 @@ TEST_SUITE("sim_window") {
     CHECK(std::string(yield_name(sim::Yield::MoveAside)) == "move_aside");
   }
 
-  TEST_CASE("sim player: every step is recorded; scrubbing shows the state a fresh run had; it runs on from any step") {
+  TEST_CASE("sim player: every step is recorded, scrubbing shows the state a fresh run had, and it runs on from any step") {
     const Scenario scenario = with_faction(sim::crossing_case(6));
     Rig rig(scenario);
     for (int i = 0; i < 120; ++i) REQUIRE(rig.player.step(rig.state));

@@ -161,7 +161,7 @@ TEST_SUITE("render") {
     CHECK_FALSE(highlight[0]->filled);
   }
 
-  TEST_CASE("sim painter: stuck units are ringed in red; a log entry's point is marked") {
+  TEST_CASE("sim painter: stuck units are ringed in red and a log entry's point is marked") {
     const Scenario s = sim_painter_scenario();
     std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}, 0), make_unit(1, {5, 5}, 1), make_unit(2, {8, 8}, 0)};
     units[2].alive = false;
