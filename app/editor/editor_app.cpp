@@ -25,6 +25,7 @@ namespace pathscope::app {
 EditorApp::EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings)
     : window_(window), renderer_(renderer), files_(settings, true), adapter_(renderer) {
   files_.set_game_source([this] { return sim_.simulation(); });  // File > Save Game As
+  files_.set_detector_source([this] { return sim_.stuck_detector(); });
   if (const char* path = std::getenv("PATHSCOPE_UI_STATE"); path && *path) {
     ui_state_path_ = path;
     state_.probe.enable();

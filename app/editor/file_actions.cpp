@@ -18,6 +18,7 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/recording.hpp"
 #include "planner/sim/simulation.hpp"
+#include "planner/sim/stuck_detector.hpp"
 
 #include <SDL.h>
 
@@ -193,7 +194,9 @@ bool FileActions::save_game_as(EditorState& state, const fs::path& path) {
     state.report_error("Save game: no simulation is running (Play or Step it first)");
     return false;
   }
-  if (Status saved = save_scenario(sim::saved_game(*simulation), path); !saved) {
+  const sim::StuckDetector* detector = detector_source_ ? detector_source_() : nullptr;
+  const Scenario game = detector ? sim::saved_game(*simulation, *detector) : sim::saved_game(*simulation);
+  if (Status saved = save_scenario(game, path); !saved) {
     state.report_error("cannot save the game: " + saved.error().to_string());
     return false;
   }

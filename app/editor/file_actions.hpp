@@ -24,6 +24,7 @@
 
 namespace pathscope::sim {
 class Simulation;
+class StuckDetector;
 }
 
 namespace pathscope::app {
@@ -32,6 +33,8 @@ class FileDialogs;
 
 /// The running simulation for Save Game As, or nullptr when there is none.
 using GameSourceFn = std::function<const sim::Simulation*()>;
+/// The stuck detector watching it up to its current step, or nullptr when there is none.
+using DetectorSourceFn = std::function<const sim::StuckDetector*()>;
 
 /// Repaints the scene and writes it to `out` as a width x height PNG (the window loop
 /// implements it with export_png).
@@ -136,6 +139,9 @@ class FileActions {
 
   /// Where Save Game As finds the running simulation (the window's SimPlayer).
   void set_game_source(GameSourceFn source) { game_source_ = std::move(source); }
+  /// Where Save Game As finds the stuck detector watching the running simulation: its
+  /// tracks go into the saved game, so that the game flags units when the run did.
+  void set_detector_source(DetectorSourceFn source) { detector_source_ = std::move(source); }
   /// The running simulation, or nullptr (also without a source).
   const sim::Simulation* running_game() const { return game_source_ ? game_source_() : nullptr; }
   /// Writes the running simulation's saved game (sim::saved_game: the world, the units
@@ -203,6 +209,7 @@ class FileActions {
   FileDialogRequest request_;             // The dialog asked for; None once taken.
   std::unique_ptr<FileDialogs> dialogs_;  // The dialogs' state between frames.
   GameSourceFn game_source_;              // The running simulation, for Save Game As.
+  DetectorSourceFn detector_source_;      // Its stuck detector, for Save Game As.
 };
 
 }  // namespace pathscope::app

@@ -304,6 +304,11 @@ render::SimScene SimPlayer::scene() const {
   return scene;
 }
 
+const sim::StuckDetector* SimPlayer::stuck_detector() const {
+  if (!sim_ || !recording_ || recording_->empty() || recording_->last_step() != sim_->step_count()) return nullptr;
+  return recording_->detector();
+}
+
 void SimPlayer::set_focus(std::optional<Vec2> point) {
   focus_ = point;
   ++version_;

@@ -125,6 +125,9 @@ class SimPlayer {
   const sim::SimUnit* shown_unit(sim::UnitId id) const;
   /// What the window draws of what is shown; needs active().
   render::SimScene scene() const;
+  /// The stuck detector watching the simulation up to its current step (the recording's),
+  /// or nullptr.
+  const sim::StuckDetector* stuck_detector() const;
   /// Marks a point in the scene (a log entry's) until the next scrub, or clears it.
   void set_focus(std::optional<Vec2> point);
 

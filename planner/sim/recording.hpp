@@ -162,6 +162,10 @@ class Recording {
   /// Units stuck at `step` (flagged then or before, no progress since).
   std::vector<UnitId> stuck_at(std::uint64_t step) const;
 
+  /// The stuck detector watching the run up to last_step(), or nullptr (before the first
+  /// capture, or once stopped: then it no longer watches).
+  const StuckDetector* detector() const { return live_ && !stopped() ? detector_.get() : nullptr; }
+
   /// The latest snapshot at or before `step`, or nullptr.
   const Snapshot* snapshot_before(std::uint64_t step) const;
   std::span<const Snapshot> snapshots() const { return snapshots_; }

@@ -24,6 +24,7 @@
 #include "app/platform/settings.hpp"
 #include "app/sim/sim_player.hpp"
 #include "planner/sim/simulation.hpp"
+#include "planner/sim/stuck_detector.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/core/draw_list.hpp"
@@ -117,6 +118,7 @@ TEST_SUITE("files") {
     EditorState state;
     SimPlayer player;
     files.set_game_source([&] { return player.simulation(); });
+    files.set_detector_source([&] { return player.stuck_detector(); });
     REQUIRE(files.load_path(state, source_path("maps/sim_bridge.json")));
     // No simulation yet: nothing to save, and the message says so.
     files.request_save_game(state);
@@ -147,6 +149,18 @@ TEST_SUITE("files") {
     REQUIRE(restored.restore_state(loaded->sim_state).ok());
     CHECK(restored.step_count() == 90);
     CHECK(restored.state_hash() == player.simulation()->state_hash());
+    // With the stuck detector's tracks: the queued units are flagged when the window's
+    // run flags them (at 10 s), not 10 s after loading.
+    CHECK(loaded->sim_state.find("stuck_detector") != std::string::npos);
+    sim::Simulation again(fresh);
+    sim::StuckDetector detector(sim::stuck_params(fresh.sim));
+    REQUIRE(sim::restore_saved_game(again, detector, loaded->sim_state).ok());
+    for (int i = 0; i < 240 && detector.events().empty(); ++i) {
+      again.step();
+      detector.observe(again);
+    }
+    REQUIRE_FALSE(detector.events().empty());
+    CHECK(detector.events().front().time == doctest::Approx(10.0));
     // A folder that is not there: an error naming the file, nothing written.
     CHECK_FALSE(files.save_game_as(state, dir.path / "no_such_folder" / "g.json"));
     CHECK(last_message(state, Severity::Error, "cannot save the game"));
