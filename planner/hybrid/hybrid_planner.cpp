@@ -18,6 +18,8 @@
 
 #include "planner/hybrid/hybrid_planner.hpp"
 
+#include "planner/hybrid/hybrid_dependency.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -81,6 +83,8 @@ SearchStatus HybridPlanner::start(const PathQuery& query) {
   fallback_ = false;
   route_expansions_ = leg_expansions_ = leg_pushes_ = 0;
   route_length_ = route_cost_ = 0;
+  route_dependency_.reset();
+  leg_dependencies_.clear();
   if (observer_) observer_->on_start(query);
   route_.set_observer(observer_ ? &route_relay_ : nullptr);
   legs_.set_observer(observer_ ? &leg_relay_ : nullptr);
@@ -119,6 +123,7 @@ SearchStatus HybridPlanner::step(std::uint64_t max_expansions) {
       route_points_ = r.points;
       route_length_ = r.length;
       route_cost_ = r.cost;
+      route_dependency_ = route_.result_dependency();
       if (observer_) observer_->on_refine("visibility route", route_points_);
       waypoints_.push_back(query_.start);
       for (std::size_t i = 1; i + 1 < route_points_.size(); ++i) {
@@ -172,7 +177,25 @@ void HybridPlanner::leg_found() {
   const std::size_t skip_node = !result_.nodes.empty() && !r.nodes.empty() && r.nodes.front() == result_.nodes.back();
   result_.nodes.insert(result_.nodes.end(), r.nodes.begin() + std::ptrdiff_t(skip_node), r.nodes.end());
   result_.cost += r.cost;
+  leg_dependencies_.push_back(legs_.result_dependency());
   if (observer_) observer_->on_refine("legs refined", result_.points);
+}
+
+std::unique_ptr<ResultDependency> HybridPlanner::result_dependency() const {
+  if (result_.status != SearchStatus::Found || fallback_ || !route_dependency_) return nullptr;
+  for (const std::shared_ptr<const ResultDependency>& leg : leg_dependencies_) {
+    if (!leg) return nullptr;
+  }
+  // snap() reads the cells round each corner, up to snap_cells rings out.
+  const CostGrid& grid = world_.grid(class_);
+  std::vector<CellRect> squares;
+  for (std::size_t i = 1; i + 1 < route_points_.size(); ++i) {
+    const std::optional<std::uint32_t> at = grid.cell_at(route_points_[i]);
+    if (!at) continue;
+    const glm::ivec2 c = grid.cell(*at);
+    squares.push_back(CellRect{c.x, c.y, c.x + 1, c.y + 1}.expanded(params_.snap_cells));
+  }
+  return std::make_unique<HybridDependency>(route_dependency_, leg_dependencies_, std::move(squares));
 }
 
 SearchStatus HybridPlanner::finish(SearchStatus status, std::string message) {

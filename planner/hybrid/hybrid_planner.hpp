@@ -60,8 +60,10 @@ class HybridPlanner final : public Planner {
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The route's temporary links (the start's and the goal's).
   void visit_path_structure(StructureVisitor& visitor) const override { route_.visit_path_structure(visitor); }
-  /// None: any world change re-plans.
-  std::unique_ptr<ResultDependency> result_dependency() const override { return nullptr; }
+  /// The last Found answer's HybridDependency: its route's dependency, its legs', and the
+  /// cells round its corners. None after a fallback (a route found later would change
+  /// the answer): then any world change re-plans.
+  std::unique_ptr<ResultDependency> result_dependency() const override;
   /// The current leg's search (the trace holds every leg's).
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
   void set_observer(SearchObserver* observer) override { observer_ = observer; }
@@ -119,6 +121,9 @@ class HybridPlanner final : public Planner {
   std::uint64_t route_expansions_ = 0;
   std::uint64_t leg_expansions_ = 0;     // finished legs
   std::uint64_t leg_pushes_ = 0;
+  // What the answer read (HybridDependency), taken as each part finishes.
+  std::shared_ptr<const ResultDependency> route_dependency_;
+  std::vector<std::shared_ptr<const ResultDependency>> leg_dependencies_;
   double route_length_ = 0;
   double route_cost_ = 0;
   PathResult result_;

@@ -210,4 +210,69 @@ TEST_CASE("hybrid: a point the grid blocks is invalid, no way on the grid is no 
   CHECK(find_path(h, PathQuery{{5, 10}, {10, 15}}).status == SearchStatus::Found);
 }
 
+TEST_CASE("hybrid: an answer held after a change is the answer re-planned, walls placed away keep it") {
+  // Random changes after each answer: a wall placed anywhere, a swamp or a wall placed on
+  // the path, a threat moved, a wall removed. Whenever the dependency says the answer holds, planning again must give
+  // it exactly; walls away from the route and threats must keep it, and removals void it.
+  std::mt19937_64 rng(3004);
+  const PlannerInfo* info = find_planner("hybrid");
+  REQUIRE(info);
+  int kept = 0, voided = 0, threats_kept = 0, removals = 0;
+  for (int round = 0; round < 60; ++round) {
+    Scenario s = random_field(rng, 60, 40);
+    Influence threat;
+    threat.id = 1;
+    threat.center = {30, 20};
+    threat.radius = 5;
+    s.threats.push_back(threat);
+    PlanningWorld world(s);
+    auto hybrid = info->create(QueryContext{world, 0, std::nullopt, defaults(*info)});
+    std::uniform_real_distribution<double> ux(0, 60), uy(0, 40);
+    const PathQuery query{{ux(rng), uy(rng)}, {ux(rng), uy(rng)}};
+    const PathResult before = find_path(*hybrid, query);
+    if (before.status != SearchStatus::Found) continue;
+    const std::unique_ptr<ResultDependency> dependency = hybrid->result_dependency();
+    if (!dependency) continue;  // a fallback: any change re-plans
+    CAPTURE(round);
+    const int kind = round % 5;
+    if (kind == 0 || kind == 1 || kind == 4) {
+      // Anywhere, or over a point of the path (which changes the answer, mostly).
+      const Vec2 at = kind == 0 ? Vec2{ux(rng), uy(rng)} : before.points[before.points.size() / 2];
+      const Vec2 lo = glm::max(at - Vec2{1.5, 1.5}, Vec2{0, 0});
+      s.features.push_back(rect(100, *s.find_terrain(kind == 1 ? "swamp" : "wall"), lo,
+                                glm::min(lo + Vec2{3, 3}, Vec2{60, 40})));
+    } else if (kind == 2) {
+      s.threats[0].center = {ux(rng), uy(rng)};
+    } else {
+      s.features.erase(s.features.begin());
+    }
+    const WorldChange change = world.update(s);
+    const bool holds = dependency->still_valid(change);
+    if (kind == 2) {
+      CHECK(holds);
+      threats_kept += holds;
+    }
+    if (kind == 3) {
+      CHECK_FALSE(holds);
+      ++removals;
+    }
+    if (!holds) {
+      ++voided;
+      continue;
+    }
+    ++kept;
+    if (kind == 1 || kind == 4) MESSAGE("held with a feature on the path");
+    auto again = info->create(QueryContext{world, 0, std::nullopt, defaults(*info)});
+    const PathResult after = find_path(*again, query);
+    REQUIRE(after.status == SearchStatus::Found);
+    CHECK(after.points == before.points);
+    CHECK(after.nodes == before.nodes);
+    CHECK(after.cost == before.cost);
+  }
+  CHECK(kept >= 10);
+  CHECK(voided >= 5);
+  CHECK(threats_kept >= 3);
+  CHECK(removals >= 3);
+}
+
 }  // TEST_SUITE
