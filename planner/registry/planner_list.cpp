@@ -126,7 +126,7 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"roads",
                  "roads, whose legs cost length / speed factor: 0 off; 1 seed 004's road pass after the search; 2 "
                  "planned exactly in the graph (road points, angle-rule entry and exit points)",
-                 1, 0, 2},
+                 2, 0, 2},
        ParamSpec{"road_reach", "metres within which the path is linked to a road (road pass)", 24, 1, 1000},
        ParamSpec{"weighted", "1: seed 004's swamps: passable features of another cost join the graph and weigh links",
                  1, 0, 1}},
@@ -172,14 +172,16 @@ std::vector<PlannerInfo> make_registry() {
       {ParamSpec{"radius", "metres the route keeps from obstacles; -1: the movement class's radius", -1, -1, 1000},
        ParamSpec{"max_error", "metres by which the route's circles and rounded corners may be overstated", 0.05,
                  1.0 / 1024, 10},
-       ParamSpec{"roads", "1: the route's road pass (seed 004)", 1, 0, 1},
+       ParamSpec{"roads",
+                 "the route's roads: 0 off; 1 seed 004's road pass after its search; 2 planned exactly in its graph",
+                 2, 0, 2},
        ParamSpec{"weighted", "1: the route weighs passable features of another cost (seed 004's swamps)", 1, 0, 1},
        ParamSpec{"snap", "cells searched round a route corner whose cell is blocked, for a passable one", 3, 0, 64}},
       [](const QueryContext& c) {
         HybridParams p;
         p.route.radius = c.params.at(0);
         p.route.max_error = c.params.at(1);
-        p.route.roads = c.params.at(2) != 0 ? RoadMode::Pass : RoadMode::Off;
+        p.route.roads = RoadMode(std::lround(c.params.at(2)));
         p.route.weighted = c.params.at(3) != 0;
         p.snap_cells = int(std::lround(c.params.at(4)));
         return std::make_unique<HybridPlanner>(c.world, c.movement_class, p, "hybrid");

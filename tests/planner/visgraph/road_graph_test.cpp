@@ -179,12 +179,12 @@ TEST_CASE("road pieces inside an obstacle are left out: a road through a wall is
   CHECK(top >= 55);  // round the end of the wall
 }
 
-TEST_CASE("the planner lists the road parameters, and stepping equals one shot with roads") {
+TEST_CASE("the planner lists the road parameters, exact by default, and stepping equals one shot with roads") {
   const PlannerInfo* info = find_planner("visgraph");
   REQUIRE(info != nullptr);
   bool roads = false, reach = false;
   for (const ParamSpec& p : info->params) {
-    roads = roads || (p.name == "roads" && p.default_value == 1);
+    roads = roads || (p.name == "roads" && p.default_value == 2);  // exact by default
     reach = reach || p.name == "road_reach";
   }
   CHECK(roads);
