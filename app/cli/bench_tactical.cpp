@@ -3,18 +3,21 @@
 //
 //   - Per scenario (by default the six maps/tactical_*.json: the seed's grids of 512,
 //     2,048 and 8,192 nodes with one threat and one ally, and with four of each), its
-//     first query with the four modes of the same cost model: BSTS (the seed's
-//     heuristic), waypoint (BSTS or by way of an ally or round a threat), admissible
+//     first query with the five modes of the same cost model: BSTS (the seed's
+//     heuristic), waypoint (BSTS or by way of an ally or round a threat), coarse
+//     (cost-to-go over a coarse lattice and the circles' rims), admissible
 //     bidirectional A* and exact (bidirectional Dijkstra). Per
 //     mode: cells explored (expanded by either side, each once), all cells, the
 //     percentage, the path's cost, cost / exact optimum, and the fastest of --repeat
 //     runs; beside the seed's own explored figures.
-//   - The sub-optimality of BSTS and waypoint over --placements random placements per
+//   - The sub-optimality of BSTS, waypoint and coarse over --placements random placements per
 //     agent count (1 + 1 and 4 + 4) on the 2,048-node field (or --nodes): threats and
 //     allies at random centres with radii of 15 to 45 m, start near the west edge and
 //     goal near the east edge at random heights; cost / exact cost as a distribution
 //     (quantiles, share within 5% and 10%), with the explored percentages of every mode.
 //     Placements come from a seeded generator (--seed): the same figures every run.
+//   - --dump DIR saves each placement an inexact mode (but BSTS) leaves more than 10% above
+//     the optimum as a scenario with that mode's query.
 //   - --param sets the cost model (c1, c2, fading, occlusion), the BSTS weight and the
 //     repair's corridor for every mode.
 // Times are wall-clock and vary from run to run; nothing else does.
