@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
   bench_tac_cmd->add_option("--placements", bench_tac.placements, "random placements per agent count (0 = none)")->check(CLI::Range(0, 1000000));
   bench_tac_cmd->add_option("--nodes", bench_tac.nodes, "cells of the placements' field")->check(CLI::IsMember({512, 2048, 8192}));
   bench_tac_cmd->add_option("--seed", bench_tac.seed, "seed of the placements");
+  bench_tac_cmd->add_option("--dump", bench_tac.dump_dir, "folder: save the placements an inexact mode leaves over 10% above the optimum as scenarios");
   bench_tac_cmd->add_option("--param", bench_tac.params, "planner parameter for every mode, name=value (c1, c2, fading, occlusion, weight, corridor)");
 
   try {

@@ -91,7 +91,7 @@ pathscope_cli_test(bench_visgraph_movingai 0 "den312d\\.map: 65 x 81 cells, radi
 # `pathscope bench tactical`, quickly: seed 001's six scenarios load and run in the three
 # modes beside the seed's figures, and 20 placements per agent count give a distribution.
 pathscope_cli_test(bench_tactical_quick 0
-                   "tactical_1v1_512\\.json +512 +2 \\| bsts +[0-9]+ +[0-9.]+% +[0-9.]+ +[0-9.]+ +[0-9.]+ \\| 100 of 512, 19\\.5%.*admissible.*exact +[0-9]+ +[0-9.]+% +[0-9.]+ +1\\.0000.*tactical_4v4_8192\\.json +8192 +8 \\| bsts.*1600 of 8192, 19\\.5%.*placements: 20 per agent count.*1 threat\\(s\\) \\+ 1 ally\\(ies\\): 20 placements.*bsts cost / exact: min [0-9.]+, median [0-9.]+.*within 10% [0-9.]+%.*4 threat\\(s\\) \\+ 4 ally\\(ies\\)"
+                   "tactical_1v1_512\\.json +512 +2 \\| bsts +[0-9]+ +[0-9.]+% +[0-9.]+ +[0-9.]+ +[0-9.]+ \\| 100 of 512, 19\\.5%.*admissible.*exact +[0-9]+ +[0-9.]+% +[0-9.]+ +1\\.0000.*tactical_4v4_8192\\.json +8192 +8 \\| bsts.*1600 of 8192, 19\\.5%.*placements: 20 per agent count.*1 threat\\(s\\) \\+ 1 ally\\(ies\\): 20 placements.*bsts cost / exact: min [0-9.]+, median [0-9.]+.*within 10% [0-9.]+%.*coarse cost / exact: min [0-9.]+.*4 threat\\(s\\) \\+ 4 ally\\(ies\\)"
                    ${PS} bench tactical --repeat 1 --placements 20)
 pathscope_cli_test(bench_tactical_mode_param 1 "--param mode: the bench runs every mode" ${PS} bench tactical --param mode=1)
 pathscope_cli_test(bench_tactical_bad_constants 1 "c1 \\+ c2 must equal 1" ${PS} bench tactical --param c1=0.5 --placements 0)

@@ -3,18 +3,21 @@
 //
 //   - Per scenario (by default the six maps/tactical_*.json: the seed's grids of 512,
 //     2,048 and 8,192 nodes with one threat and one ally, and with four of each), its
-//     first query with the four modes of the same cost model: BSTS (the seed's
-//     heuristic), waypoint (BSTS or by way of an ally or round a threat), admissible
+//     first query with the five modes of the same cost model: BSTS (the seed's
+//     heuristic), waypoint (BSTS or by way of an ally or round a threat), coarse
+//     (cost-to-go over a coarse lattice and the circles' rims), admissible
 //     bidirectional A* and exact (bidirectional Dijkstra). Per
 //     mode: cells explored (expanded by either side, each once), all cells, the
 //     percentage, the path's cost, cost / exact optimum, and the fastest of --repeat
 //     runs; beside the seed's own explored figures.
-//   - The sub-optimality of BSTS and waypoint over --placements random placements per
+//   - The sub-optimality of BSTS, waypoint and coarse over --placements random placements per
 //     agent count (1 + 1 and 4 + 4) on the 2,048-node field (or --nodes): threats and
 //     allies at random centres with radii of 15 to 45 m, start near the west edge and
 //     goal near the east edge at random heights; cost / exact cost as a distribution
 //     (quantiles, share within 5% and 10%), with the explored percentages of every mode.
 //     Placements come from a seeded generator (--seed): the same figures every run.
+//   - --dump DIR saves each placement an inexact mode (but BSTS) leaves more than 10% above
+//     the optimum as a scenario with that mode's query.
 //   - --param sets the cost model (c1, c2, fading, occlusion), the BSTS weight and the
 //     repair's corridor for every mode.
 // Times are wall-clock and vary from run to run; nothing else does.
@@ -32,6 +35,7 @@
 #include "app/cli/cli_commands.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "planner/core/planner_registry.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope::app {
@@ -50,10 +54,10 @@ struct ModeName {
   int mode;
   const char* name;
 };
-constexpr ModeName kModes[] = {{0, "bsts"}, {3, "waypoint"}, {1, "admissible"}, {2, "exact"}};
-constexpr int kModeCount = 4;
-constexpr int kExact = 3;
-constexpr int kHeuristicModes = 2;  // bsts and waypoint: the inexact ones
+constexpr ModeName kModes[] = {{0, "bsts"}, {3, "waypoint"}, {4, "coarse"}, {1, "admissible"}, {2, "exact"}};
+constexpr int kModeCount = 5;
+constexpr int kExact = 4;
+constexpr int kHeuristicModes = 3;  // bsts, waypoint and coarse: the inexact ones
 
 // The seed's Tables 1 and 2: nodes explored per grid size.
 struct SeedRow {
@@ -149,7 +153,7 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : sum / double(v.size());
 }
 
-int bench_placements(const Scenario& base, int placements, std::uint64_t seed) {
+int bench_placements(const Scenario& base, int placements, std::uint64_t seed, const std::string& dump_dir) {
   std::printf("placements: %d per agent count on %g x %g m, %d x %d cells, seed %llu\n", placements,
               base.world.width, base.world.height, base.grid_size().x, base.grid_size().y,
               (unsigned long long)seed);
@@ -188,6 +192,24 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed) {
       }
       for (int m = 0; m < kModeCount; ++m) explored[m].push_back(percent[m]);
       for (int m = 0; m < kHeuristicModes; ++m) ratios[m].push_back(cost[kExact] > 0 ? cost[m] / cost[kExact] : 1.0);
+      if (!dump_dir.empty()) {
+        for (int m = 1; m < kHeuristicModes; ++m) {  // BSTS misses too often to be worth saving
+          if (!(ratios[m].back() > 1.1)) continue;
+          char name[96];
+          std::snprintf(name, sizeof name, "%dv%d_%d_%s_%.3f.json", agents, agents, p, kModes[m].name,
+                        ratios[m].back());
+          Query query;
+          query.name = "placement " + std::to_string(p);
+          query.start = q.start;
+          query.goal = q.goal;
+          query.planner = "tactical";
+          query.params = {{"mode", double(kModes[m].mode)}};
+          s.queries.push_back(query);
+          const Status saved = save_scenario(s, std::filesystem::path(dump_dir) / name);
+          if (!saved) return fail(saved.error().to_string());
+          s.queries.clear();
+        }
+      }
     }
     std::printf("  %d threat(s) + %d ally(ies): %zu placements found (%d without a path)\n", agents, agents,
                 ratios[0].size(), no_path);
@@ -208,7 +230,7 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed) {
                   share(1.000001), share(1.05), share(1.10), mean(e), quantile(e, 0.5), quantile(e, 0.9));
     }
     const double n = std::max<double>(1.0, double(placements));
-    std::printf("    explored mean: admissible %.1f%%, exact %.1f%%\n", mean(explored[2]), mean(explored[3]));
+    std::printf("    explored mean: admissible %.1f%%, exact %.1f%%\n", mean(explored[3]), mean(explored[4]));
     std::printf("    mean time per query:");
     for (int m = 0; m < kModeCount; ++m) std::printf("%s %s %.1f us", m ? "," : "", kModes[m].name, micros[m] / n);
     std::printf("\n");
@@ -244,7 +266,12 @@ int run_bench_tactical(const BenchTacticalOptions& options) {
   if (maps.empty()) return fail("maps/ not found for the placements' field");
   auto base = load_any_scenario((maps / ("tactical_1v1_" + field + ".json")).string());
   if (!base) return fail(base.error().to_string());
-  return bench_placements(*base, options.placements, options.seed);
+  if (!options.dump_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.dump_dir, ec);
+    if (ec) return fail(options.dump_dir + ": " + ec.message());
+  }
+  return bench_placements(*base, options.placements, options.seed, options.dump_dir);
 }
 
 }  // namespace pathscope::app

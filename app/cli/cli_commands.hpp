@@ -123,6 +123,7 @@ struct BenchTacticalOptions {
   int nodes = 2048;                 ///< Cells of the placements' field: 512, 2048 or 8192.
   std::uint64_t seed = 1;           ///< Seed of the placements.
   std::vector<std::string> params;  ///< "name=value" overrides of the cost model (not mode).
+  std::string dump_dir;             ///< Non-empty: placements an inexact mode leaves over 10% above the optimum are saved here.
 };
 
 /// Options of `pathscope bench grid` (app/cli/bench_grid.cpp).

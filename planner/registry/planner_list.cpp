@@ -149,11 +149,11 @@ std::vector<PlannerInfo> make_registry() {
       "metres of threat-weighted travel: (length - threat - safe) * c1 + threat * c2, times the terrain multiplier",
       {ParamSpec{"c1", "cost per metre outside threats and allies (c1 + c2 = 1)", 0.25, 0.0, 1.0},
        ParamSpec{"c2", "cost per metre inside threats (c1 + c2 = 1)", 0.75, 0.0, 1.0},
-       ParamSpec{"mode", "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra), 3 waypoint (BSTS or by way of an ally or round a threat)", 0, 0, 3},
+       ParamSpec{"mode", "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra), 3 waypoint (BSTS or by way of an ally or round a threat), 4 coarse (cost-to-go over a coarse lattice)", 0, 0, 4},
        ParamSpec{"fading", "1: threats weigh 1 - d / radius at distance d from their centre", 0, 0, 1},
        ParamSpec{"occlusion", "1: obstacles hide threats (no exposure behind them)", 0, 0, 1},
-       ParamSpec{"weight", "BSTS only: weight of the heuristic (1 = the seed's; lower: more explored, nearer the optimum)", 1, 0, 1},
-       ParamSpec{"corridor", "cells each side of the joined path searched again for its cheapest path (0: none)", 1, 0, 16}},
+       ParamSpec{"weight", "BSTS, waypoint and coarse modes: weight of the heuristic (1 = the seed's; lower: more explored, nearer the optimum)", 1, 0, 1},
+       ParamSpec{"corridor", "cells each side of the joined path searched again for its cheapest path (0: none; not in coarse mode)", 1, 0, 16}},
       [](const QueryContext& c) {
         tactical::TacticalParams p;
         p.model.c1 = c.params.at(0);

@@ -22,12 +22,30 @@
 //     radii from its centre across the start-goal line (the way round it). Still
 //     inadmissible; the waypoints' chains to both targets are computed once per query
 //     (Dijkstra over the waypoints).
+//   - Coarse (not in the seed; the seed's closing remark, "perhaps using a hierarchical
+//     search"): an estimate of the grid's own cost-to-go, computed once per query on a
+//     coarse graph and read per cell. The graph: a lattice of about 256 cell centres (one
+//     every `stride` cells each way) joined in 16 directions, plus 16 points round every
+//     circle (half a cell outside a threat, half a cell inside an ally), each joined to
+//     every node within 1.5 lattice cells. An edge costs its straight line's model cost
+//     times the octile factor of its direction (an 8-connected path along a line is that
+//     much longer than it) times the mean terrain multiplier along it; a line over a
+//     blocked cell is no edge. Dijkstra from each end over this graph gives every node
+//     its cost-to-go; a cell's heuristic is the cheapest line to a corner of its lattice
+//     cell or to a rim point inside it plus that node's cost-to-go (the line to the
+//     target itself within two lattice cells of it). The rim points carry what the
+//     lattice is too coarse to see: a gap between two threats, the free sliver of an ally
+//     a threat mostly covers, the way round a rim. In an open field the heuristic is the
+//     octile distance, exact on the grid. Still inadmissible (near rims it may over- or
+//     underestimate), so the meeting rule below is a heuristic stop here too; the halves
+//     agree well enough that the repair's corridor is not run.
 //
 // Meeting rule. mu is the best g_forward(v) + g_backward(v) seen over every cell v
 // reached by both sides, kept up to date at each relaxation (not the first cell where
 // the frontiers touch). The search stops when mu <= max(min f forward, min f backward);
 // with a consistent heuristic (Admissible, Exact) the path is then optimal (the classic
-// bidirectional bound, as in planner/grid). With BSTS the rule is heuristic, and the two
+// bidirectional bound, as in planner/grid). The waypoint mode stops when the frontiers
+// first meet instead. With BSTS the rule is heuristic, and the two
 // half-paths may disagree near the meeting cell (seed, section 5: "sub-optimal bumps
 // ... where the two paths meet ... could have been removed with a more robust search
 // tree intersection algorithm"). The joined path is repaired: loops are cut (a cell
@@ -94,6 +112,7 @@ double TacticalPlanner::heuristic(int side, NodeId cell) const {
   if (h_scale_ == 0 || ends_[1 - side] == kNoNode) return 0;
   const Vec2 p = grid_.center(cell), target = grid_.center(ends_[1 - side]);
   if (params_.mode == TacticalMode::Bsts) return h_scale_ * field_.cost(p, target);
+  if (params_.mode == TacticalMode::Coarse) return h_scale_ * coarse_heuristic(side, cell);
   if (params_.mode == TacticalMode::Waypoint) {
     double best = field_.cost(p, target);
     // By increasing tail: once a tail alone reaches the best, so do all after it.
@@ -105,6 +124,180 @@ double TacticalPlanner::heuristic(int side, NodeId cell) const {
   }
   const Vec2 d = target - p;
   return h_scale_ * std::sqrt(d.x * d.x + d.y * d.y);
+}
+
+double TacticalPlanner::grid_line_cost(Vec2 a, Vec2 b) const {
+  const Vec2 d = b - a;
+  const double ax = std::abs(d.x), ay = std::abs(d.y);
+  const double len = std::sqrt(d.x * d.x + d.y * d.y);
+  if (!(len > 0)) return 0;
+  // An 8-connected path along the line is longer than it by the octile factor.
+  const double octile = (std::max(ax, ay) + (std::sqrt(2.0) - 1) * std::min(ax, ay)) / len;
+  if (coarse_open_field_) return field_.cost(a, b) * octile * grid_.min_multiplier();
+  // Mean terrain multiplier along the line; a blocked cell closes it.
+  double weighted = 0;
+  bool blocked = false;
+  walk_cells(a, b, grid_.cell_size(), grid_.width(), grid_.height(), [&](int x, int y, double t0, double t1) {
+    const double m = grid_.multiplier(grid_.index(x, y));
+    if (!(m > 0)) blocked = true;
+    weighted += m * (t1 - t0);
+  });
+  if (blocked) return kInf;
+  return field_.cost(a, b) * octile * (weighted / len);
+}
+
+void TacticalPlanner::build_coarse() {
+  // One lattice node every `stride` cells in each direction (the last row and column
+  // always included), about kCoarseNodes of them whatever the resolution (a finer lattice
+  // costs more per query than it gains on these fields).
+  constexpr double kCoarseNodes = 256;
+  const int w = grid_.width(), h = grid_.height();
+  // No blocked cell and one multiplier: lines need not walk their cells.
+  coarse_open_field_ = grid_.uniform_cost();
+  for (std::uint32_t i = 0; coarse_open_field_ && i < grid_.cell_count(); ++i) coarse_open_field_ = grid_.passable(i);
+  coarse_stride_ = std::max(2, int(std::lround(std::sqrt(double(w) * double(h) / kCoarseNodes))));
+  const auto axis = [&](int cells, std::vector<int>& at, std::vector<int>& of) {
+    at.clear();
+    for (int i = 0; i < cells; i += coarse_stride_) at.push_back(i);
+    if (at.back() != cells - 1) at.push_back(cells - 1);
+    of.assign(std::size_t(cells), 0);
+    for (std::size_t k = 0; k + 1 < at.size(); ++k) {
+      for (int i = at[k]; i < at[k + 1]; ++i) of[std::size_t(i)] = int(k);
+    }
+    of[std::size_t(cells - 1)] = std::max(0, int(at.size()) - 2);
+  };
+  axis(w, coarse_x_, coarse_col_);
+  axis(h, coarse_y_, coarse_row_);
+  const int nx = int(coarse_x_.size()), ny = int(coarse_y_.size());
+  const std::size_t lattice = std::size_t(nx) * std::size_t(ny);
+  coarse_pos_.clear();
+  for (int y = 0; y < ny; ++y) {
+    for (int x = 0; x < nx; ++x) coarse_pos_.push_back(grid_.center(grid_.index(coarse_x_[std::size_t(x)], coarse_y_[std::size_t(y)])));
+  }
+  // Rim points: kRim round every threat half a cell outside it and every ally half a cell
+  // inside it, where the optimum turns round a threat, slips between two, or runs along
+  // the free edge of an ally (a gap or a sliver finer than the lattice).
+  constexpr int kRim = 16;
+  const double cell = grid_.cell_size();
+  const std::size_t buckets = std::size_t(std::max(1, nx - 1)) * std::size_t(std::max(1, ny - 1));
+  coarse_bucket_.assign(buckets + 1, 0);
+  std::vector<std::uint32_t> rim_bucket;
+  const auto bucket_of = [&](std::uint32_t c) {
+    const glm::ivec2 q = grid_.cell(c);
+    return std::size_t(coarse_row_[std::size_t(q.y)]) * std::size_t(std::max(1, nx - 1)) +
+           std::size_t(coarse_col_[std::size_t(q.x)]);
+  };
+  for (int kind = 0; kind < 2; ++kind) {
+    for (const Disc& d : kind == 0 ? field_.threats() : field_.allies()) {
+      const double r = kind == 0 ? d.radius + 0.5 * cell : d.radius - 0.5 * cell;
+      if (!(r > 0)) continue;
+      for (int k = 0; k < kRim; ++k) {
+        const double a = 2 * 3.14159265358979323846 * k / kRim;
+        const Vec2 q = d.center + Vec2{std::cos(a), std::sin(a)} * r;
+        const auto c = grid_.cell_at(q);
+        if (!c || !grid_.passable(*c)) continue;
+        coarse_pos_.push_back(q);
+        rim_bucket.push_back(std::uint32_t(bucket_of(*c)));
+      }
+    }
+  }
+  const std::size_t n = coarse_pos_.size();
+  // Rim points by lattice cell (counting sort), for the heuristic's look-up.
+  for (const std::uint32_t b : rim_bucket) ++coarse_bucket_[b + 1];
+  for (std::size_t b = 0; b < buckets; ++b) coarse_bucket_[b + 1] += coarse_bucket_[b];
+  coarse_rims_.assign(rim_bucket.size(), 0);
+  {
+    std::vector<std::uint32_t> fill(coarse_bucket_.begin(), coarse_bucket_.end() - 1);
+    for (std::size_t i = 0; i < rim_bucket.size(); ++i) coarse_rims_[fill[rim_bucket[i]]++] = std::uint32_t(lattice + i);
+  }
+  // Edges, each priced once by its line's cost: the lattice's sixteen directions (the
+  // eight neighbours and the knight moves), and from each rim point to every node within
+  // 1.5 lattice cells.
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> adj(n);
+  const auto link = [&](std::size_t i, std::size_t j) {
+    const double c = grid_line_cost(coarse_pos_[i], coarse_pos_[j]);
+    ++coarse_lines_;
+    if (c == kInf) return;
+    adj[i].push_back({std::uint32_t(j), c});
+    adj[j].push_back({std::uint32_t(i), c});
+  };
+  constexpr int kOff[8][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1}, {2, 1}, {1, 2}, {-1, 2}, {-2, 1}};
+  for (int y = 0; y < ny; ++y) {
+    for (int x = 0; x < nx; ++x) {
+      const std::size_t i = std::size_t(y) * std::size_t(nx) + std::size_t(x);
+      if (!grid_.passable(grid_.index(coarse_x_[std::size_t(x)], coarse_y_[std::size_t(y)]))) continue;
+      for (int e = 0; e < 8; ++e) {
+        const int tx = x + kOff[e][0], ty = y + kOff[e][1];
+        if (tx < 0 || ty < 0 || tx >= nx || ty >= ny) continue;
+        link(i, std::size_t(ty) * std::size_t(nx) + std::size_t(tx));
+      }
+    }
+  }
+  const double reach = 1.5 * coarse_stride_ * cell;
+  for (std::size_t i = lattice; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j >= lattice && j <= i) continue;
+      const Vec2 d = coarse_pos_[j] - coarse_pos_[i];
+      if (d.x * d.x + d.y * d.y > reach * reach) continue;
+      if (j < lattice && !grid_.passable(grid_.index(coarse_x_[j % std::size_t(nx)], coarse_y_[j / std::size_t(nx)]))) continue;
+      link(i, j);
+    }
+  }
+  for (int side = 0; side < 2; ++side) {
+    // Dijkstra from the side's target: the nodes within two lattice cells of it start at
+    // their line's cost to it.
+    std::vector<double>& to = coarse_to_[side];
+    to.assign(n, kInf);
+    const NodeId target = ends_[1 - side];
+    const Vec2 tp = grid_.center(target);
+    OpenList open;
+    const double near = 2.0 * coarse_stride_ * cell;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::abs(coarse_pos_[i].x - tp.x) > near || std::abs(coarse_pos_[i].y - tp.y) > near) continue;
+      if (i < lattice && !grid_.passable(grid_.index(coarse_x_[i % std::size_t(nx)], coarse_y_[i / std::size_t(nx)]))) continue;
+      to[i] = grid_line_cost(coarse_pos_[i], tp);
+      ++coarse_lines_;
+      if (to[i] < kInf) open.push(OpenEntry{to[i], 0.0f, NodeId(i)});
+    }
+    std::vector<std::uint8_t> done(n, 0);
+    while (!open.empty()) {
+      const OpenEntry top = open.pop();
+      const std::size_t u = top.node;
+      if (done[u]) continue;
+      done[u] = 1;
+      for (const auto& [v, c] : adj[u]) {
+        if (to[u] + c < to[v]) {
+          to[v] = to[u] + c;
+          open.push(OpenEntry{to[v], 0.0f, NodeId(v)});
+        }
+      }
+    }
+  }
+}
+
+double TacticalPlanner::coarse_heuristic(int side, NodeId cell) const {
+  // The cheapest of: a line to a corner of the lattice cell holding `cell`, or to a rim
+  // point inside it, plus that node's cost-to-go; near the target, the line straight to it.
+  const Vec2 p = grid_.center(cell);
+  const glm::ivec2 c = grid_.cell(cell);
+  const NodeId target = ends_[1 - side];
+  const glm::ivec2 t = grid_.cell(target);
+  const std::vector<double>& to = coarse_to_[side];
+  double best = kInf;
+  if (std::max(std::abs(c.x - t.x), std::abs(c.y - t.y)) <= 2 * coarse_stride_) best = grid_line_cost(p, grid_.center(target));
+  const std::size_t nx = coarse_x_.size(), ny = coarse_y_.size();
+  const int x0 = coarse_col_[std::size_t(c.x)], y0 = coarse_row_[std::size_t(c.y)];
+  const auto consider = [&](std::size_t i) {
+    if (to[i] < best) best = std::min(best, grid_line_cost(p, coarse_pos_[i]) + to[i]);
+  };
+  for (int y = y0; y <= std::min(int(ny) - 1, y0 + 1); ++y) {
+    for (int x = x0; x <= std::min(int(nx) - 1, x0 + 1); ++x) consider(std::size_t(y) * nx + std::size_t(x));
+  }
+  const std::size_t b = std::size_t(y0) * std::max<std::size_t>(1, nx - 1) + std::size_t(x0);
+  for (std::uint32_t k = coarse_bucket_[b]; k < coarse_bucket_[b + 1]; ++k) consider(coarse_rims_[k]);
+  // Walled off from every node: the straight line's cost, as BSTS.
+  if (best == kInf) best = field_.cost(p, grid_.center(target)) * grid_.min_multiplier();
+  return best;
 }
 
 void TacticalPlanner::touch(NodeId n) {
@@ -188,6 +381,7 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   switch (params_.mode) {
     case TacticalMode::Bsts:
     case TacticalMode::Waypoint: h_scale_ = params_.weight * grid_.min_multiplier(); break;
+    case TacticalMode::Coarse: h_scale_ = params_.weight; break;  // terrain is walked along each line
     case TacticalMode::Admissible: h_scale_ = field_.min_factor() * grid_.min_multiplier(); break;
     case TacticalMode::Exact: h_scale_ = 0; break;
   }
@@ -239,6 +433,8 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
     for (std::size_t i = 0; i < w; ++i) order[i] = std::uint32_t(i);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return tail[a] < tail[b]; });
   }
+  coarse_lines_ = 0;
+  if (params_.mode == TacticalMode::Coarse) build_coarse();
   for (int side = 0; side < 2; ++side) {
     const NodeId e = ends_[side];
     touch(e);
@@ -396,7 +592,9 @@ std::vector<NodeId> TacticalPlanner::repair(std::vector<NodeId> nodes) {
   std::vector<NodeId> out;
   out.reserve(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); i = last[nodes[i]] + 1) out.push_back(nodes[i]);
-  if (params_.corridor > 0 && out.size() > 2) out = corridor_search(out);
+  // The coarse mode meets by the bidirectional bound on a heuristic that bends where the
+  // optimum does: its halves agree, and a corridor would triple the cells it explores.
+  if (params_.corridor > 0 && params_.mode != TacticalMode::Coarse && out.size() > 2) out = corridor_search(out);
   // One-cell detours, until none remains (each removal shortens the path; an equal cost
   // is cut too, so that free stretches do not wander).
   bool changed = true;
@@ -467,6 +665,10 @@ void TacticalPlanner::finish(SearchStatus status) {
   result_.stats.extra.emplace_back("repaired_cells", double(repairs_));
   result_.stats.extra.emplace_back("repair_gain", repair_gain_);
   result_.stats.extra.emplace_back("corridor_cells", double(corridor_cells_));
+  if (params_.mode == TacticalMode::Coarse) {
+    result_.stats.extra.emplace_back("coarse_nodes", double(coarse_pos_.size()));
+    result_.stats.extra.emplace_back("coarse_lines", double(coarse_lines_));
+  }
   if (observer_) {
     for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
       observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, cumulative[i], 0.0});
@@ -525,8 +727,13 @@ void TacticalPlanner::visit_path_structure(StructureVisitor& visitor) const {
 std::unique_ptr<ResultDependency> TacticalPlanner::result_dependency() const {
   if (result_.status != SearchStatus::Found) return nullptr;
   std::vector<std::uint64_t> bits((grid_.cell_count() + 63) / 64, 0);
-  for (const NodeId n : touched_) {
-    if (closed_[n]) bits[n >> 6] |= std::uint64_t(1) << (n & 63);
+  if (params_.mode == TacticalMode::Coarse) {
+    // The heuristic read lines over the whole grid: any cell may change the path.
+    std::fill(bits.begin(), bits.end(), ~std::uint64_t(0));
+  } else {
+    for (const NodeId n : touched_) {
+      if (closed_[n]) bits[n >> 6] |= std::uint64_t(1) << (n & 63);
+    }
   }
   return std::make_unique<TacticalDependency>(world_, class_, std::move(bits), params_.model.occlusion);
 }

@@ -23,16 +23,18 @@ enum class TacticalMode : std::uint8_t {
   Exact = 2,       ///< No heuristic: bidirectional Dijkstra (optimal).
   Waypoint = 3,    ///< BSTS, or cheaper by way of one waypoint: an ally's centre, or just beside a
                    ///< threat across the start-goal line (inadmissible; an addition to the seed).
+  Coarse = 4,      ///< Cost-to-go over a coarse lattice (Dijkstra from the other end, once per query),
+                   ///< reached by a line from the cell (inadmissible; an addition to the seed).
 };
 
 /// Parameters of the tactical planner.
 struct TacticalParams {
   CostModelParams model;
   TacticalMode mode = TacticalMode::Bsts;
-  /// Bsts only: the heuristic's weight (1 = the seed's; lower explores more, strays less).
+  /// Bsts, Waypoint and Coarse: the heuristic's weight (1 = the seed's; lower explores more, strays less).
   double weight = 1.0;
   /// Cells on each side of the joined path searched again for the cheapest path inside
-  /// them (0: only loops and one-cell detours are cut).
+  /// them (0: only loops and one-cell detours are cut). Not used by Coarse.
   int corridor = 1;
 };
 
@@ -88,6 +90,9 @@ class TacticalPlanner final : public Planner {
   bool top_is_stale(int side) const;
   void expand(int side);
   void finish(SearchStatus status);
+  double grid_line_cost(Vec2 a, Vec2 b) const;
+  void build_coarse();
+  double coarse_heuristic(int side, NodeId cell) const;
   std::vector<NodeId> repair(std::vector<NodeId> nodes);
   std::vector<NodeId> corridor_search(const std::vector<NodeId>& nodes);
 
@@ -124,6 +129,17 @@ class TacticalPlanner final : public Planner {
   std::vector<Vec2> waypoints_;         // Waypoint mode: ally centres, and eight round each threat
   std::vector<double> waypoint_tail_[2];  // cheapest chain of line costs from each waypoint to each side's target
   std::vector<std::uint32_t> waypoint_order_[2];  // waypoints by increasing tail, per side
+  // Coarse mode: lattice columns and rows (fine cell indices), the lattice cell holding
+  // each fine column and row, and each lattice node's cost-to-go to each side's target.
+  std::vector<int> coarse_x_, coarse_y_;
+  std::vector<int> coarse_col_, coarse_row_;
+  std::vector<Vec2> coarse_pos_;              // lattice nodes (row-major), then rim points
+  std::vector<std::uint32_t> coarse_bucket_;  // per lattice cell: its first entry in coarse_rims_
+  std::vector<std::uint32_t> coarse_rims_;    // rim points' node indices, by lattice cell
+  std::vector<double> coarse_to_[2];
+  int coarse_stride_ = 0;
+  bool coarse_open_field_ = false;  // no blocked cell, one multiplier: lines skip the walk
+  std::uint64_t coarse_lines_ = 0;  // line costs the lattice took (its edges and seeds)
   std::vector<Exposure> path_exposure_;  // per move of the result
   PathResult result_;
   SearchObserver* observer_ = nullptr;

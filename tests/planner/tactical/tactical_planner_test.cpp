@@ -247,7 +247,8 @@ TEST_CASE("tactical: the heuristic is 0 at the goal (and at the start backwards)
   std::mt19937_64 rng(9);
   const Scenario s = random_scenario(rng, 12, 9);
   PlanningWorld world(s);
-  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Waypoint}) {
+  for (const TacticalMode mode :
+       {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Waypoint, TacticalMode::Coarse}) {
     TacticalPlanner p(world, 0, params(mode));
     const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
     p.start(PathQuery{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)});
@@ -262,8 +263,8 @@ TEST_CASE("tactical: stepping one expansion at a time equals one-shot, and runs 
   std::mt19937_64 rng(31);
   const Scenario s = random_scenario(rng, 24, 16);
   PlanningWorld world(s);
-  for (const TacticalMode mode :
-       {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Exact, TacticalMode::Waypoint}) {
+  for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Exact,
+                                  TacticalMode::Waypoint, TacticalMode::Coarse}) {
     CAPTURE(int(mode));
     TacticalPlanner one(world, 0, params(mode)), stepped(world, 0, params(mode)), again(world, 0, params(mode));
     for (int q = 0; q < 5; ++q) {
@@ -401,4 +402,58 @@ TEST_CASE("tactical: waypoint mode stays near the optimum with four threats and 
   CHECK(double(within) / placements >= 0.9);
   CHECK(ratio_sum / placements <= 1.05);
   CHECK(explored / placements <= 25.0);
+}
+
+TEST_CASE("tactical: coarse mode keeps every path within 10% of the optimum with four threats and four allies") {
+  // The waypoint test's fields and queries, more of them: every path within 10% of the
+  // brute-force optimum, and little explored.
+  std::mt19937_64 rng(2024);
+  int placements = 0, within = 0;
+  double explored = 0, ratio_sum = 0, worst = 0;
+  for (int round = 0; round < 150; ++round) {
+    Scenario s = test::ascii_scenario(std::vector<std::string>(32, std::string(64, '.')));
+    std::uniform_real_distribution<double> x(4, 60), y(4, 28), radius(3, 7);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      s.threats.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
+      s.allies.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
+    }
+    PlanningWorld world(s);
+    TacticalPlanner coarse(world, 0, params(TacticalMode::Coarse));
+    const glm::ivec2 a{int(rng() % 8), int(rng() % 32)}, b{56 + int(rng() % 8), int(rng() % 32)};
+    const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
+    const double ref = reference_cost(s, coarse.field().params(), a.x, a.y, b.x, b.y);
+    const PathResult& r = find_path(coarse, query);
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.cost >= ref * (1 - 1e-9));
+    ++placements;
+    within += r.cost <= ref * 1.10;
+    ratio_sum += r.cost / ref;
+    worst = std::max(worst, r.cost / ref);
+    explored += extra(r, "explored_percent");
+  }
+  CAPTURE(worst);
+  CHECK(within == placements);
+  CHECK(ratio_sum / placements <= 1.02);
+  CHECK(explored / placements <= 19.5);
+}
+
+TEST_CASE("tactical: coarse mode finds a path wherever one exists, round walls and over rough ground") {
+  // The lattice's lines stop at walls; the search must still reach the goal, never
+  // below the optimum.
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 40; ++round) {
+    const Scenario s = random_scenario(rng, 24, 16);
+    PlanningWorld world(s);
+    TacticalPlanner coarse(world, 0, params(TacticalMode::Coarse));
+    const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
+    const double ref = reference_cost(s, coarse.field().params(), a.x, a.y, b.x, b.y);
+    const PathResult& r = find_path(coarse, PathQuery{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)});
+    CAPTURE(round);
+    if (ref == std::numeric_limits<double>::infinity()) {
+      CHECK(r.status == SearchStatus::NoPath);
+      continue;
+    }
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.cost >= ref * (1 - 1e-9));
+  }
 }
