@@ -60,6 +60,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <cstdio>
 #include <limits>
 #include <unordered_map>
@@ -192,7 +193,7 @@ void TacticalPlanner::build_coarse() {
       const double r = kind == 0 ? d.radius + 0.5 * cell : d.radius - 0.5 * cell;
       if (!(r > 0)) continue;
       for (int k = 0; k < kRim; ++k) {
-        const double a = 2 * 3.14159265358979323846 * k / kRim;
+        const double a = 2 * std::numbers::pi * k / kRim;
         const Vec2 q = d.center + Vec2{std::cos(a), std::sin(a)} * r;
         const auto c = grid_.cell_at(q);
         if (!c || !grid_.passable(*c)) continue;
@@ -202,6 +203,7 @@ void TacticalPlanner::build_coarse() {
     }
   }
   const std::size_t n = coarse_pos_.size();
+  coarse_links_.clear();
   // Rim points by lattice cell (counting sort), for the heuristic's look-up.
   for (const std::uint32_t b : rim_bucket) ++coarse_bucket_[b + 1];
   for (std::size_t b = 0; b < buckets; ++b) coarse_bucket_[b + 1] += coarse_bucket_[b];
@@ -218,6 +220,8 @@ void TacticalPlanner::build_coarse() {
     const double c = grid_line_cost(coarse_pos_[i], coarse_pos_[j]);
     ++coarse_lines_;
     if (c == kInf) return;
+    coarse_links_.push_back(coarse_pos_[i]);
+    coarse_links_.push_back(coarse_pos_[j]);
     adj[i].push_back({std::uint32_t(j), c});
     adj[j].push_back({std::uint32_t(i), c});
   };
@@ -699,6 +703,21 @@ void TacticalPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
 }
 
 void TacticalPlanner::visit_path_structure(StructureVisitor& visitor) const {
+  if (params_.mode == TacticalMode::Coarse && !coarse_pos_.empty() && result_.status != SearchStatus::Idle) {
+    // The coarse graph whose cost-to-go is the heuristic: its lines and its nodes.
+    StructureShape lines;
+    lines.kind = StructureShape::Kind::Links;
+    lines.name = "coarse line";
+    lines.points = coarse_links_;
+    lines.role = StructureRole::Graph;
+    visitor.shape(lines);
+    StructureShape nodes;
+    nodes.kind = StructureShape::Kind::Points;
+    nodes.name = "coarse node";
+    nodes.points = coarse_pos_;
+    nodes.role = StructureRole::Graph;
+    visitor.shape(nodes);
+  }
   if (result_.status != SearchStatus::Found) return;
   for (std::size_t i = 0; i + 1 < result_.points.size() && i < path_exposure_.size(); ++i) {
     if (visitor.full()) return;

@@ -134,6 +134,7 @@ class TacticalPlanner final : public Planner {
   std::vector<int> coarse_x_, coarse_y_;
   std::vector<int> coarse_col_, coarse_row_;
   std::vector<Vec2> coarse_pos_;              // lattice nodes (row-major), then rim points
+  std::vector<Vec2> coarse_links_;  // the coarse graph's edges, as pairs of points (drawn)
   std::vector<std::uint32_t> coarse_bucket_;  // per lattice cell: its first entry in coarse_rims_
   std::vector<std::uint32_t> coarse_rims_;    // rim points' node indices, by lattice cell
   std::vector<double> coarse_to_[2];

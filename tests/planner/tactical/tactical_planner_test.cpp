@@ -316,6 +316,48 @@ TEST_CASE("tactical: structure views give a heat map, the path by exposure and t
   }
 }
 
+TEST_CASE("tactical: the coarse mode shows its graph: nodes as its stats count them, lines between them") {
+  Scenario s = test::ascii_scenario(std::vector<std::string>(24, std::string(40, '.')));
+  s.threats.push_back(influence(1, {20, 12}, 5));
+  s.allies.push_back(influence(2, {8, 6}, 3));
+  PlanningWorld world(s);
+  TacticalPlanner p(world, 0, params(TacticalMode::Coarse));
+  struct Collect final : StructureVisitor {
+    std::vector<StructureShape> shapes;
+    std::vector<std::vector<Vec2>> points;
+    void shape(const StructureShape& sh) override {
+      shapes.push_back(sh);
+      points.emplace_back(sh.points.begin(), sh.points.end());
+    }
+  } path;
+  REQUIRE(find_path(p, PathQuery{{0.5, 12.5}, {39.5, 12.5}}).status == SearchStatus::Found);
+  p.visit_path_structure(path);
+  std::size_t nodes = 0, lines = 0;
+  for (std::size_t i = 0; i < path.shapes.size(); ++i) {
+    const StructureShape& sh = path.shapes[i];
+    if (sh.name == "coarse node") {
+      CHECK(sh.role == StructureRole::Graph);
+      nodes = path.points[i].size();
+      // 16 rim points per circle, the rest a lattice
+      CHECK(nodes > 32);
+    }
+    if (sh.name == "coarse line") {
+      CHECK(sh.kind == StructureShape::Kind::Links);
+      CHECK(path.points[i].size() % 2 == 0);
+      lines = path.points[i].size() / 2;
+    }
+  }
+  CHECK(double(nodes) == extra(p.result(), "coarse_nodes"));
+  CHECK(lines > nodes);                                     // a lattice of 16 directions
+  CHECK(double(lines) <= extra(p.result(), "coarse_lines"));  // the lines priced, less those a wall closed
+  // Other modes draw no coarse graph.
+  TacticalPlanner b(world, 0, params(TacticalMode::Bsts));
+  Collect none;
+  REQUIRE(find_path(b, PathQuery{{0.5, 12.5}, {39.5, 12.5}}).status == SearchStatus::Found);
+  b.visit_path_structure(none);
+  for (const StructureShape& sh : none.shapes) CHECK(sh.name != "coarse node");
+}
+
 TEST_CASE("tactical: the result depends on threats and allies and on expanded cells") {
   Scenario s = test::ascii_scenario(std::vector<std::string>(12, std::string(30, '.')));
   s.threats.push_back(influence(1, {15, 6}, 3));
