@@ -19,6 +19,7 @@
 #include "app/platform/settings.hpp"
 #include "app/editor/tool.hpp"
 #include "app/sim/sim_player.hpp"
+#include "app/sim/sim_timeline.hpp"
 #include "render/core/draw_list.hpp"
 
 union SDL_Event;
@@ -79,6 +80,7 @@ class EditorApp {
   FileActions files_;
   MotionPlayer motion_;
   SimPlayer sim_;
+  TimelineEventCache timeline_events_;  // the timeline's ticked events, between frames
   Canvas canvas_;
   ImGuiDrawAdapter adapter_;
   std::map<std::string, std::unique_ptr<Tool>> tools_;
