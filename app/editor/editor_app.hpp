@@ -37,8 +37,10 @@ class EditorApp {
   EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings);
   ~EditorApp();
 
-  /// Opens `path` ("" = the default scenario); on failure reports it and opens an empty map.
-  void open_initial(const std::string& path);
+  /// Opens `path` ("" = the default scenario); on failure reports it and opens an empty
+  /// map. Returns the failure's message (naming the file and the field), "" on success:
+  /// the command line prints it on the terminal too.
+  std::string open_initial(const std::string& path);
   /// Window-level events ImGui does not act on: a dropped file, quit requests.
   void handle_event(const SDL_Event& event);
   /// One frame's UI and canvas; call between ImGui::NewFrame() and ImGui::Render().
