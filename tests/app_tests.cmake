@@ -94,6 +94,17 @@ if(PATHSCOPE_XVFB_RUN)
   set_tests_properties(app.open_bad_file PROPERTIES TIMEOUT 120 LABELS gui ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
 
+# The same for a recording that is not one (a foreign or damaged .psrec): the terminal
+# names the file and the field, as the message panel does.
+add_test(NAME app.open_bad_recording
+         COMMAND ${CMAKE_COMMAND} -DMODE=run
+                 "-DCMD=$<TARGET_FILE:pathscope>|open|tests/data/foreign.psrec|--quit-after-frames|3"
+                 -DEXPECT_CODE=0 "-DEXPECT_OUTPUT=pathscope: tests/data/foreign.psrec: format: expected .pathscope-recording."
+                 -P ${CMAKE_CURRENT_LIST_FILE}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.open_bad_recording PROPERTIES TIMEOUT 60 ENVIRONMENT
+                     "SDL_VIDEODRIVER=dummy;PATHSCOPE_CONFIG_DIR=${CMAKE_CURRENT_BINARY_DIR}/app_open_recording_config;ASAN_OPTIONS=detect_leaks=0")
+
 # The window opens, draws 30 frames and closes by itself under a virtual X server.
 if(PATHSCOPE_XVFB_RUN)
   add_test(NAME app.window_smoke

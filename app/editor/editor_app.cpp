@@ -41,16 +41,20 @@ EditorApp::~EditorApp() = default;
 
 void EditorApp::shutdown() { adapter_.release(); }
 
-void EditorApp::open_initial(const std::string& path) {
+std::string EditorApp::open_initial(const std::string& path) {
   std::string chosen = path;
   if (chosen.empty()) {
     if (auto def = find_default_scenario()) chosen = def->string();
   }
-  if (!chosen.empty()) files_.load_path(state_, chosen);
+  std::string failure;
+  // load_path reports a failure as the newest message.
+  if (!chosen.empty() && !files_.load_path(state_, chosen) && !state_.messages.empty())
+    failure = state_.messages.back().text;
   if (!state_.doc) {
     state_.open_document(std::make_unique<Document>(make_empty_scenario(128, 96, 1)));
   }
   fit_pending_ = true;
+  return failure;
 }
 
 void EditorApp::handle_event(const SDL_Event& e) {

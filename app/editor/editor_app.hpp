@@ -19,6 +19,7 @@
 #include "app/platform/settings.hpp"
 #include "app/editor/tool.hpp"
 #include "app/sim/sim_player.hpp"
+#include "app/sim/sim_timeline.hpp"
 #include "render/core/draw_list.hpp"
 
 union SDL_Event;
@@ -36,8 +37,10 @@ class EditorApp {
   EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings);
   ~EditorApp();
 
-  /// Opens `path` ("" = the default scenario); on failure reports it and opens an empty map.
-  void open_initial(const std::string& path);
+  /// Opens `path` ("" = the default scenario); on failure reports it and opens an empty
+  /// map. Returns the failure's message (naming the file and the field), "" on success:
+  /// the command line prints it on the terminal too.
+  std::string open_initial(const std::string& path);
   /// Window-level events ImGui does not act on: a dropped file, quit requests.
   void handle_event(const SDL_Event& event);
   /// One frame's UI and canvas; call between ImGui::NewFrame() and ImGui::Render().
@@ -79,6 +82,7 @@ class EditorApp {
   FileActions files_;
   MotionPlayer motion_;
   SimPlayer sim_;
+  TimelineEventCache timeline_events_;  // the timeline's ticked events, between frames
   Canvas canvas_;
   ImGuiDrawAdapter adapter_;
   std::map<std::string, std::unique_ptr<Tool>> tools_;

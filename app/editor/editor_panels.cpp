@@ -270,7 +270,7 @@ void EditorApp::timeline_strip() {
   if (timeline_height_ <= 0) return;
   ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y)));
   ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), timeline_height_));
-  if (ImGui::Begin("##timeline", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) sim_timeline(sim_, state_);
+  if (ImGui::Begin("##timeline", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) sim_timeline(sim_, state_, timeline_events_);
   ImGui::End();
 }
 

@@ -72,14 +72,6 @@ int run_viewer(const ViewerOptions& options) {
     std::fprintf(stderr, "%s\n", kNoDisplay);
     return 1;
   }
-  // A file named on the command line that does not load is reported here and in the
-  // window's message panel, which opens on a new empty scenario.
-  const bool recording = options.scenario_path.ends_with(".psrec");
-  if (!options.scenario_path.empty() && !recording) {
-    if (auto loaded = load_any_scenario(options.scenario_path); !loaded) {
-      std::fprintf(stderr, "pathscope: %s\n", loaded.error().to_string().c_str());
-    }
-  }
   AppSettings settings = load_settings();
 
   SDL_SetHint(SDL_HINT_RENDER_VSYNC, "1");
@@ -119,7 +111,13 @@ int run_viewer(const ViewerOptions& options) {
   w.imgui = true;
 
   EditorApp app(w.window, w.renderer, settings);
-  app.open_initial(options.scenario_path);
+  // A file named on the command line that does not load (a scenario, a Moving AI map or
+  // a recording) is reported here and in the window's message panel, which opens on a
+  // new empty scenario.
+  if (const std::string failure = app.open_initial(options.scenario_path);
+      !failure.empty() && !options.scenario_path.empty()) {
+    std::fprintf(stderr, "pathscope: %s\n", failure.c_str());
+  }
 
   int frames = 0;
   int redraw = 2;  // ImGui needs a frame or two after input to settle hover states.

@@ -87,7 +87,7 @@ bool SimPlayer::step(EditorState& state) {
   if (!ensure(state)) return false;
   if (view_) {
     // Through the recording, then live past its end.
-    if (view_->frame.step < recording_->last_step()) return show(view_->frame.step + 1);
+    if (view_->frame.step < recording_->last_step()) return show(view_->frame.step + 1).ok();
     if (!go_live(state)) return false;
   }
   advance(1, state);
@@ -132,9 +132,15 @@ int SimPlayer::update(EditorState& state, double frame_seconds) {
   if (view_) {
     // Playing the recording back, then live past its end.
     const std::uint64_t last = recording_->last_step();
-    const std::uint64_t next = std::min<std::uint64_t>(view_->frame.step + std::uint64_t(count), last);
-    show(next);
-    playing_ = true;
+    const std::uint64_t from = view_->frame.step;
+    const std::uint64_t next = std::min<std::uint64_t>(from + std::uint64_t(count), last);
+    if (const Status shown = show(next); !shown.ok()) {
+      // A damaged frame: playing on would show the same step forever.
+      pause();
+      state.report_error("playback paused at step " + std::to_string(from) + ": step " + std::to_string(next) +
+                         " cannot be shown: " + shown.error().to_string());
+      return 0;
+    }
     if (next == last && !go_live(state)) playing_ = false;
     return count;
   }
@@ -170,7 +176,7 @@ void SimPlayer::load_recording(std::shared_ptr<sim::Recording> recording, Editor
   doc_serial_ = state.doc_serial;
   revision_ = state.doc->revision();
   cap_reported_ = recording_->stopped();
-  if (!show(recording_->first_step())) {
+  if (!show(recording_->first_step()).ok()) {
     state.report_error("the recording's first step cannot be shown: its frame is damaged");
     stop();
   }
@@ -197,9 +203,9 @@ std::uint64_t SimPlayer::shown_hash() const {
   return sim_ ? sim_->state_hash() : 0;
 }
 
-bool SimPlayer::show(std::uint64_t step) {
+Status SimPlayer::show(std::uint64_t step) {
   Result<sim::Frame> frame = recording_ ? recording_->frame(step) : make_error(ErrorCode::Value, "", "no recording");
-  if (!frame) return false;
+  if (!frame) return frame.error();
   View v;
   v.verified = sim::state_hash(step, frame->units) == recording_->hash(step);
   v.frame = std::move(frame).value();
@@ -207,7 +213,7 @@ bool SimPlayer::show(std::uint64_t step) {
   focus_.reset();
   prune_selection();
   ++version_;
-  return true;
+  return Ok{};
 }
 
 bool SimPlayer::scrub(std::uint64_t step) {
@@ -222,7 +228,7 @@ bool SimPlayer::scrub(std::uint64_t step) {
     }
     return true;
   }
-  return show(step);
+  return show(step).ok();
 }
 
 bool SimPlayer::step_back() {
@@ -230,7 +236,7 @@ bool SimPlayer::step_back() {
   if (!recording_ || recording_->empty()) return false;
   const std::uint64_t now = shown_step();
   if (now <= recording_->first_step()) return false;
-  return show(now - 1);
+  return show(now - 1).ok();
 }
 
 bool SimPlayer::go_live(EditorState& state) {

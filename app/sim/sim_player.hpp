@@ -54,7 +54,9 @@ class SimPlayer {
   /// edit of this one goes to Simulation::update_world) and, while playing, adds
   /// frame_seconds (at most kMaxFrameSeconds) x speed() to the accumulator and runs the
   /// whole steps it holds, at most max_steps_per_frame(); a frame that falls further
-  /// behind drops the rest. The first frame of a play adds nothing. Returns the steps run.
+  /// behind drops the rest. The first frame of a play adds nothing. Playing a recording
+  /// back, a step whose frame is damaged pauses it (an error names the step and the
+  /// reason). Returns the steps run.
   int update(EditorState& state, double frame_seconds);
 
   /// Simulated seconds per real second (kMinSpeed .. kMaxSpeed).
@@ -138,8 +140,8 @@ class SimPlayer {
   void advance(int count, EditorState& state);
   // Drops selected ids whose units are gone.
   void prune_selection();
-  // Shows recorded step `step`; false if it cannot be decoded.
-  bool show(std::uint64_t step);
+  // Shows recorded step `step`; the frame's error (naming the step) if it cannot be decoded.
+  Status show(std::uint64_t step);
   // The recording's end is reached while viewing it: live from there.
   bool go_live(EditorState& state);
 

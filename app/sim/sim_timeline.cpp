@@ -23,6 +23,25 @@ std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std:
   return steps;
 }
 
+const std::vector<std::uint64_t>& TimelineEventCache::events(const sim::Recording& recording,
+                                                             std::span<const sim::UnitId> selected) {
+  const bool same = key_ && key_->recording == &recording && key_->first_step == recording.first_step() &&
+                    key_->last_step == recording.last_step() && key_->decisions == recording.decisions().size() &&
+                    key_->stuck == recording.stuck().size() &&
+                    std::equal(key_->selected.begin(), key_->selected.end(), selected.begin(), selected.end());
+  if (!same) {
+    key_ = Key{.recording = &recording,
+               .first_step = recording.first_step(),
+               .last_step = recording.last_step(),
+               .decisions = recording.decisions().size(),
+               .stuck = recording.stuck().size(),
+               .selected = std::vector<sim::UnitId>(selected.begin(), selected.end())};
+    events_ = timeline_events(recording, selected);
+    ++builds_;
+  }
+  return events_;
+}
+
 namespace {
 
 // Pixels of the band the events are ticked in, above the slider.
@@ -48,12 +67,12 @@ float sim_timeline_height(const SimPlayer& sim) {
   return ImGui::GetFrameHeightWithSpacing() * 2 + kTickBand + style.ItemSpacing.y + style.WindowPadding.y * 2;
 }
 
-void sim_timeline(SimPlayer& sim, EditorState& state) {
+void sim_timeline(SimPlayer& sim, EditorState& state, TimelineEventCache& event_cache) {
   const sim::Recording* rec = sim.recording();
   if (!rec || rec->empty()) return;
   const std::uint64_t first = rec->first_step(), last = rec->last_step();
   const std::uint64_t shown = sim.shown_step();
-  const std::vector<std::uint64_t> events = timeline_events(*rec, sim.selected());
+  const std::vector<std::uint64_t>& events = event_cache.events(*rec, sim.selected());
   const auto next_event = std::upper_bound(events.begin(), events.end(), shown);
   const auto prev_event = std::lower_bound(events.begin(), events.end(), shown);
 

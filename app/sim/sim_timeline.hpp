@@ -9,6 +9,8 @@
 // sim_run_here, sim_timeline) for the window test.
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "app/editor/editor_state.hpp"
@@ -17,13 +19,40 @@
 namespace pathscope::app {
 
 /// Steps of the recording worth jumping to: every stuck flag, and every logged decision
-/// of the `selected` units; sorted, each once.
+/// of the `selected` units; sorted, each once. Reads every decision: see TimelineEventCache.
 std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std::span<const sim::UnitId> selected);
+
+/// timeline_events() kept from frame to frame: made again only when the recording (which
+/// one, its first and last step, how many decisions and stuck flags it holds) or the
+/// selection changes, rather than scanning every decision each frame.
+class TimelineEventCache {
+ public:
+  /// timeline_events(recording, selected); valid until the next call.
+  const std::vector<std::uint64_t>& events(const sim::Recording& recording, std::span<const sim::UnitId> selected);
+  /// How many times events() has made the list (not taken it from the cache).
+  std::uint64_t builds() const { return builds_; }
+
+ private:
+  // What the list depends on. The recording is compared by address only (never read).
+  struct Key {
+    const sim::Recording* recording = nullptr;
+    std::uint64_t first_step = 0;
+    std::uint64_t last_step = 0;
+    std::size_t decisions = 0;
+    std::size_t stuck = 0;
+    std::vector<sim::UnitId> selected;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  std::optional<Key> key_;
+  std::vector<std::uint64_t> events_;
+  std::uint64_t builds_ = 0;
+};
 
 /// Pixels of height the strip needs: 0 without a recording.
 float sim_timeline_height(const SimPlayer& sim);
 
-/// The strip's body (inside an open ImGui window of sim_timeline_height()).
-void sim_timeline(SimPlayer& sim, EditorState& state);
+/// The strip's body (inside an open ImGui window of sim_timeline_height()); `events`
+/// keeps the ticked events between frames.
+void sim_timeline(SimPlayer& sim, EditorState& state, TimelineEventCache& events);
 
 }  // namespace pathscope::app

@@ -602,16 +602,15 @@ bool Recording::capture(const Simulation& simulation) {
     stop(fmt("recording stopped at step %llu: the simulation is at step %llu, not the next one",
              static_cast<unsigned long long>(last_step()), static_cast<unsigned long long>(step)));
     return false;
-  } else {
-    detector_->observe(simulation);
   }
   const auto slots = simulation.slots();
-  // Whether each path changed since the last frame: compared once, used by the log, the
-  // frame and the state hash.
+  // Whether each path changed since the last frame: compared once, used by the stuck
+  // detector, the log, the frame and the state hash.
   path_changed_.resize(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) {
     path_changed_[i] = i < base_.size() ? !same_path(base_[i].path, slots[i].path) : !slots[i].path.empty();
   }
+  if (!first) detector_->observe(simulation, path_changed_);
   log_changes(simulation);
   const std::size_t index = hashes_.size();
   const bool key = index % limits_.keyframe_interval == 0;

@@ -9,10 +9,27 @@
 // taking one avoiding path after another, gets nowhere it has not been and is found.
 // (A path made longer by a change of the world counts as no progress until the unit
 // gets closer than it had been.)
+//
+// The length left along a path is the distance to the unit's waypoint plus the path's
+// segments from there, summed front to back. Walking every path each step was half the
+// cost of recording a step at 1,000 units, so each slot keeps its path's segment lengths
+// and their sums from each point to the end, made once per new path (a new path is
+// noticed by comparing its bits with the copy kept, or the caller says which changed).
+// lead + after[waypoint] adds the same numbers in another order, so it may differ from
+// the front-to-back sum in the last bits: recursive summation of n positive terms, in
+// any order, is within gamma_(n-1) = (n-1) u / (1 - (n-1) u) of the exact sum (Higham,
+// "Accuracy and Stability of Numerical Algorithms", 2nd ed., section 4.2), so the two
+// differ by at most about (n-1) eps times the sum; the margin taken is 4 (n+1) eps
+// times it. A comparison with a threshold is decided on the estimate when the threshold
+// lies outside that margin, and otherwise with the front-to-back sums; a best length
+// kept is the estimate and where it was measured, summed front to back when it must be
+// exact (its path goes, a comparison is too close, state_json). The flags and the saved
+// tracks are bit for bit those of the walk along every path.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include <glm/geometric.hpp>
@@ -37,11 +54,11 @@ bool has_open_order(const SimUnit& u) {
          u.order.kind == OrderKind::Patrol;
 }
 
-// Metres still to go along the unit's path; -1 without one.
-double route_left(const SimUnit& u) {
-  if (u.path.empty() || u.waypoint >= u.path.size()) return -1;
-  double left = glm::length(u.path[u.waypoint] - u.position);
-  for (std::size_t i = u.waypoint + 1; i < u.path.size(); ++i) left += glm::length(u.path[i] - u.path[i - 1]);
+// Metres still to go from `lead` metres before path point `waypoint`: the segments after
+// it added front to back, one by one (the order every best length is defined by).
+double sum_front_to_back(std::span<const double> segment, std::size_t waypoint, double lead) {
+  double left = lead;
+  for (std::size_t i = waypoint + 1; i < segment.size(); ++i) left += segment[i];
   return left;
 }
 
@@ -91,11 +108,73 @@ std::string describe(const StuckEvent& e) {
   return out;
 }
 
-void StuckDetector::observe(const Simulation& simulation) {
+void StuckDetector::cache_path(std::size_t slot, const std::vector<Vec2>& path, bool compare) {
+  RouteCache& c = routes_[slot];
+  if (c.valid && (!compare || (c.path.size() == path.size() &&
+                               (path.empty() ||
+                                std::memcmp(c.path.data(), path.data(), path.size() * sizeof(Vec2)) == 0)))) {
+    return;
+  }
+  settle(slot);  // its best length was measured on the path going
+  c.valid = true;
+  c.path = path;
+  const std::size_t n = path.size();
+  c.segment.assign(n, 0.0);
+  for (std::size_t i = 1; i < n; ++i) c.segment[i] = glm::length(path[i] - path[i - 1]);
+  segments_measured_ += n > 0 ? n - 1 : 0;
+  c.after.assign(n, 0.0);
+  for (std::size_t i = n; i-- > 1;) c.after[i - 1] = c.segment[i] + c.after[i];
+}
+
+void StuckDetector::settle(std::size_t slot) {
+  Track& t = tracks_[slot];
+  if (!t.best_pending) return;
+  t.best_route = sum_front_to_back(routes_[slot].segment, t.best_waypoint, t.best_lead);
+  t.best_pending = false;
+  t.best_error = 0;
+}
+
+bool StuckDetector::shorter_by_progress(std::size_t slot, RouteLeft& route) {
+  const Track& t = tracks_[slot];
+  const double progress = params_.progress;
+  // The threshold best_route - progress lies in [low, high] (one value when exact).
+  const double low = t.best_pending ? (t.best_route - t.best_error) - progress : t.best_route - progress;
+  const double high = t.best_pending ? (t.best_route + t.best_error) - progress : low;
+  const double error = route.exact ? 0.0 : route.error;
+  if (route.estimate + error < low) return true;
+  if (route.estimate - error >= high) return false;
+  // Too close to tell: both lengths summed front to back, as they are defined.
+  settle(slot);
+  if (!route.exact) {
+    route.estimate = sum_front_to_back(routes_[slot].segment, route.waypoint, route.lead);
+    route.exact = true;
+    route.error = 0;
+  }
+  return route.estimate < tracks_[slot].best_route - progress;
+}
+
+void StuckDetector::observe(const Simulation& simulation) { observe_slots(simulation, nullptr); }
+
+void StuckDetector::observe(const Simulation& simulation, std::span<const std::uint8_t> path_changed) {
+  observe_slots(simulation, &path_changed);
+}
+
+void StuckDetector::observe_slots(const Simulation& simulation,
+                                  const std::span<const std::uint8_t>* path_changed) {
   const double now = simulation.time();
   const double start = std::max(0.0, now - simulation.scenario().sim.dt);
   const auto slots = simulation.slots();
   if (tracks_.size() < slots.size()) tracks_.resize(slots.size());
+  if (routes_.size() < slots.size()) routes_.resize(slots.size());
+  if (path_changed) {
+    // A changed path: its cache goes (once a best length measured on it is settled).
+    for (std::size_t i = 0; i < routes_.size(); ++i) {
+      if (routes_[i].valid && (i >= path_changed->size() || (*path_changed)[i] != 0)) {
+        settle(i);
+        routes_[i].valid = false;
+      }
+    }
+  }
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const SimUnit& u = slots[i];
     Track& t = tracks_[i];
@@ -106,7 +185,29 @@ void StuckDetector::observe(const Simulation& simulation) {
     }
     const Vec2 target = u.order.points[std::min(u.order_point, u.order.points.size() - 1)];
     const double direct = glm::length(target - u.position);
-    const double route = route_left(u);
+    // Metres still to go along its path; -1 without one.
+    RouteLeft route;
+    if (!u.path.empty() && u.waypoint < u.path.size()) {
+      cache_path(i, u.path, path_changed == nullptr);
+      const RouteCache& c = routes_[i];
+      const std::size_t terms = u.path.size() - u.waypoint;  // the lead and the segments after it
+      route.waypoint = u.waypoint;
+      route.lead = glm::length(u.path[u.waypoint] - u.position);
+      route.estimate = route.lead + c.after[u.waypoint];
+      // With one segment left or none the two orders add the same numbers the same way.
+      route.exact = terms <= 2;
+      route.error = route.exact
+                        ? 0.0
+                        : 4.0 * double(terms + 1) * std::numeric_limits<double>::epsilon() * route.estimate;
+    }
+    // Keeps `route` as the best length so far.
+    const auto keep_best = [&t, &route] {
+      t.best_route = route.estimate;
+      t.best_pending = route.estimate >= 0 && !route.exact;
+      t.best_waypoint = route.waypoint;
+      t.best_lead = route.lead;
+      t.best_error = route.error;
+    };
     if (!t.active || !(t.id == u.id) || t.target != target) {
       // A new unit, order or order point: progress is measured from here, the start of
       // the step it was first seen in (so a unit stuck from the start is flagged at
@@ -115,19 +216,19 @@ void StuckDetector::observe(const Simulation& simulation) {
                 .active = true,
                 .target = target,
                 .best_direct = direct,
-                .best_route = route,
                 .progress_time = start,
                 .stuck = false};
+      keep_best();
     }
     bool progressed = false;
     if (direct < t.best_direct - params_.progress) {
       t.best_direct = direct;
       progressed = true;
     }
-    if (route >= 0 && t.best_route < 0) {
-      t.best_route = route;  // its first path: the measure starts here
-    } else if (route >= 0 && route < t.best_route - params_.progress) {
-      t.best_route = route;
+    if (route.estimate >= 0 && t.best_route < 0) {
+      keep_best();  // its first path: the measure starts here
+    } else if (route.estimate >= 0 && shorter_by_progress(i, route)) {
+      keep_best();
       progressed = true;
     }
     if (progressed) {
@@ -170,9 +271,12 @@ void StuckDetector::observe(const Simulation& simulation) {
 
 std::string StuckDetector::state_json() const {
   Json tracks = Json::array();
-  for (const Track& t : tracks_) {
+  for (std::size_t i = 0; i < tracks_.size(); ++i) {
+    const Track& t = tracks_[i];
+    const double best_route =
+        t.best_pending ? sum_front_to_back(routes_[i].segment, t.best_waypoint, t.best_lead) : t.best_route;
     tracks.push_back(Json::array({t.id.generation, t.active ? 1 : 0, t.target.x, t.target.y, t.best_direct,
-                                  t.best_route, t.progress_time, t.stuck ? 1 : 0}));
+                                  best_route, t.progress_time, t.stuck ? 1 : 0}));
   }
   Json state;
   state["version"] = kDetectorStateVersion;
@@ -230,6 +334,7 @@ Status StuckDetector::restore_state(std::string_view text, std::size_t slots) {
       return make_error(ErrorCode::Value, at, "item 5 (best route): negative (only -1, no path yet)");
   }
   tracks_ = std::move(tracks);
+  routes_.clear();
   events_.clear();
   return Ok{};
 }

@@ -67,6 +67,10 @@ class StuckDetector {
 
   /// Looks at the units after a step (call once per step, from the first step on).
   void observe(const Simulation& simulation);
+  /// The same, told whether each slot's path changed since the last call (bit for bit;
+  /// index = slot, slots past the end count as changed): a caller that compares every
+  /// path anyway (a Recording) spares the detector comparing them again.
+  void observe(const Simulation& simulation, std::span<const std::uint8_t> path_changed);
 
   /// Every flag so far, in order of time, then slot index. A unit is flagged again only
   /// after it has made progress since its last flag.
@@ -87,6 +91,10 @@ class StuckDetector {
   /// On an error, naming the field, nothing changes.
   Status restore_state(std::string_view text, std::size_t slots);
 
+  /// Path segments measured so far (a square root each): once per segment of each new
+  /// path a unit with an order follows, not every step.
+  std::uint64_t segments_measured() const { return segments_measured_; }
+
  private:
   // What the detector remembers of one slot.
   struct Track {
@@ -97,10 +105,46 @@ class StuckDetector {
     double best_route = -1;    ///< Shortest length still to go along its paths so far (-1: no path yet).
     double progress_time = 0;  ///< Last progress, seconds.
     bool stuck = false;
+    /// best_route is an estimate within best_error of the length left summed front to
+    /// back, from path point best_waypoint of the slot's cached path, best_lead metres
+    /// away; the exact sum is made when needed (see stuck_detector.cpp).
+    bool best_pending = false;
+    std::size_t best_waypoint = 0;
+    double best_lead = 0;
+    double best_error = 0;
   };
+  // A slot's path as last measured: a copy (a new path is noticed by comparing the bits,
+  // unless the caller says) and its segment lengths, each and summed from every point to
+  // the end.
+  struct RouteCache {
+    bool valid = false;  ///< Made from the slot's path as it is now.
+    std::vector<Vec2> path;
+    std::vector<double> segment;  ///< segment[i]: metres from path[i - 1] to path[i]; segment[0] = 0.
+    std::vector<double> after;    ///< after[i]: segment[i + 1] + after[i + 1]; after.back() = 0.
+  };
+  // The length a unit has left along its path, from its cached segments.
+  struct RouteLeft {
+    double estimate = -1;  ///< -1: no path, or past its end.
+    double error = 0;      ///< |estimate - the front-to-back sum| is less than this.
+    bool exact = true;     ///< estimate is the front-to-back sum.
+    std::size_t waypoint = 0;
+    double lead = 0;  ///< Metres from the unit to path[waypoint].
+  };
+  // Both observe()s; `path_changed` is null when the paths must be compared here.
+  void observe_slots(const Simulation& simulation, const std::span<const std::uint8_t>* path_changed);
+  // Brings slot `slot`'s cache to `path` (settling a pending best_route on the old one);
+  // `compare`: a valid cache is checked against `path` (else it is known to hold it).
+  void cache_path(std::size_t slot, const std::vector<Vec2>& path, bool compare);
+  // Replaces a pending best_route by its exact value.
+  void settle(std::size_t slot);
+  // route < best_route - progress, decided as with lengths summed front to back.
+  bool shorter_by_progress(std::size_t slot, RouteLeft& route);
+
   StuckParams params_;
   std::vector<Track> tracks_;  // index = UnitId::index
+  std::vector<RouteCache> routes_;  // index = UnitId::index
   std::vector<StuckEvent> events_;
+  std::uint64_t segments_measured_ = 0;
 };
 
 /// A saved game (saved_game(simulation)) whose sim_state also holds the detector's

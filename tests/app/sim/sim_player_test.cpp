@@ -9,6 +9,7 @@
 #include "planner/sim/sim_cases.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <string>
@@ -369,5 +370,49 @@ TEST_SUITE("sim_window") {
     CHECK(player.simulation()->step_count() > 60);
     for (std::uint64_t i = run.step_count(); i < player.simulation()->step_count(); ++i) run.step();
     CHECK(player.simulation()->state_hash() == run.state_hash());
+  }
+  TEST_CASE("sim player: playing a recording back pauses at a damaged frame and says which step and why") {
+    const Scenario scenario = with_faction(sim::crossing_case(4));
+    sim::Recording recording(scenario);
+    sim::Simulation run(scenario);
+    REQUIRE(recording.capture(run));
+    for (int i = 0; i < 60; ++i) {
+      run.step();
+      REQUIRE(recording.capture(run));
+    }
+    // Step 20's frame gets a first byte no frame has: steps 20 to 60 cannot be decoded.
+    nlohmann::json j = nlohmann::json::from_cbor(recording.to_bytes());
+    auto& frames = j["frames"].get_binary();
+    frames.at(j["offsets"][20].get<std::size_t>()) = 7;
+    const std::vector<std::uint8_t> cbor = nlohmann::json::to_cbor(j);
+    auto loaded = sim::Recording::from_bytes(std::string(cbor.begin(), cbor.end()), "damaged.psrec");
+    REQUIRE(loaded.ok());
+    EditorState state;
+    state.open_document(std::make_unique<Document>(loaded->start()));
+    SimPlayer player;
+    player.load_recording(std::make_shared<sim::Recording>(std::move(loaded).value()), state);
+    REQUIRE(player.viewing_recording());
+    REQUIRE(player.play(state));
+    player.update(state, 0.1);  // the first frame of a play adds nothing
+    for (int i = 0; i < 30 && player.playing(); ++i) player.update(state, 0.1);
+    // Paused on the last step shown before the damaged one, with an error naming the
+    // step that could not be shown and why.
+    CHECK_FALSE(player.playing());
+    CHECK(player.viewing_recording());
+    CHECK(player.simulation() == nullptr);
+    CHECK(player.shown_step() < 20);
+    CHECK(player.shown_hash() == recording.hash(player.shown_step()));
+    const Message* error = state.messages.pinned_error();
+    REQUIRE(error != nullptr);
+    CHECK(error->text.find("playback paused at step " + std::to_string(player.shown_step())) != std::string::npos);
+    CHECK(error->text.find("the frame of step 20 is damaged") != std::string::npos);
+    // Frames after it run nothing, and Play stops again at once.
+    const std::uint64_t at = player.shown_step();
+    CHECK(player.update(state, 0.1) == 0);
+    REQUIRE(player.play(state));
+    player.update(state, 0.1);
+    player.update(state, 0.1);
+    CHECK_FALSE(player.playing());
+    CHECK(player.shown_step() == at);
   }
 }  // TEST_SUITE

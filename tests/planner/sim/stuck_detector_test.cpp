@@ -1,11 +1,16 @@
 #include "planner/sim/stuck_detector.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
 
+#include "planner/sim/sim_cases.hpp"
 #include "planner/sim/simulation.hpp"
 #include "tests/test_maps.hpp"
 
@@ -32,6 +37,146 @@ std::vector<std::string> two_rooms() {
   };
 }
 
+// The detector as first written, walking every unit's path from its waypoint to the end
+// each step: the reference the cached lengths must match bit for bit.
+class WalkingDetector {
+ public:
+  explicit WalkingDetector(StuckParams params) : params_(params) {}
+
+  struct Track {
+    UnitId id;
+    bool active = false;
+    Vec2 target{0, 0};
+    double best_direct = 0;
+    double best_route = -1;
+    double progress_time = 0;
+    bool stuck = false;
+  };
+  struct Flag {
+    std::uint32_t unit = 0;
+    double time = 0;
+    double since = 0;
+  };
+
+  void observe(const Simulation& simulation) {
+    const double now = simulation.time();
+    const double start = std::max(0.0, now - simulation.scenario().sim.dt);
+    const auto slots = simulation.slots();
+    if (tracks.size() < slots.size()) tracks.resize(slots.size());
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      const SimUnit& u = slots[i];
+      Track& t = tracks[i];
+      const bool open = u.alive && !u.arrived && !u.order.points.empty() &&
+                        (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints ||
+                         u.order.kind == OrderKind::Patrol);
+      if (!open) {
+        t.active = false;
+        t.stuck = false;
+        continue;
+      }
+      const Vec2 target = u.order.points[std::min(u.order_point, u.order.points.size() - 1)];
+      const double direct = glm::length(target - u.position);
+      double route = -1;
+      if (!u.path.empty() && u.waypoint < u.path.size()) {
+        route = glm::length(u.path[u.waypoint] - u.position);
+        for (std::size_t k = u.waypoint + 1; k < u.path.size(); ++k)
+          route += glm::length(u.path[k] - u.path[k - 1]);
+      }
+      if (!t.active || !(t.id == u.id) || t.target != target) {
+        t = Track{.id = u.id,
+                  .active = true,
+                  .target = target,
+                  .best_direct = direct,
+                  .best_route = route,
+                  .progress_time = start,
+                  .stuck = false};
+      }
+      bool progressed = false;
+      if (direct < t.best_direct - params_.progress) {
+        t.best_direct = direct;
+        progressed = true;
+      }
+      if (route >= 0 && t.best_route < 0) {
+        t.best_route = route;
+      } else if (route >= 0 && route < t.best_route - params_.progress) {
+        t.best_route = route;
+        progressed = true;
+      }
+      if (progressed) {
+        t.progress_time = now;
+        t.stuck = false;
+        continue;
+      }
+      if (t.stuck || now - t.progress_time < params_.seconds - 1e-9) continue;
+      t.stuck = true;
+      flags.push_back(Flag{u.scenario_id, now, t.progress_time});
+    }
+  }
+
+  std::vector<Track> tracks;
+  std::vector<Flag> flags;
+
+ private:
+  StuckParams params_;
+};
+
+// Runs `steps` steps of `scenario` under the detector and the walking one, checking after
+// each that they flag the same units at the same times and keep the same tracks, bit for
+// bit. With `told`, the detector is told which paths changed (as a Recording tells it).
+// Returns the path segments the walking detector measured.
+std::uint64_t compare_with_walk(const Scenario& scenario, StuckParams params, int steps, bool told,
+                                std::uint64_t* measured = nullptr) {
+  Simulation sim(scenario);
+  StuckDetector detector(params);
+  WalkingDetector walking(params);
+  std::uint64_t walked = 0;
+  std::vector<std::vector<Vec2>> paths;
+  std::vector<std::uint8_t> changed;
+  for (int step = 0; step < steps; ++step) {
+    sim.step();
+    if (told) {
+      const auto slots = sim.slots();
+      paths.resize(slots.size());
+      changed.assign(slots.size(), 0);
+      for (std::size_t k = 0; k < slots.size(); ++k) {
+        if (slots[k].path == paths[k]) continue;
+        changed[k] = 1;
+        paths[k] = slots[k].path;
+      }
+      detector.observe(sim, changed);
+    } else {
+      detector.observe(sim);
+    }
+    walking.observe(sim);
+    for (const SimUnit& u : sim.slots()) {
+      if (u.alive && !u.arrived && u.waypoint < u.path.size()) walked += u.path.size() - 1 - u.waypoint;
+    }
+    REQUIRE(detector.events().size() == walking.flags.size());
+    for (std::size_t k = 0; k < walking.flags.size(); ++k) {
+      CHECK(detector.events()[k].unit == walking.flags[k].unit);
+      CHECK(detector.events()[k].time == walking.flags[k].time);
+      CHECK(detector.events()[k].since == walking.flags[k].since);
+    }
+    if (step % 7 != 0 && step != steps - 1) continue;
+    const nlohmann::json state = nlohmann::json::parse(detector.state_json());
+    const auto& tracks = state.at("tracks");
+    REQUIRE(tracks.size() == walking.tracks.size());
+    for (std::size_t k = 0; k < tracks.size(); ++k) {
+      const WalkingDetector::Track& t = walking.tracks[k];
+      INFO("step " << step << ", slot " << k);
+      CHECK(tracks[k][1].get<int>() == (t.active ? 1 : 0));
+      CHECK(std::bit_cast<std::uint64_t>(tracks[k][4].get<double>()) ==
+            std::bit_cast<std::uint64_t>(t.best_direct));
+      CHECK(std::bit_cast<std::uint64_t>(tracks[k][5].get<double>()) ==
+            std::bit_cast<std::uint64_t>(t.best_route));
+      CHECK(std::bit_cast<std::uint64_t>(tracks[k][6].get<double>()) ==
+            std::bit_cast<std::uint64_t>(t.progress_time));
+      CHECK(tracks[k][7].get<int>() == (t.stuck ? 1 : 0));
+    }
+  }
+  if (measured) *measured = detector.segments_measured();
+  return walked;
+}
 }  // namespace
 
 TEST_CASE("stuck: a unit boxed in by walls is flagged at exactly the set time, with what it was doing") {
@@ -140,6 +285,34 @@ TEST_CASE("stuck: the detector only observes: the run's hashes are the same with
   REQUIRE(second.events().size() == detector.events().size());
   for (std::size_t i = 0; i < detector.events().size(); ++i) {
     CHECK(describe(second.events()[i]) == describe(detector.events()[i]));
+  }
+}
+
+TEST_CASE("stuck: lengths left from cached path sums flag and keep exactly what walking every path does") {
+  // Progress of half a metre (the default) and of 1e-12 m, which puts most comparisons
+  // within the last bits of the threshold, where the sums' order would show.
+  // Both ways of noticing a new path: comparing it here, or being told.
+  for (const double progress : {0.5, 1e-12}) {
+    for (const bool told : {false, true}) {
+      CAPTURE(progress);
+      CAPTURE(told);
+      compare_with_walk(circle_case(40), StuckParams{.seconds = 1, .progress = progress}, 500, told);
+      compare_with_walk(crossing_case(8), StuckParams{.seconds = 1, .progress = progress}, 500, told);
+      Scenario rooms = test::ascii_scenario(two_rooms());
+      rooms.units = {unit_at(1, {2.5, 1.5}, move_to({8.5, 5.5})), unit_at(2, {8.5, 5.5}, move_to({2.5, 1.5})),
+                     unit_at(3, {5.5, 2.5})};
+      compare_with_walk(rooms, StuckParams{.seconds = 1, .progress = progress}, 600, told);
+    }
+  }
+}
+
+TEST_CASE("stuck: each path is measured once, not walked every step") {
+  for (const bool told : {false, true}) {
+    std::uint64_t measured = 0;
+    const std::uint64_t walked = compare_with_walk(circle_case(100), StuckParams{}, 300, told, &measured);
+    MESSAGE("segments: walked every step " << walked << ", measured once per path " << measured);
+    CHECK(measured > 0);
+    CHECK(measured * 10 < walked);
   }
 }
 
