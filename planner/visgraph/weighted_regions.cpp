@@ -76,16 +76,30 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
   const Scenario& s = world.scenario();
   const auto& ground = s.terrains[0].cost[movement_class];
   const double base = ground ? *ground : 1.0;
-  for (const Feature& f : s.features) {
-    // A container's terrain lies outside it: not weighed (its terrain is an obstacle's, typically).
-    if (f.container || blocks_class(s, f.terrain, movement_class)) continue;
-    const double m = *s.terrains[f.terrain].cost[movement_class];
+  const auto add = [&](std::vector<Vec2> ring, double factor) {
     WeightedRegion r;
-    r.ring = ring_of(f.shape, max_error);
-    r.factor = m / base;
+    r.ring = std::move(ring);
+    r.factor = factor;
     for (const Vec2& p : r.ring) r.box = r.box.united(Box2::of(p));
     // A region at the ground's own cost is kept: it covers what was painted before it.
     regions_.push_back(std::move(r));
+  };
+  // Containers are painted first (after the tiles, which are not weighed): their terrain
+  // lies outside them, so a passable one (a swamp round a clearing) is the world's box at
+  // its factor with every container over it at the ground's.
+  for (const Feature& f : s.features) {
+    if (!f.container) continue;
+    if (blocks_class(s, f.terrain, movement_class)) break;  // an obstacle: obstacle_set.cpp's
+    const double w = s.world.width, h = s.world.height;
+    add({{0, 0}, {w, 0}, {w, h}, {0, h}}, *s.terrains[f.terrain].cost[movement_class] / base);
+    for (const Feature& c : s.features) {
+      if (c.container) add(ring_of(c.shape, max_error), 1.0);
+    }
+    break;
+  }
+  for (const Feature& f : s.features) {
+    if (f.container || blocks_class(s, f.terrain, movement_class)) continue;
+    add(ring_of(f.shape, max_error), *s.terrains[f.terrain].cost[movement_class] / base);
   }
   // Without a region that changes a cost there is nothing to weigh.
   bool any = false;

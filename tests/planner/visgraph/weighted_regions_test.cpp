@@ -79,6 +79,49 @@ TEST_CASE("round the swamp when that is cheaper, through it when the way round i
   CHECK(r.cost == doctest::Approx(20 + 20 * 3 + 20));
 }
 
+TEST_CASE("a container of swamp: its outside weighs its factor, a clearing inside the ground's") {
+  // Swamp everywhere but a long clearing (the container) and a pond of rough ground in
+  // it: the world's box at the swamp's factor, the container over it at the ground's,
+  // then the other features in their order.
+  Scenario s = make_empty_scenario(100, 60, 1.0);
+  Feature clearing = area(1, s, "swamp", {10, 20}, {90, 30});
+  clearing.container = true;
+  s.features = {area(2, s, "rough", {40, 22}, {50, 28}), clearing};
+  const PlanningWorld world(s);
+  VisGraphPlanner p(world, 0, params());
+  const visgraph::WeightedRegions r(world, 0, p.map().graph(), 0.05);
+  REQUIRE(r.regions().size() == 3);
+  CHECK(r.regions()[0].factor == 3.0);  // the outside, first whatever the features' order
+  CHECK(r.regions()[1].factor == 1.0);  // the clearing
+  CHECK(r.regions()[2].factor == 1.5);  // the pond, painted over the clearing
+  CHECK(r.cost({5, 25}, {35, 25}) == doctest::Approx(5 * 3 + 25));
+  CHECK(r.cost({35, 25}, {55, 25}) == doctest::Approx(5 + 10 * 1.5 + 5));
+  CHECK(r.cost({50, 5}, {50, 15}) == doctest::Approx(30));
+  // Two points in the swamp south of the clearing: through the clearing, not straight.
+  const PathQuery q{{5, 10}, {95, 10}};
+  const PathResult& path = find_path(p, q);
+  REQUIRE(path.status == SearchStatus::Found);
+  CHECK(path.cost < 0.6 * 90 * 3);
+  double top = 0;
+  for (const Vec2& v : path.points) top = std::max(top, v.y);
+  CHECK(top >= 20);
+  // Its cost is the sum of its legs' weighted lengths.
+  double legs = 0;
+  for (std::size_t i = 1; i < path.points.size(); ++i) legs += r.cost(path.points[i - 1], path.points[i]);
+  CHECK(path.cost == doctest::Approx(legs));
+  // Without weights: the straight line.
+  VisGraphPlanner plain(world, 0, params(false));
+  CHECK(find_path(plain, q).length == doctest::Approx(90));
+  // A container of wall stays an obstacle, not a weighted region.
+  Scenario walled = s;
+  walled.features[1].terrain = *walled.find_terrain("wall");
+  const PlanningWorld walled_world(walled);
+  VisGraphPlanner w(walled_world, 0, params());
+  const visgraph::WeightedRegions none(walled_world, 0, w.map().graph(), 0.05);
+  REQUIRE(none.regions().size() == 1);
+  CHECK(none.regions()[0].factor == 1.5);
+}
+
 TEST_CASE("with swamps among walls, A* equals Dijkstra and every cost is the sum of its legs") {
   std::mt19937_64 rng(61);
   const char* kinds[] = {"swamp", "rough", "forest", "shallow water"};
