@@ -140,13 +140,25 @@ void Simulation::keep_passages() {
   if (!any) return;
   for (SimUnit& u : units_) {
     if (!u.alive || (u.state != MoveState::Moving && u.state != MoveState::WaitingForPath)) continue;
-    if (u.yield == Yield::MoveAside || u.yield == Yield::Return) continue;
+    const bool stepping_aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
+    if (stepping_aside && !u.passage_wait) continue;
     PassageMap& map = impl_->passage_maps[u.movement_class];
     if (map.passages().empty()) continue;
     UnitPrivate& x = impl_->extra[u.id.index];
     const CostGrid& grid = world_->grid(u.movement_class);
     const PassageRules& rules = map.rules();
     const auto t = traversal(u, grid, map, rules, kQueueReach);
+    if (stepping_aside) {
+      // Stepping clear of the way to wait for this passage: still in its queue, so the
+      // queue keeps its place in line (its time waited) while it steps aside.
+      if (t && !t->inside) {
+        const Passage& p = map.passages()[t->passage];
+        PassageTally& tally = tallies[u.movement_class][t->passage];
+        if (p.queued && glm::dot(t->flow, p.queue_flow) > 0) tally.queue_seen = true;
+        ++tally.waiting;
+      }
+      continue;
+    }
     // Out of a passage a moment ago and still near it: those queueing at this end wait
     // for it to clear their way.
     // (Not when its way goes back into it: then it asks again, as any unit does.)
