@@ -142,6 +142,31 @@ TEST_CASE("passages: two groups crossing through a gap take turns, and all arriv
   CHECK(both_ways_inside == 0);
 }
 
+TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue, and the turn passes") {
+  // 40 a side: the waiting side's units all step clear of the way out at times. Its turn
+  // must still come (the queue used to start again then, and the first side kept the
+  // passage for minutes).
+  Scenario s = crossing_case(40);
+  Simulation sim(s);
+  int turns = 0;
+  double first_turn = -1;
+  Vec2 last{0, 0};
+  for (int i = 0; i < 150 * 30; ++i) {
+    sim.step();
+    const Passage& p = sim.passages(0)[0];
+    if (!p.held) continue;
+    if (last != Vec2{0, 0} && glm::dot(p.flow, last) < 0) {
+      ++turns;
+      if (first_turn < 0) first_turn = sim.time();
+    }
+    last = p.flow;
+  }
+  CHECK(turns >= 2);
+  CHECK(first_turn > 0);
+  CHECK(first_turn < 60);
+  CHECK(sim.counters().hard_overlaps == 0);
+}
+
 TEST_CASE("passages: off in the settings, nobody waits, a world change finds them again") {
   Scenario s = crossing_case(5);
   s.sim.passages = false;
