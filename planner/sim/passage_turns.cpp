@@ -125,11 +125,7 @@ void Simulation::keep_passages() {
   for (SimUnit& u : units_) u.passage_wait = u.yield == Yield::MoveAside && u.home == u.aside && !unit(u.yield_to);
   if (!scenario().sim.passages) return;
   const double now = time();
-  if (impl_->passage_maps.empty()) {
-    for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
-      impl_->passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
-    }
-  }
+  if (!impl_->motions.empty()) passage_map(0);  // makes every class's map
   std::vector<std::vector<PassageTally>>& tallies = impl_->passage_tallies;
   tallies.resize(impl_->passage_maps.size());
   bool any = false;

@@ -416,6 +416,7 @@ void Simulation::answer_paths() {
           if (!segment_blocked(grid, key, u.position, centre)) u.path.insert(u.path.begin() + 1, centre);
         }
       }
+      run_out_of_passages(u);
       u.state = MoveState::Moving;
       u.predicted.clear();
     } else {
