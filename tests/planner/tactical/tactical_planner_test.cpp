@@ -105,6 +105,23 @@ glm::ivec2 random_open(std::mt19937_64& rng, const Scenario& s) {
 }
 
 // No cell twice, and no one-cell detour a, b, c with a-c a cheaper legal move.
+// A 64 x 32 field with four threats and four allies at random, and a query from its
+// west edge to its east edge (cells), as the bench's placements.
+struct Field {
+  Scenario s;
+  glm::ivec2 a, b;
+};
+Field four_and_four(std::mt19937_64& rng) {
+  Scenario s = test::ascii_scenario(std::vector<std::string>(32, std::string(64, '.')));
+  std::uniform_real_distribution<double> x(4, 60), y(4, 28), radius(3, 7);
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    s.threats.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
+    s.allies.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
+  }
+  const glm::ivec2 a{int(rng() % 8), int(rng() % 32)}, b{56 + int(rng() % 8), int(rng() % 32)};
+  return {std::move(s), a, b};
+}
+
 void check_no_bump(const TacticalPlanner& p, const CostGrid& grid, const PathResult& r) {
   const std::set<NodeId> unique(r.nodes.begin(), r.nodes.end());
   CHECK(unique.size() == r.nodes.size());
@@ -422,15 +439,9 @@ TEST_CASE("tactical: waypoint mode stays near the optimum with four threats and 
   int placements = 0, within = 0;
   double explored = 0, ratio_sum = 0;
   for (int round = 0; round < 60; ++round) {
-    Scenario s = test::ascii_scenario(std::vector<std::string>(32, std::string(64, '.')));
-    std::uniform_real_distribution<double> x(4, 60), y(4, 28), radius(3, 7);
-    for (std::uint32_t i = 0; i < 4; ++i) {
-      s.threats.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
-      s.allies.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
-    }
+    const auto [s, a, b] = four_and_four(rng);
     PlanningWorld world(s);
     TacticalPlanner waypoint(world, 0, params(TacticalMode::Waypoint));
-    const glm::ivec2 a{int(rng() % 8), int(rng() % 32)}, b{56 + int(rng() % 8), int(rng() % 32)};
     const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
     const double ref = reference_cost(s, waypoint.field().params(), a.x, a.y, b.x, b.y);
     const PathResult& r = find_path(waypoint, query);
@@ -453,15 +464,9 @@ TEST_CASE("tactical: coarse mode keeps every path within 10% of the optimum with
   int placements = 0, within = 0;
   double explored = 0, ratio_sum = 0, worst = 0;
   for (int round = 0; round < 150; ++round) {
-    Scenario s = test::ascii_scenario(std::vector<std::string>(32, std::string(64, '.')));
-    std::uniform_real_distribution<double> x(4, 60), y(4, 28), radius(3, 7);
-    for (std::uint32_t i = 0; i < 4; ++i) {
-      s.threats.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
-      s.allies.push_back(influence(i, {x(rng), y(rng)}, radius(rng)));
-    }
+    const auto [s, a, b] = four_and_four(rng);
     PlanningWorld world(s);
     TacticalPlanner coarse(world, 0, params(TacticalMode::Coarse));
-    const glm::ivec2 a{int(rng() % 8), int(rng() % 32)}, b{56 + int(rng() % 8), int(rng() % 32)};
     const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
     const double ref = reference_cost(s, coarse.field().params(), a.x, a.y, b.x, b.y);
     const PathResult& r = find_path(coarse, query);
