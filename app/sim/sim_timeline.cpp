@@ -25,18 +25,10 @@ std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std:
 
 const std::vector<std::uint64_t>& TimelineEventCache::events(const sim::Recording& recording,
                                                              std::span<const sim::UnitId> selected) {
-  const bool same = key_ && key_->recording == &recording && key_->first_step == recording.first_step() &&
-                    key_->last_step == recording.last_step() && key_->decisions == recording.decisions().size() &&
-                    key_->stuck == recording.stuck().size() &&
-                    std::equal(key_->selected.begin(), key_->selected.end(), selected.begin(), selected.end());
-  if (!same) {
-    key_ = Key{.recording = &recording,
-               .first_step = recording.first_step(),
-               .last_step = recording.last_step(),
-               .decisions = recording.decisions().size(),
-               .stuck = recording.stuck().size(),
-               .selected = std::vector<sim::UnitId>(selected.begin(), selected.end())};
+  Key key{&recording, recording.revision(), std::vector<sim::UnitId>(selected.begin(), selected.end())};
+  if (key_ != key) {
     events_ = timeline_events(recording, selected);
+    key_ = std::move(key);
     ++builds_;
   }
   return events_;

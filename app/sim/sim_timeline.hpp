@@ -23,8 +23,8 @@ namespace pathscope::app {
 std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std::span<const sim::UnitId> selected);
 
 /// timeline_events() kept from frame to frame: made again only when the recording (which
-/// one, its first and last step, how many decisions and stuck flags it holds) or the
-/// selection changes, rather than scanning every decision each frame.
+/// one, and its revision) or the selection changes, rather than scanning every decision
+/// each frame.
 class TimelineEventCache {
  public:
   /// timeline_events(recording, selected); valid until the next call.
@@ -36,10 +36,7 @@ class TimelineEventCache {
   // What the list depends on. The recording is compared by address only (never read).
   struct Key {
     const sim::Recording* recording = nullptr;
-    std::uint64_t first_step = 0;
-    std::uint64_t last_step = 0;
-    std::size_t decisions = 0;
-    std::size_t stuck = 0;
+    std::uint64_t revision = 0;
     std::vector<sim::UnitId> selected;
     friend bool operator==(const Key&, const Key&) = default;
   };

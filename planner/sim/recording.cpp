@@ -582,6 +582,7 @@ void Recording::stop(std::string message) {
 
 bool Recording::capture(const Simulation& simulation) {
   if (stopped()) return false;
+  ++revision_;
   const std::uint64_t step = simulation.step_count();
   const bool first = empty();
   if (first) {
@@ -661,6 +662,7 @@ void Recording::take_snapshot(const Simulation& simulation, bool new_world) {
 }
 
 void Recording::world_changed(const Simulation& simulation) {
+  ++revision_;
   if (empty() || !live_ || stopped() || simulation.step_count() != last_step()) return;
   take_snapshot(simulation, true);
 }
@@ -814,6 +816,7 @@ std::vector<UnitId> Recording::stuck_at(std::uint64_t step) const {
 
 void Recording::truncate_after(std::uint64_t step) {
   if (empty() || step < first_step_) return;
+  ++revision_;
   if (step < last_step()) {
     const std::size_t n = step - first_step_ + 1;
     data_.resize(offsets_[n]);

@@ -143,6 +143,9 @@ class Recording {
   void truncate_after(std::uint64_t step);
 
   bool empty() const { return hashes_.empty(); }
+  /// Changes whenever what the recording holds changes (a capture, a world change, a
+  /// truncation): the same recording at the same revision holds the same.
+  std::uint64_t revision() const { return revision_; }
   std::uint64_t first_step() const { return first_step_; }
   /// The last recorded step (first_step() - 1 when empty).
   std::uint64_t last_step() const { return first_step_ + hashes_.size() - 1; }
@@ -199,6 +202,7 @@ class Recording {
   Scenario start_;
   RecordingLimits limits_;
   std::uint64_t first_step_ = 0;
+  std::uint64_t revision_ = 0;
   std::string data_;                     // every frame's bytes, one after another
   std::vector<std::uint64_t> offsets_;   // where each frame begins in data_
   std::vector<std::uint64_t> hashes_;    // per frame
