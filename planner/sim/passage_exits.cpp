@@ -33,18 +33,10 @@ struct Stretch {
 
 }  // namespace
 
-PassageMap& Simulation::passage_map(std::size_t movement_class) {
-  if (impl_->passage_maps.empty()) {
-    for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
-      impl_->passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
-    }
-  }
-  return impl_->passage_maps[movement_class];
-}
-
 void Simulation::run_out_of_passages(SimUnit& u) {
   if (!scenario().sim.passages || u.waypoint >= u.path.size()) return;
-  const PassageMap& map = passage_map(u.movement_class);
+  make_passage_maps();
+  const PassageMap& map = impl_->passage_maps[u.movement_class];
   if (map.passages().empty()) return;
   const CostGrid& grid = world_->grid(u.movement_class);
   const std::uint16_t key = impl_->extra[u.id.index].move_key;

@@ -120,12 +120,19 @@ PassageRules passage_rules(const Motion& m) {
   return r;
 }
 
+void Simulation::make_passage_maps() {
+  if (!impl_->passage_maps.empty()) return;
+  for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
+    impl_->passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
+  }
+}
+
 void Simulation::keep_passages() {
   // Stepping clear of a bridge or a passage to wait: still waiting, below everyone.
   for (SimUnit& u : units_) u.passage_wait = u.yield == Yield::MoveAside && u.home == u.aside && !unit(u.yield_to);
   if (!scenario().sim.passages) return;
   const double now = time();
-  if (!impl_->motions.empty()) passage_map(0);  // makes every class's map
+  make_passage_maps();
   std::vector<std::vector<PassageTally>>& tallies = impl_->passage_tallies;
   tallies.resize(impl_->passage_maps.size());
   bool any = false;

@@ -234,7 +234,7 @@ class Simulation {
   void refresh_density_cost();
   // Helpers.
   void request_path(SimUnit& u);
-  PassageMap& passage_map(std::size_t movement_class);
+  void make_passage_maps();  // per class, at the first step and after a world change
   void run_out_of_passages(SimUnit& u);
   void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);
   void start_order(SimUnit& u);
