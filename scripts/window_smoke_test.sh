@@ -189,12 +189,8 @@ scrub_changed=$(diff_canvas before_scrub scrubbed)
 [ "$scrub_changed" -ge 200 ] || fail "scrubbing the timeline changed only $scrub_changed pixels"
 
 # ---- "compare planners" shows the comparison's table at once, without scrolling -------
-read -r bx0 by0 bx1 by1 < <(ui "item compare_planners")
-[ -n "${by1:-}" ] || fail "no \"compare planners\" button on screen"
-xdotool mousemove --sync $((origin_x + (bx0 + bx1) / 2)) $((origin_y + (by0 + by1) / 2))
-settle 0.3
-xdotool click 1
-settle 1.5
+click_item compare_planners
+settle 1.0
 compared=$(ui comparison)
 read -r qx0 qy0 qx1 qy1 < <(ui "item compare_table")
 note "compare planners: $compared rows, table at ($qx0,$qy0)-($qx1,$qy1)"
@@ -205,21 +201,14 @@ note "compare planners: $compared rows, table at ($qx0,$qy0)-($qx1,$qy1)"
 shot compared
 
 # ---- Motion: Play moves the drifting rock, Pause stops it, one undo puts it back -------
-read -r mx0 my0 mx1 my1 < <(ui "item motion_play")
-[ -n "${my1:-}" ] || fail "no motion Play button on screen"
 shot before_motion
 revision_before=$(ui revision)
-xdotool mousemove --sync $((origin_x + (mx0 + mx1) / 2)) $((origin_y + (my0 + my1) / 2))
-settle 0.3
-xdotool click 1
-settle 2.0
+click_item motion_play
+settle 1.5
 read -r playing steps_played < <(ui motion)
 [ "$playing" = 1 ] || fail "the motion does not play after clicking Play"
 [ "${steps_played:-0}" -ge 20 ] || fail "the motion played only ${steps_played:-0} steps in 2 s"
-xdotool mousemove --sync $((origin_x + (mx0 + mx1) / 2)) $((origin_y + (my0 + my1) / 2))
-settle 0.3
-xdotool click 1
-settle 0.5
+click_item motion_play  # Pause now, in Play's place
 read -r playing steps_played < <(ui motion)
 [ "$playing" = 0 ] || fail "the motion still plays after clicking Pause"
 shot moved
