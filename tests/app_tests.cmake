@@ -125,7 +125,7 @@ add_test(NAME app.window_edit_undo
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/window_smoke_test.sh $<TARGET_FILE:pathscope>
                  ${PROJECT_SOURCE_DIR}/tests/data/window_test.json
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(app.window_edit_undo PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+set_tests_properties(app.window_edit_undo PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
 # The unit simulation driven like a player under a virtual X server with openbox
@@ -136,7 +136,7 @@ add_test(NAME app.sim_window
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/sim_window_test.sh $<TARGET_FILE:pathscope>
                  ${PROJECT_SOURCE_DIR}/tests/data/sim_window_test.json
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(app.sim_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+set_tests_properties(app.sim_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
 # Recordings in the window under a virtual X server with openbox
@@ -147,7 +147,7 @@ add_test(NAME app.timeline_window
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/timeline_window_test.sh $<TARGET_FILE:pathscope>
                  ${PROJECT_SOURCE_DIR}/maps/sim_bridge.json
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(app.timeline_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+set_tests_properties(app.timeline_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
 # Live re-planning of the tactical planner driven like a user under a virtual X server
@@ -158,7 +158,7 @@ add_test(NAME app.tactical_window
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/tactical_window_test.sh $<TARGET_FILE:pathscope>
                  ${PROJECT_SOURCE_DIR}/tests/data/tactical_window_test.json
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(app.tactical_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+set_tests_properties(app.tactical_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
 # The large designed map loads, validates and its long query is solved.

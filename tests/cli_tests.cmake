@@ -57,15 +57,17 @@ pathscope_cli_test(open_positional_then_subcommand 2 "maps/default.json before `
 pathscope_cli_test(open_positional_two_files 2 "not expected" ${PS} maps/default.json maps/large_1024.json)
 
 # The full ground truth (25,587 problems) for every exact planner: release build only.
+# COST (about their seconds) starts the long runs first, so the short tests fill the
+# other core around them.
 foreach(planner astar bidirectional dijkstra jps)
   pathscope_cli_test(movingai_full_${planner} 0 "25587 queries, 0 mismatches" ${PS} movingai ${BENCH} --planner ${planner})
-  set_tests_properties(cli.movingai_full_${planner} PROPERTIES LABELS slow)
+  set_tests_properties(cli.movingai_full_${planner} PROPERTIES LABELS slow COST 100)
 endforeach()
 
 # The quadtree planner on the whole shared set: every path found and at most 1.05 times
 # the optimum (the quadtree's quality target); about 3 minutes in a release build.
 pathscope_cli_test(movingai_full_quadtree 0 "25587 queries, 0 mismatches" ${PS} movingai ${BENCH} --planner quadtree --max-ratio 1.05)
-set_tests_properties(cli.movingai_full_quadtree PROPERTIES LABELS slow)
+set_tests_properties(cli.movingai_full_quadtree PROPERTIES LABELS slow COST 200)
 
 # `pathscope bench quadtree` on maps/armada.json, quickly (one run per timing, two update
 # places): the figures are printed in their format and the update equals a rebuild.
