@@ -4,6 +4,8 @@
 // the ring edges: a segment visits only the buckets it passes through (a grid walk),
 // and stops at the first edge that blocks it.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -56,6 +58,23 @@ class SegmentIndex {
   std::vector<Crossing> crossings(Vec2 p, Vec2 q) const;
   /// True when p lies in the open inside of an obstacle (on a boundary: false).
   bool inside(Vec2 p) const;
+
+  /// Calls fn(edge) for the edges in the buckets the closed box meets (an edge may come
+  /// more than once): every edge that meets the box, and some near it.
+  template <class Fn>
+  void for_each_edge_near(const Box2& box, Fn&& fn) const {
+    if (nx_ == 0 || box.empty()) return;
+    const int x0 = std::clamp(int(std::floor((box.lo.x - lo_.x) / cell_)), 0, nx_ - 1);
+    const int y0 = std::clamp(int(std::floor((box.lo.y - lo_.y) / cell_)), 0, ny_ - 1);
+    const int x1 = std::clamp(int(std::floor((box.hi.x - lo_.x) / cell_)), 0, nx_ - 1);
+    const int y1 = std::clamp(int(std::floor((box.hi.y - lo_.y) / cell_)), 0, ny_ - 1);
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        const std::size_t b = std::size_t(y) * std::size_t(nx_) + std::size_t(x);
+        for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) fn(bucket_edges_[k]);
+      }
+    }
+  }
 
   /// Edges tested by visible() and crossings() since construction (a work counter).
   std::uint64_t edge_tests() const { return edge_tests_; }

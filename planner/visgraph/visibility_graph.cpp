@@ -10,13 +10,16 @@
 // (segment_index.hpp); the sight test stops at the first blocking edge, so in cluttered
 // maps it reads a handful of buckets.
 //
-// Pairs are enumerated, not swept, so the build is quadratic in corners at worst; two
-// exact shortcuts cut most of it. Nodes are numbered in groups (the nodes of one cell of
-// a coarse grid, cells in Morton order), so consecutive candidates of a node lie close
-// together and tend to hide behind the same obstacle edge: the last few edges that
-// blocked a node's tests are tried first (a proper crossing of an obstacle edge always
-// blocks), and a whole group is skipped when all four corners of its box lie behind one
-// of them (the shadow of an edge is convex). Start and goal links use the same scan.
+// Nodes are numbered in groups (the nodes of one cell of a coarse grid, cells in Morton
+// order), and the groups form a tree (the cells' quadtree). A full build walks the tree
+// from each node, nearest subtrees first, and fills a shadow buffer (shadow_buffer.hpp)
+// with the obstacle edges near every group it reaches and every edge that blocked a
+// test: a subtree whose box the buffer hides is skipped whole (a proper crossing of an
+// obstacle edge always blocks), so the work per node follows what it sees, not the map.
+// Among candidates, the last few edges that blocked a node's tests are tried first, and
+// a group is skipped when all four corners of its box lie behind one of them (the shadow
+// of an edge is convex). An update (and the start and goal links of a query) scans the
+// groups in order with those two shortcuts only.
 
 #include "planner/visgraph/visibility_graph.hpp"
 
@@ -57,10 +60,12 @@ bool segment_meets_box(Vec2 a, Vec2 b, const Box2& box) {
 }
 
 bool Blockers::sees(const SegmentIndex& index, Vec2 p, Vec2 q) {
+  found_ = SegmentIndex::kNoEdge;
   for (const std::uint32_t e : edge_) {
     if (e != SegmentIndex::kNoEdge && index.crosses(p, q, e)) return false;
   }
   const std::uint32_t e = index.blocker(p, q);
+  found_ = e;
   if (e == SegmentIndex::kNoEdge) return true;
   edge_[next_] = e;
   next_ = (next_ + 1) % edge_.size();
@@ -85,8 +90,10 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   const std::uint64_t tests_before = index_.edge_tests();
   const std::size_t groups = group_box_.size();
+  TreeScan scan;
+  scan.stamp.assign(index_.vertex_count(), 0);
   for (std::size_t gi = 0; gi < groups; ++gi) {
-    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) scan_pairs(pg, i, gi, nullptr, pairs);
+    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) scan_tree(pg, i, gi, scan, pairs);
   }
   const std::size_t n = corner_.size();
   stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
@@ -169,16 +176,60 @@ void VisibilityGraph::init_nodes() {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
   for (const std::uint32_t v : found) order.emplace_back(key(index_.position(v)), v);
   std::sort(order.begin(), order.end());
+  std::vector<std::uint64_t> group_key;
   for (std::size_t i = 0; i < order.size(); ++i) {
     if (i == 0 || order[i].first != order[i - 1].first) {
       group_start_.push_back(std::uint32_t(i));
       group_box_.push_back(Box2::of(index_.position(order[i].second)));
+      group_key.push_back(order[i].first);
+      const Vec2 p = index_.position(order[i].second);
+      const Vec2 lo{box.lo.x + std::floor((p.x - box.lo.x) / cell) * cell, box.lo.y + std::floor((p.y - box.lo.y) / cell) * cell};
+      group_cell_.push_back(Box2{lo, lo + Vec2{cell, cell}}.united(Box2::of(p)));
     }
     group_box_.back() = group_box_.back().united(Box2::of(index_.position(order[i].second)));
     node_of_vertex_[order[i].second] = std::uint32_t(corner_.size());
     corner_.push_back(order[i].second);
   }
   group_start_.push_back(std::uint32_t(corner_.size()));
+  init_tree(group_key);
+}
+
+void VisibilityGraph::init_tree(const std::vector<std::uint64_t>& group_key) {
+  tree_.clear();
+  child_.clear();
+  std::vector<std::uint32_t> level(group_key.size());
+  std::vector<std::uint64_t> keys = group_key;
+  for (std::uint32_t g = 0; g < group_key.size(); ++g) {
+    level[g] = g;
+    tree_.push_back(TreeNode{group_box_[g], g, g + 1, 0, 0});
+  }
+  // Up the Morton cells' quadtree: siblings share their key but its last two bits.
+  while (level.size() > 1) {
+    std::vector<std::uint32_t> up;
+    std::vector<std::uint64_t> up_keys;
+    for (std::size_t a = 0; a < level.size();) {
+      const std::uint64_t parent = keys[a] >> 2;
+      std::size_t b = a + 1;
+      while (b < level.size() && keys[b] >> 2 == parent) ++b;
+      if (b - a == 1) {
+        up.push_back(level[a]);
+      } else {
+        TreeNode t{tree_[level[a]].box, tree_[level[a]].g0, tree_[level[b - 1]].g1, std::uint32_t(child_.size()),
+                   std::uint32_t(b - a)};
+        for (std::size_t k = a; k < b; ++k) {
+          t.box = t.box.united(tree_[level[k]].box);
+          child_.push_back(level[k]);
+        }
+        up.push_back(std::uint32_t(tree_.size()));
+        tree_.push_back(t);
+      }
+      up_keys.push_back(parent);
+      a = b;
+    }
+    level = std::move(up);
+    keys = std::move(up_keys);
+  }
+  if (!level.empty() && level[0] + 1 != tree_.size()) tree_.push_back(tree_[level[0]]);  // the root last
 }
 
 VisibilityGraph::Pairing::Pairing(const VisibilityGraph& g) {
@@ -225,6 +276,85 @@ void VisibilityGraph::scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t
   }
 }
 
+void VisibilityGraph::TreeScan::begin(Vec2 from) {
+  shadows.reset(from);
+  if (stamp.empty()) return;
+  if (++current == 0) {
+    std::fill(stamp.begin(), stamp.end(), 0);
+    current = 1;
+  }
+}
+
+void VisibilityGraph::TreeScan::add(const SegmentIndex& index, std::uint32_t e) {
+  if (!stamp.empty()) {
+    if (stamp[e] == current) return;
+    stamp[e] = current;
+  }
+  shadows.add_edge(index.position(e), index.position(index.next(e)));
+}
+
+template <class Visit>
+void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden,
+                                  Visit&& visit) const {
+  if (tree_.empty()) return;
+  scan.begin(from);
+  const auto add_edge = [&](std::uint32_t e) { scan.add(index_, e); };
+  const auto distance2 = [&](const Box2& b) {
+    const double dx = std::max({b.lo.x - from.x, 0.0, from.x - b.hi.x});
+    const double dy = std::max({b.lo.y - from.y, 0.0, from.y - b.hi.y});
+    return dx * dx + dy * dy;
+  };
+  index_.for_each_edge_near(Box2::of(from).expanded(index_.bucket_size()), add_edge);
+  std::vector<std::uint32_t>& stack = scan.stack;
+  stack.assign(1, std::uint32_t(tree_.size() - 1));
+  while (!stack.empty()) {
+    const TreeNode& t = tree_[stack.back()];
+    stack.pop_back();
+    if (t.g1 <= first) continue;
+    if (scan.shadows.hides(t.box)) {
+      hidden += t.g1 - std::max<std::size_t>(t.g0, first);
+      continue;
+    }
+    if (t.children == 0) {
+      index_.for_each_edge_near(group_cell_[t.g0], add_edge);
+      visit(std::size_t(t.g0));
+      continue;
+    }
+    // Children farthest first on the stack, so the nearest is taken next.
+    const std::size_t base = stack.size();
+    for (std::uint32_t k = 0; k < t.children; ++k) stack.push_back(child_[t.child + k]);
+    std::sort(stack.begin() + std::ptrdiff_t(base), stack.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return distance2(tree_[a].box) > distance2(tree_[b].box);
+    });
+  }
+}
+
+void VisibilityGraph::scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, TreeScan& scan,
+                                std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
+  const std::vector<Vec2>& p = pg.p;
+  const Vec2 from = p[i];
+  Blockers blockers;
+  const std::size_t first_pair = pairs.size();
+  walk_groups(from, gi, scan, stats_.hidden_groups, [&](std::size_t g) {
+    if (g != gi && blockers.hide_box(index_, from, group_box_[g])) {
+      stats_.hidden_groups++;
+      return;
+    }
+    for (std::uint32_t j = (g == gi ? i + 1 : group_start_[g]); j < group_start_[g + 1]; ++j) {
+      const Vec2 d = p[j] - from;
+      if (!pg.tangent(i, d) || !pg.tangent(j, d)) continue;
+      ++stats_.tangent_pairs;
+      if (blockers.sees(index_, from, p[j])) {
+        pairs.emplace_back(i, j);
+      } else if (blockers.found() != SegmentIndex::kNoEdge) {
+        scan.add(index_, blockers.found());
+      }
+    }
+  });
+  // make_links takes pairs sorted: (i, j) with j increasing.
+  std::sort(pairs.begin() + std::ptrdiff_t(first_pair), pairs.end());
+}
+
 void VisibilityGraph::make_links(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
   const std::size_t n = corner_.size();
   link_start_.assign(n + 1, 0);
@@ -250,14 +380,22 @@ bool VisibilityGraph::links_to(std::uint32_t node, Vec2 q) const {
 void VisibilityGraph::nodes_linked_to(Vec2 q, std::vector<std::uint32_t>& out) const {
   out.clear();
   Blockers blockers;
-  for (std::size_t g = 0; g < group_box_.size(); ++g) {
-    if (blockers.hide_box(index_, q, group_box_[g])) continue;
+  TreeScan scan;  // without stamps: an edge may be added twice, which changes nothing
+  std::uint64_t hidden = 0;
+  walk_groups(q, 0, scan, hidden, [&](std::size_t g) {
+    if (blockers.hide_box(index_, q, group_box_[g])) return;
     for (std::uint32_t j = group_start_[g]; j < group_start_[g + 1]; ++j) {
       const std::uint32_t v = corner_[j];
       const Vec2 o = index_.position(v);
-      if (index_.tangent(v, q - o) && blockers.sees(index_, q, o)) out.push_back(j);
+      if (!index_.tangent(v, q - o)) continue;
+      if (blockers.sees(index_, q, o)) {
+        out.push_back(j);
+      } else if (blockers.found() != SegmentIndex::kNoEdge) {
+        scan.add(index_, blockers.found());
+      }
     }
-  }
+  });
+  std::sort(out.begin(), out.end());
 }
 
 std::size_t VisibilityGraph::memory_bytes() const {

@@ -14,6 +14,7 @@
 #include "planner/core/result.hpp"
 #include "planner/visgraph/obstacle_set.hpp"
 #include "planner/visgraph/segment_index.hpp"
+#include "planner/visgraph/shadow_buffer.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope::visgraph {
@@ -26,11 +27,14 @@ class Blockers {
   bool sees(const SegmentIndex& index, Vec2 p, Vec2 q);
   /// True when every point of `box` lies behind one remembered edge as seen from p.
   bool hide_box(const SegmentIndex& index, Vec2 p, const Box2& box) const;
+  /// The edge the last sees() that answered false found by a full test, or kNoEdge.
+  std::uint32_t found() const { return found_; }
 
  private:
   std::array<std::uint32_t, 4> edge_{SegmentIndex::kNoEdge, SegmentIndex::kNoEdge, SegmentIndex::kNoEdge,
                                      SegmentIndex::kNoEdge};
   std::size_t next_ = 0;
+  std::uint32_t found_ = SegmentIndex::kNoEdge;
 };
 
 /// True when segment [a, b] meets the closed box.
@@ -50,8 +54,9 @@ struct GraphBuildStats {
 /// path bends only around corners it is tangent to, so the others are never used.
 class VisibilityGraph {
  public:
-  /// Builds the graph over `obstacles` (taken). Quadratic in corners at worst: each pair
-  /// tangent at both ends is tested for sight, unless its group was found hidden.
+  /// Builds the graph over `obstacles` (taken). Each pair tangent at both ends is tested
+  /// for sight unless its group was found hidden: quadratic in corners at worst (open
+  /// maps), about linear in what each corner sees where obstacles hide most of the map.
   explicit VisibilityGraph(ObstacleSet obstacles);
 
   const ObstacleSet& obstacles() const { return obstacles_; }
@@ -99,10 +104,36 @@ class VisibilityGraph {
     const std::vector<std::uint8_t>* group_fresh;  // per group: holds a fresh node
     Box2 changed;
   };
+  // A node of the tree over groups (their Morton cells' quadtree, one-child links
+  // skipped): a group, or children child_[child .. child + children).
+  struct TreeNode {
+    Box2 box;                 // of its nodes
+    std::uint32_t g0 = 0, g1 = 0;  // its groups
+    std::uint32_t child = 0, children = 0;
+  };
+  // Scratch of the tree scans.
+  struct TreeScan {
+    void begin(Vec2 from);
+    void add(const SegmentIndex& index, std::uint32_t edge);
+    ShadowBuffer shadows;
+    std::vector<std::uint32_t> stamp;  // per vertex: its edge was added for this scan (or empty)
+    std::uint32_t current = 0;
+    std::vector<std::uint32_t> stack;
+  };
   void init_nodes();
+  void init_tree(const std::vector<std::uint64_t>& group_key);
   // Links from node i (of group gi) to every later node, into pairs (i, j), j > i.
   void scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
                   std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
+  // Walks the tree from `from`, nearest subtrees first, over the groups from `first` on:
+  // adds the edges near each group reached to scan.shadows, skips the subtrees they hide
+  // (counting their groups in `hidden`) and calls visit(group) for every other group.
+  template <class Visit>
+  void walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden, Visit&& visit) const;
+  // The same as scan_pairs without a filter, through the tree: nearest groups first,
+  // each adding the edges near its cell to a shadow buffer; hidden subtrees are skipped.
+  void scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, TreeScan& scan,
+                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
   // Adjacency lists from pairs (i, j), i < j, sorted.
   void make_links(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
 
@@ -111,6 +142,9 @@ class VisibilityGraph {
   std::vector<std::uint32_t> corner_;          // node -> vertex; nodes in Morton order of their group's cell
   std::vector<std::uint32_t> group_start_;     // groups of nodes sharing a cell: group_count + 1
   std::vector<Box2> group_box_;                // the box of each group's nodes
+  std::vector<Box2> group_cell_;               // the cell of each group
+  std::vector<TreeNode> tree_;                 // the root last
+  std::vector<std::uint32_t> child_;           // children of tree nodes
   std::vector<std::uint32_t> node_of_vertex_;  // vertex -> node or UINT32_MAX
   std::vector<std::uint32_t> link_start_;      // node_count + 1
   std::vector<std::uint32_t> link_;

@@ -113,6 +113,41 @@ TEST_CASE("links equal a brute-force all-pairs sight and tangency check on rando
   }
 }
 
+TEST_CASE("links equal an all-pairs check through the sight index on larger maps") {
+  // Maps large and cluttered enough for the build's tree of groups to be deep and most of
+  // each corner's view to be shadowed: the scan must skip no pair it should test.
+  std::mt19937_64 rng(23);
+  for (int map = 0; map < 3; ++map) {
+    Result<ObstacleSet> set = build_obstacle_set(test::random_obstacles(rng, 160, 120, 500 + 150 * map, map == 1),
+                                                 Box2{{0, 0}, {160, 120}}, ObstacleParams{0.25 * map, 0.1});
+    REQUIRE(set.ok());
+    const VisibilityGraph g(std::move(set.value()));
+    const SegmentIndex& index = g.index();
+    std::size_t expected = 0;
+    for (std::uint32_t i = 0; i < g.node_count(); ++i) {
+      const std::uint32_t vi = g.vertex(i);
+      const Vec2 pi = g.position(i);
+      std::vector<std::uint32_t> linked;
+      for (std::uint32_t j = 0; j < g.node_count(); ++j) {
+        if (j == i) continue;
+        const Vec2 pj = g.position(j);
+        if (index.tangent(vi, pj - pi) && index.tangent(g.vertex(j), pi - pj) && index.visible(pi, pj)) {
+          linked.push_back(j);
+        }
+      }
+      expected += linked.size();
+      const std::span<const std::uint32_t> found = g.links(i);
+      CAPTURE(map);
+      CAPTURE(i);
+      CHECK(std::vector<std::uint32_t>(found.begin(), found.end()) == linked);
+    }
+    CHECK(g.link_count() * 2 == expected);
+    // Cluttered: most groups are found hidden, and links are few per corner.
+    CHECK(g.stats().hidden_groups > g.node_count());
+    CHECK(expected < 40 * g.node_count());
+  }
+}
+
 }  // TEST_SUITE
 
 TEST_SUITE("visgraph") {
