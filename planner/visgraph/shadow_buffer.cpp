@@ -85,29 +85,45 @@ void ShadowBuffer::add_edge(Vec2 a, Vec2 b) {
   if (last <= first) return;
   const Vec2 d = hi - lo;
   const double num = cross2(lo, d);
-  double previous = kInf;
-  long touched_from = -1;
-  for (long k = first; k <= last; ++k) {
-    const Vec2 u = ray_[static_cast<std::size_t>(k % n)];
-    const double den = cross2(u, d);
-    double reach = den != 0 ? num / den : kInf;
-    if (!(reach > 0)) reach = kInf;
-    if (k > first) {
-      const double bound = std::max(previous, reach) * (1 + kRelativeMargin) + kAbsoluteMargin;
-      double& depth = depth_[static_cast<std::size_t>((k - 1) % n)];
-      if (bound < depth) {
-        depth = bound;
-        if (touched_from < 0) touched_from = k - 1;
+  // No sector nearer than the edge's closest point gains: those are skipped unread.
+  const double dd = d.x * d.x + d.y * d.y;
+  const double t = std::clamp(-(lo.x * d.x + lo.y * d.y) / dd, 0.0, 1.0);
+  const Vec2 c = lo + d * t;
+  const double closest = std::sqrt(c.x * c.x + c.y * c.y);
+  const auto reach = [&](long k) {
+    const double den = cross2(ray_[static_cast<std::size_t>(k % n)], d);
+    const double r = den != 0 ? num / den : kInf;
+    return r > 0 ? r : kInf;
+  };
+  long known = -1;  // the boundary whose reach is in `previous`
+  double previous = 0;
+  for (long k = first; k < last;) {
+    const long s = k % n;
+    if (s % kBlock == 0 && k + kBlock <= last && block_[static_cast<std::size_t>(s / kBlock)] <= closest) {
+      k += kBlock;
+      continue;
+    }
+    double& depth = depth_[static_cast<std::size_t>(s)];
+    if (depth <= closest) {
+      ++k;
+      continue;
+    }
+    const double r0 = known == k ? previous : reach(k);
+    const double r1 = reach(k + 1);
+    known = k + 1;
+    previous = r1;
+    const double bound = std::max(r0, r1) * (1 + kRelativeMargin) + kAbsoluteMargin;
+    if (bound < depth) {
+      const double old = depth;
+      depth = bound;
+      // Blocks keep their deepest sector: it may have been this one.
+      const std::size_t b = static_cast<std::size_t>(s / kBlock);
+      if (old == block_[b]) {
+        const auto begin = depth_.begin() + static_cast<std::ptrdiff_t>(b * kBlock);
+        block_[b] = *std::max_element(begin, begin + kBlock);
       }
     }
-    previous = reach;
-  }
-  if (touched_from < 0) return;
-  // Blocks keep their deepest sector.
-  for (long blk = touched_from / kBlock; blk <= (last - 1) / kBlock; ++blk) {
-    const std::size_t b = static_cast<std::size_t>(blk % (n / kBlock));
-    const auto begin = depth_.begin() + static_cast<std::ptrdiff_t>(b * kBlock);
-    block_[b] = *std::max_element(begin, begin + kBlock);
+    ++k;
   }
 }
 

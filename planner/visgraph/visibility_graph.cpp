@@ -11,15 +11,18 @@
 // maps it reads a handful of buckets.
 //
 // Nodes are numbered in groups (the nodes of one cell of a coarse grid, cells in Morton
-// order), and the groups form a tree (the cells' quadtree). A full build walks the tree
+// order), and the groups form a tree (the cells' quadtree). From kTreeScanFrom nodes on
+// (below, the groups are scanned in order, which is quicker where most of a map is in
+// sight: a shadow buffer costs more to fill there than it saves), a build walks the tree
 // from each node, nearest subtrees first, and fills a shadow buffer (shadow_buffer.hpp)
 // with the obstacle edges near every group it reaches and every edge that blocked a
 // test: a subtree whose box the buffer hides is skipped whole (a proper crossing of an
 // obstacle edge always blocks), so the work per node follows what it sees, not the map.
 // Among candidates, the last few edges that blocked a node's tests are tried first, and
 // a group is skipped when all four corners of its box lie behind one of them (the shadow
-// of an edge is convex). An update (and the start and goal links of a query) scans the
-// groups in order with those two shortcuts only.
+// of an edge is convex). An update walks the same way, past the subtrees that hold no new
+// node and that no segment from the node across the changed box can reach. A query's
+// start and goal links scan the groups in order with the two shortcuts only.
 
 #include "planner/visgraph/visibility_graph.hpp"
 
@@ -28,6 +31,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <utility>
 
 namespace pathscope::visgraph {
@@ -59,6 +63,32 @@ bool segment_meets_box(Vec2 a, Vec2 b, const Box2& box) {
   return true;
 }
 
+bool segments_may_meet(Vec2 p, const Box2& b, const Box2& c) {
+  if (b.empty() || c.empty()) return false;
+  if (!b.united(Box2::of(p)).overlaps(c)) return false;
+  if (b.contains(p) || b.overlaps(c)) return true;
+  // The hull of p and b lies between the rays from p to b's two outermost corners: c is
+  // apart when all its corners lie strictly beyond one of those rays.
+  const Vec2 corner[4] = {b.lo, {b.hi.x, b.lo.y}, b.hi, {b.lo.x, b.hi.y}};
+  const Vec2 other[4] = {c.lo, {c.hi.x, c.lo.y}, c.hi, {c.lo.x, c.hi.y}};
+  Vec2 right = corner[0] - p, left = right;
+  for (int k = 1; k < 4; ++k) {
+    const Vec2 d = corner[k] - p;
+    if (d.x * right.y - d.y * right.x > 0) right = d;  // d is clockwise of right
+    if (left.x * d.y - left.y * d.x > 0) left = d;     // d is counter-clockwise of left
+  }
+  const auto beyond = [&](Vec2 ray, double side) {
+    for (const Vec2& x : other) {
+      const Vec2 d = x - p;
+      const double turn = ray.x * d.y - ray.y * d.x;
+      const double tolerance = 1e-9 * (std::abs(ray.x) + std::abs(ray.y)) * (std::abs(d.x) + std::abs(d.y));
+      if (!(side * turn > tolerance)) return false;
+    }
+    return true;
+  };
+  return !beyond(right, -1) && !beyond(left, 1);
+}
+
 bool Blockers::sees(const SegmentIndex& index, Vec2 p, Vec2 q) {
   found_ = SegmentIndex::kNoEdge;
   for (const std::uint32_t e : edge_) {
@@ -83,17 +113,28 @@ bool Blockers::hide_box(const SegmentIndex& index, Vec2 p, const Box2& box) cons
   return false;
 }
 
-VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
+bool VisibilityGraph::tree_scan(PairScan scan) const {
+  return scan == PairScan::Tree || (scan == PairScan::Automatic && corner_.size() >= kTreeScanFrom);
+}
+
+VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, PairScan how)
     : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
   init_nodes();
   const Pairing pg(*this);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   const std::uint64_t tests_before = index_.edge_tests();
   const std::size_t groups = group_box_.size();
-  TreeScan scan;
-  scan.stamp.assign(index_.vertex_count(), 0);
+  const bool tree = tree_scan(how);
+  TreeScan scan(tree ? sectors_ : 8);
+  if (tree) scan.stamp.assign(index_.vertex_count(), 0);
   for (std::size_t gi = 0; gi < groups; ++gi) {
-    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) scan_tree(pg, i, gi, scan, pairs);
+    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) {
+      if (tree) {
+        scan_tree(pg, i, gi, nullptr, scan, pairs);
+      } else {
+        scan_pairs(pg, i, gi, nullptr, pairs);
+      }
+    }
   }
   const std::size_t n = corner_.size();
   stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
@@ -101,7 +142,7 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles)
   make_links(pairs);
 }
 
-VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed)
+VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed, PairScan how)
     : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
   init_nodes();
   const std::size_t n = corner_.size();
@@ -142,10 +183,29 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& o
   }
   // Every other pair is tested again: pairs with a new node, and pairs across the box.
   const Pairing pg(*this);
-  const UpdateFilter filter{&fresh, &group_fresh, changed};
+  // Per tree node: holds a fresh node (children come before their parents).
+  std::vector<std::uint8_t> tree_fresh(tree_.size(), 0);
+  for (std::size_t t = 0; t < tree_.size(); ++t) {
+    const TreeNode& node = tree_[t];
+    if (node.children == 0) {
+      tree_fresh[t] = group_fresh[node.g0];
+    } else {
+      for (std::uint32_t k = 0; k < node.children; ++k) tree_fresh[t] |= tree_fresh[child_[node.child + k]];
+    }
+  }
+  const UpdateFilter filter{&fresh, &group_fresh, &tree_fresh, changed};
   const std::uint64_t tests_before = index_.edge_tests();
+  const bool tree = tree_scan(how);
+  TreeScan scan(tree ? sectors_ : 8);
+  if (tree) scan.stamp.assign(index_.vertex_count(), 0);
   for (std::size_t gi = 0; gi < group_box_.size(); ++gi) {
-    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) scan_pairs(pg, i, gi, &filter, pairs);
+    for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) {
+      if (tree) {
+        scan_tree(pg, i, gi, &filter, scan, pairs);
+      } else {
+        scan_pairs(pg, i, gi, &filter, pairs);
+      }
+    }
   }
   stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
   stats_.edge_tests = index_.edge_tests() - tests_before;
@@ -166,6 +226,12 @@ void VisibilityGraph::init_nodes() {
   const double area = std::max(box.size().x * box.size().y, 1e-12);
   double cell = std::sqrt(area / double(std::max<std::size_t>(found.size(), 1)) * 8.0);
   cell = std::max({cell, box.size().x / 65535.0, box.size().y / 65535.0, 1e-9});
+  // Shadow sectors: a few to the angle a cell spans from across the map, so that far
+  // groups can be hidden; no more, since an edge costs the sectors it spans.
+  const double across = std::sqrt(box.size().x * box.size().x + box.size().y * box.size().y);
+  const double wanted = 4 * 2 * std::numbers::pi * across / cell;
+  sectors_ = 64;
+  while (sectors_ < 1024 && sectors_ < wanted) sectors_ *= 2;
   const auto key = [&](Vec2 p) {
     const std::uint32_t cx = std::uint32_t(std::clamp((p.x - box.lo.x) / cell, 0.0, 65535.0));
     const std::uint32_t cy = std::uint32_t(std::clamp((p.y - box.lo.y) / cell, 0.0, 65535.0));
@@ -293,8 +359,8 @@ void VisibilityGraph::TreeScan::add(const SegmentIndex& index, std::uint32_t e) 
   shadows.add_edge(index.position(e), index.position(index.next(e)));
 }
 
-template <class Visit>
-void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden,
+template <class Skip, class Visit>
+void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden, Skip&& skip,
                                   Visit&& visit) const {
   if (tree_.empty()) return;
   scan.begin(from);
@@ -310,7 +376,7 @@ void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, 
   while (!stack.empty()) {
     const TreeNode& t = tree_[stack.back()];
     stack.pop_back();
-    if (t.g1 <= first) continue;
+    if (t.g1 <= first || skip(t)) continue;
     if (scan.shadows.hides(t.box)) {
       hidden += t.g1 - std::max<std::size_t>(t.g0, first);
       continue;
@@ -329,18 +395,26 @@ void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, 
   }
 }
 
-void VisibilityGraph::scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, TreeScan& scan,
-                                std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
+void VisibilityGraph::scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
+                                TreeScan& scan, std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
   const std::vector<Vec2>& p = pg.p;
   const Vec2 from = p[i];
+  const bool fresh_i = filter && (*filter->fresh)[i];
+  // An update tests only pairs with a new node or across the changed box: a segment from
+  // p[i] into a subtree lies in the box spanning both.
+  const auto skip = [&](const TreeNode& t) {
+    return filter && !fresh_i && !(*filter->tree_fresh)[std::size_t(&t - tree_.data())] &&
+           !segments_may_meet(from, t.box, filter->changed);
+  };
   Blockers blockers;
   const std::size_t first_pair = pairs.size();
-  walk_groups(from, gi, scan, stats_.hidden_groups, [&](std::size_t g) {
+  walk_groups(from, gi, scan, stats_.hidden_groups, skip, [&](std::size_t g) {
     if (g != gi && blockers.hide_box(index_, from, group_box_[g])) {
       stats_.hidden_groups++;
       return;
     }
     for (std::uint32_t j = (g == gi ? i + 1 : group_start_[g]); j < group_start_[g + 1]; ++j) {
+      if (filter && !fresh_i && !(*filter->fresh)[j] && !segment_meets_box(from, p[j], filter->changed)) continue;
       const Vec2 d = p[j] - from;
       if (!pg.tangent(i, d) || !pg.tangent(j, d)) continue;
       ++stats_.tangent_pairs;
@@ -378,24 +452,18 @@ bool VisibilityGraph::links_to(std::uint32_t node, Vec2 q) const {
 }
 
 void VisibilityGraph::nodes_linked_to(Vec2 q, std::vector<std::uint32_t>& out) const {
+  // One point: the groups in order, with the blockers' shortcuts (a shadow buffer costs
+  // more to fill than it saves here).
   out.clear();
   Blockers blockers;
-  TreeScan scan;  // without stamps: an edge may be added twice, which changes nothing
-  std::uint64_t hidden = 0;
-  walk_groups(q, 0, scan, hidden, [&](std::size_t g) {
-    if (blockers.hide_box(index_, q, group_box_[g])) return;
+  for (std::size_t g = 0; g < group_box_.size(); ++g) {
+    if (blockers.hide_box(index_, q, group_box_[g])) continue;
     for (std::uint32_t j = group_start_[g]; j < group_start_[g + 1]; ++j) {
       const std::uint32_t v = corner_[j];
       const Vec2 o = index_.position(v);
-      if (!index_.tangent(v, q - o)) continue;
-      if (blockers.sees(index_, q, o)) {
-        out.push_back(j);
-      } else if (blockers.found() != SegmentIndex::kNoEdge) {
-        scan.add(index_, blockers.found());
-      }
+      if (index_.tangent(v, q - o) && blockers.sees(index_, q, o)) out.push_back(j);
     }
-  });
-  std::sort(out.begin(), out.end());
+  }
 }
 
 std::size_t VisibilityGraph::memory_bytes() const {

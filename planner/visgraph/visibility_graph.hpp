@@ -39,6 +39,9 @@ class Blockers {
 
 /// True when segment [a, b] meets the closed box.
 bool segment_meets_box(Vec2 a, Vec2 b, const Box2& box);
+/// False only when no segment from p to a point of box b meets the closed box c (a
+/// conservative test: true may also mean "not shown apart").
+bool segments_may_meet(Vec2 p, const Box2& b, const Box2& c);
 
 /// Counters of one build.
 struct GraphBuildStats {
@@ -49,6 +52,17 @@ struct GraphBuildStats {
   std::uint64_t kept_links = 0;      ///< An update: links copied from the old graph untested.
 };
 
+/// How a build finds each node's links (the links are the same either way).
+enum class PairScan : std::uint8_t {
+  Automatic,  ///< Ordered below kTreeScanFrom nodes, Tree from there on.
+  Ordered,    ///< The groups of nodes in order, with the blockers' shortcuts.
+  Tree,       ///< The tree of groups, nearest first, skipping what a shadow buffer hides.
+};
+
+/// Nodes from which PairScan::Automatic walks the tree: about where it starts to pay
+/// (measured on the Moving AI and random-rectangle maps of the README).
+inline constexpr std::size_t kTreeScanFrom = 4096;
+
 /// Corners and links of one obstacle set. A link joins two corners that see each other
 /// and is kept only when its line is tangent to the obstacle at both ends: a shortest
 /// path bends only around corners it is tangent to, so the others are never used.
@@ -57,7 +71,7 @@ class VisibilityGraph {
   /// Builds the graph over `obstacles` (taken). Each pair tangent at both ends is tested
   /// for sight unless its group was found hidden: quadratic in corners at worst (open
   /// maps), about linear in what each corner sees where obstacles hide most of the map.
-  explicit VisibilityGraph(ObstacleSet obstacles);
+  explicit VisibilityGraph(ObstacleSet obstacles, PairScan scan = PairScan::Automatic);
 
   const ObstacleSet& obstacles() const { return obstacles_; }
   const SegmentIndex& index() const { return index_; }
@@ -77,7 +91,8 @@ class VisibilityGraph {
   /// obstacles differ from old's nowhere outside it): links between unchanged nodes (same
   /// position and ring neighbours) whose segment misses the box are copied from `old`;
   /// every other pair is tested. Equals a full build over the same obstacles.
-  VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed);
+  VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed,
+                  PairScan scan = PairScan::Automatic);
 
   /// True when the node sees point p along a line tangent to its obstacle.
   bool links_to(std::uint32_t node, Vec2 p) const;
@@ -102,6 +117,7 @@ class VisibilityGraph {
   struct UpdateFilter {
     const std::vector<std::uint8_t>* fresh;        // per node
     const std::vector<std::uint8_t>* group_fresh;  // per group: holds a fresh node
+    const std::vector<std::uint8_t>* tree_fresh;   // per tree node: holds a fresh node
     Box2 changed;
   };
   // A node of the tree over groups (their Morton cells' quadtree, one-child links
@@ -113,6 +129,7 @@ class VisibilityGraph {
   };
   // Scratch of the tree scans.
   struct TreeScan {
+    explicit TreeScan(int sectors) : shadows(sectors) {}
     void begin(Vec2 from);
     void add(const SegmentIndex& index, std::uint32_t edge);
     ShadowBuffer shadows;
@@ -122,17 +139,20 @@ class VisibilityGraph {
   };
   void init_nodes();
   void init_tree(const std::vector<std::uint64_t>& group_key);
-  // Links from node i (of group gi) to every later node, into pairs (i, j), j > i.
+  bool tree_scan(PairScan scan) const;
+  // Links from node i (of group gi) to every later node, the groups in order, into pairs
+  // (i, j), j > i; with a filter, only the pairs an update tests.
   void scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
                   std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
   // Walks the tree from `from`, nearest subtrees first, over the groups from `first` on:
-  // adds the edges near each group reached to scan.shadows, skips the subtrees they hide
-  // (counting their groups in `hidden`) and calls visit(group) for every other group.
-  template <class Visit>
-  void walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden, Visit&& visit) const;
-  // The same as scan_pairs without a filter, through the tree: nearest groups first,
-  // each adding the edges near its cell to a shadow buffer; hidden subtrees are skipped.
-  void scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, TreeScan& scan,
+  // adds the edges near each group reached to scan.shadows, skips the subtrees skip(node)
+  // names and those the shadows hide (counting their groups in `hidden`), and calls
+  // visit(group) for every other group.
+  template <class Skip, class Visit>
+  void walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden, Skip&& skip,
+                   Visit&& visit) const;
+  // The same through the tree (the pairs of each node in increasing j).
+  void scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter, TreeScan& scan,
                  std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
   // Adjacency lists from pairs (i, j), i < j, sorted.
   void make_links(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
@@ -144,6 +164,7 @@ class VisibilityGraph {
   std::vector<Box2> group_box_;                // the box of each group's nodes
   std::vector<Box2> group_cell_;               // the cell of each group
   std::vector<TreeNode> tree_;                 // the root last
+  int sectors_ = 64;                           // of the build's shadow buffers
   std::vector<std::uint32_t> child_;           // children of tree nodes
   std::vector<std::uint32_t> node_of_vertex_;  // vertex -> node or UINT32_MAX
   std::vector<std::uint32_t> link_start_;      // node_count + 1

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -70,7 +71,8 @@ TEST_CASE("links equal a brute-force all-pairs sight and tangency check on rando
     REQUIRE(set.ok());
     const std::vector<Ring> rings = set->rings;
     const Box2 free_box = set->free_box;
-    const VisibilityGraph g(std::move(set.value()));
+    const PairScan how = map % 2 == 0 ? PairScan::Ordered : PairScan::Tree;
+    const VisibilityGraph g(std::move(set.value()), how);
     // Nodes: the convex corners, found independently (the graph numbers them its own way).
     const std::vector<Vec2> corners = test::reference_corners(rings, free_box);
     REQUIRE(g.node_count() == corners.size());
@@ -121,7 +123,8 @@ TEST_CASE("links equal an all-pairs check through the sight index on larger maps
     Result<ObstacleSet> set = build_obstacle_set(test::random_obstacles(rng, 160, 120, 500 + 150 * map, map == 1),
                                                  Box2{{0, 0}, {160, 120}}, ObstacleParams{0.25 * map, 0.1});
     REQUIRE(set.ok());
-    const VisibilityGraph g(std::move(set.value()));
+    const VisibilityGraph ordered(ObstacleSet(set.value()), PairScan::Ordered);
+    const VisibilityGraph g(std::move(set.value()), PairScan::Tree);
     const SegmentIndex& index = g.index();
     std::size_t expected = 0;
     for (std::uint32_t i = 0; i < g.node_count(); ++i) {
@@ -136,14 +139,17 @@ TEST_CASE("links equal an all-pairs check through the sight index on larger maps
         }
       }
       expected += linked.size();
-      const std::span<const std::uint32_t> found = g.links(i);
+      const std::span<const std::uint32_t> found = g.links(i), found_ordered = ordered.links(i);
       CAPTURE(map);
       CAPTURE(i);
       CHECK(std::vector<std::uint32_t>(found.begin(), found.end()) == linked);
+      CHECK(std::vector<std::uint32_t>(found_ordered.begin(), found_ordered.end()) == linked);
     }
     CHECK(g.link_count() * 2 == expected);
-    // Cluttered: most groups are found hidden, and links are few per corner.
+    // Cluttered: the tree skips many groups whole, more than the ordered scan, and
+    // links are few per corner.
     CHECK(g.stats().hidden_groups > g.node_count());
+    CHECK(g.stats().tangent_pairs < ordered.stats().tangent_pairs);
     CHECK(expected < 40 * g.node_count());
   }
 }
@@ -151,6 +157,78 @@ TEST_CASE("links equal an all-pairs check through the sight index on larger maps
 }  // TEST_SUITE
 
 TEST_SUITE("visgraph") {
+
+TEST_CASE("segments from a point to a box that are shown apart from another box never meet it") {
+  std::mt19937_64 rng(43);
+  const auto box = [&] {
+    const Vec2 lo{double(rng() % 40), double(rng() % 40)};
+    return Box2{lo, lo + Vec2{double(rng() % 6), double(rng() % 6)}};
+  };
+  int apart = 0, may = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const Vec2 p{double(rng() % 41), double(rng() % 41)};
+    const Box2 b = box(), c = box();
+    if (segments_may_meet(p, b, c)) {
+      ++may;
+      continue;
+    }
+    ++apart;
+    std::uniform_real_distribution<double> ux(b.lo.x, b.hi.x), uy(b.lo.y, b.hi.y);
+    std::vector<Vec2> targets = {b.lo, b.hi, {b.lo.x, b.hi.y}, {b.hi.x, b.lo.y}};
+    for (int t = 0; t < 8; ++t) targets.push_back({ux(rng), uy(rng)});
+    for (const Vec2 q : targets) {
+      CAPTURE(k);
+      CHECK_FALSE(segment_meets_box(p, q, c));
+    }
+  }
+  CHECK(apart > 5000);
+  CHECK(may > 1000);
+}
+
+TEST_CASE("updates through the tree of groups equal full builds, obstacle by obstacle") {
+  std::mt19937_64 rng(41);
+  for (const double radius : {0.0, 0.3}) {
+    std::vector<ObstacleInput> inputs = test::random_obstacles(rng, 120, 90, 300, radius > 0);
+    const Box2 world{{0, 0}, {120, 90}};
+    const ObstacleParams params{radius, 0.1};
+    Result<ObstacleSet> first = build_obstacle_set(inputs, world, params);
+    REQUIRE(first.ok());
+    auto graph = std::make_unique<VisibilityGraph>(std::move(first.value()), PairScan::Tree);
+    std::uint64_t kept = 0;
+    for (int edit = 0; edit < 12; ++edit) {
+      // One obstacle removed, or one placed; the change lies in its box grown by the radius.
+      const std::vector<ObstacleInput> one = test::random_obstacles(rng, 120, 90, 1, radius > 0);
+      const std::size_t k = rng() % inputs.size();
+      const ObstacleInput changed_input = edit % 2 == 0 ? inputs[k] : one[0];
+      if (edit % 2 == 0) {
+        inputs.erase(inputs.begin() + std::ptrdiff_t(k));
+      } else {
+        inputs.push_back(one[0]);
+      }
+      const Shape& shape = changed_input.shape;
+      Box2 changed = shape.kind == ShapeKind::Rect     ? Box2{shape.min, shape.max}
+                     : shape.kind == ShapeKind::Circle ? Box2::of(shape.center).expanded(shape.radius)
+                                                       : Box2::of(shape.points[0]);
+      for (const Vec2 q : shape.points) changed = changed.united(Box2::of(q));
+      changed = changed.expanded(radius + 0.25);
+      Result<ObstacleSet> next = build_obstacle_set(inputs, world, params);
+      REQUIRE(next.ok());
+      const VisibilityGraph fresh(ObstacleSet(next.value()), PairScan::Ordered);
+      auto updated = std::make_unique<VisibilityGraph>(std::move(next.value()), *graph, changed, PairScan::Tree);
+      CAPTURE(radius);
+      CAPTURE(edit);
+      REQUIRE(updated->node_count() == fresh.node_count());
+      for (std::uint32_t i = 0; i < fresh.node_count(); ++i) {
+        REQUIRE(updated->position(i) == fresh.position(i));
+        const auto a = updated->links(i), b = fresh.links(i);
+        CHECK(std::vector<std::uint32_t>(a.begin(), a.end()) == std::vector<std::uint32_t>(b.begin(), b.end()));
+      }
+      kept += updated->stats().kept_links;
+      graph = std::move(updated);
+    }
+    CHECK(kept > 0);
+  }
+}
 
 TEST_CASE("an updated graph equals a full rebuild over random build and destroy sequences") {
   std::mt19937_64 rng(17);
