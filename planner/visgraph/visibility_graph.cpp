@@ -22,7 +22,7 @@
 // a group is skipped when all four corners of its box lie behind one of them (the shadow
 // of an edge is convex). An update walks the same way, past the subtrees that hold no new
 // node and that no segment from the node across the changed box can reach. A query's
-// start and goal links scan the groups in order with the two shortcuts only.
+// start and goal links are found the same way (in order or through the tree).
 
 #include "planner/visgraph/visibility_graph.hpp"
 
@@ -452,18 +452,29 @@ bool VisibilityGraph::links_to(std::uint32_t node, Vec2 q) const {
 }
 
 void VisibilityGraph::nodes_linked_to(Vec2 q, std::vector<std::uint32_t>& out) const {
-  // One point: the groups in order, with the blockers' shortcuts (a shadow buffer costs
-  // more to fill than it saves here).
   out.clear();
   Blockers blockers;
-  for (std::size_t g = 0; g < group_box_.size(); ++g) {
-    if (blockers.hide_box(index_, q, group_box_[g])) continue;
+  const auto visit = [&](std::size_t g, TreeScan* scan) {
+    if (blockers.hide_box(index_, q, group_box_[g])) return;
     for (std::uint32_t j = group_start_[g]; j < group_start_[g + 1]; ++j) {
       const std::uint32_t v = corner_[j];
       const Vec2 o = index_.position(v);
-      if (index_.tangent(v, q - o) && blockers.sees(index_, q, o)) out.push_back(j);
+      if (!index_.tangent(v, q - o)) continue;
+      if (blockers.sees(index_, q, o)) {
+        out.push_back(j);
+      } else if (scan && blockers.found() != SegmentIndex::kNoEdge) {
+        scan->add(index_, blockers.found());
+      }
     }
+  };
+  if (!tree_scan(PairScan::Automatic)) {
+    for (std::size_t g = 0; g < group_box_.size(); ++g) visit(g, nullptr);
+    return;
   }
+  TreeScan scan(sectors_);  // without stamps: an edge may be added twice, which changes nothing
+  std::uint64_t hidden = 0;
+  walk_groups(q, 0, scan, hidden, [](const TreeNode&) { return false; }, [&](std::size_t g) { visit(g, &scan); });
+  std::sort(out.begin(), out.end());
 }
 
 std::size_t VisibilityGraph::memory_bytes() const {
