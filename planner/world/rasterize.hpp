@@ -18,8 +18,8 @@
 //    lies inside the union of the (closed) containers, so containers that touch or
 //    overlap leave the cells across their seams walkable, as the visibility graph's
 //    union does (box_coverage.hpp; circles are exact discs here, the graph rounds them
-//    inwards by at most its max_error plus 1/1024 m); otherwise, unless its centre lies inside one
-//    (as above, which is the same as inside their union).
+//    inwards by at most its max_error plus 1/1024 m); otherwise, unless its centre lies
+//    inside one (as above, which is the same as inside their union).
 // 3. Roads: cells whose centre is within width/2 of the polyline get the road's speed
 //    factor (the largest one where roads overlap); multipliers there are divided by it.
 // 4. Intact bridges: cells whose centre is within width/2 of the bridge segment become
