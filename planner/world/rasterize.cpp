@@ -279,37 +279,23 @@ Containers::Containers(const Scenario& scenario) {
     }
     shapes_.push_back(&f.shape);
   }
+  if (obstacle_) union_ = ShapeUnion(shapes_);
 }
 
 bool Containers::outside(Vec2 lo, Vec2 hi, Vec2 c) const {
+  // Obstacle terrain: the closed square must lie inside the union (the seams between
+  // touching or overlapping containers included), as in the visibility graph.
+  if (obstacle_) return !union_.covers_box(lo, hi);
   for (const Shape* s : shapes_) {
     bool in = false;
     switch (s->kind) {
-      case ShapeKind::Rect:
-        in = obstacle_ ? (s->min.x <= lo.x && hi.x <= s->max.x && s->min.y <= lo.y && hi.y <= s->max.y)
-                       : (s->min.x <= c.x && c.x < s->max.x && s->min.y <= c.y && c.y < s->max.y);
-        break;
+      case ShapeKind::Rect: in = s->min.x <= c.x && c.x < s->max.x && s->min.y <= c.y && c.y < s->max.y; break;
       case ShapeKind::Circle: {
-        const double r2 = s->radius * s->radius;
-        if (obstacle_) {
-          in = true;
-          for (const Vec2 k : {lo, hi, Vec2{lo.x, hi.y}, Vec2{hi.x, lo.y}}) {
-            const Vec2 d = k - s->center;
-            in = in && d.x * d.x + d.y * d.y <= r2;
-          }
-        } else {
-          const Vec2 d = c - s->center;
-          in = d.x * d.x + d.y * d.y < r2;
-        }
+        const Vec2 d = c - s->center;
+        in = d.x * d.x + d.y * d.y < s->radius * s->radius;
         break;
       }
-      case ShapeKind::Polygon: {
-        in = point_in_polygon(c, s->points);
-        for (std::size_t k = 0; in && obstacle_ && k < s->points.size(); ++k) {
-          in = !segment_crosses_open_box(s->points[k], s->points[(k + 1) % s->points.size()], lo, hi);
-        }
-        break;
-      }
+      case ShapeKind::Polygon: in = point_in_polygon(c, s->points); break;
     }
     if (in) return false;
   }

@@ -15,7 +15,11 @@
 //    Containers (seed 004) come first, after the tiles: when the scenario has features
 //    marked `container`, every cell outside all of them takes their terrain. The rule is
 //    that terrain's: for an obstacle terrain a cell is outside unless its closed square
-//    lies inside one container; otherwise, unless its centre does (as above).
+//    lies inside the union of the (closed) containers, so containers that touch or
+//    overlap leave the cells across their seams walkable, as the visibility graph's
+//    union does (box_coverage.hpp; circles are exact discs here, the graph rounds them
+//    inwards by at most its max_error plus 1/1024 m); otherwise, unless its centre lies
+//    inside one (as above, which is the same as inside their union).
 // 3. Roads: cells whose centre is within width/2 of the polyline get the road's speed
 //    factor (the largest one where roads overlap); multipliers there are divided by it.
 // 4. Intact bridges: cells whose centre is within width/2 of the bridge segment become
@@ -26,6 +30,7 @@
 #include <vector>
 
 #include "planner/core/cell_rect.hpp"
+#include "planner/world/box_coverage.hpp"
 #include "planner/world/terrain_raster.hpp"
 #include "planner/scenario/scenario.hpp"
 
@@ -38,7 +43,8 @@ class Containers {
   bool empty() const { return shapes_.empty(); }
   /// The terrain outside them.
   std::size_t terrain() const { return terrain_; }
-  /// True when cell [lo, hi] (its closed square, centre c) lies outside every container.
+  /// True when cell [lo, hi] (its closed square, centre c) lies outside the containers:
+  /// for an obstacle terrain, the square is not inside their union; else c is in none.
   bool outside(Vec2 lo, Vec2 hi, Vec2 c) const;
   const std::vector<const Shape*>& shapes() const { return shapes_; }
   /// That terrain blocks every class: the obstacle rule applies.
@@ -46,6 +52,7 @@ class Containers {
 
  private:
   std::vector<const Shape*> shapes_;
+  ShapeUnion union_;  // the shapes, for the obstacle rule
   std::size_t terrain_ = 0;
   bool obstacle_ = false;
 };

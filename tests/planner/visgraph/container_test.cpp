@@ -4,14 +4,21 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+
+#include <glm/common.hpp>
 
 #include "planner/core/geometry.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/scenario_io.hpp"
+#include "planner/visgraph/obstacle_set.hpp"
+#include "planner/visgraph/segment_index.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/world/belief.hpp"
+#include "planner/world/box_coverage.hpp"
+#include "planner/world/rasterize.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
@@ -79,6 +86,67 @@ bool inside_shape(const Shape& sh, Vec2 p) {
     case ShapeKind::Polygon: return point_in_polygon(p, sh.points);
   }
   return false;
+}
+
+// Random wall containers for the grid against the visibility graph: rectangles on the
+// quarter-metre lattice, most put against the one before (sharing part of a side),
+// diamonds and right isosceles triangles (45-degree edges through lattice points), and,
+// with `circles`, discs.
+std::vector<Shape> touching_containers(std::mt19937_64& rng, bool circles) {
+  const auto half = [&](int lo, int hi) { return 0.5 * double(lo + int(rng() % unsigned(hi - lo + 1))); };
+  const auto quarter = [&](int lo, int hi) { return 0.25 * double(lo + int(rng() % unsigned(hi - lo + 1))); };
+  std::vector<Shape> out;
+  const int n = 2 + int(rng() % 4);
+  for (int k = 0; k < n; ++k) {
+    Shape sh;
+    const Vec2 o{half(2, 24), half(2, 16)};
+    const double w = half(4, 16), h = half(4, 16);
+    // Of 9: 5 rectangles (case 0), 2 diamonds (case 2), 2 triangles (case 3); a 10th: a disc.
+    const unsigned pick = unsigned(rng() % (circles ? 10 : 9));
+    switch (pick < 5 ? 0 : pick < 7 ? 2 : pick < 9 ? 3 : 4) {
+      case 0: {
+        sh.kind = ShapeKind::Rect;
+        sh.min = o + Vec2{quarter(0, 1), quarter(0, 1)};
+        sh.max = sh.min + Vec2{w, h};
+        // Mostly against a rectangle placed before, sharing part of one of its sides.
+        const Shape* prev = nullptr;
+        for (const Shape& b : out) {
+          if (b.kind == ShapeKind::Rect) prev = &b;
+        }
+        if (!prev || rng() % 4 == 0) break;
+        switch (rng() % 4) {
+          case 0: sh.min = {prev->max.x, prev->min.y + quarter(-12, 12)}; break;
+          case 1: sh.min = {prev->min.x - w, prev->min.y + quarter(-12, 12)}; break;
+          case 2: sh.min = {prev->min.x + quarter(-12, 12), prev->max.y}; break;
+          default: sh.min = {prev->min.x + quarter(-12, 12), prev->min.y - h}; break;
+        }
+        sh.min = glm::clamp(sh.min, Vec2{0.5, 0.5}, Vec2{22, 16});
+        sh.max = sh.min + Vec2{w, h};
+        break;
+      }
+      case 2: {
+        const double r = std::floor(std::min(w, h)) * 0.5;
+        sh.kind = ShapeKind::Polygon;
+        sh.points = {o + Vec2{2 * r, r}, o + Vec2{r, 2 * r}, o + Vec2{0, r}, o + Vec2{r, 0}};
+        break;
+      }
+      case 3: {
+        const double a = std::min(w, h);
+        const Vec2 d{rng() % 2 ? a : -a, rng() % 2 ? a : -a};
+        const Vec2 c = o + Vec2{a, a} * 0.5;
+        sh.kind = ShapeKind::Polygon;
+        sh.points = {c, c + Vec2{d.x, 0}, c + Vec2{0, d.y}};
+        break;
+      }
+      default:
+        sh.kind = ShapeKind::Circle;
+        sh.center = o + Vec2{w, h} * 0.25;
+        sh.radius = half(3, 10);
+        break;
+    }
+    out.push_back(sh);
+  }
+  return out;
 }
 
 }  // namespace
@@ -193,6 +261,79 @@ TEST_CASE("containers: a building inside the compound is a hole, wall to wall it
     auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
     CHECK(find_path(*astar, PathQuery{{10, 10}, {40, 10}}).status == SearchStatus::NoPath);
   }
+}
+
+TEST_CASE("containers: touching and overlapping walls, a cell is walkable on the grid when the visibility graph's free space holds it") {
+  // The grid keeps a cell when its closed square lies inside the union of the containers;
+  // the visibility graph (radius 0) frees the union itself, rounded inwards by a few
+  // units of 1/1024 m (and by max_error at circles). So a cell the graph frees is
+  // walkable, and a walkable cell shrunk by that rounding is free in the graph: touching
+  // and overlapping containers open the same seams in both.
+  std::mt19937_64 rng(1212);
+  int walkable = 0, seams = 0, rect_layouts = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const double cs = trial % 3 == 0 ? 0.5 : 1.0;
+    const bool circles = trial % 4 == 3;
+    Scenario s = make_empty_scenario(30, 24, cs);
+    const std::size_t wall = *s.find_terrain("wall");
+    const std::vector<Shape> shapes = touching_containers(rng, circles);
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+      Feature f;
+      f.id = std::uint32_t(k + 1);
+      f.terrain = wall;
+      f.container = true;
+      f.shape = shapes[k];
+      s.features.push_back(f);
+    }
+    const PlanningWorld world(s);
+    const TerrainRaster r = rasterize(s);
+    const visgraph::ObstacleParams params;
+    const Result<visgraph::ObstacleSet> set = visgraph::build_obstacle_set(
+        visgraph::world_obstacles(world, 0), Box2{{0, 0}, {s.world.width, s.world.height}}, params);
+    REQUIRE(set.ok());
+    const visgraph::SegmentIndex index(set->rings);
+    // The graph's rounding: its closing moves 45-degree edges by up to a unit or two of
+    // 1/1024 m, and circles are inscribed polygons within max_error of the rim.
+    const double tolerance = (circles ? params.max_error : 0.0) + 4.0 / visgraph::kScale;
+    const bool rects_only =
+        std::all_of(shapes.begin(), shapes.end(), [](const Shape& sh) { return sh.kind == ShapeKind::Rect; });
+    rect_layouts += rects_only ? 1 : 0;
+    for (int y = 0; y < r.height; ++y) {
+      for (int x = 0; x < r.width; ++x) {
+        const Vec2 lo{x * cs, y * cs}, hi{(x + 1) * cs, (y + 1) * cs};
+        const bool grid = r.terrain(std::size_t(y * r.width + x)) != wall;
+        // The closed box lies in the graph's free space: its centre is not inside an
+        // obstacle and no obstacle edge passes through the open box.
+        const auto free_box = [&](Vec2 l, Vec2 h) {
+          if (index.inside((l + h) * 0.5)) return false;
+          for (const visgraph::Ring& ring : set->rings) {
+            for (std::size_t i = 0, n = ring.points.size(); i < n; ++i) {
+              if (segment_crosses_open_box(ring.points[i], ring.points[(i + 1) % n], l, h)) return false;
+            }
+          }
+          return true;
+        };
+        CAPTURE(trial);
+        CAPTURE(x);
+        CAPTURE(y);
+        // Free in the graph: walkable on the grid (the graph never frees more).
+        if (free_box(lo, hi)) CHECK(grid);
+        // Walkable on the grid: free in the graph but for the graph's rounding.
+        if (grid) CHECK(free_box(lo + Vec2(tolerance), hi - Vec2(tolerance)));
+        // Rectangles alone are exact in both: cell for cell.
+        if (rects_only) CHECK(grid == free_box(lo, hi));
+        if (grid) {
+          ++walkable;
+          bool one = false;
+          for (const Shape& sh : shapes) one = one || shape_contains_box(sh, lo, hi);
+          if (!one) ++seams;  // walkable through the union only
+        }
+      }
+    }
+  }
+  CHECK(walkable > 8000);
+  CHECK(seams > 100);
+  CHECK(rect_layouts > 15);
 }
 
 TEST_CASE("containers are terrain: a faction that has seen nothing still keeps inside the compound") {

@@ -9,6 +9,8 @@
 #include <glm/common.hpp>
 
 #include "planner/core/geometry.hpp"
+#include "planner/core/planner_registry.hpp"
+#include "planner/world/box_coverage.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/world/rasterize.hpp"
 #include "planner/world/regions.hpp"
@@ -318,8 +320,8 @@ double area_in_box(std::vector<Vec2> poly, Vec2 lo, Vec2 hi) {
 
 TEST_CASE("containers: outside every container, their terrain, equal to a cell-by-cell reference") {
   // Random containers (walls: a cell stays walkable when its closed square lies inside
-  // one; swamps: when its centre does), with ordinary features painted over them and a
-  // tile grid under them (kept inside, covered outside).
+  // their union; swamps: when its centre lies inside one), with ordinary features
+  // painted over them and a tile grid under them (kept inside, covered outside).
   std::mt19937_64 rng(5150);
   const double cell_sizes[] = {1.0, 0.37, 0.5, 1.3, 2.75};
   int walled = 0, open = 0;
@@ -357,6 +359,8 @@ TEST_CASE("containers: outside every container, their terrain, equal to a cell-b
         const Vec2 centre = (lo + hi) * 0.5;
         std::uint8_t want = x < gw && y < gh ? tiles.terrain[std::size_t(y * gw + x)] : 0;
         bool inside_one = false;
+        std::vector<const Shape*> containers;
+        int touching = 0;
         for (const Feature& f : s.features) {
           if (!f.container) continue;
           const Shape& sh = f.shape;
@@ -379,7 +383,13 @@ TEST_CASE("containers: outside every container, their terrain, equal to a cell-b
             }
           }
           inside_one = inside_one || in;
+          containers.push_back(&sh);
+          touching += shape_overlaps_open_box(sh, lo, hi) ? 1 : 0;
         }
+        // Where two or more containers meet the cell, walls take the union of the
+        // containers (box_coverage_test.cpp checks that predicate against an exact
+        // reference); one container alone must hold the cell, as computed above.
+        if (wall && !inside_one && touching >= 2) inside_one = union_covers_box(containers, lo, hi);
         if (!inside_one) want = std::uint8_t(outside);
         for (const Feature& f : s.features) {
           if (f.container) continue;
@@ -414,6 +424,44 @@ TEST_CASE("containers: outside every container, their terrain, equal to a cell-b
   // Both sides of the rule were exercised.
   CHECK(walled > 1000);
   CHECK(open > 1000);
+}
+
+TEST_CASE("containers: two walled rectangles sharing an edge through a column of cells leave the seam walkable") {
+  // The seam x = 10.5 runs through the middle of column 10: each cell there lies inside
+  // neither rectangle alone, but inside their union, as in the visibility graph.
+  Scenario s = open_field(20, 10);
+  const std::size_t wall = terrain(s, "wall");
+  Shape a, b;
+  a.kind = b.kind = ShapeKind::Rect;
+  a.min = {2, 2};
+  a.max = {10.5, 8};
+  b.min = {10.5, 2};
+  b.max = {18, 8};
+  Feature fa = feature(1, wall, a), fb = feature(2, wall, b);
+  fa.container = fb.container = true;
+  s.features = {fa, fb};
+  const TerrainRaster r = rasterize(s);
+  for (int y = 0; y < 10; ++y) {
+    for (int x = 0; x < 20; ++x) {
+      CAPTURE(x);
+      CAPTURE(y);
+      const bool inside = x >= 2 && x < 18 && y >= 2 && y < 8;
+      CHECK(int(at(r, x, y)) == int(inside ? 0 : wall));
+    }
+  }
+  // One row of the seam recomputed alone gives the same.
+  TerrainRaster part = r;
+  rasterize_cells(s, CellRect{9, 4, 12, 5}, part);
+  CHECK(int(at(part, 10, 4)) == 0);
+  // From one rectangle to the other on the grid.
+  const PlanningWorld world(s);
+  auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
+  CHECK(find_path(*astar, PathQuery{{5.5, 5.5}, {15.5, 5.5}}).status == SearchStatus::Found);
+  // Moved up by half a cell, the second leaves the seam's bottom cell open below: blocked.
+  s.features[1].shape.min.y = 2.5;
+  const TerrainRaster moved = rasterize(s);
+  CHECK(int(at(moved, 10, 2)) == int(wall));
+  CHECK(int(at(moved, 10, 3)) == 0);
 }
 
 TEST_CASE("a cell holds a surface id: plain terrains first, combinations shared and counted") {
