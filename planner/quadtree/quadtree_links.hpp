@@ -37,27 +37,31 @@ class QuadLinks {
   explicit QuadLinks(const Quadtree& tree);
 
   /// Brings the links up to date after `tree` was updated (Quadtree::update returned
-  /// `edit`): update_links(), then update_regions(). The links equal QuadLinks(tree);
-  /// the regions are the same partition (their labels may differ).
+  /// `edit`): update_links(), then update_regions(). The links equal QuadLinks(tree) (as
+  /// links between squares); the regions are the same partition (their labels may
+  /// differ).
   void update(const Quadtree& tree, const QuadtreeEdit& edit) {
     update_links(tree, edit);
     update_regions(tree, edit);
   }
-  /// The links of new leaves and of the leaves touching them are found again by walking
-  /// the tree along their sides; every other leaf keeps its links, renumbered.
+  /// The links of the added leaves and of the leaves touching them are found again by
+  /// walking the tree along their sides; the removed leaves lose theirs; every other leaf
+  /// keeps its links as they are. O(links of the leaves around the edit).
   void update_links(const Quadtree& tree, const QuadtreeEdit& edit);
   /// The regions after update_links(): joined, extended and cut around the edit only
   /// (QuadRegions::update).
   void update_regions(const Quadtree& tree, const QuadtreeEdit& edit) { regions_.update(tree, edit, dirty_, *this); }
 
-  /// The links out of a leaf, sorted by target leaf.
+  /// The links out of a leaf (none for a free slot), sorted by their target's corner
+  /// (Quadtree::corner), so their order does not depend on leaf ids.
   std::span<const QuadLink> out(std::uint32_t leaf) const {
-    return {links_.data() + first_[leaf], links_.data() + first_[leaf + 1]};
+    const Block& b = block_[leaf];
+    return {links_.data() + b.first, b.count};
   }
-  /// The link from `from` to `to`, or nullptr.
+  /// The link from `from` to `to`, or nullptr. O(links out of `from`).
   const QuadLink* find(std::uint32_t from, std::uint32_t to) const;
   /// Directed links in all.
-  std::size_t link_count() const { return links_.size(); }
+  std::size_t link_count() const { return link_count_; }
   /// Directed links out of impassable leaves.
   std::size_t one_way_count() const { return one_way_; }
 
@@ -70,15 +74,25 @@ class QuadLinks {
   std::size_t memory_bytes() const;
 
  private:
-  std::vector<std::uint32_t> first_;   // per leaf + 1: index of its first link
-  std::vector<QuadLink> links_;
-  // update() writes the new links here and swaps: memory already touched is reused, as
-  // fresh pages cost more than the copy itself on big maps.
-  std::vector<std::uint32_t> spare_first_;
-  std::vector<QuadLink> spare_links_;
-  std::vector<std::uint8_t> dirty_;  // per leaf: its links were found again by the last update
-  QuadRegions regions_;
+  // A leaf's links: links_[first, first + count), with room for `capacity` in place.
+  struct Block {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+    std::uint32_t capacity = 0;
+  };
+  // Replaces the links of `leaf` with `links`, in place if they fit, else at the end.
+  void store(std::uint32_t leaf, std::span<const QuadLink> links);
+  // Packs the blocks again, leaf by leaf, when holes outweigh the links.
+  void compact();
+
+  std::vector<Block> block_;   // per leaf slot
+  std::vector<QuadLink> links_;  // the blocks, with holes left by blocks that moved
+  std::size_t link_count_ = 0;
   std::size_t one_way_ = 0;
+  std::vector<std::uint32_t> dirty_;  // leaves whose links the last update found again, ascending
+  std::vector<std::uint8_t> mark_;    // per leaf slot: scratch of update_links(), all 0 between calls
+  std::vector<QuadLink> scratch_;
+  QuadRegions regions_;
 };
 
 }  // namespace pathscope
