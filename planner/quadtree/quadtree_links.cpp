@@ -48,7 +48,6 @@ struct Borders {
 struct Pending {
   std::uint32_t from;
   QuadLink link;
-  std::uint32_t order = 0;  // the target's corner
 };
 
 class Extractor {
@@ -110,12 +109,12 @@ class Extractor {
     const QuadLeaf& b = tree_.leaf(v);
     if (a.passable() && b.passable()) {
       if (a.key != b.key) return;
-      pending.push_back({u, QuadLink{v, p, q, false}});
-      pending.push_back({v, QuadLink{u, p, q, false}});
+      pending.push_back({u, QuadLink{v, p, q, tree_.corner(v), false}});
+      pending.push_back({v, QuadLink{u, p, q, tree_.corner(u), false}});
     } else if (b.passable()) {
-      pending.push_back({u, QuadLink{v, p, q, true}});
+      pending.push_back({u, QuadLink{v, p, q, tree_.corner(v), true}});
     } else if (a.passable()) {
-      pending.push_back({v, QuadLink{u, p, q, true}});
+      pending.push_back({v, QuadLink{u, p, q, tree_.corner(u), true}});
     }
   }
 
@@ -162,11 +161,11 @@ void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out
       }
       const glm::ivec2 p = vertical ? glm::ivec2{line, lo} : glm::ivec2{lo, line};
       const glm::ivec2 q = vertical ? glm::ivec2{line, hi} : glm::ivec2{hi, line};
-      out.push_back(QuadLink{t, p, q, one_way});
+      out.push_back(QuadLink{t, p, q, tree.corner(t), one_way});
     });
   }
   std::sort(out.begin() + std::ptrdiff_t(first), out.end(),
-            [&](const QuadLink& x, const QuadLink& y) { return tree.corner(x.to) < tree.corner(y.to); });
+            [](const QuadLink& x, const QuadLink& y) { return x.to_corner < y.to_corner; });
 }
 
 }  // namespace
@@ -177,9 +176,8 @@ QuadLinks::QuadLinks(const Quadtree& tree) {
   extractor.extract(tree.root());
   std::vector<Pending>& pending = extractor.pending;
   // By source, then by the target's corner (one link per pair, so the order is total).
-  for (Pending& p : pending) p.order = tree.corner(p.link.to);
   std::sort(pending.begin(), pending.end(), [](const Pending& x, const Pending& y) {
-    return x.from != y.from ? x.from < y.from : x.order < y.order;
+    return x.from != y.from ? x.from < y.from : x.link.to_corner < y.link.to_corner;
   });
   block_.assign(n, Block{});
   links_.reserve(pending.size());
@@ -189,10 +187,11 @@ QuadLinks::QuadLinks(const Quadtree& tree) {
     one_way_ += p.link.one_way;
   }
   std::uint32_t at = 0;
-  for (Block& b : block_) {
-    b.first = at;
-    b.capacity = b.count;
-    at += b.count;
+  capacity_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    block_[i].first = at;
+    capacity_[i] = block_[i].count;
+    at += block_[i].count;
   }
   link_count_ = links_.size();
   mark_.assign(n, 0);
@@ -203,9 +202,9 @@ void QuadLinks::store(std::uint32_t leaf, std::span<const QuadLink> links) {
   Block& b = block_[leaf];
   for (std::uint32_t k = 0; k < b.count; ++k) one_way_ -= links_[b.first + k].one_way;
   link_count_ -= b.count;
-  if (links.size() > b.capacity) {
+  if (links.size() > capacity_[leaf]) {
     b.first = std::uint32_t(links_.size());
-    b.capacity = std::uint32_t(links.size());
+    capacity_[leaf] = std::uint32_t(links.size());
     links_.resize(links_.size() + links.size());
   }
   std::copy(links.begin(), links.end(), links_.begin() + b.first);
@@ -217,18 +216,22 @@ void QuadLinks::store(std::uint32_t leaf, std::span<const QuadLink> links) {
 void QuadLinks::compact() {
   std::vector<QuadLink> packed;
   packed.reserve(link_count_ + link_count_ / 4);
-  for (Block& b : block_) {
+  for (std::size_t i = 0; i < block_.size(); ++i) {
+    Block& b = block_[i];
     const std::uint32_t first = std::uint32_t(packed.size());
     packed.insert(packed.end(), links_.begin() + b.first, links_.begin() + b.first + b.count);
     b.first = first;
-    b.capacity = b.count;
+    capacity_[i] = b.count;
   }
   links_ = std::move(packed);
 }
 
 void QuadLinks::update_links(const Quadtree& tree, const QuadtreeEdit& edit) {
   const std::size_t n = tree.leaf_slots();
-  if (block_.size() < n) block_.resize(n);
+  if (block_.size() < n) {
+    block_.resize(n);
+    capacity_.resize(n, 0);
+  }
   if (mark_.size() < n) mark_.resize(n, 0);
   // Removed leaves have no links; their blocks stay for the next leaf of the slot.
   for (const std::uint32_t id : edit.removed) store(id, {});
@@ -266,7 +269,8 @@ const QuadLink* QuadLinks::find(std::uint32_t from, std::uint32_t to) const {
 }
 
 std::size_t QuadLinks::memory_bytes() const {
-  return block_.capacity() * sizeof(Block) + dirty_.capacity() * sizeof(std::uint32_t) + mark_.capacity() +
+  return block_.capacity() * sizeof(Block) + (capacity_.capacity() + dirty_.capacity()) * sizeof(std::uint32_t) +
+         mark_.capacity() +
          (links_.capacity() + scratch_.capacity()) * sizeof(QuadLink) + regions_.memory_bytes();
 }
 

@@ -15,12 +15,17 @@
 namespace pathscope {
 
 /// A directed link out of a leaf into a neighbour that shares a stretch of its edge.
+/// 24 bytes: a search reads one per neighbour.
 struct QuadLink {
   std::uint32_t to = Quadtree::kNoLeaf;  ///< The neighbour leaf.
   glm::ivec2 a{0, 0};                    ///< One end of the shared edge (the portal), cells.
   glm::ivec2 b{0, 0};                    ///< The other end; a < b along the edge.
-  bool one_way = false;                  ///< Out of an impassable leaf: there is no link back.
+  /// The neighbour's corner (Quadtree::corner), at hand for the search; maps have fewer
+  /// than 2^31 cells.
+  std::uint32_t to_corner : 31 = 0;
+  bool one_way : 1 = false;              ///< Out of an impassable leaf: there is no link back.
 };
+static_assert(sizeof(QuadLink) == 24);
 
 /// The neighbour links of every leaf. Two passable leaves with the same move key that
 /// share an edge of positive length are linked both ways; an impassable leaf is linked
@@ -74,11 +79,11 @@ class QuadLinks {
   std::size_t memory_bytes() const;
 
  private:
-  // A leaf's links: links_[first, first + count), with room for `capacity` in place.
+  // A leaf's links: links_[first, first + count) (read by every expansion of a search,
+  // so kept to 8 bytes; the room in place is in capacity_).
   struct Block {
     std::uint32_t first = 0;
     std::uint32_t count = 0;
-    std::uint32_t capacity = 0;
   };
   // Replaces the links of `leaf` with `links`, in place if they fit, else at the end.
   void store(std::uint32_t leaf, std::span<const QuadLink> links);
@@ -86,6 +91,7 @@ class QuadLinks {
   void compact();
 
   std::vector<Block> block_;   // per leaf slot
+  std::vector<std::uint32_t> capacity_;  // per leaf slot: links its block holds in place
   std::vector<QuadLink> links_;  // the blocks, with holes left by blocks that moved
   std::size_t link_count_ = 0;
   std::size_t one_way_ = 0;

@@ -19,7 +19,8 @@
 // Quadtree::corner), not their ids: leaf ids depend on the updates a tree went through,
 // corners only on the grid. So ties break, paths read and traces name leaves the same
 // way on an updated tree as on a fresh one; the planner keeps its per-leaf state by leaf
-// id and turns corners into ids by the tree's table (one read).
+// id, and its open list carries each entry's leaf id along with the corner it is
+// ordered by.
 //
 // The corridor found is then rubber-banded (rubber_band.hpp): the cell-centre path, the
 // portal-corner path of step 1 (with step 1's graph) and the string-pulled path of
@@ -177,7 +178,7 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   LeafState& s = state_[start_leaf_];
   const double h = heuristic(start_leaf_, query.start);
   s = LeafState{0.0, h, query.start, kNoNode, stamp_, 0};
-  open_.push(OpenEntry{h, float(h), tree.corner(start_leaf_)});
+  open_.push(OpenEntry{h, float(h), tree.corner(start_leaf_)}, start_leaf_);
   ++result_.stats.pushes;
   if (observer_) emit(SearchEventKind::Push, node_of(start_leaf_), kNoNode, 0.0, h);
   result_.status = SearchStatus::Running;
@@ -198,8 +199,8 @@ SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
     if (open_.empty()) {
       return fail(SearchStatus::NoPath, "the open list ran empty: the goal is unreachable");
     }
-    const OpenEntry top = open_.pop();
-    const std::uint32_t u = tree.leaf_at_corner(top.node);
+    std::uint32_t u = 0;
+    const OpenEntry top = open_.pop(&u);
     LeafState& su = state_[u];
     if (su.closed) continue;  // stale duplicate of an improved entry
     su.closed = 1;
@@ -222,8 +223,8 @@ SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
       // Entry points differ per parent, so h does too: the better estimate wins.
       if (!fresh && !(ng + h < sv.g + sv.h)) continue;
       sv = LeafState{ng, h, entry, u, stamp_, 0};
-      const NodeId node_v = tree.corner(v);
-      open_.push(OpenEntry{ng + h, float(h), node_v});
+      const NodeId node_v = link.to_corner;
+      open_.push(OpenEntry{ng + h, float(h), node_v}, v);
       ++result_.stats.pushes;
       if (!fresh) ++result_.stats.relaxations;
       if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, node_v, top.node, ng, h);
@@ -364,7 +365,7 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
     const Vec2 from = tree.leaf_center(id);
     for (const QuadLink& l : m.links().out(id)) {
       // A two-way link once: from its smaller node id, unless that leaf is not visited.
-      const NodeId to_node = tree.corner(l.to);
+      const NodeId to_node = l.to_corner;
       if (!l.one_way && to_node < node && inside(l.to)) continue;
       const Vec2 to = tree.leaf_center(l.to);
       const Vec2 mid = (Vec2(l.a) + Vec2(l.b)) * (0.5 * s);

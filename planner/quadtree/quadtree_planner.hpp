@@ -105,7 +105,7 @@ class QuadtreePlanner final : public Planner {
   NodeId goal_leaf_ = kNoNode;
   std::vector<LeafState> state_;  // per leaf id
   std::uint32_t stamp_ = 0;
-  OpenList open_;
+  TaggedOpenList open_;  // entries by node id (corner), tagged with the leaf id
   PathResult result_;
   Corridor corridor_;
   CorridorPath centres_, portal_, pulled_;

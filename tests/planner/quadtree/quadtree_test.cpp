@@ -183,6 +183,7 @@ TEST_CASE("neighbour links are exactly the touching pairs, out of obstacles, nev
         CHECK((first || tree.corner(l.to) > previous));  // sorted by the target's corner, each target once
         first = false;
         previous = tree.corner(l.to);
+        CHECK(l.to_corner == tree.corner(l.to));
         CHECK(tree.leaf(l.to).passable());
         CHECK(l.one_way == !tree.leaf(i).passable());
         one_way += l.one_way;

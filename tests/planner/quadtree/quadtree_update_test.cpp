@@ -172,6 +172,7 @@ void check_equal(const QuadtreeMap& updated, const CostGrid& grid) {
     REQUIRE(la.size() == lb.size());
     for (std::size_t k = 0; k < la.size(); ++k) {
       REQUIRE(t.corner(la[k].to) == fresh.corner(lb[k].to));
+      REQUIRE(la[k].to_corner == t.corner(la[k].to));
       REQUIRE(la[k].a == lb[k].a);
       REQUIRE(la[k].b == lb[k].b);
       REQUIRE(la[k].one_way == lb[k].one_way);
