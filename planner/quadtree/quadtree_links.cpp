@@ -174,24 +174,28 @@ QuadLinks::QuadLinks(const Quadtree& tree) {
   const std::size_t n = tree.leaf_slots();
   Extractor extractor(tree);
   extractor.extract(tree.root());
-  std::vector<Pending>& pending = extractor.pending;
-  // By source, then by the target's corner (one link per pair, so the order is total).
-  std::sort(pending.begin(), pending.end(), [](const Pending& x, const Pending& y) {
-    return x.from != y.from ? x.from < y.from : x.link.to_corner < y.link.to_corner;
-  });
+  const std::vector<Pending>& pending = extractor.pending;
+  // Grouped by source (a counting sort), then each leaf's links by the target's corner
+  // (one link per pair, so the order is total).
   block_.assign(n, Block{});
-  links_.reserve(pending.size());
-  for (const Pending& p : pending) {
-    ++block_[p.from].count;
-    links_.push_back(p.link);
-    one_way_ += p.link.one_way;
-  }
-  std::uint32_t at = 0;
+  for (const Pending& p : pending) ++block_[p.from].count;
   capacity_.resize(n);
+  std::uint32_t at = 0;
   for (std::size_t i = 0; i < n; ++i) {
     block_[i].first = at;
-    capacity_[i] = block_[i].count;
+    capacity_[i] = block_[i].first;  // the next free place of the block while filling
     at += block_[i].count;
+  }
+  links_.resize(pending.size());
+  for (const Pending& p : pending) {
+    links_[capacity_[p.from]++] = p.link;
+    one_way_ += p.link.one_way;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto first = links_.begin() + block_[i].first;
+    std::sort(first, first + block_[i].count,
+              [](const QuadLink& x, const QuadLink& y) { return x.to_corner < y.to_corner; });
+    capacity_[i] = block_[i].count;
   }
   link_count_ = links_.size();
   mark_.assign(n, 0);
