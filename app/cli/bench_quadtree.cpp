@@ -282,14 +282,25 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
     full_ms.push_back(ms_since(t4));
     same = same && fresh.leaf_count() == tree.leaf_count() && fresh_links.link_count() == links.link_count() &&
            fresh_links.region_count() == links.region_count();
-    // Regions: the same partition (labels may differ): a one-to-one map between labels.
+    // Leaf by leaf, matched by corner (ids differ); links by their targets' corners;
+    // regions the same partition (labels may differ): a one-to-one map between labels.
     std::unordered_map<std::uint32_t, std::uint32_t> to_updated, to_fresh;
-    for (std::uint32_t i = 0; same && i < fresh.leaf_count(); ++i) {
+    for (std::uint32_t i = 0; same && i < fresh.leaf_slots(); ++i) {
+      const std::uint32_t j = tree.leaf_at_corner(fresh.corner(i));
+      if (j == Quadtree::kNoLeaf) {
+        same = false;
+        break;
+      }
       const QuadLeaf& a = fresh.leaf(i);
-      const QuadLeaf& b = tree.leaf(i);
+      const QuadLeaf& b = tree.leaf(j);
+      const auto fo = fresh_links.out(i), uo = links.out(j);
       same = a.x == b.x && a.y == b.y && a.size == b.size && a.multiplier == b.multiplier && a.key == b.key &&
-             fresh_links.out(i).size() == links.out(i).size();
-      const std::uint32_t rf = fresh_links.region(i), ru = links.region(i);
+             fo.size() == uo.size();
+      for (std::size_t k = 0; same && k < fo.size(); ++k) {
+        same = fresh.corner(fo[k].to) == tree.corner(uo[k].to) && fo[k].a == uo[k].a && fo[k].b == uo[k].b &&
+               fo[k].one_way == uo[k].one_way;
+      }
+      const std::uint32_t rf = fresh_links.region(i), ru = links.region(j);
       same = same && (rf == QuadLinks::kNoRegion) == (ru == QuadLinks::kNoRegion) &&
              to_updated.emplace(rf, ru).first->second == ru && to_fresh.emplace(ru, rf).first->second == rf;
     }

@@ -15,6 +15,7 @@
 #include <bit>
 #include <cassert>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "planner/core/search.hpp"
@@ -37,50 +38,76 @@ inline bool open_before(const OpenEntry& a, const OpenEntry& b) {
   return a.node < b.node;
 }
 
-/// Min-heap of OpenEntry. Memory is kept across clear() calls.
-class OpenList {
+/// Min-heap of OpenEntry; with kTagged, each entry also carries a 32-bit tag that takes
+/// no part in the order (the quadtree planner orders by a leaf's corner and carries the
+/// leaf's id, which would cost a table read per pop to find again). Memory is kept
+/// across clear() calls.
+template <bool kTagged>
+class BasicOpenList {
+  __extension__ typedef unsigned __int128 Key;
+  struct TaggedKey {
+    Key key;
+    std::uint32_t tag;
+  };
+  using Slot = std::conditional_t<kTagged, TaggedKey, Key>;
+
  public:
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
   void clear() { heap_.clear(); }
   /// The entry pop() would return; the list must not be empty.
-  OpenEntry top() const { return entry(heap_.front()); }
+  OpenEntry top() const { return entry(key_of(heap_.front())); }
 
-  void push(const OpenEntry& e) {
-    const Key k = key(e);
+  /// Adds an entry; `tag` is kept only when kTagged.
+  void push(const OpenEntry& e, std::uint32_t tag = 0) {
+    Slot s;
+    if constexpr (kTagged) {
+      s = TaggedKey{key(e), tag};
+    } else {
+      (void)tag;
+      s = key(e);
+    }
+    const Key k = key_of(s);
     std::size_t i = heap_.size();
-    heap_.push_back(k);
-    Key* h = heap_.data();
+    heap_.push_back(s);
+    Slot* h = heap_.data();
     while (i > 0) {
       const std::size_t parent = (i - 1) / kArity;
-      if (!(k < h[parent])) break;
+      if (!(k < key_of(h[parent]))) break;
       h[i] = h[parent];
       i = parent;
     }
-    h[i] = k;
+    h[i] = s;
   }
 
-  OpenEntry pop() {
+  /// Removes and returns the least entry; its tag goes to `*tag` when kTagged and given.
+  OpenEntry pop(std::uint32_t* tag = nullptr) {
     assert(!heap_.empty());
-    const OpenEntry result = entry(heap_.front());
-    const Key last = heap_.back();
+    const OpenEntry result = entry(key_of(heap_.front()));
+    if constexpr (kTagged) {
+      if (tag) *tag = heap_.front().tag;
+    } else {
+      (void)tag;
+    }
+    const Slot last = heap_.back();
+    const Key last_key = key_of(last);
     heap_.pop_back();
     const std::size_t n = heap_.size();
     if (n == 0) return result;
-    Key* h = heap_.data();
+    Slot* h = heap_.data();
     std::size_t i = 0;
     for (;;) {
       const std::size_t first = kArity * i + 1;
       if (first >= n) break;
       std::size_t best = first;
       if (first + kArity <= n) {  // all four children: no bounds tests
-        const std::size_t b01 = h[first + 1] < h[first] ? first + 1 : first;
-        const std::size_t b23 = h[first + 3] < h[first + 2] ? first + 3 : first + 2;
-        best = h[b23] < h[b01] ? b23 : b01;
+        const std::size_t b01 = key_of(h[first + 1]) < key_of(h[first]) ? first + 1 : first;
+        const std::size_t b23 = key_of(h[first + 3]) < key_of(h[first + 2]) ? first + 3 : first + 2;
+        best = key_of(h[b23]) < key_of(h[b01]) ? b23 : b01;
       } else {
-        for (std::size_t c = first + 1; c < n; ++c) best = h[c] < h[best] ? c : best;
+        for (std::size_t c = first + 1; c < n; ++c) best = key_of(h[c]) < key_of(h[best]) ? c : best;
       }
-      if (!(h[best] < last)) break;
+      if (!(key_of(h[best]) < last_key)) break;
       h[i] = h[best];
       i = best;
     }
@@ -89,9 +116,15 @@ class OpenList {
   }
 
  private:
-  __extension__ typedef unsigned __int128 Key;
   static constexpr std::size_t kArity = 4;
 
+  static const Key& key_of(const Slot& s) {
+    if constexpr (kTagged) {
+      return s.key;
+    } else {
+      return s;
+    }
+  }
   // A double's bits mapped so that unsigned order is numeric order (-0 is taken as +0).
   static std::uint64_t ordered(double x) {
     const std::uint64_t u = std::bit_cast<std::uint64_t>(x + 0.0);
@@ -118,7 +151,12 @@ class OpenList {
     return OpenEntry{unordered(std::uint64_t(k >> 64)), unordered(std::uint32_t(low >> 32)), NodeId(low)};
   }
 
-  std::vector<Key> heap_;
+  std::vector<Slot> heap_;
 };
+
+/// The open list of every search.
+using OpenList = BasicOpenList<false>;
+/// An open list whose entries carry a tag (see BasicOpenList).
+using TaggedOpenList = BasicOpenList<true>;
 
 }  // namespace pathscope

@@ -14,18 +14,23 @@
 // them apart. The root is the smallest power of two covering the map; squares outside
 // the map are no leaf, and a square that straddles the map's edge is always divided.
 //
-// Incremental update (Quadtree::update): the same recursion runs over the
-// old tree alongside the grid. A square that misses the changed cells is the old
-// subtree, copied as it is; one that meets them is built again from its quarters, down
+// Incremental update (Quadtree::update), in place: the same recursion runs over the old
+// tree alongside the grid. A square that misses the changed cells keeps its subtree as
+// it is (not even visited); one that meets them is built again from its quarters, down
 // to the changed cells themselves, and merged upwards where its quarters became equal.
-// So only the changed cells are read from the grid; the copy keeps the build's order of
-// leaves and nodes, and the updated tree is the fresh tree, ids included (the planner's
-// ties by leaf id break the same way after an update as after a rebuild).
+// So only the changed cells are read from the grid. A leaf built again with the square
+// and cost of the old leaf there is that leaf, id unchanged; the other old leaves and
+// inner nodes of the squares built again are freed (at the end of the update, so that
+// one update never gives a slot both a removed and an added leaf), and new ones take
+// free slots first. A table from each leaf's top-left cell to its id (at_corner_) names
+// leaves by position for whatever must not depend on ids (quadtree_planner.cpp).
 
 #include "planner/quadtree/quadtree.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <functional>
 
 namespace pathscope {
 namespace {
@@ -57,65 +62,116 @@ struct Built {
   std::uint32_t old_leaf = Quadtree::kNoLeaf;  // when uniform: the old tree's leaf of exactly this square
 };
 
-// Builds the tree bottom-up from the grid; when given the old tree and the changed cells
-// (rebuild()), squares that miss the changed cells are copied from the old tree instead.
-// Both emit leaves and nodes in the same order (children first, then the node's own
-// leaf quarters NW, NE, SW, SE, then the node), so an updated tree equals a fresh one.
-class Builder {
+}  // namespace
+
+// Builds the tree bottom-up from the grid (build()), or, given the changed cells, brings
+// it up to date in place (rebuild()). A fresh build emits leaves and nodes in a fixed
+// order: children first, then the node's own leaf quarters NW, NE, SW, SE, then the node.
+class QuadtreeBuilder {
  public:
-  Builder(const CostGrid& grid, std::vector<QuadLeaf>& leaves, std::vector<Quadtree::Inner>& nodes)
-      : grid_(grid), view_(grid.view()), leaves_(leaves), nodes_(nodes) {}
-  Builder(const CostGrid& grid, std::vector<QuadLeaf>& leaves, std::vector<Quadtree::Inner>& nodes,
-          const Quadtree& old, const CellRect& changed, std::vector<std::uint32_t>& old_of_new)
-      : Builder(grid, leaves, nodes) {
-    old_ = &old;
-    changed_ = changed;
-    old_of_new_ = &old_of_new;
-  }
+  QuadtreeBuilder(const CostGrid& grid, Quadtree& tree) : grid_(grid), view_(grid.view()), t_(tree) {}
 
   Built build(int x, int y, int size) {
     if (x >= grid_.width() || y >= grid_.height()) return {};
     if (size == 1) return {true, kind_of(x, y)};
     const int h = size / 2;
     const Built c[4] = {build(x, y, h), build(x + h, y, h), build(x, y + h, h), build(x + h, y + h, h)};
-    return combine(c, x, y, h);
+    return combine(c, x, y, h, Quadtree::kNoLeaf);
   }
 
   // The square (x, y, size), whose node in the old tree is `old` (or the old leaf that
-  // covers it, or kNoLeaf).
-  Built rebuild(Quadtree::Ref old, int x, int y, int size) {
+  // covers it, or kNoLeaf), brought up to date after the cells of `changed` changed.
+  Built rebuild(Quadtree::Ref old, int x, int y, int size, const CellRect& changed) {
     if (x >= grid_.width() || y >= grid_.height()) return {};
-    if (CellRect{x, y, x + size, y + size}.intersected(changed_).empty()) {
+    const bool is_leaf = old != Quadtree::kNoLeaf && (old & Quadtree::kLeafBit);
+    const std::uint32_t old_leaf = is_leaf ? old & ~Quadtree::kLeafBit : Quadtree::kNoLeaf;
+    // The old leaf of exactly this square, if any: this level decides whether it stays.
+    const bool own = is_leaf && t_.leaves_[old_leaf].x == x && t_.leaves_[old_leaf].y == y &&
+                     t_.leaves_[old_leaf].size == size;
+    if (CellRect{x, y, x + size, y + size}.intersected(changed).empty()) {
       if (old == Quadtree::kNoLeaf) return {};
-      if (old & Quadtree::kLeafBit) {
-        const std::uint32_t id = old & ~Quadtree::kLeafBit;
-        const QuadLeaf& l = old_->leaf(id);
-        const bool same = l.x == x && l.y == y && l.size == size;
-        return {true, kinds_.intern(l.multiplier, l.key), Quadtree::kNoLeaf, same ? id : Quadtree::kNoLeaf};
+      if (is_leaf) {
+        const QuadLeaf& l = t_.leaves_[old_leaf];
+        return {true, kinds_.intern(l.multiplier, l.key), Quadtree::kNoLeaf, own ? old_leaf : Quadtree::kNoLeaf};
       }
-      return {false, 0, copy(old)};
+      return {false, 0, old};  // untouched subtree, kept as it is
     }
-    if (size == 1) return {true, kind_of(x, y)};
-    const int h = size / 2;
-    std::array<Quadtree::Ref, 4> sub{old, old, old, old};  // an old leaf covers all quarters
-    if (old != Quadtree::kNoLeaf && !(old & Quadtree::kLeafBit)) sub = old_->nodes()[old].child;
-    const Built c[4] = {rebuild(sub[0], x, y, h), rebuild(sub[1], x + h, y, h), rebuild(sub[2], x, y + h, h),
-                        rebuild(sub[3], x + h, y + h, h)};
-    return combine(c, x, y, h);
+    Built r;
+    if (size == 1) {
+      r = {true, kind_of(x, y)};
+    } else {
+      const int h = size / 2;
+      std::array<Quadtree::Ref, 4> sub{old, old, old, old};  // an old leaf covers all quarters
+      const bool inner = old != Quadtree::kNoLeaf && !is_leaf;
+      if (inner) sub = t_.nodes_[old].child;
+      const Built c[4] = {rebuild(sub[0], x, y, h, changed), rebuild(sub[1], x + h, y, h, changed),
+                          rebuild(sub[2], x, y + h, h, changed), rebuild(sub[3], x + h, y + h, h, changed)};
+      r = combine(c, x, y, h, inner ? old : Quadtree::kNoLeaf);
+    }
+    if (own) {
+      const QuadLeaf& l = t_.leaves_[old_leaf];
+      if (r.uniform && r.kind != kAbsentKind && kinds_.multiplier[r.kind] == l.multiplier && kinds_.key[r.kind] == l.key) {
+        r.old_leaf = old_leaf;  // built again as it was
+      } else {
+        freed_leaves_.push_back(old_leaf);
+      }
+    }
+    return r;
   }
 
+  // The leaf of a uniform square: `old_leaf` when it is that square's old leaf, else a
+  // new one. kNoLeaf for a square outside the map.
   Quadtree::Ref leaf(int x, int y, int size, std::uint16_t kind, std::uint32_t old_leaf = Quadtree::kNoLeaf) {
     if (kind == kAbsentKind) return Quadtree::kNoLeaf;
-    leaves_.push_back(QuadLeaf{x, y, size, kinds_.multiplier[kind], kinds_.key[kind]});
-    if (old_of_new_) old_of_new_->push_back(old_leaf != Quadtree::kNoLeaf ? old_leaf : same_in_old(leaves_.back()));
-    return Quadtree::kLeafBit | Quadtree::Ref(leaves_.size() - 1);
+    if (old_leaf != Quadtree::kNoLeaf) return Quadtree::kLeafBit | old_leaf;
+    std::uint32_t id;
+    if (t_.free_leaves_.empty()) {
+      id = std::uint32_t(t_.leaves_.size());
+      t_.leaves_.emplace_back();
+    } else {
+      id = t_.free_leaves_.back();
+      t_.free_leaves_.pop_back();
+    }
+    t_.leaves_[id] = QuadLeaf{x, y, size, kinds_.multiplier[kind], kinds_.key[kind]};
+    t_.at_corner_[std::size_t(y) * std::size_t(t_.width_) + std::size_t(x)] = id;
+    if (edit_) {
+      edit_->added.push_back(id);
+      edit_->area = edit_->area.united(t_.leaves_[id].rect());
+    }
+    return Quadtree::kLeafBit | id;
   }
 
+  // Frees the slots of the leaves and nodes rebuild() replaced; lists the leaves.
+  void release() {
+    for (const std::uint32_t id : freed_leaves_) {
+      QuadLeaf& l = t_.leaves_[id];
+      edit_->area = edit_->area.united(l.rect());
+      std::uint32_t& at = t_.at_corner_[std::size_t(l.y) * std::size_t(t_.width_) + std::size_t(l.x)];
+      if (at == id) at = Quadtree::kNoLeaf;  // unless a new leaf has the same corner
+      l = QuadLeaf{0, 0, 0, 0, 0};
+      edit_->removed.push_back(id);
+    }
+    // Reused last-freed first: the lowest slot comes out first.
+    std::sort(freed_leaves_.begin(), freed_leaves_.end(), std::greater<>());
+    t_.free_leaves_.insert(t_.free_leaves_.end(), freed_leaves_.begin(), freed_leaves_.end());
+    for (const std::uint32_t n : freed_nodes_) t_.nodes_[n] = Quadtree::Inner{};
+    std::sort(freed_nodes_.begin(), freed_nodes_.end(), std::greater<>());
+    t_.free_nodes_.insert(t_.free_nodes_.end(), freed_nodes_.begin(), freed_nodes_.end());
+  }
+
+  // Where rebuild() lists what it adds and removes.
+  void record(QuadtreeEdit* edit) { edit_ = edit; }
+
  private:
-  // The seed's step 2: four uniform quarters of one kind are one square.
-  Built combine(const Built (&c)[4], int x, int y, int h) {
+  // The seed's step 2: four uniform quarters of one kind are one square. `old_node` is
+  // the old tree's inner node of this square, reused when it stays divided.
+  Built combine(const Built (&c)[4], int x, int y, int h, Quadtree::Ref old_node) {
     if (c[0].uniform && c[1].uniform && c[2].uniform && c[3].uniform && c[0].kind == c[1].kind &&
         c[0].kind == c[2].kind && c[0].kind == c[3].kind) {
+      for (const Built& b : c) {
+        if (b.old_leaf != Quadtree::kNoLeaf) freed_leaves_.push_back(b.old_leaf);
+      }
+      if (old_node != Quadtree::kNoLeaf) freed_nodes_.push_back(old_node);
       return {true, c[0].kind};
     }
     Quadtree::Inner inner;
@@ -123,37 +179,18 @@ class Builder {
     for (int k = 0; k < 4; ++k) {
       inner.child[k] = c[k].uniform ? leaf(cx[k], cy[k], h, c[k].kind, c[k].old_leaf) : c[k].ref;
     }
-    nodes_.push_back(inner);
-    return {false, 0, Quadtree::Ref(nodes_.size() - 1)};
-  }
-
-  // Copies an untouched inner node of the old tree with its subtree, in build order.
-  Quadtree::Ref copy(Quadtree::Ref old) {
-    const Quadtree::Inner& n = old_->nodes()[old];
-    Quadtree::Inner inner;
-    for (int k = 0; k < 4; ++k) {
-      const Quadtree::Ref c = n.child[k];
-      inner.child[k] = c != Quadtree::kNoLeaf && !(c & Quadtree::kLeafBit) ? copy(c) : Quadtree::kNoLeaf;
+    Quadtree::Ref ref = old_node;
+    if (ref == Quadtree::kNoLeaf) {
+      if (t_.free_nodes_.empty()) {
+        ref = Quadtree::Ref(t_.nodes_.size());
+        t_.nodes_.emplace_back();
+      } else {
+        ref = t_.free_nodes_.back();
+        t_.free_nodes_.pop_back();
+      }
     }
-    for (int k = 0; k < 4; ++k) {
-      const Quadtree::Ref c = n.child[k];
-      if (c == Quadtree::kNoLeaf || !(c & Quadtree::kLeafBit)) continue;
-      const std::uint32_t id = c & ~Quadtree::kLeafBit;
-      leaves_.push_back(old_->leaf(id));
-      old_of_new_->push_back(id);
-      inner.child[k] = Quadtree::kLeafBit | Quadtree::Ref(leaves_.size() - 1);
-    }
-    nodes_.push_back(inner);
-    return Quadtree::Ref(nodes_.size() - 1);
-  }
-
-  // The old tree's leaf with the same square and cost as `l`, or kNoLeaf.
-  std::uint32_t same_in_old(const QuadLeaf& l) const {
-    const std::uint32_t id = old_->leaf_at_cell(l.x, l.y);
-    if (id == Quadtree::kNoLeaf) return id;
-    const QuadLeaf& o = old_->leaf(id);
-    const bool same = o.x == l.x && o.y == l.y && o.size == l.size && o.multiplier == l.multiplier && o.key == l.key;
-    return same ? id : Quadtree::kNoLeaf;
+    t_.nodes_[ref] = inner;
+    return {false, 0, ref};
   }
 
   std::uint16_t kind_of(int x, int y) {
@@ -168,19 +205,18 @@ class Builder {
   const CostGrid& grid_;
   CostGrid::View view_;
   Kinds kinds_;
-  std::vector<QuadLeaf>& leaves_;
-  std::vector<Quadtree::Inner>& nodes_;
-  const Quadtree* old_ = nullptr;                     // rebuild() only
-  CellRect changed_;                                  // rebuild() only
-  std::vector<std::uint32_t>* old_of_new_ = nullptr;  // rebuild() only
+  Quadtree& t_;
+  std::vector<std::uint32_t> freed_leaves_;   // rebuild(): old leaves replaced
+  std::vector<Quadtree::Ref> freed_nodes_;    // rebuild(): old inner nodes merged away
+  QuadtreeEdit* edit_ = nullptr;              // rebuild(): what it changed
 };
 
-}  // namespace
 
 Quadtree::Quadtree(const CostGrid& grid)
     : width_(grid.width()), height_(grid.height()), cell_size_(grid.cell_size()) {
   while (root_size_ < width_ || root_size_ < height_) root_size_ *= 2;
-  Builder builder(grid, leaves_, nodes_);
+  at_corner_.assign(grid.cell_count(), kNoLeaf);
+  QuadtreeBuilder builder(grid, *this);
   const Built root = builder.build(0, 0, root_size_);
   root_ = root.uniform ? builder.leaf(0, 0, root_size_, root.kind) : root.ref;
 }
@@ -188,27 +224,14 @@ Quadtree::Quadtree(const CostGrid& grid)
 QuadtreeEdit Quadtree::update(const CostGrid& grid, const CellRect& changed) {
   assert(grid.width() == width_ && grid.height() == height_);
   QuadtreeEdit edit;
-  Quadtree next;
-  next.width_ = width_;
-  next.height_ = height_;
-  next.root_size_ = root_size_;
-  next.cell_size_ = grid.cell_size();
-  next.leaves_.reserve(leaves_.size());
-  next.nodes_.reserve(nodes_.size());
-  edit.old_of_new.reserve(leaves_.size());
+  cell_size_ = grid.cell_size();
   const CellRect clipped = changed.intersected(CellRect{0, 0, width_, height_});
-  Builder builder(grid, next.leaves_, next.nodes_, *this, clipped, edit.old_of_new);
-  const Built root = builder.rebuild(root_, 0, 0, root_size_);
-  next.root_ = root.uniform ? builder.leaf(0, 0, root_size_, root.kind, root.old_leaf) : root.ref;
-  edit.new_of_old.assign(leaves_.size(), kNoLeaf);
-  for (std::uint32_t id = 0; id < edit.old_of_new.size(); ++id) {
-    if (edit.old_of_new[id] == kNoLeaf) {
-      ++edit.new_leaves;
-    } else {
-      edit.new_of_old[edit.old_of_new[id]] = id;
-    }
-  }
-  *this = std::move(next);
+  if (clipped.empty()) return edit;
+  QuadtreeBuilder builder(grid, *this);
+  builder.record(&edit);
+  const Built root = builder.rebuild(root_, 0, 0, root_size_, clipped);
+  root_ = root.uniform ? builder.leaf(0, 0, root_size_, root.kind, root.old_leaf) : root.ref;
+  builder.release();
   return edit;
 }
 
@@ -245,7 +268,8 @@ std::uint32_t Quadtree::leaf_at(Vec2 world) const {
 }
 
 std::size_t Quadtree::memory_bytes() const {
-  return leaves_.capacity() * sizeof(QuadLeaf) + nodes_.capacity() * sizeof(Inner);
+  return leaves_.capacity() * sizeof(QuadLeaf) + nodes_.capacity() * sizeof(Inner) +
+         (free_leaves_.capacity() + free_nodes_.capacity() + at_corner_.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace pathscope

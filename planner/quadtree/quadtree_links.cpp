@@ -16,12 +16,18 @@
 //
 // Regions: QuadRegions (quadtree_regions.cpp), labelled once, then kept up to date.
 //
-// Update after Quadtree::update: a leaf kept by the update (same square and cost) whose
-// sides touch only kept leaves has the same neighbours as before, so its links are
-// copied with the targets renumbered (the renumbering keeps their order: kept leaves
-// keep their relative order in the build). The others, the new leaves and the kept
-// leaves touching one, find their neighbours by walking the tree along each side (the
-// strip of cells just outside it). Regions are then brought up to date around the edit
+// Links are stored per leaf id, each leaf's in a block of one array, sorted by the
+// target's corner (its top-left cell): the same order in a fresh build and after any
+// updates, whatever ids the leaves have.
+//
+// Update after Quadtree::update, which keeps the ids of the leaves it leaves in place:
+// a kept leaf whose sides touch only kept leaves has the same neighbours as before, so
+// its links stay as they are (the area of a removed leaf is all covered by added
+// leaves, so every leaf that touched a removed one touches an added one). The added
+// leaves and the kept leaves touching them find their neighbours by walking the tree
+// along each side (the strip of cells just outside it), and their blocks are rewritten
+// in place, or moved to the end of the array when they grew; the array is packed again
+// when its holes outgrow its links. Regions are then brought up to date around the edit
 // (QuadRegions::update).
 
 #include "planner/quadtree/quadtree_links.hpp"
@@ -103,12 +109,12 @@ class Extractor {
     const QuadLeaf& b = tree_.leaf(v);
     if (a.passable() && b.passable()) {
       if (a.key != b.key) return;
-      pending.push_back({u, QuadLink{v, p, q, false}});
-      pending.push_back({v, QuadLink{u, p, q, false}});
+      pending.push_back({u, QuadLink{v, p, q, tree_.corner(v), false}});
+      pending.push_back({v, QuadLink{u, p, q, tree_.corner(u), false}});
     } else if (b.passable()) {
-      pending.push_back({u, QuadLink{v, p, q, true}});
+      pending.push_back({u, QuadLink{v, p, q, tree_.corner(v), true}});
     } else if (a.passable()) {
-      pending.push_back({v, QuadLink{u, p, q, true}});
+      pending.push_back({v, QuadLink{u, p, q, tree_.corner(u), true}});
     }
   }
 
@@ -133,8 +139,9 @@ void for_each_neighbour(const Quadtree& tree, const QuadLeaf& a, int side, Fn&& 
   }
 }
 
-// The links out of leaf `id` (sorted by target), found by walking the tree along its
-// four sides: the same links the extraction makes. Calls touch(t) for every neighbour.
+// The links out of leaf `id` (sorted by the target's corner), found by walking the tree
+// along its four sides: the same links the extraction makes. Calls touch(t) for every
+// neighbour.
 template <class Touch>
 void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out, Touch&& touch) {
   const QuadLeaf& a = tree.leaf(id);
@@ -154,92 +161,121 @@ void links_of(const Quadtree& tree, std::uint32_t id, std::vector<QuadLink>& out
       }
       const glm::ivec2 p = vertical ? glm::ivec2{line, lo} : glm::ivec2{lo, line};
       const glm::ivec2 q = vertical ? glm::ivec2{line, hi} : glm::ivec2{hi, line};
-      out.push_back(QuadLink{t, p, q, one_way});
+      out.push_back(QuadLink{t, p, q, tree.corner(t), one_way});
     });
   }
-  std::sort(out.begin() + std::ptrdiff_t(first), out.end(), [](const QuadLink& x, const QuadLink& y) { return x.to < y.to; });
+  std::sort(out.begin() + std::ptrdiff_t(first), out.end(),
+            [](const QuadLink& x, const QuadLink& y) { return x.to_corner < y.to_corner; });
 }
 
 }  // namespace
 
 QuadLinks::QuadLinks(const Quadtree& tree) {
-  const std::size_t n = tree.leaf_count();
+  const std::size_t n = tree.leaf_slots();
   Extractor extractor(tree);
   extractor.extract(tree.root());
-  std::vector<Pending>& pending = extractor.pending;
-  std::stable_sort(pending.begin(), pending.end(), [](const Pending& x, const Pending& y) {
-    return x.from != y.from ? x.from < y.from : x.link.to < y.link.to;
-  });
-  first_.assign(n + 1, 0);
-  links_.reserve(pending.size());
+  const std::vector<Pending>& pending = extractor.pending;
+  // Grouped by source (a counting sort), then each leaf's links by the target's corner
+  // (one link per pair, so the order is total).
+  block_.assign(n, Block{});
+  for (const Pending& p : pending) ++block_[p.from].count;
+  capacity_.resize(n);
+  std::uint32_t at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    block_[i].first = at;
+    capacity_[i] = block_[i].first;  // the next free place of the block while filling
+    at += block_[i].count;
+  }
+  links_.resize(pending.size());
   for (const Pending& p : pending) {
-    ++first_[p.from + 1];
-    links_.push_back(p.link);
+    links_[capacity_[p.from]++] = p.link;
     one_way_ += p.link.one_way;
   }
-  for (std::size_t i = 0; i < n; ++i) first_[i + 1] += first_[i];
-
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto first = links_.begin() + block_[i].first;
+    std::sort(first, first + block_[i].count,
+              [](const QuadLink& x, const QuadLink& y) { return x.to_corner < y.to_corner; });
+    capacity_[i] = block_[i].count;
+  }
+  link_count_ = links_.size();
+  mark_.assign(n, 0);
   regions_.build(tree, *this);
 }
 
+void QuadLinks::store(std::uint32_t leaf, std::span<const QuadLink> links) {
+  Block& b = block_[leaf];
+  for (std::uint32_t k = 0; k < b.count; ++k) one_way_ -= links_[b.first + k].one_way;
+  link_count_ -= b.count;
+  if (links.size() > capacity_[leaf]) {
+    b.first = std::uint32_t(links_.size());
+    capacity_[leaf] = std::uint32_t(links.size());
+    links_.resize(links_.size() + links.size());
+  }
+  std::copy(links.begin(), links.end(), links_.begin() + b.first);
+  b.count = std::uint32_t(links.size());
+  for (const QuadLink& l : links) one_way_ += l.one_way;
+  link_count_ += links.size();
+}
+
+void QuadLinks::compact() {
+  std::vector<QuadLink> packed;
+  packed.reserve(link_count_ + link_count_ / 4);
+  for (std::size_t i = 0; i < block_.size(); ++i) {
+    Block& b = block_[i];
+    const std::uint32_t first = std::uint32_t(packed.size());
+    packed.insert(packed.end(), links_.begin() + b.first, links_.begin() + b.first + b.count);
+    b.first = first;
+    capacity_[i] = b.count;
+  }
+  links_ = std::move(packed);
+}
+
 void QuadLinks::update_links(const Quadtree& tree, const QuadtreeEdit& edit) {
-  const std::uint32_t n = std::uint32_t(tree.leaf_count());
-  assert(edit.old_of_new.size() == n);
-  // Leaves whose links must be found again: the new ones, whose links are found here
-  // (in id order, into `fresh`), and the kept ones across a side of a new one.
-  std::vector<std::uint8_t>& dirty = dirty_;
-  dirty.assign(n, 0);
-  std::vector<QuadLink> fresh;
-  std::vector<std::uint32_t> fresh_end;
-  fresh_end.reserve(edit.new_leaves);
-  for (std::uint32_t id = 0; id < n; ++id) {
-    if (edit.old_of_new[id] != Quadtree::kNoLeaf) continue;
-    dirty[id] = 1;
-    links_of(tree, id, fresh, [&](std::uint32_t t) { dirty[t] = 1; });
-    fresh_end.push_back(std::uint32_t(fresh.size()));
+  const std::size_t n = tree.leaf_slots();
+  if (block_.size() < n) {
+    block_.resize(n);
+    capacity_.resize(n, 0);
   }
-  std::vector<std::uint32_t>& first = spare_first_;
-  std::vector<QuadLink>& links = spare_links_;
-  first.resize(std::size_t(n) + 1);
-  first[0] = 0;
-  links.clear();
-  const std::size_t expected = links_.size() + fresh.size();
-  if (links.capacity() < expected) links.reserve(expected + expected / 2);  // grown rarely
-  std::size_t next_fresh = 0;
-  one_way_ = 0;
-  for (std::uint32_t id = 0; id < n; ++id) {
-    const std::size_t at = links.size();
-    if (!dirty[id]) {
-      const std::span<const QuadLink> kept = out(edit.old_of_new[id]);
-      links.insert(links.end(), kept.begin(), kept.end());
-      for (std::size_t k = at; k < links.size(); ++k) {
-        links[k].to = edit.new_of_old[links[k].to];
-        assert(links[k].to != Quadtree::kNoLeaf);
-      }
-    } else if (edit.old_of_new[id] == Quadtree::kNoLeaf) {
-      const std::uint32_t from = next_fresh == 0 ? 0 : fresh_end[next_fresh - 1];
-      links.insert(links.end(), fresh.begin() + from, fresh.begin() + fresh_end[next_fresh]);
-      ++next_fresh;
-    } else {
-      links_of(tree, id, links, [](std::uint32_t) {});
-    }
-    for (std::size_t k = at; k < links.size(); ++k) one_way_ += links[k].one_way;
-    first[id + 1] = std::uint32_t(links.size());
+  if (mark_.size() < n) mark_.resize(n, 0);
+  // Removed leaves have no links; their blocks stay for the next leaf of the slot.
+  for (const std::uint32_t id : edit.removed) store(id, {});
+  // Leaves whose links must be found again: the added ones, and the kept ones across a
+  // side of an added one.
+  dirty_.clear();
+  for (const std::uint32_t id : edit.added) {
+    mark_[id] = 1;
+    dirty_.push_back(id);
   }
-  first_.swap(first);
-  links_.swap(links);
+  for (const std::uint32_t id : edit.added) {
+    scratch_.clear();
+    links_of(tree, id, scratch_, [&](std::uint32_t t) {
+      if (mark_[t]) return;
+      mark_[t] = 1;
+      dirty_.push_back(t);
+    });
+    store(id, scratch_);
+  }
+  for (std::size_t k = edit.added.size(); k < dirty_.size(); ++k) {
+    scratch_.clear();
+    links_of(tree, dirty_[k], scratch_, [](std::uint32_t) {});
+    store(dirty_[k], scratch_);
+  }
+  for (const std::uint32_t id : dirty_) mark_[id] = 0;
+  std::sort(dirty_.begin(), dirty_.end());
+  if (links_.size() > 2 * link_count_ + 4096) compact();
 }
 
 const QuadLink* QuadLinks::find(std::uint32_t from, std::uint32_t to) const {
-  const std::span<const QuadLink> links = out(from);
-  const auto it = std::lower_bound(links.begin(), links.end(), to,
-                                   [](const QuadLink& l, std::uint32_t t) { return l.to < t; });
-  return it != links.end() && it->to == to ? &*it : nullptr;
+  for (const QuadLink& l : out(from)) {
+    if (l.to == to) return &l;
+  }
+  return nullptr;
 }
 
 std::size_t QuadLinks::memory_bytes() const {
-  return (first_.capacity() + spare_first_.capacity()) * sizeof(std::uint32_t) + dirty_.capacity() +
-         (links_.capacity() + spare_links_.capacity()) * sizeof(QuadLink) + regions_.memory_bytes();
+  return block_.capacity() * sizeof(Block) + (capacity_.capacity() + dirty_.capacity()) * sizeof(std::uint32_t) +
+         mark_.capacity() +
+         (links_.capacity() + scratch_.capacity()) * sizeof(QuadLink) + regions_.memory_bytes();
 }
 
 }  // namespace pathscope

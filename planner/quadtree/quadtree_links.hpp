@@ -15,12 +15,17 @@
 namespace pathscope {
 
 /// A directed link out of a leaf into a neighbour that shares a stretch of its edge.
+/// 24 bytes: a search reads one per neighbour.
 struct QuadLink {
   std::uint32_t to = Quadtree::kNoLeaf;  ///< The neighbour leaf.
   glm::ivec2 a{0, 0};                    ///< One end of the shared edge (the portal), cells.
   glm::ivec2 b{0, 0};                    ///< The other end; a < b along the edge.
-  bool one_way = false;                  ///< Out of an impassable leaf: there is no link back.
+  /// The neighbour's corner (Quadtree::corner), at hand for the search; maps have fewer
+  /// than 2^31 cells.
+  std::uint32_t to_corner : 31 = 0;
+  bool one_way : 1 = false;              ///< Out of an impassable leaf: there is no link back.
 };
+static_assert(sizeof(QuadLink) == 24);
 
 /// The neighbour links of every leaf. Two passable leaves with the same move key that
 /// share an edge of positive length are linked both ways; an impassable leaf is linked
@@ -37,27 +42,31 @@ class QuadLinks {
   explicit QuadLinks(const Quadtree& tree);
 
   /// Brings the links up to date after `tree` was updated (Quadtree::update returned
-  /// `edit`): update_links(), then update_regions(). The links equal QuadLinks(tree);
-  /// the regions are the same partition (their labels may differ).
+  /// `edit`): update_links(), then update_regions(). The links equal QuadLinks(tree) (as
+  /// links between squares); the regions are the same partition (their labels may
+  /// differ).
   void update(const Quadtree& tree, const QuadtreeEdit& edit) {
     update_links(tree, edit);
     update_regions(tree, edit);
   }
-  /// The links of new leaves and of the leaves touching them are found again by walking
-  /// the tree along their sides; every other leaf keeps its links, renumbered.
+  /// The links of the added leaves and of the leaves touching them are found again by
+  /// walking the tree along their sides; the removed leaves lose theirs; every other leaf
+  /// keeps its links as they are. O(links of the leaves around the edit).
   void update_links(const Quadtree& tree, const QuadtreeEdit& edit);
   /// The regions after update_links(): joined, extended and cut around the edit only
   /// (QuadRegions::update).
   void update_regions(const Quadtree& tree, const QuadtreeEdit& edit) { regions_.update(tree, edit, dirty_, *this); }
 
-  /// The links out of a leaf, sorted by target leaf.
+  /// The links out of a leaf (none for a free slot), sorted by their target's corner
+  /// (Quadtree::corner), so their order does not depend on leaf ids.
   std::span<const QuadLink> out(std::uint32_t leaf) const {
-    return {links_.data() + first_[leaf], links_.data() + first_[leaf + 1]};
+    const Block& b = block_[leaf];
+    return {links_.data() + b.first, b.count};
   }
-  /// The link from `from` to `to`, or nullptr.
+  /// The link from `from` to `to`, or nullptr. O(links out of `from`).
   const QuadLink* find(std::uint32_t from, std::uint32_t to) const;
   /// Directed links in all.
-  std::size_t link_count() const { return links_.size(); }
+  std::size_t link_count() const { return link_count_; }
   /// Directed links out of impassable leaves.
   std::size_t one_way_count() const { return one_way_; }
 
@@ -70,15 +79,26 @@ class QuadLinks {
   std::size_t memory_bytes() const;
 
  private:
-  std::vector<std::uint32_t> first_;   // per leaf + 1: index of its first link
-  std::vector<QuadLink> links_;
-  // update() writes the new links here and swaps: memory already touched is reused, as
-  // fresh pages cost more than the copy itself on big maps.
-  std::vector<std::uint32_t> spare_first_;
-  std::vector<QuadLink> spare_links_;
-  std::vector<std::uint8_t> dirty_;  // per leaf: its links were found again by the last update
-  QuadRegions regions_;
+  // A leaf's links: links_[first, first + count) (read by every expansion of a search,
+  // so kept to 8 bytes; the room in place is in capacity_).
+  struct Block {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+  };
+  // Replaces the links of `leaf` with `links`, in place if they fit, else at the end.
+  void store(std::uint32_t leaf, std::span<const QuadLink> links);
+  // Packs the blocks again, leaf by leaf, when holes outweigh the links.
+  void compact();
+
+  std::vector<Block> block_;   // per leaf slot
+  std::vector<std::uint32_t> capacity_;  // per leaf slot: links its block holds in place
+  std::vector<QuadLink> links_;  // the blocks, with holes left by blocks that moved
+  std::size_t link_count_ = 0;
   std::size_t one_way_ = 0;
+  std::vector<std::uint32_t> dirty_;  // leaves whose links the last update found again, ascending
+  std::vector<std::uint8_t> mark_;    // per leaf slot: scratch of update_links(), all 0 between calls
+  std::vector<QuadLink> scratch_;
+  QuadRegions regions_;
 };
 
 }  // namespace pathscope

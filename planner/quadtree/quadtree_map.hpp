@@ -14,8 +14,8 @@ namespace pathscope {
 
 /// A movement class's quadtree and neighbour graph. Built from the class's cost grid; a
 /// world change that alters cells updates it in place: the squares of the changed cells
-/// and the links around them are made again, regions are labelled again (leaf ids are
-/// those of a fresh build, so they may all shift: users fetch it again after updates).
+/// and the links around them are made again, regions are brought up to date around them
+/// (leaves left in place keep their ids; see Quadtree for what ids may be used for).
 class QuadtreeMap final : public DerivedStructure {
  public:
   /// Key of the family's structures in PlanningWorld::derived.

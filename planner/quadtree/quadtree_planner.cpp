@@ -13,7 +13,14 @@
 // the search ends when the goal leaf leaves the open list. Because a leaf's entry point
 // depends on its parent, so does its heuristic: a leaf reached again is improved when
 // its f (not its g) is lower. f never decreases along a link (triangle inequality, and
-// every multiplier is at least the smallest). Ties: f, then h, then leaf id.
+// every multiplier is at least the smallest). Ties: f, then h, then node id.
+//
+// Node ids are the leaves' corners (the row-major index of each leaf's top-left cell,
+// Quadtree::corner), not their ids: leaf ids depend on the updates a tree went through,
+// corners only on the grid. So ties break, paths read and traces name leaves the same
+// way on an updated tree as on a fresh one; the planner keeps its per-leaf state by leaf
+// id, and its open list carries each entry's leaf id along with the corner it is
+// ordered by.
 //
 // The corridor found is then rubber-banded (rubber_band.hpp): the cell-centre path, the
 // portal-corner path of step 1 (with step 1's graph) and the string-pulled path of
@@ -27,6 +34,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "planner/quadtree/quadtree_dependency.hpp"
 
@@ -67,24 +75,34 @@ QuadtreePlanner::QuadtreePlanner(const PlanningWorld& world, std::size_t movemen
                                  double weight)
     : world_(world), class_(movement_class), name_(std::move(name)), weight_(weight) {}
 
-std::size_t QuadtreePlanner::node_count() const { return map().tree().leaf_count(); }
+std::size_t QuadtreePlanner::node_count() const {
+  const Quadtree& t = map().tree();
+  return std::size_t(t.width()) * std::size_t(t.height());
+}
 
 Vec2 QuadtreePlanner::node_position(NodeId node) const {
   const Quadtree& t = map().tree();
-  return node < t.leaf_count() ? t.leaf_center(node) : Vec2{0, 0};
+  const std::uint32_t leaf = t.leaf_at_corner(node);
+  return leaf != Quadtree::kNoLeaf ? t.leaf_center(leaf) : Vec2{0, 0};
 }
 
 NodeGeometry QuadtreePlanner::node_geometry(NodeId node) const {
   const Quadtree& t = map().tree();
-  if (node >= t.leaf_count()) return Planner::node_geometry(node);
-  const Box2 box = t.leaf_box(node);
+  const std::uint32_t leaf = t.leaf_at_corner(node);
+  if (leaf == Quadtree::kNoLeaf) return Planner::node_geometry(node);
+  const Box2 box = t.leaf_box(leaf);
   return NodeGeometry{NodeShape::Box, box.center(), box, {}};
 }
 
 NodeId QuadtreePlanner::node_at(Vec2 point, double tolerance) const {
   (void)tolerance;
-  const std::uint32_t leaf = map().tree().leaf_at(point);
-  return leaf == Quadtree::kNoLeaf ? kNoNode : NodeId(leaf);
+  const Quadtree& t = map().tree();
+  const std::uint32_t leaf = t.leaf_at(point);
+  return leaf == Quadtree::kNoLeaf ? kNoNode : NodeId(t.corner(leaf));
+}
+
+NodeId QuadtreePlanner::node_of(std::uint32_t leaf) const {
+  return leaf == kNoNode ? kNoNode : NodeId(map_->tree().corner(leaf));
 }
 
 double QuadtreePlanner::travel_multiplier(NodeId leaf) const {
@@ -117,9 +135,13 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   const QuadLinks& links = map_->links();
   const CostGrid& grid = world_.grid(class_);
   min_multiplier_ = grid.min_multiplier();
-  if (state_.size() != tree.leaf_count() || ++stamp_ == 0) {
-    state_.assign(tree.leaf_count(), LeafState{});
+  // Leaf ids are stable across updates and slots are reused: stamps of earlier searches
+  // never equal the current one, so the state only grows with the slots.
+  if (++stamp_ == 0) {
+    state_.assign(tree.leaf_slots(), LeafState{});
     stamp_ = 1;
+  } else if (state_.size() < tree.leaf_slots()) {
+    state_.resize(tree.leaf_slots());
   }
   result_.stats.extra = {{"cells", double(tree.leaf_count())},
                          {"grid_cells", double(grid.cell_count())},
@@ -156,9 +178,9 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   LeafState& s = state_[start_leaf_];
   const double h = heuristic(start_leaf_, query.start);
   s = LeafState{0.0, h, query.start, kNoNode, stamp_, 0};
-  open_.push(OpenEntry{h, float(h), start_leaf_});
+  open_.push(OpenEntry{h, float(h), tree.corner(start_leaf_)}, start_leaf_);
   ++result_.stats.pushes;
-  if (observer_) emit(SearchEventKind::Push, start_leaf_, kNoNode, 0.0, h);
+  if (observer_) emit(SearchEventKind::Push, node_of(start_leaf_), kNoNode, 0.0, h);
   result_.status = SearchStatus::Running;
   return result_.status;
 }
@@ -177,14 +199,14 @@ SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
     if (open_.empty()) {
       return fail(SearchStatus::NoPath, "the open list ran empty: the goal is unreachable");
     }
-    const OpenEntry top = open_.pop();
-    const NodeId u = top.node;
+    std::uint32_t u = 0;
+    const OpenEntry top = open_.pop(&u);
     LeafState& su = state_[u];
     if (su.closed) continue;  // stale duplicate of an improved entry
     su.closed = 1;
     ++done;
     ++result_.stats.expansions;
-    if (observer_) emit(SearchEventKind::Expand, u, su.parent, su.g, su.h);
+    if (observer_) emit(SearchEventKind::Expand, top.node, node_of(su.parent), su.g, su.h);
     if (u == goal_leaf_) {
       finish();
       return result_.status;
@@ -201,10 +223,11 @@ SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
       // Entry points differ per parent, so h does too: the better estimate wins.
       if (!fresh && !(ng + h < sv.g + sv.h)) continue;
       sv = LeafState{ng, h, entry, u, stamp_, 0};
-      open_.push(OpenEntry{ng + h, float(h), v});
+      const NodeId node_v = link.to_corner;
+      open_.push(OpenEntry{ng + h, float(h), node_v}, v);
       ++result_.stats.pushes;
       if (!fresh) ++result_.stats.relaxations;
-      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, v, u, ng, h);
+      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, node_v, top.node, ng, h);
     }
   }
   return result_.status;
@@ -257,10 +280,11 @@ void QuadtreePlanner::finish() {
   result_.stats.extra.push_back({"length_step1", polyline_length(portal_.points)});
   result_.stats.extra.push_back({"length_final", result_.length});
   result_.stats.extra.push_back({"search_cost", state_[goal_leaf_].g + state_[goal_leaf_].h});
-  result_.nodes = std::move(nodes);
+  result_.nodes.clear();
+  for (const NodeId n : nodes) result_.nodes.push_back(tree.corner(n));
   result_.status = SearchStatus::Found;
   if (observer_) {
-    for (const NodeId n : result_.nodes) emit(SearchEventKind::Path, n, kNoNode, state_[n].g, 0.0);
+    for (const NodeId n : nodes) emit(SearchEventKind::Path, tree.corner(n), kNoNode, state_[n].g, 0.0);
   }
 }
 
@@ -307,10 +331,15 @@ void QuadtreePlanner::visit_path_structure(StructureVisitor& visitor) const {
 
 void QuadtreePlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
   if (result_.status == SearchStatus::Idle || start_leaf_ == kNoNode || world_.revision() != revision_) return;
-  for (NodeId n = 0; n < state_.size(); ++n) {
-    const LeafState& st = state_[n];
-    if (st.stamp != stamp_) continue;
-    fn(NodeView{n, 0, st.g, st.h, st.parent, st.closed != 0});
+  // In node order (corners), not leaf-id order.
+  std::vector<std::pair<NodeId, std::uint32_t>> touched;
+  for (std::uint32_t leaf = 0; leaf < state_.size(); ++leaf) {
+    if (state_[leaf].stamp == stamp_) touched.emplace_back(node_of(leaf), leaf);
+  }
+  std::sort(touched.begin(), touched.end());
+  for (const auto& [node, leaf] : touched) {
+    const LeafState& st = state_[leaf];
+    fn(NodeView{node, 0, st.g, st.h, node_of(st.parent), st.closed != 0});
   }
 }
 
@@ -331,14 +360,16 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
     if (stop || (stop = visitor.full())) return;
     const QuadLeaf& leaf = tree.leaf(id);
     const double value = leaf.passable() ? leaf.multiplier : std::numeric_limits<double>::infinity();
-    visitor.cell(StructureCell{NodeShape::Box, tree.leaf_box(id), {}, value, id});
+    const NodeId node = tree.corner(id);
+    visitor.cell(StructureCell{NodeShape::Box, tree.leaf_box(id), {}, value, node});
     const Vec2 from = tree.leaf_center(id);
     for (const QuadLink& l : m.links().out(id)) {
-      // A two-way link once: from its smaller id, unless that leaf is not visited.
-      if (!l.one_way && l.to < id && inside(l.to)) continue;
+      // A two-way link once: from its smaller node id, unless that leaf is not visited.
+      const NodeId to_node = l.to_corner;
+      if (!l.one_way && to_node < node && inside(l.to)) continue;
       const Vec2 to = tree.leaf_center(l.to);
       const Vec2 mid = (Vec2(l.a) + Vec2(l.b)) * (0.5 * s);
-      visitor.edge(StructureEdge{id, l.to, from, to, "link", cost_in(id, from, mid) + cost_in(l.to, mid, to), l.one_way});
+      visitor.edge(StructureEdge{node, to_node, from, to, "link", cost_in(id, from, mid) + cost_in(l.to, mid, to), l.one_way});
     }
   });
   // The path's corridor and portals are path structure (visit_path_structure), not drawn

@@ -16,7 +16,10 @@
 
 namespace pathscope {
 
-/// A* over quadtree leaves (node id = leaf id), steppable and traced like every planner.
+/// A* over quadtree leaves, steppable and traced like every planner. A leaf's node id is
+/// its corner (Quadtree::corner: the row-major index of its top-left cell), the same on
+/// a tree kept up to date as on a fresh one; ids of cells that are no leaf's corner name
+/// no node.
 /// A leaf is entered where the line from its parent's entry point towards the goal meets
 /// the portal between them (the nearest point of the portal to that line, reflected
 /// when the goal lies behind it); an edge costs the distance between the two entry
@@ -39,7 +42,7 @@ class QuadtreePlanner final : public Planner {
   SearchStatus step(std::uint64_t max_expansions) override;
   const PathResult& result() const override { return result_; }
 
-  /// Leaves of the class's current quadtree.
+  /// Cells of the class's grid (node ids are leaves' top-left cells).
   std::size_t node_count() const override;
   /// A leaf's centre.
   Vec2 node_position(NodeId node) const override;
@@ -72,7 +75,7 @@ class QuadtreePlanner final : public Planner {
     double g = 0;
     double h = 0;               // heuristic at the entry point
     Vec2 entry{0, 0};           // where the path enters the leaf, world
-    NodeId parent = kNoNode;
+    NodeId parent = kNoNode;    // a leaf id (not a node id)
     std::uint32_t stamp = 0;    // == stamp_: reached by the current search
     std::uint8_t closed = 0;
   };
@@ -80,6 +83,8 @@ class QuadtreePlanner final : public Planner {
   const QuadtreeMap& map() const { return QuadtreeMap::of(world_, class_); }
   double heuristic(NodeId leaf, Vec2 entry) const;
   double travel_multiplier(NodeId leaf) const;
+  // The node id (corner) of a leaf id, or kNoNode for kNoNode; the map fetched by start().
+  NodeId node_of(std::uint32_t leaf) const;
   void emit(SearchEventKind kind, NodeId node, NodeId parent, double g, double h) const {
     observer_->on_event(SearchEvent{kind, 0, node, parent, g, h});
   }
@@ -96,11 +101,11 @@ class QuadtreePlanner final : public Planner {
   double min_multiplier_ = 1;
   double weight_ = 1;
   PathQuery query_;
-  NodeId start_leaf_ = kNoNode;
+  NodeId start_leaf_ = kNoNode;  // leaf ids
   NodeId goal_leaf_ = kNoNode;
-  std::vector<LeafState> state_;
+  std::vector<LeafState> state_;  // per leaf id
   std::uint32_t stamp_ = 0;
-  OpenList open_;
+  TaggedOpenList open_;  // entries by node id (corner), tagged with the leaf id
   PathResult result_;
   Corridor corridor_;
   CorridorPath centres_, portal_, pulled_;

@@ -88,7 +88,7 @@ TEST_CASE("quadtree overlays: the structure view and the path's corridor and por
   for (std::size_t i = 0; i < path.cells.size(); ++i) {
     CHECK(path.cells[i].role == StructureRole::Corridor);
     CHECK(path.cells[i].node == r.nodes[i]);
-    CHECK(path.cells[i].box == tree.leaf_box(r.nodes[i]));
+    CHECK(path.cells[i].box == tree.leaf_box(tree.leaf_at_corner(r.nodes[i])));
   }
   CHECK(path.edges.empty());
   REQUIRE(path.shapes.size() == r.nodes.size() - 1);
@@ -98,7 +98,7 @@ TEST_CASE("quadtree overlays: the structure view and the path's corridor and por
     // Each portal lies on the boundary of both leaves it joins.
     const std::vector<Vec2>& p = path.shape_points[i];
     REQUIRE(p.size() == 2);
-    for (const Box2& box : {tree.leaf_box(r.nodes[i]), tree.leaf_box(r.nodes[i + 1])}) {
+    for (const Box2& box : {tree.leaf_box(tree.leaf_at_corner(r.nodes[i])), tree.leaf_box(tree.leaf_at_corner(r.nodes[i + 1]))}) {
       for (const Vec2& end : p) {
         CHECK(end.x >= box.lo.x);
         CHECK(end.x <= box.hi.x);

@@ -292,14 +292,24 @@ TEST_CASE("nodes are leaves: geometry, hit-testing and the structure view") {
   const PlanningWorld world(s);
   QuadtreePlanner qt(world, 0);
   const Quadtree& tree = QuadtreeMap::of(world, 0).tree();
-  REQUIRE(qt.node_count() == tree.leaf_count());
+  // Node ids are the leaves' top-left cells; other cells name no node.
+  REQUIRE(qt.node_count() == world.grid(0).cell_count());
+  std::size_t nodes = 0;
   for (NodeId n = 0; n < qt.node_count(); ++n) {
+    const std::uint32_t leaf = tree.leaf_at_corner(n);
+    if (leaf == Quadtree::kNoLeaf) {
+      CHECK(qt.node_geometry(n).shape == NodeShape::Point);
+      continue;
+    }
+    ++nodes;
+    CHECK(tree.corner(leaf) == n);
     const NodeGeometry g = qt.node_geometry(n);
     CHECK(g.shape == NodeShape::Box);
-    CHECK(g.bounds == tree.leaf_box(n));
+    CHECK(g.bounds == tree.leaf_box(leaf));
     CHECK(qt.node_at(g.bounds.center(), 0) == n);
     CHECK(qt.node_at(g.bounds.lo + Vec2{0.01, 0.01}, 0) == n);
   }
+  CHECK(nodes == tree.leaf_count());
   CHECK(qt.node_at({-1, 1}, 0) == kNoNode);
   CHECK(qt.node_at({74.5, 1}, 0) == kNoNode);
 

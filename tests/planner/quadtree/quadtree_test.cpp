@@ -30,9 +30,13 @@ std::vector<std::string> random_map(std::mt19937_64& rng, int round) {
 void check_tiling(const Quadtree& tree, const CostGrid& grid) {
   std::vector<int> cover(grid.cell_count(), 0);
   long area = 0;
-  for (std::uint32_t id = 0; id < tree.leaf_count(); ++id) {
+  std::size_t leaves = 0;
+  for (std::uint32_t id = 0; id < tree.leaf_slots(); ++id) {
+    if (!tree.has_leaf(id)) continue;  // a free slot (after updates)
+    ++leaves;
     const QuadLeaf& l = tree.leaf(id);
     REQUIRE(l.size >= 1);
+    CHECK(tree.leaf_at_corner(tree.corner(id)) == id);
     CHECK((l.size & (l.size - 1)) == 0);
     CHECK(l.x % l.size == 0);
     CHECK(l.y % l.size == 0);
@@ -50,6 +54,7 @@ void check_tiling(const Quadtree& tree, const CostGrid& grid) {
     }
   }
   CHECK(area == long(grid.cell_count()));
+  CHECK(leaves == tree.leaf_count());
   for (const int n : cover) CHECK(n == 1);
 }
 
@@ -175,9 +180,10 @@ TEST_CASE("neighbour links are exactly the touching pairs, out of obstacles, nev
       std::uint32_t previous = 0;
       bool first = true;
       for (const QuadLink& l : links.out(i)) {
-        CHECK((first || l.to > previous));  // sorted, each target once
+        CHECK((first || tree.corner(l.to) > previous));  // sorted by the target's corner, each target once
         first = false;
-        previous = l.to;
+        previous = tree.corner(l.to);
+        CHECK(l.to_corner == tree.corner(l.to));
         CHECK(tree.leaf(l.to).passable());
         CHECK(l.one_way == !tree.leaf(i).passable());
         one_way += l.one_way;

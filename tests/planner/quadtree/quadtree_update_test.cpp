@@ -1,8 +1,9 @@
 // Incremental quadtree updates: after every edit of the scenario (rectangles and circles
 // of random terrain added, moved and removed, tiles painted) the map the world updated
 // in place equals one built from scratch: the leaves as a set of (square, cost, group),
-// the links as a set of (from square, to square), leaf ids, link order, and regions as a
-// partition (labels of regions kept up to date need not be a fresh build's).
+// the links as a set of (from square, to square, portal), the tree's shape, leaf for leaf
+// by corner with the links in the same order, and regions as a partition (leaf ids and
+// region labels of a map kept up to date need not be a fresh build's).
 
 #include <doctest/doctest.h>
 
@@ -12,6 +13,7 @@
 #include <tuple>
 
 #include "planner/quadtree/quadtree_map.hpp"
+#include "planner/quadtree/quadtree_planner.hpp"
 #include "planner/scenario/feature_motion.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/planner/quadtree/quadtree_test_support.hpp"
@@ -81,27 +83,58 @@ void random_edit(std::mt19937_64& rng, Scenario& s) {
 }
 
 using LeafKey = std::tuple<int, int, int, double, std::uint16_t>;  // x, y, size, cost, group (move key)
-using LinkKey = std::tuple<int, int, int, int, int, int, bool>;    // from x, y, size; to x, y, size; one way
+// from x, y, size; to x, y, size; portal ends; one way
+using LinkKey = std::tuple<int, int, int, int, int, int, int, int, int, int, bool>;
 
 std::set<LeafKey> leaf_set(const Quadtree& t) {
   std::set<LeafKey> out;
-  for (const QuadLeaf& l : t.leaves()) out.emplace(l.x, l.y, l.size, l.multiplier, l.key);
+  for (std::uint32_t i = 0; i < t.leaf_slots(); ++i) {
+    if (!t.has_leaf(i)) continue;
+    const QuadLeaf& l = t.leaf(i);
+    out.emplace(l.x, l.y, l.size, l.multiplier, l.key);
+  }
   return out;
 }
 
 std::set<LinkKey> link_set(const Quadtree& t, const QuadLinks& links) {
   std::set<LinkKey> out;
-  for (std::uint32_t i = 0; i < t.leaf_count(); ++i) {
+  for (std::uint32_t i = 0; i < t.leaf_slots(); ++i) {
+    if (!t.has_leaf(i)) {
+      REQUIRE(links.out(i).empty());  // a free slot has no links
+      continue;
+    }
     const QuadLeaf& a = t.leaf(i);
     for (const QuadLink& l : links.out(i)) {
+      REQUIRE(t.has_leaf(l.to));
       const QuadLeaf& b = t.leaf(l.to);
-      out.emplace(a.x, a.y, a.size, b.x, b.y, b.size, l.one_way);
+      out.emplace(a.x, a.y, a.size, b.x, b.y, b.size, l.a.x, l.a.y, l.b.x, l.b.y, l.one_way);
     }
   }
   return out;
 }
 
-// The updated map equals a fresh build: as sets, and then id for id.
+// The shape of the tree (inner nodes and leaves, quarter by quarter) and the squares of
+// its leaves, written out in tree order: equal for two trees exactly when their
+// structures are, whatever their ids. Counts the leaves and inner nodes reached.
+void shape_of(const Quadtree& t, Quadtree::Ref ref, std::vector<int>& out, std::size_t& leaves, std::size_t& inner) {
+  if (ref == Quadtree::kNoLeaf) {
+    out.push_back(-1);
+  } else if (ref & Quadtree::kLeafBit) {
+    const QuadLeaf& l = t.leaf(ref & ~Quadtree::kLeafBit);
+    REQUIRE(t.has_leaf(ref & ~Quadtree::kLeafBit));
+    out.insert(out.end(), {-2, l.x, l.y, l.size});
+    ++leaves;
+  } else {
+    out.push_back(-3);
+    ++inner;
+    for (const Quadtree::Ref c : t.nodes()[ref].child) shape_of(t, c, out, leaves, inner);
+  }
+}
+
+// The updated map equals a fresh build: as sets; then the tree's shape; then leaf for
+// leaf, matched by corner (ids differ), the links in the same order with targets at the
+// same corners; the slots and the corner table consistent with the leaves in the tree;
+// and regions the same partition.
 void check_equal(const QuadtreeMap& updated, const CostGrid& grid) {
   const Quadtree fresh(grid);
   const QuadLinks fresh_links(fresh);
@@ -110,16 +143,36 @@ void check_equal(const QuadtreeMap& updated, const CostGrid& grid) {
   REQUIRE(leaf_set(t) == leaf_set(fresh));
   REQUIRE(link_set(t, l) == link_set(fresh, fresh_links));
   REQUIRE(t.leaf_count() == fresh.leaf_count());
-  REQUIRE(t.nodes().size() == fresh.nodes().size());
-  CHECK(t.root() == fresh.root());
-  for (std::uint32_t i = 0; i < fresh.leaf_count(); ++i) {
-    const QuadLeaf& a = t.leaf(i);
+  REQUIRE(t.node_count() == fresh.node_count());
+  std::vector<int> shape_t, shape_f;
+  std::size_t leaves_t = 0, inner_t = 0, leaves_f = 0, inner_f = 0;
+  shape_of(t, t.root(), shape_t, leaves_t, inner_t);
+  shape_of(fresh, fresh.root(), shape_f, leaves_f, inner_f);
+  REQUIRE(shape_t == shape_f);
+  // Every leaf in a slot is in the tree, and every slot not in the tree is free.
+  CHECK(leaves_t == t.leaf_count());
+  CHECK(inner_t == t.node_count());
+  std::size_t live = 0;
+  for (std::uint32_t i = 0; i < t.leaf_slots(); ++i) live += t.has_leaf(i);
+  CHECK(live == t.leaf_count());
+  std::size_t free_nodes = 0;
+  for (const Quadtree::Inner& n : t.nodes()) free_nodes += n.child[0] == Quadtree::kNoLeaf;
+  CHECK(t.nodes().size() - free_nodes == t.node_count());
+  // The corner table names exactly the leaves, and so does the fresh one.
+  for (std::uint32_t c = 0; c < grid.cell_count(); ++c) {
+    const std::uint32_t i = fresh.leaf_at_corner(c), j = t.leaf_at_corner(c);
+    REQUIRE((i == Quadtree::kNoLeaf) == (j == Quadtree::kNoLeaf));
+    if (i == Quadtree::kNoLeaf) continue;
+    REQUIRE(fresh.corner(i) == c);
+    REQUIRE(t.corner(j) == c);
+    const QuadLeaf& a = t.leaf(j);
     const QuadLeaf& b = fresh.leaf(i);
     REQUIRE(std::tie(a.x, a.y, a.size, a.multiplier, a.key) == std::tie(b.x, b.y, b.size, b.multiplier, b.key));
-    const auto la = l.out(i), lb = fresh_links.out(i);
+    const auto la = l.out(j), lb = fresh_links.out(i);
     REQUIRE(la.size() == lb.size());
     for (std::size_t k = 0; k < la.size(); ++k) {
-      REQUIRE(la[k].to == lb[k].to);
+      REQUIRE(t.corner(la[k].to) == fresh.corner(lb[k].to));
+      REQUIRE(la[k].to_corner == t.corner(la[k].to));
       REQUIRE(la[k].a == lb[k].a);
       REQUIRE(la[k].b == lb[k].b);
       REQUIRE(la[k].one_way == lb[k].one_way);
@@ -127,13 +180,15 @@ void check_equal(const QuadtreeMap& updated, const CostGrid& grid) {
   }
   // Regions: the same partition, labels aside (a one-to-one map between them).
   std::map<std::uint32_t, std::uint32_t> to_updated, to_fresh;
-  for (std::uint32_t i = 0; i < fresh.leaf_count(); ++i) {
-    const std::uint32_t rf = fresh_links.region(i), ru = l.region(i);
+  for (std::uint32_t i = 0; i < fresh.leaf_slots(); ++i) {
+    const std::uint32_t rf = fresh_links.region(i), ru = l.region(t.leaf_at_corner(fresh.corner(i)));
     REQUIRE((rf == QuadLinks::kNoRegion) == (ru == QuadLinks::kNoRegion));
     REQUIRE(to_updated.emplace(rf, ru).first->second == ru);
     REQUIRE(to_fresh.emplace(ru, rf).first->second == rf);
   }
-  for (std::size_t i = 0; i < fresh.nodes().size(); ++i) REQUIRE(t.nodes()[i].child == fresh.nodes()[i].child);
+  for (std::uint32_t i = 0; i < t.leaf_slots(); ++i) {
+    if (!t.has_leaf(i)) CHECK(l.region(i) == QuadLinks::kNoRegion);
+  }
   CHECK(l.link_count() == fresh_links.link_count());
   CHECK(l.one_way_count() == fresh_links.one_way_count());
   CHECK(l.region_count() == fresh_links.region_count());
@@ -167,6 +222,47 @@ TEST_CASE("an incrementally updated quadtree and link graph equal a full rebuild
   }
   CHECK(edits == 400);
   CHECK(changed > 250);
+}
+
+TEST_CASE("a planner on a map updated edit by edit answers bit for bit like one on a fresh map, though leaf ids differ") {
+  std::mt19937_64 rng(515);
+  Scenario s = base_scenario(rng, 64, 48);
+  PlanningWorld world(s);
+  QuadtreePlanner kept(world, 0);
+  int ids_differ = 0, found = 0;
+  for (int edit = 0; edit < 120; ++edit) {
+    random_edit(rng, s);
+    REQUIRE_FALSE(world.update(s).rebuilt);
+    const PlanningWorld fresh_world(s);
+    QuadtreePlanner fresh(fresh_world, 0);
+    const Quadtree& a = QuadtreeMap::of(world, 0).tree();
+    const Quadtree& b = QuadtreeMap::of(fresh_world, 0).tree();
+    for (std::uint32_t i = 0; i < b.leaf_slots(); ++i) {
+      if (a.leaf_at_corner(b.corner(i)) != i) {
+        ++ids_differ;
+        break;
+      }
+    }
+    for (int q = 0; q < 4; ++q) {
+      std::uniform_real_distribution<double> ux(0, s.world.width), uy(0, s.world.height);
+      const PathQuery query{{ux(rng), uy(rng)}, {ux(rng), uy(rng)}};
+      const PathResult r1 = find_path(kept, query);
+      const PathResult r2 = find_path(fresh, query);
+      CAPTURE(edit);
+      REQUIRE(r1.status == r2.status);
+      found += r1.status == SearchStatus::Found;
+      CHECK(r1.nodes == r2.nodes);
+      CHECK(r1.points == r2.points);
+      CHECK(r1.cost == r2.cost);
+      CHECK(r1.length == r2.length);
+      CHECK(r1.stats.expansions == r2.stats.expansions);
+      CHECK(r1.stats.pushes == r2.stats.pushes);
+      CHECK(r1.stats.relaxations == r2.stats.relaxations);
+      CHECK(r1.message == r2.message);
+    }
+  }
+  CHECK(ids_differ > 60);  // the ids did part from a fresh build's
+  CHECK(found > 100);
 }
 
 TEST_CASE("features moving with a velocity: the map updated at every step equals a rebuild") {
@@ -270,20 +366,33 @@ TEST_CASE("an update that changes one cell keeps every leaf away from it") {
   // 8, 4, 2 and 1, and the wall's cell).
   s.tiles->terrain[20 * 32 + 20] = 1;
   const WorldChange change = world.update(s);
+  const std::uint32_t old_leaf = tree.leaf_at_cell(20, 20);
+  const std::vector<QuadLeaf> leaves_before = tree.leaves();
   const QuadtreeEdit edit = tree.update(world.grid(0), change.cells);
   links.update(tree, edit);
   CHECK(tree.leaf_count() == before + 12);
-  CHECK(edit.new_leaves == 13);
+  CHECK(edit.added.size() == 13);
+  REQUIRE(edit.removed.size() == 1);
+  CHECK(edit.removed[0] == old_leaf);
+  CHECK_FALSE(tree.has_leaf(old_leaf));
+  // Every other leaf kept its id: same slot, same square.
   std::size_t kept = 0;
-  for (const std::uint32_t o : edit.new_of_old) kept += o != Quadtree::kNoLeaf;
+  for (std::uint32_t id = 0; id < leaves_before.size(); ++id) {
+    if (id == old_leaf) continue;
+    REQUIRE(tree.has_leaf(id));
+    CHECK(tree.leaf(id).rect() == leaves_before[id].rect());
+    ++kept;
+  }
   CHECK(kept == before - 1);
   check_equal(QuadtreeMap::of(world, 0), world.grid(0));
-  // And back: the thirteen leaves merge into one again.
+  // And back: the thirteen leaves merge into one again, which takes the free slot.
   s.tiles->terrain[20 * 32 + 20] = 0;
   const QuadtreeEdit back = tree.update(world.grid(0), world.update(s).cells);
   links.update(tree, back);
   CHECK(tree.leaf_count() == before);
-  CHECK(back.new_leaves == 1);
+  CHECK(back.added.size() == 1);
+  CHECK(back.removed.size() == 13);
+  CHECK(back.added[0] == old_leaf);
   CHECK(leaf_set(tree) == leaf_set(Quadtree(world.grid(0))));
   const Quadtree fresh(world.grid(0));
   CHECK(link_set(tree, links) == link_set(fresh, QuadLinks(fresh)));
