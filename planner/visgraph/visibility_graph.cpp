@@ -400,8 +400,8 @@ void VisibilityGraph::scan_tree(const Pairing& pg, std::uint32_t i, std::size_t 
   const std::vector<Vec2>& p = pg.p;
   const Vec2 from = p[i];
   const bool fresh_i = filter && (*filter->fresh)[i];
-  // An update tests only pairs with a new node or across the changed box: a segment from
-  // p[i] into a subtree lies in the box spanning both.
+  // An update tests only pairs with a new node or across the changed box: a subtree
+  // with no new node is passed by when no segment from p[i] into its box meets the box.
   const auto skip = [&](const TreeNode& t) {
     return filter && !fresh_i && !(*filter->tree_fresh)[std::size_t(&t - tree_.data())] &&
            !segments_may_meet(from, t.box, filter->changed);
