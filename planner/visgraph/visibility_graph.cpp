@@ -20,8 +20,9 @@
 // obstacle edge always blocks), so the work per node follows what it sees, not the map.
 // Among candidates, the last few edges that blocked a node's tests are tried first, and
 // a group is skipped when all four corners of its box lie behind one of them (the shadow
-// of an edge is convex). An update walks the same way, past the subtrees that hold no new
-// node and that no segment from the node across the changed box can reach. A query's
+// of an edge is convex). An update (from kTreeUpdateFrom nodes on) walks the same way,
+// past the subtrees that hold no new node and that no segment from the node across the
+// changed box can reach. A query's
 // start and goal links are found the same way (in order or through the tree).
 
 #include "planner/visgraph/visibility_graph.hpp"
@@ -113,8 +114,8 @@ bool Blockers::hide_box(const SegmentIndex& index, Vec2 p, const Box2& box) cons
   return false;
 }
 
-bool VisibilityGraph::tree_scan(PairScan scan) const {
-  return scan == PairScan::Tree || (scan == PairScan::Automatic && corner_.size() >= kTreeScanFrom);
+bool VisibilityGraph::tree_scan(PairScan scan, std::size_t from) const {
+  return scan == PairScan::Tree || (scan == PairScan::Automatic && corner_.size() >= from);
 }
 
 VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, PairScan how)
@@ -124,7 +125,7 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, PairScan how)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   const std::uint64_t tests_before = index_.edge_tests();
   const std::size_t groups = group_box_.size();
-  const bool tree = tree_scan(how);
+  const bool tree = tree_scan(how, kTreeScanFrom);
   TreeScan scan(tree ? sectors_ : 8);
   if (tree) scan.stamp.assign(index_.vertex_count(), 0);
   for (std::size_t gi = 0; gi < groups; ++gi) {
@@ -195,7 +196,7 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& o
   }
   const UpdateFilter filter{&fresh, &group_fresh, &tree_fresh, changed};
   const std::uint64_t tests_before = index_.edge_tests();
-  const bool tree = tree_scan(how);
+  const bool tree = tree_scan(how, kTreeUpdateFrom);
   TreeScan scan(tree ? sectors_ : 8);
   if (tree) scan.stamp.assign(index_.vertex_count(), 0);
   for (std::size_t gi = 0; gi < group_box_.size(); ++gi) {
@@ -467,7 +468,7 @@ void VisibilityGraph::nodes_linked_to(Vec2 q, std::vector<std::uint32_t>& out) c
       }
     }
   };
-  if (!tree_scan(PairScan::Automatic)) {
+  if (!tree_scan(PairScan::Automatic, kTreeScanFrom)) {
     for (std::size_t g = 0; g < group_box_.size(); ++g) visit(g, nullptr);
     return;
   }

@@ -54,14 +54,16 @@ struct GraphBuildStats {
 
 /// How a build finds each node's links (the links are the same either way).
 enum class PairScan : std::uint8_t {
-  Automatic,  ///< Ordered below kTreeScanFrom nodes, Tree from there on.
+  Automatic,  ///< Ordered below kTreeScanFrom nodes (an update: kTreeUpdateFrom), Tree from there on.
   Ordered,    ///< The groups of nodes in order, with the blockers' shortcuts.
   Tree,       ///< The tree of groups, nearest first, skipping what a shadow buffer hides.
 };
 
-/// Nodes from which PairScan::Automatic walks the tree: about where it starts to pay
-/// (measured on the Moving AI and random-rectangle maps of the README).
+/// Nodes from which PairScan::Automatic walks the tree in a build, and in an update:
+/// about where it starts to pay (measured on the Moving AI and random-rectangle maps of
+/// the README; an update tests few pairs, so the ordered scan's cheap skips last longer).
 inline constexpr std::size_t kTreeScanFrom = 4096;
+inline constexpr std::size_t kTreeUpdateFrom = 12288;
 
 /// Corners and links of one obstacle set. A link joins two corners that see each other
 /// and is kept only when its line is tangent to the obstacle at both ends: a shortest
@@ -139,7 +141,7 @@ class VisibilityGraph {
   };
   void init_nodes();
   void init_tree(const std::vector<std::uint64_t>& group_key);
-  bool tree_scan(PairScan scan) const;
+  bool tree_scan(PairScan scan, std::size_t from) const;
   // Links from node i (of group gi) to every later node, the groups in order, into pairs
   // (i, j), j > i; with a filter, only the pairs an update tests.
   void scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
