@@ -173,6 +173,7 @@ int main(int argc, char** argv) {
   bench_grid_cmd->add_option("--limit", bench_grid.limit, "at most N problems per .scen file");
   bench_grid_cmd->add_option("--repeat", bench_grid.repeat, "runs per problem (the fastest counts)")->check(CLI::Range(1, 1000));
   bench_grid_cmd->add_option("--max-ratio", bench_grid.max_ratio, "inexact planners: allowed length / optimal length");
+  bench_grid_cmd->add_option("--param", bench_grid.params, "planner parameter, name=value, for the planners that have it (repeatable)");
   BenchSimOptions bench_sim;
   auto* bench_sim_cmd = bench_group->add_subcommand("sim", "the unit simulation on generated cases: circle swaps, a crossing through a gap, random goals on a map");
   bench_sim_cmd->add_option("--circle", bench_sim.circle, "units of a circle case (repeatable, or a,b)")->delimiter(',');

@@ -109,6 +109,28 @@ int run_bench_grid(const BenchGridOptions& options) {
     }
     planners.push_back(*found);
   }
+  auto overrides = parse_param_overrides(options.params);
+  if (!overrides) {
+    std::fprintf(stderr, "pathscope bench grid: %s\n", overrides.error().to_string().c_str());
+    return kExitUsage;
+  }
+  // Each override goes to the planners that declare it; one that none declares is a
+  // mistake.
+  std::vector<std::vector<PlannerParam>> planner_overrides(planners.size());
+  for (const PlannerParam& o : *overrides) {
+    bool used = false;
+    for (std::size_t i = 0; i < planners.size(); ++i) {
+      const auto& specs = planners[i]->params;
+      if (std::none_of(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == o.name; })) continue;
+      planner_overrides[i].push_back(o);
+      used = true;
+    }
+    if (!used) {
+      std::fprintf(stderr, "pathscope bench grid: --param %s: none of the planners has this parameter\n",
+                   o.name.c_str());
+      return kExitUsage;
+    }
+  }
   std::vector<std::filesystem::path> inputs(options.paths.begin(), options.paths.end());
   auto files = collect_scen_files(inputs);
   if (!files) {
@@ -148,9 +170,10 @@ int run_bench_grid(const BenchGridOptions& options) {
         return kExitFailed;
       }
     }
-    for (const PlannerInfo* info : planners) {
-      // Each planner with its default parameters.
-      auto values = resolve_params(*info, {}, "--planner " + info->name);
+    for (std::size_t pi = 0; pi < planners.size(); ++pi) {
+      const PlannerInfo* info = planners[pi];
+      // Each planner with its default parameters and the overrides it declares.
+      auto values = resolve_params(*info, planner_overrides[pi], "--param");
       if (!values) {
         std::fprintf(stderr, "pathscope bench grid: %s\n", values.error().to_string().c_str());
         return kExitUsage;

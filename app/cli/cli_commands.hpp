@@ -134,6 +134,7 @@ struct BenchGridOptions {
   std::size_t limit = 0;            ///< > 0: at most this many problems per .scen file.
   int repeat = 3;                   ///< Runs per problem; the fastest counts.
   double max_ratio = 1.0;           ///< For inexact planners: allowed length / optimum.
+  std::vector<std::string> params;  ///< name=value, for the planners that declare the name.
 };
 
 int run_solve(const SolveOptions& options);

@@ -15,6 +15,12 @@
 // its f (not its g) is lower. f never decreases along a link (triangle inequality, and
 // every multiplier is at least the smallest). Ties: f, then h, then node id.
 //
+// With landmarks the heuristic is the larger of that and the landmarks' estimate
+// (quadtree_landmarks.hpp): costs from far-apart leaves, in the same model, whose
+// differences see the walls and the slow terrain in the way. Those costs are of real
+// paths, not shortest ones, so the estimate may exceed the true cost a little; a margin
+// takes a share of the costs off it. The closed-list rule stays as it is.
+//
 // Node ids are the leaves' corners (the row-major index of each leaf's top-left cell,
 // Quadtree::corner), not their ids: leaf ids depend on the updates a tree went through,
 // corners only on the grid. So ties break, paths read and traces name leaves the same
@@ -63,6 +69,9 @@ Vec2 entry_point(Vec2 from, Vec2 a, Vec2 b, Vec2 goal) {
   return vertical ? Vec2{line, u} : Vec2{u, line};
 }
 
+// Half the diagonal of a unit square, rounded up.
+constexpr double kHalfDiagonal = 0.70711;
+
 std::string describe_point(const char* what, Vec2 p) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s (%.6g, %.6g)", what, p.x, p.y);
@@ -72,8 +81,8 @@ std::string describe_point(const char* what, Vec2 p) {
 }  // namespace
 
 QuadtreePlanner::QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name,
-                                 double weight)
-    : world_(world), class_(movement_class), name_(std::move(name)), weight_(weight) {}
+                                 QuadtreeParams params)
+    : world_(world), class_(movement_class), name_(std::move(name)), params_(params) {}
 
 std::size_t QuadtreePlanner::node_count() const {
   const Quadtree& t = map().tree();
@@ -112,7 +121,14 @@ double QuadtreePlanner::travel_multiplier(NodeId leaf) const {
 
 double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
   const double d = distance(entry, query_.goal);
-  return leaf == goal_leaf_ ? d * travel_multiplier(leaf) : d * min_multiplier_ * weight_;
+  if (leaf == goal_leaf_) return d * travel_multiplier(leaf);
+  double h = d * min_multiplier_;
+  if (landmarks_) {
+    const QuadLeaf& l = map_->tree().leaf(leaf);
+    const double slack = kHalfDiagonal * l.size * map_->tree().cell_size() * travel_multiplier(leaf) + goal_slack_;
+    h = std::max(h, QuadLandmarks::bound(landmarks_->costs(leaf), goal_costs_, slack, params_.landmark_margin));
+  }
+  return h * params_.weight;
 }
 
 SearchStatus QuadtreePlanner::fail(SearchStatus status, std::string message) {
@@ -174,6 +190,14 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   if (!reachable) {
     return fail(SearchStatus::NoPath, "start and goal are in different connected regions of the quadtree for class \"" +
                                           class_name + "\"");
+  }
+  landmarks_ = nullptr;
+  if (params_.landmarks > 0) {
+    landmarks_ = &QuadLandmarks::of(world_, class_, params_.landmarks);
+    const std::span<const float> g = landmarks_->costs(goal_leaf_);
+    goal_costs_.assign(g.begin(), g.end());
+    goal_slack_ = kHalfDiagonal * tree.leaf(goal_leaf_).size * tree.cell_size() * travel_multiplier(goal_leaf_);
+    result_.stats.extra.push_back({"landmarks", double(landmarks_->count())});
   }
   LeafState& s = state_[start_leaf_];
   const double h = heuristic(start_leaf_, query.start);
@@ -374,10 +398,17 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
   });
   // The path's corridor and portals are path structure (visit_path_structure), not drawn
   // here a second time.
+  if (params_.landmarks > 0 && !visitor.full()) {
+    std::vector<Vec2> points;
+    const QuadLandmarks& marks = QuadLandmarks::of(world_, class_, params_.landmarks);
+    for (const std::uint32_t id : marks.landmarks()) points.push_back(tree.leaf_center(id));
+    visitor.shape(StructureShape{StructureShape::Kind::Points, "landmark", points, 0, 0, StructureRole::Graph});
+  }
 }
 
 std::unique_ptr<ResultDependency> QuadtreePlanner::result_dependency() const {
   if (result_.status != SearchStatus::Found || world_.revision() != revision_) return nullptr;
+  if (params_.landmarks > 0) return nullptr;
   const Quadtree& tree = map_->tree();
   std::vector<CellRect> squares;
   for (NodeId n = 0; n < state_.size(); ++n) {

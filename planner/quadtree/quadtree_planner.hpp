@@ -10,6 +10,7 @@
 
 #include "planner/core/open_list.hpp"
 #include "planner/core/search.hpp"
+#include "planner/quadtree/quadtree_landmarks.hpp"
 #include "planner/quadtree/quadtree_map.hpp"
 #include "planner/quadtree/rubber_band.hpp"
 #include "planner/world/planning_world.hpp"
@@ -26,13 +27,27 @@ namespace pathscope {
 /// points times the multiplier of the leaf it crosses. A found corridor is then
 /// rubber-banded: cell centres, step 1 (portal corners), step 2 (string pulling), each a
 /// refinement event. Costs are metres of terrain-weighted travel along the final path.
+///
+/// The heuristic is the straight distance to the goal times the smallest multiplier, or
+/// with landmarks (QuadtreeParams::landmarks > 0) the larger of that and the landmarks'
+/// estimate (QuadLandmarks::bound), which sees walls and slow terrain between.
+struct QuadtreeParams {
+  /// Multiplies the heuristic (1: A*; above 1: fewer expansions, longer corridors; see
+  /// the README for what it costs in length).
+  double weight = 1.0;
+  /// Landmarks of the heuristic (0: none). Chosen and costed again, by a Dijkstra each,
+  /// at the first query after a change of cells (QuadLandmarks::of).
+  int landmarks = 0;
+  /// Share of the landmarks' costs taken off their estimate, for the excess of the
+  /// model's paths over the shortest ones.
+  double landmark_margin = 0.05;
+};
+
 class QuadtreePlanner final : public Planner {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
-  /// `weight` multiplies the heuristic (1: A*; above 1: fewer expansions, longer
-  /// corridors; see the README for what it costs in length).
   QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name = "quadtree",
-                  double weight = 1.0);
+                  QuadtreeParams params = {});
 
   std::string_view name() const override { return name_; }
   /// Begins a query. A start inside an impassable leaf may leave it (links out of
@@ -52,13 +67,14 @@ class QuadtreePlanner final : public Planner {
   NodeId node_at(Vec2 point, double tolerance) const override;
   /// Leaves meeting `bounds` (value: multiplier, infinity when impassable), their links
   /// (kind "link"; one-way links out of impassable leaves marked directed; two-way links
-  /// once), and the portals of the current path (shapes "portal", role Portal).
+  /// once), and the landmarks of the last query, if any (shape "landmark", points).
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The corridor of the last Found result (its leaves, role Corridor, value: the
   /// multiplier paid inside) and its portals (shapes "portal", role Portal).
   void visit_path_structure(StructureVisitor& visitor) const override;
   /// The squares the last search read (each touched leaf's parent square and one ring
-  /// of cells around it) and the heuristic's scale.
+  /// of cells around it) and the heuristic's scale; nullptr with landmarks (their costs
+  /// depend on the whole map).
   std::unique_ptr<ResultDependency> result_dependency() const override;
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
   void set_observer(SearchObserver* observer) override { observer_ = observer; }
@@ -99,7 +115,10 @@ class QuadtreePlanner final : public Planner {
   const QuadtreeMap* map_ = nullptr;  // fetched at start(); valid while revision_ holds
   std::uint64_t revision_ = 0;
   double min_multiplier_ = 1;
-  double weight_ = 1;
+  QuadtreeParams params_;
+  const QuadLandmarks* landmarks_ = nullptr;  // fetched at start() when asked for
+  std::vector<float> goal_costs_;     // the goal leaf's landmark costs
+  double goal_slack_ = 0;             // its half-diagonal times its multiplier
   PathQuery query_;
   NodeId start_leaf_ = kNoNode;  // leaf ids
   NodeId goal_leaf_ = kNoNode;

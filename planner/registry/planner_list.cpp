@@ -106,9 +106,15 @@ std::vector<PlannerInfo> make_registry() {
       "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)", false,
       "metres of terrain-weighted travel along the final path (length in each leaf times its multiplier)",
       {ParamSpec{"weight", "heuristic weight (1 = A* over the leaves; more: fewer expansions, longer corridors)", 1.0,
-                 1.0, 10.0}},
+                 1.0, 10.0},
+       ParamSpec{"landmarks", "landmarks of the heuristic (0: none; costed again at the first query after cells change)", 8, 0, 32},
+       ParamSpec{"landmark_margin", "share of the landmarks' costs taken off their estimate", 0.05, 0, 1}},
       [](const QueryContext& c) {
-        return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree", c.params.at(0));
+        QuadtreeParams p;
+        p.weight = c.params.at(0);
+        p.landmarks = int(c.params.at(1));
+        p.landmark_margin = c.params.at(2);
+        return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree", p);
       }});
   r.push_back(PlannerInfo{
       "visgraph", "visgraph",

@@ -71,17 +71,20 @@ double extra(const PathResult& r, const std::string& name) {
 
 TEST_SUITE("quadtree planner") {
 
-TEST_CASE("registered as quadtree, inexact, one parameter: the heuristic's weight") {
+TEST_CASE("registered as quadtree, inexact; parameters: the heuristic's weight and its landmarks") {
   const PlannerInfo* info = find_planner("quadtree");
   REQUIRE(info != nullptr);
   CHECK(info->family == "quadtree");
   CHECK_FALSE(info->exact);
-  REQUIRE(info->params.size() == 1);
+  REQUIRE(info->params.size() == 3);
   CHECK(info->params[0].name == "weight");
   CHECK(info->params[0].default_value == 1.0);
   CHECK(info->params[0].min_value == 1.0);
+  CHECK(info->params[1].name == "landmarks");
+  CHECK(info->params[1].default_value == 8);
+  CHECK(info->params[2].name == "landmark_margin");
   const PlanningWorld world(test::ascii_scenario({"....", "...."}));
-  auto p = info->create(QueryContext{world, 0, std::nullopt, {1.0}});
+  auto p = info->create(QueryContext{world, 0, std::nullopt, {1.0, 8, 0.05}});
   CHECK(p->name() == "quadtree");
 }
 
@@ -93,7 +96,7 @@ TEST_CASE("a heavier heuristic expands fewer leaves and still keeps to passable 
     const Scenario s = test::ascii_scenario(random_map(rng, round, round % 2 == 1));
     const PlanningWorld world(s);
     const CostGrid& grid = world.grid(0);
-    QuadtreePlanner a(world, 0), b(world, 0, "quadtree", 2.0);
+    QuadtreePlanner a(world, 0), b(world, 0, "quadtree", QuadtreeParams{.weight = 2.0});
     for (int q = 0; q < 8; ++q) {
       const PathQuery query{random_center(rng, s), random_center(rng, s)};
       const PathResult ra = find_path(a, query);

@@ -225,16 +225,20 @@ TEST_CASE("an incrementally updated quadtree and link graph equal a full rebuild
 }
 
 TEST_CASE("a planner on a map updated edit by edit answers bit for bit like one on a fresh map, though leaf ids differ") {
+  // Without landmarks and with them (their costs are made again after each edit).
+  for (const int marks : {0, 8}) {
+  const QuadtreeParams params{.landmarks = marks};
+  CAPTURE(marks);
   std::mt19937_64 rng(515);
   Scenario s = base_scenario(rng, 64, 48);
   PlanningWorld world(s);
-  QuadtreePlanner kept(world, 0);
+  QuadtreePlanner kept(world, 0, "quadtree", params);
   int ids_differ = 0, found = 0;
   for (int edit = 0; edit < 120; ++edit) {
     random_edit(rng, s);
     REQUIRE_FALSE(world.update(s).rebuilt);
     const PlanningWorld fresh_world(s);
-    QuadtreePlanner fresh(fresh_world, 0);
+    QuadtreePlanner fresh(fresh_world, 0, "quadtree", params);
     const Quadtree& a = QuadtreeMap::of(world, 0).tree();
     const Quadtree& b = QuadtreeMap::of(fresh_world, 0).tree();
     for (std::uint32_t i = 0; i < b.leaf_slots(); ++i) {
@@ -263,6 +267,7 @@ TEST_CASE("a planner on a map updated edit by edit answers bit for bit like one 
   }
   CHECK(ids_differ > 60);  // the ids did part from a fresh build's
   CHECK(found > 100);
+  }
 }
 
 TEST_CASE("features moving with a velocity: the map updated at every step equals a rebuild") {
