@@ -71,7 +71,7 @@ double extra(const PathResult& r, const std::string& name) {
 
 TEST_SUITE("quadtree planner") {
 
-TEST_CASE("registered as quadtree, inexact; parameters: the heuristic's weight and its landmarks") {
+TEST_CASE("registered as quadtree, inexact, with parameters: the heuristic weight and its landmarks") {
   const PlannerInfo* info = find_planner("quadtree");
   REQUIRE(info != nullptr);
   CHECK(info->family == "quadtree");
