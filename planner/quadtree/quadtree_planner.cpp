@@ -398,11 +398,15 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
   });
   // The path's corridor and portals are path structure (visit_path_structure), not drawn
   // here a second time.
-  if (params_.landmarks > 0 && !visitor.full()) {
-    std::vector<Vec2> points;
+  // The landmarks: a ring round each leaf's centre, large enough to find on the map.
+  if (params_.landmarks > 0) {
     const QuadLandmarks& marks = QuadLandmarks::of(world_, class_, params_.landmarks);
-    for (const std::uint32_t id : marks.landmarks()) points.push_back(tree.leaf_center(id));
-    visitor.shape(StructureShape{StructureShape::Kind::Points, "landmark", points, 0, 0, StructureRole::Graph});
+    const double ring = std::max(3 * s, 0.01 * std::hypot(tree.width() * s, tree.height() * s));
+    for (const std::uint32_t id : marks.landmarks()) {
+      if (visitor.full()) return;
+      const Vec2 centre[1] = {tree.leaf_center(id)};
+      visitor.shape(StructureShape{StructureShape::Kind::Circle, "landmark", centre, ring, 0, StructureRole::Structure});
+    }
   }
 }
 
