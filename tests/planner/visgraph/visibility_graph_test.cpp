@@ -304,3 +304,33 @@ TEST_CASE("an updated graph equals a full rebuild over random build and destroy 
 }
 
 }  // TEST_SUITE
+
+TEST_SUITE("visibility graph") {
+
+TEST_CASE("a point's links through the tree of groups equal each corner's own test, from 4,096 corners on") {
+  // Large enough that nodes_linked_to() walks the tree (kTreeScanFrom), with points in
+  // the open and beside obstacles.
+  std::mt19937_64 rng(29);
+  Result<ObstacleSet> set =
+      build_obstacle_set(test::random_obstacles(rng, 300, 240, 2000, false), Box2{{0, 0}, {300, 240}}, ObstacleParams{0, 0.1});
+  REQUIRE(set.ok());
+  const VisibilityGraph g(std::move(set.value()), PairScan::Tree);
+  REQUIRE(g.node_count() >= kTreeScanFrom);
+  std::uniform_real_distribution<double> ux(0, 300), uy(0, 240);
+  std::size_t total = 0;
+  std::vector<std::uint32_t> found;
+  for (int q = 0; q < 40; ++q) {
+    const Vec2 p{ux(rng), uy(rng)};
+    g.nodes_linked_to(p, found);
+    std::vector<std::uint32_t> expected;
+    for (std::uint32_t j = 0; j < g.node_count(); ++j) {
+      if (g.links_to(j, p)) expected.push_back(j);
+    }
+    CAPTURE(q);
+    CHECK(found == expected);
+    total += expected.size();
+  }
+  CHECK(total > 40);
+}
+
+}  // TEST_SUITE
