@@ -199,7 +199,8 @@ struct Unit {
 };
 
 /// Units given one order together (seed 002's group). A unit's own order, if any, is
-/// replaced by its group's.
+/// replaced by its group's, unless the group has none (kind None: a saved game's groups,
+/// whose orders were handed to the units).
 struct UnitGroup {
   std::uint32_t id = 0;
   std::string name;                   ///< Optional label.

@@ -648,8 +648,14 @@ Scenario saved_game(const Simulation& simulation) {
     unit.order = u.order;
     s.units.push_back(std::move(unit));
   }
-  // Group orders were handed to the units; the groups would give them again.
-  for (UnitGroup& g : s.groups) g.order = Order{};
+  // Group orders were handed to the units (each its own slot of a formation); the groups
+  // would give them again. Units removed while it ran leave their groups.
+  for (UnitGroup& g : s.groups) {
+    g.order = Order{};
+    std::erase_if(g.units, [&](std::uint32_t id) {
+      return std::none_of(s.units.begin(), s.units.end(), [id](const Unit& u) { return u.id == id; });
+    });
+  }
   s.sim_state = simulation.state_json();
   return s;
 }

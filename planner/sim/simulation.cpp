@@ -161,7 +161,8 @@ Simulation::Simulation(Scenario scenario)
     for (std::uint32_t sid : g.units) {
       if (const SimUnit* u = find_scenario_unit(sid)) ids.push_back(u->id);
     }
-    (void)give_order(ids, g.order);
+    // A group with no order (a saved game's: its order was handed out) leaves its units theirs.
+    if (g.order.kind != OrderKind::None) (void)give_order(ids, g.order);
     for (UnitId id : ids) impl_->extra[id.index].platoon = g.id % kOrderPlatoon;
   }
 }
