@@ -94,6 +94,7 @@ std::vector<Kind> kinds_of(const PlanningWorld& world, std::span<const Formation
 
 bool slot_open(const PlanningWorld& world, std::span<const Kind> kinds, Vec2 p) {
   const WorldInfo& info = world.scenario().world;
+  if (p.x < 0 || p.y < 0 || p.x > info.width || p.y > info.height) return false;  // with no kind to ask, too
   for (const Kind& k : kinds) {
     const CostGrid& grid = world.grid(k.movement_class);
     if (!disc_open(grid, info, k.move_key, p, k.hard_radius)) return false;

@@ -274,8 +274,11 @@ Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Or
   if (!ok.ok()) return ok.error();
   std::vector<UnitId> live;
   live.reserve(ids.size());
+  std::vector<std::uint8_t> seen(units_.size(), 0);
   for (UnitId id : ids) {
-    if (unit(id) && std::find(live.begin(), live.end(), id) == live.end()) live.push_back(id);
+    if (!unit(id) || seen[id.index]) continue;
+    seen[id.index] = 1;
+    live.push_back(id);
   }
   const std::uint32_t platoon = ids.size() > 1 ? impl_->next_order_platoon++ : 0;
   const bool formation = scenario().sim.formation_goals && live.size() > 1 &&
