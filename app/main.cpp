@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--no-prevention", simulate.no_prevention, "collision prevention off");
   sim_cmd->add_flag("--no-cooperation", simulate.no_cooperation, "cooperation rules off");
   sim_cmd->add_flag("--no-passages", simulate.no_passages, "narrow passages open both ways at once");
+  sim_cmd->add_flag("--no-formation-goals", simulate.no_formation_goals,
+                    "group orders send every unit to the ordered point (no formation slots)");
   sim_cmd->add_option("--density-cost", simulate.density_cost, "collision density as extra path cost, this weight (0 = off; default: the scenario's)")->check(CLI::Range(0.0, 100.0));
   sim_cmd->add_option("--save-state", simulate.save_state, "write a saved game (the scenario and the simulation's state) here at the end");
   sim_cmd->add_option("--record", simulate.record,

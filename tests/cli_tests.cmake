@@ -144,17 +144,17 @@ pathscope_cli_test(bench_grid_bad_warthog 1 "--warthog: .*no_such_warthog.* exit
 # build (release and sanitizers run this same test); bad files named.
 pathscope_cli_test(simulate_json 0 "\"steps\":300,.*\"units\":16,.*\"hard_overlaps\":0,.*\"tunnelled\":0,.*\"state_hash\":\"[0-9a-f]+\",\"micros_per_unit_step\""
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json)
-pathscope_cli_test(simulate_golden_hash 0 "\"state_hash\":\"dab7b5795b224b71\""
+pathscope_cli_test(simulate_golden_hash 0 "\"state_hash\":\"a3e02a3ae6ad84a3\""
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json)
 # A saved game after 150 steps, run on for 150 more: the same hash as 300 in one go.
 pathscope_cli_test(simulate_save_state 0 "saved game: .*sim_bridge_saved.json \\(step 150\\)"
                    ${PS} simulate maps/sim_bridge.json --steps 150 --save-state ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_saved.json)
-pathscope_cli_test(simulate_saved_game_runs_on 0 "\"steps\":300,.*\"state_hash\":\"dab7b5795b224b71\""
+pathscope_cli_test(simulate_saved_game_runs_on 0 "\"steps\":300,.*\"state_hash\":\"a3e02a3ae6ad84a3\""
                    ${PS} simulate ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_saved.json --steps 150 --json)
 set_tests_properties(cli.simulate_save_state PROPERTIES FIXTURES_SETUP saved_game)
 set_tests_properties(cli.simulate_saved_game_runs_on PROPERTIES FIXTURES_REQUIRED saved_game)
 # A recording: every step of the run, the same run (the golden hash) recorded or not.
-pathscope_cli_test(simulate_record 0 "\"state_hash\":\"dab7b5795b224b71\""
+pathscope_cli_test(simulate_record 0 "\"state_hash\":\"a3e02a3ae6ad84a3\""
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json --record ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge.psrec)
 pathscope_cli_test(simulate_record_text 0 "recording: .*sim_bridge_text\\.psrec \\(steps 0 to 300, [0-9]+ decisions, [0-9]+ stuck flags"
                    ${PS} simulate maps/sim_bridge.json --steps 300 --record ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_text.psrec)

@@ -57,6 +57,7 @@ struct SimulateOptions {
   bool no_prevention = false;       ///< Collision prevention off.
   bool no_cooperation = false;      ///< Cooperation rules off.
   bool no_passages = false;         ///< Narrow passages open both ways at once.
+  bool no_formation_goals = false;  ///< Group orders send every unit to the ordered point.
   double density_cost = -1;         ///< SimSettings::density_cost (< 0: the scenario's).
   std::string save_state;           ///< Write a saved game here at the end ("" = none).
   std::string record;               ///< Write the run's recording here ("" = none).

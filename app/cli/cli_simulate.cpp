@@ -135,6 +135,7 @@ int run_simulate(const SimulateOptions& options) {
   if (options.no_prevention) scenario->sim.prevention = false;
   if (options.no_cooperation) scenario->sim.cooperation = false;
   if (options.no_passages) scenario->sim.passages = false;
+  if (options.no_formation_goals) scenario->sim.formation_goals = false;
   if (options.density_cost >= 0) scenario->sim.density_cost = options.density_cost;
   if (scenario->units.empty()) {
     std::fprintf(stderr, "pathscope simulate: %s: the scenario has no units\n", options.path.c_str());

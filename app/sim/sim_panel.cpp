@@ -153,6 +153,8 @@ void settings_section(EditorState& state) {
   f.boolean("narrow passages one way", set.passages, "Gaps, doorways and short corridors go one direction of travel at a time",
             [](Scenario& s, bool v) { s.sim.passages = v; });
   state.probe.last_item("sim_passages_setting");
+  f.boolean("formation goals", set.formation_goals, "A move order given to several units sends each to its own slot of a formation round the point; the column's head takes the farthest",
+            [](Scenario& s, bool v) { s.sim.formation_goals = v; });
   static constexpr const char* kAvoidance[] = {"none", "potential field", "steering arcs"};
   int mode = static_cast<int>(set.avoidance);
   const bool mode_changed = ImGui::Combo("avoidance", &mode, kAvoidance, IM_ARRAYSIZE(kAvoidance));

@@ -396,6 +396,9 @@ Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append) {
         (lead->order.kind == OrderKind::Move || lead->order.kind == OrderKind::Waypoints)) {
       const std::size_t from = std::min(lead->order_point, lead->order.points.size());
       order.points.assign(lead->order.points.begin() + std::ptrdiff_t(from), lead->order.points.end());
+      // Its last point is its own slot of a group's formation: the route goes on from
+      // the point the group was ordered to.
+      if (lead->formation && !order.points.empty()) order.points.back() = lead->formation_point;
     }
     order.points.push_back(point);
   }

@@ -199,7 +199,8 @@ struct Unit {
 };
 
 /// Units given one order together (seed 002's group). A unit's own order, if any, is
-/// replaced by its group's.
+/// replaced by its group's, unless the group has none (kind None: a saved game's groups,
+/// whose orders were handed to the units).
 struct UnitGroup {
   std::uint32_t id = 0;
   std::string name;                   ///< Optional label.
@@ -222,6 +223,9 @@ struct SimSettings {
   bool prevention = true;            ///< Separate overlapping hard shapes at the end of each step.
   bool cooperation = true;           ///< Seed 002's resolution rules between units.
   bool passages = true;              ///< Narrow passages one direction of travel at a time.
+  /// A move (or waypoints) order given to several units at once sends each to its own
+  /// slot of a formation round the ordered point (sim/formation.hpp), not all to the point.
+  bool formation_goals = true;
   AvoidanceMode avoidance = AvoidanceMode::None;
   double memory_seconds = 2;         ///< How long resolved collisions are remembered (>= 0).
   double prediction_seconds = 1;     ///< Horizon of predicted positions (> 0, <= 10).

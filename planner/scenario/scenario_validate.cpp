@@ -629,6 +629,7 @@ void check_expect(const Scenario& s) {
   orders.reserve(s.units.size());
   for (const Unit& u : s.units) orders.emplace(u.id, u.order.kind);
   for (const UnitGroup& g : s.groups) {
+    if (g.order.kind == OrderKind::None) continue;  // its units keep their own
     for (std::uint32_t id : g.units) orders[id] = g.order.kind;
   }
   for (std::size_t i = 0; i < s.expect.size(); ++i) {

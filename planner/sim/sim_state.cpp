@@ -105,6 +105,8 @@ class Reader {
     for (std::uint64_t k = 0; k < n; ++k) out.push_back(vec());
     return out;
   }
+  /// True while items are left.
+  bool more() const { return at_ < list_.size(); }
   void done() const {
     if (at_ != list_.size()) fail(std::to_string(list_.size() - at_) + " items left over");
   }
@@ -187,6 +189,8 @@ void write_unit(Tape& t, const SimUnit& u, const UnitPrivate& x) {
   t.i(x.last_passage);
   t.vec(x.passage_flow);
   t.num(x.passage_time);
+  // Last and only when set, so states saved before formation goals read the same.
+  if (u.formation) t.vec(u.formation_point);
 }
 
 template <class E>
@@ -257,6 +261,8 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes, std::
   x.last_passage = r.i();
   x.passage_flow = r.vec();
   x.passage_time = r.num();
+  u.formation = r.more();
+  if (u.formation) u.formation_point = r.vec();
   r.done();
   if (!u.order.points.empty() && u.order_point >= u.order.points.size()) r.fail("order point index past the order's points");
   // (A waypoint index past the path's end is valid: it means the path is done, and every
@@ -642,8 +648,14 @@ Scenario saved_game(const Simulation& simulation) {
     unit.order = u.order;
     s.units.push_back(std::move(unit));
   }
-  // Group orders were handed to the units; the groups would give them again.
-  for (UnitGroup& g : s.groups) g.order = Order{};
+  // Group orders were handed to the units (each its own slot of a formation); the groups
+  // would give them again. Units removed while it ran leave their groups.
+  for (UnitGroup& g : s.groups) {
+    g.order = Order{};
+    std::erase_if(g.units, [&](std::uint32_t id) {
+      return std::none_of(s.units.begin(), s.units.end(), [id](const Unit& u) { return u.id == id; });
+    });
+  }
   s.sim_state = simulation.state_json();
   return s;
 }

@@ -161,7 +161,8 @@ Simulation::Simulation(Scenario scenario)
     for (std::uint32_t sid : g.units) {
       if (const SimUnit* u = find_scenario_unit(sid)) ids.push_back(u->id);
     }
-    (void)give_order(ids, g.order);
+    // A group with no order (a saved game's: its order was handed out) leaves its units theirs.
+    if (g.order.kind != OrderKind::None) (void)give_order(ids, g.order);
     for (UnitId id : ids) impl_->extra[id.index].platoon = g.id % kOrderPlatoon;
   }
 }
@@ -271,19 +272,54 @@ std::size_t Simulation::unit_count() const {
 Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Order& order) {
   Result<Ok> ok = check_order(order, scenario().world);
   if (!ok.ok()) return ok.error();
-  std::size_t given = 0;
-  const std::uint32_t platoon = ids.size() > 1 ? impl_->next_order_platoon++ : 0;
+  std::vector<UnitId> live;
+  live.reserve(ids.size());
+  std::vector<std::uint8_t> seen(units_.size(), 0);
   for (UnitId id : ids) {
-    if (!unit(id)) continue;
+    if (!unit(id) || seen[id.index]) continue;
+    seen[id.index] = 1;
+    live.push_back(id);
+  }
+  const std::uint32_t platoon = ids.size() > 1 ? impl_->next_order_platoon++ : 0;
+  const bool formation = scenario().sim.formation_goals && live.size() > 1 &&
+                         (order.kind == OrderKind::Move || order.kind == OrderKind::Waypoints);
+  FormationPlan plan;
+  if (formation) plan = formation_for(live, order);
+  for (std::size_t k = 0; k < live.size(); ++k) {
+    const UnitId id = live[k];
     SimUnit& u = units_[id.index];
     impl_->extra[id.index].platoon = platoon != 0 ? platoon : kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
     u.order = order;
+    u.formation = formation;
+    u.formation_point = formation ? order.points.back() : Vec2{0, 0};
+    if (formation) u.order.points.back() = plan.slots[k].position;
     ++impl_->extra[id.index].order_serial;
     forget(id);
     start_order(u);
-    ++given;
   }
-  return given;
+  return live.size();
+}
+
+// The formation of a group order: the units' kinds and places, the way they go (the
+// last leg of a waypoints order, else from the group's centroid to the point).
+FormationPlan Simulation::formation_for(std::span<const UnitId> ids, const Order& order) {
+  std::vector<FormationUnit> units;
+  units.reserve(ids.size());
+  for (UnitId id : ids) {
+    const SimUnit& u = units_[id.index];
+    const Motion& m = impl_->motions[u.movement_class];
+    units.push_back({u.position, u.movement_class, impl_->extra[id.index].move_key, m.hard_radius, m.soft_radius});
+  }
+  const Vec2 point = order.points.back();
+  Vec2 direction = travel_direction(units, point);
+  if (order.points.size() >= 2) {
+    const Vec2 d = point - order.points[order.points.size() - 2];
+    const double len = std::sqrt(d.x * d.x + d.y * d.y);
+    if (len > 1e-9) direction = d / len;
+  }
+  // Who leads is who reaches the route first: the column's order is read on the way to
+  // the first point.
+  return plan_formation(*world_, units, point, direction, travel_direction(units, order.points.front()));
 }
 
 void Simulation::forget(UnitId id) {

@@ -34,6 +34,7 @@
 
 #include "planner/core/result.hpp"
 #include "planner/scenario/scenario.hpp"
+#include "planner/sim/formation.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/sim_types.hpp"
 
@@ -90,6 +91,10 @@ struct SimUnit {
   std::size_t waypoint = 0;           ///< Index into path of the point it heads for.
   std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
   bool arrived = false;               ///< Reached the last point of a Move or Waypoints order.
+  /// Its order came to a group (SimSettings::formation_goals): the order's last point is
+  /// its own slot of the group's formation round `formation_point` (sim/formation.hpp).
+  bool formation = false;
+  Vec2 formation_point{0, 0};         ///< The point the group was ordered to (formation only).
   double arrived_time = -1;           ///< When (seconds), -1 before.
   // Cooperation.
   Yield yield = Yield::None;
@@ -179,7 +184,9 @@ class Simulation {
   /// Units alive.
   std::size_t unit_count() const;
   /// Gives `order` to the units (a group order when more than one: they cross bridges as
-  /// one platoon); unknown ids are skipped.
+  /// one platoon; with SimSettings::formation_goals, the last point of a move or
+  /// waypoints order becomes each unit's own slot round it, formation.hpp); unknown and
+  /// repeated ids are skipped. Returns how many units took it.
   /// Returns an error naming the order's field if the order is malformed.
   Result<std::size_t> give_order(std::span<const UnitId> ids, const Order& order);
 
@@ -238,6 +245,7 @@ class Simulation {
   void run_out_of_passages(SimUnit& u);
   void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);
   void start_order(SimUnit& u);
+  FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
   void predict(SimUnit& u);
   bool pursue(const SimUnit& u, const MotionState& from, std::uint32_t& waypoint, MotionState& to) const;
   double terrain_speed(const SimUnit& u, Vec2 p) const;

@@ -15,7 +15,7 @@ constexpr std::array<const char*, kLayerCount> kLayerNames = {
     "planner_cells", "planner_edges", "planner_aux", "closed",   "open",    "current", "partial_path",
     "planner_corridor", "planner_portals", "refinement_graph", "refinement_region",
     "refinement",    "all_paths",     "path",        "sim_density", "sim_passages", "sim_paths", "sim_predicted",
-    "sim_collisions", "sim_targets", "units",    "markers", "labels",
+    "sim_collisions", "sim_targets", "sim_formation", "units",    "markers", "labels",
 };
 
 constexpr std::array<const char*, kPrimitiveKindCount> kKindNames = {

@@ -50,6 +50,7 @@ enum class Layer : std::uint8_t {
   SimPredicted, ///< Each simulated unit's predicted positions: a polyline with a dot per point.
   SimCollisions,///< Collisions between simulated units: a line between the two, coloured by state.
   SimTargets,   ///< What cooperation asks of a unit: move-aside targets, homes and get-to points.
+  SimFormation, ///< Group orders: the ordered point and each unit's slot goal round it.
   Units,        ///< Units (the scenario's, or the simulation's while it runs): body, heading.
   Markers,      ///< Query start and goal.
   Labels,       ///< Text.

@@ -92,7 +92,7 @@ LayerSet map_layers(const LayerSet& layers, bool above_search) {
     // The planner's structure and its search are painted by the debugger, not the map.
     const bool search = layer >= Layer::PlannerCells && layer <= Layer::Path;
     // The simulation's layers are painted by the simulation painter.
-    const bool sim = layer >= Layer::SimDensity && layer <= Layer::SimTargets;
+    const bool sim = layer >= Layer::SimDensity && layer <= Layer::SimFormation;
     if (layers.contains(layer) && !search && !sim && above == above_search) out.set(layer);
   }
   return out;

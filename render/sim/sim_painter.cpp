@@ -178,6 +178,28 @@ void paint_targets(const sim::SimUnit& u, double size, DrawList& out) {
   }
 }
 
+// Where a group was ordered to: a ring with a cross, once per point.
+void paint_ordered_points(std::span<const sim::SimUnit> units, DrawList& out) {
+  std::vector<Vec2> points;
+  for (const sim::SimUnit& u : units) {
+    if (u.alive && u.formation) points.push_back(u.formation_point);
+  }
+  std::sort(points.begin(), points.end(), [](Vec2 a, Vec2 b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  for (const Vec2 p : points) {
+    out.circle(Layer::SimFormation, sim_palette::kOrdered, p, 0.6, false, 2, 6);
+    cross(Layer::SimFormation, sim_palette::kOrdered, p, 0.4, out);
+  }
+}
+
+// A unit's slot goal: a ring of its hard radius, a faint line from the ordered point.
+void paint_slot(const sim::SimUnit& u, double radius, DrawList& out) {
+  if (!u.formation || u.order.points.empty()) return;
+  const Vec2 slot = u.order.points.back();
+  out.line(Layer::SimFormation, with_alpha(sim_palette::kSlot, 90), u.formation_point, slot, 1);
+  out.circle(Layer::SimFormation, sim_palette::kSlot, slot, radius, false, u.arrived ? 2.5f : 1.5f, 5);
+}
+
 void paint_unit(const sim::SimUnit& u, const sim::Motion& m, Color fill, bool selected, DrawList& out) {
   const Vec2 dir = heading_dir(u.heading);
   out.circle(Layer::Units, with_alpha(fill, 90), u.position, m.soft_radius, false, 1);
@@ -251,6 +273,8 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
 
   const bool paths = layers.contains(Layer::SimPaths), predicted = layers.contains(Layer::SimPredicted);
   const bool targets = layers.contains(Layer::SimTargets), units = layers.contains(Layer::Units);
+  const bool formation = layers.contains(Layer::SimFormation);
+  if (formation) paint_ordered_points(scene.units, out);
   for (std::size_t i = 0; i < scene.units.size(); ++i) {
     const sim::SimUnit& u = scene.units[i];
     if (!u.alive) continue;
@@ -258,6 +282,7 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
     if (paths) paint_path(u, selected[i], out);
     if (predicted) paint_predicted(u, out);
     if (targets) paint_targets(u, std::max(m.hard_radius * 0.5, 0.1), out);
+    if (formation) paint_slot(u, m.hard_radius, out);
     if (units) {
       const Color fill =
           u.faction < s.factions.size() ? s.factions[u.faction].color : sim_palette::kNoFaction;

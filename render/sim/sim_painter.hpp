@@ -58,7 +58,10 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
 /// its position and a ring on its current waypoint (SimPaths), its predicted positions as
 /// a polyline with a dot per point (SimPredicted), one line per collision between its two
 /// units in the colour of its state, 3 px when immediate and 1.5 px when predicted
-/// (SimCollisions), move-aside targets, homes and get-to points (SimTargets), and on
+/// (SimCollisions), move-aside targets, homes and get-to points (SimTargets), the points
+/// groups were ordered to (a ring with a cross, once per point) and each unit's slot goal
+/// round it (a ring of its hard radius, thicker once it arrived, and a faint line from the
+/// ordered point; SimFormation), and on
 /// Units per unit: a faint soft-radius ring, the hard shape (a filled circle, or a filled
 /// ellipse along the heading when its class's hard_aspect < 1) with its outline, the
 /// heading line, the velocity (an arrow to where one second at its speed takes it) and,
@@ -86,6 +89,8 @@ inline constexpr Color kPassageFlow{90, 230, 140, 255}; ///< The way units go th
 inline constexpr Color kPassageQueue{250, 175, 40, 255};///< The way units wait to go through.
 inline constexpr Color kFocus{255, 235, 60, 255};       ///< The point a log entry is about.
 inline constexpr Color kStuck{255, 60, 60, 255};        ///< The ring round a stuck unit.
+inline constexpr Color kOrdered{255, 210, 90, 255};     ///< The point a group was ordered to.
+inline constexpr Color kSlot{255, 210, 90, 200};        ///< A unit's slot goal in its group's formation.
 }  // namespace sim_palette
 
 /// The colour of a collision in `state`.

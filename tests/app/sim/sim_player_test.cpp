@@ -9,8 +9,10 @@
 #include "planner/sim/sim_cases.hpp"
 
 #include <doctest/doctest.h>
+#include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -194,16 +196,26 @@ TEST_SUITE("sim_window") {
     CHECK(rig.sim().unit(rig.player.selected()[2])->scenario_id == 10);
 
     REQUIRE(rig.player.command_move({30, 4}, false).ok());
+    std::vector<Vec2> slots;
     for (const sim::UnitId id : rig.player.selected()) {
       const sim::SimUnit& u = *rig.sim().unit(id);
       CHECK(u.order.kind == OrderKind::Move);
-      CHECK(u.order.points == std::vector<Vec2>{{30, 4}});
+      // Each its own slot of a formation round the point (sim/formation.hpp).
+      REQUIRE(u.order.points.size() == 1);
+      CHECK(u.formation);
+      CHECK(u.formation_point == Vec2{30, 4});
+      CHECK(glm::length(u.order.points[0] - Vec2{30, 4}) < 4);
+      CHECK(std::find(slots.begin(), slots.end(), u.order.points[0]) == slots.end());
+      slots.push_back(u.order.points[0]);
     }
-    // Shift: the route goes on from the points still ahead.
+    // Shift: the route goes on from the points still ahead (the group's point, not the
+    // lead's slot).
     REQUIRE(rig.player.command_move({35, 15}, true).ok());
     const sim::SimUnit& lead = *rig.sim().unit(rig.player.selected()[0]);
     CHECK(lead.order.kind == OrderKind::Waypoints);
-    CHECK(lead.order.points == std::vector<Vec2>{{30, 4}, {35, 15}});
+    REQUIRE(lead.order.points.size() == 2);
+    CHECK(lead.order.points[0] == Vec2{30, 4});
+    CHECK(lead.formation_point == Vec2{35, 15});
     rig.player.clear_selection();
     CHECK(rig.player.command_move({1, 1}, false).value() == 0);
   }
@@ -250,7 +262,8 @@ TEST_SUITE("sim_window") {
 
     tool->on_right_click(ctx, at({30, 5}));
     for (const sim::UnitId id : rig.player.selected()) {
-      CHECK(rig.sim().unit(id)->order.points == std::vector<Vec2>{{30, 5}});
+      CHECK(rig.sim().unit(id)->formation_point == Vec2{30, 5});
+      CHECK(rig.sim().unit(id)->order.points.size() == 1);
     }
     tool->on_right_click(ctx, at({35, 5}, true));
     CHECK(rig.sim().unit(rig.player.selected()[0])->order.kind == OrderKind::Waypoints);

@@ -184,6 +184,21 @@ TEST_SUITE("scenario_io") {
     expect_error(j, "t.json: sim.density_refresh", "expected a number");
   }
 
+  TEST_CASE("sim: formation_goals is on by default, written only when off, and checked") {
+    Json j = doc();
+    CHECK(parse(j)->sim.formation_goals);
+    CHECK(round_trip(j).find("formation_goals") == std::string::npos);
+    j["sim"] = Json::parse(R"({"formation_goals": false})");
+    const Result<Scenario> r = parse(j);
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->sim.formation_goals);
+    CHECK(round_trip(j).find(R"("formation_goals": false)") != std::string::npos);
+    j["sim"] = Json::parse(R"({"formation_goals": true})");
+    CHECK(round_trip(j).find("formation_goals") == std::string::npos);
+    j["sim"] = Json::parse(R"({"formation_goals": 1})");
+    expect_error(j, "t.json: sim.formation_goals", "expected true or false");
+  }
+
   TEST_CASE("expect: bad blocks are refused, naming the field") {
     Json j = doc();
     auto with = [&j](const char* text) {

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
 
+#include "planner/scenario/scenario_validate.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/unit_motion.hpp"
 #include "planner/world/bridge_reservations.hpp"
@@ -427,6 +428,26 @@ TEST_CASE("a group order reaches every unit of the group") {
   CHECK(sim.slots()[1].order.kind == OrderKind::None);
   CHECK(sim.slots()[2].order.kind == OrderKind::Move);
   CHECK(sim.ordered_count() == 2);
+}
+
+TEST_CASE("a group with no order (a saved game's) leaves its units their own orders") {
+  Scenario s = field(open_rows(20, 20));
+  s.units = {unit_at(1, {2.5, 2.5}, move_to({10.5, 15.5})), unit_at(2, {4.5, 2.5}, move_to({12.5, 15.5}))};
+  s.groups = {UnitGroup{7, "pair", {1, 2}, Order{}}};
+  Simulation sim(s);
+  CHECK(sim.slots()[0].order == move_to({10.5, 15.5}));
+  CHECK(sim.slots()[1].order == move_to({12.5, 15.5}));
+  // An expectation that they arrive is valid: their orders are their own.
+  s.factions.resize(1);
+  s.factions[0].name = "blue";
+  for (Unit& u : s.units) u.faction = "blue";
+  Expectation arrive;
+  arrive.kind = ExpectKind::Arrive;
+  arrive.units = {1, 2};
+  arrive.within = 60.0;
+  s.expect = {arrive};
+  const Status valid = validate_scenario(s);
+  CHECK_MESSAGE(valid.ok(), (valid.ok() ? std::string() : valid.error().to_string()));
 }
 
 TEST_CASE("a thousand units ordered at once are answered a budget per step") {

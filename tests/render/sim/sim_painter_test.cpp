@@ -373,6 +373,36 @@ TEST_SUITE("render") {
     CHECK(none.empty());
   }
 
+  TEST_CASE("group orders: the ordered point once, and each unit's slot goal") {
+    const Scenario s = sim_painter_scenario();
+    std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {4, 2}), make_unit(2, {6, 2})};
+    for (std::size_t i = 0; i < 2; ++i) {
+      units[i].formation = true;
+      units[i].formation_point = {10, 10};
+      units[i].order = Order{OrderKind::Move, {{10 + 1.5 * double(i), 10}}, PatrolMode::Loop};
+    }
+    units[2].order = Order{OrderKind::Move, {{15, 15}}, PatrolMode::Loop};  // its own order: no slot
+    DrawList out;
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}}, LayerSet::all(), out);
+    const auto rings = out.find(Layer::SimFormation, PrimitiveKind::Circle);
+    REQUIRE(rings.size() == 3);  // the ordered point, two slots
+    int at_point = 0, slots = 0;
+    for (const Primitive* p : rings) {
+      const auto& c = std::get<CirclePrim>(p->shape);
+      if (c.center == Vec2{10, 10} && c.radius == 0.6) ++at_point;
+      if ((c.center == Vec2{10, 10} || c.center == Vec2{11.5, 10}) && c.radius == 0.5) ++slots;
+    }
+    CHECK(at_point == 1);
+    CHECK(slots == 2);
+    // A cross on the point (two lines) and one faint line to each slot.
+    CHECK(out.count(Layer::SimFormation, PrimitiveKind::Line) == 4);
+    LayerSet layers = LayerSet::all();
+    layers.set(Layer::SimFormation, false);
+    DrawList none;
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}}, layers, none);
+    CHECK(none.count(Layer::SimFormation) == 0);
+  }
+
   TEST_CASE("the simulation's layers: names, defaults, painted apart from the map") {
     CHECK(std::string(to_string(Layer::SimCollisions)) == "sim_collisions");
     CHECK(layer_from_string("sim_density") == Layer::SimDensity);
@@ -381,7 +411,9 @@ TEST_SUITE("render") {
     CHECK(layer_from_string("sim_targets") == Layer::SimTargets);
     CHECK_FALSE(LayerSet::defaults().contains(Layer::SimDensity));
     CHECK(layer_from_string("sim_passages") == Layer::SimPassages);
-    for (const Layer l : {Layer::SimPassages, Layer::SimPaths, Layer::SimPredicted, Layer::SimCollisions, Layer::SimTargets}) {
+    CHECK(layer_from_string("sim_formation") == Layer::SimFormation);
+    for (const Layer l : {Layer::SimPassages, Layer::SimPaths, Layer::SimPredicted, Layer::SimCollisions, Layer::SimTargets,
+                          Layer::SimFormation}) {
       CHECK(LayerSet::defaults().contains(l));
       CHECK_FALSE(map_layers(LayerSet::all(), true).contains(l));
       CHECK_FALSE(map_layers(LayerSet::all(), false).contains(l));
