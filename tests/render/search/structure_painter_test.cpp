@@ -84,7 +84,10 @@ TEST_SUITE("render") {
     const StructurePaintStats shown = paint_structure(*t.planner, LayerSet::all(), out, params);
     CHECK(shown.cells == own.cells);
     CHECK(shown.edges == own.edges);
-    CHECK(shown.shapes == 0);  // the portals are the path's, not the planner's own shapes
+    // The planner's own shapes are its landmarks (rings); the portals are the path's.
+    REQUIRE(own.aux > 0);
+    CHECK(own.portals == 0);
+    CHECK(shown.shapes == own.aux);
     CHECK(out.count(Layer::PlannerCells, PrimitiveKind::Rect) == 2 * own.cells);  // fill and outline
     CHECK(out.count(Layer::PlannerEdges, PrimitiveKind::Line) == own.edges);
     // One-way links: their own colour and an arrow head each.
@@ -94,7 +97,7 @@ TEST_SUITE("render") {
       one_way += p->color == structure_palette::kEdgeDirected ? 1 : 0;
     }
     CHECK(one_way == own.directed);
-    CHECK(out.count(Layer::PlannerAux) == 0);
+    CHECK(out.count(Layer::PlannerAux) == own.aux);
     CHECK(out.count(Layer::PlannerCorridor) == 0);
     CHECK(out.count(Layer::PlannerPortals) == 0);
 
