@@ -59,6 +59,31 @@ void check_inside(const PathResult& r, const CostGrid& grid, std::uint16_t key) 
   }
 }
 
+// Rooms of 15 x 15 cells behind walls, with a door 2 cells wide at a random place in
+// each wall between two rooms: the straight line says little about the way round.
+std::vector<std::string> rooms(std::mt19937_64& rng, int across, int down) {
+  const int w = 16 * across + 1, h = 16 * down + 1;
+  std::vector<std::string> rows(std::size_t(h), std::string(std::size_t(w), '.'));
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      if (x % 16 == 0 || y % 16 == 0) rows[y][x] = '#';
+    }
+  }
+  for (int ry = 0; ry < down; ++ry) {
+    for (int rx = 0; rx < across; ++rx) {
+      if (rx + 1 < across) {  // the wall to the right
+        const int d = 1 + int(rng() % 13);
+        rows[16 * ry + d][16 * (rx + 1)] = rows[16 * ry + d + 1][16 * (rx + 1)] = '.';
+      }
+      if (ry + 1 < down) {  // the wall below
+        const int d = 1 + int(rng() % 13);
+        rows[16 * (ry + 1)][16 * rx + d] = rows[16 * (ry + 1)][16 * rx + d + 1] = '.';
+      }
+    }
+  }
+  return rows;
+}
+
 double extra(const PathResult& r, const std::string& name) {
   for (const auto& [k, v] : r.stats.extra) {
     if (k == name) return v;
@@ -117,6 +142,44 @@ TEST_CASE("a heavier heuristic expands fewer leaves and still keeps to passable 
   }
   CHECK(found > 200);
   CHECK(weighted < plain);
+}
+
+TEST_CASE("searches with landmarks: the same answers found, paths near the plain search's, fewer expansions") {
+  std::mt19937_64 rng(61);
+  std::uint64_t plain[2] = {0, 0}, marked[2] = {0, 0};  // blocks, rooms
+  int found = 0;
+  double worst = 0;
+  for (int round = 0; round < 20; ++round) {
+    const auto rows = round % 2 ? rooms(rng, 3 + int(rng() % 4), 2 + int(rng() % 4))
+                                : test::block_rows(rng, 64, 48, 10 + int(rng() % 20), 2 + int(rng() % 10), true);
+    const int w = int(rows[0].size()), h = int(rows.size());
+    const Scenario s = test::ascii_scenario(rows);
+    const PlanningWorld world(s);
+    QuadtreePlanner a(world, 0), b(world, 0, "quadtree", QuadtreeParams{.landmarks = 8});
+    for (int q = 0; q < 10; ++q) {
+      const PathQuery query{cell_center(s, int(rng() % unsigned(w)), int(rng() % unsigned(h))),
+                            cell_center(s, int(rng() % unsigned(w)), int(rng() % unsigned(h)))};
+      const PathResult ra = find_path(a, query);
+      const PathResult& rb = find_path(b, query);
+      CAPTURE(round);
+      CAPTURE(q);
+      REQUIRE(rb.status == ra.status);
+      if (ra.status != SearchStatus::Found) continue;
+      const CostGrid& grid = world.grid(0);
+      const std::uint32_t start_cell = *grid.cell_at(query.start);
+      if (grid.passable(start_cell)) check_inside(rb, grid, grid.move_key(start_cell));  // else it leaves a wall
+      ++found;
+      plain[round % 2] += ra.stats.expansions;
+      marked[round % 2] += rb.stats.expansions;
+      worst = std::max(worst, rb.cost / std::max(ra.cost, 1e-9));
+    }
+  }
+  MESSAGE("landmarks: " << marked[0] << " and " << marked[1] << " expansions against " << plain[0] << " and "
+                         << plain[1] << ", worst cost ratio " << worst);
+  CHECK(found > 150);
+  CHECK(marked[0] < plain[0]);
+  CHECK(double(marked[1]) < 0.85 * double(plain[1]));
+  CHECK(worst < 1.25);
 }
 
 TEST_CASE("an open map: one leaf, a straight path, stats of every stage") {
