@@ -398,7 +398,8 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
   });
   // The path's corridor and portals are path structure (visit_path_structure), not drawn
   // here a second time.
-  // The landmarks: a ring round each leaf's centre, large enough to find on the map.
+
+  // The landmarks: a ring round each one's leaf centre, large enough to find on the map.
   if (params_.landmarks > 0) {
     const QuadLandmarks& marks = QuadLandmarks::of(world_, class_, params_.landmarks);
     const double ring = std::max(3 * s, 0.01 * std::hypot(tree.width() * s, tree.height() * s));
@@ -412,8 +413,12 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
 
 std::unique_ptr<ResultDependency> QuadtreePlanner::result_dependency() const {
   if (result_.status != SearchStatus::Found || world_.revision() != revision_) return nullptr;
-  if (params_.landmarks > 0) return nullptr;
   const Quadtree& tree = map_->tree();
+  if (params_.landmarks > 0) {
+    // The landmarks' costs depend on every cell: any change of cells, none of the rest.
+    return std::make_unique<QuadtreeDependency>(world_, class_,
+                                                std::vector<CellRect>{{0, 0, tree.width(), tree.height()}});
+  }
   std::vector<CellRect> squares;
   for (NodeId n = 0; n < state_.size(); ++n) {
     if (state_[n].stamp != stamp_) continue;

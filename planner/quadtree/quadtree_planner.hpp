@@ -67,14 +67,15 @@ class QuadtreePlanner final : public Planner {
   NodeId node_at(Vec2 point, double tolerance) const override;
   /// Leaves meeting `bounds` (value: multiplier, infinity when impassable), their links
   /// (kind "link"; one-way links out of impassable leaves marked directed; two-way links
-  /// once), and the landmarks of the last query, if any (shape "landmark", points).
+  /// once), and the landmarks when the heuristic uses them (shapes "landmark": a circle
+  /// round each landmark leaf's centre).
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The corridor of the last Found result (its leaves, role Corridor, value: the
   /// multiplier paid inside) and its portals (shapes "portal", role Portal).
   void visit_path_structure(StructureVisitor& visitor) const override;
   /// The squares the last search read (each touched leaf's parent square and one ring
-  /// of cells around it) and the heuristic's scale; nullptr with landmarks (their costs
-  /// depend on the whole map).
+  /// of cells around it) and the heuristic's scale; with landmarks, the whole map (their
+  /// costs depend on every cell), so only changes that alter no cell keep the answer.
   std::unique_ptr<ResultDependency> result_dependency() const override;
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
   void set_observer(SearchObserver* observer) override { observer_ = observer; }

@@ -412,6 +412,38 @@ TEST_CASE("nodes are leaves: geometry, hit-testing and the structure view") {
   CHECK(part.cells.size() < all.cells.size());
 }
 
+TEST_CASE("with landmarks, any changed cell drops the answer and a moved threat keeps it") {
+  std::mt19937_64 rng(62);
+  int found = 0;
+  for (int round = 0; round < 20; ++round) {
+    Scenario s = test::ascii_scenario(test::block_rows(rng, 48, 40, 10, 8, false));
+    s.threats = {Influence{1, {5, 5}, 2, 1, ""}};
+    PlanningWorld world(s);
+    QuadtreePlanner qt(world, 0, "quadtree", QuadtreeParams{.landmarks = 8});
+    const PathQuery q{random_center(rng, s), random_center(rng, s)};
+    const PathResult before = find_path(qt, q);
+    if (before.status != SearchStatus::Found) continue;
+    ++found;
+    const std::unique_ptr<ResultDependency> dep = qt.result_dependency();
+    REQUIRE(dep != nullptr);
+    // A threat moved: no cell changes, the landmarks and the answer stand.
+    s.threats[0].center = {7, 6};
+    const WorldChange moved = world.update(s);
+    REQUIRE(moved.cells.empty());
+    CHECK(dep->still_valid(moved));
+    const PathResult again = find_path(qt, q);
+    CHECK(again.points == before.points);
+    CHECK(again.stats.expansions == before.stats.expansions);
+    // One cell toggled anywhere: the landmarks' costs may change, so the answer goes.
+    const std::unique_ptr<ResultDependency> dep2 = qt.result_dependency();
+    REQUIRE(dep2 != nullptr);
+    std::uint8_t& t = s.tiles->terrain[std::size_t(int(rng() % 40) * 48 + int(rng() % 48))];
+    t = t == 0 ? 1 : 0;
+    CHECK_FALSE(dep2->still_valid(world.update(s)));
+  }
+  CHECK(found > 10);
+}
+
 TEST_CASE("an edit away from every leaf the search read keeps the answer") {
   std::mt19937_64 rng(61);
   int kept = 0, dropped = 0;
