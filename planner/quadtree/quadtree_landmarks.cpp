@@ -29,11 +29,10 @@ Vec2 nearest_on(Vec2 p, Vec2 a, Vec2 b) {
 }
 
 // Costs from `source` to every leaf (kInf where unreachable), in the planner's model.
-void costs_from(const Quadtree& tree, const QuadLinks& links, std::uint32_t source, std::vector<double>& cost,
-                std::vector<Vec2>& entry) {
+void costs_from(const Quadtree& tree, const QuadLinks& links, std::uint32_t source, std::vector<double>& cost) {
   const double s = tree.cell_size();
   cost.assign(tree.leaf_slots(), kInf);
-  entry.assign(tree.leaf_slots(), Vec2{0, 0});
+  std::vector<Vec2> entry(tree.leaf_slots(), Vec2{0, 0});  // where each leaf is entered
   // (cost, corner, leaf): pops in cost order, ties by corner.
   using Item = std::tuple<double, std::uint32_t, std::uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
@@ -84,7 +83,6 @@ QuadLandmarks::QuadLandmarks(const Quadtree& tree, const QuadLinks& links, int c
   if (!largest || count <= 0) return;
 
   std::vector<double> cost, nearest(slots, kInf);
-  std::vector<Vec2> entry;
   std::vector<std::vector<double>> found;
   // The farthest leaf from those chosen (ties: the smaller corner); kNoLeaf if none is
   // farther than 0.
@@ -98,11 +96,11 @@ QuadLandmarks::QuadLandmarks(const Quadtree& tree, const QuadLinks& links, int c
     }
     return best;
   };
-  costs_from(tree, links, largest->seed, cost, entry);
+  costs_from(tree, links, largest->seed, cost);
   std::uint32_t next = farthest(cost);
   while (next != Quadtree::kNoLeaf && int(found.size()) < count) {
     landmarks_.push_back(next);
-    costs_from(tree, links, next, cost, entry);
+    costs_from(tree, links, next, cost);
     for (std::size_t id = 0; id < slots; ++id) nearest[id] = std::min(nearest[id], cost[id]);
     found.push_back(cost);
     next = farthest(nearest);
