@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--no-passages", simulate.no_passages, "narrow passages open both ways at once");
   sim_cmd->add_flag("--no-formation-goals", simulate.no_formation_goals,
                     "group orders send every unit to the ordered point (no formation slots)");
+  sim_cmd->add_flag("--no-detours", simulate.no_detours, "held-up units keep their paths (no way round the units in their way)");
   sim_cmd->add_option("--density-cost", simulate.density_cost, "collision density as extra path cost, this weight (0 = off; default: the scenario's)")->check(CLI::Range(0.0, 100.0));
   sim_cmd->add_option("--save-state", simulate.save_state, "write a saved game (the scenario and the simulation's state) here at the end");
   sim_cmd->add_option("--record", simulate.record,
@@ -189,6 +190,7 @@ int main(int argc, char** argv) {
   bench_sim_cmd->add_flag("--no-prevention", bench_sim.no_prevention, "collision prevention off");
   bench_sim_cmd->add_flag("--no-cooperation", bench_sim.no_cooperation, "cooperation rules off");
   bench_sim_cmd->add_flag("--no-passages", bench_sim.no_passages, "narrow passages open both ways at once");
+  bench_sim_cmd->add_flag("--no-detours", bench_sim.no_detours, "held-up units keep their paths (no way round the units in their way)");
   bench_sim_cmd->add_option("--density-cost", bench_sim.density_cost, "collision density as extra path cost, this weight (0 = off)")->check(CLI::Range(0.0, 100.0));
   BenchTacticalOptions bench_tac;
   auto* bench_tac_cmd = bench_group->add_subcommand("tactical", "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements");

@@ -58,6 +58,7 @@ struct SimulateOptions {
   bool no_cooperation = false;      ///< Cooperation rules off.
   bool no_passages = false;         ///< Narrow passages open both ways at once.
   bool no_formation_goals = false;  ///< Group orders send every unit to the ordered point.
+  bool no_detours = false;          ///< Held-up units keep their paths (no way round other units).
   double density_cost = -1;         ///< SimSettings::density_cost (< 0: the scenario's).
   std::string save_state;           ///< Write a saved game here at the end ("" = none).
   std::string record;               ///< Write the run's recording here ("" = none).
@@ -85,6 +86,7 @@ struct BenchSimOptions {
   bool no_prevention = false;
   bool no_cooperation = false;
   bool no_passages = false;
+  bool no_detours = false;
   double density_cost = 0;          ///< SimSettings::density_cost of every case.
 };
 

@@ -136,6 +136,7 @@ int run_simulate(const SimulateOptions& options) {
   if (options.no_cooperation) scenario->sim.cooperation = false;
   if (options.no_passages) scenario->sim.passages = false;
   if (options.no_formation_goals) scenario->sim.formation_goals = false;
+  if (options.no_detours) scenario->sim.detours = false;
   if (options.density_cost >= 0) scenario->sim.density_cost = options.density_cost;
   if (scenario->units.empty()) {
     std::fprintf(stderr, "pathscope simulate: %s: the scenario has no units\n", options.path.c_str());
@@ -328,6 +329,7 @@ int run_bench_sim(const BenchSimOptions& options) {
     if (options.no_prevention) c.scenario.sim.prevention = false;
     if (options.no_cooperation) c.scenario.sim.cooperation = false;
     if (options.no_passages) c.scenario.sim.passages = false;
+    if (options.no_detours) c.scenario.sim.detours = false;
     c.scenario.sim.density_cost = options.density_cost;
     const double dt = c.scenario.sim.dt;
     sim::Simulation simulation(std::move(c.scenario));

@@ -226,6 +226,9 @@ struct SimSettings {
   /// A move (or waypoints) order given to several units at once sends each to its own
   /// slot of a formation round the ordered point (sim/formation.hpp), not all to the point.
   bool formation_goals = true;
+  /// A unit held up by other units (no progress for a few seconds, another unit touching
+  /// it) looks for a way round them on a small lattice where they stand (sim/detours.cpp).
+  bool detours = true;
   AvoidanceMode avoidance = AvoidanceMode::None;
   double memory_seconds = 2;         ///< How long resolved collisions are remembered (>= 0).
   double prediction_seconds = 1;     ///< Horizon of predicted positions (> 0, <= 10).

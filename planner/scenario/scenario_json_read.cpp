@@ -494,7 +494,7 @@ void read_sim(const Json& j, Scenario& s) {
   const ObjectReader obj(j, "sim",
                          {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance", "memory_seconds",
                           "prediction_seconds", "path_budget", "stuck_seconds", "stuck_progress", "density_cost",
-                          "density_refresh", "formation_goals"});
+                          "density_refresh", "formation_goals", "detours"});
   const SimSettings defaults;
   SimSettings& sim = s.sim;
   sim.dt = read_or(obj, "dt", defaults.dt, read_number);
@@ -514,6 +514,7 @@ void read_sim(const Json& j, Scenario& s) {
   sim.density_cost = read_or(obj, "density_cost", defaults.density_cost, read_number);
   sim.density_refresh = read_or(obj, "density_refresh", defaults.density_refresh, read_number);
   sim.formation_goals = read_or(obj, "formation_goals", defaults.formation_goals, read_bool);
+  sim.detours = read_or(obj, "detours", defaults.detours, read_bool);
 }
 
 Query read_query(const Scenario& s, const Json& j, const std::string& at) {

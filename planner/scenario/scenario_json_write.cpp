@@ -290,6 +290,7 @@ OrderedJson sim_json(const SimSettings& sim) {
   if (sim.density_cost != defaults.density_cost) o["density_cost"] = number(sim.density_cost);
   if (sim.density_refresh != defaults.density_refresh) o["density_refresh"] = number(sim.density_refresh);
   if (sim.formation_goals != defaults.formation_goals) o["formation_goals"] = sim.formation_goals;
+  if (sim.detours != defaults.detours) o["detours"] = sim.detours;
   return o;
 }
 

@@ -414,6 +414,7 @@ void Simulation::step() {
     u.steered = 0;
     u.pushed = Vec2{0, 0};
   }
+  detour_held_up();
   run_state_loops();
   keep_bridges();
   keep_passages();

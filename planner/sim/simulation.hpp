@@ -235,6 +235,8 @@ class Simulation {
   void detect_collisions();
   void cooperate();
   void avoid();
+  void detour_held_up();  // detours.cpp
+  bool find_detour(const SimUnit& u, std::vector<Vec2>& way);
   void move_units();
   void prevent_overlaps();
   void count_step();

@@ -1,0 +1,202 @@
+// Held-up units find a way round the units in their way (seed 002's case 3.4, "stop
+// and re-path", with the other units seen).
+//
+// The planners plan on the static world and do not see units, so a unit pressed into a
+// knot of others (a crowd crossing the centre of a circle, two files meeting head-on in
+// the open) gets the same path again whenever it asks. A unit that has made no progress
+// towards its order point for kHeldUpSeconds, with another unit touching its soft shape,
+// searches instead a small lattice round itself, of a hard radius's pitch, on which
+// every other unit is an obstacle where it stands: A* from its position towards the
+// first point of its path outside the window (or its order point inside it). The way
+// out is the reached lattice point with the least cost plus straight distance to that
+// point, among those whose straight line to it is clear of walls and units; the unit
+// then walks the lattice path to it, and its path from there. No way round (walled in by
+// units), or the straight line open already (something else holds it up): it keeps its
+// path. Units leave a knot from its rim inwards, each round the others.
+//
+// Everything is plain arithmetic on the lattice in a fixed order: deterministic.
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+
+#include "planner/core/geometry.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/static_check.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+constexpr double kHeldUpSeconds = 3;  // without progress, and since the last (re)path
+constexpr int kHalfCells = 16;        // lattice points each side of the unit
+constexpr double kClearance = 0.02;   // metres added to the sum of hard radii
+
+struct Open {
+  double f;
+  std::uint32_t node;
+  bool operator>(const Open& o) const { return f != o.f ? f > o.f : node > o.node; }
+};
+
+}  // namespace
+
+bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
+  way.clear();
+  const Motion& m = impl_->motions[u.movement_class];
+  const UnitPrivate& x = impl_->extra[u.id.index];
+  const CostGrid& grid = world_->grid(u.movement_class);
+  const double pitch = std::max(0.05, m.hard_radius);
+  const double half = kHalfCells * pitch;
+  constexpr int kSide = 2 * kHalfCells + 1;
+  // The target: the first path point outside the window, else the path's end.
+  std::size_t target_index = u.path.size() - 1;
+  for (std::size_t i = u.waypoint; i < u.path.size(); ++i) {
+    const Vec2 d = u.path[i] - u.position;
+    if (std::max(std::abs(d.x), std::abs(d.y)) > half) {
+      target_index = i;
+      break;
+    }
+  }
+  const Vec2 target = u.path[target_index];
+  // The other units near enough to matter.
+  std::vector<std::uint32_t>& near = impl_->scratch;
+  near.clear();
+  const double reach = half * std::sqrt(2.0) + 2 * impl_->max_hard + pitch;
+  impl_->hash.near(u.position, [&](std::uint32_t j) {
+    if (j == u.id.index || !units_[j].alive) return;
+    if (glm::length(units_[j].position - u.position) <= reach) near.push_back(j);
+  });
+  if (near.empty()) return false;
+  auto unit_free = [&](Vec2 a, Vec2 b) {
+    for (std::uint32_t j : near) {
+      const double r = m.hard_radius + impl_->motions[units_[j].movement_class].hard_radius + kClearance;
+      if (distance_sq_to_segment(units_[j].position, a, b) < r * r) return false;
+    }
+    return true;
+  };
+  // Something else holds it up: its straight line to the target is open.
+  if (unit_free(u.position, target) && !segment_blocked(grid, x.move_key, u.position, target)) return false;
+  // The lattice, centred on the unit: closed where another unit's hard shape would touch.
+  std::vector<std::uint8_t> closed(kSide * kSide, 0);
+  const Vec2 origin = u.position - Vec2{half, half};
+  auto at = [&](int i) { return origin + Vec2{(i % kSide) * pitch, (i / kSide) * pitch}; };
+  for (std::uint32_t j : near) {
+    const SimUnit& o = units_[j];
+    const double r = m.hard_radius + impl_->motions[o.movement_class].hard_radius + kClearance;
+    const int x0 = std::max(0, static_cast<int>(std::floor((o.position.x - r - origin.x) / pitch)));
+    const int x1 = std::min(kSide - 1, static_cast<int>(std::ceil((o.position.x + r - origin.x) / pitch)));
+    const int y0 = std::max(0, static_cast<int>(std::floor((o.position.y - r - origin.y) / pitch)));
+    const int y1 = std::min(kSide - 1, static_cast<int>(std::ceil((o.position.y + r - origin.y) / pitch)));
+    for (int y = y0; y <= y1; ++y) {
+      for (int xx = x0; xx <= x1; ++xx) {
+        const Vec2 p = at(y * kSide + xx);
+        if (glm::dot(p - o.position, p - o.position) < r * r) closed[y * kSide + xx] = 1;
+      }
+    }
+  }
+  const int start = kHalfCells * kSide + kHalfCells;
+  closed[start] = 0;
+  std::vector<double> g(kSide * kSide, INFINITY);
+  std::vector<std::int32_t> parent(kSide * kSide, -1);
+  std::vector<std::uint8_t> done(kSide * kSide, 0);
+  std::priority_queue<Open, std::vector<Open>, std::greater<>> open;
+  g[start] = 0;
+  open.push({glm::length(target - u.position), static_cast<std::uint32_t>(start)});
+  int best = -1;
+  double best_cost = INFINITY;
+  constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+  constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  while (!open.empty()) {
+    const Open top = open.top();
+    open.pop();
+    const int n = static_cast<int>(top.node);
+    if (done[n]) continue;
+    done[n] = 1;
+    if (top.f >= best_cost) break;  // nothing left can beat the way out found
+    const Vec2 p = at(n);
+    if (n != start) {
+      const double cost = g[n] + glm::length(target - p);
+      if (cost < best_cost && unit_free(p, target) && !segment_blocked(grid, x.move_key, p, target)) {
+        best_cost = cost;
+        best = n;
+      }
+    }
+    const int nx = n % kSide, ny = n / kSide;
+    for (int k = 0; k < 8; ++k) {
+      const int ax = nx + kDx[k], ay = ny + kDy[k];
+      if (ax < 0 || ay < 0 || ax >= kSide || ay >= kSide) continue;
+      const int a = ay * kSide + ax;
+      if (closed[a] || done[a]) continue;
+      const Vec2 q = at(a);
+      const double step = k < 4 ? pitch : pitch * std::sqrt(2.0);
+      if (g[n] + step >= g[a]) continue;
+      if (segment_blocked(grid, x.move_key, p, q)) continue;
+      g[a] = g[n] + step;
+      parent[a] = n;
+      open.push({g[a] + glm::length(target - q), static_cast<std::uint32_t>(a)});
+    }
+  }
+  if (best < 0) return false;
+  // The lattice path, its straight runs joined.
+  std::vector<int> chain;
+  for (int n = best; n != start; n = parent[n]) chain.push_back(n);
+  std::reverse(chain.begin(), chain.end());
+  Vec2 from = u.position;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const Vec2 p = at(chain[i]);
+    if (i + 1 < chain.size()) {
+      const Vec2 next = at(chain[i + 1]);
+      const Vec2 a = p - from, b = next - p;
+      if (std::abs(a.x * b.y - a.y * b.x) < 1e-9 && glm::dot(a, b) > 0) continue;  // straight on
+    }
+    way.push_back(p);
+    from = p;
+  }
+  for (std::size_t i = target_index; i < u.path.size(); ++i) way.push_back(u.path[i]);
+  return true;
+}
+
+void Simulation::detour_held_up() {
+  const SimSettings& set = scenario().sim;
+  if (!set.detours) return;
+  const double now = time();
+  auto held_up = [&](const SimUnit& u) {
+    if (!u.alive || u.state != MoveState::Moving || u.path.empty() || u.waypoint >= u.path.size()) return false;
+    if (u.yield != Yield::None && u.yield != Yield::Wait && u.yield != Yield::SlowDown) return false;
+    if (u.bridge_wait || u.passage_wait) return false;  // waiting its turn, not held up
+    const UnitPrivate& x = impl_->extra[u.id.index];
+    return now - std::max(u.progress_time, x.last_repath) >= kHeldUpSeconds;
+  };
+  bool any = false;
+  for (const SimUnit& u : units_) any = any || held_up(u);
+  if (!any) return;
+  const double pitch = std::max(0.05, impl_->max_hard);
+  const double cell = kHalfCells * std::sqrt(2.0) * pitch + 3 * pitch + 1e-9;
+  impl_->hash_units(units_, cell);
+  std::vector<Vec2> way;
+  for (SimUnit& u : units_) {
+    if (!held_up(u)) continue;
+    UnitPrivate& x = impl_->extra[u.id.index];
+    // Held up by units: another one touches its soft shape.
+    const Motion& m = impl_->motions[u.movement_class];
+    bool touched = false;
+    impl_->hash.near(u.position, [&](std::uint32_t j) {
+      if (j == u.id.index || !units_[j].alive) return;
+      const double r = m.soft_radius + impl_->motions[units_[j].movement_class].soft_radius;
+      touched = touched || glm::length(units_[j].position - u.position) < r;
+    });
+    if (!touched) continue;
+    x.last_repath = now;  // one try per kHeldUpSeconds, found or not
+    if (!find_detour(u, way)) continue;
+    u.path = way;
+    u.waypoint = 0;
+    u.yield = Yield::None;
+    u.speed_factor = 1;
+    u.predicted.clear();
+    ++counters_.repaths;
+  }
+}
+
+}  // namespace pathscope::sim
