@@ -234,6 +234,7 @@ Scenario random_scenario(std::uint64_t seed) {
                         .cooperation = integer(0, 1) == 1,
                         .passages = integer(0, 1) == 1,
                         .formation_goals = integer(0, 1) == 1,
+                        .detours = integer(0, 1) == 1,
                         .avoidance = static_cast<AvoidanceMode>(integer(0, 2)),
                         .memory_seconds = uniform(0, 30),
                         .prediction_seconds = uniform(0.01, 10),
@@ -1228,6 +1229,7 @@ TEST_SUITE("scenario_io") {
         {"avoidance", "flocking", "expected \"none\", \"potential_field\" or \"steering_arcs\", found \"flocking\""},
         {"continuous", 1, "expected true or false"},
         {"formation_goals", "yes", "expected true or false"},
+        {"detours", 0, "expected true or false"},
         {"gravity", 9.8, "unknown field \"gravity\""},
     };
     for (const Case& c : cases) {
