@@ -190,6 +190,8 @@ int main(int argc, char** argv) {
   bench_sim_cmd->add_flag("--no-prevention", bench_sim.no_prevention, "collision prevention off");
   bench_sim_cmd->add_flag("--no-cooperation", bench_sim.no_cooperation, "cooperation rules off");
   bench_sim_cmd->add_flag("--no-passages", bench_sim.no_passages, "narrow passages open both ways at once");
+  bench_sim_cmd->add_option("--write-cases", bench_sim.write_cases,
+                            "also write each generated case, with the options above, as DIR/<case>.json (open it in the window, or run it with `simulate`)");
   bench_sim_cmd->add_flag("--no-detours", bench_sim.no_detours, "held-up units keep their paths (no way round the units in their way)");
   bench_sim_cmd->add_option("--density-cost", bench_sim.density_cost, "collision density as extra path cost, this weight (0 = off)")->check(CLI::Range(0.0, 100.0));
   BenchTacticalOptions bench_tac;

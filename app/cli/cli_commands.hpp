@@ -87,6 +87,7 @@ struct BenchSimOptions {
   bool no_cooperation = false;
   bool no_passages = false;
   bool no_detours = false;
+  std::string write_cases;  ///< Folder to write each generated case to, as a scenario JSON.
   double density_cost = 0;          ///< SimSettings::density_cost of every case.
 };
 

@@ -331,6 +331,14 @@ int run_bench_sim(const BenchSimOptions& options) {
     if (options.no_passages) c.scenario.sim.passages = false;
     if (options.no_detours) c.scenario.sim.detours = false;
     c.scenario.sim.density_cost = options.density_cost;
+    if (!options.write_cases.empty()) {
+      // The generated case as a scenario, for the window or `simulate` (same hashes).
+      const std::filesystem::path out = std::filesystem::path(options.write_cases) / (c.name + ".json");
+      if (const Status saved = save_scenario(c.scenario, out); !saved) {
+        std::fprintf(stderr, "pathscope bench sim: %s\n", saved.error().to_string().c_str());
+        return kExitFailed;
+      }
+    }
     const double dt = c.scenario.sim.dt;
     sim::Simulation simulation(std::move(c.scenario));
     const RunFigures f = run(simulation, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);
