@@ -155,7 +155,7 @@ void settings_section(EditorState& state) {
   state.probe.last_item("sim_passages_setting");
   f.boolean("formation goals", set.formation_goals, "A move order given to several units sends each to its own slot of a formation round the point; the column's head takes the farthest",
             [](Scenario& s, bool v) { s.sim.formation_goals = v; });
-  f.boolean("detours round units", set.detours, "A unit held up by other units for 3 s looks for a way round them, where they stand",
+  f.boolean("detours round units", set.detours, "A unit held up by other units for 2 s looks for a way round them, where they stand",
             [](Scenario& s, bool v) { s.sim.detours = v; });
   static constexpr const char* kAvoidance[] = {"none", "potential field", "steering arcs"};
   int mode = static_cast<int>(set.avoidance);

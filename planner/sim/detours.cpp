@@ -30,7 +30,7 @@ namespace pathscope::sim {
 
 namespace {
 
-constexpr double kHeldUpSeconds = 3;  // without progress, and since the last (re)path
+constexpr double kHeldUpSeconds = 2;  // without progress, and since the last (re)path
 constexpr int kHalfCells = 16;        // lattice points each side of the unit
 constexpr double kClearance = 0.02;   // metres added to the sum of hard radii
 
