@@ -10,7 +10,9 @@
 // first point of its path outside the window (or its order point inside it). The way
 // out is the reached lattice point with the least cost plus straight distance to that
 // point, among those whose straight line to it is clear of walls and units; the unit
-// then walks the lattice path to it, and its path from there. No way round (walled in by
+// then walks the lattice path to it, and its path from there. With no such point (a crowd
+// stands between it and the target) it takes the reached point nearest the target, if
+// that gains at least a pitch: on into a gap of the crowd. No way round (walled in by
 // units), or the straight line open already (something else holds it up): it keeps its
 // path. Units leave a knot from its rim inwards, each round the others.
 //
@@ -106,6 +108,10 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
   open.push({glm::length(target - u.position), static_cast<std::uint32_t>(start)});
   int best = -1;
   double best_cost = INFINITY;
+  // No clear way out (a crowd stands between it and the target): the reached point
+  // nearest the target, if it is nearer by a pitch or more, takes it on into a gap.
+  int nearest = -1;
+  double nearest_distance = glm::length(target - u.position) - pitch;
   constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   while (!open.empty()) {
@@ -118,6 +124,11 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
     const Vec2 p = at(n);
     if (n != start) {
       const double cost = g[n] + glm::length(target - p);
+      const double distance = glm::length(target - p);
+      if (distance < nearest_distance && !segment_blocked(grid, x.move_key, p, target)) {
+        nearest_distance = distance;
+        nearest = n;
+      }
       if (cost < best_cost && unit_free(p, target) && !segment_blocked(grid, x.move_key, p, target)) {
         best_cost = cost;
         best = n;
@@ -138,6 +149,7 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
       open.push({g[a] + glm::length(target - q), static_cast<std::uint32_t>(a)});
     }
   }
+  if (best < 0) best = nearest;
   if (best < 0) return false;
   // The lattice path, its straight runs joined.
   std::vector<int> chain;
