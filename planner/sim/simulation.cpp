@@ -655,7 +655,10 @@ void Simulation::run_state_loops() {
             const CostGrid& grid = world_->grid(u.movement_class);
             if (const auto cell = grid.cell_at(u.position)) {
               const Vec2 centre = grid.center(*cell);
-              if (centre != u.position && centre != u.path[u.waypoint] && !segment_blocked(grid, x.move_key, u.position, centre)) {
+              // Only when the path goes on from the centre: else (pushed back through a gap
+              // past its path, say) the unit asks for a new path below.
+              if (centre != u.position && centre != u.path[u.waypoint] && !segment_blocked(grid, x.move_key, u.position, centre) &&
+                  !segment_blocked(grid, x.move_key, centre, u.path[u.waypoint])) {
                 u.path.insert(u.path.begin() + static_cast<std::ptrdiff_t>(u.waypoint), centre);
                 predict(u);
               }

@@ -152,3 +152,17 @@ TEST_CASE("detours: the same circle twice gives the same state hash at every ste
 }
 
 }  // namespace pathscope::sim
+
+namespace pathscope::sim {
+
+TEST_CASE("detours: two groups of 10 crossing through a gap all arrive, none left behind the wall") {
+  // A unit pushed back through the gap past its path (its next point across the wall's
+  // corner) asks for a new path rather than walking to its cell's centre and back.
+  Simulation sim(crossing_case(10));
+  const double t = run_until_arrived(sim, 150);
+  CHECK(t > 0);
+  CHECK(sim.arrived_count() == 20);
+  CHECK(no_hard_overlap(sim));
+}
+
+}  // namespace pathscope::sim
