@@ -187,7 +187,7 @@ pathscope_cli_test(simulate_save_stuck 1
                    "unit 1 stuck at 13\\.37 s.*stuck repro: [^ ]*stuck_repros/stuck_gap_unit1_13\\.37s\\.json \\(unit 1 flagged at 13\\.37 s. starts at 3\\.37 s, step 101\\).*expect\\[1\\] arrive \"through the gap\" failed at 30\\.00 s"
                    ${PS} simulate ${DATA}/stuck_gap.json --save-stuck ${REPROS})
 pathscope_cli_test(simulate_stuck_repro_reproduces 1
-                   "^unit 1 stuck at 13\\.37 s at \\(12\\.87, 4\\.57\\).*expect\\[1\\] no_stuck \"unit 1 flagged stuck at 13\\.37 s\": failed at 13\\.37 s: unit 1 stuck at 13\\.37 s.*stuck_gap_unit1_13\\.37s\\.json: expect\\[0\\] arrive \"unit 1 flagged stuck at 13\\.37 s\" failed at [0-9.]+ s: unit 1 had not arrived"
+                   "^unit 1 stuck at 13\\.37 s at \\(11\\.68, 4\\.92\\).*expect\\[1\\] no_stuck \"unit 1 flagged stuck at 13\\.37 s\": failed at 13\\.37 s: unit 1 stuck at 13\\.37 s.*stuck_gap_unit1_13\\.37s\\.json: expect\\[0\\] arrive \"unit 1 flagged stuck at 13\\.37 s\" failed at [0-9.]+ s: unit 1 had not arrived"
                    ${PS} simulate ${REPROS}/stuck_gap_unit1_13.37s.json)
 pathscope_cli_test(check_stuck_repros 1 "stuck_gap_unit1_13\\.37s\\.json +simulation +failed .*unit 1 had not arrived.*1 files, 1 checks: 0 passed, 1 failed"
                    ${PS} check ${REPROS})
@@ -197,7 +197,7 @@ set_tests_properties(cli.simulate_stuck_repro_reproduces cli.check_stuck_repros 
 # at 13.37 s as in the uninterrupted run (a fresh detector would wait until 15 s at least).
 pathscope_cli_test(simulate_save_state_stuck_tracks 0 "saved game: .*stuck_gap_saved\\.json \\(step 300\\)"
                    ${PS} simulate ${DATA}/stuck_gap.json --steps 300 --save-state ${CMAKE_CURRENT_BINARY_DIR}/stuck_gap_saved.json)
-pathscope_cli_test(simulate_saved_game_flags_as_before 0 "^unit 1 stuck at 13\\.37 s at \\(12\\.87, 4\\.57\\)"
+pathscope_cli_test(simulate_saved_game_flags_as_before 0 "^unit 1 stuck at 13\\.37 s at \\(11\\.68, 4\\.92\\)"
                    ${PS} simulate ${CMAKE_CURRENT_BINARY_DIR}/stuck_gap_saved.json --steps 150)
 set_tests_properties(cli.simulate_save_state_stuck_tracks PROPERTIES FIXTURES_SETUP stuck_saved)
 set_tests_properties(cli.simulate_saved_game_flags_as_before PROPERTIES FIXTURES_REQUIRED stuck_saved)
