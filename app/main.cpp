@@ -80,6 +80,9 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--no-passages", simulate.no_passages, "narrow passages open both ways at once");
   sim_cmd->add_flag("--no-formation-goals", simulate.no_formation_goals,
                     "group orders send every unit to the ordered point (no formation slots)");
+  sim_cmd->add_flag("--units", simulate.list_units,
+                    "before the last line, every unit with an order it has not finished: where, doing what, for whom, how far from its point, "
+                    "since when without progress (with --json, `units_left`)");
   sim_cmd->add_flag("--no-detours", simulate.no_detours, "held-up units keep their paths (no way round the units in their way)");
   sim_cmd->add_option("--density-cost", simulate.density_cost, "collision density as extra path cost, this weight (0 = off; default: the scenario's)")->check(CLI::Range(0.0, 100.0));
   sim_cmd->add_option("--save-state", simulate.save_state, "write a saved game (the scenario and the simulation's state) here at the end");

@@ -195,6 +195,14 @@ set_tests_properties(cli.simulate_save_stuck PROPERTIES FIXTURES_SETUP stuck_rep
 set_tests_properties(cli.simulate_stuck_repro_reproduces cli.check_stuck_repros PROPERTIES FIXTURES_REQUIRED stuck_repros)
 # --save-state keeps the stuck detector's tracks: saved at 10 s, the unit is still flagged
 # at 13.37 s as in the uninterrupted run (a fresh detector would wait until 15 s at least).
+# --units lists the units with an order they have not finished (unit 2 arrived; unit 3
+# has no order), with what each is doing.
+pathscope_cli_test(simulate_units 1
+                   "expect\\[1\\] arrive \"through the gap\": failed at 30\\.00 s.*unit 1 \\(blue, infantry\\) at \\([0-9.]+, [0-9.]+\\), [0-9.]+ m/s, moving, [0-9.]+ m from its point \\(12\\.50, 9\\.50\\), next path point \\([0-9.]+, [0-9.]+\\) of [0-9]+ left, no progress for [0-9.]+ s.*stuck_gap\\.json: 900 steps"
+                   ${PS} simulate ${DATA}/stuck_gap.json --units)
+pathscope_cli_test(simulate_units_json 1
+                   "\"units_left\":\\[\\{\"unit\":1,\"faction\":\"blue\",\"class\":\"infantry\",\"position\":\\[[^]]*\\],\"speed\":[^,]*,\"state\":\"moving\",[^{}]*\"order_point\":\\[12\\.5,9\\.5\\],[^{}]*\\}\\]"
+                   ${PS} simulate ${DATA}/stuck_gap.json --units --json)
 pathscope_cli_test(simulate_save_state_stuck_tracks 0 "saved game: .*stuck_gap_saved\\.json \\(step 300\\)"
                    ${PS} simulate ${DATA}/stuck_gap.json --steps 300 --save-state ${CMAKE_CURRENT_BINARY_DIR}/stuck_gap_saved.json)
 pathscope_cli_test(simulate_saved_game_flags_as_before 0 "^unit 1 stuck at 13\\.37 s at \\(11\\.68, 4\\.92\\)"

@@ -59,6 +59,7 @@ struct SimulateOptions {
   bool no_passages = false;         ///< Narrow passages open both ways at once.
   bool no_formation_goals = false;  ///< Group orders send every unit to the ordered point.
   bool no_detours = false;          ///< Held-up units keep their paths (no way round other units).
+  bool list_units = false;          ///< Before the last line, every unit with an order it has not finished.
   double density_cost = -1;         ///< SimSettings::density_cost (< 0: the scenario's).
   std::string save_state;           ///< Write a saved game here at the end ("" = none).
   std::string record;               ///< Write the run's recording here ("" = none).

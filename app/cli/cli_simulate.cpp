@@ -1,6 +1,7 @@
 // `pathscope simulate FILE`: runs a scenario's units headless (planner/sim) and reports
 // the run's figures; `pathscope bench sim`: the generated standard cases.
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/bench_support.hpp"
@@ -117,6 +119,65 @@ Status write_repros(const Scenario& start, std::span<const sim::StuckEvent> even
                                                                  .step = r.step});
                                   return Ok{};
                                 });
+}
+
+// A unit with an order it has not finished (a move or waypoints order not arrived, or a
+// patrol): --units lists them.
+bool unfinished(const sim::SimUnit& u) {
+  if (!u.alive || u.order.points.empty()) return false;
+  if (u.order.kind == OrderKind::Patrol) return true;
+  return (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints) && !u.arrived;
+}
+
+// One unit of --units, as an object (its keys are the text line's fields).
+nlohmann::ordered_json unit_json(const sim::Simulation& sim, const sim::SimUnit& u) {
+  const Scenario& s = sim.scenario();
+  nlohmann::ordered_json j;
+  j["unit"] = u.scenario_id;
+  j["faction"] = u.faction < s.factions.size() ? s.factions[u.faction].name : std::string();
+  j["class"] = u.movement_class < s.classes.size() ? s.classes[u.movement_class].name : std::string();
+  j["position"] = {u.position.x, u.position.y};
+  j["speed"] = u.speed;
+  j["state"] = to_string(u.state);
+  j["yield"] = sim::to_string(u.yield);
+  const sim::SimUnit* other = u.yield != sim::Yield::None ? sim.unit(u.yield_to) : nullptr;
+  j["yields_to"] = other ? nlohmann::ordered_json(other->scenario_id) : nlohmann::ordered_json();
+  j["bridge_wait"] = u.bridge_wait;
+  j["passage_wait"] = u.passage_wait;
+  const std::size_t k = std::min(u.order_point, u.order.points.size() - 1);
+  j["order_point"] = {u.order.points[k].x, u.order.points[k].y};
+  j["distance_m"] = glm::length(u.order.points[k] - u.position);
+  j["path_points_left"] = u.waypoint < u.path.size() ? u.path.size() - u.waypoint : 0;
+  j["next_point"] = u.waypoint < u.path.size() ? nlohmann::ordered_json{u.path[u.waypoint].x, u.path[u.waypoint].y}
+                                               : nlohmann::ordered_json();
+  j["no_progress_s"] = std::max(0.0, sim.time() - u.progress_time);
+  return j;
+}
+
+void print_unit(const nlohmann::ordered_json& j) {
+  std::string line = "unit " + std::to_string(j["unit"].get<std::uint32_t>());
+  line += " (" + j["faction"].get<std::string>() + ", " + j["class"].get<std::string>() + ")";
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, " at (%.2f, %.2f), %.2f m/s, %s", j["position"][0].get<double>(),
+                j["position"][1].get<double>(), j["speed"].get<double>(), j["state"].get<std::string>().c_str());
+  line += buffer;
+  if (j["yield"] != "none") {
+    line += ", yield " + j["yield"].get<std::string>();
+    if (!j["yields_to"].is_null()) line += " for unit " + std::to_string(j["yields_to"].get<std::uint32_t>());
+  }
+  if (j["bridge_wait"].get<bool>()) line += ", waiting for a bridge";
+  if (j["passage_wait"].get<bool>()) line += ", waiting for a passage";
+  std::snprintf(buffer, sizeof buffer, ", %.2f m from its point (%.2f, %.2f)", j["distance_m"].get<double>(),
+                j["order_point"][0].get<double>(), j["order_point"][1].get<double>());
+  line += buffer;
+  if (!j["next_point"].is_null()) {
+    std::snprintf(buffer, sizeof buffer, ", next path point (%.2f, %.2f) of %zu left", j["next_point"][0].get<double>(),
+                  j["next_point"][1].get<double>(), j["path_points_left"].get<std::size_t>());
+    line += buffer;
+  }
+  std::snprintf(buffer, sizeof buffer, ", no progress for %.1f s", j["no_progress_s"].get<double>());
+  line += buffer;
+  std::printf("%s\n", line.c_str());
 }
 
 void print_verdict(const sim::ExpectationResult& r) {
@@ -245,6 +306,13 @@ int run_simulate(const SimulateOptions& options) {
       j["expectations"] = list;
       j["expectations_passed"] = !checker.failed();
     }
+    if (options.list_units) {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const sim::SimUnit& u : simulation.slots()) {
+        if (unfinished(u)) list.push_back(unit_json(simulation, u));
+      }
+      j["units_left"] = list;
+    }
     if (repros) {
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
       for (const WrittenRepro& w : written) {
@@ -260,6 +328,11 @@ int run_simulate(const SimulateOptions& options) {
     if (events.size() > kStuckListed)
       std::printf("... and %zu more stuck flags\n", events.size() - kStuckListed);
     for (const sim::ExpectationResult& r : checker.results()) print_verdict(r);
+    if (options.list_units) {
+      for (const sim::SimUnit& u : simulation.slots()) {
+        if (unfinished(u)) print_unit(unit_json(simulation, u));
+      }
+    }
     std::printf("%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
                 "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
                 options.path.c_str(), static_cast<unsigned long long>(f.steps), simulation.time(), f.units, f.arrived,
