@@ -14,7 +14,9 @@
 // stands between it and the target) it takes the reached point nearest the target, if
 // that gains at least a pitch: on into a gap of the crowd. No way round (walled in by
 // units), or the straight line open already (something else holds it up): it keeps its
-// path. Units leave a knot from its rim inwards, each round the others.
+// path. Units leave a knot from its rim inwards, each round the others. A held-up unit
+// whose order point is taken by a unit standing on it, within three hard radii of it, is
+// there: it takes its next order point, or has arrived.
 //
 // Everything is plain arithmetic on the lattice in a fixed order: deterministic.
 
@@ -201,6 +203,25 @@ void Simulation::detour_held_up() {
     });
     if (!touched) continue;
     x.last_repath = now;  // one try per kHeldUpSeconds, found or not
+    // Its order point taken by a unit standing there, and itself as near as it can get
+    // (touching that unit, or nearly): there, as a unit told to a crowded spot stops
+    // beside it.
+    const Vec2 point = u.path.back();
+    if (glm::length(point - u.position) <= 3 * m.hard_radius + kClearance) {
+      bool taken = false;
+      impl_->hash.near(point, [&](std::uint32_t j) {
+        if (j == u.id.index || !units_[j].alive || is_moving(units_[j])) return;
+        const double r = m.hard_radius + impl_->motions[units_[j].movement_class].hard_radius;
+        taken = taken || glm::length(units_[j].position - point) < r;
+      });
+      if (taken) {
+        u.waypoint = u.path.size();
+        u.state = MoveState::IncrementWaypoint;
+        u.yield = Yield::None;
+        u.predicted.clear();
+        continue;
+      }
+    }
     if (!find_detour(u, way)) continue;
     u.path = way;
     u.waypoint = 0;

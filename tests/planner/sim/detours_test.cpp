@@ -166,3 +166,32 @@ TEST_CASE("detours: two groups of 10 crossing through a gap all arrive, none lef
 }
 
 }  // namespace pathscope::sim
+
+namespace pathscope::sim {
+
+TEST_CASE("detours: a unit ordered onto a guard standing there stops beside it, and has arrived") {
+  for (const bool detours : {true, false}) {
+    CAPTURE(detours);
+    Scenario s = test::ascii_scenario(open_rows(30, 16));
+    add_guard_class(s);
+    s.units.push_back(unit_at(1, {4.5, 8.0}, move_to({20.5, 8.5})));
+    Unit guard = unit_at(2, {20.5, 8.5});
+    guard.movement_class = 1;
+    s.units.push_back(guard);
+    s.sim.detours = detours;
+    Simulation sim(s);
+    const double t = run_until_arrived(sim, 40);
+    const SimUnit& u = sim.slots()[0];
+    if (detours) {
+      CHECK(t > 0);
+      CHECK(u.arrived);
+      CHECK(glm::length(u.position - Vec2{20.5, 8.5}) <= 3 * 0.4 + 0.02);
+    } else {
+      CHECK(t < 0);
+      CHECK_FALSE(u.arrived);
+    }
+    CHECK(glm::length(sim.slots()[1].position - Vec2{20.5, 8.5}) < 0.5);  // the guard stays
+  }
+}
+
+}  // namespace pathscope::sim
