@@ -9,6 +9,7 @@
 #include <queue>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "planner/quadtree/quadtree_map.hpp"
 
@@ -54,6 +55,99 @@ void costs_from(const Quadtree& tree, const QuadLinks& links, std::uint32_t sour
       }
     }
   }
+}
+
+// The corner graph: the side points of every passable leaf (its corners and the ends of
+// its portals), each linked to the leaf's other side points by a straight segment inside
+// the leaf; a point on the portal between two linked leaves is the same place in both
+// (a link of cost 0), so that paths cross from leaf to leaf only where the search can,
+// never through a corner where two leaves merely touch.
+struct CornerGraph {
+  std::vector<glm::ivec2> point;           // per vertex (one leaf's side point), cells
+  std::vector<std::uint32_t> owner;        // per vertex: its leaf
+  std::vector<std::uint64_t> key;          // per vertex: point (row-major), then the leaf's corner
+  std::vector<std::uint32_t> leaf_begin;   // per leaf slot + 1: its vertices, in point order
+  std::vector<std::uint32_t> cross_begin;  // per vertex + 1: the same point in linked leaves
+  std::vector<std::uint32_t> cross;
+};
+
+bool point_before(glm::ivec2 a, glm::ivec2 b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
+
+CornerGraph corner_graph(const Quadtree& tree, const QuadLinks& links) {
+  CornerGraph g;
+  const std::size_t slots = tree.leaf_slots();
+  const std::uint64_t side = std::uint64_t(tree.root_size()) + 1;
+  g.leaf_begin.assign(slots + 1, 0);
+  std::vector<glm::ivec2> pts;
+  for (std::uint32_t id = 0; id < slots; ++id) {
+    g.leaf_begin[id] = std::uint32_t(g.point.size());
+    if (!tree.has_leaf(id) || !tree.leaf(id).passable()) continue;
+    const QuadLeaf& l = tree.leaf(id);
+    pts = {{l.x, l.y}, {l.x + l.size, l.y}, {l.x, l.y + l.size}, {l.x + l.size, l.y + l.size}};
+    for (const QuadLink& k : links.out(id)) pts.push_back(k.a), pts.push_back(k.b);
+    std::sort(pts.begin(), pts.end(), point_before);
+    pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+    for (const glm::ivec2 p : pts) {
+      g.point.push_back(p);
+      g.owner.push_back(id);
+      g.key.push_back(((std::uint64_t(p.y) * side + std::uint64_t(p.x)) << 32) | tree.corner(id));
+    }
+  }
+  g.leaf_begin[slots] = std::uint32_t(g.point.size());
+  g.cross_begin.assign(g.point.size() + 1, 0);
+  for (std::uint32_t v = 0; v < g.point.size(); ++v) {
+    g.cross_begin[v] = std::uint32_t(g.cross.size());
+    const glm::ivec2 p = g.point[v];
+    for (const QuadLink& k : links.out(g.owner[v])) {
+      // Portals are axis-aligned with a < b.
+      if (p.x < k.a.x || p.x > k.b.x || p.y < k.a.y || p.y > k.b.y) continue;
+      const auto first = g.point.begin() + g.leaf_begin[k.to], last = g.point.begin() + g.leaf_begin[k.to + 1];
+      const auto at = std::lower_bound(first, last, p, point_before);
+      if (at != last && *at == p) g.cross.push_back(std::uint32_t(at - g.point.begin()));
+    }
+  }
+  g.cross_begin[g.point.size()] = std::uint32_t(g.cross.size());
+  return g;
+}
+
+// Costs from `source` over the corner graph, from its centre: per leaf, the cost of its
+// cheapest side point and that point (world); the source's own leaf costs 0 at its centre.
+// Pops break ties on points and corners, never on leaf ids.
+void corner_costs_from(const Quadtree& tree, const CornerGraph& g, std::uint32_t source, std::vector<double>& cost,
+                       std::vector<Vec2>& entry) {
+  const double s = tree.cell_size();
+  const std::size_t slots = tree.leaf_slots();
+  std::vector<double> d(g.point.size(), kInf);
+  using Item = std::tuple<double, std::uint64_t, std::uint32_t>;  // (cost, key, vertex)
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  const auto reach = [&](std::uint32_t w, double nd) {
+    if (nd < d[w]) d[w] = nd, open.emplace(nd, g.key[w], w);
+  };
+  const Vec2 centre = tree.leaf_center(source) / s;
+  for (std::uint32_t w = g.leaf_begin[source]; w < g.leaf_begin[source + 1]; ++w) {
+    reach(w, distance(centre, Vec2(g.point[w])) * s * tree.leaf(source).multiplier);
+  }
+  while (!open.empty()) {
+    const auto [dv, key, v] = open.top();
+    open.pop();
+    if (dv > d[v]) continue;
+    for (std::uint32_t j = g.cross_begin[v]; j < g.cross_begin[v + 1]; ++j) reach(g.cross[j], dv);
+    const std::uint32_t leaf = g.owner[v];
+    const double mu = tree.leaf(leaf).multiplier * s;
+    const Vec2 pv(g.point[v]);
+    for (std::uint32_t w = g.leaf_begin[leaf]; w < g.leaf_begin[leaf + 1]; ++w) {
+      reach(w, dv + distance(pv, Vec2(g.point[w])) * mu);
+    }
+  }
+  cost.assign(slots, kInf);
+  entry.assign(slots, Vec2{0, 0});
+  for (std::uint32_t id = 0; id < slots; ++id) {
+    for (std::uint32_t w = g.leaf_begin[id]; w < g.leaf_begin[id + 1]; ++w) {
+      if (d[w] < cost[id]) cost[id] = d[w], entry[id] = Vec2(g.point[w]) * s;
+    }
+  }
+  cost[source] = 0;
+  entry[source] = tree.leaf_center(source);
 }
 
 }  // namespace
@@ -110,6 +204,18 @@ QuadLandmarks::QuadLandmarks(const Quadtree& tree, const QuadLinks& links, int c
   for (int k = 0; k < count_; ++k) {
     for (std::size_t id = 0; id < slots; ++id) cost_[id * count_ + k] = float(found[k][id]);
   }
+  // The same landmarks over the corner graph.
+  const CornerGraph graph = corner_graph(tree, links);
+  corner_cost_.assign(slots * std::size_t(count_), std::numeric_limits<float>::infinity());
+  corner_entry_.assign(slots * std::size_t(count_), EntryPoint{0, 0});
+  std::vector<Vec2> entry;
+  for (int k = 0; k < count_; ++k) {
+    corner_costs_from(tree, graph, landmarks_[k], cost, entry);
+    for (std::size_t id = 0; id < slots; ++id) {
+      corner_cost_[id * count_ + k] = float(cost[id]);
+      corner_entry_[id * count_ + k] = EntryPoint{float(entry[id].x), float(entry[id].y)};
+    }
+  }
 }
 
 const QuadLandmarks& QuadLandmarks::of(const PlanningWorld& world, std::size_t movement_class, int count) {
@@ -126,6 +232,24 @@ double QuadLandmarks::bound(std::span<const float> a, std::span<const float> b, 
     const double x = a[k], y = b[k];
     if (!(x < kInf) || !(y < kInf)) continue;
     best = std::max(best, std::abs(x - y) - slack - margin * std::max(x, y));
+  }
+  return best;
+}
+
+double QuadLandmarks::corner_bound(std::span<const float> a, std::span<const EntryPoint> entries, Vec2 point,
+                                   double multiplier, std::span<const float> goal, std::span<const double> goal_excess) {
+  double best = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const double x = a[k], y = goal[k];
+    if (!(x < kInf) || !(y < kInf)) continue;
+    if (x >= y) {
+      // Every point of the leaf costs at least x, the goal at most y + its excess.
+      best = std::max(best, x - y - goal_excess[k]);
+    } else if (y - x > best) {
+      // The goal costs at least y, the point at most x + the way from the leaf's entry.
+      const Vec2 e{entries[k].x, entries[k].y};
+      best = std::max(best, y - x - distance(point, e) * multiplier);
+    }
   }
   return best;
 }
