@@ -59,16 +59,16 @@ void costs_from(const Quadtree& tree, const QuadLinks& links, std::uint32_t sour
 
 // The corner graph: the side points of every passable leaf (its corners and the ends of
 // its portals), each linked to the leaf's other side points by a straight segment inside
-// the leaf; a point on the portal between two linked leaves is the same place in both
-// (a link of cost 0), so that paths cross from leaf to leaf only where the search can,
-// never through a corner where two leaves merely touch.
+// the leaf. The side points of two linked leaves that lie on their portal are one place
+// (so a path crosses from leaf to leaf only where the search can, never through a corner
+// where two leaves merely touch); the graph's vertices are the places.
 struct CornerGraph {
-  std::vector<glm::ivec2> point;           // per vertex (one leaf's side point), cells
-  std::vector<std::uint32_t> owner;        // per vertex: its leaf
-  std::vector<std::uint64_t> key;          // per vertex: point (row-major), then the leaf's corner
-  std::vector<std::uint32_t> leaf_begin;   // per leaf slot + 1: its vertices, in point order
-  std::vector<std::uint32_t> cross_begin;  // per vertex + 1: the same point in linked leaves
-  std::vector<std::uint32_t> cross;
+  std::vector<glm::ivec2> point;           // per side point of a leaf, cells
+  std::vector<std::uint32_t> leaf_begin;   // per leaf slot + 1: its side points, in point order
+  std::vector<std::uint32_t> place;        // per side point: its place
+  std::vector<std::uint32_t> place_begin;  // per place + 1: its side points in place_point
+  std::vector<std::uint32_t> place_point;
+  std::vector<std::uint32_t> owner;        // per side point: its leaf
 };
 
 bool point_before(glm::ivec2 a, glm::ivec2 b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
@@ -76,7 +76,6 @@ bool point_before(glm::ivec2 a, glm::ivec2 b) { return a.y != b.y ? a.y < b.y : 
 CornerGraph corner_graph(const Quadtree& tree, const QuadLinks& links) {
   CornerGraph g;
   const std::size_t slots = tree.leaf_slots();
-  const std::uint64_t side = std::uint64_t(tree.root_size()) + 1;
   g.leaf_begin.assign(slots + 1, 0);
   std::vector<glm::ivec2> pts;
   for (std::uint32_t id = 0; id < slots; ++id) {
@@ -90,60 +89,82 @@ CornerGraph corner_graph(const Quadtree& tree, const QuadLinks& links) {
     for (const glm::ivec2 p : pts) {
       g.point.push_back(p);
       g.owner.push_back(id);
-      g.key.push_back(((std::uint64_t(p.y) * side + std::uint64_t(p.x)) << 32) | tree.corner(id));
     }
   }
   g.leaf_begin[slots] = std::uint32_t(g.point.size());
-  g.cross_begin.assign(g.point.size() + 1, 0);
-  for (std::uint32_t v = 0; v < g.point.size(); ++v) {
-    g.cross_begin[v] = std::uint32_t(g.cross.size());
+  // Union-find over the side points: those on a portal join their copy across it.
+  const std::uint32_t n = std::uint32_t(g.point.size());
+  std::vector<std::uint32_t> root(n);
+  for (std::uint32_t v = 0; v < n; ++v) root[v] = v;
+  const auto find = [&](std::uint32_t v) {
+    while (root[v] != v) v = root[v] = root[root[v]];
+    return v;
+  };
+  for (std::uint32_t v = 0; v < n; ++v) {
     const glm::ivec2 p = g.point[v];
     for (const QuadLink& k : links.out(g.owner[v])) {
       // Portals are axis-aligned with a < b.
       if (p.x < k.a.x || p.x > k.b.x || p.y < k.a.y || p.y > k.b.y) continue;
       const auto first = g.point.begin() + g.leaf_begin[k.to], last = g.point.begin() + g.leaf_begin[k.to + 1];
       const auto at = std::lower_bound(first, last, p, point_before);
-      if (at != last && *at == p) g.cross.push_back(std::uint32_t(at - g.point.begin()));
+      if (at != last && *at == p) root[find(v)] = find(std::uint32_t(at - g.point.begin()));
     }
   }
-  g.cross_begin[g.point.size()] = std::uint32_t(g.cross.size());
+  g.place.assign(n, 0);
+  std::vector<std::uint32_t> index(n, std::numeric_limits<std::uint32_t>::max());
+  std::uint32_t places = 0;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    std::uint32_t& i = index[find(v)];
+    if (i == std::numeric_limits<std::uint32_t>::max()) i = places++;
+    g.place[v] = i;
+  }
+  g.place_begin.assign(places + 1, 0);
+  for (std::uint32_t v = 0; v < n; ++v) ++g.place_begin[g.place[v] + 1];
+  for (std::uint32_t i = 0; i < places; ++i) g.place_begin[i + 1] += g.place_begin[i];
+  g.place_point.resize(n);
+  std::vector<std::uint32_t> fill(g.place_begin.begin(), g.place_begin.end() - 1);
+  for (std::uint32_t v = 0; v < n; ++v) g.place_point[fill[g.place[v]]++] = v;
   return g;
 }
 
 // Costs from `source` over the corner graph, from its centre: per leaf, the cost of its
 // cheapest side point and that point (world); the source's own leaf costs 0 at its centre.
-// Pops break ties on points and corners, never on leaf ids.
 void corner_costs_from(const Quadtree& tree, const CornerGraph& g, std::uint32_t source, std::vector<double>& cost,
                        std::vector<Vec2>& entry) {
   const double s = tree.cell_size();
   const std::size_t slots = tree.leaf_slots();
-  std::vector<double> d(g.point.size(), kInf);
-  using Item = std::tuple<double, std::uint64_t, std::uint32_t>;  // (cost, key, vertex)
+  std::vector<double> d(g.place_begin.size() - 1, kInf);  // per place
+  // (cost, place): the costs found do not depend on the order of equal pops (each is the
+  // least of the same sums), nor the entries (ties go to the first point of a leaf).
+  using Item = std::pair<double, std::uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   const auto reach = [&](std::uint32_t w, double nd) {
-    if (nd < d[w]) d[w] = nd, open.emplace(nd, g.key[w], w);
+    if (nd < d[w]) d[w] = nd, open.emplace(nd, w);
   };
   const Vec2 centre = tree.leaf_center(source) / s;
   for (std::uint32_t w = g.leaf_begin[source]; w < g.leaf_begin[source + 1]; ++w) {
-    reach(w, distance(centre, Vec2(g.point[w])) * s * tree.leaf(source).multiplier);
+    reach(g.place[w], distance(centre, Vec2(g.point[w])) * s * tree.leaf(source).multiplier);
   }
   while (!open.empty()) {
-    const auto [dv, key, v] = open.top();
+    const auto [dv, v] = open.top();
     open.pop();
     if (dv > d[v]) continue;
-    for (std::uint32_t j = g.cross_begin[v]; j < g.cross_begin[v + 1]; ++j) reach(g.cross[j], dv);
-    const std::uint32_t leaf = g.owner[v];
-    const double mu = tree.leaf(leaf).multiplier * s;
-    const Vec2 pv(g.point[v]);
-    for (std::uint32_t w = g.leaf_begin[leaf]; w < g.leaf_begin[leaf + 1]; ++w) {
-      reach(w, dv + distance(pv, Vec2(g.point[w])) * mu);
+    for (std::uint32_t j = g.place_begin[v]; j < g.place_begin[v + 1]; ++j) {
+      const std::uint32_t at = g.place_point[j];
+      const std::uint32_t leaf = g.owner[at];
+      const double mu = tree.leaf(leaf).multiplier * s;
+      const Vec2 pv(g.point[at]);
+      for (std::uint32_t w = g.leaf_begin[leaf]; w < g.leaf_begin[leaf + 1]; ++w) {
+        const std::uint32_t pw = g.place[w];
+        if (d[pw] > dv) reach(pw, dv + distance(pv, Vec2(g.point[w])) * mu);  // no root for the settled
+      }
     }
   }
   cost.assign(slots, kInf);
   entry.assign(slots, Vec2{0, 0});
   for (std::uint32_t id = 0; id < slots; ++id) {
     for (std::uint32_t w = g.leaf_begin[id]; w < g.leaf_begin[id + 1]; ++w) {
-      if (d[w] < cost[id]) cost[id] = d[w], entry[id] = Vec2(g.point[w]) * s;
+      if (d[g.place[w]] < cost[id]) cost[id] = d[g.place[w]], entry[id] = Vec2(g.point[w]) * s;
     }
   }
   cost[source] = 0;
