@@ -257,8 +257,8 @@ double QuadLandmarks::bound(std::span<const float> a, std::span<const float> b, 
   return best;
 }
 
-double QuadLandmarks::corner_bound(std::span<const float> a, std::span<const EntryPoint> entries, Vec2 point,
-                                   double multiplier, std::span<const float> goal, std::span<const double> goal_excess) {
+double QuadLandmarks::corner_bound(std::span<const float> a, double slack, std::span<const float> goal,
+                                   std::span<const double> goal_excess) {
   double best = 0;
   for (std::size_t k = 0; k < a.size(); ++k) {
     const double x = a[k], y = goal[k];
@@ -267,9 +267,9 @@ double QuadLandmarks::corner_bound(std::span<const float> a, std::span<const Ent
       // Every point of the leaf costs at least x, the goal at most y + its excess.
       best = std::max(best, x - y - goal_excess[k]);
     } else if (y - x > best) {
-      // The goal costs at least y, the point at most x + the way from the leaf's entry.
-      const Vec2 e{entries[k].x, entries[k].y};
-      best = std::max(best, y - x - distance(point, e) * multiplier);
+      // The goal costs at least y, the point at most x + the way from the leaf's entry
+      // (at most `slack`: the exact way would cost a read of the entries per estimate).
+      best = std::max(best, y - x - slack);
     }
   }
   return best;

@@ -87,21 +87,20 @@ class QuadLandmarks final : public DerivedStructure {
     return {corner_cost_.data() + std::size_t(leaf) * count_, std::size_t(count_)};
   }
   /// Per landmark, the cheapest side point of a leaf (world; a landmark's own leaf: its
-  /// centre).
+  /// centre). Read for the goal's leaf, once per query.
   std::span<const EntryPoint> corner_entries(std::uint32_t leaf) const {
     return {corner_entry_.data() + std::size_t(leaf) * count_, std::size_t(count_)};
   }
 
-  /// An estimate of the travel cost from `point`, in a leaf with corner costs `a`,
-  /// entries `entries` and multiplier `multiplier`, to a goal point in a leaf with corner
-  /// costs `goal`, where `goal_excess[k]` is the goal's distance from that leaf's entry for
-  /// landmark k times its multiplier. Per landmark: when the leaf is the farther,
-  /// a - goal - goal_excess (any point of the leaf costs at least a, the goal at most goal +
-  /// goal_excess); when the goal is, goal - a - |point - entry| * multiplier. The largest,
-  /// or 0 if no landmark reaches both. With no margin: the corner costs are near the true
-  /// ones.
-  static double corner_bound(std::span<const float> a, std::span<const EntryPoint> entries, Vec2 point,
-                             double multiplier, std::span<const float> goal, std::span<const double> goal_excess);
+  /// An estimate of the travel cost from a point of a leaf with corner costs `a` to a goal
+  /// point in a leaf with corner costs `goal`, where `goal_excess[k]` is the goal's
+  /// distance from that leaf's entry for landmark k times its multiplier and `slack` the
+  /// leaf's diagonal times its multiplier. Per landmark: when the leaf is the farther,
+  /// a - goal - goal_excess (any point of the leaf costs at least a, the goal at most
+  /// goal + goal_excess); when the goal is, goal - a - slack. The largest, or 0 if no
+  /// landmark reaches both. With no margin: the corner costs are near the true ones.
+  static double corner_bound(std::span<const float> a, double slack, std::span<const float> goal,
+                             std::span<const double> goal_excess);
 
  private:
   int count_ = 0;

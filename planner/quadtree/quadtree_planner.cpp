@@ -21,12 +21,13 @@
 // paths, not shortest ones, so the estimate may exceed the true cost a little; a margin
 // takes a share of the costs off it. The same landmarks costed over the corner graph
 // (straight segments between the leaves' side points) give a second estimate, near the
-// true costs and so with no margin; it bounds the goal's cost by its exact distance from
-// its leaf's cheapest side point, and a leaf's by its entry point's, instead of
-// half-diagonals. The heuristic takes the larger: the greedy costs run above the true
-// ones (axis-aligned legs among small leaves) and pull the search on in cluttered maps,
-// the corner costs see through rooms and corridors of small leaves where the margin
-// takes off most of the greedy estimate. The closed-list rule stays as it is.
+// true costs and so with no margin; a leaf's corner cost is the least of its points', so
+// only the other side of each difference takes a slack: the goal's exact distance from
+// its leaf's cheapest side point, or a leaf's diagonal. The heuristic takes the larger:
+// the greedy costs run above the true ones (axis-aligned legs among small leaves) and
+// pull the search on in cluttered maps, the corner costs see through rooms and
+// corridors of small leaves where the margin takes off most of the greedy estimate. The
+// closed-list rule stays as it is.
 //
 // Node ids are the leaves' corners (the row-major index of each leaf's top-left cell,
 // Quadtree::corner), not their ids: leaf ids depend on the updates a tree went through,
@@ -135,8 +136,9 @@ double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
     const double mu = travel_multiplier(leaf);
     const double slack = kHalfDiagonal * l.size * map_->tree().cell_size() * mu + goal_slack_;
     h = std::max(h, QuadLandmarks::bound(landmarks_->costs(leaf), goal_costs_, slack, params_.landmark_margin));
-    h = std::max(h, QuadLandmarks::corner_bound(landmarks_->corner_costs(leaf), landmarks_->corner_entries(leaf),
-                                                entry, mu, goal_corner_costs_, goal_excess_));
+    const double diagonal = 2 * kHalfDiagonal * l.size * map_->tree().cell_size() * mu;
+    h = std::max(h, QuadLandmarks::corner_bound(landmarks_->corner_costs(leaf), diagonal, goal_corner_costs_,
+                                                goal_excess_));
   }
   return h * params_.weight;
 }

@@ -247,8 +247,8 @@ TEST_CASE("the corner estimate never exceeds the octile distance between two cel
       for (const QuadLandmarks::EntryPoint& e : marks.corner_entries(gl)) {
         excess.push_back(std::hypot((g - Vec2{e.x, e.y}).x, (g - Vec2{e.x, e.y}).y) * tree.leaf(gl).multiplier);
       }
-      const double est = QuadLandmarks::corner_bound(marks.corner_costs(pl), marks.corner_entries(pl), p,
-                                                     tree.leaf(pl).multiplier, marks.corner_costs(gl), excess);
+      const double diagonal = std::sqrt(2.0) * tree.leaf(pl).size * s * tree.leaf(pl).multiplier;
+      const double est = QuadLandmarks::corner_bound(marks.corner_costs(pl), diagonal, marks.corner_costs(gl), excess);
       CAPTURE(octile);
       CHECK(est <= octile + 1e-6);
       worst = std::max(worst, est / octile);
@@ -261,17 +261,16 @@ TEST_CASE("the corner estimate never exceeds the octile distance between two cel
   CHECK(useful > checked / 4);  // and is no trivial bound
 }
 
-TEST_CASE("the corner estimate: the farther side's cost less the other side's bound") {
+TEST_CASE("the corner estimate: the farther side's cost less the other side's slack") {
   const float inf = std::numeric_limits<float>::infinity();
   const float a[3] = {50, 10, inf}, goal[3] = {20, 40, 7};
-  const QuadLandmarks::EntryPoint entries[3] = {{0, 0}, {3, 4}, {0, 0}};
   const double excess[3] = {2, 100, 0};
   // Landmark 0: the leaf is farther: 50 - 20 - 2 = 28. Landmark 1: the goal is: 40 - 10 -
-  // |(0, 0) - (3, 4)| * 2 = 20. The third reaches the goal only.
-  CHECK(QuadLandmarks::corner_bound(a, entries, Vec2{0, 0}, 2.0, goal, excess) == doctest::Approx(28));
+  // 5 = 25. The third reaches the goal only.
+  CHECK(QuadLandmarks::corner_bound(a, 5.0, goal, excess) == doctest::Approx(28));
   const double far[3] = {40, 100, 0};
-  CHECK(QuadLandmarks::corner_bound(a, entries, Vec2{0, 0}, 2.0, goal, far) == doctest::Approx(20));
-  CHECK(QuadLandmarks::corner_bound(a, entries, Vec2{0, 0}, 10.0, goal, far) == 0.0);
+  CHECK(QuadLandmarks::corner_bound(a, 5.0, goal, far) == doctest::Approx(25));
+  CHECK(QuadLandmarks::corner_bound(a, 40.0, goal, far) == 0.0);
 }
 
 }  // TEST_SUITE
