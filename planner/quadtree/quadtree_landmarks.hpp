@@ -27,7 +27,17 @@ namespace pathscope {
 /// other regions have no cost (infinity) and get no bound.
 ///
 /// The costs are those of real paths, so they may exceed the shortest ones (by the
-/// zigzag of entries taken greedily); bound() therefore takes off a share of them.
+/// zigzag of entries taken greedily: a leaf entered at the point of the portal nearest to
+/// its parent's entry is mostly reached by axis-aligned legs, so among small leaves a
+/// cost runs up to the Manhattan distance); bound() therefore takes off a share of them.
+///
+/// The same landmarks are also costed over the *corner graph* (corner_costs()): the side
+/// points of the passable leaves (their corners and their portals' ends), each linked to
+/// the other side points of its leaf by a straight segment times the leaf's multiplier,
+/// and shared by two leaves where it lies on their portal. Its shortest paths bend only
+/// at those points, so its costs stay near the true travel costs (at most the octile
+/// excess among unit cells, less in larger leaves); a leaf's corner cost is that of its
+/// cheapest side point, which corner_entry() gives.
 ///
 /// Cached by the world beside the class's QuadtreeMap, one per count: kept while no cell
 /// changes, made again at the first use after a change of cells (the costs depend on the
@@ -45,8 +55,14 @@ class QuadLandmarks final : public DerivedStructure {
   /// Kept when no cell changed, else dropped.
   bool update(const PlanningWorld&, const WorldChange& change) override { return change.cells.empty(); }
   std::size_t memory_bytes() const override {
-    return cost_.capacity() * sizeof(float) + landmarks_.capacity() * sizeof(std::uint32_t);
+    return (cost_.capacity() + corner_cost_.capacity()) * sizeof(float) +
+           corner_entry_.capacity() * sizeof(EntryPoint) + landmarks_.capacity() * sizeof(std::uint32_t);
   }
+
+  /// A point of a leaf's side, world, in single precision.
+  struct EntryPoint {
+    float x, y;
+  };
 
   int count() const { return count_; }
   /// The landmarks' leaf ids.
@@ -65,10 +81,33 @@ class QuadLandmarks final : public DerivedStructure {
   /// |a - b| - slack - margin * max(a, b); 0 if no landmark reaches both.
   static double bound(std::span<const float> a, std::span<const float> b, double slack, double margin);
 
+  /// The costs of one leaf from every landmark over the corner graph: those of its
+  /// cheapest side point (0 at a landmark's own leaf), infinity outside its region.
+  std::span<const float> corner_costs(std::uint32_t leaf) const {
+    return {corner_cost_.data() + std::size_t(leaf) * count_, std::size_t(count_)};
+  }
+  /// Per landmark, the cheapest side point of a leaf (world; a landmark's own leaf: its
+  /// centre). Read for the goal's leaf, once per query.
+  std::span<const EntryPoint> corner_entries(std::uint32_t leaf) const {
+    return {corner_entry_.data() + std::size_t(leaf) * count_, std::size_t(count_)};
+  }
+
+  /// An estimate of the travel cost from a point of a leaf with corner costs `a` to a goal
+  /// point in a leaf with corner costs `goal`, where `goal_excess[k]` is the goal's
+  /// distance from that leaf's entry for landmark k times its multiplier and `slack` the
+  /// leaf's diagonal times its multiplier. Per landmark: when the leaf is the farther,
+  /// a - goal - goal_excess (any point of the leaf costs at least a, the goal at most
+  /// goal + goal_excess); when the goal is, goal - a - slack. The largest, or 0 if no
+  /// landmark reaches both. With no margin: the corner costs are near the true ones.
+  static double corner_bound(std::span<const float> a, double slack, std::span<const float> goal,
+                             std::span<const double> goal_excess);
+
  private:
   int count_ = 0;
   std::vector<std::uint32_t> landmarks_;
   std::vector<float> cost_;  // per leaf slot, count_ costs in a row
+  std::vector<float> corner_cost_;          // the same over the corner graph
+  std::vector<EntryPoint> corner_entry_;    // per leaf slot, count_ cheapest side points
 };
 
 }  // namespace pathscope

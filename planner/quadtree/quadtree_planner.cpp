@@ -19,7 +19,15 @@
 // (quadtree_landmarks.hpp): costs from far-apart leaves, in the same model, whose
 // differences see the walls and the slow terrain in the way. Those costs are of real
 // paths, not shortest ones, so the estimate may exceed the true cost a little; a margin
-// takes a share of the costs off it. The closed-list rule stays as it is.
+// takes a share of the costs off it. The same landmarks costed over the corner graph
+// (straight segments between the leaves' side points) give a second estimate, near the
+// true costs and so with no margin; a leaf's corner cost is the least of its points', so
+// only the other side of each difference takes a slack: the goal's exact distance from
+// its leaf's cheapest side point, or a leaf's diagonal. The heuristic takes the larger:
+// the greedy costs run above the true ones (axis-aligned legs among small leaves) and
+// pull the search on in cluttered maps, the corner costs see through rooms and
+// corridors of small leaves where the margin takes off most of the greedy estimate. The
+// closed-list rule stays as it is.
 //
 // Node ids are the leaves' corners (the row-major index of each leaf's top-left cell,
 // Quadtree::corner), not their ids: leaf ids depend on the updates a tree went through,
@@ -125,8 +133,12 @@ double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
   double h = d * min_multiplier_;
   if (landmarks_) {
     const QuadLeaf& l = map_->tree().leaf(leaf);
-    const double slack = kHalfDiagonal * l.size * map_->tree().cell_size() * travel_multiplier(leaf) + goal_slack_;
+    const double mu = travel_multiplier(leaf);
+    const double slack = kHalfDiagonal * l.size * map_->tree().cell_size() * mu + goal_slack_;
     h = std::max(h, QuadLandmarks::bound(landmarks_->costs(leaf), goal_costs_, slack, params_.landmark_margin));
+    const double diagonal = 2 * kHalfDiagonal * l.size * map_->tree().cell_size() * mu;
+    h = std::max(h, QuadLandmarks::corner_bound(landmarks_->corner_costs(leaf), diagonal, goal_corner_costs_,
+                                                goal_excess_));
   }
   return h * params_.weight;
 }
@@ -197,6 +209,12 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
     const std::span<const float> g = landmarks_->costs(goal_leaf_);
     goal_costs_.assign(g.begin(), g.end());
     goal_slack_ = kHalfDiagonal * tree.leaf(goal_leaf_).size * tree.cell_size() * travel_multiplier(goal_leaf_);
+    const std::span<const float> c = landmarks_->corner_costs(goal_leaf_);
+    goal_corner_costs_.assign(c.begin(), c.end());
+    goal_excess_.clear();
+    for (const QuadLandmarks::EntryPoint& e : landmarks_->corner_entries(goal_leaf_)) {
+      goal_excess_.push_back(distance(query.goal, Vec2{e.x, e.y}) * travel_multiplier(goal_leaf_));
+    }
     result_.stats.extra.push_back({"landmarks", double(landmarks_->count())});
   }
   LeafState& s = state_[start_leaf_];

@@ -29,8 +29,9 @@ namespace pathscope {
 /// refinement event. Costs are metres of terrain-weighted travel along the final path.
 ///
 /// The heuristic is the straight distance to the goal times the smallest multiplier, or
-/// with landmarks (QuadtreeParams::landmarks > 0) the larger of that and the landmarks'
-/// estimate (QuadLandmarks::bound), which sees walls and slow terrain between.
+/// with landmarks (QuadtreeParams::landmarks > 0) the largest of that and the landmarks'
+/// two estimates (QuadLandmarks::bound over their greedy costs, QuadLandmarks::corner_bound
+/// over their corner costs), which see walls and slow terrain between.
 struct QuadtreeParams {
   /// Multiplies the heuristic (1: A*; above 1: fewer expansions, longer corridors; see
   /// the README for what it costs in length).
@@ -120,6 +121,8 @@ class QuadtreePlanner final : public Planner {
   const QuadLandmarks* landmarks_ = nullptr;  // fetched at start() when asked for
   std::vector<float> goal_costs_;     // the goal leaf's landmark costs
   double goal_slack_ = 0;             // its half-diagonal times its multiplier
+  std::vector<float> goal_corner_costs_;  // the goal leaf's corner costs
+  std::vector<double> goal_excess_;       // per landmark: the goal's distance from its leaf's entry, times its multiplier
   PathQuery query_;
   NodeId start_leaf_ = kNoNode;  // leaf ids
   NodeId goal_leaf_ = kNoNode;
