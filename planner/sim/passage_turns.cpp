@@ -141,6 +141,7 @@ void Simulation::keep_passages() {
     any = any || !tallies[c].empty();
   }
   if (!any) return;
+  claim_ways();
   for (SimUnit& u : units_) {
     if (!u.alive || (u.state != MoveState::Moving && u.state != MoveState::WaitingForPath)) continue;
     const bool stepping_aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
@@ -231,7 +232,7 @@ void Simulation::keep_passages() {
     u.passage_wait = true;
     const auto cell = grid.cell_at(t->entry);
     const double width = cell ? static_cast<double>(map.widths()[*cell]) : 0.0;
-    wait_clear(u, t->entry, t->flow, 0.5 * width);
+    if (!step_off_claimed(u)) wait_clear(u, t->entry, t->flow, 0.5 * width);
   }
   for (std::size_t c = 0; c < impl_->passage_maps.size(); ++c) {
     std::vector<Passage>& passages = impl_->passage_maps[c].passages();
@@ -244,6 +245,136 @@ void Simulation::keep_passages() {
       p.waiting = tally.waiting;
     }
   }
+}
+
+
+// ---------------------------------------------------------------------------------------
+// The way out, claimed. Units waiting for a passage step off the ways of the units
+// coming through it: not only the line through it (wait_clear) but each such unit's path
+// on from where it stands, out to kClaimReach metres. Two crowds swapping sides through
+// one gap otherwise lock: the side waiting stands where the other side's goals are.
+
+namespace {
+
+constexpr double kClaimReach = 48;   // metres of each way claimed
+constexpr int kStepOffCells = 40;    // cells searched round a waiting unit for a free one
+constexpr double kMouthClear = 6;    // metres round a held passage kept clear
+
+}  // namespace
+
+void Simulation::claim_ways() {
+  const double now = time();
+  const std::size_t classes = impl_->passage_maps.size();
+  impl_->claimed.resize(classes);
+  impl_->any_claimed.assign(classes, 0);
+  for (std::size_t c = 0; c < classes; ++c) {
+    std::vector<std::uint8_t>& claimed = impl_->claimed[c];
+    claimed.assign(world_->grid(c).cell_count(), 0);
+  }
+  // Round a held passage, kMouthClear metres of both mouths: those coming out must not
+  // find the queue standing there.
+  for (std::size_t c = 0; c < classes; ++c) {
+    const CostGrid& grid = world_->grid(c);
+    std::vector<std::uint8_t>& claimed = impl_->claimed[c];
+    const double cell = grid.cell_size();
+    for (const Passage& p : impl_->passage_maps[c].passages()) {
+      if (!p.held) continue;
+      impl_->any_claimed[c] = 1;
+      const int x0 = static_cast<int>(std::floor((p.bounds.lo.x - kMouthClear) / cell));
+      const int x1 = static_cast<int>(std::floor((p.bounds.hi.x + kMouthClear) / cell));
+      const int y0 = static_cast<int>(std::floor((p.bounds.lo.y - kMouthClear) / cell));
+      const int y1 = static_cast<int>(std::floor((p.bounds.hi.y + kMouthClear) / cell));
+      for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+          if (!grid.in_bounds(x, y)) continue;
+          const Vec2 centre{(x + 0.5) * cell, (y + 0.5) * cell};
+          const Vec2 nearest = glm::clamp(centre, p.bounds.lo, p.bounds.hi);
+          if (glm::length(centre - nearest) <= kMouthClear) claimed[grid.index(x, y)] = 1;
+        }
+      }
+    }
+  }
+  for (const SimUnit& u : units_) {
+    if (!u.alive || u.state != MoveState::Moving || u.path.empty() || u.waypoint >= u.path.size()) continue;
+    const UnitPrivate& x = impl_->extra[u.id.index];
+    if (x.last_passage < 0 || now - x.passage_time > kClearSeconds) continue;
+    PassageMap& map = impl_->passage_maps[u.movement_class];
+    const Passage& p = map.passages()[static_cast<std::size_t>(x.last_passage)];
+    if (!p.held || glm::dot(x.passage_flow, p.flow) <= 0) continue;
+    const CostGrid& grid = world_->grid(u.movement_class);
+    const Motion& m = impl_->motions[u.movement_class];
+    std::vector<std::uint8_t>& claimed = impl_->claimed[u.movement_class];
+    const double cell = grid.cell_size();
+    // Wide enough that a unit at the centre of an unclaimed cell clears the way's line.
+    const double reach = 2 * m.hard_radius + kWaitMargin + 0.5 * std::sqrt(2.0) * cell;
+    const int r = static_cast<int>(std::ceil(reach / cell));
+    auto claim = [&](Vec2 q) {
+      const int cx = static_cast<int>(std::floor(q.x / cell)), cy = static_cast<int>(std::floor(q.y / cell));
+      for (int dy = -r; dy <= r; ++dy) {
+        for (int dx = -r; dx <= r; ++dx) {
+          if (!grid.in_bounds(cx + dx, cy + dy)) continue;
+          const Vec2 lo{(cx + dx) * cell, (cy + dy) * cell};
+          const Vec2 nearest = glm::clamp(q, lo, lo + Vec2{cell, cell});
+          if (glm::length(nearest - q) <= reach) claimed[grid.index(cx + dx, cy + dy)] = 1;
+        }
+      }
+    };
+    walk_way(u, 0.5 * cell, kClaimReach, [&](Vec2 q) {
+      claim(q);
+      return false;
+    });
+    impl_->any_claimed[u.movement_class] = 1;
+  }
+}
+
+bool Simulation::step_off_claimed(SimUnit& u) {
+  if (u.movement_class >= impl_->any_claimed.size() || !impl_->any_claimed[u.movement_class]) return false;
+  const CostGrid& grid = world_->grid(u.movement_class);
+  const std::vector<std::uint8_t>& claimed = impl_->claimed[u.movement_class];
+  const auto here = grid.cell_at(u.position);
+  if (!here || !claimed[*here]) return false;
+  UnitPrivate& x = impl_->extra[u.id.index];
+  // The nearest cell open to it and off every claimed way, outwards ring by ring (a
+  // breadth-first walk over open cells, so never through a wall).
+  const glm::ivec2 start = grid.cell(*here);
+  std::vector<std::uint32_t> frontier{*here}, next;
+  constexpr int kSide = 2 * kStepOffCells + 1;
+  std::vector<std::uint8_t> seen(kSide * kSide, 0);  // the square round the start
+  seen[kStepOffCells * kSide + kStepOffCells] = 1;
+  constexpr int kDx[4] = {1, -1, 0, 0};
+  constexpr int kDy[4] = {0, 0, 1, -1};
+  for (int ring = 0; ring < kStepOffCells && !frontier.empty(); ++ring) {
+    next.clear();
+    for (const std::uint32_t c : frontier) {
+      const glm::ivec2 at = grid.cell(c);
+      for (int k = 0; k < 4; ++k) {
+        const int nx = at.x + kDx[k], ny = at.y + kDy[k];
+        if (!grid.in_bounds(nx, ny) || std::abs(nx - start.x) > kStepOffCells || std::abs(ny - start.y) > kStepOffCells) continue;
+        const std::uint32_t n = grid.index(nx, ny);
+        std::uint8_t& was = seen[(ny - start.y + kStepOffCells) * kSide + (nx - start.x + kStepOffCells)];
+        if (was) continue;
+        was = 1;
+        if (point_blocked(grid, x.move_key, grid.center(n))) continue;
+        if (!claimed[n] && !segment_blocked(grid, x.move_key, u.position, grid.center(n))) {
+          const Vec2 spot = grid.center(n);
+          u.predicted.clear();
+          u.yield = Yield::MoveAside;
+          u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
+          u.aside = u.home = u.get_to = spot;
+          u.yield_until = time() + kYieldSeconds;
+          x.yield_path = {spot};
+          predict(u);
+          x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
+                                       : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+          x.next_from_prediction = !u.predicted.empty();
+          return true;
+        }
+        next.push_back(n);
+      }
+    }
+    std::swap(frontier, next);
+  }
+  return false;
 }
 
 }  // namespace pathscope::sim

@@ -103,6 +103,10 @@ struct Simulation::Impl {
   BridgeReservations bridges;      ///< One platoon at a time on a bridge (seed 004).
   std::vector<PassageMap> passage_maps;  ///< Per class; made at the first step, and again after a world change.
   std::vector<std::vector<PassageTally>> passage_tallies;  ///< Scratch: per class, per passage.
+  /// Scratch, per class: grid cells on the ways of units through a held passage (their
+  /// paths on from where they stand), which units waiting for it step off.
+  std::vector<std::vector<std::uint8_t>> claimed;
+  std::vector<std::uint8_t> any_claimed;  ///< Scratch, per class: some cell is claimed.
   std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
 };
 

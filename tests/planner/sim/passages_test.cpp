@@ -168,6 +168,27 @@ TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue
   CHECK(sim.counters().hard_overlaps == 0);
 }
 
+TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap through one gap") {
+  // Each side's goals lie where the other side waits: the waiting side steps off the
+  // paths of those coming through (and 6 m round the held passage), or both lock.
+  Simulation sim(crossing_case(50));
+  bool stepped_off = false;
+  for (int i = 0; i < 600 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
+    sim.step();
+    const Passage& p = sim.passages(0)[0];
+    for (const SimUnit& u : sim.slots()) {
+      // Waiting, and sent to a spot farther than the line rule's (half the gap's width
+      // and a radius off the line through it): off a claimed way or out of the mouth.
+      if (!p.held || !u.passage_wait || u.yield != Yield::MoveAside) continue;
+      const Vec2 nearest = glm::clamp(u.aside, p.bounds.lo, p.bounds.hi);
+      stepped_off = stepped_off || glm::length(u.aside - nearest) >= 6.0;
+    }
+  }
+  CHECK(stepped_off);
+  CHECK(sim.arrived_count() >= 95);  // 46 before the ways were claimed (with detours: 91)
+  CHECK(sim.counters().hard_overlaps == 0);
+}
+
 TEST_CASE("passages: out of a passage a path runs straight on before it turns, unless its goal is by the mouth") {
   // One unit through the gap to a goal up and to the right: its path leaves the gap and
   // runs 8 m (kExitRun) along the way it came out before it turns, past where units
