@@ -178,6 +178,11 @@ std::span<const Passage> Simulation::passages(std::size_t movement_class) const 
   return impl_->passage_maps[movement_class].passages();
 }
 
+std::span<const std::uint8_t> Simulation::claimed_cells(std::size_t movement_class) const {
+  if (movement_class >= impl_->any_claimed.size() || !impl_->any_claimed[movement_class]) return {};
+  return impl_->claimed[movement_class];
+}
+
 double Simulation::time() const { return static_cast<double>(counters_.steps) * scenario().sim.dt; }
 
 void Simulation::update_world(Scenario next) {

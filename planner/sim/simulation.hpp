@@ -200,6 +200,9 @@ class Simulation {
   /// The narrow passages of a movement class's grid and who goes through them now
   /// (empty before the first step, or with SimSettings::passages off).
   std::span<const Passage> passages(std::size_t movement_class) const;
+  /// Per cell of the class's grid, 1 where the last step claimed the way out of a held
+  /// passage (units waiting for it step off those cells); empty when nothing is claimed.
+  std::span<const std::uint8_t> claimed_cells(std::size_t movement_class) const;
   const SimCounters& counters() const { return counters_; }
   /// Units alive whose order is done: arrived (Move, Waypoints); patrols never arrive.
   std::size_t arrived_count() const;

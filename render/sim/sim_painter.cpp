@@ -110,6 +110,24 @@ void paint_passages(const SimScene& scene, DrawList& out) {
   if (scene.grid_width <= 0 || !(scene.cell_size > 0)) return;
   const auto w = static_cast<std::uint32_t>(scene.grid_width);
   const double s = scene.cell_size;
+  // The claimed ways (the first class's, on the grid drawn), one rectangle per run of a row.
+  if (!scene.claimed.empty() && !scene.claimed[0].empty()) {
+    const std::span<const std::uint8_t> claimed = scene.claimed[0];
+    const std::size_t rows = claimed.size() / w;
+    for (std::size_t y = 0; y < rows; ++y) {
+      for (std::size_t x = 0; x < w;) {
+        if (!claimed[y * w + x]) {
+          ++x;
+          continue;
+        }
+        std::size_t end = x;
+        while (end < w && claimed[y * w + end]) ++end;
+        out.rect(Layer::SimPassages, sim_palette::kPassageClaim, Vec2{double(x) * s, double(y) * s},
+                 Vec2{double(end) * s, double(y + 1) * s}, true);
+        x = end;
+      }
+    }
+  }
   for (const std::span<const sim::Passage> passages : scene.passages) {
     for (const sim::Passage& p : passages) {
       const Color fill = p.held ? sim_palette::kPassageHeld : sim_palette::kPassage;
@@ -249,6 +267,7 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
   scene.selected = selected;
   for (std::size_t c = 0; c < simulation.scenario().classes.size(); ++c) {
     scene.passages.push_back(simulation.passages(c));
+    scene.claimed.push_back(simulation.claimed_cells(c));
   }
   scene.grid_width = simulation.world().grid(0).width();
   scene.cell_size = simulation.world().grid(0).cell_size();

@@ -45,6 +45,8 @@ struct SimScene {
   /// The planning cost made from the density (PlanningWorld::cost_overlay: a factor per
   /// cell of the grid above, >= 1); empty when none.
   std::span<const float> density_cost;
+  /// Per movement class, the cells claimed as the way out of a held passage (may be empty).
+  std::vector<std::span<const std::uint8_t>> claimed;
 };
 
 /// The scene of `simulation` as it stands, with `selected` highlighted.
@@ -87,6 +89,7 @@ inline constexpr Color kPassage{120, 200, 255, 45};     ///< A free passage's ce
 inline constexpr Color kPassageHeld{90, 230, 140, 80};  ///< A held passage's cells.
 inline constexpr Color kPassageFlow{90, 230, 140, 255}; ///< The way units go through it.
 inline constexpr Color kPassageQueue{250, 175, 40, 255};///< The way units wait to go through.
+inline constexpr Color kPassageClaim{90, 230, 140, 40}; ///< Cells claimed as the way out: waiting units step off them.
 inline constexpr Color kFocus{255, 235, 60, 255};       ///< The point a log entry is about.
 inline constexpr Color kStuck{255, 60, 60, 255};        ///< The ring round a stuck unit.
 inline constexpr Color kOrdered{255, 210, 90, 255};     ///< The point a group was ordered to.
