@@ -356,17 +356,7 @@ bool Simulation::step_off_claimed(SimUnit& u) {
         was = 1;
         if (point_blocked(grid, x.move_key, grid.center(n))) continue;
         if (!claimed[n] && !segment_blocked(grid, x.move_key, u.position, grid.center(n))) {
-          const Vec2 spot = grid.center(n);
-          u.predicted.clear();
-          u.yield = Yield::MoveAside;
-          u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
-          u.aside = u.home = u.get_to = spot;
-          u.yield_until = time() + kYieldSeconds;
-          x.yield_path = {spot};
-          predict(u);
-          x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
-                                       : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
-          x.next_from_prediction = !u.predicted.empty();
+          wait_at(u, grid.center(n));
           return true;
         }
         next.push_back(n);

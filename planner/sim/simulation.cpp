@@ -375,15 +375,7 @@ void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width
       const bool inside = spot.x >= 0 && spot.y >= 0 && spot.x <= scenario().world.width &&
                           spot.y <= scenario().world.height;
       if (!inside || segment_blocked(grid, x.move_key, u.position, spot)) continue;
-      u.yield = Yield::MoveAside;
-      u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
-      u.aside = u.home = u.get_to = spot;
-      u.yield_until = now + kYieldSeconds;
-      x.yield_path = {spot};
-      predict(u);
-      x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
-                                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
-      x.next_from_prediction = !u.predicted.empty();
+      wait_at(u, spot);
       return;
     }
   }
@@ -395,6 +387,22 @@ void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width
   const double speed = std::max(0.0, u.speed - m.deceleration * dt);
   x.next = MotionState{u.position + direction(u.heading) * (speed * dt), u.heading, speed};
   x.next_from_prediction = false;
+}
+
+// A unit waiting for a bridge or a passage walks to `spot` and waits there (a move aside
+// nobody asked for), from this step on.
+void Simulation::wait_at(SimUnit& u, Vec2 spot) {
+  UnitPrivate& x = impl_->extra[u.id.index];
+  u.predicted.clear();
+  u.yield = Yield::MoveAside;
+  u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
+  u.aside = u.home = u.get_to = spot;
+  u.yield_until = time() + kYieldSeconds;
+  x.yield_path = {spot};
+  predict(u);
+  x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
+                               : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+  x.next_from_prediction = !u.predicted.empty();
 }
 
 void Simulation::request_path(SimUnit& u) {

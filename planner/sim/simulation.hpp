@@ -249,6 +249,7 @@ class Simulation {
   void make_passage_maps();  // per class, at the first step and after a world change
   void run_out_of_passages(SimUnit& u);
   void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);
+  void wait_at(SimUnit& u, Vec2 spot);
   void claim_ways();                        // passage_turns.cpp
   bool step_off_claimed(SimUnit& u);        // passage_turns.cpp
   void start_order(SimUnit& u);
