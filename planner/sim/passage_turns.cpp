@@ -266,11 +266,17 @@ void Simulation::claim_ways() {
   const double now = time();
   const std::size_t classes = impl_->passage_maps.size();
   impl_->claimed.resize(classes);
-  impl_->any_claimed.assign(classes, 0);
   for (std::size_t c = 0; c < classes; ++c) {
+    // Cleared only when the last step claimed something: most steps claim nothing.
     std::vector<std::uint8_t>& claimed = impl_->claimed[c];
-    claimed.assign(world_->grid(c).cell_count(), 0);
+    const std::size_t cells = world_->grid(c).cell_count();
+    if (claimed.size() != cells) {
+      claimed.assign(cells, 0);
+    } else if (c < impl_->any_claimed.size() && impl_->any_claimed[c]) {
+      std::fill(claimed.begin(), claimed.end(), std::uint8_t{0});
+    }
   }
+  impl_->any_claimed.assign(classes, 0);
   // Round a held passage, kMouthClear metres of both mouths: those coming out must not
   // find the queue standing there.
   for (std::size_t c = 0; c < classes; ++c) {

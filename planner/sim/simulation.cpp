@@ -194,6 +194,10 @@ void Simulation::update_world(Scenario next) {
   // A grid of another size: the density map (and the cost made from it) start afresh.
   if (change.rebuilt && density_.value.size() != world_->raster().cell_count()) density_ = DensityMap{};
   impl_->passage_maps.clear();  // found again from the new grids at the next step
+  // ...and numbered afresh: no unit's last passage names one of the old map's.
+  for (UnitPrivate& x : impl_->extra) x.last_passage = -1;
+  impl_->claimed.clear();
+  impl_->any_claimed.clear();
   // Predictions were made on the old world; make them again.
   for (SimUnit& u : units_) u.predicted.clear();
 }

@@ -223,6 +223,26 @@ TEST_CASE("passages: out of a passage a path runs straight on before it turns, u
   CHECK(run_in(near_goal) == Vec2{0, 0});
 }
 
+TEST_CASE("passages: closing a gap units came through a moment ago leaves no stale passage behind") {
+  // Passages are numbered again after a world change: a unit's last passage must not
+  // name one of the old map's.
+  Simulation sim(crossing_case(10));
+  bool through = false;
+  for (int i = 0; i < 60 * 30 && !through; ++i) {
+    sim.step();
+    const Passage& p = sim.passages(0)[0];
+    through = p.held && p.inside > 0;
+  }
+  REQUIRE(through);
+  for (int i = 0; i < 30; ++i) sim.step();  // some are out, still holding it for their side
+  Scenario closed = sim.scenario();
+  closed.features[0].shape.max.y = closed.world.height;  // the wall across the gap
+  sim.update_world(closed);
+  for (int i = 0; i < 300; ++i) sim.step();
+  CHECK(sim.passages(0).empty());
+  CHECK(sim.counters().hard_overlaps == 0);
+}
+
 TEST_CASE("passages: off in the settings, nobody waits, a world change finds them again") {
   Scenario s = crossing_case(5);
   s.sim.passages = false;
