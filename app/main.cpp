@@ -184,6 +184,7 @@ int main(int argc, char** argv) {
   auto* bench_sim_cmd = bench_group->add_subcommand("sim", "the unit simulation on generated cases: circle swaps, a crossing through a gap, random goals on a map");
   bench_sim_cmd->add_option("--circle", bench_sim.circle, "units of a circle case (repeatable, or a,b)")->delimiter(',');
   bench_sim_cmd->add_option("--crossing", bench_sim.crossing, "units per group of the crossing case (0 = none)")->check(CLI::Range(0, 100000));
+  bench_sim_cmd->add_option("--funnel", bench_sim.funnel, "units of the funnel case: the crossing's gap one way only, its flow alone (0 = none, the default)")->check(CLI::Range(0, 100000));
   bench_sim_cmd->add_option("--random", bench_sim.random_units, "units of the random-goals case (0 = none)")->check(CLI::Range(0, 1000000));
   bench_sim_cmd->add_option("--map", bench_sim.map, "Moving AI map of the random-goals case");
   bench_sim_cmd->add_option("--seed", bench_sim.seed, "seed of the random goals");

@@ -235,3 +235,5 @@ pathscope_cli_test(check_maps 0 "sim_town\\.json +simulation +passed.*walled_com
 # `pathscope bench sim`, small: one JSON object per generated case.
 pathscope_cli_test(bench_sim_small 0 "\"case\":\"circle_20\",\"units\":20.*\"case\":\"crossing_5\",\"units\":10.*\"case\":\"random_20_Berlin_1_256\",\"units\":20"
                    ${PS} bench sim --circle 20 --crossing 5 --random 20 --seconds 5 --json)
+pathscope_cli_test(bench_sim_funnel 0 "\"case\":\"funnel_6\",\"units\":6,.*\"hard_overlaps\":0"
+                   ${PS} bench sim --circle 0 --crossing 0 --funnel 6 --random 0 --seconds 5 --json)

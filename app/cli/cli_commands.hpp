@@ -78,6 +78,7 @@ struct CheckOptions {
 struct BenchSimOptions {
   std::vector<int> circle = {100, 1000, 10000};  ///< Units of the circle cases.
   int crossing = 200;               ///< Units per group of the crossing case (0 = none).
+  int funnel = 0;                   ///< Units of the one-way funnel case (0 = none).
   int random_units = 1000;          ///< Units of the random-goals case (0 = none).
   std::string map;                  ///< Its Moving AI map ("" = Berlin_1_256 of the shared benchmarks).
   std::uint64_t seed = 1;

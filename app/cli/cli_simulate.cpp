@@ -387,6 +387,7 @@ int run_bench_sim(const BenchSimOptions& options) {
     if (n > 0) cases.push_back({"circle_" + std::to_string(n), sim::circle_case(n)});
   }
   if (options.crossing > 0) cases.push_back({"crossing_" + std::to_string(options.crossing), sim::crossing_case(options.crossing)});
+  if (options.funnel > 0) cases.push_back({"funnel_" + std::to_string(options.funnel), sim::funnel_case(options.funnel)});
   if (options.random_units > 0) {
     const std::string map_path = options.map.empty() ? "../shared/benchmarks/movingai/Berlin_1_256.map" : options.map;
     auto map = load_movingai_map(map_path);

@@ -118,6 +118,14 @@ Scenario crossing_case(int per_group, double gap) {
   return s;
 }
 
+Scenario funnel_case(int units, double gap) {
+  Scenario s = crossing_case(units, gap);
+  s.name = "funnel " + std::to_string(units);
+  s.description = "a group of " + std::to_string(units) + " through a gap, nobody the other way";
+  s.units.resize(static_cast<std::size_t>(units));  // the first group's (blue, on the left)
+  return s;
+}
+
 Scenario random_goals_case(Scenario map, int units, std::uint64_t seed) {
   const PlanningWorld world(map);
   const CostGrid& grid = world.grid(0);

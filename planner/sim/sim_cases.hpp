@@ -19,6 +19,11 @@ Scenario circle_case(int units);
 /// arrangement, so its front units go farthest.
 Scenario crossing_case(int per_group, double gap = 4.0);
 
+/// The crossing case with one group only: `units` infantry through the gap, nobody
+/// coming the other way. Its time to arrive measures the gap's own flow (units per
+/// second), apart from the turns and the crowds of a crossing.
+Scenario funnel_case(int units, double gap = 4.0);
+
 /// `units` units of the map's first class at random open cells of `map`, each ordered
 /// to another random open cell of the same region; units start at least 1.2 m apart.
 Scenario random_goals_case(Scenario map, int units, std::uint64_t seed);

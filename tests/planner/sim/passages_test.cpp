@@ -267,4 +267,26 @@ TEST_CASE("passages: off in the settings, nobody waits, a world change finds the
   CHECK(sim.passages(0).empty());
 }
 
+TEST_CASE("passages: the funnel case sends one group through the gap, nobody waits for a turn, all arrive") {
+  const Scenario s = funnel_case(30);
+  REQUIRE(s.units.size() == 30);
+  for (const Unit& u : s.units) {
+    CHECK(u.faction == "blue");
+    CHECK(u.position.x < s.world.width / 2 - 1);          // left of the wall
+    CHECK(u.order.points.at(0).x > s.world.width / 2 + 1);  // ordered to its right
+  }
+  Simulation sim(s);
+  bool waited = false, held_east = false;
+  for (int i = 0; i < 300 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
+    sim.step();
+    const Passage& p = sim.passages(0)[0];
+    held_east = held_east || (p.held && p.flow.x > 0);
+    for (const SimUnit& u : sim.slots()) waited = waited || u.passage_wait;
+  }
+  CHECK(held_east);
+  CHECK_FALSE(waited);
+  CHECK(sim.arrived_count() == 30);
+  CHECK(sim.counters().hard_overlaps == 0);
+}
+
 }  // namespace pathscope::sim
