@@ -66,6 +66,10 @@ const char* to_string(CooperationRule rule) {
   return "?";
 }
 
+bool settled(const SimUnit& u) {
+  return (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) && u.yield == Yield::None && u.speed == 0;
+}
+
 bool is_moving(const SimUnit& u) {
   if (u.yield == Yield::MoveAside || u.yield == Yield::Return) return true;
   return u.state == MoveState::Moving && u.yield != Yield::Wait;
@@ -754,17 +758,53 @@ void Simulation::move_units() {
   });
   const double reach = 2 * impl_->max_hard + 2 * max_step + 1e-9;
   impl_->hash_units(units_, reach);
+  constexpr std::uint32_t kNobody = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t>& shover = impl_->shover;
+  shover.assign(units_.size(), kNobody);
   for (std::uint32_t i : order) {
     SimUnit& u = units_[i];
     UnitPrivate& x = impl_->extra[i];
     const double ri = impl_->motions[u.movement_class].hard_radius;
     Vec2 move = x.next.position - u.position;
     const double length = glm::length(move);
+    // A unit under way shoves settled units (arrived, or with nothing to do, standing
+    // and yielding to nobody) of its class priority or lower: its move goes on into
+    // them and prevention pushes them aside, as idle units are pushed in RTS games. A
+    // block of arrived units, each 0.5 m from the next, otherwise walls in a late one.
+    // Only one with room to give way is shoved (pushed off by the overlap it would
+    // get, it stays clear of the static world and of every other unit), so prevention
+    // never meets a push it cannot make.
+    auto shove_room = [&](std::uint32_t mover, std::uint32_t j, Vec2 m) {
+      if (shover[j] != kNobody && shover[j] != mover) return false;  // one shove each per step
+      const SimUnit& o = units_[j];
+      const Motion& mo = impl_->motions[o.movement_class];
+      const double r = ri + mo.hard_radius;
+      const Vec2 end = units_[mover].position + m;
+      const Vec2 d = o.position - end;
+      const double len = glm::length(d);
+      const double over = r - len;
+      // Only a short move that ends pressing into it: a longer one could pass through.
+      if (over <= 0 || len < 1e-9 || over > 0.25 * mo.hard_radius || glm::length(m) > 0.25 * mo.hard_radius) return false;
+      const Vec2 to = o.position + d * ((over + 1e-6) / len);
+      if (segment_blocked(world_->grid(o.movement_class), impl_->extra[j].move_key, o.position, to)) return false;
+      bool room = true;
+      impl_->hash.near(to, [&](std::uint32_t k) {
+        if (k == j || k == mover || !room) return;
+        const SimUnit& q = units_[k];
+        const double rk = mo.hard_radius + impl_->motions[q.movement_class].hard_radius;
+        if (glm::length(q.position - to) < rk + max_step) room = false;  // kept clear of this step's moves too
+      });
+      if (room) shover[j] = mover;
+      return room;
+    };
+    const bool shoves = is_moving(u) && u.state == MoveState::Moving && !u.order.points.empty();
+    const int rank = impl_->motions[u.movement_class].priority;
     auto earliest = [&](Vec2 m, Vec2& normal) {
       double best = 2;
       impl_->hash.near(u.position, [&](std::uint32_t j) {
         if (j == i) return;
         const SimUnit& o = units_[j];
+        if (shoves && settled(o) && impl_->motions[o.movement_class].priority <= rank && shove_room(i, j, m)) return;
         const double r = ri + impl_->motions[o.movement_class].hard_radius;
         const double t = first_contact(u.position, m, o.position, r);
         if (t < best) {

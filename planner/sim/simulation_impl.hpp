@@ -96,6 +96,7 @@ struct Simulation::Impl {
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
   std::vector<std::uint32_t> order;   ///< Scratch: the order units move in.
   std::vector<Vec2> moved_to;      ///< Scratch: positions after the move, before prevention.
+  std::vector<std::uint32_t> shover;  ///< Scratch (move_units): per slot, the unit shoving it this step.
   std::unordered_map<std::uint64_t, std::size_t> remembered_at;  ///< Scratch: memory lookup by pair.
   std::vector<std::uint8_t> decided;                        ///< Scratch: units decided for this step.
   std::unordered_set<std::uint64_t> overlapping_pairs;  ///< Lookup only: pairs counted in hard_overlaps.
@@ -113,6 +114,8 @@ struct Simulation::Impl {
 /// The passage rules of a class (passages.hpp): widths and lengths from its hard radius.
 PassageRules passage_rules(const Motion& m);
 
+/// Arrived or with nothing to do, standing, yielding to nobody: movers shove it.
+bool settled(const SimUnit& u);
 /// True if a unit means to move this step (seed 002's "moving" unit).
 bool is_moving(const SimUnit& u);
 

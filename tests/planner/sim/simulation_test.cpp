@@ -468,4 +468,48 @@ TEST_CASE("a thousand units ordered at once are answered a budget per step") {
   CHECK(sim.counters().path_requests == 1000);
 }
 
+TEST_CASE("a late unit shoves arrived units aside to reach a goal inside their block, not a higher class's") {
+  // A 6 x 6 block of standing units 1.3 m apart (0.3 m gaps: no way in for a 1 m unit)
+  // round the goal, the middle of one of its squares; the late unit comes from the west.
+  for (const bool boss_block : {false, true}) {
+    CAPTURE(boss_block);
+    Scenario s = field(open_rows(30, 24));
+    add_boss_class(s);
+    std::uint32_t id = 1;
+    constexpr double kSpacing = 1.3;
+    const Vec2 goal{14 + 2.5 * kSpacing, 9 + 2.5 * kSpacing};
+    s.units.push_back(unit_at(id++, {3.5, 12.75}, move_to(goal)));
+    std::vector<Vec2> start;
+    for (int row = 0; row < 6; ++row) {
+      for (int col = 0; col < 6; ++col) {
+        Unit b = unit_at(id++, {14 + col * kSpacing, 9 + row * kSpacing});
+        if (boss_block) b.movement_class = 1;
+        start.push_back(b.position);
+        s.units.push_back(b);
+      }
+    }
+    Simulation sim(s);
+    double worst = 0, moved = 0;  // the deepest overlap; the farthest a block unit was moved
+    bool arrived = false;
+    // Within 30 s (about 20 with shoves; 66 when the block only moves aside for it).
+    for (int i = 0; i < 30 * 30 && !arrived; ++i) {
+      sim.step();
+      worst = std::max(worst, deepest_overlap(sim));
+      arrived = sim.slots()[0].arrived;
+      for (std::size_t k = 0; k < start.size(); ++k) moved = std::max(moved, glm::length(sim.slots()[k + 1].position - start[k]));
+    }
+    CHECK(worst <= 1e-6);
+    CHECK(sim.counters().hard_overlaps == 0);
+    CHECK(sim.counters().tunnelled == 0);
+    if (boss_block) {
+      CHECK_FALSE(arrived);  // a higher class priority is never shoved
+      CHECK(glm::length(sim.slots()[0].position - goal) > 1.5);
+    } else {
+      CHECK(arrived);
+      CHECK(glm::length(sim.slots()[0].position - goal) < 0.5);
+      CHECK(moved > 0.2);
+    }
+  }
+}
+
 }  // namespace pathscope::sim
