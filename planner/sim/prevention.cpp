@@ -11,9 +11,11 @@
 // cell is taken by the other unit. No unit is pushed more than half its hard radius in
 // one step (a crowd's pushes must not add up to a jump); what is left is pushed at the
 // next step. Passes repeat (Gauss-Seidel) until no pair overlaps or a bound is reached;
-// pairs are visited in the hash's fixed order. Moves themselves never make an overlap
-// (simulation.cpp: units move one after another, against the others where they stand),
-// so prevention mostly separates units placed overlapping and the pushes of cooperation.
+// pairs are visited in the hash's fixed order. Moves themselves make no overlap
+// (simulation.cpp: units move one after another, against the others where they stand)
+// but a shove: a mover's short move into a settled unit with room to give way, which
+// prevention then pushes aside. Otherwise it separates units placed overlapping and the
+// pushes of cooperation.
 //
 // Counters after the step: pairs still overlapping (each pair counted once over the
 // run) and the deepest overlap; units whose move crossed a closed cell or passed

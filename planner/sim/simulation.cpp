@@ -735,7 +735,8 @@ void Simulation::move_units() {
   const SimSettings& set = scenario().sim;
   const double dt = set.dt;
   // Units move one after the other, highest priority first, each against the others
-  // where they stand now, so no move ends inside another unit's hard shape.
+  // where they stand now, so no move ends inside another unit's hard shape (but a
+  // shove, below, which prevention resolves).
   //  - Continuous check (move lines): a move that would touch another unit within the
   //    step stops at the contact and slides along it for the rest (its part towards the
   //    other is dropped; meeting head-on it turns right, as traffic does). No unit hops
