@@ -40,7 +40,7 @@ struct PassageRules {
   double max_width = 5;      ///< Metres: runs this short or shorter are narrow.
   double max_length = 48;    ///< Metres: longest side of a passage's bounds.
   double look_ahead = 4;     ///< Metres of its way ahead a unit looks for a passage.
-  double turn_seconds = 6;   ///< Waiting this long, a direction gets the next turn.
+  double turn_seconds = 15;  ///< Waiting this long, a direction gets the next turn.
 };
 
 /// One passage and, as the last step left it, who may go through.
