@@ -116,6 +116,19 @@ void lend(SimUnit& b, const SimUnit& a, const Motion& ma) {
   b.lent_index = r.second;
 }
 
+// a, under way to its slot of a formation, may swap slots with b: a formation-mate of
+// the same order (and class) settled on its own slot, nearer a's slot than a is by more
+// than a's hard radius (every swap hands the slot to a unit nearer it: no swap undoes
+// another).
+bool swaps_slots(const SimUnit& a, const UnitPrivate& xa, const SimUnit& b, const UnitPrivate& xb, double hard_radius) {
+  if (!a.formation || !b.formation || a.formation_point != b.formation_point || xa.platoon != xb.platoon) return false;
+  if (a.movement_class != b.movement_class || a.order.kind != OrderKind::Move || b.order.kind != OrderKind::Move) return false;
+  if (a.state != MoveState::Moving || a.yield != Yield::None || b.state != MoveState::ReachedGoal || !settled(b)) return false;
+  if (a.order.points.empty() || b.order.points.empty()) return false;
+  const Vec2 slot = a.order.points.back();
+  return glm::length(b.position - slot) + hard_radius < glm::length(a.position - slot);
+}
+
 }  // namespace
 
 void Simulation::detect_collisions() {
@@ -243,6 +256,8 @@ void Simulation::cooperate() {
       forgotten[found->second] = 1;
     } else if (remembered) {
       c.rule = remembered->rule;
+      c.a = remembered->a;  // the unit that decided
+      c.b = remembered->b;
       const SimUnit& ua = units_[c.a.index];
       const SimUnit& ub = units_[c.b.index];
       const bool linked = (ua.yield != Yield::None && ua.yield_to == c.b) || (ub.yield != Yield::None && ub.yield_to == c.a);
@@ -251,12 +266,13 @@ void Simulation::cooperate() {
     }
     SimUnit* a = &units_[c.a.index];
     SimUnit* b = &units_[c.b.index];
-    const bool a_moves = is_moving(*a), b_moves = is_moving(*b);
+    bool a_moves = is_moving(*a), b_moves = is_moving(*b);
     // The decider: the mover; of two movers or two still units, the higher priority.
     if ((!a_moves && b_moves) ||
         (a_moves == b_moves && !outranks(*a, impl_->motions[a->movement_class], *b, impl_->motions[b->movement_class]))) {
       std::swap(a, b);
       std::swap(c.a, c.b);
+      std::swap(a_moves, b_moves);
     }
     if (decided[a->id.index] || decided[b->id.index]) continue;  // a more urgent one was decided
     const Motion& ma = impl_->motions[a->movement_class];
@@ -267,7 +283,7 @@ void Simulation::cooperate() {
     const double hard = ma.hard_radius + mb.hard_radius;
     const CostGrid& grid_a = world_->grid(a->movement_class);
     const CostGrid& grid_b = world_->grid(b->movement_class);
-    const bool a_still_b_still = !is_moving(*a) && !is_moving(*b);
+    const bool a_still_b_still = !a_moves && !b_moves;
     auto remember = [&](CooperationRule rule) {
       c.rule = rule;
       // Remembered while the resolution runs, and memory_seconds after.
@@ -318,6 +334,28 @@ void Simulation::cooperate() {
     const double side = offset >= 0 ? 1.0 : -1.0;
     if (!b_moves) {
       // Case 3: we move, the other is still.
+      // Ours, first: a formation-mate settled on its slot, nearer our slot than we are,
+      // takes our slot and walks on to it, and we take its slot. A late unit does not
+      // have to make its way through the arrived ones to a slot deep in the formation:
+      // the vacancy comes out to it, one unit at a time.
+      if (c.hard && swaps_slots(*a, xa, *b, xb, ma.hard_radius)) {
+        std::swap(a->order.points.back(), b->order.points.back());
+        for (SimUnit* u : {a, b}) {
+          impl_->paths.cancel(u->id);
+          impl_->extra[u->id.index].path_pending = false;
+          u->state = MoveState::WaitingForPath;
+          u->path.clear();
+          u->waypoint = 0;
+          u->predicted.clear();
+          u->arrived = false;
+          u->arrived_time = -1;
+          u->progress_time = now;
+          u->best_distance = glm::length(u->order.points.back() - u->position);
+        }
+        c.state = CollisionState::Resolved;
+        remember(CooperationRule::SwapSlots);
+        continue;
+      }
       const Vec2 aside_b = pr.point + normal * (side * (hard + kMargin));
       const bool b_can_move = inside(aside_b) && !segment_blocked(grid_b, xb.move_key, b->position, aside_b);
       if (higher && b_can_move) {
@@ -431,7 +469,11 @@ void Simulation::cooperate() {
       b->predicted.clear();
       c.state = CollisionState::Resolving;
       c.rule = CooperationRule::Pause;
-      decided[a->id.index] = decided[b->id.index] = 1;  // not remembered: case 3 decides next
+      // Not remembered: case 3 decides next. Only b is decided: a pause leaves a as it
+      // was, free to resolve what holds it up itself this step (else a unit stopped by
+      // one unit while it pauses another would pause that one again every step, and
+      // never see to the first).
+      decided[b->id.index] = 1;
       continue;
     }
     // 4.3: the lower slows down enough to reach the meeting point after we have passed.

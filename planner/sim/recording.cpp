@@ -409,7 +409,7 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
     }
     const std::uint8_t flags = r.byte(), rule = r.byte();
     if ((flags >> 2 & 3) > static_cast<int>(CollisionState::Resolved) ||
-        rule > static_cast<std::uint8_t>(CooperationRule::SlowDown))
+        rule > static_cast<std::uint8_t>(CooperationRule::SwapSlots))
       return false;
     c.hard = flags & 1;
     c.immediate = flags & 2;

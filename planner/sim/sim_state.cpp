@@ -476,7 +476,7 @@ Status Simulation::restore_state(std::string_view text) {
       m.a = unit_id(r);
       m.b = unit_id(r);
       m.until = r.num();
-      m.rule = read_enum(r, CooperationRule::SlowDown);
+      m.rule = read_enum(r, CooperationRule::SwapSlots);
       r.done();
       if (!names_slot(m.a, slots.size()) || !names_slot(m.b, slots.size())) r.fail("names a slot not in the state");
       memory.push_back(m);
@@ -493,7 +493,7 @@ Status Simulation::restore_state(std::string_view text) {
       c.time = r.num();
       c.point = r.vec();
       c.state = read_enum(r, CollisionState::Resolved);
-      c.rule = read_enum(r, CooperationRule::SlowDown);
+      c.rule = read_enum(r, CooperationRule::SwapSlots);
       c.get_to = r.vec();
       r.done();
       if (!names_slot(c.a, slots.size()) || !names_slot(c.b, slots.size())) r.fail("names a slot not in the state");

@@ -58,6 +58,7 @@ enum class CooperationRule : std::uint8_t {
   LowerPriority,  ///< Case 4.1: the other one decides.
   Pause,          ///< Case 4.2: the lower priority pauses (then case 3).
   SlowDown,       ///< Case 4.3: the lower priority slows down until we pass our get-to point.
+  SwapSlots,      ///< Ours, before 3.1: formation-mates swap slots; the settled one walks on to ours.
 };
 
 /// snake_case name ("move_aside", ...).

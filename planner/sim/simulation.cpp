@@ -62,6 +62,7 @@ const char* to_string(CooperationRule rule) {
     case CooperationRule::LowerPriority: return "lower_priority";
     case CooperationRule::Pause: return "pause";
     case CooperationRule::SlowDown: return "slow_down";
+    case CooperationRule::SwapSlots: return "swap_slots";
   }
   return "?";
 }

@@ -125,19 +125,21 @@ TEST_CASE("detours: the way round keeps clear of every unit's hard shape where i
   CHECK(round_an_end);
 }
 
-TEST_CASE("detours: every unit of a circle of 40 reaches its antipode, and without detours knots form") {
-  int arrived_with = 0, arrived_without = 0;
+TEST_CASE("detours: every unit of a circle of 40 reaches its antipode, sooner than without detours") {
+  double with = -1, without = -1;
   for (const bool detours : {true, false}) {
     Scenario s = circle_case(40);
     s.sim.detours = detours;
     Simulation sim(s);
-    const double t = run_until_arrived(sim, 240);
-    (detours ? arrived_with : arrived_without) = static_cast<int>(sim.arrived_count());
-    if (detours) CHECK(t > 0);
+    (detours ? with : without) = run_until_arrived(sim, 240);
+    CHECK(sim.arrived_count() == 40);
     CHECK(no_hard_overlap(sim));
   }
-  CHECK(arrived_with == 40);
-  CHECK(arrived_without < 40);
+  // Without detours the units held up in the middle wait for the knot there to untie
+  // (about 82 s against 56).
+  CHECK(with > 0);
+  CHECK(without > 0);
+  CHECK(with < 0.8 * without);
 }
 
 TEST_CASE("detours: the same circle twice gives the same state hash at every step") {

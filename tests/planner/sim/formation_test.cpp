@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
 
+#include "planner/sim/sim_cases.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/static_check.hpp"
 #include "planner/world/planning_world.hpp"
@@ -148,7 +150,46 @@ TEST_CASE("formation: every unit of a group ordered across open ground arrives a
   Simulation sim(s);
   for (int i = 0; i < 60 * 30 && sim.arrived_count() < 8; ++i) sim.step();
   CHECK(sim.arrived_count() == 8);
-  for (const SimUnit& u : sim.slots()) CHECK(glm::length(u.position - u.order.points.back()) < 0.5);
+  // At its slot, or where a unit arriving after it shoved it (arrived units stay where
+  // they are pushed): within a unit's width.
+  for (const SimUnit& u : sim.slots()) CHECK(glm::length(u.position - u.order.points.back()) < 2.5 * hard_radius(sim));
+}
+
+TEST_CASE("formation: a group of 100 through a gap swaps slots on the way in, and every unit arrives") {
+  // The funnel case's 100 units as one group order: the formation fills from the side of
+  // the gap, and a unit whose slot lies deep in it swaps with the settled ones in its way.
+  Scenario s = funnel_case(100);
+  UnitGroup g{1, "funnel", {}, move_to({s.world.width - 4 - 5 * 0.75, 19.5})};
+  for (const Unit& u : s.units) g.units.push_back(u.id);
+  s.groups = {g};
+  Simulation sim(s);
+  std::vector<Vec2> before = goals(sim);
+  std::size_t swaps = 0;
+  const UnitId none{std::numeric_limits<std::uint32_t>::max(), 0};
+  UnitId last_a = none, last_b = none;
+  double all = -1;
+  for (int i = 0; i < 300 * 30 && all < 0; ++i) {
+    sim.step();
+    for (const Collision& c : sim.collisions()) {
+      if (c.rule != CooperationRule::SwapSlots || (c.a == last_a && c.b == last_b)) continue;
+      ++swaps;  // (counted once per remembered pair in a row)
+      last_a = c.a;
+      last_b = c.b;
+    }
+    if (sim.arrived_count() == 100) all = sim.time();
+  }
+  CHECK(swaps > 0);
+  // All within 200 s (about 155 s; 217 s without the swaps).
+  CHECK(all > 0);
+  CHECK(all < 200);
+  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(sim.counters().tunnelled == 0);
+  // Swaps only trade slots: the formation's slots are the same, one unit each.
+  std::vector<Vec2> after = goals(sim);
+  auto less = [](Vec2 p, Vec2 q) { return p.x < q.x || (p.x == q.x && p.y < q.y); };
+  std::sort(before.begin(), before.end(), less);
+  std::sort(after.begin(), after.end(), less);
+  CHECK(before == after);
 }
 
 TEST_CASE("formation: off, or one unit, or a patrol: every unit keeps the ordered points") {

@@ -265,73 +265,96 @@ TEST_CASE("collision prevention leaves no hard overlap on random dense set-ups")
 }
 
 TEST_CASE("cooperation on two units") {
+  // Case 3 is the mover's to decide whichever of the two a collision lists first: each
+  // set-up runs with the mover in the first slot, then with the still unit there.
   SUBCASE("case 3.1: a still unit on a higher mover's path moves aside and comes back") {
-    Scenario s = field(open_rows(20, 7));
-    s.units = {unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5})};
-    Simulation sim(s);
-    bool moved_aside = false;
-    double max_away = 0;
-    for (int i = 0; i < 30 * 30; ++i) {
-      sim.step();
-      const SimUnit& b = sim.slots()[1];
-      moved_aside = moved_aside || b.yield == Yield::MoveAside;
-      max_away = std::max(max_away, glm::length(b.position - Vec2{9.5, 3.5}));
-      for (const Collision& c : sim.collisions()) {
-        if (c.rule == CooperationRule::MoveAside) CHECK(c.a == sim.slots()[0].id);
+    for (const bool still_first : {false, true}) {
+      CAPTURE(still_first);
+      const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
+      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
+      Scenario s = field(open_rows(20, 7));
+      s.units = pair(unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
+      Simulation sim(s);
+      bool moved_aside = false;
+      double max_away = 0;
+      for (int i = 0; i < 30 * 30; ++i) {
+        sim.step();
+        const SimUnit& b = sim.slots()[still];
+        moved_aside = moved_aside || b.yield == Yield::MoveAside;
+        max_away = std::max(max_away, glm::length(b.position - Vec2{9.5, 3.5}));
+        for (const Collision& c : sim.collisions()) {
+          if (c.rule == CooperationRule::MoveAside) CHECK(c.a == sim.slots()[mover].id);
+          CHECK(c.rule != CooperationRule::Pause);  // a still unit is never paused
+        }
       }
+      CHECK(moved_aside);
+      CHECK(max_away >= 0.7);
+      CHECK(sim.slots()[mover].arrived);
+      CHECK(glm::length(sim.slots()[still].position - Vec2{9.5, 3.5}) < 0.05);  // back home
+      CHECK(sim.counters().hard_overlaps == 0);
     }
-    CHECK(moved_aside);
-    CHECK(max_away >= 0.7);
-    CHECK(sim.slots()[0].arrived);
-    CHECK(glm::length(sim.slots()[1].position - Vec2{9.5, 3.5}) < 0.05);  // back home
-    CHECK(sim.counters().hard_overlaps == 0);
   }
   SUBCASE("case 3.2: a lower mover goes round a higher still unit") {
-    Scenario s = field(open_rows(20, 7));
-    add_boss_class(s);
-    s.units = {unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5})};
-    s.units[1].movement_class = 1;
-    Simulation sim(s);
-    bool avoided = false;
-    for (int i = 0; i < 30 * 30; ++i) {
-      sim.step();
-      for (const Collision& c : sim.collisions()) avoided = avoided || c.rule == CooperationRule::Avoid;
+    for (const bool still_first : {false, true}) {
+      CAPTURE(still_first);
+      const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
+      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
+      Scenario s = field(open_rows(20, 7));
+      add_boss_class(s);
+      s.units = pair(unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
+      s.units[still].movement_class = 1;
+      Simulation sim(s);
+      bool avoided = false;
+      for (int i = 0; i < 30 * 30; ++i) {
+        sim.step();
+        for (const Collision& c : sim.collisions()) avoided = avoided || c.rule == CooperationRule::Avoid;
+      }
+      CHECK(avoided);
+      CHECK(sim.slots()[mover].arrived);
+      CHECK(sim.slots()[still].position == Vec2{9.5, 3.5});  // the higher one never moved
+      CHECK(sim.counters().hard_overlaps == 0);
     }
-    CHECK(avoided);
-    CHECK(sim.slots()[0].arrived);
-    CHECK(sim.slots()[1].position == Vec2{9.5, 3.5});  // the higher one never moved
-    CHECK(sim.counters().hard_overlaps == 0);
   }
   SUBCASE("case 3.3: in a corridor the higher mover pushes the lower one along its path") {
-    Scenario s = field(corridor_rows());
-    s.units = {unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5})};
-    Simulation sim(s);
-    bool pushed = false;
-    for (int i = 0; i < 40 * 30; ++i) {
-      sim.step();
-      for (const Collision& c : sim.collisions()) pushed = pushed || c.rule == CooperationRule::Push;
+    for (const bool still_first : {false, true}) {
+      CAPTURE(still_first);
+      const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
+      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
+      Scenario s = field(corridor_rows());
+      s.units = pair(unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
+      Simulation sim(s);
+      bool pushed = false;
+      for (int i = 0; i < 40 * 30; ++i) {
+        sim.step();
+        for (const Collision& c : sim.collisions()) pushed = pushed || c.rule == CooperationRule::Push;
+      }
+      CHECK(pushed);
+      CHECK(sim.slots()[mover].arrived);
+      CHECK(sim.slots()[still].position.x > 14.5);  // pushed on ahead of it
+      CHECK(sim.counters().hard_overlaps == 0);
     }
-    CHECK(pushed);
-    CHECK(sim.slots()[0].arrived);
-    CHECK(sim.slots()[1].position.x > 14.5);  // pushed on ahead of it
-    CHECK(sim.counters().hard_overlaps == 0);
   }
   SUBCASE("case 3.4: in a corridor a lower mover stops before a higher still unit") {
-    Scenario s = field(corridor_rows());
-    add_boss_class(s);
-    s.units = {unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5})};
-    s.units[1].movement_class = 1;
-    Simulation sim(s);
-    bool stopped = false;
-    for (int i = 0; i < 20 * 30; ++i) {
-      sim.step();
-      for (const Collision& c : sim.collisions()) stopped = stopped || c.rule == CooperationRule::Repath;
+    for (const bool still_first : {false, true}) {
+      CAPTURE(still_first);
+      const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
+      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
+      Scenario s = field(corridor_rows());
+      add_boss_class(s);
+      s.units = pair(unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
+      s.units[still].movement_class = 1;
+      Simulation sim(s);
+      bool stopped = false;
+      for (int i = 0; i < 20 * 30; ++i) {
+        sim.step();
+        for (const Collision& c : sim.collisions()) stopped = stopped || c.rule == CooperationRule::Repath;
+      }
+      CHECK(stopped);
+      CHECK_FALSE(sim.slots()[mover].arrived);
+      CHECK(sim.slots()[still].position == Vec2{6.5, 1.5});
+      CHECK(sim.counters().hard_overlaps == 0);
+      CHECK(sim.stuck_count(10) == 1);  // and the stuck detector sees it
     }
-    CHECK(stopped);
-    CHECK_FALSE(sim.slots()[0].arrived);
-    CHECK(sim.slots()[1].position == Vec2{6.5, 1.5});
-    CHECK(sim.counters().hard_overlaps == 0);
-    CHECK(sim.stuck_count(10) == 1);  // and the stuck detector sees it
   }
   SUBCASE("case 4: two units meeting head-on both arrive; the lower one gives way") {
     Scenario s = field(open_rows(24, 7));
@@ -491,7 +514,7 @@ TEST_CASE("a late unit shoves arrived units aside to reach a goal inside their b
     Simulation sim(s);
     double worst = 0, moved = 0;  // the deepest overlap; the farthest a block unit was moved
     bool arrived = false;
-    // Within 30 s (about 20 with shoves; 66 when the block only moves aside for it).
+    // Within 30 s (about 23 with shoves; 66 when the block only moves aside for it).
     for (int i = 0; i < 30 * 30 && !arrived; ++i) {
       sim.step();
       worst = std::max(worst, deepest_overlap(sim));
@@ -506,7 +529,9 @@ TEST_CASE("a late unit shoves arrived units aside to reach a goal inside their b
       CHECK(glm::length(sim.slots()[0].position - goal) > 1.5);
     } else {
       CHECK(arrived);
-      CHECK(glm::length(sim.slots()[0].position - goal) < 0.5);
+      // At the goal, or touching a block unit moved aside onto it (it then stops beside
+      // it, as a unit sent to a taken spot does: detours.cpp): inside the block.
+      CHECK(glm::length(sim.slots()[0].position - goal) < 0.8);
       CHECK(moved > 0.2);
     }
   }
