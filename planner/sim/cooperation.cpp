@@ -11,6 +11,8 @@
 // two still units, the higher priority):
 //   1   both still: the higher tells the lower to make the shortest move out of the overlap;
 //   2   we are still, the other moves: nothing (the other decides);
+//   3.0 (ours) we go to our slot of a group's formation, the other is a formation-mate
+//       settled on its own, nearer ours than we are: we swap slots, and it walks on;
 //   3.1 we move, the other is still and lower: our get-to point lies past it along our
 //       path; it moves aside, off our path, and returns once we are past;
 //   3.2 else we go round it, through a point beside it, if the way is open;
