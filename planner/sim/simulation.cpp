@@ -776,12 +776,12 @@ void Simulation::move_units() {
     // Only one with room to give way is shoved (pushed off by the overlap it would
     // get, it stays clear of the static world and of every other unit), so prevention
     // never meets a push it cannot make.
-    auto shove_room = [&](std::uint32_t mover, std::uint32_t j, Vec2 m) {
-      if (shover[j] != kNobody && shover[j] != mover) return false;  // one shove each per step
+    auto shove_room = [&](std::uint32_t j, Vec2 m) {
+      if (shover[j] != kNobody && shover[j] != i) return false;  // one shove each per step
       const SimUnit& o = units_[j];
       const Motion& mo = impl_->motions[o.movement_class];
       const double r = ri + mo.hard_radius;
-      const Vec2 end = units_[mover].position + m;
+      const Vec2 end = u.position + m;
       const Vec2 d = o.position - end;
       const double len = glm::length(d);
       const double over = r - len;
@@ -791,12 +791,12 @@ void Simulation::move_units() {
       if (segment_blocked(world_->grid(o.movement_class), impl_->extra[j].move_key, o.position, to)) return false;
       bool room = true;
       impl_->hash.near(to, [&](std::uint32_t k) {
-        if (k == j || k == mover || !room) return;
+        if (k == j || k == i || !room) return;
         const SimUnit& q = units_[k];
         const double rk = mo.hard_radius + impl_->motions[q.movement_class].hard_radius;
         if (glm::length(q.position - to) < rk + max_step) room = false;  // kept clear of this step's moves too
       });
-      if (room) shover[j] = mover;
+      if (room) shover[j] = i;
       return room;
     };
     const bool shoves = is_moving(u) && u.state == MoveState::Moving && !u.order.points.empty();
@@ -806,7 +806,7 @@ void Simulation::move_units() {
       impl_->hash.near(u.position, [&](std::uint32_t j) {
         if (j == i) return;
         const SimUnit& o = units_[j];
-        if (shoves && settled(o) && impl_->motions[o.movement_class].priority <= rank && shove_room(i, j, m)) return;
+        if (shoves && settled(o) && impl_->motions[o.movement_class].priority <= rank && shove_room(j, m)) return;
         const double r = ri + impl_->motions[o.movement_class].hard_radius;
         const double t = first_contact(u.position, m, o.position, r);
         if (t < best) {
