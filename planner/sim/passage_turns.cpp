@@ -5,7 +5,8 @@
 // goes through (from where its path enters the passage to where it leaves it). Inside,
 // it holds the passage for its direction if nobody does. Before it, it asks: granted if
 // the passage is free (and no other direction has been waiting for its turn) or held by
-// its own direction (unless the other direction has waited turn_seconds); refused, it
+// its own direction (unless the other direction has waited turn_seconds, or
+// crowd_turn_seconds while more than a trickle of units is inside); refused, it
 // brakes and waits, giving way to everyone. Units are asked in slot order.
 
 #include <algorithm>
@@ -205,7 +206,9 @@ void Simulation::keep_passages() {
     } else if (!p.held) {
       granted = !(p.queued && glm::dot(t->flow, p.queue_flow) <= 0);
     } else if (glm::dot(t->flow, p.flow) > 0) {
-      granted = !(p.queued && now - p.queued_since >= rules.turn_seconds);
+      // A crowd going through (more than a trickle inside) keeps its turn longer.
+      const double turn = p.inside > rules.trickle ? rules.crowd_turn_seconds : rules.turn_seconds;
+      granted = !(p.queued && now - p.queued_since >= turn);
     } else {
       granted = false;
     }

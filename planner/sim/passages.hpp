@@ -13,7 +13,11 @@
 // can pass it). A passage is held while a unit going its way is inside or granted; a
 // direction kept waiting for `PassageRules::turn_seconds` gets the next turn: units of
 // the holding direction stop entering, and when the last one is out the waiting side
-// goes. Every decision is made in slot order, so the same run decides the same.
+// goes. A crowd going through (more than `trickle` units inside) keeps its turn until
+// `crowd_turn_seconds`: each change of turn costs the time the last units take to clear,
+// worth paying less often when a crowd flows, while a unit or two trickling through a
+// street's narrows should not keep the other way waiting long. Every decision is made
+// in slot order, so the same run decides the same.
 //
 // Which cells are narrow: a passable cell is narrow when its width is at most `max_width`
 // metres. Its width is the shorter free run through it of its row and its column (walls
@@ -40,7 +44,9 @@ struct PassageRules {
   double max_width = 5;      ///< Metres: runs this short or shorter are narrow.
   double max_length = 48;    ///< Metres: longest side of a passage's bounds.
   double look_ahead = 4;     ///< Metres of its way ahead a unit looks for a passage.
-  double turn_seconds = 15;  ///< Waiting this long, a direction gets the next turn.
+  double turn_seconds = 15;  ///< Waiting this long, a direction gets the next turn...
+  double crowd_turn_seconds = 25;  ///< ...or this long while more than `trickle` units are inside.
+  std::uint32_t trickle = 2;       ///< Units inside a passage (or granted it) that are no crowd.
 };
 
 /// One passage and, as the last step left it, who may go through.
