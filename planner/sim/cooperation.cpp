@@ -341,19 +341,10 @@ void Simulation::cooperate() {
       // have to make its way through the arrived ones to a slot deep in the formation:
       // the vacancy comes out to it, one unit at a time.
       if (c.hard && swaps_slots(*a, xa, *b, xb, ma.hard_radius)) {
+        // Each starts its order again, to its new slot (and arrives again only there).
         std::swap(a->order.points.back(), b->order.points.back());
-        for (SimUnit* u : {a, b}) {
-          impl_->paths.cancel(u->id);
-          impl_->extra[u->id.index].path_pending = false;
-          u->state = MoveState::WaitingForPath;
-          u->path.clear();
-          u->waypoint = 0;
-          u->predicted.clear();
-          u->arrived = false;
-          u->arrived_time = -1;
-          u->progress_time = now;
-          u->best_distance = glm::length(u->order.points.back() - u->position);
-        }
+        start_order(*a);
+        start_order(*b);
         c.state = CollisionState::Resolved;
         remember(CooperationRule::SwapSlots);
         continue;

@@ -179,7 +179,7 @@ TEST_CASE("formation: a group of 100 through a gap swaps slots on the way in, an
     if (sim.arrived_count() == 100) all = sim.time();
   }
   CHECK(swaps > 0);
-  // All within 200 s (about 155 s; 217 s without the swaps).
+  // All within 200 s (about 167 s; 217 s without the swaps).
   CHECK(all > 0);
   CHECK(all < 200);
   CHECK(sim.counters().hard_overlaps == 0);
