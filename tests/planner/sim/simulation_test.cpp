@@ -75,6 +75,21 @@ void run(Simulation& sim, int steps) {
   for (int i = 0; i < steps; ++i) sim.step();
 }
 
+// Runs `steps` steps; true if some step handled a collision by `rule`.
+bool runs_into(Simulation& sim, int steps, CooperationRule rule) {
+  bool seen = false;
+  for (int i = 0; i < steps; ++i) {
+    sim.step();
+    for (const Collision& c : sim.collisions()) seen = seen || c.rule == rule;
+  }
+  return seen;
+}
+
+// A mover and a still unit, the mover in the first slot or (still_first) in the second.
+std::vector<Unit> mover_and_still(bool still_first, Unit mover, Unit still) {
+  return still_first ? std::vector<Unit>{still, mover} : std::vector<Unit>{mover, still};
+}
+
 }  // namespace
 
 TEST_CASE("a unit with a move order waits for its path, follows it and reaches its goal") {
@@ -271,9 +286,8 @@ TEST_CASE("cooperation on two units") {
     for (const bool still_first : {false, true}) {
       CAPTURE(still_first);
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
-      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
       Scenario s = field(open_rows(20, 7));
-      s.units = pair(unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
+      s.units = mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
       Simulation sim(s);
       bool moved_aside = false;
       double max_away = 0;
@@ -298,18 +312,12 @@ TEST_CASE("cooperation on two units") {
     for (const bool still_first : {false, true}) {
       CAPTURE(still_first);
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
-      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
       Scenario s = field(open_rows(20, 7));
       add_boss_class(s);
-      s.units = pair(unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
+      s.units = mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
       s.units[still].movement_class = 1;
       Simulation sim(s);
-      bool avoided = false;
-      for (int i = 0; i < 30 * 30; ++i) {
-        sim.step();
-        for (const Collision& c : sim.collisions()) avoided = avoided || c.rule == CooperationRule::Avoid;
-      }
-      CHECK(avoided);
+      CHECK(runs_into(sim, 30 * 30, CooperationRule::Avoid));
       CHECK(sim.slots()[mover].arrived);
       CHECK(sim.slots()[still].position == Vec2{9.5, 3.5});  // the higher one never moved
       CHECK(sim.counters().hard_overlaps == 0);
@@ -319,16 +327,10 @@ TEST_CASE("cooperation on two units") {
     for (const bool still_first : {false, true}) {
       CAPTURE(still_first);
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
-      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
       Scenario s = field(corridor_rows());
-      s.units = pair(unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
+      s.units = mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       Simulation sim(s);
-      bool pushed = false;
-      for (int i = 0; i < 40 * 30; ++i) {
-        sim.step();
-        for (const Collision& c : sim.collisions()) pushed = pushed || c.rule == CooperationRule::Push;
-      }
-      CHECK(pushed);
+      CHECK(runs_into(sim, 40 * 30, CooperationRule::Push));
       CHECK(sim.slots()[mover].arrived);
       CHECK(sim.slots()[still].position.x > 14.5);  // pushed on ahead of it
       CHECK(sim.counters().hard_overlaps == 0);
@@ -338,18 +340,12 @@ TEST_CASE("cooperation on two units") {
     for (const bool still_first : {false, true}) {
       CAPTURE(still_first);
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
-      auto pair = [&](Unit m, Unit o) { return still_first ? std::vector<Unit>{o, m} : std::vector<Unit>{m, o}; };
       Scenario s = field(corridor_rows());
       add_boss_class(s);
-      s.units = pair(unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
+      s.units = mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       s.units[still].movement_class = 1;
       Simulation sim(s);
-      bool stopped = false;
-      for (int i = 0; i < 20 * 30; ++i) {
-        sim.step();
-        for (const Collision& c : sim.collisions()) stopped = stopped || c.rule == CooperationRule::Repath;
-      }
-      CHECK(stopped);
+      CHECK(runs_into(sim, 20 * 30, CooperationRule::Repath));
       CHECK_FALSE(sim.slots()[mover].arrived);
       CHECK(sim.slots()[still].position == Vec2{6.5, 1.5});
       CHECK(sim.counters().hard_overlaps == 0);
