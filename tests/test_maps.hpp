@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario.hpp"
+#include "planner/world/planning_world.hpp"
 
 namespace pathscope::test {
 
@@ -46,16 +46,21 @@ inline Scenario ascii_scenario(const std::vector<std::string>& rows, double cell
 }
 
 /// Random map: `density` of walls, some rough/swamp/water patches when `terrain`.
-inline std::vector<std::string> random_rows(std::mt19937_64& rng, int w, int h, double density, bool terrain) {
+inline std::vector<std::string> random_rows(std::mt19937_64& rng, int w, int h, double density,
+                                            bool terrain) {
   std::uniform_real_distribution<double> u(0, 1);
   std::vector<std::string> rows(std::size_t(h), std::string(std::size_t(w), '.'));
   for (auto& row : rows) {
     for (char& c : row) {
       const double r = u(rng);
-      if (r < density) c = '#';
-      else if (terrain && r < density + 0.10) c = 'r';
-      else if (terrain && r < density + 0.15) c = 's';
-      else if (terrain && r < density + 0.17) c = 'w';
+      if (r < density)
+        c = '#';
+      else if (terrain && r < density + 0.10)
+        c = 'r';
+      else if (terrain && r < density + 0.15)
+        c = 's';
+      else if (terrain && r < density + 0.17)
+        c = 'w';
     }
   }
   return rows;
@@ -114,14 +119,8 @@ inline Vec2 cell_center(const Scenario& s, int x, int y) {
 /// appear in a quadtree, and a path from the top-left to the bottom-right corner bends.
 inline std::vector<std::string> bent_rows() {
   return {
-      "................",
-      "................",
-      "....######......",
-      "....######......",
-      "........rr......",
-      "..........##....",
-      "..........##....",
-      "................",
+      "................", "................", "....######......", "....######......",
+      "........rr......", "..........##....", "..........##....", "................",
   };
 }
 

@@ -36,8 +36,8 @@ namespace {
 struct MapFigures {
   std::size_t problems = 0;
   std::size_t mismatches = 0;
-  std::vector<double> micros;      // per problem, the fastest run
-  std::uint64_t expansions = 0;    // sum over problems
+  std::vector<double> micros;    // per problem, the fastest run
+  std::uint64_t expansions = 0;  // sum over problems
   double mean_micros() const {
     double s = 0;
     for (double m : micros) s += m;
@@ -57,7 +57,8 @@ std::string shell_quote(const std::string& s) {
 // problems (the fastest run of each). Returns an error text, or "" on success.
 std::string run_warthog(const std::string& bin, const std::filesystem::path& scen, std::size_t n, int repeat,
                         const std::vector<MovingAiProblem>& problems, MapFigures& out) {
-  const std::string cmd = shell_quote(bin) + " --alg astar --scen " + shell_quote(scen.string()) + " 2>/dev/null";
+  const std::string cmd =
+      shell_quote(bin) + " --alg astar --scen " + shell_quote(scen.string()) + " 2>/dev/null";
   std::vector<double> best(n, std::numeric_limits<double>::infinity());
   std::vector<std::uint64_t> expanded(n, 0);
   std::vector<bool> seen(n, false);
@@ -72,7 +73,8 @@ std::string run_warthog(const std::string& bin, const std::filesystem::path& sce
       std::string alg;
       std::uint64_t exp = 0, gen = 0, reopen = 0, surplus = 0, heapops = 0, nanos = 0, plen = 0;
       double pcost = 0, scost = 0;
-      if (!(in >> id >> alg >> exp >> gen >> reopen >> surplus >> heapops >> nanos >> plen >> pcost >> scost)) continue;
+      if (!(in >> id >> alg >> exp >> gen >> reopen >> surplus >> heapops >> nanos >> plen >> pcost >> scost))
+        continue;
       if (id >= n) continue;
       best[id] = std::min(best[id], double(nanos) * 1e-3);
       expanded[id] = exp;
@@ -121,7 +123,8 @@ int run_bench_grid(const BenchGridOptions& options) {
     bool used = false;
     for (std::size_t i = 0; i < planners.size(); ++i) {
       const auto& specs = planners[i]->params;
-      if (std::none_of(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == o.name; })) continue;
+      if (std::none_of(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == o.name; }))
+        continue;
       planner_overrides[i].push_back(o);
       used = true;
     }
@@ -142,8 +145,8 @@ int run_bench_grid(const BenchGridOptions& options) {
     return kExitFailed;
   }
   const bool warthog = !options.warthog.empty();
-  std::printf("%-22s %-10s %7s %5s %10s %10s %10s", "map", "planner", "queries", "miss", "mean us", "median us",
-              "exp/query");
+  std::printf("%-22s %-10s %7s %5s %10s %10s %10s", "map", "planner", "queries", "miss", "mean us",
+              "median us", "exp/query");
   if (warthog) std::printf(" %12s %12s %10s %10s", "warthog us", "warthog exp", "time ratio", "exp ratio");
   std::printf("\n");
 
@@ -164,7 +167,8 @@ int run_bench_grid(const BenchGridOptions& options) {
 
     MapFigures theirs;
     if (warthog) {
-      if (const std::string error = run_warthog(options.warthog, scen_path, n, options.repeat, *problems, theirs);
+      if (const std::string error =
+              run_warthog(options.warthog, scen_path, n, options.repeat, *problems, theirs);
           !error.empty()) {
         std::fprintf(stderr, "pathscope bench grid: --warthog: %s\n", error.c_str());
         return kExitFailed;
@@ -199,9 +203,9 @@ int run_bench_grid(const BenchGridOptions& options) {
         ++ours.problems;
       }
       mismatches[info->name] += ours.mismatches;
-      std::printf("%-22s %-10s %7zu %5zu %10.1f %10.1f %10.0f", map_path.stem().string().c_str(), info->name.c_str(),
-                  ours.problems, ours.mismatches, ours.mean_micros(), bench::median(ours.micros),
-                  ours.mean_expansions());
+      std::printf("%-22s %-10s %7zu %5zu %10.1f %10.1f %10.0f", map_path.stem().string().c_str(),
+                  info->name.c_str(), ours.problems, ours.mismatches, ours.mean_micros(),
+                  bench::median(ours.micros), ours.mean_expansions());
       if (warthog) {
         const double tr = ours.mean_micros() / theirs.mean_micros();
         const double er = ours.mean_expansions() / theirs.mean_expansions();
@@ -223,10 +227,11 @@ int run_bench_grid(const BenchGridOptions& options) {
         log_sum += std::log(r);
         worst = std::max(worst, r);
       }
-      std::printf("; time / warthog's: geometric mean %.3f over %zu maps, largest %.3f; expansions / warthog's: "
-                  "largest %.4f",
-                  std::exp(log_sum / double(time_ratios[info->name].size())), time_ratios[info->name].size(), worst,
-                  worst_exp_ratio[info->name]);
+      std::printf(
+          "; time / warthog's: geometric mean %.3f over %zu maps, largest %.3f; expansions / warthog's: "
+          "largest %.4f",
+          std::exp(log_sum / double(time_ratios[info->name].size())), time_ratios[info->name].size(), worst,
+          worst_exp_ratio[info->name]);
     }
     std::printf("\n");
   }

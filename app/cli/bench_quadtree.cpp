@@ -85,11 +85,13 @@ void print_structure(const PlanningWorld& world, std::size_t c, int repeat) {
   }
   const QuadtreeMap& map = QuadtreeMap::of(world, c);
   const std::size_t leaves = map.tree().leaf_count(), cells = grid.cell_count();
-  std::printf("  class %s: leaves %zu, uniform cells %zu, cells per leaf %.2f\n", world.scenario().classes[c].name.c_str(),
-              leaves, cells, leaves ? double(cells) / double(leaves) : 0.0);
-  std::printf("  class %s: links %zu (one-way %zu), regions %u, build %.3f ms (tree %.3f ms, links %.3f ms)\n",
-              world.scenario().classes[c].name.c_str(), map.links().link_count(), map.links().one_way_count(),
-              map.links().region_count(), tree_ms + links_ms, tree_ms, links_ms);
+  std::printf("  class %s: leaves %zu, uniform cells %zu, cells per leaf %.2f\n",
+              world.scenario().classes[c].name.c_str(), leaves, cells,
+              leaves ? double(cells) / double(leaves) : 0.0);
+  std::printf(
+      "  class %s: links %zu (one-way %zu), regions %u, build %.3f ms (tree %.3f ms, links %.3f ms)\n",
+      world.scenario().classes[c].name.c_str(), map.links().link_count(), map.links().one_way_count(),
+      map.links().region_count(), tree_ms + links_ms, tree_ms, links_ms);
   // Seed 000's own construction, inserting the scenario's regions top-down: its time, and
   // whether it gives the same leaves.
   double insertion_ms = 0;
@@ -106,13 +108,14 @@ void print_structure(const PlanningWorld& world, std::size_t c, int repeat) {
     if (!same) break;
     const std::uint32_t id = map.tree().leaf_at_cell(l.x, l.y);
     const QuadLeaf& b = map.tree().leaf(id);
-    same = id != Quadtree::kNoLeaf && b.x == l.x && b.y == l.y && b.size == l.size && b.multiplier == l.multiplier &&
-           b.key == l.key;
+    same = id != Quadtree::kNoLeaf && b.x == l.x && b.y == l.y && b.size == l.size &&
+           b.multiplier == l.multiplier && b.key == l.key;
   }
-  std::printf("  class %s: region insertion (seed 000's top-down build) %.3f ms: %zu regions, %zu splits, %zu cells "
-              "decided one by one, %zu merges; same leaves as the bottom-up build: %s\n",
-              world.scenario().classes[c].name.c_str(), insertion_ms, stats.regions, stats.splits, stats.cell_decisions,
-              stats.merges, same ? "yes" : "NO");
+  std::printf(
+      "  class %s: region insertion (seed 000's top-down build) %.3f ms: %zu regions, %zu splits, %zu cells "
+      "decided one by one, %zu merges; same leaves as the bottom-up build: %s\n",
+      world.scenario().classes[c].name.c_str(), insertion_ms, stats.regions, stats.splits,
+      stats.cell_decisions, stats.merges, same ? "yes" : "NO");
 }
 
 // Quadtree against A* on every query of the scenario.
@@ -131,15 +134,16 @@ int print_queries(const PlanningWorld& world, const ParamValues& qt_params, int 
   std::size_t found = 0;
   for (std::size_t i = 0; i < s.queries.size(); ++i) {
     const Query& query = s.queries[i];
-    const std::unique_ptr<Planner> qt = qt_info->create(QueryContext{world, query.movement_class, std::nullopt, qt_params});
+    const std::unique_ptr<Planner> qt =
+        qt_info->create(QueryContext{world, query.movement_class, std::nullopt, qt_params});
     const std::unique_ptr<Planner> astar =
         astar_info->create(QueryContext{world, query.movement_class, std::nullopt, defaults(*astar_info)});
     const PathQuery q{query.start, query.goal};
     PathResult a, b;
     const double us_q = time_query(*qt, q, repeat, a);
     const double us_a = time_query(*astar, q, repeat, b);
-    std::printf("  query %zu (%s): quadtree %s, %llu expansions, %.1f us; astar %s, %llu expansions, %.1f us", i,
-                s.classes[query.movement_class].name.c_str(), to_string(a.status),
+    std::printf("  query %zu (%s): quadtree %s, %llu expansions, %.1f us; astar %s, %llu expansions, %.1f us",
+                i, s.classes[query.movement_class].name.c_str(), to_string(a.status),
                 static_cast<unsigned long long>(a.stats.expansions), us_q, to_string(b.status),
                 static_cast<unsigned long long>(b.stats.expansions), us_a);
     if (a.status == SearchStatus::Found && b.status == SearchStatus::Found) {
@@ -148,18 +152,21 @@ int print_queries(const PlanningWorld& world, const ParamValues& qt_params, int 
       astar_exp += b.stats.expansions;
       qt_us += us_q;
       astar_us += us_a;
-      std::printf("; search cost %.2f, length centres %.2f, step 1 %.2f, final %.2f, astar %.2f (final / astar %.4f)\n",
-                  stat(a, "search_cost"), stat(a, "length_centres"), stat(a, "length_step1"), a.length, b.length,
-                  b.length > 0 ? a.length / b.length : 1.0);
+      std::printf(
+          "; search cost %.2f, length centres %.2f, step 1 %.2f, final %.2f, astar %.2f (final / astar "
+          "%.4f)\n",
+          stat(a, "search_cost"), stat(a, "length_centres"), stat(a, "length_step1"), a.length, b.length,
+          b.length > 0 ? a.length / b.length : 1.0);
     } else {
       std::printf("\n");
     }
   }
   if (found > 0) {
-    std::printf("  %zu queries found by both: quadtree %llu expansions, %.1f us; astar %llu expansions, %.1f us; "
-                "%.1fx fewer expansions, %.1fx less time\n",
-                found, static_cast<unsigned long long>(qt_exp), qt_us, static_cast<unsigned long long>(astar_exp),
-                astar_us, qt_exp ? double(astar_exp) / double(qt_exp) : 0.0, qt_us > 0 ? astar_us / qt_us : 0.0);
+    std::printf(
+        "  %zu queries found by both: quadtree %llu expansions, %.1f us; astar %llu expansions, %.1f us; "
+        "%.1fx fewer expansions, %.1fx less time\n",
+        found, static_cast<unsigned long long>(qt_exp), qt_us, static_cast<unsigned long long>(astar_exp),
+        astar_us, qt_exp ? double(astar_exp) / double(qt_exp) : 0.0, qt_us > 0 ? astar_us / qt_us : 0.0);
   }
   return kExitOk;
 }
@@ -221,8 +228,9 @@ Scenario scaled(const Scenario& s, int side) {
 // Incremental update against a full rebuild, on `s` scaled to `side` cells.
 int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
   Scenario s = scaled(source, options.side);
-  if (Status ok = validate_scenario(s); !ok) return fail("the scenario scaled to " + std::to_string(options.side) +
-                                                         " cells: " + ok.error().to_string());
+  if (Status ok = validate_scenario(s); !ok)
+    return fail("the scenario scaled to " + std::to_string(options.side) +
+                " cells: " + ok.error().to_string());
   std::size_t wall = s.terrains.size();
   for (std::size_t t = 0; t < s.terrains.size() && wall == s.terrains.size(); ++t) {
     if (!s.terrains[t].cost[0]) wall = t;
@@ -238,7 +246,8 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
   Quadtree tree(grid);
   QuadLinks links(tree);
   std::mt19937_64 rng(s.seed);
-  std::uniform_real_distribution<double> ux(radius, s.world.width - radius), uy(radius, s.world.height - radius);
+  std::uniform_real_distribution<double> ux(radius, s.world.width - radius),
+      uy(radius, s.world.height - radius);
   std::vector<double> tree_ms, links_ms, regions_ms, inc_ms, full_ms, world_ms;
   double changed_cells = 0;
   bool same = true;
@@ -280,7 +289,8 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
     const Quadtree fresh(grid);
     const QuadLinks fresh_links(fresh);
     full_ms.push_back(ms_since(t4));
-    same = same && fresh.leaf_count() == tree.leaf_count() && fresh_links.link_count() == links.link_count() &&
+    same = same && fresh.leaf_count() == tree.leaf_count() &&
+           fresh_links.link_count() == links.link_count() &&
            fresh_links.region_count() == links.region_count();
     // Leaf by leaf, matched by corner (ids differ); links by their targets' corners;
     // regions the same partition (labels may differ): a one-to-one map between labels.
@@ -306,15 +316,18 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
     }
   }
   const double inc = median(inc_ms), full = median(full_ms);
-  std::printf("  update: %d x %d cells, %zu leaves, a circle of %s covering %.2f%% of the map added and removed at %d places "
-              "(%.0f cells re-read per update)\n",
-              grid.width(), grid.height(), tree.leaf_count(), s.terrains[wall].name.c_str(),
-              100.0 * std::numbers::pi * radius * radius / (s.world.width * s.world.height), options.edits,
-              changed_cells / (2.0 * options.edits));
-  std::printf("  update: incremental %.3f ms (tree %.3f ms, links %.3f ms, of which regions %.3f ms); "
-              "full rebuild %.3f ms; rebuild / incremental %.1fx; world update %.3f ms (medians of %d)\n",
-              inc, median(tree_ms), median(links_ms), median(regions_ms), full, inc > 0 ? full / inc : 0.0,
-              median(world_ms), 2 * options.edits);
+  std::printf(
+      "  update: %d x %d cells, %zu leaves, a circle of %s covering %.2f%% of the map added and removed at "
+      "%d places "
+      "(%.0f cells re-read per update)\n",
+      grid.width(), grid.height(), tree.leaf_count(), s.terrains[wall].name.c_str(),
+      100.0 * std::numbers::pi * radius * radius / (s.world.width * s.world.height), options.edits,
+      changed_cells / (2.0 * options.edits));
+  std::printf(
+      "  update: incremental %.3f ms (tree %.3f ms, links %.3f ms, of which regions %.3f ms); "
+      "full rebuild %.3f ms; rebuild / incremental %.1fx; world update %.3f ms (medians of %d)\n",
+      inc, median(tree_ms), median(links_ms), median(regions_ms), full, inc > 0 ? full / inc : 0.0,
+      median(world_ms), 2 * options.edits);
   std::printf("  update: equal to a full rebuild: %s\n", same ? "yes" : "NO");
   return same ? kExitOk : kExitFailed;
 }
@@ -351,8 +364,10 @@ int bench_movingai(const ParamValues& qt_params, const BenchQuadtreeOptions& opt
     // Problems spread over the file (its buckets grow longer towards the end).
     std::vector<MovingAiProblem> picked;
     const std::size_t n = std::min<std::size_t>(std::size_t(std::max(options.queries, 0)), problems->size());
-    for (std::size_t i = 0; i < n; ++i) picked.push_back((*problems)[(i * problems->size() + problems->size() / 2) / n]);
-    const int r = bench_scenario(map_path.filename().string(), movingai_to_scenario(*map, picked), qt_params, options);
+    for (std::size_t i = 0; i < n; ++i)
+      picked.push_back((*problems)[(i * problems->size() + problems->size() / 2) / n]);
+    const int r =
+        bench_scenario(map_path.filename().string(), movingai_to_scenario(*map, picked), qt_params, options);
     if (r != kExitOk) rc = r;
   }
   return rc;
@@ -373,7 +388,8 @@ int run_bench_quadtree(const BenchQuadtreeOptions& options) {
   const PlannerInfo* qt_info = find_planner("quadtree");
   if (!qt_info) return fail("the planner quadtree must be registered");
   auto overrides = parse_param_overrides(options.params);
-  auto qt_params = overrides ? resolve_params(*qt_info, *overrides, "--param") : Result<ParamValues>(overrides.error());
+  auto qt_params =
+      overrides ? resolve_params(*qt_info, *overrides, "--param") : Result<ParamValues>(overrides.error());
   if (!qt_params) {
     std::fprintf(stderr, "pathscope bench quadtree: %s\n", qt_params.error().to_string().c_str());
     return kExitUsage;

@@ -61,7 +61,7 @@ constexpr int kHeuristicModes = 3;  // bsts, waypoint and coarse: the inexact on
 
 // The seed's Tables 1 and 2: nodes explored per grid size.
 struct SeedRow {
-  int agents;   // threats (= allies)
+  int agents;  // threats (= allies)
   int nodes;
   int explored;
 };
@@ -82,7 +82,8 @@ std::unique_ptr<Planner> make_planner(const PlanningWorld& world, std::size_t mo
   const PlannerInfo* info = find_planner("tactical");
   std::vector<PlannerParam> overrides = g_overrides;
   overrides.push_back({"mode", double(mode)});
-  return info->create(QueryContext{world, movement_class, std::nullopt, resolve_params(*info, overrides).value()});
+  return info->create(
+      QueryContext{world, movement_class, std::nullopt, resolve_params(*info, overrides).value()});
 }
 
 struct Run {
@@ -103,9 +104,10 @@ Run run(Planner& planner, const PathQuery& q, int repeat) {
 }
 
 int bench_table(const std::vector<std::string>& paths, int repeat) {
-  std::printf("table: per scenario, its first query in each mode (explored = cells expanded by either side)\n");
-  std::printf("%-24s %6s %5s | %-10s %8s %7s %9s %7s %9s | %s\n", "scenario", "cells", "agts", "mode", "explored",
-              "percent", "cost", "/exact", "us", "seed 001");
+  std::printf(
+      "table: per scenario, its first query in each mode (explored = cells expanded by either side)\n");
+  std::printf("%-24s %6s %5s | %-10s %8s %7s %9s %7s %9s | %s\n", "scenario", "cells", "agts", "mode",
+              "explored", "percent", "cost", "/exact", "us", "seed 001");
   for (const std::string& path : paths) {
     auto loaded = load_any_scenario(path);
     if (!loaded) return fail(loaded.error().to_string());
@@ -133,9 +135,10 @@ int bench_table(const std::vector<std::string>& paths, int repeat) {
         std::snprintf(seed_text, sizeof seed_text, "%d of %d, %.1f%%", seed->explored, seed->nodes,
                       100.0 * seed->explored / seed->nodes);
       }
-      std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9.1f | %s\n", m == 0 ? name.c_str() : "",
-                  cells, s.threats.size() + s.allies.size(), kModes[m].name, stat(r, "explored"),
-                  stat(r, "explored_percent"), r.cost, exact > 0 ? r.cost / exact : 1.0, runs[m].micros, seed_text);
+      std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9.1f | %s\n",
+                  m == 0 ? name.c_str() : "", cells, s.threats.size() + s.allies.size(), kModes[m].name,
+                  stat(r, "explored"), stat(r, "explored_percent"), r.cost, exact > 0 ? r.cost / exact : 1.0,
+                  runs[m].micros, seed_text);
     }
   }
   return kExitOk;
@@ -191,7 +194,8 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed, c
         continue;
       }
       for (int m = 0; m < kModeCount; ++m) explored[m].push_back(percent[m]);
-      for (int m = 0; m < kHeuristicModes; ++m) ratios[m].push_back(cost[kExact] > 0 ? cost[m] / cost[kExact] : 1.0);
+      for (int m = 0; m < kHeuristicModes; ++m)
+        ratios[m].push_back(cost[kExact] > 0 ? cost[m] / cost[kExact] : 1.0);
       if (!dump_dir.empty()) {
         for (int m = 1; m < kHeuristicModes; ++m) {  // BSTS misses too often to be worth saving
           if (!(ratios[m].back() > 1.1)) continue;
@@ -218,21 +222,24 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed, c
       std::sort(r.begin(), r.end());
       const auto share = [&](double limit) {
         return r.empty() ? 0.0
-                         : 100.0 * double(std::upper_bound(r.begin(), r.end(), limit) - r.begin()) / double(r.size());
+                         : 100.0 * double(std::upper_bound(r.begin(), r.end(), limit) - r.begin()) /
+                               double(r.size());
       };
       std::vector<double> e = explored[m];
       std::sort(e.begin(), e.end());
       std::printf("    %s cost / exact: min %.4f, median %.4f, p90 %.4f, p99 %.4f, max %.4f, mean %.4f\n",
                   kModes[m].name, quantile(r, 0), quantile(r, 0.5), quantile(r, 0.9), quantile(r, 0.99),
                   quantile(r, 1), mean(r));
-      std::printf("      optimal (<= 1.000001) %.1f%%, within 5%% %.1f%%, within 10%% %.1f%%; explored mean %.1f%% "
-                  "(median %.1f%%, p90 %.1f%%)\n",
-                  share(1.000001), share(1.05), share(1.10), mean(e), quantile(e, 0.5), quantile(e, 0.9));
+      std::printf(
+          "      optimal (<= 1.000001) %.1f%%, within 5%% %.1f%%, within 10%% %.1f%%; explored mean %.1f%% "
+          "(median %.1f%%, p90 %.1f%%)\n",
+          share(1.000001), share(1.05), share(1.10), mean(e), quantile(e, 0.5), quantile(e, 0.9));
     }
     const double n = std::max<double>(1.0, double(placements));
     std::printf("    explored mean: admissible %.1f%%, exact %.1f%%\n", mean(explored[3]), mean(explored[4]));
     std::printf("    mean time per query:");
-    for (int m = 0; m < kModeCount; ++m) std::printf("%s %s %.1f us", m ? "," : "", kModes[m].name, micros[m] / n);
+    for (int m = 0; m < kModeCount; ++m)
+      std::printf("%s %s %.1f us", m ? "," : "", kModes[m].name, micros[m] / n);
     std::printf("\n");
   }
   return kExitOk;
@@ -248,7 +255,8 @@ int run_bench_tactical(const BenchTacticalOptions& options) {
   for (const PlannerParam& p : *overrides) {
     if (p.name == "mode") return fail("--param mode: the bench runs every mode");
   }
-  if (auto checked = resolve_params(*info, *overrides, "--param"); !checked) return fail(checked.error().to_string());
+  if (auto checked = resolve_params(*info, *overrides, "--param"); !checked)
+    return fail(checked.error().to_string());
   g_overrides = *overrides;
   std::filesystem::path maps;
   if (const auto found = find_default_scenario()) maps = found->parent_path();
@@ -256,7 +264,8 @@ int run_bench_tactical(const BenchTacticalOptions& options) {
     if (maps.empty()) return fail("maps/default.json not found; name the scenario files");
     for (const char* table : {"1v1", "4v4"}) {
       for (const int nodes : {512, 2048, 8192}) {
-        paths.push_back((maps / ("tactical_" + std::string(table) + "_" + std::to_string(nodes) + ".json")).string());
+        paths.push_back(
+            (maps / ("tactical_" + std::string(table) + "_" + std::to_string(nodes) + ".json")).string());
       }
     }
   }

@@ -54,9 +54,9 @@ const visgraph::VisGraphMap* print_build(const PlanningWorld& world, double radi
   visgraph::ObstacleParams params;
   params.radius = radius;
   const Clock::time_point t0 = Clock::now();
-  Result<visgraph::ObstacleSet> set =
-      visgraph::build_obstacle_set(visgraph::world_obstacles(world, 0),
-                                   Box2{{0, 0}, {world.scenario().world.width, world.scenario().world.height}}, params);
+  Result<visgraph::ObstacleSet> set = visgraph::build_obstacle_set(
+      visgraph::world_obstacles(world, 0),
+      Box2{{0, 0}, {world.scenario().world.width, world.scenario().world.height}}, params);
   const double obstacles_ms = ms_since(t0);
   if (!set) {
     std::printf("  obstacles refused: %s\n", set.error().to_string().c_str());
@@ -66,12 +66,14 @@ const visgraph::VisGraphMap* print_build(const PlanningWorld& world, double radi
   const Clock::time_point t1 = Clock::now();
   const visgraph::VisibilityGraph graph(std::move(set.value()));
   const double graph_ms = ms_since(t1);
-  std::printf("  %zu obstacle inputs -> %zu rings in %.1f ms; %zu corners, %zu links, %llu of %llu pairs tested "
-              "(tangent at both ends, not in a hidden group; %llu groups hidden); graph %.1f ms (build %.1f ms in all)\n",
-              inputs, rings, obstacles_ms, graph.node_count(), graph.link_count(),
-              static_cast<unsigned long long>(graph.stats().tangent_pairs),
-              static_cast<unsigned long long>(graph.stats().pairs),
-              static_cast<unsigned long long>(graph.stats().hidden_groups), graph_ms, obstacles_ms + graph_ms);
+  std::printf(
+      "  %zu obstacle inputs -> %zu rings in %.1f ms; %zu corners, %zu links, %llu of %llu pairs tested "
+      "(tangent at both ends, not in a hidden group; %llu groups hidden); graph %.1f ms (build %.1f ms in "
+      "all)\n",
+      inputs, rings, obstacles_ms, graph.node_count(), graph.link_count(),
+      static_cast<unsigned long long>(graph.stats().tangent_pairs),
+      static_cast<unsigned long long>(graph.stats().pairs),
+      static_cast<unsigned long long>(graph.stats().hidden_groups), graph_ms, obstacles_ms + graph_ms);
   return &visgraph::VisGraphMap::of(world, 0, params);
 }
 
@@ -79,7 +81,8 @@ const visgraph::VisGraphMap* print_build(const PlanningWorld& world, double radi
 // run-time change): each update of the graph (obstacles built again, links of changed
 // corners or across the changed area tested) against a full rebuild of the graph from
 // the same obstacles; medians, and whether they are equal.
-void print_updates(const PlanningWorld& world, const visgraph::VisibilityGraph& base, int edits, std::mt19937_64& rng) {
+void print_updates(const PlanningWorld& world, const visgraph::VisibilityGraph& base, int edits,
+                   std::mt19937_64& rng) {
   if (edits <= 0) return;
   const std::vector<visgraph::ObstacleInput> inputs = visgraph::world_obstacles(world, 0);
   const Box2 box{{0, 0}, {world.scenario().world.width, world.scenario().world.height}};
@@ -94,7 +97,8 @@ void print_updates(const PlanningWorld& world, const visgraph::VisibilityGraph& 
     building.shape.kind = ShapeKind::Rect;
     building.shape.min = {std::round(ux(rng)), std::round(uy(rng))};
     building.shape.max = building.shape.min + Vec2{4, 4};
-    const Box2 changed = Box2{building.shape.min, building.shape.max}.expanded(params.max_error + 8.0 / visgraph::kScale);
+    const Box2 changed =
+        Box2{building.shape.min, building.shape.max}.expanded(params.max_error + 8.0 / visgraph::kScale);
     std::vector<visgraph::ObstacleInput> placed = inputs;
     placed.push_back(building);
     const visgraph::VisibilityGraph* before = &base;
@@ -121,15 +125,18 @@ void print_updates(const PlanningWorld& world, const visgraph::VisibilityGraph& 
     }
   }
   const double u = median(update_ms), r = median(rebuild_ms);
-  std::printf("  %d buildings placed and destroyed: update %.1f ms, full rebuild %.1f ms (median), rebuild / update "
-              "%.1fx; %.1f%% of links kept untested; equal to a full rebuild: %s\n",
-              edits, u, r, u > 0 ? r / u : 0.0, links ? 100.0 * double(kept) / double(links) : 0.0, equal ? "yes" : "no");
+  std::printf(
+      "  %d buildings placed and destroyed: update %.1f ms, full rebuild %.1f ms (median), rebuild / update "
+      "%.1fx; %.1f%% of links kept untested; equal to a full rebuild: %s\n",
+      edits, u, r, u > 0 ? r / u : 0.0, links ? 100.0 * double(kept) / double(links) : 0.0,
+      equal ? "yes" : "no");
 }
 
 // Random rectangles for about `corners` corners, a fifth of the ground covered.
 // Link limits (k nearest, maximum length) on the same queries: links kept, query time,
 // paths lost, and length against the unlimited graph's paths.
-void print_limits(const PlanningWorld& world, const std::vector<PathQuery>& queries, const std::vector<double>& lengths) {
+void print_limits(const PlanningWorld& world, const std::vector<PathQuery>& queries,
+                  const std::vector<double>& lengths) {
   const double side = world.scenario().world.width;
   const visgraph::LinkLimits settings[] = {{16, 0}, {8, 0}, {4, 0}, {0, side / 8}, {0, side / 16}};
   for (const visgraph::LinkLimits& limits : settings) {
@@ -162,10 +169,11 @@ void print_limits(const PlanningWorld& world, const std::vector<PathQuery>& quer
     } else {
       std::snprintf(what, sizeof what, "max_link=%g", limits.max_length);
     }
-    std::printf("  limits %s: %.0f links kept, median %.1f us, %.1f expansions, %d paths lost, length / unlimited "
-                "mean %.4f, largest %.4f\n",
-                what, kept, median(us), queries.empty() ? 0.0 : expansions / double(queries.size()), lost,
-                found ? sum / found : 0.0, worst);
+    std::printf(
+        "  limits %s: %.0f links kept, median %.1f us, %.1f expansions, %d paths lost, length / unlimited "
+        "mean %.4f, largest %.4f\n",
+        what, kept, median(us), queries.empty() ? 0.0 : expansions / double(queries.size()), lost,
+        found ? sum / found : 0.0, worst);
   }
 }
 
@@ -192,7 +200,8 @@ int bench_rectangles(const BenchVisgraphOptions& options) {
   for (const int target : options.corners) {
     const PlanningWorld world(rectangles(rng, target));
     std::printf("random rectangles for ~%d corners: %g x %g m, %zu rectangles, radius 0\n", target,
-                world.scenario().world.width, world.scenario().world.height, world.scenario().features.size());
+                world.scenario().world.width, world.scenario().world.height,
+                world.scenario().features.size());
     const visgraph::VisGraphMap* map = print_build(world, 0);
     if (!map || !map->ok()) continue;
     VisGraphParams p;
@@ -207,8 +216,10 @@ int bench_rectangles(const BenchVisgraphOptions& options) {
     std::vector<double> lengths;  // per query: the unlimited path's length, or 0
     for (int q = 0; q < options.queries; ++q) {
       Vec2 a, b;
-      do a = {ux(rng), uy(rng)}; while (map->graph().index().inside(a));
-      do b = {ux(rng), uy(rng)}; while (map->graph().index().inside(b));
+      do a = {ux(rng), uy(rng)};
+      while (map->graph().index().inside(a));
+      do b = {ux(rng), uy(rng)};
+      while (map->graph().index().inside(b));
       queries.push_back(PathQuery{a, b});
       const Clock::time_point t0 = Clock::now();
       const PathResult& r = find_path(planner, PathQuery{a, b});
@@ -220,10 +231,11 @@ int bench_rectangles(const BenchVisgraphOptions& options) {
       links += stat(r, "start_links") + stat(r, "goal_links");
       length += r.length / std::hypot(b.x - a.x, b.y - a.y);
     }
-    std::printf("  %d random queries: %d found, median %.1f us, %.1f expansions, %.1f temporary links each, mean "
-                "length / straight line %.4f\n",
-                options.queries, found, median(us), options.queries ? expansions / options.queries : 0.0,
-                found ? links / found : 0.0, found ? length / found : 0.0);
+    std::printf(
+        "  %d random queries: %d found, median %.1f us, %.1f expansions, %.1f temporary links each, mean "
+        "length / straight line %.4f\n",
+        options.queries, found, median(us), options.queries ? expansions / options.queries : 0.0,
+        found ? links / found : 0.0, found ? length / found : 0.0);
     print_limits(world, queries, lengths);
     print_updates(world, map->graph(), options.edits, rng);
   }
@@ -244,7 +256,8 @@ int bench_movingai(const BenchVisgraphOptions& options) {
     const std::filesystem::path& map_path = set->map_path;
     const MovingAiMap* map = &set->map;
     const PlanningWorld world(movingai_to_scenario(*map));
-    std::printf("%s: %d x %d cells, radius 0\n", map_path.filename().string().c_str(), map->width, map->height);
+    std::printf("%s: %d x %d cells, radius 0\n", map_path.filename().string().c_str(), map->width,
+                map->height);
     const visgraph::VisGraphMap* vmap = print_build(world, 0);
     if (!vmap || !vmap->ok()) continue;
     VisGraphParams p;
@@ -274,11 +287,12 @@ int bench_movingai(const BenchVisgraphOptions& options) {
       }
       if (r.length > pr.optimal_length + pr.tolerance) {
         ++too_long;
-        std::printf("  line %d: length %.6f above the octile optimum %.6f\n", pr.line, r.length, pr.optimal_length);
+        std::printf("  line %d: length %.6f above the octile optimum %.6f\n", pr.line, r.length,
+                    pr.optimal_length);
       }
     }
-    std::printf("  %zu problems: %d found, median %.1f us, length / octile optimum mean %.4f, largest %.4f\n", k, found,
-                median(us), found ? sum / found : 0.0, worst);
+    std::printf("  %zu problems: %d found, median %.1f us, length / octile optimum mean %.4f, largest %.4f\n",
+                k, found, median(us), found ? sum / found : 0.0, worst);
   }
   std::printf("all maps: %zu paths, mean length / octile optimum %.4f, %zu above the optimum\n", ratio_count,
               ratio_count ? ratio_sum / double(ratio_count) : 0.0, too_long);
@@ -291,8 +305,8 @@ int bench_roads(const BenchVisgraphOptions& options) {
     Result<Scenario> scenario = load_any_scenario(path);
     if (!scenario) return fail(scenario.error().to_string());
     const PlanningWorld world(std::move(scenario.value()));
-    std::printf("%s: %g x %g m, %zu roads\n", path.c_str(), world.scenario().world.width, world.scenario().world.height,
-                world.scenario().roads.size());
+    std::printf("%s: %g x %g m, %zu roads\n", path.c_str(), world.scenario().world.width,
+                world.scenario().world.height, world.scenario().roads.size());
     for (std::size_t cls = 0; cls < world.scenario().classes.size(); ++cls) {
       const RoadMode modes[3] = {RoadMode::Off, RoadMode::Pass, RoadMode::Exact};
       std::vector<std::unique_ptr<VisGraphPlanner>> planners;
@@ -313,8 +327,10 @@ int bench_roads(const BenchVisgraphOptions& options) {
       std::vector<PathQuery> queries;
       for (int q = 0; q < options.queries; ++q) {
         Vec2 a, b;
-        do a = {ux(rng), uy(rng)}; while (map.graph().index().inside(a));
-        do b = {ux(rng), uy(rng)}; while (map.graph().index().inside(b));
+        do a = {ux(rng), uy(rng)};
+        while (map.graph().index().inside(a));
+        do b = {ux(rng), uy(rng)};
+        while (map.graph().index().inside(b));
         queries.push_back(PathQuery{a, b});
       }
       // The first exact query builds the road network: timed apart.
@@ -347,20 +363,25 @@ int bench_roads(const BenchVisgraphOptions& options) {
         least = std::min(least, c[2] / c[1]);
         if (c[2] > c[1] + 1e-9) {
           ++dearer;
-          std::printf("    exact dearer than the pass: (%.3f, %.3f) -> (%.3f, %.3f), pass %.4f, exact %.4f\n", q.start.x,
-                      q.start.y, q.goal.x, q.goal.y, c[1], c[2]);
+          std::printf("    exact dearer than the pass: (%.3f, %.3f) -> (%.3f, %.3f), pass %.4f, exact %.4f\n",
+                      q.start.x, q.start.y, q.goal.x, q.goal.y, c[1], c[2]);
         }
         cheaper += c[2] < c[1] - 1e-9;
       }
-      std::printf("  class %s: road network %.0f points, %.0f links, first exact query (with its build) %.1f ms\n",
-                  world.scenario().classes[cls].name.c_str(), road_points, road_links, build_ms);
-      std::printf("    %d queries, %d found; mean cost: no roads %.2f, pass %.2f, exact %.2f; on a road: pass %d, exact %d\n",
-                  options.queries, found, found ? cost[0] / found : 0.0, found ? cost[1] / found : 0.0,
-                  found ? cost[2] / found : 0.0, on_road[1], on_road[2]);
-      std::printf("    exact / pass: mean %.4f, least %.4f, cheaper in %d, dearer in %d; median query: no roads %.1f us, "
-                  "pass %.1f us, exact %.1f us\n",
-                  found ? ratio / found : 0.0, found ? least : 0.0, cheaper, dearer, median(us[0]), median(us[1]),
-                  median(us[2]));
+      std::printf(
+          "  class %s: road network %.0f points, %.0f links, first exact query (with its build) %.1f ms\n",
+          world.scenario().classes[cls].name.c_str(), road_points, road_links, build_ms);
+      std::printf(
+          "    %d queries, %d found; mean cost: no roads %.2f, pass %.2f, exact %.2f; on a road: pass %d, "
+          "exact %d\n",
+          options.queries, found, found ? cost[0] / found : 0.0, found ? cost[1] / found : 0.0,
+          found ? cost[2] / found : 0.0, on_road[1], on_road[2]);
+      std::printf(
+          "    exact / pass: mean %.4f, least %.4f, cheaper in %d, dearer in %d; median query: no roads %.1f "
+          "us, "
+          "pass %.1f us, exact %.1f us\n",
+          found ? ratio / found : 0.0, found ? least : 0.0, cheaper, dearer, median(us[0]), median(us[1]),
+          median(us[2]));
     }
   }
   return kExitOk;

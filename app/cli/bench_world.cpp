@@ -30,7 +30,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 // Peak resident set of this process so far, bytes (Linux reports kilobytes).
 double peak_rss_bytes() {
@@ -67,7 +69,8 @@ int run_bench_world(const BenchWorldOptions& options) {
   s.world.width = s.world.height = options.size * s.world.cell_size;
   for (std::size_t i = 0; i < s.queries.size(); ++i) s.queries[i].movement_class = std::min(i, classes - 1);
   if (Status ok = validate_scenario(s); !ok) {
-    std::fprintf(stderr, "pathscope bench world: --size %d: %s\n", options.size, ok.error().to_string().c_str());
+    std::fprintf(stderr, "pathscope bench world: --size %d: %s\n", options.size,
+                 ok.error().to_string().c_str());
     return kExitUsage;
   }
   const glm::ivec2 grid = s.grid_size();
@@ -85,8 +88,8 @@ int run_bench_world(const BenchWorldOptions& options) {
   const double build_ms = ms_since(t0);
 
   // Solve: one planner per query, made and run.
-  std::printf("world %d x %d cells (%s, no tiles), %zu queries, %zu movement class%s\n", grid.x, grid.y, path.c_str(),
-              s.queries.size(), classes, classes == 1 ? "" : "es");
+  std::printf("world %d x %d cells (%s, no tiles), %zu queries, %zu movement class%s\n", grid.x, grid.y,
+              path.c_str(), s.queries.size(), classes, classes == 1 ? "" : "es");
   const Clock::time_point t1 = Clock::now();
   for (std::size_t i = 0; i < world.scenario().queries.size(); ++i) {
     const Query& q = world.scenario().queries[i];
@@ -100,9 +103,9 @@ int run_bench_world(const BenchWorldOptions& options) {
     const std::unique_ptr<Planner> planner =
         choice->info->create(QueryContext{world, q.movement_class, std::nullopt, choice->params});
     const PathResult& r = find_path(*planner, PathQuery{q.start, q.goal});
-    std::printf("  query %zu  %-14s class %-10s %-8s expansions %-8llu %.1f ms\n", i, choice->info->name.c_str(),
-                world.scenario().classes[q.movement_class].name.c_str(), to_string(r.status),
-                static_cast<unsigned long long>(r.stats.expansions), ms_since(tq));
+    std::printf("  query %zu  %-14s class %-10s %-8s expansions %-8llu %.1f ms\n", i,
+                choice->info->name.c_str(), world.scenario().classes[q.movement_class].name.c_str(),
+                to_string(r.status), static_cast<unsigned long long>(r.stats.expansions), ms_since(tq));
   }
   const double solve_ms = ms_since(t1);
   const double peak = peak_rss_bytes();

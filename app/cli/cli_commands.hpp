@@ -24,65 +24,65 @@ struct SolveOptions {
   std::vector<std::string> params;  ///< "name=value" overrides.
   int query = -1;                   ///< -1 = all queries.
   bool json = false;
-  std::string faction;              ///< "" = each query's own; a faction's name: plan with its knowledge.
+  std::string faction;  ///< "" = each query's own; a faction's name: plan with its knowledge.
 };
 
 /// Options of `pathscope movingai`.
 struct MovingAiOptions {
-  std::vector<std::string> paths;   ///< .scen files or folders of them.
+  std::vector<std::string> paths;  ///< .scen files or folders of them.
   std::string planner = "astar";
   std::vector<std::string> params;
-  double max_ratio = 1.0;           ///< For inexact planners: allowed length / optimum.
+  double max_ratio = 1.0;  ///< For inexact planners: allowed length / optimum.
   bool json = false;
-  std::size_t limit = 0;            ///< > 0: at most this many problems per .scen file.
+  std::size_t limit = 0;  ///< > 0: at most this many problems per .scen file.
 };
 
 /// Options of `pathscope convert`.
 struct ConvertOptions {
   std::string in_map;
   std::string out_json;
-  std::string scen;                 ///< Optional .scen whose problems become queries.
+  std::string scen;  ///< Optional .scen whose problems become queries.
   std::size_t max_queries = 16;
-  std::string pick = "first";       ///< first, spread (over every length bucket) or longest.
+  std::string pick = "first";  ///< first, spread (over every length bucket) or longest.
 };
 
 /// Options of `pathscope simulate` (app/cli/cli_simulate.cpp).
 struct SimulateOptions {
-  std::string path;                 ///< Scenario JSON with units.
-  std::uint64_t steps = 0;          ///< Steps to run (0: --seconds, or 300, or until arrived).
-  double seconds = 0;               ///< Simulated seconds to run (> 0 overrides --steps).
-  bool until_arrived = false;       ///< Stop once every ordered unit has arrived (at most 600 s).
-  bool json = false;                ///< One JSON object.
-  bool discrete = false;            ///< Discrete checks instead of the scenario's setting.
-  bool no_prevention = false;       ///< Collision prevention off.
-  bool no_cooperation = false;      ///< Cooperation rules off.
-  bool no_passages = false;         ///< Narrow passages open both ways at once.
-  bool no_formation_goals = false;  ///< Group orders send every unit to the ordered point.
-  bool no_detours = false;          ///< Held-up units keep their paths (no way round other units).
-  bool list_units = false;          ///< Before the last line, every unit with an order it has not finished.
-  double density_cost = -1;         ///< SimSettings::density_cost (< 0: the scenario's).
-  std::string save_state;           ///< Write a saved game here at the end ("" = none).
-  std::string record;               ///< Write the run's recording here ("" = none).
-  std::size_t record_cap_mb = 2048; ///< The recording's memory cap, megabytes.
-  std::string save_stuck;           ///< Folder for stuck-unit repros ("" = none).
-  double repro_seconds = 10;        ///< Seconds before the flag a repro starts at (> 0).
+  std::string path;                  ///< Scenario JSON with units.
+  std::uint64_t steps = 0;           ///< Steps to run (0: --seconds, or 300, or until arrived).
+  double seconds = 0;                ///< Simulated seconds to run (> 0 overrides --steps).
+  bool until_arrived = false;        ///< Stop once every ordered unit has arrived (at most 600 s).
+  bool json = false;                 ///< One JSON object.
+  bool discrete = false;             ///< Discrete checks instead of the scenario's setting.
+  bool no_prevention = false;        ///< Collision prevention off.
+  bool no_cooperation = false;       ///< Cooperation rules off.
+  bool no_passages = false;          ///< Narrow passages open both ways at once.
+  bool no_formation_goals = false;   ///< Group orders send every unit to the ordered point.
+  bool no_detours = false;           ///< Held-up units keep their paths (no way round other units).
+  bool list_units = false;           ///< Before the last line, every unit with an order it has not finished.
+  double density_cost = -1;          ///< SimSettings::density_cost (< 0: the scenario's).
+  std::string save_state;            ///< Write a saved game here at the end ("" = none).
+  std::string record;                ///< Write the run's recording here ("" = none).
+  std::size_t record_cap_mb = 2048;  ///< The recording's memory cap, megabytes.
+  std::string save_stuck;            ///< Folder for stuck-unit repros ("" = none).
+  double repro_seconds = 10;         ///< Seconds before the flag a repro starts at (> 0).
 };
 
 /// Options of `pathscope check` (app/cli/cli_check.cpp).
 struct CheckOptions {
-  std::string dir;                  ///< A folder of scenario JSON files (not recursive).
-  int jobs = 0;                     ///< Threads (0: every core).
+  std::string dir;  ///< A folder of scenario JSON files (not recursive).
+  int jobs = 0;     ///< Threads (0: every core).
 };
 
 /// Options of `pathscope bench sim` (app/cli/cli_simulate.cpp).
 struct BenchSimOptions {
   std::vector<int> circle = {100, 1000, 10000};  ///< Units of the circle cases.
-  int crossing = 200;               ///< Units per group of the crossing case (0 = none).
-  int funnel = 0;                   ///< Units of the one-way funnel case (0 = none).
-  int random_units = 1000;          ///< Units of the random-goals case (0 = none).
-  std::string map;                  ///< Its Moving AI map ("" = Berlin_1_256 of the shared benchmarks).
+  int crossing = 200;                            ///< Units per group of the crossing case (0 = none).
+  int funnel = 0;                                ///< Units of the one-way funnel case (0 = none).
+  int random_units = 1000;                       ///< Units of the random-goals case (0 = none).
+  std::string map;  ///< Its Moving AI map ("" = Berlin_1_256 of the shared benchmarks).
   std::uint64_t seed = 1;
-  double seconds = 120;             ///< Simulated seconds at most per case.
+  double seconds = 120;  ///< Simulated seconds at most per case.
   bool json = false;
   bool discrete = false;
   bool no_prevention = false;
@@ -90,14 +90,14 @@ struct BenchSimOptions {
   bool no_passages = false;
   bool no_detours = false;
   std::string write_cases;  ///< Folder to write each generated case to, as a scenario JSON.
-  double density_cost = 0;          ///< SimSettings::density_cost of every case.
+  double density_cost = 0;  ///< SimSettings::density_cost of every case.
 };
 
 /// Options of `pathscope bench world` (app/cli/bench_world.cpp).
 struct BenchWorldOptions {
-  std::string scenario_path;        ///< Whose items to use ("" = maps/default.json).
-  int size = 4096;                  ///< World side, cells.
-  int classes = 1;                  ///< Movement classes queried and built (the first K).
+  std::string scenario_path;  ///< Whose items to use ("" = maps/default.json).
+  int size = 4096;            ///< World side, cells.
+  int classes = 1;            ///< Movement classes queried and built (the first K).
 };
 
 /// Options of `pathscope bench quadtree` (app/cli/bench_quadtree.cpp).
@@ -113,34 +113,36 @@ struct BenchQuadtreeOptions {
 
 /// Options of `pathscope bench visgraph` (app/cli/bench_visgraph.cpp).
 struct BenchVisgraphOptions {
-  std::string movingai_path;        ///< A .scen file or a folder of them ("" = random rectangles).
+  std::string movingai_path;  ///< A .scen file or a folder of them ("" = random rectangles).
   std::vector<int> corners = {1000, 10000, 50000};  ///< Random rectangle maps: about this many corners each.
-  int queries = 100;                ///< Random queries per map, or Moving AI problems spread over the file.
-  std::uint64_t seed = 1;           ///< Seed of the random maps and queries.
-  int edits = 5;                    ///< Random rectangle maps: buildings placed and destroyed (update timing).
-  std::vector<std::string> road_paths;  ///< Scenarios: roads off, road pass and exact roads compared ({} = not run).
+  int queries = 100;       ///< Random queries per map, or Moving AI problems spread over the file.
+  std::uint64_t seed = 1;  ///< Seed of the random maps and queries.
+  int edits = 5;           ///< Random rectangle maps: buildings placed and destroyed (update timing).
+  std::vector<std::string>
+      road_paths;  ///< Scenarios: roads off, road pass and exact roads compared ({} = not run).
 };
 
 /// Options of `pathscope bench tactical` (app/cli/bench_tactical.cpp).
 struct BenchTacticalOptions {
   std::vector<std::string> scenario_paths;  ///< Scenarios for the table ({} = maps/tactical_*.json).
-  int repeat = 3;                   ///< Runs per timing; the fastest counts.
-  int placements = 1000;            ///< Random placements per agent count (0 = none).
-  int nodes = 2048;                 ///< Cells of the placements' field: 512, 2048 or 8192.
-  std::uint64_t seed = 1;           ///< Seed of the placements.
-  std::vector<std::string> params;  ///< "name=value" overrides of the cost model (not mode).
-  std::string dump_dir;             ///< Non-empty: placements an inexact mode leaves over 10% above the optimum are saved here.
+  int repeat = 3;                           ///< Runs per timing; the fastest counts.
+  int placements = 1000;                    ///< Random placements per agent count (0 = none).
+  int nodes = 2048;                         ///< Cells of the placements' field: 512, 2048 or 8192.
+  std::uint64_t seed = 1;                   ///< Seed of the placements.
+  std::vector<std::string> params;          ///< "name=value" overrides of the cost model (not mode).
+  std::string
+      dump_dir;  ///< Non-empty: placements an inexact mode leaves over 10% above the optimum are saved here.
 };
 
 /// Options of `pathscope bench grid` (app/cli/bench_grid.cpp).
 struct BenchGridOptions {
-  std::vector<std::string> paths;   ///< .scen files or folders of them.
+  std::vector<std::string> paths;                 ///< .scen files or folders of them.
   std::vector<std::string> planners = {"astar"};  ///< Grid planners to time.
-  std::string warthog;              ///< Path of warthog-core's `warthog` binary ("" = none).
-  std::size_t limit = 0;            ///< > 0: at most this many problems per .scen file.
-  int repeat = 3;                   ///< Runs per problem; the fastest counts.
-  double max_ratio = 1.0;           ///< For inexact planners: allowed length / optimum.
-  std::vector<std::string> params;  ///< name=value, for the planners that declare the name.
+  std::string warthog;                            ///< Path of warthog-core's `warthog` binary ("" = none).
+  std::size_t limit = 0;                          ///< > 0: at most this many problems per .scen file.
+  int repeat = 3;                                 ///< Runs per problem; the fastest counts.
+  double max_ratio = 1.0;                         ///< For inexact planners: allowed length / optimum.
+  std::vector<std::string> params;                ///< name=value, for the planners that declare the name.
 };
 
 int run_solve(const SolveOptions& options);

@@ -25,7 +25,8 @@ Result<std::vector<PlannerParam>> parse_param_overrides(const std::vector<std::s
     double value = 0;
     const char* first = eq == std::string::npos ? nullptr : item.data() + eq + 1;
     const char* last = item.data() + item.size();
-    if (eq == std::string::npos || eq == 0 || std::from_chars(first, last, value).ptr != last || !std::isfinite(value)) {
+    if (eq == std::string::npos || eq == 0 || std::from_chars(first, last, value).ptr != last ||
+        !std::isfinite(value)) {
       return make_error(ErrorCode::Value, "--param " + item, "expected name=number");
     }
     out.push_back(PlannerParam{item.substr(0, eq), value});

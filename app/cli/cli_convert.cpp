@@ -38,12 +38,14 @@ int run_convert(const ConvertOptions& options) {
     const std::size_t n = std::min(picked.size(), options.max_queries);
     if (options.pick == "spread" && n > 0 && picked.size() > n) {
       std::vector<MovingAiProblem> spread;
-      for (std::size_t i = 0; i < n; ++i) spread.push_back(picked[i * (picked.size() - 1) / std::max<std::size_t>(1, n - 1)]);
+      for (std::size_t i = 0; i < n; ++i)
+        spread.push_back(picked[i * (picked.size() - 1) / std::max<std::size_t>(1, n - 1)]);
       picked = std::move(spread);
     } else if (options.pick == "longest" && picked.size() > n) {
       picked.erase(picked.begin(), picked.end() - std::ptrdiff_t(n));
     } else if (options.pick != "first" && options.pick != "spread" && options.pick != "longest") {
-      std::fprintf(stderr, "pathscope convert: --pick %s: expected first, spread or longest\n", options.pick.c_str());
+      std::fprintf(stderr, "pathscope convert: --pick %s: expected first, spread or longest\n",
+                   options.pick.c_str());
       return kExitUsage;
     }
     scenario = movingai_to_scenario(*map, picked, options.max_queries);
@@ -52,8 +54,8 @@ int run_convert(const ConvertOptions& options) {
     std::fprintf(stderr, "pathscope convert: %s\n", saved.error().to_string().c_str());
     return kExitFailed;
   }
-  std::printf("wrote %s: %d x %d cells, %zu terrain types, %zu queries\n", options.out_json.c_str(), map->width,
-              map->height, scenario.terrains.size(), scenario.queries.size());
+  std::printf("wrote %s: %d x %d cells, %zu terrain types, %zu queries\n", options.out_json.c_str(),
+              map->width, map->height, scenario.terrains.size(), scenario.queries.size());
   return kExitOk;
 }
 

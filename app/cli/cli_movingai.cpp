@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_commands.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "planner/scenario/movingai_check.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
-#include "planner/core/planner_registry.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope::app {
@@ -45,7 +45,9 @@ struct Tally {
     std::nth_element(m.begin(), m.begin() + std::ptrdiff_t(m.size() / 2), m.end());
     return m[m.size() / 2];
   }
-  double expansions_per_second() const { return total_micros > 0 ? double(expansions) / (total_micros * 1e-6) : 0; }
+  double expansions_per_second() const {
+    return total_micros > 0 ? double(expansions) / (total_micros * 1e-6) : 0;
+  }
   double mean_ratio() const { return ratio_count ? ratio_sum / double(ratio_count) : 1.0; }
 };
 
@@ -81,8 +83,8 @@ int run_movingai(const MovingAiOptions& options) {
 
   if (!options.json) {
     std::printf("planner %s%s\n", info->name.c_str(), info->exact ? " (exact: lengths must match)" : "");
-    std::printf("%-34s %8s %10s %12s %14s %10s %10s\n", "map", "queries", "mismatches", "median us", "expansions/s",
-                "mean ratio", "max ratio");
+    std::printf("%-34s %8s %10s %12s %14s %10s %10s\n", "map", "queries", "mismatches", "median us",
+                "expansions/s", "mean ratio", "max ratio");
   }
   Tally total;
   for (const auto& scen_path : *files) {
@@ -147,18 +149,19 @@ int run_movingai(const MovingAiOptions& options) {
       }
     }
     if (!options.json) {
-      std::printf("%-34s %8zu %10zu %12.1f %14.0f %10.4f %10.4f\n", map_path.filename().string().c_str(), tally.queries,
-                  tally.mismatches, tally.median(), tally.expansions_per_second(), tally.mean_ratio(),
-                  tally.ratio_max);
+      std::printf("%-34s %8zu %10zu %12.1f %14.0f %10.4f %10.4f\n", map_path.filename().string().c_str(),
+                  tally.queries, tally.mismatches, tally.median(), tally.expansions_per_second(),
+                  tally.mean_ratio(), tally.ratio_max);
     }
     total.add(tally);
   }
   char summary[256];
-  std::snprintf(summary, sizeof summary,
-                "%zu queries, %zu mismatches, median %.1f us/query, %.0f expansions/s, mean length ratio %.4f, "
-                "max length ratio %.4f",
-                total.queries, total.mismatches, total.median(), total.expansions_per_second(), total.mean_ratio(),
-                total.ratio_max);
+  std::snprintf(
+      summary, sizeof summary,
+      "%zu queries, %zu mismatches, median %.1f us/query, %.0f expansions/s, mean length ratio %.4f, "
+      "max length ratio %.4f",
+      total.queries, total.mismatches, total.median(), total.expansions_per_second(), total.mean_ratio(),
+      total.ratio_max);
   if (options.json) {
     nlohmann::ordered_json j;
     j["summary"] = summary;

@@ -64,7 +64,9 @@ RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_
   RunFigures f;
   std::uint64_t unit_steps = 0;
   for (std::uint64_t i = 0; i < max_steps; ++i) {
-    if (until_arrived && simulation.ordered_count() > 0 && simulation.arrived_count() == simulation.ordered_count()) break;
+    if (until_arrived && simulation.ordered_count() > 0 &&
+        simulation.arrived_count() == simulation.ordered_count())
+      break;
     unit_steps += simulation.unit_count();
     simulation.step();
     if (after_step && after_step()) break;
@@ -81,8 +83,9 @@ RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_
     f.seconds_to_arrive = last;
   }
   f.stuck = simulation.stuck_count(kStuckSeconds);
-  f.micros_per_unit_step =
-      unit_steps > 0 ? static_cast<double>(simulation.movement_nanoseconds()) / 1000.0 / static_cast<double>(unit_steps) : 0;
+  f.micros_per_unit_step = unit_steps > 0 ? static_cast<double>(simulation.movement_nanoseconds()) / 1000.0 /
+                                                static_cast<double>(unit_steps)
+                                          : 0;
   f.planning_ms = static_cast<double>(simulation.planning_nanoseconds()) / 1e6;
   return f;
 }
@@ -105,13 +108,16 @@ struct WrittenRepro {
 
 // Writes the stuck units' repros into `dir` (made already): <stem>_unit<ID>_<T>s.json.
 Status write_repros(const Scenario& start, std::span<const sim::StuckEvent> events, double seconds_before,
-                    const std::filesystem::path& dir, const std::string& stem, std::vector<WrittenRepro>& written) {
+                    const std::filesystem::path& dir, const std::string& stem,
+                    std::vector<WrittenRepro>& written) {
   return sim::make_stuck_repros(start, events, sim::StuckReproParams{.seconds_before = seconds_before},
                                 [&](sim::StuckRepro&& r) -> Status {
                                   char name[64];
-                                  std::snprintf(name, sizeof name, "_unit%u_%.2fs.json", r.event.unit, r.event.time);
+                                  std::snprintf(name, sizeof name, "_unit%u_%.2fs.json", r.event.unit,
+                                                r.event.time);
                                   const std::filesystem::path path = dir / (stem + name);
-                                  if (Status saved = save_scenario(r.scenario, path); !saved.ok()) return saved;
+                                  if (Status saved = save_scenario(r.scenario, path); !saved.ok())
+                                    return saved;
                                   written.push_back(WrittenRepro{.path = path.string(),
                                                                  .unit = r.event.unit,
                                                                  .flagged = r.event.time,
@@ -148,8 +154,9 @@ nlohmann::ordered_json unit_json(const sim::Simulation& sim, const sim::SimUnit&
   j["order_point"] = {u.order.points[k].x, u.order.points[k].y};
   j["distance_m"] = glm::length(u.order.points[k] - u.position);
   j["path_points_left"] = u.waypoint < u.path.size() ? u.path.size() - u.waypoint : 0;
-  j["next_point"] = u.waypoint < u.path.size() ? nlohmann::ordered_json{u.path[u.waypoint].x, u.path[u.waypoint].y}
-                                               : nlohmann::ordered_json();
+  j["next_point"] = u.waypoint < u.path.size()
+                        ? nlohmann::ordered_json{u.path[u.waypoint].x, u.path[u.waypoint].y}
+                        : nlohmann::ordered_json();
   j["no_progress_s"] = std::max(0.0, sim.time() - u.progress_time);
   return j;
 }
@@ -159,7 +166,8 @@ void print_unit(const nlohmann::ordered_json& j) {
   line += " (" + j["faction"].get<std::string>() + ", " + j["class"].get<std::string>() + ")";
   char buffer[256];
   std::snprintf(buffer, sizeof buffer, " at (%.2f, %.2f), %.2f m/s, %s", j["position"][0].get<double>(),
-                j["position"][1].get<double>(), j["speed"].get<double>(), j["state"].get<std::string>().c_str());
+                j["position"][1].get<double>(), j["speed"].get<double>(),
+                j["state"].get<std::string>().c_str());
   line += buffer;
   if (j["yield"] != "none") {
     line += ", yield " + j["yield"].get<std::string>();
@@ -171,8 +179,9 @@ void print_unit(const nlohmann::ordered_json& j) {
                 j["order_point"][0].get<double>(), j["order_point"][1].get<double>());
   line += buffer;
   if (!j["next_point"].is_null()) {
-    std::snprintf(buffer, sizeof buffer, ", next path point (%.2f, %.2f) of %zu left", j["next_point"][0].get<double>(),
-                  j["next_point"][1].get<double>(), j["path_points_left"].get<std::size_t>());
+    std::snprintf(buffer, sizeof buffer, ", next path point (%.2f, %.2f) of %zu left",
+                  j["next_point"][0].get<double>(), j["next_point"][1].get<double>(),
+                  j["path_points_left"].get<std::size_t>());
     line += buffer;
   }
   std::snprintf(buffer, sizeof buffer, ", no progress for %.1f s", j["no_progress_s"].get<double>());
@@ -220,7 +229,8 @@ int run_simulate(const SimulateOptions& options) {
     }
   }
   std::uint64_t steps = options.steps;
-  if (options.seconds > 0) steps = static_cast<std::uint64_t>(std::ceil(options.seconds / scenario->sim.dt - 1e-9));
+  if (options.seconds > 0)
+    steps = static_cast<std::uint64_t>(std::ceil(options.seconds / scenario->sim.dt - 1e-9));
   // With expectations and no length given, it runs until every one is decided (at most
   // the largest deadline, in simulated time since the scenario's start); a length given
   // is run in full, so its figures stay comparable. Repros want every stuck unit of that
@@ -230,7 +240,8 @@ int run_simulate(const SimulateOptions& options) {
   const bool until_decided = to_horizon && !repros;
   const auto horizon_step = static_cast<std::uint64_t>(
       std::ceil(sim::expectation_horizon(scenario->expect) / scenario->sim.dt - 1e-9));
-  if (steps == 0) steps = options.until_arrived ? static_cast<std::uint64_t>(std::ceil(600 / scenario->sim.dt)) : 300;
+  if (steps == 0)
+    steps = options.until_arrived ? static_cast<std::uint64_t>(std::ceil(600 / scenario->sim.dt)) : 300;
   // The scenario the run starts from, as the repros start from it too.
   std::optional<Scenario> start;
   if (repros) start = *scenario;
@@ -248,7 +259,8 @@ int run_simulate(const SimulateOptions& options) {
   if (!saved_state.empty()) {
     // A saved game: on from where it was saved (the stuck detector's tracks too, if kept).
     if (const Status restored = sim::restore_saved_game(simulation, detector, saved_state); !restored.ok()) {
-      std::fprintf(stderr, "pathscope simulate: %s: %s\n", options.path.c_str(), restored.error().to_string().c_str());
+      std::fprintf(stderr, "pathscope simulate: %s: %s\n", options.path.c_str(),
+                   restored.error().to_string().c_str());
       return kExitFailed;
     }
   }
@@ -268,7 +280,8 @@ int run_simulate(const SimulateOptions& options) {
   std::vector<WrittenRepro> written;
   if (repros) {
     const std::string stem = std::filesystem::path(options.path).stem().string();
-    if (const Status ok = write_repros(*start, detector.events(), options.repro_seconds, options.save_stuck, stem, written);
+    if (const Status ok =
+            write_repros(*start, detector.events(), options.repro_seconds, options.save_stuck, stem, written);
         !ok.ok()) {
       std::fprintf(stderr, "pathscope simulate: --save-stuck: %s\n", ok.error().to_string().c_str());
       return kExitFailed;
@@ -316,7 +329,11 @@ int run_simulate(const SimulateOptions& options) {
     if (repros) {
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
       for (const WrittenRepro& w : written) {
-        list.push_back({{"file", w.path}, {"unit", w.unit}, {"flagged", w.flagged}, {"starts", w.starts}, {"step", w.step}});
+        list.push_back({{"file", w.path},
+                        {"unit", w.unit},
+                        {"flagged", w.flagged},
+                        {"starts", w.starts},
+                        {"step", w.step}});
       }
       j["stuck_repros"] = list;
     }
@@ -333,15 +350,17 @@ int run_simulate(const SimulateOptions& options) {
         if (unfinished(u)) print_unit(unit_json(simulation, u));
       }
     }
-    std::printf("%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
-                "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
-                options.path.c_str(), static_cast<unsigned long long>(f.steps), simulation.time(), f.units, f.arrived,
-                f.ordered, static_cast<unsigned long long>(c.hard_overlaps), c.max_overlap_m,
-                static_cast<unsigned long long>(c.tunnelled), f.stuck, static_cast<unsigned long long>(c.repaths),
-                hex(simulation.state_hash()).c_str(), f.micros_per_unit_step, f.planning_ms);
+    std::printf(
+        "%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
+        "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
+        options.path.c_str(), static_cast<unsigned long long>(f.steps), simulation.time(), f.units, f.arrived,
+        f.ordered, static_cast<unsigned long long>(c.hard_overlaps), c.max_overlap_m,
+        static_cast<unsigned long long>(c.tunnelled), f.stuck, static_cast<unsigned long long>(c.repaths),
+        hex(simulation.state_hash()).c_str(), f.micros_per_unit_step, f.planning_ms);
   }
   if (!options.save_state.empty()) {
-    if (const Status saved = save_scenario(sim::saved_game(simulation, detector), options.save_state); !saved.ok()) {
+    if (const Status saved = save_scenario(sim::saved_game(simulation, detector), options.save_state);
+        !saved.ok()) {
       std::fprintf(stderr, "pathscope simulate: %s\n", saved.error().to_string().c_str());
       return kExitFailed;
     }
@@ -351,22 +370,23 @@ int run_simulate(const SimulateOptions& options) {
     }
   }
   if (recording) {
-    if (recording->stopped()) std::fprintf(stderr, "pathscope simulate: %s\n", recording->stop_message().c_str());
+    if (recording->stopped())
+      std::fprintf(stderr, "pathscope simulate: %s\n", recording->stop_message().c_str());
     if (const Status saved = recording->save(options.record); !saved.ok()) {
       std::fprintf(stderr, "pathscope simulate: %s\n", saved.error().to_string().c_str());
       return kExitFailed;
     }
     if (!options.json) {
-      std::printf("recording: %s (steps %llu to %llu, %zu decisions, %zu stuck flags, %.1f MB)\n", options.record.c_str(),
-                  static_cast<unsigned long long>(recording->first_step()),
+      std::printf("recording: %s (steps %llu to %llu, %zu decisions, %zu stuck flags, %.1f MB)\n",
+                  options.record.c_str(), static_cast<unsigned long long>(recording->first_step()),
                   static_cast<unsigned long long>(recording->last_step()), recording->decisions().size(),
                   recording->stuck().size(), static_cast<double>(recording->bytes()) / (1 << 20));
     }
   }
   if (!options.json) {
     for (const WrittenRepro& w : written) {
-      std::printf("stuck repro: %s (unit %u flagged at %.2f s; starts at %.2f s, step %llu)\n", w.path.c_str(), w.unit,
-                  w.flagged, w.starts, static_cast<unsigned long long>(w.step));
+      std::printf("stuck repro: %s (unit %u flagged at %.2f s; starts at %.2f s, step %llu)\n",
+                  w.path.c_str(), w.unit, w.flagged, w.starts, static_cast<unsigned long long>(w.step));
     }
   }
   if (const sim::ExpectationResult* failure = checker.first_failure()) {
@@ -386,16 +406,20 @@ int run_bench_sim(const BenchSimOptions& options) {
   for (int n : options.circle) {
     if (n > 0) cases.push_back({"circle_" + std::to_string(n), sim::circle_case(n)});
   }
-  if (options.crossing > 0) cases.push_back({"crossing_" + std::to_string(options.crossing), sim::crossing_case(options.crossing)});
-  if (options.funnel > 0) cases.push_back({"funnel_" + std::to_string(options.funnel), sim::funnel_case(options.funnel)});
+  if (options.crossing > 0)
+    cases.push_back({"crossing_" + std::to_string(options.crossing), sim::crossing_case(options.crossing)});
+  if (options.funnel > 0)
+    cases.push_back({"funnel_" + std::to_string(options.funnel), sim::funnel_case(options.funnel)});
   if (options.random_units > 0) {
-    const std::string map_path = options.map.empty() ? "../shared/benchmarks/movingai/Berlin_1_256.map" : options.map;
+    const std::string map_path =
+        options.map.empty() ? "../shared/benchmarks/movingai/Berlin_1_256.map" : options.map;
     auto map = load_movingai_map(map_path);
     if (!map) {
       std::fprintf(stderr, "pathscope bench sim: %s\n", map.error().to_string().c_str());
       return kExitFailed;
     }
-    cases.push_back({"random_" + std::to_string(options.random_units) + "_" + std::filesystem::path(map_path).stem().string(),
+    cases.push_back({"random_" + std::to_string(options.random_units) + "_" +
+                         std::filesystem::path(map_path).stem().string(),
                      sim::random_goals_case(movingai_to_scenario(*map), options.random_units, options.seed)});
   }
   for (Case& c : cases) {
@@ -417,7 +441,8 @@ int run_bench_sim(const BenchSimOptions& options) {
     sim::Simulation simulation(std::move(c.scenario));
     const RunFigures f = run(simulation, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);
     const sim::SimCounters& k = simulation.counters();
-    const double arrived_pct = f.ordered > 0 ? 100.0 * static_cast<double>(f.arrived) / static_cast<double>(f.ordered) : 0;
+    const double arrived_pct =
+        f.ordered > 0 ? 100.0 * static_cast<double>(f.arrived) / static_cast<double>(f.ordered) : 0;
     if (options.json) {
       nlohmann::ordered_json j;
       j["case"] = c.name;
@@ -435,11 +460,12 @@ int run_bench_sim(const BenchSimOptions& options) {
       j["state_hash"] = hex(simulation.state_hash());
       std::printf("%s\n", j.dump().c_str());
     } else {
-      std::printf("%-28s %6zu units %6llu steps %8.3f us/unit-step  planning %8.1f ms  overlaps %4llu (max %.3f m)  "
-                  "tunnelled %4llu  stuck %4zu  arrived %6.2f%%  in %7.2f s\n",
-                  c.name.c_str(), f.units, static_cast<unsigned long long>(f.steps), f.micros_per_unit_step, f.planning_ms,
-                  static_cast<unsigned long long>(k.hard_overlaps), k.max_overlap_m,
-                  static_cast<unsigned long long>(k.tunnelled), f.stuck, arrived_pct, f.seconds_to_arrive);
+      std::printf(
+          "%-28s %6zu units %6llu steps %8.3f us/unit-step  planning %8.1f ms  overlaps %4llu (max %.3f m)  "
+          "tunnelled %4llu  stuck %4zu  arrived %6.2f%%  in %7.2f s\n",
+          c.name.c_str(), f.units, static_cast<unsigned long long>(f.steps), f.micros_per_unit_step,
+          f.planning_ms, static_cast<unsigned long long>(k.hard_overlaps), k.max_overlap_m,
+          static_cast<unsigned long long>(k.tunnelled), f.stuck, arrived_pct, f.seconds_to_arrive);
     }
     std::fflush(stdout);
   }

@@ -76,7 +76,8 @@ int run_solve(const SolveOptions& options) {
     const Query& q = world.scenario().queries[i];
     auto run = choose_for_query(q, i, options, *cli_params);
     if (!run) {
-      std::fprintf(stderr, "pathscope solve: %s: %s\n", options.path.c_str(), run.error().to_string().c_str());
+      std::fprintf(stderr, "pathscope solve: %s: %s\n", options.path.c_str(),
+                   run.error().to_string().c_str());
       return kExitFailed;
     }
     const std::optional<std::size_t> faction =
@@ -118,8 +119,9 @@ int run_solve(const SolveOptions& options) {
       std::printf("%s\n", j.dump().c_str());
     } else {
       std::printf("query %zu%s%s%s  %-14s %-8s length %.6f  cost %.6f  expansions %llu  %.1f us", i,
-                  q.name.empty() ? "" : " \"", q.name.c_str(), q.name.empty() ? "" : "\"", run->info->name.c_str(),
-                  to_string(r.status), r.length, r.cost, static_cast<unsigned long long>(r.stats.expansions), micros);
+                  q.name.empty() ? "" : " \"", q.name.c_str(), q.name.empty() ? "" : "\"",
+                  run->info->name.c_str(), to_string(r.status), r.length, r.cost,
+                  static_cast<unsigned long long>(r.stats.expansions), micros);
       if (!check.empty()) std::printf("  [expected %.6f: %s]", *q.expected_length, check.c_str());
       std::printf("\n");
       if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());

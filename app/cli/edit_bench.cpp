@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "app/cli/cli_commands.hpp"
-#include "app/platform/imgui_draw_adapter.hpp"
-#include "app/platform/png_export.hpp"
 #include "app/cli/render_command.hpp"
 #include "app/debugger/search_debugger.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
+#include "app/platform/png_export.hpp"
 #include "render/core/layer_set.hpp"
 
 namespace pathscope::app {
@@ -27,7 +27,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "pathscope edit-bench: %s\n", message.c_str());
@@ -48,7 +50,8 @@ double percentile(std::vector<double> v, double p) {
 // The first terrain no class can enter, for wall rectangles.
 std::optional<std::size_t> wall_terrain(const Scenario& s) {
   for (std::size_t t = 0; t < s.terrains.size(); ++t) {
-    if (std::none_of(s.terrains[t].cost.begin(), s.terrains[t].cost.end(), [](const auto& c) { return c.has_value(); }))
+    if (std::none_of(s.terrains[t].cost.begin(), s.terrains[t].cost.end(),
+                     [](const auto& c) { return c.has_value(); }))
       return t;
   }
   return std::nullopt;
@@ -128,7 +131,8 @@ int run_edit_bench(const EditBenchOptions& o) {
   (*canvas)->draw_frame(lists, camera);
   const double open_ms = ms_since(t_open);
 
-  Phase world{"world update", {}}, plan{"re-plan", {}}, painting{"paint", {}}, frame{"frame", {}}, total{"total", {}};
+  Phase world{"world update", {}}, plan{"re-plan", {}}, painting{"paint", {}}, frame{"frame", {}},
+      total{"total", {}};
   std::mt19937_64 rng(o.seed);
   std::uint64_t planned = dbg.queries_planned();
   const std::uint64_t uploaded0 = (*canvas)->adapter().pixels_uploaded();
@@ -158,10 +162,11 @@ int run_edit_bench(const EditBenchOptions& o) {
   const Scenario& s = state.doc->scenario();
   const glm::ivec2 size = s.grid_size();
   const double frame_limit = 1000.0 / 60.0;
-  const auto within = std::count_if(total.ms.begin(), total.ms.end(), [&](double v) { return v <= frame_limit; });
+  const auto within =
+      std::count_if(total.ms.begin(), total.ms.end(), [&](double v) { return v <= frame_limit; });
   std::printf("%s: %d x %d cells, %zu queries, %zu edits (brush %d, walls, undo), %s layers\n",
-              state.doc->display_name().c_str(), size.x, size.y, s.queries.size(), total.ms.size(), 2 * o.brush + 1,
-              o.all_layers ? "all" : "default");
+              state.doc->display_name().c_str(), size.x, size.y, s.queries.size(), total.ms.size(),
+              2 * o.brush + 1, o.all_layers ? "all" : "default");
   std::printf("open (world, every query, first frame): %.1f ms\n", open_ms);
   std::printf("%-14s %9s %9s %9s  (ms per edit)\n", "phase", "median", "p95", "max");
   for (const Phase* p : {&world, &plan, &painting, &frame, &total}) {
@@ -171,8 +176,8 @@ int run_edit_bench(const EditBenchOptions& o) {
   std::printf("queries planned again: %.1f per edit; pixels uploaded: %.0f per edit\n",
               double(dbg.queries_planned() - planned) / double(total.ms.size()),
               double((*canvas)->adapter().pixels_uploaded() - uploaded0) / double(total.ms.size()));
-  std::printf("edits within one 60 Hz frame (%.1f ms): %lld of %zu\n", frame_limit, static_cast<long long>(within),
-              total.ms.size());
+  std::printf("edits within one 60 Hz frame (%.1f ms): %lld of %zu\n", frame_limit,
+              static_cast<long long>(within), total.ms.size());
   return kExitOk;
 }
 

@@ -17,7 +17,7 @@ struct EditBenchOptions {
   int brush = 3;              ///< Brush half-size in cells (a stroke is 2 * brush + 1 wide).
   int width = 1280;           ///< Frame size, pixels.
   int height = 800;
-  bool all_layers = false;    ///< Draw every layer (cost heat map and regions too).
+  bool all_layers = false;  ///< Draw every layer (cost heat map and regions too).
 };
 
 /// Runs the benchmark and prints a table; returns the exit code.

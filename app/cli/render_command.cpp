@@ -8,17 +8,17 @@
 #include "app/editor/tools/item_edit.hpp"
 
 #include "app/cli/cli_commands.hpp"
+#include "app/debugger/search_debugger.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
-#include "app/debugger/search_debugger.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/feature_motion.hpp"
+#include "planner/sim/simulation.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 #include "render/map/scene_painter.hpp"
 #include "render/sim/sim_painter.hpp"
-#include "planner/sim/simulation.hpp"
 
 #include <cmath>
 
@@ -148,9 +148,11 @@ int run_render_command(const RenderOptions& options) {
   if (!options.planner.empty() || !options.params.empty()) {
     // The chosen planner (or the query's own) with the given parameters over its defaults.
     const std::string name = !options.planner.empty() ? options.planner
-                             : query_count > 0      ? scenario.queries[state.active_query].planner
-                                                    : std::string("astar");
-    auto info = require_planner(name, options.planner.empty() ? "queries[" + std::to_string(state.active_query) + "].planner" : "--planner");
+                             : query_count > 0        ? scenario.queries[state.active_query].planner
+                                                      : std::string("astar");
+    auto info = require_planner(name, options.planner.empty()
+                                          ? "queries[" + std::to_string(state.active_query) + "].planner"
+                                          : "--planner");
     if (!info) return fail(info.error().to_string());
     auto overrides = parse_param_overrides(options.params);
     if (!overrides) return fail(overrides.error().to_string());
@@ -194,21 +196,23 @@ int run_render_command(const RenderOptions& options) {
   const render::Camera camera = initial_camera(scenario, {options.width, options.height});
   const render::DrawList* lists[] = {&below, &structure, &overlay, &sim_drawing, &above};
   // The planner's structure (planner_cells, planner_edges, planner_aux) in the view.
-  const render::StructurePaintStats shown =
-      debugger.paint_structure(*layers, Box2::spanning(camera.visible_min(), camera.visible_max()), structure);
+  const render::StructurePaintStats shown = debugger.paint_structure(
+      *layers, Box2::spanning(camera.visible_min(), camera.visible_max()), structure);
   if (options.pick) {
     const std::optional<NodeId> node = debugger.node_at(*options.pick);
     if (!node) {
       char text[160];
-      std::snprintf(text, sizeof text, "--pick %g,%g: no node of the planner there", options.pick->x, options.pick->y);
+      std::snprintf(text, sizeof text, "--pick %g,%g: no node of the planner there", options.pick->x,
+                    options.pick->y);
       return fail(text);
     }
     const std::size_t n = debugger.paint_node_links(*node, *layers, structure);
     std::printf("picked %s: %zu links\n", debugger.node_label(*node).c_str(), n);
   }
   if (shown.truncated) {
-    std::printf("planner structure: %zu cells, %zu edges, %zu shapes drawn, then the primitive limit was reached\n",
-                shown.cells, shown.edges, shown.shapes);
+    std::printf(
+        "planner structure: %zu cells, %zu edges, %zu shapes drawn, then the primitive limit was reached\n",
+        shown.cells, shown.edges, shown.shapes);
   }
   double overlay_ms = 0;
 
@@ -236,7 +240,8 @@ int run_render_command(const RenderOptions& options) {
     std::printf("search overlay painting: mean %.2f ms/frame (re-plan %.2f ms)\n", overlay_ms / frames,
                 debugger.last_plan_ms());
   }
-  if (Status written = (*canvas)->write_png(options.out_path); !written) return fail(written.error().to_string());
+  if (Status written = (*canvas)->write_png(options.out_path); !written)
+    return fail(written.error().to_string());
   std::printf("wrote %s (%dx%d)\n", options.out_path.c_str(), options.width, options.height);
   return kExitOk;
 }

@@ -16,15 +16,15 @@ namespace pathscope::app {
 struct RenderOptions {
   std::string scenario_path;
   std::string out_path;
-  int width = 1280;             ///< Pixels.
-  int height = 800;             ///< Pixels.
-  std::string planner;          ///< "" = the query's own planner.
+  int width = 1280;                 ///< Pixels.
+  int height = 800;                 ///< Pixels.
+  std::string planner;              ///< "" = the query's own planner.
   std::vector<std::string> params;  ///< "name=value" overrides of the planner's parameters.
-  int query = 0;                ///< Index into the scenario's queries.
-  long long step = -1;          ///< Trace step to show; -1 = the finished search.
+  int query = 0;                    ///< Index into the scenario's queries.
+  long long step = -1;              ///< Trace step to show; -1 = the finished search.
   std::vector<std::string> layers;  ///< Empty = the default layers; {"all"} = every layer.
-  int frames = 1;               ///< > 1: draw that many frames and print ms per frame.
-  double motion_seconds = 0;    ///< Moves the features with a velocity this long first (fixed steps).
+  int frames = 1;                   ///< > 1: draw that many frames and print ms per frame.
+  double motion_seconds = 0;        ///< Moves the features with a velocity this long first (fixed steps).
   /// >= 0: builds the unit simulation from the scenario (after --motion), runs this many
   /// fixed steps and draws its units, paths, collisions and density; -1 = none.
   long long sim_steps = -1;

@@ -63,8 +63,8 @@ void DebuggerPainter::paint_search(const PlanningWorld& world, const TraceSessio
   params.trace_version = session.trace_version();
   params.pixels_per_metre = pixels_per_metre;
   params.path_points = std::span<const Vec2>(result->points);
-  painter_.paint(*session.trace(), *replay, render::planner_trace_geometry(*session.planner(), world_box(world)), layers,
-                 out, params);
+  painter_.paint(*session.trace(), *replay,
+                 render::planner_trace_geometry(*session.planner(), world_box(world)), layers, out, params);
   // The path's corridor and portals once the replay is past the search: from its first
   // refinement, or the path itself for planners with none.
   if (replay->refinement() != nullptr || !replay->path().empty()) {
@@ -72,7 +72,8 @@ void DebuggerPainter::paint_search(const PlanningWorld& world, const TraceSessio
   }
 }
 
-render::StructurePaintStats DebuggerPainter::paint_structure(const PlanningWorld& world, const TraceSession& session,
+render::StructurePaintStats DebuggerPainter::paint_structure(const PlanningWorld& world,
+                                                             const TraceSession& session,
                                                              const render::LayerSet& layers, const Box2& view,
                                                              render::DrawList& out) {
   const Planner* planner = session.planner();

@@ -46,7 +46,8 @@ class DebuggerPainter {
   /// Appends the active planner's structure (cells, edges, auxiliary shapes) inside
   /// `view` (world box; empty = the whole world) on the planner layers of `layers`.
   render::StructurePaintStats paint_structure(const PlanningWorld& world, const TraceSession& session,
-                                              const render::LayerSet& layers, const Box2& view, render::DrawList& out);
+                                              const render::LayerSet& layers, const Box2& view,
+                                              render::DrawList& out);
   /// Pixels of map images repainted so far (see render::MapImages).
   std::uint64_t map_pixels_painted() const { return map_images_.pixels_painted(); }
 

@@ -198,7 +198,8 @@ void breakpoint_widgets(SearchDebugger& dbg) {
   if (ImGui::Button(armed ? "click a node..." : "pick on map")) dbg.arm_breakpoint_pick(!armed);
   if (armed) ImGui::PopStyleColor();
   tooltip(
-      "then click a node on the map to break when it is expanded (F9 toggles one at the node under the mouse; "
+      "then click a node on the map to break when it is expanded (F9 toggles one at the node under the "
+      "mouse; "
       "right-click a row of the open list, too)");
   same_line_if_fits(button_width("clear"));
   if (ImGui::Button("clear")) dbg.set_breakpoint(std::nullopt);
@@ -307,8 +308,9 @@ void stats_table(const SearchDebugger& dbg, const Query& q) {
   for (const auto& [name, value] : r->stats.extra) stat_row(name.c_str(), "%g", value);
   stat_row("search", "%.0f us (traced)", dbg.active_micros());
   stat_row("re-plan", "%.2f ms", dbg.last_plan_ms());
-  tooltip("computing time of the last edit's re-plan: the world update, the traced search and every "
-          "query whose answer could change (the others keep theirs)");
+  tooltip(
+      "computing time of the last edit's re-plan: the world update, the traced search and every "
+      "query whose answer could change (the others keep theirs)");
   if (const SearchTrace* t = dbg.trace()) {
     stat_row("trace", "%llu events, %.1f MB", ull(t->events().size()), t->memory_bytes() / 1048576.0);
   }
@@ -316,8 +318,9 @@ void stats_table(const SearchDebugger& dbg, const Query& q) {
   if (shown.cells + shown.edges + shown.shapes > 0) {
     stat_row("structure", "%zu cells, %zu edges, %zu shapes%s", shown.cells, shown.edges, shown.shapes,
              shown.truncated ? " (limit: zoom in)" : "");
-    tooltip("the planner's structure drawn in the view (layers planner_cells, planner_edges, planner_aux); "
-            "at most a set number of primitives per frame");
+    tooltip(
+        "the planner's structure drawn in the view (layers planner_cells, planner_edges, planner_aux); "
+        "at most a set number of primitives per frame");
   }
   if (!r->message.empty()) stat_row("message", "%s", r->message.c_str());
   ImGui::EndTable();

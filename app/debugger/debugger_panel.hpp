@@ -4,8 +4,8 @@
 // breakpoint controls, the timeline, the stats, the open list and the planner
 // comparison. They read the SearchDebugger and issue its commands; no algorithms here.
 
-#include "app/editor/editor_state.hpp"
 #include "app/debugger/search_debugger.hpp"
+#include "app/editor/editor_state.hpp"
 
 #include <optional>
 

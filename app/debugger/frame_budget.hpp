@@ -25,7 +25,7 @@ struct FrameBudget {
   static constexpr std::uint64_t kWholeExpansions = std::uint64_t(1) << 20;
 
   DebugClock::time_point start = DebugClock::now();  ///< When the frame's work began.
-  double ms = 0;                                      ///< Milliseconds allowed; 0 = no limit.
+  double ms = 0;                                     ///< Milliseconds allowed; 0 = no limit.
 
   /// True when a budget is set and the time since `start` used it up.
   bool spent() const { return ms > 0 && micros_since(start) >= ms * 1000.0; }

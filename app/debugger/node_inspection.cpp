@@ -60,7 +60,8 @@ std::string NodeInspector::node_label(NodeId node) const {
   const bool cells = lattice.has_value() || (world_ && session_.planner() == nullptr);
   const int width = lattice ? lattice->width : world_ ? world_->grid(session_.movement_class()).width() : 0;
   if (cells && width > 0) {
-    return "cell (" + std::to_string(node % unsigned(width)) + ", " + std::to_string(node / unsigned(width)) + ")";
+    return "cell (" + std::to_string(node % unsigned(width)) + ", " + std::to_string(node / unsigned(width)) +
+           ")";
   }
   const std::optional<NodeGeometry> g = node_geometry(node);
   if (!g) return "node " + std::to_string(node);
@@ -83,7 +84,8 @@ std::string NodeInspector::describe(NodeId node) const {
   if (geometry->shape != NodeShape::Point && !session_.lattice() && session_.planner() != nullptr) {
     const Vec2 size = geometry->bounds.size();
     out += format("\n%.2f x %.2f m", size.x, size.y);
-    if (geometry->shape == NodeShape::Polygon) out += ", " + std::to_string(geometry->polygon.size()) + " vertices";
+    if (geometry->shape == NodeShape::Polygon)
+      out += ", " + std::to_string(geometry->polygon.size()) + " vertices";
   }
   if (const auto cell = grid.cell_at(*pos)) {
     const TerrainRaster& raster = world_->raster();

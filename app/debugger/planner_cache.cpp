@@ -12,7 +12,8 @@ Planner* PlannerCache::get(const PlanningWorld& world, const PlannerInfo& info, 
                            const ParamValues& params, PlannerRole role, bool may_replace,
                            std::optional<std::size_t> faction) {
   for (Entry& e : entries_) {
-    if (e.name != info.name || e.movement_class != movement_class || e.faction != faction || e.role != role) continue;
+    if (e.name != info.name || e.movement_class != movement_class || e.faction != faction || e.role != role)
+      continue;
     if (e.params == params) return e.planner.get();
     if (!may_replace) return nullptr;
     e.planner.reset();  // free its search memory before allocating the new one's
@@ -20,8 +21,8 @@ Planner* PlannerCache::get(const PlanningWorld& world, const PlannerInfo& info, 
     e.params = params;
     return e.planner.get();
   }
-  entries_.push_back(
-      Entry{info.name, movement_class, faction, params, role, make(world, info, movement_class, params, faction)});
+  entries_.push_back(Entry{info.name, movement_class, faction, params, role,
+                           make(world, info, movement_class, params, faction)});
   return entries_.back().planner.get();
 }
 

@@ -37,8 +37,9 @@ class PlannerCache {
                const ParamValues& params, PlannerRole role, bool may_replace,
                std::optional<std::size_t> faction = std::nullopt);
   /// A planner outside the cache (counted by created()); `world` must outlive it.
-  std::unique_ptr<Planner> make(const PlanningWorld& world, const PlannerInfo& info, std::size_t movement_class,
-                                const ParamValues& params, std::optional<std::size_t> faction = std::nullopt);
+  std::unique_ptr<Planner> make(const PlanningWorld& world, const PlannerInfo& info,
+                                std::size_t movement_class, const ParamValues& params,
+                                std::optional<std::size_t> faction = std::nullopt);
   /// Destroys every cached planner (before the world they borrow changes).
   void clear() { entries_.clear(); }
   /// Planner objects made so far, cached or not (clear() keeps the count).

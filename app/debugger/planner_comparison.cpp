@@ -11,7 +11,8 @@
 namespace pathscope::app {
 
 const std::vector<ComparisonRow>& PlannerComparison::run(const PlanningWorld& world, const Query& q,
-                                                         PlannerCache& planners, std::span<const PlannerInfo> registry) {
+                                                         PlannerCache& planners,
+                                                         std::span<const PlannerInfo> registry) {
   rows_.clear();
   if (q.movement_class >= world.class_count()) return rows_;
   for (const PlannerInfo& info : registry) {
@@ -23,9 +24,10 @@ const std::vector<ComparisonRow>& PlannerComparison::run(const PlanningWorld& wo
     // Never replace a cached planner here: the active one is borrowed for node positions.
     std::unique_ptr<Planner> temporary;
     Planner* p = planners.get(world, info, q.movement_class, defaults, PlannerRole::Batch, false,
-                                world.scenario().find_faction(q.faction));
+                              world.scenario().find_faction(q.faction));
     if (!p) {
-      temporary = planners.make(world, info, q.movement_class, defaults, world.scenario().find_faction(q.faction));
+      temporary =
+          planners.make(world, info, q.movement_class, defaults, world.scenario().find_faction(q.faction));
       p = temporary.get();
     }
     const DebugClock::time_point t0 = DebugClock::now();

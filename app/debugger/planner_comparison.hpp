@@ -35,7 +35,8 @@ class PlannerComparison {
   /// Borrows batch planners of `planners` that already have the default parameters (it
   /// never replaces a cached planner); makes temporary ones for the rest. Empty when the
   /// query's movement class does not exist. Kept for rows().
-  const std::vector<ComparisonRow>& run(const PlanningWorld& world, const Query& query, PlannerCache& planners,
+  const std::vector<ComparisonRow>& run(const PlanningWorld& world, const Query& query,
+                                        PlannerCache& planners,
                                         std::span<const PlannerInfo> registry = planner_registry());
   /// The rows of the last run() since clear().
   const std::vector<ComparisonRow>& rows() const { return rows_; }

@@ -12,8 +12,8 @@
 
 namespace pathscope::app {
 bool same_problem(const Query& a, const Query& b) {
-  return a.start == b.start && a.goal == b.goal && a.movement_class == b.movement_class && a.planner == b.planner &&
-         a.params == b.params;
+  return a.start == b.start && a.goal == b.goal && a.movement_class == b.movement_class &&
+         a.planner == b.planner && a.params == b.params;
 }
 
 Result<PlannerChoice> choose_query_planner(const Scenario& scenario, std::size_t index,
@@ -81,7 +81,8 @@ void ReplanScheduler::schedule(const Scenario& s, std::optional<std::size_t> tra
     if (traced == i) continue;  // filled from the traced run
     bool kept = false;
     for (std::size_t k = 0; k < planned_.size() && !kept; ++k) {
-      if (used[k] || !planned_[k].done || planned_[k].stamp != stamp_ || !same_problem(planned_[k].query, q)) {
+      if (used[k] || !planned_[k].done || planned_[k].stamp != stamp_ ||
+          !same_problem(planned_[k].query, q)) {
         continue;
       }
       used[k] = true;
@@ -100,7 +101,8 @@ void ReplanScheduler::schedule(const Scenario& s, std::optional<std::size_t> tra
   ++version_;
 }
 
-void ReplanScheduler::take_traced_row(std::size_t index, QueryOutcome row, bool final, AnswerDependency dependency) {
+void ReplanScheduler::take_traced_row(std::size_t index, QueryOutcome row, bool final,
+                                      AnswerDependency dependency) {
   if (index >= outcomes_.size()) return;
   outcomes_[index] = std::move(row);
   ++version_;

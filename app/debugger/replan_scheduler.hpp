@@ -114,7 +114,8 @@ class ReplanScheduler {
     AnswerDependency dependency;
   };
 
-  Planner* start_query(const PlanningWorld& world, PlannerCache& planners, std::size_t index, QueryOutcome& outcome);
+  Planner* start_query(const PlanningWorld& world, PlannerCache& planners, std::size_t index,
+                       QueryOutcome& outcome);
 
   std::uint64_t stamp_ = 0;
   std::vector<QueryOutcome> outcomes_;

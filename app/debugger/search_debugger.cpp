@@ -53,7 +53,8 @@ TraceRequest SearchDebugger::request_for(const Scenario& s, std::size_t active_q
   if (s.queries.empty()) return r;
   r.query = std::min(active_query, s.queries.size() - 1);
   r.planner_name = override_name_.empty() ? s.queries[*r.query].planner : override_name_;
-  Result<PlannerChoice> choice = choose_query_planner(s, *r.query, override_name_, override_params_, registry_);
+  Result<PlannerChoice> choice =
+      choose_query_planner(s, *r.query, override_name_, override_params_, registry_);
   if (!choice) {
     r.error = choice.error().to_string();
     return r;
@@ -192,7 +193,8 @@ void SearchDebugger::paint(const render::LayerSet& layers, render::DrawList& out
     if (layers.contains(render::Layer::AllPaths) && active_query()) {
       const std::vector<Vec2>& truth = truth_path();
       if (truth.size() >= 2) {
-        const render::QueryPath path{truth, "query " + std::to_string(tools::query_number(*active_query())) + " as it is"};
+        const render::QueryPath path{
+            truth, "query " + std::to_string(tools::query_number(*active_query())) + " as it is"};
         render::paint_query_paths(std::span<const render::QueryPath>(&path, 1), layers, out);
       }
     }
@@ -228,7 +230,8 @@ const std::vector<Vec2>& SearchDebugger::truth_path() {
   return truth_points_;
 }
 
-std::size_t SearchDebugger::paint_node_links(NodeId node, const render::LayerSet& layers, render::DrawList& out) const {
+std::size_t SearchDebugger::paint_node_links(NodeId node, const render::LayerSet& layers,
+                                             render::DrawList& out) const {
   const Planner* planner = session_.planner();
   return planner ? render::paint_node_links(*planner, node, layers, out) : 0;
 }
@@ -236,7 +239,8 @@ std::size_t SearchDebugger::paint_node_links(NodeId node, const render::LayerSet
 render::StructurePaintStats SearchDebugger::paint_structure(const render::LayerSet& layers, const Box2& view,
                                                             render::DrawList& out) {
   const PlanningWorld* w = world();
-  last_structure_ = w ? painter_.paint_structure(*w, session_, layers, view, out) : render::StructurePaintStats{};
+  last_structure_ =
+      w ? painter_.paint_structure(*w, session_, layers, view, out) : render::StructurePaintStats{};
   return last_structure_;
 }
 

@@ -91,12 +91,12 @@ class SearchDebugger {
 
   // ---- Debugger controls (TraceSession) -----------------------------------------------
 
-  void step(std::uint64_t n) { session_.step(n); }                 ///< See TraceSession::step.
-  void step_back(std::uint64_t n) { session_.step_back(n); }       ///< See TraceSession::step_back.
-  void seek(std::uint64_t k) { session_.seek(k); }                 ///< See TraceSession::seek.
-  void reset() { session_.reset(); }                               ///< See TraceSession::reset.
-  void play(bool on) { session_.play(on); }                        ///< See TraceSession::play.
-  void set_speed(double eps) { session_.set_speed(eps); }          ///< See TraceSession::set_speed.
+  void step(std::uint64_t n) { session_.step(n); }                    ///< See TraceSession::step.
+  void step_back(std::uint64_t n) { session_.step_back(n); }          ///< See TraceSession::step_back.
+  void seek(std::uint64_t k) { session_.seek(k); }                    ///< See TraceSession::seek.
+  void reset() { session_.reset(); }                                  ///< See TraceSession::reset.
+  void play(bool on) { session_.play(on); }                           ///< See TraceSession::play.
+  void set_speed(double eps) { session_.set_speed(eps); }             ///< See TraceSession::set_speed.
   void set_step_size(std::uint64_t n) { session_.set_step_size(n); }  ///< See TraceSession.
   /// Breaks when `node` is expanded (nullopt clears).
   void set_breakpoint(std::optional<NodeId> node) { session_.set_breakpoint(node); }
@@ -208,7 +208,8 @@ class SearchDebugger {
   std::uint64_t results_version() const { return scheduler_.version(); }
   /// Appends the active planner's structure inside `view` (world box; empty = the whole
   /// world) on the layers planner_cells, planner_edges and planner_aux of `layers`.
-  render::StructurePaintStats paint_structure(const render::LayerSet& layers, const Box2& view, render::DrawList& out);
+  render::StructurePaintStats paint_structure(const render::LayerSet& layers, const Box2& view,
+                                              render::DrawList& out);
   /// Appends the links of `node` of the active planner, highlighted on planner_edges (a
   /// picked node: the breakpoint's, in the window); returns how many.
   std::size_t paint_node_links(NodeId node, const render::LayerSet& layers, render::DrawList& out) const;

@@ -62,8 +62,8 @@ void TraceSession::record(const PlanningWorld& world, PlannerCache& planners, Tr
     return;
   }
 
-  Planner* p = planners.get(world, *request_.planner, q.movement_class, request_.params, PlannerRole::Active, true,
-                            world.scenario().find_faction(q.faction));
+  Planner* p = planners.get(world, *request_.planner, q.movement_class, request_.params, PlannerRole::Active,
+                            true, world.scenario().find_faction(q.faction));
   p->set_observer(trace_.get());
   searching_ = p;
   const FrameBudget budget{DebugClock::now(), budget_ms};

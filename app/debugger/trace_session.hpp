@@ -161,9 +161,9 @@ class TraceSession {
   void find_breakpoint_step();
 
   TraceRequest request_;
-  Query traced_query_;          // the active query as traced
+  Query traced_query_;  // the active query as traced
   std::size_t class_ = 0;
-  std::uint64_t stamp_ = 0;     // the scheduler stamp the trace is valid for
+  std::uint64_t stamp_ = 0;  // the scheduler stamp the trace is valid for
   AnswerDependency dependency_;
   std::uint64_t queries_planned_ = 0;
 
@@ -175,7 +175,7 @@ class TraceSession {
   bool has_result_ = false;
   const Planner* planner_ = nullptr;  // borrowed from the cache
   std::optional<NodeLattice> lattice_;
-  Planner* searching_ = nullptr;      // the search while it runs in slices (borrowed)
+  Planner* searching_ = nullptr;              // the search while it runs in slices (borrowed)
   std::optional<std::uint64_t> resume_step_;  // step to show again after a re-plan
   double micros_ = 0;
 

@@ -33,8 +33,8 @@ CanvasInput CanvasInput::from_frame(const PointerTracker& pointer, Vec2 canvas_l
   in.moves = pointer.moves();
   in.mouse = pointer.position();
   in.mouse_valid = pointer.valid();
-  in.over_canvas = in.mouse_valid && !io.WantCaptureMouse && in.mouse.x >= canvas_lo.x && in.mouse.y >= canvas_lo.y &&
-                   in.mouse.x < canvas_hi.x && in.mouse.y < canvas_hi.y;
+  in.over_canvas = in.mouse_valid && !io.WantCaptureMouse && in.mouse.x >= canvas_lo.x &&
+                   in.mouse.y >= canvas_lo.y && in.mouse.x < canvas_hi.x && in.mouse.y < canvas_hi.y;
   for (int b = 0; b < 3; ++b) {
     in.pressed[b] = pointer.pressed(b);
     in.released[b] = pointer.released(b);
@@ -71,7 +71,8 @@ void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in,
   // follows the pointer from where the button went down.
   // A right press that comes up without the pointer moving more than a few pixels is a
   // click (a unit order), not a pan.
-  if (!panning_ && !dragging_ && in.over_canvas && (in.pressed[1] || in.pressed[2] || (in.space && in.pressed[0]))) {
+  if (!panning_ && !dragging_ && in.over_canvas &&
+      (in.pressed[1] || in.pressed[2] || (in.space && in.pressed[0]))) {
     const bool right = in.pressed[1] && !in.pressed[0] && !in.pressed[2] && !in.space;
     if (right && !in.down[1]) {
       // Pressed and released within this frame.

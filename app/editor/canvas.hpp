@@ -23,15 +23,15 @@ class PointerTracker;
 
 /// One frame of input, as the canvas needs it.
 struct CanvasInput {
-  std::vector<Vec2> moves;  ///< Pointer positions this frame, oldest first (screen pixels).
-  Vec2 mouse{0, 0};         ///< Where the pointer is now.
-  bool mouse_valid = false; ///< The pointer is over the window (or a drag goes on).
-  bool over_canvas = false; ///< ... and over the canvas, not a panel.
+  std::vector<Vec2> moves;   ///< Pointer positions this frame, oldest first (screen pixels).
+  Vec2 mouse{0, 0};          ///< Where the pointer is now.
+  bool mouse_valid = false;  ///< The pointer is over the window (or a drag goes on).
+  bool over_canvas = false;  ///< ... and over the canvas, not a panel.
   std::array<bool, 3> pressed{}, released{}, down{};  ///< left, right, middle
-  bool double_clicked = false;                       ///< left button
+  bool double_clicked = false;                        ///< left button
   float wheel = 0;
   bool shift = false, ctrl = false, alt = false;
-  bool space = false;                          ///< held, and no text field has the keyboard
+  bool space = false;                               ///< held, and no text field has the keyboard
   bool enter = false, escape = false, del = false;  ///< pressed, keyboard free, no Ctrl
 
   /// This frame's input from ImGui's state and the tracker's event positions; the pointer

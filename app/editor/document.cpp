@@ -14,7 +14,7 @@
 namespace pathscope::app {
 namespace {
 
-constexpr std::size_t kMaxHistory = 500;   // oldest steps are dropped beyond this
+constexpr std::size_t kMaxHistory = 500;  // oldest steps are dropped beyond this
 constexpr std::size_t kMaxTileTouches = 64;
 
 // A copy of `s` without its tile grid (the grid itself is never copied).
@@ -134,10 +134,12 @@ Status Document::apply_tiles(const std::string& label, const std::vector<TileCha
   TileRect rect;
   for (const TileChange& c : changes) {
     if (c.cell >= grid.terrain.size()) {
-      return make_error(ErrorCode::Value, "tiles", "cell " + std::to_string(c.cell) + " is outside the tile grid");
+      return make_error(ErrorCode::Value, "tiles",
+                        "cell " + std::to_string(c.cell) + " is outside the tile grid");
     }
     if (c.after >= scenario_.terrains.size()) {
-      return make_error(ErrorCode::Value, "tiles", "terrain index " + std::to_string(c.after) + " does not exist");
+      return make_error(ErrorCode::Value, "tiles",
+                        "terrain index " + std::to_string(c.after) + " does not exist");
     }
   }
   for (const TileChange& c : changes) {
@@ -192,7 +194,8 @@ Status Document::ensure_tile_grid(const std::string& label) {
   if (size.x > 0 && size.x * cs > scenario_.world.width * kSlack) --size.x;
   if (size.y > 0 && size.y * cs > scenario_.world.height * kSlack) --size.y;
   if (size.x <= 0 || size.y <= 0) {
-    return make_error(ErrorCode::Value, "world.cell_size", "the world is smaller than one cell; no tile grid fits");
+    return make_error(ErrorCode::Value, "world.cell_size",
+                      "the world is smaller than one cell; no tile grid fits");
   }
   TileGrid grid;
   grid.width = size.x;
@@ -245,7 +248,9 @@ void Document::restore(const Step& step, bool forward) {
   ++vector_revision_;
 }
 
-std::string Document::undo_label() const { return can_undo() ? history_[undo_pos_ - 1].label : std::string(); }
+std::string Document::undo_label() const {
+  return can_undo() ? history_[undo_pos_ - 1].label : std::string();
+}
 
 std::string Document::redo_label() const { return can_redo() ? history_[undo_pos_].label : std::string(); }
 

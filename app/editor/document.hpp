@@ -16,9 +16,9 @@ namespace pathscope::app {
 
 /// One tile changed by a brush stroke.
 struct TileChange {
-  std::uint32_t cell = 0;      ///< Row-major index into Scenario::tiles.
-  std::uint8_t before = 0;     ///< Terrain index before the stroke.
-  std::uint8_t after = 0;      ///< Terrain index after.
+  std::uint32_t cell = 0;   ///< Row-major index into Scenario::tiles.
+  std::uint8_t before = 0;  ///< Terrain index before the stroke.
+  std::uint8_t after = 0;   ///< Terrain index after.
 };
 
 /// A rectangle of tiles, inclusive cell bounds; empty when x0 > x1.
@@ -56,10 +56,12 @@ class Document {
   /// Applies `change` to a copy of the scenario (the tile grid is not passed along:
   /// `change` must not touch Scenario::tiles). Returns the validation error and changes
   /// nothing if the result is invalid.
-  Status apply(const std::string& label, const std::function<void(Scenario&)>& change, std::uint64_t merge_key = 0);
+  Status apply(const std::string& label, const std::function<void(Scenario&)>& change,
+               std::uint64_t merge_key = 0);
   /// Applies tile changes (no-ops are dropped). Merges with the previous step when the
   /// merge key matches (one brush stroke = one step).
-  Status apply_tiles(const std::string& label, const std::vector<TileChange>& changes, std::uint64_t merge_key = 0);
+  Status apply_tiles(const std::string& label, const std::vector<TileChange>& changes,
+                     std::uint64_t merge_key = 0);
   /// Gives a scenario without a tile grid one of ground (terrain 0) as its own undo step:
   /// the largest grid of world.cell_size cells that fits in the world (a sliver narrower
   /// than a cell at the right or bottom edge stays outside it). Ok and no change if the
@@ -94,10 +96,10 @@ class Document {
     std::uint64_t merge_key = 0;
     std::uint64_t serial = 0;
     bool tiles = false;
-    bool creates_grid = false;       // ensure_tile_grid(): 'rect' is the new grid
-    Scenario before;                 // !tiles: the scenario without its tile grid
+    bool creates_grid = false;  // ensure_tile_grid(): 'rect' is the new grid
+    Scenario before;            // !tiles: the scenario without its tile grid
     Scenario after;
-    std::vector<TileChange> changes; // tiles: first 'before' and last 'after' per cell
+    std::vector<TileChange> changes;  // tiles: first 'before' and last 'after' per cell
     TileRect rect;
   };
   void push(Step step);
@@ -119,7 +121,7 @@ class Document {
     std::uint64_t revision;
     TileRect rect;
   };
-  std::vector<TileTouch> tile_touches_;  // recent tile changes, for incremental textures
+  std::vector<TileTouch> tile_touches_;       // recent tile changes, for incremental textures
   std::uint64_t touches_complete_since_ = 0;  // tile_touches_ covers every change after this
 };
 

@@ -66,9 +66,7 @@ void EditorApp::handle_event(const SDL_Event& e) {
         fit_pending_ = true;
       }
       break;
-    case SDL_QUIT:
-      quit_now_ = files_.request_quit(state_);
-      break;
+    case SDL_QUIT: quit_now_ = files_.request_quit(state_); break;
     case SDL_WINDOWEVENT:
       if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(window_)) {
         quit_now_ = files_.request_quit(state_);
@@ -190,8 +188,9 @@ void EditorApp::paint_scene_if_needed() {
       render::paint_sim(sim_.scene(), state_.layers, sim_drawing_);
     }
   }
-  std::snprintf(key, sizeof key, "%s/%llu/%llu/%llu", map_key_.c_str(), (unsigned long long)debugger_.trace_version(),
-                (unsigned long long)debugger_.step(), (unsigned long long)debugger_.results_version());
+  std::snprintf(key, sizeof key, "%s/%llu/%llu/%llu", map_key_.c_str(),
+                (unsigned long long)debugger_.trace_version(), (unsigned long long)debugger_.step(),
+                (unsigned long long)debugger_.results_version());
   if (key != search_key_) {
     search_key_ = key;
     search_.clear();
@@ -204,8 +203,8 @@ void EditorApp::paint_scene_if_needed() {
   const Box2 view = Box2::spanning(state_.camera.visible_min(), state_.camera.visible_max());
   // The breakpoint's node is the picked node: its links are drawn over the structure.
   const long long picked = debugger_.breakpoint() ? (long long)*debugger_.breakpoint() : -1;
-  std::snprintf(key, sizeof key, "%s/%d/%.6g/%.6g/%.6g/%.6g/%lld", search_key_.c_str(), int(structure), view.lo.x,
-                view.lo.y, view.hi.x, view.hi.y, picked);
+  std::snprintf(key, sizeof key, "%s/%d/%.6g/%.6g/%.6g/%.6g/%lld", search_key_.c_str(), int(structure),
+                view.lo.x, view.lo.y, view.hi.x, view.hi.y, picked);
   if (key != structure_key_) {
     structure_key_ = key;
     structure_.clear();
@@ -223,12 +222,16 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   for (const Message& m : state_.messages) errors += m.severity == Severity::Error ? 1 : 0;
   char text[1024];
   std::snprintf(text, sizeof text,
-                "pointer %d %.0f %.0f\ncanvas %.0f %.0f %.0f %.0f\nworld %.9g %.9g\nworld_to_screen %.9g %.9g %.9g\nrevision %llu\n"
-                "modified %d\ntool %s\nstep %llu %llu\nhover %d\npanning %d\nmessages %zu\nerrors %zu\npinned_error %d\n",
-                int(pointer.valid()), pointer.position().x, pointer.position().y, canvas_lo_.x, canvas_lo_.y, canvas_hi_.x, canvas_hi_.y, w.width, w.height, c.zoom(), o.x, o.y,
-                (unsigned long long)state_.doc->revision(), int(state_.doc->modified()), state_.active_tool.c_str(),
-                (unsigned long long)debugger_.step(), (unsigned long long)debugger_.total_steps(),
-                int(canvas_.hover_world().has_value()), int(canvas_.panning()), state_.messages.size(), errors,
+                "pointer %d %.0f %.0f\ncanvas %.0f %.0f %.0f %.0f\nworld %.9g %.9g\nworld_to_screen %.9g "
+                "%.9g %.9g\nrevision %llu\n"
+                "modified %d\ntool %s\nstep %llu %llu\nhover %d\npanning %d\nmessages %zu\nerrors "
+                "%zu\npinned_error %d\n",
+                int(pointer.valid()), pointer.position().x, pointer.position().y, canvas_lo_.x, canvas_lo_.y,
+                canvas_hi_.x, canvas_hi_.y, w.width, w.height, c.zoom(), o.x, o.y,
+                (unsigned long long)state_.doc->revision(), int(state_.doc->modified()),
+                state_.active_tool.c_str(), (unsigned long long)debugger_.step(),
+                (unsigned long long)debugger_.total_steps(), int(canvas_.hover_world().has_value()),
+                int(canvas_.panning()), state_.messages.size(), errors,
                 int(state_.messages.pinned_error() != nullptr));
   std::string all = text;
   all += "comparison " + std::to_string(debugger_.last_comparison().size()) + "\n";
@@ -265,9 +268,9 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
     char line[256];
     std::snprintf(line, sizeof line, "timeline 1 %llu %llu %llu %d %d %zu %zu %zu %016llx\n",
                   (unsigned long long)rec->first_step(), (unsigned long long)rec->last_step(),
-                  (unsigned long long)sim_.shown_step(), int(sim_.viewing_recording()), int(sim_.shown_verified()),
-                  rec->decisions().size(), rec->stuck().size(), sim_.selected().size(),
-                  (unsigned long long)sim_.shown_hash());
+                  (unsigned long long)sim_.shown_step(), int(sim_.viewing_recording()),
+                  int(sim_.shown_verified()), rec->decisions().size(), rec->stuck().size(),
+                  sim_.selected().size(), (unsigned long long)sim_.shown_hash());
     all += line;
   } else {
     all += "timeline 0 0 0 0 0 0 0 0 0 0\n";
@@ -275,13 +278,13 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   {
     // The scenario's simulation settings: continuous, prevention, cooperation, passages.
     const SimSettings& set = state_.doc->scenario().sim;
-    all += "sim_settings " + std::to_string(int(set.continuous)) + " " + std::to_string(int(set.prevention)) + " " +
-           std::to_string(int(set.cooperation)) + " " + std::to_string(int(set.passages)) + "\n";
+    all += "sim_settings " + std::to_string(int(set.continuous)) + " " + std::to_string(int(set.prevention)) +
+           " " + std::to_string(int(set.cooperation)) + " " + std::to_string(int(set.passages)) + "\n";
   }
   for (const UiProbe::Item& item : state_.probe.items()) {
     char line[256];
-    std::snprintf(line, sizeof line, "item %s %.0f %.0f %.0f %.0f\n", item.name.c_str(), item.x0, item.y0, item.x1,
-                  item.y1);
+    std::snprintf(line, sizeof line, "item %s %.0f %.0f %.0f %.0f\n", item.name.c_str(), item.x0, item.y0,
+                  item.x1, item.y1);
     all += line;
   }
   if (all == ui_state_) return;
@@ -327,7 +330,8 @@ void EditorApp::frame(const PointerTracker& pointer) {
   right_column();
   timeline_strip();
   messages_strip();
-  files_.dialogs(state_, [this](int w, int h, const std::filesystem::path& p) { return export_view(w, h, p); });
+  files_.dialogs(state_,
+                 [this](int w, int h, const std::filesystem::path& p) { return export_view(w, h, p); });
   if (state_.doc_serial != serial) fit_pending_ = true;
 
   // Canvas: input to the camera and the active tool, then re-plan if anything changed.
@@ -336,7 +340,8 @@ void EditorApp::frame(const PointerTracker& pointer) {
   const bool pick = debugger_.breakpoint_pick_armed() && input.pressed[0] && input.over_canvas;
   canvas_.handle_input(state_, pick ? nullptr : active_tool(), input, &sim_);
   if (pick) {
-    if (const auto hover = canvas_.hover_world()) debugger_.pick_breakpoint(*hover, 6.0 / state_.camera.zoom());
+    if (const auto hover = canvas_.hover_world())
+      debugger_.pick_breakpoint(*hover, 6.0 / state_.camera.zoom());
   }
   motion_.update(state_, io.DeltaTime);
   if (state_.opened_recording) sim_.load_recording(std::exchange(state_.opened_recording, nullptr), state_);
@@ -345,7 +350,8 @@ void EditorApp::frame(const PointerTracker& pointer) {
   debugger_.update(io.DeltaTime);
   if (auto hover = canvas_.hover_world(); hover && !canvas_.dragging() && !canvas_.panning()) {
     // A simulated unit under the pointer hides the planner's node there.
-    if (!sim_hover_tooltip(sim_, *hover, 6.0 / state_.camera.zoom())) debugger_hover_tooltip(debugger_, *hover);
+    if (!sim_hover_tooltip(sim_, *hover, 6.0 / state_.camera.zoom()))
+      debugger_hover_tooltip(debugger_, *hover);
   }
   status_bar();
   update_title();

@@ -9,15 +9,15 @@
 #include <memory>
 #include <string>
 
-#include "app/editor/canvas.hpp"
 #include "app/debugger/debugger_panel.hpp"
+#include "app/debugger/search_debugger.hpp"
+#include "app/editor/canvas.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/editor/file_actions.hpp"
 #include "app/editor/motion_player.hpp"
-#include "app/platform/imgui_draw_adapter.hpp"
-#include "app/debugger/search_debugger.hpp"
-#include "app/platform/settings.hpp"
 #include "app/editor/tool.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
+#include "app/platform/settings.hpp"
 #include "app/sim/sim_player.hpp"
 #include "app/sim/sim_timeline.hpp"
 #include "render/core/draw_list.hpp"
@@ -92,11 +92,11 @@ class EditorApp {
   // then overlay_.
   render::DrawList map_below_, structure_, search_, map_above_;
   render::DrawList sim_drawing_;  // the unit simulation, between the search and the map above
-  render::DrawList overlay_;  // grid lines and tool previews, every frame
-  std::string map_key_;       // what the map lists show
-  std::string search_key_;    // what search_ shows
-  std::string structure_key_; // what structure_ shows
-  std::string sim_key_;       // what sim_drawing_ shows
+  render::DrawList overlay_;      // grid lines and tool previews, every frame
+  std::string map_key_;           // what the map lists show
+  std::string search_key_;        // what search_ shows
+  std::string structure_key_;     // what structure_ shows
+  std::string sim_key_;           // what sim_drawing_ shows
   std::string title_;
   // $PATHSCOPE_UI_STATE: a file where the window test reads what the user would see
   // (canvas, camera, document, debugger), rewritten whenever it changes; "" = none.

@@ -73,9 +73,9 @@ void EditorApp::menu_bar() {
 
 namespace {
 
-constexpr ImGuiWindowFlags kColumnFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                                          ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoTitleBar;
+constexpr ImGuiWindowFlags kColumnFlags =
+    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoTitleBar;
 constexpr float kCollapsedStrip = 18;  // a collapsed column leaves this strip with its ">" button
 constexpr int kMinColumn = 160;
 
@@ -91,7 +91,8 @@ void EditorApp::layout_columns() {
   // The columns never take more than the window minus a canvas of 200 pixels.
   const int room = std::max(0, int(width) - 200);
   auto fit = [&](int& w, int other) {
-    if (w > 0) w = std::clamp(w, std::min(kMinColumn, room / 2), std::max(kMinColumn, room - std::max(other, 0)));
+    if (w > 0)
+      w = std::clamp(w, std::min(kMinColumn, room / 2), std::max(kMinColumn, room - std::max(other, 0)));
   };
   fit(left_width_, right_width_);
   fit(right_width_, left_width_);
@@ -129,7 +130,8 @@ void EditorApp::column_splitter(const char* id, float x, int& width, int directi
   if (ImGui::Begin(id, nullptr, flags)) {
     ImGui::InvisibleButton("##grip", ImVec2(grip, bottom - top));
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
-    if (ImGui::IsItemActive() && io.MouseDelta.x != 0) width = std::max(kMinColumn, width + direction * int(io.MouseDelta.x));
+    if (ImGui::IsItemActive() && io.MouseDelta.x != 0)
+      width = std::max(kMinColumn, width + direction * int(io.MouseDelta.x));
     if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(0)) width = -width;
   }
   ImGui::End();
@@ -158,7 +160,8 @@ void EditorApp::left_column() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide this column (View menu, or double-click its edge)");
     ImGui::SameLine();
     ImGui::TextUnformatted("Tools");
-    const float button = std::max(56.0f, (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3);
+    const float button =
+        std::max(56.0f, (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3);
     int column = 0;
     for (const ToolInfo& info : tool_registry()) {
       const bool active = info.name == state_.active_tool;
@@ -209,7 +212,8 @@ void EditorApp::motion_section() {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("One step of 1/30 s");
   float speed = float(motion_.speed());
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderFloat("##motion_speed", &speed, 0.05f, 20.0f, "speed %.2fx", ImGuiSliderFlags_Logarithmic)) {
+  if (ImGui::SliderFloat("##motion_speed", &speed, 0.05f, 20.0f, "speed %.2fx",
+                         ImGuiSliderFlags_Logarithmic)) {
     motion_.set_speed(speed);
   }
   ImGui::EndDisabled();
@@ -252,7 +256,8 @@ void EditorApp::right_column() {
     ImGui::TextUnformatted(state_.doc ? state_.doc->display_name().c_str() : "");
     // The inspector takes what it needs up to a third of the column; the debugger the rest.
     if (show_inspector_ && section("Inspector")) {
-      const float inspector = show_debugger_ ? std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.33f) : 0.0f;
+      const float inspector =
+          show_debugger_ ? std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.33f) : 0.0f;
       if (ImGui::BeginChild("##inspector", ImVec2(0, inspector))) inspector_panel(state_);
       ImGui::EndChild();
     }
@@ -270,7 +275,8 @@ void EditorApp::timeline_strip() {
   if (timeline_height_ <= 0) return;
   ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y)));
   ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), timeline_height_));
-  if (ImGui::Begin("##timeline", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) sim_timeline(sim_, state_, timeline_events_);
+  if (ImGui::Begin("##timeline", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar))
+    sim_timeline(sim_, state_, timeline_events_);
   ImGui::End();
 }
 
@@ -278,7 +284,8 @@ void EditorApp::messages_strip() {
   if (messages_height_ <= 0) return;
   ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y + timeline_height_)));
   ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), messages_height_));
-  if (ImGui::Begin("Messages", &show_messages_, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar)) messages_panel(state_);
+  if (ImGui::Begin("Messages", &show_messages_, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar))
+    messages_panel(state_);
   ImGui::End();
 }
 
@@ -294,7 +301,8 @@ void EditorApp::status_bar() {
   if (ImGui::Begin("##status", nullptr, flags)) {
     const Scenario& s = state_.doc->scenario();
     if (auto w = canvas_.hover_world()) {
-      const int cx = int(std::floor(w->x / s.world.cell_size)), cy = int(std::floor(w->y / s.world.cell_size));
+      const int cx = int(std::floor(w->x / s.world.cell_size)),
+                cy = int(std::floor(w->y / s.world.cell_size));
       ImGui::Text("x %.2f  y %.2f m   cell (%d, %d)", w->x, w->y, cx, cy);
     } else {
       ImGui::TextUnformatted("-");

@@ -26,8 +26,8 @@ namespace pathscope::app {
 struct Selection {
   enum class Kind { None, Feature, Threat, Ally, Road, Bridge, Unit, QueryStart, QueryGoal };
   Kind kind = Kind::None;
-  std::uint32_t id = 0;   ///< Item id (features, threats, ...) or query index (QueryStart/QueryGoal).
-  int vertex = -1;        ///< Selected vertex of a polygon or road, -1 for the whole item.
+  std::uint32_t id = 0;  ///< Item id (features, threats, ...) or query index (QueryStart/QueryGoal).
+  int vertex = -1;       ///< Selected vertex of a polygon or road, -1 for the whole item.
   bool empty() const { return kind == Kind::None; }
   friend bool operator==(const Selection&, const Selection&) = default;
 };
@@ -42,9 +42,9 @@ struct PaintSettings {
   double influence_strength = 1;     ///< Strength of new threats and allies.
   double road_width = 4;             ///< Metres.
   double road_speed_factor = 1.5;
-  double bridge_width = 6;           ///< Metres.
+  double bridge_width = 6;  ///< Metres.
   bool bridge_intact = true;
-  std::size_t query_class = 0;       ///< Movement class of new queries.
+  std::size_t query_class = 0;  ///< Movement class of new queries.
 };
 
 /// An edit the inspector refused, shown under its field until anything else changes
@@ -59,17 +59,17 @@ struct FieldError {
 /// Editor state around one open document.
 struct EditorState {
   std::unique_ptr<Document> doc;
-  std::uint64_t doc_serial = 0;      ///< Increases whenever another document is opened.
+  std::uint64_t doc_serial = 0;  ///< Increases whenever another document is opened.
   Selection selection;
-  std::size_t active_query = 0;      ///< Index into the scenario's queries (clamped on use).
-  std::string active_tool = "select";///< Name in the tool registry.
+  std::size_t active_query = 0;        ///< Index into the scenario's queries (clamped on use).
+  std::string active_tool = "select";  ///< Name in the tool registry.
   PaintSettings paint;
   render::LayerSet layers = render::LayerSet::defaults();
   render::Camera camera;
   bool show_grid_lines = false;
-  MessageLog messages;               ///< Message panel, newest last, and its pinned error.
-  FieldError inspector_error;        ///< The inspector's last refused edit.
-  UiProbe probe;                     ///< Named widget rectangles for the window test.
+  MessageLog messages;         ///< Message panel, newest last, and its pinned error.
+  FieldError inspector_error;  ///< The inspector's last refused edit.
+  UiProbe probe;               ///< Named widget rectangles for the window test.
   /// A recording just opened (File > Open of a .psrec), for the simulation player to
   /// take at its next update; the document is the recording's scenario.
   std::shared_ptr<sim::Recording> opened_recording;

@@ -68,7 +68,9 @@ void FileActions::clear_recent() {
 
 void FileActions::request_new(EditorState& state) { when_saved_or_discarded(state, {Next::New, {}}); }
 
-void FileActions::request_open_dialog(EditorState& state) { when_saved_or_discarded(state, {Next::Open, {}}); }
+void FileActions::request_open_dialog(EditorState& state) {
+  when_saved_or_discarded(state, {Next::Open, {}});
+}
 
 void FileActions::request_import(EditorState& state) { when_saved_or_discarded(state, {Next::Import, {}}); }
 
@@ -106,7 +108,9 @@ void FileActions::open_path(EditorState& state, const std::string& path) {
   when_saved_or_discarded(state, {Next::OpenPath, path});
 }
 
-void FileActions::open_chosen(EditorState& state, const std::string& path) { run(state, {Next::OpenPath, path}); }
+void FileActions::open_chosen(EditorState& state, const std::string& path) {
+  run(state, {Next::OpenPath, path});
+}
 
 void FileActions::open_recent(EditorState& state, const std::string& path) {
   std::error_code ec;
@@ -152,9 +156,10 @@ bool FileActions::load_path(EditorState& state, const fs::path& path) {
     state.open_document(std::make_unique<Document>(recording->start()));
     state.opened_recording = std::move(recording);
   } else {
-    state.report_error(path.string() +
-                       ": unknown file type; Pathscope opens .json scenarios, Moving AI .map files and .psrec "
-                       "recordings (.scen files through File > Import Moving AI map)");
+    state.report_error(
+        path.string() +
+        ": unknown file type; Pathscope opens .json scenarios, Moving AI .map files and .psrec "
+        "recordings (.scen files through File > Import Moving AI map)");
     return false;
   }
   remember(path);
@@ -202,8 +207,8 @@ bool FileActions::save_game_as(EditorState& state, const fs::path& path) {
   }
   remember(path);  // reopened from Open Recent to run on from there
   char when[64];
-  std::snprintf(when, sizeof when, " (step %llu, %.2f s)", static_cast<unsigned long long>(simulation->step_count()),
-                simulation->time());
+  std::snprintf(when, sizeof when, " (step %llu, %.2f s)",
+                static_cast<unsigned long long>(simulation->step_count()), simulation->time());
   state.report("saved game " + path.string() + when);
   return true;
 }
@@ -263,8 +268,8 @@ bool FileActions::import_movingai(EditorState& state, const fs::path& map_path, 
   return true;
 }
 
-Result<fs::path> FileActions::export_image(EditorState& state, const ExportRequestFn& export_request, int width,
-                                           int height, const fs::path& requested) {
+Result<fs::path> FileActions::export_image(EditorState& state, const ExportRequestFn& export_request,
+                                           int width, int height, const fs::path& requested) {
   fs::path out = requested;
   if (lower_extension(out) != ".png" && !out.empty()) out += ".png";
   if (out.empty()) return make_error(ErrorCode::Value, "", "choose a file");
@@ -275,7 +280,8 @@ Result<fs::path> FileActions::export_image(EditorState& state, const ExportReque
   }
   std::error_code ec;
   if (const fs::path absolute = fs::absolute(out, ec); !ec) set_last_directory(absolute.parent_path());
-  state.report("exported " + out.string() + " (" + std::to_string(width) + " x " + std::to_string(height) + ")");
+  state.report("exported " + out.string() + " (" + std::to_string(width) + " x " + std::to_string(height) +
+               ")");
   return out;
 }
 

@@ -25,7 +25,7 @@
 namespace pathscope::sim {
 class Simulation;
 class StuckDetector;
-}
+}  // namespace pathscope::sim
 
 namespace pathscope::app {
 
@@ -154,15 +154,15 @@ class FileActions {
   /// a scenario; the problems of `scen` (may be empty) whose indices are in `chosen`
   /// become its queries. Errors (file and line) go to state.report_error(); the current
   /// document stays. Returns true if imported.
-  bool import_movingai(EditorState& state, const std::filesystem::path& map, const std::filesystem::path& scen,
-                       std::span<const std::size_t> chosen);
+  bool import_movingai(EditorState& state, const std::filesystem::path& map,
+                       const std::filesystem::path& scen, std::span<const std::size_t> chosen);
 
   /// Export PNG: writes a width x height picture of the view to `out` (".png" appended
   /// when missing) through `export_request`, reports it and remembers its folder.
   /// Returns the file written, or the error to show in the dialog (also reported when
   /// the export itself failed).
-  Result<std::filesystem::path> export_image(EditorState& state, const ExportRequestFn& export_request, int width,
-                                             int height, const std::filesystem::path& out);
+  Result<std::filesystem::path> export_image(EditorState& state, const ExportRequestFn& export_request,
+                                             int width, int height, const std::filesystem::path& out);
 
   /// How the unsaved-changes prompt was answered.
   enum class UnsavedAnswer { Save, Discard, Cancel };

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 
 std::string lower_extension(const fs::path& path) {
   std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext;
 }
 
@@ -37,7 +38,8 @@ Result<std::vector<DirEntry>> list_directory(const fs::path& dir, std::span<cons
     }
     if (!it->is_regular_file(type_ec)) continue;
     const std::string ext = lower_extension(p);
-    if (std::find(extensions.begin(), extensions.end(), ext) != extensions.end()) files.push_back({std::move(name), false});
+    if (std::find(extensions.begin(), extensions.end(), ext) != extensions.end())
+      files.push_back({std::move(name), false});
   }
   auto by_name = [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; };
   std::sort(dirs.begin(), dirs.end(), by_name);

@@ -17,7 +17,7 @@ namespace pathscope::app {
 
 /// One entry of a folder listing.
 struct DirEntry {
-  std::string name;     ///< File name, no folder.
+  std::string name;  ///< File name, no folder.
   bool is_dir = false;
   friend bool operator==(const DirEntry&, const DirEntry&) = default;
 };
@@ -75,7 +75,7 @@ class FileBrowser {
 
   FileBrowserMode mode_;
   std::filesystem::path dir_;
-  std::string path_text_;          // The text field: a file or folder, absolute or relative to dir_.
+  std::string path_text_;  // The text field: a file or folder, absolute or relative to dir_.
   std::vector<DirEntry> entries_;
   int selected_ = -1;
   std::string error_;

@@ -86,10 +86,10 @@ FileBrowserMode browser_mode(BrowseFor purpose) {
 struct ImportForm {
   std::string map_path;
   std::string scen_path;
-  std::string listed_scen;         // The .scen whose problems are listed.
-  bool relist = false;             // List the problems of scen_path on the next frame.
+  std::string listed_scen;  // The .scen whose problems are listed.
+  bool relist = false;      // List the problems of scen_path on the next frame.
   std::vector<MovingAiProblem> problems;
-  std::vector<char> chosen;        // One flag per problem.
+  std::vector<char> chosen;  // One flag per problem.
   std::string error;
 };
 
@@ -110,8 +110,8 @@ struct NewForm {
 
 // Everything the modals keep between frames.
 struct FileDialogs::Ui {
-  Dialog request = Dialog::None;  // Asked for by a dialog; opened at the start of the next draw().
-  Dialog open = Dialog::None;     // The modal being shown.
+  Dialog request = Dialog::None;           // Asked for by a dialog; opened at the start of the next draw().
+  Dialog open = Dialog::None;              // The modal being shown.
   BrowseFor browse_for = BrowseFor::Open;  // What the next (or open) file browser is for.
   FileBrowser browser;
   ImportForm import;
@@ -232,15 +232,18 @@ void FileDialogs::open_requested(FileActions& actions, EditorState& state) {
         break;
       case BrowseFor::SaveGame:
         if (state.doc && !state.doc->path().empty()) start = state.doc->path().parent_path();
-        name = (state.doc ? fs::path(state.doc->display_name()).stem().string() : std::string("game")) + "_step" +
-               std::to_string(actions.running_game() != nullptr ? actions.running_game()->step_count() : 0) + ".json";
+        name = (state.doc ? fs::path(state.doc->display_name()).stem().string() : std::string("game")) +
+               "_step" +
+               std::to_string(actions.running_game() != nullptr ? actions.running_game()->step_count() : 0) +
+               ".json";
         break;
       case BrowseFor::ImportMap: start = fs::path(ui_->import.map_path).parent_path(); break;
       case BrowseFor::ImportScen: start = fs::path(ui_->import.scen_path).parent_path(); break;
       case BrowseFor::ExportPng:
         start = fs::path(ui_->export_form.path).parent_path();
         name = fs::path(ui_->export_form.path).filename().string();
-        if (name.empty()) name = state.doc ? fs::path(state.doc->display_name()).stem().string() + ".png" : "view.png";
+        if (name.empty())
+          name = state.doc ? fs::path(state.doc->display_name()).stem().string() + ".png" : "view.png";
         break;
       case BrowseFor::Open: break;
     }
@@ -280,7 +283,8 @@ void FileDialogs::unsaved_dialog(FileActions& actions, EditorState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Discard", ImVec2(100, 0))) answer = FileActions::UnsavedAnswer::Discard;
   ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(100, 0)) || escape_pressed()) answer = FileActions::UnsavedAnswer::Cancel;
+  if (ImGui::Button("Cancel", ImVec2(100, 0)) || escape_pressed())
+    answer = FileActions::UnsavedAnswer::Cancel;
   if (answer) {
     ImGui::CloseCurrentPopup();
     ui_->open = Dialog::None;
@@ -304,8 +308,9 @@ void FileDialogs::new_dialog(FileActions& actions, EditorState& state) {
   ImGui::SetNextItemWidth(160);
   ImGui::InputDouble("cell size (m)", &p.cell_size, 0.5, 1, "%g");
   if (p.width > 0 && p.height > 0 && p.cell_size > 0) {
-    ImGui::TextDisabled("grid: %.0f x %.0f cells (at most %d per side)", std::ceil(p.width / p.cell_size - 1e-9),
-                        std::ceil(p.height / p.cell_size - 1e-9), ScenarioLimits::kMaxGridSide);
+    ImGui::TextDisabled("grid: %.0f x %.0f cells (at most %d per side)",
+                        std::ceil(p.width / p.cell_size - 1e-9), std::ceil(p.height / p.cell_size - 1e-9),
+                        ScenarioLimits::kMaxGridSide);
   }
   static const std::vector<TerrainType> terrains = default_terrain_types();
   p.terrain = std::min(p.terrain, terrains.size() - 1);
@@ -394,7 +399,8 @@ void FileDialogs::import_dialog(FileActions& actions, EditorState& state) {
       f.problems = std::move(loaded).value();
       f.chosen.assign(f.problems.size(), 0);
       f.error.clear();
-      if (f.map_path.empty() && !f.problems.empty()) f.map_path = scen_map_path(f.scen_path, f.problems.front()).string();
+      if (f.map_path.empty() && !f.problems.empty())
+        f.map_path = scen_map_path(f.scen_path, f.problems.front()).string();
     } else {
       f.error = loaded.error().to_string();
     }
@@ -405,7 +411,8 @@ void FileDialogs::import_dialog(FileActions& actions, EditorState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Browse...##map")) browse(BrowseFor::ImportMap);
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputText("problems (.scen)", &f.scen_path, ImGuiInputTextFlags_EnterReturnsTrue)) f.relist = true;
+  if (ImGui::InputText("problems (.scen)", &f.scen_path, ImGuiInputTextFlags_EnterReturnsTrue))
+    f.relist = true;
   ImGui::SameLine();
   if (ImGui::Button("Browse...##scen")) browse(BrowseFor::ImportScen);
   ImGui::SameLine();
@@ -423,7 +430,8 @@ void FileDialogs::import_dialog(FileActions& actions, EditorState& state) {
     if (ImGui::SmallButton("first 10")) {
       for (std::size_t i = 0; i < f.chosen.size(); ++i) f.chosen[i] = i < 10 ? 1 : 0;
     }
-    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
     const float footer = ImGui::GetFrameHeightWithSpacing() * 2 + ImGui::GetTextLineHeightWithSpacing();
     if (ImGui::BeginTable("##problems", 6, flags, ImVec2(0, -footer))) {
       ImGui::TableSetupScrollFreeze(0, 1);
@@ -482,7 +490,8 @@ void FileDialogs::import_dialog(FileActions& actions, EditorState& state) {
   end_form(close);
 }
 
-void FileDialogs::export_dialog(FileActions& actions, EditorState& state, const ExportRequestFn& export_request) {
+void FileDialogs::export_dialog(FileActions& actions, EditorState& state,
+                                const ExportRequestFn& export_request) {
   center_next_window(0, 0);
   if (!begin_modal(Dialog::Export, ImGuiWindowFlags_AlwaysAutoResize)) {
     ui_->open = Dialog::None;

@@ -74,11 +74,12 @@ void feature_panel(EditorState& state, const Selection& sel) {
   const bool changed =
       tools::terrain_combo("terrain", s, terrain, "Terrain painted over the tile grid inside the shape");
   fields.choice("terrain", changed, [&](Scenario& e) { edit(e).terrain = terrain; });
-  fields.boolean("container", f.container,
-                 "A container (seed 004) bounds walkable space: everything outside every container takes the "
-                 "containers' terrain (one for all, usually an obstacle), painted after the tiles and before the "
-                 "other features",
-                 [&](Scenario& e, bool v) { edit(e).container = v; });
+  fields.boolean(
+      "container", f.container,
+      "A container (seed 004) bounds walkable space: everything outside every container takes the "
+      "containers' terrain (one for all, usually an obstacle), painted after the tiles and before the "
+      "other features",
+      [&](Scenario& e, bool v) { edit(e).container = v; });
   switch (f.shape.kind) {
     case ShapeKind::Polygon: {
       auto points = [&](Scenario& e) -> std::vector<Vec2>& { return edit(e).shape.points; };
@@ -166,9 +167,11 @@ void order_fields(EditorState& state, InspectorFields& fields, const Unit& u,
   const Scenario& s = state.doc->scenario();
   static const char* const kKinds[] = {"none", "move", "waypoints", "patrol", "stop"};
   int kind = int(u.order.kind);
-  const bool kind_changed = ImGui::Combo(tools::fit_field("order").c_str(), &kind, kKinds, IM_ARRAYSIZE(kKinds));
-  tools::item_tooltip("What the unit is told to do: move to a point, go through waypoints and stop, patrol them "
-                      "forever, or stop. A new point starts at the unit's position");
+  const bool kind_changed =
+      ImGui::Combo(tools::fit_field("order").c_str(), &kind, kKinds, IM_ARRAYSIZE(kKinds));
+  tools::item_tooltip(
+      "What the unit is told to do: move to a point, go through waypoints and stop, patrol them "
+      "forever, or stop. A new point starts at the unit's position");
   const Vec2 here = u.position;
   fields.choice("order", kind_changed,
                 [&](Scenario& e) { tools::set_order_kind(edit(e).order, OrderKind(kind), here); });
@@ -176,7 +179,8 @@ void order_fields(EditorState& state, InspectorFields& fields, const Unit& u,
   if (u.order.kind == OrderKind::Patrol) {
     static const char* const kModes[] = {"loop", "back and forth"};
     int mode = int(u.order.patrol);
-    const bool mode_changed = ImGui::Combo(tools::fit_field("patrol").c_str(), &mode, kModes, IM_ARRAYSIZE(kModes));
+    const bool mode_changed =
+        ImGui::Combo(tools::fit_field("patrol").c_str(), &mode, kModes, IM_ARRAYSIZE(kModes));
     tools::item_tooltip("Loop: from the last point back to the first; back and forth: the points in reverse");
     fields.choice("patrol", mode_changed, [&](Scenario& e) { edit(e).order.patrol = PatrolMode(mode); });
   }
@@ -186,8 +190,9 @@ void order_fields(EditorState& state, InspectorFields& fields, const Unit& u,
   }
   for (const UnitGroup& g : s.groups) {
     if (std::find(g.units.begin(), g.units.end(), u.id) == g.units.end()) continue;
-    InspectorFields::read_only("group", std::to_string(g.id) + (g.name.empty() ? "" : " (" + g.name + ")") +
-                                            (g.order.kind == OrderKind::None ? "" : ": its order replaces this one"));
+    InspectorFields::read_only("group",
+                               std::to_string(g.id) + (g.name.empty() ? "" : " (" + g.name + ")") +
+                                   (g.order.kind == OrderKind::None ? "" : ": its order replaces this one"));
   }
 }
 
@@ -210,8 +215,9 @@ void unit_panel(EditorState& state, const Selection& sel) {
                   [k](Scenario& e, double v) { e.factions[k].sight = v; });
     bool partial = f.partial;
     const bool partial_changed = ImGui::Checkbox("remember only parts seen", &partial);
-    tools::item_tooltip("Seed 003's two options for an obstacle partly in view: believe all of it (off), or only "
-                        "the parts seen, with corners where it leaves the view (on)");
+    tools::item_tooltip(
+        "Seed 003's two options for an obstacle partly in view: believe all of it (off), or only "
+        "the parts seen, with corners where it leaves the view (on)");
     fields.choice("partial", partial_changed, [k, partial](Scenario& e) { e.factions[k].partial = partial; });
     InspectorFields::read_only("remembered", std::to_string(f.memory.size()) + " features" +
                                                  (f.sight > 0 ? "" : " (no fog of war)"));
@@ -263,8 +269,9 @@ void query_panel(EditorState& state, const Selection& sel) {
   const PlannerInfo* info = find_planner(planner);
   // Overrides the new planner does not know would be refused: drop them.
   std::string plans_as = q.faction;
-  const bool plans_as_changed = tools::faction_combo(
-      "plans as", s, plans_as, true, "Plan with this faction's knowledge (fog of war); (none): the world as it is");
+  const bool plans_as_changed =
+      tools::faction_combo("plans as", s, plans_as, true,
+                           "Plan with this faction's knowledge (fog of war); (none): the world as it is");
   fields.choice("plans as", plans_as_changed, [&](Scenario& e) { edit(e).faction = plans_as; });
   fields.choice("planner", planner_changed, [&](Scenario& e) {
     Query& query = edit(e);

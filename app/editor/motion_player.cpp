@@ -7,7 +7,6 @@
 #include <cmath>
 #include <utility>
 
-
 namespace pathscope::app {
 namespace {
 

@@ -16,9 +16,9 @@ namespace pathscope::app {
 
 /// A mouse event on the canvas.
 struct PointerEvent {
-  Vec2 world{0, 0};      ///< World position, metres.
-  Vec2 screen{0, 0};     ///< Screen position, pixels.
-  int button = 0;        ///< 0 left, 1 right, 2 middle.
+  Vec2 world{0, 0};   ///< World position, metres.
+  Vec2 screen{0, 0};  ///< Screen position, pixels.
+  int button = 0;     ///< 0 left, 1 right, 2 middle.
   bool shift = false;
   bool ctrl = false;
   bool alt = false;

@@ -118,7 +118,8 @@ bool opaque_pixels(CellRect rect, const std::uint8_t* first, int pitch) {
 
 }  // namespace
 
-void ImGuiDrawAdapter::update_pixels(CachedImage& cached, CellRect rect, const std::uint8_t* first, int pitch) {
+void ImGuiDrawAdapter::update_pixels(CachedImage& cached, CellRect rect, const std::uint8_t* first,
+                                     int pitch) {
   if (cached.opaque && !opaque_pixels(rect, first, pitch)) {
     cached.opaque = false;
     for (Tile& t : cached.tiles) SDL_SetTextureBlendMode(t.texture, SDL_BLENDMODE_BLEND);
@@ -203,7 +204,8 @@ void ImGuiDrawAdapter::blit_cached(const CachedImage& cached, Vec2 min, Vec2 max
     // An axis-aligned image is a plain scaled copy: SDL_RenderCopy's blitter is much
     // faster than the triangle rasteriser AddImage would go through in the software
     // renderer. A draw-list callback keeps it in order with the other primitives.
-    blits_.push_back(Blit{renderer_, t.texture, float(a.x), float(a.y), float(b.x - a.x), float(b.y - a.y), tint});
+    blits_.push_back(
+        Blit{renderer_, t.texture, float(a.x), float(a.y), float(b.x - a.x), float(b.y - a.y), tint});
     out.AddCallback(&ImGuiDrawAdapter::blit_callback, &blits_.back());
   }
 }
@@ -214,7 +216,8 @@ void ImGuiDrawAdapter::blit_callback(const ImDrawList*, const ImDrawCmd* cmd) {
                       int(cmd->ClipRect.w - cmd->ClipRect.y)};
   if (clip.w <= 0 || clip.h <= 0) return;
   SDL_RenderSetClipRect(b.renderer, &clip);
-  const std::uint8_t r = b.tint & 0xFF, g = (b.tint >> 8) & 0xFF, bl = (b.tint >> 16) & 0xFF, a = b.tint >> 24;
+  const std::uint8_t r = b.tint & 0xFF, g = (b.tint >> 8) & 0xFF, bl = (b.tint >> 16) & 0xFF,
+                     a = b.tint >> 24;
   SDL_SetTextureColorMod(b.texture, r, g, bl);
   SDL_SetTextureAlphaMod(b.texture, a);
   const SDL_FRect dst{b.x, b.y, b.w, b.h};
@@ -273,8 +276,8 @@ void ImGuiDrawAdapter::draw_composite(std::span<const render::Primitive* const> 
     for (int i = 0; i < 8; ++i) version = (version ^ ((v >> (8 * i)) & 0xFF)) * 1099511628211ull;
   }
   auto it = cache_.find(key);
-  const bool same_grid =
-      it != cache_.end() && !it->second.tiles.empty() && it->second.width == first.width && it->second.height == first.height;
+  const bool same_grid = it != cache_.end() && !it->second.tiles.empty() && it->second.width == first.width &&
+                         it->second.height == first.height;
   if (same_grid && it->second.version == version) {
     blit_cached(it->second, first.min, first.max, IM_COL32_WHITE, cam, out);
     return;
@@ -291,7 +294,8 @@ void ImGuiDrawAdapter::draw_composite(std::span<const render::Primitive* const> 
     if (it->second.parts[2 * k + 1] != parts[2 * k + 1]) {
       partial = false;
     } else if (held != img.version) {
-      partial = img.base_version != 0 && held == img.base_version && img.changed.intersected(whole) == img.changed;
+      partial =
+          img.base_version != 0 && held == img.base_version && img.changed.intersected(whole) == img.changed;
       changed = changed.united(img.changed);
     }
   }

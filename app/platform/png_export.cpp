@@ -49,9 +49,9 @@ void append_bytes(void* context, void* data, int size) {
 
 Result<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(int width, int height) {
   if (width < 1 || height < 1 || width > kMaxExportSide || height > kMaxExportSide) {
-    return export_error(ErrorCode::Limit, "image size " + std::to_string(width) + " x " + std::to_string(height) +
-                                              ": each side must be 1.." + std::to_string(kMaxExportSide) +
-                                              " pixels");
+    return export_error(ErrorCode::Limit, "image size " + std::to_string(width) + " x " +
+                                              std::to_string(height) + ": each side must be 1.." +
+                                              std::to_string(kMaxExportSide) + " pixels");
   }
   // A software renderer on a surface needs no video subsystem, so no display either.
   auto canvas = std::make_unique<OffscreenCanvas>(Key{});
@@ -132,7 +132,8 @@ Result<RgbaImage> OffscreenCanvas::read_pixels() const {
   image.width = width_;
   image.height = height_;
   image.pixels.resize(static_cast<std::size_t>(width_) * static_cast<std::size_t>(height_) * 4);
-  if (SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_RGBA32, image.pixels.data(), width_ * 4) != 0) {
+  if (SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_RGBA32, image.pixels.data(), width_ * 4) !=
+      0) {
     return export_error(ErrorCode::Io, std::string("cannot read the pixels back: ") + SDL_GetError());
   }
   return image;
@@ -147,7 +148,8 @@ Status OffscreenCanvas::write_png(const std::filesystem::path& out) const {
 Status write_png_file(const RgbaImage& image, const std::filesystem::path& out) {
   const std::string where = out.string();
   if (image.width < 1 || image.height < 1 ||
-      image.pixels.size() != static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4) {
+      image.pixels.size() !=
+          static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4) {
     return make_error(ErrorCode::Value, where, "no image to write");
   }
   std::string bytes;

@@ -53,8 +53,10 @@ int clamp_int(long long v, int lo, int hi) { return static_cast<int>(std::clamp<
 AppSettings from_json(const json& doc) {
   AppSettings s;
   if (!doc.is_object()) throw BadField{"(top level)", "an object"};
-  if (!doc.contains("format") || doc["format"] != kFormat) throw BadField{"format", std::string("\"") + kFormat + "\""};
-  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<long long>() != kVersion) {
+  if (!doc.contains("format") || doc["format"] != kFormat)
+    throw BadField{"format", std::string("\"") + kFormat + "\""};
+  if (!doc.contains("version") || !doc["version"].is_number_integer() ||
+      doc["version"].get<long long>() != kVersion) {
     throw BadField{"version", std::to_string(kVersion)};
   }
   if (doc.contains("recent_files")) {

@@ -23,15 +23,15 @@ struct AppSettings {
   /// Window size when last closed, screen pixels; 0 = none saved (then the window
   /// placement fields mean nothing). Read clamped to 200..16384.
   int window_width = 0;
-  int window_height = 0;                  ///< Screen pixels; 0 = none saved.
-  int window_x = 0;                       ///< Left edge, screen pixels (|x| <= 65536).
-  int window_y = 0;                       ///< Top edge, screen pixels (|y| <= 65536).
+  int window_height = 0;  ///< Screen pixels; 0 = none saved.
+  int window_x = 0;       ///< Left edge, screen pixels (|x| <= 65536).
+  int window_y = 0;       ///< Top edge, screen pixels (|y| <= 65536).
   bool window_maximized = false;
   /// Widths of the editor's side columns, screen pixels; 0 = the default, negative = the
   /// column is collapsed (its width is the magnitude). Read clamped to |w| <= 4096.
   int left_column = 0;
   int right_column = 0;
-  std::string last_directory;             ///< Where the file browser opens ("" = working directory).
+  std::string last_directory;  ///< Where the file browser opens ("" = working directory).
   friend bool operator==(const AppSettings&, const AppSettings&) = default;
 };
 

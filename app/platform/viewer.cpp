@@ -5,12 +5,12 @@
 
 #include "app/platform/viewer.hpp"
 
-#include "app/platform/imgui_draw_adapter.hpp"
-#include "app/platform/pointer_input.hpp"
-#include "app/platform/window_placement.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "app/editor/editor_app.hpp"
+#include "app/platform/imgui_draw_adapter.hpp"
+#include "app/platform/pointer_input.hpp"
 #include "app/platform/settings.hpp"
+#include "app/platform/window_placement.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"

@@ -8,8 +8,8 @@ namespace pathscope::app {
 
 /// Options of the window.
 struct ViewerOptions {
-  std::string scenario_path;   ///< Scenario to open ("" = the default scenario).
-  int quit_after_frames = 0;   ///< > 0: close by itself after that many frames (smoke tests).
+  std::string scenario_path;  ///< Scenario to open ("" = the default scenario).
+  int quit_after_frames = 0;  ///< > 0: close by itself after that many frames (smoke tests).
 };
 
 /// Opens the window and runs until it is closed. Returns the process exit code; with no

@@ -10,10 +10,10 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <cstdio>
-#include <vector>
 #include <cmath>
+#include <cstdio>
 #include <optional>
+#include <vector>
 
 namespace pathscope::app {
 namespace {
@@ -79,7 +79,8 @@ void recorded_figures(const SimPlayer& sim) {
   }
   ImGui::Text("recorded step %" PRIu64 "   t = %.2f s", sim.shown_step(), sim.shown_time());
   ImGui::Text("units %zu   arrived %zu   collisions %zu", alive, arrived, sim.shown_collisions().size());
-  ImGui::Text("hash %016" PRIx64 " %s", sim.shown_hash(), sim.shown_verified() ? "(as recorded)" : "(DIFFERS)");
+  ImGui::Text("hash %016" PRIx64 " %s", sim.shown_hash(),
+              sim.shown_verified() ? "(as recorded)" : "(DIFFERS)");
 }
 
 void figures(const sim::Simulation& s) {
@@ -144,35 +145,48 @@ void settings_section(EditorState& state) {
   if (!open) return;
   const SimSettings& set = state.doc->scenario().sim;
   InspectorFields f(state, "simulation settings");
-  f.boolean("continuous checks", set.continuous, "Move lines (on) or sub-sampled discrete moves (off): a fast unit hops over thin walls and units with the discrete check",
+  f.boolean("continuous checks", set.continuous,
+            "Move lines (on) or sub-sampled discrete moves (off): a fast unit hops over thin walls and units "
+            "with the discrete check",
             [](Scenario& s, bool v) { s.sim.continuous = v; });
-  f.boolean("collision prevention", set.prevention, "Separate overlapping hard shapes at the end of each step (seed 000)",
+  f.boolean("collision prevention", set.prevention,
+            "Separate overlapping hard shapes at the end of each step (seed 000)",
             [](Scenario& s, bool v) { s.sim.prevention = v; });
   f.boolean("cooperation", set.cooperation, "Seed 002's resolution rules between units",
             [](Scenario& s, bool v) { s.sim.cooperation = v; });
-  f.boolean("narrow passages one way", set.passages, "Gaps, doorways and short corridors go one direction of travel at a time",
+  f.boolean("narrow passages one way", set.passages,
+            "Gaps, doorways and short corridors go one direction of travel at a time",
             [](Scenario& s, bool v) { s.sim.passages = v; });
   state.probe.last_item("sim_passages_setting");
-  f.boolean("formation goals", set.formation_goals, "A move order given to several units sends each to its own slot of a formation round the point; the column's head takes the farthest",
+  f.boolean("formation goals", set.formation_goals,
+            "A move order given to several units sends each to its own slot of a formation round the point; "
+            "the column's head takes the farthest",
             [](Scenario& s, bool v) { s.sim.formation_goals = v; });
-  f.boolean("detours round units", set.detours, "A unit held up by other units for 2 s looks for a way round them, where they stand",
+  f.boolean("detours round units", set.detours,
+            "A unit held up by other units for 2 s looks for a way round them, where they stand",
             [](Scenario& s, bool v) { s.sim.detours = v; });
   static constexpr const char* kAvoidance[] = {"none", "potential field", "steering arcs"};
   int mode = static_cast<int>(set.avoidance);
   const bool mode_changed = ImGui::Combo("avoidance", &mode, kAvoidance, IM_ARRAYSIZE(kAvoidance));
-  f.choice("avoidance", mode_changed, [mode](Scenario& s) { s.sim.avoidance = static_cast<AvoidanceMode>(mode); });
-  f.number("dt (s)", set.dt, "Seconds per fixed step", [](Scenario& s, double v) { s.sim.dt = v; }, "%.4f");
+  f.choice("avoidance", mode_changed,
+           [mode](Scenario& s) { s.sim.avoidance = static_cast<AvoidanceMode>(mode); });
+  f.number(
+      "dt (s)", set.dt, "Seconds per fixed step", [](Scenario& s, double v) { s.sim.dt = v; }, "%.4f");
   f.number("memory (s)", set.memory_seconds, "How long resolved collisions are remembered",
            [](Scenario& s, double v) { s.sim.memory_seconds = v; });
   f.number("prediction (s)", set.prediction_seconds, "Horizon of predicted positions",
            [](Scenario& s, double v) { s.sim.prediction_seconds = v; });
-  f.number("path budget", set.path_budget, "Path requests answered per step",
-           [](Scenario& s, double v) { s.sim.path_budget = static_cast<int>(std::lround(v)); }, "%.0f");
-  f.number("stuck after (s)", set.stuck_seconds, "A unit that gets less than 'stuck progress' closer to its order point in this time is stuck",
+  f.number(
+      "path budget", set.path_budget, "Path requests answered per step",
+      [](Scenario& s, double v) { s.sim.path_budget = static_cast<int>(std::lround(v)); }, "%.0f");
+  f.number("stuck after (s)", set.stuck_seconds,
+           "A unit that gets less than 'stuck progress' closer to its order point in this time is stuck",
            [](Scenario& s, double v) { s.sim.stuck_seconds = v; });
   f.number("stuck progress (m)", set.stuck_progress, "How much closer a unit must get to count as moving",
            [](Scenario& s, double v) { s.sim.stuck_progress = v; });
-  f.number("density cost", set.density_cost, "Collision density as extra path cost: 0 off; 1 makes the densest cells cost twice as much to plan through",
+  f.number("density cost", set.density_cost,
+           "Collision density as extra path cost: 0 off; 1 makes the densest cells cost twice as much to "
+           "plan through",
            [](Scenario& s, double v) { s.sim.density_cost = v; });
   state.probe.last_item("sim_density_cost_setting");
   f.number("density refresh (s)", set.density_refresh, "Seconds between updates of the density cost",
@@ -196,7 +210,8 @@ void stuck_units(SimPlayer& sim, EditorState& state) {
     for (std::size_t i = 0; i < rec->stuck().size(); ++i) {
       const sim::RecordedStuck& e = rec->stuck()[i];
       char row[96];
-      std::snprintf(row, sizeof row, "unit %u at %.2f s (no progress since %.2f s)##stuck%zu", e.who, e.time, e.since, i);
+      std::snprintf(row, sizeof row, "unit %u at %.2f s (no progress since %.2f s)##stuck%zu", e.who, e.time,
+                    e.since, i);
       if (ImGui::Selectable(row)) {
         const auto before = static_cast<std::uint64_t>(std::max(0.0, std::floor(e.since / rec->dt() + 1e-9)));
         sim.scrub(std::clamp(before, rec->first_step(), rec->last_step()));
@@ -237,7 +252,8 @@ void unit_log(SimPlayer& sim, EditorState& state) {
   const sim::SimUnit* u = sim.shown_unit(id);
   const std::vector<std::size_t> entries = rec->decisions_of(id);
   char label[64];
-  std::snprintf(label, sizeof label, "Log of unit %u (%zu)###sim_log", u ? u->scenario_id : 0u, entries.size());
+  std::snprintf(label, sizeof label, "Log of unit %u (%zu)###sim_log", u ? u->scenario_id : 0u,
+                entries.size());
   const bool open = ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen);
   state.probe.last_item("sim_log");
   if (!open) return;
@@ -250,7 +266,8 @@ void unit_log(SimPlayer& sim, EditorState& state) {
       for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
         const sim::Decision& d = rec->decisions()[entries[std::size_t(row)]];
         char text[192];
-        std::snprintf(text, sizeof text, "%7.2f s  %s##log%d", double(d.step) * rec->dt(), sim::describe(d).c_str(), row);
+        std::snprintf(text, sizeof text, "%7.2f s  %s##log%d", double(d.step) * rec->dt(),
+                      sim::describe(d).c_str(), row);
         const bool current = d.step == shown;
         if (ImGui::Selectable(text, current)) {
           sim.scrub(d.step);

@@ -47,7 +47,8 @@ bool SimPlayer::reset(EditorState& state) {
   // A saved game runs on from where it was saved.
   if (!scenario.sim_state.empty()) {
     if (const Status restored = sim_->restore_state(scenario.sim_state); !restored.ok()) {
-      state.report_error("Saved game not restored (the simulation starts afresh): " + restored.error().to_string());
+      state.report_error("Saved game not restored (the simulation starts afresh): " +
+                         restored.error().to_string());
       sim_ = std::make_unique<sim::Simulation>(scenario);
     }
   }
@@ -137,8 +138,8 @@ int SimPlayer::update(EditorState& state, double frame_seconds) {
     if (const Status shown = show(next); !shown.ok()) {
       // A damaged frame: playing on would show the same step forever.
       pause();
-      state.report_error("playback paused at step " + std::to_string(from) + ": step " + std::to_string(next) +
-                         " cannot be shown: " + shown.error().to_string());
+      state.report_error("playback paused at step " + std::to_string(from) + ": step " +
+                         std::to_string(next) + " cannot be shown: " + shown.error().to_string());
       return 0;
     }
     if (next == last && !go_live(state)) playing_ = false;
@@ -204,7 +205,8 @@ std::uint64_t SimPlayer::shown_hash() const {
 }
 
 Status SimPlayer::show(std::uint64_t step) {
-  Result<sim::Frame> frame = recording_ ? recording_->frame(step) : make_error(ErrorCode::Value, "", "no recording");
+  Result<sim::Frame> frame =
+      recording_ ? recording_->frame(step) : make_error(ErrorCode::Value, "", "no recording");
   if (!frame) return frame.error();
   View v;
   v.verified = sim::state_hash(step, frame->units) == recording_->hash(step);
@@ -266,7 +268,8 @@ bool SimPlayer::run_from_here(EditorState& state) {
   revision_ = state.doc ? state.doc->revision() : revision_;
   view_.reset();
   ++version_;
-  state.report("the run goes on from step " + std::to_string(step) + " (the recorded steps after it are dropped)");
+  state.report("the run goes on from step " + std::to_string(step) +
+               " (the recorded steps after it are dropped)");
   return true;
 }
 
@@ -311,7 +314,8 @@ render::SimScene SimPlayer::scene() const {
 }
 
 const sim::StuckDetector* SimPlayer::stuck_detector() const {
-  if (!sim_ || !recording_ || recording_->empty() || recording_->last_step() != sim_->step_count()) return nullptr;
+  if (!sim_ || !recording_ || recording_->empty() || recording_->last_step() != sim_->step_count())
+    return nullptr;
   return recording_->detector();
 }
 

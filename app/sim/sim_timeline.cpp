@@ -10,7 +10,8 @@
 
 namespace pathscope::app {
 
-std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std::span<const sim::UnitId> selected) {
+std::vector<std::uint64_t> timeline_events(const sim::Recording& recording,
+                                           std::span<const sim::UnitId> selected) {
   std::vector<std::uint64_t> steps;
   for (const sim::RecordedStuck& s : recording.stuck()) steps.push_back(s.step);
   if (!selected.empty()) {
@@ -78,16 +79,19 @@ void sim_timeline(SimPlayer& sim, EditorState& state, TimelineEventCache& event_
       sim.play(state);
     }
   }
-  if (button(state, ">##tl", "sim_forward", "One step forward (past the recording's end: one more simulated step)"))
+  if (button(state, ">##tl", "sim_forward",
+             "One step forward (past the recording's end: one more simulated step)"))
     sim.step(state);
-  if (button(state, ">|##tl", "sim_last", "The last recorded step (the simulation as it is now)", shown < last))
+  if (button(state, ">|##tl", "sim_last", "The last recorded step (the simulation as it is now)",
+             shown < last))
     sim.scrub(last);
   if (button(state, "<<##tl_event", "sim_prev_event",
-             "The previous event: a stuck flag, or a decision of a selected unit", prev_event != events.begin())) {
+             "The previous event: a stuck flag, or a decision of a selected unit",
+             prev_event != events.begin())) {
     sim.scrub(*std::prev(prev_event));
   }
-  if (button(state, ">>##tl_event", "sim_next_event", "The next event: a stuck flag, or a decision of a selected unit",
-             next_event != events.end())) {
+  if (button(state, ">>##tl_event", "sim_next_event",
+             "The next event: a stuck flag, or a decision of a selected unit", next_event != events.end())) {
     sim.scrub(*next_event);
   }
   if (button(state, "Run from here", "sim_run_here",
@@ -95,13 +99,14 @@ void sim_timeline(SimPlayer& sim, EditorState& state, TimelineEventCache& event_
              sim.viewing_recording())) {
     sim.run_from_here(state);
   }
-  ImGui::Text("hash %s  %.1f MB%s", sim.shown_verified() ? "as recorded" : "DIFFERS", double(rec->bytes()) / (1 << 20),
-              rec->stopped() ? "  (stopped: memory cap)" : "");
+  ImGui::Text("hash %s  %.1f MB%s", sim.shown_verified() ? "as recorded" : "DIFFERS",
+              double(rec->bytes()) / (1 << 20), rec->stopped() ? "  (stopped: memory cap)" : "");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("State hash %016" PRIx64 "%s\n%s", sim.shown_hash(),
-                      sim.shown_verified() ? ": the step shown has exactly the state the simulation had"
-                                           : ": the decoded step differs from the recorded state",
-                      rec->stopped() ? rec->stop_message().c_str() : "Every step is recorded (keyframes plus deltas).");
+    ImGui::SetTooltip(
+        "State hash %016" PRIx64 "%s\n%s", sim.shown_hash(),
+        sim.shown_verified() ? ": the step shown has exactly the state the simulation had"
+                             : ": the decoded step differs from the recorded state",
+        rec->stopped() ? rec->stop_message().c_str() : "Every step is recorded (keyframes plus deltas).");
   }
   // The events, ticked in a band above the slider over every recorded step.
   const float band = kTickBand;
@@ -111,19 +116,24 @@ void sim_timeline(SimPlayer& sim, EditorState& state, TimelineEventCache& event_
   ImGui::SetNextItemWidth(-1);
   std::uint64_t value = shown;
   char format[96];
-  std::snprintf(format, sizeof format, "%s step %%llu / %llu   t = %.2f s", sim.viewing_recording() ? "recorded" : "live",
-                static_cast<unsigned long long>(last), sim.shown_time());
-  const bool changed = ImGui::SliderScalar("##sim_timeline", ImGuiDataType_U64, &value, &first, &last, format);
+  std::snprintf(format, sizeof format, "%s step %%llu / %llu   t = %.2f s",
+                sim.viewing_recording() ? "recorded" : "live", static_cast<unsigned long long>(last),
+                sim.shown_time());
+  const bool changed =
+      ImGui::SliderScalar("##sim_timeline", ImGuiDataType_U64, &value, &first, &last, format);
   state.probe.last_item("sim_timeline");
   if (changed) sim.scrub(std::clamp(value, first, last));
   if (last > first) {
     const float grab = ImGui::GetStyle().GrabMinSize;
     const float x0 = band_lo.x + grab * 0.5f, x1 = band_lo.x + band_width - grab * 0.5f;
     ImDrawList& draw = *ImGui::GetWindowDrawList();
-    const auto x_of = [&](std::uint64_t step) { return x0 + (x1 - x0) * float(step - first) / float(last - first); };
+    const auto x_of = [&](std::uint64_t step) {
+      return x0 + (x1 - x0) * float(step - first) / float(last - first);
+    };
     for (const std::uint64_t step : events) {
       const float x = x_of(step);
-      draw.AddLine(ImVec2(x, band_lo.y + band * 0.5f), ImVec2(x, band_lo.y + band), IM_COL32(235, 235, 235, 200));
+      draw.AddLine(ImVec2(x, band_lo.y + band * 0.5f), ImVec2(x, band_lo.y + band),
+                   IM_COL32(235, 235, 235, 200));
     }
     for (const sim::RecordedStuck& s : rec->stuck()) {
       const float x = x_of(s.step);

@@ -20,7 +20,8 @@ namespace pathscope::app {
 
 /// Steps of the recording worth jumping to: every stuck flag, and every logged decision
 /// of the `selected` units; sorted, each once. Reads every decision: see TimelineEventCache.
-std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std::span<const sim::UnitId> selected);
+std::vector<std::uint64_t> timeline_events(const sim::Recording& recording,
+                                           std::span<const sim::UnitId> selected);
 
 /// timeline_events() kept from frame to frame: made again only when the recording (which
 /// one, and its revision) or the selection changes, rather than scanning every decision
@@ -28,7 +29,8 @@ std::vector<std::uint64_t> timeline_events(const sim::Recording& recording, std:
 class TimelineEventCache {
  public:
   /// timeline_events(recording, selected); valid until the next call.
-  const std::vector<std::uint64_t>& events(const sim::Recording& recording, std::span<const sim::UnitId> selected);
+  const std::vector<std::uint64_t>& events(const sim::Recording& recording,
+                                           std::span<const sim::UnitId> selected);
   /// How many times events() has made the list (not taken it from the cache).
   std::uint64_t builds() const { return builds_; }
 

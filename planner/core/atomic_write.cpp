@@ -96,7 +96,8 @@ Status write_file_atomically(const fs::path& path, std::string_view bytes) {
     if (fd < 0 && errno != EEXIST) break;
   }
   if (fd < 0) {
-    return make_error(ErrorCode::Io, where, "cannot create the temporary file " + temp.string() + ": " + reason(errno));
+    return make_error(ErrorCode::Io, where,
+                      "cannot create the temporary file " + temp.string() + ": " + reason(errno));
   }
   FileDescriptor file(fd);
   auto fail = [&](const std::string& step, int error) -> Status {

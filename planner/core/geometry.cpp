@@ -7,9 +7,7 @@
 
 namespace pathscope {
 
-double cross(Vec2 a, Vec2 b, Vec2 c) {
-  return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-}
+double cross(Vec2 a, Vec2 b, Vec2 c) { return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x); }
 
 namespace {
 
@@ -17,8 +15,8 @@ int sign(double v) { return (v > 0) - (v < 0); }
 
 // True if q, known to be collinear with [a, b], lies within the segment's bounding box.
 bool on_segment(Vec2 a, Vec2 b, Vec2 q) {
-  return std::min(a.x, b.x) <= q.x && q.x <= std::max(a.x, b.x) &&
-         std::min(a.y, b.y) <= q.y && q.y <= std::max(a.y, b.y);
+  return std::min(a.x, b.x) <= q.x && q.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= q.y &&
+         q.y <= std::max(a.y, b.y);
 }
 
 }  // namespace
@@ -46,9 +44,8 @@ std::optional<std::pair<std::size_t, std::size_t>> find_self_intersection(std::s
   std::iota(order.begin(), order.end(), std::size_t{0});
   auto lo_x = [&](std::size_t e) { return std::min(poly[e].x, poly[(e + 1) % n].x); };
   auto hi_x = [&](std::size_t e) { return std::max(poly[e].x, poly[(e + 1) % n].x); };
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return lo_x(a) != lo_x(b) ? lo_x(a) < lo_x(b) : a < b;
-  });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return lo_x(a) != lo_x(b) ? lo_x(a) < lo_x(b) : a < b; });
   std::optional<std::pair<std::size_t, std::size_t>> best;
   for (std::size_t oi = 0; oi < n; ++oi) {
     const std::size_t i = order[oi];

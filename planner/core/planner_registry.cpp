@@ -3,8 +3,8 @@
 
 #include "planner/core/planner_registry.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace pathscope {
@@ -21,8 +21,9 @@ Result<const PlannerInfo*> require_planner(std::string_view name, const std::str
   if (const PlannerInfo* info = find_planner(name, registry)) return info;
   std::string known;
   for (const PlannerInfo& p : registry) known += (known.empty() ? "\"" : ", \"") + p.name + "\"";
-  return make_error(ErrorCode::Value, where,
-                    "unknown planner \"" + std::string(name) + "\" (known: " + (known.empty() ? "none" : known) + ")");
+  return make_error(
+      ErrorCode::Value, where,
+      "unknown planner \"" + std::string(name) + "\" (known: " + (known.empty() ? "none" : known) + ")");
 }
 
 Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const PlannerParam> overrides,
@@ -40,13 +41,14 @@ Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const Plan
       std::string known;
       for (const ParamSpec& spec : info.params) known += (known.empty() ? "" : ", ") + spec.name;
       return make_error(ErrorCode::Schema, where,
-                        "planner \"" + info.name + "\" has no parameter \"" + p.name + "\" (known: " +
-                            (known.empty() ? "none" : known) + ")");
+                        "planner \"" + info.name + "\" has no parameter \"" + p.name +
+                            "\" (known: " + (known.empty() ? "none" : known) + ")");
     }
     const ParamSpec& spec = info.params[k];
     if (!std::isfinite(p.value) || p.value < spec.min_value || p.value > spec.max_value) {
       char buf[160];
-      std::snprintf(buf, sizeof buf, "expected a number in [%g, %g], got %g", spec.min_value, spec.max_value, p.value);
+      std::snprintf(buf, sizeof buf, "expected a number in [%g, %g], got %g", spec.min_value, spec.max_value,
+                    p.value);
       return make_error(ErrorCode::Value, where, buf);
     }
     values[k] = p.value;
@@ -63,9 +65,12 @@ Result<PlannerChoice> choose_planner(const PlannerChoiceRequest& r) {
   std::vector<PlannerParam> params;
   if (name == r.query_planner) params.assign(r.query_params.begin(), r.query_params.end());
   for (const PlannerParam& p : r.override_params) {
-    auto it = std::find_if(params.begin(), params.end(), [&](const PlannerParam& o) { return o.name == p.name; });
-    if (it != params.end()) it->value = p.value;
-    else params.push_back(p);
+    auto it =
+        std::find_if(params.begin(), params.end(), [&](const PlannerParam& o) { return o.name == p.name; });
+    if (it != params.end())
+      it->value = p.value;
+    else
+      params.push_back(p);
   }
   const bool from_override = overridden || !r.override_params.empty();
   auto values = resolve_params(**info, params, from_override ? r.override_params_where : r.query_where);

@@ -27,8 +27,8 @@ struct ParamSpec {
   std::string name;         ///< snake_case, e.g. "weight".
   std::string description;  ///< One line, for tooltips and --help.
   double default_value = 0;
-  double min_value = 0;     ///< Inclusive.
-  double max_value = 0;     ///< Inclusive.
+  double min_value = 0;  ///< Inclusive.
+  double max_value = 0;  ///< Inclusive.
 };
 
 /// Resolved parameter values, in the order of PlannerInfo::params.
@@ -38,19 +38,19 @@ using ParamValues = std::vector<double>;
 /// knowledge, and resolved parameters. The world must outlive the planner.
 struct QueryContext {
   const PlanningWorld& world;
-  std::size_t movement_class = 0;    ///< Index into Scenario::classes.
+  std::size_t movement_class = 0;  ///< Index into Scenario::classes.
   /// Index into Scenario::factions whose knowledge the planner plans with (fog of war);
   /// nullopt: the planner sees the whole world as it is.
   std::optional<std::size_t> faction;
-  ParamValues params;                ///< In the order of PlannerInfo::params.
+  ParamValues params;  ///< In the order of PlannerInfo::params.
 };
 
 /// One registered planner.
 struct PlannerInfo {
-  std::string name;         ///< Registry name, e.g. "astar".
-  std::string family;       ///< The folder it lives in: "grid", "quadtree", "visgraph", ...
-  std::string summary;      ///< One line.
-  bool exact = true;        ///< Guarantees optimal costs (ground-truth checks apply).
+  std::string name;     ///< Registry name, e.g. "astar".
+  std::string family;   ///< The folder it lives in: "grid", "quadtree", "visgraph", ...
+  std::string summary;  ///< One line.
+  bool exact = true;    ///< Guarantees optimal costs (ground-truth checks apply).
   /// What `cost` means for this planner, e.g. "metres of terrain-weighted travel".
   std::string cost_units;
   std::vector<ParamSpec> params;
@@ -62,7 +62,8 @@ struct PlannerInfo {
 std::span<const PlannerInfo> planner_registry();
 
 /// The planner named `name` in `registry`, or nullptr.
-const PlannerInfo* find_planner(std::string_view name, std::span<const PlannerInfo> registry = planner_registry());
+const PlannerInfo* find_planner(std::string_view name,
+                                std::span<const PlannerInfo> registry = planner_registry());
 
 /// The planner named `name`, or an error at `where`: unknown planner "x" (known: a, b).
 Result<const PlannerInfo*> require_planner(std::string_view name, const std::string& where,

@@ -52,36 +52,36 @@ struct PathQuery {
 
 /// Counters every planner keeps; planner-specific figures go into `extra`.
 struct SearchStats {
-  std::uint64_t expansions = 0;    ///< Nodes taken from an open list and expanded.
-  std::uint64_t pushes = 0;        ///< Entries pushed onto open lists (incl. improvements).
-  std::uint64_t relaxations = 0;   ///< Edges whose target got a better g.
-  std::uint64_t steps = 0;         ///< Calls to step() that did work.
+  std::uint64_t expansions = 0;   ///< Nodes taken from an open list and expanded.
+  std::uint64_t pushes = 0;       ///< Entries pushed onto open lists (incl. improvements).
+  std::uint64_t relaxations = 0;  ///< Edges whose target got a better g.
+  std::uint64_t steps = 0;        ///< Calls to step() that did work.
   std::vector<std::pair<std::string, double>> extra;  ///< Planner-specific, in a fixed order.
 };
 
 /// The outcome of a search.
 struct PathResult {
   SearchStatus status = SearchStatus::Idle;
-  std::vector<Vec2> points;     ///< World-space polyline from start to goal (Found only).
-  std::vector<NodeId> nodes;    ///< The graph nodes of the path, start to goal.
-  double cost = 0;              ///< Sum of edge costs (terrain-weighted), metres.
-  double length = 0;            ///< Euclidean length of `points`, metres.
+  std::vector<Vec2> points;   ///< World-space polyline from start to goal (Found only).
+  std::vector<NodeId> nodes;  ///< The graph nodes of the path, start to goal.
+  double cost = 0;            ///< Sum of edge costs (terrain-weighted), metres.
+  double length = 0;          ///< Euclidean length of `points`, metres.
   SearchStats stats;
-  std::string message;          ///< Why the query is Invalid or has NoPath, if known.
+  std::string message;  ///< Why the query is Invalid or has NoPath, if known.
 };
 
 /// What happened in a search, for tracing. `side` is 0 for forward searches and 1 for
 /// the backward half of a bidirectional search.
 enum class SearchEventKind : std::uint8_t {
-  Push,     ///< node opened for the first time with g, h, parent.
-  Relax,    ///< an open node got a better g (and parent).
-  Expand,   ///< node closed; one expansion (one step of a replay).
-  Prune,    ///< node dropped without expansion (dominated, culled, outside a bound).
-  Refine,   ///< a whole intermediate polyline (one step of a replay): `node` indexes the
-            ///< trace's refinements; smoothing passes, string pulling, culling.
-  Path,     ///< node is on the final path (emitted start to goal, after Found).
-  Scan,     ///< a jump (jump point search) read the cells on the straight or diagonal line
-            ///< from parent (its origin, excluded) to node (included); opens nothing.
+  Push,    ///< node opened for the first time with g, h, parent.
+  Relax,   ///< an open node got a better g (and parent).
+  Expand,  ///< node closed; one expansion (one step of a replay).
+  Prune,   ///< node dropped without expansion (dominated, culled, outside a bound).
+  Refine,  ///< a whole intermediate polyline (one step of a replay): `node` indexes the
+           ///< trace's refinements; smoothing passes, string pulling, culling.
+  Path,    ///< node is on the final path (emitted start to goal, after Found).
+  Scan,    ///< a jump (jump point search) read the cells on the straight or diagonal line
+           ///< from parent (its origin, excluded) to node (included); opens nothing.
 };
 
 /// One trace event.
@@ -105,18 +105,18 @@ enum class NodeShape : std::uint8_t {
 /// the planner's next start() or until it is destroyed.
 struct NodeGeometry {
   NodeShape shape = NodeShape::Point;
-  Vec2 position{0, 0};             ///< The point paths run through (centre, corner).
-  Box2 bounds;                     ///< World box of the node (Point: the point itself).
-  std::span<const Vec2> polygon;   ///< Polygon only: its vertices.
+  Vec2 position{0, 0};            ///< The point paths run through (centre, corner).
+  Box2 bounds;                    ///< World box of the node (Point: the point itself).
+  std::span<const Vec2> polygon;  ///< Polygon only: its vertices.
 };
 
 /// For planners whose nodes are the cells of a uniform grid with its top-left corner at
 /// the world origin, id = row-major index: lets painters draw node sets as one image and
 /// hit-test in constant time.
 struct NodeLattice {
-  int width = 0;          ///< Cells.
-  int height = 0;         ///< Cells.
-  double cell_size = 1;   ///< Metres.
+  int width = 0;         ///< Cells.
+  int height = 0;        ///< Cells.
+  double cell_size = 1;  ///< Metres.
 };
 
 /// What a piece of structure stands for. Painters draw each role on its own layer, so
@@ -143,11 +143,11 @@ struct StructureCell {
 struct StructureEdge {
   NodeId from = kNoNode;
   NodeId to = kNoNode;
-  Vec2 a{0, 0};                 ///< World position of the `from` end.
-  Vec2 b{0, 0};                 ///< World position of the `to` end.
-  std::string_view kind;        ///< Short static name: "move", "link", "portal", "road".
-  double cost = 0;              ///< In the planner's cost units.
-  bool directed = false;        ///< Only from -> to.
+  Vec2 a{0, 0};           ///< World position of the `from` end.
+  Vec2 b{0, 0};           ///< World position of the `to` end.
+  std::string_view kind;  ///< Short static name: "move", "link", "portal", "road".
+  double cost = 0;        ///< In the planner's cost units.
+  bool directed = false;  ///< Only from -> to.
 };
 
 /// Named auxiliary geometry: portals, corridors, inflated obstacles, visibility regions.
@@ -155,10 +155,10 @@ struct StructureShape {
   /// Links: pairs of points, a directed link from points[2i] to points[2i + 1].
   enum class Kind : std::uint8_t { Polyline, Polygon, Points, Circle, Links };
   Kind kind = Kind::Polyline;
-  std::string_view name;          ///< Short static name, e.g. "inflated obstacle".
-  std::span<const Vec2> points;   ///< Polyline / polygon vertices, or points; Circle: its centre.
-  double radius = 0;              ///< Circle only.
-  double value = 0;               ///< Optional scalar for colouring.
+  std::string_view name;         ///< Short static name, e.g. "inflated obstacle".
+  std::span<const Vec2> points;  ///< Polyline / polygon vertices, or points; Circle: its centre.
+  double radius = 0;             ///< Circle only.
+  double value = 0;              ///< Optional scalar for colouring.
   StructureRole role = StructureRole::Structure;  ///< What it stands for (its layer).
 };
 

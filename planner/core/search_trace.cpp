@@ -24,11 +24,17 @@ void SearchTrace::on_event(const SearchEvent& event) {
 }
 
 RefinementShape RefinementShape::of(const StructureShape& shape) {
-  return RefinementShape{shape.kind,  shape.role,  std::string(shape.name), std::vector<Vec2>(shape.points.begin(), shape.points.end()),
-                         shape.radius, shape.value};
+  return RefinementShape{shape.kind,
+                         shape.role,
+                         std::string(shape.name),
+                         std::vector<Vec2>(shape.points.begin(), shape.points.end()),
+                         shape.radius,
+                         shape.value};
 }
 
-StructureShape RefinementShape::view() const { return StructureShape{kind, name, points, radius, value, role}; }
+StructureShape RefinementShape::view() const {
+  return StructureShape{kind, name, points, radius, value, role};
+}
 
 void SearchTrace::on_refine(std::string_view stage, std::span<const Vec2> polyline,
                             std::span<const StructureShape> shapes) {
@@ -46,7 +52,8 @@ void SearchTrace::on_refine(std::string_view stage, std::span<const Vec2> polyli
 std::size_t SearchTrace::memory_bytes() const {
   std::size_t bytes = events_.capacity() * sizeof(SearchEvent) + step_index_.capacity() * sizeof(std::size_t);
   for (const Refinement& r : refinements_) {
-    bytes += sizeof(Refinement) + r.points.capacity() * sizeof(Vec2) + r.shapes.capacity() * sizeof(RefinementShape);
+    bytes += sizeof(Refinement) + r.points.capacity() * sizeof(Vec2) +
+             r.shapes.capacity() * sizeof(RefinementShape);
     for (const RefinementShape& shape : r.shapes) bytes += shape.points.capacity() * sizeof(Vec2);
   }
   return bytes;

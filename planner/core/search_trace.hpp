@@ -3,8 +3,8 @@
 // Recording a search and replaying it to any step. A SearchTrace is a SearchObserver
 // that keeps every event; a TraceReplay rebuilds, for any step k (k expansions and
 // refinements done), the open and closed sets, each node's g, h, f and parent, the node
-// expanded last, the latest refinement polyline and the best partial path. The debugger scrubs with it; tests compare it with the live
-// planner stepped one expansion at a time.
+// expanded last, the latest refinement polyline and the best partial path. The debugger scrubs with it; tests
+// compare it with the live planner stepped one expansion at a time.
 
 #include <cstdint>
 #include <limits>
@@ -20,9 +20,9 @@ namespace pathscope {
 struct RefinementShape {
   StructureShape::Kind kind = StructureShape::Kind::Polyline;
   StructureRole role = StructureRole::Structure;
-  std::string name;           ///< The shape's short name, e.g. "visibility region".
-  std::vector<Vec2> points;   ///< World coordinates (see StructureShape::points).
-  double radius = 0;          ///< Circle only.
+  std::string name;          ///< The shape's short name, e.g. "visibility region".
+  std::vector<Vec2> points;  ///< World coordinates (see StructureShape::points).
+  double radius = 0;         ///< Circle only.
   double value = 0;
 
   /// A copy of `shape`.
@@ -34,9 +34,9 @@ struct RefinementShape {
 /// A whole intermediate polyline of a search (a Refine event's payload) and the shapes
 /// the stage reasoned with at that point (its secondary graph, a visibility region).
 struct Refinement {
-  std::string stage;                   ///< Short name of the stage, e.g. "string pulling".
-  std::vector<Vec2> points;            ///< World coordinates.
-  std::vector<RefinementShape> shapes; ///< Drawn with the polyline while it is the latest.
+  std::string stage;                    ///< Short name of the stage, e.g. "string pulling".
+  std::vector<Vec2> points;             ///< World coordinates.
+  std::vector<RefinementShape> shapes;  ///< Drawn with the polyline while it is the latest.
 };
 
 /// The events of one search, in order.
@@ -131,22 +131,22 @@ class TraceReplay {
 
   const SearchTrace& trace_;
   std::uint64_t step_ = 0;
-  std::size_t applied_ = 0;  // events applied
+  std::size_t applied_ = 0;                               // events applied
   std::unordered_map<std::uint64_t, std::size_t> index_;  // (side, node) -> records_ slot; lookup only
   std::vector<TraceNode> records_;
   NodeId current_ = kNoNode;
   std::uint8_t current_side_ = 0;
   std::vector<NodeId> path_;
-  std::vector<Undo> undo_;  // one per applied Push/Relax event, in order
+  std::vector<Undo> undo_;                  // one per applied Push/Relax event, in order
   std::vector<std::uint64_t> closed_undo_;  // closed_at before each applied Expand
   struct Current {
     NodeId node;
     std::uint8_t side;
   };
-  std::vector<Current> current_undo_;        // current node before each applied Expand
-  std::vector<std::uint64_t> pruned_undo_;   // pruned_at before each applied Prune
-  std::vector<NodeId> refinement_undo_;      // refinement before each applied Refine
-  NodeId refinement_ = kNoNode;              // index into the trace's refinements
+  std::vector<Current> current_undo_;       // current node before each applied Expand
+  std::vector<std::uint64_t> pruned_undo_;  // pruned_at before each applied Prune
+  std::vector<NodeId> refinement_undo_;     // refinement before each applied Refine
+  NodeId refinement_ = kNoNode;             // index into the trace's refinements
 };
 
 }  // namespace pathscope

@@ -22,7 +22,9 @@ struct Box2 {
   /// The box of one point.
   static Box2 of(Vec2 p) { return {p, p}; }
   /// The box spanned by two corners in any order.
-  static Box2 spanning(Vec2 a, Vec2 b) { return {{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}}; }
+  static Box2 spanning(Vec2 a, Vec2 b) {
+    return {{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
+  }
 
   bool empty() const { return lo.x > hi.x || lo.y > hi.y; }
   Vec2 center() const { return (lo + hi) * 0.5; }
@@ -37,7 +39,8 @@ struct Box2 {
   Box2 united(const Box2& o) const {
     if (o.empty()) return *this;
     if (empty()) return o;
-    return {{std::min(lo.x, o.lo.x), std::min(lo.y, o.lo.y)}, {std::max(hi.x, o.hi.x), std::max(hi.y, o.hi.y)}};
+    return {{std::min(lo.x, o.lo.x), std::min(lo.y, o.lo.y)},
+            {std::max(hi.x, o.hi.x), std::max(hi.y, o.hi.y)}};
   }
   /// Grown by `d` metres on every side (empty stays empty).
   Box2 expanded(double d) const { return empty() ? *this : Box2{lo - Vec2{d, d}, hi + Vec2{d, d}}; }

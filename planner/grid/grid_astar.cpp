@@ -40,7 +40,8 @@ constexpr double kKeyQuantum = 1048576.0;  // 2^20
 
 }  // namespace
 
-GridAStar::GridAStar(const PlanningWorld& world, std::size_t movement_class, GridAStarParams params, std::string name)
+GridAStar::GridAStar(const PlanningWorld& world, std::size_t movement_class, GridAStarParams params,
+                     std::string name)
     : GridSearchBase<1>(world, movement_class, std::move(name)), params_(params) {}
 
 SearchStatus GridAStar::start(const PathQuery& query) {
@@ -116,13 +117,18 @@ SearchStatus GridAStar::run(std::uint64_t max_expansions) {
       const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
       Cell* sv = reached.find(v);
       const bool fresh = sv == nullptr;
-      if (fresh) sv = &state_.add(v);
-      else if (sv->closed) continue;
-      const double ng = kUniform ? gu + move_cost[d] : gu + kDirLength[d] * (0.5 * (mu + cells.multiplier(v)));
+      if (fresh)
+        sv = &state_.add(v);
+      else if (sv->closed)
+        continue;
+      const double ng =
+          kUniform ? gu + move_cost[d] : gu + kDirLength[d] * (0.5 * (mu + cells.multiplier(v)));
       if (!(ng < sv->g[0])) continue;
       sv->g[0] = ng;
       sv->parent_dir[0] = std::uint8_t(d);
-      const double h = h_scale == 0 ? 0.0 : h_scale * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy.x, goal_xy.y);
+      const double h = h_scale == 0
+                           ? 0.0
+                           : h_scale * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy.x, goal_xy.y);
       if (!fresh) ++result_.stats.relaxations;
       if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
       if (v == goal) {

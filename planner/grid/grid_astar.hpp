@@ -46,9 +46,9 @@ class GridAStar final : public GridSearchBase<1> {
     return (f * key_scale_ + kShift) - kShift;
   }
 
-  double best_goal_g_ = 0;    // cells: the goal's cost so far this query (infinity: not reached)
-  bool rounded_keys_ = false; // this query's keys are rounded f
-  double key_scale_ = 1;      // keys per cell of f when rounded
+  double best_goal_g_ = 0;     // cells: the goal's cost so far this query (infinity: not reached)
+  bool rounded_keys_ = false;  // this query's keys are rounded f
+  double key_scale_ = 1;       // keys per cell of f when rounded
 };
 
 }  // namespace pathscope

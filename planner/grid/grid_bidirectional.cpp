@@ -103,8 +103,10 @@ void GridBidirectional::expand(int side) {
     if (!(mask & (1u << d))) continue;
     const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
     Cell* sv = reached.find(v);
-    if (!sv) sv = &state_.add(v);
-    else if ((sv->closed >> side) & 1u) continue;
+    if (!sv)
+      sv = &state_.add(v);
+    else if ((sv->closed >> side) & 1u)
+      continue;
     const double ng = gu + kDirLength[d] * (0.5 * (mu + cells.multiplier(v)));
     if (!(ng < sv->g[side])) continue;
     const bool fresh = sv->g[side] == kInf;

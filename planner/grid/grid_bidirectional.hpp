@@ -32,7 +32,7 @@ class GridBidirectional final : public GridSearchBase<2> {
   void finish(SearchStatus status);
 
   OpenList open_[2];
-  double best_ = 0;                      // mu: cost of the best meeting found so far (cells)
+  double best_ = 0;  // mu: cost of the best meeting found so far (cells)
   NodeId meet_ = kNoNode;
   std::uint64_t side_expansions_[2] = {0, 0};
 };

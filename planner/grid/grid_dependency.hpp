@@ -18,7 +18,8 @@ namespace pathscope {
 class ExpandedCellsDependency final : public ResultDependency {
  public:
   /// `bits`: bit c of word c / 64 set for each expanded cell of `movement_class`'s grid.
-  ExpandedCellsDependency(const PlanningWorld& world, std::size_t movement_class, std::vector<std::uint64_t> bits);
+  ExpandedCellsDependency(const PlanningWorld& world, std::size_t movement_class,
+                          std::vector<std::uint64_t> bits);
 
   /// False when the world was rebuilt, the smallest multiplier changed, or the changed
   /// cells (which include the ring whose moves changed) hold an expanded cell.

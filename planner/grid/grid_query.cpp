@@ -47,8 +47,8 @@ std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std:
   if (!regions.connected(ends.start, ends.goal)) {
     result.status = SearchStatus::NoPath;
     result.message = "start and goal are in different connected regions (" +
-                     std::to_string(regions.region(ends.start)) + " and " + std::to_string(regions.region(ends.goal)) +
-                     ") for class \"" + class_name + "\"";
+                     std::to_string(regions.region(ends.start)) + " and " +
+                     std::to_string(regions.region(ends.goal)) + ") for class \"" + class_name + "\"";
     return std::nullopt;
   }
   return ends;

@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "planner/world/planning_world.hpp"
 #include "planner/core/search.hpp"
+#include "planner/world/planning_world.hpp"
 
 namespace pathscope {
 
@@ -28,7 +28,8 @@ std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std:
 /// to the exact query goal. Cost (metres) is summed along the path from the start, so
 /// every grid planner reports the same cost for the same path, bit for bit. Returns the
 /// cumulative cost (metres) at each node of the path.
-std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes, PathResult& result);
+std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes,
+                                     PathResult& result);
 
 /// Octile distance in cells between cell coordinates.
 inline double octile_cells(int ax, int ay, int bx, int by) {

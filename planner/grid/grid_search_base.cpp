@@ -9,7 +9,8 @@
 namespace pathscope {
 
 template <int kSides>
-GridSearchBase<kSides>::GridSearchBase(const PlanningWorld& world, std::size_t movement_class, std::string name)
+GridSearchBase<kSides>::GridSearchBase(const PlanningWorld& world, std::size_t movement_class,
+                                       std::string name)
     : world_(world),
       grid_(world.grid(movement_class)),
       class_(movement_class),
@@ -81,7 +82,8 @@ template <int kSides>
 void GridSearchBase<kSides>::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
   const double s = grid_.cell_size();
   if (bounds.empty()) return;
-  const int x0 = std::max(0, int(std::floor(bounds.lo.x / s))), y0 = std::max(0, int(std::floor(bounds.lo.y / s)));
+  const int x0 = std::max(0, int(std::floor(bounds.lo.x / s))),
+            y0 = std::max(0, int(std::floor(bounds.lo.y / s)));
   const int x1 = std::min(grid_.width(), int(std::floor(bounds.hi.x / s)) + 1);
   const int y1 = std::min(grid_.height(), int(std::floor(bounds.hi.y / s)) + 1);
   for (int y = y0; y < y1; ++y) {
@@ -96,7 +98,8 @@ void GridSearchBase<kSides>::visit_structure(const Box2& bounds, StructureVisito
       for (const int d : {0, 4, 1, 5}) {
         if (!(moves & (1u << d))) continue;
         const NodeId j = NodeId(std::int64_t(i) + grid_.offsets()[d]);
-        visitor.edge(StructureEdge{i, j, box.center(), grid_.center(j), "move", grid_.move_cost(i, d) * s, false});
+        visitor.edge(
+            StructureEdge{i, j, box.center(), grid_.center(j), "move", grid_.move_cost(i, d) * s, false});
       }
     }
   }

@@ -89,11 +89,11 @@ class GridSearchBase : public Planner {
   const CostGrid& grid_;
   std::size_t class_;
   std::string name_;
-  double h_scale_ = 0;                          // heuristic factor of the current query
+  double h_scale_ = 0;  // heuristic factor of the current query
   GridSearchState<kSides> state_;
   PathQuery query_;
-  NodeId ends_[2] = {kNoNode, kNoNode};         // start, goal cells of the current query
-  glm::ivec2 ends_xy_[2] = {{0, 0}, {0, 0}};    // their cell coordinates
+  NodeId ends_[2] = {kNoNode, kNoNode};       // start, goal cells of the current query
+  glm::ivec2 ends_xy_[2] = {{0, 0}, {0, 0}};  // their cell coordinates
   PathResult result_;
   SearchObserver* observer_ = nullptr;
 };

@@ -13,8 +13,8 @@
 // never-touched cells, so reading needs no test for a missing page: find() costs one
 // load more than an array (the page pointer, from a table that stays in cache).
 
-#include <cassert>
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -29,8 +29,8 @@ namespace pathscope {
 template <int kSides>
 struct GridCellState {
   static constexpr std::uint8_t kNoDir = 8;  ///< No parent (a root, or not reached on that side).
-  double g[kSides];                 ///< Cost from the side's root, cells; infinity when not reached.
-  std::uint32_t generation;         ///< The search that wrote this state.
+  double g[kSides];                          ///< Cost from the side's root, cells; infinity when not reached.
+  std::uint32_t generation;                  ///< The search that wrote this state.
   std::uint8_t parent_dir[kSides];  ///< Per side: the move from the parent into this cell; kNoDir = none.
   std::uint8_t closed;              ///< Bit s: closed on side s.
 
@@ -114,7 +114,9 @@ class GridSearchState {
     }
     /// Asks the cache for a cell's state ahead of find(): a search starts the loads of
     /// the rows above and below a cell before it tests the neighbours one by one.
-    void prefetch(NodeId cell) const { __builtin_prefetch(&pages_[cell >> kPageBits][cell & (kPageCells - 1)]); }
+    void prefetch(NodeId cell) const {
+      __builtin_prefetch(&pages_[cell >> kPageBits][cell & (kPageCells - 1)]);
+    }
 
    private:
     friend class GridSearchState;
@@ -179,11 +181,11 @@ class GridSearchState {
   }
 
   std::size_t cell_count_;
-  std::unique_ptr<Cell[]> empty_;            // shared by pages not yet allocated; never written
-  std::vector<Cell*> pages_;                 // page -> its cells (or empty_)
-  std::unique_ptr<Cell[]> block_;            // every page, on small maps
+  std::unique_ptr<Cell[]> empty_;               // shared by pages not yet allocated; never written
+  std::vector<Cell*> pages_;                    // page -> its cells (or empty_)
+  std::unique_ptr<Cell[]> block_;               // every page, on small maps
   std::vector<std::unique_ptr<Cell[]>> owned_;  // page -> storage, null until allocated (large maps)
-  std::uint32_t generation_ = 1;  // never 0, the generation of untouched cells
+  std::uint32_t generation_ = 1;                // never 0, the generation of untouched cells
   std::size_t allocated_ = 0;
 };
 

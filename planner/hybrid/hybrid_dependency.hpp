@@ -21,7 +21,8 @@ class HybridDependency final : public ResultDependency {
  public:
   /// Shares the parts with the planner, which hands out one of these per call.
   HybridDependency(std::shared_ptr<const ResultDependency> route,
-                   std::vector<std::shared_ptr<const ResultDependency>> legs, std::vector<CellRect> corner_squares);
+                   std::vector<std::shared_ptr<const ResultDependency>> legs,
+                   std::vector<CellRect> corner_squares);
 
   bool still_valid(const WorldChange& change) const override;
 

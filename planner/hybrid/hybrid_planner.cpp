@@ -172,9 +172,11 @@ void HybridPlanner::leg_found() {
   const PathResult& r = legs_.result();
   // Legs meet at a waypoint: its point and its cell are the previous leg's last.
   const std::size_t skip_point = result_.points.empty() ? 0 : 1;
-  result_.points.insert(result_.points.end(), r.points.begin() + std::ptrdiff_t(std::min(skip_point, r.points.size())),
+  result_.points.insert(result_.points.end(),
+                        r.points.begin() + std::ptrdiff_t(std::min(skip_point, r.points.size())),
                         r.points.end());
-  const std::size_t skip_node = !result_.nodes.empty() && !r.nodes.empty() && r.nodes.front() == result_.nodes.back();
+  const std::size_t skip_node =
+      !result_.nodes.empty() && !r.nodes.empty() && r.nodes.front() == result_.nodes.back();
   result_.nodes.insert(result_.nodes.end(), r.nodes.begin() + std::ptrdiff_t(skip_node), r.nodes.end());
   result_.cost += r.cost;
   leg_dependencies_.push_back(legs_.result_dependency());
@@ -227,10 +229,12 @@ SearchStatus HybridPlanner::finish(SearchStatus status, std::string message) {
       if (i > 0) {
         const glm::ivec2 a = grid.cell(result_.nodes[i - 1]), b = grid.cell(result_.nodes[i]);
         for (int dir = 0; dir < 8; ++dir) {
-          if (kDirDx[dir] == b.x - a.x && kDirDy[dir] == b.y - a.y) g += grid.move_cost(result_.nodes[i - 1], dir);
+          if (kDirDx[dir] == b.x - a.x && kDirDy[dir] == b.y - a.y)
+            g += grid.move_cost(result_.nodes[i - 1], dir);
         }
       }
-      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, g * grid.cell_size(), 0});
+      observer_->on_event(
+          SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, g * grid.cell_size(), 0});
     }
   }
   return status;

@@ -59,7 +59,9 @@ class HybridPlanner final : public Planner {
   /// ids: its ids are corners, not this planner's cells.
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override;
   /// The route's temporary links (the start's and the goal's).
-  void visit_path_structure(StructureVisitor& visitor) const override { route_.visit_path_structure(visitor); }
+  void visit_path_structure(StructureVisitor& visitor) const override {
+    route_.visit_path_structure(visitor);
+  }
   /// The last Found answer's HybridDependency: its route's dependency, its legs', and the
   /// cells round its corners. None after a fallback (a route found later would change
   /// the answer): then any world change re-plans.
@@ -115,11 +117,11 @@ class HybridPlanner final : public Planner {
   Phase phase_ = Phase::Idle;
   std::vector<Vec2> route_points_;
   std::vector<Vec2> waypoints_;
-  std::size_t leg_ = 0;        // the leg being searched: waypoints_[leg_] -> waypoints_[leg_ + 1]
-  bool fallback_ = false;      // the current leg runs to the goal
+  std::size_t leg_ = 0;    // the leg being searched: waypoints_[leg_] -> waypoints_[leg_ + 1]
+  bool fallback_ = false;  // the current leg runs to the goal
   SearchStatus leg_status_ = SearchStatus::Idle;
   std::uint64_t route_expansions_ = 0;
-  std::uint64_t leg_expansions_ = 0;     // finished legs
+  std::uint64_t leg_expansions_ = 0;  // finished legs
   std::uint64_t leg_pushes_ = 0;
   // What the answer read (HybridDependency), taken as each part finishes.
   std::shared_ptr<const ResultDependency> route_dependency_;

@@ -92,7 +92,8 @@ class QuadtreeBuilder {
       if (old == Quadtree::kNoLeaf) return {};
       if (is_leaf) {
         const QuadLeaf& l = t_.leaves_[old_leaf];
-        return {true, kinds_.intern(l.multiplier, l.key), Quadtree::kNoLeaf, own ? old_leaf : Quadtree::kNoLeaf};
+        return {true, kinds_.intern(l.multiplier, l.key), Quadtree::kNoLeaf,
+                own ? old_leaf : Quadtree::kNoLeaf};
       }
       return {false, 0, old};  // untouched subtree, kept as it is
     }
@@ -110,7 +111,8 @@ class QuadtreeBuilder {
     }
     if (own) {
       const QuadLeaf& l = t_.leaves_[old_leaf];
-      if (r.uniform && r.kind != kAbsentKind && kinds_.multiplier[r.kind] == l.multiplier && kinds_.key[r.kind] == l.key) {
+      if (r.uniform && r.kind != kAbsentKind && kinds_.multiplier[r.kind] == l.multiplier &&
+          kinds_.key[r.kind] == l.key) {
         r.old_leaf = old_leaf;  // built again as it was
       } else {
         freed_leaves_.push_back(old_leaf);
@@ -206,11 +208,10 @@ class QuadtreeBuilder {
   CostGrid::View view_;
   Kinds kinds_;
   Quadtree& t_;
-  std::vector<std::uint32_t> freed_leaves_;   // rebuild(): old leaves replaced
-  std::vector<Quadtree::Ref> freed_nodes_;    // rebuild(): old inner nodes merged away
-  QuadtreeEdit* edit_ = nullptr;              // rebuild(): what it changed
+  std::vector<std::uint32_t> freed_leaves_;  // rebuild(): old leaves replaced
+  std::vector<Quadtree::Ref> freed_nodes_;   // rebuild(): old inner nodes merged away
+  QuadtreeEdit* edit_ = nullptr;             // rebuild(): what it changed
 };
-
 
 Quadtree::Quadtree(const CostGrid& grid)
     : width_(grid.width()), height_(grid.height()), cell_size_(grid.cell_size()) {

@@ -18,11 +18,11 @@ namespace pathscope {
 
 /// One leaf of a quadtree: a square of grid cells that share one cost.
 struct QuadLeaf {
-  int x = 0;                 ///< Left column of its top-left cell.
-  int y = 0;                 ///< Top row of its top-left cell.
-  int size = 1;              ///< Side in cells, a power of two; 0 in a free slot (no leaf).
-  double multiplier = 0;     ///< Terrain cost multiplier of every cell in it; 0 = impassable.
-  std::uint16_t key = 0;     ///< CostGrid::move_key of its cells (0 = impassable).
+  int x = 0;              ///< Left column of its top-left cell.
+  int y = 0;              ///< Top row of its top-left cell.
+  int size = 1;           ///< Side in cells, a power of two; 0 in a free slot (no leaf).
+  double multiplier = 0;  ///< Terrain cost multiplier of every cell in it; 0 = impassable.
+  std::uint16_t key = 0;  ///< CostGrid::move_key of its cells (0 = impassable).
 
   bool passable() const { return multiplier > 0; }
   /// Its cells.

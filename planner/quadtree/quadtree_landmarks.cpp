@@ -30,7 +30,8 @@ Vec2 nearest_on(Vec2 p, Vec2 a, Vec2 b) {
 }
 
 // Costs from `source` to every leaf (kInf where unreachable), in the planner's model.
-void costs_from(const Quadtree& tree, const QuadLinks& links, std::uint32_t source, std::vector<double>& cost) {
+void costs_from(const Quadtree& tree, const QuadLinks& links, std::uint32_t source,
+                std::vector<double>& cost) {
   const double s = tree.cell_size();
   cost.assign(tree.leaf_slots(), kInf);
   std::vector<Vec2> entry(tree.leaf_slots(), Vec2{0, 0});  // where each leaf is entered
@@ -68,7 +69,7 @@ struct CornerGraph {
   std::vector<std::uint32_t> place;        // per side point: its place
   std::vector<std::uint32_t> place_begin;  // per place + 1: its side points in place_point
   std::vector<std::uint32_t> place_point;
-  std::vector<std::uint32_t> owner;        // per side point: its leaf
+  std::vector<std::uint32_t> owner;  // per side point: its leaf
 };
 
 bool point_before(glm::ivec2 a, glm::ivec2 b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
@@ -105,7 +106,8 @@ CornerGraph corner_graph(const Quadtree& tree, const QuadLinks& links) {
     for (const QuadLink& k : links.out(g.owner[v])) {
       // Portals are axis-aligned with a < b.
       if (p.x < k.a.x || p.x > k.b.x || p.y < k.a.y || p.y > k.b.y) continue;
-      const auto first = g.point.begin() + g.leaf_begin[k.to], last = g.point.begin() + g.leaf_begin[k.to + 1];
+      const auto first = g.point.begin() + g.leaf_begin[k.to],
+                 last = g.point.begin() + g.leaf_begin[k.to + 1];
       const auto at = std::lower_bound(first, last, p, point_before);
       if (at != last && *at == p) root[find(v)] = find(std::uint32_t(at - g.point.begin()));
     }
@@ -129,8 +131,8 @@ CornerGraph corner_graph(const Quadtree& tree, const QuadLinks& links) {
 
 // Costs from `source` over the corner graph, from its centre: per leaf, the cost of its
 // cheapest side point and that point (world); the source's own leaf costs 0 at its centre.
-void corner_costs_from(const Quadtree& tree, const CornerGraph& g, std::uint32_t source, std::vector<double>& cost,
-                       std::vector<Vec2>& entry) {
+void corner_costs_from(const Quadtree& tree, const CornerGraph& g, std::uint32_t source,
+                       std::vector<double>& cost, std::vector<Vec2>& entry) {
   const double s = tree.cell_size();
   const std::size_t slots = tree.leaf_slots();
   std::vector<double> d(g.place_begin.size() - 1, kInf);  // per place
@@ -191,7 +193,8 @@ QuadLandmarks::QuadLandmarks(const Quadtree& tree, const QuadLinks& links, int c
   }
   const Region* largest = nullptr;
   for (const auto& [label, r] : regions) {
-    if (!largest || r.area > largest->area || (r.area == largest->area && r.seed_corner < largest->seed_corner)) {
+    if (!largest || r.area > largest->area ||
+        (r.area == largest->area && r.seed_corner < largest->seed_corner)) {
       largest = &r;
     }
   }
@@ -205,7 +208,8 @@ QuadLandmarks::QuadLandmarks(const Quadtree& tree, const QuadLinks& links, int c
     std::uint32_t best = Quadtree::kNoLeaf;
     for (std::uint32_t id = 0; id < slots; ++id) {
       if (!(d[id] < kInf) || d[id] <= 0) continue;
-      if (best == Quadtree::kNoLeaf || d[id] > d[best] || (d[id] == d[best] && tree.corner(id) < tree.corner(best))) {
+      if (best == Quadtree::kNoLeaf || d[id] > d[best] ||
+          (d[id] == d[best] && tree.corner(id) < tree.corner(best))) {
         best = id;
       }
     }

@@ -105,9 +105,9 @@ class QuadLandmarks final : public DerivedStructure {
  private:
   int count_ = 0;
   std::vector<std::uint32_t> landmarks_;
-  std::vector<float> cost_;  // per leaf slot, count_ costs in a row
-  std::vector<float> corner_cost_;          // the same over the corner graph
-  std::vector<EntryPoint> corner_entry_;    // per leaf slot, count_ cheapest side points
+  std::vector<float> cost_;               // per leaf slot, count_ costs in a row
+  std::vector<float> corner_cost_;        // the same over the corner graph
+  std::vector<EntryPoint> corner_entry_;  // per leaf slot, count_ cheapest side points
 };
 
 }  // namespace pathscope

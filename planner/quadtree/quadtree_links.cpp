@@ -78,14 +78,16 @@ class Extractor {
   std::vector<Pending> pending;
 
  private:
-  static std::vector<std::uint32_t> concat(std::vector<std::uint32_t> a, const std::vector<std::uint32_t>& b) {
+  static std::vector<std::uint32_t> concat(std::vector<std::uint32_t> a,
+                                           const std::vector<std::uint32_t>& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
   }
 
   // Links the leaves of `first` (west or north of the border) with those of `second`
   // (east or south) whose edges overlap; `vertical`: the border is a vertical line.
-  void join(const std::vector<std::uint32_t>& first, const std::vector<std::uint32_t>& second, bool vertical) {
+  void join(const std::vector<std::uint32_t>& first, const std::vector<std::uint32_t>& second,
+            bool vertical) {
     std::size_t i = 0, j = 0;
     while (i < first.size() && j < second.size()) {
       const QuadLeaf& a = tree_.leaf(first[i]);
@@ -127,7 +129,10 @@ class Extractor {
 template <class Fn>
 void for_each_neighbour(const Quadtree& tree, const QuadLeaf& a, int side, Fn&& fn) {
   const bool vertical = side == kEast || side == kWest;
-  const int across = side == kEast ? a.x + a.size : side == kSouth ? a.y + a.size : side == kWest ? a.x - 1 : a.y - 1;
+  const int across = side == kEast    ? a.x + a.size
+                     : side == kSouth ? a.y + a.size
+                     : side == kWest  ? a.x - 1
+                                      : a.y - 1;
   const int begin = vertical ? a.y : a.x, end = begin + a.size;
   for (int u = begin; u < end;) {
     const std::uint32_t t = vertical ? tree.leaf_at_cell(across, u) : tree.leaf_at_cell(u, across);
@@ -273,8 +278,8 @@ const QuadLink* QuadLinks::find(std::uint32_t from, std::uint32_t to) const {
 }
 
 std::size_t QuadLinks::memory_bytes() const {
-  return block_.capacity() * sizeof(Block) + (capacity_.capacity() + dirty_.capacity()) * sizeof(std::uint32_t) +
-         mark_.capacity() +
+  return block_.capacity() * sizeof(Block) +
+         (capacity_.capacity() + dirty_.capacity()) * sizeof(std::uint32_t) + mark_.capacity() +
          (links_.capacity() + scratch_.capacity()) * sizeof(QuadLink) + regions_.memory_bytes();
 }
 

@@ -23,7 +23,7 @@ struct QuadLink {
   /// The neighbour's corner (Quadtree::corner), at hand for the search; maps have fewer
   /// than 2^31 cells.
   std::uint32_t to_corner : 31 = 0;
-  bool one_way : 1 = false;              ///< Out of an impassable leaf: there is no link back.
+  bool one_way : 1 = false;  ///< Out of an impassable leaf: there is no link back.
 };
 static_assert(sizeof(QuadLink) == 24);
 
@@ -55,7 +55,9 @@ class QuadLinks {
   void update_links(const Quadtree& tree, const QuadtreeEdit& edit);
   /// The regions after update_links(): joined, extended and cut around the edit only
   /// (QuadRegions::update).
-  void update_regions(const Quadtree& tree, const QuadtreeEdit& edit) { regions_.update(tree, edit, dirty_, *this); }
+  void update_regions(const Quadtree& tree, const QuadtreeEdit& edit) {
+    regions_.update(tree, edit, dirty_, *this);
+  }
 
   /// The links out of a leaf (none for a free slot), sorted by their target's corner
   /// (Quadtree::corner), so their order does not depend on leaf ids.
@@ -90,9 +92,9 @@ class QuadLinks {
   // Packs the blocks again, leaf by leaf, when holes outweigh the links.
   void compact();
 
-  std::vector<Block> block_;   // per leaf slot
+  std::vector<Block> block_;             // per leaf slot
   std::vector<std::uint32_t> capacity_;  // per leaf slot: links its block holds in place
-  std::vector<QuadLink> links_;  // the blocks, with holes left by blocks that moved
+  std::vector<QuadLink> links_;          // the blocks, with holes left by blocks that moved
   std::size_t link_count_ = 0;
   std::size_t one_way_ = 0;
   std::vector<std::uint32_t> dirty_;  // leaves whose links the last update found again, ascending

@@ -135,7 +135,8 @@ double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
     const QuadLeaf& l = map_->tree().leaf(leaf);
     const double mu = travel_multiplier(leaf);
     const double slack = kHalfDiagonal * l.size * map_->tree().cell_size() * mu + goal_slack_;
-    h = std::max(h, QuadLandmarks::bound(landmarks_->costs(leaf), goal_costs_, slack, params_.landmark_margin));
+    h = std::max(h,
+                 QuadLandmarks::bound(landmarks_->costs(leaf), goal_costs_, slack, params_.landmark_margin));
     const double diagonal = 2 * kHalfDiagonal * l.size * map_->tree().cell_size() * mu;
     h = std::max(h, QuadLandmarks::corner_bound(landmarks_->corner_costs(leaf), diagonal, goal_corner_costs_,
                                                 goal_excess_));
@@ -197,18 +198,21 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   bool reachable = links.region(start_leaf_) == goal_region;
   if (!tree.leaf(start_leaf_).passable()) {
     // Inside an obstacle: the links out of its leaf say where it can go.
-    for (const QuadLink& l : links.out(start_leaf_)) reachable = reachable || links.region(l.to) == goal_region;
+    for (const QuadLink& l : links.out(start_leaf_))
+      reachable = reachable || links.region(l.to) == goal_region;
   }
   if (!reachable) {
-    return fail(SearchStatus::NoPath, "start and goal are in different connected regions of the quadtree for class \"" +
-                                          class_name + "\"");
+    return fail(
+        SearchStatus::NoPath,
+        "start and goal are in different connected regions of the quadtree for class \"" + class_name + "\"");
   }
   landmarks_ = nullptr;
   if (params_.landmarks > 0) {
     landmarks_ = &QuadLandmarks::of(world_, class_, params_.landmarks);
     const std::span<const float> g = landmarks_->costs(goal_leaf_);
     goal_costs_.assign(g.begin(), g.end());
-    goal_slack_ = kHalfDiagonal * tree.leaf(goal_leaf_).size * tree.cell_size() * travel_multiplier(goal_leaf_);
+    goal_slack_ =
+        kHalfDiagonal * tree.leaf(goal_leaf_).size * tree.cell_size() * travel_multiplier(goal_leaf_);
     const std::span<const float> c = landmarks_->corner_costs(goal_leaf_);
     goal_corner_costs_.assign(c.begin(), c.end());
     goal_excess_.clear();
@@ -344,7 +348,8 @@ void QuadtreePlanner::refine_pull_step(const PullStep& st) const {
   std::vector<Vec2> wedge;
   if (st.left != apex && st.right != apex) {
     wedge = {apex, ray(st.left), ray(st.right)};
-    shapes.push_back({StructureShape::Kind::Polygon, "visibility region", wedge, 0, 0, StructureRole::Region});
+    shapes.push_back(
+        {StructureShape::Kind::Polygon, "visibility region", wedge, 0, 0, StructureRole::Region});
   }
   const Vec2 tested[2] = {st.tested[0], st.tested[1]};
   if (tested[0] != tested[1]) {
@@ -362,17 +367,19 @@ void QuadtreePlanner::visit_path_structure(StructureVisitor& visitor) const {
   for (std::size_t i = 0; i < result_.nodes.size() && i < corridor_.cells.size(); ++i) {
     if (visitor.full()) return;
     const NodeId leaf = result_.nodes[i];
-    visitor.cell(StructureCell{NodeShape::Box, corridor_.cells[i], {}, corridor_.multipliers[i], leaf,
-                               StructureRole::Corridor});
+    visitor.cell(StructureCell{
+        NodeShape::Box, corridor_.cells[i], {}, corridor_.multipliers[i], leaf, StructureRole::Corridor});
   }
   for (const auto& portal : corridor_.portals) {
     if (visitor.full()) return;
-    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "portal", portal, 0, 0, StructureRole::Portal});
+    visitor.shape(
+        StructureShape{StructureShape::Kind::Polyline, "portal", portal, 0, 0, StructureRole::Portal});
   }
 }
 
 void QuadtreePlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
-  if (result_.status == SearchStatus::Idle || start_leaf_ == kNoNode || world_.revision() != revision_) return;
+  if (result_.status == SearchStatus::Idle || start_leaf_ == kNoNode || world_.revision() != revision_)
+    return;
   // In node order (corners), not leaf-id order.
   std::vector<std::pair<NodeId, std::uint32_t>> touched;
   for (std::uint32_t leaf = 0; leaf < state_.size(); ++leaf) {
@@ -411,7 +418,8 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       if (!l.one_way && to_node < node && inside(l.to)) continue;
       const Vec2 to = tree.leaf_center(l.to);
       const Vec2 mid = (Vec2(l.a) + Vec2(l.b)) * (0.5 * s);
-      visitor.edge(StructureEdge{node, to_node, from, to, "link", cost_in(id, from, mid) + cost_in(l.to, mid, to), l.one_way});
+      visitor.edge(StructureEdge{node, to_node, from, to, "link",
+                                 cost_in(id, from, mid) + cost_in(l.to, mid, to), l.one_way});
     }
   });
   // The path's corridor and portals are path structure (visit_path_structure), not drawn
@@ -424,7 +432,8 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
     for (const std::uint32_t id : marks.landmarks()) {
       if (visitor.full()) return;
       const Vec2 centre[1] = {tree.leaf_center(id)};
-      visitor.shape(StructureShape{StructureShape::Kind::Circle, "landmark", centre, ring, 0, StructureRole::Structure});
+      visitor.shape(StructureShape{StructureShape::Kind::Circle, "landmark", centre, ring, 0,
+                                   StructureRole::Structure});
     }
   }
 }

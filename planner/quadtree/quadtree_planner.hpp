@@ -91,10 +91,10 @@ class QuadtreePlanner final : public Planner {
  private:
   struct LeafState {
     double g = 0;
-    double h = 0;               // heuristic at the entry point
-    Vec2 entry{0, 0};           // where the path enters the leaf, world
-    NodeId parent = kNoNode;    // a leaf id (not a node id)
-    std::uint32_t stamp = 0;    // == stamp_: reached by the current search
+    double h = 0;             // heuristic at the entry point
+    Vec2 entry{0, 0};         // where the path enters the leaf, world
+    NodeId parent = kNoNode;  // a leaf id (not a node id)
+    std::uint32_t stamp = 0;  // == stamp_: reached by the current search
     std::uint8_t closed = 0;
   };
 
@@ -119,10 +119,11 @@ class QuadtreePlanner final : public Planner {
   double min_multiplier_ = 1;
   QuadtreeParams params_;
   const QuadLandmarks* landmarks_ = nullptr;  // fetched at start() when asked for
-  std::vector<float> goal_costs_;     // the goal leaf's landmark costs
-  double goal_slack_ = 0;             // its half-diagonal times its multiplier
-  std::vector<float> goal_corner_costs_;  // the goal leaf's corner costs
-  std::vector<double> goal_excess_;       // per landmark: the goal's distance from its leaf's entry, times its multiplier
+  std::vector<float> goal_costs_;             // the goal leaf's landmark costs
+  double goal_slack_ = 0;                     // its half-diagonal times its multiplier
+  std::vector<float> goal_corner_costs_;      // the goal leaf's corner costs
+  std::vector<double>
+      goal_excess_;  // per landmark: the goal's distance from its leaf's entry, times its multiplier
   PathQuery query_;
   NodeId start_leaf_ = kNoNode;  // leaf ids
   NodeId goal_leaf_ = kNoNode;

@@ -129,7 +129,8 @@ void QuadRegions::update(const Quadtree& tree, const QuadtreeEdit& edit, std::sp
   const CellRect area = edit.area.intersected(CellRect{0, 0, width_, height_});
   if (!area.empty()) {
     for (int by = area.y0 / side_; by <= (area.y1 - 1) / side_; ++by) {
-      for (int bx = area.x0 / side_; bx <= (area.x1 - 1) / side_; ++bx) touch(std::uint32_t(by * blocks_x_ + bx));
+      for (int bx = area.x0 / side_; bx <= (area.x1 - 1) / side_; ++bx)
+        touch(std::uint32_t(by * blocks_x_ + bx));
     }
   }
   std::sort(touched_.begin(), touched_.end());
@@ -143,10 +144,12 @@ void QuadRegions::update(const Quadtree& tree, const QuadtreeEdit& edit, std::sp
 std::size_t QuadRegions::memory_bytes() const {
   std::size_t bytes = blocks_.capacity() * sizeof(Block) + mark_.capacity();
   for (const Block& b : blocks_) {
-    bytes += b.parts.capacity() * sizeof(std::uint32_t) + b.crossings.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
+    bytes += b.parts.capacity() * sizeof(std::uint32_t) +
+             b.crossings.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
   }
-  return bytes + (part_.capacity() + label_.capacity() + up_.capacity() + members_.capacity() + touched_.capacity()) *
-                     sizeof(std::uint32_t);
+  return bytes +
+         (part_.capacity() + label_.capacity() + up_.capacity() + members_.capacity() + touched_.capacity()) *
+             sizeof(std::uint32_t);
 }
 
 }  // namespace pathscope

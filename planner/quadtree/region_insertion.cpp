@@ -43,16 +43,17 @@ double dist_sq_point_box(Vec2 p, Vec2 lo, Vec2 hi) {
 double dist_sq_segment_box(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
   if (segment_crosses_open_box(a, b, lo, hi)) return 0;
   double d = std::min(dist_sq_point_box(a, lo, hi), dist_sq_point_box(b, lo, hi));
-  for (const Vec2 c : {lo, hi, Vec2{lo.x, hi.y}, Vec2{hi.x, lo.y}}) d = std::min(d, distance_sq_to_segment(c, a, b));
+  for (const Vec2 c : {lo, hi, Vec2{lo.x, hi.y}, Vec2{hi.x, lo.y}})
+    d = std::min(d, distance_sq_to_segment(c, a, b));
   return d;
 }
 
 // A region to insert: a feature's shape under one of the two coverage rules, or a
 // polyline of a half width (roads, bridges), with what it does to a surface.
 struct Region {
-  const Shape* shape = nullptr;      // a feature
-  const Containers* containers = nullptr;  // or: everything outside the containers
-  bool obstacle = false;             // the feature's rule: any overlap (true) or centre inside
+  const Shape* shape = nullptr;             // a feature
+  const Containers* containers = nullptr;   // or: everything outside the containers
+  bool obstacle = false;                    // the feature's rule: any overlap (true) or centre inside
   const std::vector<Vec2>* line = nullptr;  // a road or a bridge
   Vec2 bridge_a{0, 0}, bridge_b{0, 0};
   bool is_bridge = false;
@@ -138,7 +139,9 @@ class Builder {
     if (nodes_[node].outside) return;
     if (nodes_[node].child < 0) {
       const auto terrain_at = [&](int cx, int cy) -> std::uint8_t {
-        return cx < t.width && cy < t.height ? t.terrain[std::size_t(cy) * std::size_t(t.width) + std::size_t(cx)] : 0;
+        return cx < t.width && cy < t.height
+                   ? t.terrain[std::size_t(cy) * std::size_t(t.width) + std::size_t(cx)]
+                   : 0;
       };
       const std::uint8_t first = terrain_at(x, y);
       bool uniform = true;
@@ -151,7 +154,8 @@ class Builder {
       }
       split(node);
     }
-    for_quarters(node, x, y, size, [&](std::size_t c, int qx, int qy, int h) { insert_tiles(c, qx, qy, h, t); });
+    for_quarters(node, x, y, size,
+                 [&](std::size_t c, int qx, int qy, int h) { insert_tiles(c, qx, qy, h, t); });
   }
 
   void insert(std::size_t node, int x, int y, int size, const Region& r) {
@@ -246,8 +250,10 @@ class Builder {
       const Shape& sh = *r.shape;
       switch (sh.kind) {
         case ShapeKind::Rect:
-          if (sh.max.x <= gl.x || gh.x <= sh.min.x || sh.max.y <= gl.y || gh.y <= sh.min.y) return Cover::Outside;
-          if (sh.min.x <= gl.x && gh.x <= sh.max.x && sh.min.y <= gl.y && gh.y <= sh.max.y) return Cover::Inside;
+          if (sh.max.x <= gl.x || gh.x <= sh.min.x || sh.max.y <= gl.y || gh.y <= sh.min.y)
+            return Cover::Outside;
+          if (sh.min.x <= gl.x && gh.x <= sh.max.x && sh.min.y <= gl.y && gh.y <= sh.max.y)
+            return Cover::Inside;
           return Cover::Partial;
         case ShapeKind::Circle: {
           const double r2 = sh.radius * sh.radius;
@@ -273,7 +279,8 @@ class Builder {
     const double hw = r.half_width;
     const auto segment_cover = [&](Vec2 a, Vec2 b, bool& inside) {
       double far = 0;
-      for (const Vec2 corner : {gl, gh, Vec2{gl.x, gh.y}, Vec2{gh.x, gl.y}}) far = std::max(far, distance_sq_to_segment(corner, a, b));
+      for (const Vec2 corner : {gl, gh, Vec2{gl.x, gh.y}, Vec2{gh.x, gl.y}})
+        far = std::max(far, distance_sq_to_segment(corner, a, b));
       inside = inside || far < hw * hw;  // the capsule is convex: it holds the square
       return dist_sq_segment_box(a, b, gl, gh) <= hw * hw;
     };
@@ -332,7 +339,8 @@ class Builder {
 };
 
 bool blocks_every_class(const TerrainType& t) {
-  return std::none_of(t.cost.begin(), t.cost.end(), [](const std::optional<double>& c) { return c.has_value(); });
+  return std::none_of(t.cost.begin(), t.cost.end(),
+                      [](const std::optional<double>& c) { return c.has_value(); });
 }
 
 }  // namespace

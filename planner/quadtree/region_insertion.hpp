@@ -24,10 +24,10 @@ namespace pathscope {
 
 /// What a region-insertion build did, besides its leaves.
 struct RegionInsertionStats {
-  std::size_t regions = 0;        ///< Regions inserted (tile runs count as one: the base layer).
-  std::size_t splits = 0;         ///< Cells split in four.
-  std::size_t cell_decisions = 0; ///< Grid cells decided by the coverage rule itself.
-  std::size_t merges = 0;         ///< Cells whose four equal quarters were merged.
+  std::size_t regions = 0;         ///< Regions inserted (tile runs count as one: the base layer).
+  std::size_t splits = 0;          ///< Cells split in four.
+  std::size_t cell_decisions = 0;  ///< Grid cells decided by the coverage rule itself.
+  std::size_t merges = 0;          ///< Cells whose four equal quarters were merged.
 };
 
 /// The leaves of movement class `grid`'s quadtree of `scenario` (a valid scenario whose

@@ -55,8 +55,10 @@ Vec2 cross_portal(const Corridor& c, std::size_t k, Vec2 p, Vec2 q) {
   t = std::clamp(t, 0.0, 1.0);
   Vec2 r = p + (q - p) * t;
   // Exactly on the portal's line, whatever the rounding.
-  if (a.x == b.x) r.x = a.x;
-  else r.y = a.y;
+  if (a.x == b.x)
+    r.x = a.x;
+  else
+    r.y = a.y;
   return r;
 }
 
@@ -104,14 +106,16 @@ std::vector<Vec2> portal_crossings(const Corridor& c, const CorridorPath& path) 
   for (std::size_t i = 0; i < path.points.size(); ++i) {
     if (path.slots[i] % 2 == 1) out[std::size_t(path.slots[i] / 2)] = path.points[i];
   }
-  walk(c, path, [](std::size_t, Vec2, Vec2) {}, [&](std::size_t k, Vec2 q) { out[k] = q; });
+  walk(
+      c, path, [](std::size_t, Vec2, Vec2) {}, [&](std::size_t k, Vec2 q) { out[k] = q; });
   return out;
 }
 
 double corridor_cost(const Corridor& c, const CorridorPath& path) {
   double total = 0;
-  walk(c, path, [&](std::size_t cell, Vec2 a, Vec2 b) { total += distance(a, b) * c.multipliers[cell]; },
-       [](std::size_t, Vec2) {});
+  walk(
+      c, path, [&](std::size_t cell, Vec2 a, Vec2 b) { total += distance(a, b) * c.multipliers[cell]; },
+      [](std::size_t, Vec2) {});
   return total;
 }
 
@@ -187,7 +191,8 @@ PortalGraph portal_graph(const Corridor& c, const std::vector<Vec2>& through) {
   return g;
 }
 
-CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corners, std::vector<PullStep>* steps) {
+CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corners,
+                         std::vector<PullStep>* steps) {
   const std::size_t m = c.portals.size();
   // Each portal's ends as seen travelling through it: "left" then "right", so that from
   // any point before the portal, tri(point, left, right) >= 0. The goal closes the list.
@@ -253,8 +258,10 @@ CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corn
     }
     record(i, apex, left, right, false);
   }
-  if (path.points.back() != c.goal || path.points.size() == 1) path.add(c.goal, int(2 * m));
-  else path.slots.back() = int(2 * m);
+  if (path.points.back() != c.goal || path.points.size() == 1)
+    path.add(c.goal, int(2 * m));
+  else
+    path.slots.back() = int(2 * m);
   return path;
 }
 

@@ -14,11 +14,11 @@ namespace pathscope {
 
 /// A corridor: convex cells in path order, each sharing an edge (a portal) with the next.
 struct Corridor {
-  Vec2 start{0, 0};                         ///< World point in cells.front().
-  Vec2 goal{0, 0};                          ///< World point in cells.back().
-  std::vector<Box2> cells;                  ///< World boxes, the start's cell first.
-  std::vector<double> multipliers;          ///< Per cell: cost per metre inside it (> 0).
-  std::vector<std::array<Vec2, 2>> portals; ///< portals[i]: cells[i] | cells[i + 1], the two ends.
+  Vec2 start{0, 0};                          ///< World point in cells.front().
+  Vec2 goal{0, 0};                           ///< World point in cells.back().
+  std::vector<Box2> cells;                   ///< World boxes, the start's cell first.
+  std::vector<double> multipliers;           ///< Per cell: cost per metre inside it (> 0).
+  std::vector<std::array<Vec2, 2>> portals;  ///< portals[i]: cells[i] | cells[i + 1], the two ends.
 };
 
 /// A polyline through a corridor, each point tagged with where it lies: slot 2i inside

@@ -10,8 +10,8 @@
 #include "planner/grid/grid_jps.hpp"
 #include "planner/hybrid/hybrid_planner.hpp"
 #include "planner/quadtree/quadtree_planner.hpp"
-#include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/tactical/tactical_planner.hpp"
+#include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/world/belief.hpp"
 
 namespace pathscope {
@@ -38,7 +38,8 @@ class FactionDependency final : public ResultDependency {
 
 class FactionPlanner final : public Planner {
  public:
-  FactionPlanner(std::unique_ptr<Planner> inner, std::size_t faction) : inner_(std::move(inner)), faction_(faction) {}
+  FactionPlanner(std::unique_ptr<Planner> inner, std::size_t faction)
+      : inner_(std::move(inner)), faction_(faction) {}
   std::string_view name() const override { return inner_->name(); }
   SearchStatus start(const PathQuery& query) override { return inner_->start(query); }
   SearchStatus step(std::uint64_t max_expansions) override { return inner_->step(max_expansions); }
@@ -51,7 +52,9 @@ class FactionPlanner final : public Planner {
   void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override {
     inner_->visit_structure(bounds, visitor);
   }
-  void visit_path_structure(StructureVisitor& visitor) const override { inner_->visit_path_structure(visitor); }
+  void visit_path_structure(StructureVisitor& visitor) const override {
+    inner_->visit_path_structure(visitor);
+  }
   std::unique_ptr<ResultDependency> result_dependency() const override {
     std::unique_ptr<ResultDependency> d = inner_->result_dependency();
     return d ? std::make_unique<FactionDependency>(std::move(d), faction_) : nullptr;
@@ -70,8 +73,8 @@ void plan_with_knowledge(std::vector<PlannerInfo>& registry) {
     info.create = [make = std::move(info.create)](const QueryContext& c) -> std::unique_ptr<Planner> {
       if (!c.faction || *c.faction >= c.world.scenario().factions.size()) return make(c);
       const PlanningWorld& belief = believed_world(c.world, *c.faction);
-      return std::make_unique<FactionPlanner>(make(QueryContext{belief, c.movement_class, std::nullopt, c.params}),
-                                              *c.faction);
+      return std::make_unique<FactionPlanner>(
+          make(QueryContext{belief, c.movement_class, std::nullopt, c.params}), *c.faction);
     };
   }
 }
@@ -82,32 +85,66 @@ constexpr const char* kGridCostUnits = "metres of terrain-weighted travel";
 
 std::vector<PlannerInfo> make_registry() {
   std::vector<PlannerInfo> r;
+  r.push_back(PlannerInfo{"astar",
+                          "grid",
+                          "A* on the 8-connected cell grid (octile heuristic; optimal)",
+                          true,
+                          kGridCostUnits,
+                          {},
+                          [](const QueryContext& c) {
+                            return std::make_unique<GridAStar>(c.world, c.movement_class,
+                                                               GridAStarParams{1.0}, "astar");
+                          }});
+  r.push_back(PlannerInfo{"weighted_astar",
+                          "grid",
+                          "Weighted A*: f = g + w h; cost at most w times the optimum",
+                          false,
+                          kGridCostUnits,
+                          {ParamSpec{"weight", "heuristic weight w (1 = A*)", 1.5, 1.0, 100.0}},
+                          [](const QueryContext& c) {
+                            return std::make_unique<GridAStar>(
+                                c.world, c.movement_class, GridAStarParams{c.params.at(0)}, "weighted_astar");
+                          }});
+  r.push_back(PlannerInfo{"dijkstra",
+                          "grid",
+                          "Dijkstra on the cell grid (no heuristic; optimal)",
+                          true,
+                          kGridCostUnits,
+                          {},
+                          [](const QueryContext& c) {
+                            return std::make_unique<GridAStar>(c.world, c.movement_class,
+                                                               GridAStarParams{0.0}, "dijkstra");
+                          }});
+  r.push_back(PlannerInfo{"bidirectional",
+                          "grid",
+                          "Bidirectional A* on the cell grid (optimal stopping rule)",
+                          true,
+                          kGridCostUnits,
+                          {},
+                          [](const QueryContext& c) {
+                            return std::make_unique<GridBidirectional>(c.world, c.movement_class,
+                                                                       "bidirectional");
+                          }});
   r.push_back(PlannerInfo{
-      "astar", "grid", "A* on the 8-connected cell grid (octile heuristic; optimal)", true, kGridCostUnits, {},
-      [](const QueryContext& c) { return std::make_unique<GridAStar>(c.world, c.movement_class, GridAStarParams{1.0}, "astar"); }});
-  r.push_back(PlannerInfo{
-      "weighted_astar", "grid", "Weighted A*: f = g + w h; cost at most w times the optimum", false, kGridCostUnits,
-      {ParamSpec{"weight", "heuristic weight w (1 = A*)", 1.5, 1.0, 100.0}},
-      [](const QueryContext& c) {
-        return std::make_unique<GridAStar>(c.world, c.movement_class, GridAStarParams{c.params.at(0)}, "weighted_astar");
-      }});
-  r.push_back(PlannerInfo{
-      "dijkstra", "grid", "Dijkstra on the cell grid (no heuristic; optimal)", true, kGridCostUnits, {},
-      [](const QueryContext& c) { return std::make_unique<GridAStar>(c.world, c.movement_class, GridAStarParams{0.0}, "dijkstra"); }});
-  r.push_back(PlannerInfo{
-      "bidirectional", "grid", "Bidirectional A* on the cell grid (optimal stopping rule)", true, kGridCostUnits, {},
-      [](const QueryContext& c) { return std::make_unique<GridBidirectional>(c.world, c.movement_class, "bidirectional"); }});
-  r.push_back(PlannerInfo{
-      "jps", "grid", "Jump point search: A* over jump points, for uniform-cost grids (optimal; else use astar)", true,
-      kGridCostUnits, {},
+      "jps",
+      "grid",
+      "Jump point search: A* over jump points, for uniform-cost grids (optimal; else use astar)",
+      true,
+      kGridCostUnits,
+      {},
       [](const QueryContext& c) { return std::make_unique<GridJps>(c.world, c.movement_class, "jps"); }});
   r.push_back(PlannerInfo{
-      "quadtree", "quadtree",
-      "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)", false,
+      "quadtree",
+      "quadtree",
+      "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)",
+      false,
       "metres of terrain-weighted travel along the final path (length in each leaf times its multiplier)",
-      {ParamSpec{"weight", "heuristic weight (1 = A* over the leaves; more: fewer expansions, longer corridors)", 1.0,
+      {ParamSpec{"weight",
+                 "heuristic weight (1 = A* over the leaves; more: fewer expansions, longer corridors)", 1.0,
                  1.0, 10.0},
-       ParamSpec{"landmarks", "landmarks of the heuristic (0: none; costed again at the first query after cells change)", 8, 0, 32},
+       ParamSpec{"landmarks",
+                 "landmarks of the heuristic (0: none; costed again at the first query after cells change)",
+                 8, 0, 32},
        ParamSpec{"landmark_margin", "share of the landmarks' costs taken off their estimate", 0.05, 0, 1}},
       [](const QueryContext& c) {
         QuadtreeParams p;
@@ -117,25 +154,33 @@ std::vector<PlannerInfo> make_registry() {
         return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree", p);
       }});
   r.push_back(PlannerInfo{
-      "visgraph", "visgraph",
-      "A* on the visibility graph of the inflated obstacles' corners; any-angle (seeds 003, 004)", false,
-      "metres of travel among the inflated obstacles: length times the factor of the features crossed (relative to "
+      "visgraph",
+      "visgraph",
+      "A* on the visibility graph of the inflated obstacles' corners; any-angle (seeds 003, 004)",
+      false,
+      "metres of travel among the inflated obstacles: length times the factor of the features crossed "
+      "(relative to "
       "the ground; tile terrain not weighed), road legs divided by the road's speed factor",
       {ParamSpec{"dijkstra", "1: Dijkstra (no heuristic) instead of A*", 0, 0, 1},
-       ParamSpec{"max_error", "metres by which circles and rounded corners may be overstated", 0.05, 1.0 / 1024, 10},
+       ParamSpec{"max_error", "metres by which circles and rounded corners may be overstated", 0.05,
+                 1.0 / 1024, 10},
        ParamSpec{"radius", "metres kept from obstacles; -1: the movement class's radius", -1, -1, 1000},
-       ParamSpec{"shortcut", "1: seed 004's heuristic: first and last crossings of the straight line, then culling",
-                 0, 0, 1},
-       ParamSpec{"k_nearest", "each corner keeps its k shortest links (and those of corners keeping it); 0: all", 0, 0,
+       ParamSpec{"shortcut",
+                 "1: seed 004's heuristic: first and last crossings of the straight line, then culling", 0, 0,
+                 1},
+       ParamSpec{"k_nearest",
+                 "each corner keeps its k shortest links (and those of corners keeping it); 0: all", 0, 0,
                  1000},
        ParamSpec{"max_link", "metres: longer links between corners are dropped; 0: none", 0, 0, 1e6},
-       ParamSpec{"roads",
-                 "roads, whose legs cost length / speed factor: 0 off; 1 seed 004's road pass after the search; 2 "
-                 "planned exactly in the graph (road points, angle-rule entry and exit points)",
-                 2, 0, 2},
+       ParamSpec{
+           "roads",
+           "roads, whose legs cost length / speed factor: 0 off; 1 seed 004's road pass after the search; 2 "
+           "planned exactly in the graph (road points, angle-rule entry and exit points)",
+           2, 0, 2},
        ParamSpec{"road_reach", "metres within which the path is linked to a road (road pass)", 24, 1, 1000},
-       ParamSpec{"weighted", "1: seed 004's swamps: passable features of another cost join the graph and weigh links",
-                 1, 0, 1}},
+       ParamSpec{"weighted",
+                 "1: seed 004's swamps: passable features of another cost join the graph and weigh links", 1,
+                 0, 1}},
       [](const QueryContext& c) {
         VisGraphParams p;
         p.dijkstra = c.params.at(0) != 0;
@@ -150,16 +195,29 @@ std::vector<PlannerInfo> make_registry() {
         return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
       }});
   r.push_back(PlannerInfo{
-      "tactical", "tactical",
-      "Threat-aware bidirectional A* over threats and allies, BSTS heuristic (seed 001)", false,
-      "metres of threat-weighted travel: (length - threat - safe) * c1 + threat * c2, times the terrain multiplier",
+      "tactical",
+      "tactical",
+      "Threat-aware bidirectional A* over threats and allies, BSTS heuristic (seed 001)",
+      false,
+      "metres of threat-weighted travel: (length - threat - safe) * c1 + threat * c2, times the terrain "
+      "multiplier",
       {ParamSpec{"c1", "cost per metre outside threats and allies (c1 + c2 = 1)", 0.25, 0.0, 1.0},
        ParamSpec{"c2", "cost per metre inside threats (c1 + c2 = 1)", 0.75, 0.0, 1.0},
-       ParamSpec{"mode", "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra), 3 waypoint (BSTS or by way of an ally or round a threat), 4 coarse (cost-to-go over a coarse lattice)", 0, 0, 4},
+       ParamSpec{"mode",
+                 "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra), 3 "
+                 "waypoint (BSTS or by way of an ally or round a threat), 4 coarse (cost-to-go over a coarse "
+                 "lattice)",
+                 0, 0, 4},
        ParamSpec{"fading", "1: threats weigh 1 - d / radius at distance d from their centre", 0, 0, 1},
        ParamSpec{"occlusion", "1: obstacles hide threats (no exposure behind them)", 0, 0, 1},
-       ParamSpec{"weight", "BSTS, waypoint and coarse modes: weight of the heuristic (1 = the seed's; lower: more explored, nearer the optimum)", 1, 0, 1},
-       ParamSpec{"corridor", "cells each side of the joined path searched again for its cheapest path (0: none; not in coarse mode)", 1, 0, 16}},
+       ParamSpec{"weight",
+                 "BSTS, waypoint and coarse modes: weight of the heuristic (1 = the seed's; lower: more "
+                 "explored, nearer the optimum)",
+                 1, 0, 1},
+       ParamSpec{"corridor",
+                 "cells each side of the joined path searched again for its cheapest path (0: none; not in "
+                 "coarse mode)",
+                 1, 0, 16}},
       [](const QueryContext& c) {
         tactical::TacticalParams p;
         p.model.c1 = c.params.at(0);
@@ -172,17 +230,23 @@ std::vector<PlannerInfo> make_registry() {
         return std::make_unique<tactical::TacticalPlanner>(c.world, c.movement_class, p, "tactical");
       }});
   r.push_back(PlannerInfo{
-      "hybrid", "hybrid",
-      "Visibility-graph route, each leg refined by grid A* over the costed cells (seed 004's conclusion)", false,
+      "hybrid",
+      "hybrid",
+      "Visibility-graph route, each leg refined by grid A* over the costed cells (seed 004's conclusion)",
+      false,
       kGridCostUnits,
-      {ParamSpec{"radius", "metres the route keeps from obstacles; -1: the movement class's radius", -1, -1, 1000},
-       ParamSpec{"max_error", "metres by which the route's circles and rounded corners may be overstated", 0.05,
-                 1.0 / 1024, 10},
+      {ParamSpec{"radius", "metres the route keeps from obstacles; -1: the movement class's radius", -1, -1,
+                 1000},
+       ParamSpec{"max_error", "metres by which the route's circles and rounded corners may be overstated",
+                 0.05, 1.0 / 1024, 10},
        ParamSpec{"roads",
-                 "the route's roads: 0 off; 1 seed 004's road pass after its search; 2 planned exactly in its graph",
+                 "the route's roads: 0 off; 1 seed 004's road pass after its search; 2 planned exactly in "
+                 "its graph",
                  2, 0, 2},
-       ParamSpec{"weighted", "1: the route weighs passable features of another cost (seed 004's swamps)", 1, 0, 1},
-       ParamSpec{"snap", "cells searched round a route corner whose cell is blocked, for a passable one", 3, 0, 64}},
+       ParamSpec{"weighted", "1: the route weighs passable features of another cost (seed 004's swamps)", 1,
+                 0, 1},
+       ParamSpec{"snap", "cells searched round a route corner whose cell is blocked, for a passable one", 3,
+                 0, 64}},
       [](const QueryContext& c) {
         HybridParams p;
         p.route.radius = c.params.at(0);

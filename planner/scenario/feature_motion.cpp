@@ -45,8 +45,10 @@ void clamp_into(Shape& shape, const WorldInfo& world) {
 }  // namespace
 
 std::size_t moving_feature_count(const Scenario& scenario) {
-  return static_cast<std::size_t>(std::count_if(scenario.features.begin(), scenario.features.end(),
-                                                [](const Feature& f) { return f.velocity != Vec2{0, 0}; }));
+  return static_cast<std::size_t>(
+      std::count_if(scenario.features.begin(), scenario.features.end(), [](const Feature& f) {
+        return f.velocity != Vec2{0, 0};
+      }));
 }
 
 Box2 shape_bounds(const Shape& shape) {

@@ -82,8 +82,9 @@ Status check_movingai_problems(const MovingAiMap& map, std::span<const MovingAiP
     for (const glm::ivec2 cell : {p.start, p.goal}) {
       if (cell.x < 0 || cell.x >= map.width || cell.y < 0 || cell.y >= map.height) {
         return make_error(ErrorCode::Value, where,
-                          "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) + ") is outside the " +
-                              std::to_string(map.width) + "x" + std::to_string(map.height) + " map");
+                          "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) +
+                              ") is outside the " + std::to_string(map.width) + "x" +
+                              std::to_string(map.height) + " map");
       }
     }
   }
@@ -114,7 +115,8 @@ bool movingai_length_matches(double length, const MovingAiProblem& problem) {
 
 bool movingai_length_within(double length, const MovingAiProblem& problem, double max_ratio) {
   const double straight = glm::length(glm::dvec2(problem.goal - problem.start));
-  return length <= max_ratio * problem.optimal_length + problem.tolerance && length >= straight - problem.tolerance;
+  return length <= max_ratio * problem.optimal_length + problem.tolerance &&
+         length >= straight - problem.tolerance;
 }
 
 }  // namespace pathscope

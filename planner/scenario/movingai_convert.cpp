@@ -84,8 +84,8 @@ Scenario movingai_to_scenario(const MovingAiMap& map) {
 
   Scenario scenario;
   scenario.name = map.name;
-  scenario.description = "Moving AI map " + map.name + " (" + std::to_string(map.width) + "x" +
-                         std::to_string(map.height) + ")";
+  scenario.description =
+      "Moving AI map " + map.name + " (" + std::to_string(map.width) + "x" + std::to_string(map.height) + ")";
   scenario.world = WorldInfo{static_cast<double>(map.width), static_cast<double>(map.height), 1.0};
   scenario.classes = {MovementClass{.name = "ground", .radius = 0.5, .speed = 1.0, .amphibious = false}};
 
@@ -108,7 +108,8 @@ Scenario movingai_to_scenario(const MovingAiMap& map) {
   tiles.height = map.height;
   tiles.terrain.resize(map.cells.size());
   for (std::size_t i = 0; i < map.cells.size(); ++i) {
-    tiles.terrain[i] = terrain_of_spec[static_cast<std::size_t>(kCharTable[static_cast<unsigned char>(map.cells[i])])];
+    tiles.terrain[i] =
+        terrain_of_spec[static_cast<std::size_t>(kCharTable[static_cast<unsigned char>(map.cells[i])])];
   }
   scenario.tiles = std::move(tiles);
   return scenario;

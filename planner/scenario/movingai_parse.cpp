@@ -174,8 +174,9 @@ Status parse_size_line(const Fields& fields, const std::string& where, int& out)
     return make_error(ErrorCode::Parse, where, key + ": expected an integer, got " + quoted(fields.items[1]));
   }
   if (out <= 0 || out > kMaxSide) {
-    return make_error(out <= 0 ? ErrorCode::Value : ErrorCode::Limit, where,
-                      key + ": " + std::to_string(out) + " is out of range, expected 1.." + std::to_string(kMaxSide));
+    return make_error(
+        out <= 0 ? ErrorCode::Value : ErrorCode::Limit, where,
+        key + ": " + std::to_string(out) + " is out of range, expected 1.." + std::to_string(kMaxSide));
   }
   return Ok{};
 }
@@ -210,16 +211,19 @@ Result<MovingAiMap> parse_movingai_map(std::string_view text, const std::string&
       seen = &map_line;
     } else {
       return make_error(ErrorCode::Schema, where,
-                        "unknown header line " + quoted(line) + ", expected \"type octile\", \"height H\", \"width W\" or \"map\"");
+                        "unknown header line " + quoted(line) +
+                            ", expected \"type octile\", \"height H\", \"width W\" or \"map\"");
     }
     if (*seen != 0) {
-      return make_error(ErrorCode::Schema, where,
-                        "duplicate \"" + std::string(key) + "\" header line (first on line " + std::to_string(*seen) + ")");
+      return make_error(
+          ErrorCode::Schema, where,
+          "duplicate \"" + std::string(key) + "\" header line (first on line " + std::to_string(*seen) + ")");
     }
     *seen = lines.number();
     if (key == "type") {
       if (fields.count != 2 || fields.items[1] != "octile") {
-        return make_error(ErrorCode::Value, where, "unsupported map type " + quoted(line) + ", expected \"type octile\"");
+        return make_error(ErrorCode::Value, where,
+                          "unsupported map type " + quoted(line) + ", expected \"type octile\"");
       }
     } else if (key == "height") {
       if (auto status = parse_size_line(fields, where, map.height); !status) return status.error();
@@ -251,24 +255,25 @@ Result<MovingAiMap> parse_movingai_map(std::string_view text, const std::string&
     }
     if (line.size() != width) {
       return make_error(ErrorCode::Parse, at_line(source, lines.number()),
-                        "row " + std::to_string(y) + " has " + std::to_string(line.size()) + " cells, expected " +
-                            std::to_string(width));
+                        "row " + std::to_string(y) + " has " + std::to_string(line.size()) +
+                            " cells, expected " + std::to_string(width));
     }
     for (std::size_t x = 0; x < width; ++x) {
       if (!kIsMapChar[static_cast<unsigned char>(line[x])]) {
         return make_error(ErrorCode::Parse, at_line(source, lines.number()),
-                          "column " + std::to_string(x + 1) + " (x = " + std::to_string(x) + ", y = " +
-                              std::to_string(y) + "): unknown map character " + describe_char(line[x]) +
-                              ", expected one of . G @ O T S W");
+                          "column " + std::to_string(x + 1) + " (x = " + std::to_string(x) +
+                              ", y = " + std::to_string(y) + "): unknown map character " +
+                              describe_char(line[x]) + ", expected one of . G @ O T S W");
       }
     }
-    std::copy(line.begin(), line.end(), map.cells.begin() + static_cast<std::ptrdiff_t>(width * static_cast<std::size_t>(y)));
+    std::copy(line.begin(), line.end(),
+              map.cells.begin() + static_cast<std::ptrdiff_t>(width * static_cast<std::size_t>(y)));
     ++y;
   }
   if (y < map.height) {
     return make_error(ErrorCode::Parse, at_line(source, std::max(1, lines.number())),
-                      "map ends after " + std::to_string(y) + " rows, expected " + std::to_string(map.height) +
-                          " (height " + std::to_string(map.height) + ")");
+                      "map ends after " + std::to_string(y) + " rows, expected " +
+                          std::to_string(map.height) + " (height " + std::to_string(map.height) + ")");
   }
   return map;
 }
@@ -295,8 +300,9 @@ Result<std::vector<MovingAiProblem>> parse_movingai_scen(std::string_view text, 
       first = false;
       if (f[0] == "version") {
         if (fields.count != 2 || (f[1] != "1" && f[1] != "1.0")) {
-          return make_error(ErrorCode::Parse, at_line(source, number),
-                            "unsupported version line " + quoted(line) + ", expected \"version 1\" or \"version 1.0\"");
+          return make_error(
+              ErrorCode::Parse, at_line(source, number),
+              "unsupported version line " + quoted(line) + ", expected \"version 1\" or \"version 1.0\"");
         }
         continue;
       }
@@ -309,7 +315,8 @@ Result<std::vector<MovingAiProblem>> parse_movingai_scen(std::string_view text, 
     if (fields.count != kScenFields) {
       return make_error(ErrorCode::Parse, at_line(source, number),
                         "expected 9 fields (bucket map map_width map_height start_x start_y goal_x goal_y "
-                        "optimal_length), got " + std::to_string(fields.count));
+                        "optimal_length), got " +
+                            std::to_string(fields.count));
     }
 
     auto field_error = [&](ErrorCode code, std::size_t index, const std::string& what) -> Error {
@@ -324,8 +331,9 @@ Result<std::vector<MovingAiProblem>> parse_movingai_scen(std::string_view text, 
     }
     for (std::size_t i : {2u, 3u}) {
       if (ints[i] <= 0 || ints[i] > kMaxSide) {
-        return field_error(ErrorCode::Value, i,
-                           std::to_string(ints[i]) + " is out of range, expected 1.." + std::to_string(kMaxSide));
+        return field_error(
+            ErrorCode::Value, i,
+            std::to_string(ints[i]) + " is out of range, expected 1.." + std::to_string(kMaxSide));
       }
     }
     for (std::size_t i : {4u, 5u, 6u, 7u}) {
@@ -333,8 +341,9 @@ Result<std::vector<MovingAiProblem>> parse_movingai_scen(std::string_view text, 
       const int limit = is_x ? ints[2] : ints[3];
       if (ints[i] < 0 || ints[i] >= limit) {
         return field_error(ErrorCode::Value, i,
-                           std::to_string(ints[i]) + " is outside the map, expected 0.." + std::to_string(limit - 1) +
-                               (is_x ? " (map_width " : " (map_height ") + std::to_string(limit) + ")");
+                           std::to_string(ints[i]) + " is outside the map, expected 0.." +
+                               std::to_string(limit - 1) + (is_x ? " (map_width " : " (map_height ") +
+                               std::to_string(limit) + ")");
       }
     }
     double length = 0;

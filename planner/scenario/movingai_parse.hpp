@@ -33,14 +33,14 @@ struct MovingAiMap {
 
 /// One line of a Moving AI `.scen` file: a single-agent problem with its optimal length.
 struct MovingAiProblem {
-  int line = 0;                ///< 1-based line number in the .scen file.
-  int bucket = 0;              ///< Difficulty bucket (field 1), informative only.
-  std::string map_name;        ///< Field 2 as written, e.g. "maps/dao/arena2.map".
-  int map_width = 0;           ///< Field 3, cells.
-  int map_height = 0;          ///< Field 4, cells.
-  glm::ivec2 start{0, 0};      ///< Fields 5-6, cell (x = column, y = row).
-  glm::ivec2 goal{0, 0};       ///< Fields 7-8, cell (x = column, y = row).
-  double optimal_length = 0;   ///< Field 9, in cells (straight step 1, diagonal sqrt(2)).
+  int line = 0;               ///< 1-based line number in the .scen file.
+  int bucket = 0;             ///< Difficulty bucket (field 1), informative only.
+  std::string map_name;       ///< Field 2 as written, e.g. "maps/dao/arena2.map".
+  int map_width = 0;          ///< Field 3, cells.
+  int map_height = 0;         ///< Field 4, cells.
+  glm::ivec2 start{0, 0};     ///< Fields 5-6, cell (x = column, y = row).
+  glm::ivec2 goal{0, 0};      ///< Fields 7-8, cell (x = column, y = row).
+  double optimal_length = 0;  ///< Field 9, in cells (straight step 1, diagonal sqrt(2)).
   /// Absolute tolerance for comparing a computed length with optimal_length, from the
   /// printed field 9 by movingai_length_tolerance (movingai_check.hpp).
   double tolerance = 1e-3;
@@ -66,6 +66,7 @@ std::filesystem::path scen_map_path(const std::filesystem::path& scen_file, cons
 /// The `.scen` files named by `inputs`: a file is taken as given, a directory
 /// contributes its `*.scen` regular files (not recursive), sorted by name. The order of
 /// `inputs` is kept. A missing path is an Io error.
-Result<std::vector<std::filesystem::path>> collect_scen_files(const std::vector<std::filesystem::path>& inputs);
+Result<std::vector<std::filesystem::path>> collect_scen_files(
+    const std::vector<std::filesystem::path>& inputs);
 
 }  // namespace pathscope

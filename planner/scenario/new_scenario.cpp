@@ -38,11 +38,13 @@ Result<Scenario> make_new_scenario(const NewScenarioParams& params) {
     return field_error(ErrorCode::Value, "world.height", "must be a height in metres" + limit);
   }
   if (!(params.cell_size >= L::kMinCellSize) || !std::isfinite(params.cell_size)) {
-    return field_error(ErrorCode::Value, "world.cell_size", "must be at least " + format_number(L::kMinCellSize) + " m");
+    return field_error(ErrorCode::Value, "world.cell_size",
+                       "must be at least " + format_number(L::kMinCellSize) + " m");
   }
   const std::vector<TerrainType> terrains = default_terrain_types();
   if (params.terrain >= terrains.size()) {
-    return field_error(ErrorCode::Value, "terrain", "no default terrain number " + std::to_string(params.terrain));
+    return field_error(ErrorCode::Value, "terrain",
+                       "no default terrain number " + std::to_string(params.terrain));
   }
   Scenario s = make_empty_scenario(params.width, params.height, params.cell_size);
   s.name = "untitled";
@@ -53,9 +55,7 @@ Result<Scenario> make_new_scenario(const NewScenarioParams& params) {
                            " cells; at most " + std::to_string(L::kMaxGridSide) + " per side");
   }
   // Tiles must fit inside the world: only whole cells get the chosen terrain.
-  auto whole = [&](int n, double side) {
-    return n * params.cell_size <= side * (1 + 1e-9) ? n : n - 1;
-  };
+  auto whole = [&](int n, double side) { return n * params.cell_size <= side * (1 + 1e-9) ? n : n - 1; };
   TileGrid tiles;
   tiles.width = whole(cells.x, params.width);
   tiles.height = whole(cells.y, params.height);

@@ -22,17 +22,17 @@ namespace pathscope {
 
 /// Documented limits of the scenario format; loading rejects anything beyond them.
 struct ScenarioLimits {
-  static constexpr int kMaxGridSide = 8192;              ///< Cells per side of any grid.
-  static constexpr double kMaxWorldSide = 1.0e6;         ///< Metres per side of the world.
-  static constexpr double kMinCellSize = 1.0e-3;         ///< Metres.
-  static constexpr std::size_t kMaxTerrainTypes = 64;    ///< Terrain types per scenario.
-  static constexpr std::size_t kMaxMovementClasses = 16; ///< Movement classes per scenario.
-  static constexpr std::size_t kMaxItems = 1'000'000;    ///< Entries in any one array.
-  static constexpr std::size_t kMaxPolygonPoints = 100'000; ///< Vertices of one polygon or polyline.
+  static constexpr int kMaxGridSide = 8192;                  ///< Cells per side of any grid.
+  static constexpr double kMaxWorldSide = 1.0e6;             ///< Metres per side of the world.
+  static constexpr double kMinCellSize = 1.0e-3;             ///< Metres.
+  static constexpr std::size_t kMaxTerrainTypes = 64;        ///< Terrain types per scenario.
+  static constexpr std::size_t kMaxMovementClasses = 16;     ///< Movement classes per scenario.
+  static constexpr std::size_t kMaxItems = 1'000'000;        ///< Entries in any one array.
+  static constexpr std::size_t kMaxPolygonPoints = 100'000;  ///< Vertices of one polygon or polyline.
   /// Distinct road speed factors (as floats). With at most 64 terrains and a bridge flag
   /// this bounds the raster's terrain/road/bridge combinations well below its 16-bit ids.
   static constexpr std::size_t kMaxRoadSpeedFactors = 255;
-  static constexpr double kMaxCostMultiplier = 1.0e6;    ///< Largest finite terrain multiplier.
+  static constexpr double kMaxCostMultiplier = 1.0e6;  ///< Largest finite terrain multiplier.
 };
 
 /// An RGBA colour, 8 bits per channel. Written "#rrggbb" or "#rrggbbaa" in files.
@@ -43,10 +43,10 @@ struct Color {
 
 /// How a unit class moves; terrain costs are given per class.
 struct MovementClass {
-  std::string name;        ///< Unique, e.g. "infantry".
-  double radius = 0.5;     ///< Body radius in metres (> 0).
-  double speed = 1.0;      ///< Top speed on cost-1 terrain, metres per second (> 0).
-  bool amphibious = false; ///< May move between cells of different terrain groups (land/water).
+  std::string name;         ///< Unique, e.g. "infantry".
+  double radius = 0.5;      ///< Body radius in metres (> 0).
+  double speed = 1.0;       ///< Top speed on cost-1 terrain, metres per second (> 0).
+  bool amphibious = false;  ///< May move between cells of different terrain groups (land/water).
   // Simulation (format version 2). An absent value is derived: see sim/unit_motion.hpp.
   std::optional<double> acceleration{};  ///< Metres per second squared (> 0); default 2 x speed.
   std::optional<double> deceleration{};  ///< Metres per second squared (> 0); default 4 x speed.
@@ -56,16 +56,16 @@ struct MovementClass {
   /// Hard shape across / along the heading (Armada's shield ellipses): 1 is a circle,
   /// 0.5 an ellipse half as wide as long. In (0, 1].
   double hard_aspect = 1;
-  int priority = 0;                    ///< Higher priority units give way less (seed 002).
-  std::string planner = "astar";       ///< The registry planner its units' paths come from.
+  int priority = 0;               ///< Higher priority units give way less (seed 002).
+  std::string planner = "astar";  ///< The registry planner its units' paths come from.
   friend bool operator==(const MovementClass&, const MovementClass&) = default;
 };
 
 /// A kind of ground. Moving onto it costs the base distance times its multiplier.
 struct TerrainType {
-  std::string name;     ///< Unique, e.g. "swamp".
-  char symbol = '.';    ///< One printable, non-digit ASCII character used in tile rows.
-  Color color;          ///< Display colour.
+  std::string name;   ///< Unique, e.g. "swamp".
+  char symbol = '.';  ///< One printable, non-digit ASCII character used in tile rows.
+  Color color;        ///< Display colour.
   /// Multiplier per movement class, in the order of Scenario::classes; nullopt = impassable.
   std::vector<std::optional<double>> cost;
   /// Cells of different groups are not connected (Moving AI's land vs water), except
@@ -77,9 +77,9 @@ struct TerrainType {
 /// A base tile grid: one terrain index per cell, row-major, row 0 at the top.
 /// Its cells are world.cell_size metres, so width*cell_size <= world.width.
 struct TileGrid {
-  int width = 0;                       ///< Cells.
-  int height = 0;                      ///< Cells.
-  std::vector<std::uint8_t> terrain;   ///< width*height indices into Scenario::terrains.
+  int width = 0;                      ///< Cells.
+  int height = 0;                     ///< Cells.
+  std::vector<std::uint8_t> terrain;  ///< width*height indices into Scenario::terrains.
   friend bool operator==(const TileGrid&, const TileGrid&) = default;
 };
 
@@ -100,9 +100,9 @@ struct Shape {
 /// A vector feature painted over the tile grid: an obstacle (impassable terrain) or a
 /// terrain region such as a nebula or a swamp. Later features paint over earlier ones.
 struct Feature {
-  std::uint32_t id = 0;   ///< Unique among features; stable across edits.
-  std::string name;       ///< Optional label.
-  std::size_t terrain = 0;///< Index into Scenario::terrains.
+  std::uint32_t id = 0;     ///< Unique among features; stable across edits.
+  std::string name;         ///< Optional label.
+  std::size_t terrain = 0;  ///< Index into Scenario::terrains.
   Shape shape;
   /// Metres per second while the world's motion plays (advance_features); bounces off
   /// the world's edges. {0, 0}: stays put.
@@ -149,18 +149,18 @@ struct Faction {
 struct Influence {
   std::uint32_t id = 0;
   Vec2 center{0, 0};
-  double radius = 1;       ///< Metres (> 0).
-  double strength = 1;     ///< Relative weight (>= 0).
-  std::string faction;     ///< Optional faction name ("" = none).
+  double radius = 1;    ///< Metres (> 0).
+  double strength = 1;  ///< Relative weight (>= 0).
+  std::string faction;  ///< Optional faction name ("" = none).
   friend bool operator==(const Influence&, const Influence&) = default;
 };
 
 /// A road: a polyline of given width that speeds movement up.
 struct Road {
   std::uint32_t id = 0;
-  std::vector<Vec2> points;  ///< >= 2 points.
-  double width = 4;          ///< Metres (> 0).
-  double speed_factor = 1.5; ///< Cost multipliers on the road are divided by this (>= 1).
+  std::vector<Vec2> points;   ///< >= 2 points.
+  double width = 4;           ///< Metres (> 0).
+  double speed_factor = 1.5;  ///< Cost multipliers on the road are divided by this (>= 1).
   friend bool operator==(const Road&, const Road&) = default;
 };
 
@@ -182,7 +182,7 @@ enum class PatrolMode : std::uint8_t {
 /// An order: a kind and its points (world metres).
 struct Order {
   OrderKind kind = OrderKind::None;
-  std::vector<Vec2> points;   ///< Move: 1; Waypoints: >= 1; Patrol: >= 2; None, Stop: 0.
+  std::vector<Vec2> points;  ///< Move: 1; Waypoints: >= 1; Patrol: >= 2; None, Stop: 0.
   PatrolMode patrol = PatrolMode::Loop;
   friend bool operator==(const Order&, const Order&) = default;
 };
@@ -190,11 +190,11 @@ struct Order {
 /// A unit on the map.
 struct Unit {
   std::uint32_t id = 0;
-  std::string faction;        ///< Faction name.
-  std::size_t movement_class = 0; ///< Index into Scenario::classes.
+  std::string faction;             ///< Faction name.
+  std::size_t movement_class = 0;  ///< Index into Scenario::classes.
   Vec2 position{0, 0};
-  double heading = 0;         ///< Radians, 0 = +x, counter-clockwise towards -y.
-  Order order{};              ///< Its own order (format version 2).
+  double heading = 0;  ///< Radians, 0 = +x, counter-clockwise towards -y.
+  Order order{};       ///< Its own order (format version 2).
   friend bool operator==(const Unit&, const Unit&) = default;
 };
 
@@ -203,8 +203,8 @@ struct Unit {
 /// whose orders were handed to the units).
 struct UnitGroup {
   std::uint32_t id = 0;
-  std::string name;                   ///< Optional label.
-  std::vector<std::uint32_t> units;   ///< Unit ids (each in at most one group).
+  std::string name;                  ///< Optional label.
+  std::vector<std::uint32_t> units;  ///< Unit ids (each in at most one group).
   Order order{};
   friend bool operator==(const UnitGroup&, const UnitGroup&) = default;
 };
@@ -218,11 +218,11 @@ enum class AvoidanceMode : std::uint8_t {
 
 /// How the simulation of units runs (format version 2).
 struct SimSettings {
-  double dt = 1.0 / 30.0;            ///< Seconds per step (fixed; 1e-4 to 1).
-  bool continuous = true;            ///< Move lines (true) or sub-sampled discrete moves (false).
-  bool prevention = true;            ///< Separate overlapping hard shapes at the end of each step.
-  bool cooperation = true;           ///< Seed 002's resolution rules between units.
-  bool passages = true;              ///< Narrow passages one direction of travel at a time.
+  double dt = 1.0 / 30.0;   ///< Seconds per step (fixed; 1e-4 to 1).
+  bool continuous = true;   ///< Move lines (true) or sub-sampled discrete moves (false).
+  bool prevention = true;   ///< Separate overlapping hard shapes at the end of each step.
+  bool cooperation = true;  ///< Seed 002's resolution rules between units.
+  bool passages = true;     ///< Narrow passages one direction of travel at a time.
   /// A move (or waypoints) order given to several units at once sends each to its own
   /// slot of a formation round the ordered point (sim/formation.hpp), not all to the point.
   bool formation_goals = true;
@@ -230,22 +230,22 @@ struct SimSettings {
   /// it) looks for a way round them on a small lattice where they stand (sim/detours.cpp).
   bool detours = true;
   AvoidanceMode avoidance = AvoidanceMode::None;
-  double memory_seconds = 2;         ///< How long resolved collisions are remembered (>= 0).
-  double prediction_seconds = 1;     ///< Horizon of predicted positions (> 0, <= 10).
-  int path_budget = 64;              ///< Path requests answered per step (>= 1).
+  double memory_seconds = 2;      ///< How long resolved collisions are remembered (>= 0).
+  double prediction_seconds = 1;  ///< Horizon of predicted positions (> 0, <= 10).
+  int path_budget = 64;           ///< Path requests answered per step (>= 1).
   /// Stuck detection (sim/stuck_detector.hpp): a unit with an order that gets less than
   /// `stuck_progress` metres closer to its order point in `stuck_seconds` is stuck. It
   /// only observes: units move the same whatever these are.
-  double stuck_seconds = 10;         ///< Seconds (> 0).
-  double stuck_progress = 0.5;       ///< Metres (> 0).
+  double stuck_seconds = 10;    ///< Seconds (> 0).
+  double stuck_progress = 0.5;  ///< Metres (> 0).
   /// Collision density as planning cost (seed 002: later paths avoid areas where
   /// collisions keep happening): every `density_refresh` seconds each cell's cost is
   /// multiplied by 1 + density_cost x the density around it (itself and its 8
   /// neighbours, the densest) relative to the densest cell, rounded down to eighths (so
   /// cells under an eighth of the densest add nothing), for every planner that reads the
   /// cost grids. It is planning cost only: units move as fast.
-  double density_cost = 0;           ///< Weight (0 = off, <= 100).
-  double density_refresh = 1;        ///< Seconds between updates of that cost (> 0, <= 60).
+  double density_cost = 0;     ///< Weight (0 = off, <= 100).
+  double density_refresh = 1;  ///< Seconds between updates of that cost (> 0, <= 60).
   friend bool operator==(const SimSettings&, const SimSettings&) = default;
 };
 
@@ -263,7 +263,7 @@ enum class ExpectKind : std::uint8_t {
 /// fails, or when it can no longer fail.
 struct Expectation {
   ExpectKind kind = ExpectKind::NoOverlaps;
-  std::string name;                   ///< Optional label for messages.
+  std::string name;  ///< Optional label for messages.
   /// Unit ids it is about; empty: every unit (Arrive: every unit with a Move or
   /// Waypoints order). Not used by NoOverlaps and NoTunnelling.
   std::vector<std::uint32_t> units;
@@ -271,9 +271,9 @@ struct Expectation {
   /// Passes without one: by the end of the run). The others: checked over the first
   /// `within` seconds (absent: the whole run).
   std::optional<double> within;
-  Vec2 point{0, 0};                   ///< Passes: the point, metres.
-  double radius = 1;                  ///< Passes: how near, metres (> 0).
-  Shape area{};                       ///< Avoids: a Rect or a Circle.
+  Vec2 point{0, 0};   ///< Passes: the point, metres.
+  double radius = 1;  ///< Passes: how near, metres (> 0).
+  Shape area{};       ///< Avoids: a Rect or a Circle.
   friend bool operator==(const Expectation&, const Expectation&) = default;
 };
 
@@ -282,12 +282,12 @@ const char* to_string(ExpectKind kind);
 
 /// A path query: from start to goal for one movement class with one planner.
 struct Query {
-  std::string name;                 ///< Optional label.
+  std::string name;  ///< Optional label.
   Vec2 start{0, 0};
   Vec2 goal{0, 0};
-  std::size_t movement_class = 0;   ///< Index into Scenario::classes.
-  std::string planner = "astar";    ///< A name in the planner registry.
-  std::vector<PlannerParam> params; ///< Overrides of the planner's defaults, sorted by name.
+  std::size_t movement_class = 0;         ///< Index into Scenario::classes.
+  std::string planner = "astar";          ///< A name in the planner registry.
+  std::vector<PlannerParam> params;       ///< Overrides of the planner's defaults, sorted by name.
   std::optional<double> expected_length;  ///< Known optimal length (metres), if any.
   /// The faction whose knowledge the query plans with ("": the world as it is).
   std::string faction;
@@ -296,17 +296,17 @@ struct Query {
 
 /// Hints for the viewer; they never affect planning.
 struct ViewerHints {
-  std::optional<Vec2> center;         ///< World point at the centre of the view.
-  std::optional<double> zoom;         ///< Pixels per metre.
-  std::vector<std::string> layers;    ///< Overlays shown on open.
+  std::optional<Vec2> center;       ///< World point at the centre of the view.
+  std::optional<double> zoom;       ///< Pixels per metre.
+  std::vector<std::string> layers;  ///< Overlays shown on open.
   friend bool operator==(const ViewerHints&, const ViewerHints&) = default;
 };
 
 /// World extent and grid resolution.
 struct WorldInfo {
-  double width = 64;      ///< Metres.
-  double height = 64;     ///< Metres.
-  double cell_size = 1;   ///< Metres per grid cell.
+  double width = 64;     ///< Metres.
+  double height = 64;    ///< Metres.
+  double cell_size = 1;  ///< Metres per grid cell.
   friend bool operator==(const WorldInfo&, const WorldInfo&) = default;
 };
 
@@ -315,9 +315,9 @@ struct Scenario {
   std::string name;
   std::string description;
   WorldInfo world;
-  std::uint64_t seed = 1;            ///< Seed for anything random in simulations.
+  std::uint64_t seed = 1;  ///< Seed for anything random in simulations.
   std::vector<MovementClass> classes;
-  std::vector<TerrainType> terrains; ///< Index 0 is the default ground.
+  std::vector<TerrainType> terrains;  ///< Index 0 is the default ground.
   std::optional<TileGrid> tiles;
   std::vector<Feature> features;
   std::vector<Influence> threats;
@@ -330,7 +330,7 @@ struct Scenario {
   SimSettings sim{};
   std::vector<Query> queries;
   ViewerHints viewer;
-  std::vector<Expectation> expect;   ///< What a regression run checks (may be empty).
+  std::vector<Expectation> expect;  ///< What a regression run checks (may be empty).
   /// A saved game: the unit simulation's whole state as JSON text (opaque here; written
   /// and read by sim::Simulation::state_json and restore_state), or empty.
   std::string sim_state;

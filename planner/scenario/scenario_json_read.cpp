@@ -222,8 +222,8 @@ std::optional<double> read_optional_number(const ObjectReader& obj, std::string_
 
 MovementClass read_class(const Json& j, const std::string& at) {
   const ObjectReader obj(j, at,
-                         {"name", "radius", "speed", "amphibious", "acceleration", "deceleration", "turn_rate",
-                          "hard_radius", "soft_radius", "hard_aspect", "priority", "planner"});
+                         {"name", "radius", "speed", "amphibious", "acceleration", "deceleration",
+                          "turn_rate", "hard_radius", "soft_radius", "hard_aspect", "priority", "planner"});
   MovementClass c;
   c.name = read_need(obj, "name", read_string);
   c.radius = read_need(obj, "radius", read_number);
@@ -483,18 +483,19 @@ UnitGroup read_group(const Json& j, const std::string& at) {
   UnitGroup g;
   g.id = read_id(obj);
   g.name = read_or(obj, "name", std::string(), read_string);
-  g.units = read_list(obj.need("units"), obj.at("units"), Limits::kMaxItems, [](const Json& e, const std::string& where) {
-    return static_cast<std::uint32_t>(read_unsigned(e, where, std::numeric_limits<std::uint32_t>::max()));
-  });
+  g.units = read_list(
+      obj.need("units"), obj.at("units"), Limits::kMaxItems, [](const Json& e, const std::string& where) {
+        return static_cast<std::uint32_t>(read_unsigned(e, where, std::numeric_limits<std::uint32_t>::max()));
+      });
   g.order = read_or(obj, "order", Order{}, read_order);
   return g;
 }
 
 void read_sim(const Json& j, Scenario& s) {
   const ObjectReader obj(j, "sim",
-                         {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance", "memory_seconds",
-                          "prediction_seconds", "path_budget", "stuck_seconds", "stuck_progress", "density_cost",
-                          "density_refresh", "formation_goals", "detours"});
+                         {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance",
+                          "memory_seconds", "prediction_seconds", "path_budget", "stuck_seconds",
+                          "stuck_progress", "density_cost", "density_refresh", "formation_goals", "detours"});
   const SimSettings defaults;
   SimSettings& sim = s.sim;
   sim.dt = read_or(obj, "dt", defaults.dt, read_number);
@@ -518,7 +519,8 @@ void read_sim(const Json& j, Scenario& s) {
 }
 
 Query read_query(const Scenario& s, const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"name", "start", "goal", "class", "planner", "params", "expected_length", "faction"});
+  const ObjectReader obj(
+      j, at, {"name", "start", "goal", "class", "planner", "params", "expected_length", "faction"});
   Query q;
   q.name = read_or(obj, "name", std::string(), read_string);
   q.start = read_need(obj, "start", read_vec2);
@@ -641,10 +643,11 @@ Scenario read_scenario(const Json& root) {
            "expected version 1 to " + std::to_string(kScenarioFormatVersion) + ", found 0");
   }
 
-  const ObjectReader top(root, "",
-                         {"format", "version", "name", "description", "world", "seed", "movement_classes",
-                          "terrain_types", "tiles", "features", "threats", "allies", "roads", "bridges",
-                          "factions", "units", "groups", "sim", "queries", "viewer", "expect", "sim_state"});
+  const ObjectReader top(root, "", {"format",  "version",          "name",          "description", "world",
+                                    "seed",    "movement_classes", "terrain_types", "tiles",       "features",
+                                    "threats", "allies",           "roads",         "bridges",     "factions",
+                                    "units",   "groups",           "sim",           "queries",     "viewer",
+                                    "expect",  "sim_state"});
   Scenario s;
   s.name = read_or(top, "name", std::string(), read_string);
   s.description = read_or(top, "description", std::string(), read_string);
@@ -690,7 +693,8 @@ Scenario read_scenario(const Json& root) {
   if (const Json* v = top.find("viewer")) read_viewer(*v, s);
   if (const Json* v = top.find("expect")) s.expect = read_expect(*v);
   if (const Json* v = top.find("sim_state")) {
-    if (!v->is_object()) reject(ErrorCode::Schema, "sim_state", "expected an object (a saved game's simulation state)");
+    if (!v->is_object())
+      reject(ErrorCode::Schema, "sim_state", "expected an object (a saved game's simulation state)");
     s.sim_state = v->dump();
   }
   return s;

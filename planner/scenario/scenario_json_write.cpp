@@ -230,9 +230,11 @@ OrderedJson class_json(const MovementClass& c) {
                    {"amphibious", c.amphibious}};
   // Version 2's fields are written only when set (or not the default), so a class
   // without them reads as it did in version 1.
-  const std::pair<const char*, const std::optional<double>*> limits[] = {
-      {"acceleration", &c.acceleration}, {"deceleration", &c.deceleration}, {"turn_rate", &c.turn_rate},
-      {"hard_radius", &c.hard_radius},   {"soft_radius", &c.soft_radius}};
+  const std::pair<const char*, const std::optional<double>*> limits[] = {{"acceleration", &c.acceleration},
+                                                                         {"deceleration", &c.deceleration},
+                                                                         {"turn_rate", &c.turn_rate},
+                                                                         {"hard_radius", &c.hard_radius},
+                                                                         {"soft_radius", &c.soft_radius}};
   for (const auto& [key, value] : limits) {
     if (*value) o[key] = number(**value);
   }
@@ -248,7 +250,8 @@ OrderedJson order_json(const Order& order) {
   OrderedJson o;
   o["kind"] = kind < std::size(kKinds) ? kKinds[kind] : "";
   if (!order.points.empty()) o["points"] = point_list(order.points);
-  if (order.patrol != PatrolMode::Loop) o["patrol"] = order.patrol == PatrolMode::BackForth ? "back_forth" : "";
+  if (order.patrol != PatrolMode::Loop)
+    o["patrol"] = order.patrol == PatrolMode::BackForth ? "back_forth" : "";
   return o;
 }
 
@@ -356,7 +359,8 @@ OrderedJson scenario_json(const Scenario& s) {
     });
   }
   const auto bridge_json = [](const Bridge& b) -> OrderedJson {
-    return {{"id", b.id}, {"a", vec2(b.a)}, {"b", vec2(b.b)}, {"width", number(b.width)}, {"intact", b.intact}};
+    return {
+        {"id", b.id}, {"a", vec2(b.a)}, {"b", vec2(b.b)}, {"width", number(b.width)}, {"intact", b.intact}};
   };
   if (!s.bridges.empty()) root["bridges"] = list_json(s.bridges, bridge_json);
   if (!s.factions.empty()) {
@@ -365,7 +369,8 @@ OrderedJson scenario_json(const Scenario& s) {
       if (f.sight > 0) o["sight"] = number(f.sight);
       if (f.partial) o["partial"] = true;
       if (!f.memory.empty()) {
-        o["memory"] = list_json(f.memory, [&s](const Feature& m) -> OrderedJson { return feature_json(s, m); });
+        o["memory"] =
+            list_json(f.memory, [&s](const Feature& m) -> OrderedJson { return feature_json(s, m); });
       }
       if (!f.bridges.empty()) o["bridges"] = list_json(f.bridges, bridge_json);
       return o;

@@ -36,13 +36,13 @@ namespace {
 // ---------------------------------------------------------------------------------------
 
 // Ranges of version 2's simulation fields (maps/README.md).
-constexpr int kMaxPriority = 1000;                 // movement_classes[i].priority in [-1000, 1000]
-constexpr double kMinSimDt = 1e-4;                 // sim.dt, seconds
-constexpr double kMaxSimDt = 1;                    // sim.dt, seconds
-constexpr double kMaxPredictionSeconds = 10;       // sim.prediction_seconds
-constexpr int kMaxPathBudget = 1'000'000;          // sim.path_budget, requests per step
-constexpr double kMaxDensityCost = 100;             // sim.density_cost, weight
-constexpr double kMaxDensityRefresh = 60;           // sim.density_refresh, seconds
+constexpr int kMaxPriority = 1000;            // movement_classes[i].priority in [-1000, 1000]
+constexpr double kMinSimDt = 1e-4;            // sim.dt, seconds
+constexpr double kMaxSimDt = 1;               // sim.dt, seconds
+constexpr double kMaxPredictionSeconds = 10;  // sim.prediction_seconds
+constexpr int kMaxPathBudget = 1'000'000;     // sim.path_budget, requests per step
+constexpr double kMaxDensityCost = 100;       // sim.density_cost, weight
+constexpr double kMaxDensityRefresh = 60;     // sim.density_refresh, seconds
 
 bool valid_utf8(const std::string& s) {
   std::size_t i = 0;
@@ -218,9 +218,9 @@ void check_classes(const Scenario& s) {
     check_positive(c.radius, field(at, "radius"));
     check_positive(c.speed, field(at, "speed"));
     // The simulation's limits (version 2); absent ones are derived by the simulation.
-    for (const auto& [value, key] : {std::pair{c.acceleration, "acceleration"},
-                                     std::pair{c.deceleration, "deceleration"},
-                                     std::pair{c.turn_rate, "turn_rate"}, std::pair{c.hard_radius, "hard_radius"}}) {
+    for (const auto& [value, key] :
+         {std::pair{c.acceleration, "acceleration"}, std::pair{c.deceleration, "deceleration"},
+          std::pair{c.turn_rate, "turn_rate"}, std::pair{c.hard_radius, "hard_radius"}}) {
       if (value) check_positive(*value, field(at, key));
     }
     if (c.soft_radius) {
@@ -237,8 +237,8 @@ void check_classes(const Scenario& s) {
     }
     if (c.priority < -kMaxPriority || c.priority > kMaxPriority) {
       reject(ErrorCode::Value, field(at, "priority"),
-             "expected an integer in [-" + std::to_string(kMaxPriority) + ", " + std::to_string(kMaxPriority) +
-                 "], found " + std::to_string(c.priority));
+             "expected an integer in [-" + std::to_string(kMaxPriority) + ", " +
+                 std::to_string(kMaxPriority) + "], found " + std::to_string(c.priority));
     }
     check_name(c.planner, field(at, "planner"));
     if (auto found = require_planner(c.planner, field(at, "planner")); !found) throw Rejected{found.error()};
@@ -449,7 +449,8 @@ void check_factions(const Scenario& s) {
     const double sight = f.sight;
     if (!(std::isfinite(sight) && sight >= 0 && sight <= Limits::kMaxWorldSide)) {
       reject(ErrorCode::Value, field(at, "sight"),
-             "expected a number in [0, " + format_number(Limits::kMaxWorldSide) + "], found " + format_number(sight));
+             "expected a number in [0, " + format_number(Limits::kMaxWorldSide) + "], found " +
+                 format_number(sight));
     }
     const std::string memory_at = field(at, "memory");
     check_count(f.memory.size(), Limits::kMaxItems, memory_at, "remembered features");
@@ -469,7 +470,8 @@ void check_factions(const Scenario& s) {
       const auto [it, fresh] = first_of.emplace(f.bridges[k].id, k);
       if (!fresh) {
         reject(ErrorCode::Value, field(item(bridges_at, k), "id"),
-               "duplicate id " + std::to_string(f.bridges[k].id) + " (also used by " + item(bridges_at, it->second) + ")");
+               "duplicate id " + std::to_string(f.bridges[k].id) + " (also used by " +
+                   item(bridges_at, it->second) + ")");
       }
     }
   }
@@ -484,8 +486,8 @@ void check_order(const Scenario& s, const Order& o, const std::string& at) {
     case OrderKind::Stop:
       if (n != 0) {
         reject(ErrorCode::Value, points_at,
-               std::string(o.kind == OrderKind::None ? "no order" : "a stop order") + " has no points, found " +
-                   std::to_string(n));
+               std::string(o.kind == OrderKind::None ? "no order" : "a stop order") +
+                   " has no points, found " + std::to_string(n));
       }
       break;
     case OrderKind::Move:
@@ -571,8 +573,8 @@ void check_sim(const Scenario& s) {
   in_range(sim.prediction_seconds, 0, kMaxPredictionSeconds, true, "sim.prediction_seconds", "seconds");
   if (sim.path_budget < 1 || sim.path_budget > kMaxPathBudget) {
     reject(ErrorCode::Value, "sim.path_budget",
-           "expected an integer in [1, " + std::to_string(kMaxPathBudget) + "] path requests per step, found " +
-               std::to_string(sim.path_budget));
+           "expected an integer in [1, " + std::to_string(kMaxPathBudget) +
+               "] path requests per step, found " + std::to_string(sim.path_budget));
   }
   check_positive(sim.stuck_seconds, "sim.stuck_seconds");
   check_positive(sim.stuck_progress, "sim.stuck_progress");

@@ -21,10 +21,10 @@ namespace pathscope::sim {
 
 namespace {
 
-constexpr int kArcs = 9;               // arcs in the fan, from full left to full right
-constexpr double kLookAhead = 1.0;     // seconds an arc is followed
-constexpr int kArcSamples = 5;         // points checked along an arc
-constexpr double kRightBias = 0.6;     // potential fields: share of the push that goes right
+constexpr int kArcs = 9;            // arcs in the fan, from full left to full right
+constexpr double kLookAhead = 1.0;  // seconds an arc is followed
+constexpr int kArcSamples = 5;      // points checked along an arc
+constexpr double kRightBias = 0.6;  // potential fields: share of the push that goes right
 
 Vec2 position_at_time(const SimUnit& u, double t_from_now, double dt) {
   if (u.predicted.empty()) return u.position;
@@ -52,9 +52,9 @@ void Simulation::avoid() {
     });
     if (near.empty()) continue;
     const MotionState here{u.position, u.heading, u.speed};
-    const Steer path_steer =
-        steer_along(u.path, std::min(u.waypoint, u.path.size() - 1), u.position, terrain_speed(u, u.position),
-                    2 * stopping_distance(std::max(u.speed, terrain_speed(u, u.position)), m.deceleration) + 1);
+    const Steer path_steer = steer_along(
+        u.path, std::min(u.waypoint, u.path.size() - 1), u.position, terrain_speed(u, u.position),
+        2 * stopping_distance(std::max(u.speed, terrain_speed(u, u.position)), m.deceleration) + 1);
     const Vec2 to_target = path_steer.target - u.position;
     const double target_dist = glm::length(to_target);
     if (target_dist < 1e-9) continue;

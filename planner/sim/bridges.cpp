@@ -110,7 +110,8 @@ void Simulation::keep_bridges() {
       wait_clear(u, entry, flow, 0.5 * b.width);
     }
     if (const auto holder = impl_->bridges.holder(b.id)) {
-      if (std::find(present.begin(), present.end(), *holder) == present.end()) impl_->bridges.release(b.id, *holder);
+      if (std::find(present.begin(), present.end(), *holder) == present.end())
+        impl_->bridges.release(b.id, *holder);
     }
   }
 }

@@ -122,10 +122,16 @@ void lend(SimUnit& b, const SimUnit& a, const Motion& ma) {
 // the same order (and class) settled on its own slot, nearer a's slot than a is by more
 // than a's hard radius (every swap hands the slot to a unit nearer it: no swap undoes
 // another).
-bool swaps_slots(const SimUnit& a, const UnitPrivate& xa, const SimUnit& b, const UnitPrivate& xb, double hard_radius) {
-  if (!a.formation || !b.formation || a.formation_point != b.formation_point || xa.platoon != xb.platoon) return false;
-  if (a.movement_class != b.movement_class || a.order.kind != OrderKind::Move || b.order.kind != OrderKind::Move) return false;
-  if (a.state != MoveState::Moving || a.yield != Yield::None || b.state != MoveState::ReachedGoal || !settled(b)) return false;
+bool swaps_slots(const SimUnit& a, const UnitPrivate& xa, const SimUnit& b, const UnitPrivate& xb,
+                 double hard_radius) {
+  if (!a.formation || !b.formation || a.formation_point != b.formation_point || xa.platoon != xb.platoon)
+    return false;
+  if (a.movement_class != b.movement_class || a.order.kind != OrderKind::Move ||
+      b.order.kind != OrderKind::Move)
+    return false;
+  if (a.state != MoveState::Moving || a.yield != Yield::None || b.state != MoveState::ReachedGoal ||
+      !settled(b))
+    return false;
   if (a.order.points.empty() || b.order.points.empty()) return false;
   const Vec2 slot = a.order.points.back();
   return glm::length(b.position - slot) + hard_radius < glm::length(a.position - slot);
@@ -187,23 +193,23 @@ void Simulation::detect_collisions() {
         }
         const std::size_t window_end = k1;
         for (; k <= window_end && !found; ++k) {
-        const Vec2 pa = position_at(a, k), pb = position_at(b, k);
-        const double d = glm::length(pa - pb);
-        if (d < soft) {
-          found = true;
-          c.hard = d < hard;
-          c.time = now + static_cast<double>(k + 1) * set.dt;
-          c.point = (pa + pb) * 0.5;
-          // A soft meeting may turn hard a little later: look on for the hard one.
-          for (std::size_t k2 = k + 1; k2 < n && !c.hard; ++k2) {
-            const Vec2 qa = position_at(a, k2), qb = position_at(b, k2);
-            if (glm::length(qa - qb) < hard) {
-              c.hard = true;
-              c.time = now + static_cast<double>(k2 + 1) * set.dt;
-              c.point = (qa + qb) * 0.5;
+          const Vec2 pa = position_at(a, k), pb = position_at(b, k);
+          const double d = glm::length(pa - pb);
+          if (d < soft) {
+            found = true;
+            c.hard = d < hard;
+            c.time = now + static_cast<double>(k + 1) * set.dt;
+            c.point = (pa + pb) * 0.5;
+            // A soft meeting may turn hard a little later: look on for the hard one.
+            for (std::size_t k2 = k + 1; k2 < n && !c.hard; ++k2) {
+              const Vec2 qa = position_at(a, k2), qb = position_at(b, k2);
+              if (glm::length(qa - qb) < hard) {
+                c.hard = true;
+                c.time = now + static_cast<double>(k2 + 1) * set.dt;
+                c.point = (qa + qb) * 0.5;
+              }
             }
           }
-        }
         }
       }
       if (!found) return;
@@ -224,7 +230,8 @@ void Simulation::detect_collisions() {
     density_.width = grid.width();
     density_.height = grid.height();
     density_.cell_size = grid.cell_size();
-    density_.value.assign(static_cast<std::size_t>(grid.width()) * static_cast<std::size_t>(grid.height()), 0.0f);
+    density_.value.assign(static_cast<std::size_t>(grid.width()) * static_cast<std::size_t>(grid.height()),
+                          0.0f);
   }
   for (const Collision& c : collisions_) {
     if (!c.immediate) continue;
@@ -246,12 +253,14 @@ void Simulation::cooperate() {
   // The remembered pairs, for lookup (memory_ keeps its order).
   std::unordered_map<std::uint64_t, std::size_t>& remembered_at = impl_->remembered_at;
   remembered_at.clear();
-  for (std::size_t k = 0; k < memory_.size(); ++k) remembered_at.try_emplace(pair_key(memory_[k].a, memory_[k].b), k);
+  for (std::size_t k = 0; k < memory_.size(); ++k)
+    remembered_at.try_emplace(pair_key(memory_[k].a, memory_[k].b), k);
   std::vector<std::uint8_t> forgotten(memory_.size(), 0);
   for (Collision& c : collisions_) {
     // Remembered: decided already (Basic Planning).
     const auto found = remembered_at.find(pair_key(c.a, c.b));
-    const Memory* remembered = found != remembered_at.end() && !forgotten[found->second] ? &memory_[found->second] : nullptr;
+    const Memory* remembered =
+        found != remembered_at.end() && !forgotten[found->second] ? &memory_[found->second] : nullptr;
     // A slow-down does not hold once the hard collision is imminent: it may escalate.
     const bool imminent = c.hard && (c.immediate || c.time - now <= 0.5);
     if (remembered && imminent && remembered->rule == CooperationRule::SlowDown) {
@@ -262,7 +271,8 @@ void Simulation::cooperate() {
       c.b = remembered->b;
       const SimUnit& ua = units_[c.a.index];
       const SimUnit& ub = units_[c.b.index];
-      const bool linked = (ua.yield != Yield::None && ua.yield_to == c.b) || (ub.yield != Yield::None && ub.yield_to == c.a);
+      const bool linked =
+          (ua.yield != Yield::None && ua.yield_to == c.b) || (ub.yield != Yield::None && ub.yield_to == c.a);
       c.state = linked ? CollisionState::Resolving : CollisionState::Resolved;
       continue;
     }
@@ -270,8 +280,8 @@ void Simulation::cooperate() {
     SimUnit* b = &units_[c.b.index];
     bool a_moves = is_moving(*a), b_moves = is_moving(*b);
     // The decider: the mover; of two movers or two still units, the higher priority.
-    if ((!a_moves && b_moves) ||
-        (a_moves == b_moves && !outranks(*a, impl_->motions[a->movement_class], *b, impl_->motions[b->movement_class]))) {
+    if ((!a_moves && b_moves) || (a_moves == b_moves && !outranks(*a, impl_->motions[a->movement_class], *b,
+                                                                  impl_->motions[b->movement_class]))) {
       std::swap(a, b);
       std::swap(c.a, c.b);
       std::swap(a_moves, b_moves);
@@ -329,7 +339,8 @@ void Simulation::cooperate() {
     const std::size_t from = a_aside ? 0 : std::min(a->waypoint, path_a.empty() ? 0 : path_a.size() - 1);
     const Projection pr = path_a.empty() ? Projection{a->position, direction(a->heading), 0, 0}
                                          : project(path_a, from, a->position, b->position);
-    const Vec2 get_to = path_a.empty() ? a->position : along_path(path_a, pr, hard + ma.hard_radius + kMargin);
+    const Vec2 get_to =
+        path_a.empty() ? a->position : along_path(path_a, pr, hard + ma.hard_radius + kMargin);
     c.get_to = get_to;
     const Vec2 normal{-pr.dir.y, pr.dir.x};
     const double offset = glm::dot(b->position - pr.point, normal);
@@ -381,9 +392,8 @@ void Simulation::cooperate() {
         // Path points under the other unit are left out: past the detour point the
         // unit heads for the first one beyond it.
         const auto first = a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment);
-        const auto last_inside = std::find_if(first, a->path.end(), [&](Vec2 p) {
-          return glm::length(p - b->position) >= hard + kMargin;
-        });
+        const auto last_inside = std::find_if(
+            first, a->path.end(), [&](Vec2 p) { return glm::length(p - b->position) >= hard + kMargin; });
         const bool keep_end = last_inside == a->path.end();  // never drop the goal
         a->path.erase(first, keep_end ? a->path.end() - 1 : last_inside);
         a->path.insert(a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment), detour);
@@ -399,7 +409,8 @@ void Simulation::cooperate() {
       }
       if (higher) {
         // 3.3: push it along our path, ahead of our get-to point.
-        const Vec2 ahead = path_a.empty() ? get_to : along_path(path_a, pr, 2 * hard + ma.hard_radius + kMargin);
+        const Vec2 ahead =
+            path_a.empty() ? get_to : along_path(path_a, pr, 2 * hard + ma.hard_radius + kMargin);
         if (inside(ahead) && !segment_blocked(grid_b, xb.move_key, b->position, ahead)) {
           b->yield = Yield::MoveAside;
           b->yield_to = a->id;
@@ -470,9 +481,11 @@ void Simulation::cooperate() {
       continue;
     }
     // 4.3: the lower slows down enough to reach the meeting point after we have passed.
-    const double a_time = glm::length(get_to - a->position) / std::max(1e-3, a->speed > 0 ? a->speed : ma.speed);
+    const double a_time =
+        glm::length(get_to - a->position) / std::max(1e-3, a->speed > 0 ? a->speed : ma.speed);
     const double b_dist = glm::length(c.point - b->position);
-    const double factor = std::clamp(b_dist / (std::max(1e-3, mb.speed) * std::max(a_time, set.dt)), 0.1, 0.8);
+    const double factor =
+        std::clamp(b_dist / (std::max(1e-3, mb.speed) * std::max(a_time, set.dt)), 0.1, 0.8);
     b->yield = Yield::SlowDown;
     b->yield_to = a->id;
     lend(*b, *a, ma);

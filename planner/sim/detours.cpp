@@ -177,7 +177,8 @@ void Simulation::detour_held_up() {
   if (!set.detours) return;
   const double now = time();
   auto held_up = [&](const SimUnit& u) {
-    if (!u.alive || u.state != MoveState::Moving || u.path.empty() || u.waypoint >= u.path.size()) return false;
+    if (!u.alive || u.state != MoveState::Moving || u.path.empty() || u.waypoint >= u.path.size())
+      return false;
     if (u.yield == Yield::MoveAside || u.yield == Yield::Return) return false;  // moving for another
     if (u.bridge_wait || u.passage_wait) return false;  // waiting its turn, not held up
     const UnitPrivate& x = impl_->extra[u.id.index];

@@ -36,8 +36,10 @@ struct Kind {
 bool disc_open(const CostGrid& grid, const WorldInfo& world, std::uint16_t key, Vec2 p, double r) {
   if (p.x - r < 0 || p.y - r < 0 || p.x + r > world.width || p.y + r > world.height) return false;
   const double s = grid.cell_size();
-  const int x0 = static_cast<int>(std::floor((p.x - r) / s)), x1 = static_cast<int>(std::floor((p.x + r) / s));
-  const int y0 = static_cast<int>(std::floor((p.y - r) / s)), y1 = static_cast<int>(std::floor((p.y + r) / s));
+  const int x0 = static_cast<int>(std::floor((p.x - r) / s)),
+            x1 = static_cast<int>(std::floor((p.x + r) / s));
+  const int y0 = static_cast<int>(std::floor((p.y - r) / s)),
+            y1 = static_cast<int>(std::floor((p.y + r) / s));
   for (int y = y0; y <= y1; ++y) {
     for (int x = x0; x <= x1; ++x) {
       const double cx = std::clamp(p.x, x * s, (x + 1) * s), cy = std::clamp(p.y, y * s, (y + 1) * s);
@@ -184,7 +186,8 @@ FormationPlan plan_formation(const PlanningWorld& world, std::span<const Formati
   plan.direction = direction;
   plan.spacing = formation_spacing(units);
   plan.slots.assign(units.size(), FormationSlot{point, kNoSlot, 0});
-  std::vector<FormationSlot> slots = formation_slots(world, units, point, direction, plan.spacing, units.size());
+  std::vector<FormationSlot> slots =
+      formation_slots(world, units, point, direction, plan.spacing, units.size());
   std::sort(slots.begin(), slots.end(), [](const FormationSlot& a, const FormationSlot& b) {
     return a.row != b.row ? a.row > b.row : a.column < b.column;
   });

@@ -30,11 +30,11 @@ namespace pathscope::sim {
 
 /// A unit to place in a formation.
 struct FormationUnit {
-  Vec2 position{0, 0};           ///< Metres.
-  std::size_t movement_class = 0;///< Index into the scenario's classes.
-  std::uint16_t move_key = 0;    ///< Its terrain group's move key (CostGrid::move_key).
-  double hard_radius = 0.5;      ///< Metres (its class's hard radius).
-  double soft_radius = 0.75;     ///< Metres.
+  Vec2 position{0, 0};             ///< Metres.
+  std::size_t movement_class = 0;  ///< Index into the scenario's classes.
+  std::uint16_t move_key = 0;      ///< Its terrain group's move key (CostGrid::move_key).
+  double hard_radius = 0.5;        ///< Metres (its class's hard radius).
+  double soft_radius = 0.75;       ///< Metres.
 };
 
 /// One slot of a formation: where, and its place on the lattice.
@@ -46,9 +46,9 @@ struct FormationSlot {
 
 /// The goal slots of a group order.
 struct FormationPlan {
-  Vec2 point{0, 0};       ///< The ordered point.
-  Vec2 direction{1, 0};   ///< Unit vector: the way the group travels.
-  double spacing = 0;     ///< Metres between neighbouring lattice points.
+  Vec2 point{0, 0};      ///< The ordered point.
+  Vec2 direction{1, 0};  ///< Unit vector: the way the group travels.
+  double spacing = 0;    ///< Metres between neighbouring lattice points.
   /// Per unit, in the order the units were given: its slot, or one with row kNoSlot
   /// (position: the ordered point) when no free slot was found.
   std::vector<FormationSlot> slots;
@@ -73,7 +73,8 @@ Vec2 travel_direction(std::span<const FormationUnit> units, Vec2 point);
 
 /// Free lattice points for `count` units round `point` (see the top of this file), in
 /// the order they were found (nearest first); fewer when the region has no more room
-/// within 4 x (ceil(sqrt(count)) + 1) lattice steps plus kSlotReach metres. Deterministic: integer lattice keys, a fixed order, no clock.
+/// within 4 x (ceil(sqrt(count)) + 1) lattice steps plus kSlotReach metres. Deterministic: integer lattice
+/// keys, a fixed order, no clock.
 std::vector<FormationSlot> formation_slots(const PlanningWorld& world, std::span<const FormationUnit> units,
                                            Vec2 point, Vec2 direction, double spacing, std::size_t count);
 

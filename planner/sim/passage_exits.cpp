@@ -91,7 +91,8 @@ void Simulation::run_out_of_passages(SimUnit& u) {
           segment_blocked(grid, key, end, way[after])) {
         continue;
       }
-      out.insert(out.end(), way.begin() + static_cast<std::ptrdiff_t>(next), way.begin() + static_cast<std::ptrdiff_t>(upto));
+      out.insert(out.end(), way.begin() + static_cast<std::ptrdiff_t>(next),
+                 way.begin() + static_cast<std::ptrdiff_t>(upto));
       out.push_back(s.exit);
       out.push_back(end);
       next = after;

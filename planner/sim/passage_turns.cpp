@@ -35,8 +35,8 @@ struct Traversal {
   bool inside = false;
   bool known = false;  ///< `flow` is known (a unit with no path inside has none).
   Vec2 flow{0, 0};
-  Vec2 entry{0, 0};    ///< Where its way enters the passage (its position when inside).
-  double distance = 0; ///< Metres along its way to the entry.
+  Vec2 entry{0, 0};     ///< Where its way enters the passage (its position when inside).
+  double distance = 0;  ///< Metres along its way to the entry.
 };
 
 // Walks the unit's way (its position, then its path from its waypoint on) in steps of
@@ -130,7 +130,8 @@ void Simulation::make_passage_maps() {
 
 void Simulation::keep_passages() {
   // Stepping clear of a bridge or a passage to wait: still waiting, below everyone.
-  for (SimUnit& u : units_) u.passage_wait = u.yield == Yield::MoveAside && u.home == u.aside && !unit(u.yield_to);
+  for (SimUnit& u : units_)
+    u.passage_wait = u.yield == Yield::MoveAside && u.home == u.aside && !unit(u.yield_to);
   if (!scenario().sim.passages) return;
   const double now = time();
   make_passage_maps();
@@ -167,7 +168,8 @@ void Simulation::keep_passages() {
     // Out of a passage a moment ago and still near it: those queueing at this end wait
     // for it to clear their way.
     // (Not when its way goes back into it: then it asks again, as any unit does.)
-    if (x.last_passage >= 0 && (!t || (!t->inside && static_cast<std::int64_t>(t->passage) != x.last_passage)) &&
+    if (x.last_passage >= 0 &&
+        (!t || (!t->inside && static_cast<std::int64_t>(t->passage) != x.last_passage)) &&
         now - x.passage_time <= kClearSeconds) {
       const auto k = static_cast<std::size_t>(x.last_passage);
       const Passage& out = map.passages()[k];
@@ -250,7 +252,6 @@ void Simulation::keep_passages() {
   }
 }
 
-
 // ---------------------------------------------------------------------------------------
 // The way out, claimed. Units waiting for a passage step off the ways of the units
 // coming through it: not only the line through it (wait_clear) but each such unit's path
@@ -259,9 +260,9 @@ void Simulation::keep_passages() {
 
 namespace {
 
-constexpr double kClaimReach = 48;   // metres of each way claimed
-constexpr int kStepOffCells = 40;    // cells searched round a waiting unit for a free one
-constexpr double kMouthClear = 6;    // metres round a held passage kept clear
+constexpr double kClaimReach = 48;  // metres of each way claimed
+constexpr int kStepOffCells = 40;   // cells searched round a waiting unit for a free one
+constexpr double kMouthClear = 6;   // metres round a held passage kept clear
 
 }  // namespace
 
@@ -358,7 +359,9 @@ bool Simulation::step_off_claimed(SimUnit& u) {
       const glm::ivec2 at = grid.cell(c);
       for (int k = 0; k < 4; ++k) {
         const int nx = at.x + kDx[k], ny = at.y + kDy[k];
-        if (!grid.in_bounds(nx, ny) || std::abs(nx - start.x) > kStepOffCells || std::abs(ny - start.y) > kStepOffCells) continue;
+        if (!grid.in_bounds(nx, ny) || std::abs(nx - start.x) > kStepOffCells ||
+            std::abs(ny - start.y) > kStepOffCells)
+          continue;
         const std::uint32_t n = grid.index(nx, ny);
         std::uint8_t& was = seen[(ny - start.y + kStepOffCells) * kSide + (nx - start.x + kStepOffCells)];
         if (was) continue;

@@ -39,7 +39,8 @@ PassageMap::PassageMap(const CostGrid& grid, const PassageRules& rules) : rules_
   // runs of joined cells; every cell of a run gets the run's length if shorter.
   std::vector<float> straight(n, std::numeric_limits<float>::infinity());  // rows and columns
   std::vector<float> diagonal(n, std::numeric_limits<float>::infinity());
-  const std::array<glm::ivec2, 4> dirs{glm::ivec2{1, 0}, glm::ivec2{0, 1}, glm::ivec2{1, 1}, glm::ivec2{1, -1}};
+  const std::array<glm::ivec2, 4> dirs{glm::ivec2{1, 0}, glm::ivec2{0, 1}, glm::ivec2{1, 1},
+                                       glm::ivec2{1, -1}};
   std::vector<std::uint32_t> run;
   for (const glm::ivec2 d : dirs) {
     const bool diag = d.x != 0 && d.y != 0;
@@ -104,7 +105,8 @@ PassageMap::PassageMap(const CostGrid& grid, const PassageRules& rules) : rules_
     }
     const double s = grid.cell_size();
     p.bounds = Box2{Vec2{lo.x * s, lo.y * s}, Vec2{(hi.x + 1) * s, (hi.y + 1) * s}};
-    if (std::max(p.bounds.hi.x - p.bounds.lo.x, p.bounds.hi.y - p.bounds.lo.y) > rules.max_length + 1e-9) continue;
+    if (std::max(p.bounds.hi.x - p.bounds.lo.x, p.bounds.hi.y - p.bounds.lo.y) > rules.max_length + 1e-9)
+      continue;
     std::sort(p.cells.begin(), p.cells.end());
     for (const std::uint32_t c : p.cells) cell_passage_[c] = static_cast<std::int32_t>(passages_.size());
     passages_.push_back(std::move(p));

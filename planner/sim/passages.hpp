@@ -41,10 +41,10 @@ namespace pathscope::sim {
 
 /// Where passages are and what the rule does, per movement class.
 struct PassageRules {
-  double max_width = 5;      ///< Metres: runs this short or shorter are narrow.
-  double max_length = 48;    ///< Metres: longest side of a passage's bounds.
-  double look_ahead = 4;     ///< Metres of its way ahead a unit looks for a passage.
-  double turn_seconds = 15;  ///< Waiting this long, a direction gets the next turn...
+  double max_width = 5;            ///< Metres: runs this short or shorter are narrow.
+  double max_length = 48;          ///< Metres: longest side of a passage's bounds.
+  double look_ahead = 4;           ///< Metres of its way ahead a unit looks for a passage.
+  double turn_seconds = 15;        ///< Waiting this long, a direction gets the next turn...
   double crowd_turn_seconds = 25;  ///< ...or this long while more than `trickle` units are inside.
   std::uint32_t trickle = 2;       ///< Units inside a passage (or granted it) that are no crowd.
 };

@@ -69,8 +69,8 @@ class PathService {
   };
   const PlanningWorld& world_;
   std::deque<Queued> queue_;
-  std::vector<std::uint32_t> ticket_;   // per unit slot: its latest ticket
-  std::vector<std::uint8_t> queued_;    // per unit slot: a live request is queued
+  std::vector<std::uint32_t> ticket_;  // per unit slot: its latest ticket
+  std::vector<std::uint8_t> queued_;   // per unit slot: a live request is queued
   std::size_t pending_ = 0;
   std::vector<std::unique_ptr<Planner>> planners_;  // per movement class, made on first use
 };

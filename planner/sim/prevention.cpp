@@ -35,12 +35,13 @@ namespace pathscope::sim {
 namespace {
 
 constexpr int kPreventionPasses = 16;
-constexpr double kSlack = 1e-9;  // metres pushed beyond the overlap, so touching is not overlapping
+constexpr double kSlack = 1e-9;      // metres pushed beyond the overlap, so touching is not overlapping
 constexpr double kTolerance = 1e-7;  // overlaps below this are rounding at a contact, left alone
 
 // The overlap of two units' hard shapes along the line between them, and its direction
 // (from a to b).
-double overlap(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb, Vec2& n, double& dist) {
+double overlap(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb, Vec2& n,
+               double& dist) {
   const Vec2 d = b.position - a.position;
   dist = glm::length(d);
   n = dist > 1e-12 ? d / dist : Vec2{1, 0};
@@ -131,7 +132,8 @@ void Simulation::count_step() {
     const SimUnit& b = units_[j];
     Vec2 n;
     double dist;
-    const double over = overlap(a, impl_->motions[a.movement_class], b, impl_->motions[b.movement_class], n, dist);
+    const double over =
+        overlap(a, impl_->motions[a.movement_class], b, impl_->motions[b.movement_class], n, dist);
     if (over <= 1e-6) return;
     counters_.max_overlap_m = std::max(counters_.max_overlap_m, over);
     const std::uint64_t key = (static_cast<std::uint64_t>(j) << 32) | i;
@@ -147,7 +149,8 @@ void Simulation::count_step() {
   for (std::size_t i = 0; i < units_.size(); ++i) {
     const SimUnit& u = units_[i];
     if (!u.alive || u.previous == u.position) continue;
-    if (segment_blocked(world_->grid(u.movement_class), impl_->extra[i].move_key, u.previous, u.position)) flag(i);
+    if (segment_blocked(world_->grid(u.movement_class), impl_->extra[i].move_key, u.previous, u.position))
+      flag(i);
   }
   // Tunnelling through units: the two moves, taken as straight lines over the step,
   // brought the centres closer than their hard radii while both ends are apart.
@@ -157,7 +160,8 @@ void Simulation::count_step() {
   impl_->hash.pairs_within(impl_->points, move_reach, [&](std::uint32_t i, std::uint32_t j) {
     const SimUnit& a = units_[i];
     const SimUnit& b = units_[j];
-    const double r = impl_->motions[a.movement_class].hard_radius + impl_->motions[b.movement_class].hard_radius;
+    const double r =
+        impl_->motions[a.movement_class].hard_radius + impl_->motions[b.movement_class].hard_radius;
     const Vec2 p0 = b.previous - a.previous;
     const Vec2 p1 = b.position - a.position;
     // Both ends apart (by a little less than r, so rounding at contact does not count).

@@ -81,7 +81,8 @@ class Writer {
 
 class Reader {
  public:
-  Reader(const char* data, std::size_t size) : p_(reinterpret_cast<const unsigned char*>(data)), end_(p_ + size) {}
+  Reader(const char* data, std::size_t size)
+      : p_(reinterpret_cast<const unsigned char*>(data)), end_(p_ + size) {}
   bool ok() const { return ok_; }
   bool done() const { return p_ == end_; }
   std::uint8_t byte() {
@@ -178,9 +179,9 @@ std::uint8_t groups_changed(const SimUnit& was, const SimUnit& now, bool path_di
   if (!(was.yield_to == now.yield_to) || !same_vec(was.aside, now.aside) || !same_vec(was.home, now.home) ||
       !same_vec(was.get_to, now.get_to))
     g |= kYieldDetail;
-  if (was.alive != now.alive || was.id.generation != now.id.generation || was.scenario_id != now.scenario_id ||
-      was.movement_class != now.movement_class || was.faction != now.faction ||
-      !same_doubles(was.arrived_time, now.arrived_time))
+  if (was.alive != now.alive || was.id.generation != now.id.generation ||
+      was.scenario_id != now.scenario_id || was.movement_class != now.movement_class ||
+      was.faction != now.faction || !same_doubles(was.arrived_time, now.arrived_time))
     g |= kIdentity;
   return g;
 }
@@ -304,8 +305,9 @@ void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec
     }
     const bool time = !same_doubles(c.time, ref.time), point = !same_vec(c.point, ref.point),
                get_to = !same_vec(c.get_to, ref.get_to);
-    w.byte(static_cast<std::uint8_t>((c.hard ? 1 : 0) | (c.immediate ? 2 : 0) | static_cast<int>(c.state) << 2 |
-                                     (time ? 16 : 0) | (point ? 32 : 0) | (get_to ? 64 : 0)));
+    w.byte(static_cast<std::uint8_t>((c.hard ? 1 : 0) | (c.immediate ? 2 : 0) |
+                                     static_cast<int>(c.state) << 2 | (time ? 16 : 0) | (point ? 32 : 0) |
+                                     (get_to ? 64 : 0)));
     w.byte(static_cast<std::uint8_t>(c.rule));
     if (time) w.pair(c.time, ref.time, 0, 0);
     if (point) w.vec(c.point, ref.point);
@@ -352,7 +354,8 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
     if (g & kMotion) r.pair(u.heading, u.speed);
     if (g & kStatus) {
       const std::uint8_t state = r.byte(), yield = r.byte(), bits = r.byte();
-      if (state > static_cast<std::uint8_t>(MoveState::Failed) || yield > static_cast<std::uint8_t>(Yield::Detour))
+      if (state > static_cast<std::uint8_t>(MoveState::Failed) ||
+          yield > static_cast<std::uint8_t>(Yield::Detour))
         return false;
       u.state = static_cast<MoveState>(state);
       u.yield = static_cast<Yield>(yield);
@@ -521,7 +524,8 @@ const char* to_string(DecisionKind kind) {
 std::string describe(const Decision& d) {
   const auto state = [](std::uint8_t s) { return to_string(static_cast<MoveState>(s)); };
   switch (d.kind) {
-    case DecisionKind::Appeared: return fmt("appeared at (%.2f, %.2f), %s", d.point.x, d.point.y, state(d.to));
+    case DecisionKind::Appeared:
+      return fmt("appeared at (%.2f, %.2f), %s", d.point.x, d.point.y, state(d.to));
     case DecisionKind::Removed: return "removed";
     case DecisionKind::State: return fmt("%s -> %s", state(d.from), state(d.to));
     case DecisionKind::PathRequested:
@@ -537,12 +541,14 @@ std::string describe(const Decision& d) {
     case DecisionKind::Collision: {
       const auto rule = static_cast<CooperationRule>(d.to);
       const auto cstate = static_cast<CollisionState>(d.flags >> kDecisionStateShift & 3);
-      return fmt("%s %s collision with unit %u: %s, %s (%s)", d.flags & kDecisionImmediate ? "immediate" : "future",
+      return fmt("%s %s collision with unit %u: %s, %s (%s)",
+                 d.flags & kDecisionImmediate ? "immediate" : "future",
                  d.flags & kDecisionHard ? "hard" : "soft", d.whom, to_string(rule), to_string(cstate),
                  d.flags & kDecisionDecides ? "it decides" : "the other decides");
     }
     case DecisionKind::Yield: {
-      std::string s = fmt("yield %s -> %s", to_string(static_cast<Yield>(d.from)), to_string(static_cast<Yield>(d.to)));
+      std::string s =
+          fmt("yield %s -> %s", to_string(static_cast<Yield>(d.from)), to_string(static_cast<Yield>(d.to)));
       if (d.has_other) s += fmt(" for unit %u", d.whom);
       const auto y = static_cast<Yield>(d.to);
       if (y == Yield::MoveAside || y == Yield::Detour || y == Yield::Return)
@@ -554,7 +560,8 @@ std::string describe(const Decision& d) {
     case DecisionKind::PassageWait:
       return d.to ? "waits before a narrow passage units come through the other way"
                   : "no longer waits before the passage";
-    case DecisionKind::Avoided: return fmt("avoidance turns it %.1f deg off its path", d.value * 180 / std::numbers::pi);
+    case DecisionKind::Avoided:
+      return fmt("avoidance turns it %.1f deg off its path", d.value * 180 / std::numbers::pi);
     case DecisionKind::Pushed: return fmt("collision prevention pushes it %.3f m", d.value);
     case DecisionKind::Arrived: return fmt("arrived at (%.2f, %.2f)", d.point.x, d.point.y);
     case DecisionKind::Stuck: return fmt("flagged stuck: no progress for %.1f s", d.value);
@@ -568,8 +575,8 @@ Recording::Recording(Scenario start, RecordingLimits limits) : start_(std::move(
 }
 
 std::size_t Recording::bytes() const {
-  std::size_t n = data_.size() + offsets_.size() * sizeof(std::uint64_t) + hashes_.size() * sizeof(std::uint64_t) +
-                  decisions_.size() * sizeof(Decision);
+  std::size_t n = data_.size() + offsets_.size() * sizeof(std::uint64_t) +
+                  hashes_.size() * sizeof(std::uint64_t) + decisions_.size() * sizeof(Decision);
   for (const std::string& w : worlds_) n += w.size();
   for (const Snapshot& s : snapshots_) n += s.state.size() + sizeof(Snapshot);
   for (const RecordedStuck& s : stuck_) n += s.text.size() + sizeof(RecordedStuck);
@@ -617,8 +624,9 @@ bool Recording::capture(const Simulation& simulation) {
   const bool key = index % limits_.keyframe_interval == 0;
   offsets_.push_back(data_.size());
   const bool history = index % limits_.keyframe_interval >= 2;
-  encode_frame(key, base_, history ? std::span<const Vec2>(before_) : std::span<const Vec2>(),
-               slots, path_changed_, key ? std::span<const Collision>() : std::span<const Collision>(base_collisions_),
+  encode_frame(key, base_, history ? std::span<const Vec2>(before_) : std::span<const Vec2>(), slots,
+               path_changed_,
+               key ? std::span<const Collision>() : std::span<const Collision>(base_collisions_),
                simulation.collisions(), data_);
   base_collisions_.assign(simulation.collisions().begin(), simulation.collisions().end());
   // The frame just recorded becomes what the next is compared with; paths are copied (and
@@ -639,9 +647,10 @@ bool Recording::capture(const Simulation& simulation) {
   if (first || simulation.time() - last_snapshot_time_ >= limits_.snapshot_seconds - 1e-9)
     take_snapshot(simulation, first);
   if (bytes() > limits_.max_bytes) {
-    stop(fmt("recording stopped at step %llu (%.2f s): it reached its memory cap of %zu MB; the run goes on "
-             "unrecorded",
-             static_cast<unsigned long long>(step), simulation.time(), limits_.max_bytes >> 20));
+    stop(
+        fmt("recording stopped at step %llu (%.2f s): it reached its memory cap of %zu MB; the run goes on "
+            "unrecorded",
+            static_cast<unsigned long long>(step), simulation.time(), limits_.max_bytes >> 20));
   }
   return !stopped();
 }
@@ -712,7 +721,8 @@ void Recording::log_changes(const Simulation& simulation) {
       }
     }
     if (path_changed && !u.path.empty()) {
-      Decision* e = add(was.state == MoveState::WaitingForPath ? DecisionKind::PathFound : DecisionKind::PathChanged);
+      Decision* e =
+          add(was.state == MoveState::WaitingForPath ? DecisionKind::PathFound : DecisionKind::PathChanged);
       e->value = path_length(u.path);
       e->count = static_cast<std::uint32_t>(u.path.size());
       e->point = u.path.back();
@@ -745,8 +755,9 @@ void Recording::log_changes(const Simulation& simulation) {
   std::unordered_map<std::uint64_t, std::uint16_t> contacts;
   for (const Collision& c : simulation.collisions()) {
     const std::uint64_t key = pair_key(c.a, c.b);
-    const auto code = static_cast<std::uint16_t>(static_cast<int>(c.rule) << 8 | static_cast<int>(c.state) << 2 |
-                                                 (c.hard ? 1 : 0) | (c.immediate ? 2 : 0));
+    const auto code =
+        static_cast<std::uint16_t>(static_cast<int>(c.rule) << 8 | static_cast<int>(c.state) << 2 |
+                                   (c.hard ? 1 : 0) | (c.immediate ? 2 : 0));
     if (!contacts.emplace(key, code).second) continue;
     const auto it = contacts_.find(key);
     if (it != contacts_.end() && it->second == code) continue;
@@ -762,9 +773,9 @@ void Recording::log_changes(const Simulation& simulation) {
       d.who = me.scenario_id;
       d.kind = DecisionKind::Collision;
       d.to = static_cast<std::uint8_t>(c.rule);
-      d.flags = static_cast<std::uint8_t>((c.hard ? kDecisionHard : 0) | (c.immediate ? kDecisionImmediate : 0) |
-                                          (side == 0 ? kDecisionDecides : 0) |
-                                          static_cast<int>(c.state) << kDecisionStateShift);
+      d.flags = static_cast<std::uint8_t>(
+          (c.hard ? kDecisionHard : 0) | (c.immediate ? kDecisionImmediate : 0) |
+          (side == 0 ? kDecisionDecides : 0) | static_cast<int>(c.state) << kDecisionStateShift);
       d.has_other = true;
       d.other = other.id;
       d.whom = other.scenario_id;
@@ -851,9 +862,10 @@ void Recording::truncate_after(std::uint64_t step) {
   if (frame_then) {
     base_collisions_ = frame_then->collisions;
     for (const Collision& c : frame_then->collisions) {
-      contacts_.emplace(pair_key(c.a, c.b),
-                        static_cast<std::uint16_t>(static_cast<int>(c.rule) << 8 | static_cast<int>(c.state) << 2 |
-                                                   (c.hard ? 1 : 0) | (c.immediate ? 2 : 0)));
+      contacts_.emplace(
+          pair_key(c.a, c.b),
+          static_cast<std::uint16_t>(static_cast<int>(c.rule) << 8 | static_cast<int>(c.state) << 2 |
+                                     (c.hard ? 1 : 0) | (c.immediate ? 2 : 0)));
     }
   }
   avoiding_.assign(base_.size(), 0);
@@ -867,12 +879,13 @@ void Recording::truncate_after(std::uint64_t step) {
 
 Result<Frame> Recording::frame(std::uint64_t step) const {
   if (!has(step)) {
-    return make_error(ErrorCode::Value, "step",
-                      empty() ? fmt("step %llu was not recorded: the recording is empty",
-                                    static_cast<unsigned long long>(step))
-                              : fmt("step %llu was not recorded (steps %llu to %llu were)",
-                                    static_cast<unsigned long long>(step), static_cast<unsigned long long>(first_step_),
-                                    static_cast<unsigned long long>(last_step())));
+    return make_error(
+        ErrorCode::Value, "step",
+        empty()
+            ? fmt("step %llu was not recorded: the recording is empty", static_cast<unsigned long long>(step))
+            : fmt("step %llu was not recorded (steps %llu to %llu were)",
+                  static_cast<unsigned long long>(step), static_cast<unsigned long long>(first_step_),
+                  static_cast<unsigned long long>(last_step())));
   }
   const std::size_t i = step - first_step_;
   const std::size_t key = i - i % limits_.keyframe_interval;
@@ -885,8 +898,9 @@ Result<Frame> Recording::frame(std::uint64_t step) const {
     const bool history = j - key >= 2;
     if (!decode_frame(std::string_view(data_).substr(offsets_[j], end - offsets_[j]), f.units,
                       history ? std::span<const Vec2>(before) : std::span<const Vec2>(), f.collisions)) {
-      return make_error(ErrorCode::Parse, "frames",
-                        fmt("the frame of step %llu is damaged", static_cast<unsigned long long>(first_step_ + j)));
+      return make_error(
+          ErrorCode::Parse, "frames",
+          fmt("the frame of step %llu is damaged", static_cast<unsigned long long>(first_step_ + j)));
     }
     before.swap(next_before);
   }
@@ -913,8 +927,8 @@ Result<std::unique_ptr<Simulation>> Recording::resume(std::uint64_t step) const 
   if (!has(step)) return frame(step).error();
   const Snapshot* snap = snapshot_before(step);
   if (!snap || snap->world >= worlds_.size())
-    return make_error(ErrorCode::Value, "snapshots", fmt("no snapshot at or before step %llu",
-                                                          static_cast<unsigned long long>(step)));
+    return make_error(ErrorCode::Value, "snapshots",
+                      fmt("no snapshot at or before step %llu", static_cast<unsigned long long>(step)));
   auto world = parse_scenario(worlds_[snap->world], fmt("worlds[%zu]", snap->world));
   if (!world) return world.error();
   world->sim_state.clear();
@@ -926,10 +940,11 @@ Result<std::unique_ptr<Simulation>> Recording::resume(std::uint64_t step) const 
   }
   while (simulation->step_count() < step) simulation->step();
   if (simulation->state_hash() != hash(step)) {
-    return make_error(ErrorCode::Value, "hashes",
-                      fmt("running on from the snapshot of step %llu does not give the recorded state at step %llu "
-                          "(was the recording made by another version of Pathscope?)",
-                          static_cast<unsigned long long>(snap->step), static_cast<unsigned long long>(step)));
+    return make_error(
+        ErrorCode::Value, "hashes",
+        fmt("running on from the snapshot of step %llu does not give the recorded state at step %llu "
+            "(was the recording made by another version of Pathscope?)",
+            static_cast<unsigned long long>(snap->step), static_cast<unsigned long long>(step)));
   }
   return simulation;
 }
@@ -948,7 +963,8 @@ std::string Recording::to_bytes() const {
   j["hashes"] = hashes_;
   j["worlds"] = worlds_;
   Json snaps = Json::array();
-  for (const Snapshot& s : snapshots_) snaps.push_back({{"step", s.step}, {"world", s.world}, {"state", s.state}});
+  for (const Snapshot& s : snapshots_)
+    snaps.push_back({{"step", s.step}, {"world", s.world}, {"state", s.state}});
   j["snapshots"] = std::move(snaps);
   std::string log;
   write_decisions(decisions_, log);
@@ -987,8 +1003,8 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != kVersion)
     return bad("version", "expected " + std::to_string(kVersion));
   try {
-    for (const char* f : {"scenario", "first_step", "keyframe_interval", "frames", "offsets", "hashes", "worlds",
-                          "snapshots", "decisions", "stuck"}) {
+    for (const char* f : {"scenario", "first_step", "keyframe_interval", "frames", "offsets", "hashes",
+                          "worlds", "snapshots", "decisions", "stuck"}) {
       if (!j.contains(f)) return bad(f, "missing");
     }
     if (!j["scenario"].is_string()) return bad("scenario", "expected the scenario's JSON text");
@@ -1026,14 +1042,16 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
       if (!s.is_object() || !s.contains("step") || !s.contains("world") || !s.contains("state") ||
           !s["step"].is_number_unsigned() || !s["world"].is_number_unsigned() || !s["state"].is_string())
         return bad(where, "expected {step, world, state}");
-      Snapshot snap{s["step"].get<std::uint64_t>(), s["world"].get<std::size_t>(), s["state"].get<std::string>()};
+      Snapshot snap{s["step"].get<std::uint64_t>(), s["world"].get<std::size_t>(),
+                    s["state"].get<std::string>()};
       if (snap.world >= rec.worlds_.size()) return bad(where + ".world", "names no world");
       if (!rec.has(snap.step)) return bad(where + ".step", "outside the recorded steps");
       rec.snapshots_.push_back(std::move(snap));
     }
     if (!j["decisions"].is_binary()) return bad("decisions", "expected bytes");
     const auto& log = j["decisions"].get_binary();
-    if (!read_decisions(std::string_view(reinterpret_cast<const char*>(log.data()), log.size()), rec.decisions_))
+    if (!read_decisions(std::string_view(reinterpret_cast<const char*>(log.data()), log.size()),
+                        rec.decisions_))
       return bad("decisions", "damaged");
     if (!j["stuck"].is_array()) return bad("stuck", "expected a list");
     for (const Json& s : j["stuck"]) {
@@ -1048,7 +1066,8 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
       r.text = s.at("text").get<std::string>();
       rec.stuck_.push_back(std::move(r));
     }
-    if (j.contains("stopped") && j["stopped"].is_string()) rec.stop_message_ = j["stopped"].get<std::string>();
+    if (j.contains("stopped") && j["stopped"].is_string())
+      rec.stop_message_ = j["stopped"].get<std::string>();
     return rec;
   } catch (const std::exception& e) {
     return make_error(ErrorCode::Schema, source_name, std::string("a field has the wrong type: ") + e.what());
@@ -1063,11 +1082,14 @@ Result<Recording> Recording::load(const std::filesystem::path& path) {
   namespace fs = std::filesystem;
   const std::string where = path.string();
   std::error_code ec;
-  if (!fs::exists(path, ec) || ec) return make_error(ErrorCode::Io, where, "cannot read the file: it does not exist");
-  if (fs::is_directory(path, ec)) return make_error(ErrorCode::Io, where, "cannot read the file: it is a directory");
+  if (!fs::exists(path, ec) || ec)
+    return make_error(ErrorCode::Io, where, "cannot read the file: it does not exist");
+  if (fs::is_directory(path, ec))
+    return make_error(ErrorCode::Io, where, "cannot read the file: it is a directory");
   if (const std::uintmax_t size = fs::file_size(path, ec); !ec && size > kMaxFileBytes)
-    return make_error(ErrorCode::Limit, where, "the file is " + std::to_string(size) + " bytes; the limit is " +
-                                                   std::to_string(kMaxFileBytes));
+    return make_error(
+        ErrorCode::Limit, where,
+        "the file is " + std::to_string(size) + " bytes; the limit is " + std::to_string(kMaxFileBytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) return make_error(ErrorCode::Io, where, "cannot open the file for reading");
   std::string bytes;

@@ -66,24 +66,24 @@ const char* to_string(DecisionKind kind);
 
 /// Flags of a Collision decision.
 enum DecisionFlags : std::uint8_t {
-  kDecisionHard = 1,       ///< Hard shapes (else soft radii only).
-  kDecisionImmediate = 2,  ///< Overlapping then (else predicted to).
-  kDecisionDecides = 4,    ///< This unit decided (Collision::a).
-  kDecisionStateShift = 3, ///< CollisionState in bits 3-4.
+  kDecisionHard = 1,        ///< Hard shapes (else soft radii only).
+  kDecisionImmediate = 2,   ///< Overlapping then (else predicted to).
+  kDecisionDecides = 4,     ///< This unit decided (Collision::a).
+  kDecisionStateShift = 3,  ///< CollisionState in bits 3-4.
 };
 
 /// One entry of a unit's log.
 struct Decision {
-  std::uint64_t step = 0;      ///< The step after which it was seen.
+  std::uint64_t step = 0;  ///< The step after which it was seen.
   UnitId unit;
-  std::uint32_t who = 0;       ///< The unit's scenario id.
+  std::uint32_t who = 0;  ///< The unit's scenario id.
   DecisionKind kind = DecisionKind::State;
   std::uint8_t from = 0;
   std::uint8_t to = 0;
   std::uint8_t flags = 0;
   bool has_other = false;
   UnitId other;
-  std::uint32_t whom = 0;      ///< The other unit's scenario id.
+  std::uint32_t whom = 0;  ///< The other unit's scenario id.
   std::uint32_t count = 0;
   Vec2 point{0, 0};
   double value = 0;
@@ -97,13 +97,13 @@ std::string describe(const Decision& decision);
 struct RecordedStuck {
   std::uint64_t step = 0;
   UnitId unit;
-  std::uint32_t who = 0;       ///< Scenario id.
-  double time = 0;             ///< Seconds, when flagged.
-  double since = 0;            ///< Seconds, its last progress.
+  std::uint32_t who = 0;  ///< Scenario id.
+  double time = 0;        ///< Seconds, when flagged.
+  double since = 0;       ///< Seconds, its last progress.
   /// The step it made progress again at (it is stuck from `step` to before it), or
   /// kStillStuck.
   std::uint64_t until = kStillStuck;
-  std::string text;            ///< describe(StuckEvent).
+  std::string text;  ///< describe(StuckEvent).
   static constexpr std::uint64_t kStillStuck = ~std::uint64_t{0};
   friend bool operator==(const RecordedStuck&, const RecordedStuck&) = default;
 };
@@ -203,28 +203,28 @@ class Recording {
   RecordingLimits limits_;
   std::uint64_t first_step_ = 0;
   std::uint64_t revision_ = 0;
-  std::string data_;                     // every frame's bytes, one after another
-  std::vector<std::uint64_t> offsets_;   // where each frame begins in data_
-  std::vector<std::uint64_t> hashes_;    // per frame
-  std::vector<std::string> worlds_;      // scenario JSON, units as saved, no sim_state
+  std::string data_;                    // every frame's bytes, one after another
+  std::vector<std::uint64_t> offsets_;  // where each frame begins in data_
+  std::vector<std::uint64_t> hashes_;   // per frame
+  std::vector<std::string> worlds_;     // scenario JSON, units as saved, no sim_state
   std::vector<Snapshot> snapshots_;
   std::vector<Decision> decisions_;
   std::vector<RecordedStuck> stuck_;
   std::string stop_message_;
   // What capture() compares the next step with (not saved: a loaded recording is read only).
-  std::vector<SimUnit> base_;            // the last frame, as decoded
-  std::vector<Vec2> before_;             // positions of the frame before it
-  std::vector<std::uint64_t> digests_;   // path_digest of each slot of base_
+  std::vector<SimUnit> base_;               // the last frame, as decoded
+  std::vector<Vec2> before_;                // positions of the frame before it
+  std::vector<std::uint64_t> digests_;      // path_digest of each slot of base_
   std::vector<std::uint8_t> path_changed_;  // per slot: its path changed in the step captured
   std::vector<Collision> base_collisions_;  // the last frame's collisions
-  std::vector<std::uint8_t> avoiding_;   // per slot: avoidance turned it last step
-  std::vector<std::uint8_t> pushing_;    // per slot: prevention pushed it last step
+  std::vector<std::uint8_t> avoiding_;      // per slot: avoidance turned it last step
+  std::vector<std::uint8_t> pushing_;       // per slot: prevention pushed it last step
   std::unordered_map<std::uint64_t, std::uint16_t> contacts_;  // pair -> rule, state of last step
   std::unique_ptr<StuckDetector> detector_;
-  std::size_t stuck_seen_ = 0;           // detector events already logged
-  std::size_t stuck_watched_from_ = 0;   // stuck_ flags raised by the current detector
+  std::size_t stuck_seen_ = 0;          // detector events already logged
+  std::size_t stuck_watched_from_ = 0;  // stuck_ flags raised by the current detector
   double last_snapshot_time_ = -1;
-  bool live_ = false;                    // made by capture() (not loaded)
+  bool live_ = false;  // made by capture() (not loaded)
 };
 
 }  // namespace pathscope::sim

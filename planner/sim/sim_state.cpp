@@ -5,10 +5,10 @@
 // keep ids stable), what only the simulation reads per unit, the free slots, the queued
 // path requests in order, the remembered resolutions, the last step's collisions, the
 // density map and the cost made from it, the counters, who holds which bridge, the
-// passages' turns, and the next group order's platoon. What is made again from the scenario (the world, the motions, the
-// passage maps' cells) is not. Each unit is one flat list of numbers (a tape: fixed fields,
-// then each variable-length list after its length), so a thousand units stay a thousand
-// lines; doubles are written shortest-exact, so they read back bit for bit.
+// passages' turns, and the next group order's platoon. What is made again from the scenario (the world, the
+// motions, the passage maps' cells) is not. Each unit is one flat list of numbers (a tape: fixed fields, then
+// each variable-length list after its length), so a thousand units stay a thousand lines; doubles are written
+// shortest-exact, so they read back bit for bit.
 
 #include <algorithm>
 #include <cmath>
@@ -82,7 +82,8 @@ class Reader {
   }
   std::uint64_t u(std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
     const Json& v = next();
-    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
+    if (!v.is_number_integer() ||
+        (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
       fail("expected a whole number >= 0 at item " + std::to_string(at_ - 1));
     const auto out = v.get<std::uint64_t>();
     if (out > max) fail("item " + std::to_string(at_ - 1) + " is out of range");
@@ -204,9 +205,11 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes, std::
   u.alive = r.b();
   u.scenario_id = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
   u.movement_class = r.u();
-  if (u.movement_class >= classes) r.fail("movement class " + std::to_string(u.movement_class) + " is not in the scenario");
+  if (u.movement_class >= classes)
+    r.fail("movement class " + std::to_string(u.movement_class) + " is not in the scenario");
   u.faction = r.u();
-  if (u.faction >= std::max<std::size_t>(factions, 1)) r.fail("faction " + std::to_string(u.faction) + " is not in the scenario");
+  if (u.faction >= std::max<std::size_t>(factions, 1))
+    r.fail("faction " + std::to_string(u.faction) + " is not in the scenario");
   u.position = r.vec();
   u.previous = r.vec();
   u.heading = r.num();
@@ -264,10 +267,12 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes, std::
   u.formation = r.more();
   if (u.formation) u.formation_point = r.vec();
   r.done();
-  if (!u.order.points.empty() && u.order_point >= u.order.points.size()) r.fail("order point index past the order's points");
+  if (!u.order.points.empty() && u.order_point >= u.order.points.size())
+    r.fail("order point index past the order's points");
   // (A waypoint index past the path's end is valid: it means the path is done, and every
   // reader checks it; a path can be replaced by a shorter one while the index stays.)
-  if (u.patrol_step != 1 && u.patrol_step != -1) r.fail("patrol step " + std::to_string(u.patrol_step) + ": expected 1 or -1");
+  if (u.patrol_step != 1 && u.patrol_step != -1)
+    r.fail("patrol step " + std::to_string(u.patrol_step) + ": expected 1 or -1");
 }
 
 // The slot `id` names exists in a state of `slots` slots.
@@ -402,7 +407,8 @@ Status Simulation::restore_state(std::string_view text) {
     if (!state.is_object()) throw StateError{"sim_state", "expected an object"};
     const Json& version = field(state, "version", "sim_state");
     if (!version.is_number_integer() || version.get<int>() != kStateVersion) {
-      throw StateError{"sim_state.version", "expected " + std::to_string(kStateVersion) + ", found " + version.dump()};
+      throw StateError{"sim_state.version",
+                       "expected " + std::to_string(kStateVersion) + ", found " + version.dump()};
     }
     const std::size_t classes = scenario().classes.size();
     // Units.
@@ -413,7 +419,8 @@ Status Simulation::restore_state(std::string_view text) {
     for (std::size_t k = 0; k < units.size(); ++k) {
       Reader r(units[k], "sim_state.units[" + std::to_string(k) + "]");
       read_unit(r, slots[k], extra[k], classes, scenario().factions.size());
-      if (slots[k].id.index != k) r.fail("slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k));
+      if (slots[k].id.index != k)
+        r.fail("slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k));
     }
     // What units name of one another and of the world.
     for (std::size_t k = 0; k < slots.size(); ++k) {
@@ -423,18 +430,25 @@ Status Simulation::restore_state(std::string_view text) {
       // (A yield with nobody asking, waiting at a passage, names slot max: "nobody".)
       const bool nobody = u.yield_to.index == std::numeric_limits<std::uint32_t>::max();
       if (u.yield != Yield::None && !nobody && !names_slot(u.yield_to, slots.size()))
-        throw StateError{where, "yield_to names slot " + std::to_string(u.yield_to.index) + ", not in the state"};
+        throw StateError{where,
+                         "yield_to names slot " + std::to_string(u.yield_to.index) + ", not in the state"};
       if (u.lent && u.lent_index >= slots.size())
-        throw StateError{where, "lent rank names slot " + std::to_string(u.lent_index) + ", not in the state"};
+        throw StateError{where,
+                         "lent rank names slot " + std::to_string(u.lent_index) + ", not in the state"};
       if (x.last_bridge >= 0) {
         const auto& bridges = scenario().bridges;
-        const bool known = std::any_of(bridges.begin(), bridges.end(),
-                                       [&](const Bridge& b) { return static_cast<std::int64_t>(b.id) == x.last_bridge; });
-        if (!known) throw StateError{where, "last bridge " + std::to_string(x.last_bridge) + " is not in the scenario"};
+        const bool known = std::any_of(bridges.begin(), bridges.end(), [&](const Bridge& b) {
+          return static_cast<std::int64_t>(b.id) == x.last_bridge;
+        });
+        if (!known)
+          throw StateError{where, "last bridge " + std::to_string(x.last_bridge) + " is not in the scenario"};
       } else if (x.last_bridge != -1) {
-        throw StateError{where, "last bridge " + std::to_string(x.last_bridge) + ": expected a bridge id or -1"};
+        throw StateError{where,
+                         "last bridge " + std::to_string(x.last_bridge) + ": expected a bridge id or -1"};
       }
-      if (x.last_passage < -1) throw StateError{where, "last passage " + std::to_string(x.last_passage) + ": expected an index or -1"};
+      if (x.last_passage < -1)
+        throw StateError{where,
+                         "last passage " + std::to_string(x.last_passage) + ": expected an index or -1"};
     }
     const Json& free_slots = field(state, "free_slots", "sim_state");
     std::vector<std::uint32_t> free;
@@ -443,7 +457,8 @@ Status Simulation::restore_state(std::string_view text) {
       for (std::size_t k = 0; k < free_slots.size(); ++k) {
         const auto slot = static_cast<std::uint32_t>(r.u(units.empty() ? 0 : units.size() - 1));
         if (slots.empty() || slots[slot].alive) r.fail("slot " + std::to_string(slot) + " is not free");
-        if (std::find(free.begin(), free.end(), slot) != free.end()) r.fail("slot " + std::to_string(slot) + " listed twice");
+        if (std::find(free.begin(), free.end(), slot) != free.end())
+          r.fail("slot " + std::to_string(slot) + " listed twice");
         free.push_back(slot);
       }
     }
@@ -478,7 +493,8 @@ Status Simulation::restore_state(std::string_view text) {
       m.until = r.num();
       m.rule = read_enum(r, CooperationRule::SwapSlots);
       r.done();
-      if (!names_slot(m.a, slots.size()) || !names_slot(m.b, slots.size())) r.fail("names a slot not in the state");
+      if (!names_slot(m.a, slots.size()) || !names_slot(m.b, slots.size()))
+        r.fail("names a slot not in the state");
       memory.push_back(m);
     }
     std::vector<Collision> collisions;
@@ -496,7 +512,8 @@ Status Simulation::restore_state(std::string_view text) {
       c.rule = read_enum(r, CooperationRule::SwapSlots);
       c.get_to = r.vec();
       r.done();
-      if (!names_slot(c.a, slots.size()) || !names_slot(c.b, slots.size())) r.fail("names a slot not in the state");
+      if (!names_slot(c.a, slots.size()) || !names_slot(c.b, slots.size()))
+        r.fail("names a slot not in the state");
       collisions.push_back(c);
     }
     // Counters.
@@ -518,19 +535,22 @@ Status Simulation::restore_state(std::string_view text) {
       const Json& d = field(state, "density", "sim_state");
       const Json& w = field(d, "width", "sim_state.density");
       const Json& h = field(d, "height", "sim_state.density");
-      if (!w.is_number_integer() || !h.is_number_integer() || w.get<std::int64_t>() < 0 || h.get<std::int64_t>() < 0)
+      if (!w.is_number_integer() || !h.is_number_integer() || w.get<std::int64_t>() < 0 ||
+          h.get<std::int64_t>() < 0)
         throw StateError{"sim_state.density", "width and height must be whole numbers >= 0"};
       density.width = w.get<int>();
       density.height = h.get<int>();
       density.cell_size = field(d, "cell_size", "sim_state.density").get<double>();
       density.max_value = field(d, "max_value", "sim_state.density").get<float>();
-      const std::size_t n = static_cast<std::size_t>(density.width) * static_cast<std::size_t>(density.height);
+      const std::size_t n =
+          static_cast<std::size_t>(density.width) * static_cast<std::size_t>(density.height);
       // Empty (no step has counted collisions yet), or the world's grid (cooperation.cpp).
       const CostGrid& grid = world_->grid(0);
       if (n > 0 && (density.width != grid.width() || density.height != grid.height())) {
-        throw StateError{"sim_state.density", std::to_string(density.width) + " x " + std::to_string(density.height) +
-                                                  " cells, the world's grid has " + std::to_string(grid.width()) +
-                                                  " x " + std::to_string(grid.height())};
+        throw StateError{"sim_state.density",
+                         std::to_string(density.width) + " x " + std::to_string(density.height) +
+                             " cells, the world's grid has " + std::to_string(grid.width()) + " x " +
+                             std::to_string(grid.height())};
       }
       if (n > 0 && density.cell_size != grid.cell_size())
         throw StateError{"sim_state.density.cell_size", "differs from the world's grid cell size"};
@@ -583,7 +603,8 @@ Status Simulation::restore_state(std::string_view text) {
     }
     for (std::size_t k = 0; k < slots.size() && !passage_maps.empty(); ++k) {
       const std::int64_t last = extra[k].last_passage;
-      if (last >= 0 && static_cast<std::size_t>(last) >= passage_maps[slots[k].movement_class].passages().size()) {
+      if (last >= 0 &&
+          static_cast<std::size_t>(last) >= passage_maps[slots[k].movement_class].passages().size()) {
         throw StateError{"sim_state.units[" + std::to_string(k) + "]",
                          "last passage " + std::to_string(last) + " is not in its class's passages"};
       }
@@ -607,7 +628,8 @@ Status Simulation::restore_state(std::string_view text) {
       r.done();
     }
     const Json& platoon = field(state, "next_order_platoon", "sim_state");
-    if (!platoon.is_number_unsigned()) throw StateError{"sim_state.next_order_platoon", "expected a whole number >= 0"};
+    if (!platoon.is_number_unsigned())
+      throw StateError{"sim_state.next_order_platoon", "expected a whole number >= 0"};
     if (counters.steps != field(state, "steps", "sim_state").get<std::uint64_t>()) {
       throw StateError{"sim_state.steps", "differs from the counters' step count"};
     }

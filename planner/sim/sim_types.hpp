@@ -38,9 +38,9 @@ const char* to_string(MoveState state);
 struct PredictedPoint {
   Vec2 position{0, 0};
   double heading = 0;
-  double speed = 0;             ///< Metres per second.
+  double speed = 0;  ///< Metres per second.
   double time = 0;
-  std::uint32_t waypoint = 0;   ///< The path point it then heads for (path.size(): done).
+  std::uint32_t waypoint = 0;  ///< The path point it then heads for (path.size(): done).
 };
 
 /// How far a collision between two units has got (seed 002).
@@ -76,17 +76,19 @@ struct Collision {
   Vec2 point{0, 0};        ///< Where: the midpoint of the two units then.
   CollisionState state = CollisionState::Unresolved;
   CooperationRule rule = CooperationRule::None;
-  Vec2 get_to{0, 0};       ///< The decider's get-to point (rules MoveAside, SlowDown).
+  Vec2 get_to{0, 0};  ///< The decider's get-to point (rules MoveAside, SlowDown).
 };
 
 /// Figures of a run so far (seed 002's quality measures, and ours).
 struct SimCounters {
   std::uint64_t steps = 0;
-  std::uint64_t hard_overlaps = 0;  ///< Unit pairs whose hard shapes overlapped at the end of a step (each pair once).
-  double max_overlap_m = 0;         ///< The deepest such overlap, metres.
-  std::uint64_t tunnelled = 0;      ///< Units that crossed an obstacle or a unit's hard shape between two steps (each once).
-  std::uint64_t repaths = 0;        ///< Paths requested again (static collisions, rule Repath).
-  std::uint64_t path_requests = 0;  ///< Every path request.
+  std::uint64_t hard_overlaps =
+      0;  ///< Unit pairs whose hard shapes overlapped at the end of a step (each pair once).
+  double max_overlap_m = 0;  ///< The deepest such overlap, metres.
+  std::uint64_t tunnelled =
+      0;  ///< Units that crossed an obstacle or a unit's hard shape between two steps (each once).
+  std::uint64_t repaths = 0;           ///< Paths requested again (static collisions, rule Repath).
+  std::uint64_t path_requests = 0;     ///< Every path request.
   std::uint64_t collisions_found = 0;  ///< Unit-unit collisions detected (pair-steps).
 };
 

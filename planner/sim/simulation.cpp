@@ -68,7 +68,8 @@ const char* to_string(CooperationRule rule) {
 }
 
 bool settled(const SimUnit& u) {
-  return (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) && u.yield == Yield::None && u.speed == 0;
+  return (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) && u.yield == Yield::None &&
+         u.speed == 0;
 }
 
 bool is_moving(const SimUnit& u) {
@@ -112,19 +113,28 @@ Result<Ok> check_order(const Order& order, const WorldInfo& world) {
     case OrderKind::None:
     case OrderKind::Stop: want_min = want_max = 0; break;
     case OrderKind::Move: want_min = want_max = 1; break;
-    case OrderKind::Waypoints: want_min = 1; want_max = SIZE_MAX; break;
-    case OrderKind::Patrol: want_min = 2; want_max = SIZE_MAX; break;
+    case OrderKind::Waypoints:
+      want_min = 1;
+      want_max = SIZE_MAX;
+      break;
+    case OrderKind::Patrol:
+      want_min = 2;
+      want_max = SIZE_MAX;
+      break;
   }
   if (order.points.size() < want_min || order.points.size() > want_max) {
-    return make_error(ErrorCode::Value, "order.points",
-                      "this order takes " + (want_min == want_max ? std::to_string(want_min)
-                                                                  : "at least " + std::to_string(want_min)) +
-                          " point(s), got " + std::to_string(order.points.size()));
+    return make_error(
+        ErrorCode::Value, "order.points",
+        "this order takes " +
+            (want_min == want_max ? std::to_string(want_min) : "at least " + std::to_string(want_min)) +
+            " point(s), got " + std::to_string(order.points.size()));
   }
   for (std::size_t i = 0; i < order.points.size(); ++i) {
     const Vec2 p = order.points[i];
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || p.x < 0 || p.y < 0 || p.x > world.width || p.y > world.height) {
-      return make_error(ErrorCode::Value, "order.points[" + std::to_string(i) + "]", "point is outside the world");
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || p.x < 0 || p.y < 0 || p.x > world.width ||
+        p.y > world.height) {
+      return make_error(ErrorCode::Value, "order.points[" + std::to_string(i) + "]",
+                        "point is outside the world");
     }
   }
   return Ok{};
@@ -242,7 +252,8 @@ UnitId Simulation::add_unit(const Unit& unit) {
       for (int r = 1; r <= 3 && x.move_key == 0; ++r) {
         for (int dy = -r; dy <= r && x.move_key == 0; ++dy) {
           for (int dx = -r; dx <= r && x.move_key == 0; ++dx) {
-            if (grid.in_bounds(c.x + dx, c.y + dy)) x.move_key = grid.move_key(grid.index(c.x + dx, c.y + dy));
+            if (grid.in_bounds(c.x + dx, c.y + dy))
+              x.move_key = grid.move_key(grid.index(c.x + dx, c.y + dy));
           }
         }
       }
@@ -280,7 +291,8 @@ const SimUnit* Simulation::find_scenario_unit(std::uint32_t scenario_id) const {
 }
 
 std::size_t Simulation::unit_count() const {
-  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive; }));
+  return static_cast<std::size_t>(
+      std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive; }));
 }
 
 Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Order& order) {
@@ -302,7 +314,8 @@ Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Or
   for (std::size_t k = 0; k < live.size(); ++k) {
     const UnitId id = live[k];
     SimUnit& u = units_[id.index];
-    impl_->extra[id.index].platoon = platoon != 0 ? platoon : kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
+    impl_->extra[id.index].platoon =
+        platoon != 0 ? platoon : kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
     u.order = order;
     u.formation = formation;
     u.formation_point = formation ? order.points.back() : Vec2{0, 0};
@@ -322,7 +335,8 @@ FormationPlan Simulation::formation_for(std::span<const UnitId> ids, const Order
   for (UnitId id : ids) {
     const SimUnit& u = units_[id.index];
     const Motion& m = impl_->motions[u.movement_class];
-    units.push_back({u.position, u.movement_class, impl_->extra[id.index].move_key, m.hard_radius, m.soft_radius});
+    units.push_back(
+        {u.position, u.movement_class, impl_->extra[id.index].move_key, m.hard_radius, m.soft_radius});
   }
   const Vec2 point = order.points.back();
   Vec2 direction = travel_direction(units, point);
@@ -381,8 +395,8 @@ void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width
     const double first = lateral < 0 ? -1.0 : 1.0;
     for (const double side : {first, -first}) {
       const Vec2 spot = u.position + normal * (side * clear - lateral);
-      const bool inside = spot.x >= 0 && spot.y >= 0 && spot.x <= scenario().world.width &&
-                          spot.y <= scenario().world.height;
+      const bool inside =
+          spot.x >= 0 && spot.y >= 0 && spot.x <= scenario().world.width && spot.y <= scenario().world.height;
       if (!inside || segment_blocked(grid, x.move_key, u.position, spot)) continue;
       wait_at(u, spot);
       return;
@@ -409,8 +423,9 @@ void Simulation::wait_at(SimUnit& u, Vec2 spot) {
   u.yield_until = time() + kYieldSeconds;
   x.yield_path = {spot};
   predict(u);
-  x.next = u.predicted.empty() ? MotionState{u.position, u.heading, 0}
-                               : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+  x.next = u.predicted.empty()
+               ? MotionState{u.position, u.heading, 0}
+               : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
   x.next_from_prediction = !u.predicted.empty();
 }
 
@@ -529,7 +544,8 @@ bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t
     // This move reaches it, or jumps over it (and maybe the next ones too): the next
     // update heads on.
     const double pass = std::max(0.01, std::min(m.hard_radius, glm::length(to.position - from.position)));
-    while (w + 1 < path.size() && distance_sq_to_segment(path[w], from.position, to.position) <= pass * pass) ++w;
+    while (w + 1 < path.size() && distance_sq_to_segment(path[w], from.position, to.position) <= pass * pass)
+      ++w;
     return true;
   }
   return true;
@@ -561,7 +577,8 @@ void Simulation::predict(SimUnit& u) {
       w = w0;
       going = true;
     }
-    u.predicted.push_back(PredictedPoint{next.position, next.heading, next.speed, t + static_cast<double>(k) * set.dt, w});
+    u.predicted.push_back(
+        PredictedPoint{next.position, next.heading, next.speed, t + static_cast<double>(k) * set.dt, w});
     if (!going && next.speed == 0) break;  // stands from here on
     s = next;
   }
@@ -627,8 +644,9 @@ void Simulation::run_state_loops() {
     if (u.yield == Yield::MoveAside || u.yield == Yield::Return) {
       u.predicted.clear();
       predict(u);
-      x.next = u.predicted.empty() ? brake(here, m, dt)
-                                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+      x.next = u.predicted.empty()
+                   ? brake(here, m, dt)
+                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
       x.next_from_prediction = !u.predicted.empty();
       continue;
     }
@@ -641,7 +659,8 @@ void Simulation::run_state_loops() {
             if (u.order.patrol == PatrolMode::Loop) {
               u.order_point = (u.order_point + 1) % n;
             } else {
-              if ((u.patrol_step > 0 && u.order_point + 1 >= n) || (u.patrol_step < 0 && u.order_point == 0)) {
+              if ((u.patrol_step > 0 && u.order_point + 1 >= n) ||
+                  (u.patrol_step < 0 && u.order_point == 0)) {
                 u.patrol_step = -u.patrol_step;
               }
               u.order_point = static_cast<std::size_t>(static_cast<long long>(u.order_point) + u.patrol_step);
@@ -679,7 +698,8 @@ void Simulation::run_state_loops() {
               const Vec2 centre = grid.center(*cell);
               // Only when the path goes on from the centre: else (pushed back through a gap
               // past its path, say) the unit asks for a new path below.
-              if (centre != u.position && centre != u.path[u.waypoint] && !segment_blocked(grid, x.move_key, u.position, centre) &&
+              if (centre != u.position && centre != u.path[u.waypoint] &&
+                  !segment_blocked(grid, x.move_key, u.position, centre) &&
                   !segment_blocked(grid, x.move_key, centre, u.path[u.waypoint])) {
                 u.path.insert(u.path.begin() + static_cast<std::ptrdiff_t>(u.waypoint), centre);
                 predict(u);
@@ -756,7 +776,8 @@ void Simulation::move_units() {
     max_step = std::max(max_step, glm::length(impl_->extra[i].next.position - units_[i].position));
   }
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return impl_->motions[units_[a].movement_class].priority > impl_->motions[units_[b].movement_class].priority;
+    return impl_->motions[units_[a].movement_class].priority >
+           impl_->motions[units_[b].movement_class].priority;
   });
   const double reach = 2 * impl_->max_hard + 2 * max_step + 1e-9;
   impl_->hash_units(units_, reach);
@@ -786,15 +807,18 @@ void Simulation::move_units() {
       const double len = glm::length(d);
       const double over = r - len;
       // Only a short move that ends pressing into it: a longer one could pass through.
-      if (over <= 0 || len < 1e-9 || over > 0.25 * mo.hard_radius || glm::length(m) > 0.25 * mo.hard_radius) return false;
+      if (over <= 0 || len < 1e-9 || over > 0.25 * mo.hard_radius || glm::length(m) > 0.25 * mo.hard_radius)
+        return false;
       const Vec2 to = o.position + d * ((over + 1e-6) / len);
-      if (segment_blocked(world_->grid(o.movement_class), impl_->extra[j].move_key, o.position, to)) return false;
+      if (segment_blocked(world_->grid(o.movement_class), impl_->extra[j].move_key, o.position, to))
+        return false;
       bool room = true;
       impl_->hash.near(to, [&](std::uint32_t k) {
         if (k == j || k == i || !room) return;
         const SimUnit& q = units_[k];
         const double rk = mo.hard_radius + impl_->motions[q.movement_class].hard_radius;
-        if (glm::length(q.position - to) < rk + max_step) room = false;  // kept clear of this step's moves too
+        if (glm::length(q.position - to) < rk + max_step)
+          room = false;  // kept clear of this step's moves too
       });
       if (room) shover[j] = i;
       return room;
@@ -806,7 +830,8 @@ void Simulation::move_units() {
       impl_->hash.near(u.position, [&](std::uint32_t j) {
         if (j == i) return;
         const SimUnit& o = units_[j];
-        if (shoves && settled(o) && impl_->motions[o.movement_class].priority <= rank && shove_room(j, m)) return;
+        if (shoves && settled(o) && impl_->motions[o.movement_class].priority <= rank && shove_room(j, m))
+          return;
         const double r = ri + impl_->motions[o.movement_class].hard_radius;
         const double t = first_contact(u.position, m, o.position, r);
         if (t < best) {
@@ -840,7 +865,8 @@ void Simulation::move_units() {
         if (t <= 1) move *= std::max(0.0, t - 1e-9);
         // A slide must not take the unit into the static world where its own move would not.
         const CostGrid& g = world_->grid(u.movement_class);
-        if (move != x.next.position - u.position && segment_blocked(g, x.move_key, u.position, u.position + move)) {
+        if (move != x.next.position - u.position &&
+            segment_blocked(g, x.move_key, u.position, u.position + move)) {
           move = Vec2{0, 0};
         }
       }
@@ -873,8 +899,7 @@ void Simulation::move_units() {
       const std::uint32_t w = u.predicted[0].waypoint;
       u.predicted.erase(u.predicted.begin());
       // Roll the list on by one step, from its last state.
-      const std::size_t want =
-          static_cast<std::size_t>(std::ceil(set.prediction_seconds / set.dt - 1e-9));
+      const std::size_t want = static_cast<std::size_t>(std::ceil(set.prediction_seconds / set.dt - 1e-9));
       if (!u.predicted.empty() && u.predicted.size() + 1 == want) {
         const PredictedPoint& last = u.predicted.back();
         MotionState s{last.position, last.heading, last.speed}, n;
@@ -900,7 +925,8 @@ void Simulation::move_units() {
     }
     // Progress towards the order point, for stuck detection.
     if (!u.order.points.empty() && u.state != MoveState::ReachedGoal) {
-      const double d = glm::length(u.order.points[std::min(u.order_point, u.order.points.size() - 1)] - u.position);
+      const double d =
+          glm::length(u.order.points[std::min(u.order_point, u.order.points.size() - 1)] - u.position);
       if (d < u.best_distance - 0.1) {
         u.best_distance = d;
         u.progress_time = time() + dt;

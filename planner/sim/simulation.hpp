@@ -41,7 +41,7 @@
 namespace pathscope {
 class PlanningWorld;
 class BridgeReservations;
-}
+}  // namespace pathscope
 
 namespace pathscope::sim {
 
@@ -49,13 +49,13 @@ struct MotionState;
 
 /// The resolved motion limits of a movement class (defaults derived, see scenario.hpp).
 struct Motion {
-  double speed = 1;         ///< m/s on cost-1 ground.
-  double acceleration = 2;  ///< m/s^2.
-  double deceleration = 4;  ///< m/s^2.
+  double speed = 1;                      ///< m/s on cost-1 ground.
+  double acceleration = 2;               ///< m/s^2.
+  double deceleration = 4;               ///< m/s^2.
   double turn_rate = 6.283185307179586;  ///< rad/s.
-  double hard_radius = 0.5; ///< m.
-  double soft_radius = 0.75;///< m.
-  double hard_aspect = 1;   ///< Across / along the heading.
+  double hard_radius = 0.5;              ///< m.
+  double soft_radius = 0.75;             ///< m.
+  double hard_aspect = 1;                ///< Across / along the heading.
   int priority = 0;
 };
 
@@ -76,34 +76,34 @@ enum class Yield : std::uint8_t {
 struct SimUnit {
   UnitId id;
   bool alive = false;
-  std::uint32_t scenario_id = 0;      ///< Unit::id in the scenario.
+  std::uint32_t scenario_id = 0;  ///< Unit::id in the scenario.
   std::size_t movement_class = 0;
-  std::size_t faction = 0;            ///< Index into Scenario::factions (0 if none).
-  Vec2 position{0, 0};                ///< Metres.
-  Vec2 previous{0, 0};                ///< Position at the start of the last step.
-  double heading = 0;                 ///< Radians, as Unit::heading.
-  double speed = 0;                   ///< Metres per second along the heading.
+  std::size_t faction = 0;  ///< Index into Scenario::factions (0 if none).
+  Vec2 position{0, 0};      ///< Metres.
+  Vec2 previous{0, 0};      ///< Position at the start of the last step.
+  double heading = 0;       ///< Radians, as Unit::heading.
+  double speed = 0;         ///< Metres per second along the heading.
   MoveState state = MoveState::Idle;
   Order order;
-  std::size_t order_point = 0;        ///< Index into order.points of the current target.
-  int patrol_step = 1;                ///< +1 or -1 (back and forth patrols).
-  std::vector<Vec2> path;             ///< The current path to the order point.
-  std::size_t waypoint = 0;           ///< Index into path of the point it heads for.
+  std::size_t order_point = 0;            ///< Index into order.points of the current target.
+  int patrol_step = 1;                    ///< +1 or -1 (back and forth patrols).
+  std::vector<Vec2> path;                 ///< The current path to the order point.
+  std::size_t waypoint = 0;               ///< Index into path of the point it heads for.
   std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
-  bool arrived = false;               ///< Reached the last point of a Move or Waypoints order.
+  bool arrived = false;                   ///< Reached the last point of a Move or Waypoints order.
   /// Its order came to a group (SimSettings::formation_goals): the order's last point is
   /// its own slot of the group's formation round `formation_point` (sim/formation.hpp).
   bool formation = false;
-  Vec2 formation_point{0, 0};         ///< The point the group was ordered to (formation only).
-  double arrived_time = -1;           ///< When (seconds), -1 before.
+  Vec2 formation_point{0, 0};  ///< The point the group was ordered to (formation only).
+  double arrived_time = -1;    ///< When (seconds), -1 before.
   // Cooperation.
   Yield yield = Yield::None;
-  UnitId yield_to;                    ///< The unit it yields to.
-  double speed_factor = 1;            ///< Slow-down factor (Yield::SlowDown).
-  Vec2 aside{0, 0};                   ///< Where it moves aside (or detours) to.
-  Vec2 home{0, 0};                    ///< Where it returns to after moving aside.
-  Vec2 get_to{0, 0};                  ///< The other unit's get-to point.
-  double yield_until = 0;             ///< Time the yield gives up at (never forever).
+  UnitId yield_to;          ///< The unit it yields to.
+  double speed_factor = 1;  ///< Slow-down factor (Yield::SlowDown).
+  Vec2 aside{0, 0};         ///< Where it moves aside (or detours) to.
+  Vec2 home{0, 0};          ///< Where it returns to after moving aside.
+  Vec2 get_to{0, 0};        ///< The other unit's get-to point.
+  double yield_until = 0;   ///< Time the yield gives up at (never forever).
   /// Waiting before a bridge another platoon holds (seed 004); it then gives way to
   /// every unit, so the platoon on the bridge can come off it.
   bool bridge_wait = false;
@@ -116,11 +116,11 @@ struct SimUnit {
   std::uint32_t lent_index = 0;
   bool lent = false;
   // What the last step's corrections did (observed by recordings; never read by the step).
-  double steered = 0;                 ///< Radians reactive avoidance turned it from its path's way.
-  Vec2 pushed{0, 0};                  ///< Metres collision prevention moved it.
+  double steered = 0;  ///< Radians reactive avoidance turned it from its path's way.
+  Vec2 pushed{0, 0};   ///< Metres collision prevention moved it.
   // Progress, for stuck detection.
-  double progress_time = 0;           ///< Last time it got closer to its order point.
-  double best_distance = 0;           ///< Closest it has got to its current order point.
+  double progress_time = 0;  ///< Last time it got closer to its order point.
+  double best_distance = 0;  ///< Closest it has got to its current order point.
 };
 
 /// A remembered resolution (seed 002, "Basic Planning"): the pair is not checked again
@@ -135,10 +135,10 @@ struct Memory {
 /// Collision density (seed 002: areas where collisions keep happening), per grid cell of
 /// the world, decaying with a half-life.
 struct DensityMap {
-  int width = 0;                 ///< Cells.
+  int width = 0;  ///< Cells.
   int height = 0;
-  double cell_size = 1;          ///< Metres.
-  std::vector<float> value;      ///< Collisions per cell, decayed; row-major.
+  double cell_size = 1;      ///< Metres.
+  std::vector<float> value;  ///< Collisions per cell, decayed; row-major.
   float max_value = 0;
 };
 
@@ -162,7 +162,7 @@ class Simulation {
   void step();
 
   std::uint64_t step_count() const { return counters_.steps; }
-  double time() const;                         ///< Seconds simulated.
+  double time() const;  ///< Seconds simulated.
   const Scenario& scenario() const;
   const PlanningWorld& world() const { return *world_; }
 
@@ -250,8 +250,8 @@ class Simulation {
   void run_out_of_passages(SimUnit& u);
   void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);
   void wait_at(SimUnit& u, Vec2 spot);
-  void claim_ways();                        // passage_turns.cpp
-  bool step_off_claimed(SimUnit& u);        // passage_turns.cpp
+  void claim_ways();                  // passage_turns.cpp
+  bool step_off_claimed(SimUnit& u);  // passage_turns.cpp
   void start_order(SimUnit& u);
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
   void predict(SimUnit& u);

@@ -6,17 +6,17 @@
 // prevention and reactive avoidance).
 
 #include <cstdint>
-#include <utility>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
-#include "planner/world/bridge_reservations.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/spatial_hash.hpp"
 #include "planner/sim/unit_motion.hpp"
+#include "planner/world/bridge_reservations.hpp"
 
 namespace pathscope::sim {
 
@@ -30,14 +30,14 @@ inline constexpr double kYieldSeconds = 4;
 
 /// Per unit, what only the simulation reads.
 struct UnitPrivate {
-  std::uint16_t move_key = 0;      ///< Its terrain group's move key (static checks).
-  bool path_pending = false;       ///< A request is queued.
-  std::uint32_t order_serial = 0;  ///< Increases with every new order (memory is per order).
-  MotionState next;                ///< The move chosen for this step.
+  std::uint16_t move_key = 0;         ///< Its terrain group's move key (static checks).
+  bool path_pending = false;          ///< A request is queued.
+  std::uint32_t order_serial = 0;     ///< Increases with every new order (memory is per order).
+  MotionState next;                   ///< The move chosen for this step.
   bool next_from_prediction = false;  ///< `next` is predicted[0] (the prediction holds).
-  std::vector<Vec2> yield_path;    ///< Path while moving aside or returning.
-  bool tunnelled = false;          ///< Counted in SimCounters::tunnelled already.
-  double last_repath = -1e300;     ///< When cooperation (case 3.4) last asked for a new path.
+  std::vector<Vec2> yield_path;       ///< Path while moving aside or returning.
+  bool tunnelled = false;             ///< Counted in SimCounters::tunnelled already.
+  double last_repath = -1e300;        ///< When cooperation (case 3.4) last asked for a new path.
   /// Its platoon for bridges (seed 004): its group's id, the id of a group order, or
   /// its faction's (kFactionPlatoon + index) when it has neither.
   std::uint32_t platoon = 0;
@@ -78,8 +78,8 @@ struct Simulation::Impl {
   std::vector<UnitPrivate> extra;  ///< Per slot.
   std::vector<std::uint32_t> free_slots;
   SpatialHash hash;
-  std::vector<Vec2> points;        ///< Scratch: positions for the hash (index = slot).
-  std::vector<std::uint8_t> alive; ///< Scratch: alive flags for the hash.
+  std::vector<Vec2> points;         ///< Scratch: positions for the hash (index = slot).
+  std::vector<std::uint8_t> alive;  ///< Scratch: alive flags for the hash.
 
   /// Puts the units alive into `hash`, in cells of `cell` metres, where they stand now
   /// (or, with `previous`, where they stood when the step began); `points` holds the
@@ -94,20 +94,21 @@ struct Simulation::Impl {
     hash.build(points, cell, alive);
   }
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
-  std::vector<std::uint32_t> order;   ///< Scratch: the order units move in.
-  std::vector<Vec2> moved_to;      ///< Scratch: positions after the move, before prevention.
-  std::vector<std::uint32_t> shover;  ///< Scratch (move_units): per slot, the unit shoving it this step.
+  std::vector<std::uint32_t> order;    ///< Scratch: the order units move in.
+  std::vector<Vec2> moved_to;          ///< Scratch: positions after the move, before prevention.
+  std::vector<std::uint32_t> shover;   ///< Scratch (move_units): per slot, the unit shoving it this step.
   std::unordered_map<std::uint64_t, std::size_t> remembered_at;  ///< Scratch: memory lookup by pair.
-  std::vector<std::uint8_t> decided;                        ///< Scratch: units decided for this step.
-  std::unordered_set<std::uint64_t> overlapping_pairs;  ///< Lookup only: pairs counted in hard_overlaps.
+  std::vector<std::uint8_t> decided;                             ///< Scratch: units decided for this step.
+  std::unordered_set<std::uint64_t> overlapping_pairs;    ///< Lookup only: pairs counted in hard_overlaps.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
-  BridgeReservations bridges;      ///< One platoon at a time on a bridge (seed 004).
-  std::vector<PassageMap> passage_maps;  ///< Per class; made at the first step, and again after a world change.
+  BridgeReservations bridges;                             ///< One platoon at a time on a bridge (seed 004).
+  std::vector<PassageMap>
+      passage_maps;  ///< Per class; made at the first step, and again after a world change.
   std::vector<std::vector<PassageTally>> passage_tallies;  ///< Scratch: per class, per passage.
   /// Scratch, per class: grid cells on the ways of units through a held passage (their
   /// paths on from where they stand), which units waiting for it step off.
   std::vector<std::vector<std::uint8_t>> claimed;
-  std::vector<std::uint8_t> any_claimed;  ///< Scratch, per class: some cell is claimed.
+  std::vector<std::uint8_t> any_claimed;             ///< Scratch, per class: some cell is claimed.
   std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
 };
 

@@ -41,8 +41,10 @@ bool segment_blocked(const CostGrid& grid, std::uint16_t key, Vec2 a, Vec2 b) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const double dtx = sx != 0 ? std::abs(1.0 / d.x) : kInf;
   const double dty = sy != 0 ? std::abs(1.0 / d.y) : kInf;
-  double tx = sx > 0 ? (std::floor(ca.x) + 1 - ca.x) * dtx : (sx < 0 ? (ca.x - std::floor(ca.x)) * dtx : kInf);
-  double ty = sy > 0 ? (std::floor(ca.y) + 1 - ca.y) * dty : (sy < 0 ? (ca.y - std::floor(ca.y)) * dty : kInf);
+  double tx =
+      sx > 0 ? (std::floor(ca.x) + 1 - ca.x) * dtx : (sx < 0 ? (ca.x - std::floor(ca.x)) * dtx : kInf);
+  double ty =
+      sy > 0 ? (std::floor(ca.y) + 1 - ca.y) * dty : (sy < 0 ? (ca.y - std::floor(ca.y)) * dty : kInf);
   // At most |dx| + |dy| + 1 cells; the bound also guards against rounding.
   const long long limit = std::llabs(ex - x) + std::llabs(ey - y) + 2;
   for (long long i = 0; i < limit && (x != ex || y != ey); ++i) {

@@ -294,13 +294,15 @@ Status StuckDetector::restore_state(std::string_view text, std::size_t slots) {
   }
   if (!state.is_object()) return make_error(ErrorCode::Value, where, "expected an object");
   const auto version = state.find("version");
-  if (version == state.end() || !version->is_number_integer() || version->get<std::int64_t>() != kDetectorStateVersion) {
+  if (version == state.end() || !version->is_number_integer() ||
+      version->get<std::int64_t>() != kDetectorStateVersion) {
     return make_error(ErrorCode::Value, where + ".version",
                       "expected " + std::to_string(kDetectorStateVersion) +
                           (version == state.end() ? ", found none" : ", found " + version->dump()));
   }
   const auto list = state.find("tracks");
-  if (list == state.end() || !list->is_array()) return make_error(ErrorCode::Value, where + ".tracks", "expected a list");
+  if (list == state.end() || !list->is_array())
+    return make_error(ErrorCode::Value, where + ".tracks", "expected a list");
   if (list->size() > slots) {
     return make_error(ErrorCode::Value, where + ".tracks",
                       std::to_string(list->size()) + " tracks for " + std::to_string(slots) + " slots");
@@ -310,7 +312,8 @@ Status StuckDetector::restore_state(std::string_view text, std::size_t slots) {
     const Json& v = (*list)[k];
     const std::string at = where + ".tracks[" + std::to_string(k) + "]";
     if (!v.is_array() || v.size() != kTrackFields) {
-      return make_error(ErrorCode::Value, at, "expected a list of " + std::to_string(kTrackFields) + " numbers");
+      return make_error(ErrorCode::Value, at,
+                        "expected a list of " + std::to_string(kTrackFields) + " numbers");
     }
     auto flag = [&](std::size_t i) { return v[i].is_number_unsigned() && v[i].get<std::uint64_t>() <= 1; };
     if (!v[0].is_number_unsigned() || v[0].get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max())

@@ -141,7 +141,7 @@ class StuckDetector {
   bool shorter_by_progress(std::size_t slot, RouteLeft& route);
 
   StuckParams params_;
-  std::vector<Track> tracks_;  // index = UnitId::index
+  std::vector<Track> tracks_;       // index = UnitId::index
   std::vector<RouteCache> routes_;  // index = UnitId::index
   std::vector<StuckEvent> events_;
   std::uint64_t segments_measured_ = 0;

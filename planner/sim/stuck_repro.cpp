@@ -58,7 +58,8 @@ std::vector<Expectation> repro_expectations(const Simulation& simulation, const 
     left = glm::length(event.target - u->position);
   }
   const double speed = std::max(resolve_motion(scenario.classes[u->movement_class]).speed, 1e-3);
-  const double deadline = std::ceil((event.time + scenario.sim.stuck_seconds + 2 * left / speed) * 10 - 1e-6) / 10;
+  const double deadline =
+      std::ceil((event.time + scenario.sim.stuck_seconds + 2 * left / speed) * 10 - 1e-6) / 10;
   char name[96];
   std::snprintf(name, sizeof name, "unit %u flagged stuck at %.2f s", event.unit, event.time);
   std::vector<Expectation> out;
@@ -84,14 +85,15 @@ std::vector<Expectation> repro_expectations(const Simulation& simulation, const 
   return out;
 }
 
-Status make_stuck_repros(const Scenario& start, std::span<const StuckEvent> events, const StuckReproParams& params,
-                         const ReproSink& emit) {
+Status make_stuck_repros(const Scenario& start, std::span<const StuckEvent> events,
+                         const StuckReproParams& params, const ReproSink& emit) {
   Scenario fresh = start;
   fresh.sim_state.clear();
   Simulation simulation(std::move(fresh));
   StuckDetector detector(stuck_params(start.sim));
   if (!start.sim_state.empty()) {
-    if (Status restored = restore_saved_game(simulation, detector, start.sim_state); !restored.ok()) return restored;
+    if (Status restored = restore_saved_game(simulation, detector, start.sim_state); !restored.ok())
+      return restored;
   }
   const double dt = start.sim.dt;
   const std::uint64_t first = simulation.step_count();
@@ -103,7 +105,8 @@ Status make_stuck_repros(const Scenario& start, std::span<const StuckEvent> even
     const auto flagged = static_cast<std::uint64_t>(std::llround(e.time / dt));
     plan.push_back(Planned{.event = e, .step = flagged > first + back ? flagged - back : first});
   }
-  std::stable_sort(plan.begin(), plan.end(), [](const Planned& a, const Planned& b) { return a.step < b.step; });
+  std::stable_sort(plan.begin(), plan.end(),
+                   [](const Planned& a, const Planned& b) { return a.step < b.step; });
   for (const Planned& p : plan) {
     while (simulation.step_count() < p.step) {
       simulation.step();
@@ -117,13 +120,15 @@ Status make_stuck_repros(const Scenario& start, std::span<const StuckEvent> even
     r.scenario.expect = std::move(expect);
     r.scenario.description = "Repro of \"" + start.name + "\": unit " + std::to_string(p.event.unit) +
                              " was flagged stuck at " + seconds_text(p.event.time) + "; this starts at " +
-                             seconds_text(r.time) + " (step " + std::to_string(p.step) + "). " + describe(p.event);
+                             seconds_text(r.time) + " (step " + std::to_string(p.step) + "). " +
+                             describe(p.event);
     if (Status ok = emit(std::move(r)); !ok.ok()) return ok;
   }
   return Ok{};
 }
 
-Result<std::vector<StuckRepro>> stuck_repros(const Scenario& scenario, double seconds, const StuckReproParams& params) {
+Result<std::vector<StuckRepro>> stuck_repros(const Scenario& scenario, double seconds,
+                                             const StuckReproParams& params) {
   std::vector<StuckEvent> events;
   {
     Scenario fresh = scenario;

@@ -54,11 +54,12 @@ using ReproSink = std::function<Status(StuckRepro&&)>;
 /// first run's time and holds one simulation in memory, where keeping saved states along
 /// the way would cost a state copy per second of the run or a replay from each. Errors:
 /// `start`'s saved game does not restore, or `emit`'s.
-Status make_stuck_repros(const Scenario& start, std::span<const StuckEvent> events, const StuckReproParams& params,
-                         const ReproSink& emit);
+Status make_stuck_repros(const Scenario& start, std::span<const StuckEvent> events,
+                         const StuckReproParams& params, const ReproSink& emit);
 
 /// Runs `scenario` for `seconds` (its saved game on from where it was saved), the
 /// detector watching, and returns every stuck unit's repro (tests, tools).
-Result<std::vector<StuckRepro>> stuck_repros(const Scenario& scenario, double seconds, const StuckReproParams& params);
+Result<std::vector<StuckRepro>> stuck_repros(const Scenario& scenario, double seconds,
+                                             const StuckReproParams& params);
 
 }  // namespace pathscope::sim

@@ -59,7 +59,8 @@ Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 positio
   // Braking needs the distance left only while it is short: sum until it exceeds the
   // distance needed to stop from top speed (paths can be thousands of points long).
   double rest = glm::length(path[w] - position);
-  for (std::size_t i = w + 1; i < path.size() && rest <= brake_horizon; ++i) rest += glm::length(path[i] - path[i - 1]);
+  for (std::size_t i = w + 1; i < path.size() && rest <= brake_horizon; ++i)
+    rest += glm::length(path[i] - path[i - 1]);
   s.stop_distance = rest;
   return s;
 }
@@ -116,8 +117,8 @@ double hard_extent(const Motion& motion, double heading, Vec2 dir) {
   const double a = motion.hard_radius;
   const double b = motion.hard_radius * motion.hard_aspect;
   const Vec2 h = direction(heading);
-  const double c = h.x * dir.x + h.y * dir.y;      // cos of the angle to the heading
-  const double s = h.x * dir.y - h.y * dir.x;      // sin (its sign does not matter)
+  const double c = h.x * dir.x + h.y * dir.y;  // cos of the angle to the heading
+  const double s = h.x * dir.y - h.y * dir.x;  // sin (its sign does not matter)
   return a * b / std::sqrt(b * b * c * c + a * a * s * s);
 }
 

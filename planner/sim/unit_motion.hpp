@@ -58,7 +58,9 @@ inline Vec2 direction(double heading) { return {std::cos(heading), -std::sin(hea
 inline double heading_of(Vec2 dir) { return std::atan2(-dir.y, dir.x); }
 
 /// The distance a unit at `speed` needs to stop with `deceleration`.
-inline double stopping_distance(double speed, double deceleration) { return speed * speed / (2 * deceleration); }
+inline double stopping_distance(double speed, double deceleration) {
+  return speed * speed / (2 * deceleration);
+}
 
 /// A unit's hard radius towards `dir` (a unit vector): its hard circle, or its ellipse
 /// (the radius along the heading, times hard_aspect across it).

@@ -72,8 +72,8 @@ double faded_length(Vec2 a, Vec2 b, const Disc& disc, double t0, double t1) {
   return std::max(0.0, (t1 - t0) - integral / disc.radius);
 }
 
-Exposure combine_spans(Vec2 a, Vec2 b, std::span<const ThreatSpans> threat_spans, std::span<const Span> ally_spans,
-                       bool fading, std::vector<double>& cuts) {
+Exposure combine_spans(Vec2 a, Vec2 b, std::span<const ThreatSpans> threat_spans,
+                       std::span<const Span> ally_spans, bool fading, std::vector<double>& cuts) {
   Exposure e;
   const Vec2 ab = b - a;
   e.length = std::sqrt(dot(ab, ab));
@@ -115,8 +115,10 @@ Exposure combine_spans(Vec2 a, Vec2 b, std::span<const ThreatSpans> threat_spans
     } else {
       // The strongest covering threat at each point, Gauss-Legendre on sub-pieces.
       constexpr int kPieces = 16;
-      constexpr double kNodes[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526};
-      constexpr double kWeights[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538};
+      constexpr double kNodes[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
+                                    0.8611363115940526};
+      constexpr double kWeights[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
+                                      0.3478548451374538};
       const double h = (q - p) / kPieces;
       double sum = 0;
       for (int i = 0; i < kPieces; ++i) {
@@ -136,7 +138,8 @@ Exposure combine_spans(Vec2 a, Vec2 b, std::span<const ThreatSpans> threat_spans
   return e;
 }
 
-Exposure segment_exposure(Vec2 a, Vec2 b, std::span<const Disc> threats, std::span<const Disc> allies, bool fading) {
+Exposure segment_exposure(Vec2 a, Vec2 b, std::span<const Disc> threats, std::span<const Disc> allies,
+                          bool fading) {
   std::vector<ThreatSpans> ts;
   std::vector<Span> as;
   for (const Disc& d : threats) {

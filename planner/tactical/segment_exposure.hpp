@@ -38,8 +38,9 @@ double faded_length(Vec2 a, Vec2 b, const Disc& disc, double t0, double t1);
 /// What a segment is exposed to, in metres.
 struct Exposure {
   double length = 0;  ///< Euclidean length of the segment.
-  double threat = 0;  ///< threatDist: length inside the union of threats (with fading: weighted by intensity).
-  double safe = 0;    ///< safeDist: length inside the union of allies and outside every threat.
+  double threat =
+      0;            ///< threatDist: length inside the union of threats (with fading: weighted by intensity).
+  double safe = 0;  ///< safeDist: length inside the union of allies and outside every threat.
   friend bool operator==(const Exposure&, const Exposure&) = default;
 };
 
@@ -54,11 +55,12 @@ struct ThreatSpans {
 /// `threat_spans[i]` are the stretches where threat i counts, `ally_spans` every ally's
 /// chord; with `fading`, threat stretches are weighted by the fading intensity (the
 /// largest of the covering threats'). Scratch vectors are reused by the caller.
-Exposure combine_spans(Vec2 a, Vec2 b, std::span<const ThreatSpans> threat_spans, std::span<const Span> ally_spans,
-                       bool fading, std::vector<double>& scratch);
+Exposure combine_spans(Vec2 a, Vec2 b, std::span<const ThreatSpans> threat_spans,
+                       std::span<const Span> ally_spans, bool fading, std::vector<double>& scratch);
 
 /// Exposure of a segment to discs with no obstacles (the plain seed model).
-Exposure segment_exposure(Vec2 a, Vec2 b, std::span<const Disc> threats, std::span<const Disc> allies, bool fading);
+Exposure segment_exposure(Vec2 a, Vec2 b, std::span<const Disc> threats, std::span<const Disc> allies,
+                          bool fading);
 
 /// The seed's cost of a segment: (length - threat - safe) * c1 + threat * c2, metres.
 inline double exposure_cost(const Exposure& e, double c1, double c2) {

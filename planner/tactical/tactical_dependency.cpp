@@ -32,8 +32,9 @@ bool TacticalDependency::still_valid(const WorldChange& change) const {
     // An obstacle appearing or vanishing under a threat changes what it sees.
     const double s = grid.cell_size();
     for (const Influence& t : world_.scenario().threats) {
-      const CellRect under{int(std::floor((t.center.x - t.radius) / s)), int(std::floor((t.center.y - t.radius) / s)),
-                           int(std::floor((t.center.x + t.radius) / s)) + 1, int(std::floor((t.center.y + t.radius) / s)) + 1};
+      const CellRect under{
+          int(std::floor((t.center.x - t.radius) / s)), int(std::floor((t.center.y - t.radius) / s)),
+          int(std::floor((t.center.x + t.radius) / s)) + 1, int(std::floor((t.center.y + t.radius) / s)) + 1};
       if (!under.intersected(cells).empty()) return false;
     }
   }

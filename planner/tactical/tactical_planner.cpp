@@ -60,9 +60,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <cstdio>
 #include <limits>
+#include <numbers>
 #include <unordered_map>
 
 #include "planner/tactical/tactical_dependency.hpp"
@@ -87,8 +87,8 @@ bool check_constants(double c1, double c2, std::string& message) {
   return false;
 }
 
-TacticalPlanner::TacticalPlanner(const PlanningWorld& world, std::size_t movement_class, const TacticalParams& params,
-                                 std::string name)
+TacticalPlanner::TacticalPlanner(const PlanningWorld& world, std::size_t movement_class,
+                                 const TacticalParams& params, std::string name)
     : world_(world),
       grid_(world.grid(movement_class)),
       class_(movement_class),
@@ -155,7 +155,8 @@ void TacticalPlanner::build_coarse() {
   const int w = grid_.width(), h = grid_.height();
   // No blocked cell and one multiplier: lines need not walk their cells.
   coarse_open_field_ = grid_.uniform_cost();
-  for (std::uint32_t i = 0; coarse_open_field_ && i < grid_.cell_count(); ++i) coarse_open_field_ = grid_.passable(i);
+  for (std::uint32_t i = 0; coarse_open_field_ && i < grid_.cell_count(); ++i)
+    coarse_open_field_ = grid_.passable(i);
   coarse_stride_ = std::max(2, int(std::lround(std::sqrt(double(w) * double(h) / kCoarseNodes))));
   const auto axis = [&](int cells, std::vector<int>& at, std::vector<int>& of) {
     at.clear();
@@ -173,7 +174,8 @@ void TacticalPlanner::build_coarse() {
   const std::size_t lattice = std::size_t(nx) * std::size_t(ny);
   coarse_pos_.clear();
   for (int y = 0; y < ny; ++y) {
-    for (int x = 0; x < nx; ++x) coarse_pos_.push_back(grid_.center(grid_.index(coarse_x_[std::size_t(x)], coarse_y_[std::size_t(y)])));
+    for (int x = 0; x < nx; ++x)
+      coarse_pos_.push_back(grid_.center(grid_.index(coarse_x_[std::size_t(x)], coarse_y_[std::size_t(y)])));
   }
   // Rim points: kRim round every threat half a cell outside it and every ally half a cell
   // inside it, where the optimum turns round a threat, slips between two, or runs along
@@ -210,7 +212,8 @@ void TacticalPlanner::build_coarse() {
   coarse_rims_.assign(rim_bucket.size(), 0);
   {
     std::vector<std::uint32_t> fill(coarse_bucket_.begin(), coarse_bucket_.end() - 1);
-    for (std::size_t i = 0; i < rim_bucket.size(); ++i) coarse_rims_[fill[rim_bucket[i]]++] = std::uint32_t(lattice + i);
+    for (std::size_t i = 0; i < rim_bucket.size(); ++i)
+      coarse_rims_[fill[rim_bucket[i]]++] = std::uint32_t(lattice + i);
   }
   // Edges, each priced once by its line's cost: the lattice's sixteen directions (the
   // eight neighbours and the knight moves), and from each rim point to every node within
@@ -243,7 +246,9 @@ void TacticalPlanner::build_coarse() {
       if (j >= lattice && j <= i) continue;
       const Vec2 d = coarse_pos_[j] - coarse_pos_[i];
       if (d.x * d.x + d.y * d.y > reach * reach) continue;
-      if (j < lattice && !grid_.passable(grid_.index(coarse_x_[j % std::size_t(nx)], coarse_y_[j / std::size_t(nx)]))) continue;
+      if (j < lattice &&
+          !grid_.passable(grid_.index(coarse_x_[j % std::size_t(nx)], coarse_y_[j / std::size_t(nx)])))
+        continue;
       link(i, j);
     }
   }
@@ -258,7 +263,9 @@ void TacticalPlanner::build_coarse() {
     const double near = 2.0 * coarse_stride_ * cell;
     for (std::size_t i = 0; i < n; ++i) {
       if (std::abs(coarse_pos_[i].x - tp.x) > near || std::abs(coarse_pos_[i].y - tp.y) > near) continue;
-      if (i < lattice && !grid_.passable(grid_.index(coarse_x_[i % std::size_t(nx)], coarse_y_[i / std::size_t(nx)]))) continue;
+      if (i < lattice &&
+          !grid_.passable(grid_.index(coarse_x_[i % std::size_t(nx)], coarse_y_[i / std::size_t(nx)])))
+        continue;
       to[i] = grid_line_cost(coarse_pos_[i], tp);
       ++coarse_lines_;
       if (to[i] < kInf) open.push(OpenEntry{to[i], 0.0f, NodeId(i)});
@@ -288,7 +295,8 @@ double TacticalPlanner::coarse_heuristic(int side, NodeId cell) const {
   const glm::ivec2 t = grid_.cell(target);
   const std::vector<double>& to = coarse_to_[side];
   double best = kInf;
-  if (std::max(std::abs(c.x - t.x), std::abs(c.y - t.y)) <= 2 * coarse_stride_) best = grid_line_cost(p, grid_.center(target));
+  if (std::max(std::abs(c.x - t.x), std::abs(c.y - t.y)) <= 2 * coarse_stride_)
+    best = grid_line_cost(p, grid_.center(target));
   const std::size_t nx = coarse_x_.size(), ny = coarse_y_.size();
   const int x0 = coarse_col_[std::size_t(c.x)], y0 = coarse_row_[std::size_t(c.y)];
   const auto consider = [&](std::size_t i) {
@@ -415,7 +423,8 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   const std::size_t w = waypoints_.size();
   std::vector<double> hop(w * w);
   for (std::size_t i = 0; i < w; ++i) {
-    for (std::size_t j = 0; j < w; ++j) hop[i * w + j] = i == j ? 0.0 : field_.cost(waypoints_[i], waypoints_[j]);
+    for (std::size_t j = 0; j < w; ++j)
+      hop[i * w + j] = i == j ? 0.0 : field_.cost(waypoints_[i], waypoints_[j]);
   }
   for (int side = 0; side < 2; ++side) {
     std::vector<double>& tail = waypoint_tail_[side];
@@ -435,7 +444,8 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
     std::vector<std::uint32_t>& order = waypoint_order_[side];
     order.resize(w);
     for (std::size_t i = 0; i < w; ++i) order[i] = std::uint32_t(i);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return tail[a] < tail[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return tail[a] < tail[b]; });
   }
   coarse_lines_ = 0;
   if (params_.mode == TacticalMode::Coarse) build_coarse();
@@ -446,7 +456,8 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
     const double h = heuristic(side, e);
     open_[side].push(OpenEntry{h, float(h), e});
     ++result_.stats.pushes;
-    if (observer_) observer_->on_event(SearchEvent{SearchEventKind::Push, std::uint8_t(side), e, kNoNode, 0.0, h});
+    if (observer_)
+      observer_->on_event(SearchEvent{SearchEventKind::Push, std::uint8_t(side), e, kNoNode, 0.0, h});
   }
   if (ends_[0] == ends_[1]) {
     best_ = 0;
@@ -470,7 +481,8 @@ SearchStatus TacticalPlanner::step(std::uint64_t max_expansions) {
       finish(meet_ == kNoNode ? SearchStatus::NoPath : SearchStatus::Found);
       return result_.status;
     }
-    if (meet_ != kNoNode && (params_.mode == TacticalMode::Waypoint || best_ <= std::max(open_[0].top().f, open_[1].top().f))) {
+    if (meet_ != kNoNode &&
+        (params_.mode == TacticalMode::Waypoint || best_ <= std::max(open_[0].top().f, open_[1].top().f))) {
       finish(SearchStatus::Found);
       return result_.status;
     }
@@ -489,7 +501,8 @@ void TacticalPlanner::expand(int side) {
   ++side_expansions_[side];
   const double gu = g_[side][u];
   if (observer_) {
-    observer_->on_event(SearchEvent{SearchEventKind::Expand, std::uint8_t(side), u, parent_[side][u], gu, heuristic(side, u)});
+    observer_->on_event(SearchEvent{SearchEventKind::Expand, std::uint8_t(side), u, parent_[side][u], gu,
+                                    heuristic(side, u)});
   }
   const std::uint8_t mask = grid_.moves(u);
   const auto& offsets = grid_.offsets();
@@ -510,7 +523,8 @@ void TacticalPlanner::expand(int side) {
     ++result_.stats.pushes;
     if (!fresh) ++result_.stats.relaxations;
     if (observer_) {
-      observer_->on_event(SearchEvent{fresh ? SearchEventKind::Push : SearchEventKind::Relax, std::uint8_t(side), v, u, ng, h});
+      observer_->on_event(SearchEvent{fresh ? SearchEventKind::Push : SearchEventKind::Relax,
+                                      std::uint8_t(side), v, u, ng, h});
     }
     if (g_[other][v] < kInf) {
       const double total = ng + g_[other][v];
@@ -598,7 +612,8 @@ std::vector<NodeId> TacticalPlanner::repair(std::vector<NodeId> nodes) {
   for (std::size_t i = 0; i < nodes.size(); i = last[nodes[i]] + 1) out.push_back(nodes[i]);
   // The coarse mode meets by the bidirectional bound on a heuristic that bends where the
   // optimum does: its halves agree, and a corridor would triple the cells it explores.
-  if (params_.corridor > 0 && params_.mode != TacticalMode::Coarse && out.size() > 2) out = corridor_search(out);
+  if (params_.corridor > 0 && params_.mode != TacticalMode::Coarse && out.size() > 2)
+    out = corridor_search(out);
   // One-cell detours, until none remains (each removal shortens the path; an equal cost
   // is cut too, so that free stretches do not wander).
   bool changed = true;
@@ -662,8 +677,10 @@ void TacticalPlanner::finish(SearchStatus status) {
   result_.length = polyline_length(result_.points);
   result_.status = SearchStatus::Found;
   const glm::ivec2 m = grid_.cell(meet_);
-  result_.stats.extra.insert(result_.stats.extra.begin(),
-                             {{"length", result_.length}, {"model_cost", model}, {"threat_exposure", threat}, {"safe_distance", safe}});
+  result_.stats.extra.insert(result_.stats.extra.begin(), {{"length", result_.length},
+                                                           {"model_cost", model},
+                                                           {"threat_exposure", threat},
+                                                           {"safe_distance", safe}});
   result_.stats.extra.emplace_back("meet_x", double(m.x));
   result_.stats.extra.emplace_back("meet_y", double(m.y));
   result_.stats.extra.emplace_back("repaired_cells", double(repairs_));
@@ -675,7 +692,8 @@ void TacticalPlanner::finish(SearchStatus status) {
   }
   if (observer_) {
     for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
-      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, cumulative[i], 0.0});
+      observer_->on_event(
+          SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, cumulative[i], 0.0});
     }
   }
 }
@@ -683,7 +701,8 @@ void TacticalPlanner::finish(SearchStatus status) {
 void TacticalPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
   const double s = grid_.cell_size();
   if (bounds.empty()) return;
-  const int x0 = std::max(0, int(std::floor(bounds.lo.x / s))), y0 = std::max(0, int(std::floor(bounds.lo.y / s)));
+  const int x0 = std::max(0, int(std::floor(bounds.lo.x / s))),
+            y0 = std::max(0, int(std::floor(bounds.lo.y / s)));
   const int x1 = std::min(grid_.width(), int(std::floor(bounds.hi.x / s)) + 1);
   const int y1 = std::min(grid_.height(), int(std::floor(bounds.hi.y / s)) + 1);
   const double c1 = params_.model.c1;

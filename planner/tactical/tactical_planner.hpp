@@ -102,7 +102,7 @@ class TacticalPlanner final : public Planner {
   TacticalParams params_;
   std::string name_;
   ThreatField field_;
-  double h_scale_ = 0;   // multiplies the heuristic's line cost (or Euclidean distance)
+  double h_scale_ = 0;  // multiplies the heuristic's line cost (or Euclidean distance)
   // Per-cell search state, valid where stamp_ equals generation_.
   std::vector<double> g_[2];
   std::vector<double> h_memo_[2];  // heuristic per side, computed once per cell and query (NaN: not yet)
@@ -118,7 +118,7 @@ class TacticalPlanner final : public Planner {
   std::uint64_t side_expansions_[2] = {0, 0};
   std::uint64_t explored_ = 0;  // cells expanded by either side, each once
   std::size_t repairs_ = 0;
-  double repair_gain_ = 0;       // cost the repair saved
+  double repair_gain_ = 0;  // cost the repair saved
   std::uint64_t corridor_cells_ = 0;
   // The corridor search's state, valid where corridor_stamp_ equals generation_.
   std::vector<std::uint32_t> corridor_stamp_;
@@ -126,21 +126,22 @@ class TacticalPlanner final : public Planner {
   std::vector<double> corridor_len_;
   std::vector<NodeId> corridor_parent_;
   std::vector<std::uint8_t> corridor_done_;
-  std::vector<Vec2> waypoints_;         // Waypoint mode: ally centres, and eight round each threat
-  std::vector<double> waypoint_tail_[2];  // cheapest chain of line costs from each waypoint to each side's target
+  std::vector<Vec2> waypoints_;  // Waypoint mode: ally centres, and eight round each threat
+  std::vector<double>
+      waypoint_tail_[2];  // cheapest chain of line costs from each waypoint to each side's target
   std::vector<std::uint32_t> waypoint_order_[2];  // waypoints by increasing tail, per side
   // Coarse mode: lattice columns and rows (fine cell indices), the lattice cell holding
   // each fine column and row, and each lattice node's cost-to-go to each side's target.
   std::vector<int> coarse_x_, coarse_y_;
   std::vector<int> coarse_col_, coarse_row_;
   std::vector<Vec2> coarse_pos_;              // lattice nodes (row-major), then rim points
-  std::vector<Vec2> coarse_links_;  // the coarse graph's edges, as pairs of points (drawn)
+  std::vector<Vec2> coarse_links_;            // the coarse graph's edges, as pairs of points (drawn)
   std::vector<std::uint32_t> coarse_bucket_;  // per lattice cell: its first entry in coarse_rims_
   std::vector<std::uint32_t> coarse_rims_;    // rim points' node indices, by lattice cell
   std::vector<double> coarse_to_[2];
   int coarse_stride_ = 0;
-  bool coarse_open_field_ = false;  // no blocked cell, one multiplier: lines skip the walk
-  std::uint64_t coarse_lines_ = 0;  // line costs the lattice took (its edges and seeds)
+  bool coarse_open_field_ = false;       // no blocked cell, one multiplier: lines skip the walk
+  std::uint64_t coarse_lines_ = 0;       // line costs the lattice took (its edges and seeds)
   std::vector<Exposure> path_exposure_;  // per move of the result
   PathResult result_;
   SearchObserver* observer_ = nullptr;

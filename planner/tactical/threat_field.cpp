@@ -30,7 +30,8 @@
 
 namespace pathscope::tactical {
 
-ThreatField::ThreatField(const PlanningWorld& world, std::size_t movement_class, const CostModelParams& params)
+ThreatField::ThreatField(const PlanningWorld& world, std::size_t movement_class,
+                         const CostModelParams& params)
     : params_(params) {
   const Scenario& s = world.scenario();
   for (const Influence& t : s.threats) {
@@ -50,7 +51,8 @@ ThreatField::ThreatField(const PlanningWorld& world, std::size_t movement_class,
   for (std::size_t i = 0; i < threats_.size(); ++i) {
     const Disc& d = threats_[i];
     Visibility& v = visibility_[i];
-    v.rect = CellRect{int(std::floor((d.center.x - d.radius) / cell_size_)), int(std::floor((d.center.y - d.radius) / cell_size_)),
+    v.rect = CellRect{int(std::floor((d.center.x - d.radius) / cell_size_)),
+                      int(std::floor((d.center.y - d.radius) / cell_size_)),
                       int(std::floor((d.center.x + d.radius) / cell_size_)) + 1,
                       int(std::floor((d.center.y + d.radius) / cell_size_)) + 1}
                  .intersected(CellRect{0, 0, width_, height_});
@@ -63,10 +65,12 @@ ThreatField::ThreatField(const PlanningWorld& world, std::size_t movement_class,
         walk_cells(d.center, target, cell_size_, width_, height_, [&](int wx, int wy, double, double) {
           if ((wx != cx || wy != cy) && !grid.passable(grid.index(wx, wy))) clear = false;
         });
-        v.seen[std::size_t(y - v.rect.y0) * std::size_t(v.rect.width()) + std::size_t(x - v.rect.x0)] = clear ? 1 : 0;
+        v.seen[std::size_t(y - v.rect.y0) * std::size_t(v.rect.width()) + std::size_t(x - v.rect.x0)] =
+            clear ? 1 : 0;
         if ((x == cx && y == cy) || grid.passable(grid.index(x, y))) continue;
         const Square q{x * cell_size_, y * cell_size_, (x + 1) * cell_size_, (y + 1) * cell_size_};
-        const double nx = std::clamp(d.center.x, q.x0, q.x1) - d.center.x, ny = std::clamp(d.center.y, q.y0, q.y1) - d.center.y;
+        const double nx = std::clamp(d.center.x, q.x0, q.x1) - d.center.x,
+                     ny = std::clamp(d.center.y, q.y0, q.y1) - d.center.y;
         if (nx * nx + ny * ny < d.radius * d.radius) blockers_[i].push_back(q);
       }
     }
@@ -138,7 +142,8 @@ void ThreatField::visible_spans(std::size_t i, Vec2 a, Vec2 b, Span chord, std::
     }
     if (hi > lo) hidden.push_back(Span{lo, hi});
   }
-  std::sort(hidden.begin(), hidden.end(), [](const Span& x, const Span& y) { return x.t0 < y.t0 || (x.t0 == y.t0 && x.t1 < y.t1); });
+  std::sort(hidden.begin(), hidden.end(),
+            [](const Span& x, const Span& y) { return x.t0 < y.t0 || (x.t0 == y.t0 && x.t1 < y.t1); });
   double at = chord.t0;
   for (const Span& h : hidden) {
     if (h.t0 > at) out.push_back(Span{at, h.t0});

@@ -60,7 +60,7 @@ class ThreatField {
 
  private:
   struct Visibility {
-    CellRect rect;                // the cells under the threat's disc
+    CellRect rect;                   // the cells under the threat's disc
     std::vector<std::uint8_t> seen;  // per cell of rect, row-major: 1 = sees the centre
   };
   struct Square {  // a blocked cell, world metres
@@ -71,7 +71,8 @@ class ThreatField {
   std::vector<Disc> threats_;
   std::vector<Disc> allies_;
   std::vector<Visibility> visibility_;  // per threat, with occlusion only
-  std::vector<std::vector<Square>> blockers_;  // per threat: blocked cells meeting its disc (not its centre's)
+  std::vector<std::vector<Square>>
+      blockers_;  // per threat: blocked cells meeting its disc (not its centre's)
   double cell_size_ = 1;
   int width_ = 0, height_ = 0;
   mutable std::vector<ThreatSpans> threat_scratch_;

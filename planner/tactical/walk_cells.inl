@@ -21,7 +21,8 @@ void walk_cells(Vec2 a, Vec2 b, double cell_size, int w, int h, Fn&& fn) {
   const int sx = u.x > 0 ? 1 : u.x < 0 ? -1 : 0, sy = u.y > 0 ? 1 : u.y < 0 ? -1 : 0;
   double next_x = sx > 0 ? ((x + 1) * cell_size - a.x) / u.x : sx < 0 ? (x * cell_size - a.x) / u.x : kInf;
   double next_y = sy > 0 ? ((y + 1) * cell_size - a.y) / u.y : sy < 0 ? (y * cell_size - a.y) / u.y : kInf;
-  const double dx = sx != 0 ? cell_size / std::abs(u.x) : kInf, dy = sy != 0 ? cell_size / std::abs(u.y) : kInf;
+  const double dx = sx != 0 ? cell_size / std::abs(u.x) : kInf,
+               dy = sy != 0 ? cell_size / std::abs(u.y) : kInf;
   double t = 0;
   for (;;) {
     const double tn = std::min(std::min(next_x, next_y), len);

@@ -82,8 +82,8 @@ Result<Path> polygon_path(const ObstacleInput& in, std::vector<std::string>& rep
     ++dropped;
   }
   if (dropped > 0) {
-    repairs.push_back(in.name + ": " + std::to_string(dropped) + " repeated point" + (dropped > 1 ? "s" : "") +
-                      " dropped");
+    repairs.push_back(in.name + ": " + std::to_string(dropped) + " repeated point" +
+                      (dropped > 1 ? "s" : "") + " dropped");
   }
   if (pts.size() < 3) {
     return make_error(ErrorCode::Value, in.name, "polygon has fewer than 3 distinct points");
@@ -96,8 +96,9 @@ Result<Path> polygon_path(const ObstacleInput& in, std::vector<std::string>& rep
     const auto edge = [&](std::size_t i) {
       return "edge " + std::to_string(i) + " " + fmt_point(pts[i]) + "-" + fmt_point(pts[(i + 1) % n]);
     };
-    return make_error(ErrorCode::Value, in.name,
-                      "self-intersecting polygon: " + edge(hit->first) + " and " + edge(hit->second) + " meet");
+    return make_error(
+        ErrorCode::Value, in.name,
+        "self-intersecting polygon: " + edge(hit->first) + " and " + edge(hit->second) + " meet");
   }
   if (!(polygon_area(pts) > 0)) return make_error(ErrorCode::Value, in.name, "polygon has zero area");
   Path path;
@@ -170,7 +171,8 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
   set.world = world;
   set.input_count = inputs.size();
   const double r = params.radius;
-  if (!(r >= 0) || !std::isfinite(r)) return make_error(ErrorCode::Value, "radius", "radius must be finite and >= 0");
+  if (!(r >= 0) || !std::isfinite(r))
+    return make_error(ErrorCode::Value, "radius", "radius must be finite and >= 0");
   if (!(params.max_error >= 1.0 / kScale)) {
     return make_error(ErrorCode::Value, "max_error", "max_error must be at least 1/1024 m");
   }
@@ -181,7 +183,8 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
   // With openings, shapes apply in order (later over earlier, as the raster paints them):
   // the blocked area is kept as one union, openings are cut out of it, and circles go in
   // at their own radius, to be inflated with the rest.
-  const bool ordered = std::any_of(inputs.begin(), inputs.end(), [](const ObstacleInput& in) { return in.opening; });
+  const bool ordered =
+      std::any_of(inputs.begin(), inputs.end(), [](const ObstacleInput& in) { return in.opening; });
   set.ordered = ordered;
   Paths base, circles, batch;
   const auto flush = [&] {
@@ -211,8 +214,9 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
           return make_error(ErrorCode::Value, in.name, "circle radius must be positive");
         }
         circle = true;
-        return inward ? inscribed_circle_path(s.center, s.radius, params.max_error)
-                      : circle_path(s.center, s.radius + (ordered || in.container ? 0.0 : r), params.max_error);
+        return inward
+                   ? inscribed_circle_path(s.center, s.radius, params.max_error)
+                   : circle_path(s.center, s.radius + (ordered || in.container ? 0.0 : r), params.max_error);
       }
       case ShapeKind::Polygon: return polygon_path(in, set.repairs);
     }
@@ -273,7 +277,8 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
   }
   // The frame: everything outside free_box, out to a margin.
   const Box2 outer = world.expanded(r + 16.0);
-  Path frame_out = box_path(to_unit(outer.lo.x), to_unit(outer.lo.y), to_unit(outer.hi.x), to_unit(outer.hi.y));
+  Path frame_out =
+      box_path(to_unit(outer.lo.x), to_unit(outer.lo.y), to_unit(outer.hi.x), to_unit(outer.hi.y));
   Path frame_in = box_path(to_unit(set.free_box.lo.x), to_unit(set.free_box.lo.y), to_unit(set.free_box.hi.x),
                            to_unit(set.free_box.hi.y));
   ClipperLib::ReversePath(frame_in);
@@ -305,7 +310,8 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
                                           double cell_size) {
   std::vector<ObstacleInput> out;
   const auto at = [&](int x, int y) {
-    return x >= 0 && y >= 0 && x < width && y < height && blocked[std::size_t(y) * std::size_t(width) + std::size_t(x)];
+    return x >= 0 && y >= 0 && x < width && y < height &&
+           blocked[std::size_t(y) * std::size_t(width) + std::size_t(x)];
   };
   const auto rect = [&](std::string name, Vec2 lo, Vec2 hi) {
     ObstacleInput in;
@@ -353,7 +359,8 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
 bool blocks_class(const Scenario& s, std::size_t terrain, std::size_t movement_class) {
   const TerrainType& t = s.terrains[terrain];
   const std::string& ground_group = s.terrains[0].group;
-  return !t.cost[movement_class].has_value() || (!s.classes[movement_class].amphibious && t.group != ground_group);
+  return !t.cost[movement_class].has_value() ||
+         (!s.classes[movement_class].amphibious && t.group != ground_group);
 }
 
 std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class) {

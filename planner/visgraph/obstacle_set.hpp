@@ -60,9 +60,9 @@ struct Ring {
 
 /// The merged, inflated obstacles of one world for one radius.
 struct ObstacleSet {
-  Box2 world;                 ///< The world box; its outside counts as an obstacle.
-  Box2 free_box;              ///< The box a unit's centre may use: the world shrunk by the radius.
-  std::vector<Ring> rings;    ///< Obstacle boundaries, the world's frame (outside free_box) included.
+  Box2 world;                        ///< The world box; its outside counts as an obstacle.
+  Box2 free_box;                     ///< The box a unit's centre may use: the world shrunk by the radius.
+  std::vector<Ring> rings;           ///< Obstacle boundaries, the world's frame (outside free_box) included.
   std::vector<std::string> repairs;  ///< What was repaired in the input, one line each, naming the item.
   std::size_t input_count = 0;       ///< Obstacles taken in (a tile grid's blocked runs count each).
   /// Built with openings (inputs applied in order): the rings differ slightly from the
@@ -80,9 +80,9 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
 
 /// The blocked cells of a tile grid (`blocked[y * width + x]`, cells of `cell_size`
 /// metres from the origin) as obstacle inputs: one rectangle per horizontal run of
-/// blocked cells, plus a small diamond (4/kScale metres from its centre to each vertex) at every corner where two
-/// blocked cells touch diagonally with both other cells free, so the gap is closed as
-/// the grid's no-corner-cutting rule closes it.
+/// blocked cells, plus a small diamond (4/kScale metres from its centre to each vertex) at every corner where
+/// two blocked cells touch diagonally with both other cells free, so the gap is closed as the grid's
+/// no-corner-cutting rule closes it.
 std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& blocked, int width, int height,
                                           double cell_size);
 

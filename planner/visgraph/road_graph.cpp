@@ -27,7 +27,8 @@ std::vector<Vec2> cut(const std::vector<Vec2>& pts, double step) {
     if (i > 0) {
       const double len = distance(pts[i - 1], pts[i]);
       const int pieces = std::max(1, int(std::ceil(len / step)));
-      for (int k = 1; k < pieces; ++k) out.push_back(pts[i - 1] + (pts[i] - pts[i - 1]) * (double(k) / pieces));
+      for (int k = 1; k < pieces; ++k)
+        out.push_back(pts[i - 1] + (pts[i] - pts[i - 1]) * (double(k) / pieces));
     }
     if (out.empty() || out.back() != pts[i]) out.push_back(pts[i]);
   }
@@ -77,21 +78,24 @@ RoadGraph build_road_graph(const std::vector<Road>& roads, const SegmentIndex& i
   }
   // Junctions: the nearest point of each other road within half the widths' sum.
   for (std::uint32_t i = 0; i < g.points.size(); ++i) {
-    std::vector<std::pair<double, std::uint32_t>> nearest(roads.size(), {std::numeric_limits<double>::infinity(), 0});
+    std::vector<std::pair<double, std::uint32_t>> nearest(roads.size(),
+                                                          {std::numeric_limits<double>::infinity(), 0});
     for (std::uint32_t j = i + 1; j < g.points.size(); ++j) {
       if (road_of[j] == road_of[i]) continue;
       const double d = distance(g.points[i], g.points[j]);
-      if (d <= 0.5 * (width_of[i] + width_of[j]) && d < nearest[road_of[j]].first) nearest[road_of[j]] = {d, j};
+      if (d <= 0.5 * (width_of[i] + width_of[j]) && d < nearest[road_of[j]].first)
+        nearest[road_of[j]] = {d, j};
     }
     for (const auto& [d, j] : nearest) {
-      if (std::isfinite(d) && index.visible(g.points[i], g.points[j])) g.links.push_back(RoadLink{i, j, d, true});
+      if (std::isfinite(d) && index.visible(g.points[i], g.points[j]))
+        g.links.push_back(RoadLink{i, j, d, true});
     }
   }
   return g;
 }
 
-RoadPass road_pass(const std::vector<Vec2>& path, const RoadGraph& roads, const SegmentIndex& index, double reach,
-                   double step, const std::function<double(Vec2, Vec2)>& leg_cost) {
+RoadPass road_pass(const std::vector<Vec2>& path, const RoadGraph& roads, const SegmentIndex& index,
+                   double reach, double step, const std::function<double(Vec2, Vec2)>& leg_cost) {
   const auto leg = [&](Vec2 a, Vec2 b) { return leg_cost ? leg_cost(a, b) : distance(a, b); };
   RoadPass out;
   out.points = path;

@@ -43,13 +43,13 @@ RoadGraph build_road_graph(const std::vector<Road>& roads, const SegmentIndex& i
 struct RoadPass {
   std::vector<Vec2> points;
   double cost = 0;
-  bool on_road = false;           ///< The result uses a road link.
-  std::vector<Vec2> joins;        ///< Pairs of points: the path-to-road links searched (for display).
+  bool on_road = false;     ///< The result uses a road link.
+  std::vector<Vec2> joins;  ///< Pairs of points: the path-to-road links searched (for display).
 };
 
 /// `leg` prices a straight leg off the roads (default: its length; the planner passes
 /// its weighted cost through slow ground).
-RoadPass road_pass(const std::vector<Vec2>& path, const RoadGraph& roads, const SegmentIndex& index, double reach,
-                   double step, const std::function<double(Vec2, Vec2)>& leg = {});
+RoadPass road_pass(const std::vector<Vec2>& path, const RoadGraph& roads, const SegmentIndex& index,
+                   double reach, double step, const std::function<double(Vec2, Vec2)>& leg = {});
 
 }  // namespace pathscope::visgraph

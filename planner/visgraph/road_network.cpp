@@ -87,7 +87,8 @@ RoadNetwork::RoadNetwork(const std::vector<Road>& roads, const VisibilityGraph& 
     for (std::size_t i = 1; i < roads[r].points.size(); ++i) {
       const Vec2 a = roads[r].points[i - 1], b = roads[r].points[i];
       if (a == b) continue;
-      segs.push_back(Segment{a, b, std::uint32_t(r), roads[r].speed_factor, {{0, a, true}, {length(b - a), b, true}}});
+      segs.push_back(
+          Segment{a, b, std::uint32_t(r), roads[r].speed_factor, {{0, a, true}, {length(b - a), b, true}}});
     }
   }
   // Road crossings: one position, shared by both segments.
@@ -112,8 +113,8 @@ RoadNetwork::RoadNetwork(const std::vector<Road>& roads, const VisibilityGraph& 
     const Box2 box = Box2::spanning(sg.a, sg.b);
     for (std::uint32_t v = 0; v < index.vertex_count(); ++v) {
       const Vec2 q0 = index.position(v), q1 = index.position(index.next(v));
-      if (std::max(q0.x, q1.x) < box.lo.x || std::min(q0.x, q1.x) > box.hi.x || std::max(q0.y, q1.y) < box.lo.y ||
-          std::min(q0.y, q1.y) > box.hi.y) {
+      if (std::max(q0.x, q1.x) < box.lo.x || std::min(q0.x, q1.x) > box.hi.x ||
+          std::max(q0.y, q1.y) < box.lo.y || std::min(q0.y, q1.y) > box.hi.y) {
         continue;
       }
       const double t = meet(sg.a, sg.b, q0, q1, nullptr);
@@ -132,7 +133,8 @@ RoadNetwork::RoadNetwork(const std::vector<Road>& roads, const VisibilityGraph& 
   std::vector<std::pair<std::uint32_t, std::uint32_t>> piece_ends;
   for (const Segment& sg : segs) {
     std::vector<Cut> cuts = sg.cuts;
-    std::sort(cuts.begin(), cuts.end(), [](const Cut& x, const Cut& y) { return x.s < y.s || (x.s == y.s && x.node > y.node); });
+    std::sort(cuts.begin(), cuts.end(),
+              [](const Cut& x, const Cut& y) { return x.s < y.s || (x.s == y.s && x.node > y.node); });
     std::vector<Cut> uniq;
     for (const Cut& c : cuts) {
       if (!uniq.empty() && c.s - uniq.back().s <= 1e-9) {
@@ -245,8 +247,9 @@ RoadNetwork::RoadNetwork(const std::vector<Road>& roads, const VisibilityGraph& 
       if (k == 0) continue;
       const std::uint32_t u = on[p][k - 1].second, v = on[p][k].second;
       if (points_[u] == points_[v]) continue;
-      raw.push_back(Raw{RoadEnd::RoadPoint, u,
-                        RoadNetLink{v, RoadEnd::RoadPoint, leg(points_[u], points_[v]) / pieces_[p].factor, true}});
+      raw.push_back(
+          Raw{RoadEnd::RoadPoint, u,
+              RoadNetLink{v, RoadEnd::RoadPoint, leg(points_[u], points_[v]) / pieces_[p].factor, true}});
       ++along_;
     }
     piece_start_.push_back(std::uint32_t(piece_point_.size()));

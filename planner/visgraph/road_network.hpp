@@ -21,20 +21,20 @@ enum class RoadEnd : std::uint8_t { Corner, RegionCorner, RoadPoint };
 
 /// A link of the road network, seen from one end.
 struct RoadNetLink {
-  std::uint32_t to = 0;          ///< Index in the kind's own numbering.
+  std::uint32_t to = 0;  ///< Index in the kind's own numbering.
   RoadEnd kind = RoadEnd::RoadPoint;
-  double cost = 0;               ///< Metres of ground travel: off the road its leg cost, along it leg / factor.
-  bool along = false;            ///< Along a road (else a straight entry or exit leg).
+  double cost = 0;     ///< Metres of ground travel: off the road its leg cost, along it leg / factor.
+  bool along = false;  ///< Along a road (else a straight entry or exit leg).
 };
 
 /// A stretch of one road segment outside every obstacle, between two road points (road
 /// vertices, crossings of two roads, or the points where the road meets an obstacle).
 struct RoadPiece {
-  Vec2 a, b;                   ///< Ends, world metres.
-  std::uint32_t road = 0;      ///< Index into Scenario::roads.
-  double factor = 1;           ///< The road's speed factor (> 1).
-  double length = 0;           ///< Metres from a to b.
-  Vec2 dir{1, 0};              ///< Unit vector from a to b.
+  Vec2 a, b;               ///< Ends, world metres.
+  std::uint32_t road = 0;  ///< Index into Scenario::roads.
+  double factor = 1;       ///< The road's speed factor (> 1).
+  double length = 0;       ///< Metres from a to b.
+  Vec2 dir{1, 0};          ///< Unit vector from a to b.
 };
 
 /// Where a point q joins a piece best (the angle rule): travelling towards the piece's
@@ -56,8 +56,8 @@ class RoadNetwork {
   /// Roads with a speed factor above 1 (a road of factor 1 saves nothing). `leg` prices a
   /// straight leg off the road (length, or its weighted cost through slow ground); a leg
   /// along a road costs leg / factor. `region_corners` join as corners do (no tangency).
-  RoadNetwork(const std::vector<Road>& roads, const VisibilityGraph& graph, std::span<const Vec2> region_corners,
-              const std::function<double(Vec2, Vec2)>& leg);
+  RoadNetwork(const std::vector<Road>& roads, const VisibilityGraph& graph,
+              std::span<const Vec2> region_corners, const std::function<double(Vec2, Vec2)>& leg);
 
   bool empty() const { return pieces_.empty(); }
   const std::vector<RoadPiece>& pieces() const { return pieces_; }
@@ -69,9 +69,13 @@ class RoadNetwork {
   /// The links of road point k.
   std::span<const RoadNetLink> links(std::uint32_t k) const { return span(point_start_, point_links_, k); }
   /// The road points linked with corner `node` of the visibility graph.
-  std::span<const RoadNetLink> corner_links(std::uint32_t node) const { return span(corner_start_, corner_links_, node); }
+  std::span<const RoadNetLink> corner_links(std::uint32_t node) const {
+    return span(corner_start_, corner_links_, node);
+  }
   /// The road points linked with region corner k.
-  std::span<const RoadNetLink> region_links(std::uint32_t k) const { return span(region_start_, region_links_, k); }
+  std::span<const RoadNetLink> region_links(std::uint32_t k) const {
+    return span(region_start_, region_links_, k);
+  }
   /// The pieces road point k lies on (an end: one or more; a joining point: one).
   std::span<const std::uint32_t> point_pieces(std::uint32_t k) const {
     return {on_piece_.data() + on_start_[k], on_piece_.data() + on_start_[k + 1]};
@@ -88,8 +92,8 @@ class RoadNetwork {
   std::size_t entry_count() const { return entries_; }
 
  private:
-  static std::span<const RoadNetLink> span(const std::vector<std::uint32_t>& start, const std::vector<RoadNetLink>& l,
-                                           std::uint32_t k) {
+  static std::span<const RoadNetLink> span(const std::vector<std::uint32_t>& start,
+                                           const std::vector<RoadNetLink>& l, std::uint32_t k) {
     return {l.data() + start[k], l.data() + start[k + 1]};
   }
 

@@ -89,7 +89,8 @@ SegmentIndex::SegmentIndex(const std::vector<Ring>& rings) {
     int x0, y0, x1, y1;
     range(e, x0, y0, x1, y1);
     for (int y = y0; y <= y1; ++y) {
-      for (int x = x0; x <= x1; ++x) bucket_edges_[fill[std::size_t(y) * std::size_t(nx_) + std::size_t(x)]++] = e;
+      for (int x = x0; x <= x1; ++x)
+        bucket_edges_[fill[std::size_t(y) * std::size_t(nx_) + std::size_t(x)]++] = e;
     }
   }
   // Vertices where a ring touches itself or another (a vertex on a foreign edge): there
@@ -108,7 +109,9 @@ SegmentIndex::SegmentIndex(const std::vector<Ring>& rings) {
   }
 }
 
-bool SegmentIndex::convex(std::uint32_t v) const { return cross(pos_[prev_[v]], pos_[v], pos_[next_[v]]) > 0; }
+bool SegmentIndex::convex(std::uint32_t v) const {
+  return cross(pos_[prev_[v]], pos_[v], pos_[next_[v]]) > 0;
+}
 
 bool SegmentIndex::enters(std::uint32_t v, Vec2 d) const {
   const Vec2 u = pos_[next_[v]] - pos_[v];
@@ -169,7 +172,8 @@ void SegmentIndex::walk(Vec2 p, Vec2 q, Fn&& fn) const {
   const double gx = (p.x - lo_.x) / cell_, gy = (p.y - lo_.y) / cell_;
   const double hx = (q.x - lo_.x) / cell_, hy = (q.y - lo_.y) / cell_;
   int ix = std::clamp(int(std::floor(gx)), 0, nx_ - 1), iy = std::clamp(int(std::floor(gy)), 0, ny_ - 1);
-  const int jx = std::clamp(int(std::floor(hx)), 0, nx_ - 1), jy = std::clamp(int(std::floor(hy)), 0, ny_ - 1);
+  const int jx = std::clamp(int(std::floor(hx)), 0, nx_ - 1),
+            jy = std::clamp(int(std::floor(hy)), 0, ny_ - 1);
   const double dx = hx - gx, dy = hy - gy;
   const int sx = dx > 0 ? 1 : (dx < 0 ? -1 : 0), sy = dy > 0 ? 1 : (dy < 0 ? -1 : 0);
   constexpr double kInf = std::numeric_limits<double>::infinity();

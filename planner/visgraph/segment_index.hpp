@@ -17,8 +17,8 @@ namespace pathscope::visgraph {
 
 /// Where a segment enters an obstacle: the edge (by its first vertex) and how far along.
 struct Crossing {
-  double t = 0;             ///< Parameter along the segment, 0 at its start, 1 at its end.
-  std::uint32_t vertex = 0; ///< The edge from this vertex to its ring successor.
+  double t = 0;              ///< Parameter along the segment, 0 at its start, 1 at its end.
+  std::uint32_t vertex = 0;  ///< The edge from this vertex to its ring successor.
 };
 
 /// The vertices and edges of a set of rings (inside on the left of every edge), with a
@@ -94,8 +94,8 @@ class SegmentIndex {
   Vec2 lo_{0, 0};
   double cell_ = 1;
   int nx_ = 0, ny_ = 0;
-  std::vector<std::uint32_t> bucket_start_;  // nx * ny + 1
-  std::vector<std::uint32_t> bucket_edges_;  // edge = its first vertex
+  std::vector<std::uint32_t> bucket_start_;   // nx * ny + 1
+  std::vector<std::uint32_t> bucket_edges_;   // edge = its first vertex
   mutable std::vector<std::uint32_t> stamp_;  // per edge, for walks
   mutable std::uint32_t current_ = 0;
   mutable std::vector<std::uint32_t> inside_stamp_;  // per edge, for inside()

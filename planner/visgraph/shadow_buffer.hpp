@@ -32,10 +32,10 @@ class ShadowBuffer {
  private:
   static constexpr int kBlock = 32;  // sectors per block
   Vec2 origin_{0, 0};
-  double width_ = 0;            // pseudo-angle per sector
-  std::vector<double> depth_;   // per sector
-  std::vector<Vec2> ray_;       // per sector boundary (sectors + 1): unit directions
-  std::vector<double> block_;   // per block of kBlock sectors: the deepest
+  double width_ = 0;           // pseudo-angle per sector
+  std::vector<double> depth_;  // per sector
+  std::vector<Vec2> ray_;      // per sector boundary (sectors + 1): unit directions
+  std::vector<double> block_;  // per block of kBlock sectors: the deepest
 };
 
 }  // namespace pathscope::visgraph

@@ -7,8 +7,8 @@
 
 namespace pathscope {
 
-VisGraphDependency::VisGraphDependency(std::vector<Vec2> path, double pad, bool line, const PlanningWorld& world,
-                                       std::size_t movement_class)
+VisGraphDependency::VisGraphDependency(std::vector<Vec2> path, double pad, bool line,
+                                       const PlanningWorld& world, std::size_t movement_class)
     : path_(std::move(path)), pad_(pad), line_(line), world_(world), class_(movement_class) {}
 
 bool VisGraphDependency::still_valid(const WorldChange& change) const {

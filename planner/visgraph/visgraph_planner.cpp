@@ -6,9 +6,9 @@
 // is the goal. Otherwise the start is tested against every corner (a sight test through
 // the bucket grid, after the tangency test at the corner) and linked to those it sees;
 // the goal is tested against each corner when that corner is expanded (the same test),
-// which links it to every corner that could matter without a scan of all of them. A* then runs with the straight distance to the goal as heuristic
-// (consistent, so no closed node is ever improved), or Dijkstra with none. Ties: f, then
-// h, then node id (OpenList).
+// which links it to every corner that could matter without a scan of all of them. A* then runs with the
+// straight distance to the goal as heuristic (consistent, so no closed node is ever improved), or Dijkstra
+// with none. Ties: f, then h, then node id (OpenList).
 //
 // Shortcut mode (seed 004's heuristic, kept to show what it costs): the first and last
 // points where the straight line enters an obstacle become temporary nodes, each linked
@@ -56,10 +56,11 @@ void cull_front(std::vector<Vec2>& pts, const visgraph::SegmentIndex& index) {
 
 }  // namespace
 
-VisGraphPlanner::VisGraphPlanner(const PlanningWorld& world, std::size_t movement_class, VisGraphParams params,
-                                 std::string name)
+VisGraphPlanner::VisGraphPlanner(const PlanningWorld& world, std::size_t movement_class,
+                                 VisGraphParams params, std::string name)
     : world_(world), class_(movement_class), params_(params), name_(std::move(name)) {
-  obstacle_params_.radius = params.radius >= 0 ? params.radius : world.scenario().classes[movement_class].radius;
+  obstacle_params_.radius =
+      params.radius >= 0 ? params.radius : world.scenario().classes[movement_class].radius;
   obstacle_params_.max_error = params.max_error;
 }
 
@@ -84,7 +85,8 @@ Vec2 VisGraphPlanner::node_position(NodeId node) const {
   const std::size_t n = m.ok() ? m.graph().node_count() : 0;
   if (node < n) return m.graph().position(node);
   if (node < n + 4) return temp_pos_[node - n];
-  if (road_nodes() && network_revision_ == world_.revision() && revision_ == world_.revision() && node >= road_base_) {
+  if (road_nodes() && network_revision_ == world_.revision() && revision_ == world_.revision() &&
+      node >= road_base_) {
     if (node < road_temp_base_) return network_.points()[node - road_base_];
     if (node - road_temp_base_ < road_temps_.size()) return road_temps_[node - road_temp_base_].pos;
     return {0, 0};
@@ -97,11 +99,14 @@ Vec2 VisGraphPlanner::node_position(NodeId node) const {
 
 double VisGraphPlanner::heuristic(Vec2 p) const {
   if (params_.dijkstra) return 0.0;
-  const double scale = (weighing() ? regions_.min_factor() : 1.0) / (road_nodes() ? network_.max_factor() : 1.0);
+  const double scale =
+      (weighing() ? regions_.min_factor() : 1.0) / (road_nodes() ? network_.max_factor() : 1.0);
   return distance(p, query_.goal) * scale;
 }
 
-double VisGraphPlanner::leg_cost(Vec2 a, Vec2 b) const { return weighing() ? regions_.cost(a, b) : distance(a, b); }
+double VisGraphPlanner::leg_cost(Vec2 a, Vec2 b) const {
+  return weighing() ? regions_.cost(a, b) : distance(a, b);
+}
 
 void VisGraphPlanner::prepare_regions() {
   if (regions_revision_ == world_.revision()) return;
@@ -112,8 +117,9 @@ void VisGraphPlanner::prepare_regions() {
 void VisGraphPlanner::prepare_network() {
   if (network_revision_ == world_.revision()) return;
   const std::vector<Vec2> none;
-  network_ = visgraph::RoadNetwork(world_.scenario().roads, map_->graph(), weighing() ? regions_.corners() : none,
-                                   [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
+  network_ =
+      visgraph::RoadNetwork(world_.scenario().roads, map_->graph(), weighing() ? regions_.corners() : none,
+                            [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
   network_revision_ = world_.revision();
 }
 
@@ -141,7 +147,9 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
     return fail(SearchStatus::Invalid, "the obstacles could not be built: " + map_->error().to_string());
   }
   const VisibilityGraph& g = map_->graph();
-  limited_ = params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits) : nullptr;
+  limited_ = params_.limits.any()
+                 ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits)
+                 : nullptr;
   corners_ = g.node_count();
   if (params_.weighted && !params_.shortcut) prepare_regions();
   start_region_links_.clear();
@@ -167,14 +175,16 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
     if (!g.obstacles().free_box.contains(points[k])) {
       char r[48];
       std::snprintf(r, sizeof r, "%.6g", obstacle_params_.radius);
-      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is outside the world, or within " +
-                                             r + " m of its edge (the unit's radius)");
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) +
+                                             " is outside the world, or within " + r +
+                                             " m of its edge (the unit's radius)");
     }
     if (g.index().inside(points[k])) {
       char r[48];
       std::snprintf(r, sizeof r, "%.6g", obstacle_params_.radius);
       return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) +
-                                             " is inside an obstacle inflated by the unit's radius (" + r + " m)");
+                                             " is inside an obstacle inflated by the unit's radius (" + r +
+                                             " m)");
     }
   }
   if (road_pass_on()) prepare_roads();
@@ -185,7 +195,8 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
     link_roads();
   }
   result_.stats.extra.push_back(
-      {"start_links", double(direct_ ? 1 : start_links_.size() + start_region_links_.size() + start_road_links_.size())});
+      {"start_links",
+       double(direct_ ? 1 : start_links_.size() + start_region_links_.size() + start_road_links_.size())});
   if (road_nodes()) {
     result_.stats.extra.push_back({"road_points", double(network_.points().size())});
     result_.stats.extra.push_back({"road_links", double(network_.along_count() + network_.entry_count())});
@@ -230,7 +241,8 @@ void VisGraphPlanner::link_roads() {
   const visgraph::SegmentIndex& index = map_->graph().index();
   const std::vector<Vec2>& pts = network_.points();
   for (std::uint32_t e = 0; e < network_.end_count(); ++e) {
-    if (index.visible(query_.start, pts[e])) start_road_links_.push_back({road_base_ + e, leg_cost(query_.start, pts[e])});
+    if (index.visible(query_.start, pts[e]))
+      start_road_links_.push_back({road_base_ + e, leg_cost(query_.start, pts[e])});
   }
   // The start's and the goal's own joining points on every piece they see.
   for (int k = 0; k < 2; ++k) {
@@ -252,7 +264,9 @@ void VisGraphPlanner::link_roads() {
 }
 
 void VisGraphPlanner::expand_road_point(NodeId u, Vec2 pu) {
-  const auto along = [&](std::uint32_t piece, Vec2 b) { return leg_cost(pu, b) / network_.pieces()[piece].factor; };
+  const auto along = [&](std::uint32_t piece, Vec2 b) {
+    return leg_cost(pu, b) / network_.pieces()[piece].factor;
+  };
   if (u < road_temp_base_) {
     const std::uint32_t k = std::uint32_t(u - road_base_);
     for (const visgraph::RoadNetLink& l : network_.links(k)) {
@@ -262,7 +276,8 @@ void VisGraphPlanner::expand_road_point(NodeId u, Vec2 pu) {
       relax(u, v, l.cost);
     }
     for (const std::uint32_t p : network_.point_pieces(k)) {
-      for (const std::uint32_t t : piece_temps_[p]) relax(u, road_temp_base_ + t, along(p, road_temps_[t].pos));
+      for (const std::uint32_t t : piece_temps_[p])
+        relax(u, road_temp_base_ + t, along(p, road_temps_[t].pos));
     }
     if (map_->graph().index().visible(pu, query_.goal)) {
       goal_links_.push_back(u);
@@ -274,7 +289,8 @@ void VisGraphPlanner::expand_road_point(NodeId u, Vec2 pu) {
   const TempRoadPoint& tp = road_temps_[t];
   const std::span<const double> offsets = network_.piece_offsets(tp.piece);
   const std::span<const std::uint32_t> points = network_.piece_points(tp.piece);
-  const std::size_t i = std::size_t(std::upper_bound(offsets.begin(), offsets.end(), tp.offset) - offsets.begin());
+  const std::size_t i =
+      std::size_t(std::upper_bound(offsets.begin(), offsets.end(), tp.offset) - offsets.begin());
   if (i > 0) relax(u, road_base_ + points[i - 1], along(tp.piece, network_.points()[points[i - 1]]));
   if (i < points.size()) relax(u, road_base_ + points[i], along(tp.piece, network_.points()[points[i]]));
   for (const std::uint32_t o : piece_temps_[tp.piece]) {
@@ -434,7 +450,8 @@ SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
         }
       }
       if (road_nodes()) {
-        for (const visgraph::RoadNetLink& l : network_.corner_links(std::uint32_t(u))) relax(u, road_base_ + l.to, l.cost);
+        for (const visgraph::RoadNetLink& l : network_.corner_links(std::uint32_t(u)))
+          relax(u, road_base_ + l.to, l.cost);
       }
       if (!params_.shortcut && g.links_to(u, query_.goal)) {
         goal_links_.push_back(u);
@@ -494,19 +511,20 @@ void VisGraphPlanner::finish() {
       road_free_path_ = std::move(free_path);
     }
     result_.stats.extra.push_back({"cost_without_roads", plain});
-    result_.stats.extra.push_back({"road_legs", double(std::count_if(nodes.begin(), nodes.end(), [&](NodeId n) {
-                                     return n >= road_base_;
-                                   }))});
+    result_.stats.extra.push_back(
+        {"road_legs",
+         double(std::count_if(nodes.begin(), nodes.end(), [&](NodeId n) { return n >= road_base_; }))});
   }
   if (road_pass_on() && !roads_.empty()) {
     // Seed 004's road pass: the path found, its links to the roads near it, the roads.
     const double step = std::max(1.0, params_.road_reach / 2);
-    visgraph::RoadPass pass = visgraph::road_pass(pts, roads_, map_->graph().index(), params_.road_reach, step,
-                                                  [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
+    visgraph::RoadPass pass = visgraph::road_pass(pts, roads_, map_->graph().index(), params_.road_reach,
+                                                  step, [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
     result_.stats.extra.push_back({"cost_without_roads", result_.cost});
     if (observer_) {
       std::vector<Vec2> road_links;
-      for (const visgraph::RoadLink& l : roads_.links) road_links.insert(road_links.end(), {roads_.points[l.a], roads_.points[l.b]});
+      for (const visgraph::RoadLink& l : roads_.links)
+        road_links.insert(road_links.end(), {roads_.points[l.a], roads_.points[l.b]});
       const StructureShape shapes[] = {
           {StructureShape::Kind::Links, "road link", road_links, 0, 0, StructureRole::Graph},
           {StructureShape::Kind::Links, "road join", pass.joins, 0, 1, StructureRole::Graph},
@@ -542,8 +560,8 @@ void VisGraphPlanner::prepare_roads() {
 
 std::unique_ptr<ResultDependency> VisGraphPlanner::result_dependency() const {
   if (result_.status != SearchStatus::Found || world_.revision() != revision_) return nullptr;
-  const double pad = obstacle_params_.radius + obstacle_params_.max_error + world_.scenario().world.cell_size +
-                     8.0 / visgraph::kScale;
+  const double pad = obstacle_params_.radius + obstacle_params_.max_error +
+                     world_.scenario().world.cell_size + 8.0 / visgraph::kScale;
   return std::make_unique<VisGraphDependency>(result_.points, pad, params_.shortcut, world_, class_);
 }
 
@@ -557,7 +575,9 @@ void VisGraphPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn
 }
 
 void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
-  if (result_.status == SearchStatus::Idle || world_.revision() != revision_ || map_ == nullptr || !map_->ok()) return;
+  if (result_.status == SearchStatus::Idle || world_.revision() != revision_ || map_ == nullptr ||
+      !map_->ok())
+    return;
   const VisibilityGraph& g = map_->graph();
   std::vector<Vec2> links;
   if (direct_) {
@@ -566,18 +586,21 @@ void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
     links = {query_.start, temp_pos_[2], temp_pos_[3], query_.goal};
   } else {
     for (const NodeId c : start_links_) links.insert(links.end(), {query_.start, g.position(c)});
-    for (const auto& [c, cost] : start_region_links_) links.insert(links.end(), {query_.start, node_position(c)});
+    for (const auto& [c, cost] : start_region_links_)
+      links.insert(links.end(), {query_.start, node_position(c)});
   }
   for (const auto& [c, cost] : start_road_links_) links.insert(links.end(), {query_.start, node_position(c)});
   if (!links.empty() && !visitor.full()) {
-    visitor.shape(StructureShape{StructureShape::Kind::Links, "start link", links, 0, 0, StructureRole::Graph});
+    visitor.shape(
+        StructureShape{StructureShape::Kind::Links, "start link", links, 0, 0, StructureRole::Graph});
   }
   links.clear();
   if (!direct_ && !params_.shortcut) {
     for (const NodeId c : goal_links_) links.insert(links.end(), {node_position(c), query_.goal});
   }
   if (!links.empty() && !visitor.full()) {
-    visitor.shape(StructureShape{StructureShape::Kind::Links, "goal link", links, 0, 1, StructureRole::Graph});
+    visitor.shape(
+        StructureShape{StructureShape::Kind::Links, "goal link", links, 0, 1, StructureRole::Graph});
   }
   for (const WalkLink& w : walks_) {
     if (visitor.full()) return;
@@ -585,18 +608,20 @@ void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {
     line.push_back(node_position(w.from));
     line.insert(line.end(), w.via.begin(), w.via.end());
     line.push_back(node_position(w.to));
-    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "boundary link", line, 0, 0, StructureRole::Graph});
+    visitor.shape(
+        StructureShape{StructureShape::Kind::Polyline, "boundary link", line, 0, 0, StructureRole::Graph});
   }
   if (result_.status == SearchStatus::Found && road_nodes() && !road_free_path_.empty() && !visitor.full()) {
-    visitor.shape(
-        StructureShape{StructureShape::Kind::Polyline, "path without roads", road_free_path_, 0, 0, StructureRole::Graph});
+    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "path without roads", road_free_path_, 0, 0,
+                                 StructureRole::Graph});
   }
   if (result_.status != SearchStatus::Found || road_joins_.empty() || visitor.full()) return;
   // The road pass: its links from the path to the roads, and the path it replaced.
-  visitor.shape(StructureShape{StructureShape::Kind::Links, "road join", road_joins_, 0, 1, StructureRole::Graph});
+  visitor.shape(
+      StructureShape{StructureShape::Kind::Links, "road join", road_joins_, 0, 1, StructureRole::Graph});
   if (!road_free_path_.empty() && !visitor.full()) {
-    visitor.shape(
-        StructureShape{StructureShape::Kind::Polyline, "path without roads", road_free_path_, 0, 0, StructureRole::Graph});
+    visitor.shape(StructureShape{StructureShape::Kind::Polyline, "path without roads", road_free_path_, 0, 0,
+                                 StructureRole::Graph});
   }
 }
 
@@ -606,7 +631,8 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
   if (!m.ok()) return;
   const VisibilityGraph& g = m.graph();
   const visgraph::LimitedLinks* limited =
-      params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits) : nullptr;
+      params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits)
+                           : nullptr;
   for (const visgraph::Ring& ring : g.obstacles().rings) {
     if (visitor.full()) return;
     if (ring.frame) continue;

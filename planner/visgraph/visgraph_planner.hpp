@@ -28,9 +28,9 @@ enum class RoadMode : std::uint8_t {
 
 /// Options of the visgraph planner (its registry parameters).
 struct VisGraphParams {
-  double radius = -1;        ///< Metres kept from obstacles; < 0: the movement class's radius.
-  double max_error = 0.05;   ///< Metres by which circles and rounded corners may be overstated.
-  bool dijkstra = false;     ///< No heuristic (Dijkstra) instead of A* with the straight distance.
+  double radius = -1;       ///< Metres kept from obstacles; < 0: the movement class's radius.
+  double max_error = 0.05;  ///< Metres by which circles and rounded corners may be overstated.
+  bool dijkstra = false;    ///< No heuristic (Dijkstra) instead of A* with the straight distance.
   /// Seed 004's heuristic instead of exact temporary nodes: the first and last points
   /// where the straight line meets an obstacle are linked to the nearest corners along
   /// their obstacle's boundary, the graph is searched between them, then the path is
@@ -57,13 +57,12 @@ struct VisGraphParams {
 /// (corners + 0: start, + 1: goal, + 2 and + 3: the shortcut mode's first and last
 /// crossing points), then the corners of weighted regions (corners + 4 ...), then with
 /// exact roads the road points (RoadNetwork::points()) and the query's own joining points
-/// (the start's and the goal's on each road piece). Exact mode links the start and the goal to every corner they see
-/// along a tangent (the direct line first; the goal's links tested as corners are
-/// expanded): costs are then optimal any-angle lengths among the inflated obstacles.
-/// Costs are metres of straight travel (terrain multipliers are not applied), road legs
-/// divided by the road's speed factor when the road pass (seed 004) finds a cheaper way
-/// along the scenario's roads, or when exact roads take them. Steppable and traced like
-/// every planner.
+/// (the start's and the goal's on each road piece). Exact mode links the start and the goal to every corner
+/// they see along a tangent (the direct line first; the goal's links tested as corners are expanded): costs
+/// are then optimal any-angle lengths among the inflated obstacles. Costs are metres of straight travel
+/// (terrain multipliers are not applied), road legs divided by the road's speed factor when the road pass
+/// (seed 004) finds a cheaper way along the scenario's roads, or when exact roads take them. Steppable and
+/// traced like every planner.
 class VisGraphPlanner final : public Planner {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
@@ -144,7 +143,9 @@ class VisGraphPlanner final : public Planner {
   // Roads planned in the graph: exact roads, not in shortcut mode, with a usable piece.
   bool road_nodes() const { return exact_roads() && !network_.empty(); }
   bool exact_roads() const { return params_.roads == RoadMode::Exact && !params_.shortcut; }
-  bool road_pass_on() const { return params_.roads == RoadMode::Pass || (params_.roads == RoadMode::Exact && params_.shortcut); }
+  bool road_pass_on() const {
+    return params_.roads == RoadMode::Pass || (params_.roads == RoadMode::Exact && params_.shortcut);
+  }
   // The road network of the current world (built at start()).
   void prepare_network();
   // Links of the start and the goal to the roads (exact roads).
@@ -157,8 +158,8 @@ class VisGraphPlanner final : public Planner {
   struct TempRoadPoint {
     Vec2 pos;
     std::uint32_t piece = 0;
-    double offset = 0;     // metres from the piece's end a
-    double goal_cost = -1; // the goal's: its leg to the goal
+    double offset = 0;      // metres from the piece's end a
+    double goal_cost = -1;  // the goal's: its leg to the goal
   };
 
   const PlanningWorld& world_;
@@ -166,32 +167,33 @@ class VisGraphPlanner final : public Planner {
   VisGraphParams params_;
   visgraph::ObstacleParams obstacle_params_;
   std::string name_;
-  const visgraph::VisGraphMap* map_ = nullptr;  // fetched at start(); valid while revision_ holds
+  const visgraph::VisGraphMap* map_ = nullptr;       // fetched at start(); valid while revision_ holds
   const visgraph::LimitedLinks* limited_ = nullptr;  // with limits: fetched at start() as map_
   std::uint64_t revision_ = 0;
   std::size_t corners_ = 0;
   PathQuery query_;
   std::array<Vec2, 4> temp_pos_{};
-  bool direct_ = false;                  // the start sees the goal
-  std::vector<NodeId> start_links_;      // corners linked to the start (exact mode)
-  std::vector<NodeId> goal_links_;       // corners found linked to the goal (as expanded)
-  std::vector<WalkLink> walks_;          // shortcut mode: boundary links of the crossing points
-  visgraph::WeightedRegions regions_;    // valid while regions_revision_ == world_.revision()
+  bool direct_ = false;                // the start sees the goal
+  std::vector<NodeId> start_links_;    // corners linked to the start (exact mode)
+  std::vector<NodeId> goal_links_;     // corners found linked to the goal (as expanded)
+  std::vector<WalkLink> walks_;        // shortcut mode: boundary links of the crossing points
+  visgraph::WeightedRegions regions_;  // valid while regions_revision_ == world_.revision()
   std::uint64_t regions_revision_ = UINT64_MAX;
   std::vector<std::pair<NodeId, double>> start_region_links_;  // region corners the start sees, with costs
-  double start_goal_cost_ = -1;          // with regions: the start sees the goal at this cost (else < 0)
-  visgraph::RoadNetwork network_;        // exact roads: valid while network_revision_ == world_.revision()
+  double start_goal_cost_ = -1;    // with regions: the start sees the goal at this cost (else < 0)
+  visgraph::RoadNetwork network_;  // exact roads: valid while network_revision_ == world_.revision()
   std::uint64_t network_revision_ = UINT64_MAX;
-  NodeId road_base_ = 0;                 // node of road point 0
-  NodeId road_temp_base_ = 0;            // node of the query's first joining point
+  NodeId road_base_ = 0;       // node of road point 0
+  NodeId road_temp_base_ = 0;  // node of the query's first joining point
   std::vector<TempRoadPoint> road_temps_;
-  std::vector<std::vector<std::uint32_t>> piece_temps_;  // per piece: the query's joining points on it
+  std::vector<std::vector<std::uint32_t>> piece_temps_;      // per piece: the query's joining points on it
   std::vector<std::pair<NodeId, double>> start_road_links_;  // road points the start sees, with costs
-  std::unique_ptr<VisGraphPlanner> plain_;  // exact roads: the same planner without roads, for cost_without_roads
-  visgraph::RoadGraph roads_;            // valid while roads_revision_ == world_.revision()
+  std::unique_ptr<VisGraphPlanner>
+      plain_;                  // exact roads: the same planner without roads, for cost_without_roads
+  visgraph::RoadGraph roads_;  // valid while roads_revision_ == world_.revision()
   std::uint64_t roads_revision_ = UINT64_MAX;
-  std::vector<Vec2> road_joins_;         // the last road pass's path-to-road links, pairs
-  std::vector<Vec2> road_free_path_;     // the last path before the road pass (empty: no pass)
+  std::vector<Vec2> road_joins_;      // the last road pass's path-to-road links, pairs
+  std::vector<Vec2> road_free_path_;  // the last path before the road pass (empty: no pass)
   std::vector<NodeState> state_;
   std::uint32_t stamp_ = 0;
   OpenList open_;

@@ -143,7 +143,8 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, PairScan how)
   make_links(pairs);
 }
 
-VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed, PairScan how)
+VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed,
+                                 PairScan how)
     : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
   init_nodes();
   const std::size_t n = corner_.size();
@@ -152,7 +153,8 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& o
   using Key = std::array<double, 6>;
   const auto key_of = [](const VisibilityGraph& g, std::uint32_t node) {
     const std::uint32_t v = g.corner_[node];
-    const Vec2 p = g.index_.position(v), a = g.index_.position(g.index_.prev(v)), b = g.index_.position(g.index_.next(v));
+    const Vec2 p = g.index_.position(v), a = g.index_.position(g.index_.prev(v)),
+               b = g.index_.position(g.index_.next(v));
     return Key{p.x, p.y, a.x, a.y, b.x, b.y};
   };
   std::map<Key, std::uint32_t> old_nodes;
@@ -237,7 +239,8 @@ void VisibilityGraph::init_nodes() {
     const std::uint32_t cx = std::uint32_t(std::clamp((p.x - box.lo.x) / cell, 0.0, 65535.0));
     const std::uint32_t cy = std::uint32_t(std::clamp((p.y - box.lo.y) / cell, 0.0, 65535.0));
     std::uint64_t k = 0;
-    for (int b = 0; b < 16; ++b) k |= std::uint64_t((cx >> b) & 1u) << (2 * b) | std::uint64_t((cy >> b) & 1u) << (2 * b + 1);
+    for (int b = 0; b < 16; ++b)
+      k |= std::uint64_t((cx >> b) & 1u) << (2 * b) | std::uint64_t((cy >> b) & 1u) << (2 * b + 1);
     return k;
   };
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
@@ -250,7 +253,8 @@ void VisibilityGraph::init_nodes() {
       group_box_.push_back(Box2::of(index_.position(order[i].second)));
       group_key.push_back(order[i].first);
       const Vec2 p = index_.position(order[i].second);
-      const Vec2 lo{box.lo.x + std::floor((p.x - box.lo.x) / cell) * cell, box.lo.y + std::floor((p.y - box.lo.y) / cell) * cell};
+      const Vec2 lo{box.lo.x + std::floor((p.x - box.lo.x) / cell) * cell,
+                    box.lo.y + std::floor((p.y - box.lo.y) / cell) * cell};
       group_cell_.push_back(Box2{lo, lo + Vec2{cell, cell}}.united(Box2::of(p)));
     }
     group_box_.back() = group_box_.back().united(Box2::of(index_.position(order[i].second)));
@@ -281,8 +285,8 @@ void VisibilityGraph::init_tree(const std::vector<std::uint64_t>& group_key) {
       if (b - a == 1) {
         up.push_back(level[a]);
       } else {
-        TreeNode t{tree_[level[a]].box, tree_[level[a]].g0, tree_[level[b - 1]].g1, std::uint32_t(child_.size()),
-                   std::uint32_t(b - a)};
+        TreeNode t{tree_[level[a]].box, tree_[level[a]].g0, tree_[level[b - 1]].g1,
+                   std::uint32_t(child_.size()), std::uint32_t(b - a)};
         for (std::size_t k = a; k < b; ++k) {
           t.box = t.box.united(tree_[level[k]].box);
           child_.push_back(level[k]);
@@ -317,7 +321,8 @@ bool VisibilityGraph::Pairing::tangent(std::size_t i, Vec2 d) const {
   return sgn(d.x * a[i].y - d.y * a[i].x) * sgn(d.x * b[i].y - d.y * b[i].x) >= 0;
 }
 
-void VisibilityGraph::scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
+void VisibilityGraph::scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t gi,
+                                 const UpdateFilter* filter,
                                  std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
   const std::vector<Vec2>& p = pg.p;
   const bool fresh_i = filter && (*filter->fresh)[i];
@@ -334,7 +339,8 @@ void VisibilityGraph::scan_pairs(const Pairing& pg, std::uint32_t i, std::size_t
       continue;
     }
     for (std::uint32_t j = (g == gi ? i + 1 : group_start_[g]); j < group_start_[g + 1]; ++j) {
-      if (filter && !fresh_i && !(*filter->fresh)[j] && !segment_meets_box(p[i], p[j], filter->changed)) continue;
+      if (filter && !fresh_i && !(*filter->fresh)[j] && !segment_meets_box(p[i], p[j], filter->changed))
+        continue;
       const Vec2 d = p[j] - p[i];
       if (!pg.tangent(i, d) || !pg.tangent(j, d)) continue;
       ++stats_.tangent_pairs;
@@ -361,8 +367,8 @@ void VisibilityGraph::TreeScan::add(const SegmentIndex& index, std::uint32_t e) 
 }
 
 template <class Skip, class Visit>
-void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden, Skip&& skip,
-                                  Visit&& visit) const {
+void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden,
+                                  Skip&& skip, Visit&& visit) const {
   if (tree_.empty()) return;
   scan.begin(from);
   const auto add_edge = [&](std::uint32_t e) { scan.add(index_, e); };
@@ -396,8 +402,9 @@ void VisibilityGraph::walk_groups(Vec2 from, std::size_t first, TreeScan& scan, 
   }
 }
 
-void VisibilityGraph::scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
-                                TreeScan& scan, std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
+void VisibilityGraph::scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi,
+                                const UpdateFilter* filter, TreeScan& scan,
+                                std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
   const std::vector<Vec2>& p = pg.p;
   const Vec2 from = p[i];
   const bool fresh_i = filter && (*filter->fresh)[i];
@@ -415,7 +422,8 @@ void VisibilityGraph::scan_tree(const Pairing& pg, std::uint32_t i, std::size_t 
       return;
     }
     for (std::uint32_t j = (g == gi ? i + 1 : group_start_[g]); j < group_start_[g + 1]; ++j) {
-      if (filter && !fresh_i && !(*filter->fresh)[j] && !segment_meets_box(from, p[j], filter->changed)) continue;
+      if (filter && !fresh_i && !(*filter->fresh)[j] && !segment_meets_box(from, p[j], filter->changed))
+        continue;
       const Vec2 d = p[j] - from;
       if (!pg.tangent(i, d) || !pg.tangent(j, d)) continue;
       ++stats_.tangent_pairs;
@@ -474,13 +482,15 @@ void VisibilityGraph::nodes_linked_to(Vec2 q, std::vector<std::uint32_t>& out) c
   }
   TreeScan scan(sectors_);  // without stamps: an edge may be added twice, which changes nothing
   std::uint64_t hidden = 0;
-  walk_groups(q, 0, scan, hidden, [](const TreeNode&) { return false; }, [&](std::size_t g) { visit(g, &scan); });
+  walk_groups(
+      q, 0, scan, hidden, [](const TreeNode&) { return false; }, [&](std::size_t g) { visit(g, &scan); });
   std::sort(out.begin(), out.end());
 }
 
 std::size_t VisibilityGraph::memory_bytes() const {
   std::size_t bytes = (corner_.size() + node_of_vertex_.size() + link_start_.size() + link_.size()) * 4;
-  bytes += index_.vertex_count() * (sizeof(Vec2) + 12) + std::size_t(index_.buckets_x()) * std::size_t(index_.buckets_y()) * 4;
+  bytes += index_.vertex_count() * (sizeof(Vec2) + 12) +
+           std::size_t(index_.buckets_x()) * std::size_t(index_.buckets_y()) * 4;
   for (const Ring& r : obstacles_.rings) bytes += r.points.size() * sizeof(Vec2);
   return bytes;
 }
@@ -512,12 +522,13 @@ bool VisGraphMap::update(const PlanningWorld& world, const WorldChange& change) 
   if (!changes_obstacles(change)) return true;
   if (!graph_) return false;  // it was refused: built again at its next use
   const Scenario& s = world.scenario();
-  Result<ObstacleSet> set =
-      build_obstacle_set(world_obstacles(world, class_), Box2{{0, 0}, {s.world.width, s.world.height}}, params_);
+  Result<ObstacleSet> set = build_obstacle_set(world_obstacles(world, class_),
+                                               Box2{{0, 0}, {s.world.width, s.world.height}}, params_);
   if (!set) return false;
   // The area holds the changed cells and the old and new extent of every changed item;
   // inflation reaches radius + max_error beyond it, rounding and closing a few units.
-  const Box2 changed = change.area.expanded(params_.radius + params_.max_error + s.world.cell_size + 8.0 / kScale);
+  const Box2 changed =
+      change.area.expanded(params_.radius + params_.max_error + s.world.cell_size + 8.0 / kScale);
   if (set.value().ordered != graph_->obstacles().ordered) {
     graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()));  // openings came or went
   } else {
@@ -534,7 +545,8 @@ bool changes_obstacles(const WorldChange& change) {
 
 LimitedLinks::LimitedLinks(const VisibilityGraph& graph, const LinkLimits& limits) {
   const std::uint32_t n = std::uint32_t(graph.node_count());
-  const double max_length = limits.max_length > 0 ? limits.max_length : std::numeric_limits<double>::infinity();
+  const double max_length =
+      limits.max_length > 0 ? limits.max_length : std::numeric_limits<double>::infinity();
   // Per node: its links no longer than max_length, the k shortest marked.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (i, j), i < j
   std::vector<std::pair<double, std::uint32_t>> by_length;
@@ -575,8 +587,8 @@ LimitedLinks::LimitedLinks(const VisibilityGraph& graph, const LinkLimits& limit
 const LimitedLinks& LimitedLinks::of(const PlanningWorld& world, std::size_t movement_class,
                                      const ObstacleParams& params, const LinkLimits& limits) {
   char key[160];
-  std::snprintf(key, sizeof key, "visgraph links r=%.17g e=%.17g k=%u max=%.17g", params.radius, params.max_error,
-                limits.k_nearest, limits.max_length);
+  std::snprintf(key, sizeof key, "visgraph links r=%.17g e=%.17g k=%u max=%.17g", params.radius,
+                params.max_error, limits.k_nearest, limits.max_length);
   return world.derived<LimitedLinks>(key, movement_class, [&](const PlanningWorld& w, std::size_t c) {
     return std::make_unique<LimitedLinks>(VisGraphMap::of(w, c, params).graph(), limits);
   });

@@ -45,11 +45,11 @@ bool segments_may_meet(Vec2 p, const Box2& b, const Box2& c);
 
 /// Counters of one build.
 struct GraphBuildStats {
-  std::uint64_t pairs = 0;           ///< Corner pairs considered.
-  std::uint64_t tangent_pairs = 0;   ///< Pairs tangent at both ends (tested for sight).
-  std::uint64_t edge_tests = 0;      ///< Obstacle edges tested by those sight tests.
-  std::uint64_t hidden_groups = 0;   ///< Groups of nodes skipped whole, hidden behind an edge.
-  std::uint64_t kept_links = 0;      ///< An update: links copied from the old graph untested.
+  std::uint64_t pairs = 0;          ///< Corner pairs considered.
+  std::uint64_t tangent_pairs = 0;  ///< Pairs tangent at both ends (tested for sight).
+  std::uint64_t edge_tests = 0;     ///< Obstacle edges tested by those sight tests.
+  std::uint64_t hidden_groups = 0;  ///< Groups of nodes skipped whole, hidden behind an edge.
+  std::uint64_t kept_links = 0;     ///< An update: links copied from the old graph untested.
 };
 
 /// How a build finds each node's links (the links are the same either way).
@@ -125,7 +125,7 @@ class VisibilityGraph {
   // A node of the tree over groups (their Morton cells' quadtree, one-child links
   // skipped): a group, or children child_[child .. child + children).
   struct TreeNode {
-    Box2 box;                 // of its nodes
+    Box2 box;                      // of its nodes
     std::uint32_t g0 = 0, g1 = 0;  // its groups
     std::uint32_t child = 0, children = 0;
   };
@@ -154,8 +154,8 @@ class VisibilityGraph {
   void walk_groups(Vec2 from, std::size_t first, TreeScan& scan, std::uint64_t& hidden, Skip&& skip,
                    Visit&& visit) const;
   // The same through the tree (the pairs of each node in increasing j).
-  void scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter, TreeScan& scan,
-                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
+  void scan_tree(const Pairing& pg, std::uint32_t i, std::size_t gi, const UpdateFilter* filter,
+                 TreeScan& scan, std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
   // Adjacency lists from pairs (i, j), i < j, sorted.
   void make_links(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
 
@@ -181,7 +181,8 @@ class VisGraphMap final : public DerivedStructure {
   VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params);
 
   /// The map for these parameters, made on first use; valid until the world's next update().
-  static const VisGraphMap& of(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params);
+  static const VisGraphMap& of(const PlanningWorld& world, std::size_t movement_class,
+                               const ObstacleParams& params);
 
   /// True when the obstacles were built; otherwise error() says which item is bad.
   bool ok() const { return graph_ != nullptr; }
@@ -206,8 +207,9 @@ class VisGraphMap final : public DerivedStructure {
 /// make searches cheaper and paths longer; links to the start and the goal are never
 /// limited.
 struct LinkLimits {
-  std::uint32_t k_nearest = 0;  ///< Each corner keeps its k shortest links (and every link of a corner keeping it); 0: all.
-  double max_length = 0;        ///< Links longer than this (metres) are dropped; 0: none.
+  std::uint32_t k_nearest =
+      0;  ///< Each corner keeps its k shortest links (and every link of a corner keeping it); 0: all.
+  double max_length = 0;  ///< Links longer than this (metres) are dropped; 0: none.
   bool any() const { return k_nearest > 0 || max_length > 0; }
 };
 
@@ -219,8 +221,8 @@ class LimitedLinks final : public DerivedStructure {
 
   /// The limited links of `map` (which must be ok()), made on first use; dropped at the
   /// world's next update() that changes the graph, and made again from the new one.
-  static const LimitedLinks& of(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params,
-                                const LinkLimits& limits);
+  static const LimitedLinks& of(const PlanningWorld& world, std::size_t movement_class,
+                                const ObstacleParams& params, const LinkLimits& limits);
 
   /// The nodes still linked with `node`, in increasing id order.
   std::span<const std::uint32_t> links(std::uint32_t node) const {

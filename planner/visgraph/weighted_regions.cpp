@@ -23,8 +23,7 @@ double distance(Vec2 a, Vec2 b) {
 
 std::vector<Vec2> ring_of(const Shape& s, double max_error) {
   switch (s.kind) {
-    case ShapeKind::Rect:
-      return {s.min, {s.max.x, s.min.y}, s.max, {s.min.x, s.max.y}};
+    case ShapeKind::Rect: return {s.min, {s.max.x, s.min.y}, s.max, {s.min.x, s.max.y}};
     case ShapeKind::Circle: {
       // Circumscribed: the region is never understated (a path grazing it pays). Slow
       // ground only prices legs, so 2% of the radius will do (16 corners), when that is
@@ -40,8 +39,7 @@ std::vector<Vec2> ring_of(const Shape& s, double max_error) {
       }
       return out;
     }
-    case ShapeKind::Polygon:
-      return s.points;
+    case ShapeKind::Polygon: return s.points;
   }
   return {};
 }
@@ -71,8 +69,8 @@ bool inside_strictly(Vec2 p, const std::vector<Vec2>& ring) {
 
 }  // namespace
 
-WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movement_class, const VisibilityGraph& graph,
-                                 double max_error) {
+WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movement_class,
+                                 const VisibilityGraph& graph, double max_error) {
   const Scenario& s = world.scenario();
   const auto& ground = s.terrains[0].cost[movement_class];
   const double base = ground ? *ground : 1.0;
@@ -117,7 +115,8 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
       if (free_box.contains(p) && !index.inside(p)) corners_.push_back(p);
     }
   }
-  std::sort(corners_.begin(), corners_.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  std::sort(corners_.begin(), corners_.end(),
+            [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
   corners_.erase(std::unique(corners_.begin(), corners_.end()), corners_.end());
 
   const std::uint32_t n = std::uint32_t(corners_.size());

@@ -49,8 +49,7 @@ Path shape_path(const Shape& s, double error) {
     case ShapeKind::Rect:
       return Path{IntPoint(to_unit(s.min.x), to_unit(s.min.y)), IntPoint(to_unit(s.max.x), to_unit(s.min.y)),
                   IntPoint(to_unit(s.max.x), to_unit(s.max.y)), IntPoint(to_unit(s.min.x), to_unit(s.max.y))};
-    case ShapeKind::Circle:
-      return circle_path(s.center, s.radius, error);
+    case ShapeKind::Circle: return circle_path(s.center, s.radius, error);
     case ShapeKind::Polygon: {
       Path p;
       for (const Vec2& v : s.points) p.push_back(IntPoint(to_unit(v.x), to_unit(v.y)));
@@ -282,9 +281,10 @@ class BeliefWorld final : public DerivedStructure {
 const PlanningWorld& believed_world(const PlanningWorld& truth, std::size_t faction) {
   const std::string key = "belief " + std::to_string(faction);
   return truth
-      .derived<BeliefWorld>(key, 0, [faction](const PlanningWorld& w, std::size_t) {
-        return std::make_unique<BeliefWorld>(w, faction);
-      })
+      .derived<BeliefWorld>(key, 0,
+                            [faction](const PlanningWorld& w, std::size_t) {
+                              return std::make_unique<BeliefWorld>(w, faction);
+                            })
       .world();
 }
 

@@ -22,11 +22,10 @@ bool shape_overlaps_open_box(const Shape& shape, Vec2 lo, Vec2 hi);
 /// shapes (polygons simple, of either orientation). No sampling: the box minus the union,
 /// if not empty, is bounded over a positive length by a side of the box or by a shape's
 /// edge or rim with uncovered points beside it, and each of those is tested along its
-/// crossings with the others. Exact for rectangles (comparisons only). For polygons every compared value is one
-/// correctly rounded quotient of sums of products of coordinates: exact when those sums
-/// are and distinct crossings round apart, as with coordinates on a coarse binary grid
-/// (multiples of 1/2 m in the tests). Circles' rims go through sqrt and atan2, so a gap
-/// thinner than their rounding can be missed.
+/// crossings with the others. Exact for rectangles (comparisons only). For polygons every compared value is
+/// one correctly rounded quotient of sums of products of coordinates: exact when those sums are and distinct
+/// crossings round apart, as with coordinates on a coarse binary grid (multiples of 1/2 m in the tests).
+/// Circles' rims go through sqrt and atan2, so a gap thinner than their rounding can be missed.
 bool union_covers_box(std::span<const Shape* const> shapes, Vec2 lo, Vec2 hi);
 
 /// union_covers_box() for many boxes against the same shapes (borrowed; they must

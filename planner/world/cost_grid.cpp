@@ -52,10 +52,13 @@ void CostGrid::update_cells(CellRect rect) {
 std::pair<double, std::uint16_t> CostGrid::cost_of(const Surface& s) const {
   // Multipliers are divided by the road factor as a double, as the coverage rule says;
   // a bridge deck is passable ground with multiplier 1 for every class.
-  double m = normalized(s.bridge ? 1.0 / double(s.road_factor) : terrain_multiplier_[s.terrain] / double(s.road_factor));
+  double m = normalized(s.bridge ? 1.0 / double(s.road_factor)
+                                 : terrain_multiplier_[s.terrain] / double(s.road_factor));
   // The overlay's extra cost applies to passable cells only (a factor of 1 changes no bit).
   if (m > 0 && s.cost_factor != 1.0f) m *= double(s.cost_factor);
-  const std::uint16_t key = m == 0 ? 0 : amphibious_ ? 1 : std::uint16_t(1 + (s.bridge ? 0 : terrain_group_[s.terrain]));
+  const std::uint16_t key = m == 0        ? 0
+                            : amphibious_ ? 1
+                                          : std::uint16_t(1 + (s.bridge ? 0 : terrain_group_[s.terrain]));
   return {m, key};
 }
 

@@ -62,7 +62,9 @@ class CostGrid {
   /// Row-major index of cell (x, y); asserts in range.
   std::uint32_t index(int x, int y) const;
   /// Cell coordinates of an index.
-  glm::ivec2 cell(std::uint32_t index) const { return {int(index % unsigned(width_)), int(index / unsigned(width_))}; }
+  glm::ivec2 cell(std::uint32_t index) const {
+    return {int(index % unsigned(width_)), int(index / unsigned(width_))};
+  }
   bool in_bounds(int x, int y) const { return x >= 0 && y >= 0 && x < width_ && y < height_; }
 
   /// Terrain multiplier of a cell; 0 when blocked.
@@ -104,9 +106,9 @@ class CostGrid {
   /// The arrays a search loop reads, as plain pointers (so that a loop holds them in
   /// registers): valid until the world's next update.
   struct View {
-    const SurfaceId* surface;               ///< Per cell.
-    const double* multiplier_of_surface;    ///< Per surface id; 0 = blocked.
-    const std::uint8_t* moves;              ///< Per cell.
+    const SurfaceId* surface;             ///< Per cell.
+    const double* multiplier_of_surface;  ///< Per surface id; 0 = blocked.
+    const std::uint8_t* moves;            ///< Per cell.
     double multiplier(std::uint32_t index) const { return multiplier_of_surface[surface[index]]; }
   };
   View view() const { return View{ids_, surface_multiplier_.data(), moves_.data()}; }
@@ -126,12 +128,12 @@ class CostGrid {
   double max_multiplier_ = 1;
   bool amphibious_ = false;
   const TerrainRaster* raster_ = nullptr;
-  const SurfaceId* ids_ = nullptr;               // the raster's cells
-  std::vector<double> terrain_multiplier_;       // per terrain; 0 = blocked
-  std::vector<std::uint16_t> terrain_group_;     // per terrain: small group number
-  std::vector<double> surface_multiplier_;       // per surface id; 0 = blocked
-  std::vector<std::uint16_t> surface_key_;       // per surface id: 0 blocked, else 1 + group (1 if amphibious)
-  std::vector<std::uint8_t> moves_;              // per cell
+  const SurfaceId* ids_ = nullptr;            // the raster's cells
+  std::vector<double> terrain_multiplier_;    // per terrain; 0 = blocked
+  std::vector<std::uint16_t> terrain_group_;  // per terrain: small group number
+  std::vector<double> surface_multiplier_;    // per surface id; 0 = blocked
+  std::vector<std::uint16_t> surface_key_;    // per surface id: 0 blocked, else 1 + group (1 if amphibious)
+  std::vector<std::uint8_t> moves_;           // per cell
   std::array<std::int64_t, 8> offsets_{};
 };
 

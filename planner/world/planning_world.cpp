@@ -65,7 +65,8 @@ WorldChange PlanningWorld::update(Scenario next) {
     // Moves also change one cell around the re-rasterised ones.
     change.cells = cells->expanded(1).intersected(CellRect{0, 0, raster_.width, raster_.height});
     const double s = raster_.cell_size;
-    change.area = change.area.united(Box2{{change.cells.x0 * s, change.cells.y0 * s}, {change.cells.x1 * s, change.cells.y1 * s}});
+    change.area = change.area.united(
+        Box2{{change.cells.x0 * s, change.cells.y0 * s}, {change.cells.x1 * s, change.cells.y1 * s}});
   }
   if (change.none()) return change;
   changed(change);

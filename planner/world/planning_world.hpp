@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "planner/core/world_change.hpp"
+#include "planner/scenario/scenario.hpp"
 #include "planner/world/cost_grid.hpp"
 #include "planner/world/rasterize.hpp"
 #include "planner/world/regions.hpp"
-#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 
@@ -115,10 +115,10 @@ class PlanningWorld {
 
   Scenario scenario_;
   TerrainRaster raster_;
-  mutable std::vector<std::unique_ptr<ClassData>> classes_;  // built on first use
-  using DerivedKey = std::pair<std::string, std::size_t>;    // family key, movement class
+  mutable std::vector<std::unique_ptr<ClassData>> classes_;                  // built on first use
+  using DerivedKey = std::pair<std::string, std::size_t>;                    // family key, movement class
   mutable std::map<DerivedKey, std::unique_ptr<DerivedStructure>> derived_;  // made on first use
-  std::vector<float> overlay_;  // per cell, >= 1; empty: none
+  std::vector<float> overlay_;                                               // per cell, >= 1; empty: none
   std::uint64_t revision_ = 0;
 };
 

@@ -43,7 +43,9 @@ struct GridFrame {
 CellRect cells_touching(Vec2 lo, Vec2 hi, const GridFrame& r) {
   const double s = r.cell_size;
   // Clamp in double first: a huge coordinate must not overflow the int conversion.
-  const auto cell = [&](double v, int limit) { return int(std::clamp(std::floor(v / s), -2.0, double(limit) + 2)); };
+  const auto cell = [&](double v, int limit) {
+    return int(std::clamp(std::floor(v / s), -2.0, double(limit) + 2));
+  };
   return CellRect{std::max(0, cell(lo.x, r.width) - 1), std::max(0, cell(lo.y, r.height) - 1),
                   std::min(r.width, cell(hi.x, r.width) + 2), std::min(r.height, cell(hi.y, r.height) + 2)};
 }
@@ -107,7 +109,11 @@ bool segment_x_range(Vec2 a, Vec2 b, double y0, double y1, double pad, double& x
 class Painter {
  public:
   Painter(const TerrainRaster& r, CellRect clip, SurfaceId* ids)
-      : s_(r.cell_size), frame_{r.width, r.height, r.cell_size}, clip_(clip), ids_(ids), width_(std::size_t(r.width)) {}
+      : s_(r.cell_size),
+        frame_{r.width, r.height, r.cell_size},
+        clip_(clip),
+        ids_(ids),
+        width_(std::size_t(r.width)) {}
 
   const GridFrame& frame() const { return frame_; }
   double lo(int i) const { return i * s_; }
@@ -289,7 +295,9 @@ bool Containers::outside(Vec2 lo, Vec2 hi, Vec2 c) const {
   for (const Shape* s : shapes_) {
     bool in = false;
     switch (s->kind) {
-      case ShapeKind::Rect: in = s->min.x <= c.x && c.x < s->max.x && s->min.y <= c.y && c.y < s->max.y; break;
+      case ShapeKind::Rect:
+        in = s->min.x <= c.x && c.x < s->max.x && s->min.y <= c.y && c.y < s->max.y;
+        break;
       case ShapeKind::Circle: {
         const Vec2 d = c - s->center;
         in = d.x * d.x + d.y * d.y < s->radius * s->radius;
@@ -419,9 +427,8 @@ std::optional<CellRect> raster_changes(const Scenario& before, const Scenario& a
     shape_bounds(f.shape, lo, hi);
     return cells_touching(lo, hi, frame);
   });
-  differing(before.roads, after.roads, [&](const Road& road) {
-    return polyline_cells(road.points, road.width * 0.5, frame);
-  });
+  differing(before.roads, after.roads,
+            [&](const Road& road) { return polyline_cells(road.points, road.width * 0.5, frame); });
   differing(before.bridges, after.bridges, [&](const Bridge& bridge) {
     return polyline_cells({bridge.a, bridge.b}, bridge.width * 0.5, frame);
   });

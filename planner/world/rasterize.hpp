@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "planner/core/cell_rect.hpp"
+#include "planner/scenario/scenario.hpp"
 #include "planner/world/box_coverage.hpp"
 #include "planner/world/terrain_raster.hpp"
-#include "planner/scenario/scenario.hpp"
 
 namespace pathscope {
 

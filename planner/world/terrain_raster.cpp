@@ -19,7 +19,8 @@ SurfaceId TerrainRaster::intern(const Surface& s) {
   if (it != index_.end()) return it->second;
   // A raster meets this many combinations of terrain, road speed factor and bridge only
   // with tens of thousands of distinct road factors; compact() runs before every update.
-  if (table_.size() >= kMaxSurfaces) throw std::length_error("more than 65,536 distinct terrain/road/bridge surfaces");
+  if (table_.size() >= kMaxSurfaces)
+    throw std::length_error("more than 65,536 distinct terrain/road/bridge surfaces");
   const SurfaceId id = SurfaceId(table_.size());
   table_.push_back(s);
   cells_with_.push_back(0);

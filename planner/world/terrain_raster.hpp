@@ -2,9 +2,9 @@
 
 // What rasterisation puts in each cell, stored compactly: every cell holds a 16-bit
 // surface id, and a small table says what each id stands for (a terrain, the road speed
-// factor over it, whether a bridge deck covers it, the cost overlay's factor on it). A map has a handful of distinct
-// surfaces, so a cell costs 2 bytes however many terrains, roads and classes there are;
-// each movement class turns the table into its own multipliers (cost_grid.hpp).
+// factor over it, whether a bridge deck covers it, the cost overlay's factor on it). A map has a handful of
+// distinct surfaces, so a cell costs 2 bytes however many terrains, roads and classes there are; each
+// movement class turns the table into its own multipliers (cost_grid.hpp).
 
 #include <compare>
 #include <cstdint>
@@ -18,9 +18,9 @@ namespace pathscope {
 
 /// One combination of terrain, road and bridge that some cells share.
 struct Surface {
-  std::uint8_t terrain = 0;   ///< Index into Scenario::terrains.
-  bool bridge = false;        ///< Under an intact bridge deck.
-  float road_factor = 1.0f;   ///< 1 off roads; >= 1 on roads (costs are divided by it).
+  std::uint8_t terrain = 0;  ///< Index into Scenario::terrains.
+  bool bridge = false;       ///< Under an intact bridge deck.
+  float road_factor = 1.0f;  ///< 1 off roads; >= 1 on roads (costs are divided by it).
   /// Extra planning cost the world's cost overlay puts on the cell (>= 1; costs are
   /// multiplied by it). Not the ground's: movement speed ignores it.
   float cost_factor = 1.0f;
@@ -90,10 +90,10 @@ class TerrainRaster {
  private:
   void count_cells(CellRect rect, int sign);
 
-  std::vector<SurfaceId> ids_;              // per cell, row-major
-  std::vector<Surface> table_;              // id -> surface
-  std::map<Surface, SurfaceId> index_;      // surface -> id (lookup only)
-  std::vector<std::uint32_t> cells_with_;   // id -> cells holding it
+  std::vector<SurfaceId> ids_;             // per cell, row-major
+  std::vector<Surface> table_;             // id -> surface
+  std::map<Surface, SurfaceId> index_;     // surface -> id (lookup only)
+  std::vector<std::uint32_t> cells_with_;  // id -> cells holding it
   std::size_t terrain_count_ = 0;
 };
 

@@ -65,16 +65,21 @@ std::vector<ItemRef> diff_items(const Scenario& before, const Scenario& after, B
   // A container bounds everything outside it (seed 004): a change to one reaches the whole world.
   const Box2 everything = Box2{Vec2{0, 0}, Vec2{before.world.width, before.world.height}}.united(
       Box2{Vec2{0, 0}, Vec2{after.world.width, after.world.height}});
-  diff_kind(ItemKind::Feature, before.features, after.features,
-            [&](const Feature& f) { return f.container ? everything : feature_box(f); }, out, area);
-  diff_kind(ItemKind::Road, before.roads, after.roads,
-            [](const Road& r) { return points_box(r.points, r.width * 0.5); }, out, area);
-  diff_kind(ItemKind::Bridge, before.bridges, after.bridges,
-            [](const Bridge& b) { return Box2::spanning(b.a, b.b).expanded(b.width * 0.5); }, out, area);
+  diff_kind(
+      ItemKind::Feature, before.features, after.features,
+      [&](const Feature& f) { return f.container ? everything : feature_box(f); }, out, area);
+  diff_kind(
+      ItemKind::Road, before.roads, after.roads,
+      [](const Road& r) { return points_box(r.points, r.width * 0.5); }, out, area);
+  diff_kind(
+      ItemKind::Bridge, before.bridges, after.bridges,
+      [](const Bridge& b) { return Box2::spanning(b.a, b.b).expanded(b.width * 0.5); }, out, area);
   const auto influence_box = [](const Influence& i) { return Box2::of(i.center).expanded(i.radius); };
   diff_kind(ItemKind::Threat, before.threats, after.threats, influence_box, out, area);
   diff_kind(ItemKind::Ally, before.allies, after.allies, influence_box, out, area);
-  diff_kind(ItemKind::Unit, before.units, after.units, [](const Unit& u) { return Box2::of(u.position); }, out, area);
+  diff_kind(
+      ItemKind::Unit, before.units, after.units, [](const Unit& u) { return Box2::of(u.position); }, out,
+      area);
   // Factions by index (id = index): their sight and memory decide what they plan with.
   const std::size_t factions = std::max(before.factions.size(), after.factions.size());
   for (std::size_t i = 0; i < factions; ++i) {
@@ -82,7 +87,9 @@ std::vector<ItemRef> diff_items(const Scenario& before, const Scenario& after, B
     const Faction* b = i < after.factions.size() ? &after.factions[i] : nullptr;
     if (a && b && *a == *b) continue;
     out.push_back(ItemRef{ItemKind::Faction, std::uint32_t(i),
-                          !a ? ItemChange::Added : !b ? ItemChange::Removed : ItemChange::Changed});
+                          !a   ? ItemChange::Added
+                          : !b ? ItemChange::Removed
+                               : ItemChange::Changed});
     for (const Faction* f : {a, b}) {
       if (!f) continue;
       for (const Feature& m : f->memory) area = area.united(feature_box(m));

@@ -22,38 +22,38 @@ namespace pathscope::render {
 
 /// Drawing layers, in drawing order (first is at the bottom).
 enum class Layer : std::uint8_t {
-  Tiles,        ///< The terrain raster.
-  CostHeat,     ///< Terrain cost multipliers of one movement class.
-  Regions,      ///< Connected regions of one movement class.
-  Features,     ///< Vector features (obstacles, nebulae, swamps).
-  Roads,        ///< Road polylines.
-  Bridges,      ///< Bridge decks; destroyed bridges dashed red.
-  Influences,   ///< Threat (red) and ally (green) circles.
-  Knowledge,    ///< Fog of war: each faction's view circles and the features it remembers, in its colour.
-  PlannerCells, ///< The active planner's cells (grid or quadtree cells, polygons), by value.
-  PlannerEdges, ///< The active planner's edges (neighbour links, visibility links).
-  PlannerAux,   ///< The active planner's own auxiliary shapes (inflated obstacles, regions).
-  Closed,       ///< Closed search nodes, coloured by g.
-  Open,         ///< Open search nodes, coloured by f.
-  Current,      ///< The open node with the least f = g + h (the next one A* expands).
-  PartialPath,  ///< The parent chain of the current node while a search runs.
+  Tiles,            ///< The terrain raster.
+  CostHeat,         ///< Terrain cost multipliers of one movement class.
+  Regions,          ///< Connected regions of one movement class.
+  Features,         ///< Vector features (obstacles, nebulae, swamps).
+  Roads,            ///< Road polylines.
+  Bridges,          ///< Bridge decks; destroyed bridges dashed red.
+  Influences,       ///< Threat (red) and ally (green) circles.
+  Knowledge,        ///< Fog of war: each faction's view circles and the features it remembers, in its colour.
+  PlannerCells,     ///< The active planner's cells (grid or quadtree cells, polygons), by value.
+  PlannerEdges,     ///< The active planner's edges (neighbour links, visibility links).
+  PlannerAux,       ///< The active planner's own auxiliary shapes (inflated obstacles, regions).
+  Closed,           ///< Closed search nodes, coloured by g.
+  Open,             ///< Open search nodes, coloured by f.
+  Current,          ///< The open node with the least f = g + h (the next one A* expands).
+  PartialPath,      ///< The parent chain of the current node while a search runs.
   PlannerCorridor,  ///< The cells the path found runs through (once the replay reaches the search's end).
   PlannerPortals,   ///< The boundaries the path crosses between those cells.
   RefinementGraph,  ///< The secondary graph the latest refinement stage searched (nodes, forward links).
-  RefinementRegion, ///< The region the latest refinement step reasoned with (a visibility wedge).
-  Refinement,   ///< The latest intermediate polyline of a search (smoothing, string pulling).
-  AllPaths,     ///< The paths of the other queries (every query but the traced one), thin.
-  Path,         ///< The path found.
-  SimDensity,   ///< The simulation's collision density, a heat map (off by default).
-  SimPassages,  ///< Narrow passages: their cells, the way units go through now, who waits.
-  SimPaths,     ///< Each simulated unit's remaining path and the waypoint it heads for.
-  SimPredicted, ///< Each simulated unit's predicted positions: a polyline with a dot per point.
-  SimCollisions,///< Collisions between simulated units: a line between the two, coloured by state.
-  SimTargets,   ///< What cooperation asks of a unit: move-aside targets, homes and get-to points.
-  SimFormation, ///< Group orders: the ordered point and each unit's slot goal round it.
-  Units,        ///< Units (the scenario's, or the simulation's while it runs): body, heading.
-  Markers,      ///< Query start and goal.
-  Labels,       ///< Text.
+  RefinementRegion,  ///< The region the latest refinement step reasoned with (a visibility wedge).
+  Refinement,        ///< The latest intermediate polyline of a search (smoothing, string pulling).
+  AllPaths,          ///< The paths of the other queries (every query but the traced one), thin.
+  Path,              ///< The path found.
+  SimDensity,        ///< The simulation's collision density, a heat map (off by default).
+  SimPassages,       ///< Narrow passages: their cells, the way units go through now, who waits.
+  SimPaths,          ///< Each simulated unit's remaining path and the waypoint it heads for.
+  SimPredicted,      ///< Each simulated unit's predicted positions: a polyline with a dot per point.
+  SimCollisions,     ///< Collisions between simulated units: a line between the two, coloured by state.
+  SimTargets,        ///< What cooperation asks of a unit: move-aside targets, homes and get-to points.
+  SimFormation,      ///< Group orders: the ordered point and each unit's slot goal round it.
+  Units,             ///< Units (the scenario's, or the simulation's while it runs): body, heading.
+  Markers,           ///< Query start and goal.
+  Labels,            ///< Text.
 };
 
 /// Number of layers.

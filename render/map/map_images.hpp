@@ -51,7 +51,7 @@ class MapImages {
   void commit(Slot& slot, CellRect painted);
 
   Slot tiles_, heat_, regions_;
-  double heat_lo_ = 0, heat_hi_ = 0;  // the multipliers the heat map's colours span
+  double heat_lo_ = 0, heat_hi_ = 0;   // the multipliers the heat map's colours span
   std::vector<std::uint32_t> labels_;  // the region labels the regions image shows
   std::uint64_t next_version_ = 1;
   std::uint64_t pixels_painted_ = 0;

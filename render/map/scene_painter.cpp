@@ -160,7 +160,8 @@ void paint_knowledge(const Scenario& s, DrawList& out) {
       }
     }
     for (const Bridge& m : f.bridges) {
-      const auto it = std::find_if(s.bridges.begin(), s.bridges.end(), [&](const Bridge& t) { return t.id == m.id; });
+      const auto it =
+          std::find_if(s.bridges.begin(), s.bridges.end(), [&](const Bridge& t) { return t.id == m.id; });
       if (it == s.bridges.end() || !(*it == m)) paint_remembered_bridge(m, c, out);
     }
   }

@@ -26,11 +26,13 @@ void arrow_head(DrawList& out, Layer layer, Color color, Vec2 tip, Vec2 dir, dou
 }
 
 // A link from a to b with an arrow head: at its end, or at its middle when `mid`.
-void arrow(DrawList& out, Layer layer, Color color, Vec2 a, Vec2 b, double head_metres, bool mid, float thickness) {
+void arrow(DrawList& out, Layer layer, Color color, Vec2 a, Vec2 b, double head_metres, bool mid,
+           float thickness) {
   out.line(layer, color, a, b, thickness);
   const double len = length(b - a);
   const double head = std::min(head_metres, 0.4 * len);
-  arrow_head(out, layer, color, mid ? (a + b) * 0.5 + (b - a) * (head * 0.5 / std::max(len, 1e-12)) : b, b - a, head);
+  arrow_head(out, layer, color, mid ? (a + b) * 0.5 + (b - a) * (head * 0.5 / std::max(len, 1e-12)) : b,
+             b - a, head);
 }
 
 class Painter final : public StructureVisitor {
@@ -64,7 +66,8 @@ class Painter final : public StructureVisitor {
   }
 
   void edge(const StructureEdge& e) override {
-    if (path_ || !layers_.contains(Layer::PlannerEdges) || full() || !Box2::spanning(e.a, e.b).overlaps(params_.view)) {
+    if (path_ || !layers_.contains(Layer::PlannerEdges) || full() ||
+        !Box2::spanning(e.a, e.b).overlaps(params_.view)) {
       return;
     }
     if (e.directed) {
@@ -132,21 +135,25 @@ Layer role_layer(StructureRole role, Layer own) {
   return own;
 }
 
-bool paint_structure_shape(const StructureShape& s, const LayerSet& layers, DrawList& out, double arrow_metres) {
+bool paint_structure_shape(const StructureShape& s, const LayerSet& layers, DrawList& out,
+                           double arrow_metres) {
   const Layer layer = role_layer(s.role, Layer::PlannerAux);
   if (!layers.contains(layer) || s.points.empty()) return false;
   const Color color = shape_colour(s.role, s.value);
   const float thickness = s.role == StructureRole::Portal ? 3.0f : 2.0f;
   std::vector<Vec2> points(s.points.begin(), s.points.end());
   switch (s.kind) {
-    case StructureShape::Kind::Polyline: out.polyline(layer, color, std::move(points), false, thickness); break;
+    case StructureShape::Kind::Polyline:
+      out.polyline(layer, color, std::move(points), false, thickness);
+      break;
     case StructureShape::Kind::Polygon:
       // Regions are filled (translucent) as well as outlined.
       if (s.role == StructureRole::Region) out.polygon(layer, structure_palette::kRegionFill, points);
       out.polyline(layer, color, std::move(points), true, thickness);
       break;
     case StructureShape::Kind::Points:
-      for (const Vec2& p : points) out.circle(layer, color, p, 0, true, 1, s.role == StructureRole::Region ? 5.0f : 3.0f);
+      for (const Vec2& p : points)
+        out.circle(layer, color, p, 0, true, 1, s.role == StructureRole::Region ? 5.0f : 3.0f);
       break;
     case StructureShape::Kind::Circle: out.circle(layer, color, points[0], s.radius, false, 2); break;
     case StructureShape::Kind::Links:
@@ -205,7 +212,8 @@ std::size_t paint_node_links(const Planner& planner, NodeId node, const LayerSet
   const NodeGeometry g = planner.node_geometry(node);
   Links links(node, g.position);
   planner.visit_structure(g.bounds.expanded(1e-6), links);
-  for (const Vec2& far : links.ends) out.line(Layer::PlannerEdges, structure_palette::kPicked, g.position, far, 2.5f);
+  for (const Vec2& far : links.ends)
+    out.line(Layer::PlannerEdges, structure_palette::kPicked, g.position, far, 2.5f);
   const Vec2 size = g.bounds.size();
   const double ring = std::max({size.x, size.y, 1e-3}) * 0.5 + 0.5;
   out.circle(Layer::PlannerEdges, structure_palette::kPicked, g.position, ring, false, 2.5f);

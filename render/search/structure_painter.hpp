@@ -40,22 +40,22 @@ struct StructurePaintStats {
 
 /// Colours of the structure layers.
 namespace structure_palette {
-inline constexpr Color kCellLow{90, 200, 120, 70};       ///< Value at value_low.
-inline constexpr Color kCellHigh{230, 120, 40, 110};     ///< Value at value_high.
-inline constexpr Color kCellBlocked{40, 40, 40, 140};    ///< Infinite value.
+inline constexpr Color kCellLow{90, 200, 120, 70};     ///< Value at value_low.
+inline constexpr Color kCellHigh{230, 120, 40, 110};   ///< Value at value_high.
+inline constexpr Color kCellBlocked{40, 40, 40, 140};  ///< Infinite value.
 inline constexpr Color kCellOutline{230, 230, 230, 120};
 inline constexpr Color kEdge{150, 210, 255, 150};
 inline constexpr Color kEdgeDirected{255, 210, 120, 200};  ///< One-way edges, with an arrow head.
-inline constexpr Color kShape{255, 120, 220, 200};          ///< Auxiliary shapes (role Structure).
-inline constexpr Color kCorridorFill{255, 255, 255, 40};    ///< The path's cells.
+inline constexpr Color kShape{255, 120, 220, 200};         ///< Auxiliary shapes (role Structure).
+inline constexpr Color kCorridorFill{255, 255, 255, 40};   ///< The path's cells.
 inline constexpr Color kCorridorOutline{255, 235, 110, 230};
-inline constexpr Color kPortal{255, 150, 30, 240};          ///< The path's portals.
-inline constexpr Color kGraph{110, 200, 255, 200};          ///< A refinement's graph (value 0).
-inline constexpr Color kGraphAlt{200, 160, 255, 230};       ///< ... its items of value 1.
-inline constexpr Color kRegionFill{255, 220, 60, 55};       ///< A refinement's region.
-inline constexpr Color kRegion{255, 220, 60, 230};          ///< Its outlines and points (value 0).
-inline constexpr Color kRegionAlt{255, 70, 70, 255};        ///< ... its items of value 1.
-inline constexpr Color kPicked{255, 250, 90, 245};          ///< A picked node's links and the node.
+inline constexpr Color kPortal{255, 150, 30, 240};     ///< The path's portals.
+inline constexpr Color kGraph{110, 200, 255, 200};     ///< A refinement's graph (value 0).
+inline constexpr Color kGraphAlt{200, 160, 255, 230};  ///< ... its items of value 1.
+inline constexpr Color kRegionFill{255, 220, 60, 55};  ///< A refinement's region.
+inline constexpr Color kRegion{255, 220, 60, 230};     ///< Its outlines and points (value 0).
+inline constexpr Color kRegionAlt{255, 70, 70, 255};   ///< ... its items of value 1.
+inline constexpr Color kPicked{255, 250, 90, 245};     ///< A picked node's links and the node.
 }  // namespace structure_palette
 
 /// The layer an item of `role` is drawn on. Structure items go on `own`, the layer of
@@ -65,7 +65,8 @@ Layer role_layer(StructureRole role, Layer own);
 /// Appends one shape on its role's layer (PlannerAux for role Structure), if `layers`
 /// holds it; returns whether it drew. Links get arrow heads `arrow_metres` long (at
 /// most 40% of the link).
-bool paint_structure_shape(const StructureShape& shape, const LayerSet& layers, DrawList& out, double arrow_metres);
+bool paint_structure_shape(const StructureShape& shape, const LayerSet& layers, DrawList& out,
+                           double arrow_metres);
 
 /// Appends the planner's structure inside params.view to `out`: its Structure items on
 /// the layers of `layers` among PlannerCells, PlannerEdges and PlannerAux. Items of

@@ -99,7 +99,8 @@ TraceGeometry lattice_trace_geometry(const NodeLattice& lattice) {
   const int w = lattice.width;
   g.node = [s, w](NodeId n) {
     const double x = double(n % unsigned(w)), y = double(n / unsigned(w));
-    return NodeGeometry{NodeShape::Box, {(x + 0.5) * s, (y + 0.5) * s}, Box2{{x * s, y * s}, {(x + 1) * s, (y + 1) * s}}, {}};
+    return NodeGeometry{
+        NodeShape::Box, {(x + 0.5) * s, (y + 0.5) * s}, Box2{{x * s, y * s}, {(x + 1) * s, (y + 1) * s}}, {}};
   };
   g.lattice = lattice;
   g.node_extent = s;
@@ -108,7 +109,8 @@ TraceGeometry lattice_trace_geometry(const NodeLattice& lattice) {
 }
 
 TraceGeometry planner_trace_geometry(const Planner& planner, const Box2& world) {
-  if (const std::optional<NodeLattice> lattice = planner.node_lattice()) return lattice_trace_geometry(*lattice);
+  if (const std::optional<NodeLattice> lattice = planner.node_lattice())
+    return lattice_trace_geometry(*lattice);
   TraceGeometry g;
   g.node = [&planner](NodeId n) { return planner.node_geometry(n); };
   double smallest = std::numeric_limits<double>::infinity();
@@ -233,7 +235,9 @@ void TracePainter::compose(std::size_t p) {
     image_px_[p] = closed_px_[p];
   } else {
     const std::uint8_t f = flags_[p];
-    image_px_[p] = (f & kPrunedBit) ? pack(trace_palette::kPruned) : (f & kScannedBit) ? pack(trace_palette::kScanned) : 0;
+    image_px_[p] = (f & kPrunedBit)    ? pack(trace_palette::kPruned)
+                   : (f & kScannedBit) ? pack(trace_palette::kScanned)
+                                       : 0;
   }
 }
 
@@ -316,7 +320,8 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
       // pixel keeps what it shows.
       if (geometry.lattice && (flags & kOpenBit[s])) {
         flags &= std::uint8_t(~kOpenBit[s]);
-        open_px_[std::size_t(p)] = (two_sided_ && (flags & kOpenBit[1 - s])) ? open_side_px_[1 - s][std::size_t(p)] : 0;
+        open_px_[std::size_t(p)] =
+            (two_sided_ && (flags & kOpenBit[1 - s])) ? open_side_px_[1 - s][std::size_t(p)] : 0;
       }
       if (geometry.lattice) flags |= kPrunedBit;
       break;
@@ -356,9 +361,11 @@ void TracePainter::paint_graph_rects(const TraceReplay& replay, const TraceGeome
   if (!closed && !open) return;
   for (const TraceNode& n : replay.nodes()) {
     if (n.closed() && closed) {
-      node_shape(out, Layer::Closed, unpack(closed_color(n.side, n.g)), geometry.node(n.node), geometry.node_extent, true, 1);
+      node_shape(out, Layer::Closed, unpack(closed_color(n.side, n.g)), geometry.node(n.node),
+                 geometry.node_extent, true, 1);
     } else if (n.open() && open) {
-      node_shape(out, Layer::Open, unpack(open_color(n.side, n.f())), geometry.node(n.node), geometry.node_extent, true, 1);
+      node_shape(out, Layer::Open, unpack(open_color(n.side, n.f())), geometry.node(n.node),
+                 geometry.node_extent, true, 1);
     }
   }
 }
@@ -378,9 +385,11 @@ void TracePainter::paint_current_jumps(const SearchTrace& trace, const TraceRepl
     const SearchEvent& e = events[i];
     if (e.parent == kNoNode || e.node == kNoNode) continue;
     if (e.kind == SearchEventKind::Scan) {
-      out.line(Layer::Current, trace_palette::kScanLine, geometry.position(e.parent), geometry.position(e.node), 1);
+      out.line(Layer::Current, trace_palette::kScanLine, geometry.position(e.parent),
+               geometry.position(e.node), 1);
     } else if (e.kind == SearchEventKind::Push || e.kind == SearchEventKind::Relax) {
-      out.line(Layer::Current, trace_palette::kJumpLine, geometry.position(e.parent), geometry.position(e.node), 2);
+      out.line(Layer::Current, trace_palette::kJumpLine, geometry.position(e.parent),
+               geometry.position(e.node), 2);
     }
   }
 }
@@ -421,10 +430,11 @@ void TracePainter::paint(const SearchTrace& trace, const TraceReplay& replay, co
     const std::uint8_t side = replay.current_side() ? 1 : 0;
     const NodeId other = last_expanded_[1 - side];
     if (two_sided_ && other != kNoNode) {
-      node_shape(out, Layer::Current, trace_palette::kCurrentOther, geometry.node(other), geometry.node_extent, false, 1);
+      node_shape(out, Layer::Current, trace_palette::kCurrentOther, geometry.node(other),
+                 geometry.node_extent, false, 1);
     }
-    node_shape(out, Layer::Current, trace_palette::kCurrent, geometry.node(replay.current()), geometry.node_extent,
-               false, 2);
+    node_shape(out, Layer::Current, trace_palette::kCurrent, geometry.node(replay.current()),
+               geometry.node_extent, false, 2);
     paint_current_jumps(trace, replay, geometry, out);
   }
   if (const Refinement* r = replay.refinement(); r != nullptr && !reached_path) {
@@ -432,8 +442,10 @@ void TracePainter::paint(const SearchTrace& trace, const TraceReplay& replay, co
       out.polyline(Layer::Refinement, trace_palette::kRefinement, r->points, false, 3);
     }
     // What the stage reasoned with at this step, each shape on its role's layer.
-    const double arrow_metres = params.pixels_per_metre > 0 ? 9.0 / params.pixels_per_metre : geometry.node_extent;
-    for (const RefinementShape& shape : r->shapes) paint_structure_shape(shape.view(), layers, out, arrow_metres);
+    const double arrow_metres =
+        params.pixels_per_metre > 0 ? 9.0 / params.pixels_per_metre : geometry.node_extent;
+    for (const RefinementShape& shape : r->shapes)
+      paint_structure_shape(shape.view(), layers, out, arrow_metres);
     if (layers.contains(Layer::Labels) && !r->points.empty()) {
       out.text(Layer::Labels, trace_palette::kRefinement, r->points.front(), r->stage);
     }

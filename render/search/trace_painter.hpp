@@ -79,10 +79,11 @@ inline constexpr Color kPartialPath{255, 160, 40, 255};      ///< Parent chain, 
 inline constexpr Color kPartialPathBack{80, 200, 255, 255};  ///< Parent chain, side 1.
 inline constexpr Color kPath{255, 64, 200, 255};             ///< The final path.
 inline constexpr Color kRefinement{120, 255, 120, 255};      ///< The latest refinement polyline.
-inline constexpr Color kScanned{225, 235, 250, 120};         ///< A cell a jump scanned (Scan events), not opened.
-inline constexpr Color kPruned{235, 90, 90, 120};             ///< A neighbour pruning skipped, not opened.
-inline constexpr Color kScanLine{200, 225, 255, 230};        ///< The current expansion's scans.
-inline constexpr Color kJumpLine{255, 200, 60, 255};         ///< The current expansion's jumps to the nodes it opened.
+inline constexpr Color kScanned{225, 235, 250, 120};   ///< A cell a jump scanned (Scan events), not opened.
+inline constexpr Color kPruned{235, 90, 90, 120};      ///< A neighbour pruning skipped, not opened.
+inline constexpr Color kScanLine{200, 225, 255, 230};  ///< The current expansion's scans.
+inline constexpr Color kJumpLine{255, 200, 60,
+                                 255};  ///< The current expansion's jumps to the nodes it opened.
 }  // namespace trace_palette
 
 /// Graph nodes whose side is below this many pixels are painted as one image.

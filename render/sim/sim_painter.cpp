@@ -91,8 +91,8 @@ void paint_density_cost(std::span<const float> factors, int width, double cell_s
       }
       const int x0 = x;
       while (x < width && row[x] > 1.0f) ++x;
-      out.rect(Layer::SimDensity, kCost, Vec2{x0 * cell_size, y * cell_size}, Vec2{x * cell_size, (y + 1) * cell_size},
-               false, 1.5f);
+      out.rect(Layer::SimDensity, kCost, Vec2{x0 * cell_size, y * cell_size},
+               Vec2{x * cell_size, (y + 1) * cell_size}, false, 1.5f);
     }
   }
 }
@@ -103,7 +103,8 @@ void arrow(Layer layer, Color color, Vec2 from, Vec2 to, double head, DrawList& 
   const double len = std::sqrt(d.x * d.x + d.y * d.y);
   if (!(len > 0)) return;
   const Vec2 u = d / len, n{-u.y, u.x};
-  out.polygon(layer, color, {to + u * head, to - u * head * 0.5 + n * head * 0.7, to - u * head * 0.5 - n * head * 0.7});
+  out.polygon(layer, color,
+              {to + u * head, to - u * head * 0.5 + n * head * 0.7, to - u * head * 0.5 - n * head * 0.7});
 }
 
 void paint_passages(const SimScene& scene, DrawList& out) {
@@ -138,7 +139,9 @@ void paint_passages(const SimScene& scene, DrawList& out) {
       const Vec2 mid = (p.bounds.lo + p.bounds.hi) * 0.5;
       const Vec2 size = p.bounds.hi - p.bounds.lo;
       const double reach = 0.5 * std::max(s * 2, std::min(std::max(size.x, size.y), 8.0));
-      if (p.held) arrow(Layer::SimPassages, sim_palette::kPassageFlow, mid - p.flow * reach, mid + p.flow * reach, s * 0.6, out);
+      if (p.held)
+        arrow(Layer::SimPassages, sim_palette::kPassageFlow, mid - p.flow * reach, mid + p.flow * reach,
+              s * 0.6, out);
       if (p.queued) {
         const Vec2 side = Vec2{-p.queue_flow.y, p.queue_flow.x} * (s * 0.8);
         arrow(Layer::SimPassages, sim_palette::kPassageQueue, mid + side - p.queue_flow * reach,
@@ -277,7 +280,8 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
 void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
   const Scenario& s = *scene.scenario;
   if (scene.density && layers.contains(Layer::SimDensity)) paint_density(*scene.density, out);
-  if (layers.contains(Layer::SimDensity)) paint_density_cost(scene.density_cost, scene.grid_width, scene.cell_size, out);
+  if (layers.contains(Layer::SimDensity))
+    paint_density_cost(scene.density_cost, scene.grid_width, scene.cell_size, out);
   if (layers.contains(Layer::SimPassages)) paint_passages(scene, out);
 
   // Selection by slot, so a long selection costs no more than one pass.

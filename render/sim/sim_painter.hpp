@@ -72,28 +72,29 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out);
 
 /// Colours of the simulation's drawing, for legends and tests.
 namespace sim_palette {
-inline constexpr Color kUnresolved{235, 55, 55, 255};   ///< A collision not handled yet.
-inline constexpr Color kResolving{250, 175, 40, 255};   ///< A collision being resolved.
-inline constexpr Color kResolved{90, 205, 110, 255};    ///< A collision resolved.
-inline constexpr Color kPath{235, 235, 235, 150};       ///< A unit's remaining path.
-inline constexpr Color kWaypoint{255, 255, 255, 230};   ///< The waypoint a unit heads for.
-inline constexpr Color kPredicted{110, 210, 255, 200};  ///< Predicted positions.
-inline constexpr Color kVelocity{255, 255, 255, 255};   ///< Velocity arrows.
-inline constexpr Color kSelected{190, 255, 70, 255};    ///< The highlight ring of a selected unit.
-inline constexpr Color kAside{200, 120, 255, 255};      ///< Move-aside and detour targets.
-inline constexpr Color kHome{150, 150, 255, 255};       ///< Where a unit returns after moving aside.
-inline constexpr Color kGetTo{255, 120, 200, 255};      ///< The other unit's get-to point.
-inline constexpr Color kOutline{15, 15, 15, 255};       ///< Unit outlines and heading lines.
-inline constexpr Color kNoFaction{200, 200, 200, 255};  ///< Units of no known faction.
-inline constexpr Color kPassage{120, 200, 255, 45};     ///< A free passage's cells.
-inline constexpr Color kPassageHeld{90, 230, 140, 80};  ///< A held passage's cells.
-inline constexpr Color kPassageFlow{90, 230, 140, 255}; ///< The way units go through it.
-inline constexpr Color kPassageQueue{250, 175, 40, 255};///< The way units wait to go through.
-inline constexpr Color kPassageClaim{90, 230, 140, 40}; ///< Cells claimed as the way out: waiting units step off them.
-inline constexpr Color kFocus{255, 235, 60, 255};       ///< The point a log entry is about.
-inline constexpr Color kStuck{255, 60, 60, 255};        ///< The ring round a stuck unit.
-inline constexpr Color kOrdered{255, 210, 90, 255};     ///< The point a group was ordered to.
-inline constexpr Color kSlot{255, 210, 90, 200};        ///< A unit's slot goal in its group's formation.
+inline constexpr Color kUnresolved{235, 55, 55, 255};     ///< A collision not handled yet.
+inline constexpr Color kResolving{250, 175, 40, 255};     ///< A collision being resolved.
+inline constexpr Color kResolved{90, 205, 110, 255};      ///< A collision resolved.
+inline constexpr Color kPath{235, 235, 235, 150};         ///< A unit's remaining path.
+inline constexpr Color kWaypoint{255, 255, 255, 230};     ///< The waypoint a unit heads for.
+inline constexpr Color kPredicted{110, 210, 255, 200};    ///< Predicted positions.
+inline constexpr Color kVelocity{255, 255, 255, 255};     ///< Velocity arrows.
+inline constexpr Color kSelected{190, 255, 70, 255};      ///< The highlight ring of a selected unit.
+inline constexpr Color kAside{200, 120, 255, 255};        ///< Move-aside and detour targets.
+inline constexpr Color kHome{150, 150, 255, 255};         ///< Where a unit returns after moving aside.
+inline constexpr Color kGetTo{255, 120, 200, 255};        ///< The other unit's get-to point.
+inline constexpr Color kOutline{15, 15, 15, 255};         ///< Unit outlines and heading lines.
+inline constexpr Color kNoFaction{200, 200, 200, 255};    ///< Units of no known faction.
+inline constexpr Color kPassage{120, 200, 255, 45};       ///< A free passage's cells.
+inline constexpr Color kPassageHeld{90, 230, 140, 80};    ///< A held passage's cells.
+inline constexpr Color kPassageFlow{90, 230, 140, 255};   ///< The way units go through it.
+inline constexpr Color kPassageQueue{250, 175, 40, 255};  ///< The way units wait to go through.
+inline constexpr Color kPassageClaim{90, 230, 140,
+                                     40};  ///< Cells claimed as the way out: waiting units step off them.
+inline constexpr Color kFocus{255, 235, 60, 255};    ///< The point a log entry is about.
+inline constexpr Color kStuck{255, 60, 60, 255};     ///< The ring round a stuck unit.
+inline constexpr Color kOrdered{255, 210, 90, 255};  ///< The point a group was ordered to.
+inline constexpr Color kSlot{255, 210, 90, 200};     ///< A unit's slot goal in its group's formation.
 }  // namespace sim_palette
 
 /// The colour of a collision in `state`.

@@ -87,7 +87,8 @@ bool terrain_combo(const char* label, const Scenario& s, std::size_t& index, con
     const TerrainType& t = s.terrains[i];
     // A colour swatch in front of the name.
     ImGui::ColorButton("##swatch", ImVec4(t.color.r / 255.f, t.color.g / 255.f, t.color.b / 255.f, 1.f),
-                       ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+                       ImGuiColorEditFlags_NoTooltip,
+                       ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     return terrain_label(t);
   });

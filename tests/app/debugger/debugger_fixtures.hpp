@@ -34,9 +34,15 @@ inline Scenario debugger_scenario() {
       "........................",
       "........................",
   });
-  s.queries = {
-      Query{"across", cell_center(s, 1, 5), cell_center(s, 22, 6), 0, "astar", {}, std::nullopt, {}},
-      Query{"both ways", cell_center(s, 2, 10), cell_center(s, 21, 1), 0, "bidirectional", {}, std::nullopt, {}}};
+  s.queries = {Query{"across", cell_center(s, 1, 5), cell_center(s, 22, 6), 0, "astar", {}, std::nullopt, {}},
+               Query{"both ways",
+                     cell_center(s, 2, 10),
+                     cell_center(s, 21, 1),
+                     0,
+                     "bidirectional",
+                     {},
+                     std::nullopt,
+                     {}}};
   return s;
 }
 

@@ -58,7 +58,6 @@ TEST_SUITE("debugger") {
     CHECK(both.find("backward: ") != std::string::npos);
   }
 
-
   TEST_CASE("NodeInspector without a world or a search") {
     const TraceSession session;
     const NodeInspector none(nullptr, session);

@@ -65,7 +65,6 @@ TEST_SUITE("debugger") {
     CHECK(jps);
   }
 
-
   TEST_CASE("PlannerComparison borrows cached planners with default parameters and never replaces one") {
     const Scenario s = debugger_scenario();
     const PlanningWorld world(s);

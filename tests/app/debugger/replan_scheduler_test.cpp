@@ -42,7 +42,8 @@ TEST_SUITE("debugger") {
     CHECK(dbg.queries_planned() == planned);
 
     // Moving query 2's goal plans query 2 only.
-    REQUIRE(state.doc->apply("move goal", [&](Scenario& sc) { sc.queries[2].goal = cell_center(sc, 20, 9); }).ok());
+    REQUIRE(state.doc->apply("move goal", [&](Scenario& sc) { sc.queries[2].goal = cell_center(sc, 20, 9); })
+                .ok());
     dbg.sync(state);
     CHECK(dbg.trace_version() == version);
     CHECK(dbg.queries_planned() == planned + 1);
@@ -64,13 +65,20 @@ TEST_SUITE("debugger") {
     CHECK(dbg.queries_planned() == planned + 3);
   }
 
-  TEST_CASE("after random edits, the debugger's answers equal a fresh debugger's, with and without a budget") {
+  TEST_CASE(
+      "after random edits, the debugger's answers equal a fresh debugger's, with and without a budget") {
     std::mt19937_64 rng(5);
     Scenario s = ascii_scenario(random_rows(rng, 80, 60, 0.2, true));
     std::uniform_int_distribution<int> ux(0, 79), uy(0, 59);
     for (int i = 0; i < 6; ++i) {
-      s.queries.push_back(Query{"", cell_center(s, ux(rng), uy(rng)), cell_center(s, ux(rng), uy(rng)), 0,
-                                i % 2 ? "bidirectional" : "astar", {}, std::nullopt, {}});
+      s.queries.push_back(Query{"",
+                                cell_center(s, ux(rng), uy(rng)),
+                                cell_center(s, ux(rng), uy(rng)),
+                                0,
+                                i % 2 ? "bidirectional" : "astar",
+                                {},
+                                std::nullopt,
+                                {}});
     }
     EditorState state = open_state(s);
     SearchDebugger kept, sliced;
@@ -88,20 +96,19 @@ TEST_SUITE("debugger") {
           }
         REQUIRE(state.doc->apply_tiles("paint", changes).ok());
       }
-      const Status applied = state.doc->apply("edit",
-                          [&](Scenario& sc) {
-                            if (kind == 0) {
-                              sc.name = "painted";
-                            } else if (kind == 1) {  // a wall feature
-                              Feature f = cutting_wall(sc);
-                              f.id = std::uint32_t(1000 + edit);
-                              f.shape.min = {x, y};
-                              f.shape.max = {std::min(80.0, x + 1.0 + double(rng() % 12)), y + 1.0};
-                              sc.features.push_back(f);
-                            } else {  // move a query's start
-                              sc.queries[rng() % sc.queries.size()].start = cell_center(sc, x, y);
-                            }
-                          });
+      const Status applied = state.doc->apply("edit", [&](Scenario& sc) {
+        if (kind == 0) {
+          sc.name = "painted";
+        } else if (kind == 1) {  // a wall feature
+          Feature f = cutting_wall(sc);
+          f.id = std::uint32_t(1000 + edit);
+          f.shape.min = {x, y};
+          f.shape.max = {std::min(80.0, x + 1.0 + double(rng() % 12)), y + 1.0};
+          sc.features.push_back(f);
+        } else {  // move a query's start
+          sc.queries[rng() % sc.queries.size()].start = cell_center(sc, x, y);
+        }
+      });
       const std::string why = applied.ok() ? std::string() : applied.error().to_string();
       INFO(why);
       REQUIRE(applied.ok());
@@ -142,7 +149,8 @@ TEST_SUITE("debugger") {
     MESSAGE("searches run for 30 edits x 6 queries: " << kept.queries_planned());
   }
 
-  TEST_CASE("a search is kept only while an edit changes no cell it expanded, no neighbour and no heuristic") {
+  TEST_CASE(
+      "a search is kept only while an edit changes no cell it expanded, no neighbour and no heuristic") {
     // A corridor search: A* expands the cells of row 5 between start and goal only.
     std::vector<std::string> rows(11, std::string(40, '.'));
     Scenario s = ascii_scenario(rows);
@@ -155,7 +163,9 @@ TEST_SUITE("debugger") {
     const auto paint = [&](int x, int y, const char* terrain) {
       const auto cell = std::uint32_t(y * 40 + x);
       const auto t = std::uint8_t(state.doc->scenario().find_terrain(terrain).value());
-      REQUIRE(state.doc->apply_tiles("paint", {TileChange{cell, state.doc->scenario().tiles->terrain[cell], t}}).ok());
+      REQUIRE(
+          state.doc->apply_tiles("paint", {TileChange{cell, state.doc->scenario().tiles->terrain[cell], t}})
+              .ok());
       dbg.sync(state);
     };
     const auto same_as_fresh = [&] {
@@ -193,12 +203,12 @@ TEST_SUITE("debugger") {
     same_as_fresh();
   }
 
-
   TEST_CASE("still_valid: an answer holds while a change misses its expanded cells and the heuristic scale") {
     const Scenario s = debugger_scenario();
     PlanningWorld world(s);
     auto planner = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
-    REQUIRE(find_path(*planner, PathQuery{s.queries[0].start, s.queries[0].goal}).status == SearchStatus::Found);
+    REQUIRE(find_path(*planner, PathQuery{s.queries[0].start, s.queries[0].goal}).status ==
+            SearchStatus::Found);
     const AnswerDependency dep = ReplanScheduler::dependency_of(*planner);
     REQUIRE(dep != nullptr);
     const auto* cells = dynamic_cast<const ExpandedCellsDependency*>(dep.get());
@@ -215,7 +225,8 @@ TEST_SUITE("debugger") {
     REQUIRE_FALSE(expanded(1, 11));
     REQUIRE(expanded(2, 5));
     const auto paint = [&](Scenario& next, int x, int y, const char* terrain) {
-      next.tiles->terrain[std::size_t(y * next.tiles->width + x)] = std::uint8_t(next.find_terrain(terrain).value());
+      next.tiles->terrain[std::size_t(y * next.tiles->width + x)] =
+          std::uint8_t(next.find_terrain(terrain).value());
       return world.update(next);
     };
     Scenario next = s;
@@ -237,7 +248,8 @@ TEST_SUITE("debugger") {
     const AnswerDependency scaled = ReplanScheduler::dependency_of(*road_planner);
     REQUIRE(scaled != nullptr);
     Scenario road_far = roads;
-    road_far.tiles->terrain[std::size_t(11 * road_far.tiles->width)] = std::uint8_t(roads.terrains.size() - 1);
+    road_far.tiles->terrain[std::size_t(11 * road_far.tiles->width)] =
+        std::uint8_t(roads.terrains.size() - 1);
     const WorldChange road = road_world.update(road_far);
     REQUIRE_FALSE(road.rebuilt);
     CHECK_FALSE(ReplanScheduler::still_valid(scaled, road));

@@ -92,7 +92,8 @@ TEST_SUITE("debugger") {
     s.queries.push_back(
         Query{"third", cell_center(s, 0, 0), cell_center(s, 23, 11), 0, "astar", {}, std::nullopt, {}});
     // A goal inside the wall: no path, so nothing to draw for it.
-    s.queries.push_back(Query{"", cell_center(s, 1, 1), cell_center(s, 11, 4), 0, "astar", {}, std::nullopt, {}});
+    s.queries.push_back(
+        Query{"", cell_center(s, 1, 1), cell_center(s, 11, 4), 0, "astar", {}, std::nullopt, {}});
     EditorState state = open_state(s);
     SearchDebugger dbg;
     dbg.sync(state);
@@ -199,7 +200,8 @@ TEST_SUITE("debugger") {
   TEST_CASE("with a frame budget the search runs in slices and ends with the same result") {
     std::mt19937_64 rng(11);
     Scenario s = ascii_scenario(random_rows(rng, 200, 150, 0.2, true));
-    s.queries = {Query{"long", cell_center(s, 0, 0), cell_center(s, 199, 149), 0, "astar", {}, std::nullopt, {}}};
+    s.queries = {
+        Query{"long", cell_center(s, 0, 0), cell_center(s, 199, 149), 0, "astar", {}, std::nullopt, {}}};
     // Make sure both ends are open ground.
     s.tiles->terrain.front() = 0;
     s.tiles->terrain.back() = 0;
@@ -252,7 +254,6 @@ TEST_SUITE("debugger") {
     CHECK(sliced.result()->nodes == whole.result()->nodes);
   }
 
-
   TEST_CASE("an unknown planner is reported once, with the known names, for the override and for a query") {
     Scenario s = debugger_scenario();
     s.queries[1].planner = "teleport";
@@ -267,7 +268,8 @@ TEST_SUITE("debugger") {
     CHECK(dbg.error().empty());
     REQUIRE(dbg.query_results().size() == 2);
     CHECK(dbg.query_results()[1].status == SearchStatus::Invalid);
-    CHECK(dbg.query_results()[1].message.find("queries[1].planner: unknown planner \"teleport\" (known: ") == 0);
+    CHECK(dbg.query_results()[1].message.find("queries[1].planner: unknown planner \"teleport\" (known: ") ==
+          0);
     state.active_query = 1;
     dbg.sync(state);
     CHECK(dbg.error() == dbg.query_results()[1].message);

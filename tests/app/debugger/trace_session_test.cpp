@@ -92,12 +92,14 @@ TEST_SUITE("debugger") {
     auto planner = find_planner("jps")->create(QueryContext{world, 0, std::nullopt, {}});
     SearchTrace trace;
     planner->set_observer(&trace);
-    REQUIRE(find_path(*planner, PathQuery{s.queries[0].start, s.queries[0].goal}).status == SearchStatus::Found);
+    REQUIRE(find_path(*planner, PathQuery{s.queries[0].start, s.queries[0].goal}).status ==
+            SearchStatus::Found);
     TraceReplay ref(trace);
     const std::uint64_t total = dbg.total_steps();
     REQUIRE(total == trace.expansion_count());
     REQUIRE(total > 3);
-    for (const std::uint64_t k : {std::uint64_t(1), total / 2, total, std::uint64_t(2), std::uint64_t(0), total}) {
+    for (const std::uint64_t k :
+         {std::uint64_t(1), total / 2, total, std::uint64_t(2), std::uint64_t(0), total}) {
       dbg.seek(k);
       ref.seek(k);
       check_same_state(*dbg.replay(), ref);
@@ -223,7 +225,6 @@ TEST_SUITE("debugger") {
     dbg.set_speed(0);
     CHECK(dbg.speed() == SearchDebugger::kMinSpeed);
   }
-
 
   TEST_CASE("TraceSession on its own: records a request, reports its error, and gives the traced row") {
     const Scenario s = debugger_scenario();

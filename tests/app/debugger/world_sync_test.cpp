@@ -87,7 +87,6 @@ TEST_SUITE("debugger") {
     CHECK(dbg.active_query() == 0u);
   }
 
-
   TEST_CASE("WorldSync updates the same document's world in place and builds another for another document") {
     EditorState state = open_state(debugger_scenario());
     WorldSync sync;
@@ -148,7 +147,8 @@ TEST_SUITE("debugger") {
     CHECK(sync.outdated(state));
   }
 
-  TEST_CASE("PlannerCache: one planner per name, class and role, other parameters replace it only when allowed") {
+  TEST_CASE(
+      "PlannerCache: one planner per name, class and role, other parameters replace it only when allowed") {
     const PlanningWorld world(debugger_scenario());
     const PlannerInfo& weighted = *find_planner("weighted_astar");
     PlannerCache cache;

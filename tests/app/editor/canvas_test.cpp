@@ -60,7 +60,7 @@ TEST_CASE("canvas: a brush stroke paints every cell along the pointer's way, as 
   Rig rig;
   rig.state.paint.brush_terrain = 1;
   rig.state.paint.brush_size = 3;  // a 3 x 3 stamp covers every cell the line crosses
-  rig.frame({{100, 100}}, 0);  // press at world (10, 10)
+  rig.frame({{100, 100}}, 0);      // press at world (10, 10)
   REQUIRE(rig.canvas.dragging());
   // Twenty small moves to (60, 30), over a few frames, as a hand makes them.
   for (int f = 0; f < 4; ++f) {

@@ -120,7 +120,9 @@ TEST_SUITE("document") {
     CHECK_FALSE(doc.can_redo());
   }
 
-  TEST_CASE("toggling a feature's container flag (the inspector's box) is one step, a second container of another terrain is refused") {
+  TEST_CASE(
+      "toggling a feature's container flag (the inspector's box) is one step, a second container of another "
+      "terrain is refused") {
     Document doc(small_scenario());
     REQUIRE(doc.apply("Add", add_feature(rect_feature(1, {2, 2}, {12, 10}))));
     REQUIRE(doc.apply("Add", add_feature(rect_feature(2, {4, 4}, {5, 5}, 4))));  // nebula
@@ -128,7 +130,8 @@ TEST_SUITE("document") {
     REQUIRE(doc.apply("Edit feature 1 container", [](Scenario& s) { s.features[0].container = true; }));
     CHECK(doc.scenario().features[0].container);
     CHECK(doc.history_size() == 3);
-    const Status refused = doc.apply("Edit feature 2 container", [](Scenario& s) { s.features[1].container = true; });
+    const Status refused =
+        doc.apply("Edit feature 2 container", [](Scenario& s) { s.features[1].container = true; });
     REQUIRE_FALSE(refused);
     CHECK(refused.error().where == "features[1].terrain");
     CHECK_FALSE(doc.scenario().features[1].container);
@@ -300,53 +303,51 @@ TEST_SUITE("document") {
     CHECK(Document::next_id({}) == 1);
     CHECK(Document::next_id({3, 1, 7}) == 8);
   }
-TEST_CASE("undoing back to the saved state counts as unmodified") {
-  Document doc(small_scenario(), "a.json");
-  CHECK_FALSE(doc.modified());
-  REQUIRE(doc.apply("add", add_feature(rect_feature(1, {1, 1}, {3, 3}))).ok());
-  doc.mark_saved("a.json");
-  CHECK_FALSE(doc.modified());
-  REQUIRE(doc.apply("move", move_feature_to(5)).ok());
-  CHECK(doc.modified());
-  doc.undo();
-  CHECK_FALSE(doc.modified());
-  doc.undo();
-  CHECK(doc.modified());
-  doc.redo();
-  CHECK_FALSE(doc.modified());
-  // A merged drag step that grows after a save is a change again.
-  REQUIRE(doc.apply("drag", move_feature_to(6), 42).ok());
-  doc.mark_saved("a.json");
-  REQUIRE(doc.apply("drag", move_feature_to(7), 42).ok());
-  CHECK(doc.modified());
-}
+  TEST_CASE("undoing back to the saved state counts as unmodified") {
+    Document doc(small_scenario(), "a.json");
+    CHECK_FALSE(doc.modified());
+    REQUIRE(doc.apply("add", add_feature(rect_feature(1, {1, 1}, {3, 3}))).ok());
+    doc.mark_saved("a.json");
+    CHECK_FALSE(doc.modified());
+    REQUIRE(doc.apply("move", move_feature_to(5)).ok());
+    CHECK(doc.modified());
+    doc.undo();
+    CHECK_FALSE(doc.modified());
+    doc.undo();
+    CHECK(doc.modified());
+    doc.redo();
+    CHECK_FALSE(doc.modified());
+    // A merged drag step that grows after a save is a change again.
+    REQUIRE(doc.apply("drag", move_feature_to(6), 42).ok());
+    doc.mark_saved("a.json");
+    REQUIRE(doc.apply("drag", move_feature_to(7), 42).ok());
+    CHECK(doc.modified());
+  }
 
-
-TEST_CASE("factions with fog of war look at every edit, undo restores what they remembered") {
-  Scenario s = small_scenario();
-  s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}, {}}};
-  Unit u;
-  u.id = 1;
-  u.faction = "blue";
-  u.position = {2, 2};
-  s.units.push_back(u);
-  s.features.push_back(rect_feature(5, {12, 8}, {14, 10}));
-  Document doc(s);
-  CHECK(doc.scenario().factions[0].memory.empty());  // out of sight when opened
-  // The scout walks up to the block: it is remembered in the same step.
-  REQUIRE(doc.apply("move scout", [](Scenario& e) { e.units[0].position = {11, 7}; }).ok());
-  REQUIRE(doc.scenario().factions[0].memory.size() == 1);
-  CHECK(doc.scenario().factions[0].memory[0].id == 5);
-  // It walks away and the block is destroyed: still believed.
-  REQUIRE(doc.apply("move scout", [](Scenario& e) { e.units[0].position = {2, 2}; }).ok());
-  REQUIRE(doc.apply("destroy", [](Scenario& e) { e.features.clear(); }).ok());
-  CHECK(doc.scenario().factions[0].memory.size() == 1);
-  doc.undo();
-  doc.undo();
-  doc.undo();
-  CHECK(doc.scenario().factions[0].memory.empty());
-  doc.redo();
-  CHECK(doc.scenario().factions[0].memory.size() == 1);
-}
-
+  TEST_CASE("factions with fog of war look at every edit, undo restores what they remembered") {
+    Scenario s = small_scenario();
+    s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}, {}}};
+    Unit u;
+    u.id = 1;
+    u.faction = "blue";
+    u.position = {2, 2};
+    s.units.push_back(u);
+    s.features.push_back(rect_feature(5, {12, 8}, {14, 10}));
+    Document doc(s);
+    CHECK(doc.scenario().factions[0].memory.empty());  // out of sight when opened
+    // The scout walks up to the block: it is remembered in the same step.
+    REQUIRE(doc.apply("move scout", [](Scenario& e) { e.units[0].position = {11, 7}; }).ok());
+    REQUIRE(doc.scenario().factions[0].memory.size() == 1);
+    CHECK(doc.scenario().factions[0].memory[0].id == 5);
+    // It walks away and the block is destroyed: still believed.
+    REQUIRE(doc.apply("move scout", [](Scenario& e) { e.units[0].position = {2, 2}; }).ok());
+    REQUIRE(doc.apply("destroy", [](Scenario& e) { e.features.clear(); }).ok());
+    CHECK(doc.scenario().factions[0].memory.size() == 1);
+    doc.undo();
+    doc.undo();
+    doc.undo();
+    CHECK(doc.scenario().factions[0].memory.empty());
+    doc.redo();
+    CHECK(doc.scenario().factions[0].memory.size() == 1);
+  }
 }

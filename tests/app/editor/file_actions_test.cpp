@@ -23,10 +23,10 @@
 #include "app/platform/png_export.hpp"
 #include "app/platform/settings.hpp"
 #include "app/sim/sim_player.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/stuck_detector.hpp"
 #include "planner/world/planning_world.hpp"
-#include "planner/scenario/scenario_io.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 #include "render/map/scene_painter.hpp"
@@ -84,7 +84,9 @@ void write_text(const fs::path& p, const std::string& text) {
   out << text;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // The newest message has `severity` and contains `part`.
 bool last_message(const EditorState& state, Severity severity, const std::string& part) {
@@ -289,7 +291,8 @@ TEST_SUITE("files") {
     CHECK_FALSE(state.doc->modified());
     CHECK(state.doc->path() == out);
     CHECK(read_text(out) == scenario_to_json(state.doc->scenario()));
-    CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // No temporary left.
+    CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) ==
+          1);  // No temporary left.
 
     const Scenario saved = state.doc->scenario();
     rename_scenario(*state.doc, "changed again");
@@ -420,7 +423,8 @@ TEST_SUITE("files") {
     CHECK(load_settings(&message) == AppSettings{});
     CHECK(contains(message, "window.width"));
 
-    write_text(config / "settings.json", R"({"format": "pathscope-settings", "version": 1, "recent_files": [1]})");
+    write_text(config / "settings.json",
+               R"({"format": "pathscope-settings", "version": 1, "recent_files": [1]})");
     CHECK(load_settings(&message) == AppSettings{});
     CHECK(contains(message, "recent_files[0]"));
 
@@ -599,7 +603,8 @@ TEST_SUITE("files") {
     TempDir dir("listing");
     fs::create_directories(dir.path / "zfolder");
     fs::create_directories(dir.path / ".hidden");
-    for (const char* name : {"b.json", "A.JSON", "c.map", "d.txt", ".e.json"}) write_text(dir.path / name, "{}");
+    for (const char* name : {"b.json", "A.JSON", "c.map", "d.txt", ".e.json"})
+      write_text(dir.path / name, "{}");
     const std::vector<std::string> exts = {".json"};
     Result<std::vector<DirEntry>> listed = list_directory(dir.path, exts);
     REQUIRE(listed);
@@ -622,7 +627,8 @@ TEST_SUITE("files") {
     CHECK_FALSE(files.import_movingai(state, map, source_path("tests/data/bad_field.scen"), chosen));
     CHECK(last_message(state, Severity::Error, "bad_field.scen:"));
     const std::vector<std::size_t> outside = {0};
-    CHECK_FALSE(files.import_movingai(state, source_path("tests/data/bad_char.map"), source_path("tests/data/ok.scen"), outside));
+    CHECK_FALSE(files.import_movingai(state, source_path("tests/data/bad_char.map"),
+                                      source_path("tests/data/ok.scen"), outside));
     CHECK_FALSE(files.import_movingai(state, source_path("tests/data/bad_char.map"), {}, {}));
     CHECK(last_message(state, Severity::Error, "bad_char.map:"));
     CHECK(state.doc.get() == before);
@@ -722,12 +728,14 @@ TEST_SUITE("files") {
     CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
     CHECK(bytes.compare(12, 4, "IHDR") == 0);
     auto be32 = [&](std::size_t at) {
-      return (std::uint32_t(std::uint8_t(bytes[at])) << 24) | (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16) |
+      return (std::uint32_t(std::uint8_t(bytes[at])) << 24) |
+             (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16) |
              (std::uint32_t(std::uint8_t(bytes[at + 2])) << 8) | std::uint32_t(std::uint8_t(bytes[at + 3]));
     };
     CHECK(be32(16) == 320);
     CHECK(be32(20) == 200);
-    CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // No temporary left.
+    CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) ==
+          1);  // No temporary left.
 
     Status too_big = export_png(list, cam, 0, 200, out);
     REQUIRE_FALSE(too_big);

@@ -43,8 +43,7 @@ TEST_SUITE("inspector") {
 
     const render::DrawList nothing;
     const render::Camera camera;
-    const Order orders[] = {Order{},
-                            Order{OrderKind::Move, {{1, 2}}, PatrolMode::Loop},
+    const Order orders[] = {Order{}, Order{OrderKind::Move, {{1, 2}}, PatrolMode::Loop},
                             Order{OrderKind::Waypoints, {{1, 2}, {3, 4}}, PatrolMode::Loop},
                             Order{OrderKind::Patrol, {{1, 2}, {3, 4}, {5, 6}}, PatrolMode::BackForth},
                             Order{OrderKind::Stop, {}, PatrolMode::Loop}};

@@ -66,7 +66,8 @@ struct PanelRig {
     int n = 0;
     for (int y = y0; y < y1; ++y) {
       for (int x = 0; x < image->width; ++x) {
-        const std::uint8_t* p = &image->pixels[(std::size_t(y) * std::size_t(image->width) + std::size_t(x)) * 4];
+        const std::uint8_t* p =
+            &image->pixels[(std::size_t(y) * std::size_t(image->width) + std::size_t(x)) * 4];
         n += test(p[0], p[1], p[2]) ? 1 : 0;
       }
     }

@@ -14,17 +14,17 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <memory>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "app/debugger/search_debugger.hpp"
 #include "app/editor/document.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
-#include "app/debugger/search_debugger.hpp"
-#include "planner/world/planning_world.hpp"
 #include "planner/scenario/scenario_io.hpp"
+#include "planner/world/planning_world.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"

@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <memory>
 
+#include "app/debugger/search_debugger.hpp"
 #include "app/editor/document.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/platform/png_export.hpp"
-#include "app/debugger/search_debugger.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/core/camera.hpp"
 #include "render/core/layer_set.hpp"
@@ -30,7 +30,8 @@ RgbaImage draw(OffscreenCanvas& canvas, const render::DrawList& list, const rend
 }
 
 void check_partial_uploads(const render::LayerSet& layers) {
-  Result<Scenario> loaded = load_scenario(std::filesystem::path(PATHSCOPE_SOURCE_DIR) / "maps" / "default.json");
+  Result<Scenario> loaded =
+      load_scenario(std::filesystem::path(PATHSCOPE_SOURCE_DIR) / "maps" / "default.json");
   REQUIRE(loaded);
   EditorState state;
   state.open_document(std::make_unique<Document>(std::move(loaded).value()));
@@ -56,7 +57,8 @@ void check_partial_uploads(const render::LayerSet& layers) {
   for (int y = 40; y < 46; ++y) {
     for (int x = 20; x < 27; ++x) {
       const auto cell = std::uint32_t(y * tiles.width + x);
-      stroke.push_back(TileChange{cell, tiles.terrain[cell], std::uint8_t(state.doc->scenario().find_terrain("swamp").value())});
+      stroke.push_back(TileChange{cell, tiles.terrain[cell],
+                                  std::uint8_t(state.doc->scenario().find_terrain("swamp").value())});
     }
   }
   REQUIRE(state.doc->apply_tiles("paint", stroke).ok());

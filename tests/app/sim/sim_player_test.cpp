@@ -294,7 +294,9 @@ TEST_SUITE("sim_window") {
     CHECK(std::string(yield_name(sim::Yield::MoveAside)) == "move_aside");
   }
 
-  TEST_CASE("sim player: every step is recorded, scrubbing shows the state a fresh run had, and it runs on from any step") {
+  TEST_CASE(
+      "sim player: every step is recorded, scrubbing shows the state a fresh run had, and it runs on from "
+      "any step") {
     const Scenario scenario = with_faction(sim::crossing_case(6));
     Rig rig(scenario);
     for (int i = 0; i < 120; ++i) REQUIRE(rig.player.step(rig.state));
@@ -417,7 +419,8 @@ TEST_SUITE("sim_window") {
     CHECK(player.shown_hash() == recording.hash(player.shown_step()));
     const Message* error = state.messages.pinned_error();
     REQUIRE(error != nullptr);
-    CHECK(error->text.find("playback paused at step " + std::to_string(player.shown_step())) != std::string::npos);
+    CHECK(error->text.find("playback paused at step " + std::to_string(player.shown_step())) !=
+          std::string::npos);
     CHECK(error->text.find("the frame of step 20 is damaged") != std::string::npos);
     // Frames after it run nothing, and Play stops again at once.
     const std::uint64_t at = player.shown_step();

@@ -18,7 +18,9 @@ namespace {
 struct Run {
   sim::Simulation sim;
   sim::Recording recording;
-  explicit Run(const Scenario& scenario) : sim(scenario), recording(scenario) { REQUIRE(recording.capture(sim)); }
+  explicit Run(const Scenario& scenario) : sim(scenario), recording(scenario) {
+    REQUIRE(recording.capture(sim));
+  }
   void step(int steps) {
     for (int i = 0; i < steps; ++i) {
       sim.step();
@@ -29,7 +31,8 @@ struct Run {
 
 }  // namespace
 
-TEST_CASE("timeline events: the cache gives timeline_events() and makes it again only when its inputs change") {
+TEST_CASE(
+    "timeline events: the cache gives timeline_events() and makes it again only when its inputs change") {
   Run run(sim::crossing_case(6));
   run.step(40);
   TimelineEventCache cache;
@@ -41,7 +44,8 @@ TEST_CASE("timeline events: the cache gives timeline_events() and makes it again
   CHECK(!cache.events(run.recording, first).empty());  // the unit's path request, at least
   CHECK(cache.builds() == 1);
   // Frame after frame with nothing changed: no new scan.
-  for (int frame = 0; frame < 10; ++frame) CHECK(cache.events(run.recording, first) == timeline_events(run.recording, first));
+  for (int frame = 0; frame < 10; ++frame)
+    CHECK(cache.events(run.recording, first) == timeline_events(run.recording, first));
   CHECK(cache.builds() == 1);
 
   // Another selection, then none.

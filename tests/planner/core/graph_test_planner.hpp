@@ -43,21 +43,21 @@ inline TestGraph make_test_graph() {
   };
   TestGraph g;
   g.nodes = {
-      {{4, 4}, quad(1, 1, 7, 7)},                                        // 0 room A (start side)
-      {{10, 4}, {}},                                                     // 1 door A-B
-      {{16, 5}, quad(13, 1, 19, 9)},                                     // 2 room B
-      {{16, 12}, {}},                                                    // 3 door B-C
+      {{4, 4}, quad(1, 1, 7, 7)},                                                // 0 room A (start side)
+      {{10, 4}, {}},                                                             // 1 door A-B
+      {{16, 5}, quad(13, 1, 19, 9)},                                             // 2 room B
+      {{16, 12}, {}},                                                            // 3 door B-C
       {{16, 18}, {{13, 15}, {19, 15}, {21, 18}, {19, 21}, {13, 21}, {11, 18}}},  // 4 room C (hexagon)
-      {{25, 18}, {}},                                                    // 5 door C-D
-      {{32, 18}, quad(29, 14, 35, 22)},                                  // 6 room D
-      {{32, 25}, {}},                                                    // 7 door D-E
-      {{32, 28}, quad(29, 26, 38, 29.5)},                                // 8 room E (goal side)
-      {{4, 12}, {}},                                                     // 9 door A-F
-      {{4, 22}, quad(1, 16, 8, 28)},                                     // 10 room F
-      {{10, 27}, {}},                                                    // 11 dead-end alcove
+      {{25, 18}, {}},                                                            // 5 door C-D
+      {{32, 18}, quad(29, 14, 35, 22)},                                          // 6 room D
+      {{32, 25}, {}},                                                            // 7 door D-E
+      {{32, 28}, quad(29, 26, 38, 29.5)},                                        // 8 room E (goal side)
+      {{4, 12}, {}},                                                             // 9 door A-F
+      {{4, 22}, quad(1, 16, 8, 28)},                                             // 10 room F
+      {{10, 27}, {}},                                                            // 11 dead-end alcove
   };
-  g.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8},
-             {0, 9}, {9, 10}, {10, 4}, {10, 11}, {2, 5}};
+  g.edges = {{0, 1}, {1, 2}, {2, 3},  {3, 4},  {4, 5},   {5, 6}, {6, 7},
+             {7, 8}, {0, 9}, {9, 10}, {10, 4}, {10, 11}, {2, 5}};
   return g;
 }
 
@@ -164,7 +164,8 @@ class GraphTestPlanner final : public Planner {
     }
     for (const auto& [a, b] : graph_.edges) {
       if (v.full()) return;
-      v.edge(StructureEdge{a, b, graph_.nodes[a].position, graph_.nodes[b].position, "link", distance(a, b), false});
+      v.edge(StructureEdge{a, b, graph_.nodes[a].position, graph_.nodes[b].position, "link", distance(a, b),
+                           false});
     }
     if (!result_.points.empty()) {
       v.shape(StructureShape{StructureShape::Kind::Polyline, "corridor", result_.points, 0, 0});
@@ -205,7 +206,9 @@ class GraphTestPlanner final : public Planner {
     open_.push(OpenEntry{g + hv, float(hv), v});
     ++result_.stats.pushes;
     if (relax) ++result_.stats.relaxations;
-    if (observer_) observer_->on_event(SearchEvent{relax ? SearchEventKind::Relax : SearchEventKind::Push, 0, v, parent, g, hv});
+    if (observer_)
+      observer_->on_event(
+          SearchEvent{relax ? SearchEventKind::Relax : SearchEventKind::Push, 0, v, parent, g, hv});
   }
 
   void finish() {
@@ -230,7 +233,8 @@ class GraphTestPlanner final : public Planner {
     result_.cost = g_[goal_];
     result_.status = SearchStatus::Found;
     if (observer_) {
-      for (const NodeId n : nodes) observer_->on_event(SearchEvent{SearchEventKind::Path, 0, n, kNoNode, g_[n], 0.0});
+      for (const NodeId n : nodes)
+        observer_->on_event(SearchEvent{SearchEventKind::Path, 0, n, kNoNode, g_[n], 0.0});
     }
   }
 
@@ -252,9 +256,14 @@ class GraphTestPlanner final : public Planner {
 inline std::span<const PlannerInfo> test_registry() {
   static const std::vector<PlannerInfo> registry = [] {
     std::vector<PlannerInfo> r(planner_registry().begin(), planner_registry().end());
-    r.push_back(PlannerInfo{"test_graph", "test", "A* over a dozen explicit nodes (tests only)", true,
-                            "metres between node positions", {},
-                            [](const QueryContext&) { return std::make_unique<GraphTestPlanner>(make_test_graph()); }});
+    r.push_back(PlannerInfo{
+        "test_graph",
+        "test",
+        "A* over a dozen explicit nodes (tests only)",
+        true,
+        "metres between node positions",
+        {},
+        [](const QueryContext&) { return std::make_unique<GraphTestPlanner>(make_test_graph()); }});
     return r;
   }();
   return registry;

@@ -3,8 +3,8 @@
 // A folder that cannot be written to for the lifetime of a test, also when the tests run
 // as root (who ignores file modes).
 
-#include <sys/stat.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>

@@ -98,7 +98,8 @@ TEST_CASE("quadtree overlays: the structure view and the path's corridor and por
     // Each portal lies on the boundary of both leaves it joins.
     const std::vector<Vec2>& p = path.shape_points[i];
     REQUIRE(p.size() == 2);
-    for (const Box2& box : {tree.leaf_box(tree.leaf_at_corner(r.nodes[i])), tree.leaf_box(tree.leaf_at_corner(r.nodes[i + 1]))}) {
+    for (const Box2& box : {tree.leaf_box(tree.leaf_at_corner(r.nodes[i])),
+                            tree.leaf_box(tree.leaf_at_corner(r.nodes[i + 1]))}) {
       for (const Vec2& end : p) {
         CHECK(end.x >= box.lo.x);
         CHECK(end.x <= box.hi.x);
@@ -154,7 +155,8 @@ TEST_CASE("quadtree overlays: step 1's graph and step 2's visibility regions rid
   for (std::size_t i = 1; i < step1.points.size(); ++i) {
     bool found = false;
     for (std::size_t k = 0; k + 1 < graph_links->points.size(); k += 2) {
-      found = found || (graph_links->points[k] == step1.points[i - 1] && graph_links->points[k + 1] == step1.points[i]);
+      found = found || (graph_links->points[k] == step1.points[i - 1] &&
+                        graph_links->points[k + 1] == step1.points[i]);
     }
     CHECK(found);
   }

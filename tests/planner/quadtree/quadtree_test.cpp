@@ -63,7 +63,8 @@ void check_tiling(const Quadtree& tree, const CostGrid& grid) {
 void check_simplified(const Quadtree& tree) {
   for (const Quadtree::Inner& n : tree.nodes()) {
     bool all_leaves = true;
-    for (const Quadtree::Ref r : n.child) all_leaves = all_leaves && r != Quadtree::kNoLeaf && (r & Quadtree::kLeafBit);
+    for (const Quadtree::Ref r : n.child)
+      all_leaves = all_leaves && r != Quadtree::kNoLeaf && (r & Quadtree::kLeafBit);
     if (!all_leaves) continue;
     const QuadLeaf& a = tree.leaf(n.child[0] & ~Quadtree::kLeafBit);
     bool equal = true;
@@ -110,133 +111,132 @@ std::set<LinkKey> expected_links(const Quadtree& tree) {
 }  // namespace
 
 TEST_SUITE("quadtree") {
-
-TEST_CASE("an open map is one leaf, the padded root is the next power of two") {
-  const PlanningWorld world(test::ascii_scenario({"........", "........", "........", "........"}));
-  const Quadtree tree(world.grid(0));
-  CHECK(tree.root_size() == 8);
-  // 8 x 4 cells: two 4 x 4 leaves, the lower half of the root is outside the map.
-  REQUIRE(tree.leaf_count() == 2);
-  CHECK(tree.leaf(0).size == 4);
-  CHECK(tree.leaf(1).size == 4);
-  CHECK(tree.leaf_at(Vec2{7.5, 3.5}) == tree.leaf_at_cell(7, 3));
-  CHECK(tree.leaf_at(Vec2{7.5, 4.5}) == Quadtree::kNoLeaf);
-  CHECK(tree.leaf_at(Vec2{-0.5, 1}) == Quadtree::kNoLeaf);
-
-  const PlanningWorld square(test::ascii_scenario({"....", "....", "....", "...."}));
-  const Quadtree one(square.grid(0));
-  REQUIRE(one.leaf_count() == 1);
-  CHECK(one.leaf(0).size == 4);
-  CHECK(one.leaf_box(0) == Box2{{0, 0}, {4, 4}});
-}
-
-TEST_CASE("one wall cell splits its quarter down to the resolution") {
-  const PlanningWorld world(test::ascii_scenario({"....", ".#..", "....", "...."}));
-  const Quadtree tree(world.grid(0));
-  // NW quarter: four 1-cell leaves (one a wall); three 2 x 2 quarters.
-  CHECK(tree.leaf_count() == 7);
-  check_tiling(tree, world.grid(0));
-  check_simplified(tree);
-  const QuadLeaf& wall = tree.leaf(tree.leaf_at_cell(1, 1));
-  CHECK(wall.size == 1);
-  CHECK_FALSE(wall.passable());
-}
-
-TEST_CASE("same speed, different groups: land and water stay apart") {
-  const PlanningWorld world(test::ascii_scenario({"..ww", "..ww", "..ww", "..ww"}));
-  const Quadtree tree(world.grid(0));
-  check_tiling(tree, world.grid(0));
-  const QuadLinks links(tree);
-  CHECK(links.link_count() == 4);  // land to land and water to water, both ways
-  for (std::uint32_t i = 0; i < tree.leaf_count(); ++i) {
-    for (const QuadLink& l : links.out(i)) CHECK(tree.leaf(l.to).key == tree.leaf(i).key);
-  }
-  CHECK(links.region_count() == 2);
-}
-
-TEST_CASE("leaves tile random maps exactly and no mergeable siblings remain") {
-  std::mt19937_64 rng(17);
-  for (int round = 0; round < 150; ++round) {
-    const PlanningWorld world(test::ascii_scenario(random_map(rng, round)));
+  TEST_CASE("an open map is one leaf, the padded root is the next power of two") {
+    const PlanningWorld world(test::ascii_scenario({"........", "........", "........", "........"}));
     const Quadtree tree(world.grid(0));
-    CAPTURE(round);
+    CHECK(tree.root_size() == 8);
+    // 8 x 4 cells: two 4 x 4 leaves, the lower half of the root is outside the map.
+    REQUIRE(tree.leaf_count() == 2);
+    CHECK(tree.leaf(0).size == 4);
+    CHECK(tree.leaf(1).size == 4);
+    CHECK(tree.leaf_at(Vec2{7.5, 3.5}) == tree.leaf_at_cell(7, 3));
+    CHECK(tree.leaf_at(Vec2{7.5, 4.5}) == Quadtree::kNoLeaf);
+    CHECK(tree.leaf_at(Vec2{-0.5, 1}) == Quadtree::kNoLeaf);
+
+    const PlanningWorld square(test::ascii_scenario({"....", "....", "....", "...."}));
+    const Quadtree one(square.grid(0));
+    REQUIRE(one.leaf_count() == 1);
+    CHECK(one.leaf(0).size == 4);
+    CHECK(one.leaf_box(0) == Box2{{0, 0}, {4, 4}});
+  }
+
+  TEST_CASE("one wall cell splits its quarter down to the resolution") {
+    const PlanningWorld world(test::ascii_scenario({"....", ".#..", "....", "...."}));
+    const Quadtree tree(world.grid(0));
+    // NW quarter: four 1-cell leaves (one a wall); three 2 x 2 quarters.
+    CHECK(tree.leaf_count() == 7);
     check_tiling(tree, world.grid(0));
     check_simplified(tree);
-    CHECK(tree.root_size() >= std::max(world.grid(0).width(), world.grid(0).height()));
-    CHECK(tree.root_size() < 2 * std::max(world.grid(0).width(), world.grid(0).height()));
+    const QuadLeaf& wall = tree.leaf(tree.leaf_at_cell(1, 1));
+    CHECK(wall.size == 1);
+    CHECK_FALSE(wall.passable());
   }
-}
 
-TEST_CASE("neighbour links are exactly the touching pairs, out of obstacles, never into them") {
-  std::mt19937_64 rng(29);
-  for (int round = 0; round < 120; ++round) {
-    const PlanningWorld world(test::ascii_scenario(random_map(rng, round)));
+  TEST_CASE("same speed, different groups: land and water stay apart") {
+    const PlanningWorld world(test::ascii_scenario({"..ww", "..ww", "..ww", "..ww"}));
     const Quadtree tree(world.grid(0));
+    check_tiling(tree, world.grid(0));
     const QuadLinks links(tree);
-    CAPTURE(round);
-    std::set<LinkKey> got;
-    std::size_t one_way = 0;
+    CHECK(links.link_count() == 4);  // land to land and water to water, both ways
     for (std::uint32_t i = 0; i < tree.leaf_count(); ++i) {
-      std::uint32_t previous = 0;
-      bool first = true;
-      for (const QuadLink& l : links.out(i)) {
-        CHECK((first || tree.corner(l.to) > previous));  // sorted by the target's corner, each target once
-        first = false;
-        previous = tree.corner(l.to);
-        CHECK(l.to_corner == tree.corner(l.to));
-        CHECK(tree.leaf(l.to).passable());
-        CHECK(l.one_way == !tree.leaf(i).passable());
-        one_way += l.one_way;
-        got.insert({i, l.to, l.a.x, l.a.y, l.b.x, l.b.y, l.one_way});
-        CHECK(links.find(i, l.to) == &l);
-      }
+      for (const QuadLink& l : links.out(i)) CHECK(tree.leaf(l.to).key == tree.leaf(i).key);
     }
-    CHECK(got == expected_links(tree));
-    CHECK(got.size() == links.link_count());
-    CHECK(one_way == links.one_way_count());
+    CHECK(links.region_count() == 2);
   }
-}
 
-TEST_CASE("regions of leaves are the grid's regions") {
-  std::mt19937_64 rng(31);
-  for (int round = 0; round < 100; ++round) {
-    const PlanningWorld world(test::ascii_scenario(random_map(rng, round)));
-    const CostGrid& grid = world.grid(0);
-    const Quadtree tree(grid);
-    const QuadLinks links(tree);
-    const RegionMap& regions = world.regions(0);
-    CAPTURE(round);
-    CHECK(links.region_count() == regions.region_count());
-    std::map<std::uint32_t, std::uint32_t> grid_to_tree, tree_to_grid;
-    for (std::uint32_t c = 0; c < grid.cell_count(); ++c) {
-      const glm::ivec2 xy = grid.cell(c);
-      const std::uint32_t r = links.region(tree.leaf_at_cell(xy.x, xy.y));
-      if (!grid.passable(c)) {
-        CHECK(r == QuadLinks::kNoRegion);
-        continue;
-      }
-      const std::uint32_t g = regions.region(c);
-      CHECK(grid_to_tree.emplace(g, r).first->second == r);
-      CHECK(tree_to_grid.emplace(r, g).first->second == g);
+  TEST_CASE("leaves tile random maps exactly and no mergeable siblings remain") {
+    std::mt19937_64 rng(17);
+    for (int round = 0; round < 150; ++round) {
+      const PlanningWorld world(test::ascii_scenario(random_map(rng, round)));
+      const Quadtree tree(world.grid(0));
+      CAPTURE(round);
+      check_tiling(tree, world.grid(0));
+      check_simplified(tree);
+      CHECK(tree.root_size() >= std::max(world.grid(0).width(), world.grid(0).height()));
+      CHECK(tree.root_size() < 2 * std::max(world.grid(0).width(), world.grid(0).height()));
     }
   }
-}
 
-TEST_CASE("the world caches one map per class and updates it in place when cells change") {
-  std::mt19937_64 rng(3);
-  Scenario s = test::ascii_scenario(test::block_rows(rng, 20, 12, 5, 6, true));
-  PlanningWorld world(s);
-  const QuadtreeMap& a = QuadtreeMap::of(world, 0);
-  CHECK(&QuadtreeMap::of(world, 0) == &a);
-  CHECK(world.derived_count() == 1);
-  CHECK(a.memory_bytes() > 0);
-  s.tiles->terrain[0] = s.tiles->terrain[0] == 1 ? 0 : 1;
-  const WorldChange change = world.update(s);
-  REQUIRE_FALSE(change.cells.empty());
-  CHECK(world.derived_count() == 1);
-  const QuadtreeMap& b = QuadtreeMap::of(world, 0);
-  CHECK(&b == &a);
-  check_tiling(b.tree(), world.grid(0));
-}
+  TEST_CASE("neighbour links are exactly the touching pairs, out of obstacles, never into them") {
+    std::mt19937_64 rng(29);
+    for (int round = 0; round < 120; ++round) {
+      const PlanningWorld world(test::ascii_scenario(random_map(rng, round)));
+      const Quadtree tree(world.grid(0));
+      const QuadLinks links(tree);
+      CAPTURE(round);
+      std::set<LinkKey> got;
+      std::size_t one_way = 0;
+      for (std::uint32_t i = 0; i < tree.leaf_count(); ++i) {
+        std::uint32_t previous = 0;
+        bool first = true;
+        for (const QuadLink& l : links.out(i)) {
+          CHECK((first || tree.corner(l.to) > previous));  // sorted by the target's corner, each target once
+          first = false;
+          previous = tree.corner(l.to);
+          CHECK(l.to_corner == tree.corner(l.to));
+          CHECK(tree.leaf(l.to).passable());
+          CHECK(l.one_way == !tree.leaf(i).passable());
+          one_way += l.one_way;
+          got.insert({i, l.to, l.a.x, l.a.y, l.b.x, l.b.y, l.one_way});
+          CHECK(links.find(i, l.to) == &l);
+        }
+      }
+      CHECK(got == expected_links(tree));
+      CHECK(got.size() == links.link_count());
+      CHECK(one_way == links.one_way_count());
+    }
+  }
+
+  TEST_CASE("regions of leaves are the grid's regions") {
+    std::mt19937_64 rng(31);
+    for (int round = 0; round < 100; ++round) {
+      const PlanningWorld world(test::ascii_scenario(random_map(rng, round)));
+      const CostGrid& grid = world.grid(0);
+      const Quadtree tree(grid);
+      const QuadLinks links(tree);
+      const RegionMap& regions = world.regions(0);
+      CAPTURE(round);
+      CHECK(links.region_count() == regions.region_count());
+      std::map<std::uint32_t, std::uint32_t> grid_to_tree, tree_to_grid;
+      for (std::uint32_t c = 0; c < grid.cell_count(); ++c) {
+        const glm::ivec2 xy = grid.cell(c);
+        const std::uint32_t r = links.region(tree.leaf_at_cell(xy.x, xy.y));
+        if (!grid.passable(c)) {
+          CHECK(r == QuadLinks::kNoRegion);
+          continue;
+        }
+        const std::uint32_t g = regions.region(c);
+        CHECK(grid_to_tree.emplace(g, r).first->second == r);
+        CHECK(tree_to_grid.emplace(r, g).first->second == g);
+      }
+    }
+  }
+
+  TEST_CASE("the world caches one map per class and updates it in place when cells change") {
+    std::mt19937_64 rng(3);
+    Scenario s = test::ascii_scenario(test::block_rows(rng, 20, 12, 5, 6, true));
+    PlanningWorld world(s);
+    const QuadtreeMap& a = QuadtreeMap::of(world, 0);
+    CHECK(&QuadtreeMap::of(world, 0) == &a);
+    CHECK(world.derived_count() == 1);
+    CHECK(a.memory_bytes() > 0);
+    s.tiles->terrain[0] = s.tiles->terrain[0] == 1 ? 0 : 1;
+    const WorldChange change = world.update(s);
+    REQUIRE_FALSE(change.cells.empty());
+    CHECK(world.derived_count() == 1);
+    const QuadtreeMap& b = QuadtreeMap::of(world, 0);
+    CHECK(&b == &a);
+    check_tiling(b.tree(), world.grid(0));
+  }
 
 }  // TEST_SUITE

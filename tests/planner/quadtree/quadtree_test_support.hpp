@@ -14,7 +14,8 @@ namespace pathscope::test {
 
 /// A w x h map of ground with `blocks` random rectangles of walls (and, when `terrain`,
 /// of rough, swamp and water too), up to `max_side` cells wide.
-inline std::vector<std::string> block_rows(std::mt19937_64& rng, int w, int h, int blocks, int max_side, bool terrain) {
+inline std::vector<std::string> block_rows(std::mt19937_64& rng, int w, int h, int blocks, int max_side,
+                                           bool terrain) {
   std::vector<std::string> rows(std::size_t(h), std::string(std::size_t(w), '.'));
   const char kinds[] = {'#', '#', '#', 'r', 's', 'w'};
   for (int b = 0; b < blocks; ++b) {

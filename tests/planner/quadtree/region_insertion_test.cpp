@@ -51,7 +51,8 @@ Scenario random_scenario(std::mt19937_64& rng, int round) {
   const int w = 12 + int(rng() % 40), h = 12 + int(rng() % 40);
   Scenario s = test::ascii_scenario(test::block_rows(rng, w, h, 4, 8, true));
   s.classes.push_back(MovementClass{.name = "hover", .radius = 0.4, .speed = 1.0, .amphibious = true});
-  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0] ? std::optional<double>(*t.cost[0] * 0.5 + 0.25) : std::nullopt);
+  for (TerrainType& t : s.terrains)
+    t.cost.push_back(t.cost[0] ? std::optional<double>(*t.cost[0] * 0.5 + 0.25) : std::nullopt);
   // Cell sizes exact and inexact in binary; the world keeps the tile grid inside it.
   const double cell[] = {1.0, 0.5, 0.7, 2.5, 0.3};
   const double cs = cell[round % 5];
@@ -141,53 +142,52 @@ Scenario random_scenario(std::mt19937_64& rng, int round) {
 }  // namespace
 
 TEST_SUITE("quadtree") {
-
-TEST_CASE("region insertion (the seed's top-down build) equals the bottom-up build from the grid") {
-  std::mt19937_64 rng(2191);
-  int checked = 0;
-  for (int round = 0; round < 120; ++round) {
-    Scenario s = random_scenario(rng, round);
-    // Drop what the validator refuses (a star folded on itself after snapping, a point
-    // repeated): the builds are compared on valid scenarios only.
-    std::erase_if(s.features, [&](const Feature& f) {
-      Scenario one = s;
-      one.features = {f};
-      return !validate_scenario(one).ok();
-    });
-    if (!validate_scenario(s).ok()) continue;
-    CAPTURE(round);
-    check_same(s);
-    ++checked;
+  TEST_CASE("region insertion (the seed's top-down build) equals the bottom-up build from the grid") {
+    std::mt19937_64 rng(2191);
+    int checked = 0;
+    for (int round = 0; round < 120; ++round) {
+      Scenario s = random_scenario(rng, round);
+      // Drop what the validator refuses (a star folded on itself after snapping, a point
+      // repeated): the builds are compared on valid scenarios only.
+      std::erase_if(s.features, [&](const Feature& f) {
+        Scenario one = s;
+        one.features = {f};
+        return !validate_scenario(one).ok();
+      });
+      if (!validate_scenario(s).ok()) continue;
+      CAPTURE(round);
+      check_same(s);
+      ++checked;
+    }
+    CHECK(checked >= 100);
   }
-  CHECK(checked >= 100);
-}
 
-TEST_CASE("region insertion equals the bottom-up build on the shipped maps") {
-  for (const char* name : {"maps/armada.json", "maps/default.json", "maps/walled_compound.json"}) {
-    CAPTURE(name);
-    const Result<Scenario> s = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/" + name);
-    REQUIRE(s.ok());
-    check_same(*s);
+  TEST_CASE("region insertion equals the bottom-up build on the shipped maps") {
+    for (const char* name : {"maps/armada.json", "maps/default.json", "maps/walled_compound.json"}) {
+      CAPTURE(name);
+      const Result<Scenario> s = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/" + name);
+      REQUIRE(s.ok());
+      check_same(*s);
+    }
   }
-}
 
-TEST_CASE("region insertion splits only where a region's edge passes") {
-  // One nebula disc on open space: the root is split only along the disc's rim, so the
-  // cells decided one by one are those the rim crosses, not the whole map.
-  Scenario s = test::ascii_scenario(std::vector<std::string>(64, std::string(64, '.')));
-  Feature disc;
-  disc.id = 1;
-  disc.terrain = 3;  // swamp
-  disc.shape.kind = ShapeKind::Circle;
-  disc.shape.center = {32, 32};
-  disc.shape.radius = 20;
-  s.features.push_back(disc);
-  const PlanningWorld world(s);
-  RegionInsertionStats stats;
-  const std::vector<QuadLeaf> leaves = build_by_region_insertion(s, world.grid(0), &stats);
-  CHECK(keys(leaves) == keys(Quadtree(world.grid(0)).leaves()));
-  CHECK(stats.cell_decisions < 64 * 64 / 4);
-  CHECK(stats.cell_decisions > 2 * std::numbers::pi * 20 / 2);
-}
+  TEST_CASE("region insertion splits only where a region's edge passes") {
+    // One nebula disc on open space: the root is split only along the disc's rim, so the
+    // cells decided one by one are those the rim crosses, not the whole map.
+    Scenario s = test::ascii_scenario(std::vector<std::string>(64, std::string(64, '.')));
+    Feature disc;
+    disc.id = 1;
+    disc.terrain = 3;  // swamp
+    disc.shape.kind = ShapeKind::Circle;
+    disc.shape.center = {32, 32};
+    disc.shape.radius = 20;
+    s.features.push_back(disc);
+    const PlanningWorld world(s);
+    RegionInsertionStats stats;
+    const std::vector<QuadLeaf> leaves = build_by_region_insertion(s, world.grid(0), &stats);
+    CHECK(keys(leaves) == keys(Quadtree(world.grid(0)).leaves()));
+    CHECK(stats.cell_decisions < 64 * 64 / 4);
+    CHECK(stats.cell_decisions > 2 * std::numbers::pi * 20 / 2);
+  }
 
 }  // TEST_SUITE

@@ -42,83 +42,85 @@ double length(const CorridorPath& p) {
 }  // namespace
 
 TEST_SUITE("quadtree rubber band") {
-
-TEST_CASE("one cell: a straight line") {
-  const Corridor c = make_corridor({1, 1}, {3, 2}, {Box2{{0, 0}, {4, 4}}});
-  CHECK(centre_path(c).points.size() == 3);  // through the cell's centre
-  for (const CorridorPath& p : {portal_path(c, {}), pulled_path(c)}) {
-    REQUIRE(p.points.size() == 2);
-    CHECK(p.points.front() == Vec2{1, 1});
-    CHECK(p.points.back() == Vec2{3, 2});
+  TEST_CASE("one cell: a straight line") {
+    const Corridor c = make_corridor({1, 1}, {3, 2}, {Box2{{0, 0}, {4, 4}}});
+    CHECK(centre_path(c).points.size() == 3);  // through the cell's centre
+    for (const CorridorPath& p : {portal_path(c, {}), pulled_path(c)}) {
+      REQUIRE(p.points.size() == 2);
+      CHECK(p.points.front() == Vec2{1, 1});
+      CHECK(p.points.back() == Vec2{3, 2});
+    }
+    CHECK(corridor_cost(c, pulled_path(c)) == doctest::Approx(std::sqrt(5.0)));
   }
-  CHECK(corridor_cost(c, pulled_path(c)) == doctest::Approx(std::sqrt(5.0)));
-}
 
-TEST_CASE("a straight run through large cells: step 1 keeps the straight crossing") {
-  // Three 4 x 4 cells in a row; start and goal at the outer centres. With portal
-  // corners only, step 1 would zigzag; the centre crossing keeps it straight.
-  const Corridor c = make_corridor({2, 2}, {10, 2}, {Box2{{0, 0}, {4, 4}}, Box2{{4, 0}, {8, 4}}, Box2{{8, 0}, {12, 4}}});
-  CHECK(length(centre_path(c)) == doctest::Approx(8.0));
-  const CorridorPath step1 = portal_path(c, portal_crossings(c, centre_path(c)));
-  CHECK(length(step1) == doctest::Approx(8.0));
-  const CorridorPath pulled = pulled_path(c);
-  CHECK(pulled.points.size() == 2);
-  CHECK(length(pulled) == doctest::Approx(8.0));
-}
+  TEST_CASE("a straight run through large cells: step 1 keeps the straight crossing") {
+    // Three 4 x 4 cells in a row; start and goal at the outer centres. With portal
+    // corners only, step 1 would zigzag; the centre crossing keeps it straight.
+    const Corridor c =
+        make_corridor({2, 2}, {10, 2}, {Box2{{0, 0}, {4, 4}}, Box2{{4, 0}, {8, 4}}, Box2{{8, 0}, {12, 4}}});
+    CHECK(length(centre_path(c)) == doctest::Approx(8.0));
+    const CorridorPath step1 = portal_path(c, portal_crossings(c, centre_path(c)));
+    CHECK(length(step1) == doctest::Approx(8.0));
+    const CorridorPath pulled = pulled_path(c);
+    CHECK(pulled.points.size() == 2);
+    CHECK(length(pulled) == doctest::Approx(8.0));
+  }
 
-TEST_CASE("around a corner: the corner is the one turning point") {
-  // An L: right along the top row of cells, then down. Cells are 1 x 1 except the first.
-  //   [0,0]-[2,2] big, then (2,0)-(3,1), (3,0)-(4,1), then (3,1)-(4,2), (3,2)-(4,3).
-  const Corridor c = make_corridor({0.5, 0.5}, {3.5, 2.5},
-                                   {Box2{{0, 0}, {2, 2}}, Box2{{2, 0}, {3, 1}}, Box2{{3, 0}, {4, 1}},
-                                    Box2{{3, 1}, {4, 2}}, Box2{{3, 2}, {4, 3}}});
-  const CorridorPath pulled = pulled_path(c);
-  REQUIRE(pulled.points.size() == 3);
-  CHECK(pulled.points[1] == Vec2{3, 1});
-  CHECK(pulled.slots[1] % 2 == 1);  // on a portal
-  const CorridorPath centres = centre_path(c);
-  const CorridorPath step1 = portal_path(c, portal_crossings(c, centres));
-  CHECK(length(pulled) <= length(step1) + 1e-12);
-  CHECK(length(step1) <= length(centres) + 1e-12);
-  const double expected = std::sqrt(2.5 * 2.5 + 0.5 * 0.5) + std::sqrt(0.5 * 0.5 + 1.5 * 1.5);
-  CHECK(length(pulled) == doctest::Approx(expected));
-}
+  TEST_CASE("around a corner: the corner is the one turning point") {
+    // An L: right along the top row of cells, then down. Cells are 1 x 1 except the first.
+    //   [0,0]-[2,2] big, then (2,0)-(3,1), (3,0)-(4,1), then (3,1)-(4,2), (3,2)-(4,3).
+    const Corridor c = make_corridor({0.5, 0.5}, {3.5, 2.5},
+                                     {Box2{{0, 0}, {2, 2}}, Box2{{2, 0}, {3, 1}}, Box2{{3, 0}, {4, 1}},
+                                      Box2{{3, 1}, {4, 2}}, Box2{{3, 2}, {4, 3}}});
+    const CorridorPath pulled = pulled_path(c);
+    REQUIRE(pulled.points.size() == 3);
+    CHECK(pulled.points[1] == Vec2{3, 1});
+    CHECK(pulled.slots[1] % 2 == 1);  // on a portal
+    const CorridorPath centres = centre_path(c);
+    const CorridorPath step1 = portal_path(c, portal_crossings(c, centres));
+    CHECK(length(pulled) <= length(step1) + 1e-12);
+    CHECK(length(step1) <= length(centres) + 1e-12);
+    const double expected = std::sqrt(2.5 * 2.5 + 0.5 * 0.5) + std::sqrt(0.5 * 0.5 + 1.5 * 1.5);
+    CHECK(length(pulled) == doctest::Approx(expected));
+  }
 
-TEST_CASE("string pulling records each new last visible point") {
-  // A zigzag: right, down, right, so the path bends twice.
-  const Corridor c = make_corridor({0.5, 0.5}, {4.5, 2.5},
-                                   {Box2{{0, 0}, {1, 1}}, Box2{{1, 0}, {2, 1}}, Box2{{1, 1}, {2, 2}},
-                                    Box2{{1, 2}, {2, 3}}, Box2{{2, 2}, {3, 3}}, Box2{{3, 2}, {4, 3}},
-                                    Box2{{4, 2}, {5, 3}}});
-  std::vector<std::vector<Vec2>> corners;
-  const CorridorPath pulled = pulled_path(c, &corners);
-  REQUIRE(pulled.points.size() == 4);
-  CHECK(pulled.points[1] == Vec2{1, 1});
-  CHECK(pulled.points[2] == Vec2{2, 2});
-  REQUIRE(corners.size() == 2);
-  CHECK(corners[0].size() == 3);
-  CHECK(corners[1].size() == 4);
-}
+  TEST_CASE("string pulling records each new last visible point") {
+    // A zigzag: right, down, right, so the path bends twice.
+    const Corridor c =
+        make_corridor({0.5, 0.5}, {4.5, 2.5},
+                      {Box2{{0, 0}, {1, 1}}, Box2{{1, 0}, {2, 1}}, Box2{{1, 1}, {2, 2}}, Box2{{1, 2}, {2, 3}},
+                       Box2{{2, 2}, {3, 3}}, Box2{{3, 2}, {4, 3}}, Box2{{4, 2}, {5, 3}}});
+    std::vector<std::vector<Vec2>> corners;
+    const CorridorPath pulled = pulled_path(c, &corners);
+    REQUIRE(pulled.points.size() == 4);
+    CHECK(pulled.points[1] == Vec2{1, 1});
+    CHECK(pulled.points[2] == Vec2{2, 2});
+    REQUIRE(corners.size() == 2);
+    CHECK(corners[0].size() == 3);
+    CHECK(corners[1].size() == 4);
+  }
 
-TEST_CASE("costs weigh each stretch by its cell's multiplier") {
-  // Two cells side by side, the second three times as slow.
-  const Corridor c = make_corridor({1, 1}, {3, 1}, {Box2{{0, 0}, {2, 2}}, Box2{{2, 0}, {4, 2}}}, {1.0, 3.0});
-  const CorridorPath p = pulled_path(c);
-  CHECK(corridor_cost(c, p) == doctest::Approx(1.0 + 3.0));
-  const std::vector<Vec2> crossings = portal_crossings(c, p);
-  REQUIRE(crossings.size() == 1);
-  CHECK(crossings[0] == Vec2{2, 1});
-}
+  TEST_CASE("costs weigh each stretch by its cell's multiplier") {
+    // Two cells side by side, the second three times as slow.
+    const Corridor c =
+        make_corridor({1, 1}, {3, 1}, {Box2{{0, 0}, {2, 2}}, Box2{{2, 0}, {4, 2}}}, {1.0, 3.0});
+    const CorridorPath p = pulled_path(c);
+    CHECK(corridor_cost(c, p) == doctest::Approx(1.0 + 3.0));
+    const std::vector<Vec2> crossings = portal_crossings(c, p);
+    REQUIRE(crossings.size() == 1);
+    CHECK(crossings[0] == Vec2{2, 1});
+  }
 
-TEST_CASE("step 1 prefers the cheap cell: weighted, not shortest") {
-  // Start cell, then a slow cell (multiplier 5) and a fast lane next to... a corridor
-  // only offers one order of cells, so the choice is where to cross: the portal corners
-  // nearest the fast cells' sides win when the middle cell is slow.
-  const Corridor c = make_corridor({0.5, 2}, {4.5, 2}, {Box2{{0, 0}, {1, 4}}, Box2{{1, 0}, {4, 4}}, Box2{{4, 0}, {5, 4}}},
-                                   {1.0, 5.0, 1.0});
-  const CorridorPath step1 = portal_path(c, portal_crossings(c, centre_path(c)));
-  // The straight line is shortest; a detour cannot be cheaper inside the slow cell.
-  CHECK(corridor_cost(c, step1) == doctest::Approx(0.5 + 15.0 + 0.5));
-}
+  TEST_CASE("step 1 prefers the cheap cell: weighted, not shortest") {
+    // Start cell, then a slow cell (multiplier 5) and a fast lane next to... a corridor
+    // only offers one order of cells, so the choice is where to cross: the portal corners
+    // nearest the fast cells' sides win when the middle cell is slow.
+    const Corridor c =
+        make_corridor({0.5, 2}, {4.5, 2}, {Box2{{0, 0}, {1, 4}}, Box2{{1, 0}, {4, 4}}, Box2{{4, 0}, {5, 4}}},
+                      {1.0, 5.0, 1.0});
+    const CorridorPath step1 = portal_path(c, portal_crossings(c, centre_path(c)));
+    // The straight line is shortest; a detour cannot be cheaper inside the slow cell.
+    CHECK(corridor_cost(c, step1) == doctest::Approx(0.5 + 15.0 + 0.5));
+  }
 
 }  // TEST_SUITE

@@ -117,7 +117,8 @@ TEST_SUITE("scenario_io") {
     CHECK(scenario_to_json(*r) == text);
   }
 
-  TEST_CASE("expect: files without it, and version 1 files, load with none, and the stuck defaults add nothing") {
+  TEST_CASE(
+      "expect: files without it, and version 1 files, load with none, and the stuck defaults add nothing") {
     Json j = doc();
     j["version"] = 1;
     j["units"][0].erase("order");

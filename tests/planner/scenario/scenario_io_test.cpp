@@ -53,7 +53,8 @@ Json base_doc() {
 Json default_classes_doc() {
   Json classes = Json::array();
   for (const MovementClass& c : default_movement_classes()) {
-    classes.push_back({{"name", c.name}, {"radius", c.radius}, {"speed", c.speed}, {"amphibious", c.amphibious}});
+    classes.push_back(
+        {{"name", c.name}, {"radius", c.radius}, {"speed", c.speed}, {"amphibious", c.amphibious}});
   }
   return classes;
 }
@@ -195,7 +196,8 @@ Scenario random_scenario(std::uint64_t seed) {
     s.features.push_back(feature);
   }
   // Red plans under fog of war: what it saw of the first features, whole or in part.
-  std::vector<Feature> seen(s.features.begin(), s.features.begin() + std::ptrdiff_t(std::min<std::size_t>(2, s.features.size())));
+  std::vector<Feature> seen(s.features.begin(),
+                            s.features.begin() + std::ptrdiff_t(std::min<std::size_t>(2, s.features.size())));
   for (Feature& f : seen) {
     f.velocity = {0, 0};
     f.container = false;  // containers are terrain, never remembered
@@ -352,9 +354,11 @@ TEST_SUITE("scenario_io") {
     CHECK(*again == *r);
   }
 
-  TEST_CASE("scenario_io: every shipped map loads, and its saved text loads back equal and re-saves identically") {
+  TEST_CASE(
+      "scenario_io: every shipped map loads, and its saved text loads back equal and re-saves identically") {
     std::size_t maps = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(PATHSCOPE_SOURCE_DIR) / "maps")) {
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(PATHSCOPE_SOURCE_DIR) / "maps")) {
       if (entry.path().extension() != ".json") continue;
       const std::string name = entry.path().filename().string();
       CAPTURE(name);
@@ -370,7 +374,8 @@ TEST_SUITE("scenario_io") {
     CHECK(maps >= 10);
   }
 
-  TEST_CASE("scenario_io: containers round-trip, and disagreeing terrains are refused at features[i].terrain") {
+  TEST_CASE(
+      "scenario_io: containers round-trip, and disagreeing terrains are refused at features[i].terrain") {
     Json doc = base_doc();
     doc["features"][1]["container"] = true;
     doc["features"][2]["container"] = false;  // written only when true
@@ -980,7 +985,9 @@ TEST_SUITE("scenario_io") {
 
   // ---- Version 2: the unit simulation's fields ---------------------------------------------
 
-  TEST_CASE("scenario_io: a version 1 file loads with version 2's fields at their defaults and saves as version 2") {
+  TEST_CASE(
+      "scenario_io: a version 1 file loads with version 2's fields at their defaults and saves as version "
+      "2") {
     const Result<Scenario> r = parse(base_doc());  // version 1
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     CHECK(r->classes == default_movement_classes());
@@ -995,7 +1002,8 @@ TEST_SUITE("scenario_io") {
     // Saved as version 2; the defaults add no field, so nothing else changes.
     const std::string text = scenario_to_json(*r);
     CHECK(text.find("\"version\": 2,") != std::string::npos);
-    for (const char* key : {"\"acceleration\"", "\"hard_aspect\"", "\"priority\"", "\"order\"", "\"groups\"", "\"sim\""}) {
+    for (const char* key :
+         {"\"acceleration\"", "\"hard_aspect\"", "\"priority\"", "\"order\"", "\"groups\"", "\"sim\""}) {
       const std::string field = key;
       CAPTURE(field);
       CHECK(text.find(key) == std::string::npos);
@@ -1011,10 +1019,12 @@ TEST_SUITE("scenario_io") {
     doc["movement_classes"] = default_classes_doc();
     doc["movement_classes"][0].update(Json::parse(R"({"acceleration": 3, "deceleration": 6, "turn_rate": 4.5,
         "hard_radius": 0.4, "soft_radius": 0.9, "hard_aspect": 0.5, "priority": -3, "planner": "dijkstra"})"));
-    doc["units"][0]["order"] = Json::parse(R"({"kind": "patrol", "points": [[5, 20], [40, 20]], "patrol": "back_forth"})");
+    doc["units"][0]["order"] =
+        Json::parse(R"({"kind": "patrol", "points": [[5, 20], [40, 20]], "patrol": "back_forth"})");
     doc["units"].push_back(Json::parse(R"({"id": 2, "faction": "red", "class": "infantry", "position": [8, 8],
         "order": {"kind": "stop"}})"));
-    doc["groups"] = Json::parse(R"([{"id": 4, "name": "pair", "units": [2, 1], "order": {"kind": "move", "points": [[60, 5]]}}])");
+    doc["groups"] = Json::parse(
+        R"([{"id": 4, "name": "pair", "units": [2, 1], "order": {"kind": "move", "points": [[60, 5]]}}])");
     doc["sim"] = Json::parse(R"({"dt": 0.02, "avoidance": "steering_arcs", "path_budget": 8})");
     const Result<Scenario> r = parse(doc);
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
@@ -1128,9 +1138,10 @@ TEST_SUITE("scenario_io") {
     doc["movement_classes"][2]["soft_radius"] = 3;
     CHECK(parse(doc).ok());
     doc["movement_classes"][2]["top_speed"] = 3;
-    expect_error(doc, "t.json: movement_classes[2].top_speed",
-                 "unknown field \"top_speed\" (known: name, radius, speed, amphibious, acceleration, deceleration, "
-                 "turn_rate, hard_radius, soft_radius, hard_aspect, priority, planner)");
+    expect_error(
+        doc, "t.json: movement_classes[2].top_speed",
+        "unknown field \"top_speed\" (known: name, radius, speed, amphibious, acceleration, deceleration, "
+        "turn_rate, hard_radius, soft_radius, hard_aspect, priority, planner)");
   }
 
   TEST_CASE("scenario_io: orders need the points their kind takes, inside the world") {
@@ -1141,11 +1152,15 @@ TEST_SUITE("scenario_io") {
     };
     const Case cases[] = {
         {R"({"kind": "move"})", "units[0].order.points", "a move order has exactly 1 point, found 0"},
-        {R"({"kind": "move", "points": [[1, 1], [2, 2]]})", "units[0].order.points", "exactly 1 point, found 2"},
+        {R"({"kind": "move", "points": [[1, 1], [2, 2]]})", "units[0].order.points",
+         "exactly 1 point, found 2"},
         {R"({"kind": "waypoints", "points": []})", "units[0].order.points", "at least 1 point, found 0"},
-        {R"({"kind": "patrol", "points": [[1, 1]]})", "units[0].order.points", "a patrol has at least 2 points, found 1"},
-        {R"({"kind": "stop", "points": [[1, 1]]})", "units[0].order.points", "a stop order has no points, found 1"},
-        {R"({"kind": "none", "points": [[1, 1]]})", "units[0].order.points", "no order has no points, found 1"},
+        {R"({"kind": "patrol", "points": [[1, 1]]})", "units[0].order.points",
+         "a patrol has at least 2 points, found 1"},
+        {R"({"kind": "stop", "points": [[1, 1]]})", "units[0].order.points",
+         "a stop order has no points, found 1"},
+        {R"({"kind": "none", "points": [[1, 1]]})", "units[0].order.points",
+         "no order has no points, found 1"},
         {R"({"kind": "waypoints", "points": [[1, 1], [65, 1]]})", "units[0].order.points[1]",
          "point (65, 1) is outside the world [0, 64] x [0, 48]"},
         {R"({"kind": "teleport"})", "units[0].order.kind",
@@ -1153,7 +1168,8 @@ TEST_SUITE("scenario_io") {
         {R"({"kind": "patrol", "points": [[1, 1], [2, 2]], "patrol": "pingpong"})", "units[0].order.patrol",
          "expected \"loop\" or \"back_forth\", found \"pingpong\""},
         {R"({"points": [[1, 1]]})", "units[0].order", "missing required field \"kind\""},
-        {R"({"kind": "move", "points": [[1, 1]], "speed": 2})", "units[0].order.speed", "unknown field \"speed\""},
+        {R"({"kind": "move", "points": [[1, 1]], "speed": 2})", "units[0].order.speed",
+         "unknown field \"speed\""},
         {R"("move")", "units[0].order", "expected an object"},
     };
     for (const Case& c : cases) {
@@ -1163,9 +1179,10 @@ TEST_SUITE("scenario_io") {
       doc["units"][0]["order"] = Json::parse(c.order);
       expect_error(doc, std::string("t.json: ") + c.where, c.message);
     }
-    for (const char* ok : {R"({"kind": "none"})", R"({"kind": "stop"})", R"({"kind": "move", "points": [[64, 48]]})",
-                           R"({"kind": "waypoints", "points": [[0, 0]]})",
-                           R"({"kind": "patrol", "points": [[1, 1], [2, 2]], "patrol": "loop"})"}) {
+    for (const char* ok :
+         {R"({"kind": "none"})", R"({"kind": "stop"})", R"({"kind": "move", "points": [[64, 48]]})",
+          R"({"kind": "waypoints", "points": [[0, 0]]})",
+          R"({"kind": "patrol", "points": [[1, 1], [2, 2]], "patrol": "loop"})"}) {
       const std::string order = ok;
       CAPTURE(order);
       Json doc = base_doc();
@@ -1176,7 +1193,8 @@ TEST_SUITE("scenario_io") {
 
   TEST_CASE("scenario_io: groups name existing units, each in at most one group, with a valid order") {
     Json doc = base_doc();
-    doc["units"].push_back(Json::parse(R"({"id": 2, "faction": "red", "class": "infantry", "position": [8, 8]})"));
+    doc["units"].push_back(
+        Json::parse(R"({"id": 2, "faction": "red", "class": "infantry", "position": [8, 8]})"));
     doc["groups"] = Json::parse(R"([{"id": 1, "units": [1]}, {"id": 5, "name": "b", "units": [2],
                                      "order": {"kind": "waypoints", "points": [[3, 3]]}}])");
     REQUIRE(parse(doc).ok());
@@ -1226,7 +1244,8 @@ TEST_SUITE("scenario_io") {
         {"path_budget", 0, "expected an integer in [1, 1000000] path requests per step, found 0"},
         {"path_budget", 1000001, "found 1000001"},
         {"path_budget", 2.5, "expected an integer"},
-        {"avoidance", "flocking", "expected \"none\", \"potential_field\" or \"steering_arcs\", found \"flocking\""},
+        {"avoidance", "flocking",
+         "expected \"none\", \"potential_field\" or \"steering_arcs\", found \"flocking\""},
         {"continuous", 1, "expected true or false"},
         {"formation_goals", "yes", "expected true or false"},
         {"detours", 0, "expected true or false"},
@@ -1241,7 +1260,8 @@ TEST_SUITE("scenario_io") {
       expect_error(doc, std::string("t.json: sim.") + c.key, c.message);
     }
     Json doc = base_doc();
-    doc["sim"] = Json::parse(R"({"dt": 1e-4, "memory_seconds": 0, "prediction_seconds": 10, "path_budget": 1000000})");
+    doc["sim"] =
+        Json::parse(R"({"dt": 1e-4, "memory_seconds": 0, "prediction_seconds": 10, "path_budget": 1000000})");
     CHECK(parse(doc).ok());
     doc["sim"] = Json::parse(R"({"dt": 1, "path_budget": 1, "avoidance": "potential_field"})");
     CHECK(parse(doc).ok());

@@ -72,9 +72,9 @@ TEST_CASE("density cost: a later path goes round where collisions keep happening
   const std::vector<Vec2> costed = later_path(8, 20);
   REQUIRE_FALSE(plain.empty());
   REQUIRE_FALSE(costed.empty());
-  CHECK(lowest_y(plain) < 2);      // over the block, through the corridor
+  CHECK(lowest_y(plain) < 2);  // over the block, through the corridor
   CHECK(highest_y(plain) < 6);
-  CHECK(highest_y(costed) > 16);   // under it
+  CHECK(highest_y(costed) > 16);  // under it
   CHECK(lowest_y(costed) > 2);
 }
 

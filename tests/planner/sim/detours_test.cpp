@@ -20,7 +20,9 @@ namespace {
 using test::move_to;
 using test::unit_at;
 
-std::vector<std::string> open_rows(int w, int h) { return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.')); }
+std::vector<std::string> open_rows(int w, int h) {
+  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
+}
 
 // Class 1, "guard": class 0 with priority 5, so nobody can move a guard aside.
 void add_guard_class(Scenario& s) {
@@ -70,7 +72,8 @@ Scenario guard_wall(double y0, double y1) {
 
 }  // namespace
 
-TEST_CASE("detours: a unit held up by a wall of guards walks round its end, and keeps its path without detours") {
+TEST_CASE(
+    "detours: a unit held up by a wall of guards walks round its end, and keeps its path without detours") {
   for (const bool detours : {true, false}) {
     CAPTURE(detours);
     Scenario s = guard_wall(5.0, 11.0);

@@ -22,10 +22,13 @@ namespace {
 using test::move_to;
 using test::unit_at;
 
-std::vector<std::string> open_rows(int w, int h) { return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.')); }
+std::vector<std::string> open_rows(int w, int h) {
+  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
+}
 
 // A scenario of `rows` with units at `positions` (ids 1..) given one order as group 1.
-Scenario group_scenario(const std::vector<std::string>& rows, const std::vector<Vec2>& positions, Order order) {
+Scenario group_scenario(const std::vector<std::string>& rows, const std::vector<Vec2>& positions,
+                        Order order) {
   Scenario s = test::ascii_scenario(rows);
   UnitGroup g{1, "group", {}, std::move(order)};
   for (std::size_t i = 0; i < positions.size(); ++i) {
@@ -69,15 +72,9 @@ double hard_radius(const Simulation& sim) { return resolve_motion(sim.scenario()
 
 TEST_CASE("formation: a group's slots are distinct, spaced by two hard radii and more, and open") {
   const std::vector<std::string> rows = {
-      "..............................",
-      "..............................",
-      "..........##..................",
-      "..........##......#...........",
-      "..................#...........",
-      "..............................",
-      "..............................",
-      "........#.....................",
-      "..............................",
+      "..............................", "..............................", "..........##..................",
+      "..........##......#...........", "..................#...........", "..............................",
+      "..............................", "........#.....................", "..............................",
       "..............................",
   };
   const Scenario s = group_scenario(rows, column(9, 11.5, 1.5), move_to({19.5, 5.5}));
@@ -118,7 +115,8 @@ TEST_CASE("formation: the column's head takes a slot of the farthest row, and th
   // The same through the planner's function: travelling -x, the head is the leftmost unit.
   const PlanningWorld& world = sim.world();
   std::vector<FormationUnit> units;
-  for (int i = 0; i < 6; ++i) units.push_back({{20.5 + 1.2 * i, 4.5}, 0, move_key_at(world.grid(0), {20.5, 4.5}), 0.4, 0.6});
+  for (int i = 0; i < 6; ++i)
+    units.push_back({{20.5 + 1.2 * i, 4.5}, 0, move_key_at(world.grid(0), {20.5, 4.5}), 0.4, 0.6});
   const FormationPlan plan = plan_formation(world, units, {5.5, 4.5}, travel_direction(units, {5.5, 4.5}));
   CHECK(plan.direction == Vec2{-1, 0});
   int best = plan.slots[0].row;
@@ -152,7 +150,8 @@ TEST_CASE("formation: every unit of a group ordered across open ground arrives a
   CHECK(sim.arrived_count() == 8);
   // At its slot, or where a unit arriving after it shoved it (arrived units stay where
   // they are pushed): within a unit's width.
-  for (const SimUnit& u : sim.slots()) CHECK(glm::length(u.position - u.order.points.back()) < 2.5 * hard_radius(sim));
+  for (const SimUnit& u : sim.slots())
+    CHECK(glm::length(u.position - u.order.points.back()) < 2.5 * hard_radius(sim));
 }
 
 TEST_CASE("formation: a group of 100 through a gap swaps slots on the way in, and every unit arrives") {
@@ -231,14 +230,9 @@ TEST_CASE("formation: off, or one unit, or a patrol: every unit keeps the ordere
 
 TEST_CASE("formation: an order given twice to the same units gives the same slots and the same run") {
   const std::vector<std::string> rows = {
-      "........................",
-      "........................",
-      "..........#.............",
-      "..........#.............",
-      "..........#.............",
-      "........................",
-      "........................",
-      "........................",
+      "........................", "........................", "..........#.............",
+      "..........#.............", "..........#.............", "........................",
+      "........................", "........................",
   };
   Scenario s = group_scenario(rows, {{2.5, 1.5}, {3.5, 3.5}, {2.5, 5.5}, {4.5, 6.5}, {1.5, 2.5}, {5.5, 4.5}},
                               move_to({18.5, 4.5}));

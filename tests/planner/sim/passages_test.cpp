@@ -41,7 +41,8 @@ std::vector<float> brute_widths(const CostGrid& grid) {
         glm::ivec2 q = p;
         while (true) {
           const glm::ivec2 r = q + d * sign;
-          const bool ok = same(r.x, r.y, key) && (d.x == 0 || d.y == 0 || (same(r.x, q.y, key) && same(q.x, r.y, key)));
+          const bool ok =
+              same(r.x, r.y, key) && (d.x == 0 || d.y == 0 || (same(r.x, q.y, key) && same(q.x, r.y, key)));
           if (!ok) break;
           q = r;
           ++n;
@@ -65,7 +66,8 @@ std::vector<std::string> open_rows(int w, int h) {
 TEST_CASE("passages: every cell's width equals a brute-force walk, on random maps") {
   std::mt19937_64 rng(2026);
   for (int round = 0; round < 20; ++round) {
-    const Scenario s = test::ascii_scenario(test::random_rows(rng, 23 + round, 17 + round % 5, 0.1 + 0.02 * round, round % 2 == 1));
+    const Scenario s = test::ascii_scenario(
+        test::random_rows(rng, 23 + round, 17 + round % 5, 0.1 + 0.02 * round, round % 2 == 1));
     const PlanningWorld world(s);
     const CostGrid& grid = world.grid(0);
     const PassageMap map(grid, PassageRules{});
@@ -164,7 +166,7 @@ TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue
   }
   CHECK(turns >= 2);
   CHECK(first_turn > 0);
-  CHECK(first_turn < 120);  // at 144 s without the fix (about 64 s now)
+  CHECK(first_turn < 120);                            // at 144 s without the fix (about 64 s now)
   CHECK(sim.arrived_count() == sim.ordered_count());  // by 300 s (about 190)
   CHECK(sim.counters().hard_overlaps == 0);
 }
@@ -183,8 +185,8 @@ TEST_CASE("passages: a crowd going through keeps its turn longer than a trickle"
     sim.step();
     const Passage& p = sim.passages(0)[0];
     const double waited = sim.time() - p.queued_since;
-    if (p.held && p.queued && p.flow == flow_before && p.inside > inside_before && inside_before > rules.trickle &&
-        waited > rules.turn_seconds + 0.5) {
+    if (p.held && p.queued && p.flow == flow_before && p.inside > inside_before &&
+        inside_before > rules.trickle && waited > rules.turn_seconds + 0.5) {
       entered_late = true;
       CHECK(waited <= rules.crowd_turn_seconds + 0.5);
     }
@@ -219,7 +221,8 @@ TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap thro
   CHECK(sim.counters().hard_overlaps == 0);
 }
 
-TEST_CASE("passages: out of a passage a path runs straight on before it turns, unless its goal is by the mouth") {
+TEST_CASE(
+    "passages: out of a passage a path runs straight on before it turns, unless its goal is by the mouth") {
   // One unit through the gap to a goal up and to the right: its path leaves the gap and
   // runs 8 m (kExitRun) along the way it came out before it turns, past where units
   // waiting for the gap stand; a goal within those 8 m gets no run; off with passages.
@@ -238,7 +241,8 @@ TEST_CASE("passages: out of a passage a path runs straight on before it turns, u
   const auto run_in = [&](const std::vector<Vec2>& path) {
     for (std::size_t i = 1; i < path.size(); ++i) {
       const Vec2 d = path[i] - path[i - 1];
-      if (path[i - 1].x >= gap_x - 0.5 && std::abs(glm::length(d) - kExitRun) < 1e-9) return d / glm::length(d);
+      if (path[i - 1].x >= gap_x - 0.5 && std::abs(glm::length(d) - kExitRun) < 1e-9)
+        return d / glm::length(d);
     }
     return Vec2{0, 0};
   };
@@ -302,7 +306,7 @@ TEST_CASE("passages: the funnel case sends one group through the gap, nobody wai
   REQUIRE(s.units.size() == 30);
   for (const Unit& u : s.units) {
     CHECK(u.faction == "blue");
-    CHECK(u.position.x < s.world.width / 2 - 1);          // left of the wall
+    CHECK(u.position.x < s.world.width / 2 - 1);            // left of the wall
     CHECK(u.order.points.at(0).x > s.world.width / 2 + 1);  // ordered to its right
   }
   Simulation sim(s);

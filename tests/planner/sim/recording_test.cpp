@@ -134,7 +134,8 @@ TEST_CASE("recording: keyframes plus deltas are compact and any keyframe interva
   Recorded every = record(s, 300, RecordingLimits{.keyframe_interval = 1});
   Recorded sparse = record(s, 300, RecordingLimits{.keyframe_interval = 64});
   for (std::uint64_t step = 0; step <= 300; step += 7) {
-    CHECK(state_hash(step, every.recording.frame(step)->units) == state_hash(step, sparse.recording.frame(step)->units));
+    CHECK(state_hash(step, every.recording.frame(step)->units) ==
+          state_hash(step, sparse.recording.frame(step)->units));
   }
   // Keyframes alone (every step a full frame, paths and all) against keyframes plus deltas.
   const double full = double(every.recording.frame_bytes()) / (100.0 * 301.0);

@@ -61,10 +61,10 @@ UnitFields unit_fields(const nlohmann::json& u) {
   at += 2;
   f.path = at;
   at += 1 + 2 * u[at].get<std::size_t>();
-  at += 1;  // waypoint
+  at += 1;                                 // waypoint
   at += 1 + 6 * u[at].get<std::size_t>();  // predicted points: position, heading, speed, time, waypoint
-  at += 2;                                  // arrived, arrived_time
-  f.yield = at;  // then yield_to (2), speed_factor, aside (2), home (2), get_to (2),
+  at += 2;                                 // arrived, arrived_time
+  f.yield = at;         // then yield_to (2), speed_factor, aside (2), home (2), get_to (2),
   f.yield_to = at + 1;  // yield_until, bridge_wait, passage_wait, lent_priority, lent_index, lent
   return f;
 }
@@ -204,7 +204,8 @@ TEST_CASE("saved games: a hand-edited state naming what is not there is refused,
   {
     Json bad = good;
     bad["path_requests"].push_back(Json::array({99, 0, 0, 1.0, 1.0, 2.0, 2.0}));
-    refused(bad, "sim_state.path_requests[" + std::to_string(good["path_requests"].size()) + "]", "names no slot");
+    refused(bad, "sim_state.path_requests[" + std::to_string(good["path_requests"].size()) + "]",
+            "names no slot");
   }
   {
     Json bad = good;

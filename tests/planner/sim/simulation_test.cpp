@@ -23,7 +23,9 @@ namespace {
 // An open field of `w` x `h` one-metre cells with units of class "unit" (radius 0.4).
 Scenario field(const std::vector<std::string>& rows) { return test::ascii_scenario(rows); }
 
-std::vector<std::string> open_rows(int w, int h) { return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.')); }
+std::vector<std::string> open_rows(int w, int h) {
+  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
+}
 
 using test::move_to;
 using test::unit_at;
@@ -37,7 +39,8 @@ double deepest_overlap(const Simulation& sim) {
       if (!slots[i].alive || !slots[j].alive) continue;
       const Motion mi = resolve_motion(sim.scenario().classes[slots[i].movement_class]);
       const Motion mj = resolve_motion(sim.scenario().classes[slots[j].movement_class]);
-      worst = std::max(worst, mi.hard_radius + mj.hard_radius - glm::length(slots[i].position - slots[j].position));
+      worst = std::max(worst,
+                       mi.hard_radius + mj.hard_radius - glm::length(slots[i].position - slots[j].position));
     }
   }
   return worst;
@@ -130,7 +133,8 @@ TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
     Simulation sim(s);
     const std::vector<std::size_t> seen = order_points_in_turn(sim, 120 * 30);
     REQUIRE(seen.size() >= 5);
-    CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) == std::vector<std::size_t>{0, 1, 2, 0, 1});
+    CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) ==
+          std::vector<std::size_t>{0, 1, 2, 0, 1});
     CHECK_FALSE(sim.slots()[0].arrived);  // patrols never arrive
   }
   SUBCASE("back and forth") {
@@ -138,7 +142,8 @@ TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
     Simulation sim(s);
     const std::vector<std::size_t> seen = order_points_in_turn(sim, 120 * 30);
     REQUIRE(seen.size() >= 5);
-    CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) == std::vector<std::size_t>{0, 1, 2, 1, 0});
+    CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) ==
+          std::vector<std::size_t>{0, 1, 2, 1, 0});
   }
 }
 
@@ -287,7 +292,8 @@ TEST_CASE("cooperation on two units") {
       CAPTURE(still_first);
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
       Scenario s = field(open_rows(20, 7));
-      s.units = mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
+      s.units =
+          mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
       Simulation sim(s);
       bool moved_aside = false;
       double max_away = 0;
@@ -314,7 +320,8 @@ TEST_CASE("cooperation on two units") {
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
       Scenario s = field(open_rows(20, 7));
       add_boss_class(s);
-      s.units = mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
+      s.units =
+          mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
       s.units[still].movement_class = 1;
       Simulation sim(s);
       CHECK(runs_into(sim, 30 * 30, CooperationRule::Avoid));
@@ -328,7 +335,8 @@ TEST_CASE("cooperation on two units") {
       CAPTURE(still_first);
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
       Scenario s = field(corridor_rows());
-      s.units = mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
+      s.units =
+          mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       Simulation sim(s);
       CHECK(runs_into(sim, 40 * 30, CooperationRule::Push));
       CHECK(sim.slots()[mover].arrived);
@@ -342,7 +350,8 @@ TEST_CASE("cooperation on two units") {
       const std::size_t mover = still_first ? 1 : 0, still = 1 - mover;
       Scenario s = field(corridor_rows());
       add_boss_class(s);
-      s.units = mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
+      s.units =
+          mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       s.units[still].movement_class = 1;
       Simulation sim(s);
       CHECK(runs_into(sim, 20 * 30, CooperationRule::Repath));
@@ -360,7 +369,8 @@ TEST_CASE("cooperation on two units") {
     for (int i = 0; i < 40 * 30; ++i) {
       sim.step();
       for (const Collision& c : sim.collisions()) {
-        if (c.rule == CooperationRule::Pause || c.rule == CooperationRule::SlowDown || c.rule == CooperationRule::MoveAside) {
+        if (c.rule == CooperationRule::Pause || c.rule == CooperationRule::SlowDown ||
+            c.rule == CooperationRule::MoveAside) {
           gave_way = true;
           CHECK(c.a == sim.slots()[0].id);  // the higher one decides
         }
@@ -393,7 +403,8 @@ TEST_CASE("a higher priority unit gets through a corridor against a column: the 
   add_boss_class(s);
   s.units = {unit_at(1, {27.5, 4.0}, move_to({1.5, 4.0}))};
   s.units[0].movement_class = 1;
-  for (std::uint32_t k = 0; k < 5; ++k) s.units.push_back(unit_at(2 + k, {2.5 + 1.2 * k, 4.0}, move_to({28.5 - 1.2 * k, 4.0})));
+  for (std::uint32_t k = 0; k < 5; ++k)
+    s.units.push_back(unit_at(2 + k, {2.5 + 1.2 * k, 4.0}, move_to({28.5 - 1.2 * k, 4.0})));
   Simulation sim(s);
   for (int i = 0; i < 120 * 30 && sim.arrived_count() < 6; ++i) {
     sim.step();
@@ -515,7 +526,8 @@ TEST_CASE("a late unit shoves arrived units aside to reach a goal inside their b
       sim.step();
       worst = std::max(worst, deepest_overlap(sim));
       arrived = sim.slots()[0].arrived;
-      for (std::size_t k = 0; k < start.size(); ++k) moved = std::max(moved, glm::length(sim.slots()[k + 1].position - start[k]));
+      for (std::size_t k = 0; k < start.size(); ++k)
+        moved = std::max(moved, glm::length(sim.slots()[k + 1].position - start[k]));
     }
     CHECK(worst <= 1e-6);
     CHECK(sim.counters().hard_overlaps == 0);

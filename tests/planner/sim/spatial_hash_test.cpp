@@ -18,7 +18,8 @@ TEST_CASE("the spatial hash finds exactly the pairs that all-pairs finds") {
     std::vector<Vec2> points(static_cast<std::size_t>(count(rng)));
     for (Vec2& p : points) p = {coord(rng), coord(rng)};
     // Some points exactly on cell borders and some duplicates.
-    for (std::size_t i = 0; i + 1 < points.size(); i += 9) points[i] = {std::round(points[i].x), std::round(points[i].y) * distance};
+    for (std::size_t i = 0; i + 1 < points.size(); i += 9)
+      points[i] = {std::round(points[i].x), std::round(points[i].y) * distance};
     for (std::size_t i = 5; i < points.size(); i += 17) points[i] = points[i - 1];
     std::vector<std::uint8_t> alive(points.size(), 1);
     for (std::size_t i = 3; i < alive.size(); i += 11) alive[i] = 0;

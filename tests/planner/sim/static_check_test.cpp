@@ -37,7 +37,8 @@ TEST_CASE("the move line's walk finds a closed cell exactly when dense sampling 
         bool near = false;
         for (int i = 0; i <= n && !near; ++i) {
           const Vec2 p = a + (b - a) * (static_cast<double>(i) / n);
-          for (Vec2 d : {Vec2{0.002, 0}, Vec2{-0.002, 0}, Vec2{0, 0.002}, Vec2{0, -0.002}}) near = near || point_blocked(grid, key, p + d);
+          for (Vec2 d : {Vec2{0.002, 0}, Vec2{-0.002, 0}, Vec2{0, 0.002}, Vec2{0, -0.002}})
+            near = near || point_blocked(grid, key, p + d);
         }
         CHECK(near);
       }
@@ -54,11 +55,11 @@ TEST_CASE("a unit may leave a closed cell it stands in, and water is closed to l
   }));
   const CostGrid& grid = world.grid(0);
   const std::uint16_t land = move_key_at(grid, {0.5, 0.5});
-  CHECK(segment_blocked(grid, land, {0.5, 0.5}, {2.5, 0.5}));   // through the wall
+  CHECK(segment_blocked(grid, land, {0.5, 0.5}, {2.5, 0.5}));        // through the wall
   CHECK_FALSE(segment_blocked(grid, land, {1.5, 0.5}, {1.5, 1.5}));  // out of it
-  CHECK(segment_blocked(grid, land, {2.5, 0.5}, {4.5, 0.5}));   // through water
+  CHECK(segment_blocked(grid, land, {2.5, 0.5}, {4.5, 0.5}));        // through water
   CHECK(point_blocked(grid, land, {3.5, 0.5}));
-  CHECK(point_blocked(grid, land, {-1, 0.5}));                  // off the map
+  CHECK(point_blocked(grid, land, {-1, 0.5}));  // off the map
 }
 
 }  // namespace pathscope::sim

@@ -88,7 +88,8 @@ TEST_CASE("stuck repros: clamped at the run's start, the repro is the scenario i
   CHECK(run.failed);
 }
 
-TEST_CASE("stuck repros: a patrol never arrives, so its repro expects it past the point it was stuck before") {
+TEST_CASE(
+    "stuck repros: a patrol never arrives, so its repro expects it past the point it was stuck before") {
   Scenario s = test::ascii_scenario({
       "..........",
       ".####.....",
@@ -100,7 +101,8 @@ TEST_CASE("stuck repros: a patrol never arrives, so its repro expects it past th
   Faction blue;
   blue.name = "blue";
   s.factions = {blue};
-  s.units = {test::unit_at(7, {2.5, 2.5}, Order{OrderKind::Patrol, {{8.5, 2.5}, {8.5, 0.5}}, PatrolMode::Loop})};
+  s.units = {
+      test::unit_at(7, {2.5, 2.5}, Order{OrderKind::Patrol, {{8.5, 2.5}, {8.5, 0.5}}, PatrolMode::Loop})};
   s.units[0].faction = "blue";
   const auto repros = stuck_repros(s, 8, StuckReproParams{.seconds_before = 2});
   REQUIRE(repros.ok());
@@ -228,10 +230,13 @@ TEST_CASE("stuck detector: a broken detector state is refused, naming the field,
     text.replace(at, from.size(), to);
     return text;
   };
-  CHECK(refused(replaced("\"version\":1},\"units\"", "\"version\":2},\"units\"")) == "sim_state.stuck_detector.version");
+  CHECK(refused(replaced("\"version\":1},\"units\"", "\"version\":2},\"units\"")) ==
+        "sim_state.stuck_detector.version");
   CHECK(refused(replaced("\"tracks\":[[", "\"tracks\":[[1,")) == "sim_state.stuck_detector.tracks[0]");
-  CHECK(refused(replaced("\"tracks\":[[", "\"tracks\":[[0,1,0,0,0,0,0,0],[")) == "sim_state.stuck_detector.tracks");
-  CHECK(refused(replaced("\"stuck_detector\":{", "\"stuck_detector\":3,\"x\":{")) == "sim_state.stuck_detector");
+  CHECK(refused(replaced("\"tracks\":[[", "\"tracks\":[[0,1,0,0,0,0,0,0],[")) ==
+        "sim_state.stuck_detector.tracks");
+  CHECK(refused(replaced("\"stuck_detector\":{", "\"stuck_detector\":3,\"x\":{")) ==
+        "sim_state.stuck_detector");
   // A good detector state with a broken simulation state: neither is taken.
   CHECK(refused(replaced("\"memory\"", "\"memoir\"")) == "sim_state");
   // Saved games without the detector's part (older files) restore, the detector afresh.

@@ -71,8 +71,8 @@ TEST_CASE("headings turn counter-clockwise on screen (y down) and hard extents f
   Motion m;
   m.hard_radius = 2;
   m.hard_aspect = 0.5;
-  CHECK(hard_extent(m, 0, {1, 0}) == doctest::Approx(2));    // along the heading
-  CHECK(hard_extent(m, 0, {0, 1}) == doctest::Approx(1));    // across
+  CHECK(hard_extent(m, 0, {1, 0}) == doctest::Approx(2));  // along the heading
+  CHECK(hard_extent(m, 0, {0, 1}) == doctest::Approx(1));  // across
   const Vec2 diag{std::sqrt(0.5), std::sqrt(0.5)};
   CHECK(hard_extent(m, 0, diag) == doctest::Approx(2 * 1 / std::sqrt(0.5 * 1 + 0.5 * 4)));
   m.hard_aspect = 1;

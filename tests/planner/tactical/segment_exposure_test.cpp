@@ -16,7 +16,8 @@ using namespace pathscope::tactical;
 namespace {
 
 // Midpoint sampling of the union rule, independent of the interval code.
-Exposure sampled(Vec2 a, Vec2 b, const std::vector<Disc>& threats, const std::vector<Disc>& allies, bool fading, int n) {
+Exposure sampled(Vec2 a, Vec2 b, const std::vector<Disc>& threats, const std::vector<Disc>& allies,
+                 bool fading, int n) {
   Exposure e;
   const Vec2 ab = b - a;
   e.length = std::sqrt(ab.x * ab.x + ab.y * ab.y);

@@ -84,7 +84,8 @@ double reference_cost(const Scenario& s, const CostModelParams& m, int sx, int s
         const int nx = x + dx, ny = y + dy;
         if ((!dx && !dy) || mult(nx, ny) == 0) continue;
         if (dx && dy && (mult(nx, y) == 0 || mult(x, ny) == 0)) continue;
-        const Exposure e = segment_exposure(cell_center(s, x, y), cell_center(s, nx, ny), threats, allies, m.fading);
+        const Exposure e =
+            segment_exposure(cell_center(s, x, y), cell_center(s, nx, ny), threats, allies, m.fading);
         const double nd = d + exposure_cost(e, m.c1, m.c2) * 0.5 * (mult(x, y) + mult(nx, ny));
         if (nd < dist[std::size_t(ny * t.width + nx)]) {
           dist[std::size_t(ny * t.width + nx)] = nd;
@@ -178,7 +179,8 @@ TEST_CASE("tactical: exposure figures of a hand-computed path") {
   }
 }
 
-TEST_CASE("tactical: exact and admissible modes equal a brute-force optimum, BSTS never below it, with no bump") {
+TEST_CASE(
+    "tactical: exact and admissible modes equal a brute-force optimum, BSTS never below it, with no bump") {
   std::mt19937_64 rng(77);
   for (int round = 0; round < 12; ++round) {
     CAPTURE(round);
@@ -283,7 +285,8 @@ TEST_CASE("tactical: stepping one expansion at a time equals one-shot, and runs 
   for (const TacticalMode mode : {TacticalMode::Bsts, TacticalMode::Admissible, TacticalMode::Exact,
                                   TacticalMode::Waypoint, TacticalMode::Coarse}) {
     CAPTURE(int(mode));
-    TacticalPlanner one(world, 0, params(mode)), stepped(world, 0, params(mode)), again(world, 0, params(mode));
+    TacticalPlanner one(world, 0, params(mode)), stepped(world, 0, params(mode)),
+        again(world, 0, params(mode));
     for (int q = 0; q < 5; ++q) {
       const glm::ivec2 a = random_open(rng, s), b = random_open(rng, s);
       const PathQuery query{cell_center(s, a.x, a.y), cell_center(s, b.x, b.y)};
@@ -319,9 +322,9 @@ TEST_CASE("tactical: structure views give a heat map, the path by exposure and t
   p.visit_structure(Box2{{0, 0}, {20, 3}}, heat);
   REQUIRE(heat.cells.size() == 60);
   const auto value_at = [&](int x, int y) { return heat.cells[std::size_t(y * 20 + x)].value; };
-  CHECK(value_at(10, 1) == doctest::Approx(4));   // threat: 1 + c2 / c1
-  CHECK(value_at(3, 1) == doctest::Approx(1));    // ally: free
-  CHECK(value_at(17, 1) == doctest::Approx(2));   // open ground
+  CHECK(value_at(10, 1) == doctest::Approx(4));  // threat: 1 + c2 / c1
+  CHECK(value_at(3, 1) == doctest::Approx(1));   // ally: free
+  CHECK(value_at(17, 1) == doctest::Approx(2));  // open ground
   REQUIRE(find_path(p, PathQuery{{0.5, 1.5}, {19.5, 1.5}}).status == SearchStatus::Found);
   p.visit_path_structure(path);
   REQUIRE(path.shapes.size() == p.result().points.size());  // one per move, and the meeting point
@@ -365,7 +368,7 @@ TEST_CASE("tactical: the coarse mode shows its graph: nodes as its stats count t
     }
   }
   CHECK(double(nodes) == extra(p.result(), "coarse_nodes"));
-  CHECK(lines > nodes);                                     // a lattice of 16 directions
+  CHECK(lines > nodes);                                       // a lattice of 16 directions
   CHECK(double(lines) <= extra(p.result(), "coarse_lines"));  // the lines priced, less those a wall closed
   // Other modes draw no coarse graph.
   TacticalPlanner b(world, 0, params(TacticalMode::Bsts));
@@ -432,7 +435,8 @@ TEST_CASE("tactical: with occlusion, cells changing under a threat invalidate th
   CHECK_FALSE(plain.still_valid(rebuilt));
 }
 
-TEST_CASE("tactical: waypoint mode stays near the optimum with four threats and four allies, exploring little") {
+TEST_CASE(
+    "tactical: waypoint mode stays near the optimum with four threats and four allies, exploring little") {
   // Open fields of 64 x 32 cells (the bench's placements, smaller in number): the mode's
   // cost against the brute-force optimum, and the share of cells it explored.
   std::mt19937_64 rng(2024);
@@ -457,7 +461,8 @@ TEST_CASE("tactical: waypoint mode stays near the optimum with four threats and 
   CHECK(explored / placements <= 25.0);
 }
 
-TEST_CASE("tactical: coarse mode keeps every path within 10% of the optimum with four threats and four allies") {
+TEST_CASE(
+    "tactical: coarse mode keeps every path within 10% of the optimum with four threats and four allies") {
   // The waypoint test's fields and queries, more of them: every path within 10% of the
   // brute-force optimum, and little explored.
   std::mt19937_64 rng(2024);

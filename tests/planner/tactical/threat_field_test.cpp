@@ -34,8 +34,10 @@ bool segment_meets_square(Vec2 p, Vec2 q, double x0, double y0, double x1, doubl
       if (qk[k] < 0) return false;
     } else {
       const double r = qk[k] / pk[k];
-      if (pk[k] < 0) lo = std::max(lo, r);
-      else hi = std::min(hi, r);
+      if (pk[k] < 0)
+        lo = std::max(lo, r);
+      else
+        hi = std::min(hi, r);
     }
   }
   return hi > lo;
@@ -55,7 +57,8 @@ struct Reference {
     for (int y = 0; y < s.tiles->height; ++y) {
       for (int x = 0; x < s.tiles->width; ++x) {
         if (!blocked(x, y) || (x == cx && y == cy)) continue;
-        if (segment_meets_square(t.center, p, x * cell, y * cell, (x + 1) * cell, (y + 1) * cell)) return false;
+        if (segment_meets_square(t.center, p, x * cell, y * cell, (x + 1) * cell, (y + 1) * cell))
+          return false;
       }
     }
     return true;
@@ -125,7 +128,8 @@ TEST_CASE("tactical: exact occlusion equals a brute-force ray-cast reference on 
       const Vec2 a{x(rng), y(rng)}, b{x(rng), y(rng)};
       const Exposure e = field.exposure(a, b);
       const Exposure want = ref.exposure(a, b, 10000);
-      INFO("round " << round << " segment " << k << ": (" << a.x << ", " << a.y << ") - (" << b.x << ", " << b.y << ")");
+      INFO("round " << round << " segment " << k << ": (" << a.x << ", " << a.y << ") - (" << b.x << ", "
+                    << b.y << ")");
       CHECK(std::abs(e.threat - want.threat) <= 1e-6 * e.length);
       CHECK(std::abs(e.safe - want.safe) <= 1e-6 * e.length);
       CHECK(e.threat <= open.exposure(a, b).threat + 1e-12);
@@ -172,13 +176,15 @@ TEST_CASE("tactical: exact occlusion of a hand-computed shadow, a threat on a wa
       "....",
       "....",
   });
-  t.threats.push_back(influence(1, {2.0, 2.0}, 3));  // the corner (2, 2) of cell (2, 1); it stands in cell (2, 2)
+  t.threats.push_back(
+      influence(1, {2.0, 2.0}, 3));  // the corner (2, 2) of cell (2, 1); it stands in cell (2, 2)
   PlanningWorld tw(t);
   const ThreatField corner(tw, 0, m);
   // Segment y = 0.5 from x = 0.5 to 3.5: hidden where x > 2 (behind the cell, up and right).
   const Exposure c = corner.exposure({0.5, 0.5}, {3.5, 0.5});
   const Exposure c_open = ThreatField(tw, 0, CostModelParams{}).exposure({0.5, 0.5}, {3.5, 0.5});
-  const double inside = std::min(3.5, 2.0 + std::sqrt(9 - 1.5 * 1.5)) - std::max(0.5, 2.0 - std::sqrt(9 - 1.5 * 1.5));
+  const double inside =
+      std::min(3.5, 2.0 + std::sqrt(9 - 1.5 * 1.5)) - std::max(0.5, 2.0 - std::sqrt(9 - 1.5 * 1.5));
   CHECK(c_open.threat == doctest::Approx(inside).epsilon(1e-12));
   CHECK(c.threat == doctest::Approx(2.0 - 0.5).epsilon(1e-12));
 }

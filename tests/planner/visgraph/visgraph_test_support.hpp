@@ -70,8 +70,8 @@ inline bool reference_visible(const std::vector<visgraph::Ring>& rings, Vec2 p, 
 
 /// Random obstacles in a w x h world: axis-aligned rectangles with integer corners, some
 /// triangles, and (when `circles`) circles.
-inline std::vector<visgraph::ObstacleInput> random_obstacles(std::mt19937_64& rng, double w, double h, int count,
-                                                             bool circles) {
+inline std::vector<visgraph::ObstacleInput> random_obstacles(std::mt19937_64& rng, double w, double h,
+                                                             int count, bool circles) {
   std::vector<visgraph::ObstacleInput> out;
   const auto ui = [&](int lo, int hi) { return lo + int(rng() % unsigned(hi - lo + 1)); };
   for (int i = 0; i < count; ++i) {
@@ -85,7 +85,8 @@ inline std::vector<visgraph::ObstacleInput> random_obstacles(std::mt19937_64& rn
       in.shape.max = {double(x + ui(1, 5)), double(y + ui(1, 5))};
     } else if (kind <= 4) {
       in.shape.kind = ShapeKind::Polygon;
-      in.shape.points = {{double(x), double(y)}, {double(x + ui(2, 5)), double(y + ui(0, 2))},
+      in.shape.points = {{double(x), double(y)},
+                         {double(x + ui(2, 5)), double(y + ui(0, 2))},
                          {double(x + ui(0, 3)), double(y + ui(2, 5))}};
       if (std::abs(cross(in.shape.points[0], in.shape.points[1], in.shape.points[2])) < 1) {
         in.shape.points[2].x += 0.5;

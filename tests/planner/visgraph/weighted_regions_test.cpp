@@ -37,147 +37,146 @@ VisGraphParams params(bool weighted = true, bool dijkstra = false) {
 }  // namespace
 
 TEST_SUITE("visgraph swamps") {
+  TEST_CASE("a leg costs its length in each region times the region's factor, the last painted winning") {
+    Scenario s = make_empty_scenario(100, 60, 1.0);
+    s.features = {area(1, s, "swamp", {10, 10}, {20, 20}), area(2, s, "rough", {15, 0}, {30, 60})};
+    const PlanningWorld world(s);
+    VisGraphPlanner p(world, 0, params());
+    const visgraph::WeightedRegions r(world, 0, p.map().graph(), 0.05);
+    REQUIRE(r.regions().size() == 2);
+    CHECK(r.regions()[0].factor == 3.0);  // infantry: swamp 3, rough 1.5, ground 1
+    CHECK(r.regions()[1].factor == 1.5);
+    // y = 15 from x 0 to 40: 10 m ground, 5 m swamp, 15 m rough (over the swamp's second
+    // half and beyond), 10 m ground.
+    CHECK(r.cost({0, 15}, {40, 15}) == doctest::Approx(10 + 5 * 3 + 15 * 1.5 + 10));
+    // Along the swamp's lower edge: beside it, at the ground's cost up to the rough.
+    CHECK(r.cost({10, 10}, {15, 10}) == doctest::Approx(5));
+    CHECK(r.min_factor() == 1.0);
+    CHECK(r.cost({50, 50}, {53, 54}) == doctest::Approx(5));
+  }
 
-TEST_CASE("a leg costs its length in each region times the region's factor, the last painted winning") {
-  Scenario s = make_empty_scenario(100, 60, 1.0);
-  s.features = {area(1, s, "swamp", {10, 10}, {20, 20}), area(2, s, "rough", {15, 0}, {30, 60})};
-  const PlanningWorld world(s);
-  VisGraphPlanner p(world, 0, params());
-  const visgraph::WeightedRegions r(world, 0, p.map().graph(), 0.05);
-  REQUIRE(r.regions().size() == 2);
-  CHECK(r.regions()[0].factor == 3.0);  // infantry: swamp 3, rough 1.5, ground 1
-  CHECK(r.regions()[1].factor == 1.5);
-  // y = 15 from x 0 to 40: 10 m ground, 5 m swamp, 15 m rough (over the swamp's second
-  // half and beyond), 10 m ground.
-  CHECK(r.cost({0, 15}, {40, 15}) == doctest::Approx(10 + 5 * 3 + 15 * 1.5 + 10));
-  // Along the swamp's lower edge: beside it, at the ground's cost up to the rough.
-  CHECK(r.cost({10, 10}, {15, 10}) == doctest::Approx(5));
-  CHECK(r.min_factor() == 1.0);
-  CHECK(r.cost({50, 50}, {53, 54}) == doctest::Approx(5));
-}
-
-TEST_CASE("round the swamp when that is cheaper, through it when the way round is long") {
-  Scenario s = make_empty_scenario(100, 60, 1.0);
-  s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
-  {
+  TEST_CASE("round the swamp when that is cheaper, through it when the way round is long") {
+    Scenario s = make_empty_scenario(100, 60, 1.0);
+    s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
+    {
+      const PlanningWorld world(s);
+      VisGraphPlanner p(world, 0, params());
+      const PathResult& r = find_path(p, {{20, 30}, {80, 30}});
+      REQUIRE(r.status == SearchStatus::Found);
+      const double round = 2 * std::hypot(20.0, 10.0) + 20;
+      CHECK(r.cost == doctest::Approx(round));  // along its edge, beside it
+      CHECK(r.length == doctest::Approx(round));
+      VisGraphPlanner plain(world, 0, params(false));
+      CHECK(find_path(plain, {{20, 30}, {80, 30}}).length == doctest::Approx(60));  // unweighted: straight
+    }
+    s.features = {area(1, s, "swamp", {40, 0}, {60, 60})};  // the whole height
     const PlanningWorld world(s);
     VisGraphPlanner p(world, 0, params());
     const PathResult& r = find_path(p, {{20, 30}, {80, 30}});
     REQUIRE(r.status == SearchStatus::Found);
-    const double round = 2 * std::hypot(20.0, 10.0) + 20;
-    CHECK(r.cost == doctest::Approx(round));  // along its edge, beside it
-    CHECK(r.length == doctest::Approx(round));
-    VisGraphPlanner plain(world, 0, params(false));
-    CHECK(find_path(plain, {{20, 30}, {80, 30}}).length == doctest::Approx(60));  // unweighted: straight
+    CHECK(r.length == doctest::Approx(60));
+    CHECK(r.cost == doctest::Approx(20 + 20 * 3 + 20));
   }
-  s.features = {area(1, s, "swamp", {40, 0}, {60, 60})};  // the whole height
-  const PlanningWorld world(s);
-  VisGraphPlanner p(world, 0, params());
-  const PathResult& r = find_path(p, {{20, 30}, {80, 30}});
-  REQUIRE(r.status == SearchStatus::Found);
-  CHECK(r.length == doctest::Approx(60));
-  CHECK(r.cost == doctest::Approx(20 + 20 * 3 + 20));
-}
 
-TEST_CASE("a container of swamp: its outside weighs its factor, a clearing inside the ground's") {
-  // Swamp everywhere but a long clearing (the container) and a pond of rough ground in
-  // it: the world's box at the swamp's factor, the container over it at the ground's,
-  // then the other features in their order.
-  Scenario s = make_empty_scenario(100, 60, 1.0);
-  Feature clearing = area(1, s, "swamp", {10, 20}, {90, 30});
-  clearing.container = true;
-  s.features = {area(2, s, "rough", {40, 22}, {50, 28}), clearing};
-  const PlanningWorld world(s);
-  VisGraphPlanner p(world, 0, params());
-  const visgraph::WeightedRegions r(world, 0, p.map().graph(), 0.05);
-  REQUIRE(r.regions().size() == 3);
-  CHECK(r.regions()[0].factor == 3.0);  // the outside, first whatever the features' order
-  CHECK(r.regions()[1].factor == 1.0);  // the clearing
-  CHECK(r.regions()[2].factor == 1.5);  // the pond, painted over the clearing
-  CHECK(r.cost({5, 25}, {35, 25}) == doctest::Approx(5 * 3 + 25));
-  CHECK(r.cost({35, 25}, {55, 25}) == doctest::Approx(5 + 10 * 1.5 + 5));
-  CHECK(r.cost({50, 5}, {50, 15}) == doctest::Approx(30));
-  // Two points in the swamp south of the clearing: through the clearing, not straight.
-  const PathQuery q{{5, 10}, {95, 10}};
-  const PathResult& path = find_path(p, q);
-  REQUIRE(path.status == SearchStatus::Found);
-  CHECK(path.cost < 0.6 * 90 * 3);
-  double top = 0;
-  for (const Vec2& v : path.points) top = std::max(top, v.y);
-  CHECK(top >= 20);
-  // Its cost is the sum of its legs' weighted lengths.
-  double legs = 0;
-  for (std::size_t i = 1; i < path.points.size(); ++i) legs += r.cost(path.points[i - 1], path.points[i]);
-  CHECK(path.cost == doctest::Approx(legs));
-  // Without weights: the straight line.
-  VisGraphPlanner plain(world, 0, params(false));
-  CHECK(find_path(plain, q).length == doctest::Approx(90));
-  // A container of wall stays an obstacle, not a weighted region.
-  Scenario walled = s;
-  walled.features[1].terrain = *walled.find_terrain("wall");
-  const PlanningWorld walled_world(walled);
-  VisGraphPlanner w(walled_world, 0, params());
-  const visgraph::WeightedRegions none(walled_world, 0, w.map().graph(), 0.05);
-  REQUIRE(none.regions().size() == 1);
-  CHECK(none.regions()[0].factor == 1.5);
-}
-
-TEST_CASE("with swamps among walls, A* equals Dijkstra and every cost is the sum of its legs") {
-  std::mt19937_64 rng(61);
-  const char* kinds[] = {"swamp", "rough", "forest", "shallow water"};
-  int found = 0, weighed = 0;
-  for (int map = 0; map < 10; ++map) {
-    Scenario s = make_empty_scenario(90, 70, 1.0);
-    for (std::uint32_t k = 0; k < 10; ++k) {
-      const Vec2 lo{double(rng() % 75) + 2, double(rng() % 55) + 2};
-      const Vec2 hi = lo + Vec2{2.0 + double(rng() % 14), 2.0 + double(rng() % 14)};
-      s.features.push_back(area(k + 1, s, k % 3 == 0 ? "wall" : kinds[rng() % 4], lo, hi));
-    }
+  TEST_CASE("a container of swamp: its outside weighs its factor, a clearing inside the ground's") {
+    // Swamp everywhere but a long clearing (the container) and a pond of rough ground in
+    // it: the world's box at the swamp's factor, the container over it at the ground's,
+    // then the other features in their order.
+    Scenario s = make_empty_scenario(100, 60, 1.0);
+    Feature clearing = area(1, s, "swamp", {10, 20}, {90, 30});
+    clearing.container = true;
+    s.features = {area(2, s, "rough", {40, 22}, {50, 28}), clearing};
     const PlanningWorld world(s);
-    VisGraphPlanner astar(world, 0, params()), dijkstra(world, 0, params(true, true));
-    const visgraph::WeightedRegions regions(world, 0, astar.map().graph(), 0.05);
-    const visgraph::SegmentIndex& index = astar.map().graph().index();
-    for (int q = 0; q < 12; ++q) {
-      const PathQuery query{{double(rng() % 86) + 2, double(rng() % 66) + 2},
-                            {double(rng() % 86) + 2, double(rng() % 66) + 2}};
-      const PathResult a = find_path(astar, query);
-      const PathResult d = find_path(dijkstra, query);
-      CAPTURE(map);
-      CAPTURE(q);
-      REQUIRE(a.status == d.status);
-      if (a.status != SearchStatus::Found) continue;
-      ++found;
-      CHECK(a.cost == doctest::Approx(d.cost).epsilon(1e-9));
-      double legs = 0;
-      for (std::size_t i = 1; i < a.points.size(); ++i) {
-        CHECK(index.visible(a.points[i - 1], a.points[i]));
-        legs += regions.cost(a.points[i - 1], a.points[i]);
-      }
-      CHECK(a.cost == doctest::Approx(legs).epsilon(1e-9));
-      weighed += a.cost > a.length + 1e-6;
-    }
+    VisGraphPlanner p(world, 0, params());
+    const visgraph::WeightedRegions r(world, 0, p.map().graph(), 0.05);
+    REQUIRE(r.regions().size() == 3);
+    CHECK(r.regions()[0].factor == 3.0);  // the outside, first whatever the features' order
+    CHECK(r.regions()[1].factor == 1.0);  // the clearing
+    CHECK(r.regions()[2].factor == 1.5);  // the pond, painted over the clearing
+    CHECK(r.cost({5, 25}, {35, 25}) == doctest::Approx(5 * 3 + 25));
+    CHECK(r.cost({35, 25}, {55, 25}) == doctest::Approx(5 + 10 * 1.5 + 5));
+    CHECK(r.cost({50, 5}, {50, 15}) == doctest::Approx(30));
+    // Two points in the swamp south of the clearing: through the clearing, not straight.
+    const PathQuery q{{5, 10}, {95, 10}};
+    const PathResult& path = find_path(p, q);
+    REQUIRE(path.status == SearchStatus::Found);
+    CHECK(path.cost < 0.6 * 90 * 3);
+    double top = 0;
+    for (const Vec2& v : path.points) top = std::max(top, v.y);
+    CHECK(top >= 20);
+    // Its cost is the sum of its legs' weighted lengths.
+    double legs = 0;
+    for (std::size_t i = 1; i < path.points.size(); ++i) legs += r.cost(path.points[i - 1], path.points[i]);
+    CHECK(path.cost == doctest::Approx(legs));
+    // Without weights: the straight line.
+    VisGraphPlanner plain(world, 0, params(false));
+    CHECK(find_path(plain, q).length == doctest::Approx(90));
+    // A container of wall stays an obstacle, not a weighted region.
+    Scenario walled = s;
+    walled.features[1].terrain = *walled.find_terrain("wall");
+    const PlanningWorld walled_world(walled);
+    VisGraphPlanner w(walled_world, 0, params());
+    const visgraph::WeightedRegions none(walled_world, 0, w.map().graph(), 0.05);
+    REQUIRE(none.regions().size() == 1);
+    CHECK(none.regions()[0].factor == 1.5);
   }
-  CHECK(found > 80);
-  CHECK(weighed > 5);
-}
 
-TEST_CASE("the structure view shows the regions and their corners' links, the parameter is listed") {
-  Scenario s = make_empty_scenario(100, 60, 1.0);
-  s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
-  const PlanningWorld world(s);
-  VisGraphPlanner p(world, 0, params());
-  REQUIRE(find_path(p, {{20, 30}, {80, 30}}).status == SearchStatus::Found);
-  struct Count final : StructureVisitor {
-    int regions = 0, links = 0;
-    void edge(const StructureEdge& e) override { links += e.kind == "region link"; }
-    void shape(const StructureShape& sh) override { regions += sh.name == "weighted region"; }
-  } c;
-  p.visit_structure(Box2{{0, 0}, {100, 60}}, c);
-  CHECK(c.regions == 1);
-  CHECK(c.links >= 4);  // the square's sides at least
-  bool listed = false;
-  for (const ParamSpec& spec : find_planner("visgraph")->params) listed = listed || spec.name == "weighted";
-  CHECK(listed);
-}
+  TEST_CASE("with swamps among walls, A* equals Dijkstra and every cost is the sum of its legs") {
+    std::mt19937_64 rng(61);
+    const char* kinds[] = {"swamp", "rough", "forest", "shallow water"};
+    int found = 0, weighed = 0;
+    for (int map = 0; map < 10; ++map) {
+      Scenario s = make_empty_scenario(90, 70, 1.0);
+      for (std::uint32_t k = 0; k < 10; ++k) {
+        const Vec2 lo{double(rng() % 75) + 2, double(rng() % 55) + 2};
+        const Vec2 hi = lo + Vec2{2.0 + double(rng() % 14), 2.0 + double(rng() % 14)};
+        s.features.push_back(area(k + 1, s, k % 3 == 0 ? "wall" : kinds[rng() % 4], lo, hi));
+      }
+      const PlanningWorld world(s);
+      VisGraphPlanner astar(world, 0, params()), dijkstra(world, 0, params(true, true));
+      const visgraph::WeightedRegions regions(world, 0, astar.map().graph(), 0.05);
+      const visgraph::SegmentIndex& index = astar.map().graph().index();
+      for (int q = 0; q < 12; ++q) {
+        const PathQuery query{{double(rng() % 86) + 2, double(rng() % 66) + 2},
+                              {double(rng() % 86) + 2, double(rng() % 66) + 2}};
+        const PathResult a = find_path(astar, query);
+        const PathResult d = find_path(dijkstra, query);
+        CAPTURE(map);
+        CAPTURE(q);
+        REQUIRE(a.status == d.status);
+        if (a.status != SearchStatus::Found) continue;
+        ++found;
+        CHECK(a.cost == doctest::Approx(d.cost).epsilon(1e-9));
+        double legs = 0;
+        for (std::size_t i = 1; i < a.points.size(); ++i) {
+          CHECK(index.visible(a.points[i - 1], a.points[i]));
+          legs += regions.cost(a.points[i - 1], a.points[i]);
+        }
+        CHECK(a.cost == doctest::Approx(legs).epsilon(1e-9));
+        weighed += a.cost > a.length + 1e-6;
+      }
+    }
+    CHECK(found > 80);
+    CHECK(weighed > 5);
+  }
+
+  TEST_CASE("the structure view shows the regions and their corners' links, the parameter is listed") {
+    Scenario s = make_empty_scenario(100, 60, 1.0);
+    s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
+    const PlanningWorld world(s);
+    VisGraphPlanner p(world, 0, params());
+    REQUIRE(find_path(p, {{20, 30}, {80, 30}}).status == SearchStatus::Found);
+    struct Count final : StructureVisitor {
+      int regions = 0, links = 0;
+      void edge(const StructureEdge& e) override { links += e.kind == "region link"; }
+      void shape(const StructureShape& sh) override { regions += sh.name == "weighted region"; }
+    } c;
+    p.visit_structure(Box2{{0, 0}, {100, 60}}, c);
+    CHECK(c.regions == 1);
+    CHECK(c.links >= 4);  // the square's sides at least
+    bool listed = false;
+    for (const ParamSpec& spec : find_planner("visgraph")->params) listed = listed || spec.name == "weighted";
+    CHECK(listed);
+  }
 
 }  // TEST_SUITE

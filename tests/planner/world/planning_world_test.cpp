@@ -9,9 +9,9 @@
 #include <random>
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/core/search.hpp"
 #include "planner/world/planning_world.hpp"
 #include "planner/world/rasterize.hpp"
-#include "planner/core/search.hpp"
 #include "tests/test_maps.hpp"
 
 namespace pathscope {
@@ -21,7 +21,8 @@ namespace {
 Scenario base_scenario(std::mt19937_64& rng, int w, int h) {
   Scenario s = test::ascii_scenario(test::random_rows(rng, w, h, 0.15, true));
   s.classes.push_back(MovementClass{.name = "hover", .radius = 0.4, .speed = 1.0, .amphibious = true});
-  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0] ? std::optional<double>(*t.cost[0] * 0.5 + 0.25) : std::nullopt);
+  for (TerrainType& t : s.terrains)
+    t.cost.push_back(t.cost[0] ? std::optional<double>(*t.cost[0] * 0.5 + 0.25) : std::nullopt);
   return s;
 }
 
@@ -86,15 +87,18 @@ void random_edit(std::mt19937_64& rng, Scenario& s) {
       }
       break;
     case 4:  // delete a feature
-      if (!s.features.empty()) s.features.erase(s.features.begin() + std::ptrdiff_t(rng() % s.features.size()));
+      if (!s.features.empty())
+        s.features.erase(s.features.begin() + std::ptrdiff_t(rng() % s.features.size()));
       break;
     case 5: {  // road
       if (!s.roads.empty() && rng() % 3 == 0) {
         s.roads.erase(s.roads.begin() + std::ptrdiff_t(rng() % s.roads.size()));
       } else {
         const Vec2 a = random_point(rng, s);
-        s.roads.push_back(Road{0, {a, a + Vec2(size(rng) * 2, size(rng)), a + Vec2(size(rng) * 3, -size(rng))},
-                               size(rng) * 0.5, 1.0 + size(rng) * 0.2});
+        s.roads.push_back(Road{0,
+                               {a, a + Vec2(size(rng) * 2, size(rng)), a + Vec2(size(rng) * 3, -size(rng))},
+                               size(rng) * 0.5,
+                               1.0 + size(rng) * 0.2});
       }
       break;
     }
@@ -109,7 +113,8 @@ void random_edit(std::mt19937_64& rng, Scenario& s) {
       break;
     }
     default:  // a change nothing rasterises: a query
-      s.queries.push_back(Query{"", random_point(rng, s), random_point(rng, s), 0, "astar", {}, std::nullopt, {}});
+      s.queries.push_back(
+          Query{"", random_point(rng, s), random_point(rng, s), 0, "astar", {}, std::nullopt, {}});
       break;
   }
 }
@@ -259,7 +264,8 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
     if (info.family != "grid") continue;  // other families test their own dependencies
     Scenario s = base_scenario(rng, 60, 45);
     PlanningWorld world(s);
-    std::unique_ptr<Planner> planner = info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
+    std::unique_ptr<Planner> planner =
+        info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
     std::vector<std::uint64_t> bits;
     for (int round = 0; round < 40; ++round) {
       const PathQuery q{random_point(rng, s), random_point(rng, s)};
@@ -285,7 +291,8 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
         return change.cells.contains(xy.x, xy.y);
       });
       // The dependency's answer is exactly this rule.
-      CHECK(dependency->still_valid(change) == !(touched || world.grid(0).min_multiplier() != min_multiplier));
+      CHECK(dependency->still_valid(change) ==
+            !(touched || world.grid(0).min_multiplier() != min_multiplier));
       if (touched || world.grid(0).min_multiplier() != min_multiplier) continue;
       ++kept_answers;
       const PathResult after = find_path(*planner, q);
@@ -307,12 +314,14 @@ TEST_CASE("planners kept across world updates answer like fresh ones") {
   Scenario s = base_scenario(rng, 40, 30);
   PlanningWorld world(s);
   for (const PlannerInfo& info : planner_registry()) {
-    std::unique_ptr<Planner> kept = info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
+    std::unique_ptr<Planner> kept =
+        info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
     for (int edit = 0; edit < 25; ++edit) {
       random_edit(rng, s);
       REQUIRE_FALSE(world.update(s).rebuilt);
       const PlanningWorld fresh_world(s);
-      std::unique_ptr<Planner> fresh = info.create(QueryContext{fresh_world, 0, std::nullopt, resolve_params(info, {}).value()});
+      std::unique_ptr<Planner> fresh =
+          info.create(QueryContext{fresh_world, 0, std::nullopt, resolve_params(info, {}).value()});
       const PathQuery q{random_point(rng, s), random_point(rng, s)};
       const PathResult a = find_path(*kept, q);
       const PathResult b = find_path(*fresh, q);

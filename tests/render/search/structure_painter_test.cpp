@@ -33,7 +33,8 @@ struct Traced {
   SearchTrace trace;
   PathResult result;
 
-  Traced(Scenario s, const char* name, Vec2 start, Vec2 goal) : world(std::make_unique<PlanningWorld>(std::move(s))) {
+  Traced(Scenario s, const char* name, Vec2 start, Vec2 goal)
+      : world(std::make_unique<PlanningWorld>(std::move(s))) {
     const PlannerInfo* info = find_planner(name);
     REQUIRE(info != nullptr);
     ParamValues values;
@@ -68,7 +69,8 @@ const Box2 kView{{0, 0}, {16, 8}};
 
 TEST_SUITE("render") {
   TEST_CASE("structure: cells, edges and the path's corridor and portals each on their own layer") {
-    Traced t(overlay_map(), "quadtree", test::cell_center(overlay_map(), 0, 0), test::cell_center(overlay_map(), 15, 7));
+    Traced t(overlay_map(), "quadtree", test::cell_center(overlay_map(), 0, 0),
+             test::cell_center(overlay_map(), 15, 7));
     REQUIRE(t.result.status == SearchStatus::Found);
     Count own, path;
     t.planner->visit_structure(kView, own);
@@ -128,10 +130,12 @@ TEST_SUITE("render") {
     CHECK(none.empty());
   }
 
-  TEST_CASE("a picked node's links: exactly the visibility graph's links of that corner, a cell's legal moves") {
+  TEST_CASE(
+      "a picked node's links: exactly the visibility graph's links of that corner, a cell's legal moves") {
     Scenario s = make_empty_scenario(40, 30, 1.0);
     const std::size_t wall = *s.find_terrain("wall");
-    const Vec2 boxes[][2] = {{{5, 5}, {12, 9}}, {{20, 4}, {24, 20}}, {{28, 18}, {35, 26}}, {{8, 16}, {14, 22}}};
+    const Vec2 boxes[][2] = {
+        {{5, 5}, {12, 9}}, {{20, 4}, {24, 20}}, {{28, 18}, {35, 26}}, {{8, 16}, {14, 22}}};
     std::uint32_t id = 1;
     for (const auto& b : boxes) {
       Feature f;
@@ -172,7 +176,8 @@ TEST_SUITE("render") {
   }
 
   TEST_CASE("structure: a grid planner has no path structure") {
-    Traced t(overlay_map(), "astar", test::cell_center(overlay_map(), 0, 0), test::cell_center(overlay_map(), 15, 7));
+    Traced t(overlay_map(), "astar", test::cell_center(overlay_map(), 0, 0),
+             test::cell_center(overlay_map(), 15, 7));
     REQUIRE(t.result.status == SearchStatus::Found);
     DrawList out;
     CHECK(paint_path_structure(*t.planner, LayerSet::all(), out).cells == 0);
@@ -192,12 +197,14 @@ TEST_SUITE("render") {
     for (const auto& c : cases) {
       CHECK(role_layer(c.role, Layer::PlannerAux) == c.layer);
       DrawList out;
-      CHECK(paint_structure_shape({StructureShape::Kind::Links, "links", pts, 0, 0, c.role}, LayerSet::all(), out, 1.0));
+      CHECK(paint_structure_shape({StructureShape::Kind::Links, "links", pts, 0, 0, c.role}, LayerSet::all(),
+                                  out, 1.0));
       CHECK(out.count(c.layer, PrimitiveKind::Line) == 2);
       CHECK(out.count(c.layer, PrimitiveKind::Polygon) == 2);
       CHECK(out.size() == 4);
       DrawList off;
-      CHECK_FALSE(paint_structure_shape({StructureShape::Kind::Links, "links", pts, 0, 0, c.role}, without(c.layer), off, 1.0));
+      CHECK_FALSE(paint_structure_shape({StructureShape::Kind::Links, "links", pts, 0, 0, c.role},
+                                        without(c.layer), off, 1.0));
       CHECK(off.empty());
     }
     // A region polygon is filled and outlined.
@@ -210,7 +217,8 @@ TEST_SUITE("render") {
   }
 
   TEST_CASE("refinement shapes: the step-1 graph and the visibility regions only at their steps") {
-    Traced t(overlay_map(), "quadtree", test::cell_center(overlay_map(), 0, 0), test::cell_center(overlay_map(), 15, 7));
+    Traced t(overlay_map(), "quadtree", test::cell_center(overlay_map(), 0, 0),
+             test::cell_center(overlay_map(), 15, 7));
     REQUIRE(t.result.status == SearchStatus::Found);
     const TraceGeometry geometry = planner_trace_geometry(*t.planner, kView);
     TraceReplay replay(t.trace);
@@ -227,7 +235,8 @@ TEST_SUITE("render") {
       painter.paint(t.trace, replay, geometry, LayerSet::all(), out, params);
       const Refinement* r = replay.refinement();
       const bool final = !replay.path().empty();
-      const std::size_t graph = out.count(Layer::RefinementGraph), region = out.count(Layer::RefinementRegion);
+      const std::size_t graph = out.count(Layer::RefinementGraph),
+                        region = out.count(Layer::RefinementRegion);
       if (step <= expansions || final) {
         // The search, and the final path: no refinement shapes.
         CHECK(graph == 0);
@@ -240,7 +249,8 @@ TEST_SUITE("render") {
         CHECK(graph > 0);
         CHECK(region == 0);
         // Start, goal, both ends and the crossing of every portal.
-        CHECK(out.count(Layer::RefinementGraph, PrimitiveKind::Circle) == 2 + 3 * (t.result.nodes.size() - 1));
+        CHECK(out.count(Layer::RefinementGraph, PrimitiveKind::Circle) ==
+              2 + 3 * (t.result.nodes.size() - 1));
       } else if (r->stage == "visibility region" || r->stage == "last visible point") {
         ++region_steps;
         CHECK(graph == 0);

@@ -163,7 +163,8 @@ TEST_SUITE("render") {
 
   TEST_CASE("sim painter: stuck units are ringed in red and a log entry's point is marked") {
     const Scenario s = sim_painter_scenario();
-    std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}, 0), make_unit(1, {5, 5}, 1), make_unit(2, {8, 8}, 0)};
+    std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}, 0), make_unit(1, {5, 5}, 1),
+                                       make_unit(2, {8, 8}, 0)};
     units[2].alive = false;
     const auto stuck_rings = [](const DrawList& out) {
       std::vector<Vec2> centres;
@@ -434,8 +435,8 @@ TEST_SUITE("render") {
     CHECK_FALSE(LayerSet::defaults().contains(Layer::SimDensity));
     CHECK(layer_from_string("sim_passages") == Layer::SimPassages);
     CHECK(layer_from_string("sim_formation") == Layer::SimFormation);
-    for (const Layer l : {Layer::SimPassages, Layer::SimPaths, Layer::SimPredicted, Layer::SimCollisions, Layer::SimTargets,
-                          Layer::SimFormation}) {
+    for (const Layer l : {Layer::SimPassages, Layer::SimPaths, Layer::SimPredicted, Layer::SimCollisions,
+                          Layer::SimTargets, Layer::SimFormation}) {
       CHECK(LayerSet::defaults().contains(l));
       CHECK_FALSE(map_layers(LayerSet::all(), true).contains(l));
       CHECK_FALSE(map_layers(LayerSet::all(), false).contains(l));

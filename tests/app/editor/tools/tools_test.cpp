@@ -70,8 +70,7 @@ Feature square_polygon(std::uint32_t id) {
 TEST_SUITE("tools") {
   TEST_CASE("the registry lists every tool once, with unique shortcuts") {
     const std::vector<std::string> expected = {"select", "polygon", "rect", "circle", "brush", "region",
-                                               "threat", "ally",    "road", "bridge", "query",
-                                               "units"};
+                                               "threat", "ally",    "road", "bridge", "query", "units"};
     REQUIRE(tool_registry().size() == expected.size());
     std::set<char> keys;
     for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -481,7 +480,9 @@ TEST_SUITE("tools") {
     CHECK(rig.state.selection.empty());
   }
 
-  TEST_CASE("unit orders: a kind change (the inspector's combo) brings the points its kind needs and is one undo step") {
+  TEST_CASE(
+      "unit orders: a kind change (the inspector's combo) brings the points its kind needs and is one undo "
+      "step") {
     Rig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
@@ -489,7 +490,8 @@ TEST_SUITE("tools") {
     }));
     const Vec2 here{80, 60};
     auto set_kind = [&](OrderKind kind) {
-      return rig.doc().apply("Edit unit 7 order", [&](Scenario& e) { tools::set_order_kind(e.units[0].order, kind, here); });
+      return rig.doc().apply("Edit unit 7 order",
+                             [&](Scenario& e) { tools::set_order_kind(e.units[0].order, kind, here); });
     };
     REQUIRE(set_kind(OrderKind::Patrol));
     CHECK(rig.scenario().units[0].order == Order{OrderKind::Patrol, {here, here}, PatrolMode::Loop});
@@ -498,7 +500,8 @@ TEST_SUITE("tools") {
       e.units[0].order.patrol = PatrolMode::BackForth;
     }));
     REQUIRE(set_kind(OrderKind::Waypoints));  // keeps its points (and the patrol mode)
-    CHECK(rig.scenario().units[0].order == Order{OrderKind::Waypoints, {{1, 2}, {3, 4}, {5, 6}}, PatrolMode::BackForth});
+    CHECK(rig.scenario().units[0].order ==
+          Order{OrderKind::Waypoints, {{1, 2}, {3, 4}, {5, 6}}, PatrolMode::BackForth});
     REQUIRE(set_kind(OrderKind::Move));  // keeps the first
     CHECK(rig.scenario().units[0].order.points == std::vector<Vec2>{{1, 2}});
     REQUIRE(set_kind(OrderKind::Stop));
@@ -509,7 +512,9 @@ TEST_SUITE("tools") {
     rig.doc().undo();
     CHECK(rig.scenario().units[0].order == Order{OrderKind::Stop, {}, PatrolMode::BackForth});
     // A move order with no point would be refused by validation; set_order_kind never makes one.
-    const Status refused = rig.doc().apply("Edit", [](Scenario& e) { e.units[0].order = Order{OrderKind::Move, {}, {}}; });
+    const Status refused = rig.doc().apply("Edit", [](Scenario& e) {
+      e.units[0].order = Order{OrderKind::Move, {}, {}};
+    });
     REQUIRE_FALSE(refused);
     CHECK(refused.error().where == "units[0].order.points");
   }
