@@ -55,11 +55,12 @@ install_packages() {
     die "apt-get install failed for: ${missing[*]}"
 }
 
-# configure DIR ARGS...: runs CMake's configure step once per build tree.
+# configure DIR ARGS...: runs CMake's configure step once per build tree (again when an
+# earlier configure stopped before writing the build files, e.g. with packages missing).
 configure() {
   local dir="$1"
   shift
-  if [[ -f "$ROOT/$dir/CMakeCache.txt" ]]; then
+  if [[ -f "$ROOT/$dir/CMakeCache.txt" && -f "$ROOT/$dir/Makefile" ]]; then
     return
   fi
   log "configuring $dir"
