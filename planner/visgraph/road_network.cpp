@@ -1,5 +1,5 @@
 // Roads planned exactly in the visibility graph (seed 004, "Roads": "roads ... have a
-// lower cost"; the issue asks for road vertices, entry and exit points in the same graph).
+// lower cost"): road vertices, entry and exit points live in the same graph as the corners).
 //
 // Pieces: every road segment is cut where it meets another road (both get the same
 // point) and where it meets an obstacle's boundary; the stretches outside the obstacles
