@@ -1,7 +1,7 @@
 #include "planner/scenario/scenario_io.hpp"
 
 // Scenario files: JSON text <-> Scenario, and the semantic checks shared with editing.
-// The format itself is specified in maps/README.md. This file holds the public entry
+// The format itself is specified in docs/formats.md. This file holds the public entry
 // points and the file handling; the work is done in
 //   scenario_json_dom    JSON text -> DOM (duplicate keys, depth limit, positions)
 //   scenario_json_read   DOM -> Scenario (types, unknown fields, names -> indices)

@@ -2,7 +2,7 @@
 
 // Reading, writing and validating scenario files (JSON, format "pathscope-scenario",
 // version 2; version 1 files, which lack the unit simulation's fields, still load). The
-// format is described field by field in maps/README.md.
+// format is described field by field in docs/formats.md.
 
 #include <cstdint>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "planner/scenario/scenario_json_read.hpp"
 
 // Reading scenario JSON: text -> DOM (scenario_json_dom) -> Scenario. The format is
-// specified field by field in maps/README.md.
+// specified field by field in docs/formats.md.
 //
 // [SECTION] Field readers (types, unknown fields, names -> indices)
 // [SECTION] Sections (DOM -> Scenario)

@@ -1,7 +1,7 @@
 #pragma once
 
 // Scenario JSON text -> Scenario: syntax, types, required and unknown fields, and
-// names resolved to indices (format "pathscope-scenario", described in maps/README.md).
+// names resolved to indices (format "pathscope-scenario", described in docs/formats.md).
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 #include "planner/scenario/scenario_json_write.hpp"
 
 // Writing scenario JSON: Scenario -> ordered DOM -> canonical text. The layout rules are
-// the ones scenario_to_json documents; the fields are those of maps/README.md.
+// the ones scenario_to_json documents; the fields are those of docs/formats.md.
 //
 // [SECTION] Canonical text (indentation, inline number arrays, shortest numbers)
 // [SECTION] Values (numbers, points, colours, tile rows)
@@ -331,7 +331,7 @@ OrderedJson viewer_json(const ViewerHints& v) {
   return o;
 }
 
-// The document, fields in the order maps/README.md lists them; empty optional sections
+// The document, fields in the order docs/formats.md lists them; empty optional sections
 // are left out.
 OrderedJson scenario_json(const Scenario& s) {
   OrderedJson root;

@@ -1,7 +1,7 @@
 #include "planner/scenario/scenario_validate.hpp"
 
 // Validation: Scenario -> the first problem, in file order. The checks are the ones
-// maps/README.md lists for each field; they run on loaded scenarios and on edited ones.
+// docs/formats.md lists for each field; they run on loaded scenarios and on edited ones.
 //
 // [SECTION] Field checks (text, numbers, points, ids, names, references)
 // [SECTION] Sections (world, classes, terrains, tiles, features, ..., viewer)
@@ -35,7 +35,7 @@ namespace {
 // [SECTION] Field checks
 // ---------------------------------------------------------------------------------------
 
-// Ranges of version 2's simulation fields (maps/README.md).
+// Ranges of version 2's simulation fields (docs/formats.md).
 constexpr int kMaxPriority = 1000;            // movement_classes[i].priority in [-1000, 1000]
 constexpr double kMinSimDt = 1e-4;            // sim.dt, seconds
 constexpr double kMaxSimDt = 1;               // sim.dt, seconds
