@@ -34,7 +34,7 @@ std::string planner_help() {
 
 int main(int argc, char** argv) {
   using namespace pathscope::app;
-  CLI::App app{"Pathscope: plan, watch and debug unit paths for real-time strategy games"};
+  CLI::App app{"Pathscope: plan, watch and debug unit paths for real-time strategy games", "pathscope"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", std::string("pathscope ") + PATHSCOPE_VERSION,
                        "print \"pathscope VERSION\" and exit");
@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
   edit_cmd->add_flag("--all-layers", edit_bench.all_layers, "draw every layer (heat map and regions too)");
 
   BenchWorldOptions bench_world;
-  auto* bench_group = app.add_subcommand("bench", "benchmarks that print figures for the README");
+  auto* bench_group = app.add_subcommand("bench", "benchmarks that print the figures of docs/benchmarks");
   bench_group->require_subcommand(1);
   auto* bench_world_cmd =
       bench_group->add_subcommand("world", "build and query a big world: time and peak memory per cell");

@@ -4,13 +4,18 @@
 #   scripts/setup.sh [build]        install missing Debian packages, build build/release
 #   scripts/setup.sh run [ARGS...]  ... then open the window (ARGS go to `pathscope open`)
 #   scripts/setup.sh test           ... also build build/asan, run CTest in both
+#   scripts/setup.sh test --quick   ... the unit tier only, in build/release only
+#
+# Test tiers are CTest labels: unit (fast, every tree), sim-long (long simulations),
+# slow (full Moving AI runs), gui (the window under Xvfb). `test` runs every tier in
+# build/release and unit + gui in build/asan (AddressSanitizer + UBSan).
 #
 # Works from any directory and may be run again at will: packages already present are
 # not reinstalled, configured build trees are not reconfigured, builds are incremental.
 set -euo pipefail
 
 readonly PACKAGES=(
-  cmake g++ pkg-config
+  cmake g++ pkg-config clang-format
   libsdl2-dev libimgui-dev libglm-dev doctest-dev nlohmann-json3-dev libstb-dev libcli11-dev
   libpolyclipping-dev libbenchmark-dev librecast-dev
   xvfb xauth xdotool imagemagick openbox
@@ -25,7 +30,7 @@ log() { printf '==> %s\n' "$*"; }
 die() { printf 'setup.sh: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 install_packages() {
@@ -86,18 +91,29 @@ build_asan() {
 
 run_tests() {
   local release=0 asan=0
-  log "ctest: build/release (all tests)"
+  log "ctest: build/release (every tier)"
   (cd "$ROOT/build/release" && ctest --output-on-failure --parallel "$JOBS") || release=$?
-  log "ctest: build/asan (without label slow)"
+  log "ctest: build/asan (tiers unit and gui)"
   (cd "$ROOT/build/asan" && UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
-    ctest --output-on-failure --parallel "$JOBS" -LE slow) || asan=$?
+    ctest --output-on-failure --parallel "$JOBS" -L 'unit|gui') || asan=$?
   local verdict=PASS
   if ((release != 0 || asan != 0)); then
     verdict=FAIL
   fi
-  printf '\nsetup.sh test: %s (release: %s, asan: %s)\n' "$verdict" \
-    "$( ((release == 0)) && echo ok || echo failed)" "$( ((asan == 0)) && echo ok || echo failed)"
+  printf '\nsetup.sh test: %s (release: %s, asan: %s) in %d min %02d s\n' "$verdict" \
+    "$( ((release == 0)) && echo ok || echo failed)" "$( ((asan == 0)) && echo ok || echo failed)" \
+    $((SECONDS / 60)) $((SECONDS % 60))
   [[ "$verdict" == PASS ]]
+}
+
+# The unit tier in build/release: the edit-compile-test loop.
+run_quick_tests() {
+  log "ctest: build/release (tier unit)"
+  local code=0
+  (cd "$ROOT/build/release" && ctest --output-on-failure --parallel "$JOBS" -L unit) || code=$?
+  printf '\nsetup.sh test --quick: %s in %d min %02d s\n' "$( ((code == 0)) && echo PASS || echo FAIL)" \
+    $((SECONDS / 60)) $((SECONDS % 60))
+  return "$code"
 }
 
 main() {
@@ -119,8 +135,15 @@ main() {
     test)
       install_packages
       build_release
-      build_asan
-      run_tests
+      if [[ "${1:-}" == "--quick" ]]; then
+        run_quick_tests
+      elif (($# > 0)); then
+        usage >&2
+        die "unknown option '$1' for test"
+      else
+        build_asan
+        run_tests
+      fi
       ;;
     -h | --help | help)
       usage

@@ -14,7 +14,7 @@ foreach(source IN LISTS sources)
   file(READ "${source}" text)
   # A ';' in the file would split CMake's list; count the names through a stand-in.
   string(REPLACE ";" "<semicolon>" text "${text}")
-  string(REGEX MATCHALL "TEST_CASE\\(\"[^\"]*\"\\)" cases "${text}")
+  string(REGEX MATCHALL "TEST_CASE\\(\"[^\"]*\"" cases "${text}")
   foreach(c IN LISTS cases)
     math(EXPR count "${count} + 1")
     if(c MATCHES "<semicolon>")

@@ -9,11 +9,14 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/benchmark_files.hpp"
 
 using namespace pathscope;
 
 TEST_SUITE("ground_truth") {
-  TEST_CASE("exact planners match the Moving AI optimal lengths on a sample of every map") {
+  TEST_CASE("exact planners match the Moving AI optimal lengths on a sample of every map" *
+            doctest::test_suite("slow")) {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     auto files = collect_scen_files({PATHSCOPE_BENCHMARKS_DIR});
     REQUIRE(files.ok());
     REQUIRE(files->size() == 12);

@@ -11,6 +11,7 @@ using namespace pathscope::movingai_test;
 
 TEST_SUITE("movingai") {
   TEST_CASE("tolerances follow the printed precision: one unit of the last digit, at least 1e-3") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     CHECK(movingai_length_tolerance("371.752") == doctest::Approx(1e-3 + 1e-9).epsilon(1e-12));
     CHECK(movingai_length_tolerance("1007.22") == doctest::Approx(0.01 + 1e-9).epsilon(1e-12));
     CHECK(movingai_length_tolerance("2628.3") == doctest::Approx(0.1 + 1e-9).epsilon(1e-12));

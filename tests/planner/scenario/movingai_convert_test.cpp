@@ -74,6 +74,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("conversion: every benchmark map keeps its characters") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     for (const BenchFile& file : kBenchFiles) {
       CAPTURE(file.map);
       auto map = load_movingai_map(bench_dir() / file.map);
@@ -89,6 +90,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("conversion: problems become A* queries between cell centres") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     auto map = load_movingai_map(bench_dir() / "den312d.map");
     auto problems = load_movingai_scen(bench_dir() / "den312d.map.scen");
     REQUIRE(map.ok());

@@ -33,6 +33,7 @@ Error scen_error(std::string_view text) {
 
 TEST_SUITE("movingai") {
   TEST_CASE("every benchmark map and scenario file parses, with the counts of the README") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     std::size_t total = 0;
     for (const BenchFile& file : kBenchFiles) {
       CAPTURE(file.scen);
@@ -68,6 +69,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("only '.', '@' and 'T' occur in the benchmark maps") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     for (const BenchFile& file : kBenchFiles) {
       auto map = load_movingai_map(bench_dir() / file.map);
       REQUIRE(map.ok());
@@ -78,6 +80,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("the legacy AR0011SR file: version 1.0, space separated, 2 decimals") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     const fs::path path = bench_dir() / "AR0011SR.map.scen";
     auto problems = load_movingai_scen(path);
     REQUIRE_MESSAGE(problems.ok(), problems.error().to_string());
@@ -98,6 +101,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("CRLF scenario file from the benchmark set") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     auto problems = load_movingai_scen(bench_dir() / "random-32-32-20-random-1.scen");
     REQUIRE(problems.ok());
     REQUIRE(problems->size() == 409);
@@ -111,6 +115,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("CRLF, blank lines and a missing final newline in small files") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     auto map = parse_movingai_map("type octile\r\nheight 2\r\nwidth 3\r\nmap\r\n.@.\r\nT..", "crlf.map");
     REQUIRE_MESSAGE(map.ok(), map.error().to_string());
     CHECK(map->name == "crlf");
@@ -153,6 +158,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("start == goal is allowed") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     auto scen = parse_movingai_scen("version 1\n0\tm.map\t4\t4\t1\t2\t1\t2\t0\n", "s.scen");
     REQUIRE(scen.ok());
     REQUIRE(scen->size() == 1);
@@ -199,6 +205,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("collect_scen_files: directories are listed, sorted, files are taken as given") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     auto all = collect_scen_files({bench_dir()});
     REQUIRE_MESSAGE(all.ok(), all.error().to_string());
     REQUIRE(all->size() == 12);
@@ -219,6 +226,7 @@ TEST_SUITE("movingai") {
   }
 
   TEST_CASE("a missing file is an Io error naming the file") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     const fs::path missing = bench_dir() / "no-such.map";
     auto map = load_movingai_map(missing);
     REQUIRE_FALSE(map.ok());

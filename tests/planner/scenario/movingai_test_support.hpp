@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "planner/core/result.hpp"
+#include "tests/benchmark_files.hpp"
 
 namespace pathscope::movingai_test {
 

@@ -154,7 +154,8 @@ TEST_CASE("formation: every unit of a group ordered across open ground arrives a
     CHECK(glm::length(u.position - u.order.points.back()) < 2.5 * hard_radius(sim));
 }
 
-TEST_CASE("formation: a group of 100 through a gap swaps slots on the way in, and every unit arrives") {
+TEST_CASE("formation: a group of 100 through a gap swaps slots on the way in, and every unit arrives" *
+          doctest::test_suite("sim-long")) {
   // The funnel case's 100 units as one group order: the formation fills from the side of
   // the gap, and a unit whose slot lies deep in it swaps with the settled ones in its way.
   Scenario s = funnel_case(100);

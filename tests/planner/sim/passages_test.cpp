@@ -145,7 +145,8 @@ TEST_CASE("passages: two groups crossing through a gap take turns, and all arriv
   CHECK(both_ways_inside == 0);
 }
 
-TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue, and the turn passes") {
+TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue, and the turn passes" *
+          doctest::test_suite("sim-long")) {
   // 40 a side: the waiting side's units all step clear of the way out at times. Its turn
   // must still come (the queue used to start again then, and the first side kept the
   // passage for minutes).
@@ -171,7 +172,8 @@ TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue
   CHECK(sim.counters().hard_overlaps == 0);
 }
 
-TEST_CASE("passages: a crowd going through keeps its turn longer than a trickle") {
+TEST_CASE("passages: a crowd going through keeps its turn longer than a trickle" *
+          doctest::test_suite("sim-long")) {
   // 40 a side: while more than PassageRules::trickle units are inside, the holding side
   // is still granted the passage after the other side has waited turn_seconds (until
   // crowd_turn_seconds); a trickle would have been stopped at turn_seconds.
@@ -198,7 +200,8 @@ TEST_CASE("passages: a crowd going through keeps its turn longer than a trickle"
   CHECK(sim.counters().hard_overlaps == 0);
 }
 
-TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap through one gap") {
+TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap through one gap" *
+          doctest::test_suite("sim-long")) {
   // Each side's goals lie where the other side waits: the waiting side steps off the
   // paths of those coming through (and 6 m round the held passage), or both lock.
   Simulation sim(crossing_case(50));

@@ -129,7 +129,8 @@ TEST_CASE("recording: collisions of a recorded step are the simulation's") {
   CHECK(seen > 0);
 }
 
-TEST_CASE("recording: keyframes plus deltas are compact and any keyframe interval decodes the same") {
+TEST_CASE("recording: keyframes plus deltas are compact and any keyframe interval decodes the same" *
+          doctest::test_suite("sim-long")) {
   const Scenario s = circle_case(100);
   Recorded every = record(s, 300, RecordingLimits{.keyframe_interval = 1});
   Recorded sparse = record(s, 300, RecordingLimits{.keyframe_interval = 64});

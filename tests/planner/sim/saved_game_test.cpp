@@ -71,7 +71,8 @@ UnitFields unit_fields(const nlohmann::json& u) {
 
 }  // namespace
 
-TEST_CASE("saved games: loading at a random step and running on gives the same hashes as never saving") {
+TEST_CASE("saved games: loading at a random step and running on gives the same hashes as never saving" *
+          doctest::test_suite("sim-long")) {
   std::mt19937_64 rng(42);
   for (const Scenario& s : saved_game_cases()) {
     CAPTURE(s.name);

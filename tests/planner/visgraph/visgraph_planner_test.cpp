@@ -10,6 +10,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
+#include "tests/benchmark_files.hpp"
 #include "tests/planner/visgraph/visgraph_test_support.hpp"
 #include "tests/test_maps.hpp"
 
@@ -96,6 +97,7 @@ TEST_SUITE("visgraph") {
   TEST_CASE(
       "on Moving AI maps (radius 0) A* equals Dijkstra, no longer than the octile optimum, no shorter than "
       "the line") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     const auto files = collect_scen_files({PATHSCOPE_BENCHMARKS_DIR});
     REQUIRE(files.ok());
     int checked = 0;

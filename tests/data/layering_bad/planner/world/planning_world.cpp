@@ -1,2 +1,2 @@
-#include "planner/world/planning_world.hpp"
 #include <SDL.h>
+#include "planner/world/planning_world.hpp"

@@ -1,2 +1,2 @@
-#include <imgui.h>
 #include "app/editor/document.hpp"
+#include <imgui.h>
