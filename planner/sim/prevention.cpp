@@ -4,8 +4,9 @@
 // we simply separate the ships by that amount").
 //
 // Hard shapes are circles, or ellipses along the heading (MovementClass::hard_aspect).
-// The overlap of two shapes is measured along the line between their centres: the sum
-// of each shape's extent towards the other, less the distance. Each overlapping pair is
+// The overlap of two shapes is measured along the line between their centres: the
+// distance at which they would touch on that line (the radius of their Minkowski sum
+// towards the other, exact for ellipses at any headings), less the distance. Each overlapping pair is
 // pushed apart by its overlap: a still unit gives way to a mover; otherwise the lower
 // class priority moves, and equals share. A push that would put a unit into a closed
 // cell is taken by the other unit. No unit is pushed more than half its hard radius in
@@ -39,13 +40,16 @@ constexpr double kSlack = 1e-9;      // metres pushed beyond the overlap, so tou
 constexpr double kTolerance = 1e-7;  // overlaps below this are rounding at a contact, left alone
 
 // The overlap of two units' hard shapes along the line between them, and its direction
-// (from a to b).
+// (from a to b): how much farther apart their centres must be, on that line, for the
+// shapes to touch (exact for ellipses of any aspect and heading: hard_contact_distance).
 double overlap(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb, Vec2& n,
                double& dist) {
   const Vec2 d = b.position - a.position;
   dist = glm::length(d);
   n = dist > 1e-12 ? d / dist : Vec2{1, 0};
-  return hard_extent(ma, a.heading, n) + hard_extent(mb, b.heading, -n) - dist;
+  // Farther than the two bounding circles: apart, whatever the headings.
+  if (dist >= ma.hard_radius + mb.hard_radius) return ma.hard_radius + mb.hard_radius - dist;
+  return hard_contact_distance(ma, a.heading, mb, b.heading, n) - dist;
 }
 
 }  // namespace

@@ -111,15 +111,54 @@ MotionState advance(const MotionState& from, const Steer& steer, const Motion& m
   return to;
 }
 
-double hard_extent(const Motion& motion, double heading, Vec2 dir) {
-  if (motion.hard_aspect >= 1) return motion.hard_radius;
-  // Polar radius of an ellipse with semi-axes a (along the heading) and b (across).
+namespace {
+
+// The support point of a hard shape (centred at the origin) in direction u (a unit vector):
+// the point of the shape farthest along u. For an ellipse of semi-axes a (along h) and b
+// (across, along p = h turned a quarter), M = [a h, b p] maps the unit disc onto it, and
+// the support point is M M^T u / |M^T u|.
+Vec2 support(const Motion& motion, Vec2 h, Vec2 u) {
+  if (motion.hard_aspect >= 1) return u * motion.hard_radius;
   const double a = motion.hard_radius;
   const double b = motion.hard_radius * motion.hard_aspect;
-  const Vec2 h = direction(heading);
-  const double c = h.x * dir.x + h.y * dir.y;  // cos of the angle to the heading
-  const double s = h.x * dir.y - h.y * dir.x;  // sin (its sign does not matter)
-  return a * b / std::sqrt(b * b * c * c + a * a * s * s);
+  const Vec2 p{-h.y, h.x};
+  const double c = u.x * h.x + u.y * h.y;
+  const double s = u.x * p.x + u.y * p.y;
+  const double norm = std::sqrt(a * a * c * c + b * b * s * s);
+  return (h * (a * a * c) + p * (b * b * s)) / norm;
+}
+
+}  // namespace
+
+double hard_contact_distance(const Motion& a, double heading_a, const Motion& b, double heading_b, Vec2 dir) {
+  if (a.hard_aspect >= 1 && b.hard_aspect >= 1) return a.hard_radius + b.hard_radius;
+  // B touches A when B's centre is on the boundary of the Minkowski sum A + (-B) = A + B
+  // (ellipses are symmetric). The boundary point of that sum whose outward normal is u is
+  // support_A(u) + support_B(u); we want the one on the ray along dir. Its normal is
+  // within a quarter turn of dir (the sum is convex and holds the origin), and as u turns
+  // counter-clockwise the boundary point does too, so the cross product of dir with it
+  // grows monotonically over that range: bisection on u's angle finds it.
+  const Vec2 ha = direction(heading_a);
+  const Vec2 hb = direction(heading_b);
+  const double base = std::atan2(dir.y, dir.x);
+  auto boundary = [&](double angle) {
+    const Vec2 u{std::cos(angle), std::sin(angle)};
+    return support(a, ha, u) + support(b, hb, u);
+  };
+  double lo = base - 0.5 * std::numbers::pi;
+  double hi = base + 0.5 * std::numbers::pi;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const Vec2 q = boundary(mid);
+    const double cross = dir.x * q.y - dir.y * q.x;
+    if (cross < 0) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  const Vec2 q = boundary(0.5 * (lo + hi));
+  return q.x * dir.x + q.y * dir.y;
 }
 
 }  // namespace pathscope::sim

@@ -62,8 +62,10 @@ inline double stopping_distance(double speed, double deceleration) {
   return speed * speed / (2 * deceleration);
 }
 
-/// A unit's hard radius towards `dir` (a unit vector): its hard circle, or its ellipse
-/// (the radius along the heading, times hard_aspect across it).
-double hard_extent(const Motion& motion, double heading, Vec2 dir);
+/// The distance between two units' centres, along `dir` (a unit vector from a to b), at
+/// which their hard shapes touch: closer, they overlap; farther, they are apart. Exact for
+/// circles and ellipses of any aspect and heading (the radius of the shapes' Minkowski
+/// sum towards `dir`), to about 1e-12 of the radii. Metres.
+double hard_contact_distance(const Motion& a, double heading_a, const Motion& b, double heading_b, Vec2 dir);
 
 }  // namespace pathscope::sim

@@ -64,19 +64,28 @@ TEST_CASE("steer_along measures the rest of the path, as far as asked") {
   CHECK(s.stop_distance <= 9.0);
 }
 
-TEST_CASE("headings turn counter-clockwise on screen (y down) and hard extents follow the ellipse") {
+TEST_CASE("headings turn counter-clockwise on screen (y down)") {
   CHECK(direction(0).x == doctest::Approx(1));
   CHECK(direction(std::numbers::pi / 2).y == doctest::Approx(-1));  // up on screen
   CHECK(heading_of({0, 1}) == doctest::Approx(-std::numbers::pi / 2));
-  Motion m;
-  m.hard_radius = 2;
-  m.hard_aspect = 0.5;
-  CHECK(hard_extent(m, 0, {1, 0}) == doctest::Approx(2));  // along the heading
-  CHECK(hard_extent(m, 0, {0, 1}) == doctest::Approx(1));  // across
-  const Vec2 diag{std::sqrt(0.5), std::sqrt(0.5)};
-  CHECK(hard_extent(m, 0, diag) == doctest::Approx(2 * 1 / std::sqrt(0.5 * 1 + 0.5 * 4)));
-  m.hard_aspect = 1;
-  CHECK(hard_extent(m, 1.234, diag) == 2);
+}
+
+TEST_CASE("hard contact distances of circles add up, of ellipses follow the axes") {
+  Motion circle;
+  circle.hard_radius = 0.7;
+  Motion ellipse;
+  ellipse.hard_radius = 2;
+  ellipse.hard_aspect = 0.5;
+  CHECK(hard_contact_distance(circle, 0.3, circle, 2.0, {0, 1}) == doctest::Approx(1.4));
+  // Two ellipses along x, one beside the other: along x their major axes touch, across
+  // their minor ones.
+  CHECK(hard_contact_distance(ellipse, 0, ellipse, 0, {1, 0}) == doctest::Approx(4));
+  CHECK(hard_contact_distance(ellipse, 0, ellipse, 0, {0, 1}) == doctest::Approx(2));
+  // One along x, one across: along x the first's major and the second's minor axis.
+  CHECK(hard_contact_distance(ellipse, 0, ellipse, std::numbers::pi / 2, {1, 0}) == doctest::Approx(3));
+  CHECK(hard_contact_distance(ellipse, std::numbers::pi / 2, ellipse, 0, {-1, 0}) == doctest::Approx(3));
+  // A circle beside an ellipse: the circle's radius plus the ellipse's semi-axis.
+  CHECK(hard_contact_distance(circle, 0, ellipse, 0, {0, -1}) == doctest::Approx(1.7));
 }
 
 TEST_CASE("resolve_motion derives absent limits from the radius and speed") {
