@@ -150,7 +150,7 @@ pathscope_cli_test(bench_grid_bad_warthog 1 "--warthog: .*no_such_warthog.* exit
 
 # `pathscope simulate`: the run's figures, one JSON object; the same state hash in every
 # build (release and sanitizers run this same test); bad files named.
-pathscope_cli_test(simulate_json 0 "\"steps\":300,.*\"units\":16,.*\"hard_overlaps\":0,.*\"tunnelled\":0,.*\"state_hash\":\"[0-9a-f]+\",\"micros_per_unit_step\""
+pathscope_cli_test(simulate_json 0 "\"steps\":300,.*\"units\":16,.*\"hard_overlaps\":0,.*\"tunnelled\":0,\"inside_walls\":0,.*\"state_hash\":\"[0-9a-f]+\",\"micros_per_unit_step\""
                    ${PS} simulate maps/sim_bridge.json --steps 300 --json)
 # The golden state hash: the simulation's whole state after 300 fixed steps of
 # maps/sim_bridge.json, equal in release and sanitizer builds. Any change to what the

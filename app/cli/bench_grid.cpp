@@ -23,8 +23,11 @@
 
 #include <sys/wait.h>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/world/planning_world.hpp"
@@ -240,5 +243,29 @@ int run_bench_grid(const BenchGridOptions& options) {
   }
   return kExitOk;
 }
+
+namespace {
+
+CliRunner add_bench_grid_options(CLI::App& command) {
+  auto options = std::make_shared<BenchGridOptions>();
+  command.add_option("paths", options->paths, ".scen files or folders")->required();
+  command.add_option("--planner", options->planners, "grid planners to time (repeatable, or a,b)")
+      ->delimiter(',');
+  command.add_option("--warthog", options->warthog,
+                     "warthog-core's `warthog` binary, run on the same problems");
+  command.add_option("--limit", options->limit, "at most N problems per .scen file");
+  command.add_option("--repeat", options->repeat, "runs per problem (the fastest counts)")
+      ->check(CLI::Range(1, 1000));
+  command.add_option("--max-ratio", options->max_ratio, "inexact planners: allowed length / optimal length");
+  command.add_option("--param", options->params,
+                     "planner parameter, name=value, for the planners that have it (repeatable)");
+  return [options] { return run_bench_grid(*options); };
+}
+
+}  // namespace
+
+const CliCommand kBenchGridCommand{"bench grid",
+                                   "grid planners on Moving AI problems, side by side with warthog-core's A*",
+                                   add_bench_grid_options};
 
 }  // namespace pathscope::app

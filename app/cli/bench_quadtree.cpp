@@ -15,6 +15,8 @@
 //     added and removed at --edits places; each update of the tree and links (regions
 //     included) against a full rebuild from the same grid, medians and their ratio, and
 //     whether the updated structure equals the rebuilt one.
+// The figures that need the quadtree's internals (build and update) come from the family
+// itself (planner/quadtree/quadtree_bench.hpp); the queries go through the registry.
 // Times are wall-clock and vary from run to run; nothing is checked against a target.
 
 #include <malloc.h>
@@ -25,19 +27,17 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <numbers>
-#include <random>
 #include <string>
-#include <unordered_map>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "planner/core/planner_registry.hpp"
-#include "planner/quadtree/quadtree_links.hpp"
-#include "planner/quadtree/quadtree_map.hpp"
-#include "planner/quadtree/region_insertion.hpp"
+#include "planner/quadtree/quadtree_bench.hpp"
 #include "planner/scenario/movingai_check.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
@@ -48,7 +48,6 @@ namespace pathscope::app {
 namespace {
 
 using bench::Clock;
-using bench::median;
 using bench::ms_since;
 using bench::stat;
 
@@ -72,50 +71,20 @@ double time_query(Planner& planner, const PathQuery& q, int repeat, PathResult& 
 
 // The leaves and links of one class: counts and build time (the fastest of `repeat`).
 void print_structure(const PlanningWorld& world, std::size_t c, int repeat) {
-  const CostGrid& grid = world.grid(c);
-  double tree_ms = 0, links_ms = 0;
-  for (int i = 0; i < repeat; ++i) {
-    const Clock::time_point t0 = Clock::now();
-    const Quadtree tree(grid);
-    const double t = ms_since(t0);
-    const Clock::time_point t1 = Clock::now();
-    const QuadLinks links(tree);
-    const double l = ms_since(t1);
-    if (i == 0 || t + l < tree_ms + links_ms) tree_ms = t, links_ms = l;
-  }
-  const QuadtreeMap& map = QuadtreeMap::of(world, c);
-  const std::size_t leaves = map.tree().leaf_count(), cells = grid.cell_count();
-  std::printf("  class %s: leaves %zu, uniform cells %zu, cells per leaf %.2f\n",
-              world.scenario().classes[c].name.c_str(), leaves, cells,
-              leaves ? double(cells) / double(leaves) : 0.0);
+  const QuadtreeBuildFigures f = measure_quadtree_build(world, c, repeat, bench::now_ns);
+  const std::string& name = world.scenario().classes[c].name;
+  std::printf("  class %s: leaves %zu, uniform cells %zu, cells per leaf %.2f\n", name.c_str(), f.leaves,
+              f.cells, f.leaves ? double(f.cells) / double(f.leaves) : 0.0);
   std::printf(
       "  class %s: links %zu (one-way %zu), regions %u, build %.3f ms (tree %.3f ms, links %.3f ms)\n",
-      world.scenario().classes[c].name.c_str(), map.links().link_count(), map.links().one_way_count(),
-      map.links().region_count(), tree_ms + links_ms, tree_ms, links_ms);
+      name.c_str(), f.links, f.one_way_links, f.regions, f.tree_ms + f.links_ms, f.tree_ms, f.links_ms);
   // Seed 000's own construction, inserting the scenario's regions top-down: its time, and
   // whether it gives the same leaves.
-  double insertion_ms = 0;
-  RegionInsertionStats stats;
-  std::vector<QuadLeaf> inserted;
-  for (int i = 0; i < repeat; ++i) {
-    const Clock::time_point t0 = Clock::now();
-    inserted = build_by_region_insertion(world.scenario(), grid, &stats);
-    const double t = ms_since(t0);
-    if (i == 0 || t < insertion_ms) insertion_ms = t;
-  }
-  bool same = inserted.size() == leaves;
-  for (const QuadLeaf& l : inserted) {
-    if (!same) break;
-    const std::uint32_t id = map.tree().leaf_at_cell(l.x, l.y);
-    const QuadLeaf& b = map.tree().leaf(id);
-    same = id != Quadtree::kNoLeaf && b.x == l.x && b.y == l.y && b.size == l.size &&
-           b.multiplier == l.multiplier && b.key == l.key;
-  }
   std::printf(
       "  class %s: region insertion (seed 000's top-down build) %.3f ms: %zu regions, %zu splits, %zu cells "
       "decided one by one, %zu merges; same leaves as the bottom-up build: %s\n",
-      world.scenario().classes[c].name.c_str(), insertion_ms, stats.regions, stats.splits,
-      stats.cell_decisions, stats.merges, same ? "yes" : "NO");
+      name.c_str(), f.insertion_ms, f.insertion_regions, f.insertion_splits, f.insertion_cell_decisions,
+      f.insertion_merges, f.insertion_same ? "yes" : "NO");
 }
 
 // Quadtree against A* on every query of the scenario.
@@ -227,109 +196,27 @@ Scenario scaled(const Scenario& s, int side) {
 
 // Incremental update against a full rebuild, on `s` scaled to `side` cells.
 int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
-  Scenario s = scaled(source, options.side);
+  const Scenario s = scaled(source, options.side);
   if (Status ok = validate_scenario(s); !ok)
     return fail("the scenario scaled to " + std::to_string(options.side) +
                 " cells: " + ok.error().to_string());
-  std::size_t wall = s.terrains.size();
-  for (std::size_t t = 0; t < s.terrains.size() && wall == s.terrains.size(); ++t) {
-    if (!s.terrains[t].cost[0]) wall = t;
-  }
-  if (wall == s.terrains.size()) {
+  const QuadtreeUpdateFigures f = time_quadtree_update(s, options.edits, bench::now_ns);
+  if (!f.timed) {
     std::printf("  update: skipped (no terrain is impassable for class %s)\n", s.classes[0].name.c_str());
     return kExitOk;
   }
-  PlanningWorld world(s);
-  const CostGrid& grid = world.grid(0);
-  const double cells = double(grid.cell_count());
-  const double radius = std::sqrt(0.01 * cells / std::numbers::pi) * s.world.cell_size;
-  Quadtree tree(grid);
-  QuadLinks links(tree);
-  std::mt19937_64 rng(s.seed);
-  std::uniform_real_distribution<double> ux(radius, s.world.width - radius),
-      uy(radius, s.world.height - radius);
-  std::vector<double> tree_ms, links_ms, regions_ms, inc_ms, full_ms, world_ms;
-  double changed_cells = 0;
-  bool same = true;
-  std::uint32_t next_id = 1;
-  for (const Feature& f : s.features) next_id = std::max(next_id, f.id + 1);
-  for (int e = 0; e < 2 * options.edits; ++e) {
-    if (e % 2 == 0) {
-      Feature f;
-      f.id = next_id;
-      f.name = "bench circle";
-      f.terrain = wall;
-      f.shape.kind = ShapeKind::Circle;
-      f.shape.center = Vec2{ux(rng), uy(rng)};
-      f.shape.radius = radius;
-      s.features.push_back(f);
-    } else {
-      s.features.pop_back();
-    }
-    const Clock::time_point t0 = Clock::now();
-    const WorldChange change = world.update(s);
-    world_ms.push_back(ms_since(t0));
-    changed_cells += double(change.cells.width()) * change.cells.height();
-
-    const Clock::time_point t1 = Clock::now();
-    const QuadtreeEdit edit = tree.update(grid, change.cells);
-    const double t_tree = ms_since(t1);
-    const Clock::time_point t2 = Clock::now();
-    links.update_links(tree, edit);
-    const Clock::time_point t3 = Clock::now();
-    links.update_regions(tree, edit);
-    const double t_regions = ms_since(t3);
-    const double t_links = ms_since(t2);
-    regions_ms.push_back(t_regions);
-    tree_ms.push_back(t_tree);
-    links_ms.push_back(t_links);
-    inc_ms.push_back(t_tree + t_links);
-
-    const Clock::time_point t4 = Clock::now();
-    const Quadtree fresh(grid);
-    const QuadLinks fresh_links(fresh);
-    full_ms.push_back(ms_since(t4));
-    same = same && fresh.leaf_count() == tree.leaf_count() &&
-           fresh_links.link_count() == links.link_count() &&
-           fresh_links.region_count() == links.region_count();
-    // Leaf by leaf, matched by corner (ids differ); links by their targets' corners;
-    // regions the same partition (labels may differ): a one-to-one map between labels.
-    std::unordered_map<std::uint32_t, std::uint32_t> to_updated, to_fresh;
-    for (std::uint32_t i = 0; same && i < fresh.leaf_slots(); ++i) {
-      const std::uint32_t j = tree.leaf_at_corner(fresh.corner(i));
-      if (j == Quadtree::kNoLeaf) {
-        same = false;
-        break;
-      }
-      const QuadLeaf& a = fresh.leaf(i);
-      const QuadLeaf& b = tree.leaf(j);
-      const auto fo = fresh_links.out(i), uo = links.out(j);
-      same = a.x == b.x && a.y == b.y && a.size == b.size && a.multiplier == b.multiplier && a.key == b.key &&
-             fo.size() == uo.size();
-      for (std::size_t k = 0; same && k < fo.size(); ++k) {
-        same = fresh.corner(fo[k].to) == tree.corner(uo[k].to) && fo[k].a == uo[k].a && fo[k].b == uo[k].b &&
-               fo[k].one_way == uo[k].one_way;
-      }
-      const std::uint32_t rf = fresh_links.region(i), ru = links.region(j);
-      same = same && (rf == QuadLinks::kNoRegion) == (ru == QuadLinks::kNoRegion) &&
-             to_updated.emplace(rf, ru).first->second == ru && to_fresh.emplace(ru, rf).first->second == rf;
-    }
-  }
-  const double inc = median(inc_ms), full = median(full_ms);
   std::printf(
       "  update: %d x %d cells, %zu leaves, a circle of %s covering %.2f%% of the map added and removed at "
       "%d places "
       "(%.0f cells re-read per update)\n",
-      grid.width(), grid.height(), tree.leaf_count(), s.terrains[wall].name.c_str(),
-      100.0 * std::numbers::pi * radius * radius / (s.world.width * s.world.height), options.edits,
-      changed_cells / (2.0 * options.edits));
+      f.width, f.height, f.leaves, f.wall_terrain.c_str(), f.covered_pct, options.edits, f.cells_per_update);
   std::printf(
       "  update: incremental %.3f ms (tree %.3f ms, links %.3f ms, of which regions %.3f ms); "
       "full rebuild %.3f ms; rebuild / incremental %.1fx; world update %.3f ms (medians of %d)\n",
-      inc, median(tree_ms), median(links_ms), median(regions_ms), full, inc > 0 ? full / inc : 0.0,
-      median(world_ms), 2 * options.edits);
-  std::printf("  update: equal to a full rebuild: %s\n", same ? "yes" : "NO");
-  return same ? kExitOk : kExitFailed;
+      f.incremental_ms, f.tree_ms, f.links_ms, f.regions_ms, f.rebuild_ms,
+      f.incremental_ms > 0 ? f.rebuild_ms / f.incremental_ms : 0.0, f.world_ms, f.updates);
+  std::printf("  update: equal to a full rebuild: %s\n", f.equal ? "yes" : "NO");
+  return f.equal ? kExitOk : kExitFailed;
 }
 
 int bench_scenario(const std::string& label, const Scenario& s, const ParamValues& qt_params,
@@ -411,5 +298,30 @@ int run_bench_quadtree(const BenchQuadtreeOptions& options) {
   if (!loaded) return fail(loaded.error().to_string());
   return bench_scenario(std::filesystem::path(path).filename().string(), *loaded, *qt_params, options);
 }
+
+namespace {
+
+CliRunner add_bench_quadtree_options(CLI::App& command) {
+  auto options = std::make_shared<BenchQuadtreeOptions>();
+  command.add_option("file", options->scenario_path, "scenario JSON or .map (default: maps/armada.json)");
+  command.add_option("--movingai", options->movingai_path,
+                     "instead: a Moving AI .scen file or a folder of them");
+  command.add_option("--queries", options->queries, "Moving AI problems per map, spread over the file")
+      ->check(CLI::Range(0, 100000));
+  command.add_option("--repeat", options->repeat, "runs per timing (the fastest counts)")
+      ->check(CLI::Range(1, 1000));
+  command.add_option("--side", options->side, "cells per side of the map the update is timed on")
+      ->check(CLI::Range(8, 8192));
+  command.add_option("--edits", options->edits, "places of the 1% circle for the update timing (0 = none)")
+      ->check(CLI::Range(0, 10000));
+  command.add_option("--param", options->params, "the quadtree planner's parameter, name=value (repeatable)");
+  return [options] { return run_bench_quadtree(*options); };
+}
+
+}  // namespace
+
+const CliCommand kBenchQuadtreeCommand{"bench quadtree",
+                                       "quadtree leaves, links, queries against A*, update against rebuild",
+                                       add_bench_quadtree_options};
 
 }  // namespace pathscope::app

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,13 @@ using Clock = std::chrono::steady_clock;
 /// Milliseconds since `t0`.
 inline double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// Nanoseconds on the steady clock: the clock the planner's benchmark figures are timed
+/// with (BenchClock).
+inline std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
 }
 
 /// The median of `v` (the upper one of an even count); 0 when empty.

@@ -27,12 +27,16 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/scenario_io.hpp"
@@ -282,5 +286,34 @@ int run_bench_tactical(const BenchTacticalOptions& options) {
   }
   return bench_placements(*base, options.placements, options.seed, options.dump_dir);
 }
+
+namespace {
+
+CliRunner add_bench_tactical_options(CLI::App& command) {
+  auto options = std::make_shared<BenchTacticalOptions>();
+  command.add_option("files", options->scenario_paths,
+                     "scenarios for the table (default: maps/tactical_*.json)");
+  command.add_option("--repeat", options->repeat, "runs per timing (the fastest counts)")
+      ->check(CLI::Range(1, 1000));
+  command.add_option("--placements", options->placements, "random placements per agent count (0 = none)")
+      ->check(CLI::Range(0, 1000000));
+  command.add_option("--nodes", options->nodes, "cells of the placements' field")
+      ->check(CLI::IsMember({512, 2048, 8192}));
+  command.add_option("--seed", options->seed, "seed of the placements");
+  command.add_option(
+      "--dump", options->dump_dir,
+      "folder: save the placements an inexact mode leaves over 10% above the optimum as scenarios");
+  command.add_option(
+      "--param", options->params,
+      "planner parameter for every mode, name=value (c1, c2, fading, occlusion, weight, corridor)");
+  return [options] { return run_bench_tactical(*options); };
+}
+
+}  // namespace
+
+const CliCommand kBenchTacticalCommand{
+    "bench tactical",
+    "tactical planner: seed 001's tables in three modes, BSTS sub-optimality over random placements",
+    add_bench_tactical_options};
 
 }  // namespace pathscope::app

@@ -28,8 +28,11 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "planner/scenario/movingai_check.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
@@ -394,5 +397,32 @@ int run_bench_visgraph(const BenchVisgraphOptions& options) {
   if (!options.movingai_path.empty()) return bench_movingai(options);
   return bench_rectangles(options);
 }
+
+namespace {
+
+CliRunner add_bench_visgraph_options(CLI::App& command) {
+  auto options = std::make_shared<BenchVisgraphOptions>();
+  command.add_option("--movingai", options->movingai_path,
+                     "instead of random rectangles: a Moving AI .scen file or a folder of them");
+  command.add_option("--corners", options->corners, "random rectangle maps of about N corners (repeatable)")
+      ->check(CLI::Range(4, 1000000));
+  command.add_option("--queries", options->queries, "queries per map")->check(CLI::Range(0, 100000));
+  command.add_option("--seed", options->seed, "seed of the random maps and queries");
+  command
+      .add_option("--edits", options->edits,
+                  "buildings placed and destroyed per random map, update against rebuild")
+      ->check(CLI::Range(0, 10000));
+  command.add_option(
+      "--roads", options->road_paths,
+      "instead: on this scenario, random queries with roads off, the road pass and exact roads (repeatable)");
+  return [options] { return run_bench_visgraph(*options); };
+}
+
+}  // namespace
+
+const CliCommand kBenchVisgraphCommand{
+    "bench visgraph",
+    "visibility graph: build time by corners, query time, lengths against the octile optimum",
+    add_bench_visgraph_options};
 
 }  // namespace pathscope::app

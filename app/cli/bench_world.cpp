@@ -19,7 +19,10 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/scenario_validate.hpp"
@@ -116,5 +119,21 @@ int run_bench_world(const BenchWorldOptions& options) {
               peak / cells, rss_before / 1e6);
   return kExitOk;
 }
+
+namespace {
+
+CliRunner add_bench_world_options(CLI::App& command) {
+  auto options = std::make_shared<BenchWorldOptions>();
+  command.add_option("file", options->scenario_path,
+                     "scenario whose items to use (default: maps/default.json)");
+  command.add_option("--size", options->size, "world side in cells")->check(CLI::Range(1, 8192));
+  command.add_option("--classes", options->classes, "movement classes queried (the first K)");
+  return [options] { return run_bench_world(*options); };
+}
+
+}  // namespace
+
+const CliCommand kBenchWorldCommand{
+    "bench world", "build and query a big world: time and peak memory per cell", add_bench_world_options};
 
 }  // namespace pathscope::app

@@ -17,7 +17,10 @@
 #include <thread>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/sim/expectations.hpp"
 #include "planner/world/belief.hpp"
@@ -242,5 +245,20 @@ int run_check(const CheckOptions& options) {
       files.size(), rows - nothing, passed, failed, nothing, total_ms / 1000.0, jobs, jobs == 1 ? "" : "s");
   return failed > 0 ? kExitFailed : kExitOk;
 }
+
+namespace {
+
+CliRunner add_check_options(CLI::App& command) {
+  auto options = std::make_shared<CheckOptions>();
+  command.add_option("dir", options->dir, "folder of scenario JSON files")->required();
+  command.add_option("--jobs", options->jobs, "threads (default: every core)")->check(CLI::Range(1, 1024));
+  return [options] { return run_check(*options); };
+}
+
+}  // namespace
+
+const CliCommand kCheckCommand{
+    "check", "run every scenario in a folder: searches with expected_length, simulations with expect blocks",
+    add_check_options};
 
 }  // namespace pathscope::app

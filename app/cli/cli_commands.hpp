@@ -1,12 +1,17 @@
 #pragma once
 
 // The headless sub-commands of `pathscope`. Each returns the process exit code:
-// 0 success, 1 a failed check or bad input (after printing why), 2 bad usage.
+// 0 success, 1 a failed check or bad input (after printing why), 2 bad usage. Their
+// command lines are entries of the table of commands (command_table.hpp), each defined
+// in the command's own file.
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "planner/core/default_planner.hpp"
 #include "planner/core/result.hpp"
 #include "planner/scenario/scenario.hpp"
 
@@ -30,7 +35,7 @@ struct SolveOptions {
 /// Options of `pathscope movingai`.
 struct MovingAiOptions {
   std::vector<std::string> paths;  ///< .scen files or folders of them.
-  std::string planner = "astar";
+  std::string planner = kDefaultPlanner;
   std::vector<std::string> params;
   double max_ratio = 1.0;  ///< For inexact planners: allowed length / optimum.
   bool json = false;
@@ -136,13 +141,13 @@ struct BenchTacticalOptions {
 
 /// Options of `pathscope bench grid` (app/cli/bench_grid.cpp).
 struct BenchGridOptions {
-  std::vector<std::string> paths;                 ///< .scen files or folders of them.
-  std::vector<std::string> planners = {"astar"};  ///< Grid planners to time.
-  std::string warthog;                            ///< Path of warthog-core's `warthog` binary ("" = none).
-  std::size_t limit = 0;                          ///< > 0: at most this many problems per .scen file.
-  int repeat = 3;                                 ///< Runs per problem; the fastest counts.
-  double max_ratio = 1.0;                         ///< For inexact planners: allowed length / optimum.
-  std::vector<std::string> params;                ///< name=value, for the planners that declare the name.
+  std::vector<std::string> paths;                         ///< .scen files or folders of them.
+  std::vector<std::string> planners = {kDefaultPlanner};  ///< Grid planners to time.
+  std::string warthog;              ///< Path of warthog-core's `warthog` binary ("" = none).
+  std::size_t limit = 0;            ///< > 0: at most this many problems per .scen file.
+  int repeat = 3;                   ///< Runs per problem; the fastest counts.
+  double max_ratio = 1.0;           ///< For inexact planners: allowed length / optimum.
+  std::vector<std::string> params;  ///< name=value, for the planners that declare the name.
 };
 
 int run_solve(const SolveOptions& options);
@@ -162,5 +167,13 @@ Result<Scenario> load_any_scenario(const std::string& path);
 
 /// Parses "name=value" strings into planner parameters (sorted by name).
 Result<std::vector<PlannerParam>> parse_param_overrides(const std::vector<std::string>& items);
+
+/// A picture's size in pixels from "WxH" (a --size option), each side in 1..16384;
+/// nullopt for anything else.
+std::optional<std::array<int, 2>> parse_pixel_size(const std::string& text);
+
+/// The help of a --planner option: every registered planner with its summary, and each
+/// of its parameters with default, range and description.
+std::string planner_help();
 
 }  // namespace pathscope::app

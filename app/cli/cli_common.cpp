@@ -1,8 +1,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 #include "app/cli/cli_commands.hpp"
+#include "planner/core/planner_registry.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
@@ -33,6 +35,28 @@ Result<std::vector<PlannerParam>> parse_param_overrides(const std::vector<std::s
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
+}
+
+std::optional<std::array<int, 2>> parse_pixel_size(const std::string& text) {
+  int w = 0, h = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w <= 0 || h <= 0 || w > 16384 || h > 16384)
+    return std::nullopt;
+  return std::array<int, 2>{w, h};
+}
+
+std::string planner_help() {
+  std::string help = "planner name:";
+  for (const PlannerInfo& p : planner_registry()) {
+    help += "\n  " + p.name + ": " + p.summary;
+    for (const ParamSpec& s : p.params) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "\n      %s = %g in [%g, %g]: %s", s.name.c_str(), s.default_value,
+                    s.min_value, s.max_value, s.description.c_str());
+      help += buf;
+    }
+  }
+  return help;
 }
 
 }  // namespace pathscope::app

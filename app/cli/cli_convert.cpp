@@ -3,9 +3,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "planner/scenario/movingai_check.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
@@ -58,5 +62,22 @@ int run_convert(const ConvertOptions& options) {
               map->width, map->height, scenario.terrains.size(), scenario.queries.size());
   return kExitOk;
 }
+
+namespace {
+
+CliRunner add_convert_options(CLI::App& command) {
+  auto options = std::make_shared<ConvertOptions>();
+  command.add_option("in", options->in_map, "Moving AI .map")->required();
+  command.add_option("out", options->out_json, "scenario JSON to write")->required();
+  command.add_option("--scen", options->scen, "add problems of this .scen file as queries");
+  command.add_option("--max-queries", options->max_queries, "at most N queries from --scen");
+  command.add_option("--pick", options->pick, "which problems: first (shortest), spread or longest");
+  return [options] { return run_convert(*options); };
+}
+
+}  // namespace
+
+const CliCommand kConvertCommand{"convert", "convert a Moving AI .map into a scenario JSON",
+                                 add_convert_options};
 
 }  // namespace pathscope::app

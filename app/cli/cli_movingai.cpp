@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/movingai_check.hpp"
 #include "planner/scenario/movingai_convert.hpp"
@@ -175,5 +177,23 @@ int run_movingai(const MovingAiOptions& options) {
   }
   return total.mismatches > 0 ? kExitFailed : kExitOk;
 }
+
+namespace {
+
+CliRunner add_movingai_options(CLI::App& command) {
+  auto options = std::make_shared<MovingAiOptions>();
+  command.add_option("paths", options->paths, ".scen files or folders")->required();
+  command.add_option("--planner", options->planner, planner_help());
+  command.add_option("--param", options->params, "planner parameter override, name=value (repeatable)");
+  command.add_option("--max-ratio", options->max_ratio, "inexact planners: allowed length / optimal length");
+  command.add_option("--limit", options->limit, "at most N problems per .scen file");
+  command.add_flag("--json", options->json, "one JSON object per problem, then a summary object");
+  return [options] { return run_movingai(*options); };
+}
+
+}  // namespace
+
+const CliCommand kMovingAiCommand{"movingai", "check and time a planner on Moving AI .scen problems",
+                                  add_movingai_options};
 
 }  // namespace pathscope::app

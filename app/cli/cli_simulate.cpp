@@ -1,5 +1,7 @@
 // `pathscope simulate FILE`: runs a scenario's units headless (planner/sim) and reports
-// the run's figures; `pathscope bench sim`: the generated standard cases.
+// the run's figures; `pathscope bench sim`: the generated standard cases. Overlaps,
+// tunnelling, units inside walls and goal errors are the referee's (sim/sim_referee.hpp),
+// which checks every step with code of its own, not the simulation's counters.
 
 #include <algorithm>
 #include <chrono>
@@ -8,16 +10,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <system_error>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
@@ -25,6 +30,7 @@
 #include "planner/sim/expectations.hpp"
 #include "planner/sim/recording.hpp"
 #include "planner/sim/sim_cases.hpp"
+#include "planner/sim/sim_referee.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/stuck_detector.hpp"
 #include "planner/sim/stuck_repro.hpp"
@@ -57,9 +63,9 @@ struct RunFigures {
 };
 
 // Runs until `max_steps`, or (until_arrived) every ordered unit has arrived, or
-// `after_step` (if any) says to stop.
-RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_arrived,
-               const std::function<bool()>& after_step = {}) {
+// `after_step` (if any) says to stop. The referee checks every step.
+RunFigures run(sim::Simulation& simulation, sim::SimReferee& referee, std::uint64_t max_steps,
+               bool until_arrived, const std::function<bool()>& after_step = {}) {
   simulation.set_clock(now_ns);
   RunFigures f;
   std::uint64_t unit_steps = 0;
@@ -69,6 +75,7 @@ RunFigures run(sim::Simulation& simulation, std::uint64_t max_steps, bool until_
       break;
     unit_steps += simulation.unit_count();
     simulation.step();
+    referee.check_step(simulation);
     if (after_step && after_step()) break;
   }
   f.steps = simulation.step_count();
@@ -269,7 +276,8 @@ int run_simulate(const SimulateOptions& options) {
     const std::uint64_t at = simulation.step_count();
     steps = horizon_step > at ? horizon_step - at : 0;
   }
-  RunFigures f = run(simulation, steps, options.until_arrived, [&] {
+  sim::SimReferee referee;
+  RunFigures f = run(simulation, referee, steps, options.until_arrived, [&] {
     if (recording) (void)recording->capture(simulation);
     detector.observe(simulation);
     checker.observe(simulation, detector);
@@ -288,6 +296,8 @@ int run_simulate(const SimulateOptions& options) {
     }
   }
   const sim::SimCounters& c = simulation.counters();
+  const sim::RefereeCounts& r = referee.counts();
+  const sim::GoalErrors goals = referee.goal_errors(simulation);
   if (options.json) {
     nlohmann::ordered_json j;
     j["file"] = options.path;
@@ -296,9 +306,14 @@ int run_simulate(const SimulateOptions& options) {
     j["units"] = f.units;
     j["ordered"] = f.ordered;
     j["arrived"] = f.arrived;
-    j["hard_overlaps"] = c.hard_overlaps;
-    j["max_overlap_m"] = c.max_overlap_m;
-    j["tunnelled"] = c.tunnelled;
+    j["at_goal_pct"] = goals.at_goal_pct;
+    j["mean_goal_error_m"] = goals.mean_goal_error_m;
+    j["max_goal_error_m"] = goals.max_goal_error_m;
+    j["goal_tolerance_m"] = goals.tolerance_m;
+    j["hard_overlaps"] = r.hard_overlaps;
+    j["max_overlap_m"] = r.max_overlap_m;
+    j["tunnelled"] = r.tunnelled;
+    j["inside_walls"] = r.inside_walls;
     j["stuck"] = f.stuck;
     j["stuck_events"] = detector.events().size();
     j["repaths"] = c.repaths;
@@ -352,11 +367,14 @@ int run_simulate(const SimulateOptions& options) {
     }
     std::printf(
         "%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
-        "%llu tunnelled, %zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
+        "%llu tunnelled, %llu inside walls, %.2f%% at goal (within %.2f m; error mean %.2f m, max %.2f m), "
+        "%zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
         options.path.c_str(), static_cast<unsigned long long>(f.steps), simulation.time(), f.units, f.arrived,
-        f.ordered, static_cast<unsigned long long>(c.hard_overlaps), c.max_overlap_m,
-        static_cast<unsigned long long>(c.tunnelled), f.stuck, static_cast<unsigned long long>(c.repaths),
-        hex(simulation.state_hash()).c_str(), f.micros_per_unit_step, f.planning_ms);
+        f.ordered, static_cast<unsigned long long>(r.hard_overlaps), r.max_overlap_m,
+        static_cast<unsigned long long>(r.tunnelled), static_cast<unsigned long long>(r.inside_walls),
+        goals.at_goal_pct, goals.tolerance_m, goals.mean_goal_error_m, goals.max_goal_error_m, f.stuck,
+        static_cast<unsigned long long>(c.repaths), hex(simulation.state_hash()).c_str(),
+        f.micros_per_unit_step, f.planning_ms);
   }
   if (!options.save_state.empty()) {
     if (const Status saved = save_scenario(sim::saved_game(simulation, detector), options.save_state);
@@ -439,8 +457,12 @@ int run_bench_sim(const BenchSimOptions& options) {
     }
     const double dt = c.scenario.sim.dt;
     sim::Simulation simulation(std::move(c.scenario));
-    const RunFigures f = run(simulation, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);
+    sim::SimReferee referee;
+    const RunFigures f =
+        run(simulation, referee, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);
     const sim::SimCounters& k = simulation.counters();
+    const sim::RefereeCounts& r = referee.counts();
+    const sim::GoalErrors goals = referee.goal_errors(simulation);
     const double arrived_pct =
         f.ordered > 0 ? 100.0 * static_cast<double>(f.arrived) / static_cast<double>(f.ordered) : 0;
     if (options.json) {
@@ -450,11 +472,16 @@ int run_bench_sim(const BenchSimOptions& options) {
       j["steps"] = f.steps;
       j["micros_per_unit_step"] = f.micros_per_unit_step;
       j["planning_ms"] = f.planning_ms;
-      j["hard_overlaps"] = k.hard_overlaps;
-      j["max_overlap_m"] = k.max_overlap_m;
-      j["tunnelled"] = k.tunnelled;
+      j["hard_overlaps"] = r.hard_overlaps;
+      j["max_overlap_m"] = r.max_overlap_m;
+      j["tunnelled"] = r.tunnelled;
+      j["inside_walls"] = r.inside_walls;
       j["stuck"] = f.stuck;
       j["arrived_pct"] = arrived_pct;
+      j["at_goal_pct"] = goals.at_goal_pct;
+      j["mean_goal_error_m"] = goals.mean_goal_error_m;
+      j["max_goal_error_m"] = goals.max_goal_error_m;
+      j["goal_tolerance_m"] = goals.tolerance_m;
       j["seconds_to_arrive"] = f.seconds_to_arrive;
       j["repaths"] = k.repaths;
       j["state_hash"] = hex(simulation.state_hash());
@@ -462,14 +489,112 @@ int run_bench_sim(const BenchSimOptions& options) {
     } else {
       std::printf(
           "%-28s %6zu units %6llu steps %8.3f us/unit-step  planning %8.1f ms  overlaps %4llu (max %.3f m)  "
-          "tunnelled %4llu  stuck %4zu  arrived %6.2f%%  in %7.2f s\n",
+          "tunnelled %4llu  inside walls %4llu  stuck %4zu  arrived %6.2f%%  in %7.2f s  "
+          "at goal %6.2f%% (within %.2f m; error mean %.2f m, max %.2f m)\n",
           c.name.c_str(), f.units, static_cast<unsigned long long>(f.steps), f.micros_per_unit_step,
-          f.planning_ms, static_cast<unsigned long long>(k.hard_overlaps), k.max_overlap_m,
-          static_cast<unsigned long long>(k.tunnelled), f.stuck, arrived_pct, f.seconds_to_arrive);
+          f.planning_ms, static_cast<unsigned long long>(r.hard_overlaps), r.max_overlap_m,
+          static_cast<unsigned long long>(r.tunnelled), static_cast<unsigned long long>(r.inside_walls),
+          f.stuck, arrived_pct, f.seconds_to_arrive, goals.at_goal_pct, goals.tolerance_m,
+          goals.mean_goal_error_m, goals.max_goal_error_m);
     }
     std::fflush(stdout);
   }
   return kExitOk;
 }
+
+namespace {
+
+CliRunner add_simulate_options(CLI::App& command) {
+  auto options = std::make_shared<SimulateOptions>();
+  command.add_option("file", options->path, "scenario JSON with units")->required();
+  command.add_option("--steps", options->steps, "fixed steps to run");
+  command.add_option("--seconds", options->seconds, "simulated seconds to run (overrides --steps)");
+  command.add_flag("--until-arrived", options->until_arrived,
+                   "stop once every ordered unit has arrived (at most 600 s)");
+  command.add_flag("--json", options->json, "one JSON object");
+  command.add_flag("--discrete", options->discrete,
+                   "discrete checks (end points only) instead of move lines");
+  command.add_flag("--no-prevention", options->no_prevention, "collision prevention off");
+  command.add_flag("--no-cooperation", options->no_cooperation, "cooperation rules off");
+  command.add_flag("--no-passages", options->no_passages, "narrow passages open both ways at once");
+  command.add_flag("--no-formation-goals", options->no_formation_goals,
+                   "group orders send every unit to the ordered point (no formation slots)");
+  command.add_flag("--units", options->list_units,
+                   "before the last line, every unit with an order it has not finished: where, doing what, "
+                   "for whom, how far from its point, "
+                   "since when without progress (with --json, `units_left`)");
+  command.add_flag("--no-detours", options->no_detours,
+                   "held-up units keep their paths (no way round the units in their way)");
+  command
+      .add_option("--density-cost", options->density_cost,
+                  "collision density as extra path cost, this weight (0 = off; default: the scenario's)")
+      ->check(CLI::Range(0.0, 100.0));
+  command.add_option("--save-state", options->save_state,
+                     "write a saved game (the scenario and the simulation's state) here at the end");
+  command.add_option(
+      "--record", options->record,
+      "write the run's recording here (every step's units, each unit's decisions, stuck flags); "
+      "`pathscope open` scrubs it");
+  command
+      .add_option("--record-cap", options->record_cap_mb, "the recording's memory cap in MB (default 2048)")
+      ->check(CLI::Range(1, 1 << 20));
+  CLI::Option* save_stuck = command.add_option(
+      "--save-stuck", options->save_stuck,
+      "write a repro of each unit flagged stuck into this folder (made if missing): "
+      "DIR/<file>_unit<ID>_<T>s.json, the saved game from --repro-seconds before its first flag, expecting "
+      "it to arrive; the run then lasts its full length (not cut short once the expectations are decided). "
+      "Stuck units alone do not change the exit code (0, or 1 if an expectation fails or a repro cannot be "
+      "written)");
+  command
+      .add_option(
+          "--repro-seconds", options->repro_seconds,
+          "with --save-stuck: simulated seconds (> 0) before the flag each repro starts at (default 10; "
+          "at least one step; clamped at the run's start)")
+      ->needs(save_stuck);
+  return [options] { return run_simulate(*options); };
+}
+
+CliRunner add_bench_sim_options(CLI::App& command) {
+  auto options = std::make_shared<BenchSimOptions>();
+  command.add_option("--circle", options->circle, "units of a circle case (repeatable, or a,b)")
+      ->delimiter(',');
+  command.add_option("--crossing", options->crossing, "units per group of the crossing case (0 = none)")
+      ->check(CLI::Range(0, 100000));
+  command
+      .add_option(
+          "--funnel", options->funnel,
+          "units of the funnel case: the crossing's gap one way only, its flow alone (0 = none, the default)")
+      ->check(CLI::Range(0, 100000));
+  command.add_option("--random", options->random_units, "units of the random-goals case (0 = none)")
+      ->check(CLI::Range(0, 1000000));
+  command.add_option("--map", options->map, "Moving AI map of the random-goals case");
+  command.add_option("--seed", options->seed, "seed of the random goals");
+  command.add_option("--seconds", options->seconds, "simulated seconds at most per case")
+      ->check(CLI::Range(0.0, 100000.0));
+  command.add_flag("--json", options->json, "one JSON object per case");
+  command.add_flag("--discrete", options->discrete, "discrete checks instead of move lines");
+  command.add_flag("--no-prevention", options->no_prevention, "collision prevention off");
+  command.add_flag("--no-cooperation", options->no_cooperation, "cooperation rules off");
+  command.add_flag("--no-passages", options->no_passages, "narrow passages open both ways at once");
+  command.add_option("--write-cases", options->write_cases,
+                     "also write each generated case, with the options above, as DIR/<case>.json "
+                     "(open it in the window, or run it with `simulate`)");
+  command.add_flag("--no-detours", options->no_detours,
+                   "held-up units keep their paths (no way round the units in their way)");
+  command
+      .add_option("--density-cost", options->density_cost,
+                  "collision density as extra path cost, this weight (0 = off)")
+      ->check(CLI::Range(0.0, 100.0));
+  return [options] { return run_bench_sim(*options); };
+}
+
+}  // namespace
+
+const CliCommand kSimulateCommand{"simulate", "run a scenario's units headless and report the run's figures",
+                                  add_simulate_options};
+const CliCommand kBenchSimCommand{
+    "bench sim",
+    "the unit simulation on generated cases: circle swaps, a crossing through a gap, random goals on a map",
+    add_bench_sim_options};
 
 }  // namespace pathscope::app

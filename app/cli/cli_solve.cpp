@@ -6,9 +6,11 @@
 #include <map>
 #include <memory>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/world/belief.hpp"
 #include "planner/world/planning_world.hpp"
@@ -129,5 +131,23 @@ int run_solve(const SolveOptions& options) {
   }
   return failed ? kExitFailed : kExitOk;
 }
+
+namespace {
+
+CliRunner add_solve_options(CLI::App& command) {
+  auto options = std::make_shared<SolveOptions>();
+  command.add_option("file", options->path, "scenario JSON or Moving AI .map")->required();
+  command.add_option("--planner", options->planner, planner_help());
+  command.add_option("--param", options->params, "planner parameter override, name=value (repeatable)");
+  command.add_option("--faction", options->faction,
+                     "plan every query with this faction's knowledge (fog of war)");
+  command.add_option("--query", options->query, "run only query N (0-based)");
+  command.add_flag("--json", options->json, "one JSON object per line and query");
+  return [options] { return run_solve(*options); };
+}
+
+}  // namespace
+
+const CliCommand kSolveCommand{"solve", "run a scenario's path queries headless", add_solve_options};
 
 }  // namespace pathscope::app

@@ -11,11 +11,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "app/cli/render_command.hpp"
 #include "app/debugger/search_debugger.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
@@ -180,5 +184,42 @@ int run_edit_bench(const EditBenchOptions& o) {
               static_cast<long long>(within), total.ms.size());
   return kExitOk;
 }
+
+namespace {
+
+// The command line of `edit-bench`: the options, and the frame size as typed.
+struct EditBenchArgs {
+  EditBenchOptions options;
+  std::string size = "1280x800";  // WxH, checked before the run
+};
+
+CliRunner add_edit_bench_options(CLI::App& command) {
+  auto args = std::make_shared<EditBenchArgs>();
+  EditBenchOptions& o = args->options;
+  command.add_option("file", o.scenario_path, "scenario JSON or Moving AI .map (default: maps/default.json)");
+  command.add_option("--edits", o.edits, "number of edits (brush stroke, wall, undo, ...)");
+  command.add_option("--seed", o.seed, "where the edits go");
+  command.add_option("--brush", o.brush, "brush half-size in cells");
+  command.add_option("--size", args->size, "frame size WxH in pixels");
+  command.add_flag("--all-layers", o.all_layers, "draw every layer (heat map and regions too)");
+  return [args] {
+    const auto size = parse_pixel_size(args->size);
+    if (!size) {
+      std::fprintf(stderr, "pathscope edit-bench: --size %s: expected WxH with 1..16384 pixels per side\n",
+                   args->size.c_str());
+      return kExitUsage;
+    }
+    EditBenchOptions options = args->options;
+    options.width = (*size)[0];
+    options.height = (*size)[1];
+    return run_edit_bench(options);
+  };
+}
+
+}  // namespace
+
+const CliCommand kEditBenchCommand{"edit-bench",
+                                   "time the editor's work per edit (re-plan, repaint, frame), headless",
+                                   add_edit_bench_options};
 
 }  // namespace pathscope::app

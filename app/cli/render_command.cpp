@@ -6,8 +6,10 @@
 
 #include "app/cli/render_command.hpp"
 #include "app/editor/tools/item_edit.hpp"
+#include "planner/core/default_planner.hpp"
 
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
 #include "app/debugger/search_debugger.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "app/editor/editor_state.hpp"
@@ -23,7 +25,9 @@
 #include <cmath>
 
 #include <imgui.h>
+#include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -149,7 +153,7 @@ int run_render_command(const RenderOptions& options) {
     // The chosen planner (or the query's own) with the given parameters over its defaults.
     const std::string name = !options.planner.empty() ? options.planner
                              : query_count > 0        ? scenario.queries[state.active_query].planner
-                                                      : std::string("astar");
+                                                      : std::string(kDefaultPlanner);
     auto info = require_planner(name, options.planner.empty()
                                           ? "queries[" + std::to_string(state.active_query) + "].planner"
                                           : "--planner");
@@ -245,5 +249,76 @@ int run_render_command(const RenderOptions& options) {
   std::printf("wrote %s (%dx%d)\n", options.out_path.c_str(), options.width, options.height);
   return kExitOk;
 }
+
+namespace {
+
+// The command line of `render`: the options, and the text of those checked before the
+// run (size, layers, picked point).
+struct RenderArgs {
+  RenderOptions options;
+  std::string size = "1280x800";  // WxH
+  std::string layers;             // comma-separated
+  std::string pick;               // X,Y in metres
+};
+
+// Fills `o` from the text of `args` once checked; returns kExitOk, or kExitUsage after
+// saying what is wrong.
+int parse_typed(const RenderArgs& args, RenderOptions& o) {
+  const auto size = parse_pixel_size(args.size);
+  if (!size) {
+    std::fprintf(stderr, "pathscope render: --size %s: expected WxH with 1..16384 pixels per side\n",
+                 args.size.c_str());
+    return kExitUsage;
+  }
+  o.width = (*size)[0];
+  o.height = (*size)[1];
+  const std::string& layers = args.layers;
+  for (std::size_t pos = 0; !layers.empty() && pos <= layers.size();) {
+    const std::size_t comma = std::min(layers.find(',', pos), layers.size());
+    if (comma > pos) o.layers.push_back(layers.substr(pos, comma - pos));
+    pos = comma + 1;
+  }
+  if (!args.pick.empty()) {
+    double x = 0, y = 0;
+    char extra = 0;
+    if (std::sscanf(args.pick.c_str(), "%lf,%lf%c", &x, &y, &extra) != 2 || !std::isfinite(x) ||
+        !std::isfinite(y)) {
+      std::fprintf(stderr, "pathscope render: --pick %s: expected X,Y in metres\n", args.pick.c_str());
+      return kExitUsage;
+    }
+    o.pick = Vec2{x, y};
+  }
+  return kExitOk;
+}
+
+CliRunner add_render_options(CLI::App& command) {
+  auto args = std::make_shared<RenderArgs>();
+  RenderOptions& o = args->options;
+  command.add_option("file", o.scenario_path, "scenario JSON or Moving AI .map")->required();
+  command.add_option("--out", o.out_path, "PNG file to write")->required();
+  command.add_option("--size", args->size, "image size WxH in pixels");
+  command.add_option("--planner", o.planner, planner_help());
+  command.add_option("--query", o.query, "query index (0-based)");
+  command.add_option("--step", o.step, "show the search after K expansions");
+  command.add_option("--layers", args->layers, "comma-separated layers, or all");
+  command.add_option("--param", o.params, "planner parameter override, name=value (repeatable)");
+  command.add_option("--frames", o.frames, "draw N frames and print the mean ms per frame");
+  command.add_option("--motion", o.motion_seconds,
+                     "first move the features that have a velocity for this many seconds (steps of 1/30 s)");
+  command.add_option("--sim-steps", o.sim_steps,
+                     "run the unit simulation N fixed steps and draw it (layers sim_*, units)");
+  command.add_option("--pick", args->pick,
+                     "X,Y: highlight the links of the planner's node at this world point");
+  return [args] {
+    RenderOptions options = args->options;
+    if (const int rc = parse_typed(*args, options); rc != kExitOk) return rc;
+    return run_render_command(options);
+  };
+}
+
+}  // namespace
+
+const CliCommand kRenderCommand{"render", "draw a scenario and its search to a PNG, with no display",
+                                add_render_options};
 
 }  // namespace pathscope::app

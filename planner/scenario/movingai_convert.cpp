@@ -15,6 +15,7 @@
 //   sqrt(2), no corner cutting, which is what the stored optimal lengths assume.
 
 #include "planner/scenario/movingai_convert.hpp"
+#include "planner/core/default_planner.hpp"
 
 #include <algorithm>
 #include <array>
@@ -129,7 +130,7 @@ Scenario movingai_to_scenario(const MovingAiMap& map, std::span<const MovingAiPr
     query.start = Vec2(p.start.x + 0.5, p.start.y + 0.5);
     query.goal = Vec2(p.goal.x + 0.5, p.goal.y + 0.5);
     query.movement_class = 0;
-    query.planner = "astar";
+    query.planner = kDefaultPlanner;
     query.expected_length = p.optimal_length;
     scenario.queries.push_back(std::move(query));
   }

@@ -16,6 +16,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "planner/core/default_planner.hpp"
 #include "planner/core/types.hpp"
 
 namespace pathscope {
@@ -56,8 +57,8 @@ struct MovementClass {
   /// Hard shape across / along the heading (Armada's shield ellipses): 1 is a circle,
   /// 0.5 an ellipse half as wide as long. In (0, 1].
   double hard_aspect = 1;
-  int priority = 0;               ///< Higher priority units give way less (seed 002).
-  std::string planner = "astar";  ///< The registry planner its units' paths come from.
+  int priority = 0;                       ///< Higher priority units give way less (seed 002).
+  std::string planner = kDefaultPlanner;  ///< The registry planner its units' paths come from.
   friend bool operator==(const MovementClass&, const MovementClass&) = default;
 };
 
@@ -286,7 +287,7 @@ struct Query {
   Vec2 start{0, 0};
   Vec2 goal{0, 0};
   std::size_t movement_class = 0;         ///< Index into Scenario::classes.
-  std::string planner = "astar";          ///< A name in the planner registry.
+  std::string planner = kDefaultPlanner;  ///< A name in the planner registry.
   std::vector<PlannerParam> params;       ///< Overrides of the planner's defaults, sorted by name.
   std::optional<double> expected_length;  ///< Known optimal length (metres), if any.
   /// The faction whose knowledge the query plans with ("": the world as it is).

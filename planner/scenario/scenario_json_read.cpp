@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/core/default_planner.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/scenario/scenario_json_detail.hpp"
 #include "planner/scenario/scenario_json_dom.hpp"
@@ -236,7 +237,7 @@ MovementClass read_class(const Json& j, const std::string& at) {
   c.soft_radius = read_optional_number(obj, "soft_radius");
   c.hard_aspect = read_or(obj, "hard_aspect", 1.0, read_number);
   c.priority = read_or(obj, "priority", 0, read_int);
-  c.planner = read_or(obj, "planner", std::string("astar"), read_string);
+  c.planner = read_or(obj, "planner", std::string(kDefaultPlanner), read_string);
   return c;
 }
 
@@ -526,7 +527,7 @@ Query read_query(const Scenario& s, const Json& j, const std::string& at) {
   q.start = read_need(obj, "start", read_vec2);
   q.goal = read_need(obj, "goal", read_vec2);
   q.movement_class = read_ref(s.classes, "movement class", obj, "class");
-  q.planner = read_or(obj, "planner", std::string("astar"), read_string);
+  q.planner = read_or(obj, "planner", std::string(kDefaultPlanner), read_string);
   q.faction = read_or(obj, "faction", std::string(), read_string);
   if (const Json* params = obj.find("params")) {
     if (!params->is_object())

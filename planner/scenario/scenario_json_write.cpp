@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/core/default_planner.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/scenario/scenario_json_detail.hpp"
 
@@ -240,7 +241,7 @@ OrderedJson class_json(const MovementClass& c) {
   }
   if (c.hard_aspect != 1) o["hard_aspect"] = number(c.hard_aspect);
   if (c.priority != 0) o["priority"] = c.priority;
-  if (c.planner != "astar") o["planner"] = c.planner;
+  if (c.planner != kDefaultPlanner) o["planner"] = c.planner;
   return o;
 }
 

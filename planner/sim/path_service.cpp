@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "planner/core/default_planner.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -56,7 +57,7 @@ Planner* PathService::planner_for(std::size_t movement_class) {
   if (!slot) {
     const std::string& name = world_.scenario().classes[movement_class].planner;
     const PlannerInfo* info = find_planner(name);
-    if (!info) info = find_planner("astar");
+    if (!info) info = find_planner(kDefaultPlanner);
     if (!info) return nullptr;
     Result<ParamValues> params = resolve_params(*info, {});
     if (!params.ok()) return nullptr;

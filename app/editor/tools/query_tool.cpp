@@ -1,5 +1,5 @@
 // The query tool: drag from the start to the goal of a new path query of the movement
-// class in PaintSettings, planned with "astar". The new query becomes the active one.
+// class in PaintSettings, planned with the default planner. The new query becomes the active one.
 // (Existing markers are moved with the select tool.)
 
 #include "app/editor/tools/drag_tool.hpp"
@@ -7,6 +7,7 @@
 #include "app/editor/tools/tool_factories.hpp"
 #include "app/editor/tools/tool_support.hpp"
 #include "app/editor/tools/tool_widgets.hpp"
+#include "planner/core/default_planner.hpp"
 
 #include "render/map/scene_painter.hpp"
 
@@ -35,7 +36,7 @@ class QueryTool final : public DragTool {
     query.start = from;
     query.goal = to;
     query.movement_class = index_or_zero(ctx.state.paint.query_class, s.classes.size());
-    query.planner = "astar";
+    query.planner = kDefaultPlanner;
     const std::size_t index = s.queries.size();
     const Status status = ctx.doc.apply("Add query", [&](Scenario& edit) { edit.queries.push_back(query); });
     if (accept_or_report(ctx.state, "Add query", status)) {
