@@ -14,11 +14,15 @@ namespace pathscope {
 /// Writes `bytes` to `path` atomically and durably: a new temporary file next to `path`
 /// (same folder, so the rename stays on one file system) is written, flushed to disk
 /// (fsync) and closed, renamed over `path`, and then the folder is flushed so that the
-/// rename itself survives a power cut. The new file gets the usual permissions of a
-/// created file (0666 less the umask). On failure the temporary is removed, an existing
-/// file at `path` is left as it was (unless only the final folder flush failed: then the
-/// new file is in place, and the message says so), and an Io error names `path`, the
-/// step and the system's reason.
+/// rename itself survives a power cut. A symlink at `path` is followed (chains too): the
+/// file it names is replaced, the temporary made beside that file, and the link stays a
+/// link. A file replaced keeps its permission bits (not its owner: the new file is the
+/// writer's); a new one gets those of any created file (0666 less the umask). Before
+/// writing, temporaries that earlier saves to the same file left behind when killed
+/// (`<name>.saving-<pid>[-<n>].tmp` whose process is gone) are removed; no other file is.
+/// On failure the temporary is removed, an existing file at `path` is left as it was
+/// (unless only the final folder flush failed: then the new file is in place, and the
+/// message says so), and an Io error names `path`, the step and the system's reason.
 Status write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
 }  // namespace pathscope

@@ -180,7 +180,10 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"road_reach", "metres within which the path is linked to a road (road pass)", 24, 1, 1000},
        ParamSpec{"weighted",
                  "1: seed 004's swamps: passable features of another cost join the graph and weigh links", 1,
-                 0, 1}},
+                 0, 1},
+       ParamSpec{"memory_mib",
+                 "MiB the visibility graph may take; a world whose graph would need more is refused", 2048, 1,
+                 262144}},
       [](const QueryContext& c) {
         VisGraphParams p;
         p.dijkstra = c.params.at(0) != 0;
@@ -192,6 +195,7 @@ std::vector<PlannerInfo> make_registry() {
         p.roads = RoadMode(std::lround(c.params.at(6)));
         p.road_reach = c.params.at(7);
         p.weighted = c.params.at(8) != 0;
+        p.memory = MemoryBudget::from_mib(c.params.at(9));
         return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
       }});
   r.push_back(PlannerInfo{

@@ -44,6 +44,19 @@ constexpr int kMaxPathBudget = 1'000'000;     // sim.path_budget, requests per s
 constexpr double kMaxDensityCost = 100;       // sim.density_cost, weight
 constexpr double kMaxDensityRefresh = 60;     // sim.density_refresh, seconds
 
+// Upper bounds of the sizes that drive a simulation's work (docs/formats.md, Limits).
+// Each is far beyond any unit a game has (the default classes reach 3 m and 40 m/s), and
+// low enough that no step's work depends on an unbounded number: the cells a unit's way
+// claims and the neighbours it checks grow with its radii, the cells a move sweeps with
+// its speed. Acceleration and turn rate only need to stay finite: their bounds let a
+// class reach top speed or turn round within any step.
+constexpr double kMaxRadius = 64;           // radius and hard_radius, metres
+constexpr double kMaxSoftRadius = 128;      // soft_radius, metres
+constexpr double kMaxSpeed = 1000;          // speed, metres per second
+constexpr double kMaxAcceleration = 1e6;    // acceleration and deceleration, m/s^2
+constexpr double kMaxTurnRate = 1000;       // turn_rate, radians per second
+constexpr std::size_t kMaxUnits = 100'000;  // units in a scenario
+
 bool valid_utf8(const std::string& s) {
   std::size_t i = 0;
   while (i < s.size()) {
@@ -90,6 +103,17 @@ void check_name(const std::string& s, const std::string& where) {
 void check_positive(double v, const std::string& where) {
   if (!(std::isfinite(v) && v > 0))
     reject(ErrorCode::Value, where, "expected a finite number > 0, found " + format_number(v));
+}
+
+// A positive size with an upper bound (a whole number): Value when not a finite number
+// > 0, Limit above the bound. The message names the range and its unit.
+void check_size(double v, double max, const char* unit, const std::string& where) {
+  check_positive(v, where);
+  if (v > max) {
+    reject(ErrorCode::Limit, where,
+           "expected a number in (0, " + std::to_string(static_cast<long long>(max)) + "] " + unit +
+               ", found " + format_number(v));
+  }
 }
 
 void check_finite(double v, const std::string& where) {
@@ -215,19 +239,26 @@ void check_classes(const Scenario& s) {
   for (std::size_t i = 0; i < s.classes.size(); ++i) {
     const MovementClass& c = s.classes[i];
     const std::string at = item(where, i);
-    check_positive(c.radius, field(at, "radius"));
-    check_positive(c.speed, field(at, "speed"));
+    check_size(c.radius, kMaxRadius, "m", field(at, "radius"));
+    check_size(c.speed, kMaxSpeed, "m/s", field(at, "speed"));
     // The simulation's limits (version 2); absent ones are derived by the simulation.
     for (const auto& [value, key] :
-         {std::pair{c.acceleration, "acceleration"}, std::pair{c.deceleration, "deceleration"},
-          std::pair{c.turn_rate, "turn_rate"}, std::pair{c.hard_radius, "hard_radius"}}) {
-      if (value) check_positive(*value, field(at, key));
+         {std::pair{c.acceleration, "acceleration"}, std::pair{c.deceleration, "deceleration"}}) {
+      if (value) check_size(*value, kMaxAcceleration, "m/s^2", field(at, key));
     }
+    if (c.turn_rate) check_size(*c.turn_rate, kMaxTurnRate, "radians per second", field(at, "turn_rate"));
+    if (c.hard_radius) check_size(*c.hard_radius, kMaxRadius, "m", field(at, "hard_radius"));
     if (c.soft_radius) {
       const double hard = c.hard_radius.value_or(c.radius);
       if (!(std::isfinite(*c.soft_radius) && *c.soft_radius >= hard)) {
         reject(ErrorCode::Value, field(at, "soft_radius"),
                "expected a finite number >= the hard radius (" + format_number(hard) + " m), found " +
+                   format_number(*c.soft_radius));
+      }
+      if (*c.soft_radius > kMaxSoftRadius) {
+        reject(ErrorCode::Limit, field(at, "soft_radius"),
+               "expected a number in [the hard radius (" + format_number(hard) + " m), " +
+                   std::to_string(static_cast<long long>(kMaxSoftRadius)) + "] m, found " +
                    format_number(*c.soft_radius));
       }
     }
@@ -712,6 +743,7 @@ void check_scenario(const Scenario& s) {
   check_id_list(s, s.roads, "roads", check_road);
   check_road_factors(s);
   check_id_list(s, s.bridges, "bridges", check_bridge);
+  check_count(s.units.size(), kMaxUnits, "units", "units");
   check_id_list(s, s.units, "units", check_unit);
   check_groups(s);
   check_sim(s);

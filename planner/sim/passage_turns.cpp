@@ -264,6 +264,35 @@ constexpr double kClaimReach = 48;  // metres of each way claimed
 constexpr int kStepOffCells = 40;   // cells searched round a waiting unit for a free one
 constexpr double kMouthClear = 6;   // metres round a held passage kept clear
 
+// A run of cells [lo, hi] of one row; empty when hi < lo.
+struct CellSpan {
+  int lo = 0;
+  int hi = -1;
+};
+
+// Cell (x, y) has a point within `reach` of q (its nearest point: the test every claim makes).
+bool cell_within(Vec2 q, int x, int y, double cell, double reach) {
+  const Vec2 lo{x * cell, y * cell};
+  const Vec2 nearest = glm::clamp(q, lo, lo + Vec2{cell, cell});
+  return glm::length(nearest - q) <= reach;
+}
+
+// The cells of row y within `reach` of q, among columns [x0, x1]. The cells within reach
+// of a point form one run per row (the distance grows away from q's column), so the run
+// is found by arithmetic, a cell wider than it need be at each end, and its ends trimmed
+// by cell_within: the same cells as testing each, at a cost of a few tests per row.
+CellSpan disc_row(Vec2 q, int y, double cell, double reach, int x0, int x1) {
+  const double top = y * cell, bottom = top + cell;
+  const double dy = q.y < top ? top - q.y : (q.y > bottom ? q.y - bottom : 0.0);
+  if (dy > reach * (1 + 1e-9)) return {};
+  const double half = std::sqrt(std::max(0.0, reach * reach - dy * dy));
+  CellSpan span{std::max(x0, static_cast<int>(std::floor((q.x - half) / cell)) - 1),
+                std::min(x1, static_cast<int>(std::floor((q.x + half) / cell)) + 1)};
+  while (span.lo <= span.hi && !cell_within(q, span.lo, y, cell, reach)) ++span.lo;
+  while (span.hi >= span.lo && !cell_within(q, span.hi, y, cell, reach)) --span.hi;
+  return span;
+}
+
 }  // namespace
 
 void Simulation::claim_ways() {
@@ -290,13 +319,16 @@ void Simulation::claim_ways() {
     for (const Passage& p : impl_->passage_maps[c].passages()) {
       if (!p.held) continue;
       impl_->any_claimed[c] = 1;
-      const int x0 = static_cast<int>(std::floor((p.bounds.lo.x - kMouthClear) / cell));
-      const int x1 = static_cast<int>(std::floor((p.bounds.hi.x + kMouthClear) / cell));
-      const int y0 = static_cast<int>(std::floor((p.bounds.lo.y - kMouthClear) / cell));
-      const int y1 = static_cast<int>(std::floor((p.bounds.hi.y + kMouthClear) / cell));
+      // Clipped to the grid: the loops cover the cells that exist, whatever the bounds.
+      const auto clip = [](double v, int cells) {
+        return static_cast<int>(std::clamp(std::floor(v), 0.0, double(cells - 1)));
+      };
+      const int x0 = clip((p.bounds.lo.x - kMouthClear) / cell, grid.width());
+      const int x1 = clip((p.bounds.hi.x + kMouthClear) / cell, grid.width());
+      const int y0 = clip((p.bounds.lo.y - kMouthClear) / cell, grid.height());
+      const int y1 = clip((p.bounds.hi.y + kMouthClear) / cell, grid.height());
       for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
-          if (!grid.in_bounds(x, y)) continue;
           const Vec2 centre{(x + 0.5) * cell, (y + 0.5) * cell};
           const Vec2 nearest = glm::clamp(centre, p.bounds.lo, p.bounds.hi);
           if (glm::length(centre - nearest) <= kMouthClear) claimed[grid.index(x, y)] = 1;
@@ -304,6 +336,7 @@ void Simulation::claim_ways() {
       }
     }
   }
+  std::vector<CellSpan> previous;  // per row: the last span claimed in it for this unit
   for (const SimUnit& u : units_) {
     if (!u.alive || u.state != MoveState::Moving || u.path.empty() || u.waypoint >= u.path.size()) continue;
     const UnitPrivate& x = impl_->extra[u.id.index];
@@ -317,16 +350,27 @@ void Simulation::claim_ways() {
     const double cell = grid.cell_size();
     // Wide enough that a unit at the centre of an unclaimed cell clears the way's line.
     const double reach = 2 * m.hard_radius + kWaitMargin + 0.5 * std::sqrt(2.0) * cell;
-    const int r = static_cast<int>(std::ceil(reach / cell));
+    // Each point claims the cells within reach of it in the square of r cells round its
+    // own, clipped to the grid. Row by row, only the cells the previous point's disc left
+    // are written: the work per point is the rows, not the disc's area (a class of a
+    // large hard radius on small cells claims millions of cells per point otherwise).
+    const int w = grid.width(), h = grid.height();
+    const int r = static_cast<int>(std::min(std::ceil(reach / cell), double(std::max(w, h))));
+    previous.assign(static_cast<std::size_t>(h), CellSpan{});
     auto claim = [&](Vec2 q) {
       const int cx = static_cast<int>(std::floor(q.x / cell)), cy = static_cast<int>(std::floor(q.y / cell));
-      for (int dy = -r; dy <= r; ++dy) {
-        for (int dx = -r; dx <= r; ++dx) {
-          if (!grid.in_bounds(cx + dx, cy + dy)) continue;
-          const Vec2 lo{(cx + dx) * cell, (cy + dy) * cell};
-          const Vec2 nearest = glm::clamp(q, lo, lo + Vec2{cell, cell});
-          if (glm::length(nearest - q) <= reach) claimed[grid.index(cx + dx, cy + dy)] = 1;
+      const int x0 = std::max(0, cx - r), x1 = std::min(w - 1, cx + r);
+      for (int y = std::max(0, cy - r); y <= std::min(h - 1, cy + r); ++y) {
+        const CellSpan span = disc_row(q, y, cell, reach, x0, x1);
+        CellSpan& done = previous[static_cast<std::size_t>(y)];  // claimed already
+        for (int x = span.lo; x <= span.hi; ++x) {
+          if (x >= done.lo && x <= done.hi) {
+            x = done.hi;
+            continue;
+          }
+          claimed[grid.index(x, y)] = 1;
         }
+        if (span.lo <= span.hi) done = span;
       }
     };
     walk_way(u, 0.5 * cell, kClaimReach, [&](Vec2 q) {

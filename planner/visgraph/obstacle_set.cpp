@@ -418,4 +418,38 @@ std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size
   return out;
 }
 
+std::uint64_t world_obstacle_vertices(const PlanningWorld& world, std::size_t movement_class) {
+  // The same inputs as world_obstacles, counted: keep the two in step.
+  const Scenario& s = world.scenario();
+  std::uint64_t vertices = 0;
+  if (s.tiles) {
+    const TileGrid& t = *s.tiles;
+    std::vector<std::uint8_t> blocks_terrain(s.terrains.size());
+    for (std::size_t k = 0; k < s.terrains.size(); ++k)
+      blocks_terrain[k] = blocks_class(s, k, movement_class);
+    const auto at = [&](int x, int y) {
+      return x >= 0 && y >= 0 && x < t.width && y < t.height &&
+             blocks_terrain[t.terrain[std::size_t(y) * std::size_t(t.width) + std::size_t(x)]] != 0;
+    };
+    for (int y = 0; y < t.height; ++y) {
+      for (int x = 0; x < t.width; ++x) {
+        const bool a = at(x, y);
+        if (a && !at(x - 1, y)) vertices += 4;  // a run starts
+        if (y + 1 < t.height && x + 1 < t.width) {
+          const bool b = at(x + 1, y), c = at(x, y + 1), d = at(x + 1, y + 1);
+          if ((a && d && !b && !c) || (b && c && !a && !d)) vertices += 4;  // a diamond
+        }
+      }
+    }
+  }
+  for (const Feature& f : s.features) {
+    switch (f.shape.kind) {
+      case ShapeKind::Polygon: vertices += f.shape.points.size(); break;
+      case ShapeKind::Circle: vertices += kCircleVertices; break;
+      default: vertices += 4; break;
+    }
+  }
+  return vertices + 4 * std::uint64_t(s.bridges.size());
+}
+
 }  // namespace pathscope::visgraph

@@ -97,5 +97,14 @@ bool blocks_class(const Scenario& scenario, std::size_t terrain, std::size_t mov
 /// it) are openings. Roads only change costs, so they are not obstacles.
 std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class);
 
+/// The vertices world_obstacles would hand over (4 per tile run, diamond, rectangle and
+/// bridge; a polygon's points; kCircleVertices per circle), counted without building
+/// them: the size of the work a build of the obstacles and their graph starts from.
+std::uint64_t world_obstacle_vertices(const PlanningWorld& world, std::size_t movement_class);
+
+/// Vertices world_obstacle_vertices counts for a circle (its inflated polygon has about
+/// this many at the default max_error and the default classes' radii).
+inline constexpr std::uint64_t kCircleVertices = 32;
+
 }  // namespace visgraph
 }  // namespace pathscope

@@ -68,7 +68,7 @@ const visgraph::VisGraphMap& VisGraphPlanner::map() const {
   // The one fetched at start() while the world is unchanged (node_position is called
   // once per node when drawing; the lookup formats a key).
   if (map_ != nullptr && world_.revision() == revision_) return *map_;
-  return visgraph::VisGraphMap::of(world_, class_, obstacle_params_);
+  return visgraph::VisGraphMap::of(world_, class_, obstacle_params_, params_.memory);
 }
 
 std::size_t VisGraphPlanner::node_count() const {
@@ -139,17 +139,19 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   direct_ = false;
   temp_pos_ = {query.start, query.goal, query.start, query.goal};
   if (observer_) observer_->on_start(query);
-  map_ = &visgraph::VisGraphMap::of(world_, class_, obstacle_params_);
+  map_ = &visgraph::VisGraphMap::of(world_, class_, obstacle_params_, params_.memory);
   limited_ = nullptr;
   revision_ = world_.revision();
   if (!map_->ok()) {
     corners_ = 0;
+    // Over the memory budget, the message says so itself; otherwise it names the bad item.
+    if (map_->error().code == ErrorCode::Limit) return fail(SearchStatus::Invalid, map_->error().to_string());
     return fail(SearchStatus::Invalid, "the obstacles could not be built: " + map_->error().to_string());
   }
   const VisibilityGraph& g = map_->graph();
-  limited_ = params_.limits.any()
-                 ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits)
-                 : nullptr;
+  limited_ = params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_,
+                                                                params_.limits, params_.memory)
+                                  : nullptr;
   corners_ = g.node_count();
   if (params_.weighted && !params_.shortcut) prepare_regions();
   start_region_links_.clear();
@@ -631,8 +633,9 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
   if (!m.ok()) return;
   const VisibilityGraph& g = m.graph();
   const visgraph::LimitedLinks* limited =
-      params_.limits.any() ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits)
-                           : nullptr;
+      params_.limits.any()
+          ? &visgraph::LimitedLinks::of(world_, class_, obstacle_params_, params_.limits, params_.memory)
+          : nullptr;
   for (const visgraph::Ring& ring : g.obstacles().rings) {
     if (visitor.full()) return;
     if (ring.frame) continue;

@@ -50,6 +50,9 @@ struct VisGraphParams {
   /// Seed 004's swamps: passable features of another cost than the ground join the graph
   /// with their corners, and links cost their length in each region times its factor.
   bool weighted = true;
+  /// The most memory the visibility graph may take (planner parameter memory_mib); a
+  /// world whose graph would need more is refused (Invalid, the message naming the budget).
+  MemoryBudget memory{};
 };
 
 /// Shortest paths for a unit of some radius among polygonal obstacles, on the visibility

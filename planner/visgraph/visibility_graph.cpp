@@ -33,6 +33,8 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <string>
+#include <string_view>
 #include <utility>
 
 namespace pathscope::visgraph {
@@ -118,9 +120,10 @@ bool VisibilityGraph::tree_scan(PairScan scan, std::size_t from) const {
   return scan == PairScan::Tree || (scan == PairScan::Automatic && corner_.size() >= from);
 }
 
-VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, PairScan how)
+VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, PairScan how, std::uint64_t max_bytes)
     : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
   init_nodes();
+  const std::uint64_t fixed = memory_bytes();  // no links yet
   const Pairing pg(*this);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   const std::uint64_t tests_before = index_.edge_tests();
@@ -128,25 +131,42 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, PairScan how)
   const bool tree = tree_scan(how, kTreeScanFrom);
   TreeScan scan(tree ? sectors_ : 8);
   if (tree) scan.stamp.assign(index_.vertex_count(), 0);
-  for (std::size_t gi = 0; gi < groups; ++gi) {
+  for (std::size_t gi = 0; gi < groups && !over_budget_; ++gi) {
     for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) {
       if (tree) {
         scan_tree(pg, i, gi, nullptr, scan, pairs);
       } else {
         scan_pairs(pg, i, gi, nullptr, pairs);
       }
+      if (!within(max_bytes, fixed, pairs.size(), i + 1)) break;
     }
   }
   const std::size_t n = corner_.size();
   stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
   stats_.edge_tests = index_.edge_tests() - tests_before;
+  if (over_budget_) return;
   make_links(pairs);
+  projected_bytes_ = memory_bytes();
+}
+
+bool VisibilityGraph::within(std::uint64_t max_bytes, std::uint64_t fixed, std::size_t links,
+                             std::size_t scanned) {
+  const std::uint64_t now = fixed + std::uint64_t(links) * kBuildBytesPerLink;
+  if (now <= max_bytes) return true;
+  over_budget_ = true;
+  // Nodes scan the pairs to later nodes (an update: to all), so the later ones find fewer:
+  // projecting by the nodes scanned overstates a little, which a rough figure may.
+  const double share =
+      double(std::max<std::size_t>(scanned, 1)) / double(std::max<std::size_t>(corner_.size(), 1));
+  projected_bytes_ = fixed + std::uint64_t(double(links) / share * double(kBuildBytesPerLink));
+  return false;
 }
 
 VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed,
-                                 PairScan how)
+                                 PairScan how, std::uint64_t max_bytes)
     : obstacles_(std::move(obstacles)), index_(obstacles_.rings) {
   init_nodes();
+  const std::uint64_t fixed = memory_bytes();  // no links yet
   const std::size_t n = corner_.size();
   // A node is unchanged when a node of the old graph has its position and both ring
   // neighbours (so the same tangency).
@@ -201,19 +221,22 @@ VisibilityGraph::VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& o
   const bool tree = tree_scan(how, kTreeUpdateFrom);
   TreeScan scan(tree ? sectors_ : 8);
   if (tree) scan.stamp.assign(index_.vertex_count(), 0);
-  for (std::size_t gi = 0; gi < group_box_.size(); ++gi) {
+  for (std::size_t gi = 0; gi < group_box_.size() && !over_budget_; ++gi) {
     for (std::uint32_t i = group_start_[gi]; i < group_start_[gi + 1]; ++i) {
       if (tree) {
         scan_tree(pg, i, gi, &filter, scan, pairs);
       } else {
         scan_pairs(pg, i, gi, &filter, pairs);
       }
+      if (!within(max_bytes, fixed, pairs.size(), i + 1)) break;
     }
   }
   stats_.pairs = std::uint64_t(n) * (n > 0 ? n - 1 : 0) / 2;
   stats_.edge_tests = index_.edge_tests() - tests_before;
+  if (over_budget_) return;
   std::sort(pairs.begin(), pairs.end());
   make_links(pairs);
+  projected_bytes_ = memory_bytes();
 }
 
 void VisibilityGraph::init_nodes() {
@@ -495,24 +518,65 @@ std::size_t VisibilityGraph::memory_bytes() const {
   return bytes;
 }
 
-VisGraphMap::VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params)
-    : class_(movement_class), params_(params) {
+namespace {
+
+// What a refusal of the budget suggests.
+constexpr std::string_view kBudgetAdvice =
+    "use larger cells, a smaller world or fewer obstacles, or raise the planner parameter memory_mib";
+
+}  // namespace
+
+VisGraphMap::VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params,
+                         MemoryBudget budget)
+    : class_(movement_class), params_(params), budget_(budget) {
   const Scenario& s = world.scenario();
   const Box2 box{{0, 0}, {s.world.width, s.world.height}};
+  // Before building anything: the inputs' vertices promise the peak of the build.
+  const std::uint64_t input_vertices = world_obstacle_vertices(world, movement_class);
+  if (Status fits = budget_.check(input_vertices * kPeakBytesPerInputVertex, "the visibility graph",
+                                  std::string(kBudgetAdvice) + " (" + std::to_string(input_vertices) +
+                                      " obstacle vertices before inflation)");
+      !fits) {
+    error_ = fits.error();
+    return;
+  }
   Result<ObstacleSet> set = build_obstacle_set(world_obstacles(world, movement_class), box, params);
   if (!set) {
     error_ = set.error();
     return;
   }
-  graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()));
+  std::uint64_t ring_vertices = 0;
+  for (const Ring& r : set.value().rings) ring_vertices += r.points.size();
+  if (Status fits = budget_.check(ring_vertices * kBytesPerRingVertex, "the visibility graph",
+                                  std::string(kBudgetAdvice) + " (" + std::to_string(ring_vertices) +
+                                      " vertices of inflated obstacles)");
+      !fits) {
+    error_ = fits.error();
+    return;
+  }
+  graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), PairScan::Automatic, budget_.bytes);
+  if (graph_->over_budget()) {
+    error_ = budget_
+                 .check(std::max(graph_->projected_bytes(), budget_.bytes + 1), "the visibility graph",
+                        std::string(kBudgetAdvice) + " (" + std::to_string(graph_->node_count()) +
+                            " corners; its links passed the budget while building)")
+                 .error();
+    graph_.reset();
+  }
 }
 
 const VisGraphMap& VisGraphMap::of(const PlanningWorld& world, std::size_t movement_class,
-                                   const ObstacleParams& params) {
-  char key[96];
-  std::snprintf(key, sizeof key, "visgraph r=%.17g e=%.17g", params.radius, params.max_error);
+                                   const ObstacleParams& params, MemoryBudget budget) {
+  char key[128];
+  // The budget is part of the key only when not the default, so that ordinary use keeps one map.
+  if (budget.bytes == kDefaultMemoryBudget) {
+    std::snprintf(key, sizeof key, "visgraph r=%.17g e=%.17g", params.radius, params.max_error);
+  } else {
+    std::snprintf(key, sizeof key, "visgraph r=%.17g e=%.17g budget=%llu", params.radius, params.max_error,
+                  static_cast<unsigned long long>(budget.bytes));
+  }
   return world.derived<VisGraphMap>(key, movement_class, [&](const PlanningWorld& w, std::size_t c) {
-    return std::make_unique<VisGraphMap>(w, c, params);
+    return std::make_unique<VisGraphMap>(w, c, params, budget);
   });
 }
 
@@ -530,11 +594,14 @@ bool VisGraphMap::update(const PlanningWorld& world, const WorldChange& change) 
   const Box2 changed =
       change.area.expanded(params_.radius + params_.max_error + s.world.cell_size + 8.0 / kScale);
   if (set.value().ordered != graph_->obstacles().ordered) {
-    graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()));  // openings came or went
+    // Openings came or went.
+    graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), PairScan::Automatic, budget_.bytes);
   } else {
-    graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), *graph_, changed);
+    graph_ = std::make_unique<VisibilityGraph>(std::move(set.value()), *graph_, changed, PairScan::Automatic,
+                                               budget_.bytes);
   }
-  return true;
+  // Over the budget: made again at its next use, where the build says why it is refused.
+  return !graph_->over_budget();
 }
 
 bool changes_obstacles(const WorldChange& change) {
@@ -585,12 +652,14 @@ LimitedLinks::LimitedLinks(const VisibilityGraph& graph, const LinkLimits& limit
 }
 
 const LimitedLinks& LimitedLinks::of(const PlanningWorld& world, std::size_t movement_class,
-                                     const ObstacleParams& params, const LinkLimits& limits) {
-  char key[160];
-  std::snprintf(key, sizeof key, "visgraph links r=%.17g e=%.17g k=%u max=%.17g", params.radius,
-                params.max_error, limits.k_nearest, limits.max_length);
+                                     const ObstacleParams& params, const LinkLimits& limits,
+                                     MemoryBudget budget) {
+  char key[192];
+  std::snprintf(key, sizeof key, "visgraph links r=%.17g e=%.17g k=%u max=%.17g budget=%llu", params.radius,
+                params.max_error, limits.k_nearest, limits.max_length,
+                static_cast<unsigned long long>(budget.bytes));
   return world.derived<LimitedLinks>(key, movement_class, [&](const PlanningWorld& w, std::size_t c) {
-    return std::make_unique<LimitedLinks>(VisGraphMap::of(w, c, params).graph(), limits);
+    return std::make_unique<LimitedLinks>(VisGraphMap::of(w, c, params, budget).graph(), limits);
   });
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/core/memory_budget.hpp"
 #include "planner/core/result.hpp"
 #include "planner/visgraph/obstacle_set.hpp"
 #include "planner/visgraph/segment_index.hpp"
@@ -73,7 +74,10 @@ class VisibilityGraph {
   /// Builds the graph over `obstacles` (taken). Each pair tangent at both ends is tested
   /// for sight unless its group was found hidden: quadratic in corners at worst (open
   /// maps), about linear in what each corner sees where obstacles hide most of the map.
-  explicit VisibilityGraph(ObstacleSet obstacles, PairScan scan = PairScan::Automatic);
+  /// The scan stops as soon as the graph's bytes (memory_bytes() plus the links found
+  /// so far) exceed `max_bytes`: then over_budget() and the graph has no links.
+  explicit VisibilityGraph(ObstacleSet obstacles, PairScan scan = PairScan::Automatic,
+                           std::uint64_t max_bytes = UINT64_MAX);
 
   const ObstacleSet& obstacles() const { return obstacles_; }
   const SegmentIndex& index() const { return index_; }
@@ -94,7 +98,16 @@ class VisibilityGraph {
   /// position and ring neighbours) whose segment misses the box are copied from `old`;
   /// every other pair is tested. Equals a full build over the same obstacles.
   VisibilityGraph(ObstacleSet obstacles, const VisibilityGraph& old, const Box2& changed,
-                  PairScan scan = PairScan::Automatic);
+                  PairScan scan = PairScan::Automatic, std::uint64_t max_bytes = UINT64_MAX);
+
+  /// True when a build stopped over its `max_bytes` (the graph is then unusable).
+  bool over_budget() const { return over_budget_; }
+  /// The bytes the whole graph would take: memory_bytes() once built; after a stop, those
+  /// of the links found so far projected over all the nodes (a rough figure).
+  std::uint64_t projected_bytes() const { return projected_bytes_; }
+  /// Bytes a link takes while a build runs: its pair (twice, as the list of pairs grows)
+  /// and its two entries in the adjacency lists.
+  static constexpr std::uint64_t kBuildBytesPerLink = 2 * 8 + 2 * 4;
 
   /// True when the node sees point p along a line tangent to its obstacle.
   bool links_to(std::uint32_t node, Vec2 p) const;
@@ -158,6 +171,9 @@ class VisibilityGraph {
                  TreeScan& scan, std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
   // Adjacency lists from pairs (i, j), i < j, sorted.
   void make_links(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs);
+  // After `scanned` nodes of a build: false, with over_budget_ and the projection set,
+  // when `fixed` bytes and `links` links exceed max_bytes.
+  bool within(std::uint64_t max_bytes, std::uint64_t fixed, std::size_t links, std::size_t scanned);
 
   ObstacleSet obstacles_;
   SegmentIndex index_;
@@ -172,19 +188,34 @@ class VisibilityGraph {
   std::vector<std::uint32_t> link_start_;      // node_count + 1
   std::vector<std::uint32_t> link_;
   GraphBuildStats stats_;
+  bool over_budget_ = false;
+  std::uint64_t projected_bytes_ = 0;
 };
 
 /// What the family derives from a world for one movement class and one set of obstacle
 /// parameters: the graph, or why the obstacles could not be built.
 class VisGraphMap final : public DerivedStructure {
  public:
-  VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params);
+  /// Builds the graph within `budget`: refused (a Limit error naming the budget) when the
+  /// obstacle inputs alone promise more (world_obstacle_vertices), when the obstacles
+  /// built do, or as soon as the links found while building exceed it.
+  VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params,
+              MemoryBudget budget = {});
 
   /// The map for these parameters, made on first use; valid until the world's next update().
   static const VisGraphMap& of(const PlanningWorld& world, std::size_t movement_class,
-                               const ObstacleParams& params);
+                               const ObstacleParams& params, MemoryBudget budget = {});
 
-  /// True when the obstacles were built; otherwise error() says which item is bad.
+  /// Bytes per vertex of the obstacle inputs that building the obstacles and the graph
+  /// takes at its peak, about: the peak memory of `solve --planner visgraph` on random
+  /// 30% wall grids of 256 and 512 cells a side was 870 to 960 bytes per vertex, the
+  /// program's own megabytes included; a little less is assumed.
+  static constexpr std::uint64_t kPeakBytesPerInputVertex = 768;
+  /// Bytes per vertex of the obstacles' rings that the graph takes before its links.
+  static constexpr std::uint64_t kBytesPerRingVertex = 64;
+
+  /// True when the obstacles were built; otherwise error() says which item is bad, or
+  /// (code Limit) that the graph would not fit the memory budget.
   bool ok() const { return graph_ != nullptr; }
   const VisibilityGraph& graph() const { return *graph_; }
   const Error& error() const { return error_; }
@@ -198,6 +229,7 @@ class VisGraphMap final : public DerivedStructure {
  private:
   std::size_t class_;
   ObstacleParams params_;
+  MemoryBudget budget_;
   std::unique_ptr<VisibilityGraph> graph_;
   Error error_;
 };
@@ -222,7 +254,8 @@ class LimitedLinks final : public DerivedStructure {
   /// The limited links of `map` (which must be ok()), made on first use; dropped at the
   /// world's next update() that changes the graph, and made again from the new one.
   static const LimitedLinks& of(const PlanningWorld& world, std::size_t movement_class,
-                                const ObstacleParams& params, const LinkLimits& limits);
+                                const ObstacleParams& params, const LinkLimits& limits,
+                                MemoryBudget budget = {});
 
   /// The nodes still linked with `node`, in increasing id order.
   std::span<const std::uint32_t> links(std::uint32_t node) const {

@@ -8,6 +8,7 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -73,6 +74,20 @@ class FileSizeLimit {
   rlimit old_{};
   void (*old_handler_)(int) = SIG_DFL;
 };
+
+/// The id of a process that has ended (a child, reaped): no live process has it, unless the
+/// system reuses it meanwhile, which takes a full round of process ids.
+pid_t ended_process_id() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  REQUIRE(child > 0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return child;
+}
+
+/// The permission bits of a file (following symlinks).
+fs::perms mode_of(const fs::path& p) { return fs::status(p).permissions() & fs::perms::mask; }
 
 }  // namespace
 
@@ -182,6 +197,98 @@ TEST_SUITE("atomic_write") {
     CHECK(contains(blocked.error().message, "cannot replace the file"));
     CHECK(fs::is_directory(dir / "b.json" / "inside"));
     CHECK(count_entries(dir) == 1);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("temporaries of ended saves to the same file are removed; others' files are kept") {
+    const fs::path dir = fresh_dir("ended");
+    const fs::path target = dir / "a.json";
+    const std::string ended = std::to_string(ended_process_id());
+    const std::string live = std::to_string(::getpid());
+    // Ours, from saves that were killed: removed.
+    write_plain(dir / ("a.json.saving-" + ended + ".tmp"), "killed");
+    write_plain(dir / ("a.json.saving-" + ended + "-7.tmp"), "killed too");
+    // Kept: a live writer's, another file's, names not of the pattern, a folder.
+    const char* kept[] = {"b.json.saving-ENDED.tmp",     "a.json.saving-LIVE.tmp",
+                          "a.json.saving-ENDED.tmp.bak", "a.json.saving-ENDED-.tmp",
+                          "a.json.saving--ENDED.tmp",    "a.json.saving-x1.tmp",
+                          "xa.json.saving-ENDED.tmp",    "a.json.saving-ENDED-2-3.tmp"};
+    auto name_of = [&](std::string name) {
+      for (const auto& [key, value] : {std::pair{"ENDED", ended}, std::pair{"LIVE", live}}) {
+        if (const auto at = name.find(key); at != std::string::npos)
+          name.replace(at, std::string(key).size(), value);
+      }
+      return name;
+    };
+    for (const char* name : kept) write_plain(dir / name_of(name), "keep");
+    fs::create_directories(dir / ("a.json.saving-" + ended + "-1.tmp"));
+
+    REQUIRE(write_file_atomically(target, "new"));
+    CHECK(read_file(target) == "new");
+    CHECK_FALSE(fs::exists(dir / ("a.json.saving-" + ended + ".tmp")));
+    CHECK_FALSE(fs::exists(dir / ("a.json.saving-" + ended + "-7.tmp")));
+    for (const char* name : kept) CHECK_MESSAGE(read_file(dir / name_of(name)) == "keep", name_of(name));
+    CHECK(fs::is_directory(dir / ("a.json.saving-" + ended + "-1.tmp")));
+    CHECK(count_entries(dir) == 1 + int(std::size(kept)) + 1);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("a symlink stays a symlink: the save replaces the file it points to, beside it") {
+    const fs::path dir = fresh_dir("symlink");
+    fs::create_directories(dir / "real");
+    fs::create_directories(dir / "links");
+    const fs::path real = dir / "real" / "a.json";
+    write_plain(real, "old");
+    fs::create_symlink("../real/a.json", dir / "links" / "a.json");          // relative
+    fs::create_symlink(dir / "links" / "a.json", dir / "links" / "b.json");  // absolute, to a link
+
+    REQUIRE(write_file_atomically(dir / "links" / "a.json", "through one link"));
+    CHECK(fs::is_symlink(dir / "links" / "a.json"));
+    CHECK(read_file(real) == "through one link");
+    REQUIRE(write_file_atomically(dir / "links" / "b.json", "through two links"));
+    CHECK(fs::is_symlink(dir / "links" / "b.json"));
+    CHECK(fs::is_symlink(dir / "links" / "a.json"));
+    CHECK(read_file(real) == "through two links");
+    CHECK(count_entries(dir / "real") == 1);
+    CHECK(count_entries(dir / "links") == 2);
+
+    // A link to a file not yet there: the file is created where it points.
+    fs::create_symlink("../real/new.json", dir / "links" / "new.json");
+    REQUIRE(write_file_atomically(dir / "links" / "new.json", "created"));
+    CHECK(fs::is_symlink(dir / "links" / "new.json"));
+    CHECK(read_file(dir / "real" / "new.json") == "created");
+
+    // A loop of links: an Io error naming the file, nothing written.
+    fs::create_symlink("loop2", dir / "links" / "loop1");
+    fs::create_symlink("loop1", dir / "links" / "loop2");
+    const Status loop = write_file_atomically(dir / "links" / "loop1", "x");
+    REQUIRE_FALSE(loop);
+    CHECK(loop.error().code == ErrorCode::Io);
+    CHECK(loop.error().where == (dir / "links" / "loop1").string());
+    CHECK(fs::is_symlink(dir / "links" / "loop1"));
+    CHECK(count_entries(dir / "links") == 5);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("the replaced file keeps its permissions") {
+    const fs::path dir = fresh_dir("permissions");
+    const fs::path target = dir / "a.json";
+    for (const fs::perms mode : {fs::perms(0600), fs::perms(0640), fs::perms(0755), fs::perms(0444)}) {
+      write_plain(target, "old");
+      fs::permissions(target, mode, fs::perm_options::replace);
+      REQUIRE(write_file_atomically(target, "new"));
+      CHECK(read_file(target) == "new");
+      CHECK(mode_of(target) == mode);
+      fs::permissions(target, fs::perms(0644), fs::perm_options::replace);
+      fs::remove(target);
+    }
+    // Through a symlink, the file pointed to keeps its own.
+    write_plain(dir / "real", "old");
+    fs::permissions(dir / "real", fs::perms(0600), fs::perm_options::replace);
+    fs::create_symlink("real", dir / "link");
+    REQUIRE(write_file_atomically(dir / "link", "new"));
+    CHECK(mode_of(dir / "real") == fs::perms(0600));
+    CHECK(read_file(dir / "real") == "new");
     fs::remove_all(dir);
   }
 

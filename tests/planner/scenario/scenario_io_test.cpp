@@ -1144,6 +1144,59 @@ TEST_SUITE("scenario_io") {
         "turn_rate, hard_radius, soft_radius, hard_aspect, priority, planner)");
   }
 
+  TEST_CASE(
+      "scenario_io: the sizes that drive a simulation's work have upper bounds, refused at their field") {
+    struct Case {
+      const char* key;
+      double value;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"hard_radius", 1000, "expected a number in (0, 64] m, found 1000"},
+        {"hard_radius", 64.5, "expected a number in (0, 64] m, found 64.5"},
+        {"radius", 1000, "expected a number in (0, 64] m, found 1000"},
+        {"soft_radius", 1000, "expected a number in [the hard radius (2.5 m), 128] m, found 1000"},
+        {"speed", 5000, "expected a number in (0, 1000] m/s, found 5000"},
+        {"acceleration", 2e6, "expected a number in (0, 1000000] m/s^2, found 2e+06"},
+        {"deceleration", 2e6, "expected a number in (0, 1000000] m/s^2, found 2e+06"},
+        {"turn_rate", 5000, "expected a number in (0, 1000] radians per second, found 5000"},
+    };
+    for (const Case& c : cases) {
+      const std::string key = c.key;
+      CAPTURE(key);
+      Json doc = base_doc();
+      doc["movement_classes"] = default_classes_doc();
+      doc["movement_classes"][1][c.key] = c.value;
+      expect_error(doc, std::string("t.json: movement_classes[1].") + c.key, c.message);
+      CHECK(parse(doc).error().code == ErrorCode::Limit);
+      CHECK(parse(doc).error().to_string().find("t.json: movement_classes[1]." + key) == 0);
+    }
+    // The bounds themselves are allowed.
+    Json doc = base_doc();
+    doc["movement_classes"] = default_classes_doc();
+    for (const auto& [key, value] :
+         {std::pair{"radius", 64.0}, std::pair{"hard_radius", 64.0}, std::pair{"soft_radius", 128.0},
+          std::pair{"speed", 1000.0}, std::pair{"acceleration", 1e6}, std::pair{"deceleration", 1e6},
+          std::pair{"turn_rate", 1000.0}}) {
+      doc["movement_classes"][1][key] = value;
+    }
+    const Result<Scenario> at_bounds = parse(doc);
+    CHECK_MESSAGE(at_bounds.ok(), (at_bounds ? std::string() : at_bounds.error().to_string()));
+
+    // The number of units: checked on the model (a file that large is slow to build here).
+    Scenario s = *parse(base_doc());
+    const Unit unit = s.units[0];
+    s.units.assign(100'001, unit);
+    for (std::size_t i = 0; i < s.units.size(); ++i) s.units[i].id = std::uint32_t(i + 1);
+    const Status many = validate_scenario(s);
+    REQUIRE_FALSE(many.ok());
+    CHECK(many.error().where == "units");
+    CHECK(many.error().code == ErrorCode::Limit);
+    CHECK(many.error().message == "too many units: 100001 (limit 100000)");
+    s.units.pop_back();
+    CHECK(validate_scenario(s).ok());
+  }
+
   TEST_CASE("scenario_io: orders need the points their kind takes, inside the world") {
     struct Case {
       const char* order;
