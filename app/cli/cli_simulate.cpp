@@ -56,6 +56,7 @@ struct RunFigures {
   std::size_t units = 0;
   std::size_t ordered = 0;
   std::size_t arrived = 0;
+  std::size_t goal_taken = 0;     // beside a goal another unit holds (SimUnit::goal_taken)
   double seconds_to_arrive = -1;  // simulated seconds until the last ordered unit arrived
   std::size_t stuck = 0;
   double micros_per_unit_step = 0;
@@ -70,8 +71,10 @@ RunFigures run(sim::Simulation& simulation, sim::SimReferee& referee, std::uint6
   RunFigures f;
   std::uint64_t unit_steps = 0;
   for (std::uint64_t i = 0; i < max_steps; ++i) {
+    // A unit beside a goal another unit holds for good (SimUnit::goal_taken) has done
+    // what it can: waiting for it would run to the end.
     if (until_arrived && simulation.ordered_count() > 0 &&
-        simulation.arrived_count() == simulation.ordered_count())
+        simulation.arrived_count() + simulation.goal_taken_count() == simulation.ordered_count())
       break;
     unit_steps += simulation.unit_count();
     simulation.step();
@@ -82,6 +85,7 @@ RunFigures run(sim::Simulation& simulation, sim::SimReferee& referee, std::uint6
   f.units = simulation.unit_count();
   f.ordered = simulation.ordered_count();
   f.arrived = simulation.arrived_count();
+  f.goal_taken = simulation.goal_taken_count();
   if (f.ordered > 0 && f.arrived == f.ordered) {
     double last = 0;
     for (const sim::SimUnit& u : simulation.slots()) {
@@ -306,6 +310,7 @@ int run_simulate(const SimulateOptions& options) {
     j["units"] = f.units;
     j["ordered"] = f.ordered;
     j["arrived"] = f.arrived;
+    j["goal_taken"] = f.goal_taken;
     j["at_goal_pct"] = goals.at_goal_pct;
     j["mean_goal_error_m"] = goals.mean_goal_error_m;
     j["max_goal_error_m"] = goals.max_goal_error_m;
@@ -509,8 +514,9 @@ CliRunner add_simulate_options(CLI::App& command) {
   command.add_option("file", options->path, "scenario JSON with units")->required();
   command.add_option("--steps", options->steps, "fixed steps to run");
   command.add_option("--seconds", options->seconds, "simulated seconds to run (overrides --steps)");
-  command.add_flag("--until-arrived", options->until_arrived,
-                   "stop once every ordered unit has arrived (at most 600 s)");
+  command.add_flag(
+      "--until-arrived", options->until_arrived,
+      "stop once every ordered unit has arrived or stands beside a goal another unit holds (at most 600 s)");
   command.add_flag("--json", options->json, "one JSON object");
   command.add_flag("--discrete", options->discrete,
                    "discrete checks (end points only) instead of move lines");

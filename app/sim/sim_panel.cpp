@@ -83,14 +83,23 @@ void recorded_figures(const SimPlayer& sim) {
               sim.shown_verified() ? "(as recorded)" : "(DIFFERS)");
 }
 
-void figures(const sim::Simulation& s) {
+void figures(const sim::Simulation& s, const sim::SimReferee& referee) {
   const sim::SimCounters& c = s.counters();
+  const sim::RefereeCounts& r = referee.counts();
+  const sim::GoalErrors goals = referee.goal_errors(s);
   ImGui::Text("step %" PRIu64 "   t = %.2f s   dt %.4g s", s.step_count(), s.time(), s.scenario().sim.dt);
   ImGui::Text("units %zu   arrived %zu / %zu ordered   stuck %zu", s.unit_count(), s.arrived_count(),
               s.ordered_count(), s.stuck_count(5.0));
   ImGui::Text("collisions now %zu   found %" PRIu64, s.collisions().size(), c.collisions_found);
-  ImGui::Text("overlaps %" PRIu64 " (max %.3f m)   tunnelled %" PRIu64, c.hard_overlaps, c.max_overlap_m,
-              c.tunnelled);
+  // The referee's figures: it shares no code with the step it checks.
+  ImGui::Text("overlapping pairs %" PRIu64 " (max %.3f m)   tunnelled %" PRIu64 "   inside walls %" PRIu64,
+              r.hard_overlaps, r.max_overlap_m, r.tunnelled, r.inside_walls);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Checked after every step by the referee (planner/sim/sim_referee.hpp), since the run "
+        "was started, restored or taken up again");
+  ImGui::Text("at goal %.1f%% (within %.2f m)   goal error max %.2f m", goals.at_goal_pct, goals.tolerance_m,
+              goals.max_goal_error_m);
   ImGui::Text("paths %" PRIu64 "   repaths %" PRIu64, c.path_requests, c.repaths);
   ImGui::Text("hash %016" PRIx64, s.state_hash());
 }
@@ -191,6 +200,9 @@ void settings_section(EditorState& state) {
   state.probe.last_item("sim_density_cost_setting");
   f.number("density refresh (s)", set.density_refresh, "Seconds between updates of the density cost",
            [](Scenario& s, double v) { s.sim.density_refresh = v; });
+  f.number("density half-life (s)", set.density_half_life,
+           "Seconds in which a cell's collision density halves, so that old jams stop costing (0: never)",
+           [](Scenario& s, double v) { s.sim.density_half_life = v; });
   ImGui::TextDisabled("Changes apply at Reset.");
   ImGui::TreePop();
 }
@@ -314,7 +326,7 @@ void sim_panel(SimPlayer& sim, EditorState& state) {
   if (sim.viewing_recording()) {
     recorded_figures(sim);
   } else {
-    figures(*sim.simulation());
+    figures(*sim.simulation(), sim.referee());
   }
   stuck_units(sim, state);
   selected_units(sim);

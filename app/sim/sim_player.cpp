@@ -52,6 +52,8 @@ bool SimPlayer::reset(EditorState& state) {
       sim_ = std::make_unique<sim::Simulation>(scenario);
     }
   }
+  referee_ = sim::SimReferee{};
+  referee_.check_step(*sim_);  // as placed
   doc_serial_ = state.doc_serial;
   revision_ = state.doc->revision();
   playing_ = false;
@@ -156,6 +158,7 @@ int SimPlayer::max_steps_per_frame() const { return std::max(1, int(std::ceil(8 
 void SimPlayer::advance(int count, EditorState& state) {
   for (int i = 0; i < count; ++i) {
     sim_->step();
+    referee_.check_step(*sim_);
     if (recording_ && !recording_->capture(*sim_) && !cap_reported_) {
       cap_reported_ = true;
       state.report_warning(recording_->stop_message());
@@ -262,6 +265,8 @@ bool SimPlayer::run_from_here(EditorState& state) {
     return false;
   }
   sim_ = std::move(resumed).value();
+  referee_ = sim::SimReferee{};
+  referee_.check_step(*sim_);
   recording_->truncate_after(step);
   cap_reported_ = false;
   // The run goes on with the world it had then; the document's next edit reaches it.

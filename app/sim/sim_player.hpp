@@ -15,6 +15,7 @@
 #include "app/editor/editor_state.hpp"
 #include "planner/core/result.hpp"
 #include "planner/sim/recording.hpp"
+#include "planner/sim/sim_referee.hpp"
 #include "planner/sim/simulation.hpp"
 #include "render/sim/sim_painter.hpp"
 
@@ -130,6 +131,9 @@ class SimPlayer {
   /// The stuck detector watching the simulation up to its current step (the recording's),
   /// or nullptr.
   const sim::StuckDetector* stuck_detector() const;
+  /// The referee checking the live run since it was built, restored or taken up again
+  /// (overlaps, tunnelling, units inside walls, goal errors: planner/sim/sim_referee.hpp).
+  const sim::SimReferee& referee() const { return referee_; }
   /// Marks a point in the scene (a log entry's) until the next scrub, or clears it.
   void set_focus(std::optional<Vec2> point);
 
@@ -150,6 +154,7 @@ class SimPlayer {
     bool verified = false;
   };
   std::unique_ptr<sim::Simulation> sim_;
+  sim::SimReferee referee_;
   std::shared_ptr<sim::Recording> recording_;
   std::optional<View> view_;
   std::optional<Vec2> focus_;

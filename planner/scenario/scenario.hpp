@@ -247,6 +247,9 @@ struct SimSettings {
   /// cost grids. It is planning cost only: units move as fast.
   double density_cost = 0;     ///< Weight (0 = off, <= 100).
   double density_refresh = 1;  ///< Seconds between updates of that cost (> 0, <= 60).
+  /// Seconds in which the collision density (and so its cost) halves: each step every
+  /// cell's density is multiplied by 2^(-dt / density_half_life). 0 = never decays; <= 3600.
+  double density_half_life = 30;
   friend bool operator==(const SimSettings&, const SimSettings&) = default;
 };
 

@@ -493,10 +493,11 @@ UnitGroup read_group(const Json& j, const std::string& at) {
 }
 
 void read_sim(const Json& j, Scenario& s) {
-  const ObjectReader obj(j, "sim",
-                         {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance",
-                          "memory_seconds", "prediction_seconds", "path_budget", "stuck_seconds",
-                          "stuck_progress", "density_cost", "density_refresh", "formation_goals", "detours"});
+  const ObjectReader obj(
+      j, "sim",
+      {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance", "memory_seconds",
+       "prediction_seconds", "path_budget", "stuck_seconds", "stuck_progress", "density_cost",
+       "density_refresh", "density_half_life", "formation_goals", "detours"});
   const SimSettings defaults;
   SimSettings& sim = s.sim;
   sim.dt = read_or(obj, "dt", defaults.dt, read_number);
@@ -515,6 +516,7 @@ void read_sim(const Json& j, Scenario& s) {
   sim.stuck_progress = read_or(obj, "stuck_progress", defaults.stuck_progress, read_number);
   sim.density_cost = read_or(obj, "density_cost", defaults.density_cost, read_number);
   sim.density_refresh = read_or(obj, "density_refresh", defaults.density_refresh, read_number);
+  sim.density_half_life = read_or(obj, "density_half_life", defaults.density_half_life, read_number);
   sim.formation_goals = read_or(obj, "formation_goals", defaults.formation_goals, read_bool);
   sim.detours = read_or(obj, "detours", defaults.detours, read_bool);
 }

@@ -293,6 +293,8 @@ OrderedJson sim_json(const SimSettings& sim) {
   if (sim.stuck_progress != defaults.stuck_progress) o["stuck_progress"] = number(sim.stuck_progress);
   if (sim.density_cost != defaults.density_cost) o["density_cost"] = number(sim.density_cost);
   if (sim.density_refresh != defaults.density_refresh) o["density_refresh"] = number(sim.density_refresh);
+  if (sim.density_half_life != defaults.density_half_life)
+    o["density_half_life"] = number(sim.density_half_life);
   if (sim.formation_goals != defaults.formation_goals) o["formation_goals"] = sim.formation_goals;
   if (sim.detours != defaults.detours) o["detours"] = sim.detours;
   return o;

@@ -43,6 +43,7 @@ constexpr double kMaxPredictionSeconds = 10;  // sim.prediction_seconds
 constexpr int kMaxPathBudget = 1'000'000;     // sim.path_budget, requests per step
 constexpr double kMaxDensityCost = 100;       // sim.density_cost, weight
 constexpr double kMaxDensityRefresh = 60;     // sim.density_refresh, seconds
+constexpr double kMaxDensityHalfLife = 3600;  // sim.density_half_life, seconds
 
 // Upper bounds of the sizes that drive a simulation's work (docs/formats.md, Limits).
 // Each is far beyond any unit a game has (the default classes reach 3 m and 40 m/s), and
@@ -611,6 +612,7 @@ void check_sim(const Scenario& s) {
   check_positive(sim.stuck_progress, "sim.stuck_progress");
   in_range(sim.density_cost, 0, kMaxDensityCost, false, "sim.density_cost", "(weight)");
   in_range(sim.density_refresh, 0, kMaxDensityRefresh, true, "sim.density_refresh", "seconds");
+  in_range(sim.density_half_life, 0, kMaxDensityHalfLife, false, "sim.density_half_life", "seconds");
 }
 
 void check_queries(const Scenario& s) {

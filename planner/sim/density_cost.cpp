@@ -15,6 +15,15 @@
 // simulation; units keep their speed (CostGrid::ground_multiplier). Only the cells whose
 // factor changed are updated, and paths already planned are kept: the cost steers later
 // requests.
+//
+// The density decays: each step every cell's value is multiplied by 2^(-dt / half-life)
+// (SimSettings::density_half_life; 0 keeps it for ever), so a collision counts half as
+// much one half-life later, and a jam that has untied stops costing: once a newer jam is
+// more than eight times as dense (the cost is relative to the densest cell), and anyway
+// once it has decayed below kDensityFloor (a cell under it is set to 0). The factor
+// is a fixed number of the settings and the products are taken cell by cell in the same
+// float arithmetic in every run: deterministic. Only the cells above 0 are visited (the
+// simulation keeps their list), so a map of millions of cells costs what its hot cells do.
 
 #include <algorithm>
 #include <cmath>
@@ -36,6 +45,31 @@ constexpr int kDensityLevels = 8;
 std::uint64_t density_refresh_steps(const SimSettings& settings) {
   const double steps = std::round(settings.density_refresh / settings.dt);
   return steps < 1 ? 1 : static_cast<std::uint64_t>(steps);
+}
+
+double density_decay_factor(const SimSettings& settings) {
+  if (!(settings.density_half_life > 0)) return 1;
+  return std::exp2(-settings.dt / settings.density_half_life);
+}
+
+void Simulation::decay_density() {
+  const double f = density_decay_factor(scenario().sim);
+  std::vector<std::uint32_t>& cells = impl_->density_cells;
+  if (f == 1 || cells.empty()) return;
+  float top = 0;
+  std::size_t kept = 0;
+  for (const std::uint32_t k : cells) {
+    float& v = density_.value[k];
+    v = static_cast<float>(static_cast<double>(v) * f);
+    if (v < kDensityFloor) {
+      v = 0;  // forgotten
+      continue;
+    }
+    top = std::max(top, v);
+    cells[kept++] = k;
+  }
+  cells.resize(kept);
+  density_.max_value = top;
 }
 
 std::vector<float> density_cost_factors(const DensityMap& density, double weight) {

@@ -16,7 +16,8 @@
 // units), or the straight line open already (something else holds it up): it keeps its
 // path. Units leave a knot from its rim inwards, each round the others. A held-up unit
 // whose order point is taken by a unit standing on it, within three hard radii of it, is
-// there: it takes its next order point, or has arrived.
+// there: it takes its next order point, or its order is done and it stands beside its
+// goal, not arrived (SimUnit::goal_taken), until the goal is free (arrival.cpp).
 //
 // Everything is plain arithmetic on the lattice in a fixed order: deterministic.
 
@@ -206,7 +207,8 @@ void Simulation::detour_held_up() {
     x.last_repath = now;  // one try per kHeldUpSeconds, found or not
     // Its order point taken by a unit standing there, and itself as near as it can get
     // (touching that unit, or nearly): there, as a unit told to a crowded spot stops
-    // beside it.
+    // beside it. At its last point it is not arrived (not at its goal): it walks in when
+    // the goal is free (arrival.cpp).
     const Vec2 point = u.path.back();
     if (glm::length(point - u.position) <= 3 * m.hard_radius + kClearance) {
       bool taken = false;

@@ -104,6 +104,8 @@ ExpectationChecker::ExpectationChecker(std::vector<Expectation> expect)
     if (!e.name.empty()) label += " \"" + e.name + "\"";
     results_[i].label = std::move(label);
     results_[i].kind = e.kind;
+    referee_needed_ =
+        referee_needed_ || e.kind == ExpectKind::NoOverlaps || e.kind == ExpectKind::NoTunnelling;
   }
 }
 
@@ -137,7 +139,17 @@ void ExpectationChecker::decide(std::size_t index, Verdict verdict, double time,
 
 void ExpectationChecker::observe(const Simulation& simulation, const StuckDetector& detector) {
   const double now = simulation.time();
-  const SimCounters& counters = simulation.counters();
+  if (referee_needed_) {
+    referee_needed_ = false;
+    for (std::size_t i = 0; i < expect_.size(); ++i) {
+      const ExpectKind k = expect_[i].kind;
+      if (results_[i].verdict == Verdict::Pending &&
+          (k == ExpectKind::NoOverlaps || k == ExpectKind::NoTunnelling))
+        referee_needed_ = true;
+    }
+    if (referee_needed_) referee_.check_step(simulation);
+  }
+  const RefereeCounts& counts = referee_.counts();
   const auto events = detector.events();
   for (std::size_t i = 0; i < expect_.size(); ++i) {
     if (results_[i].verdict != Verdict::Pending) continue;
@@ -196,20 +208,20 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         break;
       }
       case ExpectKind::NoOverlaps:
-        if (in_window && counters.hard_overlaps > 0) {
+        if (in_window && counts.hard_overlaps > 0) {
           char buf[96];
-          std::snprintf(buf, sizeof buf, "%llu hard overlap%s (deepest %.3f m)",
-                        static_cast<unsigned long long>(counters.hard_overlaps),
-                        counters.hard_overlaps == 1 ? "" : "s", counters.max_overlap_m);
+          std::snprintf(buf, sizeof buf, "%llu pair%s of units overlapped (deepest %.3f m)",
+                        static_cast<unsigned long long>(counts.hard_overlaps),
+                        counts.hard_overlaps == 1 ? "" : "s", counts.max_overlap_m);
           decide(i, Verdict::Failed, now, buf);
         } else if (deadline_reached) {
           decide(i, Verdict::Passed, *e.within, "no hard overlaps in " + seconds_text(*e.within));
         }
         break;
       case ExpectKind::NoTunnelling:
-        if (in_window && counters.tunnelled > 0) {
+        if (in_window && counts.tunnelled > 0) {
           decide(i, Verdict::Failed, now,
-                 std::to_string(counters.tunnelled) + (counters.tunnelled == 1 ? " unit" : " units") +
+                 std::to_string(counts.tunnelled) + (counts.tunnelled == 1 ? " unit" : " units") +
                      " tunnelled through an obstacle or a unit");
         } else if (deadline_reached) {
           decide(i, Verdict::Passed, *e.within, "no tunnelling in " + seconds_text(*e.within));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "planner/scenario/scenario.hpp"
+#include "planner/sim/sim_referee.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/stuck_detector.hpp"
 
@@ -75,6 +76,10 @@ class ExpectationChecker {
   std::vector<State> states_;
   std::vector<ExpectationResult> results_;
   std::size_t events_seen_ = 0;  ///< Stuck events already looked at.
+  /// Judges no_overlaps and no_tunnelling: the referee, which shares no code with the
+  /// step, checks every step while one of them is pending.
+  SimReferee referee_;
+  bool referee_needed_ = false;
 };
 
 /// A headless regression run of a scenario's expectations.

@@ -39,7 +39,7 @@ constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{4} << 30;
 enum Group : std::uint8_t {
   kPosition = 1,      // position
   kMotion = 2,        // heading, speed
-  kStatus = 4,        // state, yield, arrived, bridge_wait, passage_wait
+  kStatus = 4,        // state, yield, arrived, bridge_wait, passage_wait, goal_taken
   kIndices = 8,       // order_point, waypoint
   kPath = 16,         // path
   kYieldDetail = 32,  // yield_to, aside, home, get_to
@@ -151,6 +151,7 @@ void project_but_path(const SimUnit& u, SimUnit& p) {
   p.order_point = u.order_point;
   p.waypoint = u.waypoint;
   p.arrived = u.arrived;
+  p.goal_taken = u.goal_taken;
   p.arrived_time = u.arrived_time;
   p.bridge_wait = u.bridge_wait;
   p.passage_wait = u.passage_wait;
@@ -166,7 +167,8 @@ bool same_path(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
 }
 
 std::uint8_t status_bits(const SimUnit& u) {
-  return static_cast<std::uint8_t>((u.arrived ? 1 : 0) | (u.bridge_wait ? 2 : 0) | (u.passage_wait ? 4 : 0));
+  return static_cast<std::uint8_t>((u.arrived ? 1 : 0) | (u.bridge_wait ? 2 : 0) | (u.passage_wait ? 4 : 0) |
+                                   (u.goal_taken ? 8 : 0));
 }
 
 std::uint8_t groups_changed(const SimUnit& was, const SimUnit& now, bool path_differs) {
@@ -362,6 +364,7 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
       u.arrived = bits & 1;
       u.bridge_wait = bits & 2;
       u.passage_wait = bits & 4;
+      u.goal_taken = bits & 8;
     }
     if (g & kIndices) {
       u.order_point = r.varint();

@@ -31,8 +31,8 @@ namespace pathscope::sim {
 
 /// One recorded step: the unit slots and the step's collisions. Each slot holds the
 /// fields the state hash covers and those the window draws (identity, position, heading,
-/// speed, state, yield and whom to, order point, waypoint, path, arrived, bridge and
-/// passage waits, move-aside targets); the others keep their defaults.
+/// speed, state, yield and whom to, order point, waypoint, path, arrived, goal taken,
+/// bridge and passage waits, move-aside targets); the others keep their defaults.
 struct Frame {
   std::uint64_t step = 0;
   std::vector<SimUnit> units;         ///< Index = UnitId::index.

@@ -2,7 +2,8 @@
 // running on gives the same state hashes as never having saved").
 //
 // Everything a later step reads is kept: every slot (dead ones too: their generations
-// keep ids stable), what only the simulation reads per unit, the free slots, the queued
+// keep ids stable), what only the simulation reads per unit, arrivals (goals taken,
+// units standing off their goals), the free slots, the queued
 // path requests in order, the remembered resolutions, the last step's collisions, the
 // density map and the cost made from it, the counters, who holds which bridge, the
 // passages' turns, and the next group order's platoon. What is made again from the scenario (the world, the
@@ -291,6 +292,23 @@ std::string Simulation::state_json() const {
     units.push_back(t.take());
   }
   state["units"] = std::move(units);
+  // Arrivals (arrival.cpp), per unit with any of them: beside a taken goal, since when it
+  // has stood still off its goal, walking back, and its wait before the next walk back;
+  // only when some unit has one, so that saved games without them read as before.
+  Json goals = Json::array();
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const UnitPrivate& x = impl_->extra[k];
+    if (!units_[k].goal_taken && !units_[k].walking_back && x.still_since == 0 && x.settle == kSettleSeconds)
+      continue;
+    Tape t;
+    t.u(k);
+    t.b(units_[k].goal_taken);
+    t.num(x.still_since);
+    t.b(units_[k].walking_back);
+    t.num(x.settle);
+    goals.push_back(t.take());
+  }
+  if (!goals.empty()) state["goals"] = std::move(goals);
   state["free_slots"] = impl_->free_slots;
   Json paths = Json::array();
   for (const PathRequest& r : impl_->paths.queued()) {
@@ -432,9 +450,10 @@ Status Simulation::restore_state(std::string_view text) {
       if (u.yield != Yield::None && !nobody && !names_slot(u.yield_to, slots.size()))
         throw StateError{where,
                          "yield_to names slot " + std::to_string(u.yield_to.index) + ", not in the state"};
-      if (u.lent && u.lent_index >= slots.size())
-        throw StateError{where,
-                         "lent rank names slot " + std::to_string(u.lent_index) + ", not in the state"};
+      // (A rank lent by a unit done or idle carries its high bit: effective_rank.)
+      const std::uint32_t lent_slot = u.lent_index & 0x7fffffffu;
+      if (u.lent && lent_slot >= slots.size())
+        throw StateError{where, "lent rank names slot " + std::to_string(lent_slot) + ", not in the state"};
       if (x.last_bridge >= 0) {
         const auto& bridges = scenario().bridges;
         const bool known = std::any_of(bridges.begin(), bridges.end(), [&](const Bridge& b) {
@@ -449,6 +468,22 @@ Status Simulation::restore_state(std::string_view text) {
       if (x.last_passage < -1)
         throw StateError{where,
                          "last passage " + std::to_string(x.last_passage) + ": expected an index or -1"};
+    }
+    if (const auto it = state.find("goals"); it != state.end()) {
+      if (!it->is_array()) throw StateError{"sim_state.goals", "expected a list"};
+      for (std::size_t k = 0; k < it->size(); ++k) {
+        Reader r((*it)[k], "sim_state.goals[" + std::to_string(k) + "]");
+        const std::uint64_t slot = r.u(slots.empty() ? 0 : slots.size() - 1);
+        if (slots.empty()) r.fail("names no slot");
+        slots[slot].goal_taken = r.b();
+        extra[slot].still_since = r.num();
+        slots[slot].walking_back = r.b();
+        extra[slot].settle = r.num();
+        if (!(extra[slot].settle >= kSettleSeconds && extra[slot].settle <= kMaxSettleSeconds))
+          r.fail("settle " + std::to_string(extra[slot].settle) + " is outside [" +
+                 std::to_string(kSettleSeconds) + ", " + std::to_string(kMaxSettleSeconds) + "]");
+        r.done();
+      }
     }
     const Json& free_slots = field(state, "free_slots", "sim_state");
     std::vector<std::uint32_t> free;
@@ -643,6 +678,10 @@ Status Simulation::restore_state(std::string_view text) {
     collisions_ = std::move(collisions);
     counters_ = counters;
     density_ = std::move(density);
+    impl_->density_cells.clear();
+    for (std::size_t k = 0; k < density_.value.size(); ++k) {
+      if (density_.value[k] > 0) impl_->density_cells.push_back(static_cast<std::uint32_t>(k));
+    }
     if (!world_->set_cost_overlay(std::move(overlay)).none()) impl_->paths.world_changed(false);
     for (const Bridge& b : scenario().bridges) impl_->bridges.clear(b.id);
     for (const auto& [bridge, group] : holders) (void)impl_->bridges.reserve(bridge, group);

@@ -2,10 +2,10 @@
 // Algorithm", Listing 1; "Predicted Positions"; "Discrete vs. Continuous Simulation").
 //
 // Listing 1 runs per unit: IncrementWaypoint takes the order's next point (or the next
-// patrol point, in the patrol's direction) and asks for a path; ReachedGoal stops;
-// WaitingForPath waits for the path service's answer; Moving follows the path. Path
-// points are passed as the listing says: a point it was closer to before moving, or one
-// the move jumps over, is left behind.
+// patrol point, in the patrol's direction) and asks for a path; ReachedGoal stops (and,
+// pushed off the goal, walks back: arrival.cpp); WaitingForPath waits for the path
+// service's answer; Moving follows the path. Path points are passed as the listing says:
+// a point it was closer to before moving, or one the move jumps over, is left behind.
 //
 // Predicted positions are a rolling list of the states the unit will have at the next
 // steps, made by pursue(), the very function that then picks the move: each step the
@@ -87,7 +87,8 @@ std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m) 
   // Done (arrived) or with nothing to do: below every unit of its class priority still
   // under way, so that those behind can have it step aside (a column's head stops at its
   // goal); a higher class priority still wins.
-  if (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) r.second |= 0x80000000u;
+  if (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle || u.walking_back)
+    r.second |= 0x80000000u;
   if (u.lent && u.yield != Yield::None &&
       (u.lent_priority > r.first || (u.lent_priority == r.first && u.lent_index < r.second))) {
     r = {u.lent_priority, u.lent_index};
@@ -207,7 +208,10 @@ void Simulation::update_world(Scenario next) {
   const WorldChange change = world_->update(std::move(next));
   impl_->paths.world_changed(change.rebuilt);
   // A grid of another size: the density map (and the cost made from it) start afresh.
-  if (change.rebuilt && density_.value.size() != world_->raster().cell_count()) density_ = DensityMap{};
+  if (change.rebuilt && density_.value.size() != world_->raster().cell_count()) {
+    density_ = DensityMap{};
+    impl_->density_cells.clear();
+  }
   impl_->passage_maps.clear();  // found again from the new grids at the next step
   // ...and numbered afresh: no unit's last passage names one of the old map's.
   for (UnitPrivate& x : impl_->extra) x.last_passage = -1;
@@ -364,7 +368,11 @@ void Simulation::start_order(SimUnit& u) {
   u.waypoint = 0;
   u.predicted.clear();
   u.arrived = false;
+  u.goal_taken = false;
+  u.walking_back = false;
   u.arrived_time = -1;
+  x.still_since = 0;
+  x.settle = kSettleSeconds;
   u.yield = Yield::None;
   u.speed_factor = 1;
   u.progress_time = time();
@@ -461,6 +469,7 @@ void Simulation::step() {
   move_units();
   prevent_overlaps();
   ++counters_.steps;
+  keep_arrivals();
   count_step();
   refresh_density_cost();
   if (clock_) {
@@ -616,6 +625,12 @@ void Simulation::run_state_loops() {
           const Vec2 g = u.get_to - u.home;
           const double len = glm::length(g);
           over = len <= 1e-9 || glm::dot(o->position - u.home, g / len) >= len;
+          // A move aside is over too when the other has stopped for good (its order done,
+          // short of the get-to point): nothing is left to make way for, and a unit moved
+          // off its goal goes back now rather than when the yield gives up.
+          if (u.yield == Yield::MoveAside &&
+              (o->state == MoveState::ReachedGoal || o->state == MoveState::Idle))
+            over = true;
         }
       }
       if (u.yield == Yield::MoveAside && over) {
@@ -670,11 +685,7 @@ void Simulation::run_state_loops() {
             ++u.order_point;
             u.state = MoveState::WaitingForPath;
           } else {
-            u.state = MoveState::ReachedGoal;
-            if (!u.arrived) {
-              u.arrived = true;
-              u.arrived_time = now;
-            }
+            reach_goal(u);  // arrived if at its goal (arrival.cpp)
           }
           u.path.clear();
           u.predicted.clear();
@@ -717,8 +728,14 @@ void Simulation::run_state_loops() {
           decided = true;
           break;
         }
-        case MoveState::Idle:
         case MoveState::ReachedGoal:
+          // Pushed off its goal, standing still a while, the goal free: it walks back
+          // (arrival.cpp) and is under way again.
+          if (!u.arrived && !u.goal_taken && now - x.still_since >= x.settle && start_walk_back(u)) break;
+          x.next = brake(here, m, dt);
+          decided = true;
+          break;
+        case MoveState::Idle:
         case MoveState::Failed:
           x.next = brake(here, m, dt);
           decided = true;
@@ -943,6 +960,11 @@ std::size_t Simulation::arrived_count() const {
       std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive && u.arrived; }));
 }
 
+std::size_t Simulation::goal_taken_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive && u.goal_taken; }));
+}
+
 std::size_t Simulation::ordered_count() const {
   return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) {
     return u.alive && (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints);
@@ -952,7 +974,7 @@ std::size_t Simulation::ordered_count() const {
 std::size_t Simulation::stuck_count(double seconds) const {
   const double now = time();
   return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [&](const SimUnit& u) {
-    if (!u.alive || u.order.points.empty() || u.arrived) return false;
+    if (!u.alive || u.order.points.empty() || u.arrived || u.goal_taken) return false;
     if (u.order.kind == OrderKind::None || u.order.kind == OrderKind::Stop) return false;
     return now - u.progress_time >= seconds;
   }));

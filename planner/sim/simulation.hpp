@@ -15,12 +15,16 @@
 //      about to enter a narrow passage units come through the other way waits before
 //      it (passages.hpp);
 //   3. collisions between units are found through a spatial hash from the predicted
-//      positions, immediate before future, hard before soft;
+//      positions, immediate before future, hard before soft; the immediate ones add to
+//      the collision density, which decays with SimSettings::density_half_life;
 //   4. the cooperation rules decide who waits, slows, moves aside or goes round;
 //   5. units move (continuous or discrete check against the static world);
 //   6. collision prevention separates any overlapping hard shapes (seed 000);
-//   7. counters: overlaps, tunnelling, density;
-//   8. every SimSettings::density_refresh seconds, with SimSettings::density_cost on, the
+//   7. arrivals: a unit whose order is done is arrived only within arrival_tolerance of
+//      its goal; pushed farther off, it walks back once it has stood still a moment and
+//      the goal is free (arrival.cpp);
+//   8. counters: overlaps, tunnelling;
+//   9. every SimSettings::density_refresh seconds, with SimSettings::density_cost on, the
 //      density becomes planning cost on the simulation's world (density_cost.cpp).
 
 #include <cstdint>
@@ -62,6 +66,13 @@ struct Motion {
 /// A class's motion with every absent value derived from its radius and speed.
 Motion resolve_motion(const MovementClass& movement_class);
 
+/// The largest arrival tolerance, metres (arrival_tolerance).
+inline constexpr double kMaxArrivalTolerance = 0.5;
+/// Metres from its goal within which a unit of this class whose order is done counts as
+/// arrived (SimUnit::arrived): half its hard radius, at most kMaxArrivalTolerance (0.25 m
+/// for a hard radius of 0.5 m). Pushed farther off, it walks back (arrival.cpp).
+double arrival_tolerance(const Motion& motion);
+
 /// What cooperation currently asks of a unit (seed 002's resolving collisions).
 enum class Yield : std::uint8_t {
   None,
@@ -90,12 +101,27 @@ struct SimUnit {
   std::vector<Vec2> path;                 ///< The current path to the order point.
   std::size_t waypoint = 0;               ///< Index into path of the point it heads for.
   std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
-  bool arrived = false;                   ///< Reached the last point of a Move or Waypoints order.
+  /// At its goal: its Move or Waypoints order is done (ReachedGoal) and it stands within
+  /// arrival_tolerance of the order's last point (a formation order's: its own slot).
+  /// Cleared at the end of a step that leaves it farther off (pushed, shoved, moved aside);
+  /// set again when it is back (it walks back: arrival.cpp).
+  bool arrived = false;
+  /// Its order is done but it stands off its goal, beyond arrival_tolerance, and another
+  /// unit's hard shape covers the goal and holds it (standing there by right, or passing:
+  /// arrival.cpp; a unit sent to a taken spot stops beside it, detours.cpp). It is not at
+  /// its goal; it walks in once the goal is free. Never set with `arrived`.
+  bool goal_taken = false;
+  /// Walking back to its goal after a push (arrival.cpp). It ranks as an arrived unit, below
+  /// units still under way, so a unit passing through has it step aside again rather than
+  /// meet it head-on.
+  bool walking_back = false;
   /// Its order came to a group (SimSettings::formation_goals): the order's last point is
   /// its own slot of the group's formation round `formation_point` (sim/formation.hpp).
   bool formation = false;
   Vec2 formation_point{0, 0};  ///< The point the group was ordered to (formation only).
-  double arrived_time = -1;    ///< When (seconds), -1 before.
+  /// When it first arrived at its current order's goal (seconds), -1 before. Leaving the
+  /// goal and coming back keep it; a new order (or a slot swap) starts it afresh.
+  double arrived_time = -1;
   // Cooperation.
   Yield yield = Yield::None;
   UnitId yield_to;          ///< The unit it yields to.
@@ -133,14 +159,23 @@ struct Memory {
 };
 
 /// Collision density (seed 002: areas where collisions keep happening), per grid cell of
-/// the world, decaying with a half-life.
+/// the world, decaying with SimSettings::density_half_life (density_cost.cpp).
 struct DensityMap {
   int width = 0;  ///< Cells.
   int height = 0;
-  double cell_size = 1;      ///< Metres.
-  std::vector<float> value;  ///< Collisions per cell, decayed; row-major.
-  float max_value = 0;
+  double cell_size = 1;  ///< Metres.
+  /// Collisions per cell (a hard one 1, a soft one 0.25 per step), each multiplied by
+  /// 2^(-age / half-life); a cell decayed below kDensityFloor is 0. Row-major.
+  std::vector<float> value;
+  float max_value = 0;  ///< The largest value now (it decays too).
 };
+
+/// A cell's density decayed below this (half a soft collision) is forgotten: set to 0.
+inline constexpr float kDensityFloor = 0.125f;
+
+/// The factor a density value is multiplied by each step: 2^(-dt / density_half_life),
+/// or 1 (no decay) with a half-life of 0.
+double density_decay_factor(const SimSettings& settings);
 
 /// Steps between two updates of the density cost (SimSettings::density_refresh, at least 1).
 std::uint64_t density_refresh_steps(const SimSettings& settings);
@@ -204,11 +239,14 @@ class Simulation {
   /// passage (units waiting for it step off those cells); empty when nothing is claimed.
   std::span<const std::uint8_t> claimed_cells(std::size_t movement_class) const;
   const SimCounters& counters() const { return counters_; }
-  /// Units alive whose order is done: arrived (Move, Waypoints); patrols never arrive.
+  /// Units alive at their goals (SimUnit::arrived: Move, Waypoints); patrols never arrive.
   std::size_t arrived_count() const;
+  /// Units alive whose order is done but whose goal another unit holds (SimUnit::goal_taken).
+  std::size_t goal_taken_count() const;
   /// Units with a Move or Waypoints order (arrived or not).
   std::size_t ordered_count() const;
-  /// Units with an order that have not got closer to their order point for `seconds`.
+  /// Units with an order that have not got closer to their order point for `seconds`
+  /// (neither arrived nor beside a taken goal).
   std::size_t stuck_count(double seconds) const;
   /// A hash of every unit's state (ids, positions, headings, speeds, states, paths),
   /// the same in every run and build for the same inputs.
@@ -242,6 +280,7 @@ class Simulation {
   bool find_detour(const SimUnit& u, std::vector<Vec2>& way);
   void move_units();
   void prevent_overlaps();
+  void keep_arrivals();  // arrival.cpp
   void count_step();
   void refresh_density_cost();
   // Helpers.
@@ -253,6 +292,9 @@ class Simulation {
   void claim_ways();                  // passage_turns.cpp
   bool step_off_claimed(SimUnit& u);  // passage_turns.cpp
   void start_order(SimUnit& u);
+  void reach_goal(SimUnit& u);       // arrival.cpp
+  bool start_walk_back(SimUnit& u);  // arrival.cpp
+  void decay_density();              // density_cost.cpp
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
   void predict(SimUnit& u);
   bool pursue(const SimUnit& u, const MotionState& from, std::uint32_t& waypoint, MotionState& to) const;

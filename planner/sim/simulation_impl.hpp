@@ -28,6 +28,13 @@ inline constexpr std::uint32_t kFactionPlatoon = 0x80000000u;
 /// Seconds after which a yield (moving aside, going back, a pause) gives up.
 inline constexpr double kYieldSeconds = 4;
 
+/// Seconds a unit pushed off its goal stands still before it walks back (arrival.cpp):
+/// one shoved by a passing unit waits until the passing is over. Each walk back pushed
+/// off again doubles the wait, up to kMaxSettleSeconds: in a busy street the unit lets
+/// the traffic pass instead of walking back into it.
+inline constexpr double kSettleSeconds = 1;
+inline constexpr double kMaxSettleSeconds = 16;
+
 /// Per unit, what only the simulation reads.
 struct UnitPrivate {
   std::uint16_t move_key = 0;         ///< Its terrain group's move key (static checks).
@@ -49,6 +56,12 @@ struct UnitPrivate {
   std::int64_t last_passage = -1;
   Vec2 passage_flow{0, 0};
   double passage_time = 0;
+  /// Its order done and off its goal (not arrived): the time since which it has stood
+  /// still (not moved, pushed or yielding). It walks back kSettleSeconds after (arrival.cpp).
+  double still_since = 0;
+  /// Seconds it stands still before it walks back: kSettleSeconds, doubled (up to
+  /// kMaxSettleSeconds) each time a walk back ends off the goal, reset when it arrives.
+  double settle = kSettleSeconds;
 };
 
 /// Seconds a unit come off a bridge or out of a passage keeps it held for its side, at
@@ -108,7 +121,11 @@ struct Simulation::Impl {
   /// Scratch, per class: grid cells on the ways of units through a held passage (their
   /// paths on from where they stand), which units waiting for it step off.
   std::vector<std::vector<std::uint8_t>> claimed;
-  std::vector<std::uint8_t> any_claimed;             ///< Scratch, per class: some cell is claimed.
+  std::vector<std::uint8_t> any_claimed;  ///< Scratch, per class: some cell is claimed.
+  /// The cells of the density map with a value above 0, for its decay (density_cost.cpp);
+  /// in any order (each cell decays on its own). Rebuilt from the map when it is taken.
+  std::vector<std::uint32_t> density_cells;
+  std::vector<std::uint32_t> off_goal;  ///< Scratch (keep_arrivals): units standing off their goals.
   std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
 };
 

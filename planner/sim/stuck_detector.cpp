@@ -47,9 +47,10 @@ constexpr int kDetectorStateVersion = 1;
 // time, stuck.
 constexpr std::size_t kTrackFields = 8;
 
-// Units that can be stuck: an order with points that is not done.
+// Units that can be stuck: an order with points that is not done (a unit beside its
+// taken goal is done: it waits for the goal to be free).
 bool has_open_order(const SimUnit& u) {
-  if (!u.alive || u.arrived || u.order.points.empty()) return false;
+  if (!u.alive || u.arrived || u.goal_taken || u.order.points.empty()) return false;
   return u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints ||
          u.order.kind == OrderKind::Patrol;
 }

@@ -1,13 +1,16 @@
 // Collision density as planning cost (SimSettings::density_cost): later paths go round
-// the places where collisions keep happening; off, nothing changes.
+// the places where collisions keep happening; off, nothing changes. The density decays
+// with SimSettings::density_half_life, so old jams stop costing.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
+#include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/world/planning_world.hpp"
@@ -40,17 +43,31 @@ Scenario two_routes(double density_cost) {
   return s;
 }
 
-// The path a unit newly placed at the left asks for after `seconds`, to the right.
-std::vector<Vec2> later_path(double density_cost, double seconds) {
-  Simulation sim(two_routes(density_cost));
-  const int steps = int(seconds / sim.scenario().sim.dt);
-  for (int i = 0; i < steps; ++i) sim.step();
+// The path a unit newly placed at the left asks for now, to the right.
+std::vector<Vec2> path_across(Simulation& sim) {
   const UnitId id = sim.add_unit(unit_at(500, {2.5, 5.5}, move_to({37.5, 5.5})));
   for (int i = 0; i < 10; ++i) {
     sim.step();
     if (!sim.unit(id)->path.empty()) break;
   }
   return sim.unit(id)->path;
+}
+
+// The path a unit newly placed at the left asks for after `seconds`, to the right.
+std::vector<Vec2> later_path(double density_cost, double seconds) {
+  Simulation sim(two_routes(density_cost));
+  const int steps = int(seconds / sim.scenario().sim.dt);
+  for (int i = 0; i < steps; ++i) sim.step();
+  return path_across(sim);
+}
+
+// Removes every unit: no collision adds to the density from here on.
+void remove_all(Simulation& sim) {
+  std::vector<UnitId> ids;
+  for (const SimUnit& u : sim.slots()) {
+    if (u.alive) ids.push_back(u.id);
+  }
+  for (const UnitId id : ids) REQUIRE(sim.remove_unit(id));
 }
 
 double lowest_y(const std::vector<Vec2>& path) {
@@ -200,6 +217,97 @@ TEST_CASE("density cost: factors are the density around a cell relative to the d
   CHECK(density_refresh_steps(set) == 10);
   set.density_refresh = 0.01;
   CHECK(density_refresh_steps(set) == 1);
+}
+
+TEST_CASE("density decay: the density halves in one half-life, the same in every run") {
+  Scenario s = two_routes(8);
+  s.sim.density_half_life = 2;
+  Simulation sim(s), again(s);
+  for (int i = 0; i < 300; ++i) {  // 10 s: the files jam in the corridor
+    sim.step();
+    again.step();
+  }
+  remove_all(sim);
+  remove_all(again);
+  sim.step();
+  again.step();
+  const DensityMap before = sim.density();
+  REQUIRE(before.max_value > 8 * kDensityFloor);
+  for (int i = 0; i < 60; ++i) {  // one half-life: 2 s of 1/30 s steps
+    sim.step();
+    again.step();
+  }
+  const DensityMap& after = sim.density();
+  CHECK(after.max_value == doctest::Approx(before.max_value / 2).epsilon(1e-4));
+  int halved = 0;
+  for (std::size_t k = 0; k < before.value.size(); ++k) {
+    const double half = before.value[k] / 2.0;
+    if (half > 1.01 * kDensityFloor) {
+      CHECK(after.value[k] == doctest::Approx(half).epsilon(1e-4));
+      ++halved;
+    } else if (half < 0.99 * kDensityFloor) {
+      CHECK(after.value[k] == 0.0f);  // forgotten below the floor
+    }
+  }
+  CHECK(halved > 0);
+  CHECK(again.density().value == after.value);
+  CHECK(again.density().max_value == after.max_value);
+  // A half-life of 0 keeps the density for ever.
+  CHECK(density_decay_factor(s.sim) == doctest::Approx(std::exp2(-1.0 / 60)));
+  s.sim.density_half_life = 0;
+  CHECK(density_decay_factor(s.sim) == 1);
+}
+
+TEST_CASE("density decay: an old jam stops costing, and a later path takes the short way again") {
+  for (const double half_life : {2.0, 0.0}) {
+    CAPTURE(half_life);
+    Scenario s = two_routes(8);
+    s.sim.density_half_life = half_life;
+    Simulation sim(s);
+    for (int i = 0; i < 600; ++i) sim.step();  // 20 s of jam
+    REQUIRE_FALSE(sim.world().cost_overlay().empty());
+    remove_all(sim);
+    for (int i = 0; i < 1200; ++i) sim.step();  // 40 s, nobody about
+    const std::vector<Vec2> path = path_across(sim);
+    REQUIRE_FALSE(path.empty());
+    if (half_life > 0) {
+      // 20 half-lives: the jam's density is below the floor, forgotten, and costs nothing.
+      CHECK(sim.density().max_value == 0);
+      CHECK(sim.world().cost_overlay().empty());
+      CHECK(lowest_y(path) < 2);  // over the block, through the corridor
+    } else {
+      CHECK(sim.density().max_value > 0);  // never decays: the old jam still costs
+      CHECK_FALSE(sim.world().cost_overlay().empty());
+      CHECK(highest_y(path) > 16);  // under the block
+    }
+  }
+}
+
+TEST_CASE("density decay: density_half_life is read, written when not the default, and checked") {
+  const std::string head = R"({"format": "pathscope-scenario", "version": 2, "name": "t",
+    "world": {"width": 10, "height": 10, "cell_size": 1})";
+  const auto parse = [&](const std::string& sim) {
+    return parse_scenario(head + (sim.empty() ? "" : ", \"sim\": " + sim) + "}", "t.json");
+  };
+  const Result<Scenario> plain = parse("");
+  REQUIRE(plain.ok());
+  CHECK(plain->sim.density_half_life == 30);
+  CHECK(scenario_to_json(*plain).find("density_half_life") == std::string::npos);
+  const Result<Scenario> set = parse(R"({"density_half_life": 12.5})");
+  REQUIRE(set.ok());
+  CHECK(set->sim.density_half_life == 12.5);
+  const std::string text = scenario_to_json(*set);
+  CHECK(text.find(R"("density_half_life": 12.5)") != std::string::npos);
+  const Result<Scenario> again = parse_scenario(text, "again.json");
+  REQUIRE(again.ok());
+  CHECK(again->sim == set->sim);
+  CHECK(parse(R"({"density_half_life": 0})").ok());  // never decays
+  for (const char* bad : {R"({"density_half_life": -1})", R"({"density_half_life": 3601})"}) {
+    const Result<Scenario> r = parse(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().where == "t.json: sim.density_half_life");
+    CHECK(r.error().message.find("expected a number in [0, 3600] seconds") != std::string::npos);
+  }
 }
 
 }  // namespace pathscope::sim

@@ -11,6 +11,7 @@
 #include "planner/core/geometry.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/simulation.hpp"
+#include "tests/planner/sim/sim_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 namespace pathscope::sim {
@@ -19,18 +20,8 @@ namespace {
 
 using test::move_to;
 using test::unit_at;
-
-std::vector<std::string> open_rows(int w, int h) {
-  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
-}
-
-// Class 1, "guard": class 0 with priority 5, so nobody can move a guard aside.
-void add_guard_class(Scenario& s) {
-  s.classes.push_back(s.classes[0]);
-  s.classes[1].name = "guard";
-  s.classes[1].priority = 5;
-  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
-}
+using test_support::add_guard_class;
+using test_support::open_rows;
 
 // Runs until every ordered unit has arrived or `seconds` pass; the seconds it took, or -1.
 double run_until_arrived(Simulation& sim, double seconds) {
@@ -174,7 +165,7 @@ TEST_CASE("detours: two groups of 10 crossing through a gap all arrive, none lef
 
 namespace pathscope::sim {
 
-TEST_CASE("detours: a unit ordered onto a guard standing there stops beside it, and has arrived") {
+TEST_CASE("detours: a unit ordered onto a guard standing there stops beside it, its goal taken") {
   for (const bool detours : {true, false}) {
     CAPTURE(detours);
     Scenario s = test::ascii_scenario(open_rows(30, 16));
@@ -185,15 +176,19 @@ TEST_CASE("detours: a unit ordered onto a guard standing there stops beside it, 
     s.units.push_back(guard);
     s.sim.detours = detours;
     Simulation sim(s);
-    const double t = run_until_arrived(sim, 40);
+    // Never arrived: it cannot get to its goal (arrived means at the goal).
+    CHECK(run_until_arrived(sim, 40) < 0);
     const SimUnit& u = sim.slots()[0];
+    CHECK_FALSE(u.arrived);
     if (detours) {
-      CHECK(t > 0);
-      CHECK(u.arrived);
+      // Its order done beside the goal the guard holds.
+      CHECK(u.state == MoveState::ReachedGoal);
+      CHECK(u.goal_taken);
+      CHECK(sim.goal_taken_count() == 1);
       CHECK(glm::length(u.position - Vec2{20.5, 8.5}) <= 3 * 0.4 + 0.02);
     } else {
-      CHECK(t < 0);
-      CHECK_FALSE(u.arrived);
+      CHECK(u.state != MoveState::ReachedGoal);
+      CHECK_FALSE(u.goal_taken);
     }
     CHECK(glm::length(sim.slots()[1].position - Vec2{20.5, 8.5}) < 0.5);  // the guard stays
   }

@@ -105,7 +105,7 @@ TEST_CASE(
   REQUIRE(run.results.size() == 2);
   CHECK(run.results[0].verdict == Verdict::Failed);
   CHECK(run.results[0].time == doctest::Approx(s.sim.dt));
-  CHECK(run.results[0].message == "1 hard overlap (deepest 0.500 m)");
+  CHECK(run.results[0].message == "1 pair of units overlapped (deepest 0.500 m)");
   CHECK(run.results[1].verdict == Verdict::Passed);
   CHECK(run.results[1].time == doctest::Approx(20.0));
   CHECK(run.seconds == doctest::Approx(20.0));

@@ -13,6 +13,7 @@
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/static_check.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/planner/sim/sim_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 namespace pathscope::sim {
@@ -21,10 +22,7 @@ namespace {
 
 using test::move_to;
 using test::unit_at;
-
-std::vector<std::string> open_rows(int w, int h) {
-  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
-}
+using test_support::open_rows;
 
 // A scenario of `rows` with units at `positions` (ids 1..) given one order as group 1.
 Scenario group_scenario(const std::vector<std::string>& rows, const std::vector<Vec2>& positions,

@@ -12,6 +12,7 @@
 
 #include "planner/sim/simulation.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/planner/sim/sim_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 namespace pathscope::sim {
@@ -20,27 +21,10 @@ namespace {
 
 using test::move_to;
 using test::unit_at;
+using test_support::open_rows;
+using test_support::teleport;
 
 constexpr double kPi = std::numbers::pi;
-
-std::vector<std::string> open_rows(int w, int h) {
-  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
-}
-
-// Puts the unit in `slot` at `to` (its previous position too), as if it had jumped there,
-// through the saved state: the simulation itself never does this.
-void teleport(Simulation& sim, std::size_t slot, Vec2 to) {
-  nlohmann::json state = nlohmann::json::parse(sim.state_json());
-  nlohmann::json& tape = state["units"][slot];
-  // The unit's tape: index, generation, alive, scenario id, class, faction, position (2),
-  // previous (2), heading, ...
-  REQUIRE(tape[0].get<std::size_t>() == slot);
-  tape[6] = to.x;
-  tape[7] = to.y;
-  tape[8] = to.x;
-  tape[9] = to.y;
-  REQUIRE(sim.restore_state(state.dump()).ok());
-}
 
 // Adds a class like class 0 (the same terrain costs) and returns its index.
 std::size_t add_class(Scenario& s, MovementClass c) {

@@ -14,6 +14,7 @@
 #include "planner/sim/unit_motion.hpp"
 #include "planner/world/bridge_reservations.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/planner/sim/sim_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 namespace pathscope::sim {
@@ -23,12 +24,9 @@ namespace {
 // An open field of `w` x `h` one-metre cells with units of class "unit" (radius 0.4).
 Scenario field(const std::vector<std::string>& rows) { return test::ascii_scenario(rows); }
 
-std::vector<std::string> open_rows(int w, int h) {
-  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
-}
-
 using test::move_to;
 using test::unit_at;
+using test_support::open_rows;
 
 // The deepest hard overlap among all pairs (brute force).
 double deepest_overlap(const Simulation& sim) {
@@ -47,12 +45,7 @@ double deepest_overlap(const Simulation& sim) {
 }
 
 // Adds class 1, "boss": class 0 with priority 5 (the same terrain costs).
-void add_boss_class(Scenario& s) {
-  s.classes.push_back(s.classes[0]);
-  s.classes[1].name = "boss";
-  s.classes[1].priority = 5;
-  for (TerrainType& t : s.terrains) t.cost.push_back(t.cost[0]);
-}
+void add_boss_class(Scenario& s) { test_support::add_class_like_first(s, "boss", 5); }
 
 // A corridor one cell wide and 20 long between walls.
 std::vector<std::string> corridor_rows() {

@@ -1,0 +1,176 @@
+// Arrival: a unit whose order is done is "arrived" only while it stands at its goal, and
+// one pushed off its goal walks back (seed 002, Listing 1's ReachedGoal state, kept true).
+//
+// A unit's goal is its order's last point (for a formation order, its own slot). Reaching
+// it (Listing 1: out of waypoints) sets ReachedGoal and, within arrival_tolerance of the
+// goal (half the hard radius, at most 0.5 m), `arrived`. Standing there, it can still be
+// moved: collision prevention pushes it, a unit under way shoves it, cooperation has it
+// move aside (and the move back may give up). At the end of every step each unit whose
+// order is done is measured against its goal:
+//  - within the tolerance: arrived (again);
+//  - farther: not arrived. If another unit's hard shape covers the goal and that unit
+//    holds it, the goal is taken (SimUnit::goal_taken) and the unit waits beside it; it
+//    walks in once the goal is free. A unit holds a goal it covers when it stands there by
+//    right (arrived at its own goal next to it, idle, waiting its turn) or is passing. A
+//    unit standing off its own goal does not (it leaves when it walks back, and two units
+//    pushed onto each other's goals would otherwise wait for ever), nor does one under
+//    way that has made no progress for kHeldUpSeconds: the unit waiting for the goal most
+//    likely stands in its way, and they untie only when that one walks in (they swap
+//    places). A unit sent to a taken spot stops beside it the same way (detours.cpp).
+// A unit off its goal, with the goal free and no unit under way near it or its goal, that
+// has stood still (not moved, pushed or yielding) for kSettleSeconds walks back: the straight line to its
+// goal becomes its path (a path is asked for when a wall is in the way) and it goes through the state loop as
+// any unit under way, so cooperation, moves and prevention treat it as such, and it
+// arrives again at the path's end. Standing still first keeps it from walking into a
+// unit still shoving past, and from fighting pushes that have not ended. Walking back,
+// it ranks as an arrived unit (SimUnit::walking_back): units under way have it step
+// aside, as they would had it stayed. A walk back that ends off the goal doubles the
+// next wait (up to kMaxSettleSeconds): in a busy street it lets the traffic pass.
+//
+// Only positions at step ends and fixed thresholds decide: deterministic.
+
+#include <algorithm>
+#include <cmath>
+
+#include "planner/core/geometry.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/static_check.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+// A Move or Waypoints order with points: it has a goal to arrive at.
+bool has_goal(const SimUnit& u) {
+  return (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints) && !u.order.points.empty();
+}
+
+// Seconds without progress after which a unit under way is held up, not passing.
+constexpr double kHeldUpSeconds = 2;
+
+// Whether `o`, covering another unit's goal, holds it (see the top of this file).
+bool holds_goal(const SimUnit& o, double now) {
+  if (o.state == MoveState::ReachedGoal && !o.arrived && has_goal(o)) return false;
+  if (o.state == MoveState::Moving && now - o.progress_time >= kHeldUpSeconds) return false;
+  return true;
+}
+
+}  // namespace
+
+double arrival_tolerance(const Motion& motion) {
+  return std::min(kMaxArrivalTolerance, 0.5 * motion.hard_radius);
+}
+
+void Simulation::reach_goal(SimUnit& u) {
+  u.state = MoveState::ReachedGoal;
+  if (!has_goal(u)) return;
+  const double tolerance = arrival_tolerance(impl_->motions[u.movement_class]);
+  UnitPrivate& x = impl_->extra[u.id.index];
+  if (glm::length(u.order.points.back() - u.position) <= tolerance) {
+    u.arrived = true;
+    u.goal_taken = false;
+    x.still_since = 0;
+    x.settle = kSettleSeconds;
+    if (u.arrived_time < 0) u.arrived_time = time();
+  } else {
+    // Stopped beside its goal (taken: detours.cpp). The end of the step says whether
+    // another unit still covers it. A walk back that ended here waits twice as long
+    // before the next.
+    u.arrived = false;
+    x.still_since = time();
+    if (u.walking_back) x.settle = std::min(2 * x.settle, kMaxSettleSeconds);
+  }
+  u.walking_back = false;
+}
+
+bool Simulation::start_walk_back(SimUnit& u) {
+  if (!has_goal(u) || u.yield != Yield::None || u.bridge_wait || u.passage_wait) return false;
+  const Vec2 goal = u.order.points.back();
+  const CostGrid& grid = world_->grid(u.movement_class);
+  const UnitPrivate& x = impl_->extra[u.id.index];
+  u.order_point = u.order.points.size() - 1;
+  u.predicted.clear();
+  if (segment_blocked(grid, x.move_key, u.position, goal)) {
+    // A wall between (pushed round a corner): a path, as for any order point.
+    u.path.clear();
+    u.waypoint = 0;
+    u.state = MoveState::WaitingForPath;
+  } else {
+    u.path = {u.position, goal};
+    u.waypoint = 1;
+    u.state = MoveState::Moving;
+  }
+  // Progress (stuck detection, held-up detours) is measured from here.
+  u.best_distance = glm::length(goal - u.position);
+  u.progress_time = time();
+  u.walking_back = true;
+  return true;
+}
+
+void Simulation::keep_arrivals() {
+  const double now = time();
+  std::vector<std::uint32_t>& off = impl_->off_goal;
+  off.clear();
+  for (SimUnit& u : units_) {
+    if (!u.alive) continue;
+    if (u.state != MoveState::ReachedGoal || !has_goal(u)) {
+      u.goal_taken = false;
+      if (u.state != MoveState::Moving && u.state != MoveState::WaitingForPath) u.walking_back = false;
+      continue;
+    }
+    UnitPrivate& x = impl_->extra[u.id.index];
+    const double d = glm::length(u.order.points.back() - u.position);
+    if (d <= arrival_tolerance(impl_->motions[u.movement_class])) {
+      if (u.arrived_time < 0) u.arrived_time = now;
+      u.arrived = true;
+      u.goal_taken = false;
+      x.still_since = 0;
+      x.settle = kSettleSeconds;
+      continue;
+    }
+    if (u.arrived) {
+      // Pushed off its goal: no longer there. Progress towards it counts from now.
+      u.arrived = false;
+      x.still_since = now;
+      u.best_distance = d;
+      u.progress_time = now;
+    } else if (u.position != u.previous || u.yield != Yield::None || u.speed > 0) {
+      x.still_since = now;  // still being moved
+    }
+    off.push_back(u.id.index);
+  }
+  if (off.empty()) return;
+  // Whose goal another unit's hard shape covers: standing there it would overlap it.
+  impl_->hash_units(units_, 2 * impl_->max_hard + 1e-9);
+  for (const std::uint32_t i : off) {
+    SimUnit& u = units_[i];
+    const double ri = impl_->motions[u.movement_class].hard_radius;
+    const Vec2 goal = u.order.points.back();
+    bool taken = false;
+    impl_->hash.near(goal, [&](std::uint32_t j) {
+      const SimUnit& o = units_[j];
+      if (j == i || taken || !holds_goal(o, now)) return;
+      const double r = ri + impl_->motions[o.movement_class].hard_radius;
+      taken = glm::length(o.position - goal) < r;
+    });
+    u.goal_taken = taken;
+    if (taken) continue;
+    // Traffic by it or by its goal: units under way (not walking back themselves) in the
+    // hash cells round either (at least 2, at most 6 of the largest hard radius away). It
+    // waits for them to pass before it walks back: walking back into a street where units
+    // pass meets them head-on, and the knots it ties jam whole streets.
+    bool traffic = false;
+    const auto under_way = [&](std::uint32_t j) {
+      const SimUnit& o = units_[j];
+      if (j == i || traffic) return;
+      traffic = o.state == MoveState::Moving && !o.walking_back;
+    };
+    impl_->hash.near(u.position, under_way);
+    impl_->hash.near(goal, under_way);
+    if (traffic) impl_->extra[i].still_since = now;
+  }
+}
+
+}  // namespace pathscope::sim
