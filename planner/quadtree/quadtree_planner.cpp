@@ -40,7 +40,9 @@
 // portal-corner path of step 1 (with step 1's graph) and the string-pulled path of
 // step 2 are each sent to the observer as a refinement, as is every portal step 2 tests
 // (with the visibility region it is tested against and the path found so far): the
-// debugger scrubs through the smoothing as it does through the search.
+// debugger scrubs through the smoothing as it does through the search. Step 2 pulls only
+// within runs of one cost (weighted_pulled_path), so it never makes step 1 dearer, and the
+// cost reported is that of the returned polyline.
 
 #include "planner/quadtree/quadtree_planner.hpp"
 
@@ -311,7 +313,7 @@ void QuadtreePlanner::finish() {
     observer_->on_refine("portal A*", portal_.points, shapes);
   }
   std::vector<PullStep> steps;
-  pulled_ = pulled_path(corridor_, nullptr, observer_ ? &steps : nullptr);
+  pulled_ = weighted_pulled_path(corridor_, portal_, observer_ ? &steps : nullptr);
   if (observer_) {
     // Step 2 one portal at a time, with the visibility region it was tested against.
     for (const PullStep& st : steps) refine_pull_step(st);

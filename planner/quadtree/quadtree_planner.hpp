@@ -25,8 +25,9 @@ namespace pathscope {
 /// the portal between them (the nearest point of the portal to that line, reflected
 /// when the goal lies behind it); an edge costs the distance between the two entry
 /// points times the multiplier of the leaf it crosses. A found corridor is then
-/// rubber-banded: cell centres, step 1 (portal corners), step 2 (string pulling), each a
-/// refinement event. Costs are metres of terrain-weighted travel along the final path.
+/// rubber-banded: cell centres, step 1 (portal corners), step 2 (string pulling within
+/// runs of one cost, never dearer than step 1), each a refinement event. Costs are metres
+/// of terrain-weighted travel along the final path.
 ///
 /// The heuristic is the straight distance to the goal times the smallest multiplier, or
 /// with landmarks (QuadtreeParams::landmarks > 0) the largest of that and the landmarks'

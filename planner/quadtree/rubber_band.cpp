@@ -21,6 +21,19 @@
 // the corridor: it runs inside the wedge, which lies inside the portals it crossed.
 // Degenerate wedges (a ray along a portal, the LVP at a portal's end) are decided with
 // exact comparisons: corridor corners are multiples of the cell size.
+//
+// Step 2 on ground of several costs. The walk above minimises length, which is cost only
+// while the multiplier stays the same: across slow cells it would trade the cost step 1
+// saved for length. So a corridor whose multiplier changes is cut at those portals into
+// runs of one cost, and a pull may only shorten the path inside a run: each run is
+// walked between the points where the path crosses its two cuts (pins), which is the
+// cheapest path inside the run between them. A pin moves along its portal only where that
+// lowers the cost of the two runs it joins, by a golden-section search (along a portal,
+// that cost is a sum of two geodesic distances inside runs times constants, convex), pin
+// after pin, sweep after sweep until the total stops falling. The pins start where the
+// cheaper of step 1 and the shortest path crosses the cuts, and every move lowers the
+// cost, so the result is never dearer than either. Where the straight line through a cut
+// is cheapest, the pin settles on it and the cut leaves no corner.
 
 #include "planner/quadtree/rubber_band.hpp"
 
@@ -47,10 +60,15 @@ double tri(Vec2 a, Vec2 b, Vec2 c) {
 Vec2 cross_portal(const Corridor& c, std::size_t k, Vec2 p, Vec2 q) {
   const Vec2 a = c.portals[k][0], b = c.portals[k][1];
   double t = 0;
-  if (a.x == b.x) {
-    if (q.x != p.x) t = (a.x - p.x) / (q.x - p.x);
+  const bool vertical = a.x == b.x;
+  const double pw = vertical ? p.x : p.y, qw = vertical ? q.x : q.y, line = vertical ? a.x : a.y;
+  if (qw != pw) {
+    t = (line - pw) / (qw - pw);
   } else {
-    if (q.y != p.y) t = (a.y - p.y) / (q.y - p.y);
+    // Along the portal's line: the segment leaves cell k past the portal's farther end.
+    const double pu = vertical ? p.y : p.x, qu = vertical ? q.y : q.x;
+    const double au = vertical ? a.y : a.x, bu = vertical ? b.y : b.x;
+    if (qu != pu) t = std::max((au - pu) / (qu - pu), (bu - pu) / (qu - pu));
   }
   t = std::clamp(t, 0.0, 1.0);
   Vec2 r = p + (q - p) * t;
@@ -191,45 +209,54 @@ PortalGraph portal_graph(const Corridor& c, const std::vector<Vec2>& through) {
   return g;
 }
 
-CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corners,
-                         std::vector<PullStep>* steps) {
-  const std::size_t m = c.portals.size();
+namespace {
+
+// The funnel walk of step 2 over cells first..last (portals first..last - 1) from `from`
+// to `to`, whose slots in the whole corridor are `from_slot` and `to_slot`, into `path`
+// (cleared first; a buffer kept across calls allocates nothing once large enough).
+void funnel(const Corridor& c, std::size_t first, std::size_t last, Vec2 from, int from_slot, Vec2 to,
+            int to_slot, CorridorPath& path, std::vector<std::vector<Vec2>>* corners,
+            std::vector<PullStep>* steps) {
   // Each portal's ends as seen travelling through it: "left" then "right", so that from
-  // any point before the portal, tri(point, left, right) >= 0. The goal closes the list.
-  std::vector<std::array<Vec2, 2>> ends(m + 1);
-  for (std::size_t k = 0; k < m; ++k) {
+  // any point before the portal, tri(point, left, right) >= 0. `to` closes the list.
+  const auto ends = [&](long i) -> std::array<Vec2, 2> {
+    if (i == long(last)) return {to, to};
+    const std::size_t k = std::size_t(i);
     const Vec2 dir = c.cells[k + 1].center() - c.cells[k].center();
     const Vec2 a = c.portals[k][0], b = c.portals[k][1];
     const Vec2 mid = (a + b) * 0.5;
     const bool a_left = dir.x * (a - mid).y - dir.y * (a - mid).x < 0;
-    ends[k] = a_left ? std::array<Vec2, 2>{a, b} : std::array<Vec2, 2>{b, a};
-  }
-  ends[m] = {c.goal, c.goal};
+    return a_left ? std::array<Vec2, 2>{a, b} : std::array<Vec2, 2>{b, a};
+  };
 
-  CorridorPath path;
-  path.add(c.start, 0);
-  Vec2 apex = c.start, left = c.start, right = c.start;
-  long apex_i = -1, left_i = -1, right_i = -1;
-  const auto slot_of = [&](long i) { return i < 0 ? 0 : int(2 * i + 1); };
+  // Portal indices are the whole corridor's; `first - 1` stands for `from`, `last` for `to`.
+  const long begin = long(first) - 1, end = long(last);
+  path.points.clear();
+  path.slots.clear();
+  path.add(from, from_slot);
+  Vec2 apex = from, left = from, right = from;
+  long apex_i = begin, left_i = begin, right_i = begin;
+  const auto slot_of = [&](long i) { return i == begin ? from_slot : int(2 * i + 1); };
   const auto new_corner = [&](Vec2 p, long i) {
     path.add(p, slot_of(i));
     apex = left = right = p;
     apex_i = left_i = right_i = i;
-    if (corners && i < long(m)) {
+    if (corners && i < end) {
       std::vector<Vec2> shown = path.points;
-      shown.push_back(c.goal);
+      shown.push_back(to);
       corners->push_back(std::move(shown));
     }
   };
   // A step for drawing: the region as it stands after portal i, or (corner) as it was
   // when portal i left it, with the path already taken to the new corner.
-  const auto record = [&](long i, Vec2 from, Vec2 l, Vec2 r, bool corner) {
+  const auto record = [&](long i, Vec2 at, Vec2 l, Vec2 r, bool corner) {
     if (!steps) return;
-    const auto& tested = ends[std::size_t(i)];
-    steps->push_back(PullStep{std::size_t(i), from, l, r, {tested[0], tested[1]}, corner, path.points});
+    const std::array<Vec2, 2> tested = ends(i);
+    steps->push_back(PullStep{std::size_t(i), at, l, r, {tested[0], tested[1]}, corner, path.points});
   };
-  for (long i = 0; i <= long(m); ++i) {
-    const Vec2 l = ends[std::size_t(i)][0], r = ends[std::size_t(i)][1];
+  for (long i = long(first); i <= end; ++i) {
+    const std::array<Vec2, 2> lr = ends(i);
+    const Vec2 l = lr[0], r = lr[1];
     // The right side narrows (or stays) ...
     if (tri(apex, right, r) <= 0) {
       // ... unless it swings past the left side: then the left corner is visible last.
@@ -237,9 +264,9 @@ CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corn
         right = r;
         right_i = i;
       } else {
-        const Vec2 from = apex, was_left = left, was_right = right;
+        const Vec2 at = apex, was_left = left, was_right = right;
         new_corner(left, left_i);
-        record(i, from, was_left, was_right, apex_i < long(m));  // the goal ends the walk
+        record(i, at, was_left, was_right, apex_i < end);  // `to` ends the walk
         i = apex_i;
         continue;
       }
@@ -249,19 +276,166 @@ CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corn
         left = l;
         left_i = i;
       } else {
-        const Vec2 from = apex, was_left = left, was_right = right;
+        const Vec2 at = apex, was_left = left, was_right = right;
         new_corner(right, right_i);
-        record(i, from, was_left, was_right, apex_i < long(m));  // the goal ends the walk
+        record(i, at, was_left, was_right, apex_i < end);  // `to` ends the walk
         i = apex_i;
         continue;
       }
     }
     record(i, apex, left, right, false);
   }
-  if (path.points.back() != c.goal || path.points.size() == 1)
-    path.add(c.goal, int(2 * m));
+  if (path.points.back() != to || path.points.size() == 1)
+    path.add(to, to_slot);
   else
-    path.slots.back() = int(2 * m);
+    path.slots.back() = to_slot;
+}
+
+double path_length(const std::vector<Vec2>& points) {
+  double total = 0;
+  for (std::size_t i = 1; i < points.size(); ++i) total += distance(points[i - 1], points[i]);
+  return total;
+}
+
+}  // namespace
+
+CorridorPath pulled_path(const Corridor& c, std::vector<std::vector<Vec2>>* corners,
+                         std::vector<PullStep>* steps) {
+  const std::size_t m = c.portals.size();
+  CorridorPath path;
+  funnel(c, 0, m, c.start, 0, c.goal, int(2 * m), path, corners, steps);
+  return path;
+}
+
+CorridorPath weighted_pulled_path(const Corridor& c, const CorridorPath& step1,
+                                  std::vector<PullStep>* steps) {
+  const std::size_t m = c.portals.size();
+  // The portals where the multiplier changes cut the corridor into runs of one cost.
+  std::vector<std::size_t> cuts;
+  for (std::size_t k = 0; k < m; ++k) {
+    if (c.multipliers[k] != c.multipliers[k + 1]) cuts.push_back(k);
+  }
+  if (cuts.empty()) return pulled_path(c, nullptr, steps);
+
+  // Run r: cells first(r)..last(r), from `start` or pin r - 1 to pin r or `goal`; pin j
+  // lies on portal cuts[j] (on_portal: at parameter t from its end 0 to its end 1).
+  const std::size_t runs = cuts.size() + 1;
+  const auto first = [&](std::size_t r) { return r == 0 ? std::size_t(0) : cuts[r - 1] + 1; };
+  const auto last = [&](std::size_t r) { return r + 1 == runs ? m : cuts[r]; };
+  const auto on_portal = [&](std::size_t j, double t) {
+    const Vec2 a = c.portals[cuts[j]][0], b = c.portals[cuts[j]][1];
+    Vec2 p = a + (b - a) * t;
+    // Exactly on the portal's line, whatever the rounding.
+    if (a.x == b.x)
+      p.x = a.x;
+    else
+      p.y = a.y;
+    return p;
+  };
+  CorridorPath buffer;
+  const auto run_path = [&](std::size_t r, Vec2 from, Vec2 to, CorridorPath& out, std::vector<PullStep>* st) {
+    const int from_slot = r == 0 ? 0 : int(2 * cuts[r - 1] + 1);
+    const int to_slot = r + 1 == runs ? int(2 * m) : int(2 * cuts[r] + 1);
+    funnel(c, first(r), last(r), from, from_slot, to, to_slot, out, nullptr, st);
+  };
+  const auto run_cost = [&](std::size_t r, Vec2 from, Vec2 to) {
+    run_path(r, from, to, buffer, nullptr);
+    return path_length(buffer.points) * c.multipliers[first(r)];
+  };
+
+  // The pins start where the cheaper of step 1 and the shortest path crosses the cut
+  // portals: each run pulled between them costs no more than that path inside it.
+  const CorridorPath shortest = pulled_path(c);
+  const bool from_step1 = corridor_cost(c, step1) <= corridor_cost(c, shortest);
+  const std::vector<Vec2> crossings = portal_crossings(c, from_step1 ? step1 : shortest);
+  std::vector<Vec2> pins(cuts.size());
+  for (std::size_t j = 0; j < cuts.size(); ++j) {
+    // On the portal itself, not only on its line.
+    const Vec2 a = c.portals[cuts[j]][0], b = c.portals[cuts[j]][1];
+    const Vec2 x = crossings[cuts[j]];
+    pins[j] = Vec2{std::clamp(x.x, std::min(a.x, b.x), std::max(a.x, b.x)),
+                   std::clamp(x.y, std::min(a.y, b.y), std::max(a.y, b.y))};
+  }
+  const auto pin_from = [&](std::size_t r) { return r == 0 ? c.start : pins[r - 1]; };
+  const auto pin_to = [&](std::size_t r) { return r + 1 == runs ? c.goal : pins[r]; };
+
+  // Each pin in turn slides along its portal to the cheapest point for the two runs it
+  // joins (a golden-section search; the pin's place and the portal's ends are candidates
+  // too, and a move must lower the cost, so no move makes the path dearer). A pin is
+  // searched again only after a neighbour moved; the sweeps end when none did.
+  constexpr int kSweeps = 16, kIterations = 24;
+  const double golden = (std::sqrt(5.0) - 1) / 2;
+  std::vector<std::uint8_t> stale(cuts.size(), 1);
+  for (int sweep = 0; sweep < kSweeps; ++sweep) {
+    bool moved = false;
+    for (std::size_t j = 0; j < cuts.size(); ++j) {
+      if (!stale[j]) continue;
+      stale[j] = 0;
+      const Vec2 from = pin_from(j), to = pin_to(j + 1);
+      const auto f = [&](Vec2 p) { return run_cost(j, from, p) + run_cost(j + 1, p, to); };
+      const double now = f(pins[j]);
+      // The cost is convex along the portal: if it is no lower a hair's breadth to either
+      // side, the pin is already (all but) at the portal's cheapest point.
+      const Vec2 a = c.portals[cuts[j]][0], b = c.portals[cuts[j]][1];
+      const double at = a.x == b.x ? (pins[j].y - a.y) / (b.y - a.y) : (pins[j].x - a.x) / (b.x - a.x);
+      constexpr double kHair = 1e-6;
+      if ((at - kHair < 0 || f(on_portal(j, at - kHair)) >= now) &&
+          (at + kHair > 1 || f(on_portal(j, at + kHair)) >= now))
+        continue;
+      Vec2 best = pins[j];
+      double best_cost = now;
+      const auto consider = [&](Vec2 p, double cost) {
+        if (cost < best_cost) best = p, best_cost = cost;
+      };
+      consider(a, f(a));
+      consider(b, f(b));
+      double lo = 0, hi = 1;
+      double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
+      double f1 = f(on_portal(j, x1)), f2 = f(on_portal(j, x2));
+      for (int it = 0; it < kIterations; ++it) {
+        if (f1 <= f2) {
+          hi = x2, x2 = x1, f2 = f1;
+          x1 = hi - golden * (hi - lo);
+          f1 = f(on_portal(j, x1));
+        } else {
+          lo = x1, x1 = x2, f1 = f2;
+          x2 = lo + golden * (hi - lo);
+          f2 = f(on_portal(j, x2));
+        }
+      }
+      consider(on_portal(j, x1), f1);
+      consider(on_portal(j, x2), f2);
+      // Moves that gain less than rounding would only shuffle the pins.
+      if (!(best_cost < now - 1e-12 * now)) continue;
+      pins[j] = best;
+      moved = true;
+      if (j > 0) stale[j - 1] = 1;
+      if (j + 1 < cuts.size()) stale[j + 1] = 1;
+    }
+    if (!moved) break;
+  }
+
+  // The runs joined at their pins; a point reached twice (a pin on a run's corner) is kept
+  // once, with the later slot.
+  CorridorPath path;
+  for (std::size_t r = 0; r < runs; ++r) {
+    std::vector<PullStep> run_steps;
+    CorridorPath part;
+    run_path(r, pin_from(r), pin_to(r), part, steps ? &run_steps : nullptr);
+    for (PullStep& st : run_steps) {
+      // Drawn with the path found before this run.
+      st.path.insert(st.path.begin(), path.points.begin(), path.points.end() - (path.points.empty() ? 0 : 1));
+      steps->push_back(std::move(st));
+    }
+    for (std::size_t i = r == 0 ? 0 : 1; i < part.points.size(); ++i) {
+      if (!path.points.empty() && part.points[i] == path.points.back()) {
+        path.slots.back() = part.slots[i];
+        continue;
+      }
+      path.add(part.points[i], part.slots[i]);
+    }
+  }
+  if (path.points.size() == 1) path.add(c.goal, int(2 * m));
   return path;
 }
 

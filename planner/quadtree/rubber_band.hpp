@@ -3,7 +3,8 @@
 // Rubber-banding a path of cells (seed 000, "Rubber Banding, Step 1" and "Step 2"): the
 // corridor of convex cells an A* over cells found, the portals between them, and the
 // three polylines through it: the cell centres, the best portal corners (step 1) and the
-// string-pulled path (step 2). Pure geometry: no world, no search state.
+// string-pulled path (step 2), pulled within runs of one cost where the cost changes.
+// Pure geometry: no world, no search state.
 
 #include <array>
 #include <vector>
@@ -83,5 +84,16 @@ struct PullStep {
 /// `steps`, if given, every portal tested, in order.
 CorridorPath pulled_path(const Corridor& corridor, std::vector<std::vector<Vec2>>* corners = nullptr,
                          std::vector<PullStep>* steps = nullptr);
+
+/// Step 2 on ground of several costs: string pulling that never trades cost for length.
+/// The portals where the multiplier changes cut the corridor into runs of one cost; each
+/// run is string-pulled (pulled_path's walk) between the points where the path crosses
+/// the cuts (pins), and each pin slides along its portal to the cheapest point for the
+/// two runs it joins, sweep after sweep while the cost falls. The pins start where the
+/// cheaper of `step1` and pulled_path() crosses the cuts, so the result costs no more
+/// than either (corridor_cost). With one multiplier throughout, it is pulled_path().
+/// `steps`, if given, receives the walk of each run at the final pins, in order.
+CorridorPath weighted_pulled_path(const Corridor& corridor, const CorridorPath& step1,
+                                  std::vector<PullStep>* steps = nullptr);
 
 }  // namespace pathscope

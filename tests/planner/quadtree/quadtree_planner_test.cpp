@@ -1,5 +1,6 @@
 // The quadtree planner: reachability agrees with grid A*, final paths stay inside
-// passable cells (exact segment-cell test), each stage is no longer than the one before,
+// passable cells (exact segment-cell test), each stage is no dearer than the one before
+// and, on terrain, near grid A*'s cost (the referee's integration over the tiles),
 // stepping equals one-shot, runs are deterministic, traces replay, and it is registered.
 
 #include <doctest/doctest.h>
@@ -228,9 +229,10 @@ TEST_SUITE("quadtree planner") {
     CHECK(no_path > 20);
   }
 
-  TEST_CASE("final paths stay inside passable cells, each stage no longer than the one before") {
+  TEST_CASE("final paths stay inside passable cells, no dearer than step 1, near grid A* on terrain") {
     std::mt19937_64 rng(43);
-    int checked = 0;
+    int checked = 0, weighted = 0, over = 0;
+    double worst = 0;
     for (int round = 0; round < 150; ++round) {
       const bool terrain = round % 2 == 1;
       const Scenario s = test::ascii_scenario(random_map(rng, round, terrain));
@@ -252,20 +254,39 @@ TEST_SUITE("quadtree planner") {
         const Vec2 d = query.goal - query.start;
         CHECK(r.length >= std::sqrt(d.x * d.x + d.y * d.y) - 1e-9);
         const Corridor& c = qt.corridor();
-        CHECK(r.length <= polyline_length(qt.portal_stage().points) + 1e-9);
+        CHECK(r.cost <= corridor_cost(c, qt.portal_stage()) * (1 + 1e-9));
+        // The reported cost is the returned path's, by the referee's own integration (a
+        // leg along a line between two tiles may be charged to either).
+        const test::RefereeCost ref = test::referee_cost(s, r.points);
+        CHECK(ref.legal);
+        CHECK(r.cost >= ref.low * (1 - 1e-9));
+        CHECK(r.cost <= ref.high * (1 + 1e-9));
         if (!terrain) {
           // Uniform cost: every stage minimises length.
+          CHECK(r.length <= polyline_length(qt.portal_stage().points) + 1e-9);
           CHECK(polyline_length(qt.portal_stage().points) <=
                 polyline_length(qt.centre_stage().points) + 1e-9);
           CHECK(r.cost == doctest::Approx(r.length));
         } else {
-          // With terrain, step 1 minimises cost, string pulling length.
+          // With terrain, every stage minimises cost; against grid A* on the same cells.
           CHECK(corridor_cost(c, qt.portal_stage()) <= corridor_cost(c, qt.centre_stage()) + 1e-9);
-          CHECK(r.cost >= r.length * grid.min_multiplier() - 1e-9);
+          CHECK(r.cost <= corridor_cost(c, pulled_path(c)) * (1 + 1e-9));
+          const glm::ivec2 a = grid.cell(start_cell), b = grid.cell(*grid.cell_at(query.goal));
+          const double optimum = test::reference_cost(s, a.x, a.y, b.x, b.y);
+          if (optimum == 0) continue;
+          ++weighted;
+          const double ratio = ref.low / optimum;
+          worst = std::max(worst, ratio);
+          over += ratio > 1.05;
+          CHECK(ratio <= 1.2);
         }
       }
     }
+    MESSAGE("terrain: " << weighted << " paths, worst cost / grid A* " << worst << ", " << over
+                        << " above 1.05");
     CHECK(checked > 400);
+    CHECK(weighted > 200);
+    CHECK(double(over) < 0.01 * weighted);
   }
 
   TEST_CASE("a start inside an obstacle leaves it, a goal inside one is invalid") {

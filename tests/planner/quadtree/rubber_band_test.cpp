@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "planner/quadtree/rubber_band.hpp"
@@ -121,6 +122,44 @@ TEST_SUITE("quadtree rubber band") {
     const CorridorPath step1 = portal_path(c, portal_crossings(c, centre_path(c)));
     // The straight line is shortest; a detour cannot be cheaper inside the slow cell.
     CHECK(corridor_cost(c, step1) == doctest::Approx(0.5 + 15.0 + 0.5));
+  }
+
+  TEST_CASE("weighted string pulling crosses a change of cost where it is cheapest") {
+    // Ground, then ground ten times as slow: the straight line spends too long in the slow
+    // cell; the cheapest path bends on the portal. Its point is found here by scanning.
+    const Corridor c =
+        make_corridor({1, 0.5}, {5, 3.5}, {Box2{{0, 0}, {4, 4}}, Box2{{4, 0}, {8, 4}}}, {1.0, 10.0});
+    double best = 1e300;
+    for (int i = 0; i <= 400000; ++i) {
+      const Vec2 p{4, 4.0 * i / 400000};
+      best = std::min(best, std::hypot(p.x - 1, p.y - 0.5) + 10 * std::hypot(5 - p.x, 3.5 - p.y));
+    }
+    const CorridorPath step1 = portal_path(c, portal_crossings(c, centre_path(c)));
+    const CorridorPath pulled = weighted_pulled_path(c, step1);
+    REQUIRE(pulled.points.size() == 3);
+    CHECK(pulled.points[1].x == 4);
+    CHECK(pulled.slots[1] == 1);
+    CHECK(corridor_cost(c, pulled) == doctest::Approx(best).epsilon(1e-9));
+    CHECK(corridor_cost(c, pulled) < corridor_cost(c, pulled_path(c)) - 0.4);
+    CHECK(corridor_cost(c, pulled) <= corridor_cost(c, step1));
+  }
+
+  TEST_CASE("weighted string pulling: within one cost it is string pulling; never dearer than step 1") {
+    // A zigzag of unit cells, first of one cost, then with a slow cell in the middle.
+    const std::vector<Box2> cells = {Box2{{0, 0}, {1, 1}}, Box2{{1, 0}, {2, 1}}, Box2{{1, 1}, {2, 2}},
+                                     Box2{{1, 2}, {2, 3}}, Box2{{2, 2}, {3, 3}}, Box2{{3, 2}, {4, 3}},
+                                     Box2{{4, 2}, {5, 3}}};
+    const Corridor flat = make_corridor({0.5, 0.5}, {4.5, 2.5}, cells);
+    const CorridorPath step1 = portal_path(flat, portal_crossings(flat, centre_path(flat)));
+    CHECK(weighted_pulled_path(flat, step1).points == pulled_path(flat).points);
+    const Corridor slow = make_corridor({0.5, 0.5}, {4.5, 2.5}, cells, {1, 1, 1, 5, 1, 1.5, 1});
+    const CorridorPath slow_step1 = portal_path(slow, portal_crossings(slow, centre_path(slow)));
+    const CorridorPath pulled = weighted_pulled_path(slow, slow_step1);
+    CHECK(pulled.points.front() == slow.start);
+    CHECK(pulled.points.back() == slow.goal);
+    CHECK(std::is_sorted(pulled.slots.begin(), pulled.slots.end()));
+    CHECK(corridor_cost(slow, pulled) <= corridor_cost(slow, slow_step1) + 1e-12);
+    CHECK(corridor_cost(slow, pulled) <= corridor_cost(slow, pulled_path(slow)) + 1e-12);
   }
 
 }  // TEST_SUITE
