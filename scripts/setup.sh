@@ -18,7 +18,7 @@ readonly PACKAGES=(
   cmake g++ pkg-config clang-format
   libsdl2-dev libimgui-dev libglm-dev doctest-dev nlohmann-json3-dev libstb-dev libcli11-dev
   libpolyclipping-dev libbenchmark-dev librecast-dev
-  xvfb xauth xdotool imagemagick openbox
+  xvfb xauth xdotool x11-utils imagemagick openbox
 )
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -16,7 +16,10 @@
 #     (exposure about 14 m, cost about 20.75) and the canvas round the path differs;
 #   - one undo (Ctrl+Z) puts the threat back: the same cost, length and exposure as at
 #     first, the canvas round the path as before, and (the selection cleared by a click
-#     on open ground) the whole canvas as it was opened.
+#     on open ground) the whole canvas as it was opened;
+#   - the planner's parameters are a section of the search debugger, closed at first (the
+#     debugger's timeline stays in the window); opened, its mode field is a list, and
+#     choosing "exact" in it plans the query in mode 2.
 #
 # Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb). Needs Xvfb, xdotool and ImageMagick;
 # uses openbox when installed. Screenshots are kept in $SMOKE_OUT_DIR if set.
@@ -136,6 +139,27 @@ around_back=$(diff_world_box before undone 4 13 60 28)
 back=$(diff_canvas before undone)
 note "undo: cost $(result_field cost), exposure $(result_field exposure); canvas pixels differing from before: $around_back round the path, $back in all"
 [ "$back" -le 200 ] || fail "after undo the canvas differs from before in $back pixels (screenshots in $out)"
+
+# ---- The planner's parameters: a section of their own, mode a list of names --------------
+[ -n "$(ui "item planner_params")" ] || fail "the search debugger has no parameters section"
+[ -z "$(ui "item param mode")" ] || fail "the parameters section is open at first: its fields push the debugger down"
+eval "$(xdotool getwindowgeometry --shell "$wid")"
+read -r _ _ _ timeline_y1 < <(ui "item timeline")
+[ -n "${timeline_y1:-}" ] && [ "$timeline_y1" -le "$HEIGHT" ] ||
+  fail "the debugger's timeline is not in the window (its bottom at '${timeline_y1:-}', the window $HEIGHT px high)"
+click_item planner_params
+[ -n "$(ui "item param mode" | head -n1)" ] || fail "opening the parameters section shows no mode field"
+[ "$(ui planner | awk '{ print $1, $4 }')" = "tactical 0" ] || fail "the planner line reads '$(ui planner)', not tactical in mode 0"
+click_item "param mode"
+[ -n "$(ui "item param mode = exact")" ] || fail "the mode field lists no 'exact' (items: $(grep -c '^item param mode' "$ui_file"))"
+shot mode_list
+click_item "param mode = exact"
+settle 0.5
+wait_result
+[ "$(ui planner | awk '{ print $1, $4 }')" = "tactical 2" ] || fail "choosing exact left the planner line at '$(ui planner)'"
+[ "$(result_field status)" = found ] || fail "in exact mode the query is not found: $(ui result)"
+shot mode_exact
+note "parameters: a closed section at first; mode chosen from a list: $(ui planner)"
 
 stop_app
 note "PASS"

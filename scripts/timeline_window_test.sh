@@ -15,6 +15,8 @@
 #     a later step: the units moved on the canvas, and the hash shown is the one a fresh
 #     headless run has at that step;
 #   - one step back, one step forward: the hashes of a fresh run at those steps;
+#   - the units tool (U) on the recorded step shown: two clicks on the map and a box round
+#     it select units and leave the step as it was (selecting never advances time);
 #   - the stuck list's first entry selects its unit and shows the moment before it got
 #     stuck; its log's first entry jumps there; the next event button moves on;
 #   - Run from here takes the run up again: Step then gives the hash a fresh run has one
@@ -77,6 +79,28 @@ click_item sim_back
 click_item sim_forward
 [ "$(timeline shown)" = "$shown" ] || fail "step forward went to $(timeline shown), not back to $shown"
 note "one step back and forward: the fresh run's hashes"
+
+# ---- The units tool on the paused recording: clicks select, time stays -----------------
+press u
+[ "$(ui tool)" = units ] || fail "U did not select the units tool (tool: $(ui tool))"
+for click in 1 2; do
+  xdotool mousemove --sync $((origin_x + (cx0 + cx1) / 2)) $((origin_y + (cy0 + cy1) / 2))
+  settle 0.3
+  xdotool mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  settle 1.0
+  [ "$(timeline shown)" = "$shown" ] && [ "$(timeline viewing)" = 1 ] ||
+    fail "a click with the units tool on recorded step $shown moved the timeline to step $(timeline shown) (viewing $(timeline viewing))"
+done
+[ "$(ui_field sim 1)" = 0 ] || fail "a click with the units tool on a recorded step made a simulation"
+read -r ax ay < <(to_screen 1 1)
+read -r bx by < <(to_screen "$(ui_field world 1)" "$(ui_field world 2)")
+drag_screen 1 "$ax" "$ay" $((bx - 2)) $((by - 2)) 10
+[ "$(timeline shown)" = "$shown" ] || fail "a box with the units tool moved the timeline to step $(timeline shown)"
+[ "$(timeline selected)" -ge 1 ] || fail "a box round the map with the units tool selected no unit"
+note "units tool on step $shown: two clicks and a box ($(timeline selected) selected), the step stays"
+press v
 
 # ---- Stuck units: the first one, the moment before; its log; the next event -----------
 [ "$(timeline stuck)" -ge 1 ] || fail "no stuck flags in the recording ($(ui timeline))"

@@ -153,12 +153,25 @@ set_tests_properties(app.timeline_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_
 # Live re-planning of the tactical planner driven like a user under a virtual X server
 # with openbox (scripts/tactical_window_test.sh): the select tool drags a threat onto the
 # path (re-planned while the button is held, then the path crosses the threat), undo puts
-# the threat and the path back. Exit 77 (skipped) when Xvfb is not installed.
+# the threat and the path back; the planner's parameters are a closed section, its mode a
+# list. Exit 77 (skipped) when Xvfb is not installed.
 add_test(NAME app.tactical_window
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/tactical_window_test.sh $<TARGET_FILE:pathscope>
                  ${PROJECT_SOURCE_DIR}/tests/data/tactical_window_test.json
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(app.tactical_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 COST 50
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
+# Where the window opens, under a virtual X server with openbox and its title bar
+# (scripts/placement_window_test.sh): four launches in a row open it exactly where it
+# was closed, a moved window reopens where it was moved to, and a place remembered off
+# the display, or a size larger than it, opens it whole on the display. Exit 77
+# (skipped) when Xvfb is not installed.
+add_test(NAME app.placement_window
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/placement_window_test.sh $<TARGET_FILE:pathscope>
+                 ${PROJECT_SOURCE_DIR}/tests/data/window_test.json
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.placement_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
 # The large designed map loads, validates and its long query is solved.

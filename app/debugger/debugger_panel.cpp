@@ -3,7 +3,7 @@
 // breakpoint, comparison), then tabs that share the height left (open list, all
 // queries, planner comparison, stats). Sections:
 //  [SECTION] Layout helpers
-//  [SECTION] Query and planner choice (registry-driven: parameter sliders from ParamSpec)
+//  [SECTION] Query and planner choice (registry-driven: a parameters section from ParamSpec)
 //  [SECTION] Controls (buttons, speed, timeline, breakpoint) and shortcuts
 //  [SECTION] Where the search stands, and the stats
 //  [SECTION] Open list table (clipped, so 100k rows cost only the visible ones)
@@ -94,7 +94,40 @@ void query_combo(EditorState& state) {
   }
 }
 
-void planner_widgets(SearchDebugger& dbg, const EditorState& state) {
+// One planner parameter: an enumeration is a list of its choices, a number a slider.
+// Returns true when the user changed `value`.
+bool param_widget(const ParamSpec& spec, double& value, UiProbe& probe) {
+  const std::string probe_name = "param " + spec.name;
+  if (spec.choices.empty()) {
+    const bool log_scale = spec.min_value > 0 && spec.max_value >= 100 * spec.min_value;
+    const bool changed = ImGui::SliderScalar(
+        fit_field(spec.name.c_str()).c_str(), ImGuiDataType_Double, &value, &spec.min_value, &spec.max_value,
+        "%.3g", log_scale ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
+    probe.last_item(probe_name.c_str());
+    tooltip(spec.description.c_str());
+    return changed;
+  }
+  const int count = static_cast<int>(spec.choices.size());
+  const int shown = std::clamp(static_cast<int>(std::lround(value - spec.min_value)), 0, count - 1);
+  bool changed = false;
+  const bool open = ImGui::BeginCombo(fit_field(spec.name.c_str()).c_str(), spec.choices[shown].c_str());
+  probe.last_item(probe_name.c_str());
+  tooltip(spec.description.c_str());
+  if (open) {
+    for (int i = 0; i < count; ++i) {
+      if (ImGui::Selectable(spec.choices[i].c_str(), i == shown) && i != shown) {
+        value = spec.min_value + i;
+        changed = true;
+      }
+      probe.last_item((probe_name + " = " + spec.choices[i]).c_str());
+      if (i == shown) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+void planner_widgets(SearchDebugger& dbg, EditorState& state) {
   const Scenario& s = state.doc->scenario();
   const Query& q = s.queries[std::min(state.active_query, s.queries.size() - 1)];
   const std::string own = "query's own: " + q.planner;
@@ -114,20 +147,24 @@ void planner_widgets(SearchDebugger& dbg, const EditorState& state) {
   tooltip(
       "planner of the active query; another one here overrides the query's own until you revert it or "
       "open another document (the per-query results keep the queries' own planners)");
-  // Parameter sliders of the planner in use; moving one overrides the query's values.
+  // The planner's parameters, in a section of their own (closed at first, so that a
+  // planner with many of them leaves the controls below in view); changing one
+  // overrides the query's values.
   if (const PlannerInfo* info = find_planner(dbg.active_planner()); info && !info->params.empty()) {
-    ParamValues values = dbg.active_params();
-    values.resize(info->params.size(), 0.0);
-    bool changed = false;
-    for (std::size_t i = 0; i < info->params.size(); ++i) {
-      const ParamSpec& spec = info->params[i];
-      const bool log_scale = spec.min_value > 0 && spec.max_value >= 100 * spec.min_value;
-      changed |= ImGui::SliderScalar(fit_field(spec.name.c_str()).c_str(), ImGuiDataType_Double, &values[i],
-                                     &spec.min_value, &spec.max_value, "%.3g",
-                                     log_scale ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
-      tooltip(spec.description.c_str());
+    const std::string header = "parameters (" + std::to_string(info->params.size()) + ")###planner_params";
+    const bool open = ImGui::TreeNodeEx(header.c_str(), ImGuiTreeNodeFlags_SpanAvailWidth);
+    state.probe.last_item("planner_params");
+    tooltip("the planner's parameters; changing one overrides the query's own values");
+    if (open) {
+      ParamValues values = dbg.active_params();
+      values.resize(info->params.size(), 0.0);
+      bool changed = false;
+      for (std::size_t i = 0; i < info->params.size(); ++i) {
+        changed |= param_widget(info->params[i], values[i], state.probe);
+      }
+      if (changed) dbg.set_planner_override(info->name, values);
+      ImGui::TreePop();
     }
-    if (changed) dbg.set_planner_override(info->name, values);
   }
   // An override is easy to forget: say so in a warning colour, after the way back.
   const std::string note = dbg.override_note();

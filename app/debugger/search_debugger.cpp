@@ -28,6 +28,7 @@ void SearchDebugger::set_planner_override(const std::string& name, ParamValues p
       const ParamSpec& spec = info->params[i];
       params[i] = std::isfinite(params[i]) ? std::clamp(params[i], spec.min_value, spec.max_value)
                                            : spec.default_value;
+      if (!spec.choices.empty()) params[i] = std::round(params[i]);  // one of the choices
     }
   }
   override_params_ = std::move(params);

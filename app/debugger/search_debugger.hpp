@@ -57,7 +57,8 @@ class SearchDebugger {
   /// while playing by speed * dt steps (TraceSession::advance).
   void update(double dt_seconds);
   /// Plans the active query with `name` (a registry name) and `params` (in ParamSpec
-  /// order; missing values take defaults, values are clamped to the spec's range)
+  /// order; missing values take defaults, values are clamped to the spec's range, an
+  /// enumeration's rounded to one of its choices)
   /// instead of the query's own planner. Applied at the next sync(); kept while the
   /// same document stays open.
   void set_planner_override(const std::string& name, ParamValues params);

@@ -48,6 +48,9 @@ void TraceSession::record(const PlanningWorld& world, PlannerCache& planners, Tr
   open_cache_version_ = 0;
   stamp_ = stamp;
   dependency_.reset();
+  // Node ids are the planner's own (a cell index, a polygon, a graph point): another
+  // planner's breakpoint would name an unrelated node.
+  if (request.planner_name != request_.planner_name) breakpoint_.reset();
   request_ = std::move(request);
   class_ = 0;
   if (!request_.query) {
@@ -240,6 +243,8 @@ void TraceSession::set_breakpoint(std::optional<NodeId> node) {
 
 void TraceSession::find_breakpoint_step() {
   breakpoint_step_.reset();
+  // A node the planner does not have (its graph shrank): no breakpoint.
+  if (breakpoint_ && planner_ && *breakpoint_ >= planner_->node_count()) breakpoint_.reset();
   if (!breakpoint_ || !replay_) return;
   const auto& events = trace_->events();
   for (std::uint64_t k = 0; k < trace_->step_count(); ++k) {

@@ -94,7 +94,8 @@ class TraceSession {
   /// Advances the replay while playing by speed * dt steps, carrying the fraction
   /// to the next call; stops at the end or at the breakpoint's step.
   void advance(double dt_seconds);
-  /// Breaks when `node` (of the active planner) is expanded; nullopt clears.
+  /// Breaks when `node` (of the active planner) is expanded; nullopt clears. A node the
+  /// planner does not have is no breakpoint, and recording another planner clears it.
   void set_breakpoint(std::optional<NodeId> node);
   /// Seeks to the breakpoint's step (its closed_at), or to the end when the node is never
   /// expanded; pauses. Returns true when the replay stopped at the breakpoint.

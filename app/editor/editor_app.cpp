@@ -14,6 +14,7 @@
 #include "app/editor/inspector.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/platform/pointer_input.hpp"
+#include "app/platform/window_placement.hpp"
 #include "app/sim/sim_panel.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
@@ -83,13 +84,14 @@ bool EditorApp::animating() const {
 
 AppSettings EditorApp::settings() const {
   AppSettings s = files_.settings();
-  int x = 0, y = 0, w = 0, h = 0;
-  SDL_GetWindowPosition(window_, &x, &y);
-  SDL_GetWindowSize(window_, &w, &h);
-  s.window_x = x;
-  s.window_y = y;
-  s.window_width = w;
-  s.window_height = h;
+  ScreenRect client;
+  SDL_GetWindowPosition(window_, &client.x, &client.y);
+  SDL_GetWindowSize(window_, &client.w, &client.h);
+  FrameExtents frame;
+  // Fails (leaving 0s) with no window manager, where there is no frame.
+  if (SDL_GetWindowBordersSize(window_, &frame.top, &frame.left, &frame.bottom, &frame.right) != 0)
+    frame = {};
+  remember_window(s, client, frame);
   s.window_maximized = (SDL_GetWindowFlags(window_) & SDL_WINDOW_MAXIMIZED) != 0;
   s.left_column = left_width_;
   s.right_column = right_width_;
@@ -251,6 +253,17 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
                   r ? to_string(r->status) : "none", r ? r->cost : 0.0, r ? r->length : 0.0, exposure,
                   r ? r->points.size() : std::size_t(0), (unsigned long long)debugger_.trace_version());
     all += line;
+  }
+  {
+    // The active query's planner and its parameter values, in ParamSpec order.
+    all +=
+        "planner " + (debugger_.active_planner().empty() ? std::string("none") : debugger_.active_planner());
+    for (const double v : debugger_.active_params()) {
+      char value[32];
+      std::snprintf(value, sizeof value, " %.9g", v);
+      all += value;
+    }
+    all += "\n";
   }
   if (const sim::Simulation* s = sim_.simulation()) {
     // exists, playing, steps, units alive, arrived, ordered, selected, state hash

@@ -300,9 +300,26 @@ void query_panel(EditorState& state, const Selection& sel) {
         });
         ImGui::SameLine();
       }
-      fields.number(
-          spec.name.c_str(), overridden ? it->value : spec.default_value, tooltip.c_str(),
-          [&](Scenario& e, double v) { set_param(edit(e).params, spec.name, v); }, "%.4g");
+      const double value = overridden ? it->value : spec.default_value;
+      if (spec.choices.empty()) {
+        fields.number(
+            spec.name.c_str(), value, tooltip.c_str(),
+            [&](Scenario& e, double v) { set_param(edit(e).params, spec.name, v); }, "%.4g");
+      } else {
+        // An enumeration: one of its names.
+        const int count = static_cast<int>(spec.choices.size());
+        const int shown = std::clamp(static_cast<int>(std::lround(value - spec.min_value)), 0, count - 1);
+        int picked = shown;
+        if (ImGui::BeginCombo(spec.name.c_str(), spec.choices[shown].c_str())) {
+          for (int i = 0; i < count; ++i) {
+            if (ImGui::Selectable(spec.choices[i].c_str(), i == shown)) picked = i;
+          }
+          ImGui::EndCombo();
+        }
+        tools::item_tooltip(spec.description.c_str());
+        fields.choice(spec.name.c_str(), picked != shown,
+                      [&](Scenario& e) { set_param(edit(e).params, spec.name, spec.min_value + picked); });
+      }
       ImGui::PopID();
     }
   }

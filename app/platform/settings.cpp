@@ -30,6 +30,8 @@ constexpr int kMinWindowSide = 200;
 constexpr int kMaxWindowSide = 16384;
 // Window positions are kept within this many pixels of the origin.
 constexpr int kMaxWindowCoordinate = 1 << 16;
+// A window manager's frame is thinner than this on any side.
+constexpr int kMaxFrameSide = 256;
 
 fs::path env_path(const char* name) {
   const char* v = std::getenv(name);
@@ -87,6 +89,16 @@ AppSettings from_json(const json& doc) {
     if (w.contains("height")) s.window_height = side("height");
     if (w.contains("x")) s.window_x = coordinate("x");
     if (w.contains("y")) s.window_y = coordinate("y");
+    if (w.contains("frame")) {
+      const json& f = w["frame"];
+      if (!f.is_array() || f.size() != 4) throw BadField{"window.frame", "[left, top, right, bottom]"};
+      int* sides[] = {&s.frame_left, &s.frame_top, &s.frame_right, &s.frame_bottom};
+      for (std::size_t i = 0; i < 4; ++i) {
+        if (!f[i].is_number_integer())
+          throw BadField{"window.frame[" + std::to_string(i) + "]", "an integer"};
+        *sides[i] = clamp_int(f[i].get<long long>(), 0, kMaxFrameSide);
+      }
+    }
     auto column = [&](const char* key) { return clamp_int(read_int(w, key, "window."), -4096, 4096); };
     if (w.contains("left_column")) s.left_column = column("left_column");
     if (w.contains("right_column")) s.right_column = column("right_column");
@@ -112,6 +124,7 @@ json to_json(const AppSettings& s) {
   w["height"] = s.window_height;
   w["x"] = s.window_x;
   w["y"] = s.window_y;
+  w["frame"] = {s.frame_left, s.frame_top, s.frame_right, s.frame_bottom};
   w["maximized"] = s.window_maximized;
   w["left_column"] = s.left_column;
   w["right_column"] = s.right_column;

@@ -24,8 +24,15 @@ struct AppSettings {
   /// placement fields mean nothing). Read clamped to 200..16384.
   int window_width = 0;
   int window_height = 0;  ///< Screen pixels; 0 = none saved.
-  int window_x = 0;       ///< Left edge, screen pixels (|x| <= 65536).
-  int window_y = 0;       ///< Top edge, screen pixels (|y| <= 65536).
+  /// Left and top edge of the window manager's frame round the window (its title bar),
+  /// screen pixels (|x|, |y| <= 65536); the window's own edge with no frame.
+  int window_x = 0;
+  int window_y = 0;
+  /// The frame's width on each side when last closed, pixels (0..256; 0 = none).
+  int frame_left = 0;
+  int frame_top = 0;
+  int frame_right = 0;
+  int frame_bottom = 0;
   bool window_maximized = false;
   /// Widths of the editor's side columns, screen pixels; 0 = the default, negative = the
   /// column is collapsed (its width is the magnitude). Read clamped to |w| <= 4096.

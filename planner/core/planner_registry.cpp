@@ -51,6 +51,17 @@ Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const Plan
                     p.value);
       return make_error(ErrorCode::Value, where, buf);
     }
+    if (!spec.choices.empty() && p.value != std::floor(p.value)) {
+      std::string names;
+      for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", spec.min_value + double(i));
+        names += (i ? ", " : "") + std::string(buf) + " " + spec.choices[i];
+      }
+      char got[64];
+      std::snprintf(got, sizeof got, "%g", p.value);
+      return make_error(ErrorCode::Value, where, "expected one of " + names + ", got " + got);
+    }
     values[k] = p.value;
   }
   return values;

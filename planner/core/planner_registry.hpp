@@ -29,6 +29,9 @@ struct ParamSpec {
   double default_value = 0;
   double min_value = 0;  ///< Inclusive.
   double max_value = 0;  ///< Inclusive.
+  /// An enumeration's names, one per whole value from min_value to max_value in order
+  /// (the UI offers them as a list); empty: any number in the range.
+  std::vector<std::string> choices = {};
 };
 
 /// Resolved parameter values, in the order of PlannerInfo::params.

@@ -176,7 +176,10 @@ std::vector<PlannerInfo> make_registry() {
            "roads",
            "roads, whose legs cost length / speed factor: 0 off; 1 seed 004's road pass after the search; 2 "
            "planned exactly in the graph (road points, angle-rule entry and exit points)",
-           2, 0, 2},
+           2,
+           0,
+           2,
+           {"off", "road pass", "exact"}},
        ParamSpec{"road_reach", "metres within which the path is linked to a road (road pass)", 24, 1, 1000},
        ParamSpec{"weighted",
                  "1: seed 004's swamps: passable features of another cost join the graph and weigh links", 1,
@@ -211,7 +214,10 @@ std::vector<PlannerInfo> make_registry() {
                  "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra), 3 "
                  "waypoint (BSTS or by way of an ally or round a threat), 4 coarse (cost-to-go over a coarse "
                  "lattice)",
-                 0, 0, 4},
+                 0,
+                 0,
+                 4,
+                 {"bsts", "admissible", "exact", "waypoint", "coarse"}},
        ParamSpec{"fading", "1: threats weigh 1 - d / radius at distance d from their centre", 0, 0, 1},
        ParamSpec{"occlusion", "1: obstacles hide threats (no exposure behind them)", 0, 0, 1},
        ParamSpec{"weight",
@@ -246,7 +252,10 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"roads",
                  "the route's roads: 0 off; 1 seed 004's road pass after its search; 2 planned exactly in "
                  "its graph",
-                 2, 0, 2},
+                 2,
+                 0,
+                 2,
+                 {"off", "road pass", "exact"}},
        ParamSpec{"weighted", "1: the route weighs passable features of another cost (seed 004's swamps)", 1,
                  0, 1},
        ParamSpec{"snap", "cells searched round a route corner whose cell is blocked, for a passable one", 3,

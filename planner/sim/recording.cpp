@@ -1000,7 +1000,11 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
   const auto bad = [&](const std::string& field, const std::string& message) {
     return make_error(ErrorCode::Schema, source_name + ": " + field, message);
   };
-  if (!j.is_object()) return bad("(top)", "expected an object");
+  // A file of another kind (a text file renamed .psrec) may still read as CBOR: one
+  // number or string. A recording is always a map.
+  if (!j.is_object())
+    return bad("(top)", std::string("not a Pathscope recording (it holds a CBOR ") + j.type_name() +
+                            ", not a recording's map)");
   if (!j.contains("format") || j["format"] != kFormat)
     return bad("format", std::string("expected \"") + kFormat + "\": not a Pathscope recording");
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != kVersion)

@@ -177,7 +177,10 @@ void paint_predicted(const sim::SimUnit& u, DrawList& out) {
   }
 }
 
-void paint_targets(const sim::SimUnit& u, double size, DrawList& out) {
+// `yields_to_unit`: the unit it yields to is in the scene. A unit that waits or steps
+// aside with nobody asking (before a bridge or a passage, or braking clear of the way)
+// has no other unit's get-to point: its get_to is left over or unset (0, 0).
+void paint_targets(const sim::SimUnit& u, double size, bool yields_to_unit, DrawList& out) {
   using sim::Yield;
   switch (u.yield) {
     case Yield::None: return;
@@ -194,7 +197,8 @@ void paint_targets(const sim::SimUnit& u, double size, DrawList& out) {
     case Yield::SlowDown: break;
   }
   // The point the other unit must pass before this one may go on (or come back).
-  if (u.yield == Yield::Wait || u.yield == Yield::SlowDown || u.yield == Yield::MoveAside) {
+  if (yields_to_unit &&
+      (u.yield == Yield::Wait || u.yield == Yield::SlowDown || u.yield == Yield::MoveAside)) {
     cross(Layer::SimTargets, sim_palette::kGetTo, u.get_to, size * 0.7, out);
   }
 }
@@ -304,7 +308,9 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
     const sim::Motion& m = u.movement_class < motions.size() ? motions[u.movement_class] : fallback;
     if (paths) paint_path(u, selected[i], out);
     if (predicted) paint_predicted(u, out);
-    if (targets) paint_targets(u, std::max(m.hard_radius * 0.5, 0.1), out);
+    if (targets)
+      paint_targets(u, std::max(m.hard_radius * 0.5, 0.1), find_unit(scene.units, u.yield_to) != nullptr,
+                    out);
     if (formation) paint_slot(u, m.hard_radius, out);
     if (units) {
       const Color fill =

@@ -1,8 +1,9 @@
 // The units tool: orders for the simulated units, as RTS players give them. A left click
 // selects the unit under the pointer (Shift toggles it in the selection), a left drag
 // boxes several (Shift adds them), a right click orders the selection to move there and
-// Shift+right click adds a waypoint to its route. The first click builds the simulation
-// from the document and plays it. Orders go to the simulation, never to the document.
+// Shift+right click adds a waypoint to its route. Selecting never advances time: the
+// first click builds the simulation from the document, paused, and a recorded step shown
+// by the timeline stays shown. Orders go to the simulation, never to the document.
 
 #include "app/editor/tools/tool_factories.hpp"
 #include "app/editor/tools/tool_support.hpp"
@@ -23,7 +24,7 @@ constexpr double kBoxPixels = 4;
 class UnitsTool final : public Tool {
  public:
   void on_press(ToolContext& ctx, const PointerEvent& e) override {
-    if (!ctx.sim || !ensure_running(ctx)) return;
+    if (!ctx.sim || !ensure_shown(ctx)) return;
     pressing_ = true;
     box_ = false;
     from_ = to_ = e.world;
@@ -62,7 +63,7 @@ class UnitsTool final : public Tool {
   }
 
   void on_right_click(ToolContext& ctx, const PointerEvent& e) override {
-    if (!ctx.sim || !ensure_running(ctx)) return;
+    if (!ctx.sim || !ensure_shown(ctx)) return;
     if (ctx.sim->selected().empty()) {
       ctx.state.report_warning("No unit selected: click a unit, or drag a box round several, first.");
       return;
@@ -107,14 +108,15 @@ class UnitsTool final : public Tool {
   void options_ui(ToolContext& ctx) override {
     hint("Click a unit to select it, drag a box round several (Shift adds).");
     hint("Right-click: move there. Shift+right-click: add a waypoint. Escape: deselect.");
-    if (ctx.sim && !ctx.sim->simulation()) hint("The first click starts the simulation.");
+    if (ctx.sim && !ctx.sim->active()) hint("The first click builds the simulation, paused.");
   }
 
  private:
-  // The simulation runs once the player starts giving orders.
-  static bool ensure_running(ToolContext& ctx) {
-    if (ctx.sim->simulation()) return true;
-    return ctx.sim->play(ctx.state);
+  // Units to select: the simulation or the recorded step shown, else the simulation
+  // built from the document, paused at its first step.
+  static bool ensure_shown(ToolContext& ctx) {
+    if (ctx.sim->active()) return true;
+    return ctx.sim->reset(ctx.state);
   }
 
   bool pressing_ = false;

@@ -43,6 +43,26 @@ TEST_SUITE("debugger") {
     CHECK(dbg.result()->stats.expansions == astar_expansions);
   }
 
+  TEST_CASE("a breakpoint belongs to its planner: a planner switch clears it, a node it lacks is none") {
+    EditorState state = open_state(debugger_scenario());
+    SearchDebugger dbg;
+    dbg.sync(state);
+    // A cell near the goal of the astar query: its id is the cell's row-major index.
+    const std::optional<NodeId> cell = dbg.node_at(cell_center(state.doc->scenario(), 20, 6));
+    REQUIRE(cell.has_value());
+    dbg.set_breakpoint(cell);
+    REQUIRE(dbg.breakpoint() == cell);
+    dbg.set_planner_override("dijkstra", {});
+    dbg.sync(state);
+    // Dijkstra's nodes are cells too, but a breakpoint is set on one planner's nodes.
+    CHECK_FALSE(dbg.breakpoint().has_value());
+    dbg.set_planner_override("visgraph", {});
+    dbg.sync(state);
+    dbg.set_breakpoint(NodeId(100000));  // more than the graph's points
+    CHECK_FALSE(dbg.breakpoint().has_value());
+    CHECK_FALSE(dbg.breakpoint_step().has_value());
+  }
+
   TEST_CASE("the planner override stays with its document: another document opens without it") {
     EditorState state = open_state(debugger_scenario());
     SearchDebugger dbg;

@@ -401,6 +401,10 @@ TEST_SUITE("files") {
     s.window_height = 900;
     s.window_x = 40;
     s.window_y = -10;
+    s.frame_left = 1;
+    s.frame_top = 20;
+    s.frame_right = 1;
+    s.frame_bottom = 5;
     s.window_maximized = true;
     s.last_directory = "/some/folder";
     REQUIRE(save_settings(s));

@@ -26,24 +26,57 @@ TEST_CASE("window placement: with nothing remembered, most of the display, centr
   CHECK(big.h == 1200);
 }
 
-TEST_CASE("window placement: the remembered size and position, when they fit") {
+TEST_CASE("window placement: the remembered size and position, made to fit") {
   AppSettings s;
   s.window_width = 1180;
   s.window_height = 760;
   s.window_x = 50;
   s.window_y = 40;
   CHECK(place_window(s, {0, 0, 1600, 1000}) == ScreenRect{50, 40, 1180, 760});
-  // Remembered on a bigger display: shrunk to fit this one, and centred when its old
-  // position would put the title bar off the screen.
+  // Remembered on a bigger display: shrunk to fit this one, and moved onto it.
   s.window_width = 2500;
   s.window_height = 1400;
   s.window_x = 1700;
-  const ScreenRect r = place_window(s, {0, 0, 1600, 1000});
-  CHECK(r == ScreenRect{0, 0, 1600, 1000});
+  CHECK(place_window(s, {0, 0, 1600, 1000}) == ScreenRect{0, 0, 1600, 1000});
+  // Off an edge: moved in just as far as it takes.
   s.window_width = 800;
   s.window_height = 600;
+  s.window_x = 50;
   s.window_y = -300;  // title bar above the display
-  CHECK(place_window(s, {0, 0, 1600, 1000}) == ScreenRect{400, 200, 800, 600});
+  CHECK(place_window(s, {0, 0, 1600, 1000}) == ScreenRect{50, 0, 800, 600});
+  s.window_y = 900;  // bottom below it
+  CHECK(place_window(s, {0, 24, 1600, 976}) == ScreenRect{50, 400, 800, 600});
+  s.window_x = -2000;
+  CHECK(place_window(s, {0, 24, 1600, 976}).x == 0);
+}
+
+// A window manager that draws a frame round the window and, as ICCCM asks of NorthWest
+// gravity, puts the frame's outer corner where the window was asked to be.
+ScreenRect client_under_frame(ScreenRect asked, FrameExtents frame) {
+  return {asked.x + frame.left, asked.y + frame.top, asked.w, asked.h};
+}
+
+TEST_CASE("window placement: under a window manager's frame the window reopens exactly where it was") {
+  const FrameExtents frame{1, 20, 1, 5};
+  const ScreenRect usable{0, 0, 1280, 1000};
+  AppSettings s;
+  ScreenRect client = client_under_frame(place_window(s, usable), frame);
+  const ScreenRect first = client;
+  for (int launch = 2; launch <= 5; ++launch) {
+    remember_window(s, client, frame);
+    client = client_under_frame(place_window(s, usable), frame);
+    CHECK(client == first);  // no creep by the title bar's height
+  }
+  // Closed with the frame's bottom edge off the display: reopened whole on it.
+  remember_window(s, {300, 600, 900, 500}, frame);
+  const ScreenRect asked = place_window(s, usable);
+  client = client_under_frame(asked, frame);
+  CHECK(asked.y >= usable.y);
+  CHECK(client.y + client.h + frame.bottom == usable.y + usable.h);
+  CHECK(client.x == 300);
+  // Larger than the display with its frame: shrunk so that frame and window fit.
+  remember_window(s, {0, 20, 1280, 1000}, frame);
+  CHECK(place_window(s, usable) == ScreenRect{0, 0, 1278, 975});
 }
 
 TEST_CASE("settings: the side columns' widths and collapsed state round-trip") {

@@ -230,11 +230,13 @@ TEST_SUITE("sim_window") {
       e.shift = shift;
       return e;
     };
-    // The first click builds the simulation and plays it.
+    // The first click builds the simulation, paused: selecting never advances time.
     tool->on_press(ctx, at({15, 10}));
     tool->on_release(ctx, at({15, 10}));
     REQUIRE(rig.player.simulation() != nullptr);
-    CHECK(rig.player.playing());
+    CHECK_FALSE(rig.player.playing());
+    CHECK(rig.player.update(rig.state, 0.5) == 0);
+    CHECK(rig.sim().step_count() == 0);
     REQUIRE(rig.player.selected().size() == 1);
     CHECK(rig.sim().unit(rig.player.selected()[0])->scenario_id == 12);
 
@@ -386,6 +388,57 @@ TEST_SUITE("sim_window") {
     for (std::uint64_t i = run.step_count(); i < player.simulation()->step_count(); ++i) run.step();
     CHECK(player.simulation()->state_hash() == run.state_hash());
   }
+  TEST_CASE("units tool: clicks on a paused recording select units and never advance it") {
+    const Scenario scenario = with_faction(sim::crossing_case(4));
+    sim::Recording recording(scenario);
+    sim::Simulation run(scenario);
+    REQUIRE(recording.capture(run));
+    for (int i = 0; i < 90; ++i) {
+      run.step();
+      REQUIRE(recording.capture(run));
+    }
+    auto loaded = sim::Recording::from_bytes(recording.to_bytes(), "run.psrec");
+    REQUIRE(loaded.ok());
+    EditorState state;
+    state.open_document(std::make_unique<Document>(loaded->start()));
+    SimPlayer player;
+    player.load_recording(std::make_shared<sim::Recording>(std::move(loaded).value()), state);
+    // Played back to step 30, then paused.
+    REQUIRE(player.play(state));
+    player.update(state, 0.1);
+    for (int i = 0; i < 10; ++i) player.update(state, 0.1);
+    player.pause();
+    REQUIRE(player.shown_step() == 30);
+
+    auto tool = tools::make_units_tool();
+    ToolContext ctx{state, *state.doc, 10.0, &player};
+    auto at = [](Vec2 p) {
+      PointerEvent e;
+      e.world = p;
+      return e;
+    };
+    const Vec2 unit = player.shown_units()[0].position;
+    for (int click = 0; click < 3; ++click) {
+      tool->on_press(ctx, at(unit));
+      tool->on_release(ctx, at(unit));
+      for (int i = 0; i < 5; ++i) player.update(state, 0.1);
+      CHECK_FALSE(player.playing());
+      CHECK(player.viewing_recording());
+      CHECK(player.shown_step() == 30);
+    }
+    CHECK(player.selected().size() == 1);
+    // A click on open ground, and a box: the same step still.
+    tool->on_press(ctx, at({-50, -50}));
+    tool->on_release(ctx, at({-50, -50}));
+    tool->on_press(ctx, at({-1, -1}));
+    tool->on_drag(ctx, at({500, 500}));
+    tool->on_release(ctx, at({500, 500}));
+    for (int i = 0; i < 5; ++i) player.update(state, 0.1);
+    CHECK(player.shown_step() == 30);
+    CHECK(player.simulation() == nullptr);
+    CHECK_FALSE(player.selected().empty());
+  }
+
   TEST_CASE("sim player: playing a recording back pauses at a damaged frame and says which step and why") {
     const Scenario scenario = with_faction(sim::crossing_case(4));
     sim::Recording recording(scenario);

@@ -178,6 +178,19 @@ TEST_CASE("recording: a damaged or foreign file is refused with a message naming
     REQUIRE_FALSE(back.ok());
     CHECK(back.error().to_string().find("x.psrec") != std::string::npos);
   }
+  SUBCASE("a text file renamed .psrec") {
+    // "a" then a newline reads as CBOR: a one-character string.
+    for (const char* text : {"a\n", "1"}) {
+      const auto back = Recording::from_bytes(text, "notes.psrec");
+      REQUIRE_FALSE(back.ok());
+      CHECK(back.error().to_string().find("notes.psrec") != std::string::npos);
+      CHECK(back.error().to_string().find("not a Pathscope recording") != std::string::npos);
+    }
+    // Most text is not CBOR at all.
+    const auto back = Recording::from_bytes("hello, this is a text file\n", "notes.psrec");
+    REQUIRE_FALSE(back.ok());
+    CHECK(back.error().to_string().find("not a recording") != std::string::npos);
+  }
   SUBCASE("cut short") {
     const auto back = Recording::from_bytes(std::string_view(bytes).substr(0, bytes.size() / 2), "cut.psrec");
     REQUIRE_FALSE(back.ok());

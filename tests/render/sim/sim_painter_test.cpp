@@ -7,8 +7,10 @@
 #include "render/core/color_ramp.hpp"
 
 #include <doctest/doctest.h>
+#include <glm/geometric.hpp>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -256,11 +258,13 @@ TEST_SUITE("render") {
     std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {5, 5}), make_unit(2, {8, 8}),
                                        make_unit(3, {12, 12})};
     units[0].yield = sim::Yield::MoveAside;
+    units[0].yield_to = units[2].id;
     units[0].aside = {2, 4};
     units[0].get_to = {3, 3};
     units[1].yield = sim::Yield::Return;
     units[1].home = {6, 5};
     units[2].yield = sim::Yield::SlowDown;
+    units[2].yield_to = units[0].id;
     units[2].get_to = {9, 9};
     // units[3] yields nothing: nothing drawn for it.
     DrawList out;
@@ -279,6 +283,31 @@ TEST_SUITE("render") {
     }
     CHECK(get_to == 4);
     CHECK(out.count(Layer::SimTargets, PrimitiveKind::Line) == 6);
+  }
+
+  TEST_CASE(
+      "sim painter: a unit waiting with nobody to yield to draws no get-to point (none at the origin)") {
+    const Scenario s = sim_painter_scenario();
+    std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {5, 5})};
+    // Braking clear of the way, and stepping aside before a passage: nobody asked, and
+    // get_to is unset (the origin) or the unit's own spot.
+    constexpr sim::UnitId kNobody{std::numeric_limits<std::uint32_t>::max(), 0};
+    units[0].yield = sim::Yield::Wait;
+    units[0].yield_to = kNobody;
+    units[1].yield = sim::Yield::MoveAside;
+    units[1].yield_to = kNobody;
+    units[1].aside = units[1].home = units[1].get_to = {5, 7};
+    DrawList out;
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    for (const Primitive* p : out.find(Layer::SimTargets, PrimitiveKind::Line)) {
+      CHECK(p->color != sim_palette::kGetTo);
+      const LinePrim& line = std::get<LinePrim>(p->shape);
+      CHECK(glm::length(line.a) > 1);  // nothing near the origin
+      CHECK(glm::length(line.b) > 1);
+    }
+    // The move aside is drawn: its ring and the line to it.
+    CHECK(out.count(Layer::SimTargets, PrimitiveKind::Circle) == 1);
+    CHECK(out.count(Layer::SimTargets, PrimitiveKind::Line) == 1);
   }
 
   TEST_CASE("sim painter: the density heat map, normalised by its largest value, empty draws nothing") {
