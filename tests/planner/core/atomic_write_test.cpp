@@ -200,7 +200,7 @@ TEST_SUITE("atomic_write") {
     fs::remove_all(dir);
   }
 
-  TEST_CASE("temporaries of ended saves to the same file are removed; others' files are kept") {
+  TEST_CASE("temporaries of ended saves to the same file are removed, others' files are kept") {
     const fs::path dir = fresh_dir("ended");
     const fs::path target = dir / "a.json";
     const std::string ended = std::to_string(ended_process_id());

@@ -144,7 +144,7 @@ TEST_SUITE("quadtree rubber band") {
     CHECK(corridor_cost(c, pulled) <= corridor_cost(c, step1));
   }
 
-  TEST_CASE("weighted string pulling: within one cost it is string pulling; never dearer than step 1") {
+  TEST_CASE("weighted string pulling: within one cost it is string pulling, never dearer than step 1") {
     // A zigzag of unit cells, first of one cost, then with a slow cell in the middle.
     const std::vector<Box2> cells = {Box2{{0, 0}, {1, 1}}, Box2{{1, 0}, {2, 1}}, Box2{{1, 1}, {2, 2}},
                                      Box2{{1, 2}, {2, 3}}, Box2{{2, 2}, {3, 3}}, Box2{{3, 2}, {4, 3}},
