@@ -10,11 +10,19 @@
 // motions, the passage maps' cells) is not. Each unit is one flat list of numbers (a tape: fixed fields, then
 // each variable-length list after its length), so a thousand units stay a thousand lines; doubles are written
 // shortest-exact, so they read back bit for bit.
+//
+// Reading is one pass that checks everything before it takes anything: each number as it
+// is read (finite, within its bounds, an index in range), then what the parts name of one
+// another (orders and their states, units and slots, passages and their maps, bridges).
+// A refusal names the JSON path and the field (`sim_state.units[3][9]: heading: ...`).
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -64,70 +72,197 @@ class Tape {
   Json list_ = Json::array();
 };
 
-// Reads numbers off a flat list, in the order they were written.
+// A value as a refusal shows it: JSON, cut short.
+std::string shown(const Json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+// A number as a refusal shows it: shortest exact, or nan / inf.
+std::string shown(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  // Whole numbers without the ".0" JSON gives them.
+  if (std::abs(v) < 1e15 && v == std::floor(v)) return std::to_string(static_cast<long long>(v));
+  return Json(v).dump();
+}
+
+// A rectangle in world coordinates (metres), edges included.
+struct Box {
+  Vec2 lo{0, 0};
+  Vec2 hi{0, 0};
+  // False for NaN too.
+  bool contains(Vec2 p) const { return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y; }
+  std::string text() const {
+    return "[" + shown(lo.x) + ", " + shown(hi.x) + "] x [" + shown(lo.y) + ", " + shown(hi.y) + "]";
+  }
+};
+
+// What a restored state is held to (docs/formats-sim.md, "Checks"), from its scenario.
+struct StateBounds {
+  Box world;  ///< The world: unit positions, order points, path requests.
+  Box near;   ///< The world grown by its longer side all round: every other point.
+  std::size_t classes = 0;
+  std::size_t factions = 0;
+
+  explicit StateBounds(const Scenario& s) : classes(s.classes.size()), factions(s.factions.size()) {
+    world.hi = Vec2{s.world.width, s.world.height};
+    const double margin = std::max(s.world.width, s.world.height);
+    near.lo = Vec2{-margin, -margin};
+    near.hi = Vec2{s.world.width + margin, s.world.height + margin};
+  }
+};
+
+/// Speeds (m/s) at most: a unit crosses the largest world in a second (the scenario's
+/// bound on road speeds too).
+constexpr double kMaxStateSpeed = ScenarioLimits::kMaxWorldSide;
+/// Flows (unit vectors, or 0) per coordinate, with room for rounding.
+constexpr double kMaxFlow = 1 + 1e-9;
+/// Predicted positions per unit at most (sim.prediction_seconds / sim.dt is far fewer).
+constexpr std::uint64_t kMaxPredicted = 1u << 16;
+/// Steps at most: simulated time (steps x dt) stays exact in a double.
+constexpr std::uint64_t kMaxSteps = std::uint64_t{1} << 53;
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+// Reads numbers off a flat list, in the order they were written, each checked as it is
+// read. A refusal names the item (`sim_state.units[3][9]`) and the field (`heading`).
 class Reader {
  public:
   Reader(const Json& list, std::string where) : list_(list), where_(std::move(where)) {
-    if (!list_.is_array()) fail("expected a list of numbers");
+    if (!list_.is_array()) throw StateError{where_, "expected a list of numbers, found " + shown(list_)};
   }
-  double num() {
-    const Json& v = next();
-    if (v.is_number()) return v.get<double>();
-    if (v.is_string()) {
-      const std::string s = v.get<std::string>();
-      if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-      if (s == "inf") return std::numeric_limits<double>::infinity();
-      if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  /// A finite number in [lo, hi].
+  double num(const char* name, double lo = -kHuge, double hi = kHuge) {
+    const Json& v = next(name);
+    double out = 0;
+    if (v.is_number()) {
+      out = v.get<double>();
+    } else if (v.is_string() && (v == "nan" || v == "inf" || v == "-inf")) {
+      // How a non-finite number is written (never expected): named as such below.
+      out = v == "nan" ? std::numeric_limits<double>::quiet_NaN() : (v == "inf" ? kInf : -kInf);
+    } else {
+      fail_item(name, "expected a number, found " + shown(v));
     }
-    fail("expected a number at item " + std::to_string(at_ - 1));
-  }
-  std::uint64_t u(std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
-    const Json& v = next();
-    if (!v.is_number_integer() ||
-        (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
-      fail("expected a whole number >= 0 at item " + std::to_string(at_ - 1));
-    const auto out = v.get<std::uint64_t>();
-    if (out > max) fail("item " + std::to_string(at_ - 1) + " is out of range");
+    if (!std::isfinite(out)) fail_item(name, "expected a finite number, found " + shown(out));
+    if (out < lo || out > hi) {
+      fail_item(name, "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(out));
+    }
     return out;
   }
-  std::int64_t i() {
-    const Json& v = next();
-    if (!v.is_number_integer()) fail("expected a whole number at item " + std::to_string(at_ - 1));
+  /// A whole number in [0, max].
+  std::uint64_t u(const char* name, std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+    const Json& v = next(name);
+    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0))
+      fail_item(name, "expected a whole number >= 0, found " + shown(v));
+    const auto out = v.get<std::uint64_t>();
+    if (out > max) fail_item(name, "expected at most " + std::to_string(max) + ", found " + shown(v));
+    return out;
+  }
+  /// A whole number in [lo, hi].
+  std::int64_t i(const char* name, std::int64_t lo, std::int64_t hi) {
+    const Json& v = next(name);
+    const bool whole = v.is_number_integer() &&
+                       (!v.is_number_unsigned() ||
+                        v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()));
+    if (!whole || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi) {
+      fail_item(name, "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                          "], found " + shown(v));
+    }
     return v.get<std::int64_t>();
   }
-  bool b() { return u(1) == 1; }
-  Vec2 vec() {
-    const double x = num();
-    return {x, num()};
+  /// 0 or 1.
+  bool b(const char* name) {
+    const Json& v = next(name);
+    if (!v.is_number_integer() || (v != 0 && v != 1)) fail_item(name, "expected 0 or 1, found " + shown(v));
+    return v == 1;
   }
-  std::vector<Vec2> points() {
-    const std::uint64_t n = u(list_.size());
+  /// A point inside `box`.
+  Vec2 vec(const char* name, const Box& box) {
+    const double x = num(name);
+    const double y = num(name);
+    if (!box.contains(Vec2{x, y}))
+      fail_item(name, "(" + shown(x) + ", " + shown(y) + ") is outside " + box.text());
+    return {x, y};
+  }
+  /// A count, then that many points inside `box`.
+  std::vector<Vec2> points(const char* name, const Box& box) {
+    const std::uint64_t n = u(name, (list_.size() - at_) / 2);
     std::vector<Vec2> out;
     out.reserve(n);
-    for (std::uint64_t k = 0; k < n; ++k) out.push_back(vec());
+    for (std::uint64_t k = 0; k < n; ++k) out.push_back(vec(name, box));
     return out;
+  }
+  /// An enum value up to `last`.
+  template <class E>
+  E one_of(const char* name, E last) {
+    return static_cast<E>(u(name, static_cast<std::uint64_t>(last)));
   }
   /// True while items are left.
   bool more() const { return at_ < list_.size(); }
+  /// Items left to read.
+  std::size_t left() const { return list_.size() - at_; }
   void done() const {
     if (at_ != list_.size()) fail(std::to_string(list_.size() - at_) + " items left over");
   }
+  /// Refuses the list as a whole (a cross-check of what was read).
   [[noreturn]] void fail(const std::string& message) const { throw StateError{where_, message}; }
 
  private:
-  const Json& next() {
-    if (at_ >= list_.size()) fail("ends early (item " + std::to_string(at_) + ")");
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  const Json& next(const char* name) {
+    if (at_ >= list_.size()) fail(std::string("ends early (item ") + std::to_string(at_) + ", " + name + ")");
     return list_[at_++];
+  }
+  // Refuses the item read last.
+  [[noreturn]] void fail_item(const char* name, const std::string& message) const {
+    throw StateError{where_ + "[" + std::to_string(at_ - 1) + "]", std::string(name) + ": " + message};
   }
   const Json& list_;
   std::string where_;
   std::size_t at_ = 0;
 };
 
+// The member `key` of the object at `where`.
 const Json& field(const Json& obj, const char* key, const std::string& where) {
   const auto it = obj.find(key);
   if (it == obj.end()) throw StateError{where, std::string("missing field \"") + key + "\""};
   return *it;
+}
+
+// The list `key` of the object at `where`.
+const Json& list_field(const Json& obj, const char* key, const std::string& where) {
+  const Json& v = field(obj, key, where);
+  if (!v.is_array()) throw StateError{where + "." + key, "expected a list, found " + shown(v)};
+  return v;
+}
+
+// The whole number `key` in [0, max] of the object at `where`.
+std::uint64_t whole_field(const Json& obj, const char* key, const std::string& where, std::uint64_t max) {
+  const Json& v = field(obj, key, where);
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max) {
+    throw StateError{where + "." + key,
+                     "expected a whole number in [0, " + std::to_string(max) + "], found " + shown(v)};
+  }
+  return v.get<std::uint64_t>();
+}
+
+// The finite number `key` in [lo, hi] of the object at `where`.
+double number_field(const Json& obj, const char* key, const std::string& where, double lo, double hi) {
+  const Json& v = field(obj, key, where);
+  if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi)) {
+    throw StateError{where + "." + key,
+                     "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(v)};
+  }
+  return v.get<double>();
+}
+
+// The flag `key` of the object at `where`: a boolean, or 0 or 1.
+bool flag_field(const Json& obj, const char* key, const std::string& where) {
+  const Json& v = field(obj, key, where);
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number_integer() && (v == 0 || v == 1)) return v == 1;
+  throw StateError{where + "." + key, "expected 0/1 or a boolean, found " + shown(v)};
 }
 
 void write_unit(Tape& t, const SimUnit& u, const UnitPrivate& x) {
@@ -195,85 +330,113 @@ void write_unit(Tape& t, const SimUnit& u, const UnitPrivate& x) {
   if (u.formation) t.vec(u.formation_point);
 }
 
-template <class E>
-E read_enum(Reader& r, E last) {
-  return static_cast<E>(r.u(static_cast<std::uint64_t>(last)));
+// An order kind's name in scenario files.
+const char* kind_name(OrderKind kind) {
+  constexpr const char* kNames[] = {"none", "move", "waypoints", "patrol", "stop"};
+  return kNames[static_cast<std::size_t>(kind)];
 }
 
-void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, std::size_t classes, std::size_t factions) {
-  u.id.index = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  u.id.generation = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  u.alive = r.b();
-  u.scenario_id = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  u.movement_class = r.u();
-  if (u.movement_class >= classes)
+// The points an order of `kind` takes: at least `min`, at most `max` (as the scenario's).
+std::pair<std::size_t, std::size_t> order_points(OrderKind kind) {
+  switch (kind) {
+    case OrderKind::Move: return {1, 1};
+    case OrderKind::Waypoints: return {1, SIZE_MAX};
+    case OrderKind::Patrol: return {2, SIZE_MAX};
+    case OrderKind::None:
+    case OrderKind::Stop: break;
+  }
+  return {0, 0};
+}
+
+void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, const StateBounds& s) {
+  constexpr std::uint64_t kU32 = std::numeric_limits<std::uint32_t>::max();
+  u.id.index = static_cast<std::uint32_t>(r.u("index", kU32));
+  u.id.generation = static_cast<std::uint32_t>(r.u("generation", kU32));
+  u.alive = r.b("alive");
+  u.scenario_id = static_cast<std::uint32_t>(r.u("scenario id", kU32));
+  u.movement_class = r.u("movement class");
+  if (u.movement_class >= s.classes)
     r.fail("movement class " + std::to_string(u.movement_class) + " is not in the scenario");
-  u.faction = r.u();
-  if (u.faction >= std::max<std::size_t>(factions, 1))
+  u.faction = r.u("faction");
+  if (u.faction >= std::max<std::size_t>(s.factions, 1))
     r.fail("faction " + std::to_string(u.faction) + " is not in the scenario");
-  u.position = r.vec();
-  u.previous = r.vec();
-  u.heading = r.num();
-  u.speed = r.num();
-  u.state = read_enum(r, MoveState::Failed);
-  u.order.kind = read_enum(r, OrderKind::Stop);
-  u.order.patrol = read_enum(r, PatrolMode::BackForth);
-  u.order.points = r.points();
-  u.order_point = r.u();
-  u.patrol_step = static_cast<int>(r.i());
-  u.path = r.points();
-  u.waypoint = r.u();
-  const std::uint64_t predicted = r.u(1u << 20);
+  u.position = r.vec("position", s.world);
+  u.previous = r.vec("previous position", s.world);
+  u.heading = r.num("heading");
+  u.speed = r.num("speed", 0, kMaxStateSpeed);
+  u.state = r.one_of("state", MoveState::Failed);
+  u.order.kind = r.one_of("order kind", OrderKind::Stop);
+  u.order.patrol = r.one_of("patrol mode", PatrolMode::BackForth);
+  u.order.points = r.points("order points", s.world);
+  u.order_point = r.u("order point");
+  if (u.order_point >= std::max<std::size_t>(u.order.points.size(), 1))
+    r.fail("order point index " + std::to_string(u.order_point) + " past the order's points");
+  const std::int64_t patrol_step =
+      r.i("patrol step", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
+  if (patrol_step != 1 && patrol_step != -1)
+    r.fail("patrol step " + std::to_string(patrol_step) + ": expected 1 or -1");
+  u.patrol_step = static_cast<int>(patrol_step);
+  u.path = r.points("path", s.near);
+  u.waypoint = r.u("waypoint", std::numeric_limits<std::uint32_t>::max());
+  const std::uint64_t predicted = r.u("predicted", std::min<std::uint64_t>(kMaxPredicted, r.left() / 6));
   u.predicted.resize(predicted);
   for (PredictedPoint& p : u.predicted) {
-    p.position = r.vec();
-    p.heading = r.num();
-    p.speed = r.num();
-    p.time = r.num();
-    p.waypoint = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
+    p.position = r.vec("predicted position", s.near);
+    p.heading = r.num("predicted heading");
+    p.speed = r.num("predicted speed", 0, kMaxStateSpeed);
+    p.time = r.num("predicted time");
+    p.waypoint = static_cast<std::uint32_t>(r.u("predicted waypoint", kU32));
   }
-  u.arrived = r.b();
-  u.arrived_time = r.num();
-  u.yield = read_enum(r, Yield::Detour);
-  u.yield_to.index = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  u.yield_to.generation = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  u.speed_factor = r.num();
-  u.aside = r.vec();
-  u.home = r.vec();
-  u.get_to = r.vec();
-  u.yield_until = r.num();
-  u.bridge_wait = r.b();
-  u.passage_wait = r.b();
-  u.lent_priority = static_cast<int>(r.i());
-  u.lent_index = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  u.lent = r.b();
-  u.progress_time = r.num();
-  u.best_distance = r.num();
-  x.move_key = static_cast<std::uint16_t>(r.u(std::numeric_limits<std::uint16_t>::max()));
-  x.path_pending = r.b();
-  x.order_serial = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  x.next.position = r.vec();
-  x.next.heading = r.num();
-  x.next.speed = r.num();
-  x.next_from_prediction = r.b();
-  x.yield_path = r.points();
-  x.tunnelled = r.b();
-  x.last_repath = r.num();
-  x.platoon = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-  x.last_bridge = r.i();
-  x.bridge_time = r.num();
-  x.last_passage = r.i();
-  x.passage_flow = r.vec();
-  x.passage_time = r.num();
+  u.arrived = r.b("arrived");
+  u.arrived_time = r.num("arrived time");
+  u.yield = r.one_of("yield", Yield::Detour);
+  u.yield_to.index = static_cast<std::uint32_t>(r.u("yield-to index", kU32));
+  u.yield_to.generation = static_cast<std::uint32_t>(r.u("yield-to generation", kU32));
+  u.speed_factor = r.num("speed factor", 0, 1);
+  u.aside = r.vec("aside", s.near);
+  u.home = r.vec("home", s.near);
+  u.get_to = r.vec("get-to", s.near);
+  u.yield_until = r.num("yield until");
+  u.bridge_wait = r.b("bridge wait");
+  u.passage_wait = r.b("passage wait");
+  u.lent_priority = static_cast<int>(
+      r.i("lent priority", std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+  u.lent_index = static_cast<std::uint32_t>(r.u("lent index", kU32));
+  u.lent = r.b("lent");
+  u.progress_time = r.num("progress time");
+  u.best_distance = r.num("best distance", 0);
+  x.move_key = static_cast<std::uint16_t>(r.u("move key", std::numeric_limits<std::uint16_t>::max()));
+  x.path_pending = r.b("path pending");
+  x.order_serial = static_cast<std::uint32_t>(r.u("order serial", kU32));
+  x.next.position = r.vec("move", s.near);
+  x.next.heading = r.num("move heading");
+  x.next.speed = r.num("move speed", 0, kMaxStateSpeed);
+  x.next_from_prediction = r.b("move from prediction");
+  x.yield_path = r.points("yield path", s.near);
+  x.tunnelled = r.b("tunnelled");
+  x.last_repath = r.num("last re-path");
+  x.platoon = static_cast<std::uint32_t>(r.u("platoon", kU32));
+  x.last_bridge = r.i("last bridge", -1, kU32);
+  x.bridge_time = r.num("bridge time");
+  x.last_passage = r.i("last passage", -1, kU32);
+  x.passage_flow = r.vec("passage flow", Box{{-kMaxFlow, -kMaxFlow}, {kMaxFlow, kMaxFlow}});
+  x.passage_time = r.num("passage time");
   u.formation = r.more();
-  if (u.formation) u.formation_point = r.vec();
+  if (u.formation) u.formation_point = r.vec("formation point", s.world);
   r.done();
-  if (!u.order.points.empty() && u.order_point >= u.order.points.size())
-    r.fail("order point index past the order's points");
+  // The order and its state: the points the order's kind takes (as a scenario's), and a
+  // state that goes to an order point only with one to go to.
+  const auto [min_points, max_points] = order_points(u.order.kind);
+  if (u.order.points.size() < min_points || u.order.points.size() > max_points) {
+    r.fail("a " + std::string(kind_name(u.order.kind)) + " order with " +
+           std::to_string(u.order.points.size()) + " points");
+  }
+  const bool needs_point = u.state == MoveState::WaitingForPath || u.state == MoveState::Moving ||
+                           u.state == MoveState::IncrementWaypoint;
+  if (needs_point && u.order.points.empty())
+    r.fail(std::string("state ") + to_string(u.state) + " with no order point to go to");
   // (A waypoint index past the path's end is valid: it means the path is done, and every
   // reader checks it; a path can be replaced by a shorter one while the index stays.)
-  if (u.patrol_step != 1 && u.patrol_step != -1)
-    r.fail("patrol step " + std::to_string(u.patrol_step) + ": expected 1 or -1");
 }
 
 // The slot `id` names exists in a state of `slots` slots.
@@ -418,25 +581,34 @@ Status Simulation::restore_state(std::string_view text) {
   Json state;
   try {
     state = Json::parse(text);
-  } catch (const Json::exception& e) {
-    return make_error(ErrorCode::Parse, "sim_state", std::string("not JSON: ") + e.what());
+  } catch (const Json::parse_error& e) {
+    return make_error(ErrorCode::Parse, "sim_state",
+                      "not JSON (a syntax error at byte " + std::to_string(e.byte) + ")");
+  } catch (const Json::exception&) {
+    return make_error(ErrorCode::Parse, "sim_state", "not JSON");
   }
+  // One pass over the whole state before anything is taken: every number finite and within
+  // its bounds, every index in range, every cross-reference consistent (docs/formats-sim.md,
+  // "Checks"). A state that passes can be stepped, saved and read again.
   try {
-    if (!state.is_object()) throw StateError{"sim_state", "expected an object"};
+    if (!state.is_object()) throw StateError{"sim_state", "expected an object, found " + shown(state)};
     const Json& version = field(state, "version", "sim_state");
-    if (!version.is_number_integer() || version.get<int>() != kStateVersion) {
+    if (!version.is_number_integer() || version != kStateVersion) {
       throw StateError{"sim_state.version",
-                       "expected " + std::to_string(kStateVersion) + ", found " + version.dump()};
+                       "expected " + std::to_string(kStateVersion) + ", found " + shown(version)};
     }
-    const std::size_t classes = scenario().classes.size();
+    const StateBounds bounds(scenario());
+    const std::size_t classes = bounds.classes;
+    if (classes == 0) throw StateError{"sim_state", "the scenario has no movement classes"};
     // Units.
-    const Json& units = field(state, "units", "sim_state");
-    if (!units.is_array()) throw StateError{"sim_state.units", "expected a list"};
+    const Json& units = list_field(state, "units", "sim_state");
+    if (units.size() > std::numeric_limits<std::uint32_t>::max() / 2)
+      throw StateError{"sim_state.units", "too many slots (" + std::to_string(units.size()) + ")"};
     std::vector<SimUnit> slots(units.size());
     std::vector<UnitPrivate> extra(units.size());
     for (std::size_t k = 0; k < units.size(); ++k) {
       Reader r(units[k], "sim_state.units[" + std::to_string(k) + "]");
-      read_unit(r, slots[k], extra[k], classes, scenario().factions.size());
+      read_unit(r, slots[k], extra[k], bounds);
       if (slots[k].id.index != k)
         r.fail("slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k));
     }
@@ -461,91 +633,92 @@ Status Simulation::restore_state(std::string_view text) {
         });
         if (!known)
           throw StateError{where, "last bridge " + std::to_string(x.last_bridge) + " is not in the scenario"};
-      } else if (x.last_bridge != -1) {
-        throw StateError{where,
-                         "last bridge " + std::to_string(x.last_bridge) + ": expected a bridge id or -1"};
       }
-      if (x.last_passage < -1)
-        throw StateError{where,
-                         "last passage " + std::to_string(x.last_passage) + ": expected an index or -1"};
+      // A saved game is saved again as a scenario, whose unit ids are unique.
+      if (u.alive) {
+        for (std::size_t j = 0; j < k; ++j) {
+          if (slots[j].alive && slots[j].scenario_id == u.scenario_id) {
+            throw StateError{where, "scenario id " + std::to_string(u.scenario_id) + " is also units[" +
+                                        std::to_string(j) + "]'s"};
+          }
+        }
+      }
     }
     if (const auto it = state.find("goals"); it != state.end()) {
-      if (!it->is_array()) throw StateError{"sim_state.goals", "expected a list"};
+      if (!it->is_array()) throw StateError{"sim_state.goals", "expected a list, found " + shown(*it)};
       for (std::size_t k = 0; k < it->size(); ++k) {
         Reader r((*it)[k], "sim_state.goals[" + std::to_string(k) + "]");
-        const std::uint64_t slot = r.u(slots.empty() ? 0 : slots.size() - 1);
-        if (slots.empty()) r.fail("names no slot");
-        slots[slot].goal_taken = r.b();
-        extra[slot].still_since = r.num();
-        slots[slot].walking_back = r.b();
-        extra[slot].settle = r.num();
-        if (!(extra[slot].settle >= kSettleSeconds && extra[slot].settle <= kMaxSettleSeconds))
-          r.fail("settle " + std::to_string(extra[slot].settle) + " is outside [" +
-                 std::to_string(kSettleSeconds) + ", " + std::to_string(kMaxSettleSeconds) + "]");
+        if (slots.empty()) r.fail("names a slot in a state with none");
+        const std::uint64_t slot = r.u("slot", slots.size() - 1);
+        slots[slot].goal_taken = r.b("goal taken");
+        extra[slot].still_since = r.num("still since", 0);
+        slots[slot].walking_back = r.b("walking back");
+        extra[slot].settle = r.num("settle", kSettleSeconds, kMaxSettleSeconds);
         r.done();
       }
     }
-    const Json& free_slots = field(state, "free_slots", "sim_state");
+    const Json& free_slots = list_field(state, "free_slots", "sim_state");
     std::vector<std::uint32_t> free;
     {
       Reader r(free_slots, "sim_state.free_slots");
       for (std::size_t k = 0; k < free_slots.size(); ++k) {
-        const auto slot = static_cast<std::uint32_t>(r.u(units.empty() ? 0 : units.size() - 1));
-        if (slots.empty() || slots[slot].alive) r.fail("slot " + std::to_string(slot) + " is not free");
+        if (slots.empty()) r.fail("a free slot in a state with none");
+        const auto slot = static_cast<std::uint32_t>(r.u("slot", slots.size() - 1));
+        if (slots[slot].alive) r.fail("slot " + std::to_string(slot) + " is not free");
         if (std::find(free.begin(), free.end(), slot) != free.end())
           r.fail("slot " + std::to_string(slot) + " listed twice");
         free.push_back(slot);
       }
     }
-    auto unit_id = [&](Reader& r) {
+    auto unit_id = [&](Reader& r, const char* index, const char* generation) {
       UnitId id;
-      id.index = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-      id.generation = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
+      id.index = static_cast<std::uint32_t>(r.u(index, std::numeric_limits<std::uint32_t>::max()));
+      id.generation = static_cast<std::uint32_t>(r.u(generation, std::numeric_limits<std::uint32_t>::max()));
       return id;
     };
     // Path requests.
     std::vector<PathRequest> requests;
-    const Json& paths = field(state, "path_requests", "sim_state");
+    const Json& paths = list_field(state, "path_requests", "sim_state");
     for (std::size_t k = 0; k < paths.size(); ++k) {
       Reader r(paths[k], "sim_state.path_requests[" + std::to_string(k) + "]");
       PathRequest q;
-      q.unit = unit_id(r);
-      q.movement_class = r.u(classes - 1);
-      q.start = r.vec();
-      q.goal = r.vec();
+      q.unit = unit_id(r, "unit index", "unit generation");
+      q.movement_class = r.u("movement class", classes - 1);
+      q.start = r.vec("start", bounds.world);
+      q.goal = r.vec("goal", bounds.world);
       r.done();
       if (q.unit.index >= slots.size()) r.fail("names no slot");
       requests.push_back(q);
     }
     // Memory and collisions.
     std::vector<Memory> memory;
-    const Json& mem = field(state, "memory", "sim_state");
+    const Json& mem = list_field(state, "memory", "sim_state");
     for (std::size_t k = 0; k < mem.size(); ++k) {
       Reader r(mem[k], "sim_state.memory[" + std::to_string(k) + "]");
       Memory m;
-      m.a = unit_id(r);
-      m.b = unit_id(r);
-      m.until = r.num();
-      m.rule = read_enum(r, CooperationRule::SwapSlots);
+      m.a = unit_id(r, "unit a index", "unit a generation");
+      m.b = unit_id(r, "unit b index", "unit b generation");
+      m.until = r.num("until");
+      m.rule = r.one_of("rule", CooperationRule::SwapSlots);
       r.done();
       if (!names_slot(m.a, slots.size()) || !names_slot(m.b, slots.size()))
         r.fail("names a slot not in the state");
       memory.push_back(m);
     }
     std::vector<Collision> collisions;
-    const Json& coll = field(state, "collisions", "sim_state");
+    const Json& coll = list_field(state, "collisions", "sim_state");
     for (std::size_t k = 0; k < coll.size(); ++k) {
       Reader r(coll[k], "sim_state.collisions[" + std::to_string(k) + "]");
       Collision c;
-      c.a = unit_id(r);
-      c.b = unit_id(r);
-      c.hard = r.b();
-      c.immediate = r.b();
-      c.time = r.num();
-      c.point = r.vec();
-      c.state = read_enum(r, CollisionState::Resolved);
-      c.rule = read_enum(r, CooperationRule::SwapSlots);
-      c.get_to = r.vec();
+      c.a = unit_id(r, "unit a index", "unit a generation");
+      c.b = unit_id(r, "unit b index", "unit b generation");
+      c.hard = r.b("hard");
+      c.immediate = r.b("immediate");
+      c.time = r.num("time");
+      c.point = r.vec("point", bounds.near);
+      c.state = r.one_of("state", CollisionState::Resolved);
+      c.rule = r.one_of("rule", CooperationRule::SwapSlots);
+      c.get_to = r.vec("get-to", bounds.near);
       r.done();
       if (!names_slot(c.a, slots.size()) || !names_slot(c.b, slots.size()))
         r.fail("names a slot not in the state");
@@ -555,119 +728,124 @@ Status Simulation::restore_state(std::string_view text) {
     SimCounters counters;
     {
       Reader r(field(state, "counters", "sim_state"), "sim_state.counters");
-      counters.steps = r.u();
-      counters.hard_overlaps = r.u();
-      counters.max_overlap_m = r.num();
-      counters.tunnelled = r.u();
-      counters.repaths = r.u();
-      counters.path_requests = r.u();
-      counters.collisions_found = r.u();
+      counters.steps = r.u("steps", kMaxSteps);
+      counters.hard_overlaps = r.u("hard overlaps");
+      counters.max_overlap_m = r.num("deepest overlap", 0);
+      counters.tunnelled = r.u("tunnelled");
+      counters.repaths = r.u("repaths");
+      counters.path_requests = r.u("path requests");
+      counters.collisions_found = r.u("collisions found");
       r.done();
     }
     // Density.
     DensityMap density;
     {
+      const std::string at = "sim_state.density";
       const Json& d = field(state, "density", "sim_state");
-      const Json& w = field(d, "width", "sim_state.density");
-      const Json& h = field(d, "height", "sim_state.density");
-      if (!w.is_number_integer() || !h.is_number_integer() || w.get<std::int64_t>() < 0 ||
-          h.get<std::int64_t>() < 0)
-        throw StateError{"sim_state.density", "width and height must be whole numbers >= 0"};
-      density.width = w.get<int>();
-      density.height = h.get<int>();
-      density.cell_size = field(d, "cell_size", "sim_state.density").get<double>();
-      density.max_value = field(d, "max_value", "sim_state.density").get<float>();
-      const std::size_t n =
-          static_cast<std::size_t>(density.width) * static_cast<std::size_t>(density.height);
+      if (!d.is_object()) throw StateError{at, "expected an object, found " + shown(d)};
       // Empty (no step has counted collisions yet), or the world's grid (cooperation.cpp).
       const CostGrid& grid = world_->grid(0);
+      density.width = static_cast<int>(whole_field(d, "width", at, ScenarioLimits::kMaxGridSide));
+      density.height = static_cast<int>(whole_field(d, "height", at, ScenarioLimits::kMaxGridSide));
+      density.cell_size = number_field(d, "cell_size", at, 0, kHuge);
+      density.max_value =
+          static_cast<float>(number_field(d, "max_value", at, 0, std::numeric_limits<float>::max()));
+      const std::size_t n =
+          static_cast<std::size_t>(density.width) * static_cast<std::size_t>(density.height);
       if (n > 0 && (density.width != grid.width() || density.height != grid.height())) {
-        throw StateError{"sim_state.density",
-                         std::to_string(density.width) + " x " + std::to_string(density.height) +
-                             " cells, the world's grid has " + std::to_string(grid.width()) + " x " +
-                             std::to_string(grid.height())};
+        throw StateError{at, std::to_string(density.width) + " x " + std::to_string(density.height) +
+                                 " cells, the world's grid has " + std::to_string(grid.width()) + " x " +
+                                 std::to_string(grid.height())};
       }
       if (n > 0 && density.cell_size != grid.cell_size())
-        throw StateError{"sim_state.density.cell_size", "differs from the world's grid cell size"};
-      if (!std::isfinite(density.max_value) || density.max_value < 0)
-        throw StateError{"sim_state.density.max_value", "expected a number >= 0"};
+        throw StateError{at + ".cell_size", "differs from the world's grid cell size"};
       if (n > 0) density.value.assign(n, 0.0f);
-      const Json& cells = field(d, "cells", "sim_state.density");
-      Reader r(cells, "sim_state.density.cells");
-      for (std::size_t k = 0; k + 1 < cells.size(); k += 2) {
-        const std::uint64_t at = r.u(n == 0 ? 0 : n - 1);
+      Reader r(field(d, "cells", at), at + ".cells");
+      while (r.more()) {
         if (n == 0) r.fail("cells in an empty map");
-        const double v = r.num();
-        if (!std::isfinite(v) || v < 0) r.fail("cell " + std::to_string(at) + ": expected a number >= 0");
-        density.value[at] = static_cast<float>(v);
+        const std::uint64_t cell = r.u("cell", n - 1);
+        density.value[cell] = static_cast<float>(r.num("value", 0, std::numeric_limits<float>::max()));
       }
-      r.done();
     }
-    // Density cost.
+    // Density cost: factors as SimSettings::density_cost makes them, 1 to 1 + density_cost.
     std::vector<float> overlay;
     if (const auto it = state.find("density_cost"); it != state.end()) {
       const std::size_t n = world_->raster().cell_count();
+      if (n == 0) throw StateError{"sim_state.density_cost", "a cost in a world of no cells"};
+      const double top = static_cast<double>(static_cast<float>(1 + scenario().sim.density_cost));
       overlay.assign(n, 1.0f);
       Reader r(*it, "sim_state.density_cost");
-      for (std::size_t k = 0; k + 1 < it->size(); k += 2) {
-        const std::uint64_t at = r.u(n - 1);
-        const double f = r.num();
-        if (!(std::isfinite(f) && f >= 1)) r.fail("a cost factor must be a finite number >= 1");
-        overlay[at] = static_cast<float>(f);
+      while (r.more()) {
+        const std::uint64_t cell = r.u("cell", n - 1);
+        overlay[cell] = static_cast<float>(r.num("factor", 1, top));
       }
-      r.done();
     }
     // Bridges and passages.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> holders;
-    for (const Json& e : field(state, "bridges", "sim_state")) {
-      Reader r(e, "sim_state.bridges");
-      const auto bridge = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-      const auto group = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
+    const Json& held = list_field(state, "bridges", "sim_state");
+    for (std::size_t k = 0; k < held.size(); ++k) {
+      Reader r(held[k], "sim_state.bridges[" + std::to_string(k) + "]");
+      const auto bridge =
+          static_cast<std::uint32_t>(r.u("bridge", std::numeric_limits<std::uint32_t>::max()));
+      const auto group =
+          static_cast<std::uint32_t>(r.u("platoon", std::numeric_limits<std::uint32_t>::max()));
       r.done();
       const auto& bridges = scenario().bridges;
       if (std::none_of(bridges.begin(), bridges.end(), [&](const Bridge& b) { return b.id == bridge; }))
         r.fail("bridge " + std::to_string(bridge) + " is not in the scenario");
+      if (std::any_of(holders.begin(), holders.end(), [&](const auto& h) { return h.first == bridge; }))
+        r.fail("bridge " + std::to_string(bridge) + " is held twice");
       holders.emplace_back(bridge, group);
     }
-    const bool maps = field(state, "passage_maps", "sim_state").get<bool>();
+    const bool maps = flag_field(state, "passage_maps", "sim_state");
     std::vector<PassageMap> passage_maps;
     if (maps) {
       for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
         passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
       }
     }
-    for (std::size_t k = 0; k < slots.size() && !passage_maps.empty(); ++k) {
+    // A unit's last passage is an index into its class's passage map: without the maps
+    // (made at the first step, and again after a world change, both of which clear it)
+    // it names none.
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      // (A removed unit's is never read: taking the slot clears it.)
       const std::int64_t last = extra[k].last_passage;
-      if (last >= 0 &&
-          static_cast<std::size_t>(last) >= passage_maps[slots[k].movement_class].passages().size()) {
-        throw StateError{"sim_state.units[" + std::to_string(k) + "]",
-                         "last passage " + std::to_string(last) + " is not in its class's passages"};
+      if (last < 0 || !slots[k].alive) continue;
+      const std::string where = "sim_state.units[" + std::to_string(k) + "]";
+      if (passage_maps.empty()) {
+        throw StateError{where, "last passage " + std::to_string(last) +
+                                    " while sim_state.passage_maps is false (no passages are known)"};
       }
+      if (static_cast<std::size_t>(last) >= passage_maps[slots[k].movement_class].passages().size())
+        throw StateError{where, "last passage " + std::to_string(last) + " is not in its class's passages"};
     }
-    const Json& passages = field(state, "passages", "sim_state");
+    const Json& passages = list_field(state, "passages", "sim_state");
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;
     for (std::size_t k = 0; k < passages.size(); ++k) {
       Reader r(passages[k], "sim_state.passages[" + std::to_string(k) + "]");
-      const std::uint64_t c = r.u(passage_maps.empty() ? 0 : passage_maps.size() - 1);
-      if (passage_maps.empty()) r.fail("passages without passage maps");
+      if (passage_maps.empty()) r.fail("passages while sim_state.passage_maps is false");
+      const std::uint64_t c = r.u("class", passage_maps.size() - 1);
       std::vector<Passage>& ps = passage_maps[c].passages();
-      const std::uint64_t at = r.u(ps.empty() ? 0 : ps.size() - 1);
       if (ps.empty()) r.fail("class " + std::to_string(c) + " has no passages in this world");
+      const std::uint64_t at = r.u("passage", ps.size() - 1);
+      if (std::find(seen.begin(), seen.end(), std::pair{c, at}) != seen.end())
+        r.fail("class " + std::to_string(c) + "'s passage " + std::to_string(at) + " listed twice");
+      seen.emplace_back(c, at);
+      const Box flows{{-kMaxFlow, -kMaxFlow}, {kMaxFlow, kMaxFlow}};
       Passage& p = ps[at];
-      p.held = r.b();
-      p.flow = r.vec();
-      p.queued = r.b();
-      p.queue_flow = r.vec();
-      p.queued_since = r.num();
-      p.inside = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
-      p.waiting = static_cast<std::uint32_t>(r.u(std::numeric_limits<std::uint32_t>::max()));
+      p.held = r.b("held");
+      p.flow = r.vec("flow", flows);
+      p.queued = r.b("queued");
+      p.queue_flow = r.vec("queue flow", flows);
+      p.queued_since = r.num("queued since");
+      p.inside = static_cast<std::uint32_t>(r.u("inside", slots.size()));
+      p.waiting = static_cast<std::uint32_t>(r.u("waiting", slots.size()));
       r.done();
     }
-    const Json& platoon = field(state, "next_order_platoon", "sim_state");
-    if (!platoon.is_number_unsigned())
-      throw StateError{"sim_state.next_order_platoon", "expected a whole number >= 0"};
-    if (counters.steps != field(state, "steps", "sim_state").get<std::uint64_t>()) {
+    const auto platoon = static_cast<std::uint32_t>(
+        whole_field(state, "next_order_platoon", "sim_state", std::numeric_limits<std::uint32_t>::max()));
+    if (counters.steps != whole_field(state, "steps", "sim_state", kMaxSteps))
       throw StateError{"sim_state.steps", "differs from the counters' step count"};
-    }
     // All read: take it.
     units_ = std::move(slots);
     impl_->extra = std::move(extra);
@@ -686,12 +864,13 @@ Status Simulation::restore_state(std::string_view text) {
     for (const Bridge& b : scenario().bridges) impl_->bridges.clear(b.id);
     for (const auto& [bridge, group] : holders) (void)impl_->bridges.reserve(bridge, group);
     impl_->passage_maps = std::move(passage_maps);
-    impl_->next_order_platoon = platoon.get<std::uint32_t>();
+    impl_->next_order_platoon = platoon;
     return Ok{};
   } catch (const StateError& e) {
     return make_error(ErrorCode::Value, e.where, e.message);
-  } catch (const Json::exception& e) {
-    return make_error(ErrorCode::Schema, "sim_state", std::string("bad value: ") + e.what());
+  } catch (const Json::exception&) {
+    // Every value is checked before it is read: this is a check missing here.
+    return make_error(ErrorCode::Schema, "sim_state", "a value of an unexpected type");
   }
 }
 

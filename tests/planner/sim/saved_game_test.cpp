@@ -217,7 +217,7 @@ TEST_CASE("saved games: a hand-edited state naming what is not there is refused,
   {
     Json bad = good;
     bad["bridges"] = Json::array({Json::array({77, 1})});
-    refused(bad, "sim_state.bridges", "bridge 77 is not in the scenario");
+    refused(bad, "sim_state.bridges[0]", "bridge 77 is not in the scenario");
   }
   // The untouched state is taken.
   CHECK(b.restore_state(good.dump()).ok());
