@@ -252,5 +252,12 @@ pathscope_cli_test(check_maps 0 "sim_town\\.json +simulation +passed.*walled_com
 # `pathscope bench sim`, small: one JSON object per generated case.
 pathscope_cli_test(bench_sim_small 0 "\"case\":\"circle_20\",\"units\":20.*\"case\":\"crossing_5\",\"units\":10.*\"case\":\"random_20_Berlin_1_256\",\"units\":20"
                    ${PS} bench sim --circle 20 --crossing 5 --random 20 --seconds 5 --json)
+# `bench sim --rvo2 BIN` runs BIN (scripts/peers/rvo2_circle) on each circle case with
+# the case's units, seconds and step, and adds its figures and ours / its; a peer that
+# cannot run is reported, naming the option.
+pathscope_cli_test(bench_sim_rvo2 0 "\"case\":\"circle_20\",\"units\":20,.*\"rvo2_micros_per_unit_step\":0\\.5,\"rvo2_ratio\":[0-9.e-]+,\"rvo2_at_goal_pct\":100\\.0,\"rvo2_seconds_to_arrive\":5\\.0"
+                   ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 5 --json --rvo2 ${DATA}/fake_rvo2.sh)
+pathscope_cli_test(bench_sim_bad_rvo2 1 "--rvo2: .*no_such_rvo2.* exited with status"
+                   ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 1 --rvo2 ${DATA}/no_such_rvo2)
 pathscope_cli_test(bench_sim_funnel 0 "\"case\":\"funnel_6\",\"units\":6,.*\"hard_overlaps\":0"
                    ${PS} bench sim --circle 0 --crossing 0 --funnel 6 --random 0 --seconds 5 --json)

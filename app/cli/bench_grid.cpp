@@ -35,6 +35,8 @@
 namespace pathscope::app {
 namespace {
 
+using bench::shell_quote;
+
 // One planner's figures on one map.
 struct MapFigures {
   std::size_t problems = 0;
@@ -48,13 +50,6 @@ struct MapFigures {
   }
   double mean_expansions() const { return problems ? double(expansions) / double(problems) : 0; }
 };
-
-// A word of the shell, quoted.
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // Runs warthog's A* on `scen` `repeat` times; fills its figures for the first `n`
 // problems (the fastest run of each). Returns an error text, or "" on success.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +15,13 @@
 namespace pathscope::app::bench {
 
 using Clock = std::chrono::steady_clock;
+
+/// A word of the shell, quoted (for the peers a side-by-side bench runs).
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 /// Milliseconds since `t0`.
 inline double ms_since(Clock::time_point t0) {

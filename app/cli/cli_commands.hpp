@@ -96,6 +96,8 @@ struct BenchSimOptions {
   bool no_detours = false;
   std::string write_cases;  ///< Folder to write each generated case to, as a scenario JSON.
   double density_cost = 0;  ///< SimSettings::density_cost of every case.
+  /// RVO2's circle driver (scripts/peers/rvo2_circle.cpp), run beside each circle case.
+  std::string rvo2;
 };
 
 /// Options of `pathscope bench world` (app/cli/bench_world.cpp).

@@ -16,6 +16,8 @@
 #include <system_error>
 #include <vector>
 
+#include <sys/wait.h>
+
 #include <CLI/CLI.hpp>
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
@@ -420,14 +422,46 @@ int run_simulate(const SimulateOptions& options) {
   return kExitOk;
 }
 
+// RVO2's figures on a circle case, from its driver's one JSON line.
+struct PeerFigures {
+  double micros_per_unit_step = 0;
+  double at_goal_pct = 0;
+  double seconds_to_arrive = -1;
+};
+
+// Runs `bin UNITS SECONDS DT` (scripts/peers/rvo2_circle.cpp); an error message, or "".
+std::string run_rvo2(const std::string& bin, int units, double seconds, double dt, PeerFigures& out) {
+  char args[96];
+  std::snprintf(args, sizeof args, " %d %.17g %.17g", units, seconds, dt);
+  const std::string cmd = bench::shell_quote(bin) + args;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return "cannot run " + cmd;
+  std::string text;
+  char line[1024];
+  while (std::fgets(line, sizeof line, pipe)) text += line;
+  const int status = pclose(pipe);
+  if (status != 0) {
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return cmd + " exited with status " + std::to_string(code) + (code == 127 ? " (no such program)" : "");
+  }
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("micros_per_unit_step") || !j["micros_per_unit_step"].is_number())
+    return cmd + " printed no figures (expected one JSON line with micros_per_unit_step)";
+  out.micros_per_unit_step = j["micros_per_unit_step"].get<double>();
+  out.at_goal_pct = j.value("at_goal_pct", 0.0);
+  out.seconds_to_arrive = j.value("seconds_to_arrive", -1.0);
+  return "";
+}
+
 int run_bench_sim(const BenchSimOptions& options) {
   struct Case {
     std::string name;
     Scenario scenario;
+    int circle = 0;  // units, for a circle case (RVO2 runs the same)
   };
   std::vector<Case> cases;
   for (int n : options.circle) {
-    if (n > 0) cases.push_back({"circle_" + std::to_string(n), sim::circle_case(n)});
+    if (n > 0) cases.push_back({"circle_" + std::to_string(n), sim::circle_case(n), n});
   }
   if (options.crossing > 0)
     cases.push_back({"crossing_" + std::to_string(options.crossing), sim::crossing_case(options.crossing)});
@@ -465,6 +499,17 @@ int run_bench_sim(const BenchSimOptions& options) {
     sim::SimReferee referee;
     const RunFigures f =
         run(simulation, referee, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);
+    std::optional<PeerFigures> rvo2;
+    if (!options.rvo2.empty() && c.circle > 0) {
+      rvo2.emplace();
+      if (const std::string error = run_rvo2(options.rvo2, c.circle, options.seconds, dt, *rvo2);
+          !error.empty()) {
+        std::fprintf(stderr, "pathscope bench sim: --rvo2: %s\n", error.c_str());
+        return kExitFailed;
+      }
+    }
+    const double rvo2_ratio =
+        rvo2 && rvo2->micros_per_unit_step > 0 ? f.micros_per_unit_step / rvo2->micros_per_unit_step : 0;
     const sim::SimCounters& k = simulation.counters();
     const sim::RefereeCounts& r = referee.counts();
     const sim::GoalErrors goals = referee.goal_errors(simulation);
@@ -490,6 +535,12 @@ int run_bench_sim(const BenchSimOptions& options) {
       j["seconds_to_arrive"] = f.seconds_to_arrive;
       j["repaths"] = k.repaths;
       j["state_hash"] = hex(simulation.state_hash());
+      if (rvo2) {
+        j["rvo2_micros_per_unit_step"] = rvo2->micros_per_unit_step;
+        j["rvo2_ratio"] = rvo2_ratio;
+        j["rvo2_at_goal_pct"] = rvo2->at_goal_pct;
+        j["rvo2_seconds_to_arrive"] = rvo2->seconds_to_arrive;
+      }
       std::printf("%s\n", j.dump().c_str());
     } else {
       std::printf(
@@ -501,6 +552,12 @@ int run_bench_sim(const BenchSimOptions& options) {
           static_cast<unsigned long long>(r.tunnelled), static_cast<unsigned long long>(r.inside_walls),
           f.stuck, arrived_pct, f.seconds_to_arrive, goals.at_goal_pct, goals.tolerance_m,
           goals.mean_goal_error_m, goals.max_goal_error_m);
+      if (rvo2) {
+        std::printf(
+            "%-28s %6d units   RVO2 %8.3f us/unit-step (ours / RVO2 %.2f)  at goal %6.2f%%  in %7.2f s\n",
+            (c.name + " rvo2").c_str(), c.circle, rvo2->micros_per_unit_step, rvo2_ratio, rvo2->at_goal_pct,
+            rvo2->seconds_to_arrive);
+      }
     }
     std::fflush(stdout);
   }
@@ -585,6 +642,9 @@ CliRunner add_bench_sim_options(CLI::App& command) {
   command.add_option("--write-cases", options->write_cases,
                      "also write each generated case, with the options above, as DIR/<case>.json "
                      "(open it in the window, or run it with `simulate`)");
+  command.add_option("--rvo2", options->rvo2,
+                     "RVO2's circle driver (scripts/peers/build_rvo2.sh builds it), run on each circle case: "
+                     "adds its us per unit-step and ours / its");
   command.add_flag("--no-detours", options->no_detours,
                    "held-up units keep their paths (no way round the units in their way)");
   command
