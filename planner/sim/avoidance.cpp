@@ -1,7 +1,8 @@
 // Reactive avoidance (seed 000, "Support Systems"), an option on top of the cooperation
 // rules. Two systems, as Armada evaluated:
-//   - potential fields (Latombe; Davis): every unit near enough pushes the mover's
-//     heading away, more the closer it is; the next path point pulls;
+//   - potential fields (Latombe; Davis): every unit near enough, and every cell closed to
+//     the mover near enough, pushes the mover's heading away, more the closer it is; the
+//     next path point pulls;
 //   - steering arcs (Kelly): a fan of arcs of constant turn rate is scored over a short
 //     look-ahead: the next path point weighs for an arc, other units' predicted positions
 //     and closed cells against it; the best arc is taken.
@@ -12,9 +13,13 @@
 #include <cmath>
 #include <numbers>
 
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/static_check.hpp"
+#include "planner/world/cost_grid.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope::sim {
@@ -25,6 +30,42 @@ constexpr int kArcs = 9;            // arcs in the fan, from full left to full r
 constexpr double kLookAhead = 1.0;  // seconds an arc is followed
 constexpr int kArcSamples = 5;      // points checked along an arc
 constexpr double kRightBias = 0.6;  // potential fields: share of the push that goes right
+
+// The push of the cells closed to a unit of move key `key` within `range` of `p` and
+// ahead of it (along `ahead`): away from each cell's nearest point, more the closer it
+// is. A wall of many cells pushes as much as its nearest cell: each direction counts
+// once (the strongest push per side of the unit, left and right, and straight ahead).
+Vec2 wall_push(const CostGrid& grid, std::uint16_t key, Vec2 p, Vec2 ahead, double range) {
+  const double cs = grid.cell_size();
+  const int x0 = static_cast<int>(std::floor((p.x - range) / cs));
+  const int x1 = static_cast<int>(std::floor((p.x + range) / cs));
+  const int y0 = static_cast<int>(std::floor((p.y - range) / cs));
+  const int y1 = static_cast<int>(std::floor((p.y + range) / cs));
+  const Vec2 right{-ahead.y, ahead.x};
+  Vec2 strongest[3] = {{0, 0}, {0, 0}, {0, 0}};  // from the left, from the right, head-on
+  double weight[3] = {0, 0, 0};
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      // Outside the world is closed too.
+      const bool closed = !grid.in_bounds(x, y) || grid.move_key(grid.index(x, y)) != key;
+      if (!closed) continue;
+      const Vec2 lo{x * cs, y * cs};
+      const Vec2 nearest = glm::clamp(p, lo, lo + Vec2{cs, cs});
+      const Vec2 d = p - nearest;
+      const double dist = glm::length(d);
+      if (dist >= range || dist < 1e-9) continue;
+      if (glm::dot(-d, ahead) <= 0) continue;  // beside or behind: it does not hold us up
+      const double w = (range - dist) / range;
+      const double across = glm::dot(-d, right) / dist;  // where the cell lies: > 0 right
+      const int side = across > 0.2 ? 1 : across < -0.2 ? 0 : 2;
+      if (w > weight[side]) {
+        weight[side] = w;
+        strongest[side] = d / dist * w;
+      }
+    }
+  }
+  return strongest[0] + strongest[1] + strongest[2];
+}
 
 Vec2 position_at_time(const SimUnit& u, double t_from_now, double dt) {
   if (u.predicted.empty()) return u.position;
@@ -47,10 +88,18 @@ void Simulation::avoid() {
     // The neighbours within reach (the detection's hash holds current positions).
     std::vector<std::uint32_t>& near = impl_->scratch;
     near.clear();
+    // Units standing still are the cooperation rules' to resolve (they move aside, or
+    // are gone round): avoidance steers round units under way only.
     impl_->hash.near(u.position, [&](std::uint32_t j) {
-      if (j != u.id.index && glm::length(units_[j].position - u.position) < sense) near.push_back(j);
+      if (j != u.id.index && is_moving(units_[j]) && glm::length(units_[j].position - u.position) < sense)
+        near.push_back(j);
     });
     if (near.empty()) continue;
+    // The last stretch to the order point is driven straight: steered there, a unit
+    // circles its goal among the units arrived round it instead of stopping on it.
+    if (glm::length(u.path.back() - u.position) <
+        2 * m.soft_radius + stopping_distance(m.speed, m.deceleration))
+      continue;
     const MotionState here{u.position, u.heading, u.speed};
     const Steer path_steer = steer_along(
         u.path, std::min(u.waypoint, u.path.size() - 1), u.position, terrain_speed(u, u.position),
@@ -78,6 +127,10 @@ void Simulation::avoid() {
         const Vec2 right{-goal_dir.y, goal_dir.x};
         push += (away + right * kRightBias) * ((range - dist) / range);
       }
+      // Walls near enough ahead push as well: a unit driven off its path by others is
+      // not driven into a wall.
+      push += wall_push(world_->grid(u.movement_class), x.move_key, u.position, goal_dir,
+                        m.hard_radius + 0.5 * m.speed * kLookAhead);
       if (glm::dot(push, push) < 1e-12) continue;
       dir = goal_dir + push * 1.5;
       const double len = glm::length(dir);

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "planner/core/geometry.hpp"
@@ -40,7 +41,7 @@ namespace pathscope::sim {
 namespace {
 
 constexpr double kMargin = 0.05;      // metres added to every clearance
-constexpr double kSlowSeconds = 1.5;  // a slow-down (case 3.1's mover, 4.3) gives up sooner
+constexpr double kSlowSeconds = 1.5;  // a slow-down (case 3.1's mover, 4.3) gives up sooner than a move aside
 constexpr double kRepathAfter = 3;    // seconds without progress before case 3.4 re-paths
 constexpr double kSameWay = 0.5;      // cos of the largest angle between two units going "the same way"
 constexpr std::size_t kStride = 4;    // predicted steps per window of the future-collision scan
@@ -246,6 +247,217 @@ void Simulation::detect_collisions() {
   }
 }
 
+namespace {
+
+// What a case of the rules decided about a collision.
+enum class Binds : std::uint8_t {
+  Nobody,      // nothing was asked of either unit
+  Lower,       // only b was asked (a stays free to resolve what holds it up)
+  Both,        // both were asked, for this step
+  Remembered,  // both were asked, and the pair is remembered (Basic Planning)
+};
+struct Verdict {
+  CooperationRule rule = CooperationRule::None;
+  CollisionState state = CollisionState::Unresolved;
+  Binds binds = Binds::Nobody;
+};
+
+// A collision as its deciding unit `a` sees it: the inputs every case reads.
+struct Pair {
+  Collision& c;
+  SimUnit& a;
+  SimUnit& b;
+  UnitPrivate& xa;
+  UnitPrivate& xb;
+  const Motion& ma;
+  const Motion& mb;
+  const CostGrid& grid_a;
+  const CostGrid& grid_b;
+  bool higher;      // a outranks b
+  double hard;      // the sum of their hard radii
+  double now;       // seconds
+  Vec2 world_size;  // metres
+  SimCounters& counters;
+
+  bool inside(Vec2 p) const { return p.x >= 0 && p.y >= 0 && p.x <= world_size.x && p.y <= world_size.y; }
+};
+
+// Where the mover a's way passes b: the point of its path nearest b, the path's way
+// there, and a's get-to point past b along it (the seed's "get-to point").
+struct Way {
+  const std::vector<Vec2>* path = nullptr;
+  bool aside = false;  // a is moving aside or coming back: its way is its yield path
+  Projection pr;
+  Vec2 get_to{0, 0};
+  Vec2 normal{0, 1};  // left of the way
+  double side = 1;    // +1: b is left of the way, -1: right
+};
+
+Way way_past(const Pair& p) {
+  Way w;
+  w.aside = p.a.yield == Yield::MoveAside || p.a.yield == Yield::Return;
+  w.path = w.aside ? &p.xa.yield_path : &p.a.path;
+  const std::vector<Vec2>& path = *w.path;
+  const std::size_t from = w.aside ? 0 : std::min(p.a.waypoint, path.empty() ? 0 : path.size() - 1);
+  w.pr = path.empty() ? Projection{p.a.position, direction(p.a.heading), 0, 0}
+                      : project(path, from, p.a.position, p.b.position);
+  w.get_to = path.empty() ? p.a.position : along_path(path, w.pr, p.hard + p.ma.hard_radius + kMargin);
+  w.normal = Vec2{-w.pr.dir.y, w.pr.dir.x};
+  w.side = glm::dot(p.b.position - w.pr.point, w.normal) >= 0 ? 1.0 : -1.0;
+  return w;
+}
+
+// b goes to `target` (moving aside, pushed, or out of an overlap) and comes back to
+// `home` once a is past `get_to`.
+void send_aside(Pair& p, Vec2 target, Vec2 home, Vec2 get_to) {
+  p.b.yield = Yield::MoveAside;
+  p.b.yield_to = p.a.id;
+  lend(p.b, p.a, p.ma);
+  p.b.aside = target;
+  p.b.home = home;
+  p.b.get_to = get_to;
+  p.b.yield_until = p.now + kYieldSeconds;
+  p.xb.yield_path = {target};
+  p.b.predicted.clear();
+}
+
+// Case 1: both still. Only a hard overlap now matters; the higher tells the lower to
+// make the shortest move out of it, and it stays there.
+Verdict both_still(Pair& p) {
+  if (!(p.c.hard && p.c.immediate))
+    return {CooperationRule::BothStill, CollisionState::Resolved, Binds::Nobody};
+  const Vec2 d = p.b.position - p.a.position;
+  const double len = glm::length(d);
+  const Vec2 n = len > 1e-9 ? d / len : Vec2{1, 0};
+  const Vec2 target = p.b.position + n * (p.hard - len + kMargin);
+  if (!p.inside(target) || segment_blocked(p.grid_b, p.xb.move_key, p.b.position, target))
+    return {CooperationRule::BothStill, CollisionState::Unresolved, Binds::Nobody};
+  send_aside(p, target, target, target);
+  return {CooperationRule::BothStill, CollisionState::Resolving, Binds::Remembered};
+}
+
+// Case 3.0 (ours): a, under way to its formation slot, meets a formation-mate settled on
+// its own slot nearer a's: they swap slots (the caller starts both orders again).
+std::optional<Verdict> swap_slots(Pair& p) {
+  if (!p.c.hard || !swaps_slots(p.a, p.xa, p.b, p.xb, p.ma.hard_radius)) return std::nullopt;
+  std::swap(p.a.order.points.back(), p.b.order.points.back());
+  return Verdict{CooperationRule::SwapSlots, CollisionState::Resolved, Binds::Remembered};
+}
+
+// Case 3.1: a is higher and b can step off a's way: b moves aside and comes back once a
+// is past its get-to point; a slows down meanwhile.
+std::optional<Verdict> move_aside(Pair& p, const Way& w) {
+  const Vec2 aside = w.pr.point + w.normal * (w.side * (p.hard + kMargin));
+  if (!p.higher || !p.inside(aside) || segment_blocked(p.grid_b, p.xb.move_key, p.b.position, aside))
+    return std::nullopt;
+  send_aside(p, aside, p.b.position, w.get_to);
+  p.a.yield = Yield::SlowDown;  // wait (slow down) until it is out of the way
+  p.a.yield_to = p.b.id;
+  p.a.speed_factor = 0.3;
+  p.a.get_to = w.get_to;
+  p.a.home = p.a.position;
+  p.a.yield_until = p.now + kSlowSeconds;
+  p.a.predicted.clear();
+  return Verdict{CooperationRule::MoveAside, CollisionState::Resolving, Binds::Remembered};
+}
+
+// Case 3.2: a goes round b, through a point beside it on a's side, if the way is open.
+std::optional<Verdict> go_round(Pair& p, const Way& w) {
+  const Vec2 detour = p.b.position - w.normal * (w.side * (p.hard + kMargin));
+  if (w.aside || w.path->empty() || !p.inside(detour) ||
+      segment_blocked(p.grid_a, p.xa.move_key, p.a.position, detour) ||
+      segment_blocked(p.grid_a, p.xa.move_key, detour, w.get_to))
+    return std::nullopt;
+  // Path points under the other unit are left out: past the detour point the unit heads
+  // for the first one beyond it.
+  std::vector<Vec2>& path = p.a.path;
+  const auto first = path.begin() + static_cast<std::ptrdiff_t>(w.pr.segment);
+  const auto last_inside = std::find_if(
+      first, path.end(), [&](Vec2 q) { return glm::length(q - p.b.position) >= p.hard + kMargin; });
+  const bool keep_end = last_inside == path.end();  // never drop the goal
+  path.erase(first, keep_end ? path.end() - 1 : last_inside);
+  path.insert(path.begin() + static_cast<std::ptrdiff_t>(w.pr.segment), detour);
+  p.a.waypoint = w.pr.segment;
+  p.a.yield = Yield::Detour;
+  p.a.yield_to = p.b.id;
+  p.a.aside = detour;
+  p.a.yield_until = p.now + kYieldSeconds;
+  p.a.predicted.clear();
+  return Verdict{CooperationRule::Avoid, CollisionState::Resolved, Binds::Remembered};
+}
+
+// Case 3.3: a is higher: it pushes b along its path, ahead of its get-to point. Not
+// remembered: a pushes on at the next contact.
+std::optional<Verdict> push(Pair& p, const Way& w) {
+  if (!p.higher) return std::nullopt;
+  const Vec2 ahead =
+      w.path->empty() ? w.get_to : along_path(*w.path, w.pr, 2 * p.hard + p.ma.hard_radius + kMargin);
+  if (!p.inside(ahead) || segment_blocked(p.grid_b, p.xb.move_key, p.b.position, ahead)) return std::nullopt;
+  send_aside(p, ahead, ahead, ahead);  // it stays ahead; the next collision decides again
+  return Verdict{CooperationRule::Push, CollisionState::Resolving, Binds::Both};
+}
+
+// Case 3.4: a stops, and asks for a path again. The planners do not see units, so a new
+// path differs only once the unit has been held up a while (pushed off its way, say):
+// before, it stops and waits for the other; at most one new path per kRepathAfter (a jam
+// re-planned every step would only cost time).
+Verdict stop_and_repath(Pair& p, const Way& w) {
+  if (!p.c.hard) return {CooperationRule::Repath, CollisionState::Unresolved, Binds::Nobody};
+  if (!w.aside && p.a.state == MoveState::Moving && !p.a.order.points.empty() &&
+      p.now - std::max(p.a.progress_time, p.xa.last_repath) > kRepathAfter) {
+    p.a.state = MoveState::WaitingForPath;
+    p.a.path.clear();
+    p.xa.last_repath = p.now;
+    ++p.counters.repaths;
+  }
+  p.a.predicted.clear();
+  p.a.yield = Yield::Wait;
+  p.a.yield_to = p.b.id;
+  p.a.home = p.a.position;
+  p.a.get_to = p.a.position;
+  p.a.yield_until = p.now + 1;
+  return {CooperationRule::Repath, CollisionState::Resolved, Binds::Remembered};
+}
+
+// Case 4.2: the hard collision comes before b could stop: b pauses, and next step it is
+// a still unit in a's way (case 3). Only b is bound: a stays free to resolve what holds
+// it up itself this step (else a unit stopped by one unit while it pauses another would
+// pause that one again every step, and never see to the first).
+std::optional<Verdict> pause(Pair& p, const Way& w, double dt) {
+  const double stop_time = p.b.speed / p.mb.deceleration + dt;
+  if (!p.c.hard || !(p.c.immediate || p.c.time - p.now <= stop_time)) return std::nullopt;
+  p.b.yield = Yield::Wait;
+  p.b.yield_to = p.a.id;
+  lend(p.b, p.a, p.ma);
+  p.b.home = p.b.position;
+  p.b.get_to = w.get_to;
+  p.b.yield_until = p.now + kYieldSeconds;
+  p.b.predicted.clear();
+  return Verdict{CooperationRule::Pause, CollisionState::Resolving, Binds::Lower};
+}
+
+// Case 4.3: b slows down enough to reach the meeting point after a has passed its
+// get-to point, until a has or kSlowSeconds have passed. (Holding it longer, until a
+// could be past, resolves a right-angle crossing without the pause that follows now,
+// but holds crowds up: two groups through a passage meet inside it.)
+Verdict slow_down(Pair& p, const Way& w, double dt) {
+  const double a_time =
+      glm::length(w.get_to - p.a.position) / std::max(1e-3, p.a.speed > 0 ? p.a.speed : p.ma.speed);
+  const double b_dist = glm::length(p.c.point - p.b.position);
+  const double factor = std::clamp(b_dist / (std::max(1e-3, p.mb.speed) * std::max(a_time, dt)), 0.1, 0.8);
+  p.b.yield = Yield::SlowDown;
+  p.b.yield_to = p.a.id;
+  lend(p.b, p.a, p.ma);
+  p.b.speed_factor = factor;
+  p.b.home = p.c.point;
+  p.b.get_to = w.get_to;
+  p.b.yield_until = p.now + kSlowSeconds;
+  p.b.predicted.clear();
+  return {CooperationRule::SlowDown, CollisionState::Resolving, Binds::Remembered};
+}
+
+}  // namespace
+
 void Simulation::cooperate() {
   const SimSettings& set = scenario().sim;
   const double now = time();
@@ -259,6 +471,7 @@ void Simulation::cooperate() {
   for (std::size_t k = 0; k < memory_.size(); ++k)
     remembered_at.try_emplace(pair_key(memory_[k].a, memory_[k].b), k);
   std::vector<std::uint8_t> forgotten(memory_.size(), 0);
+  const Vec2 world_size{scenario().world.width, scenario().world.height};
   for (Collision& c : collisions_) {
     // Remembered: decided already (Basic Planning).
     const auto found = remembered_at.find(pair_key(c.a, c.b));
@@ -292,213 +505,64 @@ void Simulation::cooperate() {
     if (decided[a->id.index] || decided[b->id.index]) continue;  // a more urgent one was decided
     const Motion& ma = impl_->motions[a->movement_class];
     const Motion& mb = impl_->motions[b->movement_class];
-    UnitPrivate& xa = impl_->extra[a->id.index];
-    UnitPrivate& xb = impl_->extra[b->id.index];
-    const bool higher = outranks(*a, ma, *b, mb);
-    const double hard = ma.hard_radius + mb.hard_radius;
-    const CostGrid& grid_a = world_->grid(a->movement_class);
-    const CostGrid& grid_b = world_->grid(b->movement_class);
-    const bool a_still_b_still = !a_moves && !b_moves;
-    auto remember = [&](CooperationRule rule) {
-      c.rule = rule;
-      // Remembered while the resolution runs, and memory_seconds after.
-      memory_.push_back(Memory{c.a, c.b, now + kYieldSeconds + set.memory_seconds, rule});
-      decided[a->id.index] = decided[b->id.index] = 1;
-    };
-    auto inside = [&](Vec2 p) {
-      return p.x >= 0 && p.y >= 0 && p.x <= scenario().world.width && p.y <= scenario().world.height;
-    };
-    if (a_still_b_still) {
-      // Case 1. Only hard overlaps matter between still units.
-      if (!(c.hard && c.immediate)) {
-        c.rule = CooperationRule::BothStill;
-        c.state = CollisionState::Resolved;
-        continue;
-      }
-      const Vec2 d = b->position - a->position;
-      const double len = glm::length(d);
-      const Vec2 n = len > 1e-9 ? d / len : Vec2{1, 0};
-      const Vec2 target = b->position + n * (hard - len + kMargin);
-      if (!inside(target) || segment_blocked(grid_b, xb.move_key, b->position, target)) {
-        c.rule = CooperationRule::BothStill;
-        c.state = CollisionState::Unresolved;
-        continue;
-      }
-      b->yield = Yield::MoveAside;
-      b->yield_to = a->id;
-      lend(*b, *a, ma);
-      b->aside = b->home = target;  // the shortest move; it stays there
-      b->get_to = target;
-      b->yield_until = now + kYieldSeconds;
-      xb.yield_path = {target};
-      b->predicted.clear();
-      c.state = CollisionState::Resolving;
-      remember(CooperationRule::BothStill);
-      continue;
-    }
-    // a moves. Where its path passes b, and its get-to point past it.
-    const bool a_aside = a->yield == Yield::MoveAside || a->yield == Yield::Return;
-    const std::vector<Vec2>& path_a = a_aside ? xa.yield_path : a->path;
-    const std::size_t from = a_aside ? 0 : std::min(a->waypoint, path_a.empty() ? 0 : path_a.size() - 1);
-    const Projection pr = path_a.empty() ? Projection{a->position, direction(a->heading), 0, 0}
-                                         : project(path_a, from, a->position, b->position);
-    const Vec2 get_to =
-        path_a.empty() ? a->position : along_path(path_a, pr, hard + ma.hard_radius + kMargin);
-    c.get_to = get_to;
-    const Vec2 normal{-pr.dir.y, pr.dir.x};
-    const double offset = glm::dot(b->position - pr.point, normal);
-    const double side = offset >= 0 ? 1.0 : -1.0;
-    if (!b_moves) {
-      // Case 3: we move, the other is still.
-      // Ours, first: a formation-mate settled on its slot, nearer our slot than we are,
-      // takes our slot and walks on to it, and we take its slot. A late unit does not
-      // have to make its way through the arrived ones to a slot deep in the formation:
-      // the vacancy comes out to it, one unit at a time.
-      if (c.hard && swaps_slots(*a, xa, *b, xb, ma.hard_radius)) {
-        // Each starts its order again, to its new slot (and arrives again only there).
-        std::swap(a->order.points.back(), b->order.points.back());
-        start_order(*a);
-        start_order(*b);
-        c.state = CollisionState::Resolved;
-        remember(CooperationRule::SwapSlots);
-        continue;
-      }
-      const Vec2 aside_b = pr.point + normal * (side * (hard + kMargin));
-      const bool b_can_move = inside(aside_b) && !segment_blocked(grid_b, xb.move_key, b->position, aside_b);
-      if (higher && b_can_move) {
-        // 3.1: it moves aside and comes back once we are past our get-to point.
-        b->yield = Yield::MoveAside;
-        b->yield_to = a->id;
-        lend(*b, *a, ma);
-        b->aside = aside_b;
-        b->home = b->position;
-        b->get_to = get_to;
-        b->yield_until = now + kYieldSeconds;
-        xb.yield_path = {aside_b};
-        b->predicted.clear();
-        a->yield = Yield::SlowDown;  // wait (slow down) until it is out of the way
-        a->yield_to = b->id;
-        a->speed_factor = 0.3;
-        a->get_to = get_to;
-        a->home = a->position;
-        a->yield_until = now + kSlowSeconds;
-        a->predicted.clear();
-        c.state = CollisionState::Resolving;
-        remember(CooperationRule::MoveAside);
-        continue;
-      }
-      // 3.2: go round it, on our side of it.
-      const Vec2 detour = b->position - normal * (side * (hard + kMargin));
-      if (!a_aside && !path_a.empty() && inside(detour) &&
-          !segment_blocked(grid_a, xa.move_key, a->position, detour) &&
-          !segment_blocked(grid_a, xa.move_key, detour, get_to)) {
-        // Path points under the other unit are left out: past the detour point the
-        // unit heads for the first one beyond it.
-        const auto first = a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment);
-        const auto last_inside = std::find_if(
-            first, a->path.end(), [&](Vec2 p) { return glm::length(p - b->position) >= hard + kMargin; });
-        const bool keep_end = last_inside == a->path.end();  // never drop the goal
-        a->path.erase(first, keep_end ? a->path.end() - 1 : last_inside);
-        a->path.insert(a->path.begin() + static_cast<std::ptrdiff_t>(pr.segment), detour);
-        a->waypoint = pr.segment;
-        a->yield = Yield::Detour;
-        a->yield_to = b->id;
-        a->aside = detour;
-        a->yield_until = now + kYieldSeconds;
-        a->predicted.clear();
-        c.state = CollisionState::Resolved;
-        remember(CooperationRule::Avoid);
-        continue;
-      }
-      if (higher) {
-        // 3.3: push it along our path, ahead of our get-to point.
-        const Vec2 ahead =
-            path_a.empty() ? get_to : along_path(path_a, pr, 2 * hard + ma.hard_radius + kMargin);
-        if (inside(ahead) && !segment_blocked(grid_b, xb.move_key, b->position, ahead)) {
-          b->yield = Yield::MoveAside;
-          b->yield_to = a->id;
-          lend(*b, *a, ma);
-          b->aside = b->home = ahead;  // it stays ahead; the next collision decides again
-          b->get_to = ahead;
-          b->yield_until = now + kYieldSeconds;
-          xb.yield_path = {ahead};
-          b->predicted.clear();
-          c.state = CollisionState::Resolving;
-          c.rule = CooperationRule::Push;
-          decided[a->id.index] = decided[b->id.index] = 1;  // not remembered: we push on at the next contact
-          continue;
+    Pair p{c,
+           *a,
+           *b,
+           impl_->extra[a->id.index],
+           impl_->extra[b->id.index],
+           ma,
+           mb,
+           world_->grid(a->movement_class),
+           world_->grid(b->movement_class),
+           outranks(*a, ma, *b, mb),
+           ma.hard_radius + mb.hard_radius,
+           now,
+           world_size,
+           counters_};
+    Verdict v;
+    if (!a_moves && !b_moves) {
+      v = both_still(p);
+    } else {
+      const Way w = way_past(p);
+      c.get_to = w.get_to;
+      if (!b_moves) {
+        // Case 3: we move, the other is still.
+        if (auto swapped = swap_slots(p)) {
+          // Each starts its order again, to its new slot (and arrives again only there).
+          start_order(*a);
+          start_order(*b);
+          v = *swapped;
+        } else if (auto r = move_aside(p, w)) {
+          v = *r;
+        } else if (auto r2 = go_round(p, w)) {
+          v = *r2;
+        } else if (auto r3 = push(p, w)) {
+          v = *r3;
+        } else {
+          v = stop_and_repath(p, w);
         }
-      }
-      // 3.4: stop, and re-path. The planners do not see units, so a new path differs
-      // only once the unit has been held up a while (pushed off its way, say): before,
-      // it stops and waits for the other.
-      if (c.hard) {
-        // Held up: a new path, at most once per kRepathAfter (a jam re-planned every
-        // step would only cost time: the planners do not see the jam).
-        if (!a_aside && a->state == MoveState::Moving && !a->order.points.empty() &&
-            now - std::max(a->progress_time, xa.last_repath) > kRepathAfter) {
-          a->state = MoveState::WaitingForPath;
-          a->path.clear();
-          xa.last_repath = now;
-          ++counters_.repaths;
-        }
-        a->predicted.clear();
-        a->yield = Yield::Wait;
-        a->yield_to = b->id;
-        a->home = a->position;
-        a->get_to = a->position;
-        a->yield_until = now + 1;
-        c.state = CollisionState::Resolved;
-        remember(CooperationRule::Repath);
+      } else if (glm::dot(direction(a->heading), direction(b->heading)) > kSameWay) {
+        // Case 4, both move; a is the higher (4.1: b does nothing of its own volition).
+        // Two units going the same way (a column, a crowd through a gap) follow each
+        // other: the moves' contact slide keeps them apart, and neither gives way.
+        v = {CooperationRule::LowerPriority, CollisionState::Resolved, Binds::Nobody};
+      } else if (auto paused = pause(p, w, set.dt)) {
+        v = *paused;
       } else {
-        c.rule = CooperationRule::Repath;
-        c.state = CollisionState::Unresolved;
+        v = slow_down(p, w, set.dt);
       }
-      continue;
     }
-    // Case 4: both move; a is the higher (4.1: b does nothing of its own volition).
-    // Two units going the same way (a column, a crowd through a gap) follow each other:
-    // the moves' contact slide keeps them apart, and neither has to give way.
-    if (glm::dot(direction(a->heading), direction(b->heading)) > kSameWay) {
-      c.rule = CooperationRule::LowerPriority;
-      c.state = CollisionState::Resolved;
-      continue;
+    c.rule = v.rule;
+    c.state = v.state;
+    switch (v.binds) {
+      case Binds::Nobody: break;
+      case Binds::Lower: decided[b->id.index] = 1; break;
+      case Binds::Remembered:
+        // Remembered while the resolution runs, and memory_seconds after.
+        memory_.push_back(Memory{c.a, c.b, now + kYieldSeconds + set.memory_seconds, v.rule});
+        [[fallthrough]];
+      case Binds::Both: decided[a->id.index] = decided[b->id.index] = 1; break;
     }
-    const double stop_time = b->speed / mb.deceleration + set.dt;
-    if (c.hard && (c.immediate || c.time - now <= stop_time)) {
-      // 4.2: the lower pauses; next step it is a still unit in our way (case 3).
-      b->yield = Yield::Wait;
-      b->yield_to = a->id;
-      lend(*b, *a, ma);
-      b->home = b->position;
-      b->get_to = get_to;
-      b->yield_until = now + kYieldSeconds;
-      b->predicted.clear();
-      c.state = CollisionState::Resolving;
-      c.rule = CooperationRule::Pause;
-      // Not remembered: case 3 decides next. Only b is decided: a pause leaves a as it
-      // was, free to resolve what holds it up itself this step (else a unit stopped by
-      // one unit while it pauses another would pause that one again every step, and
-      // never see to the first).
-      decided[b->id.index] = 1;
-      continue;
-    }
-    // 4.3: the lower slows down enough to reach the meeting point after we have passed.
-    const double a_time =
-        glm::length(get_to - a->position) / std::max(1e-3, a->speed > 0 ? a->speed : ma.speed);
-    const double b_dist = glm::length(c.point - b->position);
-    const double factor =
-        std::clamp(b_dist / (std::max(1e-3, mb.speed) * std::max(a_time, set.dt)), 0.1, 0.8);
-    b->yield = Yield::SlowDown;
-    b->yield_to = a->id;
-    lend(*b, *a, ma);
-    b->speed_factor = factor;
-    b->home = c.point;
-    b->get_to = get_to;
-    b->yield_until = now + kSlowSeconds;
-    b->predicted.clear();
-    c.state = CollisionState::Resolving;
-    remember(CooperationRule::SlowDown);
   }
   // Drop the remembered slow-downs that escalated (new entries were appended after them).
   std::size_t kept = 0;
