@@ -6,6 +6,10 @@
 #  - run as `cmake -DEXE=... -DOUT=... -P doctest_tiers.cmake`, it lists the cases of each
 #    tier and writes one add_test and its properties per case.
 #
+# In a sanitizer tree (PATHSCOPE_SANITIZE) the cases are registered one test per source
+# file and tier instead (`<tier>:<file>`): each test process pays the sanitizers' start-up
+# (about half a second of a 450 MB binary), and the files are a seventh as many as the cases.
+#
 # A case's tier is its doctest test suite: `TEST_SUITE("sim-long")` for simulations that take
 # more than a few seconds, `TEST_SUITE("slow")` for full ground-truth runs; every other case
 # is `unit`. The timeouts are per tier (seconds); every case gets one. A case that needs
@@ -37,15 +41,48 @@ if(CMAKE_SCRIPT_MODE_FILE)
     set(${out} "${names}" PARENT_SCOPE)
   endfunction()
 
+  # Lists the source files of the cases that a filter selects, each once.
+  function(_list_files out)
+    execute_process(COMMAND "${EXE}" --list-test-cases --reporters=xml ${ARGN}
+                    OUTPUT_VARIABLE text RESULT_VARIABLE code WORKING_DIRECTORY "${WORKDIR}")
+    if(NOT code EQUAL 0)
+      message(FATAL_ERROR "${EXE} --list-test-cases --reporters=xml ${ARGN}: exit ${code}\n${text}")
+    endif()
+    string(REGEX MATCHALL "filename=\"[^\"]*\"" found "${text}")
+    set(files "")
+    foreach(item IN LISTS found)
+      string(REGEX REPLACE "^filename=\"(.*)\"$" "\\1" file "${item}")
+      list(APPEND files "${file}")
+    endforeach()
+    list(REMOVE_DUPLICATES files)
+    set(${out} "${files}" PARENT_SCOPE)
+  endfunction()
+
   set(script "")
   set(count 0)
   string(REPLACE ";" "," excluded "${_pathscope_tiers}")
   foreach(tier unit ${_pathscope_tiers})
     if(tier STREQUAL "unit")
-      _list_cases(names "--test-suite-exclude=${excluded}")
+      set(tier_filter "--test-suite-exclude=${excluded}")
     else()
-      _list_cases(names "--test-suite=${tier}")
+      set(tier_filter "--test-suite=${tier}")
     endif()
+    if(GROUP_BY_FILE)
+      _list_files(files "${tier_filter}")
+      foreach(file IN LISTS files)
+        file(RELATIVE_PATH name "${SOURCE_DIR}" "${file}")
+        set(name "${tier}:${name}")
+        # Every case of the file counts against one timeout: three times the tier's. (No
+        # skip expression: one case's skip must not hide another's failure.)
+        math(EXPR timeout "3 * ${_pathscope_timeout_${tier}}")
+        string(APPEND script "add_test([==[${name}]==] \"${EXE}\" [==[--source-file=${file}]==] [==[${tier_filter}]==])\n"
+               "set_tests_properties([==[${name}]==] PROPERTIES WORKING_DIRECTORY \"${WORKDIR}\" "
+               "LABELS ${tier} TIMEOUT ${timeout})\n")
+        math(EXPR count "${count} + 1")
+      endforeach()
+      continue()
+    endif()
+    _list_cases(names "${tier_filter}")
     foreach(name IN LISTS names)
       # doctest filters treat ',' as a separator and '*' '?' as wildcards: escape the first,
       # and the wildcards still match the name itself.
@@ -72,7 +109,8 @@ function(pathscope_doctest_tiers target)
     TARGET ${target} POST_BUILD
     BYPRODUCTS "${out}"
     COMMAND "${CMAKE_COMMAND}" "-DEXE=$<TARGET_FILE:${target}>" "-DOUT=${out}"
-            "-DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}" -P "${CMAKE_CURRENT_FUNCTION_LIST_FILE}"
+            "-DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}" "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}"
+            "-DGROUP_BY_FILE=${PATHSCOPE_SANITIZE}" -P "${CMAKE_CURRENT_FUNCTION_LIST_FILE}"
     VERBATIM)
   file(WRITE "${include_file}"
        "if(EXISTS \"${out}\")\n  include(\"${out}\")\nelse()\n"

@@ -40,6 +40,7 @@ struct MovingAiOptions {
   double max_ratio = 1.0;  ///< For inexact planners: allowed length / optimum.
   bool json = false;
   std::size_t limit = 0;  ///< > 0: at most this many problems per .scen file.
+  std::size_t every = 1;  ///< Every Nth problem of a .scen file (1: all), so a sample spans every length.
 };
 
 /// Options of `pathscope convert`.

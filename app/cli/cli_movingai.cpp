@@ -100,11 +100,16 @@ int run_movingai(const MovingAiOptions& options) {
     const std::filesystem::path& map_path = set->map_path;
     const PlanningWorld world(movingai_to_scenario(set->map));
     const std::unique_ptr<Planner> planner = info->create(QueryContext{world, 0, std::nullopt, *values});
-    const std::size_t n = options.limit > 0 ? std::min(options.limit, problems->size()) : problems->size();
+    // Every `every`-th problem (a .scen file lists them by length bucket, so the sample
+    // spans every length), at most `limit` of them.
+    const std::size_t every = std::max<std::size_t>(1, options.every);
+    std::size_t n = (problems->size() + every - 1) / every;
+    if (options.limit > 0) n = std::min(options.limit, n);
 
     Tally tally;
     int reported = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = k * every;
       const MovingAiProblem& p = (*problems)[i];
       const PathQuery q{Vec2(p.start) + 0.5, Vec2(p.goal) + 0.5};
       const auto t0 = std::chrono::steady_clock::now();
@@ -187,6 +192,10 @@ CliRunner add_movingai_options(CLI::App& command) {
   command.add_option("--param", options->params, "planner parameter override, name=value (repeatable)");
   command.add_option("--max-ratio", options->max_ratio, "inexact planners: allowed length / optimal length");
   command.add_option("--limit", options->limit, "at most N problems per .scen file");
+  command
+      .add_option("--every", options->every,
+                  "every Nth problem of each .scen file (a sample of every length)")
+      ->check(CLI::PositiveNumber);
   command.add_flag("--json", options->json, "one JSON object per problem, then a summary object");
   return [options] { return run_movingai(*options); };
 }
