@@ -16,7 +16,9 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <numbers>
+#include <optional>
 
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
@@ -34,6 +36,43 @@ constexpr const char* kFormat = "pathscope-recording";
 constexpr int kVersion = 1;
 /// Largest recording file read (bytes).
 constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{4} << 30;
+/// Most unit slots a frame may hold (twice the scenario's limit of units: room for units
+/// added while the run was recorded).
+constexpr std::uint64_t kMaxFrameSlots = 200'000;
+/// Deepest nesting of lists and maps read from a recording's CBOR (a recording has 2).
+constexpr std::size_t kMaxCborDepth = 16;
+/// Most steps between two full frames.
+constexpr std::uint64_t kMaxKeyframeInterval = 1'000'000;
+/// Last step a recording may hold (as a saved game's step count, 2^53).
+constexpr std::uint64_t kMaxRecordedStep = std::uint64_t{1} << 53;
+
+// nlohmann's CBOR reader recurses once per level of nesting: a file of nested one-item
+// lists would overflow the stack. This reader builds the same value and stops at
+// kMaxCborDepth.
+class DepthLimitedReader : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+  explicit DepthLimitedReader(nlohmann::json& root) : Base(root, true) {}
+  bool start_object(std::size_t n) { return enter() && Base::start_object(n); }
+  bool start_array(std::size_t n) { return enter() && Base::start_array(n); }
+  bool end_object() {
+    --depth_;
+    return Base::end_object();
+  }
+  bool end_array() {
+    --depth_;
+    return Base::end_array();
+  }
+  bool too_deep() const { return too_deep_; }
+
+ private:
+  bool enter() {
+    too_deep_ = too_deep_ || ++depth_ > kMaxCborDepth;
+    return !too_deep_;
+  }
+  std::size_t depth_ = 0;
+  bool too_deep_ = false;
+};
 
 // Field groups of a slot in a frame.
 enum Group : std::uint8_t {
@@ -82,9 +121,11 @@ class Writer {
 class Reader {
  public:
   Reader(const char* data, std::size_t size)
-      : p_(reinterpret_cast<const unsigned char*>(data)), end_(p_ + size) {}
+      : begin_(reinterpret_cast<const unsigned char*>(data)), p_(begin_), end_(p_ + size) {}
   bool ok() const { return ok_; }
   bool done() const { return p_ == end_; }
+  /// Bytes read so far.
+  std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }
   std::uint8_t byte() {
     if (p_ == end_) {
       ok_ = false;
@@ -130,6 +171,7 @@ class Reader {
     for (int i = 0; i < n; ++i) v |= static_cast<std::uint64_t>(byte()) << (8 * i);
     return v;
   }
+  const unsigned char* begin_;
   const unsigned char* p_;
   const unsigned char* end_;
   bool ok_ = true;
@@ -325,7 +367,7 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
   Reader r(bytes.data(), bytes.size());
   const std::uint8_t key = r.byte();
   const std::uint64_t n = r.varint();
-  if (!r.ok() || key > 1 || n > bytes.size() * 8 + units.size()) return false;
+  if (!r.ok() || key > 1 || n > bytes.size() * 8 + units.size() || n > kMaxFrameSlots) return false;
   if (key) units = empty_slots(n);
   const std::size_t had = units.size();
   units.resize(n);
@@ -335,6 +377,7 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
   while (r.ok()) {
     const std::uint64_t gap = r.varint();
     if (gap == 0) break;
+    if (gap > n) return false;  // past the last slot (and no wrap-around of slot + gap)
     slot = first ? gap - 1 : slot + gap;
     first = false;
     if (slot >= n) return false;
@@ -372,7 +415,9 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
     }
     if (g & kPath) {
       const std::uint64_t prefix = r.varint(), suffix = r.varint(), middle = r.varint();
-      if (!r.ok() || prefix + suffix > u.path.size() || middle > bytes.size()) return false;
+      // Each bound on its own: prefix + suffix may wrap around.
+      if (!r.ok() || prefix > u.path.size() || suffix > u.path.size() - prefix || middle > bytes.size())
+        return false;
       std::vector<Vec2> path(u.path.begin(), u.path.begin() + static_cast<std::ptrdiff_t>(prefix));
       Vec2 prev = prefix > 0 ? path.back() : Vec2{0, 0};
       for (std::uint64_t k = 0; k < middle; ++k) {
@@ -396,7 +441,7 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
     }
   }
   const std::uint64_t count = r.varint();
-  if (!r.ok() || count > bytes.size()) return false;
+  if (!r.ok() || count > bytes.size()) return false;  // each collision takes at least 3 bytes
   const std::vector<Collision> was_collisions = key ? std::vector<Collision>{} : std::move(collisions);
   collisions.assign(count, Collision{});
   Collision prev;
@@ -412,6 +457,7 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
       c.a.generation = r.u32();
       c.b.index = r.u32();
       c.b.generation = r.u32();
+      if (c.a.index >= n || c.b.index >= n) return false;  // a collision of slots the frame has not
     }
     const std::uint8_t flags = r.byte(), rule = r.byte();
     if ((flags >> 2 & 3) > static_cast<int>(CollisionState::Resolved) ||
@@ -431,6 +477,27 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
     prev = c;
   }
   return r.ok() && r.done();
+}
+
+bool finite_point(Vec2 p) { return std::isfinite(p.x) && std::isfinite(p.y); }
+
+// The first value of decoded units that no simulation makes (a number that is not
+// finite), named as "units[3].position"; "" when there is none.
+std::string frame_value_error(const std::vector<SimUnit>& units) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    const auto at = [&](const std::string& field) { return "units[" + std::to_string(i) + "]." + field; };
+    if (!finite_point(u.position)) return at("position");
+    if (!std::isfinite(u.heading)) return at("heading");
+    if (!std::isfinite(u.speed)) return at("speed");
+    for (std::size_t k = 0; k < u.path.size(); ++k) {
+      if (!finite_point(u.path[k])) return at("path[" + std::to_string(k) + "]");
+    }
+    if (!finite_point(u.aside)) return at("aside");
+    if (!finite_point(u.home)) return at("home");
+    if (!finite_point(u.get_to)) return at("get_to");
+  }
+  return {};
 }
 
 double path_length(const std::vector<Vec2>& path) {
@@ -473,16 +540,21 @@ void write_decisions(std::span<const Decision> decisions, std::string& out) {
   }
 }
 
-bool read_decisions(std::string_view bytes, std::vector<Decision>& out) {
+// What read_decisions returns when every entry was read.
+constexpr std::size_t kDecisionsRead = ~std::size_t{0};
+
+// Reads the decisions' bytes; kDecisionsRead, or the byte offset of the damaged entry.
+std::size_t read_decisions(std::string_view bytes, std::vector<Decision>& out) {
   Reader r(bytes.data(), bytes.size());
   while (r.ok() && !r.done()) {
+    const std::size_t entry = r.offset();
     Decision d;
     d.step = r.varint();
     d.unit.index = r.u32();
     d.unit.generation = r.u32();
     d.who = r.u32();
     const std::uint8_t kind = r.byte();
-    if (kind > static_cast<std::uint8_t>(DecisionKind::Unstuck)) return false;
+    if (kind > static_cast<std::uint8_t>(DecisionKind::Unstuck)) return entry;
     d.kind = static_cast<DecisionKind>(kind);
     d.from = r.byte();
     d.to = r.byte();
@@ -495,9 +567,10 @@ bool read_decisions(std::string_view bytes, std::vector<Decision>& out) {
     d.point.x = r.raw();
     d.point.y = r.raw();
     d.value = r.raw();
+    if (!r.ok()) return entry;
     out.push_back(d);
   }
-  return r.ok();
+  return kDecisionsRead;
 }
 
 }  // namespace
@@ -880,10 +953,38 @@ void Recording::truncate_after(std::uint64_t step) {
   live_ = true;
 }
 
+std::string Recording::at(const std::string& field) const {
+  return source_.empty() ? field : field.empty() ? source_ : source_ + ": " + field;
+}
+
+Status Recording::decode_next(std::size_t j, Frame& f, std::vector<Vec2>& before) const {
+  const std::size_t key = j - j % limits_.keyframe_interval;
+  const std::uint64_t begin = offsets_[j];
+  const std::uint64_t end = j + 1 < offsets_.size() ? offsets_[j + 1] : data_.size();
+  std::vector<Vec2> next_before = positions(f.units);
+  const bool history = j - key >= 2;
+  f.step = first_step_ + j;
+  const auto damaged = [&](const std::string& why) {
+    return make_error(
+        ErrorCode::Parse,
+        at(fmt("frames, bytes %llu to %llu", static_cast<unsigned long long>(begin),
+               static_cast<unsigned long long>(end))),
+        fmt("the frame of step %llu is damaged: ", static_cast<unsigned long long>(f.step)) + why);
+  };
+  if (!decode_frame(std::string_view(data_).substr(begin, end - begin), f.units,
+                    history ? std::span<const Vec2>(before) : std::span<const Vec2>(), f.collisions)) {
+    return damaged("its bytes do not decode");
+  }
+  if (const std::string field = frame_value_error(f.units); !field.empty())
+    return damaged(field + " is not a finite number");
+  before.swap(next_before);
+  return Ok{};
+}
+
 Result<Frame> Recording::frame(std::uint64_t step) const {
   if (!has(step)) {
     return make_error(
-        ErrorCode::Value, "step",
+        ErrorCode::Value, at("step"),
         empty()
             ? fmt("step %llu was not recorded: the recording is empty", static_cast<unsigned long long>(step))
             : fmt("step %llu was not recorded (steps %llu to %llu were)",
@@ -891,23 +992,22 @@ Result<Frame> Recording::frame(std::uint64_t step) const {
                   static_cast<unsigned long long>(last_step())));
   }
   const std::size_t i = step - first_step_;
-  const std::size_t key = i - i % limits_.keyframe_interval;
   Frame f;
-  f.step = step;
-  std::vector<Vec2> before, next_before;
-  for (std::size_t j = key; j <= i; ++j) {
-    const std::size_t end = j + 1 < offsets_.size() ? offsets_[j + 1] : data_.size();
-    next_before = positions(f.units);
-    const bool history = j - key >= 2;
-    if (!decode_frame(std::string_view(data_).substr(offsets_[j], end - offsets_[j]), f.units,
-                      history ? std::span<const Vec2>(before) : std::span<const Vec2>(), f.collisions)) {
-      return make_error(
-          ErrorCode::Parse, "frames",
-          fmt("the frame of step %llu is damaged", static_cast<unsigned long long>(first_step_ + j)));
-    }
-    before.swap(next_before);
+  std::vector<Vec2> before;
+  for (std::size_t j = i - i % limits_.keyframe_interval; j <= i; ++j) {
+    if (Status decoded = decode_next(j, f, before); !decoded) return decoded.error();
   }
   return f;
+}
+
+Status Recording::for_each_frame(const std::function<bool(const Frame&)>& visit) const {
+  Frame f;
+  std::vector<Vec2> before;
+  for (std::size_t j = 0; j < offsets_.size(); ++j) {
+    if (Status decoded = decode_next(j, f, before); !decoded) return decoded;
+    if (!visit(f)) break;
+  }
+  return Ok{};
 }
 
 std::vector<std::size_t> Recording::decisions_of(UnitId unit) const {
@@ -930,21 +1030,31 @@ Result<std::unique_ptr<Simulation>> Recording::resume(std::uint64_t step) const 
   if (!has(step)) return frame(step).error();
   const Snapshot* snap = snapshot_before(step);
   if (!snap || snap->world >= worlds_.size())
-    return make_error(ErrorCode::Value, "snapshots",
+    return make_error(ErrorCode::Value, at("snapshots"),
                       fmt("no snapshot at or before step %llu", static_cast<unsigned long long>(step)));
-  auto world = parse_scenario(worlds_[snap->world], fmt("worlds[%zu]", snap->world));
+  const std::size_t index = static_cast<std::size_t>(snap - snapshots_.data());
+  const std::string where =
+      fmt("snapshots[%zu] (step %llu)", index, static_cast<unsigned long long>(snap->step));
+  auto world = parse_scenario(worlds_[snap->world], at(fmt("worlds[%zu]", snap->world)));
   if (!world) return world.error();
   world->sim_state.clear();
   auto simulation = std::make_unique<Simulation>(std::move(*world));
   if (Status restored = simulation->restore_state(snap->state); !restored.ok()) {
     Error e = restored.error();
-    e.where = fmt("snapshots (step %llu): ", static_cast<unsigned long long>(snap->step)) + e.where;
+    e.where = at(where + " " + e.where);
     return e;
+  }
+  // The state's own step must be the snapshot's: running on from an earlier one would
+  // take as many steps as the state says, not as the recording holds.
+  if (simulation->step_count() != snap->step) {
+    return make_error(ErrorCode::Value, at(where + ".state"),
+                      fmt("the state is at step %llu, not at the snapshot's step",
+                          static_cast<unsigned long long>(simulation->step_count())));
   }
   while (simulation->step_count() < step) simulation->step();
   if (simulation->state_hash() != hash(step)) {
     return make_error(
-        ErrorCode::Value, "hashes",
+        ErrorCode::Value, at("hashes"),
         fmt("running on from the snapshot of step %llu does not give the recorded state at step %llu "
             "(was the recording made by another version of Pathscope?)",
             static_cast<unsigned long long>(snap->step), static_cast<unsigned long long>(step)));
@@ -991,11 +1101,24 @@ std::string Recording::to_bytes() const {
 
 Result<Recording> Recording::from_bytes(std::string_view bytes, const std::string& source_name) {
   Json j;
-  try {
-    j = Json::from_cbor(bytes.begin(), bytes.end());
-  } catch (const Json::exception& e) {
-    return make_error(ErrorCode::Parse, source_name,
-                      std::string("not a recording (its bytes are not well-formed CBOR: ") + e.what() + ")");
+  {
+    DepthLimitedReader reader(j);
+    bool read = false;
+    try {
+      read = Json::sax_parse(bytes.begin(), bytes.end(), &reader, nlohmann::json::input_format_t::cbor);
+    } catch (const Json::parse_error& e) {
+      return make_error(ErrorCode::Parse, source_name,
+                        "not a recording: its bytes are not well-formed CBOR (at byte " +
+                            std::to_string(e.byte > 0 ? e.byte - 1 : 0) + ")");
+    } catch (const Json::exception&) {
+      return make_error(ErrorCode::Parse, source_name, "not a recording: its bytes are not well-formed CBOR");
+    }
+    if (reader.too_deep()) {
+      return make_error(
+          ErrorCode::Parse, source_name,
+          "not a recording: lists and maps nested more than " + std::to_string(kMaxCborDepth) + " deep");
+    }
+    if (!read) return make_error(ErrorCode::Parse, source_name, "not a recording: its CBOR ends early");
   }
   const auto bad = [&](const std::string& field, const std::string& message) {
     return make_error(ErrorCode::Schema, source_name + ": " + field, message);
@@ -1009,76 +1132,145 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
     return bad("format", std::string("expected \"") + kFormat + "\": not a Pathscope recording");
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != kVersion)
     return bad("version", "expected " + std::to_string(kVersion));
-  try {
-    for (const char* f : {"scenario", "first_step", "keyframe_interval", "frames", "offsets", "hashes",
-                          "worlds", "snapshots", "decisions", "stuck"}) {
-      if (!j.contains(f)) return bad(f, "missing");
-    }
-    if (!j["scenario"].is_string()) return bad("scenario", "expected the scenario's JSON text");
-    auto start = parse_scenario(j["scenario"].get<std::string>(), source_name + ": scenario");
-    if (!start) return start.error();
-    RecordingLimits limits;
-    if (!j["keyframe_interval"].is_number_unsigned() || j["keyframe_interval"].get<std::uint64_t>() < 1 ||
-        j["keyframe_interval"].get<std::uint64_t>() > 1'000'000)
-      return bad("keyframe_interval", "expected a whole number from 1 to 1000000");
-    limits.keyframe_interval = j["keyframe_interval"].get<std::uint32_t>();
-    if (j.contains("snapshot_seconds") && j["snapshot_seconds"].is_number())
-      limits.snapshot_seconds = j["snapshot_seconds"].get<double>();
-    if (j.contains("max_bytes") && j["max_bytes"].is_number_unsigned())
-      limits.max_bytes = j["max_bytes"].get<std::size_t>();
-    Recording rec(std::move(*start), limits);
-    if (!j["first_step"].is_number_unsigned()) return bad("first_step", "expected a whole number");
-    rec.first_step_ = j["first_step"].get<std::uint64_t>();
-    if (!j["frames"].is_binary()) return bad("frames", "expected bytes");
-    const auto& frames = j["frames"].get_binary();
-    rec.data_.assign(frames.begin(), frames.end());
-    rec.offsets_ = j["offsets"].get<std::vector<std::uint64_t>>();
-    rec.hashes_ = j["hashes"].get<std::vector<std::uint64_t>>();
-    if (rec.offsets_.size() != rec.hashes_.size())
-      return bad("offsets", "expected one offset per hash (" + std::to_string(rec.hashes_.size()) + ")");
-    for (std::size_t i = 0; i < rec.offsets_.size(); ++i) {
-      const std::uint64_t end = i + 1 < rec.offsets_.size() ? rec.offsets_[i + 1] : rec.data_.size();
-      if (rec.offsets_[i] > end || end > rec.data_.size() || (i == 0 && rec.offsets_[0] != 0))
-        return bad("offsets[" + std::to_string(i) + "]", "out of order or past the frames' end");
-    }
-    rec.worlds_ = j["worlds"].get<std::vector<std::string>>();
-    if (!j["snapshots"].is_array()) return bad("snapshots", "expected a list");
-    for (std::size_t i = 0; i < j["snapshots"].size(); ++i) {
-      const Json& s = j["snapshots"][i];
-      const std::string where = "snapshots[" + std::to_string(i) + "]";
-      if (!s.is_object() || !s.contains("step") || !s.contains("world") || !s.contains("state") ||
-          !s["step"].is_number_unsigned() || !s["world"].is_number_unsigned() || !s["state"].is_string())
-        return bad(where, "expected {step, world, state}");
-      Snapshot snap{s["step"].get<std::uint64_t>(), s["world"].get<std::size_t>(),
-                    s["state"].get<std::string>()};
-      if (snap.world >= rec.worlds_.size()) return bad(where + ".world", "names no world");
-      if (!rec.has(snap.step)) return bad(where + ".step", "outside the recorded steps");
-      rec.snapshots_.push_back(std::move(snap));
-    }
-    if (!j["decisions"].is_binary()) return bad("decisions", "expected bytes");
-    const auto& log = j["decisions"].get_binary();
-    if (!read_decisions(std::string_view(reinterpret_cast<const char*>(log.data()), log.size()),
-                        rec.decisions_))
-      return bad("decisions", "damaged");
-    if (!j["stuck"].is_array()) return bad("stuck", "expected a list");
-    for (const Json& s : j["stuck"]) {
-      RecordedStuck r;
-      r.step = s.at("step").get<std::uint64_t>();
-      r.unit.index = s.at("slot").get<std::uint32_t>();
-      r.unit.generation = s.at("generation").get<std::uint32_t>();
-      r.who = s.at("unit").get<std::uint32_t>();
-      r.time = s.at("time").get<double>();
-      r.since = s.at("since").get<double>();
-      r.until = s.at("until").get<std::uint64_t>();
-      r.text = s.at("text").get<std::string>();
-      rec.stuck_.push_back(std::move(r));
-    }
-    if (j.contains("stopped") && j["stopped"].is_string())
-      rec.stop_message_ = j["stopped"].get<std::string>();
-    return rec;
-  } catch (const std::exception& e) {
-    return make_error(ErrorCode::Schema, source_name, std::string("a field has the wrong type: ") + e.what());
+  for (const char* f : {"scenario", "first_step", "keyframe_interval", "frames", "offsets", "hashes",
+                        "worlds", "snapshots", "decisions", "stuck"}) {
+    if (!j.contains(f)) return bad(f, "missing");
   }
+  // A whole number from 0 to `max`, or nullopt.
+  const auto whole = [](const Json& v, std::uint64_t max) -> std::optional<std::uint64_t> {
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max) return std::nullopt;
+    return v.get<std::uint64_t>();
+  };
+  const auto whole_text = [](std::uint64_t max) {
+    return "expected a whole number from 0 to " + std::to_string(max);
+  };
+  constexpr std::uint64_t kU32 = 0xffffffffu;
+  if (!j["scenario"].is_string()) return bad("scenario", "expected the scenario's JSON text");
+  auto start = parse_scenario(j["scenario"].get<std::string>(), source_name + ": scenario");
+  if (!start) return start.error();
+  RecordingLimits limits;
+  const auto interval = whole(j["keyframe_interval"], kMaxKeyframeInterval);
+  if (!interval || *interval < 1)
+    return bad("keyframe_interval",
+               "expected a whole number from 1 to " + std::to_string(kMaxKeyframeInterval));
+  limits.keyframe_interval = static_cast<std::uint32_t>(*interval);
+  if (j.contains("snapshot_seconds")) {
+    const Json& v = j["snapshot_seconds"];
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0)
+      return bad("snapshot_seconds", "expected a number of seconds above 0");
+    limits.snapshot_seconds = v.get<double>();
+  }
+  if (j.contains("max_bytes")) {
+    const auto cap = whole(j["max_bytes"], std::numeric_limits<std::uint64_t>::max());
+    if (!cap) return bad("max_bytes", "expected a whole number of bytes");
+    limits.max_bytes = static_cast<std::size_t>(*cap);
+  }
+  Recording rec(std::move(*start), limits);
+  rec.source_ = source_name;
+  const auto first = whole(j["first_step"], kMaxRecordedStep);
+  if (!first) return bad("first_step", whole_text(kMaxRecordedStep));
+  rec.first_step_ = *first;
+  if (!j["frames"].is_binary()) return bad("frames", "expected bytes");
+  const auto& frames = j["frames"].get_binary();
+  rec.data_.assign(frames.begin(), frames.end());
+  const Json& offsets = j["offsets"];
+  const Json& hashes = j["hashes"];
+  if (!offsets.is_array()) return bad("offsets", "expected a list of whole numbers");
+  if (!hashes.is_array()) return bad("hashes", "expected a list of whole numbers");
+  if (offsets.size() != hashes.size())
+    return bad("offsets", "expected one offset per hash (" + std::to_string(hashes.size()) + "), found " +
+                              std::to_string(offsets.size()));
+  // A frame takes at least 4 bytes; and no step past the last a state may have.
+  if (offsets.size() > rec.data_.size() || offsets.size() > kMaxRecordedStep - rec.first_step_)
+    return bad("offsets", "more frames (" + std::to_string(offsets.size()) + ") than the frames' " +
+                              std::to_string(rec.data_.size()) + " bytes or the steps allow");
+  rec.offsets_.reserve(offsets.size());
+  rec.hashes_.reserve(hashes.size());
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const auto offset = whole(offsets[i], rec.data_.size());
+    if (!offset) return bad("offsets[" + std::to_string(i) + "]", whole_text(rec.data_.size()));
+    if ((i == 0 && *offset != 0) || (i > 0 && *offset < rec.offsets_.back()))
+      return bad("offsets[" + std::to_string(i) + "]", "out of order (the first must be 0)");
+    rec.offsets_.push_back(*offset);
+    if (!hashes[i].is_number_unsigned())
+      return bad("hashes[" + std::to_string(i) + "]", "expected a whole number (a state hash)");
+    rec.hashes_.push_back(hashes[i].get<std::uint64_t>());
+  }
+  const Json& worlds = j["worlds"];
+  if (!worlds.is_array()) return bad("worlds", "expected a list of scenario JSON texts");
+  for (std::size_t i = 0; i < worlds.size(); ++i) {
+    if (!worlds[i].is_string())
+      return bad("worlds[" + std::to_string(i) + "]", "expected a scenario's JSON text");
+    rec.worlds_.push_back(worlds[i].get<std::string>());
+  }
+  if (!j["snapshots"].is_array()) return bad("snapshots", "expected a list");
+  for (std::size_t i = 0; i < j["snapshots"].size(); ++i) {
+    const Json& s = j["snapshots"][i];
+    const std::string where = "snapshots[" + std::to_string(i) + "]";
+    if (!s.is_object() || !s.contains("step") || !s.contains("world") || !s.contains("state"))
+      return bad(where, "expected {step, world, state}");
+    const auto step = whole(s["step"], kMaxRecordedStep);
+    if (!step) return bad(where + ".step", whole_text(kMaxRecordedStep));
+    const auto world = whole(s["world"], rec.worlds_.size());
+    if (!world || *world >= rec.worlds_.size()) return bad(where + ".world", "names no world");
+    if (!s["state"].is_string()) return bad(where + ".state", "expected the state's JSON text");
+    if (!rec.has(*step)) return bad(where + ".step", "outside the recorded steps");
+    if (!rec.snapshots_.empty() && *step <= rec.snapshots_.back().step)
+      return bad(where + ".step", "not after the step of the snapshot before");
+    rec.snapshots_.push_back(
+        Snapshot{*step, static_cast<std::size_t>(*world), s["state"].get<std::string>()});
+  }
+  if (!j["decisions"].is_binary()) return bad("decisions", "expected bytes");
+  const auto& log = j["decisions"].get_binary();
+  if (const std::size_t damaged = read_decisions(
+          std::string_view(reinterpret_cast<const char*>(log.data()), log.size()), rec.decisions_);
+      damaged != kDecisionsRead)
+    return bad("decisions", "damaged at byte " + std::to_string(damaged) + " of the log");
+  if (!j["stuck"].is_array()) return bad("stuck", "expected a list");
+  for (std::size_t i = 0; i < j["stuck"].size(); ++i) {
+    const Json& s = j["stuck"][i];
+    const std::string where = "stuck[" + std::to_string(i) + "]";
+    if (!s.is_object())
+      return bad(where, "expected {step, slot, generation, unit, time, since, until, text}");
+    const auto field = [&](const char* name) -> const Json* {
+      const auto it = s.find(name);
+      return it == s.end() ? nullptr : &*it;
+    };
+    RecordedStuck r;
+    const std::pair<const char*, std::uint64_t> wholes[] = {
+        {"step", std::numeric_limits<std::uint64_t>::max()},
+        {"slot", kU32},
+        {"generation", kU32},
+        {"unit", kU32},
+        {"until", std::numeric_limits<std::uint64_t>::max()}};
+    std::uint64_t values[5] = {};
+    for (std::size_t k = 0; k < 5; ++k) {
+      const Json* v = field(wholes[k].first);
+      const auto value = v ? whole(*v, wholes[k].second) : std::nullopt;
+      if (!value) return bad(where + "." + wholes[k].first, whole_text(wholes[k].second));
+      values[k] = *value;
+    }
+    r.step = values[0];
+    r.unit.index = static_cast<std::uint32_t>(values[1]);
+    r.unit.generation = static_cast<std::uint32_t>(values[2]);
+    r.who = static_cast<std::uint32_t>(values[3]);
+    r.until = values[4];
+    for (const char* name : {"time", "since"}) {
+      const Json* v = field(name);
+      if (!v || !v->is_number() || !std::isfinite(v->get<double>()))
+        return bad(where + "." + name, "expected a finite number of seconds");
+      (std::string_view(name) == "time" ? r.time : r.since) = v->get<double>();
+    }
+    const Json* text = field("text");
+    if (!text || !text->is_string()) return bad(where + ".text", "expected a text");
+    r.text = text->get<std::string>();
+    rec.stuck_.push_back(std::move(r));
+  }
+  if (j.contains("stopped")) {
+    if (!j["stopped"].is_string()) return bad("stopped", "expected a text");
+    rec.stop_message_ = j["stopped"].get<std::string>();
+  }
+  return rec;
 }
 
 Status Recording::save(const std::filesystem::path& path) const {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -151,8 +152,14 @@ class Recording {
   std::uint64_t last_step() const { return first_step_ + hashes_.size() - 1; }
   bool has(std::uint64_t step) const { return !empty() && step >= first_step_ && step <= last_step(); }
   double dt() const { return start_.sim.dt; }
-  /// The recorded step's units and collisions; an error if it was not recorded.
+  /// The recorded step's units and collisions; an error if it was not recorded, or if its
+  /// bytes or those of the frames before it back to its keyframe are damaged (naming the
+  /// file, the step and the frame's byte range).
   Result<Frame> frame(std::uint64_t step) const;
+  /// Decodes every recorded frame once, in order of step (each from the one before, where
+  /// frame() starts from its keyframe), and calls `visit` with each until it returns
+  /// false. The error of the first damaged frame, as frame()'s.
+  Status for_each_frame(const std::function<bool(const Frame&)>& visit) const;
   /// The state hash the simulation had at a recorded step.
   std::uint64_t hash(std::uint64_t step) const { return hashes_[step - first_step_]; }
 
@@ -173,7 +180,9 @@ class Recording {
   const Snapshot* snapshot_before(std::uint64_t step) const;
   std::span<const Snapshot> snapshots() const { return snapshots_; }
   /// Takes the run up again at a recorded step: a simulation from the latest snapshot
-  /// at or before it, run on to `step`. Its state hash equals hash(step).
+  /// at or before it, run on to `step`. Its state hash equals hash(step); otherwise, or
+  /// if the snapshot's world or state is refused, an error naming the file and the
+  /// snapshot.
   Result<std::unique_ptr<Simulation>> resume(std::uint64_t step) const;
 
   /// The scenario the run began from.
@@ -186,8 +195,13 @@ class Recording {
   bool stopped() const { return !stop_message_.empty(); }
   const std::string& stop_message() const { return stop_message_; }
 
+  /// The name of what it was read from (the file; "" for a recording made here), which
+  /// its errors name.
+  const std::string& source() const { return source_; }
+
   /// The recording as bytes (CBOR, format "pathscope-recording") and back. Errors name
-  /// `source_name` and the field.
+  /// `source_name` and the field, the list item or the byte offset; every size is checked
+  /// against the data that holds it (README.md, Limits).
   std::string to_bytes() const;
   static Result<Recording> from_bytes(std::string_view bytes, const std::string& source_name);
   /// Writes it atomically (planner/core/atomic_write.hpp); reads it back.
@@ -198,9 +212,15 @@ class Recording {
   void stop(std::string message);
   void take_snapshot(const Simulation& simulation, bool new_world);
   void log_changes(const Simulation& simulation);
+  // `field` prefixed with the file's name, when it was read from one.
+  std::string at(const std::string& field) const;
+  // Decodes frame `j` into `f`, which holds frame j - 1 unless j is a keyframe; `before`:
+  // positions of frame j - 2 (for frames two and more past their keyframe), then of j - 1.
+  Status decode_next(std::size_t j, Frame& f, std::vector<Vec2>& before) const;
 
   Scenario start_;
   RecordingLimits limits_;
+  std::string source_;  // what it was read from ("" when made here)
   std::uint64_t first_step_ = 0;
   std::uint64_t revision_ = 0;
   std::string data_;                    // every frame's bytes, one after another
