@@ -72,7 +72,7 @@ class QuadtreeBuilder {
   QuadtreeBuilder(const CostGrid& grid, Quadtree& tree) : grid_(grid), view_(grid.view()), t_(tree) {}
 
   Built build(int x, int y, int size) {
-    if (x >= grid_.width() || y >= grid_.height()) return {};
+    if (stopped_ || x >= grid_.width() || y >= grid_.height()) return {};
     if (size == 1) return {true, kind_of(x, y)};
     const int h = size / 2;
     const Built c[4] = {build(x, y, h), build(x + h, y, h), build(x, y + h, h), build(x + h, y + h, h)};
@@ -130,6 +130,7 @@ class QuadtreeBuilder {
     if (t_.free_leaves_.empty()) {
       id = std::uint32_t(t_.leaves_.size());
       t_.leaves_.emplace_back();
+      stopped_ = stopped_ || t_.leaves_.size() > max_leaves_;
     } else {
       id = t_.free_leaves_.back();
       t_.free_leaves_.pop_back();
@@ -163,6 +164,10 @@ class QuadtreeBuilder {
 
   // Where rebuild() lists what it adds and removes.
   void record(QuadtreeEdit* edit) { edit_ = edit; }
+  // build() stops once it has made more than `max` leaves (the squares it has not reached
+  // yet are left out); stopped() says so.
+  void limit_leaves(std::size_t max) { max_leaves_ = max; }
+  bool stopped() const { return stopped_; }
 
  private:
   // The seed's step 2: four uniform quarters of one kind are one square. `old_node` is
@@ -208,18 +213,29 @@ class QuadtreeBuilder {
   CostGrid::View view_;
   Kinds kinds_;
   Quadtree& t_;
-  std::vector<std::uint32_t> freed_leaves_;  // rebuild(): old leaves replaced
-  std::vector<Quadtree::Ref> freed_nodes_;   // rebuild(): old inner nodes merged away
-  QuadtreeEdit* edit_ = nullptr;             // rebuild(): what it changed
+  std::vector<std::uint32_t> freed_leaves_;   // rebuild(): old leaves replaced
+  std::vector<Quadtree::Ref> freed_nodes_;    // rebuild(): old inner nodes merged away
+  QuadtreeEdit* edit_ = nullptr;              // rebuild(): what it changed
+  std::size_t max_leaves_ = ~std::size_t{0};  // build(): stop past this many leaves
+  bool stopped_ = false;
 };
 
-Quadtree::Quadtree(const CostGrid& grid)
+Quadtree::Quadtree(const CostGrid& grid, std::size_t max_leaves)
     : width_(grid.width()), height_(grid.height()), cell_size_(grid.cell_size()) {
   while (root_size_ < width_ || root_size_ < height_) root_size_ *= 2;
   at_corner_.assign(grid.cell_count(), kNoLeaf);
   QuadtreeBuilder builder(grid, *this);
+  builder.limit_leaves(max_leaves);
   const Built root = builder.build(0, 0, root_size_);
   root_ = root.uniform ? builder.leaf(0, 0, root_size_, root.kind) : root.ref;
+  if (builder.stopped()) {
+    // Over the budget: nothing is kept (a part of a tree would answer wrongly).
+    leaves_ = {};
+    nodes_ = {};
+    at_corner_ = {};
+    root_ = kNoLeaf;
+    over_budget_ = true;
+  }
 }
 
 QuadtreeEdit Quadtree::update(const CostGrid& grid, const CellRect& changed) {

@@ -59,7 +59,12 @@ class Quadtree {
   /// Builds the simplified tree of `grid`: every maximal aligned square of cells with
   /// equal multiplier and move key is one leaf, and no inner node has four leaf children
   /// of equal cost (they would have been one leaf).
-  explicit Quadtree(const CostGrid& grid);
+  explicit Quadtree(const CostGrid& grid) : Quadtree(grid, ~std::size_t{0}) {}
+  /// The same, but the build stops once the tree would have more than `max_leaves`
+  /// leaves (a memory budget): it is then empty (no leaf, no node; over_budget() is true).
+  Quadtree(const CostGrid& grid, std::size_t max_leaves);
+  /// True when the build stopped at its leaf limit (see the constructor).
+  bool over_budget() const { return over_budget_; }
 
   /// Brings the tree up to date after the cells of `changed` (clipped to the map) changed
   /// in `grid`, the grid it was built from, in place: the squares meeting `changed` are
@@ -146,6 +151,7 @@ class Quadtree {
   std::vector<std::uint32_t> free_nodes_;   // free slots of nodes_, likewise
   std::vector<std::uint32_t> at_corner_;    // per cell: the leaf whose top-left cell it is, or kNoLeaf
   Ref root_ = kNoLeaf;
+  bool over_budget_ = false;
 };
 
 /// What Quadtree::update() changed. Every leaf in neither list is untouched: same id,

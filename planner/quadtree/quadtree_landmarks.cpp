@@ -243,12 +243,32 @@ QuadLandmarks::QuadLandmarks(const Quadtree& tree, const QuadLinks& links, int c
   }
 }
 
-const QuadLandmarks& QuadLandmarks::of(const PlanningWorld& world, std::size_t movement_class, int count) {
-  const std::string key = std::string(QuadtreeMap::kKey) + " landmarks " + std::to_string(count);
-  return world.derived<QuadLandmarks>(key, movement_class, [count](const PlanningWorld& w, std::size_t c) {
-    const QuadtreeMap& map = QuadtreeMap::of(w, c);
-    return std::make_unique<QuadLandmarks>(map.tree(), map.links(), count);
-  });
+const QuadLandmarks& QuadLandmarks::of(const PlanningWorld& world, std::size_t movement_class, int count,
+                                       MemoryBudget budget) {
+  std::string key = std::string(QuadtreeMap::kKey) + " landmarks " + std::to_string(count);
+  if (budget.bytes != kDefaultMemoryBudget) key += " budget=" + std::to_string(budget.bytes);
+  return world.derived<QuadLandmarks>(
+      key, movement_class, [count, budget](const PlanningWorld& w, std::size_t c) {
+        const QuadtreeMap& map = QuadtreeMap::of(w, c, budget);
+        auto refused = std::make_unique<QuadLandmarks>();
+        if (!map.ok()) {
+          refused->error_ = map.error();
+          return refused;
+        }
+        // Before costing them: the map and the landmarks together.
+        const std::uint64_t slots = map.tree().leaf_slots();
+        const std::uint64_t estimate = map.memory_bytes() + estimate_bytes(slots, count);
+        if (Status fits = budget.check(
+                estimate, "the quadtree with its landmarks",
+                "use fewer landmarks (planner parameter landmarks), larger cells or a smaller "
+                "world, or raise the planner parameter memory_mib (" +
+                    std::to_string(count) + " landmarks over " + std::to_string(slots) + " leaves)");
+            !fits) {
+          refused->error_ = fits.error();
+          return refused;
+        }
+        return std::make_unique<QuadLandmarks>(map.tree(), map.links(), count);
+      });
 }
 
 double QuadLandmarks::bound(std::span<const float> a, std::span<const float> b, double slack, double margin) {

@@ -5,8 +5,12 @@
 // between two leaves is at least about the difference of their costs from any landmark.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
+
+#include "planner/core/memory_budget.hpp"
+#include "planner/core/result.hpp"
 
 #include "planner/quadtree/quadtree.hpp"
 #include "planner/quadtree/quadtree_links.hpp"
@@ -48,9 +52,24 @@ class QuadLandmarks final : public DerivedStructure {
   /// Up to `count` landmarks (fewer if the region has fewer passable leaves).
   QuadLandmarks(const Quadtree& tree, const QuadLinks& links, int count);
 
-  /// The landmarks of `movement_class` in `world` (its QuadtreeMap's), made on first use.
-  /// The reference stays valid until the world's next update().
-  static const QuadLandmarks& of(const PlanningWorld& world, std::size_t movement_class, int count);
+  /// The landmarks of `movement_class` in `world` (its QuadtreeMap's within `budget`),
+  /// made on first use, or refused (ok() false) when the map was, or when the map and
+  /// estimate_bytes() together would not fit the budget. The reference stays valid until
+  /// the world's next update().
+  static const QuadLandmarks& of(const PlanningWorld& world, std::size_t movement_class, int count,
+                                 MemoryBudget budget = {});
+
+  /// Bytes the landmarks of a tree of `slots` leaf slots take at most while they are
+  /// costed: per slot and landmark, a double while searching and two floats and an
+  /// entry point kept (24); per slot, the corner graph and a search's scratch (160).
+  static std::uint64_t estimate_bytes(std::size_t slots, int count) {
+    return std::uint64_t(slots) * (std::uint64_t(count > 0 ? count : 0) * 24 + 160);
+  }
+
+  /// False when refused by the memory budget (then it has no landmark).
+  bool ok() const { return !error_.has_value(); }
+  /// Why it was refused: the map's error, or a Limit error naming memory_mib and landmarks.
+  const Error& error() const { return *error_; }
 
   /// Kept when no cell changed, else dropped.
   bool update(const PlanningWorld&, const WorldChange& change) override { return change.cells.empty(); }
@@ -104,6 +123,7 @@ class QuadLandmarks final : public DerivedStructure {
 
  private:
   int count_ = 0;
+  std::optional<Error> error_;
   std::vector<std::uint32_t> landmarks_;
   std::vector<float> cost_;               // per leaf slot, count_ costs in a row
   std::vector<float> corner_cost_;        // the same over the corner graph

@@ -162,6 +162,7 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   if (observer_) observer_->on_start(query);
   map_ = &map();
   revision_ = world_.revision();
+  if (!map_->ok()) return fail(SearchStatus::Invalid, map_->error().message);
   const Quadtree& tree = map_->tree();
   const QuadLinks& links = map_->links();
   const CostGrid& grid = world_.grid(class_);
@@ -210,7 +211,12 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   }
   landmarks_ = nullptr;
   if (params_.landmarks > 0) {
-    landmarks_ = &QuadLandmarks::of(world_, class_, params_.landmarks);
+    landmarks_ = &QuadLandmarks::of(world_, class_, params_.landmarks, params_.memory);
+    if (!landmarks_->ok()) {
+      const std::string message = landmarks_->error().message;
+      landmarks_ = nullptr;
+      return fail(SearchStatus::Invalid, message);
+    }
     const std::span<const float> g = landmarks_->costs(goal_leaf_);
     goal_costs_.assign(g.begin(), g.end());
     goal_slack_ =
@@ -429,7 +435,7 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
 
   // The landmarks: a ring round each one's leaf centre, large enough to find on the map.
   if (params_.landmarks > 0) {
-    const QuadLandmarks& marks = QuadLandmarks::of(world_, class_, params_.landmarks);
+    const QuadLandmarks& marks = QuadLandmarks::of(world_, class_, params_.landmarks, params_.memory);
     const double ring = std::max(3 * s, 0.01 * std::hypot(tree.width() * s, tree.height() * s));
     for (const std::uint32_t id : marks.landmarks()) {
       if (visitor.full()) return;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/core/memory_budget.hpp"
 #include "planner/core/open_list.hpp"
 #include "planner/core/search.hpp"
 #include "planner/quadtree/quadtree_landmarks.hpp"
@@ -43,6 +44,9 @@ struct QuadtreeParams {
   /// Share of the landmarks' costs taken off their estimate, for the excess of the
   /// model's paths over the shortest ones.
   double landmark_margin = 0.05;
+  /// The most memory the tree, its links and its landmarks may take (planner parameter
+  /// memory_mib); a world that would need more is Invalid, naming the budget.
+  MemoryBudget memory{};
 };
 
 class QuadtreePlanner final : public Planner {
@@ -99,7 +103,7 @@ class QuadtreePlanner final : public Planner {
     std::uint8_t closed = 0;
   };
 
-  const QuadtreeMap& map() const { return QuadtreeMap::of(world_, class_); }
+  const QuadtreeMap& map() const { return QuadtreeMap::of(world_, class_, params_.memory); }
   double heuristic(NodeId leaf, Vec2 entry) const;
   double travel_multiplier(NodeId leaf) const;
   // The node id (corner) of a leaf id, or kNoNode for kNoNode; the map fetched by start().

@@ -145,12 +145,17 @@ std::vector<PlannerInfo> make_registry() {
        ParamSpec{"landmarks",
                  "landmarks of the heuristic (0: none; costed again at the first query after cells change)",
                  8, 0, 32},
-       ParamSpec{"landmark_margin", "share of the landmarks' costs taken off their estimate", 0.05, 0, 1}},
+       ParamSpec{"landmark_margin", "share of the landmarks' costs taken off their estimate", 0.05, 0, 1},
+       ParamSpec{
+           "memory_mib",
+           "MiB the tree, its links and its landmarks may take; a world that would need more is refused",
+           2048, 1, 262144}},
       [](const QueryContext& c) {
         QuadtreeParams p;
         p.weight = c.params.at(0);
         p.landmarks = int(c.params.at(1));
         p.landmark_margin = c.params.at(2);
+        p.memory = MemoryBudget::from_mib(c.params.at(3));
         return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree", p);
       }});
   r.push_back(PlannerInfo{
