@@ -78,7 +78,13 @@ Result<Scenario> load_scenario(const std::filesystem::path& path) {
 }
 
 Status save_scenario(const Scenario& scenario, const std::filesystem::path& path) {
-  if (Status valid = validate_scenario(scenario); !valid) return valid;
+  if (Status valid = validate_scenario(scenario); !valid) {
+    // Named as a file's errors are: the file it was not written to, then the field.
+    Error e = valid.error();
+    e.where = e.where.empty() ? path.string() : path.string() + ": " + e.where;
+    e.message = "not saved: " + e.message;
+    return e;
+  }
   return write_file_atomically(path, scenario_to_json(scenario));
 }
 

@@ -1337,6 +1337,22 @@ TEST_SUITE("scenario_io") {
     std::filesystem::remove_all(dir);
   }
 
+  TEST_CASE("scenario_io: a scenario refused when saved names the file and the field") {
+    // A unit moved outside the world after loading (as an edit or a simulation might):
+    // the refusal says which file was not written and which unit is where.
+    const auto dir = fresh_dir("save_unit_outside");
+    Scenario s = *parse(base_doc());
+    REQUIRE_FALSE(s.units.empty());
+    s.units[0].position = Vec2{1e6, 1e6};
+    const auto target = dir / "game.json";
+    const Status st = save_scenario(s, target);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().where == target.string() + ": units[0].position");
+    CHECK(st.error().message == "not saved: point (1e+06, 1e+06) is outside the world [0, 64] x [0, 48]");
+    CHECK_FALSE(std::filesystem::exists(target));
+    std::filesystem::remove_all(dir);
+  }
+
   TEST_CASE("scenario_io: saving into a missing directory fails and leaves nothing") {
     const auto dir = fresh_dir("save_missing_dir");
     const Scenario s = *parse(base_doc());
@@ -1367,7 +1383,8 @@ TEST_SUITE("scenario_io") {
     bad.world.width = -1;
     const Status st = save_scenario(bad, target);
     REQUIRE_FALSE(st.ok());
-    CHECK(st.error().where == "world.width");
+    CHECK(st.error().where == target.string() + ": world.width");
+    CHECK(st.error().message.rfind("not saved: ", 0) == 0);
     CHECK(read_file(target) == scenario_to_json(s));
     CHECK(count_entries(dir) == 1);
 
