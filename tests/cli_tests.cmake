@@ -183,6 +183,25 @@ pathscope_cli_test(simulate_record_text 0 "recording: .*sim_bridge_text\\.psrec 
                    ${PS} simulate maps/sim_bridge.json --steps 300 --record ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge_text.psrec)
 pathscope_cli_test(simulate_record_bad_path 1 "no_such_folder/run\\.psrec"
                    ${PS} simulate maps/sim_bridge.json --steps 10 --record ${CMAKE_CURRENT_BINARY_DIR}/no_such_folder/run.psrec)
+pathscope_cli_test(simulate_save_state_bad_path 1 "no_such_folder/game\\.json"
+                   ${PS} simulate maps/sim_bridge.json --steps 10 --save-state ${CMAKE_CURRENT_BINARY_DIR}/no_such_folder/game.json)
+# `check-recording` reads the recording above headless: every frame against its state
+# hash, the run taken up again at the steps given and run on 10 steps; a broken file is
+# refused naming the file and the field or byte.
+pathscope_cli_test(check_recording 0
+                   "sim_bridge\\.psrec: steps 0 to 300, 301 frames decoded.*every state hash as recorded.*resume at step 150: ran on to step 160, 10 steps as recorded.*resume at step 300: ran on to step 310, 0 steps as recorded.*sim_bridge\\.psrec: passed"
+                   ${PS} check-recording ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge.psrec --resume-at 0 150 300)
+pathscope_cli_test(check_recording_not_recorded 1
+                   "resume at step 400: failed: [^ ]*sim_bridge\\.psrec: step: step 400 was not recorded \\(steps 0 to 300 were\\).*sim_bridge\\.psrec: failed"
+                   ${PS} check-recording ${CMAKE_CURRENT_BINARY_DIR}/sim_bridge.psrec --resume-at 400)
+set_tests_properties(cli.simulate_record PROPERTIES FIXTURES_SETUP recording)
+set_tests_properties(cli.check_recording cli.check_recording_not_recorded PROPERTIES FIXTURES_REQUIRED recording)
+pathscope_cli_test(check_recording_foreign 1 "foreign\\.psrec: format: expected \"pathscope-recording\": not a Pathscope recording"
+                   ${PS} check-recording ${DATA}/foreign.psrec)
+pathscope_cli_test(check_recording_cut 1 "cut\\.psrec: not a recording: its bytes are not well-formed CBOR \\(at byte [0-9]+\\)"
+                   ${PS} check-recording ${DATA}/cut.psrec)
+pathscope_cli_test(check_recording_damaged_frame 1 "damaged_frame\\.psrec: frames, bytes [0-9]+ to [0-9]+: the frame of step [0-9]+ is damaged"
+                   ${PS} check-recording ${DATA}/damaged_frame.psrec)
 pathscope_cli_test(simulate_text 0 "sim_town.json: 90 steps \\(3.00 s\\), 40 units, 0/0 arrived, 0 hard overlaps"
                    ${PS} simulate maps/sim_town.json --seconds 3)
 pathscope_cli_test(simulate_bad_file 1 "bad_syntax.json:3:92: syntax error" ${PS} simulate ${DATA}/bad_syntax.json)

@@ -80,6 +80,13 @@ struct CheckOptions {
   int jobs = 0;     ///< Threads (0: every core).
 };
 
+/// Options of `pathscope check-recording` (app/cli/cli_recording.cpp).
+struct CheckRecordingOptions {
+  std::string path;                      ///< A recording (.psrec).
+  std::vector<std::uint64_t> resume_at;  ///< Steps to take the run up again at ({}: every snapshot's).
+  std::uint64_t run_on = 10;             ///< Steps each resumed run goes on for.
+};
+
 /// Options of `pathscope bench sim` (app/cli/cli_simulate.cpp).
 struct BenchSimOptions {
   std::vector<int> circle = {100, 1000, 10000};  ///< Units of the circle cases.
@@ -156,6 +163,7 @@ struct BenchGridOptions {
 int run_solve(const SolveOptions& options);
 int run_simulate(const SimulateOptions& options);
 int run_check(const CheckOptions& options);
+int run_check_recording(const CheckRecordingOptions& options);
 int run_bench_sim(const BenchSimOptions& options);
 int run_bench_grid(const BenchGridOptions& options);
 int run_bench_world(const BenchWorldOptions& options);

@@ -7,14 +7,23 @@ namespace pathscope::app {
 
 std::span<const CliCommand> cli_commands() {
   static const CliCommand kCommands[] = {
-      kWindowCommand,        kOpenCommand,
-      kSolveCommand,         kMovingAiCommand,
-      kSimulateCommand,      kCheckCommand,
-      kConvertCommand,       kRenderCommand,
-      kEditBenchCommand,     {"bench", "benchmarks that print the figures of docs/benchmarks"},
-      kBenchWorldCommand,    kBenchQuadtreeCommand,
-      kBenchVisgraphCommand, kBenchGridCommand,
-      kBenchSimCommand,      kBenchTacticalCommand,
+      kWindowCommand,
+      kOpenCommand,
+      kSolveCommand,
+      kMovingAiCommand,
+      kSimulateCommand,
+      kCheckCommand,
+      kCheckRecordingCommand,
+      kConvertCommand,
+      kRenderCommand,
+      kEditBenchCommand,
+      {"bench", "benchmarks that print the figures of docs/benchmarks"},
+      kBenchWorldCommand,
+      kBenchQuadtreeCommand,
+      kBenchVisgraphCommand,
+      kBenchGridCommand,
+      kBenchSimCommand,
+      kBenchTacticalCommand,
   };
   return kCommands;
 }
