@@ -102,15 +102,17 @@ TEST_SUITE("quadtree planner") {
     REQUIRE(info != nullptr);
     CHECK(info->family == "quadtree");
     CHECK_FALSE(info->exact);
-    REQUIRE(info->params.size() == 3);
+    REQUIRE(info->params.size() == 4);
     CHECK(info->params[0].name == "weight");
     CHECK(info->params[0].default_value == 1.0);
     CHECK(info->params[0].min_value == 1.0);
     CHECK(info->params[1].name == "landmarks");
     CHECK(info->params[1].default_value == 8);
     CHECK(info->params[2].name == "landmark_margin");
+    CHECK(info->params[3].name == "memory_mib");
+    CHECK(info->params[3].default_value == 2048);
     const PlanningWorld world(test::ascii_scenario({"....", "...."}));
-    auto p = info->create(QueryContext{world, 0, std::nullopt, {1.0, 8, 0.05}});
+    auto p = info->create(QueryContext{world, 0, std::nullopt, {1.0, 8, 0.05, 2048}});
     CHECK(p->name() == "quadtree");
   }
 
