@@ -39,6 +39,7 @@ struct PaintSettings {
   bool brush_round = false;          ///< Round or square brush.
   std::size_t obstacle_terrain = 0;  ///< Terrain of new obstacle shapes (an impassable one).
   std::size_t region_terrain = 0;    ///< Terrain of new region polygons/circles.
+  bool region_keeps_walls = true;    ///< New regions go beneath the wall shapes they meet.
   double influence_strength = 1;     ///< Strength of new threats and allies.
   double road_width = 4;             ///< Metres.
   double road_speed_factor = 1.5;

@@ -6,6 +6,8 @@
 
 #include <imgui.h>
 
+#include <utility>
+
 namespace pathscope::app::tools {
 
 void PolygonTool::on_press(ToolContext& ctx, const PointerEvent& e) {
@@ -43,9 +45,13 @@ bool PolygonTool::on_key(ToolContext& ctx, ToolKey key) {
 
 bool PolygonTool::close(ToolContext& ctx) {
   const std::size_t terrain = ctx.state.paint.*params_.terrain;
-  if (!add_feature(ctx, polygon_shape(draft_.points()), terrain, params_.label)) return false;
+  if (!add_shape(ctx, polygon_shape(draft_.points()), terrain)) return false;
   draft_.clear();
   return true;
+}
+
+bool PolygonTool::add_shape(ToolContext& ctx, Shape shape, std::size_t terrain) {
+  return add_feature(ctx, std::move(shape), terrain, params_.label);
 }
 
 void PolygonTool::draw_preview(const ToolContext& ctx, render::DrawList& out) const {

@@ -38,6 +38,8 @@ class PolygonTool : public Tool {
   /// Adds the drafted polygon; on success the draft is cleared, on refusal it is kept
   /// (and the validator's message reported) so that the user can fix it.
   bool close(ToolContext& ctx);
+  /// Adds the closed polygon as a feature of `terrain` (add_feature); true on success.
+  virtual bool add_shape(ToolContext& ctx, Shape shape, std::size_t terrain);
 
   PointDraft draft_;
   Params params_;

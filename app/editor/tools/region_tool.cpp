@@ -1,5 +1,7 @@
 // The region tool: terrain regions (nebulae, swamps) as polygons drawn like obstacle
-// polygons, or as circles with Shift+drag (press the centre, drag the radius).
+// polygons, or as circles with Shift+drag (press the centre, drag the radius). Regions
+// go beneath the walls they meet unless the user turns 'Keep walls' off, and any wall
+// cells a region still replaces are said (see add_region).
 
 #include "app/editor/tools/polygon_tool.hpp"
 #include "app/editor/tools/tool_factories.hpp"
@@ -7,6 +9,8 @@
 #include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
+
+#include <utility>
 
 namespace pathscope::app::tools {
 namespace {
@@ -38,8 +42,8 @@ class RegionTool final : public PolygonTool {
     circle_.to = e.world;
     circle_.active = false;
     if (circle_.length() > 0) {
-      add_feature(ctx, circle_shape(circle_.from, circle_.length()), ctx.state.paint.region_terrain,
-                  "Add circular region");
+      add_region(ctx, circle_shape(circle_.from, circle_.length()), ctx.state.paint.region_terrain,
+                 ctx.state.paint.region_keeps_walls, "Add circular region");
     }
   }
 
@@ -67,7 +71,17 @@ class RegionTool final : public PolygonTool {
 
   void options_ui(ToolContext& ctx) override {
     PolygonTool::options_ui(ctx);
+    ImGui::Checkbox("Keep walls", &ctx.state.paint.region_keeps_walls);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "On: a new region goes beneath the wall shapes it meets, so they stay walls.\n"
+          "Off: it paints over them. Walls of the tile grid lie under every region either way.");
     hint("Shift+drag: a circular region (centre, then radius).");
+  }
+
+ protected:
+  bool add_shape(ToolContext& ctx, Shape shape, std::size_t terrain) override {
+    return add_region(ctx, std::move(shape), terrain, ctx.state.paint.region_keeps_walls, params_.label);
   }
 
  private:

@@ -58,6 +58,19 @@ struct DragGesture {
 /// selects it; a refusal is reported with the validator's message. Returns success.
 bool add_feature(ToolContext& ctx, Shape shape, std::size_t terrain, const std::string& label);
 
+/// Adds a region (a feature such as a swamp or a nebula) as one undo step and selects it,
+/// as add_feature. With `keep_walls` it goes beneath the first wall feature (a terrain no
+/// class may enter) whose bounds meet its own, so walls drawn as shapes stay walls;
+/// otherwise on top of every feature (later features paint over earlier ones). Wall cells
+/// it still turns into its terrain (walls of the tile grid lie under every feature) are
+/// counted and said in a warning that names the undo. Returns success.
+bool add_region(ToolContext& ctx, Shape shape, std::size_t terrain, bool keep_walls,
+                const std::string& label);
+
+/// Cells that are walls (a terrain no class may enter, not under an intact bridge) in
+/// `before` and not in `after`: the two scenarios rasterised where they differ.
+std::size_t walls_opened(const Scenario& before, const Scenario& after);
+
 /// A polygon shape with `points`.
 Shape polygon_shape(std::vector<Vec2> points);
 /// A rect shape spanning the corners `a` and `b` (any order).

@@ -1,6 +1,7 @@
 #include "app/editor/tool.hpp"
 #include "app/editor/tools/item_edit.hpp"
 #include "app/editor/tools/tool_factories.hpp"
+#include "planner/world/rasterize.hpp"
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
@@ -185,6 +186,58 @@ TEST_SUITE("tools") {
     CHECK(rig.scenario().features[1].terrain == 4);
     CHECK(rig.scenario().features[1].shape.kind == ShapeKind::Circle);
     CHECK(rig.scenario().features[1].shape.radius == doctest::Approx(10));
+  }
+
+  TEST_CASE(
+      "region over walls: wall shapes stay walls unless Keep walls is off, replaced wall cells are said") {
+    Rig rig;
+    // A wall square (cells 10..19) and a wall row of the tile grid (row 40).
+    Scenario walled = make_empty_scenario(100, 80, 1);
+    walled.features.push_back(square_polygon(1));
+    TileGrid grid;
+    grid.width = 100;
+    grid.height = 80;
+    grid.terrain.assign(100 * 80, 0);
+    for (int x = 0; x < 100; ++x) grid.terrain[std::size_t(40 * 100 + x)] = 7;
+    walled.tiles = grid;
+    rig.state.open_document(std::make_unique<Document>(walled));
+    rig.ctx = std::make_unique<ToolContext>(ToolContext{rig.state, *rig.state.doc, 10.0});
+    REQUIRE(rasterize(rig.scenario()).terrain(std::size_t(40 * 100 + 35)) == 7);
+    const auto terrain_at = [&](int x, int y) {
+      return int(rasterize(rig.scenario()).terrain(std::size_t(y * 100 + x)));
+    };
+    REQUIRE(terrain_at(15, 15) == 7);
+    const std::size_t messages = rig.state.messages.size();
+    rig.state.paint.region_terrain = 3;  // swamp
+    auto tool = tools::make_region_tool();
+    const auto square = [&](double x0, double y0, double x1, double y1) {
+      for (Vec2 p : {Vec2{x0, y0}, Vec2{x1, y0}, Vec2{x1, y1}, Vec2{x0, y1}}) rig.click(*tool, p);
+      REQUIRE(rig.key(*tool, ToolKey::Enter));
+    };
+    // A swamp over the wall square: the wall stays, the swamp is round it, nothing to say.
+    CHECK(rig.state.paint.region_keeps_walls);
+    square(5, 5, 25, 25);
+    REQUIRE(rig.scenario().features.size() == 2);
+    CHECK(rig.scenario().features[0].terrain == 3);  // beneath the wall
+    CHECK(terrain_at(15, 15) == 7);
+    CHECK(terrain_at(7, 7) == 3);
+    CHECK(rig.state.messages.size() == messages);
+    // A swamp across the tile grid's wall row: 20 wall cells become swamp, and it says so.
+    square(30, 35, 50, 45);
+    CHECK(terrain_at(35, 40) == 3);
+    CHECK(rig.reported("replaces 20 wall cells of the tile grid", Severity::Warning));
+    CHECK(rig.reported("Ctrl+Z undoes it", Severity::Warning));
+    rig.doc().undo();
+    CHECK(terrain_at(35, 40) == 7);
+    // Keep walls off: the swamp paints over the wall square, said with the cells replaced;
+    // undo gives the wall back.
+    rig.state.paint.region_keeps_walls = false;
+    square(8, 8, 22, 22);
+    CHECK(rig.scenario().features.back().terrain == 3);
+    CHECK(terrain_at(15, 15) == 3);
+    CHECK(rig.reported("replaces 100 wall cells", Severity::Warning));
+    rig.doc().undo();
+    CHECK(terrain_at(15, 15) == 7);
   }
 
   TEST_CASE("brush: the first stroke creates the grid, a stroke is one undo step") {
