@@ -17,8 +17,12 @@
 #   - one step back, one step forward: the hashes of a fresh run at those steps;
 #   - the units tool (U) on the recorded step shown: two clicks on the map and a box round
 #     it select units and leave the step as it was (selecting never advances time);
+#   - the window's stuck count at the step shown is `pathscope simulate --steps N`'s;
+#   - File > Save Game As on the step shown writes that step (run on one step, it has a
+#     fresh run's hash), and the status bar says so;
 #   - the stuck list's first entry selects its unit and shows the moment before it got
-#     stuck; its log's first entry jumps there; the next event button moves on;
+#     stuck; its log reads whole (its widest entry ends inside the list); its first
+#     entry jumps there; the next event button moves on;
 #   - Run from here takes the run up again: Step then gives the hash a fresh run has one
 #     step later; the app closes cleanly.
 #
@@ -72,6 +76,40 @@ moved=$(diff_canvas opened scrubbed)
 [ "$moved" -ge 200 ] || fail "scrubbing to step $shown hardly changed the picture ($moved pixels)"
 note "scrubbed to step $shown: the fresh run's hash $want; $moved canvas pixels changed"
 
+# ---- One stuck count: the section's and the list's are simulate's at that step ---------
+# ("stuck" line: units stuck at the step shown, as the Simulation section and the header of
+# its stuck list show them; stuck flags of the run.)
+stuck_window=$(ui_field stuck 1)
+stuck_cli=$("$binary" simulate "$scenario" --steps "$shown" --json | sed -n 's/.*"stuck":\([0-9]*\),.*/\1/p')
+[ -n "$stuck_cli" ] || fail "pathscope simulate --json printed no stuck count"
+[ "$stuck_window" = "$stuck_cli" ] ||
+  fail "step $shown: the window counts '$stuck_window' units stuck, pathscope simulate --steps $shown $stuck_cli"
+note "step $shown: $stuck_window units stuck in the window and in pathscope simulate"
+
+# ---- Save Game As saves the step on screen, and the status bar says so -----------------
+click_item menu_file
+click_item menu_save_game
+settle 1.0
+press a ctrl
+xdotool type --delay 30 "$work/at_step.json"
+settle 0.3
+press Return
+for _ in $(seq 50); do [ -s "$work/at_step.json" ] && break; sleep 0.1; done
+[ -s "$work/at_step.json" ] || { shot save_game_failed; fail "Save Game As wrote no $work/at_step.json (message: $(ui message))"; }
+on=$("$binary" simulate "$work/at_step.json" --steps 1 --json)
+echo "$on" | grep -q "\"steps\":$((shown + 1))," ||
+  fail "the game saved at step $shown runs on to $(echo "$on" | sed -n 's/.*"steps":\([0-9]*\),.*/\1/p'), not step $((shown + 1))"
+want=$(fresh_hash $((shown + 1)))
+echo "$on" | grep -q "\"state_hash\":\"$want\"" || fail "the game saved at step $shown, run on one step, differs from a fresh run"
+case "$(ui message)" in
+  "saved game $work/at_step.json (step $shown,"*) ;;
+  *) fail "after Save Game As the status bar says '$(ui message)'" ;;
+esac
+[ -n "$(ui "item status_message")" ] || fail "the status bar shows no message"
+[ "$(timeline shown)" = "$shown" ] || fail "saving the game moved the timeline to step $(timeline shown)"
+shot saved_game
+note "Save Game As on step $shown: the file holds step $shown; the status bar says '$(ui message)'"
+
 # ---- One step back and forward --------------------------------------------------------
 click_item sim_back
 [ "$(timeline shown)" = $((shown - 1)) ] || fail "step back went from $shown to $(timeline shown)"
@@ -110,6 +148,11 @@ click_item sim_stuck_first
 before=$(timeline shown)
 [ "$before" -lt 300 ] || fail "the stuck unit's moment before is step $before, after it got stuck"
 shot stuck
+# The unit's log reads whole at the default layout: its widest entry ends inside the list.
+read -r _ _ lx1 _ < <(ui "item sim_log_list")
+read -r _ _ wx1 _ < <(ui "item sim_log_widest")
+[ -n "${lx1:-}" ] && [ -n "${wx1:-}" ] || fail "no unit log on screen after selecting the stuck unit"
+[ "$wx1" -le "$lx1" ] || fail "the unit log's widest entry ends at x $wx1, past the list's edge at $lx1 (cut off)"
 click_item sim_log_first
 logged=$(timeline shown)
 note "stuck unit: shown from step $before; its log's first entry is at step $logged"

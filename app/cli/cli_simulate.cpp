@@ -321,8 +321,12 @@ int run_simulate(const SimulateOptions& options) {
     j["max_overlap_m"] = r.max_overlap_m;
     j["tunnelled"] = r.tunnelled;
     j["inside_walls"] = r.inside_walls;
+    // Units stuck at the last step by the stuck detector (the window's count at that
+    // step), and every flag it raised; the definition's parameters.
     j["stuck"] = f.stuck;
     j["stuck_events"] = detector.events().size();
+    j["stuck_seconds"] = detector.params().seconds;
+    j["stuck_progress_m"] = detector.params().progress;
     j["repaths"] = c.repaths;
     j["path_requests"] = c.path_requests;
     j["collisions_found"] = c.collisions_found;
@@ -375,11 +379,13 @@ int run_simulate(const SimulateOptions& options) {
     std::printf(
         "%s: %llu steps (%.2f s), %zu units, %zu/%zu arrived, %llu hard overlaps (max %.3f m), "
         "%llu tunnelled, %llu inside walls, %.2f%% at goal (within %.2f m; error mean %.2f m, max %.2f m), "
-        "%zu stuck, %llu repaths, state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
+        "%zu stuck now (less than %.3g m closer in %.3g s; %zu stuck flags in the run), %llu repaths, "
+        "state_hash %s, %.3f us per unit-step, planning %.1f ms\n",
         options.path.c_str(), static_cast<unsigned long long>(f.steps), simulation.time(), f.units, f.arrived,
         f.ordered, static_cast<unsigned long long>(r.hard_overlaps), r.max_overlap_m,
         static_cast<unsigned long long>(r.tunnelled), static_cast<unsigned long long>(r.inside_walls),
         goals.at_goal_pct, goals.tolerance_m, goals.mean_goal_error_m, goals.max_goal_error_m, f.stuck,
+        detector.params().progress, detector.params().seconds, events.size(),
         static_cast<unsigned long long>(c.repaths), hex(simulation.state_hash()).c_str(),
         f.micros_per_unit_step, f.planning_ms);
   }

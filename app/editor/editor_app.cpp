@@ -6,9 +6,12 @@
 #include <SDL.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 #include "app/editor/default_scenario.hpp"
 #include "app/editor/inspector.hpp"
@@ -25,8 +28,10 @@ namespace pathscope::app {
 
 EditorApp::EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings)
     : window_(window), renderer_(renderer), files_(settings, true), adapter_(renderer) {
-  files_.set_game_source([this] { return sim_.simulation(); });  // File > Save Game As
-  files_.set_detector_source([this] { return sim_.stuck_detector(); });
+  // File > Save Game As: the step on screen (the timeline's), not the live end of the run.
+  files_.set_game_source(
+      [this] { return sim_.active() ? std::optional<std::uint64_t>(sim_.shown_step()) : std::nullopt; },
+      [this] { return sim_.saved_game_shown(); });
   if (const char* path = std::getenv("PATHSCOPE_UI_STATE"); path && *path) {
     ui_state_path_ = path;
     state_.probe.enable();
@@ -287,6 +292,20 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
     all += line;
   } else {
     all += "timeline 0 0 0 0 0 0 0 0 0 0\n";
+  }
+  {
+    // Units stuck at the step shown, as the Simulation section and its stuck list count
+    // them (-1: the step shown was not watched), and the stuck flags of the run.
+    const auto stuck = sim_.stuck_shown();
+    const sim::Recording* rec = sim_.recording();
+    all += "stuck " + (stuck ? std::to_string(stuck->size()) : std::string("-1")) + " " +
+           std::to_string(rec ? rec->stuck().size() : 0) + "\n";
+  }
+  {
+    // The newest message, as the status bar shows it (one line).
+    std::string text = state_.messages.empty() ? std::string("none") : display_text(state_.messages.back());
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    all += "message " + text + "\n";
   }
   {
     // The scenario's simulation settings: continuous, prevention, cooperation, passages.

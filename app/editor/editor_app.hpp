@@ -18,6 +18,7 @@
 #include "app/editor/tool.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/platform/settings.hpp"
+#include "app/sim/sim_panel.hpp"
 #include "app/sim/sim_player.hpp"
 #include "app/sim/sim_timeline.hpp"
 #include "render/core/draw_list.hpp"
@@ -83,6 +84,7 @@ class EditorApp {
   MotionPlayer motion_;
   SimPlayer sim_;
   TimelineEventCache timeline_events_;  // the timeline's ticked events, between frames
+  UnitLogLayout unit_log_;              // the selected unit's log, wrapped, between frames
   Canvas canvas_;
   ImGuiDrawAdapter adapter_;
   std::map<std::string, std::unique_ptr<Tool>> tools_;

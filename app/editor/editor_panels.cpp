@@ -23,7 +23,9 @@ namespace pathscope::app {
 void EditorApp::menu_bar() {
   if (!ImGui::BeginMainMenuBar()) return;
   menu_height_ = ImGui::GetWindowSize().y;
-  if (ImGui::BeginMenu("File")) {
+  const bool file_menu = ImGui::BeginMenu("File");
+  state_.probe.last_item("menu_file");
+  if (file_menu) {
     files_.menu_items(state_);
     ImGui::EndMenu();
   }
@@ -227,7 +229,7 @@ void EditorApp::motion_section() {
 // The unit simulation: controls, figures, the selected units.
 void EditorApp::simulation_section() {
   ImGui::PushID("simulation");
-  sim_panel(sim_, state_);
+  sim_panel(sim_, state_, unit_log_);
   ImGui::PopID();
 }
 
@@ -317,6 +319,18 @@ void EditorApp::status_bar() {
     }
     ImGui::SameLine(560);
     ImGui::Text("%s  %s", state_.active_tool.c_str(), state_.doc->modified() ? "(modified)" : "");
+    // The newest message (a save, a refused edit), where the eye is while working: the
+    // Messages strip opens by itself only for warnings and errors.
+    if (!state_.messages.empty()) {
+      const Message& m = state_.messages.back();
+      ImGui::SameLine(0, 24);
+      const ImVec4 colour = m.severity == Severity::Error     ? ImVec4(1.0f, 0.45f, 0.4f, 1)
+                            : m.severity == Severity::Warning ? ImVec4(1.0f, 0.85f, 0.3f, 1)
+                                                              : ImVec4(0.55f, 0.9f, 0.55f, 1);
+      ImGui::TextColored(colour, "%s", display_text(m).c_str());
+      state_.probe.last_item("status_message");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(View > Messages lists them all)", m.text.c_str());
+    }
   }
   ImGui::End();
   ImGui::PopStyleVar();

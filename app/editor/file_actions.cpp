@@ -17,8 +17,6 @@
 #include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/recording.hpp"
-#include "planner/sim/simulation.hpp"
-#include "planner/sim/stuck_detector.hpp"
 
 #include <SDL.h>
 
@@ -186,7 +184,7 @@ bool FileActions::save(EditorState& state) {
 }
 
 void FileActions::request_save_game(EditorState& state) {
-  if (running_game() == nullptr) {
+  if (!game_step()) {
     state.report_error("Save game: no simulation is running (Play or Step it first)");
     return;
   }
@@ -194,21 +192,25 @@ void FileActions::request_save_game(EditorState& state) {
 }
 
 bool FileActions::save_game_as(EditorState& state, const fs::path& path) {
-  const sim::Simulation* simulation = running_game();
-  if (simulation == nullptr) {
+  const std::optional<std::uint64_t> step = game_step();
+  if (!step || !game_source_) {
     state.report_error("Save game: no simulation is running (Play or Step it first)");
     return false;
   }
-  const sim::StuckDetector* detector = detector_source_ ? detector_source_() : nullptr;
-  const Scenario game = detector ? sim::saved_game(*simulation, *detector) : sim::saved_game(*simulation);
-  if (Status saved = save_scenario(game, path); !saved) {
+  Result<Scenario> game = game_source_();
+  if (!game) {
+    state.report_error("cannot save the game of step " + std::to_string(*step) + ": " +
+                       game.error().to_string());
+    return false;
+  }
+  if (Status saved = save_scenario(*game, path); !saved) {
     state.report_error("cannot save the game: " + saved.error().to_string());
     return false;
   }
   remember(path);  // reopened from Open Recent to run on from there
   char when[64];
-  std::snprintf(when, sizeof when, " (step %llu, %.2f s)",
-                static_cast<unsigned long long>(simulation->step_count()), simulation->time());
+  std::snprintf(when, sizeof when, " (step %llu, %.2f s)", static_cast<unsigned long long>(*step),
+                static_cast<double>(*step) * game->sim.dt);
   state.report("saved game " + path.string() + when);
   return true;
 }

@@ -8,6 +8,7 @@
 // below (open_chosen, save_as_chosen, create_new, import_movingai, export_image, ...).
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -22,19 +23,15 @@
 #include "planner/scenario/new_scenario.hpp"
 #include "planner/scenario/scenario.hpp"
 
-namespace pathscope::sim {
-class Simulation;
-class StuckDetector;
-}  // namespace pathscope::sim
-
 namespace pathscope::app {
 
 class FileDialogs;
 
-/// The running simulation for Save Game As, or nullptr when there is none.
-using GameSourceFn = std::function<const sim::Simulation*()>;
-/// The stuck detector watching it up to its current step, or nullptr when there is none.
-using DetectorSourceFn = std::function<const sim::StuckDetector*()>;
+/// The step of the simulation on screen (live or a recorded step), or nullopt when none is.
+using GameStepFn = std::function<std::optional<std::uint64_t>()>;
+/// The saved game of the step on screen (sim::saved_game), or an error saying why it
+/// cannot be made.
+using GameSourceFn = std::function<Result<Scenario>()>;
 
 /// Repaints the scene and writes it to `out` as a width x height PNG (the window loop
 /// implements it with export_png).
@@ -89,8 +86,8 @@ class FileActions {
   void request_open_dialog(EditorState& state);
   /// Save As...: shows the file browser for a .json file (nothing without a document).
   void request_save_as(EditorState& state);
-  /// Save Game As...: shows the file browser for a .json file when a simulation runs
-  /// (game_source()); else says in the messages that there is nothing to save.
+  /// Save Game As...: shows the file browser for a .json file when a simulation or a
+  /// recorded step is on screen (game_step()); else says that there is nothing to save.
   void request_save_game(EditorState& state);
   /// Import Moving AI map...: asks about unsaved changes, then shows the import dialog.
   void request_import(EditorState& state);
@@ -137,17 +134,18 @@ class FileActions {
   /// one (cancelled), or if saving failed, that action is dropped.
   void save_as_chosen(EditorState& state, const std::optional<std::filesystem::path>& chosen);
 
-  /// Where Save Game As finds the running simulation (the window's SimPlayer).
-  void set_game_source(GameSourceFn source) { game_source_ = std::move(source); }
-  /// Where Save Game As finds the stuck detector watching the running simulation: its
-  /// tracks go into the saved game, so that the game flags units when the run did.
-  void set_detector_source(DetectorSourceFn source) { detector_source_ = std::move(source); }
-  /// The running simulation, or nullptr (also without a source).
-  const sim::Simulation* running_game() const { return game_source_ ? game_source_() : nullptr; }
-  /// Writes the running simulation's saved game (sim::saved_game: the world, the units
-  /// as they are, the whole state) to `path` atomically; the document and its file stay
-  /// as they are. Reports the file and step, or the error, in the messages. Returns true
-  /// if written.
+  /// Where Save Game As finds the step on screen and its saved game (the window's
+  /// SimPlayer: the step the timeline shows, not the live end of the run).
+  void set_game_source(GameStepFn step, GameSourceFn game) {
+    game_step_ = std::move(step);
+    game_source_ = std::move(game);
+  }
+  /// The step on screen that Save Game As would save, or nullopt (also without a source).
+  std::optional<std::uint64_t> game_step() const { return game_step_ ? game_step_() : std::nullopt; }
+  /// Writes the saved game of the step on screen (the world, the units as they are then,
+  /// the whole state) to `path` atomically; the document and its file stay as they are.
+  /// Reports the file and step, or the error, in the messages (the status bar shows the
+  /// newest). Returns true if written.
   bool save_game_as(EditorState& state, const std::filesystem::path& path);
 
   /// Imports a Moving AI map as an untitled document, unsaved (modified) until saved as
@@ -208,8 +206,8 @@ class FileActions {
   std::optional<Pending> after_save_as_;  // Continues once Save As (from the prompt) has written.
   FileDialogRequest request_;             // The dialog asked for; None once taken.
   std::unique_ptr<FileDialogs> dialogs_;  // The dialogs' state between frames.
-  GameSourceFn game_source_;              // The running simulation, for Save Game As.
-  DetectorSourceFn detector_source_;      // Its stuck detector, for Save Game As.
+  GameStepFn game_step_;                  // The step on screen, for Save Game As.
+  GameSourceFn game_source_;              // Its saved game.
 };
 
 }  // namespace pathscope::app

@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -147,8 +149,19 @@ void FileDialogs::menu_items(FileActions& actions, EditorState& state) {
   ImGui::Separator();
   if (ImGui::MenuItem("Save", "Ctrl+S", false, have_doc)) actions.save(state);
   if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S", false, have_doc)) actions.request_save_as(state);
-  if (ImGui::MenuItem("Save Game As...", nullptr, false, actions.running_game() != nullptr))
+  char save_game[48];
+  if (const std::optional<std::uint64_t> step = actions.game_step()) {
+    std::snprintf(save_game, sizeof save_game, "Save Game As... (step %llu)###save_game",
+                  static_cast<unsigned long long>(*step));
+  } else {
+    std::snprintf(save_game, sizeof save_game, "Save Game As...###save_game");
+  }
+  if (ImGui::MenuItem(save_game, nullptr, false, actions.game_step().has_value()))
     actions.request_save_game(state);
+  state.probe.last_item("menu_save_game");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(
+        "The simulation at the step on screen (the timeline's), as a scenario that runs on from there");
   ImGui::Separator();
   if (ImGui::MenuItem("Import Moving AI map...")) actions.request_import(state);
   if (ImGui::MenuItem("Export PNG...", nullptr, false, have_doc)) actions.request_export(state);
@@ -233,9 +246,7 @@ void FileDialogs::open_requested(FileActions& actions, EditorState& state) {
       case BrowseFor::SaveGame:
         if (state.doc && !state.doc->path().empty()) start = state.doc->path().parent_path();
         name = (state.doc ? fs::path(state.doc->display_name()).stem().string() : std::string("game")) +
-               "_step" +
-               std::to_string(actions.running_game() != nullptr ? actions.running_game()->step_count() : 0) +
-               ".json";
+               "_step" + std::to_string(actions.game_step().value_or(0)) + ".json";
         break;
       case BrowseFor::ImportMap: start = fs::path(ui_->import.map_path).parent_path(); break;
       case BrowseFor::ImportScen: start = fs::path(ui_->import.scen_path).parent_path(); break;

@@ -23,6 +23,10 @@ class UiProbe {
   void begin_frame() { items_.clear(); }
   /// Records ImGui's last item (call right after the widget) under `name`.
   void last_item(const char* name);
+  /// Records a rectangle drawn by hand (window coordinates) under `name`.
+  void rect(const char* name, float x0, float y0, float x1, float y1) {
+    if (enabled_) items_.push_back({name, x0, y0, x1, y1});
+  }
   const std::vector<Item>& items() const { return items_; }
 
  private:

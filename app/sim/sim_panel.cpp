@@ -70,6 +70,28 @@ void controls(SimPlayer& sim, EditorState& state) {
   }
 }
 
+// What the stuck detector counts, for the tooltips of its figures.
+void stuck_definition_tooltip(const SimPlayer& sim) {
+  if (!ImGui::IsItemHovered()) return;
+  const Scenario* s = sim.shown_scenario();
+  const SimSettings set = s ? s->sim : SimSettings{};
+  ImGui::SetTooltip(
+      "Stuck now: units with an order that got less than %.2f m closer to their order point in %.3g s\n"
+      "and no closer since (the stuck detector, planner/sim/stuck_detector.hpp; Settings: stuck after,\n"
+      "stuck progress). `pathscope simulate` reports the same number at the same step.",
+      set.stuck_progress, set.stuck_seconds);
+}
+
+// "   stuck now N" after the line before, or that the step shown was not watched.
+void stuck_figure(const SimPlayer& sim) {
+  ImGui::SameLine(0, 0);
+  if (const auto stuck = sim.stuck_shown()) {
+    ImGui::Text("   stuck now %zu", stuck->size());
+  } else {
+    ImGui::TextDisabled("   stuck now ? (not recorded)");
+  }
+}
+
 // What the timeline shows of a recorded step: its figures from the frame.
 void recorded_figures(const SimPlayer& sim) {
   std::size_t alive = 0, arrived = 0;
@@ -78,18 +100,24 @@ void recorded_figures(const SimPlayer& sim) {
     arrived += u.alive && u.arrived ? 1 : 0;
   }
   ImGui::Text("recorded step %" PRIu64 "   t = %.2f s", sim.shown_step(), sim.shown_time());
-  ImGui::Text("units %zu   arrived %zu   collisions %zu", alive, arrived, sim.shown_collisions().size());
+  ImGui::Text("units %zu   arrived %zu", alive, arrived);
+  stuck_figure(sim);
+  stuck_definition_tooltip(sim);
+  ImGui::Text("collisions %zu", sim.shown_collisions().size());
   ImGui::Text("hash %016" PRIx64 " %s", sim.shown_hash(),
               sim.shown_verified() ? "(as recorded)" : "(DIFFERS)");
 }
 
-void figures(const sim::Simulation& s, const sim::SimReferee& referee) {
+void figures(const SimPlayer& sim) {
+  const sim::Simulation& s = *sim.simulation();
+  const sim::SimReferee& referee = sim.referee();
   const sim::SimCounters& c = s.counters();
   const sim::RefereeCounts& r = referee.counts();
   const sim::GoalErrors goals = referee.goal_errors(s);
   ImGui::Text("step %" PRIu64 "   t = %.2f s   dt %.4g s", s.step_count(), s.time(), s.scenario().sim.dt);
-  ImGui::Text("units %zu   arrived %zu / %zu ordered   stuck %zu", s.unit_count(), s.arrived_count(),
-              s.ordered_count(), s.stuck_count(5.0));
+  ImGui::Text("units %zu   arrived %zu / %zu ordered", s.unit_count(), s.arrived_count(), s.ordered_count());
+  stuck_figure(sim);
+  stuck_definition_tooltip(sim);
   ImGui::Text("collisions now %zu   found %" PRIu64, s.collisions().size(), c.collisions_found);
   // The referee's figures: it shares no code with the step it checks.
   ImGui::Text("overlapping pairs %" PRIu64 " (max %.3f m)   tunnelled %" PRIu64 "   inside walls %" PRIu64,
@@ -208,23 +236,40 @@ void settings_section(EditorState& state) {
 }
 
 // The stuck flags of the run: a click selects the unit and shows the moment before it
-// got stuck (its last progress).
+// got stuck (its last progress). The header counts the units stuck at the step shown, as
+// the figures above do; each row says whether its unit is stuck then.
 void stuck_units(SimPlayer& sim, EditorState& state) {
   const sim::Recording* rec = sim.recording();
   if (!rec || rec->stuck().empty()) return;
-  char label[64];
-  std::snprintf(label, sizeof label, "Stuck units (%zu)###sim_stuck", rec->stuck().size());
+  const auto now = sim.stuck_shown();
+  const std::uint64_t shown = sim.shown_step();
+  char label[96];
+  if (now) {
+    std::snprintf(label, sizeof label, "Stuck units: %zu now, %zu flags in the run###sim_stuck", now->size(),
+                  rec->stuck().size());
+  } else {
+    std::snprintf(label, sizeof label, "Stuck units: %zu flags in the run###sim_stuck", rec->stuck().size());
+  }
   const bool open = ImGui::TreeNode(label);
   state.probe.last_item("sim_stuck");
+  stuck_definition_tooltip(sim);
   if (!open) return;
   const float rows = float(std::min<std::size_t>(rec->stuck().size(), 6));
   if (ImGui::BeginChild("##sim_stuck_list", ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) {
     for (std::size_t i = 0; i < rec->stuck().size(); ++i) {
       const sim::RecordedStuck& e = rec->stuck()[i];
-      char row[96];
-      std::snprintf(row, sizeof row, "unit %u at %.2f s (no progress since %.2f s)##stuck%zu", e.who, e.time,
-                    e.since, i);
-      if (ImGui::Selectable(row)) {
+      // Whether the unit is stuck at the step shown, got going again, or is flagged later.
+      char then[48];
+      if (shown < e.step) {
+        std::snprintf(then, sizeof then, "later");
+      } else if (shown < e.until) {
+        std::snprintf(then, sizeof then, "stuck now");
+      } else {
+        std::snprintf(then, sizeof then, "moving at %.2f s", double(e.until) * rec->dt());
+      }
+      char row[128];
+      std::snprintf(row, sizeof row, "unit %u flagged at %.2f s, %s##stuck%zu", e.who, e.time, then, i);
+      if (ImGui::Selectable(row, shown >= e.step && shown < e.until)) {
         const auto before = static_cast<std::uint64_t>(std::max(0.0, std::floor(e.since / rec->dt() + 1e-9)));
         sim.scrub(std::clamp(before, rec->first_step(), rec->last_step()));
         const sim::UnitId id = e.unit;
@@ -255,42 +300,104 @@ bool has_point(const sim::Decision& d) {
   }
 }
 
+// Lays out `rec`'s log of `unit` at `width` pixels: each entry's time, its text wrapped in
+// the room beside the time column, and where each row begins.
+void layout_log(const sim::Recording& rec, sim::UnitId unit, float width, UnitLogLayout& log) {
+  log.recording = &rec;
+  log.revision = rec.revision();
+  log.unit = unit;
+  log.width = width;
+  log.entries = rec.decisions_of(unit);
+  log.time.clear();
+  log.text.clear();
+  log.top.assign(1, 0.0f);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float column = ImGui::CalcTextSize("0000.00 s").x + style.ItemSpacing.x;
+  const float wrap = std::max(40.0f, width - column);
+  for (const std::size_t i : log.entries) {
+    const sim::Decision& d = rec.decisions()[i];
+    char time[32];
+    std::snprintf(time, sizeof time, "%.2f s", double(d.step) * rec.dt());
+    log.time.emplace_back(time);
+    log.text.push_back(sim::describe(d));
+    const float height = ImGui::CalcTextSize(log.text.back().c_str(), nullptr, false, wrap).y;
+    log.top.push_back(log.top.back() + height + style.ItemSpacing.y);
+  }
+}
+
 // The first selected unit's log of decisions: a click shows the step it was logged at,
-// with the unit and the other one it names selected and the entry's point marked.
-void unit_log(SimPlayer& sim, EditorState& state) {
+// with the unit and the other one it names selected and the entry's point marked. Each
+// entry wraps to the column's width, so that it reads whole at any width.
+void unit_log(SimPlayer& sim, EditorState& state, UnitLogLayout& log) {
   const sim::Recording* rec = sim.recording();
   if (!rec || sim.selected().empty()) return;
   const sim::UnitId id = sim.selected().front();
   const sim::SimUnit* u = sim.shown_unit(id);
-  const std::vector<std::size_t> entries = rec->decisions_of(id);
+  const std::size_t count = rec->decisions_of(id).size();
   char label[64];
-  std::snprintf(label, sizeof label, "Log of unit %u (%zu)###sim_log", u ? u->scenario_id : 0u,
-                entries.size());
+  std::snprintf(label, sizeof label, "Log of unit %u (%zu)###sim_log", u ? u->scenario_id : 0u, count);
   const bool open = ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen);
   state.probe.last_item("sim_log");
   if (!open) return;
-  const float height = std::min(12.0f, float(entries.size()) + 1) * ImGui::GetTextLineHeightWithSpacing();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float height = std::min(12.0f, float(count) + 1) * line;
   if (ImGui::BeginChild("##sim_log_list", ImVec2(0, height), true)) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    if (log.recording != rec || log.revision != rec->revision() || !(log.unit == id) || log.width != width)
+      layout_log(*rec, id, width, log);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float column = ImGui::CalcTextSize("0000.00 s").x + style.ItemSpacing.x;
     const std::uint64_t shown = sim.shown_step();
-    ImGuiListClipper clipper;
-    clipper.Begin(int(entries.size()));
-    while (clipper.Step()) {
-      for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
-        const sim::Decision& d = rec->decisions()[entries[std::size_t(row)]];
-        char text[192];
-        std::snprintf(text, sizeof text, "%7.2f s  %s##log%d", double(d.step) * rec->dt(),
-                      sim::describe(d).c_str(), row);
-        const bool current = d.step == shown;
-        if (ImGui::Selectable(text, current)) {
-          sim.scrub(d.step);
-          std::vector<sim::UnitId> ids{id};
-          if (d.has_other) ids.push_back(d.other);
-          sim.select(ids);
-          sim.set_focus(has_point(d) ? std::optional<Vec2>(d.point) : std::nullopt);
-        }
-        if (row == 0) state.probe.last_item("sim_log_first");
+    const ImVec2 origin = ImGui::GetCursorPos();
+    const float scroll = ImGui::GetScrollY(), view = ImGui::GetWindowHeight();
+    // Only the rows in view are drawn: the first whose bottom is below the top of the
+    // view, up to the first whose top is below its bottom.
+    const auto first =
+        std::size_t(std::upper_bound(log.top.begin(), log.top.end(), scroll) - log.top.begin());
+    const std::size_t rows = log.entries.size();
+    float widest = 0;
+    ImVec2 widest_lo{0, 0};
+    for (std::size_t row = first > 0 ? first - 1 : 0; row < rows && log.top[row] < scroll + view; ++row) {
+      const sim::Decision& d = rec->decisions()[log.entries[row]];
+      const float row_height = log.top[row + 1] - log.top[row] - style.ItemSpacing.y;
+      ImGui::SetCursorPos(ImVec2(origin.x, origin.y + log.top[row]));
+      const ImVec2 lo = ImGui::GetCursorScreenPos();
+      ImGui::PushID(int(row));
+      if (ImGui::Selectable("##log", d.step == shown, ImGuiSelectableFlags_AllowItemOverlap,
+                            ImVec2(width, row_height))) {
+        sim.scrub(d.step);
+        std::vector<sim::UnitId> ids{id};
+        if (d.has_other) ids.push_back(d.other);
+        sim.select(ids);
+        sim.set_focus(has_point(d) ? std::optional<Vec2>(d.point) : std::nullopt);
+      }
+      ImGui::PopID();
+      if (row == 0) state.probe.last_item("sim_log_first");
+      // The time right-aligned in its column, the text wrapped beside it.
+      const char* time = log.time[row].c_str();
+      const float time_width = ImGui::CalcTextSize(time).x;
+      ImGui::SetCursorScreenPos(ImVec2(lo.x + column - style.ItemSpacing.x - time_width, lo.y));
+      ImGui::TextUnformatted(time);
+      ImGui::SetCursorScreenPos(ImVec2(lo.x + column, lo.y));
+      ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + std::max(40.0f, width - column));
+      ImGui::TextUnformatted(log.text[row].c_str());
+      ImGui::PopTextWrapPos();
+      // The widest text drawn, for the window test: it must end inside the list.
+      const ImVec2 text_lo = ImGui::GetItemRectMin(), text_hi = ImGui::GetItemRectMax();
+      if (text_hi.x - text_lo.x > widest) {
+        widest = text_hi.x - text_lo.x;
+        widest_lo = text_lo;
       }
     }
+    if (widest > 0)
+      state.probe.rect("sim_log_widest", widest_lo.x, widest_lo.y, widest_lo.x + widest, widest_lo.y + line);
+    // The content's full height, so that the scroll bar spans every row.
+    ImGui::SetCursorPos(ImVec2(origin.x, origin.y + log.top.back()));
+    ImGui::Dummy(ImVec2(0, 0));
+    // Where the list's text may go (inside its padding and scroll bar).
+    const ImVec2 at = ImGui::GetWindowPos(), lo = ImGui::GetWindowContentRegionMin(),
+                 hi = ImGui::GetWindowContentRegionMax();
+    state.probe.rect("sim_log_list", at.x + lo.x, at.y + lo.y, at.x + hi.x, at.y + hi.y);
   }
   ImGui::EndChild();
   ImGui::TreePop();
@@ -313,7 +420,7 @@ bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
   return true;
 }
 
-void sim_panel(SimPlayer& sim, EditorState& state) {
+void sim_panel(SimPlayer& sim, EditorState& state, UnitLogLayout& log) {
   controls(sim, state);
   settings_section(state);
   if (!sim.active()) {
@@ -326,11 +433,11 @@ void sim_panel(SimPlayer& sim, EditorState& state) {
   if (sim.viewing_recording()) {
     recorded_figures(sim);
   } else {
-    figures(*sim.simulation(), sim.referee());
+    figures(sim);
   }
   stuck_units(sim, state);
   selected_units(sim);
-  unit_log(sim, state);
+  unit_log(sim, state, log);
 }
 
 }  // namespace pathscope::app

@@ -14,6 +14,7 @@
 #include <glm/geometric.hpp>
 
 #include "planner/scenario/scenario_validate.hpp"
+#include "planner/sim/stuck_detector.hpp"
 
 namespace pathscope::app {
 
@@ -322,6 +323,23 @@ const sim::StuckDetector* SimPlayer::stuck_detector() const {
   if (!sim_ || !recording_ || recording_->empty() || recording_->last_step() != sim_->step_count())
     return nullptr;
   return recording_->detector();
+}
+
+std::optional<std::vector<sim::UnitId>> SimPlayer::stuck_shown() const {
+  if (!recording_ || !recording_->has(shown_step())) return std::nullopt;
+  return recording_->stuck_at(shown_step());
+}
+
+Result<Scenario> SimPlayer::saved_game_shown() const {
+  if (!active()) return make_error(ErrorCode::Value, "", "no simulation is running (Play or Step it first)");
+  if (!view_) {
+    const sim::StuckDetector* detector = stuck_detector();
+    return detector ? sim::saved_game(*sim_, *detector) : sim::saved_game(*sim_);
+  }
+  // A recorded step: the run as it was then, made again from the recording.
+  auto resumed = recording_->resume(view_->frame.step);
+  if (!resumed) return resumed.error();
+  return sim::saved_game(**resumed);
 }
 
 void SimPlayer::set_focus(std::optional<Vec2> point) {

@@ -131,6 +131,17 @@ class SimPlayer {
   /// The stuck detector watching the simulation up to its current step (the recording's),
   /// or nullptr.
   const sim::StuckDetector* stuck_detector() const;
+  /// Units stuck at the step shown, by the stuck detector's one definition (flagged after
+  /// sim.stuck_seconds with less than sim.stuck_progress metres of progress towards their
+  /// order point, and no progress since: Recording::stuck_at): the number `pathscope
+  /// simulate` reports as stuck at that step. nullopt when the step shown was not recorded
+  /// (the recording stopped at its memory cap), so nobody watched it.
+  std::optional<std::vector<sim::UnitId>> stuck_shown() const;
+  /// The step shown as a saved game (Save Game As): the live step with the stuck
+  /// detector's tracks; a recorded step taken up again from the recording
+  /// (Recording::resume: the state hash recorded for it), whose stuck detector starts
+  /// afresh. An error when nothing is shown or the step cannot be taken up again.
+  Result<Scenario> saved_game_shown() const;
   /// The referee checking the live run since it was built, restored or taken up again
   /// (overlaps, tunnelling, units inside walls, goal errors: planner/sim/sim_referee.hpp).
   const sim::SimReferee& referee() const { return referee_; }

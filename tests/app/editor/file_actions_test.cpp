@@ -119,8 +119,9 @@ TEST_SUITE("files") {
     FileActions files;
     EditorState state;
     SimPlayer player;
-    files.set_game_source([&] { return player.simulation(); });
-    files.set_detector_source([&] { return player.stuck_detector(); });
+    files.set_game_source(
+        [&] { return player.active() ? std::optional<std::uint64_t>(player.shown_step()) : std::nullopt; },
+        [&] { return player.saved_game_shown(); });
     REQUIRE(files.load_path(state, source_path("maps/sim_bridge.json")));
     // No simulation yet: nothing to save, and the message says so.
     files.request_save_game(state);
@@ -167,6 +168,22 @@ TEST_SUITE("files") {
     CHECK_FALSE(files.save_game_as(state, dir.path / "no_such_folder" / "g.json"));
     CHECK(last_message(state, Severity::Error, "cannot save the game"));
     CHECK(last_message(state, Severity::Error, "g.json"));
+    // Scrubbed back to step 40 of 90: the game saved is step 40, the one on screen, and
+    // the message says so.
+    REQUIRE(player.scrub(40));
+    CHECK(files.game_step() == std::optional<std::uint64_t>(40));
+    const fs::path earlier = dir.path / "bridge_step40.json";
+    REQUIRE(files.save_game_as(state, earlier));
+    CHECK(last_message(state, Severity::Info, "saved game " + earlier.string() + " (step 40, 1.33 s)"));
+    const auto at40 = load_scenario(earlier);
+    REQUIRE(at40.ok());
+    Scenario bare = *at40;
+    bare.sim_state.clear();
+    sim::Simulation then(bare);
+    REQUIRE(then.restore_state(at40->sim_state).ok());
+    CHECK(then.step_count() == 40);
+    CHECK(then.state_hash() == player.recording()->hash(40));
+    CHECK(player.simulation()->step_count() == 90);  // the run itself is where it was
   }
 
   TEST_CASE("open_path of a broken file reports file and field and keeps the document") {

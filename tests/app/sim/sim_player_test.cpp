@@ -6,7 +6,9 @@
 
 #include "app/editor/tool.hpp"
 #include "app/editor/tools/tool_factories.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/sim_cases.hpp"
+#include "planner/sim/stuck_detector.hpp"
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
@@ -483,5 +485,64 @@ TEST_SUITE("sim_window") {
     player.update(state, 0.1);
     CHECK_FALSE(player.playing());
     CHECK(player.shown_step() == at);
+  }
+  TEST_CASE("stuck count: the window's is the stuck detector's, as simulate reports it, live and scrubbed") {
+    // The crowd at the gap, as in the issue: at step 757 the Simulation section, the stuck
+    // list and `pathscope simulate --steps 757` must give one number.
+    const auto loaded = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/maps/sim_crowd_gap.json");
+    REQUIRE(loaded.ok());
+    Rig rig(*loaded);
+    for (int i = 0; i < 757; ++i) REQUIRE(rig.player.step(rig.state));
+    // What `simulate` does: a detector observing after every step.
+    sim::Simulation fresh(rig.state.doc->scenario());
+    sim::StuckDetector detector(sim::stuck_params(fresh.scenario().sim));
+    std::vector<std::size_t> stuck_then{0};
+    for (int i = 0; i < 757; ++i) {
+      fresh.step();
+      detector.observe(fresh);
+      stuck_then.push_back(detector.stuck_now());
+    }
+    REQUIRE(fresh.state_hash() == rig.sim().state_hash());
+    REQUIRE(stuck_then[757] > 0);  // a case where the count matters
+    const auto live = rig.player.stuck_shown();
+    REQUIRE(live.has_value());
+    CHECK(live->size() == stuck_then[757]);
+    // Scrubbed: the count of the step shown, not of the live end.
+    for (std::uint64_t step : {200u, 450u, 600u}) {
+      CAPTURE(step);
+      REQUIRE(rig.player.scrub(step));
+      const auto shown = rig.player.stuck_shown();
+      REQUIRE(shown.has_value());
+      CHECK(shown->size() == stuck_then[step]);
+    }
+  }
+
+  TEST_CASE("save game of the step shown: a recorded step saves that step, the live one its detector too") {
+    const Scenario scenario = with_faction(sim::crossing_case(6));
+    Rig rig(scenario);
+    CHECK_FALSE(rig.player.saved_game_shown().ok());  // nothing shown
+    for (int i = 0; i < 160; ++i) REQUIRE(rig.player.step(rig.state));
+    const sim::Recording* rec = rig.player.recording();
+    REQUIRE(rec != nullptr);
+    // Restores a saved game and returns its simulation's step and hash.
+    const auto restored = [](const Scenario& game) {
+      Scenario bare = game;
+      bare.sim_state.clear();
+      sim::Simulation s(bare);
+      REQUIRE(s.restore_state(game.sim_state).ok());
+      return std::pair{s.step_count(), s.state_hash()};
+    };
+    REQUIRE(rig.player.scrub(118));
+    const auto scrubbed = rig.player.saved_game_shown();
+    REQUIRE(scrubbed.ok());
+    CHECK(restored(*scrubbed) == std::pair{std::uint64_t{118}, rec->hash(118)});
+    CHECK(scrubbed->sim_state.find("stuck_detector") == std::string::npos);
+    // Scrubbing changed nothing: the live run is still at its end.
+    CHECK(rig.sim().step_count() == 160);
+    REQUIRE(rig.player.scrub(160));
+    const auto live = rig.player.saved_game_shown();
+    REQUIRE(live.ok());
+    CHECK(restored(*live) == std::pair{std::uint64_t{160}, rig.sim().state_hash()});
+    CHECK(live->sim_state.find("stuck_detector") != std::string::npos);
   }
 }  // TEST_SUITE
