@@ -284,5 +284,11 @@ pathscope_cli_test(bench_sim_rvo2 0 "\"case\":\"circle_20\",\"units\":20,.*\"rvo
                    ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 5 --json --rvo2 ${DATA}/fake_rvo2.sh)
 pathscope_cli_test(bench_sim_bad_rvo2 1 "--rvo2: .*no_such_rvo2.* exited with status"
                    ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 1 --rvo2 ${DATA}/no_such_rvo2)
+# `bench sim --avoidance MODE` runs every case with seed 000's reactive avoidance, and says
+# what cooperation did (pair-steps per rule): a circle of 20 still all arrives, apart.
+pathscope_cli_test(bench_sim_avoidance 0 "\"case\":\"circle_20\",\"units\":20,.*\"hard_overlaps\":0,.*\"tunnelled\":0,.*\"arrived_pct\":100\\.0,\"at_goal_pct\":100\\.0,.*\"avoidance\":\"steering_arcs\",\"collisions_found\":[1-9][0-9]*,\"rule_pair_steps\":{\"[a-z_]+\":[0-9]+"
+                   ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 60 --json --avoidance steering_arcs)
+pathscope_cli_test(bench_sim_bad_avoidance 2 "--avoidance: .*not in \\{none,potential_field,steering_arcs\\}"
+                   ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 1 --avoidance magnets)
 pathscope_cli_test(bench_sim_funnel 0 "\"case\":\"funnel_6\",\"units\":6,.*\"hard_overlaps\":0"
                    ${PS} bench sim --circle 0 --crossing 0 --funnel 6 --random 0 --seconds 5 --json)

@@ -104,6 +104,8 @@ struct BenchSimOptions {
   bool no_detours = false;
   std::string write_cases;  ///< Folder to write each generated case to, as a scenario JSON.
   double density_cost = 0;  ///< SimSettings::density_cost of every case.
+  std::string avoidance =
+      "none";  ///< SimSettings::avoidance of every case: none, potential_field, steering_arcs.
   /// RVO2's circle driver (scripts/peers/rvo2_circle.cpp), run beside each circle case.
   std::string rvo2;
 };

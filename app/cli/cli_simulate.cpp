@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -492,6 +493,9 @@ int run_bench_sim(const BenchSimOptions& options) {
     if (options.no_passages) c.scenario.sim.passages = false;
     if (options.no_detours) c.scenario.sim.detours = false;
     c.scenario.sim.density_cost = options.density_cost;
+    c.scenario.sim.avoidance = options.avoidance == "potential_field" ? AvoidanceMode::PotentialField
+                               : options.avoidance == "steering_arcs" ? AvoidanceMode::SteeringArcs
+                                                                      : AvoidanceMode::None;
     if (!options.write_cases.empty()) {
       // The generated case as a scenario, for the window or `simulate` (same hashes).
       const std::filesystem::path out = std::filesystem::path(options.write_cases) / (c.name + ".json");
@@ -503,8 +507,16 @@ int run_bench_sim(const BenchSimOptions& options) {
     const double dt = c.scenario.sim.dt;
     sim::Simulation simulation(std::move(c.scenario));
     sim::SimReferee referee;
+    // What cooperation did: pair-steps handled by each rule (a remembered pair counts at
+    // every step it is listed).
+    std::map<std::string, std::uint64_t> rule_pair_steps;
     const RunFigures f =
-        run(simulation, referee, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true);
+        run(simulation, referee, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true, [&] {
+          for (const sim::Collision& col : simulation.collisions()) {
+            if (col.rule != sim::CooperationRule::None) ++rule_pair_steps[sim::to_string(col.rule)];
+          }
+          return false;
+        });
     std::optional<PeerFigures> rvo2;
     if (!options.rvo2.empty() && c.circle > 0) {
       rvo2.emplace();
@@ -540,6 +552,9 @@ int run_bench_sim(const BenchSimOptions& options) {
       j["goal_tolerance_m"] = goals.tolerance_m;
       j["seconds_to_arrive"] = f.seconds_to_arrive;
       j["repaths"] = k.repaths;
+      j["avoidance"] = options.avoidance;
+      j["collisions_found"] = k.collisions_found;
+      j["rule_pair_steps"] = rule_pair_steps;
       j["state_hash"] = hex(simulation.state_hash());
       if (rvo2) {
         j["rvo2_micros_per_unit_step"] = rvo2->micros_per_unit_step;
@@ -653,6 +668,8 @@ CliRunner add_bench_sim_options(CLI::App& command) {
                      "adds its us per unit-step and ours / its");
   command.add_flag("--no-detours", options->no_detours,
                    "held-up units keep their paths (no way round the units in their way)");
+  command.add_option("--avoidance", options->avoidance, "reactive avoidance of every case (seed 000)")
+      ->check(CLI::IsMember({"none", "potential_field", "steering_arcs"}));
   command
       .add_option("--density-cost", options->density_cost,
                   "collision density as extra path cost, this weight (0 = off)")
