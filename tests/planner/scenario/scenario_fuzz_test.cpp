@@ -22,34 +22,22 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/json_mutation.hpp"
 
 namespace pathscope {
 
 namespace {
 
-using Json = nlohmann::json;
-using Rng = std::mt19937_64;
+using test::collect;
+using test::Json;
+using test::other_type;
+using test::pick;
+using test::Rng;
 
 constexpr const char* kName = "fuzz.json";
 // Accepted worlds larger than this many cells are only read and written here: planning
 // on them is what the memory budgets and the scenario bounds are for, and takes seconds.
 constexpr double kMaxCellsRun = 1 << 18;
-
-std::size_t pick(Rng& rng, std::size_t n) {
-  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
-}
-
-void collect(const Json& j, const Json::json_pointer& at, std::vector<Json::json_pointer>& values,
-             std::vector<Json::json_pointer>& lists, std::vector<Json::json_pointer>& objects) {
-  values.push_back(at);
-  if (j.is_array()) {
-    lists.push_back(at);
-    for (std::size_t k = 0; k < j.size(); ++k) collect(j[k], at / k, values, lists, objects);
-  } else if (j.is_object()) {
-    objects.push_back(at);
-    for (const auto& [key, v] : j.items()) collect(v, at / key, values, lists, objects);
-  }
-}
 
 Json bad_number(Rng& rng, const Json& v) {
   const double d = v.is_number() ? v.get<double>() : 0;
@@ -71,17 +59,6 @@ Json bad_number(Rng& rng, const Json& v) {
     case 9: return 0.5;
     case 10: return 1e6;
     default: return -d;
-  }
-}
-
-Json other_type(Rng& rng) {
-  switch (pick(rng, 6)) {
-    case 0: return "x";
-    case 1: return Json::object();
-    case 2: return Json::array();
-    case 3: return nullptr;
-    case 4: return true;
-    default: return Json::array({1, 2});
   }
 }
 

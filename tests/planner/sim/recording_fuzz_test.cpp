@@ -26,19 +26,17 @@
 #include "planner/sim/recording.hpp"
 #include "planner/sim/recording_check.hpp"
 #include "planner/sim/simulation.hpp"
+#include "tests/json_mutation.hpp"
 
 namespace pathscope::sim {
 
 namespace {
 
-using Json = nlohmann::json;
-using Rng = std::mt19937_64;
+using test::Json;
+using test::pick;
+using test::Rng;
 
 constexpr const char* kName = "fuzz.psrec";
-
-std::size_t pick(Rng& rng, std::size_t n) {
-  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
-}
 
 // A recording of the bridge scenario: 240 steps, a keyframe every 16, a snapshot every second.
 const std::string& recorded_bytes() {

@@ -18,29 +18,16 @@
 
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/simulation.hpp"
+#include "tests/json_mutation.hpp"
 
 namespace pathscope::sim {
 
 namespace {
 
-using Json = nlohmann::json;
-using Rng = std::mt19937_64;
-
-std::size_t pick(Rng& rng, std::size_t n) {
-  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
-}
-
-// Every value's pointer, and every list's.
-void collect(const Json& j, const Json::json_pointer& at, std::vector<Json::json_pointer>& values,
-             std::vector<Json::json_pointer>& lists) {
-  values.push_back(at);
-  if (j.is_array()) {
-    lists.push_back(at);
-    for (std::size_t k = 0; k < j.size(); ++k) collect(j[k], at / k, values, lists);
-  } else if (j.is_object()) {
-    for (const auto& [key, v] : j.items()) collect(v, at / key, values, lists);
-  }
-}
+using test::Json;
+using test::other_type;
+using test::pick;
+using test::Rng;
 
 // A number a damaged or hand-edited file might hold instead of `v`.
 Json bad_number(Rng& rng, const Json& v) {
@@ -63,22 +50,10 @@ Json bad_number(Rng& rng, const Json& v) {
   }
 }
 
-// A value of another type.
-Json other_type(Rng& rng) {
-  switch (pick(rng, 6)) {
-    case 0: return "x";
-    case 1: return Json::object();
-    case 2: return Json::array();
-    case 3: return nullptr;
-    case 4: return true;
-    default: return Json::array({1, 2});
-  }
-}
-
 // One mutation of `state`, in place.
 void mutate(Rng& rng, Json& state) {
-  std::vector<Json::json_pointer> values, lists;
-  collect(state, Json::json_pointer(), values, lists);
+  std::vector<Json::json_pointer> values, lists, objects;
+  test::collect(state, Json::json_pointer(), values, lists, objects);
   if (values.size() < 2 || lists.empty()) return;  // nothing left to damage
   const std::size_t kind = pick(rng, 10);
   if (kind <= 4) {  // the most common damage: one number
