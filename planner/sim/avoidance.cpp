@@ -37,10 +37,16 @@ constexpr double kRightBias = 0.6;  // potential fields: share of the push that 
 // once (the strongest push per side of the unit, left and right, and straight ahead).
 Vec2 wall_push(const CostGrid& grid, std::uint16_t key, Vec2 p, Vec2 ahead, double range) {
   const double cs = grid.cell_size();
-  const int x0 = static_cast<int>(std::floor((p.x - range) / cs));
-  const int x1 = static_cast<int>(std::floor((p.x + range) / cs));
-  const int y0 = static_cast<int>(std::floor((p.y - range) / cs));
-  const int y1 = static_cast<int>(std::floor((p.y + range) / cs));
+  // The box of cells within reach, clipped to the grid and its ring of outside cells: the
+  // ring holds the nearest point of the outside on every side, and no cell beyond it can
+  // push harder than the ring cell it stands behind.
+  const auto clip = [](double v, int hi) {
+    return static_cast<int>(std::clamp(std::floor(v), -1.0, static_cast<double>(hi)));
+  };
+  const int x0 = clip((p.x - range) / cs, grid.width());
+  const int x1 = clip((p.x + range) / cs, grid.width());
+  const int y0 = clip((p.y - range) / cs, grid.height());
+  const int y1 = clip((p.y + range) / cs, grid.height());
   const Vec2 right{-ahead.y, ahead.x};
   Vec2 strongest[3] = {{0, 0}, {0, 0}, {0, 0}};  // from the left, from the right, head-on
   double weight[3] = {0, 0, 0};
@@ -129,8 +135,9 @@ void Simulation::avoid() {
       }
       // Walls near enough ahead push as well: a unit driven off its path by others is
       // not driven into a wall.
+      // Walls within half a second's travel push, never beyond what the unit senses.
       push += wall_push(world_->grid(u.movement_class), x.move_key, u.position, goal_dir,
-                        m.hard_radius + 0.5 * m.speed * kLookAhead);
+                        std::min(m.hard_radius + 0.5 * m.speed * kLookAhead, sense));
       if (glm::dot(push, push) < 1e-12) continue;
       dir = goal_dir + push * 1.5;
       const double len = glm::length(dir);

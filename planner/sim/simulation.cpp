@@ -750,6 +750,9 @@ namespace {
 
 // Across / length of a move below which a contact counts as head-on (turn right).
 constexpr double kHeadOn = 0.2;
+// Share of two units' hard radii within which one unit's move crossing another's counts
+// as passing through it (the referee counts from 0.9).
+constexpr double kCrossing = 0.95;
 
 // The first contact of a disc of radius r moving from p by `move` with a still disc at
 // q: t in [0, 1], or 2 if none (moving away, or not reaching it). Touching and moving
@@ -780,6 +783,9 @@ void Simulation::move_units() {
   //    other is dropped; meeting head-on it turns right, as traffic does). No unit hops
   //    over another between two steps (seed 002, Figure 3), and touching units flow
   //    round each other instead of locking.
+  //    A unit that has moved already this step is met on its move: the two moves are
+  //    taken as simultaneous straight lines (the referee's reading of a step), so two
+  //    fast units crossing do not pass through each other between their two positions.
   //  - Discrete check: units are tested where their moves end only: a move is made
   //    whole, and an overlap it ends in is left to prevention (seed 002: "they move the
   //    unit from point A to point B without considering what might be between"). A
@@ -801,6 +807,8 @@ void Simulation::move_units() {
   constexpr std::uint32_t kNobody = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t>& shover = impl_->shover;
   shover.assign(units_.size(), kNobody);
+  std::vector<std::uint8_t>& moved = impl_->moved;
+  moved.assign(units_.size(), 0);
   for (std::uint32_t i : order) {
     SimUnit& u = units_[i];
     UnitPrivate& x = impl_->extra[i];
@@ -860,6 +868,32 @@ void Simulation::move_units() {
       });
       return best;
     };
+    // The share s of a move such that s x move crosses no move made before it this
+    // step: 1 when none is crossed, else found by bisection.
+    // Crossing is passing well inside the other (kCrossing of the two radii) from apart;
+    // units touching as they go (a column) do not cross, and a settled unit being shoved
+    // is meant to be pressed into.
+    auto crosses = [&](Vec2 m) {
+      bool any = false;
+      impl_->hash.near(u.position, [&](std::uint32_t j) {
+        if (any || j == i || !moved[j] || shover[j] == i) return;  // a unit it shoves is pressed into
+        const SimUnit& o = units_[j];
+        const double r = kCrossing * (ri + impl_->motions[o.movement_class].hard_radius);
+        const Vec2 p0 = u.position - o.previous;
+        const Vec2 p1 = u.position + m - o.position;
+        any = glm::dot(p0, p0) >= r * r && distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r * r;
+      });
+      return any;
+    };
+    auto crossing_free_share = [&](std::uint32_t, Vec2 m) {
+      if (!crosses(m)) return 1.0;
+      double lo = 0, hi = 1;
+      for (int k = 0; k < 24; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        (crosses(m * mid) ? hi : lo) = mid;
+      }
+      return lo;
+    };
     if (length > 0) {
       if (set.continuous) {
         for (int iter = 0; iter < 3; ++iter) {
@@ -880,6 +914,12 @@ void Simulation::move_units() {
         Vec2 n;
         const double t = earliest(move, n);
         if (t <= 1) move *= std::max(0.0, t - 1e-9);
+        // Clear of where the others stand is not enough against those that moved this
+        // step: taken as simultaneous straight lines (the referee's reading of a step),
+        // a fast unit may cross another's move between their two positions. Then the
+        // move is cut back to the longest part that crosses none (standing still does
+        // not: each of those moves was checked against where this unit stands).
+        move *= crossing_free_share(i, move);
         // A slide must not take the unit into the static world where its own move would not.
         const CostGrid& g = world_->grid(u.movement_class);
         if (move != x.next.position - u.position &&
@@ -909,6 +949,7 @@ void Simulation::move_units() {
       if (u.yield == Yield::MoveAside || u.yield == Yield::Return) u.yield_until = 0;  // give the yield up
     }
     u.previous = u.position;
+    moved[i] = 1;
     u.position = next.position;
     u.heading = next.heading;
     u.speed = next.speed;
