@@ -1,0 +1,295 @@
+// Recordings' decision log: what each unit decided and why, read from the simulation
+// step by step (log_changes), its bytes in the file, and its descriptions.
+
+#include <cmath>
+#include <numbers>
+
+#include <glm/geometric.hpp>
+
+#include "planner/sim/recording.hpp"
+#include "planner/sim/recording_codec.hpp"
+
+namespace pathscope::sim {
+
+using namespace recording_detail;
+
+namespace {
+
+double path_length(const std::vector<Vec2>& path) {
+  double len = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) len += glm::length(path[i] - path[i - 1]);
+  return len;
+}
+
+}  // namespace
+
+namespace recording_detail {
+
+// The decisions' bytes in the file: a fixed order of fields per entry.
+void write_decisions(std::span<const Decision> decisions, std::string& out) {
+  Writer w(out);
+  for (const Decision& d : decisions) {
+    w.varint(d.step);
+    w.varint(d.unit.index);
+    w.varint(d.unit.generation);
+    w.varint(d.who);
+    w.byte(static_cast<std::uint8_t>(d.kind));
+    w.byte(d.from);
+    w.byte(d.to);
+    w.byte(d.flags);
+    w.byte(d.has_other ? 1 : 0);
+    w.varint(d.other.index);
+    w.varint(d.other.generation);
+    w.varint(d.whom);
+    w.varint(d.count);
+    w.raw(d.point.x);
+    w.raw(d.point.y);
+    w.raw(d.value);
+  }
+}
+
+// Reads the decisions' bytes; kDecisionsRead, or the byte offset of the damaged entry.
+std::size_t read_decisions(std::string_view bytes, std::vector<Decision>& out) {
+  Reader r(bytes.data(), bytes.size());
+  while (r.ok() && !r.done()) {
+    const std::size_t entry = r.offset();
+    Decision d;
+    d.step = r.varint();
+    d.unit.index = r.u32();
+    d.unit.generation = r.u32();
+    d.who = r.u32();
+    const std::uint8_t kind = r.byte();
+    if (kind > static_cast<std::uint8_t>(DecisionKind::Unstuck)) return entry;
+    d.kind = static_cast<DecisionKind>(kind);
+    d.from = r.byte();
+    d.to = r.byte();
+    d.flags = r.byte();
+    d.has_other = r.byte() != 0;
+    d.other.index = r.u32();
+    d.other.generation = r.u32();
+    d.whom = r.u32();
+    d.count = r.u32();
+    d.point.x = r.raw();
+    d.point.y = r.raw();
+    d.value = r.raw();
+    if (!r.ok()) return entry;
+    out.push_back(d);
+  }
+  return kDecisionsRead;
+}
+
+}  // namespace recording_detail
+
+const char* to_string(DecisionKind kind) {
+  switch (kind) {
+    case DecisionKind::Appeared: return "appeared";
+    case DecisionKind::Removed: return "removed";
+    case DecisionKind::State: return "state";
+    case DecisionKind::PathRequested: return "path_requested";
+    case DecisionKind::PathFound: return "path_found";
+    case DecisionKind::PathFailed: return "path_failed";
+    case DecisionKind::PathChanged: return "path_changed";
+    case DecisionKind::Collision: return "collision";
+    case DecisionKind::Yield: return "yield";
+    case DecisionKind::BridgeWait: return "bridge_wait";
+    case DecisionKind::PassageWait: return "passage_wait";
+    case DecisionKind::Avoided: return "avoided";
+    case DecisionKind::Pushed: return "pushed";
+    case DecisionKind::Arrived: return "arrived";
+    case DecisionKind::Stuck: return "stuck";
+    case DecisionKind::Unstuck: return "unstuck";
+  }
+  return "?";
+}
+
+std::string describe(const Decision& d) {
+  const auto state = [](std::uint8_t s) { return to_string(static_cast<MoveState>(s)); };
+  switch (d.kind) {
+    case DecisionKind::Appeared:
+      return fmt("appeared at (%.2f, %.2f), %s", d.point.x, d.point.y, state(d.to));
+    case DecisionKind::Removed: return "removed";
+    case DecisionKind::State: return fmt("%s -> %s", state(d.from), state(d.to));
+    case DecisionKind::PathRequested:
+      return d.from == static_cast<std::uint8_t>(MoveState::Moving) ||
+                     d.from == static_cast<std::uint8_t>(MoveState::IncrementWaypoint)
+                 ? fmt("asks for a new path (re-path) to (%.2f, %.2f)", d.point.x, d.point.y)
+                 : fmt("asks for a path to (%.2f, %.2f)", d.point.x, d.point.y);
+    case DecisionKind::PathFound:
+      return fmt("path of %.2f m (%u points) to (%.2f, %.2f)", d.value, d.count, d.point.x, d.point.y);
+    case DecisionKind::PathFailed: return fmt("no path to (%.2f, %.2f): it stands", d.point.x, d.point.y);
+    case DecisionKind::PathChanged:
+      return fmt("path changed: %.2f m (%u points) to (%.2f, %.2f)", d.value, d.count, d.point.x, d.point.y);
+    case DecisionKind::Collision: {
+      const auto rule = static_cast<CooperationRule>(d.to);
+      const auto cstate = static_cast<CollisionState>(d.flags >> kDecisionStateShift & 3);
+      return fmt("%s %s collision with unit %u: %s, %s (%s)",
+                 d.flags & kDecisionImmediate ? "immediate" : "future",
+                 d.flags & kDecisionHard ? "hard" : "soft", d.whom, to_string(rule), to_string(cstate),
+                 d.flags & kDecisionDecides ? "it decides" : "the other decides");
+    }
+    case DecisionKind::Yield: {
+      std::string s =
+          fmt("yield %s -> %s", to_string(static_cast<Yield>(d.from)), to_string(static_cast<Yield>(d.to)));
+      if (d.has_other) s += fmt(" for unit %u", d.whom);
+      const auto y = static_cast<Yield>(d.to);
+      if (y == Yield::MoveAside || y == Yield::Detour || y == Yield::Return)
+        s += fmt(", to (%.2f, %.2f)", d.point.x, d.point.y);
+      return s;
+    }
+    case DecisionKind::BridgeWait:
+      return d.to ? "waits before a bridge another platoon holds" : "no longer waits before the bridge";
+    case DecisionKind::PassageWait:
+      return d.to ? "waits before a narrow passage units come through the other way"
+                  : "no longer waits before the passage";
+    case DecisionKind::Avoided:
+      return fmt("avoidance turns it %.1f deg off its path", d.value * 180 / std::numbers::pi);
+    case DecisionKind::Pushed: return fmt("collision prevention pushes it %.3f m", d.value);
+    case DecisionKind::Arrived: return fmt("arrived at (%.2f, %.2f)", d.point.x, d.point.y);
+    case DecisionKind::Stuck: return fmt("flagged stuck: no progress for %.1f s", d.value);
+    case DecisionKind::Unstuck: return "made progress again: no longer stuck";
+  }
+  return "?";
+}
+
+void Recording::log_changes(const Simulation& simulation) {
+  const std::uint64_t step = simulation.step_count();
+  const auto slots = simulation.slots();
+  const bool first = empty();
+  avoiding_.resize(slots.size(), 0);
+  pushing_.resize(slots.size(), 0);
+  const SimUnit blank;
+  for (const SimUnit& u : slots) {
+    const SimUnit& was = u.id.index < base_.size() ? base_[u.id.index] : blank;
+    Decision d;
+    d.step = step;
+    d.unit = u.id;
+    d.who = u.scenario_id;
+    auto add = [&](DecisionKind kind) {
+      Decision e = d;
+      e.kind = kind;
+      decisions_.push_back(e);
+      return &decisions_.back();
+    };
+    const Vec2 target = u.order_point < u.order.points.size() ? u.order.points[u.order_point] : u.position;
+    if (!u.alive) {
+      if (was.alive && was.id.generation == u.id.generation) add(DecisionKind::Removed);
+      continue;
+    }
+    if (first || !was.alive || was.id.generation != u.id.generation) {
+      Decision* e = add(DecisionKind::Appeared);
+      e->to = static_cast<std::uint8_t>(u.state);
+      e->point = u.position;
+      if (first) continue;
+    }
+    const bool path_changed = path_changed_[u.id.index] != 0;
+    if (was.state != u.state) {
+      if (u.state == MoveState::WaitingForPath) {
+        Decision* e = add(DecisionKind::PathRequested);
+        e->from = static_cast<std::uint8_t>(was.state);
+        e->point = target;
+      } else if (u.state == MoveState::Failed) {
+        add(DecisionKind::PathFailed)->point = target;
+      } else if (!(was.state == MoveState::WaitingForPath && path_changed)) {
+        Decision* e = add(DecisionKind::State);
+        e->from = static_cast<std::uint8_t>(was.state);
+        e->to = static_cast<std::uint8_t>(u.state);
+      }
+    }
+    if (path_changed && !u.path.empty()) {
+      Decision* e =
+          add(was.state == MoveState::WaitingForPath ? DecisionKind::PathFound : DecisionKind::PathChanged);
+      e->value = path_length(u.path);
+      e->count = static_cast<std::uint32_t>(u.path.size());
+      e->point = u.path.back();
+    }
+    if (was.yield != u.yield || (u.yield != Yield::None && !(was.yield_to == u.yield_to))) {
+      Decision* e = add(DecisionKind::Yield);
+      e->from = static_cast<std::uint8_t>(was.yield);
+      e->to = static_cast<std::uint8_t>(u.yield);
+      if (u.yield != Yield::None) {
+        if (const SimUnit* other = simulation.unit(u.yield_to)) {
+          e->has_other = true;
+          e->other = u.yield_to;
+          e->whom = other->scenario_id;
+        }
+      }
+      e->point = u.yield == Yield::Return ? u.home : u.aside;
+    }
+    if (was.bridge_wait != u.bridge_wait) add(DecisionKind::BridgeWait)->to = u.bridge_wait ? 1 : 0;
+    if (was.passage_wait != u.passage_wait) add(DecisionKind::PassageWait)->to = u.passage_wait ? 1 : 0;
+    const bool avoiding = std::abs(u.steered) > 1e-3;
+    if (avoiding && !avoiding_[u.id.index]) add(DecisionKind::Avoided)->value = u.steered;
+    avoiding_[u.id.index] = avoiding;
+    const double push = glm::length(u.pushed);
+    const bool pushing = push > 1e-4;
+    if (pushing && !pushing_[u.id.index]) add(DecisionKind::Pushed)->value = push;
+    pushing_[u.id.index] = pushing;
+    if (u.arrived && !was.arrived) add(DecisionKind::Arrived)->point = u.position;
+  }
+  // Collisions: each pair when found, and again when its rule or state changes.
+  std::unordered_map<std::uint64_t, std::uint16_t> contacts;
+  for (const Collision& c : simulation.collisions()) {
+    const std::uint64_t key = pair_key(c.a, c.b);
+    const auto code =
+        static_cast<std::uint16_t>(static_cast<int>(c.rule) << 8 | static_cast<int>(c.state) << 2 |
+                                   (c.hard ? 1 : 0) | (c.immediate ? 2 : 0));
+    if (!contacts.emplace(key, code).second) continue;
+    const auto it = contacts_.find(key);
+    if (it != contacts_.end() && it->second == code) continue;
+    const SimUnit* a = simulation.unit(c.a);
+    const SimUnit* b = simulation.unit(c.b);
+    if (!a || !b) continue;
+    for (int side = 0; side < 2; ++side) {
+      const SimUnit& me = side == 0 ? *a : *b;
+      const SimUnit& other = side == 0 ? *b : *a;
+      Decision d;
+      d.step = step;
+      d.unit = me.id;
+      d.who = me.scenario_id;
+      d.kind = DecisionKind::Collision;
+      d.to = static_cast<std::uint8_t>(c.rule);
+      d.flags = static_cast<std::uint8_t>(
+          (c.hard ? kDecisionHard : 0) | (c.immediate ? kDecisionImmediate : 0) |
+          (side == 0 ? kDecisionDecides : 0) | static_cast<int>(c.state) << kDecisionStateShift);
+      d.has_other = true;
+      d.other = other.id;
+      d.whom = other.scenario_id;
+      d.point = c.point;
+      d.value = c.time;
+      decisions_.push_back(d);
+    }
+  }
+  contacts_ = std::move(contacts);
+  // Stuck flags the detector raised at this step.
+  if (detector_) {
+    const auto events = detector_->events();
+    for (std::size_t i = stuck_seen_; i < events.size(); ++i) {
+      const StuckEvent& e = events[i];
+      Decision d;
+      d.step = step;
+      d.unit = e.id;
+      d.who = e.unit;
+      d.kind = DecisionKind::Stuck;
+      d.point = e.position;
+      d.value = e.time - e.since;
+      decisions_.push_back(d);
+      stuck_.push_back({step, e.id, e.unit, e.time, e.since, RecordedStuck::kStillStuck, describe(e)});
+    }
+    stuck_seen_ = events.size();
+    // Flags whose unit made progress again.
+    for (std::size_t i = stuck_watched_from_; i < stuck_.size(); ++i) {
+      RecordedStuck& r = stuck_[i];
+      if (r.until != RecordedStuck::kStillStuck || r.step == step || detector_->is_stuck(r.unit)) continue;
+      r.until = step;
+      Decision d;
+      d.step = step;
+      d.unit = r.unit;
+      d.who = r.who;
+      d.kind = DecisionKind::Unstuck;
+      if (const SimUnit* u = simulation.unit(r.unit)) d.point = u->position;
+      decisions_.push_back(d);
+    }
+  }
+}
+
+}  // namespace pathscope::sim
