@@ -9,7 +9,6 @@ namespace pathscope::sim::recording_detail {
 
 namespace {
 
-
 // Field groups of a slot in a frame.
 enum Group : std::uint8_t {
   kPosition = 1,      // position
@@ -94,7 +93,6 @@ bool same_vec(Vec2 a, Vec2 b) { return same_doubles(a.x, b.x) && same_doubles(a.
 bool same_path(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same_vec);
 }
-
 
 std::vector<Vec2> positions(const std::vector<SimUnit>& units) {
   std::vector<Vec2> out(units.size());
@@ -328,7 +326,6 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
   }
   return r.ok() && r.done();
 }
-
 
 // The first value of decoded units that no simulation makes (a number that is not
 // finite), named as "units[3].position"; "" when there is none.

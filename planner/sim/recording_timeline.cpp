@@ -2,9 +2,9 @@
 // flags at a step, a run taken up again from the snapshot before a step, and recording
 // taken up again after a step (truncate_after).
 
+#include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/recording.hpp"
 #include "planner/sim/recording_codec.hpp"
-#include "planner/scenario/scenario_io.hpp"
 
 namespace pathscope::sim {
 
