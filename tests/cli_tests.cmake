@@ -19,7 +19,15 @@ function(pathscope_cli_test name exit regex)
 endfunction()
 
 pathscope_cli_test(solve_default 0 "query 0.*found" ${PS} solve maps/default.json)
-pathscope_cli_test(solve_json 0 "\"status\":\"found\".*\"micros\"" ${PS} solve maps/default.json --json --query 0)
+pathscope_cli_test(solve_json 0 "\"status\":\"found\".*\"micros\".*\"points\":\\[\\[[0-9.]+,[0-9.]+\\]" ${PS} solve maps/default.json --json --query 0)
+# `pathscope verify`: the path referee on every query (planner/referee/): grid A*'s paths on
+# maps/default.json cost what it reports and are legal; JSON has the fields; a bad planner
+# name is bad usage.
+pathscope_cli_test(verify_default 0 "query 0 .*astar +found +reported [0-9.]+ +referee [0-9.]+ +legal +ratio 1\\.0000 +ok.*paths refereed: 0 costs disagree \\(tolerance 1e-06 relative\\), 0 illegal"
+                   ${PS} verify maps/default.json --planner astar)
+pathscope_cli_test(verify_json 0 "\"planner\":\"quadtree\".*\"reported_cost\":[0-9.]+,\"referee_cost\":[0-9.]+.*\"legal\":true"
+                   ${PS} verify maps/default.json --planner quadtree --json)
+pathscope_cli_test(verify_unknown_planner 2 "unknown planner \"nope\"" ${PS} verify maps/default.json --planner nope)
 pathscope_cli_test(solve_bad_syntax 1 "bad_syntax.json:3:[0-9]+: syntax error" ${PS} solve ${DATA}/bad_syntax.json)
 pathscope_cli_test(solve_self_intersecting 1 "features\\[0\\]\\.points: self-intersecting" ${PS} solve ${DATA}/bad_self_intersecting.json)
 pathscope_cli_test(solve_missing_file 1 "no_such_file.json" ${PS} solve ${DATA}/no_such_file.json)

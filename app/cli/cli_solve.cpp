@@ -115,6 +115,10 @@ int run_solve(const SolveOptions& options) {
       j["expansions"] = r.stats.expansions;
       j["micros"] = std::round(micros * 10) / 10;
       j["stats"] = stats_json(r.stats);
+      // The path itself, so that anyone can check its cost (pathscope verify does).
+      nlohmann::ordered_json points = nlohmann::ordered_json::array();
+      for (const Vec2& p : r.points) points.push_back({p.x, p.y});
+      j["points"] = points;
       if (q.expected_length) j["expected_length"] = *q.expected_length;
       if (!check.empty()) j["check"] = check;
       if (!r.message.empty()) j["message"] = r.message;

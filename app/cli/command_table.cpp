@@ -7,23 +7,15 @@ namespace pathscope::app {
 
 std::span<const CliCommand> cli_commands() {
   static const CliCommand kCommands[] = {
-      kWindowCommand,
-      kOpenCommand,
-      kSolveCommand,
-      kMovingAiCommand,
-      kSimulateCommand,
-      kCheckCommand,
-      kCheckRecordingCommand,
-      kConvertCommand,
-      kRenderCommand,
-      kEditBenchCommand,
-      {"bench", "benchmarks that print the figures of docs/benchmarks"},
-      kBenchWorldCommand,
-      kBenchQuadtreeCommand,
-      kBenchVisgraphCommand,
-      kBenchGridCommand,
-      kBenchSimCommand,
-      kBenchTacticalCommand,
+      kWindowCommand,        kOpenCommand,
+      kSolveCommand,         kVerifyCommand,
+      kMovingAiCommand,      kSimulateCommand,
+      kCheckCommand,         kCheckRecordingCommand,
+      kConvertCommand,       kRenderCommand,
+      kEditBenchCommand,     {"bench", "benchmarks that print the figures of docs/benchmarks"},
+      kBenchWorldCommand,    kBenchQuadtreeCommand,
+      kBenchVisgraphCommand, kBenchGridCommand,
+      kBenchSimCommand,      kBenchTacticalCommand,
   };
   return kCommands;
 }

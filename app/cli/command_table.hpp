@@ -42,6 +42,7 @@ std::span<const CliCommand> cli_commands();
 extern const CliCommand kWindowCommand;          ///< `pathscope [FILE]` (cli_open.cpp).
 extern const CliCommand kOpenCommand;            ///< `pathscope open` (cli_open.cpp).
 extern const CliCommand kSolveCommand;           ///< `pathscope solve` (cli_solve.cpp).
+extern const CliCommand kVerifyCommand;          ///< `pathscope verify` (cli_verify.cpp).
 extern const CliCommand kMovingAiCommand;        ///< `pathscope movingai` (cli_movingai.cpp).
 extern const CliCommand kSimulateCommand;        ///< `pathscope simulate` (cli_simulate.cpp).
 extern const CliCommand kCheckCommand;           ///< `pathscope check` (cli_check.cpp).

@@ -6,6 +6,7 @@
 // defined in planner/registry/planner_list.cpp, the one place that knows every family.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -48,6 +49,29 @@ struct QueryContext {
   ParamValues params;  ///< In the order of PlannerInfo::params.
 };
 
+/// What a planner's reported `cost` measures, for the path referee (planner/referee/).
+enum class CostModel : std::uint8_t {
+  /// The world's cost model: each metre of the path times the multiplier of the cell it
+  /// runs through (roads and bridges as rasterised). The referee recomputes it exactly.
+  Terrain,
+  /// Another model (RefereeSpec::note says which and why); the referee reports its own
+  /// terrain cost beside it but does not compare.
+  Other,
+};
+
+/// How the path referee checks a planner's answers, declared with the planner.
+struct RefereeSpec {
+  CostModel cost = CostModel::Terrain;
+  /// The cost is that of the path with every point moved to its cell's centre (moves
+  /// between cell centres, as the grid planners count them), not of the polyline itself.
+  bool cell_centres = false;
+  /// Index in PlannerInfo::params of the parameter holding the metres the path keeps from
+  /// obstacles (-1 there: the class's radius); -1: none, the path may touch them.
+  int radius_param = -1;
+  /// With CostModel::Other: what the cost means and why the referee does not compare it.
+  std::string note;
+};
+
 /// One registered planner.
 struct PlannerInfo {
   std::string name;     ///< Registry name, e.g. "astar".
@@ -59,6 +83,8 @@ struct PlannerInfo {
   std::vector<ParamSpec> params;
   /// Creates a planner for a context; it answers many queries.
   std::function<std::unique_ptr<Planner>(const QueryContext&)> create;
+  /// How the path referee checks its answers (cost model, clearance).
+  RefereeSpec referee{};
 };
 
 /// All planners, in a fixed order (defined in planner/registry/planner_list.cpp).

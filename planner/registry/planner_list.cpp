@@ -79,6 +79,32 @@ void plan_with_knowledge(std::vector<PlannerInfo>& registry) {
   }
 }
 
+// How the path referee (planner/referee/) checks each planner: the grid family counts
+// moves between cell centres (and so does the hybrid, whose legs are grid paths); the
+// visibility graph and the hybrid keep the radius their parameter names; the costs of the
+// visibility graph and the tactical planner are in models of their own.
+void declare_referee(std::vector<PlannerInfo>& registry) {
+  for (PlannerInfo& info : registry) {
+    RefereeSpec& spec = info.referee;
+    if (info.family == "grid") spec.cell_centres = true;
+    if (info.name == "hybrid") {
+      spec.cell_centres = true;
+      spec.radius_param = 0;
+    } else if (info.name == "visgraph") {
+      spec.radius_param = 2;
+      spec.cost = CostModel::Other;
+      spec.note =
+          "features weighed by their exact shapes relative to the ground, tile terrain not weighed, road "
+          "legs "
+          "divided by the road's factor";
+    } else if (info.name == "tactical") {
+      spec.cost = CostModel::Other;
+      spec.note =
+          "threat-weighted travel (seed 001's exposure model: c1 outside threats, c2 inside, 0 in allies)";
+    }
+  }
+}
+
 // Grid planners report costs in metres of terrain-weighted travel: each move's length
 // times the mean multiplier of the two cells it joins.
 constexpr const char* kGridCostUnits = "metres of terrain-weighted travel";
@@ -274,6 +300,7 @@ std::vector<PlannerInfo> make_registry() {
         p.snap_cells = int(std::lround(c.params.at(4)));
         return std::make_unique<HybridPlanner>(c.world, c.movement_class, p, "hybrid");
       }});
+  declare_referee(r);
   plan_with_knowledge(r);
   return r;
 }
