@@ -75,7 +75,7 @@ pathscope_cli_test(open_positional_two_files 2 "not expected" ${PS} maps/default
 # The full ground truth (25,587 problems) for grid A* and JPS: release build only.
 # COST (about their seconds) starts the long runs first, so the short tests fill the
 # other core around them.
-foreach(planner astar jps)
+foreach(planner astar jps jps_block jps_plus)
   pathscope_cli_test(movingai_full_${planner} 0 "25587 queries, 0 mismatches" ${PS} movingai ${BENCH} --planner ${planner})
   set_tests_properties(cli.movingai_full_${planner} PROPERTIES LABELS slow COST 100)
 endforeach()

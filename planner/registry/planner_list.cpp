@@ -8,6 +8,8 @@
 #include "planner/grid/grid_astar.hpp"
 #include "planner/grid/grid_bidirectional.hpp"
 #include "planner/grid/grid_jps.hpp"
+#include "planner/grid/grid_jps_block.hpp"
+#include "planner/grid/grid_jps_plus.hpp"
 #include "planner/hybrid/hybrid_planner.hpp"
 #include "planner/quadtree/quadtree_planner.hpp"
 #include "planner/tactical/tactical_planner.hpp"
@@ -160,6 +162,26 @@ std::vector<PlannerInfo> make_registry() {
       {},
       [](const QueryContext& c) { return std::make_unique<GridJps>(c.world, c.movement_class, "jps"); }});
   r.push_back(PlannerInfo{
+  r.push_back(PlannerInfo{"jps_block",
+                          "grid",
+                          "JPS (block-based): jumps read 56 cells per word, diagonals hand on what their "
+                          "scans find (optimal; uniform costs, else use astar)",
+                          true,
+                          kGridCostUnits,
+                          {},
+                          [](const QueryContext& c) {
+                            return std::make_unique<GridJpsBlock>(c.world, c.movement_class, "jps_block");
+                          }});
+  r.push_back(PlannerInfo{"jps_plus",
+                          "grid",
+                          "JPS+ (preprocessed): jump distances per cell and direction, kept up to date with "
+                          "edits (optimal; uniform costs, else use astar)",
+                          true,
+                          kGridCostUnits,
+                          {},
+                          [](const QueryContext& c) {
+                            return std::make_unique<GridJpsPlus>(c.world, c.movement_class, "jps_plus");
+                          }});
       "quadtree",
       "quadtree",
       "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)",

@@ -1,0 +1,95 @@
+// Block-based jump point search on a uniform-cost grid with no corner cutting.
+//
+// Source: D. Harabor and A. Grastien, "Improving Jump Point Search" (ICAPS 2014), section
+// 4 (block-based symmetry breaking: jumps read many cells per machine word) and its
+// JPS2 variant, where a diagonal jump does not stop at the cells from which a straight
+// jump found something: the jump points found there are successors of the node being
+// expanded, and the diagonal goes on. The rules for this movement model (no corner
+// cutting) are those of grid_jps.cpp ("Online Graph Pruning for Pathfinding on Grid
+// Maps", AAAI 2011, sections 3 and 4, re-derived):
+//
+// Pruning (successor_dirs in grid_jump_search.hpp). A node x reached from p:
+//   - Straight arrival, moving east into x: (x+1, y) is natural; (x, y-1) is FORCED when
+//     (x-1, y-1) is blocked and (x, y-1) passable (else p reaches it by a diagonal for
+//     sqrt 2 < 2), and with it (x+1, y-1) when that diagonal is legal; row y+1 alike.
+//     Every other neighbour is pruned.
+//   - Diagonal arrival (dx, dy): the move needed (x-dx, y) and (x, y-dy) passable, so
+//     every neighbour but (x+dx, y), (x, y+dy) and (x+dx, y+dy) is reached as cheaply
+//     another way: no forced neighbours without corner cutting. Only the start and the
+//     goal are ever nodes reached diagonally here.
+// Straight jumps (JpsBitGrid::jump_straight): stop on the goal, on a cell with a forced
+// neighbour (bit x of the row above or below set while bit x-1 is not) or before a
+// blocked cell; one unaligned 64-bit load per row tests 56 cells, std::countr_zero finds
+// the first stop, and the four orientations of the bits make every direction a scan east.
+// Diagonal jumps: step while the diagonal move is legal; at each step t (after k
+// diagonal moves) run both straight block scans along the component directions. A
+// jump point they find at s further cells is a successor at cost k sqrt 2 + s, its
+// last move straight (so the pruning above applies to it). This is exactly what
+// expanding t would generate (its natural successors under a diagonal arrival are those
+// two scans and the next diagonal step), at the g t has through this jump; if t has a
+// cheaper way in, that way reaches the same jump points for less and A* keeps the
+// cheaper. The goal on the diagonal ends the jump. Every jump has the shape k diagonal
+// moves then s straight ones, its cost is its octile length, so the octile heuristic is
+// consistent on the jump graph and no node is reopened.
+//
+// Trace: Scan events for the diagonal (origin to last cell) and for every straight scan
+// with at least one cell (from its turning point to the last cell read).
+
+#include "planner/grid/grid_jps_block.hpp"
+
+namespace pathscope {
+
+GridJpsBlock::GridJpsBlock(const PlanningWorld& world, std::size_t movement_class, std::string name)
+    : JumpPointSearch<GridJpsBlock>(world, movement_class, std::move(name)) {}
+
+bool GridJpsBlock::prepare() {
+  // The bits are made again at the first query after a world update.
+  if (world_.revision() != bits_revision_) {
+    grids_.clear();
+    bits_revision_ = world_.revision();
+  }
+  std::unique_ptr<JpsBitGrid>& bits = grids_[key_];
+  if (!bits) bits = std::make_unique<JpsBitGrid>(grid_, key_);
+  bits_ = bits.get();
+  return true;
+}
+
+template <class Push, class Scan>
+void GridJpsBlock::jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const {
+  const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
+  const int dx = kDirDx[dir], dy = kDirDy[dir];
+  const JpsBitGrid& b = *bits_;
+  if (dx == 0 || dy == 0) {
+    const JpsBitGrid::Jump j = b.jump_straight(dir, c.x, c.y, gx, gy);
+    const glm::ivec2 end{c.x + dx * j.steps, c.y + dy * j.steps};
+    if (j.steps > 0) scan(c, end);
+    if (j.found) push(JumpSuccessor{end, double(j.steps), std::uint8_t(dir)});
+    return;
+  }
+  const int h_dir = dir_of(dx, 0), v_dir = dir_of(0, dy);
+  int x = c.x, y = c.y, k = 0;
+  while (b.passable(x + dx, y) && b.passable(x, y + dy) && b.passable(x + dx, y + dy)) {
+    x += dx;
+    y += dy;
+    ++k;
+    const double diagonal = kSqrt2 * double(k);
+    if (x == gx && y == gy) {
+      scan(c, glm::ivec2{x, y});
+      push(JumpSuccessor{{x, y}, diagonal, std::uint8_t(dir)});
+      return;
+    }
+    const JpsBitGrid::Jump h = b.jump_straight(h_dir, x, y, gx, gy);
+    if (h.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x + dx * h.steps, y});
+    if (h.found) push(JumpSuccessor{{x + dx * h.steps, y}, diagonal + double(h.steps), std::uint8_t(h_dir)});
+    const JpsBitGrid::Jump v = b.jump_straight(v_dir, x, y, gx, gy);
+    if (v.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x, y + dy * v.steps});
+    if (v.found) push(JumpSuccessor{{x, y + dy * v.steps}, diagonal + double(v.steps), std::uint8_t(v_dir)});
+  }
+  if (k > 0) scan(c, glm::ivec2{x, y});
+}
+
+GridJpsBlock::~GridJpsBlock() = default;
+
+template class JumpPointSearch<GridJpsBlock>;
+
+}  // namespace pathscope

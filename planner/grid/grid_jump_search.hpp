@@ -1,0 +1,333 @@
+#pragma once
+
+// The search loop shared by the jump point planners whose diagonal jumps do not stop on
+// their turning points (`jps_block`, `jps_plus`): A* over jump points, where one jump may
+// go diagonally and then straight, so a successor is reached from its parent by k
+// diagonal moves followed by s straight ones (cost k sqrt 2 + s, its octile distance).
+// Notes on the pruning rules and on why the turning points need not be nodes are at the
+// top of grid_jps_block.cpp.
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/core/open_list.hpp"
+#include "planner/grid/grid_dependency.hpp"
+#include "planner/grid/grid_jps.hpp"
+#include "planner/grid/grid_search_base.hpp"
+
+namespace pathscope {
+
+/// A jump point found from an expanded node: where it is, what the jump cost (cells,
+/// unweighted) and the direction of its last move (straight, or diagonal for the goal).
+struct JumpSuccessor {
+  glm::ivec2 cell{0, 0};
+  double cost = 0;
+  std::uint8_t arrive_dir = 0;
+};
+
+/// Per cell: the jump point it was reached from; read only for cells the current search
+/// reached. In pages of 1,024 cells allocated when first written, as the search state.
+class JumpParentPages {
+ public:
+  /// Room for `cells` cells; no page allocated yet.
+  explicit JumpParentPages(std::size_t cells) : pages_((cells + kPageCells - 1) / kPageCells) {}
+  /// The parent of a cell written in this search.
+  NodeId operator[](NodeId cell) const { return pages_[cell / kPageCells][cell % kPageCells]; }
+  /// Sets the parent of `cell`, allocating its page on first use.
+  void set(NodeId cell, NodeId parent) {
+    std::unique_ptr<NodeId[]>& page = pages_[cell / kPageCells];
+    if (!page) page = std::make_unique_for_overwrite<NodeId[]>(kPageCells);
+    page[cell % kPageCells] = parent;
+  }
+
+ private:
+  static constexpr std::uint32_t kPageCells = 1024;
+  std::vector<std::unique_ptr<NodeId[]>> pages_;
+};
+
+/// The grid dependency over the cells the jumps read, plus the group's one multiplier.
+class JumpDependency final : public ResultDependency {
+ public:
+  /// `bits`: the cells read, one bit per cell. Borrows the world.
+  JumpDependency(const PlanningWorld& world, std::size_t movement_class, std::vector<std::uint64_t> bits,
+                 std::uint16_t key, double multiplier)
+      : world_(world),
+        class_(movement_class),
+        cells_(world, movement_class, std::move(bits)),
+        key_(key),
+        multiplier_(multiplier) {}
+  /// False when a read cell changed or the group's costs are no longer the same one.
+  bool still_valid(const WorldChange& change) const override {
+    if (!cells_.still_valid(change)) return false;
+    return GridJps::uniform_multiplier(world_.grid(class_), world_.raster(), key_) == multiplier_;
+  }
+
+ private:
+  const PlanningWorld& world_;
+  std::size_t class_;
+  ExpandedCellsDependency cells_;
+  std::uint16_t key_;
+  double multiplier_;
+};
+
+/// A* over jump points for uniform-cost groups. `Derived` provides
+///   bool prepare(): makes its jump structure for key_ (false: result_ says why),
+///   bool passable(int x, int y) const: cell of the query's group, borders blocked,
+///   void jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const: the successors
+///     of a node at `c` in direction `dir`, each handed to push(JumpSuccessor), and each
+///     segment read handed to scan(from cell, to cell) when `Scan` is not NoScan.
+template <class Derived>
+class JumpPointSearch : public GridSearchBase<1> {
+ public:
+  /// Scan callback type that reads nothing: the fast path.
+  struct NoScan {
+    void operator()(glm::ivec2, glm::ivec2) const {}
+  };
+
+  SearchStatus start(const PathQuery& query) override {
+    open_.clear();
+    scanned_ = 0;
+    ready_ = false;
+    if (!begin_query(query, 1.0)) return result_.status;
+    const NodeId start = ends_[0];
+    key_ = grid_.move_key(start);
+    double first = 0, other = 0;
+    multiplier_ = GridJps::uniform_multiplier(grid_, world_.raster(), key_, &first, &other);
+    if (multiplier_ == 0) {
+      result_.status = SearchStatus::Invalid;
+      result_.message = name_ + " needs uniform costs, but class \"" + world_.scenario().classes[class_].name +
+                        "\" has terrain costs (multipliers " + format(first) + " and " + format(other) +
+                        " in the start's terrain group): use astar";
+      return result_.status;
+    }
+    h_scale_ = multiplier_;
+    if (!static_cast<Derived*>(this)->prepare()) return result_.status;
+    ready_ = true;
+    revision_ = world_.revision();
+    state_.add(start).g[0] = 0.0;
+    parent_.set(start, kNoNode);
+    const double h = heuristic(0, start);
+    open_.push(OpenEntry{h, float(h), start});
+    ++result_.stats.pushes;
+    if (observer_) emit(SearchEventKind::Push, 0, start, kNoNode, 0.0, h);
+    result_.status = SearchStatus::Running;
+    return result_.status;
+  }
+
+  SearchStatus step(std::uint64_t max_expansions) override {
+    if (result_.status != SearchStatus::Running) return result_.status;
+    ++result_.stats.steps;
+    const GridSearchState<1>::Finder reached = state_.finder();
+    const Derived& self = *static_cast<const Derived*>(this);
+    const std::uint32_t w = std::uint32_t(grid_.width());
+    std::uint64_t done = 0;
+    while (done < max_expansions) {
+      if (open_.empty()) {
+        result_.message = "the open list ran empty: the goal is unreachable";
+        finish(SearchStatus::NoPath);
+        return result_.status;
+      }
+      const OpenEntry top = open_.pop();
+      Cell& cur = state_.at(top.node);
+      if (cur.closed) continue;  // stale duplicate of an improved entry
+      cur.closed = 1;
+      ++done;
+      ++result_.stats.expansions;
+      const NodeId u = top.node;
+      if (observer_) emit(SearchEventKind::Expand, 0, u, parent_[u], cur.g[0], heuristic(0, u));
+      if (u == ends_[1]) {
+        finish(SearchStatus::Found);
+        return result_.status;
+      }
+      const double gu = cur.g[0];
+      const double m = multiplier_;
+      const glm::ivec2 uc = grid_.cell(u);
+      const std::uint8_t dirs = successor_dirs(u, uc, cur.parent_dir[0]);
+      const auto push = [&](const JumpSuccessor& s) {
+        const NodeId v = NodeId(std::uint32_t(s.cell.y) * w + std::uint32_t(s.cell.x));
+        Cell* sv = reached.find(v);
+        const bool fresh = sv == nullptr;
+        if (fresh)
+          sv = &state_.add(v);
+        else if (sv->closed)
+          return;
+        const double ng = gu + s.cost * m;
+        if (!(ng < sv->g[0])) return;
+        sv->g[0] = ng;
+        sv->parent_dir[0] = s.arrive_dir;
+        parent_.set(v, u);
+        const double h = h_scale_ * octile_cells(s.cell.x, s.cell.y, ends_xy_[1].x, ends_xy_[1].y);
+        open_.push(OpenEntry{ng + h, float(h), v});
+        ++result_.stats.pushes;
+        if (!fresh) ++result_.stats.relaxations;
+        if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
+      };
+      if (observer_) {
+        // The legal neighbours the pruning rules skip, unless the search holds them
+        // already (a Prune event would take them off the replay's open list).
+        const std::uint8_t pruned = std::uint8_t(grid_.moves(u) & ~dirs);
+        const auto& offsets = grid_.offsets();
+        for (int d = 0; d < 8; ++d) {
+          if (!(pruned >> d & 1u)) continue;
+          const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
+          if (reached.find(v) == nullptr)
+            emit(SearchEventKind::Prune, 0, v, u, gu + kDirLength[d] * m, heuristic(0, v));
+        }
+        const auto trace_scan = [this, w](glm::ivec2 a, glm::ivec2 b) {
+          scanned_ += std::uint64_t(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y)));
+          emit(SearchEventKind::Scan, 0, NodeId(std::uint32_t(b.y) * w + std::uint32_t(b.x)),
+               NodeId(std::uint32_t(a.y) * w + std::uint32_t(a.x)), 0.0, 0.0);
+        };
+        for (int d = 0; d < 8; ++d) {
+          if (dirs >> d & 1u) self.jumps(uc, d, push, trace_scan);
+        }
+      } else {
+        for (int d = 0; d < 8; ++d) {
+          if (dirs >> d & 1u) self.jumps(uc, d, push, NoScan{});
+        }
+      }
+    }
+    return result_.status;
+  }
+
+  /// The reached jump points with their jump-point parents.
+  void visit_nodes(const std::function<void(const NodeView&)>& fn) const override {
+    if (result_.status == SearchStatus::Idle || ends_[0] == kNoNode || !ready_) return;
+    const double s = grid_.cell_size();
+    state_.for_each_reached([&](NodeId n, const Cell& c) {
+      if (c.g[0] == std::numeric_limits<double>::infinity()) return;
+      fn(NodeView{n, 0, c.g[0] * s, heuristic(0, n) * s, parent_[n], c.closed != 0});
+    });
+  }
+
+  /// The cells the last search's jumps read (each segment, one cell past its end, and
+  /// their neighbours) and the multiplier of its terrain group.
+  std::unique_ptr<ResultDependency> result_dependency() const override {
+    if (result_.status != SearchStatus::Found || world_.revision() != revision_ || !ready_) return nullptr;
+    const Derived& self = *static_cast<const Derived*>(this);
+    const int w = grid_.width(), h = grid_.height();
+    std::vector<std::uint64_t> line((grid_.cell_count() + 63) / 64, 0);
+    const auto mark = [&](int x, int y) {
+      if (x < 0 || y < 0 || x >= w || y >= h) return;
+      const std::uint32_t i = grid_.index(x, y);
+      line[i >> 6] |= std::uint64_t(1) << (i & 63);
+    };
+    const auto mark_segment = [&](glm::ivec2 a, glm::ivec2 b) {
+      const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
+      for (glm::ivec2 p = a;; p += glm::ivec2(dx, dy)) {
+        mark(p.x, p.y);
+        if (p == b) break;
+      }
+      mark(b.x + dx, b.y + dy);
+    };
+    const auto ignore = [](const JumpSuccessor&) {};
+    state_.for_each_reached([&](NodeId u, const Cell& c) {
+      if (!c.closed) return;
+      const glm::ivec2 uc = grid_.cell(u);
+      mark(uc.x, uc.y);
+      if (u == ends_[1]) return;
+      const std::uint8_t dirs = successor_dirs(u, uc, c.parent_dir[0]);
+      for (int d = 0; d < 8; ++d) {
+        if (dirs >> d & 1u) {
+          mark(uc.x + kDirDx[d], uc.y + kDirDy[d]);
+          self.jumps(uc, d, ignore, mark_segment);
+        }
+      }
+    });
+    std::vector<std::uint64_t> read(line.size(), 0);
+    for (std::size_t wi = 0; wi < line.size(); ++wi) {
+      for (std::uint64_t word = line[wi]; word != 0; word &= word - 1) {
+        const glm::ivec2 p = grid_.cell(std::uint32_t(wi * 64 + std::size_t(std::countr_zero(word))));
+        for (int ny = p.y - 1; ny <= p.y + 1; ++ny) {
+          for (int nx = p.x - 1; nx <= p.x + 1; ++nx) {
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+            const std::uint32_t i = grid_.index(nx, ny);
+            read[i >> 6] |= std::uint64_t(1) << (i & 63);
+          }
+        }
+      }
+    }
+    return std::make_unique<JumpDependency>(world_, class_, std::move(read), key_, multiplier_);
+  }
+
+ protected:
+  JumpPointSearch(const PlanningWorld& world, std::size_t movement_class, std::string name)
+      : GridSearchBase<1>(world, movement_class, std::move(name)), parent_(grid_.cell_count()) {}
+
+  /// The direction of a unit step (dx, dy), as indexed by kDirDx / kDirDy.
+  static std::uint8_t dir_of(int dx, int dy) {
+    constexpr std::uint8_t kDirOf[3][3] = {{6, 3, 7}, {2, 8, 0}, {5, 1, 4}};  // [dy + 1][dx + 1]
+    return kDirOf[dy + 1][dx + 1];
+  }
+
+  std::uint16_t key_ = 0;   // the current query's move key
+  double multiplier_ = 1;   // of the current query's group
+  std::uint64_t scanned_ = 0;  // cells the traced jumps read (0 untraced)
+
+ private:
+  static std::string format(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+
+  // The natural and forced neighbours of `u` reached by a last move in `dir` (kNoDir at
+  // the start: every legal move). Straight arrival east: the rows above and below are
+  // forced (with their forward diagonal) where the cell behind them is blocked.
+  std::uint8_t successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const {
+    const std::uint8_t moves = grid_.moves(u);
+    if (dir == Cell::kNoDir) return moves;
+    const Derived& self = *static_cast<const Derived*>(this);
+    const int dx = kDirDx[dir], dy = kDirDy[dir];
+    std::uint8_t want = std::uint8_t(1u << dir);
+    if (dx != 0 && dy != 0) {
+      want |= std::uint8_t((1u << dir_of(dx, 0)) | (1u << dir_of(0, dy)));
+    } else if (dx != 0) {
+      for (const int s : {-1, 1}) {
+        if (!self.passable(c.x - dx, c.y + s)) want |= std::uint8_t((1u << dir_of(0, s)) | (1u << dir_of(dx, s)));
+      }
+    } else {
+      for (const int s : {-1, 1}) {
+        if (!self.passable(c.x + s, c.y - dy)) want |= std::uint8_t((1u << dir_of(s, 0)) | (1u << dir_of(s, dy)));
+      }
+    }
+    return want & moves;
+  }
+
+  void finish(SearchStatus status) {
+    result_.stats.extra = {{"open_at_end", double(open_.size())}};
+    if (observer_) result_.stats.extra.emplace_back("scanned_cells", double(scanned_));
+    if (status != SearchStatus::Found) {
+      result_.status = status;
+      return;
+    }
+    std::vector<NodeId> jumps;
+    for (NodeId n = ends_[1]; n != kNoNode; n = parent_[n]) jumps.push_back(n);
+    std::reverse(jumps.begin(), jumps.end());
+    // Between consecutive jump points: diagonal moves while both coordinates differ, then
+    // straight ones (every jump has this shape).
+    std::vector<NodeId> nodes{jumps.front()};
+    for (std::size_t i = 1; i < jumps.size(); ++i) {
+      glm::ivec2 p = grid_.cell(jumps[i - 1]);
+      const glm::ivec2 b = grid_.cell(jumps[i]);
+      while (p != b) {
+        p.x += (b.x > p.x) - (b.x < p.x);
+        p.y += (b.y > p.y) - (b.y < p.y);
+        nodes.push_back(grid_.index(p.x, p.y));
+      }
+    }
+    finish_path(std::move(nodes));
+  }
+
+  bool ready_ = false;  // the current query's structure is prepared
+  std::uint64_t revision_ = ~std::uint64_t(0);
+  JumpParentPages parent_;
+  OpenList open_;
+};
+
+}  // namespace pathscope

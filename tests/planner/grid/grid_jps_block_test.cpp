@@ -1,0 +1,309 @@
+// Block-based and preprocessed jump point search (jps_block, jps_plus): the same answers
+// as A* (cost, length, status and message) on random uniform-cost maps and on the corner
+// cases of the no-corner-cutting rule; refusal of terrain costs; stepping equals
+// one-shot; tracing changes nothing; the trace shows jumps; the dependency covers the
+// cells read; a sample of the Moving AI ground truth (the full set runs in the slow tier
+// through `pathscope movingai`).
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "planner/core/planner_registry.hpp"
+#include "planner/core/search_trace.hpp"
+#include "planner/grid/grid_jps_plus.hpp"
+#include "planner/scenario/movingai.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/benchmark_files.hpp"
+#include "tests/test_maps.hpp"
+
+using namespace pathscope;
+using pathscope::test::ascii_scenario;
+using pathscope::test::cell_center;
+
+namespace {
+
+const std::vector<std::string> kPlanners = {"jps_block", "jps_plus"};
+
+std::unique_ptr<Planner> make(const PlanningWorld& world, const std::string& name) {
+  const PlannerInfo* info = find_planner(name);
+  REQUIRE(info != nullptr);
+  return info->create(QueryContext{world, 0, std::nullopt, {}});
+}
+
+// Runs one query on `jump` and astar and checks that they agree, and that the path is a
+// chain of legal moves from the start cell to the goal cell.
+void check_same(const PlanningWorld& world, Planner& jump, Planner& astar, glm::ivec2 s, glm::ivec2 g) {
+  const PathQuery q{cell_center(world.scenario(), s.x, s.y), cell_center(world.scenario(), g.x, g.y)};
+  const PathResult& a = find_path(astar, q);
+  const PathResult& j = find_path(jump, q);
+  INFO(std::string(jump.name()) << " from (" << s.x << ", " << s.y << ") to (" << g.x << ", " << g.y << ")");
+  REQUIRE(j.status == a.status);
+  CHECK(j.message == a.message);
+  if (a.status != SearchStatus::Found) return;
+  CHECK(std::abs(j.cost - a.cost) <= 1e-9);
+  CHECK(std::abs(j.length - a.length) <= 1e-9);
+  const CostGrid& grid = world.grid(0);
+  REQUIRE(!j.nodes.empty());
+  CHECK(j.nodes.front() == grid.index(s.x, s.y));
+  CHECK(j.nodes.back() == grid.index(g.x, g.y));
+  double cells = 0;
+  for (std::size_t i = 1; i < j.nodes.size(); ++i) {
+    const glm::ivec2 p = grid.cell(j.nodes[i - 1]), c = grid.cell(j.nodes[i]);
+    int d = 0;
+    while (d < 8 && (kDirDx[d] != c.x - p.x || kDirDy[d] != c.y - p.y)) ++d;
+    REQUIRE(d < 8);
+    CHECK((grid.moves(j.nodes[i - 1]) >> d & 1u) == 1u);
+    cells += grid.move_cost(j.nodes[i - 1], d);
+  }
+  CHECK(std::abs(cells * grid.cell_size() - j.cost) <= 1e-9);
+}
+
+void check_all_pairs(const std::vector<std::string>& rows) {
+  const PlanningWorld world(ascii_scenario(rows));
+  auto astar = make(world, "astar");
+  const int w = int(rows.front().size()), h = int(rows.size());
+  for (const std::string& name : kPlanners) {
+    auto jump = make(world, name);
+    for (int sy = 0; sy < h; ++sy) {
+      for (int sx = 0; sx < w; ++sx) {
+        for (int gy = 0; gy < h; ++gy) {
+          for (int gx = 0; gx < w; ++gx) check_same(world, *jump, *astar, {sx, sy}, {gx, gy});
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("grid_jps_block") {
+  TEST_CASE("block-based and preprocessed jps equal astar on random uniform-cost maps") {
+    std::mt19937_64 rng(20261127);
+    int queries = 0;
+    for (int m = 0; m < 50; ++m) {
+      const int w = std::uniform_int_distribution<int>(3, 90)(rng);
+      const int h = std::uniform_int_distribution<int>(3, 48)(rng);
+      const double density = std::uniform_real_distribution<double>(0.0, 0.45)(rng);
+      std::vector<std::string> rows = test::random_rows(rng, w, h, density, false);
+      // Some maps get water: another terrain group that moves never join.
+      if (m % 3 == 0) {
+        for (auto& row : rows) {
+          for (char& c : row) {
+            if (c == '.' && std::uniform_real_distribution<double>(0, 1)(rng) < 0.15) c = 'w';
+          }
+        }
+      }
+      const PlanningWorld world(ascii_scenario(rows));
+      auto astar = make(world, "astar");
+      std::vector<std::unique_ptr<Planner>> jumps;
+      for (const std::string& name : kPlanners) jumps.push_back(make(world, name));
+      std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1);
+      for (int k = 0; k < 40; ++k) {
+        const glm::ivec2 s{ux(rng), uy(rng)}, g{ux(rng), uy(rng)};
+        for (auto& j : jumps) check_same(world, *j, *astar, s, g);
+        ++queries;
+      }
+    }
+    CHECK(queries == 2000);
+  }
+
+  TEST_CASE("no corner cutting: every pair of cells on the corner cases") {
+    check_all_pairs({"....#...", "...#....", "........", ".#...#..", "........"});
+    check_all_pairs({"#.####", "#.....", "####.#", "...#.#", ".#...#", ".#####"});
+    check_all_pairs({".......", ".#.#.#.", ".......", "#.#.#.#", "......."});
+    check_all_pairs({"..#....", "..#.##.", "..#..#.", "....#.."});
+    check_all_pairs({".#", "#."});
+  }
+
+  TEST_CASE("terrain costs are refused with a message naming astar, a uniform multiplier scales") {
+    const PlanningWorld world(ascii_scenario({"..r..", ".....", "....."}));
+    for (const std::string& name : kPlanners) {
+      auto jump = make(world, name);
+      const auto& r =
+          find_path(*jump, {cell_center(world.scenario(), 0, 0), cell_center(world.scenario(), 4, 2)});
+      CHECK(r.status == SearchStatus::Invalid);
+      CHECK(r.message == name +
+                             " needs uniform costs, but class \"unit\" has terrain costs (multipliers 1 and 1.5 "
+                             "in the start's terrain group): use astar");
+    }
+    const PlanningWorld rough(ascii_scenario({"rrrrrr", "rr#rrr", "rrrr#r", "rrrrrr"}));
+    auto astar = make(rough, "astar");
+    for (const std::string& name : kPlanners) {
+      auto jump = make(rough, name);
+      check_same(rough, *jump, *astar, {0, 0}, {5, 3});
+      check_same(rough, *jump, *astar, {5, 0}, {0, 3});
+    }
+  }
+
+  TEST_CASE("stepping equals one-shot, tracing changes nothing, runs repeat exactly") {
+    std::mt19937_64 rng(11);
+    const std::vector<std::string> rows = test::random_rows(rng, 40, 30, 0.3, false);
+    const PlanningWorld world(ascii_scenario(rows));
+    for (const std::string& name : kPlanners) {
+      auto one_shot = make(world, name);
+      auto stepped = make(world, name);
+      auto traced = make(world, name);
+      SearchTrace trace;
+      traced->set_observer(&trace);
+      std::uniform_int_distribution<int> ux(0, 39), uy(0, 29);
+      for (int k = 0; k < 60; ++k) {
+        const PathQuery q{cell_center(world.scenario(), ux(rng), uy(rng)),
+                          cell_center(world.scenario(), ux(rng), uy(rng))};
+        const PathResult a = find_path(*one_shot, q);
+        SearchStatus st = stepped->start(q);
+        std::uint64_t steps = 0;
+        while (st == SearchStatus::Running) {
+          st = stepped->step(1);
+          ++steps;
+        }
+        const PathResult& b = stepped->result();
+        CHECK(b.status == a.status);
+        CHECK(b.nodes == a.nodes);
+        CHECK(b.cost == a.cost);
+        CHECK(b.stats.expansions == a.stats.expansions);
+        CHECK(b.stats.pushes == a.stats.pushes);
+        if (a.status == SearchStatus::Found) CHECK(steps == a.stats.expansions);
+        const PathResult& c = find_path(*traced, q);
+        CHECK(c.nodes == a.nodes);
+        CHECK(c.stats.expansions == a.stats.expansions);
+        CHECK(c.stats.pushes == a.stats.pushes);
+      }
+    }
+  }
+
+  TEST_CASE("the trace holds the jump points and their scans, and replays") {
+    const PlanningWorld world(ascii_scenario({
+        "..........",
+        "..........",
+        "...#......",
+        "..........",
+        "......#...",
+        "..........",
+    }));
+    const CostGrid& grid = world.grid(0);
+    for (const std::string& name : kPlanners) {
+      auto jump = make(world, name);
+      SearchTrace trace;
+      jump->set_observer(&trace);
+      const auto& r =
+          find_path(*jump, {cell_center(world.scenario(), 0, 5), cell_center(world.scenario(), 9, 0)});
+      REQUIRE(r.status == SearchStatus::Found);
+      int expand = 0, scan = 0, path = 0;
+      for (const SearchEvent& e : trace.events()) {
+        if (e.kind == SearchEventKind::Expand) ++expand;
+        if (e.kind == SearchEventKind::Path) ++path;
+        if (e.kind != SearchEventKind::Scan) continue;
+        ++scan;
+        const glm::ivec2 a = grid.cell(e.parent), b = grid.cell(e.node);
+        const int dx = std::abs(b.x - a.x), dy = std::abs(b.y - a.y);
+        CHECK((dx == 0 || dy == 0 || dx == dy));
+        CHECK(dx + dy > 0);
+      }
+      CHECK(std::uint64_t(expand) == r.stats.expansions);
+      CHECK(scan > 0);
+      CHECK(std::size_t(path) == r.nodes.size());
+      TraceReplay replay(trace);
+      replay.seek(trace.step_count());
+      CHECK(replay.path() == r.nodes);
+    }
+  }
+
+  TEST_CASE("the dependency covers the cells the jumps read") {
+    Scenario s = ascii_scenario({"..........", "##########", "..........", ".........."});
+    for (const std::string& name : kPlanners) {
+      PlanningWorld world(s);
+      auto jump = make(world, name);
+      REQUIRE(find_path(*jump, {cell_center(s, 0, 0), cell_center(s, 9, 0)}).status == SearchStatus::Found);
+      const std::unique_ptr<ResultDependency> dep = jump->result_dependency();
+      REQUIRE(dep != nullptr);
+      Scenario far = s;
+      far.tiles->terrain[3 * 10 + 5] = 1;
+      CHECK(dep->still_valid(world.update(far)));
+      Scenario near = far;
+      near.tiles->terrain[0 * 10 + 5] = 1;
+      CHECK_FALSE(dep->still_valid(world.update(near)));
+    }
+  }
+
+  TEST_CASE("jps_plus: the table kept up to date through random edits equals one built from scratch") {
+    std::mt19937_64 rng(31);
+    const int w = 70, h = 50;
+    Scenario s = ascii_scenario(test::random_rows(rng, w, h, 0.25, false));
+    PlanningWorld world(s);
+    const CostGrid& grid0 = world.grid(0);
+    std::uint16_t key = 0;
+    for (std::uint32_t i = 0; i < grid0.cell_count() && key == 0; ++i) key = grid0.move_key(i);
+    REQUIRE(key != 0);
+    auto plus = make(world, "jps_plus");
+    auto astar = make(world, "astar");
+    (void)JpsPlusTable::of(world, 0, key);
+    std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1), size(1, 4), coin(0, 2);
+    std::uint64_t incremental = 0;
+    for (int e = 0; e < 40; ++e) {
+      // A small rectangle of walls or of open ground (sometimes water: another group).
+      const int x0 = ux(rng), y0 = uy(rng), ew = size(rng), eh = size(rng);
+      const int what = coin(rng);
+      for (int y = y0; y < std::min(h, y0 + eh); ++y) {
+        for (int x = x0; x < std::min(w, x0 + ew); ++x) {
+          s.tiles->terrain[std::size_t(y * w + x)] = std::uint8_t(what == 0 ? 1 : what == 1 ? 0 : 4);
+        }
+      }
+      const WorldChange change = world.update(s);
+      REQUIRE_FALSE(change.rebuilt);
+      const JpsPlusTable& kept = JpsPlusTable::of(world, 0, key);
+      const JpsPlusTable fresh(world.grid(0), key, 0);
+      CHECK(fresh.last_update_cells() == 0);
+      // Updated in place (not dropped and built again), and over fewer cells than a build.
+      if (!change.cells.empty()) CHECK(kept.last_update_cells() > 0);
+      CHECK(kept.last_update_cells() < std::uint64_t(w * h * 6));
+      incremental += kept.last_update_cells();
+      CHECK(kept == fresh);
+      for (int k = 0; k < 5; ++k) check_same(world, *plus, *astar, {ux(rng), uy(rng)}, {ux(rng), uy(rng)});
+    }
+    CHECK(incremental > 0);
+  }
+
+  TEST_CASE("registered as exact grid planners") {
+    for (const std::string& name : kPlanners) {
+      const PlannerInfo* info = find_planner(name);
+      REQUIRE(info != nullptr);
+      CHECK(info->exact);
+      CHECK(info->family == "grid");
+    }
+  }
+
+  TEST_CASE("a sample of the Moving AI ground truth (every 25th problem of every fourth map)") {
+    PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
+    auto files = collect_scen_files({PATHSCOPE_BENCHMARKS_DIR});
+    REQUIRE(files.ok());
+    std::size_t checked = 0;
+    for (std::size_t fi = 0; fi < files->size(); fi += 4) {
+      const auto& scen = (*files)[fi];
+      auto problems = load_movingai_scen(scen);
+      REQUIRE(problems.ok());
+      auto map = load_movingai_map(scen_map_path(scen, problems->front()));
+      REQUIRE(map.ok());
+      const PlanningWorld world(movingai_to_scenario(*map));
+      for (const std::string& name : kPlanners) {
+        auto planner = make(world, name);
+        for (std::size_t i = 0; i < problems->size(); i += 25) {
+          const MovingAiProblem& p = (*problems)[i];
+          const PathResult& r = find_path(*planner, {Vec2(p.start) + 0.5, Vec2(p.goal) + 0.5});
+          CAPTURE(scen.filename().string());
+          CAPTURE(p.line);
+          CAPTURE(name);
+          REQUIRE(r.status == SearchStatus::Found);
+          CHECK(std::abs(r.length - p.optimal_length) <= p.tolerance);
+          ++checked;
+        }
+      }
+    }
+    CHECK(checked >= 150 * kPlanners.size());
+  }
+
+}  // TEST_SUITE
