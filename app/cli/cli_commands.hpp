@@ -156,6 +156,7 @@ struct BenchGridOptions {
   std::vector<std::string> paths;                         ///< .scen files or folders of them.
   std::vector<std::string> planners = {kDefaultPlanner};  ///< Grid planners to time.
   std::string warthog;              ///< Path of warthog-core's `warthog` binary ("" = none).
+  std::string warthog_jps;          ///< Path of warthog-jps's `warthog-jps` binary ("" = none).
   std::size_t limit = 0;            ///< > 0: at most this many problems per .scen file.
   int repeat = 3;                   ///< Runs per problem; the fastest counts.
   double max_ratio = 1.0;           ///< For inexact planners: allowed length / optimum.
