@@ -47,10 +47,6 @@ std::uint64_t now_ns() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(bench::Clock::now().time_since_epoch()).count());
 }
 
-// How long a unit may make no progress before it counts as stuck (bench sim; simulate
-// uses the stuck detector with the scenario's parameters).
-constexpr double kStuckSeconds = 10;
-
 // Stuck units listed by `simulate` before its summary; the rest are counted.
 constexpr std::size_t kStuckListed = 20;
 
@@ -61,7 +57,7 @@ struct RunFigures {
   std::size_t arrived = 0;
   std::size_t goal_taken = 0;     // beside a goal another unit holds (SimUnit::goal_taken)
   double seconds_to_arrive = -1;  // simulated seconds until the last ordered unit arrived
-  std::size_t stuck = 0;
+  std::size_t stuck = 0;          // units the stuck detector holds stuck at the end (set by the caller)
   double micros_per_unit_step = 0;
   double planning_ms = 0;
 };
@@ -96,7 +92,6 @@ RunFigures run(sim::Simulation& simulation, sim::SimReferee& referee, std::uint6
     }
     f.seconds_to_arrive = last;
   }
-  f.stuck = simulation.stuck_count(kStuckSeconds);
   f.micros_per_unit_step = unit_steps > 0 ? static_cast<double>(simulation.movement_nanoseconds()) / 1000.0 /
                                                 static_cast<double>(unit_steps)
                                           : 0;
@@ -510,13 +505,17 @@ int run_bench_sim(const BenchSimOptions& options) {
     // What cooperation did: pair-steps handled by each rule (a remembered pair counts at
     // every step it is listed).
     std::map<std::string, std::uint64_t> rule_pair_steps;
-    const RunFigures f =
+    // Stuck as everywhere else: the stuck detector's count, with the case's parameters.
+    sim::StuckDetector detector(sim::stuck_params(simulation.scenario().sim));
+    RunFigures f =
         run(simulation, referee, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true, [&] {
+          detector.observe(simulation);
           for (const sim::Collision& col : simulation.collisions()) {
             if (col.rule != sim::CooperationRule::None) ++rule_pair_steps[sim::to_string(col.rule)];
           }
           return false;
         });
+    f.stuck = detector.stuck_now();
     std::optional<PeerFigures> rvo2;
     if (!options.rvo2.empty() && c.circle > 0) {
       rvo2.emplace();

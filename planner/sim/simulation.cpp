@@ -1012,15 +1012,6 @@ std::size_t Simulation::ordered_count() const {
   }));
 }
 
-std::size_t Simulation::stuck_count(double seconds) const {
-  const double now = time();
-  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [&](const SimUnit& u) {
-    if (!u.alive || u.order.points.empty() || u.arrived || u.goal_taken) return false;
-    if (u.order.kind == OrderKind::None || u.order.kind == OrderKind::Stop) return false;
-    return now - u.progress_time >= seconds;
-  }));
-}
-
 std::uint64_t path_digest(std::span<const Vec2> path) {
   std::uint64_t h = 0x6a09e667f3bcc909ull;
   mix(h, std::uint64_t{path.size()});

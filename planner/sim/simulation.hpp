@@ -245,9 +245,6 @@ class Simulation {
   std::size_t goal_taken_count() const;
   /// Units with a Move or Waypoints order (arrived or not).
   std::size_t ordered_count() const;
-  /// Units with an order that have not got closer to their order point for `seconds`
-  /// (neither arrived nor beside a taken goal).
-  std::size_t stuck_count(double seconds) const;
   /// A hash of every unit's state (ids, positions, headings, speeds, states, paths),
   /// the same in every run and build for the same inputs.
   std::uint64_t state_hash() const;

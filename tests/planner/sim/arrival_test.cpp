@@ -14,6 +14,7 @@
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/sim_referee.hpp"
 #include "planner/sim/simulation.hpp"
+#include "planner/sim/stuck_detector.hpp"
 #include "tests/planner/sim/sim_test_support.hpp"
 #include "tests/test_maps.hpp"
 
@@ -106,8 +107,11 @@ TEST_SUITE("simulation") {
     Unit guard = unit_at(2, goal + Vec2{0.15, 0.1});
     guard.movement_class = 1;
     const UnitId g = sim.add_unit(guard);
+    // A detector quick to flag: 1 s without progress.
+    StuckDetector detector(StuckParams{.seconds = 1, .progress = 0.5});
     for (int i = 0; i < 5 * 30; ++i) {
       sim.step();
+      detector.observe(sim);
       check_flags(sim);
     }
     // The guard was put down overlapping it: the referee watches from here, when they
@@ -120,7 +124,8 @@ TEST_SUITE("simulation") {
     CHECK_FALSE(u.arrived);
     CHECK(u.goal_taken);  // the guard stands on it
     CHECK(sim.goal_taken_count() == 1);
-    CHECK(sim.stuck_count(1) == 0);  // waiting for its goal is not being stuck
+    CHECK(detector.stuck_now() == 0);  // waiting for its goal is not being stuck
+    CHECK(detector.events().empty());
     CHECK(referee.goal_errors(sim).at_goal == 0);
     // The guard goes; the unit walks back.
     REQUIRE(sim.give_order(std::vector<UnitId>{g}, move_to({20.5, 2.5})).ok());

@@ -12,6 +12,7 @@
 #include "planner/scenario/scenario_validate.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/sim_referee.hpp"
+#include "planner/sim/stuck_detector.hpp"
 #include "planner/sim/unit_motion.hpp"
 #include "planner/world/bridge_reservations.hpp"
 #include "planner/world/planning_world.hpp"
@@ -73,10 +74,11 @@ void run(Simulation& sim, int steps) {
 }
 
 // Runs `steps` steps; true if some step handled a collision by `rule`.
-bool runs_into(Simulation& sim, int steps, CooperationRule rule) {
+bool runs_into(Simulation& sim, int steps, CooperationRule rule, StuckDetector* detector = nullptr) {
   bool seen = false;
   for (int i = 0; i < steps; ++i) {
     sim.step();
+    if (detector) detector->observe(sim);
     for (const Collision& c : sim.collisions()) seen = seen || c.rule == rule;
   }
   return seen;
@@ -365,11 +367,13 @@ TEST_CASE("cooperation on two units") {
           mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       s.units[still].movement_class = 1;
       Simulation sim(s);
-      CHECK(runs_into(sim, 20 * 30, CooperationRule::Repath));
+      StuckDetector detector(stuck_params(s.sim));
+      CHECK(runs_into(sim, 20 * 30, CooperationRule::Repath, &detector));
       CHECK_FALSE(sim.slots()[mover].arrived);
       CHECK(sim.slots()[still].position == Vec2{6.5, 1.5});
       CHECK(sim.counters().hard_overlaps == 0);
-      CHECK(sim.stuck_count(10) == 1);  // and the stuck detector sees it
+      CHECK(detector.stuck_now() == 1);  // and the stuck detector sees it
+      CHECK(detector.is_stuck(sim.slots()[mover].id));
     }
   }
   SUBCASE("case 4: two units meeting head-on both arrive; the lower one gives way") {
