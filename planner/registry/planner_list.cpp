@@ -11,6 +11,7 @@
 #include "planner/grid/grid_jps_block.hpp"
 #include "planner/grid/grid_jps_plus.hpp"
 #include "planner/hybrid/hybrid_planner.hpp"
+#include "planner/navmesh/navmesh_planner.hpp"
 #include "planner/quadtree/quadtree_planner.hpp"
 #include "planner/tactical/tactical_planner.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
@@ -161,7 +162,6 @@ std::vector<PlannerInfo> make_registry() {
       kGridCostUnits,
       {},
       [](const QueryContext& c) { return std::make_unique<GridJps>(c.world, c.movement_class, "jps"); }});
-  r.push_back(PlannerInfo{
   r.push_back(PlannerInfo{"jps_block",
                           "grid",
                           "JPS (block-based): jumps read 56 cells per word, diagonals hand on what their "
@@ -182,6 +182,7 @@ std::vector<PlannerInfo> make_registry() {
                           [](const QueryContext& c) {
                             return std::make_unique<GridJpsPlus>(c.world, c.movement_class, "jps_plus");
                           }});
+  r.push_back(PlannerInfo{
       "quadtree",
       "quadtree",
       "A* over quadtree leaves, then rubber-banding: portal corners, string pulling (seed 000)",
@@ -323,6 +324,38 @@ std::vector<PlannerInfo> make_registry() {
         return std::make_unique<HybridPlanner>(c.world, c.movement_class, p, "hybrid");
       }});
   declare_referee(r);
+  r.push_back(PlannerInfo{
+      "navmesh",
+      "navmesh",
+      "Navmesh (Recast/Detour): Detour's A* over a Recast navmesh of the class, then its string pulling",
+      false,
+      "metres of terrain-weighted travel along the final path (length in each cell times its multiplier)",
+      {ParamSpec{"radius",
+                 "metres kept from walls (Recast's agent radius, whole voxels); -1: the class's radius", -1,
+                 -1, 1000},
+       ParamSpec{"voxels_per_cell",
+                 "Recast voxels per scenario cell along each axis (its cell size: cell / this)", 2, 1, 8},
+       ParamSpec{"max_edge", "longest polygon edge along walls, in scenario cells (0: no limit)", 12, 0,
+                 1000},
+       ParamSpec{"max_error",
+                 "scenario cells by which simplified walls may stray from the voxels (0: exact; above 0 the "
+                 "mesh may cover blocked cells)",
+                 0, 0, 10},
+       ParamSpec{"tile_cells", "side of a navmesh tile, in scenario cells", 64, 8, 1024},
+       ParamSpec{"memory_mib",
+                 "MiB the navmesh may take while built and held; a world that would need more is "
+                 "refused",
+                 2048, 1, 262144}},
+      [](const QueryContext& c) {
+        NavmeshParams p;
+        p.radius = c.params.at(0);
+        p.voxels_per_cell = int(std::lround(c.params.at(1)));
+        p.max_edge = c.params.at(2);
+        p.max_error = c.params.at(3);
+        p.tile_cells = int(std::lround(c.params.at(4)));
+        p.memory = MemoryBudget::from_mib(c.params.at(5));
+        return std::make_unique<NavmeshPlanner>(c.world, c.movement_class, p, "navmesh");
+      }});
   plan_with_knowledge(r);
   return r;
 }

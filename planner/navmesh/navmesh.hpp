@@ -1,0 +1,151 @@
+#pragma once
+
+// A movement class's navigation mesh, built by Recast from the world's cost grid and
+// kept as a Detour dtNavMesh: one derived structure per class and build parameters.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "planner/core/cell_rect.hpp"
+#include "planner/core/memory_budget.hpp"
+#include "planner/core/result.hpp"
+#include "planner/core/search.hpp"
+#include "planner/world/planning_world.hpp"
+
+class dtNavMesh;
+
+namespace pathscope {
+
+/// How Recast builds the mesh. Lengths are in the scenario's cells, so the defaults suit
+/// any cell size.
+struct NavmeshParams {
+  /// Recast voxels per scenario cell along each axis: Recast's cell size is the
+  /// scenario's cell_size / voxels_per_cell (1..8).
+  int voxels_per_cell = 2;
+  /// Longest polygon edge along walls, in scenario cells (0: no limit).
+  double max_edge = 12;
+  /// How far simplified walls may stray from the voxel outline, in scenario cells. 0 keeps
+  /// every corner, so the mesh never covers a blocked cell.
+  double max_error = 0;
+  /// Side of a square tile, in scenario cells (each tile is built and held apart).
+  int tile_cells = 64;
+  /// Metres kept from walls (Recast's agent radius, rounded up to whole voxels); < 0:
+  /// the movement class's radius.
+  double radius = -1;
+  /// The most memory the mesh may take while built and held (planner parameter memory_mib).
+  MemoryBudget memory{};
+
+  /// A text naming every field, the key of the world's cached structure.
+  std::string key() const;
+};
+
+/// One Recast area: polygons of one terrain group and one cost.
+struct NavmeshArea {
+  double multiplier = 1;   ///< The cost grid's multiplier (the smallest of its cells).
+  std::uint16_t key = 0;   ///< The cost grid's move key (terrain group), >= 1.
+  std::uint16_t flag = 0;  ///< Detour polygon flag of its group (one bit).
+};
+
+/// The navigation mesh of one movement class. Node ids name polygons densely:
+/// tile index * polygons_per_tile + polygon index.
+class Navmesh final : public DerivedStructure {
+ public:
+  /// Builds the mesh of `movement_class` over `world`. Failures (budget, Recast limits)
+  /// are kept in error(), never thrown.
+  Navmesh(const PlanningWorld& world, std::size_t movement_class, const NavmeshParams& params);
+  ~Navmesh() override;
+  Navmesh(const Navmesh&) = delete;
+  Navmesh& operator=(const Navmesh&) = delete;
+
+  /// The mesh of a class for these parameters, cached by the world.
+  static const Navmesh& of(const PlanningWorld& world, std::size_t movement_class,
+                           const NavmeshParams& params);
+
+  bool ok() const { return mesh_ != nullptr; }
+  /// Why the build failed (ok() false).
+  const Error& error() const { return error_; }
+  /// The Detour mesh (ok() only).
+  const dtNavMesh& mesh() const { return *mesh_; }
+
+  /// Recast's cell size, metres.
+  double voxel_size() const { return voxel_; }
+  /// Recast's erosion radius, voxels (the radius kept from walls, rounded up).
+  int radius_voxels() const { return radius_voxels_; }
+  /// Metres kept from walls: radius_voxels() * voxel_size().
+  double radius() const { return radius_voxels_ * voxel_; }
+  /// Extra voxels round each tile that its build reads (Recast's border size).
+  int border_voxels() const { return radius_voxels_ + 3; }
+  /// Scenario cells per tile side.
+  int tile_cells() const { return tile_cells_; }
+  /// Tiles along x and y.
+  int tiles_x() const { return tiles_x_; }
+  int tiles_y() const { return tiles_y_; }
+  /// The scenario cells whose content a tile's build reads (its square grown by its
+  /// border), clipped to the grid.
+  CellRect tile_input_cells(int tile_x, int tile_y) const;
+
+  /// Recast areas, indexed by area id (0 unused: no walkable area).
+  const std::vector<NavmeshArea>& areas() const { return areas_; }
+  /// Every area has a multiplier of its own (false when more than 62 pairs of cost and
+  /// group had to share areas: each area then costs the smallest multiplier of its cells).
+  bool exact_areas() const { return exact_areas_; }
+  /// Smallest multiplier of any area; Detour's area costs are multipliers divided by it,
+  /// so that its straight-line heuristic stays a lower bound.
+  double min_multiplier() const { return min_multiplier_; }
+
+  /// Polygons in the mesh.
+  std::size_t polygon_count() const { return polygon_count_; }
+  /// Node ids range: tiles * polygons_per_tile.
+  std::size_t node_count() const { return node_count_; }
+  std::uint32_t polygons_per_tile() const { return polys_per_tile_; }
+  /// Node id of a polygon reference (kNoNode for 0 or an unknown one).
+  NodeId node_of(std::uint32_t ref) const;
+  /// Polygon reference of a node id (0 when it names no polygon).
+  std::uint32_t ref_of(NodeId node) const;
+  /// A polygon's vertices in world coordinates (empty when it names none); valid while
+  /// the mesh lives.
+  std::span<const Vec2> polygon(NodeId node) const;
+  /// The mean of a polygon's vertices.
+  Vec2 centroid(NodeId node) const;
+  /// The polygon holding a world point, the smallest node id if on an edge; kNoNode if none.
+  NodeId polygon_at(Vec2 point) const;
+
+  /// Bytes held (tiles and the polygon copies).
+  std::size_t memory_bytes() const override { return bytes_; }
+  /// Built again from scratch after any change of cells (returns false then).
+  bool update(const PlanningWorld& world, const WorldChange& change) override;
+
+ private:
+  struct TilePolygons {
+    std::vector<Vec2> vertices;         // every polygon's, in order
+    std::vector<std::uint32_t> offset;  // per polygon, plus one past the end
+  };
+  struct MeshDeleter {
+    void operator()(dtNavMesh* mesh) const;
+  };
+  Status build(const PlanningWorld& world, std::size_t movement_class, const NavmeshParams& params);
+  Status assign_areas(const CostGrid& grid);
+
+  std::unique_ptr<dtNavMesh, MeshDeleter> mesh_;
+  Error error_;
+  double cell_size_ = 1;
+  double voxel_ = 0.5;
+  int radius_voxels_ = 0;
+  int tile_cells_ = 64;
+  int tiles_x_ = 0, tiles_y_ = 0;
+  int grid_w_ = 0, grid_h_ = 0;
+  std::vector<NavmeshArea> areas_;
+  std::vector<std::uint8_t> area_of_cell_;  // per cell; 0 blocked (dropped after the build)
+  bool exact_areas_ = true;
+  double min_multiplier_ = 1;
+  std::size_t polygon_count_ = 0;
+  std::size_t node_count_ = 0;
+  std::uint32_t polys_per_tile_ = 1;
+  std::vector<TilePolygons> tile_polygons_;  // per tile index of the Detour mesh
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace pathscope

@@ -1,0 +1,534 @@
+// The navmesh planner: Detour's path query (DetourNavMeshQuery.h: the sliced query
+// initSlicedFindPath / updateSlicedFindPath / finalizeSlicedFindPath, then
+// findStraightPath), as RecastDemo's NavMeshTesterTool runs it, one frame's budget of
+// iterations at a time.
+//
+// Trace. Detour's A* keeps its nodes in a pool (dtNavMeshQuery::getNodePool): a polygon's
+// node holds g (cost), f (total), its parent's pool index and open/closed flags. One
+// iteration pops the best open node, closes it and opens or improves its neighbours; new
+// nodes take the next pool indices. With an observer attached, step() runs one iteration
+// at a time and reads what changed: the node that left the open set (Expand), the new
+// nodes (Push) and the neighbours of the expanded polygon whose f fell (Relax). Without an
+// observer it hands Detour the whole budget at once; both run the same iterations.
+//
+// Cost. Detour ranks corridors by the distances between portal midpoints times area
+// costs; the path it returns is then string-pulled. The cost reported is the returned
+// polyline's in the world's model: each piece of a leg inside one cell costs its length
+// times that cell's multiplier (a piece along a cell boundary costs the mean of the two
+// cells it runs between, or the passable one's when the other is blocked).
+
+#include "planner/navmesh/navmesh_planner.hpp"
+
+#include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
+#include <DetourNode.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <tuple>
+#include <utility>
+
+namespace pathscope {
+namespace {
+
+// Nodes of Detour's pool (its limit: indices are 16 bits).
+constexpr int kMaxNodes = 65535;
+
+std::string describe_point(const char* what, Vec2 p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s (%.6g, %.6g)", what, p.x, p.y);
+  return buf;
+}
+
+// The terrain-weighted cost of a polyline over a cost grid (see the file comment).
+double polyline_cost(const CostGrid& grid, const std::vector<Vec2>& points) {
+  const double s = grid.cell_size();
+  double total = 0;
+  const auto mult_at = [&](int x, int y) {
+    return grid.in_bounds(x, y) ? grid.multiplier(grid.index(x, y)) : 0.0;
+  };
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    const Vec2 a = points[i] / s, b = points[i + 1] / s;  // in cells
+    const Vec2 d = b - a;
+    std::vector<double> ts{0.0, 1.0};
+    for (int axis = 0; axis < 2; ++axis) {
+      const double lo = std::min(a[axis], b[axis]), hi = std::max(a[axis], b[axis]);
+      if (d[axis] == 0) continue;
+      for (double k = std::ceil(lo); k <= hi; k += 1) ts.push_back((k - a[axis]) / d[axis]);
+    }
+    std::sort(ts.begin(), ts.end());
+    const double length = std::hypot(d.x, d.y) * s;
+    for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
+      const double t0 = std::clamp(ts[k], 0.0, 1.0), t1 = std::clamp(ts[k + 1], 0.0, 1.0);
+      if (t1 <= t0) continue;
+      const Vec2 m = a + d * (0.5 * (t0 + t1));
+      const int cx = int(std::floor(m.x)), cy = int(std::floor(m.y));
+      double mult = mult_at(cx, cy);
+      // On a vertical or horizontal cell boundary: the two cells it runs between.
+      const bool on_x = d.x == 0 && m.x == std::floor(m.x), on_y = d.y == 0 && m.y == std::floor(m.y);
+      if (on_x || on_y) {
+        const double other = on_x ? mult_at(cx - 1, cy) : mult_at(cx, cy - 1);
+        mult = (mult > 0 && other > 0) ? 0.5 * (mult + other) : std::max(mult, other);
+      }
+      total += (t1 - t0) * length * (mult > 0 ? mult : 1.0);
+    }
+  }
+  return total;
+}
+
+// What a Found or NoPath answer read: the tiles it touched, the areas, the scale.
+class NavmeshDependency final : public ResultDependency {
+ public:
+  NavmeshDependency(const PlanningWorld& world, std::size_t movement_class, std::vector<CellRect> rects,
+                    double min_multiplier, std::vector<NavmeshArea> areas, bool exact)
+      : world_(world),
+        class_(movement_class),
+        rects_(std::move(rects)),
+        min_multiplier_(min_multiplier),
+        areas_(std::move(areas)),
+        exact_(exact) {}
+
+  bool still_valid(const WorldChange& change) const override {
+    if (change.rebuilt || class_ >= world_.class_count()) return false;
+    if (change.cells.empty()) return true;
+    if (!exact_) return false;
+    const CostGrid& grid = world_.grid(class_);
+    if (grid.min_multiplier() != min_multiplier_) return false;
+    for (const CellRect& r : rects_) {
+      if (!r.intersected(change.cells).empty()) return false;
+    }
+    // A new pair of cost and group anywhere changes the table of areas (and may merge
+    // areas past 62 pairs): the answer is kept only when every changed cell's pair exists.
+    const CellRect c = change.cells.intersected(CellRect{0, 0, grid.width(), grid.height()});
+    for (int y = c.y0; y < c.y1; ++y) {
+      for (int x = c.x0; x < c.x1; ++x) {
+        const std::uint32_t i = grid.index(x, y);
+        if (!grid.passable(i)) continue;
+        const double m = grid.multiplier(i);
+        const std::uint16_t key = grid.move_key(i);
+        const bool known = std::any_of(areas_.begin() + 1, areas_.end(), [&](const NavmeshArea& a) {
+          return a.multiplier == m && a.key == key;
+        });
+        if (!known) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  const PlanningWorld& world_;
+  std::size_t class_;
+  std::vector<CellRect> rects_;
+  double min_multiplier_;
+  std::vector<NavmeshArea> areas_;
+  bool exact_;
+};
+
+}  // namespace
+
+void NavmeshPlanner::QueryDeleter::operator()(dtNavMeshQuery* q) const { dtFreeNavMeshQuery(q); }
+
+NavmeshPlanner::NavmeshPlanner(const PlanningWorld& world, std::size_t movement_class, NavmeshParams params,
+                               std::string name)
+    : world_(world),
+      class_(movement_class),
+      params_(params),
+      name_(std::move(name)),
+      query_(dtAllocNavMeshQuery()),
+      filter_(std::make_unique<dtQueryFilter>()) {}
+
+NavmeshPlanner::~NavmeshPlanner() = default;
+
+std::size_t NavmeshPlanner::node_count() const { return mesh().node_count(); }
+
+Vec2 NavmeshPlanner::node_position(NodeId node) const { return mesh().centroid(node); }
+
+NodeGeometry NavmeshPlanner::node_geometry(NodeId node) const {
+  const Navmesh& m = mesh();
+  const std::span<const Vec2> poly = m.polygon(node);
+  if (poly.empty()) return Planner::node_geometry(node);
+  Box2 box = Box2::of(poly.front());
+  for (const Vec2& v : poly) box = box.united(Box2::of(v));
+  return NodeGeometry{NodeShape::Polygon, m.centroid(node), box, poly};
+}
+
+NodeId NavmeshPlanner::node_at(Vec2 point, double tolerance) const {
+  (void)tolerance;
+  return mesh().polygon_at(point);
+}
+
+SearchStatus NavmeshPlanner::fail(SearchStatus status, std::string message) {
+  result_.status = status;
+  result_.message = std::move(message);
+  searching_ = false;
+  return status;
+}
+
+SearchStatus NavmeshPlanner::start(const PathQuery& query) {
+  query_points_ = query;
+  result_ = PathResult{};
+  corridor_.clear();
+  searching_ = false;
+  start_ref_ = goal_ref_ = 0;
+  open_.clear();
+  if (observer_) observer_->on_start(query);
+  mesh_ = &mesh();
+  revision_ = world_.revision();
+  if (!mesh_->ok()) return fail(SearchStatus::Invalid, mesh_->error().to_string());
+  result_.stats.extra = {{"polygons", double(mesh_->polygon_count())},
+                         {"tiles", double(mesh_->tiles_x() * mesh_->tiles_y())}};
+  if (!query_ || dtStatusFailed(query_->init(&mesh_->mesh(), kMaxNodes))) {
+    return fail(SearchStatus::Invalid, "Detour could not make its path query");
+  }
+  // Costs: each area's multiplier over the smallest, every group at first.
+  *filter_ = dtQueryFilter{};
+  const std::vector<NavmeshArea>& areas = mesh_->areas();
+  for (std::size_t a = 1; a < areas.size(); ++a) {
+    filter_->setAreaCost(int(a), float(areas[a].multiplier / mesh_->min_multiplier()));
+  }
+  filter_->setIncludeFlags(0xffff);
+
+  const CostGrid& grid = world_.grid(class_);
+  const std::string& class_name = world_.scenario().classes[class_].name;
+  const Vec2 points[2] = {query.start, query.goal};
+  const char* names[2] = {"start", "goal"};
+  Vec2 on_mesh[2];
+  std::uint32_t refs[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const std::optional<std::uint32_t> cell = grid.cell_at(points[k]);
+    if (!cell)
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is outside the map");
+    if (!grid.passable(*cell)) {
+      const TerrainType& t = world_.scenario().terrains[world_.raster().terrain(*cell)];
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is inside terrain \"" +
+                                             t.name + "\", which class \"" + class_name + "\" cannot enter");
+    }
+    // The nearest polygon within the radius and a voxel (a point in the eroded margin
+    // along a wall is taken to the mesh's edge).
+    const float reach = float(mesh_->radius() + 1.5 * mesh_->voxel_size());
+    const float centre[3] = {float(points[k].x), 0.0f, float(points[k].y)};
+    const float extents[3] = {reach, 1.0f, reach};
+    float nearest[3] = {0, 0, 0};
+    dtPolyRef ref = 0;
+    if (k == 1) {
+      // The goal on the start's group only.
+      const dtMeshTile* tile = nullptr;
+      const dtPoly* poly = nullptr;
+      mesh_->mesh().getTileAndPolyByRef(refs[0], &tile, &poly);
+      filter_->setIncludeFlags(poly->flags);
+    }
+    query_->findNearestPoly(centre, extents, filter_.get(), &ref, nearest);
+    if (ref == 0) {
+      if (k == 1) {
+        dtQueryFilter any = *filter_;
+        any.setIncludeFlags(0xffff);
+        query_->findNearestPoly(centre, extents, &any, &ref, nearest);
+        if (ref != 0) {
+          return fail(SearchStatus::NoPath, describe_point("goal", points[k]) +
+                                                " is in another terrain group than the start (class \"" +
+                                                class_name + "\" cannot cross between them)");
+        }
+      }
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) +
+                                             " is off the navmesh of class \"" + class_name +
+                                             "\": no polygon within " + std::to_string(reach) +
+                                             " m (a wall nearer than its radius)");
+    }
+    refs[k] = ref;
+    on_mesh[k] = Vec2{double(nearest[0]), double(nearest[2])};
+    // Snapping moved a point inside its polygon by float rounding only: keep ours.
+    if (std::hypot(on_mesh[k].x - points[k].x, on_mesh[k].y - points[k].y) < 1e-4 * mesh_->voxel_size())
+      on_mesh[k] = points[k];
+  }
+  start_ref_ = refs[0];
+  goal_ref_ = refs[1];
+  start_on_mesh_ = on_mesh[0];
+  goal_on_mesh_ = on_mesh[1];
+  const float s[3] = {float(start_on_mesh_.x), 0.0f, float(start_on_mesh_.y)};
+  const float g[3] = {float(goal_on_mesh_.x), 0.0f, float(goal_on_mesh_.y)};
+  const dtStatus st = query_->initSlicedFindPath(start_ref_, goal_ref_, s, g, filter_.get(), 0);
+  if (dtStatusFailed(st)) return fail(SearchStatus::Invalid, "Detour refused the query");
+  searching_ = true;
+  result_.status = SearchStatus::Running;
+  if (observer_) {
+    // The start's node: initSlicedFindPath opens it.
+    const dtNodePool* pool = query_->getNodePool();
+    seen_total_.assign(std::size_t(kMaxNodes) + 1, 0);
+    seen_open_.assign(std::size_t(kMaxNodes) + 1, 0);
+    for (int i = 1; i <= pool->getNodeCount(); ++i) {
+      const dtNode* n = pool->getNodeAtIdx(unsigned(i));
+      seen_total_[std::size_t(i)] = n->total;
+      seen_open_[std::size_t(i)] = (n->flags & DT_NODE_OPEN) ? 1 : 0;
+      if (seen_open_[std::size_t(i)]) open_.push_back(unsigned(i));
+      observer_->on_event(SearchEvent{SearchEventKind::Push, 0, mesh_->node_of(n->id), kNoNode, n->cost,
+                                      double(n->total - n->cost)});
+    }
+  }
+  if (dtStatusSucceed(st)) finish();  // start and goal on one polygon
+  return result_.status;
+}
+
+int NavmeshPlanner::traced_iteration() {
+  dtNodePool* pool = query_->getNodePool();
+  const int before = pool->getNodeCount();
+  int done = 0;
+  const dtStatus st = query_->updateSlicedFindPath(1, &done);
+  (void)st;
+  if (done == 0) return 0;
+  const auto node_id = [&](const dtNode* n) { return mesh_->node_of(n->id); };
+  const auto parent_id = [&](const dtNode* n) {
+    const dtNode* p = pool->getNodeAtIdx(n->pidx);
+    return p ? node_id(p) : kNoNode;
+  };
+  const auto emit = [&](SearchEventKind kind, const dtNode* n) {
+    observer_->on_event(
+        SearchEvent{kind, 0, node_id(n), parent_id(n), double(n->cost), double(n->total - n->cost)});
+  };
+  // The node that left the open set was expanded.
+  const dtNode* expanded = nullptr;
+  for (std::size_t k = 0; k < open_.size(); ++k) {
+    const dtNode* n = pool->getNodeAtIdx(open_[k]);
+    if (!(n->flags & DT_NODE_OPEN)) {
+      expanded = n;
+      seen_open_[open_[k]] = 0;
+      open_.erase(open_.begin() + std::ptrdiff_t(k));
+      break;
+    }
+  }
+  if (expanded) emit(SearchEventKind::Expand, expanded);
+  // Neighbours improved (they already had nodes).
+  if (expanded) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    mesh_->mesh().getTileAndPolyByRef(expanded->id, &tile, &poly);
+    for (unsigned l = poly->firstLink; l != DT_NULL_LINK; l = tile->links[l].next) {
+      dtNode* found[4];
+      const unsigned count = pool->findNodes(tile->links[l].ref, found, 4);
+      for (unsigned k = 0; k < count; ++k) {
+        const unsigned idx = pool->getNodeIdx(found[k]);
+        if (int(idx) > before || found[k]->total >= seen_total_[idx]) continue;
+        seen_total_[idx] = found[k]->total;
+        emit(SearchEventKind::Relax, found[k]);
+        if ((found[k]->flags & DT_NODE_OPEN) && !seen_open_[idx]) {
+          seen_open_[idx] = 1;
+          open_.push_back(idx);
+        }
+      }
+    }
+  }
+  // New nodes.
+  for (int i = before + 1; i <= pool->getNodeCount(); ++i) {
+    const dtNode* n = pool->getNodeAtIdx(unsigned(i));
+    seen_total_[std::size_t(i)] = n->total;
+    emit(SearchEventKind::Push, n);
+    if (n->flags & DT_NODE_OPEN) {
+      seen_open_[std::size_t(i)] = 1;
+      open_.push_back(unsigned(i));
+    }
+  }
+  return done;
+}
+
+SearchStatus NavmeshPlanner::step(std::uint64_t max_expansions) {
+  if (!searching_) return result_.status;
+  ++result_.stats.steps;
+  const int budget = int(std::min<std::uint64_t>(max_expansions, INT_MAX));
+  int done = 0;
+  if (observer_) {
+    for (int i = 0; i < budget && dtStatusInProgress(query_->updateSlicedFindPath(0, nullptr)); ++i) {
+      const int d = traced_iteration();
+      done += d;
+      if (d == 0) break;
+    }
+  } else {
+    query_->updateSlicedFindPath(budget, &done);
+  }
+  result_.stats.expansions += std::uint64_t(std::max(done, 0));
+  const dtStatus st = query_->updateSlicedFindPath(0, nullptr);
+  if (dtStatusFailed(st)) return fail(SearchStatus::Invalid, "Detour's search failed");
+  if (!dtStatusInProgress(st)) finish();
+  return result_.status;
+}
+
+void NavmeshPlanner::finish() {
+  searching_ = false;
+  std::vector<dtPolyRef> path(std::size_t{kMaxNodes});
+  int count = 0;
+  const dtStatus st = query_->finalizeSlicedFindPath(path.data(), &count, int(path.size()));
+  result_.stats.pushes = std::uint64_t(query_->getNodePool()->getNodeCount());
+  if (dtStatusFailed(st) || count == 0) {
+    fail(SearchStatus::Invalid, "Detour's search returned no corridor");
+    return;
+  }
+  path.resize(std::size_t(count));
+  if (path.back() != goal_ref_) {
+    if (dtStatusDetail(st, DT_OUT_OF_NODES)) {
+      fail(SearchStatus::Invalid, "Detour's search ran out of its 65,535 nodes before reaching the goal");
+    } else {
+      fail(SearchStatus::NoPath,
+           describe_point("goal", query_points_.goal) + " cannot be reached from the start on the navmesh");
+    }
+    return;
+  }
+  const float s[3] = {float(start_on_mesh_.x), 0.0f, float(start_on_mesh_.y)};
+  const float g[3] = {float(goal_on_mesh_.x), 0.0f, float(goal_on_mesh_.y)};
+  const int max_points = 2 * count + 4;
+  std::vector<float> straight(std::size_t(max_points) * 3);
+  int points = 0;
+  const dtStatus sp = query_->findStraightPath(s, g, path.data(), count, straight.data(), nullptr, nullptr,
+                                               &points, max_points, 0);
+  if (dtStatusFailed(sp) || points == 0) {
+    fail(SearchStatus::Invalid, "Detour could not string-pull the corridor");
+    return;
+  }
+  std::vector<Vec2>& out = result_.points;
+  if (start_on_mesh_ != query_points_.start) out.push_back(query_points_.start);
+  for (int i = 0; i < points; ++i) {
+    const Vec2 p{double(straight[std::size_t(3 * i)]), double(straight[std::size_t(3 * i + 2)])};
+    if (out.empty() || out.back() != p) out.push_back(p);
+  }
+  // The exact query points at both ends (Detour's are floats).
+  out.front() = query_points_.start;
+  if (goal_on_mesh_ != query_points_.goal) {
+    out.push_back(query_points_.goal);
+  } else {
+    out.back() = query_points_.goal;
+  }
+  if (out.size() == 1) out.push_back(query_points_.goal);
+  corridor_ = path;
+  result_.nodes.clear();
+  for (dtPolyRef r : path) result_.nodes.push_back(mesh_->node_of(r));
+  result_.length = polyline_length(out);
+  result_.cost = polyline_cost(world_.grid(class_), out);
+  result_.status = SearchStatus::Found;
+  if (observer_) {
+    for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
+      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i],
+                                      i == 0 ? kNoNode : result_.nodes[i - 1], 0, 0});
+    }
+    observer_->on_refine("straight path", out);
+  }
+}
+
+void NavmeshPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
+  if (!mesh_ || world_.revision() != revision_ || result_.status == SearchStatus::Idle || start_ref_ == 0)
+    return;
+  const dtNodePool* pool = query_->getNodePool();
+  std::map<NodeId, NodeView> best;
+  for (int i = 1; i <= pool->getNodeCount(); ++i) {
+    const dtNode* n = pool->getNodeAtIdx(unsigned(i));
+    const dtNode* p = pool->getNodeAtIdx(n->pidx);
+    const NodeView v{mesh_->node_of(n->id),
+                     0,
+                     double(n->cost),
+                     double(n->total - n->cost),
+                     p ? mesh_->node_of(p->id) : kNoNode,
+                     (n->flags & DT_NODE_CLOSED) != 0};
+    auto it = best.find(v.node);
+    if (it == best.end() || v.g + v.h < it->second.g + it->second.h) best[v.node] = v;
+  }
+  for (const auto& [node, view] : best) fn(view);
+}
+
+void NavmeshPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
+  if (bounds.empty()) return;
+  const Navmesh& m = mesh();
+  if (!m.ok()) return;
+  const dtNavMesh& nav = m.mesh();
+  for (int t = 0; t < nav.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = nav.getTile(t);
+    if (!tile || !tile->header) continue;
+    const Box2 tile_box{{tile->header->bmin[0], tile->header->bmin[2]},
+                        {tile->header->bmax[0], tile->header->bmax[2]}};
+    if (!tile_box.overlaps(bounds)) continue;
+    const dtPolyRef base = nav.getPolyRefBase(tile);
+    for (int i = 0; i < tile->header->polyCount; ++i) {
+      if (visitor.full()) return;
+      const NodeId id = m.node_of(base | dtPolyRef(i));
+      const NodeGeometry geo = node_geometry(id);
+      if (!geo.bounds.overlaps(bounds)) continue;
+      const dtPoly& poly = tile->polys[i];
+      const double mult = m.areas()[std::min<std::size_t>(poly.getArea(), m.areas().size() - 1)].multiplier;
+      visitor.cell(
+          StructureCell{NodeShape::Polygon, geo.bounds, geo.polygon, mult, id, StructureRole::Structure});
+      for (unsigned l = poly.firstLink; l != DT_NULL_LINK; l = tile->links[l].next) {
+        const dtLink& link = tile->links[l];
+        const NodeId other = m.node_of(link.ref);
+        if (other == kNoNode || other < id) continue;  // each pair once
+        const std::span<const Vec2> pv = geo.polygon;
+        const Vec2 edge[2] = {pv[link.edge], pv[(link.edge + 1u) % pv.size()]};
+        visitor.shape(
+            StructureShape{StructureShape::Kind::Polyline, "portal", edge, 0, 0, StructureRole::Structure});
+        visitor.edge(StructureEdge{id, other, m.centroid(id), m.centroid(other), "portal", 0, false});
+      }
+    }
+  }
+}
+
+void NavmeshPlanner::visit_path_structure(StructureVisitor& visitor) const {
+  if (result_.status != SearchStatus::Found || world_.revision() != revision_ || !mesh_) return;
+  for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
+    if (visitor.full()) return;
+    const NodeGeometry geo = node_geometry(result_.nodes[i]);
+    visitor.cell(StructureCell{NodeShape::Polygon, geo.bounds, geo.polygon, 0, result_.nodes[i],
+                               StructureRole::Corridor});
+  }
+  for (std::size_t i = 0; i + 1 < corridor_.size(); ++i) {
+    if (visitor.full()) return;
+    const dtNavMesh& nav = mesh_->mesh();
+    // The shared edge, from the link between the two polygons.
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (dtStatusFailed(nav.getTileAndPolyByRef(corridor_[i], &tile, &poly))) continue;
+    for (unsigned l = poly->firstLink; l != DT_NULL_LINK; l = tile->links[l].next) {
+      if (tile->links[l].ref != corridor_[i + 1]) continue;
+      const std::span<const Vec2> pv = mesh_->polygon(result_.nodes[i]);
+      const Vec2 edge[2] = {pv[tile->links[l].edge], pv[(tile->links[l].edge + 1u) % pv.size()]};
+      visitor.shape(
+          StructureShape{StructureShape::Kind::Polyline, "portal", edge, 0, 0, StructureRole::Portal});
+      break;
+    }
+  }
+}
+
+std::unique_ptr<ResultDependency> NavmeshPlanner::result_dependency() const {
+  if (!mesh_ || world_.revision() != revision_ || searching_ ||
+      (result_.status != SearchStatus::Found && result_.status != SearchStatus::NoPath) || start_ref_ == 0) {
+    return nullptr;
+  }
+  // Every tile holding a touched polygon, and the grid's changes a tile's build reads.
+  std::vector<std::uint8_t> touched(std::size_t(mesh_->tiles_x() * mesh_->tiles_y()), 0);
+  const dtNodePool* pool = query_->getNodePool();
+  const dtNavMesh& nav = mesh_->mesh();
+  for (int i = 1; i <= pool->getNodeCount(); ++i) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (dtStatusFailed(nav.getTileAndPolyByRef(pool->getNodeAtIdx(unsigned(i))->id, &tile, &poly))) continue;
+    touched[std::size_t(tile->header->y * mesh_->tiles_x() + tile->header->x)] = 1;
+  }
+  std::vector<CellRect> rects;
+  for (int ty = 0; ty < mesh_->tiles_y(); ++ty) {
+    for (int tx = 0; tx < mesh_->tiles_x(); ++tx) {
+      if (!touched[std::size_t(ty * mesh_->tiles_x() + tx)]) continue;
+      // Grown by a ring of tiles: a change along a touched tile's border may open links
+      // into its neighbours, whose polygons the search would then reach.
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          if (tx + dx < 0 || ty + dy < 0 || tx + dx >= mesh_->tiles_x() || ty + dy >= mesh_->tiles_y())
+            continue;
+          rects.push_back(mesh_->tile_input_cells(tx + dx, ty + dy));
+        }
+      }
+    }
+  }
+  std::sort(rects.begin(), rects.end(),
+            [](const CellRect& a, const CellRect& b) { return std::tie(a.y0, a.x0) < std::tie(b.y0, b.x0); });
+  rects.erase(std::unique(rects.begin(), rects.end()), rects.end());
+  return std::make_unique<NavmeshDependency>(world_, class_, std::move(rects), mesh_->min_multiplier(),
+                                             mesh_->areas(), mesh_->exact_areas());
+}
+
+}  // namespace pathscope

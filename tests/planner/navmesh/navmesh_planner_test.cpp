@@ -1,0 +1,306 @@
+// The navmesh planner (Recast/Detour): paths stay in passable cells (an exact segment-cell
+// test of its own), with radius 0 reachability agrees with grid A* and lengths are never
+// below the straight line; stepping equals one shot; traces replay (g, h, closed); kept answers equal fresh
+// ones after edits; bad queries and budgets fail with clear messages; it is registered.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "planner/core/planner_registry.hpp"
+#include "planner/core/search_trace.hpp"
+#include "planner/navmesh/navmesh_planner.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/planner/navmesh/navmesh_test_support.hpp"
+#include "tests/test_maps.hpp"
+
+using namespace pathscope;
+using pathscope::test::cell_center;
+
+namespace {
+
+// Radius 0 and a small tile, so that random maps span several tiles.
+NavmeshParams point_params(int tile_cells = 16) {
+  NavmeshParams p;
+  p.radius = 0;
+  p.tile_cells = tile_cells;
+  return p;
+}
+
+Vec2 random_center(std::mt19937_64& rng, const Scenario& s) {
+  return cell_center(s, int(rng() % unsigned(s.tiles->width)), int(rng() % unsigned(s.tiles->height)));
+}
+
+// Every leg of a path clear of blocked cells.
+void check_legal(const Scenario& s, const PathResult& r) {
+  for (std::size_t i = 0; i + 1 < r.points.size(); ++i) {
+    const auto [x, y] = test::blocked_cell_on_segment(s, r.points[i], r.points[i + 1]);
+    CAPTURE(i);
+    CAPTURE(x);
+    CAPTURE(y);
+    CHECK(x == -1);
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("navmesh") {
+  TEST_CASE("round a wall: a legal path no shorter than the straight line, costed over the cells") {
+    const Scenario s = test::ascii_scenario({
+        "..........",
+        "..........",
+        "....#.....",
+        "....#.....",
+        "....#.....",
+        "..........",
+    });
+    const PlanningWorld world(s);
+    NavmeshPlanner planner(world, 0, point_params());
+    const PathQuery q{cell_center(s, 1, 3), cell_center(s, 8, 3)};
+    const PathResult& r = find_path(planner, q);
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.points.front() == q.start);
+    CHECK(r.points.back() == q.goal);
+    check_legal(s, r);
+    // Round the wall's top or bottom corner: two legs through (4, 2) or (5, 5) and the like.
+    CHECK(r.length > 7.0);
+    CHECK(r.length < 7.0 * 1.2);
+    CHECK(r.cost == doctest::Approx(r.length));  // every cell costs 1
+    CHECK(r.stats.expansions > 0);
+  }
+
+  TEST_CASE("slow ground is an area: the path goes round a swamp, and pays for what it crosses") {
+    const Scenario s = test::ascii_scenario({
+        "............",
+        "....ssss....",
+        "....ssss....",
+        "....ssss....",
+        "............",
+    });
+    const PlanningWorld world(s);
+    NavmeshPlanner planner(world, 0, point_params());
+    const PathResult& r = find_path(planner, {cell_center(s, 1, 2), cell_center(s, 10, 2)});
+    REQUIRE(r.status == SearchStatus::Found);
+    // Through the swamp: 9 m at 3 = 27; round it: a little over 9 m at 1.
+    CHECK(r.cost < 14);
+    CHECK(r.cost >= r.length);
+    const Navmesh& mesh = *planner.navmesh();
+    CHECK(mesh.exact_areas());
+    REQUIRE(mesh.areas().size() == 3);  // none, ground, swamp
+    CHECK(mesh.areas()[1].multiplier == 1.0);
+    CHECK(mesh.areas()[2].multiplier == 3.0);
+  }
+
+  TEST_CASE("random maps, radius 0: legal paths, reachability as grid A*, never below the straight line") {
+    std::mt19937_64 rng(4101);
+    int found = 0, none = 0;
+    for (int round = 0; round < 10; ++round) {
+      const int w = 8 + int(rng() % 30), h = 8 + int(rng() % 30);
+      const Scenario s = test::ascii_scenario(test::random_rows(rng, w, h, 0.25, false));
+      const PlanningWorld world(s);
+      NavmeshPlanner planner(world, 0, point_params(8 + int(rng() % 16)));
+      for (int k = 0; k < 15; ++k) {
+        const int sx = int(rng() % unsigned(w)), sy = int(rng() % unsigned(h));
+        const int gx = int(rng() % unsigned(w)), gy = int(rng() % unsigned(h));
+        if (!test::tile_passable(s, sx, sy) || !test::tile_passable(s, gx, gy)) continue;
+        const PathQuery q{cell_center(s, sx, sy), cell_center(s, gx, gy)};
+        const PathResult& r = find_path(planner, q);
+        const double optimum = test::reference_cost(s, sx, sy, gx, gy);
+        CAPTURE(round);
+        CAPTURE(k);
+        if (std::isinf(optimum)) {
+          CHECK(r.status == SearchStatus::NoPath);
+          ++none;
+          continue;
+        }
+        REQUIRE(r.status == SearchStatus::Found);
+        ++found;
+        check_legal(s, r);
+        CHECK(r.length >= std::hypot(q.goal.x - q.start.x, q.goal.y - q.start.y) - 1e-9);
+        // Any-angle paths through the corridor Detour picks: near the octile optimum.
+        CHECK(r.length <= 1.6 * optimum + 1e-9);
+      }
+    }
+    CHECK(found > 60);
+    CHECK(none > 3);
+  }
+
+  TEST_CASE("stepping one polygon at a time equals one shot") {
+    std::mt19937_64 rng(4102);
+    int compared = 0;
+    for (int round = 0; round < 6; ++round) {
+      const Scenario s = test::ascii_scenario(test::random_rows(rng, 40, 30, 0.2, true));
+      const PlanningWorld world(s);
+      NavmeshPlanner stepped(world, 0, point_params()), whole(world, 0, point_params());
+      for (int k = 0; k < 10; ++k) {
+        const PathQuery q{random_center(rng, s), random_center(rng, s)};
+        const PathResult a = find_path(whole, q);
+        SearchStatus st = stepped.start(q);
+        while (!is_finished(st)) st = stepped.step(1);
+        const PathResult& b = stepped.result();
+        CHECK(a.status == b.status);
+        CHECK(a.points == b.points);
+        CHECK(a.nodes == b.nodes);
+        CHECK(a.cost == b.cost);
+        CHECK(a.stats.expansions == b.stats.expansions);
+        if (a.status != SearchStatus::Found) continue;
+        ++compared;
+      }
+    }
+    CHECK(compared > 20);
+  }
+
+  TEST_CASE("the trace replays the live search: open and closed polygons at every step") {
+    std::mt19937_64 rng(4103);
+    int found = 0;
+    for (int round = 0; round < 6; ++round) {
+      const Scenario s = test::ascii_scenario(test::random_rows(rng, 30, 20, 0.2, true));
+      const PlanningWorld world(s);
+      // One tile: each polygon has one node in Detour's pool.
+      NavmeshPlanner traced(world, 0, point_params(64)), live(world, 0, point_params(64));
+      SearchTrace trace;
+      traced.set_observer(&trace);
+      const PathQuery q{random_center(rng, s), random_center(rng, s)};
+      const PathResult full = find_path(traced, q);
+      CHECK(trace.expansion_count() == full.stats.expansions);
+      TraceReplay replay(trace);
+      SearchStatus st = live.start(q);
+      for (;;) {
+        const std::uint64_t k = live.result().stats.expansions;
+        replay.seek(k);
+        std::map<NodeId, NodeView> expected;
+        live.visit_nodes([&](const NodeView& v) { expected[v.node] = v; });
+        const auto nodes = replay.nodes();
+        REQUIRE(nodes.size() == expected.size());
+        for (const TraceNode& n : nodes) {
+          const NodeView& e = expected.at(n.node);
+          CHECK(n.g == e.g);
+          CHECK(n.h == e.h);
+          CHECK(n.closed() == e.closed);
+        }
+        if (is_finished(st)) break;
+        st = live.step(1);
+      }
+      if (full.status != SearchStatus::Found) continue;
+      ++found;
+      replay.seek(trace.step_count());
+      CHECK(replay.path() == full.nodes);
+      REQUIRE(!trace.refinements().empty());
+      CHECK(trace.refinements().back().points == full.points);
+    }
+    CHECK(found >= 3);
+  }
+
+  TEST_CASE("nodes are polygons: geometry, hit-testing, the structure view and the corridor") {
+    const Scenario s = test::ascii_scenario(test::bent_rows());
+    const PlanningWorld world(s);
+    NavmeshPlanner planner(world, 0, point_params());
+    const PathResult& r = find_path(planner, {cell_center(s, 0, 0), cell_center(s, 15, 7)});
+    REQUIRE(r.status == SearchStatus::Found);
+    for (const NodeId n : r.nodes) {
+      const NodeGeometry g = planner.node_geometry(n);
+      REQUIRE(g.shape == NodeShape::Polygon);
+      CHECK(g.polygon.size() >= 3);
+      CHECK(planner.node_at(planner.node_position(n), 0) == n);  // convex: its vertex mean is inside
+    }
+    CHECK(planner.node_at(cell_center(s, 5, 2), 0) == kNoNode);  // a wall
+    struct Count final : StructureVisitor {
+      int cells = 0, portals = 0, corridor = 0, path_portals = 0;
+      void cell(const StructureCell& c) override {
+        (c.role == StructureRole::Corridor ? corridor : cells) += 1;
+        CHECK(c.shape == NodeShape::Polygon);
+      }
+      void shape(const StructureShape& sh) override {
+        (sh.role == StructureRole::Portal ? path_portals : portals) += 1;
+        CHECK(sh.points.size() == 2);
+      }
+    } count;
+    planner.visit_structure(Box2{{0, 0}, {16, 8}}, count);
+    planner.visit_path_structure(count);
+    CHECK(std::size_t(count.cells) == planner.navmesh()->polygon_count());
+    CHECK(count.portals >= count.cells - 1);  // connected: a spanning tree at least
+    CHECK(std::size_t(count.corridor) == r.nodes.size());
+    CHECK(std::size_t(count.path_portals) == r.nodes.size() - 1);
+  }
+
+  TEST_CASE("a kept answer equals a fresh one after edits, whenever the dependency keeps it") {
+    std::mt19937_64 rng(4104);
+    int kept = 0, dropped = 0;
+    Scenario s = test::ascii_scenario(test::random_rows(rng, 64, 48, 0.15, true));
+    PlanningWorld world(s);
+    for (int edit = 0; edit < 30; ++edit) {
+      NavmeshPlanner before(world, 0, point_params());
+      const PathQuery q{random_center(rng, s), random_center(rng, s)};
+      const PathResult old = find_path(before, q);
+      const std::unique_ptr<ResultDependency> dep = before.result_dependency();
+      // A small block of one terrain somewhere.
+      const int x0 = int(rng() % 60), y0 = int(rng() % 44), t = int(rng() % 4);
+      for (int y = y0; y < y0 + 3; ++y) {
+        for (int x = x0; x < x0 + 3; ++x) s.tiles->terrain[std::size_t(y * 64 + x)] = std::uint8_t(t);
+      }
+      const WorldChange change = world.update(s);
+      REQUIRE_FALSE(change.rebuilt);
+      if (!dep || !dep->still_valid(change)) {
+        ++dropped;
+        continue;
+      }
+      ++kept;
+      NavmeshPlanner fresh(world, 0, point_params());
+      const PathResult& now = find_path(fresh, q);
+      CAPTURE(edit);
+      CHECK(now.status == old.status);
+      CHECK(now.points == old.points);
+      CHECK(now.cost == old.cost);
+    }
+    CHECK(kept >= 1);
+    CHECK(dropped > 5);
+  }
+
+  TEST_CASE(
+      "clear failures: a start in a wall, a goal off the map, a gap narrower than the radius, over the "
+      "budget") {
+    const Scenario s = test::ascii_scenario({"......", ".##...", "......", "wwwwww", "wwwwww"});
+    const PlanningWorld world(s);
+    NavmeshPlanner planner(world, 0, point_params());
+    const PathResult& wall = find_path(planner, {cell_center(s, 1, 1), cell_center(s, 5, 0)});
+    CHECK(wall.status == SearchStatus::Invalid);
+    CHECK(wall.message == "start (1.5, 1.5) is inside terrain \"wall\", which class \"unit\" cannot enter");
+    const PathResult& off = find_path(planner, {cell_center(s, 0, 0), Vec2{50, 1}});
+    CHECK(off.status == SearchStatus::Invalid);
+    CHECK(off.message == "goal (50, 1) is outside the map");
+    // Within the class's radius of a wall in a one-cell gap: no polygon near enough.
+    const Scenario gap = test::ascii_scenario({"#.#", "#.#", "#.#"});
+    const PlanningWorld gw(gap);
+    NavmeshParams wide;
+    wide.radius = 0.9;
+    NavmeshPlanner fat(gw, 0, wide);
+    const PathResult& r = find_path(fat, {cell_center(gap, 1, 0), cell_center(gap, 1, 2)});
+    CHECK(r.status == SearchStatus::Invalid);
+    CHECK(r.message.find("off the navmesh") != std::string::npos);
+    // A budget too small for one tile's build.
+    NavmeshParams tight = point_params();
+    tight.memory = MemoryBudget::from_mib(0.01);
+    NavmeshPlanner poor(world, 0, tight);
+    const PathResult& b = find_path(poor, {cell_center(s, 0, 0), cell_center(s, 5, 0)});
+    CHECK(b.status == SearchStatus::Invalid);
+    CHECK(b.message.find("over the memory budget") != std::string::npos);
+    CHECK(b.message.find("memory_mib") != std::string::npos);
+  }
+
+  TEST_CASE("registered as navmesh, family navmesh, with its build parameters") {
+    const PlannerInfo* info = find_planner("navmesh");
+    REQUIRE(info != nullptr);
+    CHECK(info->family == "navmesh");
+    CHECK_FALSE(info->exact);
+    REQUIRE(info->params.size() == 6);
+    CHECK(info->params[0].name == "radius");
+    CHECK(info->params[5].name == "memory_mib");
+    const Scenario s = test::ascii_scenario(test::bent_rows());
+    const PlanningWorld world(s);
+    auto planner = test::make_planner(world, "navmesh", {{"radius", 0}});
+    REQUIRE(planner != nullptr);
+    CHECK(find_path(*planner, {cell_center(s, 0, 0), cell_center(s, 15, 7)}).status == SearchStatus::Found);
+  }
+}  // TEST_SUITE
