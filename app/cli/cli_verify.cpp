@@ -78,8 +78,8 @@ int run_verify(const VerifyOptions& options) {
     if (astar) {
       auto params = resolve_params(*astar, {});
       if (params) {
-        const PathResult& r =
-            find_path(planner_for(PlannerChoice{astar, *params}, q.movement_class), PathQuery{q.start, q.goal});
+        const PathResult& r = find_path(planner_for(PlannerChoice{astar, *params}, q.movement_class),
+                                        PathQuery{q.start, q.goal});
         if (r.status == SearchStatus::Found) optimum = r.cost;
       }
     }
@@ -92,7 +92,8 @@ int run_verify(const VerifyOptions& options) {
       request.override_params = *cli_params;
       auto choice = choose_planner(request);
       if (!choice) {
-        std::fprintf(stderr, "pathscope verify: %s: %s\n", options.path.c_str(), choice.error().to_string().c_str());
+        std::fprintf(stderr, "pathscope verify: %s: %s\n", options.path.c_str(),
+                     choice.error().to_string().c_str());
         return options.planners.empty() ? kExitFailed : kExitUsage;
       }
       const PlannerInfo& info = *choice->info;
@@ -118,7 +119,8 @@ int run_verify(const VerifyOptions& options) {
         illegal += v->legal ? 0 : 1;
         const double ratio = std::isfinite(optimum) && optimum > 0 ? v->cost / optimum : NAN;
         j["reported_cost"] = r.cost;
-        j["referee_cost"] = std::isfinite(v->cost) ? nlohmann::ordered_json(v->cost) : nlohmann::ordered_json();
+        j["referee_cost"] =
+            std::isfinite(v->cost) ? nlohmann::ordered_json(v->cost) : nlohmann::ordered_json();
         j["length"] = r.length;
         j["legal"] = v->legal;
         j["cost_compared"] = compared;
@@ -155,8 +157,8 @@ int run_verify(const VerifyOptions& options) {
     }
   }
   if (!options.json) {
-    std::printf("%d paths refereed: %d costs disagree (tolerance %g relative), %d illegal\n", checked, disagree,
-                referee::kCostTolerance, illegal);
+    std::printf("%d paths refereed: %d costs disagree (tolerance %g relative), %d illegal\n", checked,
+                disagree, referee::kCostTolerance, illegal);
   }
   return disagree + illegal > 0 ? kExitFailed : kExitOk;
 }
@@ -164,8 +166,9 @@ int run_verify(const VerifyOptions& options) {
 CliRunner add_verify_options(CLI::App& command) {
   auto options = std::make_shared<VerifyOptions>();
   command.add_option("file", options->path, "scenario JSON or Moving AI .map")->required();
-  command.add_option("--planner", options->planners,
-                     "referee this planner's answers (repeatable; default: each query's own)\n" + planner_help());
+  command.add_option(
+      "--planner", options->planners,
+      "referee this planner's answers (repeatable; default: each query's own)\n" + planner_help());
   command.add_option("--param", options->params, "planner parameter override, name=value (repeatable)");
   command.add_flag("--json", options->json, "one JSON object per line, query and planner");
   command.footer(

@@ -53,8 +53,7 @@ std::string table_key(std::uint16_t key) { return "jps_plus/" + std::to_string(k
 // JpsPlusTable
 
 JpsPlusTable::JpsPlusTable(const CostGrid& grid, std::uint16_t key, std::size_t movement_class)
-    : class_(movement_class),
-      key_(key), w_(grid.width()), h_(grid.height()), pw_(grid.width() + 2) {
+    : class_(movement_class), key_(key), w_(grid.width()), h_(grid.height()), pw_(grid.width() + 2) {
   too_large_ = w_ > kMaxSide || h_ > kMaxSide;
   if (too_large_) return;
   pass_.assign(std::size_t(pw_) * std::size_t(h_ + 2), 0);
@@ -77,11 +76,12 @@ JpsPlusTable::JpsPlusTable(const CostGrid& grid, std::uint16_t key, std::size_t 
   last_update_cells_ = 0;
 }
 
-const JpsPlusTable& JpsPlusTable::of(const PlanningWorld& world, std::size_t movement_class, std::uint16_t key) {
-  return world.derived<JpsPlusTable>(
-      table_key(key), movement_class, [key](const PlanningWorld& w, std::size_t c) {
-        return std::make_unique<JpsPlusTable>(w.grid(c), key, c);
-      });
+const JpsPlusTable& JpsPlusTable::of(const PlanningWorld& world, std::size_t movement_class,
+                                     std::uint16_t key) {
+  return world.derived<JpsPlusTable>(table_key(key), movement_class,
+                                     [key](const PlanningWorld& w, std::size_t c) {
+                                       return std::make_unique<JpsPlusTable>(w.grid(c), key, c);
+                                     });
 }
 
 int JpsPlusTable::straight_value(int x, int y, int dir) const {
@@ -192,8 +192,9 @@ bool GridJpsPlus::prepare() {
   table_ = &JpsPlusTable::of(world_, class_, key_);
   if (table_->too_large()) {
     result_.status = SearchStatus::Invalid;
-    result_.message = name_ + " keeps jump distances in 16 bits: the map is " + std::to_string(grid_.width()) +
-                      " x " + std::to_string(grid_.height()) + " cells, over 32767 a side: use jps_block";
+    result_.message = name_ + " keeps jump distances in 16 bits: the map is " +
+                      std::to_string(grid_.width()) + " x " + std::to_string(grid_.height()) +
+                      " cells, over 32767 a side: use jps_block";
     return false;
   }
   return true;
@@ -245,7 +246,8 @@ void GridJpsPlus::jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const {
         const glm::ivec2 q{p.x + dx * i, p.y + dy * i};
         for (const int sd : {h_dir, v_dir}) {
           const int r = -table_->distance(q.x, q.y, sd);  // no jump point: d <= 0
-          if (r > 0) scan(q, glm::ivec2{q.x + kDirDx[std::size_t(sd)] * r, q.y + kDirDy[std::size_t(sd)] * r});
+          if (r > 0)
+            scan(q, glm::ivec2{q.x + kDirDx[std::size_t(sd)] * r, q.y + kDirDy[std::size_t(sd)] * r});
         }
       }
     }
@@ -266,7 +268,8 @@ void GridJpsPlus::jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const {
       } else if constexpr (kTraced) {
         for (const int sd : {h_dir, v_dir}) {
           const int r = -table_->distance(p.x, p.y, sd);
-          if (r > 0) scan(p, glm::ivec2{p.x + kDirDx[std::size_t(sd)] * r, p.y + kDirDy[std::size_t(sd)] * r});
+          if (r > 0)
+            scan(p, glm::ivec2{p.x + kDirDx[std::size_t(sd)] * r, p.y + kDirDy[std::size_t(sd)] * r});
         }
       }
       break;

@@ -39,16 +39,22 @@ class JpsPlusTable final : public DerivedStructure {
   /// True when the map is too large for 16-bit distances (nothing is tabled).
   bool too_large() const { return too_large_; }
   /// True when cell (x, y) belongs to the group; x in [-1, width], y in [-1, height].
-  bool passable(int x, int y) const { return pass_[std::size_t(y + 1) * std::size_t(pw_) + std::size_t(x + 1)] != 0; }
+  bool passable(int x, int y) const {
+    return pass_[std::size_t(y + 1) * std::size_t(pw_) + std::size_t(x + 1)] != 0;
+  }
   /// The jump distance from passable cell (x, y) in direction `dir` (see the class note).
-  int distance(int x, int y, int dir) const { return dist_[(std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 8 + std::size_t(dir)]; }
+  int distance(int x, int y, int dir) const {
+    return dist_[(std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 8 + std::size_t(dir)];
+  }
   /// Same passability and distances.
   bool operator==(const JpsPlusTable& o) const { return pass_ == o.pass_ && dist_ == o.dist_; }
   /// Cells whose distances the last update() recomputed.
   std::uint64_t last_update_cells() const { return last_update_cells_; }
 
  private:
-  std::int16_t& at(int x, int y, int dir) { return dist_[(std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 8 + std::size_t(dir)]; }
+  std::int16_t& at(int x, int y, int dir) {
+    return dist_[(std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 8 + std::size_t(dir)];
+  }
   // The distance of (x, y) in `dir` from its successor cell's (already current).
   int straight_value(int x, int y, int dir) const;
   int diagonal_value(int x, int y, int dir) const;
@@ -59,8 +65,8 @@ class JpsPlusTable final : public DerivedStructure {
   std::uint16_t key_ = 0;
   int w_ = 0, h_ = 0, pw_ = 0;
   bool too_large_ = false;
-  std::vector<std::uint8_t> pass_;   // (w + 2) x (h + 2), border blocked
-  std::vector<std::int16_t> dist_;   // w x h x 8
+  std::vector<std::uint8_t> pass_;  // (w + 2) x (h + 2), border blocked
+  std::vector<std::int16_t> dist_;  // w x h x 8
   std::uint64_t last_update_cells_ = 0;
 };
 

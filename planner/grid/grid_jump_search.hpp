@@ -100,9 +100,9 @@ class JumpPointSearch : public GridSearchBase<1> {
     multiplier_ = GridJps::uniform_multiplier(grid_, world_.raster(), key_, &first, &other);
     if (multiplier_ == 0) {
       result_.status = SearchStatus::Invalid;
-      result_.message = name_ + " needs uniform costs, but class \"" + world_.scenario().classes[class_].name +
-                        "\" has terrain costs (multipliers " + format(first) + " and " + format(other) +
-                        " in the start's terrain group): use astar";
+      result_.message = name_ + " needs uniform costs, but class \"" +
+                        world_.scenario().classes[class_].name + "\" has terrain costs (multipliers " +
+                        format(first) + " and " + format(other) + " in the start's terrain group): use astar";
       return result_.status;
     }
     h_scale_ = multiplier_;
@@ -265,8 +265,8 @@ class JumpPointSearch : public GridSearchBase<1> {
     return kDirOf[dy + 1][dx + 1];
   }
 
-  std::uint16_t key_ = 0;   // the current query's move key
-  double multiplier_ = 1;   // of the current query's group
+  std::uint16_t key_ = 0;      // the current query's move key
+  double multiplier_ = 1;      // of the current query's group
   std::uint64_t scanned_ = 0;  // cells the traced jumps read (0 untraced)
 
  private:
@@ -289,11 +289,13 @@ class JumpPointSearch : public GridSearchBase<1> {
       want |= std::uint8_t((1u << dir_of(dx, 0)) | (1u << dir_of(0, dy)));
     } else if (dx != 0) {
       for (const int s : {-1, 1}) {
-        if (!self.passable(c.x - dx, c.y + s)) want |= std::uint8_t((1u << dir_of(0, s)) | (1u << dir_of(dx, s)));
+        if (!self.passable(c.x - dx, c.y + s))
+          want |= std::uint8_t((1u << dir_of(0, s)) | (1u << dir_of(dx, s)));
       }
     } else {
       for (const int s : {-1, 1}) {
-        if (!self.passable(c.x + s, c.y - dy)) want |= std::uint8_t((1u << dir_of(s, 0)) | (1u << dir_of(s, dy)));
+        if (!self.passable(c.x + s, c.y - dy))
+          want |= std::uint8_t((1u << dir_of(s, 0)) | (1u << dir_of(s, dy)));
       }
     }
     return want & moves;

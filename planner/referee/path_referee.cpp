@@ -42,9 +42,7 @@ struct Cells {
   }
 };
 
-std::string cell_text(int x, int y) {
-  return "cell (" + std::to_string(x) + ", " + std::to_string(y) + ")";
-}
+std::string cell_text(int x, int y) { return "cell (" + std::to_string(x) + ", " + std::to_string(y) + ")"; }
 
 std::string point_text(Vec2 p) {
   char buf[64];
@@ -89,8 +87,8 @@ bool on_line(double c, double s) { return std::floor(c / s) * s == c; }
 struct Piece {
   double length = 0;
   Vec2 mid{0, 0};
-  int n = 1;                // cells it touches: 1 inside a cell, 2 along a cell line
-  glm::ivec2 cell[2]{};     // the cells
+  int n = 1;             // cells it touches: 1 inside a cell, 2 along a cell line
+  glm::ivec2 cell[2]{};  // the cells
 };
 
 template <typename Fn>
@@ -234,8 +232,8 @@ Result<Verdict> referee_path(const PlanningWorld& world, std::size_t movement_cl
           const glm::ivec2 c1 = se ? glm::ivec2{i - 1, j} : glm::ivec2{i, j};
           if (cells.multiplier(c0.x, c0.y) <= 0 && cells.multiplier(c1.x, c1.y) <= 0)
             out.add(ViolationKind::CornerSqueeze, leg, at,
-                    "leg " + std::to_string(leg) + " passes between blocked " + cell_text(c0.x, c0.y) + " and " +
-                        cell_text(c1.x, c1.y) + " at their common corner " + point_text(at));
+                    "leg " + std::to_string(leg) + " passes between blocked " + cell_text(c0.x, c0.y) +
+                        " and " + cell_text(c1.x, c1.y) + " at their common corner " + point_text(at));
         }
       }
       // A sliver between two crossings that meet at a corner up to rounding: the leg only
@@ -248,8 +246,8 @@ Result<Verdict> referee_path(const PlanningWorld& world, std::size_t movement_cl
         any_inside |= cells.inside(c.x, c.y);
         if (cells.multiplier(c.x, c.y) <= 0) continue;
         // Along a cell line: keep the group of the way so far if a side has it.
-        if (best < 0 || (cells.key(c.x, c.y) == last_key &&
-                         cells.key(p.cell[best].x, p.cell[best].y) != last_key))
+        if (best < 0 ||
+            (cells.key(c.x, c.y) == last_key && cells.key(p.cell[best].x, p.cell[best].y) != last_key))
           best = k;
       }
       if (!any_inside) {
@@ -259,7 +257,8 @@ Result<Verdict> referee_path(const PlanningWorld& world, std::size_t movement_cl
       }
       if (best < 0) {
         out.add(ViolationKind::Blocked, leg, p.mid,
-                "leg " + std::to_string(leg) + " runs through blocked " + cell_text(p.cell[0].x, p.cell[0].y) +
+                "leg " + std::to_string(leg) + " runs through blocked " +
+                    cell_text(p.cell[0].x, p.cell[0].y) +
                     (p.n == 2 ? " and " + cell_text(p.cell[1].x, p.cell[1].y) : std::string()) + " at " +
                     point_text(p.mid));
         return;
@@ -301,8 +300,9 @@ Result<Verdict> referee_path(const PlanningWorld& world, std::size_t movement_cl
       // The planners' geometry is rounded to 1/1024 m (Clipper's grid): a hair less is kept.
       if (nearest < r - 1.0 / 512) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "leg %zu comes within %.4f m of an obstacle near %s (clearance %.4f m)", leg,
-                      nearest, point_text(where).c_str(), r);
+        std::snprintf(buf, sizeof buf,
+                      "leg %zu comes within %.4f m of an obstacle near %s (clearance %.4f m)", leg, nearest,
+                      point_text(where).c_str(), r);
         out.add(ViolationKind::Clearance, leg, where, buf);
       }
     }

@@ -28,7 +28,8 @@ namespace referee {
 enum class ViolationKind : std::uint8_t {
   OutsideWorld,   ///< A leg leaves the world's cells.
   Blocked,        ///< A leg runs through a cell the class cannot enter (a wall, a destroyed bridge's water).
-  GroupChange,    ///< A leg joins cells of different terrain groups (land, water) for a class that is not amphibious.
+  GroupChange,    ///< A leg joins cells of different terrain groups (land, water) for a class that is not
+                  ///< amphibious.
   CornerSqueeze,  ///< A leg passes through the point where two blocked cells touch at a corner.
   Clearance,      ///< A leg comes nearer a blocked cell or the world's edge than the clearance asked for.
 };

@@ -30,7 +30,16 @@ namespace pathscope {
 namespace {
 
 // Terrain indices of default_terrain_types().
-enum : std::uint8_t { kGround = 0, kRough = 1, kForest = 2, kSwamp = 3, kNebula = 4, kShallow = 5, kDeep = 6, kWall = 7 };
+enum : std::uint8_t {
+  kGround = 0,
+  kRough = 1,
+  kForest = 2,
+  kSwamp = 3,
+  kNebula = 4,
+  kShallow = 5,
+  kDeep = 6,
+  kWall = 7
+};
 
 // A known defect: the planner, the check it fails, and why (issue 32).
 struct KnownDefect {
@@ -39,10 +48,13 @@ struct KnownDefect {
   const char* why;
 };
 constexpr KnownDefect kKnownDefects[] = {
-    {"hybrid", "legal", "its grid legs ignore the class's radius (issue 32): they come nearer walls than the route"},
+    {"hybrid", "legal",
+     "its grid legs ignore the class's radius (issue 32): they come nearer walls than the route"},
     {"visgraph", "legal",
-     "it keeps its radius from obstacles' exact shapes and may cross or near cells an obstacle only partly covers"},
-    {"quadtree", "cost", "reported cost 0.5 m above the referee's on some weighted worlds (e.g. slow-tier seed 1024)"},
+     "it keeps its radius from obstacles' exact shapes and may cross or near cells an obstacle only partly "
+     "covers"},
+    {"quadtree", "cost",
+     "reported cost 0.5 m above the referee's on some weighted worlds (e.g. slow-tier seed 1024)"},
     {"navmesh", "cost", "reported costs up to 2x the referee's on weighted worlds (a planner being added)"},
     {"navmesh", "legal", "a few paths through blocked cells (a planner being added)"},
     {"navmesh", "node_at", "node_at() finds no node at a node's own position (a planner being added)"},
@@ -129,8 +141,8 @@ Scenario generated_world(std::uint64_t seed, bool weighted) {
     circle.center = {real(3, w - 3), real(3, h - 3)};
     circle.radius = real(1.5, 4);
     s.features.push_back(Feature{id++, "", kNebula, circle});
-    s.roads.push_back(Road{200, {{0.5, real(1, h - 1)}, {real(1, w - 1), real(1, h - 1)}, {w - 0.5, real(1, h - 1)}},
-                           3.0, 2.0});
+    s.roads.push_back(Road{
+        200, {{0.5, real(1, h - 1)}, {real(1, w - 1), real(1, h - 1)}, {w - 0.5, real(1, h - 1)}}, 3.0, 2.0});
   }
   s.threats.push_back(Influence{300, {real(0, w), real(0, h)}, real(3, 8), 1, ""});
   s.threats.push_back(Influence{301, {real(0, w), real(0, h)}, real(3, 8), 1, ""});
@@ -139,7 +151,8 @@ Scenario generated_world(std::uint64_t seed, bool weighted) {
 }
 
 // Random queries between passable cell centres joined for the class (grid regions).
-std::vector<PathQuery> random_queries(const PlanningWorld& world, std::size_t cls, std::uint64_t seed, int n) {
+std::vector<PathQuery> random_queries(const PlanningWorld& world, std::size_t cls, std::uint64_t seed,
+                                      int n) {
   std::mt19937_64 rng(seed * 7919 + 1);
   const CostGrid& g = world.grid(cls);
   std::vector<PathQuery> out;
@@ -191,9 +204,10 @@ void run_conformance(std::uint64_t first, int count, int queries_per_world) {
       for (std::size_t qi = 0; qi < queries.size(); ++qi) {
         const PathQuery& q = queries[qi];
         char where[160];
-        std::snprintf(where, sizeof where, "%s, world seed %llu (%s), class %zu, query %zu (%.1f, %.1f) -> (%.1f, %.1f)",
-                      info.name.c_str(), static_cast<unsigned long long>(seed), weighted ? "weighted" : "uniform", cls,
-                      qi, q.start.x, q.start.y, q.goal.x, q.goal.y);
+        std::snprintf(where, sizeof where,
+                      "%s, world seed %llu (%s), class %zu, query %zu (%.1f, %.1f) -> (%.1f, %.1f)",
+                      info.name.c_str(), static_cast<unsigned long long>(seed),
+                      weighted ? "weighted" : "uniform", cls, qi, q.start.x, q.start.y, q.goal.x, q.goal.y);
         CAPTURE(where);
         ++t.queries;
         const PathResult one = find_path(*planner, q);
@@ -231,7 +245,8 @@ void run_conformance(std::uint64_t first, int count, int queries_per_world) {
         }
 
         // node_at round-trips with node_geometry on the path's nodes and a sample of ids.
-        std::vector<NodeId> nodes(one.nodes.begin(), one.nodes.begin() + std::ptrdiff_t(std::min<std::size_t>(one.nodes.size(), 40)));
+        std::vector<NodeId> nodes(one.nodes.begin(), one.nodes.begin() + std::ptrdiff_t(std::min<std::size_t>(
+                                                                             one.nodes.size(), 40)));
         for (std::size_t k = 0; k < 8 && planner->node_count() > 0; ++k)
           nodes.push_back(NodeId((seed * 2654435761u + k * 40503u) % planner->node_count()));
         for (NodeId n : nodes) {
@@ -239,14 +254,16 @@ void run_conformance(std::uint64_t first, int count, int queries_per_world) {
           const NodeId at = planner->node_at(g.position, 1e-6);
           CAPTURE(n);
           if (at == kNoNode) {
-            if (!known_defect(info.name, "node_at")) FAIL_CHECK("node_at finds no node at node " << n << "'s position");
+            if (!known_defect(info.name, "node_at"))
+              FAIL_CHECK("node_at finds no node at node " << n << "'s position");
             continue;
           }
           const NodeGeometry back = planner->node_geometry(at);
           if (g.shape == NodeShape::Point) {
             // A point node is found by its position unless a box or polygon holds it
             // (node_at prefers those).
-            CHECK((back.position == g.position || (back.shape != NodeShape::Point && back.bounds.contains(g.position))));
+            CHECK((back.position == g.position ||
+                   (back.shape != NodeShape::Point && back.bounds.contains(g.position))));
           } else {
             // The node at a box's or polygon's own point holds it: itself, or a smaller
             // node inside it.
@@ -258,15 +275,16 @@ void run_conformance(std::uint64_t first, int count, int queries_per_world) {
   }
   for (const auto& [name, t] : tallies) {
     const PlannerInfo* info = find_planner(name);
-    std::string text = name + ": " + std::to_string(t.queries) + " queries, " + std::to_string(t.found) + " found, " +
-                       std::to_string(t.refused) + " refused, " + std::to_string(t.illegal) + " illegal, " +
-                       std::to_string(t.cost_disagree) + " costs disagree";
+    std::string text = name + ": " + std::to_string(t.queries) + " queries, " + std::to_string(t.found) +
+                       " found, " + std::to_string(t.refused) + " refused, " + std::to_string(t.illegal) +
+                       " illegal, " + std::to_string(t.cost_disagree) + " costs disagree";
     char buf[64];
     std::snprintf(buf, sizeof buf, " (worst relative error %.2e)", t.worst_cost_error);
     text += buf;
     if (t.cost_skipped) text += "; cost not compared (" + info->referee.note + ")";
     for (const char* check : {"legal", "cost", "node_at"}) {
-      if (const KnownDefect* d = known_defect(name, check)) text += std::string("; known defect (") + check + "): " + d->why;
+      if (const KnownDefect* d = known_defect(name, check))
+        text += std::string("; known defect (") + check + "): " + d->why;
     }
     for (const std::string& e : t.examples) text += "\n    " + e;
     MESSAGE(text);

@@ -127,9 +127,10 @@ TEST_SUITE("grid_jps_block") {
       const auto& r =
           find_path(*jump, {cell_center(world.scenario(), 0, 0), cell_center(world.scenario(), 4, 2)});
       CHECK(r.status == SearchStatus::Invalid);
-      CHECK(r.message == name +
-                             " needs uniform costs, but class \"unit\" has terrain costs (multipliers 1 and 1.5 "
-                             "in the start's terrain group): use astar");
+      CHECK(r.message ==
+            name +
+                " needs uniform costs, but class \"unit\" has terrain costs (multipliers 1 and 1.5 "
+                "in the start's terrain group): use astar");
     }
     const PlanningWorld rough(ascii_scenario({"rrrrrr", "rr#rrr", "rrrr#r", "rrrrrr"}));
     auto astar = make(rough, "astar");

@@ -15,8 +15,8 @@
 namespace pathscope {
 namespace {
 
-using referee::RefereeParams;
 using referee::referee_path;
+using referee::RefereeParams;
 using referee::Verdict;
 using referee::ViolationKind;
 
@@ -87,7 +87,8 @@ TEST_CASE("referee: cost equals fine sampling on random weighted worlds with roa
   }
 }
 
-TEST_CASE("referee: a leg along a cell line costs the cheaper side, and grid moves cost as the movement rule") {
+TEST_CASE(
+    "referee: a leg along a cell line costs the cheaper side, and grid moves cost as the movement rule") {
   const PlanningWorld world(test::ascii_scenario({
       "ssss",
       "....",
