@@ -78,8 +78,13 @@ TEST_SUITE("navmesh") {
     PATHSCOPE_SKIP_WITHOUT_BENCHMARKS();
     auto files = collect_scen_files({PATHSCOPE_BENCHMARKS_DIR});
     REQUIRE(files.ok());
+    // Every 40th problem of every map but the maze: the 512 x 512 maze alone takes 88 s
+    // in release (its corridors one cell wide make a polygon of nearly every cell).
     std::size_t checked = 0;
-    for (const auto& scen : *files) checked += check_file(scen.filename().string(), 40).problems;
-    CHECK(checked > 600);
+    for (const auto& scen : *files) {
+      if (scen.filename().string().starts_with("maze")) continue;
+      checked += check_file(scen.filename().string(), 40).problems;
+    }
+    CHECK(checked > 300);
   }
 }  // TEST_SUITE

@@ -48,22 +48,4 @@ TEST_CASE("reactive avoidance: a circle of 40 swapping places arrives with every
   }
 }
 
-TEST_CASE("reactive avoidance: potential fields with a class near the speed bound stay legal") {
-  // The walls that push are those within what the unit senses, clipped to the world: a
-  // class at 900 m/s scans what a slow one does, not a box of a million cells.
-  Scenario s = crossing_case(10, 4);
-  for (MovementClass& c : s.classes) c.speed = 900;
-  s.sim.avoidance = AvoidanceMode::PotentialField;
-  Simulation sim(s);
-  SimReferee referee;
-  for (int i = 0; i < 600 && sim.arrived_count() < sim.ordered_count(); ++i) {
-    sim.step();
-    referee.check_step(sim);
-  }
-  CHECK(sim.arrived_count() > 0);  // under way: a crossing through a 4 m gap takes longer than 20 s
-  CHECK(referee.counts().hard_overlaps == 0);
-  CHECK(referee.counts().tunnelled == 0);
-  CHECK(referee.counts().inside_walls == 0);
-}
-
 }  // namespace pathscope::sim
