@@ -88,7 +88,7 @@ RunFigures run(sim::Simulation& simulation, sim::SimReferee& referee, std::uint6
   if (f.ordered > 0 && f.arrived == f.ordered) {
     double last = 0;
     for (const sim::SimUnit& u : simulation.slots()) {
-      if (u.alive && u.arrived) last = std::max(last, u.arrived_time);
+      if (u.alive && u.goal.arrived) last = std::max(last, u.goal.arrived_time);
     }
     f.seconds_to_arrive = last;
   }
@@ -139,9 +139,10 @@ Status write_repros(const Scenario& start, std::span<const sim::StuckEvent> even
 // A unit with an order it has not finished (a move or waypoints order not arrived, or a
 // patrol): --units lists them.
 bool unfinished(const sim::SimUnit& u) {
-  if (!u.alive || u.order.points.empty()) return false;
-  if (u.order.kind == OrderKind::Patrol) return true;
-  return (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints) && !u.arrived;
+  if (!u.alive || u.route.order.points.empty()) return false;
+  if (u.route.order.kind == OrderKind::Patrol) return true;
+  return (u.route.order.kind == OrderKind::Move || u.route.order.kind == OrderKind::Waypoints) &&
+         !u.goal.arrived;
 }
 
 // One unit of --units, as an object (its keys are the text line's fields).
@@ -151,22 +152,23 @@ nlohmann::ordered_json unit_json(const sim::Simulation& sim, const sim::SimUnit&
   j["unit"] = u.scenario_id;
   j["faction"] = u.faction < s.factions.size() ? s.factions[u.faction].name : std::string();
   j["class"] = u.movement_class < s.classes.size() ? s.classes[u.movement_class].name : std::string();
-  j["position"] = {u.position.x, u.position.y};
-  j["speed"] = u.speed;
-  j["state"] = to_string(u.state);
-  j["yield"] = sim::to_string(u.yield);
-  const sim::SimUnit* other = u.yield != sim::Yield::None ? sim.unit(u.yield_to) : nullptr;
+  j["position"] = {u.body.position.x, u.body.position.y};
+  j["speed"] = u.body.speed;
+  j["state"] = to_string(u.route.state);
+  j["yield"] = sim::to_string(u.coop.yield);
+  const sim::SimUnit* other = u.coop.yield != sim::Yield::None ? sim.unit(u.coop.yield_to) : nullptr;
   j["yields_to"] = other ? nlohmann::ordered_json(other->scenario_id) : nlohmann::ordered_json();
-  j["bridge_wait"] = u.bridge_wait;
-  j["passage_wait"] = u.passage_wait;
-  const std::size_t k = std::min(u.order_point, u.order.points.size() - 1);
-  j["order_point"] = {u.order.points[k].x, u.order.points[k].y};
-  j["distance_m"] = glm::length(u.order.points[k] - u.position);
-  j["path_points_left"] = u.waypoint < u.path.size() ? u.path.size() - u.waypoint : 0;
-  j["next_point"] = u.waypoint < u.path.size()
-                        ? nlohmann::ordered_json{u.path[u.waypoint].x, u.path[u.waypoint].y}
-                        : nlohmann::ordered_json();
-  j["no_progress_s"] = std::max(0.0, sim.time() - u.progress_time);
+  j["bridge_wait"] = u.waits.bridge;
+  j["passage_wait"] = u.waits.passage;
+  const std::size_t k = std::min(u.route.order_point, u.route.order.points.size() - 1);
+  j["order_point"] = {u.route.order.points[k].x, u.route.order.points[k].y};
+  j["distance_m"] = glm::length(u.route.order.points[k] - u.body.position);
+  j["path_points_left"] = u.route.waypoint < u.route.path.size() ? u.route.path.size() - u.route.waypoint : 0;
+  j["next_point"] =
+      u.route.waypoint < u.route.path.size()
+          ? nlohmann::ordered_json{u.route.path[u.route.waypoint].x, u.route.path[u.route.waypoint].y}
+          : nlohmann::ordered_json();
+  j["no_progress_s"] = std::max(0.0, sim.time() - u.route.progress_time);
   return j;
 }
 

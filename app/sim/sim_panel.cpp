@@ -97,7 +97,7 @@ void recorded_figures(const SimPlayer& sim) {
   std::size_t alive = 0, arrived = 0;
   for (const sim::SimUnit& u : sim.shown_units()) {
     alive += u.alive ? 1 : 0;
-    arrived += u.alive && u.arrived ? 1 : 0;
+    arrived += u.alive && u.goal.arrived ? 1 : 0;
   }
   ImGui::Text("recorded step %" PRIu64 "   t = %.2f s", sim.shown_step(), sim.shown_time());
   ImGui::Text("units %zu   arrived %zu", alive, arrived);
@@ -161,13 +161,13 @@ void selected_units(SimPlayer& sim) {
     ImGui::TableNextColumn();
     ImGui::Text("%u", u->scenario_id);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(sim::to_string(u->state));
+    ImGui::TextUnformatted(sim::to_string(u->route.state));
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", u->speed);
+    ImGui::Text("%.2f", u->body.speed);
     ImGui::TableNextColumn();
     ImGui::Text("%.1f", remaining_path_length(*u));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(yield_name(u->yield));
+    ImGui::TextUnformatted(yield_name(u->coop.yield));
     ImGui::TableNextColumn();
     ImGui::Text("%zu", collision_count(sim.shown_collisions(), id));
   }
@@ -413,9 +413,10 @@ bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
   const char* class_name =
       u->movement_class < scenario.classes.size() ? scenario.classes[u->movement_class].name.c_str() : "?";
   ImGui::BeginTooltip();
-  ImGui::Text("unit %u (%s), %s", u->scenario_id, class_name, sim::to_string(u->state));
-  ImGui::Text("%.2f m/s, path left %.1f m, yield %s, collisions %zu", u->speed, remaining_path_length(*u),
-              yield_name(u->yield), collision_count(sim.shown_collisions(), u->id));
+  ImGui::Text("unit %u (%s), %s", u->scenario_id, class_name, sim::to_string(u->route.state));
+  ImGui::Text("%.2f m/s, path left %.1f m, yield %s, collisions %zu", u->body.speed,
+              remaining_path_length(*u), yield_name(u->coop.yield),
+              collision_count(sim.shown_collisions(), u->id));
   ImGui::EndTooltip();
   return true;
 }

@@ -383,7 +383,7 @@ std::optional<sim::UnitId> SimPlayer::unit_at(Vec2 p, double tolerance) const {
                               ? sim::resolve_motion(s.classes[u.movement_class]).hard_radius
                               : sim::Motion{}.hard_radius;
     // Distance outside the body: the unit whose edge is nearest wins (ties: lower slot).
-    const double gap = glm::length(p - u.position) - radius;
+    const double gap = glm::length(p - u.body.position) - radius;
     if (gap <= tolerance && (!best || gap < best_gap)) {
       best = u.id;
       best_gap = gap;
@@ -396,8 +396,8 @@ std::vector<sim::UnitId> SimPlayer::units_in_box(Vec2 a, Vec2 b) const {
   std::vector<sim::UnitId> out;
   const Vec2 lo = glm::min(a, b), hi = glm::max(a, b);
   for (const sim::SimUnit& u : shown_units()) {
-    if (u.alive && u.position.x >= lo.x && u.position.x <= hi.x && u.position.y >= lo.y &&
-        u.position.y <= hi.y) {
+    if (u.alive && u.body.position.x >= lo.x && u.body.position.x <= hi.x && u.body.position.y >= lo.y &&
+        u.body.position.y <= hi.y) {
       out.push_back(u.id);
     }
   }
@@ -419,13 +419,14 @@ Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append) {
     order.points.clear();
     // The first selected unit's points still ahead, then the new one.
     const sim::SimUnit* lead = sim_->unit(selected_.front());
-    if (lead && !lead->arrived &&
-        (lead->order.kind == OrderKind::Move || lead->order.kind == OrderKind::Waypoints)) {
-      const std::size_t from = std::min(lead->order_point, lead->order.points.size());
-      order.points.assign(lead->order.points.begin() + std::ptrdiff_t(from), lead->order.points.end());
+    if (lead && !lead->goal.arrived &&
+        (lead->route.order.kind == OrderKind::Move || lead->route.order.kind == OrderKind::Waypoints)) {
+      const std::size_t from = std::min(lead->route.order_point, lead->route.order.points.size());
+      order.points.assign(lead->route.order.points.begin() + std::ptrdiff_t(from),
+                          lead->route.order.points.end());
       // Its last point is its own slot of a group's formation: the route goes on from
       // the point the group was ordered to.
-      if (lead->formation && !order.points.empty()) order.points.back() = lead->formation_point;
+      if (lead->goal.formation && !order.points.empty()) order.points.back() = lead->goal.formation_point;
     }
     order.points.push_back(point);
   }
@@ -435,10 +436,10 @@ Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append) {
 }
 
 double remaining_path_length(const sim::SimUnit& unit) {
-  if (unit.waypoint >= unit.path.size()) return 0;
-  double length = glm::length(unit.path[unit.waypoint] - unit.position);
-  for (std::size_t i = unit.waypoint + 1; i < unit.path.size(); ++i) {
-    length += glm::length(unit.path[i] - unit.path[i - 1]);
+  if (unit.route.waypoint >= unit.route.path.size()) return 0;
+  double length = glm::length(unit.route.path[unit.route.waypoint] - unit.body.position);
+  for (std::size_t i = unit.route.waypoint + 1; i < unit.route.path.size(); ++i) {
+    length += glm::length(unit.route.path[i] - unit.route.path[i - 1]);
   }
   return length;
 }

@@ -9,7 +9,7 @@
 // order is done is measured against its goal:
 //  - within the tolerance: arrived (again);
 //  - farther: not arrived. If another unit's hard shape covers the goal and that unit
-//    holds it, the goal is taken (SimUnit::goal_taken) and the unit waits beside it; it
+//    holds it, the goal is taken (SimUnit::Goal::taken) and the unit waits beside it; it
 //    walks in once the goal is free. A unit holds a goal it covers when it stands there by
 //    right (arrived at its own goal next to it, idle, waiting its turn) or is passing. A
 //    unit standing off its own goal does not (it leaves when it walks back, and two units
@@ -23,7 +23,7 @@
 // any unit under way, so cooperation, moves and prevention treat it as such, and it
 // arrives again at the path's end. Standing still first keeps it from walking into a
 // unit still shoving past, and from fighting pushes that have not ended. Walking back,
-// it ranks as an arrived unit (SimUnit::walking_back): units under way have it step
+// it ranks as an arrived unit (SimUnit::Goal::walking_back): units under way have it step
 // aside, as they would had it stayed. A walk back that ends off the goal doubles the
 // next wait (up to kMaxSettleSeconds): in a busy street it lets the traffic pass.
 //
@@ -44,7 +44,8 @@ namespace {
 
 // A Move or Waypoints order with points: it has a goal to arrive at.
 bool has_goal(const SimUnit& u) {
-  return (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints) && !u.order.points.empty();
+  return (u.route.order.kind == OrderKind::Move || u.route.order.kind == OrderKind::Waypoints) &&
+         !u.route.order.points.empty();
 }
 
 // Seconds without progress after which a unit under way is held up, not passing.
@@ -52,8 +53,8 @@ constexpr double kHeldUpSeconds = 2;
 
 // Whether `o`, covering another unit's goal, holds it (see the top of this file).
 bool holds_goal(const SimUnit& o, double now) {
-  if (o.state == MoveState::ReachedGoal && !o.arrived && has_goal(o)) return false;
-  if (o.state == MoveState::Moving && now - o.progress_time >= kHeldUpSeconds) return false;
+  if (o.route.state == MoveState::ReachedGoal && !o.goal.arrived && has_goal(o)) return false;
+  if (o.route.state == MoveState::Moving && now - o.route.progress_time >= kHeldUpSeconds) return false;
   return true;
 }
 
@@ -64,48 +65,48 @@ double arrival_tolerance(const Motion& motion) {
 }
 
 void Simulation::reach_goal(SimUnit& u) {
-  u.state = MoveState::ReachedGoal;
+  u.route.state = MoveState::ReachedGoal;
   if (!has_goal(u)) return;
   const double tolerance = arrival_tolerance(impl_->motions[u.movement_class]);
   UnitPrivate& x = impl_->extra[u.id.index];
-  if (glm::length(u.order.points.back() - u.position) <= tolerance) {
-    u.arrived = true;
-    u.goal_taken = false;
+  if (glm::length(u.route.order.points.back() - u.body.position) <= tolerance) {
+    u.goal.arrived = true;
+    u.goal.taken = false;
     x.still_since = 0;
     x.settle = kSettleSeconds;
-    if (u.arrived_time < 0) u.arrived_time = time();
+    if (u.goal.arrived_time < 0) u.goal.arrived_time = time();
   } else {
     // Stopped beside its goal (taken: detours.cpp). The end of the step says whether
     // another unit still covers it. A walk back that ended here waits twice as long
     // before the next.
-    u.arrived = false;
+    u.goal.arrived = false;
     x.still_since = time();
-    if (u.walking_back) x.settle = std::min(2 * x.settle, kMaxSettleSeconds);
+    if (u.goal.walking_back) x.settle = std::min(2 * x.settle, kMaxSettleSeconds);
   }
-  u.walking_back = false;
+  u.goal.walking_back = false;
 }
 
 bool Simulation::start_walk_back(SimUnit& u) {
-  if (!has_goal(u) || u.yield != Yield::None || u.bridge_wait || u.passage_wait) return false;
-  const Vec2 goal = u.order.points.back();
+  if (!has_goal(u) || u.coop.yield != Yield::None || u.waits.bridge || u.waits.passage) return false;
+  const Vec2 goal = u.route.order.points.back();
   const CostGrid& grid = world_->grid(u.movement_class);
   const UnitPrivate& x = impl_->extra[u.id.index];
-  u.order_point = u.order.points.size() - 1;
-  u.predicted.clear();
-  if (segment_blocked(grid, x.move_key, u.position, goal)) {
+  u.route.order_point = u.route.order.points.size() - 1;
+  u.route.predicted.clear();
+  if (segment_blocked(grid, x.move_key, u.body.position, goal)) {
     // A wall between (pushed round a corner): a path, as for any order point.
-    u.path.clear();
-    u.waypoint = 0;
-    u.state = MoveState::WaitingForPath;
+    u.route.path.clear();
+    u.route.waypoint = 0;
+    u.route.state = MoveState::WaitingForPath;
   } else {
-    u.path = {u.position, goal};
-    u.waypoint = 1;
-    u.state = MoveState::Moving;
+    u.route.path = {u.body.position, goal};
+    u.route.waypoint = 1;
+    u.route.state = MoveState::Moving;
   }
   // Progress (stuck detection, held-up detours) is measured from here.
-  u.best_distance = glm::length(goal - u.position);
-  u.progress_time = time();
-  u.walking_back = true;
+  u.route.best_distance = glm::length(goal - u.body.position);
+  u.route.progress_time = time();
+  u.goal.walking_back = true;
   return true;
 }
 
@@ -115,28 +116,29 @@ void Simulation::keep_arrivals() {
   off.clear();
   for (SimUnit& u : units_) {
     if (!u.alive) continue;
-    if (u.state != MoveState::ReachedGoal || !has_goal(u)) {
-      u.goal_taken = false;
-      if (u.state != MoveState::Moving && u.state != MoveState::WaitingForPath) u.walking_back = false;
+    if (u.route.state != MoveState::ReachedGoal || !has_goal(u)) {
+      u.goal.taken = false;
+      if (u.route.state != MoveState::Moving && u.route.state != MoveState::WaitingForPath)
+        u.goal.walking_back = false;
       continue;
     }
     UnitPrivate& x = impl_->extra[u.id.index];
-    const double d = glm::length(u.order.points.back() - u.position);
+    const double d = glm::length(u.route.order.points.back() - u.body.position);
     if (d <= arrival_tolerance(impl_->motions[u.movement_class])) {
-      if (u.arrived_time < 0) u.arrived_time = now;
-      u.arrived = true;
-      u.goal_taken = false;
+      if (u.goal.arrived_time < 0) u.goal.arrived_time = now;
+      u.goal.arrived = true;
+      u.goal.taken = false;
       x.still_since = 0;
       x.settle = kSettleSeconds;
       continue;
     }
-    if (u.arrived) {
+    if (u.goal.arrived) {
       // Pushed off its goal: no longer there. Progress towards it counts from now.
-      u.arrived = false;
+      u.goal.arrived = false;
       x.still_since = now;
-      u.best_distance = d;
-      u.progress_time = now;
-    } else if (u.position != u.previous || u.yield != Yield::None || u.speed > 0) {
+      u.route.best_distance = d;
+      u.route.progress_time = now;
+    } else if (u.body.position != u.body.previous || u.coop.yield != Yield::None || u.body.speed > 0) {
       x.still_since = now;  // still being moved
     }
     off.push_back(u.id.index);
@@ -147,15 +149,15 @@ void Simulation::keep_arrivals() {
   for (const std::uint32_t i : off) {
     SimUnit& u = units_[i];
     const double ri = impl_->motions[u.movement_class].hard_radius;
-    const Vec2 goal = u.order.points.back();
+    const Vec2 goal = u.route.order.points.back();
     bool taken = false;
     impl_->hash.near(goal, [&](std::uint32_t j) {
       const SimUnit& o = units_[j];
       if (j == i || taken || !holds_goal(o, now)) return;
       const double r = ri + impl_->motions[o.movement_class].hard_radius;
-      taken = glm::length(o.position - goal) < r;
+      taken = glm::length(o.body.position - goal) < r;
     });
-    u.goal_taken = taken;
+    u.goal.taken = taken;
     if (taken) continue;
     // Traffic by it or by its goal: units under way (not walking back themselves) in the
     // hash cells round either (at least 2, at most 6 of the largest hard radius away). It
@@ -165,9 +167,9 @@ void Simulation::keep_arrivals() {
     const auto under_way = [&](std::uint32_t j) {
       const SimUnit& o = units_[j];
       if (j == i || traffic) return;
-      traffic = o.state == MoveState::Moving && !o.walking_back;
+      traffic = o.route.state == MoveState::Moving && !o.goal.walking_back;
     };
-    impl_->hash.near(u.position, under_way);
+    impl_->hash.near(u.body.position, under_way);
     impl_->hash.near(goal, under_way);
     if (traffic) impl_->extra[i].still_since = now;
   }

@@ -74,9 +74,9 @@ Vec2 wall_push(const CostGrid& grid, std::uint16_t key, Vec2 p, Vec2 ahead, doub
 }
 
 Vec2 position_at_time(const SimUnit& u, double t_from_now, double dt) {
-  if (u.predicted.empty()) return u.position;
+  if (u.route.predicted.empty()) return u.body.position;
   const auto k = static_cast<std::size_t>(std::max(0.0, std::round(t_from_now / dt) - 1));
-  return u.predicted[std::min(k, u.predicted.size() - 1)].position;
+  return u.route.predicted[std::min(k, u.route.predicted.size() - 1)].position;
 }
 
 }  // namespace
@@ -86,8 +86,8 @@ void Simulation::avoid() {
   if (set.avoidance == AvoidanceMode::None) return;
   const double dt = set.dt;
   for (SimUnit& u : units_) {
-    if (!u.alive || u.state != MoveState::Moving || u.path.empty()) continue;
-    if (u.yield != Yield::None && u.yield != Yield::SlowDown) continue;
+    if (!u.alive || u.route.state != MoveState::Moving || u.route.path.empty()) continue;
+    if (u.coop.yield != Yield::None && u.coop.yield != Yield::SlowDown) continue;
     UnitPrivate& x = impl_->extra[u.id.index];
     const Motion& m = impl_->motions[u.movement_class];
     const double sense = std::min(2 * impl_->max_soft + m.speed * kLookAhead, impl_->hash.cell_size());
@@ -96,21 +96,23 @@ void Simulation::avoid() {
     near.clear();
     // Units standing still are the cooperation rules' to resolve (they move aside, or
     // are gone round): avoidance steers round units under way only.
-    impl_->hash.near(u.position, [&](std::uint32_t j) {
-      if (j != u.id.index && is_moving(units_[j]) && glm::length(units_[j].position - u.position) < sense)
+    impl_->hash.near(u.body.position, [&](std::uint32_t j) {
+      if (j != u.id.index && is_moving(units_[j]) &&
+          glm::length(units_[j].body.position - u.body.position) < sense)
         near.push_back(j);
     });
     if (near.empty()) continue;
     // The last stretch to the order point is driven straight: steered there, a unit
     // circles its goal among the units arrived round it instead of stopping on it.
-    if (glm::length(u.path.back() - u.position) <
+    if (glm::length(u.route.path.back() - u.body.position) <
         2 * m.soft_radius + stopping_distance(m.speed, m.deceleration))
       continue;
-    const MotionState here{u.position, u.heading, u.speed};
+    const MotionState here{u.body.position, u.body.heading, u.body.speed};
     const Steer path_steer = steer_along(
-        u.path, std::min(u.waypoint, u.path.size() - 1), u.position, terrain_speed(u, u.position),
-        2 * stopping_distance(std::max(u.speed, terrain_speed(u, u.position)), m.deceleration) + 1);
-    const Vec2 to_target = path_steer.target - u.position;
+        u.route.path, std::min(u.route.waypoint, u.route.path.size() - 1), u.body.position,
+        terrain_speed(u, u.body.position),
+        2 * stopping_distance(std::max(u.body.speed, terrain_speed(u, u.body.position)), m.deceleration) + 1);
+    const Vec2 to_target = path_steer.target - u.body.position;
     const double target_dist = glm::length(to_target);
     if (target_dist < 1e-9) continue;
     const Vec2 goal_dir = to_target / target_dist;
@@ -120,7 +122,7 @@ void Simulation::avoid() {
       for (std::uint32_t j : near) {
         const SimUnit& o = units_[j];
         const Motion& mo = impl_->motions[o.movement_class];
-        const Vec2 d = u.position - o.position;
+        const Vec2 d = u.body.position - o.body.position;
         const double dist = glm::length(d);
         const double range = m.soft_radius + mo.soft_radius + m.speed * kLookAhead;
         if (dist >= range || dist < 1e-9) continue;
@@ -136,7 +138,7 @@ void Simulation::avoid() {
       // Walls near enough ahead push as well: a unit driven off its path by others is
       // not driven into a wall.
       // Walls within half a second's travel push, never beyond what the unit senses.
-      push += wall_push(world_->grid(u.movement_class), x.move_key, u.position, goal_dir,
+      push += wall_push(world_->grid(u.movement_class), x.move_key, u.body.position, goal_dir,
                         std::min(m.hard_radius + 0.5 * m.speed * kLookAhead, sense));
       if (glm::dot(push, push) < 1e-12) continue;
       dir = goal_dir + push * 1.5;
@@ -152,9 +154,9 @@ void Simulation::avoid() {
       for (int k = 0; k < kArcs; ++k) {
         const double rate = m.turn_rate * (2.0 * k / (kArcs - 1) - 1.0);
         double score = 0;
-        Vec2 p = u.position;
-        double h = u.heading;
-        const double speed = std::max(u.speed, 0.5 * m.speed);
+        Vec2 p = u.body.position;
+        double h = u.body.heading;
+        const double speed = std::max(u.body.speed, 0.5 * m.speed);
         const double step_t = kLookAhead / kArcSamples;
         bool blocked = false;
         for (int s = 1; s <= kArcSamples && !blocked; ++s) {
@@ -182,18 +184,19 @@ void Simulation::avoid() {
         }
       }
       if (!any_blocked_free) continue;
-      const double wanted = u.heading + best_rate * dt;
+      const double wanted = u.body.heading + best_rate * dt;
       dir = direction(wanted);
       // Facing the path point within the turn already: the path's own move stands.
       if (std::abs(angle_difference(heading_of(goal_dir), wanted)) < 1e-6) continue;
     }
     Steer steer = path_steer;
-    steer.target = u.position + dir * std::max(target_dist, 1.0);
-    steer.max_speed = terrain_speed(u, u.position) * (u.yield == Yield::SlowDown ? u.speed_factor : 1);
+    steer.target = u.body.position + dir * std::max(target_dist, 1.0);
+    steer.max_speed =
+        terrain_speed(u, u.body.position) * (u.coop.yield == Yield::SlowDown ? u.coop.speed_factor : 1);
     steer.stop_distance = path_steer.stop_distance;
     x.next = advance(here, steer, m, dt);
     x.next_from_prediction = false;
-    u.steered = angle_difference(heading_of(goal_dir), heading_of(dir));
+    u.diag.steered = angle_difference(heading_of(goal_dir), heading_of(dir));
   }
 }
 

@@ -35,7 +35,7 @@ bool on_deck(const Bridge& b, Vec2 p) {
 
 void Simulation::keep_bridges() {
   const Scenario& sc = scenario();
-  for (SimUnit& u : units_) u.bridge_wait = false;
+  for (SimUnit& u : units_) u.waits.bridge = false;
   if (sc.bridges.empty()) return;
   for (const Bridge& b : sc.bridges) {
     if (!b.intact) {
@@ -46,7 +46,7 @@ void Simulation::keep_bridges() {
     for (SimUnit& u : units_) {
       if (!u.alive || !is_moving(u)) continue;
       UnitPrivate& x = impl_->extra[u.id.index];
-      if (on_deck(b, u.position)) {
+      if (on_deck(b, u.body.position)) {
         (void)impl_->bridges.reserve(b.id, x.platoon);  // free: it is ours; held: we are on it anyway
         present.push_back(x.platoon);
         x.last_bridge = b.id;
@@ -55,7 +55,7 @@ void Simulation::keep_bridges() {
       }
       // Come off it a moment ago and still near: the queue at this end waits for it.
       if (x.last_bridge == b.id && time() - x.bridge_time <= kClearSeconds &&
-          distance_sq_to_segment(u.position, b.a, b.b) <= kQueueReach * kQueueReach) {
+          distance_sq_to_segment(u.body.position, b.a, b.b) <= kQueueReach * kQueueReach) {
         present.push_back(x.platoon);
         continue;
       }
@@ -64,20 +64,21 @@ void Simulation::keep_bridges() {
       // waits off the bridge's end, where the platoon coming off can pass it. Farther
       // back, within kQueueReach metres, it joins the queue if another platoon holds the
       // bridge, rather than walk up into the way of those coming off.
-      Vec2 entry = u.position;
+      Vec2 entry = u.body.position;
       double distance = -1;  // along its way to the deck; -1: not within reach
-      for (const PredictedPoint& p : u.predicted) {
+      for (const PredictedPoint& p : u.route.predicted) {
         if (on_deck(b, p.position)) {
           entry = p.position;
           distance = 0;
           break;
         }
       }
-      if (distance < 0 && u.yield == Yield::None && u.waypoint < u.path.size()) {
+      if (distance < 0 && u.coop.yield == Yield::None && u.route.waypoint < u.route.path.size()) {
         double walked = 0;
-        Vec2 from = u.position;
-        for (std::size_t k = u.waypoint; k < u.path.size() && walked <= kQueueReach && distance < 0; ++k) {
-          const Vec2 to = u.path[k];
+        Vec2 from = u.body.position;
+        for (std::size_t k = u.route.waypoint;
+             k < u.route.path.size() && walked <= kQueueReach && distance < 0; ++k) {
+          const Vec2 to = u.route.path[k];
           const double len = glm::length(to - from);
           for (double d = 0; d <= len && walked + d <= kQueueReach; d += 0.5) {
             entry = len > 0 ? from + (to - from) * (d / len) : to;
@@ -102,11 +103,11 @@ void Simulation::keep_bridges() {
         }
       }
       // Another platoon holds it: wait before the bridge, clear of the way off its end.
-      u.bridge_wait = true;
+      u.waits.bridge = true;
       const Vec2 along = b.b - b.a;
       const double len = glm::length(along);
-      Vec2 flow = len > 0 ? along / len : direction(u.heading);
-      if (glm::dot(flow, entry - u.position) < 0) flow = -flow;
+      Vec2 flow = len > 0 ? along / len : direction(u.body.heading);
+      if (glm::dot(flow, entry - u.body.position) < 0) flow = -flow;
       wait_clear(u, entry, flow, 0.5 * b.width);
     }
     if (const auto holder = impl_->bridges.holder(b.id)) {

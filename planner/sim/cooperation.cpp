@@ -50,8 +50,8 @@ constexpr std::size_t kStride = 4;    // predicted steps per window of the futur
 constexpr double kContact = 0.02;
 
 Vec2 position_at(const SimUnit& u, std::size_t k) {
-  if (u.predicted.empty()) return u.position;
-  return u.predicted[std::min(k, u.predicted.size() - 1)].position;
+  if (u.route.predicted.empty()) return u.body.position;
+  return u.route.predicted[std::min(k, u.route.predicted.size() - 1)].position;
 }
 
 std::uint64_t pair_key(UnitId a, UnitId b) {
@@ -114,9 +114,9 @@ Vec2 along_path(const std::vector<Vec2>& path, const Projection& pr, double dist
 // b gives way to a: it ranks as a while it does.
 void lend(SimUnit& b, const SimUnit& a, const Motion& ma) {
   const auto r = effective_rank(a, ma);
-  b.lent = true;
-  b.lent_priority = r.first;
-  b.lent_index = r.second;
+  b.coop.lent = true;
+  b.coop.lent_priority = r.first;
+  b.coop.lent_index = r.second;
 }
 
 // a, under way to its slot of a formation, may swap slots with b: a formation-mate of
@@ -125,17 +125,18 @@ void lend(SimUnit& b, const SimUnit& a, const Motion& ma) {
 // another).
 bool swaps_slots(const SimUnit& a, const UnitPrivate& xa, const SimUnit& b, const UnitPrivate& xb,
                  double hard_radius) {
-  if (!a.formation || !b.formation || a.formation_point != b.formation_point || xa.platoon != xb.platoon)
+  if (!a.goal.formation || !b.goal.formation || a.goal.formation_point != b.goal.formation_point ||
+      xa.platoon != xb.platoon)
     return false;
-  if (a.movement_class != b.movement_class || a.order.kind != OrderKind::Move ||
-      b.order.kind != OrderKind::Move)
+  if (a.movement_class != b.movement_class || a.route.order.kind != OrderKind::Move ||
+      b.route.order.kind != OrderKind::Move)
     return false;
-  if (a.state != MoveState::Moving || a.yield != Yield::None || b.state != MoveState::ReachedGoal ||
-      !settled(b))
+  if (a.route.state != MoveState::Moving || a.coop.yield != Yield::None ||
+      b.route.state != MoveState::ReachedGoal || !settled(b))
     return false;
-  if (a.order.points.empty() || b.order.points.empty()) return false;
-  const Vec2 slot = a.order.points.back();
-  return glm::length(b.position - slot) + hard_radius < glm::length(a.position - slot);
+  if (a.route.order.points.empty() || b.route.order.points.empty()) return false;
+  const Vec2 slot = a.route.order.points.back();
+  return glm::length(b.body.position - slot) + hard_radius < glm::length(a.body.position - slot);
 }
 
 }  // namespace
@@ -156,12 +157,12 @@ void Simulation::detect_collisions() {
     const Motion& mb = impl_->motions[b.movement_class];
     const double soft = ma.soft_radius + mb.soft_radius;
     const double hard = ma.hard_radius + mb.hard_radius + kContact;
-    const double d0 = glm::length(a.position - b.position);
+    const double d0 = glm::length(a.body.position - b.body.position);
     if (d0 >= soft + (ma.speed + mb.speed) * horizon) return;
     // Units that do not close in on each other (a column walking together, two units
     // parting) have nothing to resolve unless their hard shapes touch.
-    const Vec2 relative = direction(b.heading) * b.speed - direction(a.heading) * a.speed;
-    const bool closing = glm::dot(b.position - a.position, relative) < 0;
+    const Vec2 relative = direction(b.body.heading) * b.body.speed - direction(a.body.heading) * a.body.speed;
+    const bool closing = glm::dot(b.body.position - a.body.position, relative) < 0;
     if (!closing && d0 >= hard) return;
     Collision c;
     c.a = a.id;
@@ -170,9 +171,10 @@ void Simulation::detect_collisions() {
       c.immediate = true;
       c.hard = d0 < hard;
       c.time = now;
-      c.point = (a.position + b.position) * 0.5;
+      c.point = (a.body.position + b.body.position) * 0.5;
     } else {
-      const std::size_t n = std::min(horizon_steps, std::max(a.predicted.size(), b.predicted.size()));
+      const std::size_t n =
+          std::min(horizon_steps, std::max(a.route.predicted.size(), b.route.predicted.size()));
       bool found = false;
       // Windows of kStride steps first: between two sampled steps the relative position
       // stays within half the window's relative travel of the line joining them, so a
@@ -295,30 +297,30 @@ struct Way {
 
 Way way_past(const Pair& p) {
   Way w;
-  w.aside = p.a.yield == Yield::MoveAside || p.a.yield == Yield::Return;
-  w.path = w.aside ? &p.xa.yield_path : &p.a.path;
+  w.aside = p.a.coop.yield == Yield::MoveAside || p.a.coop.yield == Yield::Return;
+  w.path = w.aside ? &p.xa.yield_path : &p.a.route.path;
   const std::vector<Vec2>& path = *w.path;
-  const std::size_t from = w.aside ? 0 : std::min(p.a.waypoint, path.empty() ? 0 : path.size() - 1);
-  w.pr = path.empty() ? Projection{p.a.position, direction(p.a.heading), 0, 0}
-                      : project(path, from, p.a.position, p.b.position);
-  w.get_to = path.empty() ? p.a.position : along_path(path, w.pr, p.hard + p.ma.hard_radius + kMargin);
+  const std::size_t from = w.aside ? 0 : std::min(p.a.route.waypoint, path.empty() ? 0 : path.size() - 1);
+  w.pr = path.empty() ? Projection{p.a.body.position, direction(p.a.body.heading), 0, 0}
+                      : project(path, from, p.a.body.position, p.b.body.position);
+  w.get_to = path.empty() ? p.a.body.position : along_path(path, w.pr, p.hard + p.ma.hard_radius + kMargin);
   w.normal = Vec2{-w.pr.dir.y, w.pr.dir.x};
-  w.side = glm::dot(p.b.position - w.pr.point, w.normal) >= 0 ? 1.0 : -1.0;
+  w.side = glm::dot(p.b.body.position - w.pr.point, w.normal) >= 0 ? 1.0 : -1.0;
   return w;
 }
 
 // b goes to `target` (moving aside, pushed, or out of an overlap) and comes back to
 // `home` once a is past `get_to`.
 void send_aside(Pair& p, Vec2 target, Vec2 home, Vec2 get_to) {
-  p.b.yield = Yield::MoveAside;
-  p.b.yield_to = p.a.id;
+  p.b.coop.yield = Yield::MoveAside;
+  p.b.coop.yield_to = p.a.id;
   lend(p.b, p.a, p.ma);
-  p.b.aside = target;
-  p.b.home = home;
-  p.b.get_to = get_to;
-  p.b.yield_until = p.now + kYieldSeconds;
+  p.b.coop.aside = target;
+  p.b.coop.home = home;
+  p.b.coop.get_to = get_to;
+  p.b.coop.until = p.now + kYieldSeconds;
   p.xb.yield_path = {target};
-  p.b.predicted.clear();
+  p.b.route.predicted.clear();
 }
 
 // Case 1: both still. Only a hard overlap now matters; the higher tells the lower to
@@ -326,11 +328,11 @@ void send_aside(Pair& p, Vec2 target, Vec2 home, Vec2 get_to) {
 Verdict both_still(Pair& p) {
   if (!(p.c.hard && p.c.immediate))
     return {CooperationRule::BothStill, CollisionState::Resolved, Binds::Nobody};
-  const Vec2 d = p.b.position - p.a.position;
+  const Vec2 d = p.b.body.position - p.a.body.position;
   const double len = glm::length(d);
   const Vec2 n = len > 1e-9 ? d / len : Vec2{1, 0};
-  const Vec2 target = p.b.position + n * (p.hard - len + kMargin);
-  if (!p.inside(target) || segment_blocked(p.grid_b, p.xb.move_key, p.b.position, target))
+  const Vec2 target = p.b.body.position + n * (p.hard - len + kMargin);
+  if (!p.inside(target) || segment_blocked(p.grid_b, p.xb.move_key, p.b.body.position, target))
     return {CooperationRule::BothStill, CollisionState::Unresolved, Binds::Nobody};
   send_aside(p, target, target, target);
   return {CooperationRule::BothStill, CollisionState::Resolving, Binds::Remembered};
@@ -340,7 +342,7 @@ Verdict both_still(Pair& p) {
 // its own slot nearer a's: they swap slots (the caller starts both orders again).
 std::optional<Verdict> swap_slots(Pair& p) {
   if (!p.c.hard || !swaps_slots(p.a, p.xa, p.b, p.xb, p.ma.hard_radius)) return std::nullopt;
-  std::swap(p.a.order.points.back(), p.b.order.points.back());
+  std::swap(p.a.route.order.points.back(), p.b.route.order.points.back());
   return Verdict{CooperationRule::SwapSlots, CollisionState::Resolved, Binds::Remembered};
 }
 
@@ -348,41 +350,41 @@ std::optional<Verdict> swap_slots(Pair& p) {
 // is past its get-to point; a slows down meanwhile.
 std::optional<Verdict> move_aside(Pair& p, const Way& w) {
   const Vec2 aside = w.pr.point + w.normal * (w.side * (p.hard + kMargin));
-  if (!p.higher || !p.inside(aside) || segment_blocked(p.grid_b, p.xb.move_key, p.b.position, aside))
+  if (!p.higher || !p.inside(aside) || segment_blocked(p.grid_b, p.xb.move_key, p.b.body.position, aside))
     return std::nullopt;
-  send_aside(p, aside, p.b.position, w.get_to);
-  p.a.yield = Yield::SlowDown;  // wait (slow down) until it is out of the way
-  p.a.yield_to = p.b.id;
-  p.a.speed_factor = 0.3;
-  p.a.get_to = w.get_to;
-  p.a.home = p.a.position;
-  p.a.yield_until = p.now + kSlowSeconds;
-  p.a.predicted.clear();
+  send_aside(p, aside, p.b.body.position, w.get_to);
+  p.a.coop.yield = Yield::SlowDown;  // wait (slow down) until it is out of the way
+  p.a.coop.yield_to = p.b.id;
+  p.a.coop.speed_factor = 0.3;
+  p.a.coop.get_to = w.get_to;
+  p.a.coop.home = p.a.body.position;
+  p.a.coop.until = p.now + kSlowSeconds;
+  p.a.route.predicted.clear();
   return Verdict{CooperationRule::MoveAside, CollisionState::Resolving, Binds::Remembered};
 }
 
 // Case 3.2: a goes round b, through a point beside it on a's side, if the way is open.
 std::optional<Verdict> go_round(Pair& p, const Way& w) {
-  const Vec2 detour = p.b.position - w.normal * (w.side * (p.hard + kMargin));
+  const Vec2 detour = p.b.body.position - w.normal * (w.side * (p.hard + kMargin));
   if (w.aside || w.path->empty() || !p.inside(detour) ||
-      segment_blocked(p.grid_a, p.xa.move_key, p.a.position, detour) ||
+      segment_blocked(p.grid_a, p.xa.move_key, p.a.body.position, detour) ||
       segment_blocked(p.grid_a, p.xa.move_key, detour, w.get_to))
     return std::nullopt;
   // Path points under the other unit are left out: past the detour point the unit heads
   // for the first one beyond it.
-  std::vector<Vec2>& path = p.a.path;
+  std::vector<Vec2>& path = p.a.route.path;
   const auto first = path.begin() + static_cast<std::ptrdiff_t>(w.pr.segment);
   const auto last_inside = std::find_if(
-      first, path.end(), [&](Vec2 q) { return glm::length(q - p.b.position) >= p.hard + kMargin; });
+      first, path.end(), [&](Vec2 q) { return glm::length(q - p.b.body.position) >= p.hard + kMargin; });
   const bool keep_end = last_inside == path.end();  // never drop the goal
   path.erase(first, keep_end ? path.end() - 1 : last_inside);
   path.insert(path.begin() + static_cast<std::ptrdiff_t>(w.pr.segment), detour);
-  p.a.waypoint = w.pr.segment;
-  p.a.yield = Yield::Detour;
-  p.a.yield_to = p.b.id;
-  p.a.aside = detour;
-  p.a.yield_until = p.now + kYieldSeconds;
-  p.a.predicted.clear();
+  p.a.route.waypoint = w.pr.segment;
+  p.a.coop.yield = Yield::Detour;
+  p.a.coop.yield_to = p.b.id;
+  p.a.coop.aside = detour;
+  p.a.coop.until = p.now + kYieldSeconds;
+  p.a.route.predicted.clear();
   return Verdict{CooperationRule::Avoid, CollisionState::Resolved, Binds::Remembered};
 }
 
@@ -392,7 +394,8 @@ std::optional<Verdict> push(Pair& p, const Way& w) {
   if (!p.higher) return std::nullopt;
   const Vec2 ahead =
       w.path->empty() ? w.get_to : along_path(*w.path, w.pr, 2 * p.hard + p.ma.hard_radius + kMargin);
-  if (!p.inside(ahead) || segment_blocked(p.grid_b, p.xb.move_key, p.b.position, ahead)) return std::nullopt;
+  if (!p.inside(ahead) || segment_blocked(p.grid_b, p.xb.move_key, p.b.body.position, ahead))
+    return std::nullopt;
   send_aside(p, ahead, ahead, ahead);  // it stays ahead; the next collision decides again
   return Verdict{CooperationRule::Push, CollisionState::Resolving, Binds::Both};
 }
@@ -403,19 +406,19 @@ std::optional<Verdict> push(Pair& p, const Way& w) {
 // re-planned every step would only cost time).
 Verdict stop_and_repath(Pair& p, const Way& w) {
   if (!p.c.hard) return {CooperationRule::Repath, CollisionState::Unresolved, Binds::Nobody};
-  if (!w.aside && p.a.state == MoveState::Moving && !p.a.order.points.empty() &&
-      p.now - std::max(p.a.progress_time, p.xa.last_repath) > kRepathAfter) {
-    p.a.state = MoveState::WaitingForPath;
-    p.a.path.clear();
+  if (!w.aside && p.a.route.state == MoveState::Moving && !p.a.route.order.points.empty() &&
+      p.now - std::max(p.a.route.progress_time, p.xa.last_repath) > kRepathAfter) {
+    p.a.route.state = MoveState::WaitingForPath;
+    p.a.route.path.clear();
     p.xa.last_repath = p.now;
     ++p.counters.repaths;
   }
-  p.a.predicted.clear();
-  p.a.yield = Yield::Wait;
-  p.a.yield_to = p.b.id;
-  p.a.home = p.a.position;
-  p.a.get_to = p.a.position;
-  p.a.yield_until = p.now + 1;
+  p.a.route.predicted.clear();
+  p.a.coop.yield = Yield::Wait;
+  p.a.coop.yield_to = p.b.id;
+  p.a.coop.home = p.a.body.position;
+  p.a.coop.get_to = p.a.body.position;
+  p.a.coop.until = p.now + 1;
   return {CooperationRule::Repath, CollisionState::Resolved, Binds::Remembered};
 }
 
@@ -424,15 +427,15 @@ Verdict stop_and_repath(Pair& p, const Way& w) {
 // it up itself this step (else a unit stopped by one unit while it pauses another would
 // pause that one again every step, and never see to the first).
 std::optional<Verdict> pause(Pair& p, const Way& w, double dt) {
-  const double stop_time = p.b.speed / p.mb.deceleration + dt;
+  const double stop_time = p.b.body.speed / p.mb.deceleration + dt;
   if (!p.c.hard || !(p.c.immediate || p.c.time - p.now <= stop_time)) return std::nullopt;
-  p.b.yield = Yield::Wait;
-  p.b.yield_to = p.a.id;
+  p.b.coop.yield = Yield::Wait;
+  p.b.coop.yield_to = p.a.id;
   lend(p.b, p.a, p.ma);
-  p.b.home = p.b.position;
-  p.b.get_to = w.get_to;
-  p.b.yield_until = p.now + kYieldSeconds;
-  p.b.predicted.clear();
+  p.b.coop.home = p.b.body.position;
+  p.b.coop.get_to = w.get_to;
+  p.b.coop.until = p.now + kYieldSeconds;
+  p.b.route.predicted.clear();
   return Verdict{CooperationRule::Pause, CollisionState::Resolving, Binds::Lower};
 }
 
@@ -441,18 +444,18 @@ std::optional<Verdict> pause(Pair& p, const Way& w, double dt) {
 // could be past, resolves a right-angle crossing without the pause that follows now,
 // but holds crowds up: two groups through a passage meet inside it.)
 Verdict slow_down(Pair& p, const Way& w, double dt) {
-  const double a_time =
-      glm::length(w.get_to - p.a.position) / std::max(1e-3, p.a.speed > 0 ? p.a.speed : p.ma.speed);
-  const double b_dist = glm::length(p.c.point - p.b.position);
+  const double a_time = glm::length(w.get_to - p.a.body.position) /
+                        std::max(1e-3, p.a.body.speed > 0 ? p.a.body.speed : p.ma.speed);
+  const double b_dist = glm::length(p.c.point - p.b.body.position);
   const double factor = std::clamp(b_dist / (std::max(1e-3, p.mb.speed) * std::max(a_time, dt)), 0.1, 0.8);
-  p.b.yield = Yield::SlowDown;
-  p.b.yield_to = p.a.id;
+  p.b.coop.yield = Yield::SlowDown;
+  p.b.coop.yield_to = p.a.id;
   lend(p.b, p.a, p.ma);
-  p.b.speed_factor = factor;
-  p.b.home = p.c.point;
-  p.b.get_to = w.get_to;
-  p.b.yield_until = p.now + kSlowSeconds;
-  p.b.predicted.clear();
+  p.b.coop.speed_factor = factor;
+  p.b.coop.home = p.c.point;
+  p.b.coop.get_to = w.get_to;
+  p.b.coop.until = p.now + kSlowSeconds;
+  p.b.route.predicted.clear();
   return {CooperationRule::SlowDown, CollisionState::Resolving, Binds::Remembered};
 }
 
@@ -487,8 +490,8 @@ void Simulation::cooperate() {
       c.b = remembered->b;
       const SimUnit& ua = units_[c.a.index];
       const SimUnit& ub = units_[c.b.index];
-      const bool linked =
-          (ua.yield != Yield::None && ua.yield_to == c.b) || (ub.yield != Yield::None && ub.yield_to == c.a);
+      const bool linked = (ua.coop.yield != Yield::None && ua.coop.yield_to == c.b) ||
+                          (ub.coop.yield != Yield::None && ub.coop.yield_to == c.a);
       c.state = linked ? CollisionState::Resolving : CollisionState::Resolved;
       continue;
     }
@@ -541,7 +544,7 @@ void Simulation::cooperate() {
         } else {
           v = stop_and_repath(p, w);
         }
-      } else if (glm::dot(direction(a->heading), direction(b->heading)) > kSameWay) {
+      } else if (glm::dot(direction(a->body.heading), direction(b->body.heading)) > kSameWay) {
         // Case 4, both move; a is the higher (4.1: b does nothing of its own volition).
         // Two units going the same way (a column, a crowd through a gap) follow each
         // other: the moves' contact slide keeps them apart, and neither gives way.

@@ -17,7 +17,7 @@
 // path. Units leave a knot from its rim inwards, each round the others. A held-up unit
 // whose order point is taken by a unit standing on it, within three hard radii of it, is
 // there: it takes its next order point, or its order is done and it stands beside its
-// goal, not arrived (SimUnit::goal_taken), until the goal is free (arrival.cpp).
+// goal, not arrived (SimUnit::Goal::taken), until the goal is free (arrival.cpp).
 //
 // Everything is plain arithmetic on the lattice in a fixed order: deterministic.
 
@@ -56,48 +56,51 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
   const double half = kHalfCells * pitch;
   constexpr int kSide = 2 * kHalfCells + 1;
   // The target: the first path point outside the window, else the path's end.
-  std::size_t target_index = u.path.size() - 1;
-  for (std::size_t i = u.waypoint; i < u.path.size(); ++i) {
-    const Vec2 d = u.path[i] - u.position;
+  std::size_t target_index = u.route.path.size() - 1;
+  for (std::size_t i = u.route.waypoint; i < u.route.path.size(); ++i) {
+    const Vec2 d = u.route.path[i] - u.body.position;
     if (std::max(std::abs(d.x), std::abs(d.y)) > half) {
       target_index = i;
       break;
     }
   }
-  const Vec2 target = u.path[target_index];
+  const Vec2 target = u.route.path[target_index];
   // The other units near enough to matter.
   std::vector<std::uint32_t>& near = impl_->scratch;
   near.clear();
   const double reach = half * std::sqrt(2.0) + 2 * impl_->max_hard + pitch;
-  impl_->hash.near(u.position, [&](std::uint32_t j) {
+  impl_->hash.near(u.body.position, [&](std::uint32_t j) {
     if (j == u.id.index || !units_[j].alive) return;
-    if (glm::length(units_[j].position - u.position) <= reach) near.push_back(j);
+    if (glm::length(units_[j].body.position - u.body.position) <= reach) near.push_back(j);
   });
   if (near.empty()) return false;
   auto unit_free = [&](Vec2 a, Vec2 b) {
     for (std::uint32_t j : near) {
       const double r = m.hard_radius + impl_->motions[units_[j].movement_class].hard_radius + kClearance;
-      if (distance_sq_to_segment(units_[j].position, a, b) < r * r) return false;
+      if (distance_sq_to_segment(units_[j].body.position, a, b) < r * r) return false;
     }
     return true;
   };
   // Something else holds it up: its straight line to the target is open.
-  if (unit_free(u.position, target) && !segment_blocked(grid, x.move_key, u.position, target)) return false;
+  if (unit_free(u.body.position, target) && !segment_blocked(grid, x.move_key, u.body.position, target))
+    return false;
   // The lattice, centred on the unit: closed where another unit's hard shape would touch.
   std::vector<std::uint8_t> closed(kSide * kSide, 0);
-  const Vec2 origin = u.position - Vec2{half, half};
+  const Vec2 origin = u.body.position - Vec2{half, half};
   auto at = [&](int i) { return origin + Vec2{(i % kSide) * pitch, (i / kSide) * pitch}; };
   for (std::uint32_t j : near) {
     const SimUnit& o = units_[j];
     const double r = m.hard_radius + impl_->motions[o.movement_class].hard_radius + kClearance;
-    const int x0 = std::max(0, static_cast<int>(std::floor((o.position.x - r - origin.x) / pitch)));
-    const int x1 = std::min(kSide - 1, static_cast<int>(std::ceil((o.position.x + r - origin.x) / pitch)));
-    const int y0 = std::max(0, static_cast<int>(std::floor((o.position.y - r - origin.y) / pitch)));
-    const int y1 = std::min(kSide - 1, static_cast<int>(std::ceil((o.position.y + r - origin.y) / pitch)));
+    const int x0 = std::max(0, static_cast<int>(std::floor((o.body.position.x - r - origin.x) / pitch)));
+    const int x1 =
+        std::min(kSide - 1, static_cast<int>(std::ceil((o.body.position.x + r - origin.x) / pitch)));
+    const int y0 = std::max(0, static_cast<int>(std::floor((o.body.position.y - r - origin.y) / pitch)));
+    const int y1 =
+        std::min(kSide - 1, static_cast<int>(std::ceil((o.body.position.y + r - origin.y) / pitch)));
     for (int y = y0; y <= y1; ++y) {
       for (int xx = x0; xx <= x1; ++xx) {
         const Vec2 p = at(y * kSide + xx);
-        if (glm::dot(p - o.position, p - o.position) < r * r) closed[y * kSide + xx] = 1;
+        if (glm::dot(p - o.body.position, p - o.body.position) < r * r) closed[y * kSide + xx] = 1;
       }
     }
   }
@@ -108,13 +111,13 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
   std::vector<std::uint8_t> done(kSide * kSide, 0);
   std::priority_queue<Open, std::vector<Open>, std::greater<>> open;
   g[start] = 0;
-  open.push({glm::length(target - u.position), static_cast<std::uint32_t>(start)});
+  open.push({glm::length(target - u.body.position), static_cast<std::uint32_t>(start)});
   int best = -1;
   double best_cost = INFINITY;
   // No clear way out (a crowd stands between it and the target): the reached point
   // nearest the target, if it is nearer by a pitch or more, takes it on into a gap.
   int nearest = -1;
-  double nearest_distance = glm::length(target - u.position) - pitch;
+  double nearest_distance = glm::length(target - u.body.position) - pitch;
   constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   while (!open.empty()) {
@@ -158,7 +161,7 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
   std::vector<int> chain;
   for (int n = best; n != start; n = parent[n]) chain.push_back(n);
   std::reverse(chain.begin(), chain.end());
-  Vec2 from = u.position;
+  Vec2 from = u.body.position;
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const Vec2 p = at(chain[i]);
     if (i + 1 < chain.size()) {
@@ -169,7 +172,7 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
     way.push_back(p);
     from = p;
   }
-  for (std::size_t i = target_index; i < u.path.size(); ++i) way.push_back(u.path[i]);
+  for (std::size_t i = target_index; i < u.route.path.size(); ++i) way.push_back(u.route.path[i]);
   return true;
 }
 
@@ -178,12 +181,14 @@ void Simulation::detour_held_up() {
   if (!set.detours) return;
   const double now = time();
   auto held_up = [&](const SimUnit& u) {
-    if (!u.alive || u.state != MoveState::Moving || u.path.empty() || u.waypoint >= u.path.size())
+    if (!u.alive || u.route.state != MoveState::Moving || u.route.path.empty() ||
+        u.route.waypoint >= u.route.path.size())
       return false;
-    if (u.yield == Yield::MoveAside || u.yield == Yield::Return) return false;  // moving for another
-    if (u.bridge_wait || u.passage_wait) return false;  // waiting its turn, not held up
+    if (u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return)
+      return false;                                       // moving for another
+    if (u.waits.bridge || u.waits.passage) return false;  // waiting its turn, not held up
     const UnitPrivate& x = impl_->extra[u.id.index];
-    return now - std::max(u.progress_time, x.last_repath) >= kHeldUpSeconds;
+    return now - std::max(u.route.progress_time, x.last_repath) >= kHeldUpSeconds;
   };
   bool any = false;
   for (const SimUnit& u : units_) any = any || held_up(u);
@@ -198,10 +203,10 @@ void Simulation::detour_held_up() {
     // Held up by units: another one touches its soft shape.
     const Motion& m = impl_->motions[u.movement_class];
     bool touched = false;
-    impl_->hash.near(u.position, [&](std::uint32_t j) {
+    impl_->hash.near(u.body.position, [&](std::uint32_t j) {
       if (j == u.id.index || !units_[j].alive) return;
       const double r = m.soft_radius + impl_->motions[units_[j].movement_class].soft_radius;
-      touched = touched || glm::length(units_[j].position - u.position) < r;
+      touched = touched || glm::length(units_[j].body.position - u.body.position) < r;
     });
     if (!touched) continue;
     x.last_repath = now;  // one try per kHeldUpSeconds, found or not
@@ -209,28 +214,28 @@ void Simulation::detour_held_up() {
     // (touching that unit, or nearly): there, as a unit told to a crowded spot stops
     // beside it. At its last point it is not arrived (not at its goal): it walks in when
     // the goal is free (arrival.cpp).
-    const Vec2 point = u.path.back();
-    if (glm::length(point - u.position) <= 3 * m.hard_radius + kClearance) {
+    const Vec2 point = u.route.path.back();
+    if (glm::length(point - u.body.position) <= 3 * m.hard_radius + kClearance) {
       bool taken = false;
       impl_->hash.near(point, [&](std::uint32_t j) {
         if (j == u.id.index || !units_[j].alive || is_moving(units_[j])) return;
         const double r = m.hard_radius + impl_->motions[units_[j].movement_class].hard_radius;
-        taken = taken || glm::length(units_[j].position - point) < r;
+        taken = taken || glm::length(units_[j].body.position - point) < r;
       });
       if (taken) {
-        u.waypoint = u.path.size();
-        u.state = MoveState::IncrementWaypoint;
-        u.yield = Yield::None;
-        u.predicted.clear();
+        u.route.waypoint = u.route.path.size();
+        u.route.state = MoveState::IncrementWaypoint;
+        u.coop.yield = Yield::None;
+        u.route.predicted.clear();
         continue;
       }
     }
     if (!find_detour(u, way)) continue;
-    u.path = way;
-    u.waypoint = 0;
-    u.yield = Yield::None;
-    u.speed_factor = 1;
-    u.predicted.clear();
+    u.route.path = way;
+    u.route.waypoint = 0;
+    u.coop.yield = Yield::None;
+    u.coop.speed_factor = 1;
+    u.route.predicted.clear();
     ++counters_.repaths;
   }
 }

@@ -71,7 +71,7 @@ std::string unit_list(const std::vector<std::uint32_t>& ids) {
 }
 
 bool can_arrive(const SimUnit& u) {
-  return u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints;
+  return u.route.order.kind == OrderKind::Move || u.route.order.kind == OrderKind::Waypoints;
 }
 
 }  // namespace
@@ -166,8 +166,8 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         for (std::size_t k = 0; k < st.ids.size(); ++k) {
           const SimUnit* u = simulation.unit(st.ids[k]);
           if (u == nullptr) continue;
-          if (u->arrived && (!e.within || u->arrived_time <= *e.within + kTimeEps)) {
-            last = std::max(last, u->arrived_time);
+          if (u->goal.arrived && (!e.within || u->goal.arrived_time <= *e.within + kTimeEps)) {
+            last = std::max(last, u->goal.arrived_time);
           } else {
             waiting.push_back(st.names[k]);
           }
@@ -187,7 +187,7 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
           for (std::size_t k = 0; k < st.ids.size(); ++k) {
             const SimUnit* u = simulation.unit(st.ids[k]);
             if (u != nullptr && !st.done[k] &&
-                segment_distance(e.point, u->previous, u->position) <= e.radius) {
+                segment_distance(e.point, u->body.previous, u->body.position) <= e.radius) {
               st.done[k] = true;
             }
           }
@@ -244,10 +244,10 @@ void ExpectationChecker::observe(const Simulation& simulation, const StuckDetect
         if (in_window) {
           for (std::size_t k = 0; k < st.ids.size(); ++k) {
             const SimUnit* u = simulation.unit(st.ids[k]);
-            if (u != nullptr && segment_touches(e.area, u->previous, u->position)) {
-              decide(
-                  i, Verdict::Failed, now,
-                  "unit " + std::to_string(st.names[k]) + " entered the area at " + point_text(u->position));
+            if (u != nullptr && segment_touches(e.area, u->body.previous, u->body.position)) {
+              decide(i, Verdict::Failed, now,
+                     "unit " + std::to_string(st.names[k]) + " entered the area at " +
+                         point_text(u->body.position));
               break;
             }
           }
@@ -287,7 +287,7 @@ void ExpectationChecker::finish(const Simulation& simulation) {
           std::vector<std::uint32_t> waiting;
           for (std::size_t k = 0; k < states_[i].ids.size(); ++k) {
             const SimUnit* u = simulation.unit(states_[i].ids[k]);
-            if (u != nullptr && !u->arrived) waiting.push_back(states_[i].names[k]);
+            if (u != nullptr && !u->goal.arrived) waiting.push_back(states_[i].names[k]);
           }
           decide(i, Verdict::Failed, now,
                  unit_list(waiting) + " had not arrived in the run's " + seconds_text(now));

@@ -34,7 +34,7 @@ struct Stretch {
 }  // namespace
 
 void Simulation::run_out_of_passages(SimUnit& u) {
-  if (!scenario().sim.passages || u.waypoint >= u.path.size()) return;
+  if (!scenario().sim.passages || u.route.waypoint >= u.route.path.size()) return;
   make_passage_maps();
   const PassageMap& map = impl_->passage_maps[u.movement_class];
   if (map.passages().empty()) return;
@@ -44,8 +44,9 @@ void Simulation::run_out_of_passages(SimUnit& u) {
 
   // The way: the unit's position, then its path from the waypoint on; at[k] is the
   // distance along it to way[k].
-  std::vector<Vec2> way{u.position};
-  way.insert(way.end(), u.path.begin() + static_cast<std::ptrdiff_t>(u.waypoint), u.path.end());
+  std::vector<Vec2> way{u.body.position};
+  way.insert(way.end(), u.route.path.begin() + static_cast<std::ptrdiff_t>(u.route.waypoint),
+             u.route.path.end());
   std::vector<double> at(way.size(), 0.0);
   for (std::size_t k = 1; k < way.size(); ++k) at[k] = at[k - 1] + glm::length(way[k] - way[k - 1]);
 
@@ -70,7 +71,8 @@ void Simulation::run_out_of_passages(SimUnit& u) {
   }
   if (stretches.empty()) return;
 
-  std::vector<Vec2> out(u.path.begin(), u.path.begin() + static_cast<std::ptrdiff_t>(u.waypoint));
+  std::vector<Vec2> out(u.route.path.begin(),
+                        u.route.path.begin() + static_cast<std::ptrdiff_t>(u.route.waypoint));
   std::size_t next = 1;  // the next way point not yet copied (way[0] is the unit)
   double done_at = 0;    // distance along the way up to which the new path is settled
   bool changed = false;
@@ -103,7 +105,7 @@ void Simulation::run_out_of_passages(SimUnit& u) {
   }
   if (!changed) return;
   out.insert(out.end(), way.begin() + static_cast<std::ptrdiff_t>(next), way.end());
-  u.path = std::move(out);
+  u.route.path = std::move(out);
 }
 
 }  // namespace pathscope::sim

@@ -43,12 +43,12 @@ struct Traversal {
 // `step` metres; `visit(point)` returns true to stop. At most `limit` metres.
 template <class Visit>
 void walk_way(const SimUnit& u, double step, double limit, Visit&& visit) {
-  Vec2 from = u.position;
+  Vec2 from = u.body.position;
   if (visit(from)) return;
   double walked = 0;
   double carry = step;  // metres to the next sample from `from`
-  for (std::size_t k = u.waypoint; k < u.path.size() && walked < limit; ++k) {
-    const Vec2 to = u.path[k];
+  for (std::size_t k = u.route.waypoint; k < u.route.path.size() && walked < limit; ++k) {
+    const Vec2 to = u.route.path[k];
     const double len = glm::length(to - from);
     double d = carry;
     for (; d <= len && walked + d <= limit; d += step) {
@@ -62,11 +62,11 @@ void walk_way(const SimUnit& u, double step, double limit, Visit&& visit) {
 
 std::optional<Traversal> traversal(const SimUnit& u, const CostGrid& grid, const PassageMap& map,
                                    const PassageRules& rules, double reach) {
-  const auto here = grid.cell_at(u.position);
+  const auto here = grid.cell_at(u.body.position);
   if (!here) return std::nullopt;
   const double step = 0.5 * grid.cell_size();
   Traversal t;
-  Vec2 entry = u.position;
+  Vec2 entry = u.body.position;
   std::size_t entry_sample = 0;  // samples of the walk before the entry
   if (const auto p = map.passage_of(*here)) {
     t.passage = *p;
@@ -104,8 +104,8 @@ std::optional<Traversal> traversal(const SimUnit& u, const CostGrid& grid, const
   if (len > 1e-6) {
     t.flow = d / len;
     t.known = true;
-  } else if (!u.path.empty()) {
-    t.flow = direction(u.heading);
+  } else if (!u.route.path.empty()) {
+    t.flow = direction(u.body.heading);
     t.known = true;
   }
   return t;
@@ -131,7 +131,8 @@ void Simulation::make_passage_maps() {
 void Simulation::keep_passages() {
   // Stepping clear of a bridge or a passage to wait: still waiting, below everyone.
   for (SimUnit& u : units_)
-    u.passage_wait = u.yield == Yield::MoveAside && u.home == u.aside && !unit(u.yield_to);
+    u.waits.passage =
+        u.coop.yield == Yield::MoveAside && u.coop.home == u.coop.aside && !unit(u.coop.yield_to);
   if (!scenario().sim.passages) return;
   const double now = time();
   make_passage_maps();
@@ -145,9 +146,10 @@ void Simulation::keep_passages() {
   if (!any) return;
   claim_ways();
   for (SimUnit& u : units_) {
-    if (!u.alive || (u.state != MoveState::Moving && u.state != MoveState::WaitingForPath)) continue;
-    const bool stepping_aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
-    if (stepping_aside && !u.passage_wait) continue;
+    if (!u.alive || (u.route.state != MoveState::Moving && u.route.state != MoveState::WaitingForPath))
+      continue;
+    const bool stepping_aside = u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return;
+    if (stepping_aside && !u.waits.passage) continue;
     PassageMap& map = impl_->passage_maps[u.movement_class];
     if (map.passages().empty()) continue;
     UnitPrivate& x = impl_->extra[u.id.index];
@@ -173,9 +175,9 @@ void Simulation::keep_passages() {
         now - x.passage_time <= kClearSeconds) {
       const auto k = static_cast<std::size_t>(x.last_passage);
       const Passage& out = map.passages()[k];
-      const Vec2 nearest = glm::clamp(u.position, out.bounds.lo, out.bounds.hi);
+      const Vec2 nearest = glm::clamp(u.body.position, out.bounds.lo, out.bounds.hi);
       if (out.held && glm::dot(x.passage_flow, out.flow) > 0 &&
-          glm::length(u.position - nearest) <= kQueueReach) {
+          glm::length(u.body.position - nearest) <= kQueueReach) {
         tallies[u.movement_class][k].holder_present = true;
       }
     }
@@ -196,12 +198,12 @@ void Simulation::keep_passages() {
       }
       continue;
     }
-    if (u.state != MoveState::Moving) continue;
+    if (u.route.state != MoveState::Moving) continue;
     // Farther back than the look-ahead, it only queues, and only when units come the
     // other way: it waits clear of their way rather than walk up into it.
     const bool far = t->distance > rules.look_ahead;
     if (far && !(p.held && glm::dot(t->flow, p.flow) <= 0)) continue;
-    if (u.state != MoveState::Moving) continue;
+    if (u.route.state != MoveState::Moving) continue;
     bool granted;
     if (far) {
       granted = false;
@@ -234,7 +236,7 @@ void Simulation::keep_passages() {
       if (glm::dot(t->flow, p.queue_flow) > 0) tally.queue_seen = true;
     }
     ++tally.waiting;
-    u.passage_wait = true;
+    u.waits.passage = true;
     const auto cell = grid.cell_at(t->entry);
     const double width = cell ? static_cast<double>(map.widths()[*cell]) : 0.0;
     if (!step_off_claimed(u)) wait_clear(u, t->entry, t->flow, 0.5 * width);
@@ -338,7 +340,9 @@ void Simulation::claim_ways() {
   }
   std::vector<CellSpan> previous;  // per row: the last span claimed in it for this unit
   for (const SimUnit& u : units_) {
-    if (!u.alive || u.state != MoveState::Moving || u.path.empty() || u.waypoint >= u.path.size()) continue;
+    if (!u.alive || u.route.state != MoveState::Moving || u.route.path.empty() ||
+        u.route.waypoint >= u.route.path.size())
+      continue;
     const UnitPrivate& x = impl_->extra[u.id.index];
     if (x.last_passage < 0 || now - x.passage_time > kClearSeconds) continue;
     PassageMap& map = impl_->passage_maps[u.movement_class];
@@ -385,7 +389,7 @@ bool Simulation::step_off_claimed(SimUnit& u) {
   if (u.movement_class >= impl_->any_claimed.size() || !impl_->any_claimed[u.movement_class]) return false;
   const CostGrid& grid = world_->grid(u.movement_class);
   const std::vector<std::uint8_t>& claimed = impl_->claimed[u.movement_class];
-  const auto here = grid.cell_at(u.position);
+  const auto here = grid.cell_at(u.body.position);
   if (!here || !claimed[*here]) return false;
   UnitPrivate& x = impl_->extra[u.id.index];
   // The nearest cell open to it and off every claimed way, outwards ring by ring (a
@@ -411,7 +415,7 @@ bool Simulation::step_off_claimed(SimUnit& u) {
         if (was) continue;
         was = 1;
         if (point_blocked(grid, x.move_key, grid.center(n))) continue;
-        if (!claimed[n] && !segment_blocked(grid, x.move_key, u.position, grid.center(n))) {
+        if (!claimed[n] && !segment_blocked(grid, x.move_key, u.body.position, grid.center(n))) {
           wait_at(u, grid.center(n));
           return true;
         }

@@ -44,12 +44,12 @@ constexpr double kTolerance = 1e-7;  // overlaps below this are rounding at a co
 // shapes to touch (exact for ellipses of any aspect and heading: hard_contact_distance).
 double overlap(const SimUnit& a, const Motion& ma, const SimUnit& b, const Motion& mb, Vec2& n,
                double& dist) {
-  const Vec2 d = b.position - a.position;
+  const Vec2 d = b.body.position - a.body.position;
   dist = glm::length(d);
   n = dist > 1e-12 ? d / dist : Vec2{1, 0};
   // Farther than the two bounding circles: apart, whatever the headings.
   if (dist >= ma.hard_radius + mb.hard_radius) return ma.hard_radius + mb.hard_radius - dist;
-  return hard_contact_distance(ma, a.heading, mb, b.heading, n) - dist;
+  return hard_contact_distance(ma, a.body.heading, mb, b.body.heading, n) - dist;
 }
 
 }  // namespace
@@ -62,7 +62,7 @@ void Simulation::prevent_overlaps() {
   // radius from there in one step (a crowd's pushes must not add up to a jump).
   std::vector<Vec2>& moved_to = impl_->moved_to;
   moved_to.resize(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) moved_to[i] = units_[i].position;
+  for (std::size_t i = 0; i < units_.size(); ++i) moved_to[i] = units_[i].body.position;
   // The point towards p that keeps unit i within its cap.
   auto capped = [&](std::uint32_t i, Vec2 p) {
     const double cap = 0.5 * impl_->motions[units_[i].movement_class].hard_radius;
@@ -93,38 +93,39 @@ void Simulation::prevent_overlaps() {
         wa = ma.priority > mb.priority ? 0.0 : 1.0;
       }
       const double push = over + kSlack;
-      Vec2 pa = capped(i, a.position - n * (push * wa));
-      Vec2 pb = capped(j, b.position + n * (push * (1 - wa)));
+      Vec2 pa = capped(i, a.body.position - n * (push * wa));
+      Vec2 pb = capped(j, b.body.position + n * (push * (1 - wa)));
       const CostGrid& ga = world_->grid(a.movement_class);
       const CostGrid& gb = world_->grid(b.movement_class);
       const UnitPrivate& xa = impl_->extra[i];
       const UnitPrivate& xb = impl_->extra[j];
-      const bool a_ok = wa == 0 || !segment_blocked(ga, xa.move_key, a.position, pa);
-      const bool b_ok = wa == 1 || !segment_blocked(gb, xb.move_key, b.position, pb);
+      const bool a_ok = wa == 0 || !segment_blocked(ga, xa.move_key, a.body.position, pa);
+      const bool b_ok = wa == 1 || !segment_blocked(gb, xb.move_key, b.body.position, pb);
       if (!a_ok && !b_ok) return;
       if (!a_ok) {
-        pa = a.position;
-        pb = capped(j, b.position + n * push);
-        if (segment_blocked(gb, xb.move_key, b.position, pb)) return;
+        pa = a.body.position;
+        pb = capped(j, b.body.position + n * push);
+        if (segment_blocked(gb, xb.move_key, b.body.position, pb)) return;
       } else if (!b_ok) {
-        pb = b.position;
-        pa = capped(i, a.position - n * push);
-        if (segment_blocked(ga, xa.move_key, a.position, pa)) return;
+        pb = b.body.position;
+        pa = capped(i, a.body.position - n * push);
+        if (segment_blocked(ga, xa.move_key, a.body.position, pa)) return;
       }
-      if (pa != a.position) {
-        a.position = pa;
-        a.predicted.clear();
+      if (pa != a.body.position) {
+        a.body.position = pa;
+        a.route.predicted.clear();
       }
-      if (pb != b.position) {
-        b.position = pb;
-        b.predicted.clear();
+      if (pb != b.body.position) {
+        b.body.position = pb;
+        b.route.predicted.clear();
       }
-      impl_->points[i] = a.position;
-      impl_->points[j] = b.position;
+      impl_->points[i] = a.body.position;
+      impl_->points[j] = b.body.position;
     });
     if (!any) break;
   }
-  for (std::size_t i = 0; i < units_.size(); ++i) units_[i].pushed = units_[i].position - moved_to[i];
+  for (std::size_t i = 0; i < units_.size(); ++i)
+    units_[i].diag.pushed = units_[i].body.position - moved_to[i];
 }
 
 void Simulation::count_step() {
@@ -152,8 +153,9 @@ void Simulation::count_step() {
   };
   for (std::size_t i = 0; i < units_.size(); ++i) {
     const SimUnit& u = units_[i];
-    if (!u.alive || u.previous == u.position) continue;
-    if (segment_blocked(world_->grid(u.movement_class), impl_->extra[i].move_key, u.previous, u.position))
+    if (!u.alive || u.body.previous == u.body.position) continue;
+    if (segment_blocked(world_->grid(u.movement_class), impl_->extra[i].move_key, u.body.previous,
+                        u.body.position))
       flag(i);
   }
   // Tunnelling through units: the two moves, taken as straight lines over the step,
@@ -166,15 +168,15 @@ void Simulation::count_step() {
     const SimUnit& b = units_[j];
     const double r =
         impl_->motions[a.movement_class].hard_radius + impl_->motions[b.movement_class].hard_radius;
-    const Vec2 p0 = b.previous - a.previous;
-    const Vec2 p1 = b.position - a.position;
+    const Vec2 p0 = b.body.previous - a.body.previous;
+    const Vec2 p1 = b.body.position - a.body.position;
     // Both ends apart (by a little less than r, so rounding at contact does not count).
     const double r_in = r * 0.9;
     if (glm::dot(p0, p0) < r_in * r_in || glm::dot(p1, p1) < r_in * r_in) return;
     if (distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r_in * r_in) {
       // The unit(s) that moved crossed; one standing still was crossed.
-      if (a.previous != a.position) flag(i);
-      if (b.previous != b.position) flag(j);
+      if (a.body.previous != a.body.position) flag(i);
+      if (b.body.previous != b.body.position) flag(j);
     }
   });
 }

@@ -67,7 +67,8 @@ bool Recording::capture(const Simulation& simulation) {
   // detector, the log, the frame and the state hash.
   path_changed_.resize(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    path_changed_[i] = i < base_.size() ? !same_path(base_[i].path, slots[i].path) : !slots[i].path.empty();
+    path_changed_[i] = i < base_.size() ? !same_path(base_[i].route.path, slots[i].route.path)
+                                        : !slots[i].route.path.empty();
   }
   if (!first) detector_->observe(simulation, path_changed_);
   log_changes(simulation);
@@ -90,8 +91,8 @@ bool Recording::capture(const Simulation& simulation) {
   for (std::size_t i = 0; i < slots.size(); ++i) {
     project_but_path(slots[i], base_[i]);
     if (path_changed_[i]) {
-      base_[i].path = slots[i].path;
-      digests_[i] = path_digest(slots[i].path);
+      base_[i].route.path = slots[i].route.path;
+      digests_[i] = path_digest(slots[i].route.path);
     }
   }
   hashes_.push_back(state_hash(step, slots, digests_));

@@ -23,23 +23,27 @@ enum Group : std::uint8_t {
 bool same_doubles(double a, double b) { return bits_of(a) == bits_of(b); }
 
 std::uint8_t status_bits(const SimUnit& u) {
-  return static_cast<std::uint8_t>((u.arrived ? 1 : 0) | (u.bridge_wait ? 2 : 0) | (u.passage_wait ? 4 : 0) |
-                                   (u.goal_taken ? 8 : 0));
+  return static_cast<std::uint8_t>((u.goal.arrived ? 1 : 0) | (u.waits.bridge ? 2 : 0) |
+                                   (u.waits.passage ? 4 : 0) | (u.goal.taken ? 8 : 0));
 }
 
 std::uint8_t groups_changed(const SimUnit& was, const SimUnit& now, bool path_differs) {
   std::uint8_t g = 0;
-  if (!same_vec(was.position, now.position)) g |= kPosition;
-  if (!same_doubles(was.heading, now.heading) || !same_doubles(was.speed, now.speed)) g |= kMotion;
-  if (was.state != now.state || was.yield != now.yield || status_bits(was) != status_bits(now)) g |= kStatus;
-  if (was.order_point != now.order_point || was.waypoint != now.waypoint) g |= kIndices;
+  if (!same_vec(was.body.position, now.body.position)) g |= kPosition;
+  if (!same_doubles(was.body.heading, now.body.heading) || !same_doubles(was.body.speed, now.body.speed))
+    g |= kMotion;
+  if (was.route.state != now.route.state || was.coop.yield != now.coop.yield ||
+      status_bits(was) != status_bits(now))
+    g |= kStatus;
+  if (was.route.order_point != now.route.order_point || was.route.waypoint != now.route.waypoint)
+    g |= kIndices;
   if (path_differs) g |= kPath;
-  if (!(was.yield_to == now.yield_to) || !same_vec(was.aside, now.aside) || !same_vec(was.home, now.home) ||
-      !same_vec(was.get_to, now.get_to))
+  if (!(was.coop.yield_to == now.coop.yield_to) || !same_vec(was.coop.aside, now.coop.aside) ||
+      !same_vec(was.coop.home, now.coop.home) || !same_vec(was.coop.get_to, now.coop.get_to))
     g |= kYieldDetail;
   if (was.alive != now.alive || was.id.generation != now.id.generation ||
       was.scenario_id != now.scenario_id || was.movement_class != now.movement_class ||
-      was.faction != now.faction || !same_doubles(was.arrived_time, now.arrived_time))
+      was.faction != now.faction || !same_doubles(was.goal.arrived_time, now.goal.arrived_time))
     g |= kIdentity;
   return g;
 }
@@ -57,7 +61,7 @@ std::uint64_t ordered_pair(UnitId a, UnitId b) { return static_cast<std::uint64_
 // Where a unit is predicted to be from the two frames before (the same move again), or
 // from the one before when `before` (positions two frames back) has no entry.
 Vec2 predicted_position(const SimUnit& was, std::size_t i, std::span<const Vec2> before) {
-  return i < before.size() ? was.position + (was.position - before[i]) : was.position;
+  return i < before.size() ? was.body.position + (was.body.position - before[i]) : was.body.position;
 }
 
 bool finite_point(Vec2 p) { return std::isfinite(p.x) && std::isfinite(p.y); }
@@ -71,22 +75,22 @@ void project_but_path(const SimUnit& u, SimUnit& p) {
   p.scenario_id = u.scenario_id;
   p.movement_class = u.movement_class;
   p.faction = u.faction;
-  p.position = u.position;
-  p.heading = u.heading;
-  p.speed = u.speed;
-  p.state = u.state;
-  p.yield = u.yield;
-  p.yield_to = u.yield_to;
-  p.order_point = u.order_point;
-  p.waypoint = u.waypoint;
-  p.arrived = u.arrived;
-  p.goal_taken = u.goal_taken;
-  p.arrived_time = u.arrived_time;
-  p.bridge_wait = u.bridge_wait;
-  p.passage_wait = u.passage_wait;
-  p.aside = u.aside;
-  p.home = u.home;
-  p.get_to = u.get_to;
+  p.body.position = u.body.position;
+  p.body.heading = u.body.heading;
+  p.body.speed = u.body.speed;
+  p.route.state = u.route.state;
+  p.coop.yield = u.coop.yield;
+  p.coop.yield_to = u.coop.yield_to;
+  p.route.order_point = u.route.order_point;
+  p.route.waypoint = u.route.waypoint;
+  p.goal.arrived = u.goal.arrived;
+  p.goal.taken = u.goal.taken;
+  p.goal.arrived_time = u.goal.arrived_time;
+  p.waits.bridge = u.waits.bridge;
+  p.waits.passage = u.waits.passage;
+  p.coop.aside = u.coop.aside;
+  p.coop.home = u.coop.home;
+  p.coop.get_to = u.coop.get_to;
 }
 
 bool same_vec(Vec2 a, Vec2 b) { return same_doubles(a.x, b.x) && same_doubles(a.y, b.y); }
@@ -96,7 +100,7 @@ bool same_path(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
 
 std::vector<Vec2> positions(const std::vector<SimUnit>& units) {
   std::vector<Vec2> out(units.size());
-  for (std::size_t i = 0; i < units.size(); ++i) out[i] = units[i].position;
+  for (std::size_t i = 0; i < units.size(); ++i) out[i] = units[i].body.position;
   return out;
 }
 
@@ -118,7 +122,7 @@ void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec
   for (std::size_t i = 0; i < now.size(); ++i) {
     const SimUnit& base = !key && i < was.size() ? was[i] : blank;
     const SimUnit& u = now[i];
-    const bool path_differs = key || i >= was.size() ? !u.path.empty() : path_changed[i] != 0;
+    const bool path_differs = key || i >= was.size() ? !u.route.path.empty() : path_changed[i] != 0;
     const std::uint8_t g = groups_changed(base, u, path_differs);
     if (g == 0) continue;
     w.varint(first ? i + 1 : i - last);
@@ -131,23 +135,23 @@ void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec
       w.varint(u.scenario_id);
       w.varint(u.movement_class);
       w.varint(u.faction);
-      w.pair(u.arrived_time, base.arrived_time, 0, 0);
+      w.pair(u.goal.arrived_time, base.goal.arrived_time, 0, 0);
     }
-    if (g & kPosition) w.vec(u.position, predicted_position(base, i, before));
-    if (g & kMotion) w.pair(u.heading, base.heading, u.speed, base.speed);
+    if (g & kPosition) w.vec(u.body.position, predicted_position(base, i, before));
+    if (g & kMotion) w.pair(u.body.heading, base.body.heading, u.body.speed, base.body.speed);
     if (g & kStatus) {
-      w.byte(static_cast<std::uint8_t>(u.state));
-      w.byte(static_cast<std::uint8_t>(u.yield));
+      w.byte(static_cast<std::uint8_t>(u.route.state));
+      w.byte(static_cast<std::uint8_t>(u.coop.yield));
       w.byte(status_bits(u));
     }
     if (g & kIndices) {
-      w.varint(u.order_point);
-      w.varint(u.waypoint);
+      w.varint(u.route.order_point);
+      w.varint(u.route.waypoint);
     }
     if (g & kPath) {
       // The points it shares with the path before at its start and its end are kept.
-      const std::vector<Vec2>& a = base.path;
-      const std::vector<Vec2>& b = u.path;
+      const std::vector<Vec2>& a = base.route.path;
+      const std::vector<Vec2>& b = u.route.path;
       std::size_t prefix = 0, suffix = 0;
       while (prefix < a.size() && prefix < b.size() && same_vec(a[prefix], b[prefix])) ++prefix;
       while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
@@ -163,17 +167,19 @@ void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec
       }
     }
     if (g & kYieldDetail) {
-      const std::uint8_t which = static_cast<std::uint8_t>(
-          (u.yield_to == base.yield_to ? 0 : 1) | (same_vec(u.aside, base.aside) ? 0 : 2) |
-          (same_vec(u.home, base.home) ? 0 : 4) | (same_vec(u.get_to, base.get_to) ? 0 : 8));
+      const std::uint8_t which =
+          static_cast<std::uint8_t>((u.coop.yield_to == base.coop.yield_to ? 0 : 1) |
+                                    (same_vec(u.coop.aside, base.coop.aside) ? 0 : 2) |
+                                    (same_vec(u.coop.home, base.coop.home) ? 0 : 4) |
+                                    (same_vec(u.coop.get_to, base.coop.get_to) ? 0 : 8));
       w.byte(which);
       if (which & 1) {
-        w.varint(u.yield_to.index);
-        w.varint(u.yield_to.generation);
+        w.varint(u.coop.yield_to.index);
+        w.varint(u.coop.yield_to.generation);
       }
-      if (which & 2) w.vec(u.aside, base.aside);
-      if (which & 4) w.vec(u.home, base.home);
-      if (which & 8) w.vec(u.get_to, base.get_to);
+      if (which & 2) w.vec(u.coop.aside, base.coop.aside);
+      if (which & 4) w.vec(u.coop.home, base.coop.home);
+      if (which & 8) w.vec(u.coop.get_to, base.coop.get_to);
     }
   }
   w.varint(0);
@@ -238,35 +244,37 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
       u.movement_class = r.varint();
       u.faction = r.varint();
       double unused = 0;
-      r.pair(u.arrived_time, unused);
+      r.pair(u.goal.arrived_time, unused);
     }
     if (g & kPosition) {
-      u.position = predicted_position(u, slot, before);
-      r.vec(u.position);
+      u.body.position = predicted_position(u, slot, before);
+      r.vec(u.body.position);
     }
-    if (g & kMotion) r.pair(u.heading, u.speed);
+    if (g & kMotion) r.pair(u.body.heading, u.body.speed);
     if (g & kStatus) {
       const std::uint8_t state = r.byte(), yield = r.byte(), bits = r.byte();
       if (state > static_cast<std::uint8_t>(MoveState::Failed) ||
           yield > static_cast<std::uint8_t>(Yield::Detour))
         return false;
-      u.state = static_cast<MoveState>(state);
-      u.yield = static_cast<Yield>(yield);
-      u.arrived = bits & 1;
-      u.bridge_wait = bits & 2;
-      u.passage_wait = bits & 4;
-      u.goal_taken = bits & 8;
+      u.route.state = static_cast<MoveState>(state);
+      u.coop.yield = static_cast<Yield>(yield);
+      u.goal.arrived = bits & 1;
+      u.waits.bridge = bits & 2;
+      u.waits.passage = bits & 4;
+      u.goal.taken = bits & 8;
     }
     if (g & kIndices) {
-      u.order_point = r.varint();
-      u.waypoint = r.varint();
+      u.route.order_point = r.varint();
+      u.route.waypoint = r.varint();
     }
     if (g & kPath) {
       const std::uint64_t prefix = r.varint(), suffix = r.varint(), middle = r.varint();
       // Each bound on its own: prefix + suffix may wrap around.
-      if (!r.ok() || prefix > u.path.size() || suffix > u.path.size() - prefix || middle > bytes.size())
+      if (!r.ok() || prefix > u.route.path.size() || suffix > u.route.path.size() - prefix ||
+          middle > bytes.size())
         return false;
-      std::vector<Vec2> path(u.path.begin(), u.path.begin() + static_cast<std::ptrdiff_t>(prefix));
+      std::vector<Vec2> path(u.route.path.begin(),
+                             u.route.path.begin() + static_cast<std::ptrdiff_t>(prefix));
       Vec2 prev = prefix > 0 ? path.back() : Vec2{0, 0};
       for (std::uint64_t k = 0; k < middle; ++k) {
         Vec2 p = prev;
@@ -274,18 +282,18 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
         path.push_back(p);
         prev = p;
       }
-      path.insert(path.end(), u.path.end() - static_cast<std::ptrdiff_t>(suffix), u.path.end());
-      u.path = std::move(path);
+      path.insert(path.end(), u.route.path.end() - static_cast<std::ptrdiff_t>(suffix), u.route.path.end());
+      u.route.path = std::move(path);
     }
     if (g & kYieldDetail) {
       const std::uint8_t which = r.byte();
       if (which & 1) {
-        u.yield_to.index = r.u32();
-        u.yield_to.generation = r.u32();
+        u.coop.yield_to.index = r.u32();
+        u.coop.yield_to.generation = r.u32();
       }
-      if (which & 2) r.vec(u.aside);
-      if (which & 4) r.vec(u.home);
-      if (which & 8) r.vec(u.get_to);
+      if (which & 2) r.vec(u.coop.aside);
+      if (which & 4) r.vec(u.coop.home);
+      if (which & 8) r.vec(u.coop.get_to);
     }
   }
   const std::uint64_t count = r.varint();
@@ -333,15 +341,15 @@ std::string frame_value_error(const std::vector<SimUnit>& units) {
   for (std::size_t i = 0; i < units.size(); ++i) {
     const SimUnit& u = units[i];
     const auto at = [&](const std::string& field) { return "units[" + std::to_string(i) + "]." + field; };
-    if (!finite_point(u.position)) return at("position");
-    if (!std::isfinite(u.heading)) return at("heading");
-    if (!std::isfinite(u.speed)) return at("speed");
-    for (std::size_t k = 0; k < u.path.size(); ++k) {
-      if (!finite_point(u.path[k])) return at("path[" + std::to_string(k) + "]");
+    if (!finite_point(u.body.position)) return at("position");
+    if (!std::isfinite(u.body.heading)) return at("heading");
+    if (!std::isfinite(u.body.speed)) return at("speed");
+    for (std::size_t k = 0; k < u.route.path.size(); ++k) {
+      if (!finite_point(u.route.path[k])) return at("path[" + std::to_string(k) + "]");
     }
-    if (!finite_point(u.aside)) return at("aside");
-    if (!finite_point(u.home)) return at("home");
-    if (!finite_point(u.get_to)) return at("get_to");
+    if (!finite_point(u.coop.aside)) return at("aside");
+    if (!finite_point(u.coop.home)) return at("home");
+    if (!finite_point(u.coop.get_to)) return at("get_to");
   }
   return {};
 }

@@ -170,61 +170,64 @@ void Recording::log_changes(const Simulation& simulation) {
       decisions_.push_back(e);
       return &decisions_.back();
     };
-    const Vec2 target = u.order_point < u.order.points.size() ? u.order.points[u.order_point] : u.position;
+    const Vec2 target = u.route.order_point < u.route.order.points.size()
+                            ? u.route.order.points[u.route.order_point]
+                            : u.body.position;
     if (!u.alive) {
       if (was.alive && was.id.generation == u.id.generation) add(DecisionKind::Removed);
       continue;
     }
     if (first || !was.alive || was.id.generation != u.id.generation) {
       Decision* e = add(DecisionKind::Appeared);
-      e->to = static_cast<std::uint8_t>(u.state);
-      e->point = u.position;
+      e->to = static_cast<std::uint8_t>(u.route.state);
+      e->point = u.body.position;
       if (first) continue;
     }
     const bool path_changed = path_changed_[u.id.index] != 0;
-    if (was.state != u.state) {
-      if (u.state == MoveState::WaitingForPath) {
+    if (was.route.state != u.route.state) {
+      if (u.route.state == MoveState::WaitingForPath) {
         Decision* e = add(DecisionKind::PathRequested);
-        e->from = static_cast<std::uint8_t>(was.state);
+        e->from = static_cast<std::uint8_t>(was.route.state);
         e->point = target;
-      } else if (u.state == MoveState::Failed) {
+      } else if (u.route.state == MoveState::Failed) {
         add(DecisionKind::PathFailed)->point = target;
-      } else if (!(was.state == MoveState::WaitingForPath && path_changed)) {
+      } else if (!(was.route.state == MoveState::WaitingForPath && path_changed)) {
         Decision* e = add(DecisionKind::State);
-        e->from = static_cast<std::uint8_t>(was.state);
-        e->to = static_cast<std::uint8_t>(u.state);
+        e->from = static_cast<std::uint8_t>(was.route.state);
+        e->to = static_cast<std::uint8_t>(u.route.state);
       }
     }
-    if (path_changed && !u.path.empty()) {
-      Decision* e =
-          add(was.state == MoveState::WaitingForPath ? DecisionKind::PathFound : DecisionKind::PathChanged);
-      e->value = path_length(u.path);
-      e->count = static_cast<std::uint32_t>(u.path.size());
-      e->point = u.path.back();
+    if (path_changed && !u.route.path.empty()) {
+      Decision* e = add(was.route.state == MoveState::WaitingForPath ? DecisionKind::PathFound
+                                                                     : DecisionKind::PathChanged);
+      e->value = path_length(u.route.path);
+      e->count = static_cast<std::uint32_t>(u.route.path.size());
+      e->point = u.route.path.back();
     }
-    if (was.yield != u.yield || (u.yield != Yield::None && !(was.yield_to == u.yield_to))) {
+    if (was.coop.yield != u.coop.yield ||
+        (u.coop.yield != Yield::None && !(was.coop.yield_to == u.coop.yield_to))) {
       Decision* e = add(DecisionKind::Yield);
-      e->from = static_cast<std::uint8_t>(was.yield);
-      e->to = static_cast<std::uint8_t>(u.yield);
-      if (u.yield != Yield::None) {
-        if (const SimUnit* other = simulation.unit(u.yield_to)) {
+      e->from = static_cast<std::uint8_t>(was.coop.yield);
+      e->to = static_cast<std::uint8_t>(u.coop.yield);
+      if (u.coop.yield != Yield::None) {
+        if (const SimUnit* other = simulation.unit(u.coop.yield_to)) {
           e->has_other = true;
-          e->other = u.yield_to;
+          e->other = u.coop.yield_to;
           e->whom = other->scenario_id;
         }
       }
-      e->point = u.yield == Yield::Return ? u.home : u.aside;
+      e->point = u.coop.yield == Yield::Return ? u.coop.home : u.coop.aside;
     }
-    if (was.bridge_wait != u.bridge_wait) add(DecisionKind::BridgeWait)->to = u.bridge_wait ? 1 : 0;
-    if (was.passage_wait != u.passage_wait) add(DecisionKind::PassageWait)->to = u.passage_wait ? 1 : 0;
-    const bool avoiding = std::abs(u.steered) > 1e-3;
-    if (avoiding && !avoiding_[u.id.index]) add(DecisionKind::Avoided)->value = u.steered;
+    if (was.waits.bridge != u.waits.bridge) add(DecisionKind::BridgeWait)->to = u.waits.bridge ? 1 : 0;
+    if (was.waits.passage != u.waits.passage) add(DecisionKind::PassageWait)->to = u.waits.passage ? 1 : 0;
+    const bool avoiding = std::abs(u.diag.steered) > 1e-3;
+    if (avoiding && !avoiding_[u.id.index]) add(DecisionKind::Avoided)->value = u.diag.steered;
     avoiding_[u.id.index] = avoiding;
-    const double push = glm::length(u.pushed);
+    const double push = glm::length(u.diag.pushed);
     const bool pushing = push > 1e-4;
     if (pushing && !pushing_[u.id.index]) add(DecisionKind::Pushed)->value = push;
     pushing_[u.id.index] = pushing;
-    if (u.arrived && !was.arrived) add(DecisionKind::Arrived)->point = u.position;
+    if (u.goal.arrived && !was.goal.arrived) add(DecisionKind::Arrived)->point = u.body.position;
   }
   // Collisions: each pair when found, and again when its rule or state changes.
   std::unordered_map<std::uint64_t, std::uint16_t> contacts;
@@ -286,7 +289,7 @@ void Recording::log_changes(const Simulation& simulation) {
       d.unit = r.unit;
       d.who = r.who;
       d.kind = DecisionKind::Unstuck;
-      if (const SimUnit* u = simulation.unit(r.unit)) d.point = u->position;
+      if (const SimUnit* u = simulation.unit(r.unit)) d.point = u->body.position;
       decisions_.push_back(d);
     }
   }

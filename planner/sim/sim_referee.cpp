@@ -111,7 +111,8 @@ std::uint64_t unit_key(const SimUnit& u) {
 }  // namespace
 
 HardShape hard_shape(const SimUnit& unit, const Motion& motion) {
-  return HardShape{unit.position, unit.heading, motion.hard_radius, motion.hard_radius * motion.hard_aspect};
+  return HardShape{unit.body.position, unit.body.heading, motion.hard_radius,
+                   motion.hard_radius * motion.hard_aspect};
 }
 
 SimReferee::SimReferee(RefereeSettings settings) : settings_(settings) {}
@@ -145,7 +146,7 @@ void SimReferee::check_step(const Simulation& simulation) {
       start[i].centre = before.position;
       start[i].heading = before.heading;
     } else {
-      start[i].centre = u.previous;
+      start[i].centre = u.body.previous;
     }
   }
 
@@ -173,14 +174,14 @@ void SimReferee::check_step(const Simulation& simulation) {
     if (!seen.valid || seen.generation != u.id.generation) seen = Seen{u.id.generation, true, {}, 0, 0};
     const CostGrid& grid = world.grid(u.movement_class);
     const std::uint16_t start_key = key_at(grid, start[i].centre);
-    if (seen.home_key == 0) seen.home_key = start_key != 0 ? start_key : key_at(grid, u.position);
+    if (seen.home_key == 0) seen.home_key = start_key != 0 ? start_key : key_at(grid, u.body.position);
     const Ground from{&grid, start_key != 0 ? start_key : seen.home_key};
-    if (start[i].centre != u.position &&
-        crosses_closed_cell(from, start[i].centre, u.position, settings_.wall_tolerance_m))
+    if (start[i].centre != u.body.position &&
+        crosses_closed_cell(from, start[i].centre, u.body.position, settings_.wall_tolerance_m))
       flag_tunnel(unit_key(u), tunnelled_walls_, counts_.tunnelled_walls);
     const Ground home{&grid, seen.home_key};
-    const glm::ivec2 c = home.cell_of(u.position);
-    if (home.closed(c.x, c.y) && segment_crosses_box(u.position, u.position, home.lo(c.x, c.y),
+    const glm::ivec2 c = home.cell_of(u.body.position);
+    if (home.closed(c.x, c.y) && segment_crosses_box(u.body.position, u.body.position, home.lo(c.x, c.y),
                                                      home.hi(c.x, c.y), settings_.wall_tolerance_m)) {
       ++counts_.inside_walls_now;
       if (inside_walls_.insert(unit_key(u)).second) ++counts_.inside_walls;
@@ -249,8 +250,8 @@ void SimReferee::check_step(const Simulation& simulation) {
       seen.valid = false;
       continue;
     }
-    seen.position = units[i].position;
-    seen.heading = units[i].heading;
+    seen.position = units[i].body.position;
+    seen.heading = units[i].body.heading;
   }
 }
 
@@ -259,10 +260,10 @@ GoalErrors SimReferee::goal_errors(const Simulation& simulation) const {
   g.tolerance_m = settings_.goal_tolerance_m;
   double sum = 0;
   for (const SimUnit& u : simulation.slots()) {
-    if (!u.alive || u.order.points.empty()) continue;
-    if (u.order.kind != OrderKind::Move && u.order.kind != OrderKind::Waypoints) continue;
+    if (!u.alive || u.route.order.points.empty()) continue;
+    if (u.route.order.kind != OrderKind::Move && u.route.order.kind != OrderKind::Waypoints) continue;
     // A formation order's last point is the unit's own slot.
-    const Vec2 d = u.order.points.back() - u.position;
+    const Vec2 d = u.route.order.points.back() - u.body.position;
     const double error = std::hypot(d.x, d.y);
     ++g.ordered;
     if (error <= settings_.goal_tolerance_m) ++g.at_goal;

@@ -17,7 +17,7 @@
 //    planners plan its centre). A cell is closed to it when it is off the grid, impassable,
 //    or of another terrain group (CostGrid::move_key) than the cell it starts the step in
 //    (or, starting in a closed cell, the first open cell the referee saw it in). A move
-//    (the segment from where the unit stood at the last check, or SimUnit::previous for a
+//    (the segment from where the unit stood at the last check, or SimUnit::Body::previous for a
 //    unit not seen before, to where it stands) tunnels if it passes through the interior
 //    of a closed cell other than its start cell, deeper than `wall_tolerance_m`: exact
 //    slab tests of the segment against each cell near it.

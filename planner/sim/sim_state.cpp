@@ -272,43 +272,43 @@ void write_unit(Tape& t, const SimUnit& u, const UnitPrivate& x) {
   t.u(u.scenario_id);
   t.u(u.movement_class);
   t.u(u.faction);
-  t.vec(u.position);
-  t.vec(u.previous);
-  t.num(u.heading);
-  t.num(u.speed);
-  t.u(static_cast<std::uint64_t>(u.state));
-  t.u(static_cast<std::uint64_t>(u.order.kind));
-  t.u(static_cast<std::uint64_t>(u.order.patrol));
-  t.points(u.order.points);
-  t.u(u.order_point);
-  t.i(u.patrol_step);
-  t.points(u.path);
-  t.u(u.waypoint);
-  t.u(u.predicted.size());
-  for (const PredictedPoint& p : u.predicted) {
+  t.vec(u.body.position);
+  t.vec(u.body.previous);
+  t.num(u.body.heading);
+  t.num(u.body.speed);
+  t.u(static_cast<std::uint64_t>(u.route.state));
+  t.u(static_cast<std::uint64_t>(u.route.order.kind));
+  t.u(static_cast<std::uint64_t>(u.route.order.patrol));
+  t.points(u.route.order.points);
+  t.u(u.route.order_point);
+  t.i(u.route.patrol_step);
+  t.points(u.route.path);
+  t.u(u.route.waypoint);
+  t.u(u.route.predicted.size());
+  for (const PredictedPoint& p : u.route.predicted) {
     t.vec(p.position);
     t.num(p.heading);
     t.num(p.speed);
     t.num(p.time);
     t.u(p.waypoint);
   }
-  t.b(u.arrived);
-  t.num(u.arrived_time);
-  t.u(static_cast<std::uint64_t>(u.yield));
-  t.u(u.yield_to.index);
-  t.u(u.yield_to.generation);
-  t.num(u.speed_factor);
-  t.vec(u.aside);
-  t.vec(u.home);
-  t.vec(u.get_to);
-  t.num(u.yield_until);
-  t.b(u.bridge_wait);
-  t.b(u.passage_wait);
-  t.i(u.lent_priority);
-  t.u(u.lent_index);
-  t.b(u.lent);
-  t.num(u.progress_time);
-  t.num(u.best_distance);
+  t.b(u.goal.arrived);
+  t.num(u.goal.arrived_time);
+  t.u(static_cast<std::uint64_t>(u.coop.yield));
+  t.u(u.coop.yield_to.index);
+  t.u(u.coop.yield_to.generation);
+  t.num(u.coop.speed_factor);
+  t.vec(u.coop.aside);
+  t.vec(u.coop.home);
+  t.vec(u.coop.get_to);
+  t.num(u.coop.until);
+  t.b(u.waits.bridge);
+  t.b(u.waits.passage);
+  t.i(u.coop.lent_priority);
+  t.u(u.coop.lent_index);
+  t.b(u.coop.lent);
+  t.num(u.route.progress_time);
+  t.num(u.route.best_distance);
   // What only the simulation reads.
   t.u(x.move_key);
   t.b(x.path_pending);
@@ -327,7 +327,7 @@ void write_unit(Tape& t, const SimUnit& u, const UnitPrivate& x) {
   t.vec(x.passage_flow);
   t.num(x.passage_time);
   // Last and only when set, so states saved before formation goals read the same.
-  if (u.formation) t.vec(u.formation_point);
+  if (u.goal.formation) t.vec(u.goal.formation_point);
 }
 
 // An order kind's name in scenario files.
@@ -360,51 +360,51 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, const StateBounds& s) {
   u.faction = r.u("faction");
   if (u.faction >= std::max<std::size_t>(s.factions, 1))
     r.fail("faction " + std::to_string(u.faction) + " is not in the scenario");
-  u.position = r.vec("position", s.world);
-  u.previous = r.vec("previous position", s.world);
-  u.heading = r.num("heading");
-  u.speed = r.num("speed", 0, kMaxStateSpeed);
-  u.state = r.one_of("state", MoveState::Failed);
-  u.order.kind = r.one_of("order kind", OrderKind::Stop);
-  u.order.patrol = r.one_of("patrol mode", PatrolMode::BackForth);
-  u.order.points = r.points("order points", s.world);
-  u.order_point = r.u("order point");
-  if (u.order_point >= std::max<std::size_t>(u.order.points.size(), 1))
-    r.fail("order point index " + std::to_string(u.order_point) + " past the order's points");
+  u.body.position = r.vec("position", s.world);
+  u.body.previous = r.vec("previous position", s.world);
+  u.body.heading = r.num("heading");
+  u.body.speed = r.num("speed", 0, kMaxStateSpeed);
+  u.route.state = r.one_of("state", MoveState::Failed);
+  u.route.order.kind = r.one_of("order kind", OrderKind::Stop);
+  u.route.order.patrol = r.one_of("patrol mode", PatrolMode::BackForth);
+  u.route.order.points = r.points("order points", s.world);
+  u.route.order_point = r.u("order point");
+  if (u.route.order_point >= std::max<std::size_t>(u.route.order.points.size(), 1))
+    r.fail("order point index " + std::to_string(u.route.order_point) + " past the order's points");
   const std::int64_t patrol_step =
       r.i("patrol step", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
   if (patrol_step != 1 && patrol_step != -1)
     r.fail("patrol step " + std::to_string(patrol_step) + ": expected 1 or -1");
-  u.patrol_step = static_cast<int>(patrol_step);
-  u.path = r.points("path", s.near);
-  u.waypoint = r.u("waypoint", std::numeric_limits<std::uint32_t>::max());
+  u.route.patrol_step = static_cast<int>(patrol_step);
+  u.route.path = r.points("path", s.near);
+  u.route.waypoint = r.u("waypoint", std::numeric_limits<std::uint32_t>::max());
   const std::uint64_t predicted = r.u("predicted", std::min<std::uint64_t>(kMaxPredicted, r.left() / 6));
-  u.predicted.resize(predicted);
-  for (PredictedPoint& p : u.predicted) {
+  u.route.predicted.resize(predicted);
+  for (PredictedPoint& p : u.route.predicted) {
     p.position = r.vec("predicted position", s.near);
     p.heading = r.num("predicted heading");
     p.speed = r.num("predicted speed", 0, kMaxStateSpeed);
     p.time = r.num("predicted time");
     p.waypoint = static_cast<std::uint32_t>(r.u("predicted waypoint", kU32));
   }
-  u.arrived = r.b("arrived");
-  u.arrived_time = r.num("arrived time");
-  u.yield = r.one_of("yield", Yield::Detour);
-  u.yield_to.index = static_cast<std::uint32_t>(r.u("yield-to index", kU32));
-  u.yield_to.generation = static_cast<std::uint32_t>(r.u("yield-to generation", kU32));
-  u.speed_factor = r.num("speed factor", 0, 1);
-  u.aside = r.vec("aside", s.near);
-  u.home = r.vec("home", s.near);
-  u.get_to = r.vec("get-to", s.near);
-  u.yield_until = r.num("yield until");
-  u.bridge_wait = r.b("bridge wait");
-  u.passage_wait = r.b("passage wait");
-  u.lent_priority = static_cast<int>(
+  u.goal.arrived = r.b("arrived");
+  u.goal.arrived_time = r.num("arrived time");
+  u.coop.yield = r.one_of("yield", Yield::Detour);
+  u.coop.yield_to.index = static_cast<std::uint32_t>(r.u("yield-to index", kU32));
+  u.coop.yield_to.generation = static_cast<std::uint32_t>(r.u("yield-to generation", kU32));
+  u.coop.speed_factor = r.num("speed factor", 0, 1);
+  u.coop.aside = r.vec("aside", s.near);
+  u.coop.home = r.vec("home", s.near);
+  u.coop.get_to = r.vec("get-to", s.near);
+  u.coop.until = r.num("yield until");
+  u.waits.bridge = r.b("bridge wait");
+  u.waits.passage = r.b("passage wait");
+  u.coop.lent_priority = static_cast<int>(
       r.i("lent priority", std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
-  u.lent_index = static_cast<std::uint32_t>(r.u("lent index", kU32));
-  u.lent = r.b("lent");
-  u.progress_time = r.num("progress time");
-  u.best_distance = r.num("best distance", 0);
+  u.coop.lent_index = static_cast<std::uint32_t>(r.u("lent index", kU32));
+  u.coop.lent = r.b("lent");
+  u.route.progress_time = r.num("progress time");
+  u.route.best_distance = r.num("best distance", 0);
   x.move_key = static_cast<std::uint16_t>(r.u("move key", std::numeric_limits<std::uint16_t>::max()));
   x.path_pending = r.b("path pending");
   x.order_serial = static_cast<std::uint32_t>(r.u("order serial", kU32));
@@ -421,20 +421,20 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, const StateBounds& s) {
   x.last_passage = r.i("last passage", -1, kU32);
   x.passage_flow = r.vec("passage flow", Box{{-kMaxFlow, -kMaxFlow}, {kMaxFlow, kMaxFlow}});
   x.passage_time = r.num("passage time");
-  u.formation = r.more();
-  if (u.formation) u.formation_point = r.vec("formation point", s.world);
+  u.goal.formation = r.more();
+  if (u.goal.formation) u.goal.formation_point = r.vec("formation point", s.world);
   r.done();
   // The order and its state: the points the order's kind takes (as a scenario's), and a
   // state that goes to an order point only with one to go to.
-  const auto [min_points, max_points] = order_points(u.order.kind);
-  if (u.order.points.size() < min_points || u.order.points.size() > max_points) {
-    r.fail("a " + std::string(kind_name(u.order.kind)) + " order with " +
-           std::to_string(u.order.points.size()) + " points");
+  const auto [min_points, max_points] = order_points(u.route.order.kind);
+  if (u.route.order.points.size() < min_points || u.route.order.points.size() > max_points) {
+    r.fail("a " + std::string(kind_name(u.route.order.kind)) + " order with " +
+           std::to_string(u.route.order.points.size()) + " points");
   }
-  const bool needs_point = u.state == MoveState::WaitingForPath || u.state == MoveState::Moving ||
-                           u.state == MoveState::IncrementWaypoint;
-  if (needs_point && u.order.points.empty())
-    r.fail(std::string("state ") + to_string(u.state) + " with no order point to go to");
+  const bool needs_point = u.route.state == MoveState::WaitingForPath || u.route.state == MoveState::Moving ||
+                           u.route.state == MoveState::IncrementWaypoint;
+  if (needs_point && u.route.order.points.empty())
+    r.fail(std::string("state ") + to_string(u.route.state) + " with no order point to go to");
   // (A waypoint index past the path's end is valid: it means the path is done, and every
   // reader checks it; a path can be replaced by a shorter one while the index stays.)
 }
@@ -461,13 +461,14 @@ std::string Simulation::state_json() const {
   Json goals = Json::array();
   for (std::size_t k = 0; k < units_.size(); ++k) {
     const UnitPrivate& x = impl_->extra[k];
-    if (!units_[k].goal_taken && !units_[k].walking_back && x.still_since == 0 && x.settle == kSettleSeconds)
+    if (!units_[k].goal.taken && !units_[k].goal.walking_back && x.still_since == 0 &&
+        x.settle == kSettleSeconds)
       continue;
     Tape t;
     t.u(k);
-    t.b(units_[k].goal_taken);
+    t.b(units_[k].goal.taken);
     t.num(x.still_since);
-    t.b(units_[k].walking_back);
+    t.b(units_[k].goal.walking_back);
     t.num(x.settle);
     goals.push_back(t.take());
   }
@@ -618,13 +619,13 @@ Status Simulation::restore_state(std::string_view text) {
       const SimUnit& u = slots[k];
       const UnitPrivate& x = extra[k];
       // (A yield with nobody asking, waiting at a passage, names slot max: "nobody".)
-      const bool nobody = u.yield_to.index == std::numeric_limits<std::uint32_t>::max();
-      if (u.yield != Yield::None && !nobody && !names_slot(u.yield_to, slots.size()))
-        throw StateError{where,
-                         "yield_to names slot " + std::to_string(u.yield_to.index) + ", not in the state"};
+      const bool nobody = u.coop.yield_to.index == std::numeric_limits<std::uint32_t>::max();
+      if (u.coop.yield != Yield::None && !nobody && !names_slot(u.coop.yield_to, slots.size()))
+        throw StateError{
+            where, "yield_to names slot " + std::to_string(u.coop.yield_to.index) + ", not in the state"};
       // (A rank lent by a unit done or idle carries its high bit: effective_rank.)
-      const std::uint32_t lent_slot = u.lent_index & 0x7fffffffu;
-      if (u.lent && lent_slot >= slots.size())
+      const std::uint32_t lent_slot = u.coop.lent_index & 0x7fffffffu;
+      if (u.coop.lent && lent_slot >= slots.size())
         throw StateError{where, "lent rank names slot " + std::to_string(lent_slot) + ", not in the state"};
       if (x.last_bridge >= 0) {
         const auto& bridges = scenario().bridges;
@@ -650,9 +651,9 @@ Status Simulation::restore_state(std::string_view text) {
         Reader r((*it)[k], "sim_state.goals[" + std::to_string(k) + "]");
         if (slots.empty()) r.fail("names a slot in a state with none");
         const std::uint64_t slot = r.u("slot", slots.size() - 1);
-        slots[slot].goal_taken = r.b("goal taken");
+        slots[slot].goal.taken = r.b("goal taken");
         extra[slot].still_since = r.num("still since", 0);
-        slots[slot].walking_back = r.b("walking back");
+        slots[slot].goal.walking_back = r.b("walking back");
         extra[slot].settle = r.num("settle", kSettleSeconds, kMaxSettleSeconds);
         r.done();
       }
@@ -883,9 +884,9 @@ Scenario saved_game(const Simulation& simulation) {
     unit.id = u.scenario_id;
     unit.movement_class = u.movement_class;
     unit.faction = u.faction < s.factions.size() ? s.factions[u.faction].name : std::string();
-    unit.position = u.position;
-    unit.heading = u.heading;
-    unit.order = u.order;
+    unit.position = u.body.position;
+    unit.heading = u.body.heading;
+    unit.order = u.route.order;
     s.units.push_back(std::move(unit));
   }
   // Group orders were handed to the units (each its own slot of a formation); the groups

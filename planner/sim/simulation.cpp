@@ -68,13 +68,13 @@ const char* to_string(CooperationRule rule) {
 }
 
 bool settled(const SimUnit& u) {
-  return (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle) && u.yield == Yield::None &&
-         u.speed == 0;
+  return (u.route.state == MoveState::ReachedGoal || u.route.state == MoveState::Idle) &&
+         u.coop.yield == Yield::None && u.body.speed == 0;
 }
 
 bool is_moving(const SimUnit& u) {
-  if (u.yield == Yield::MoveAside || u.yield == Yield::Return) return true;
-  return u.state == MoveState::Moving && u.yield != Yield::Wait;
+  if (u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return) return true;
+  return u.route.state == MoveState::Moving && u.coop.yield != Yield::Wait;
 }
 
 // A unit's rank: its class priority and slot index, or the better rank lent to it by
@@ -82,16 +82,16 @@ bool is_moving(const SimUnit& u) {
 // on to the units in its own way, as the pusher would).
 std::pair<int, std::uint32_t> effective_rank(const SimUnit& u, const Motion& m) {
   // Waiting for a bridge or a passage: below everyone, so the platoon on it can come off it.
-  if (u.bridge_wait || u.passage_wait) return {std::numeric_limits<int>::min(), u.id.index};
+  if (u.waits.bridge || u.waits.passage) return {std::numeric_limits<int>::min(), u.id.index};
   std::pair<int, std::uint32_t> r{m.priority, u.id.index};
   // Done (arrived) or with nothing to do: below every unit of its class priority still
   // under way, so that those behind can have it step aside (a column's head stops at its
   // goal); a higher class priority still wins.
-  if (u.state == MoveState::ReachedGoal || u.state == MoveState::Idle || u.walking_back)
+  if (u.route.state == MoveState::ReachedGoal || u.route.state == MoveState::Idle || u.goal.walking_back)
     r.second |= 0x80000000u;
-  if (u.lent && u.yield != Yield::None &&
-      (u.lent_priority > r.first || (u.lent_priority == r.first && u.lent_index < r.second))) {
-    r = {u.lent_priority, u.lent_index};
+  if (u.coop.lent && u.coop.yield != Yield::None &&
+      (u.coop.lent_priority > r.first || (u.coop.lent_priority == r.first && u.coop.lent_index < r.second))) {
+    r = {u.coop.lent_priority, u.coop.lent_index};
   }
   return r;
 }
@@ -218,7 +218,7 @@ void Simulation::update_world(Scenario next) {
   impl_->claimed.clear();
   impl_->any_claimed.clear();
   // Predictions were made on the old world; make them again.
-  for (SimUnit& u : units_) u.predicted.clear();
+  for (SimUnit& u : units_) u.route.predicted.clear();
 }
 
 UnitId Simulation::add_unit(const Unit& unit) {
@@ -240,17 +240,17 @@ UnitId Simulation::add_unit(const Unit& unit) {
   u.scenario_id = unit.id;
   u.movement_class = std::min(unit.movement_class, impl_->motions.size() - 1);
   u.faction = scenario().find_faction(unit.faction).value_or(0);
-  u.position = u.previous = unit.position;
-  u.heading = unit.heading;
+  u.body.position = u.body.previous = unit.position;
+  u.body.heading = unit.heading;
   UnitPrivate& x = impl_->extra[index];
   const std::uint32_t serial = x.order_serial;
   x = UnitPrivate{};
   x.order_serial = serial + 1;
   const CostGrid& grid = world_->grid(u.movement_class);
-  x.move_key = move_key_at(grid, u.position);
+  x.move_key = move_key_at(grid, u.body.position);
   if (x.move_key == 0) {
     // Placed in a wall: it belongs to the group of the nearest open cell around it.
-    const auto cell = grid.cell_at(u.position);
+    const auto cell = grid.cell_at(u.body.position);
     if (cell) {
       const glm::ivec2 c = grid.cell(*cell);
       for (int r = 1; r <= 3 && x.move_key == 0; ++r) {
@@ -264,7 +264,7 @@ UnitId Simulation::add_unit(const Unit& unit) {
     }
   }
   x.platoon = kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
-  u.order = unit.order;
+  u.route.order = unit.order;
   start_order(u);
   return u.id;
 }
@@ -320,10 +320,10 @@ Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Or
     SimUnit& u = units_[id.index];
     impl_->extra[id.index].platoon =
         platoon != 0 ? platoon : kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
-    u.order = order;
-    u.formation = formation;
-    u.formation_point = formation ? order.points.back() : Vec2{0, 0};
-    if (formation) u.order.points.back() = plan.slots[k].position;
+    u.route.order = order;
+    u.goal.formation = formation;
+    u.goal.formation_point = formation ? order.points.back() : Vec2{0, 0};
+    if (formation) u.route.order.points.back() = plan.slots[k].position;
     ++impl_->extra[id.index].order_serial;
     forget(id);
     start_order(u);
@@ -340,7 +340,7 @@ FormationPlan Simulation::formation_for(std::span<const UnitId> ids, const Order
     const SimUnit& u = units_[id.index];
     const Motion& m = impl_->motions[u.movement_class];
     units.push_back(
-        {u.position, u.movement_class, impl_->extra[id.index].move_key, m.hard_radius, m.soft_radius});
+        {u.body.position, u.movement_class, impl_->extra[id.index].move_key, m.hard_radius, m.soft_radius});
   }
   const Vec2 point = order.points.back();
   Vec2 direction = travel_direction(units, point);
@@ -362,25 +362,27 @@ void Simulation::start_order(SimUnit& u) {
   UnitPrivate& x = impl_->extra[u.id.index];
   impl_->paths.cancel(u.id);
   x.path_pending = false;
-  u.order_point = 0;
-  u.patrol_step = 1;
-  u.path.clear();
-  u.waypoint = 0;
-  u.predicted.clear();
-  u.arrived = false;
-  u.goal_taken = false;
-  u.walking_back = false;
-  u.arrived_time = -1;
+  u.route.order_point = 0;
+  u.route.patrol_step = 1;
+  u.route.path.clear();
+  u.route.waypoint = 0;
+  u.route.predicted.clear();
+  u.goal.arrived = false;
+  u.goal.taken = false;
+  u.goal.walking_back = false;
+  u.goal.arrived_time = -1;
   x.still_since = 0;
   x.settle = kSettleSeconds;
-  u.yield = Yield::None;
-  u.speed_factor = 1;
-  u.progress_time = time();
-  u.best_distance = u.order.points.empty() ? 0 : glm::length(u.order.points[0] - u.position);
-  if (u.order.kind == OrderKind::None || u.order.kind == OrderKind::Stop || u.order.points.empty()) {
-    u.state = MoveState::Idle;
+  u.coop.yield = Yield::None;
+  u.coop.speed_factor = 1;
+  u.route.progress_time = time();
+  u.route.best_distance =
+      u.route.order.points.empty() ? 0 : glm::length(u.route.order.points[0] - u.body.position);
+  if (u.route.order.kind == OrderKind::None || u.route.order.kind == OrderKind::Stop ||
+      u.route.order.points.empty()) {
+    u.route.state = MoveState::Idle;
   } else {
-    u.state = MoveState::WaitingForPath;
+    u.route.state = MoveState::WaitingForPath;
     request_path(u);  // answered from the next step on, within the budget
   }
 }
@@ -392,31 +394,31 @@ void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width
   const double dt = scenario().sim.dt;
   const Motion& m = impl_->motions[u.movement_class];
   UnitPrivate& x = impl_->extra[u.id.index];
-  u.predicted.clear();
+  u.route.predicted.clear();
   // Off the way out: the line through the entry along the flow, half the way's width
   // plus the unit's radius to the side it stands on (its right if on the line).
   const Vec2 normal{-flow.y, flow.x};
-  const double lateral = glm::dot(u.position - entry, normal);
+  const double lateral = glm::dot(u.body.position - entry, normal);
   const double clear = half_width + m.hard_radius + kWaitMargin;
   if (std::abs(lateral) < clear) {
     const CostGrid& grid = world_->grid(u.movement_class);
     const double first = lateral < 0 ? -1.0 : 1.0;
     for (const double side : {first, -first}) {
-      const Vec2 spot = u.position + normal * (side * clear - lateral);
+      const Vec2 spot = u.body.position + normal * (side * clear - lateral);
       const bool inside =
           spot.x >= 0 && spot.y >= 0 && spot.x <= scenario().world.width && spot.y <= scenario().world.height;
-      if (!inside || segment_blocked(grid, x.move_key, u.position, spot)) continue;
+      if (!inside || segment_blocked(grid, x.move_key, u.body.position, spot)) continue;
       wait_at(u, spot);
       return;
     }
   }
   // Clear of the way already (or no room to step aside): brake and wait, asked again
   // next step.
-  u.yield = Yield::Wait;
-  u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};
-  u.yield_until = now + dt;
-  const double speed = std::max(0.0, u.speed - m.deceleration * dt);
-  x.next = MotionState{u.position + direction(u.heading) * (speed * dt), u.heading, speed};
+  u.coop.yield = Yield::Wait;
+  u.coop.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};
+  u.coop.until = now + dt;
+  const double speed = std::max(0.0, u.body.speed - m.deceleration * dt);
+  x.next = MotionState{u.body.position + direction(u.body.heading) * (speed * dt), u.body.heading, speed};
   x.next_from_prediction = false;
 }
 
@@ -424,26 +426,27 @@ void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width
 // nobody asked for), from this step on.
 void Simulation::wait_at(SimUnit& u, Vec2 spot) {
   UnitPrivate& x = impl_->extra[u.id.index];
-  u.predicted.clear();
-  u.yield = Yield::MoveAside;
-  u.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
-  u.aside = u.home = u.get_to = spot;
-  u.yield_until = time() + kYieldSeconds;
+  u.route.predicted.clear();
+  u.coop.yield = Yield::MoveAside;
+  u.coop.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};  // nobody asked
+  u.coop.aside = u.coop.home = u.coop.get_to = spot;
+  u.coop.until = time() + kYieldSeconds;
   x.yield_path = {spot};
   predict(u);
-  x.next = u.predicted.empty()
-               ? MotionState{u.position, u.heading, 0}
-               : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
-  x.next_from_prediction = !u.predicted.empty();
+  x.next = u.route.predicted.empty() ? MotionState{u.body.position, u.body.heading, 0}
+                                     : MotionState{u.route.predicted[0].position,
+                                                   u.route.predicted[0].heading, u.route.predicted[0].speed};
+  x.next_from_prediction = !u.route.predicted.empty();
 }
 
 void Simulation::request_path(SimUnit& u) {
   UnitPrivate& x = impl_->extra[u.id.index];
-  if (u.order.points.empty()) {  // nothing to go to
-    u.state = MoveState::Idle;
+  if (u.route.order.points.empty()) {  // nothing to go to
+    u.route.state = MoveState::Idle;
     return;
   }
-  impl_->paths.request(PathRequest{u.id, u.movement_class, u.position, u.order.points[u.order_point]});
+  impl_->paths.request(
+      PathRequest{u.id, u.movement_class, u.body.position, u.route.order.points[u.route.order_point]});
   x.path_pending = true;
   ++counters_.path_requests;
 }
@@ -456,8 +459,8 @@ void Simulation::step() {
   answer_paths();
   const std::uint64_t t1 = clock_ ? clock_() : 0;
   for (SimUnit& u : units_) {
-    u.steered = 0;
-    u.pushed = Vec2{0, 0};
+    u.diag.steered = 0;
+    u.diag.pushed = Vec2{0, 0};
   }
   detour_held_up();
   run_state_loops();
@@ -484,27 +487,28 @@ void Simulation::answer_paths() {
     if (!unit(a.unit)) continue;
     SimUnit& u = units_[a.unit.index];
     impl_->extra[a.unit.index].path_pending = false;
-    if (u.state != MoveState::WaitingForPath) continue;
+    if (u.route.state != MoveState::WaitingForPath) continue;
     if (a.status == SearchStatus::Found && !a.points.empty()) {
-      u.path = std::move(a.points);
+      u.route.path = std::move(a.points);
       // The path starts where the unit stood when it asked; it heads for the next point.
-      u.waypoint = u.path.size() > 1 ? 1 : 0;
+      u.route.waypoint = u.route.path.size() > 1 ? 1 : 0;
       // Off its cell's centre (pushed, slid), the line to the path's next cell may cut
       // a wall's corner: go by the centre of its cell first.
       const CostGrid& grid = world_->grid(u.movement_class);
       const std::uint16_t key = impl_->extra[u.id.index].move_key;
-      if (u.waypoint == 1 && segment_blocked(grid, key, u.position, u.path[1])) {
-        if (const auto cell = grid.cell_at(u.position)) {
+      if (u.route.waypoint == 1 && segment_blocked(grid, key, u.body.position, u.route.path[1])) {
+        if (const auto cell = grid.cell_at(u.body.position)) {
           const Vec2 centre = grid.center(*cell);
-          if (!segment_blocked(grid, key, u.position, centre)) u.path.insert(u.path.begin() + 1, centre);
+          if (!segment_blocked(grid, key, u.body.position, centre))
+            u.route.path.insert(u.route.path.begin() + 1, centre);
         }
       }
       run_out_of_passages(u);
-      u.state = MoveState::Moving;
-      u.predicted.clear();
+      u.route.state = MoveState::Moving;
+      u.route.predicted.clear();
     } else {
-      u.state = MoveState::Failed;
-      u.path.clear();
+      u.route.state = MoveState::Failed;
+      u.route.path.clear();
     }
   }
 }
@@ -522,11 +526,11 @@ double Simulation::terrain_speed(const SimUnit& u, Vec2 p) const {
 bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t& w, MotionState& to) const {
   const Motion& m = impl_->motions[u.movement_class];
   const double dt = scenario().sim.dt;
-  const bool aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
-  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.path;
+  const bool aside = u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return;
+  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.route.path;
   double vmax = terrain_speed(u, from.position);
-  if (u.yield == Yield::SlowDown) vmax *= u.speed_factor;
-  if (u.yield == Yield::Wait) vmax = 0;
+  if (u.coop.yield == Yield::SlowDown) vmax *= u.coop.speed_factor;
+  if (u.coop.yield == Yield::Wait) vmax = 0;
   for (int guard = 0; guard < kLoopGuard; ++guard) {
     if (w >= path.size()) {
       to = brake(from, m, dt);
@@ -561,16 +565,16 @@ bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t
 }
 
 void Simulation::predict(SimUnit& u) {
-  u.predicted.clear();
+  u.route.predicted.clear();
   const SimSettings& set = scenario().sim;
   const auto steps = static_cast<std::size_t>(std::ceil(set.prediction_seconds / set.dt - 1e-9));
   const CostGrid& grid = world_->grid(u.movement_class);
   const std::uint16_t key = impl_->extra[u.id.index].move_key;
-  MotionState s{u.position, u.heading, u.speed};
-  const bool aside = u.yield == Yield::MoveAside || u.yield == Yield::Return;
-  std::uint32_t w = aside ? 0 : static_cast<std::uint32_t>(u.waypoint);
+  MotionState s{u.body.position, u.body.heading, u.body.speed};
+  const bool aside = u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return;
+  std::uint32_t w = aside ? 0 : static_cast<std::uint32_t>(u.route.waypoint);
   const double t = time();
-  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.path;
+  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.route.path;
   const double max_turn = impl_->motions[u.movement_class].turn_rate * set.dt;
   for (std::size_t k = 1; k <= std::max<std::size_t>(steps, 1); ++k) {
     MotionState next;
@@ -586,7 +590,7 @@ void Simulation::predict(SimUnit& u) {
       w = w0;
       going = true;
     }
-    u.predicted.push_back(
+    u.route.predicted.push_back(
         PredictedPoint{next.position, next.heading, next.speed, t + static_cast<double>(k) * set.dt, w});
     if (!going && next.speed == 0) break;  // stands from here on
     s = next;
@@ -602,95 +606,98 @@ void Simulation::run_state_loops() {
     const Motion& m = impl_->motions[u.movement_class];
     x.next_from_prediction = false;
     // Resolving collisions (seed 002): is the reason to yield over?
-    if (u.yield != Yield::None) {
-      const SimUnit* o = unit(u.yield_to);
+    if (u.coop.yield != Yield::None) {
+      const SimUnit* o = unit(u.coop.yield_to);
       // A move aside nobody asked for (waiting clear of a bridge or a passage) lasts
       // until the unit is there.
-      const bool own_move = !o && u.yield == Yield::MoveAside && u.home == u.aside;
-      bool over = (!o && !own_move) || now >= u.yield_until;
+      const bool own_move = !o && u.coop.yield == Yield::MoveAside && u.coop.home == u.coop.aside;
+      bool over = (!o && !own_move) || now >= u.coop.until;
       if (!over) {
         if (own_move) {
-          over = glm::length(u.aside - u.position) <= 1e-6;
-        } else if (u.yield == Yield::SlowDown && outranks(u, m, *o, impl_->motions[o->movement_class])) {
+          over = glm::length(u.coop.aside - u.body.position) <= 1e-6;
+        } else if (u.coop.yield == Yield::SlowDown && outranks(u, m, *o, impl_->motions[o->movement_class])) {
           // Case 3.1, the higher unit: on once the lower one is out of our way.
           const double r = m.hard_radius + impl_->motions[o->movement_class].hard_radius;
-          over = distance_sq_to_segment(o->position, u.position, u.get_to) >= r * r;
-        } else if (u.yield == Yield::Detour) {
-          over = glm::length(u.position - u.aside) <= std::max(0.05, u.speed * dt) || !is_moving(*o);
-        } else if (u.yield == Yield::MoveAside && u.home == u.aside) {
+          over = distance_sq_to_segment(o->body.position, u.body.position, u.coop.get_to) >= r * r;
+        } else if (u.coop.yield == Yield::Detour) {
+          over = glm::length(u.body.position - u.coop.aside) <= std::max(0.05, u.body.speed * dt) ||
+                 !is_moving(*o);
+        } else if (u.coop.yield == Yield::MoveAside && u.coop.home == u.coop.aside) {
           // Cases 1 and 3.3: a move with no way back; done once there.
-          over = glm::length(u.aside - u.position) <= 1e-6;
-        } else if (u.yield != Yield::Return) {
+          over = glm::length(u.coop.aside - u.body.position) <= 1e-6;
+        } else if (u.coop.yield != Yield::Return) {
           // Has the other unit passed its get-to point, seen from where we yielded?
-          const Vec2 g = u.get_to - u.home;
+          const Vec2 g = u.coop.get_to - u.coop.home;
           const double len = glm::length(g);
-          over = len <= 1e-9 || glm::dot(o->position - u.home, g / len) >= len;
+          over = len <= 1e-9 || glm::dot(o->body.position - u.coop.home, g / len) >= len;
           // A move aside is over too when the other has stopped for good (its order done,
           // short of the get-to point): nothing is left to make way for, and a unit moved
           // off its goal goes back now rather than when the yield gives up.
-          if (u.yield == Yield::MoveAside &&
-              (o->state == MoveState::ReachedGoal || o->state == MoveState::Idle))
+          if (u.coop.yield == Yield::MoveAside &&
+              (o->route.state == MoveState::ReachedGoal || o->route.state == MoveState::Idle))
             over = true;
         }
       }
-      if (u.yield == Yield::MoveAside && over) {
-        if (glm::length(u.home - u.position) > 1e-6 && u.home != u.aside) {
-          u.yield = Yield::Return;
-          x.yield_path = {u.home};
-          u.yield_until = now + kYieldSeconds;
-          u.predicted.clear();
+      if (u.coop.yield == Yield::MoveAside && over) {
+        if (glm::length(u.coop.home - u.body.position) > 1e-6 && u.coop.home != u.coop.aside) {
+          u.coop.yield = Yield::Return;
+          x.yield_path = {u.coop.home};
+          u.coop.until = now + kYieldSeconds;
+          u.route.predicted.clear();
         } else {
-          u.yield = Yield::None;
-          u.predicted.clear();
+          u.coop.yield = Yield::None;
+          u.route.predicted.clear();
         }
-      } else if (u.yield == Yield::Return) {
-        if (glm::length(u.home - u.position) <= 1e-6 || now >= u.yield_until) {
-          u.yield = Yield::None;
-          u.predicted.clear();
+      } else if (u.coop.yield == Yield::Return) {
+        if (glm::length(u.coop.home - u.body.position) <= 1e-6 || now >= u.coop.until) {
+          u.coop.yield = Yield::None;
+          u.route.predicted.clear();
         }
       } else if (over) {
-        u.yield = Yield::None;
-        u.speed_factor = 1;
-        u.predicted.clear();
+        u.coop.yield = Yield::None;
+        u.coop.speed_factor = 1;
+        u.route.predicted.clear();
       }
     }
-    const MotionState here{u.position, u.heading, u.speed};
+    const MotionState here{u.body.position, u.body.heading, u.body.speed};
     // Moving aside or going back: the yield path, whatever the order's state.
-    if (u.yield == Yield::MoveAside || u.yield == Yield::Return) {
-      u.predicted.clear();
+    if (u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return) {
+      u.route.predicted.clear();
       predict(u);
-      x.next = u.predicted.empty()
+      x.next = u.route.predicted.empty()
                    ? brake(here, m, dt)
-                   : MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
-      x.next_from_prediction = !u.predicted.empty();
+                   : MotionState{u.route.predicted[0].position, u.route.predicted[0].heading,
+                                 u.route.predicted[0].speed};
+      x.next_from_prediction = !u.route.predicted.empty();
       continue;
     }
     bool decided = false;
     for (int guard = 0; guard < kLoopGuard && !decided; ++guard) {
-      switch (u.state) {
+      switch (u.route.state) {
         case MoveState::IncrementWaypoint: {
-          const std::size_t n = u.order.points.size();
-          if (u.order.kind == OrderKind::Patrol && n >= 2) {
-            if (u.order.patrol == PatrolMode::Loop) {
-              u.order_point = (u.order_point + 1) % n;
+          const std::size_t n = u.route.order.points.size();
+          if (u.route.order.kind == OrderKind::Patrol && n >= 2) {
+            if (u.route.order.patrol == PatrolMode::Loop) {
+              u.route.order_point = (u.route.order_point + 1) % n;
             } else {
-              if ((u.patrol_step > 0 && u.order_point + 1 >= n) ||
-                  (u.patrol_step < 0 && u.order_point == 0)) {
-                u.patrol_step = -u.patrol_step;
+              if ((u.route.patrol_step > 0 && u.route.order_point + 1 >= n) ||
+                  (u.route.patrol_step < 0 && u.route.order_point == 0)) {
+                u.route.patrol_step = -u.route.patrol_step;
               }
-              u.order_point = static_cast<std::size_t>(static_cast<long long>(u.order_point) + u.patrol_step);
+              u.route.order_point =
+                  static_cast<std::size_t>(static_cast<long long>(u.route.order_point) + u.route.patrol_step);
             }
-            u.state = MoveState::WaitingForPath;
-          } else if (u.order.kind == OrderKind::Waypoints && u.order_point + 1 < n) {
-            ++u.order_point;
-            u.state = MoveState::WaitingForPath;
+            u.route.state = MoveState::WaitingForPath;
+          } else if (u.route.order.kind == OrderKind::Waypoints && u.route.order_point + 1 < n) {
+            ++u.route.order_point;
+            u.route.state = MoveState::WaitingForPath;
           } else {
             reach_goal(u);  // arrived if at its goal (arrival.cpp)
           }
-          u.path.clear();
-          u.predicted.clear();
-          u.best_distance = glm::length(u.order.points[u.order_point] - u.position);
-          u.progress_time = now;
+          u.route.path.clear();
+          u.route.predicted.clear();
+          u.route.best_distance = glm::length(u.route.order.points[u.route.order_point] - u.body.position);
+          u.route.progress_time = now;
           break;
         }
         case MoveState::WaitingForPath:
@@ -699,31 +706,33 @@ void Simulation::run_state_loops() {
           decided = true;
           break;
         case MoveState::Moving: {
-          if (u.yield != Yield::None) u.predicted.clear();
-          if (u.predicted.empty()) predict(u);
-          if (u.predicted.empty() && u.waypoint < u.path.size()) {
+          if (u.coop.yield != Yield::None) u.route.predicted.clear();
+          if (u.route.predicted.empty()) predict(u);
+          if (u.route.predicted.empty() && u.route.waypoint < u.route.path.size()) {
             // Pushed off its cell's centre, its line to the next path point may cut a
             // wall's corner: back to the centre first, before asking for a new path.
             const CostGrid& grid = world_->grid(u.movement_class);
-            if (const auto cell = grid.cell_at(u.position)) {
+            if (const auto cell = grid.cell_at(u.body.position)) {
               const Vec2 centre = grid.center(*cell);
               // Only when the path goes on from the centre: else (pushed back through a gap
               // past its path, say) the unit asks for a new path below.
-              if (centre != u.position && centre != u.path[u.waypoint] &&
-                  !segment_blocked(grid, x.move_key, u.position, centre) &&
-                  !segment_blocked(grid, x.move_key, centre, u.path[u.waypoint])) {
-                u.path.insert(u.path.begin() + static_cast<std::ptrdiff_t>(u.waypoint), centre);
+              if (centre != u.body.position && centre != u.route.path[u.route.waypoint] &&
+                  !segment_blocked(grid, x.move_key, u.body.position, centre) &&
+                  !segment_blocked(grid, x.move_key, centre, u.route.path[u.route.waypoint])) {
+                u.route.path.insert(u.route.path.begin() + static_cast<std::ptrdiff_t>(u.route.waypoint),
+                                    centre);
                 predict(u);
               }
             }
           }
-          if (u.predicted.empty()) {
+          if (u.route.predicted.empty()) {
             // Listing 1: the move collides with the world: wait for a new path.
-            u.state = MoveState::WaitingForPath;
+            u.route.state = MoveState::WaitingForPath;
             ++counters_.repaths;
             break;
           }
-          x.next = MotionState{u.predicted[0].position, u.predicted[0].heading, u.predicted[0].speed};
+          x.next = MotionState{u.route.predicted[0].position, u.route.predicted[0].heading,
+                               u.route.predicted[0].speed};
           x.next_from_prediction = true;
           decided = true;
           break;
@@ -731,7 +740,8 @@ void Simulation::run_state_loops() {
         case MoveState::ReachedGoal:
           // Pushed off its goal, standing still a while, the goal free: it walks back
           // (arrival.cpp) and is under way again.
-          if (!u.arrived && !u.goal_taken && now - x.still_since >= x.settle && start_walk_back(u)) break;
+          if (!u.goal.arrived && !u.goal.taken && now - x.still_since >= x.settle && start_walk_back(u))
+            break;
           x.next = brake(here, m, dt);
           decided = true;
           break;
@@ -796,7 +806,7 @@ void Simulation::move_units() {
   for (std::size_t i = 0; i < units_.size(); ++i) {
     if (!units_[i].alive) continue;
     order.push_back(static_cast<std::uint32_t>(i));
-    max_step = std::max(max_step, glm::length(impl_->extra[i].next.position - units_[i].position));
+    max_step = std::max(max_step, glm::length(impl_->extra[i].next.position - units_[i].body.position));
   }
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return impl_->motions[units_[a].movement_class].priority >
@@ -813,7 +823,7 @@ void Simulation::move_units() {
     SimUnit& u = units_[i];
     UnitPrivate& x = impl_->extra[i];
     const double ri = impl_->motions[u.movement_class].hard_radius;
-    Vec2 move = x.next.position - u.position;
+    Vec2 move = x.next.position - u.body.position;
     const double length = glm::length(move);
     // A unit under way shoves settled units (arrived, or with nothing to do, standing
     // and yielding to nobody) of its class priority or lower: its move goes on into
@@ -827,43 +837,43 @@ void Simulation::move_units() {
       const SimUnit& o = units_[j];
       const Motion& mo = impl_->motions[o.movement_class];
       const double r = ri + mo.hard_radius;
-      const Vec2 end = u.position + m;
-      const Vec2 d = o.position - end;
+      const Vec2 end = u.body.position + m;
+      const Vec2 d = o.body.position - end;
       const double len = glm::length(d);
       const double over = r - len;
       // Only a short move that ends pressing into it: a longer one could pass through.
       if (over <= 0 || len < 1e-9 || over > 0.25 * mo.hard_radius || glm::length(m) > 0.25 * mo.hard_radius)
         return false;
-      const Vec2 to = o.position + d * ((over + 1e-6) / len);
-      if (segment_blocked(world_->grid(o.movement_class), impl_->extra[j].move_key, o.position, to))
+      const Vec2 to = o.body.position + d * ((over + 1e-6) / len);
+      if (segment_blocked(world_->grid(o.movement_class), impl_->extra[j].move_key, o.body.position, to))
         return false;
       bool room = true;
       impl_->hash.near(to, [&](std::uint32_t k) {
         if (k == j || k == i || !room) return;
         const SimUnit& q = units_[k];
         const double rk = mo.hard_radius + impl_->motions[q.movement_class].hard_radius;
-        if (glm::length(q.position - to) < rk + max_step)
+        if (glm::length(q.body.position - to) < rk + max_step)
           room = false;  // kept clear of this step's moves too
       });
       if (room) shover[j] = i;
       return room;
     };
-    const bool shoves = is_moving(u) && u.state == MoveState::Moving && !u.order.points.empty();
+    const bool shoves = is_moving(u) && u.route.state == MoveState::Moving && !u.route.order.points.empty();
     const int rank = impl_->motions[u.movement_class].priority;
     auto earliest = [&](Vec2 m, Vec2& normal) {
       double best = 2;
-      impl_->hash.near(u.position, [&](std::uint32_t j) {
+      impl_->hash.near(u.body.position, [&](std::uint32_t j) {
         if (j == i) return;
         const SimUnit& o = units_[j];
         if (shoves && settled(o) && impl_->motions[o.movement_class].priority <= rank && shove_room(j, m))
           return;
         const double r = ri + impl_->motions[o.movement_class].hard_radius;
-        const double t = first_contact(u.position, m, o.position, r);
+        const double t = first_contact(u.body.position, m, o.body.position, r);
         if (t < best) {
           best = t;
-          const Vec2 at = u.position + m * t;
-          const double len = glm::length(o.position - at);
-          normal = len > 1e-12 ? (o.position - at) / len : Vec2{1, 0};
+          const Vec2 at = u.body.position + m * t;
+          const double len = glm::length(o.body.position - at);
+          normal = len > 1e-12 ? (o.body.position - at) / len : Vec2{1, 0};
         }
       });
       return best;
@@ -875,12 +885,12 @@ void Simulation::move_units() {
     // is meant to be pressed into.
     auto crosses = [&](Vec2 m) {
       bool any = false;
-      impl_->hash.near(u.position, [&](std::uint32_t j) {
+      impl_->hash.near(u.body.position, [&](std::uint32_t j) {
         if (any || j == i || !moved[j] || shover[j] == i) return;  // a unit it shoves is pressed into
         const SimUnit& o = units_[j];
         const double r = kCrossing * (ri + impl_->motions[o.movement_class].hard_radius);
-        const Vec2 p0 = u.position - o.previous;
-        const Vec2 p1 = u.position + m - o.position;
+        const Vec2 p0 = u.body.position - o.body.previous;
+        const Vec2 p1 = u.body.position + m - o.body.position;
         any = glm::dot(p0, p0) >= r * r && distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r * r;
       });
       return any;
@@ -922,72 +932,76 @@ void Simulation::move_units() {
         move *= crossing_free_share(i, move);
         // A slide must not take the unit into the static world where its own move would not.
         const CostGrid& g = world_->grid(u.movement_class);
-        if (move != x.next.position - u.position &&
-            segment_blocked(g, x.move_key, u.position, u.position + move)) {
+        if (move != x.next.position - u.body.position &&
+            segment_blocked(g, x.move_key, u.body.position, u.body.position + move)) {
           move = Vec2{0, 0};
         }
       }
     }
     MotionState next = x.next;
-    if (u.position + move != next.position) {
-      next.position = u.position + move;
+    if (u.body.position + move != next.position) {
+      next.position = u.body.position + move;
       next.speed = std::min(next.speed, glm::length(move) / dt);
       x.next_from_prediction = false;
     }
     // The static world (Listing 1: "if that new position causes a collision").
     const CostGrid& grid = world_->grid(u.movement_class);
-    const bool blocked = set.continuous ? segment_blocked(grid, x.move_key, u.position, next.position)
+    const bool blocked = set.continuous ? segment_blocked(grid, x.move_key, u.body.position, next.position)
                                         : (point_blocked(grid, x.move_key, next.position) &&
-                                           !point_blocked(grid, x.move_key, u.position));
+                                           !point_blocked(grid, x.move_key, u.body.position));
     if (blocked) {
-      next = MotionState{u.position, next.heading, 0};
+      next = MotionState{u.body.position, next.heading, 0};
       x.next_from_prediction = false;
-      if (u.state == MoveState::Moving && u.yield == Yield::None) {
-        u.state = MoveState::WaitingForPath;
+      if (u.route.state == MoveState::Moving && u.coop.yield == Yield::None) {
+        u.route.state = MoveState::WaitingForPath;
         ++counters_.repaths;
       }
-      if (u.yield == Yield::MoveAside || u.yield == Yield::Return) u.yield_until = 0;  // give the yield up
+      if (u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return)
+        u.coop.until = 0;  // give the yield up
     }
-    u.previous = u.position;
+    u.body.previous = u.body.position;
     moved[i] = 1;
-    u.position = next.position;
-    u.heading = next.heading;
-    u.speed = next.speed;
-    if (x.next_from_prediction && !u.predicted.empty()) {
-      const std::uint32_t w = u.predicted[0].waypoint;
-      u.predicted.erase(u.predicted.begin());
+    u.body.position = next.position;
+    u.body.heading = next.heading;
+    u.body.speed = next.speed;
+    if (x.next_from_prediction && !u.route.predicted.empty()) {
+      const std::uint32_t w = u.route.predicted[0].waypoint;
+      u.route.predicted.erase(u.route.predicted.begin());
       // Roll the list on by one step, from its last state.
       const std::size_t want = static_cast<std::size_t>(std::ceil(set.prediction_seconds / set.dt - 1e-9));
-      if (!u.predicted.empty() && u.predicted.size() + 1 == want) {
-        const PredictedPoint& last = u.predicted.back();
+      if (!u.route.predicted.empty() && u.route.predicted.size() + 1 == want) {
+        const PredictedPoint& last = u.route.predicted.back();
         MotionState s{last.position, last.heading, last.speed}, n;
         std::uint32_t lw = last.waypoint;
         const bool going = pursue(u, s, lw, n);
         if ((going || n.speed > 0) && !segment_blocked(grid, x.move_key, s.position, n.position)) {
-          u.predicted.push_back(PredictedPoint{n.position, n.heading, n.speed, last.time + dt, lw});
+          u.route.predicted.push_back(PredictedPoint{n.position, n.heading, n.speed, last.time + dt, lw});
         }
       }
-      if (u.yield == Yield::None && u.state == MoveState::Moving) {
-        u.waypoint = w;
-        if (w >= u.path.size()) u.state = MoveState::IncrementWaypoint;  // reached the order point
+      if (u.coop.yield == Yield::None && u.route.state == MoveState::Moving) {
+        u.route.waypoint = w;
+        if (w >= u.route.path.size())
+          u.route.state = MoveState::IncrementWaypoint;  // reached the order point
       }
     } else {
-      u.predicted.clear();
-      if (u.yield == Yield::None && u.state == MoveState::Moving) {
+      u.route.predicted.clear();
+      if (u.coop.yield == Yield::None && u.route.state == MoveState::Moving) {
         // Passed path points while off the prediction: the closest point ahead decides.
-        const double accept = std::max(u.speed * dt, impl_->motions[u.movement_class].hard_radius);
-        while (u.waypoint + 1 < u.path.size() && glm::length(u.path[u.waypoint] - u.position) <= accept) {
-          ++u.waypoint;
+        const double accept = std::max(u.body.speed * dt, impl_->motions[u.movement_class].hard_radius);
+        while (u.route.waypoint + 1 < u.route.path.size() &&
+               glm::length(u.route.path[u.route.waypoint] - u.body.position) <= accept) {
+          ++u.route.waypoint;
         }
       }
     }
     // Progress towards the order point, for stuck detection.
-    if (!u.order.points.empty() && u.state != MoveState::ReachedGoal) {
+    if (!u.route.order.points.empty() && u.route.state != MoveState::ReachedGoal) {
       const double d =
-          glm::length(u.order.points[std::min(u.order_point, u.order.points.size() - 1)] - u.position);
-      if (d < u.best_distance - 0.1) {
-        u.best_distance = d;
-        u.progress_time = time() + dt;
+          glm::length(u.route.order.points[std::min(u.route.order_point, u.route.order.points.size() - 1)] -
+                      u.body.position);
+      if (d < u.route.best_distance - 0.1) {
+        u.route.best_distance = d;
+        u.route.progress_time = time() + dt;
       }
     }
   }
@@ -997,18 +1011,18 @@ void Simulation::move_units() {
 // Figures
 
 std::size_t Simulation::arrived_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive && u.arrived; }));
+  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(),
+                                                [](const SimUnit& u) { return u.alive && u.goal.arrived; }));
 }
 
 std::size_t Simulation::goal_taken_count() const {
   return static_cast<std::size_t>(
-      std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive && u.goal_taken; }));
+      std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) { return u.alive && u.goal.taken; }));
 }
 
 std::size_t Simulation::ordered_count() const {
   return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) {
-    return u.alive && (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints);
+    return u.alive && (u.route.order.kind == OrderKind::Move || u.route.order.kind == OrderKind::Waypoints);
   }));
 }
 
@@ -1029,14 +1043,15 @@ std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units,
   for (const SimUnit& u : units) {
     if (!u.alive) continue;
     mix(h, std::uint64_t{u.id.index} << 32 | u.id.generation);
-    mix(h, u.position.x);
-    mix(h, u.position.y);
-    mix(h, u.heading);
-    mix(h, u.speed);
-    mix(h, std::uint64_t{static_cast<std::uint8_t>(u.state)} << 8 | static_cast<std::uint8_t>(u.yield));
-    mix(h, std::uint64_t{u.order_point});
-    mix(h, std::uint64_t{u.waypoint});
-    mix(h, u.id.index < path_digests.size() ? path_digests[u.id.index] : path_digest(u.path));
+    mix(h, u.body.position.x);
+    mix(h, u.body.position.y);
+    mix(h, u.body.heading);
+    mix(h, u.body.speed);
+    mix(h, std::uint64_t{static_cast<std::uint8_t>(u.route.state)} << 8 |
+               static_cast<std::uint8_t>(u.coop.yield));
+    mix(h, std::uint64_t{u.route.order_point});
+    mix(h, std::uint64_t{u.route.waypoint});
+    mix(h, u.id.index < path_digests.size() ? path_digests[u.id.index] : path_digest(u.route.path));
   }
   return h;
 }

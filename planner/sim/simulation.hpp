@@ -69,7 +69,7 @@ Motion resolve_motion(const MovementClass& movement_class);
 /// The largest arrival tolerance, metres (arrival_tolerance).
 inline constexpr double kMaxArrivalTolerance = 0.5;
 /// Metres from its goal within which a unit of this class whose order is done counts as
-/// arrived (SimUnit::arrived): half its hard radius, at most kMaxArrivalTolerance (0.25 m
+/// arrived (SimUnit::Goal::arrived): half its hard radius, at most kMaxArrivalTolerance (0.25 m
 /// for a hard radius of 0.5 m). Pushed farther off, it walks back (arrival.cpp).
 double arrival_tolerance(const Motion& motion);
 
@@ -84,69 +84,99 @@ enum class Yield : std::uint8_t {
 };
 
 /// One unit as the simulation holds it. Read-only outside the simulation.
+///
+/// Its state is a few parts, each written by one component of the step (the comment on
+/// each says which); the others read it.
 struct SimUnit {
+  /// Where it is and how it moves: written by the motion step (unit_motion.cpp,
+  /// Simulation::move_units) and by collision prevention's shoves (prevention.cpp).
+  struct Body {
+    Vec2 position{0, 0};  ///< Metres.
+    Vec2 previous{0, 0};  ///< Position at the start of the last step.
+    double heading = 0;   ///< Radians, as Unit::heading.
+    double speed = 0;     ///< Metres per second along the heading.
+  };
+  /// Its order and how far along it is: written by the state loop (Listing 1,
+  /// simulation.cpp) and the path service's answers.
+  struct Route {
+    MoveState state = MoveState::Idle;
+    Order order;
+    std::size_t order_point = 0;            ///< Index into order.points of the current target.
+    int patrol_step = 1;                    ///< +1 or -1 (back and forth patrols).
+    std::vector<Vec2> path;                 ///< The current path to the order point.
+    std::size_t waypoint = 0;               ///< Index into path of the point it heads for.
+    std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
+    double progress_time = 0;               ///< Last time it got closer to its order point.
+    double best_distance = 0;               ///< Closest it has got to its current order point.
+  };
+  /// Whether it is at its goal: written by arrivals (arrival.cpp) and detours to a taken
+  /// spot (detours.cpp).
+  struct Goal {
+    /// At its goal: its Move or Waypoints order is done (ReachedGoal) and it stands within
+    /// arrival_tolerance of the order's last point (a formation order's: its own slot).
+    /// Cleared at the end of a step that leaves it farther off (pushed, shoved, moved
+    /// aside); set again when it is back (it walks back: arrival.cpp).
+    bool arrived = false;
+    /// Its order is done but it stands off its goal, beyond arrival_tolerance, and another
+    /// unit's hard shape covers the goal and holds it (standing there by right, or passing:
+    /// arrival.cpp; a unit sent to a taken spot stops beside it, detours.cpp). It is not at
+    /// its goal; it walks in once the goal is free. Never set with `arrived`.
+    bool taken = false;
+    /// Walking back to its goal after a push (arrival.cpp). It ranks as an arrived unit,
+    /// below units still under way, so a unit passing through has it step aside again
+    /// rather than meet it head-on.
+    bool walking_back = false;
+    /// Its order came to a group (SimSettings::formation_goals): the order's last point is
+    /// its own slot of the group's formation round `formation_point` (sim/formation.hpp).
+    bool formation = false;
+    Vec2 formation_point{0, 0};  ///< The point the group was ordered to (formation only).
+    /// When it first arrived at its current order's goal (seconds), -1 before. Leaving the
+    /// goal and coming back keep it; a new order (or a slot swap) starts it afresh.
+    double arrived_time = -1;
+  };
+  /// What cooperation asks of it: written by cooperation.cpp (seed 002's cases) and
+  /// detours.cpp (case 3.2's way round).
+  struct Cooperation {
+    Yield yield = Yield::None;
+    UnitId yield_to;          ///< The unit it yields to.
+    double speed_factor = 1;  ///< Slow-down factor (Yield::SlowDown).
+    Vec2 aside{0, 0};         ///< Where it moves aside (or detours) to.
+    Vec2 home{0, 0};          ///< Where it returns to after moving aside.
+    Vec2 get_to{0, 0};        ///< The other unit's get-to point.
+    double until = 0;         ///< Time the yield gives up at (never forever).
+    /// While it yields: the rank (class priority, slot index) lent by the unit it gives
+    /// way to, so that it can pass the demand on to units in its own way.
+    int lent_priority = 0;
+    std::uint32_t lent_index = 0;
+    bool lent = false;
+  };
+  /// Waits before shared ground: written by bridges.cpp and passages.cpp.
+  struct Waits {
+    /// Before a bridge another platoon holds (seed 004); it then gives way to every unit,
+    /// so the platoon on the bridge can come off it.
+    bool bridge = false;
+    /// Before a narrow passage units come through the other way (passages.hpp); it gives
+    /// way to everyone meanwhile.
+    bool passage = false;
+  };
+  /// What the last step's corrections did: written by avoidance.cpp and prevention.cpp,
+  /// observed by recordings, never read by the step.
+  struct Diagnostics {
+    double steered = 0;  ///< Radians reactive avoidance turned it from its path's way.
+    Vec2 pushed{0, 0};   ///< Metres collision prevention moved it.
+  };
+
   UnitId id;
   bool alive = false;
   std::uint32_t scenario_id = 0;  ///< Unit::id in the scenario.
   std::size_t movement_class = 0;
   std::size_t faction = 0;  ///< Index into Scenario::factions (0 if none).
-  Vec2 position{0, 0};      ///< Metres.
-  Vec2 previous{0, 0};      ///< Position at the start of the last step.
-  double heading = 0;       ///< Radians, as Unit::heading.
-  double speed = 0;         ///< Metres per second along the heading.
-  MoveState state = MoveState::Idle;
-  Order order;
-  std::size_t order_point = 0;            ///< Index into order.points of the current target.
-  int patrol_step = 1;                    ///< +1 or -1 (back and forth patrols).
-  std::vector<Vec2> path;                 ///< The current path to the order point.
-  std::size_t waypoint = 0;               ///< Index into path of the point it heads for.
-  std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
-  /// At its goal: its Move or Waypoints order is done (ReachedGoal) and it stands within
-  /// arrival_tolerance of the order's last point (a formation order's: its own slot).
-  /// Cleared at the end of a step that leaves it farther off (pushed, shoved, moved aside);
-  /// set again when it is back (it walks back: arrival.cpp).
-  bool arrived = false;
-  /// Its order is done but it stands off its goal, beyond arrival_tolerance, and another
-  /// unit's hard shape covers the goal and holds it (standing there by right, or passing:
-  /// arrival.cpp; a unit sent to a taken spot stops beside it, detours.cpp). It is not at
-  /// its goal; it walks in once the goal is free. Never set with `arrived`.
-  bool goal_taken = false;
-  /// Walking back to its goal after a push (arrival.cpp). It ranks as an arrived unit, below
-  /// units still under way, so a unit passing through has it step aside again rather than
-  /// meet it head-on.
-  bool walking_back = false;
-  /// Its order came to a group (SimSettings::formation_goals): the order's last point is
-  /// its own slot of the group's formation round `formation_point` (sim/formation.hpp).
-  bool formation = false;
-  Vec2 formation_point{0, 0};  ///< The point the group was ordered to (formation only).
-  /// When it first arrived at its current order's goal (seconds), -1 before. Leaving the
-  /// goal and coming back keep it; a new order (or a slot swap) starts it afresh.
-  double arrived_time = -1;
-  // Cooperation.
-  Yield yield = Yield::None;
-  UnitId yield_to;          ///< The unit it yields to.
-  double speed_factor = 1;  ///< Slow-down factor (Yield::SlowDown).
-  Vec2 aside{0, 0};         ///< Where it moves aside (or detours) to.
-  Vec2 home{0, 0};          ///< Where it returns to after moving aside.
-  Vec2 get_to{0, 0};        ///< The other unit's get-to point.
-  double yield_until = 0;   ///< Time the yield gives up at (never forever).
-  /// Waiting before a bridge another platoon holds (seed 004); it then gives way to
-  /// every unit, so the platoon on the bridge can come off it.
-  bool bridge_wait = false;
-  /// Waiting before a narrow passage units come through the other way (passages.hpp);
-  /// it gives way to everyone meanwhile.
-  bool passage_wait = false;
-  /// While it yields: the rank (class priority, slot index) lent by the unit it gives
-  /// way to, so that it can pass the demand on to units in its own way.
-  int lent_priority = 0;
-  std::uint32_t lent_index = 0;
-  bool lent = false;
-  // What the last step's corrections did (observed by recordings; never read by the step).
-  double steered = 0;  ///< Radians reactive avoidance turned it from its path's way.
-  Vec2 pushed{0, 0};   ///< Metres collision prevention moved it.
-  // Progress, for stuck detection.
-  double progress_time = 0;  ///< Last time it got closer to its order point.
-  double best_distance = 0;  ///< Closest it has got to its current order point.
+  Body body;
+  Route route;
+  Goal goal;
+  Cooperation coop;
+  Waits waits;
+  Diagnostics diag;
 };
 
 /// A remembered resolution (seed 002, "Basic Planning"): the pair is not checked again
@@ -239,9 +269,9 @@ class Simulation {
   /// passage (units waiting for it step off those cells); empty when nothing is claimed.
   std::span<const std::uint8_t> claimed_cells(std::size_t movement_class) const;
   const SimCounters& counters() const { return counters_; }
-  /// Units alive at their goals (SimUnit::arrived: Move, Waypoints); patrols never arrive.
+  /// Units alive at their goals (SimUnit::Goal::arrived: Move, Waypoints); patrols never arrive.
   std::size_t arrived_count() const;
-  /// Units alive whose order is done but whose goal another unit holds (SimUnit::goal_taken).
+  /// Units alive whose order is done but whose goal another unit holds (SimUnit::Goal::taken).
   std::size_t goal_taken_count() const;
   /// Units with a Move or Waypoints order (arrived or not).
   std::size_t ordered_count() const;

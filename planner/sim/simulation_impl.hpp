@@ -101,7 +101,7 @@ struct Simulation::Impl {
     points.resize(units.size());
     alive.resize(units.size());
     for (std::size_t i = 0; i < units.size(); ++i) {
-      points[i] = previous ? units[i].previous : units[i].position;
+      points[i] = previous ? units[i].body.previous : units[i].body.position;
       alive[i] = units[i].alive;
     }
     hash.build(points, cell, alive);

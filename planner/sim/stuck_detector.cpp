@@ -50,9 +50,9 @@ constexpr std::size_t kTrackFields = 8;
 // Units that can be stuck: an order with points that is not done (a unit beside its
 // taken goal is done: it waits for the goal to be free).
 bool has_open_order(const SimUnit& u) {
-  if (!u.alive || u.arrived || u.goal_taken || u.order.points.empty()) return false;
-  return u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints ||
-         u.order.kind == OrderKind::Patrol;
+  if (!u.alive || u.goal.arrived || u.goal.taken || u.route.order.points.empty()) return false;
+  return u.route.order.kind == OrderKind::Move || u.route.order.kind == OrderKind::Waypoints ||
+         u.route.order.kind == OrderKind::Patrol;
 }
 
 // Metres still to go from `lead` metres before path point `waypoint`: the segments after
@@ -184,17 +184,17 @@ void StuckDetector::observe_slots(const Simulation& simulation,
       t.stuck = false;
       continue;
     }
-    const Vec2 target = u.order.points[std::min(u.order_point, u.order.points.size() - 1)];
-    const double direct = glm::length(target - u.position);
+    const Vec2 target = u.route.order.points[std::min(u.route.order_point, u.route.order.points.size() - 1)];
+    const double direct = glm::length(target - u.body.position);
     // Metres still to go along its path; -1 without one.
     RouteLeft route;
-    if (!u.path.empty() && u.waypoint < u.path.size()) {
-      cache_path(i, u.path, path_changed == nullptr);
+    if (!u.route.path.empty() && u.route.waypoint < u.route.path.size()) {
+      cache_path(i, u.route.path, path_changed == nullptr);
       const RouteCache& c = routes_[i];
-      const std::size_t terms = u.path.size() - u.waypoint;  // the lead and the segments after it
-      route.waypoint = u.waypoint;
-      route.lead = glm::length(u.path[u.waypoint] - u.position);
-      route.estimate = route.lead + c.after[u.waypoint];
+      const std::size_t terms = u.route.path.size() - u.route.waypoint;  // the lead and the segments after it
+      route.waypoint = u.route.waypoint;
+      route.lead = glm::length(u.route.path[u.route.waypoint] - u.body.position);
+      route.estimate = route.lead + c.after[u.route.waypoint];
       // With one segment left or none the two orders add the same numbers the same way.
       route.exact = terms <= 2;
       route.error = route.exact
@@ -244,15 +244,15 @@ void StuckDetector::observe_slots(const Simulation& simulation,
     e.unit = u.scenario_id;
     e.time = now;
     e.since = t.progress_time;
-    e.position = u.position;
+    e.position = u.body.position;
     e.target = target;
     e.distance = direct;
-    e.state = u.state;
-    e.yield = u.yield;
-    if (u.yield != Yield::None) {
-      if (const SimUnit* other = simulation.unit(u.yield_to)) e.yield_to = other->scenario_id;
+    e.state = u.route.state;
+    e.yield = u.coop.yield;
+    if (u.coop.yield != Yield::None) {
+      if (const SimUnit* other = simulation.unit(u.coop.yield_to)) e.yield_to = other->scenario_id;
     }
-    e.bridge_wait = u.bridge_wait;
+    e.bridge_wait = u.waits.bridge;
     for (const Memory& m : simulation.memory()) {
       if (m.a == u.id || m.b == u.id) e.rule = m.rule;
     }

@@ -45,17 +45,18 @@ std::vector<Expectation> repro_expectations(const Simulation& simulation, const 
   const SimUnit* u = simulation.unit(event.id);
   if (u == nullptr) return {};
   const Scenario& scenario = simulation.scenario();
-  const bool arrives = u->order.kind == OrderKind::Move || u->order.kind == OrderKind::Waypoints;
+  const bool arrives = u->route.order.kind == OrderKind::Move || u->route.order.kind == OrderKind::Waypoints;
   // Metres of its order left, straight from point to point.
   double left = 0;
   if (arrives) {
-    Vec2 at = u->position;
-    for (std::size_t k = std::min(u->order_point, u->order.points.size()); k < u->order.points.size(); ++k) {
-      left += glm::length(u->order.points[k] - at);
-      at = u->order.points[k];
+    Vec2 at = u->body.position;
+    for (std::size_t k = std::min(u->route.order_point, u->route.order.points.size());
+         k < u->route.order.points.size(); ++k) {
+      left += glm::length(u->route.order.points[k] - at);
+      at = u->route.order.points[k];
     }
   } else {
-    left = glm::length(event.target - u->position);
+    left = glm::length(event.target - u->body.position);
   }
   const double speed = std::max(resolve_motion(scenario.classes[u->movement_class]).speed, 1e-3);
   const double deadline =

@@ -156,23 +156,23 @@ void paint_passages(const SimScene& scene, DrawList& out) {
 }
 
 void paint_path(const sim::SimUnit& u, bool selected, DrawList& out) {
-  if (u.waypoint >= u.path.size()) return;
+  if (u.route.waypoint >= u.route.path.size()) return;
   std::vector<Vec2> points;
-  points.reserve(u.path.size() - u.waypoint + 1);
-  points.push_back(u.position);
-  points.insert(points.end(), u.path.begin() + std::ptrdiff_t(u.waypoint), u.path.end());
+  points.reserve(u.route.path.size() - u.route.waypoint + 1);
+  points.push_back(u.body.position);
+  points.insert(points.end(), u.route.path.begin() + std::ptrdiff_t(u.route.waypoint), u.route.path.end());
   out.polyline(Layer::SimPaths, sim_palette::kPath, std::move(points), false, selected ? 2.5f : 1.0f);
-  out.circle(Layer::SimPaths, sim_palette::kWaypoint, u.path[u.waypoint], 0.15, false, 1.5f, 3);
+  out.circle(Layer::SimPaths, sim_palette::kWaypoint, u.route.path[u.route.waypoint], 0.15, false, 1.5f, 3);
 }
 
 void paint_predicted(const sim::SimUnit& u, DrawList& out) {
-  if (u.predicted.empty()) return;
+  if (u.route.predicted.empty()) return;
   std::vector<Vec2> points;
-  points.reserve(u.predicted.size() + 1);
-  points.push_back(u.position);
-  for (const sim::PredictedPoint& p : u.predicted) points.push_back(p.position);
+  points.reserve(u.route.predicted.size() + 1);
+  points.push_back(u.body.position);
+  for (const sim::PredictedPoint& p : u.route.predicted) points.push_back(p.position);
   out.polyline(Layer::SimPredicted, sim_palette::kPredicted, std::move(points), false, 1);
-  for (const sim::PredictedPoint& p : u.predicted) {
+  for (const sim::PredictedPoint& p : u.route.predicted) {
     out.circle(Layer::SimPredicted, sim_palette::kPredicted, p.position, 0.05, true, 1, 2);
   }
 }
@@ -182,24 +182,24 @@ void paint_predicted(const sim::SimUnit& u, DrawList& out) {
 // has no other unit's get-to point: its get_to is left over or unset (0, 0).
 void paint_targets(const sim::SimUnit& u, double size, bool yields_to_unit, DrawList& out) {
   using sim::Yield;
-  switch (u.yield) {
+  switch (u.coop.yield) {
     case Yield::None: return;
     case Yield::MoveAside:
     case Yield::Detour:
-      out.line(Layer::SimTargets, with_alpha(sim_palette::kAside, 160), u.position, u.aside, 1);
-      out.circle(Layer::SimTargets, sim_palette::kAside, u.aside, size, false, 2, 4);
+      out.line(Layer::SimTargets, with_alpha(sim_palette::kAside, 160), u.body.position, u.coop.aside, 1);
+      out.circle(Layer::SimTargets, sim_palette::kAside, u.coop.aside, size, false, 2, 4);
       break;
     case Yield::Return:
-      out.line(Layer::SimTargets, with_alpha(sim_palette::kHome, 160), u.position, u.home, 1);
-      out.circle(Layer::SimTargets, sim_palette::kHome, u.home, size, false, 2, 4);
+      out.line(Layer::SimTargets, with_alpha(sim_palette::kHome, 160), u.body.position, u.coop.home, 1);
+      out.circle(Layer::SimTargets, sim_palette::kHome, u.coop.home, size, false, 2, 4);
       break;
     case Yield::Wait:
     case Yield::SlowDown: break;
   }
   // The point the other unit must pass before this one may go on (or come back).
   if (yields_to_unit &&
-      (u.yield == Yield::Wait || u.yield == Yield::SlowDown || u.yield == Yield::MoveAside)) {
-    cross(Layer::SimTargets, sim_palette::kGetTo, u.get_to, size * 0.7, out);
+      (u.coop.yield == Yield::Wait || u.coop.yield == Yield::SlowDown || u.coop.yield == Yield::MoveAside)) {
+    cross(Layer::SimTargets, sim_palette::kGetTo, u.coop.get_to, size * 0.7, out);
   }
 }
 
@@ -207,7 +207,7 @@ void paint_targets(const sim::SimUnit& u, double size, bool yields_to_unit, Draw
 void paint_ordered_points(std::span<const sim::SimUnit> units, DrawList& out) {
   std::vector<Vec2> points;
   for (const sim::SimUnit& u : units) {
-    if (u.alive && u.formation) points.push_back(u.formation_point);
+    if (u.alive && u.goal.formation) points.push_back(u.goal.formation_point);
   }
   std::sort(points.begin(), points.end(), [](Vec2 a, Vec2 b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
   points.erase(std::unique(points.begin(), points.end()), points.end());
@@ -219,37 +219,39 @@ void paint_ordered_points(std::span<const sim::SimUnit> units, DrawList& out) {
 
 // A unit's slot goal: a ring of its hard radius, a faint line from the ordered point.
 void paint_slot(const sim::SimUnit& u, double radius, DrawList& out) {
-  if (!u.formation || u.order.points.empty()) return;
-  const Vec2 slot = u.order.points.back();
-  out.line(Layer::SimFormation, with_alpha(sim_palette::kSlot, 90), u.formation_point, slot, 1);
-  out.circle(Layer::SimFormation, sim_palette::kSlot, slot, radius, false, u.arrived ? 2.5f : 1.5f, 5);
+  if (!u.goal.formation || u.route.order.points.empty()) return;
+  const Vec2 slot = u.route.order.points.back();
+  out.line(Layer::SimFormation, with_alpha(sim_palette::kSlot, 90), u.goal.formation_point, slot, 1);
+  out.circle(Layer::SimFormation, sim_palette::kSlot, slot, radius, false, u.goal.arrived ? 2.5f : 1.5f, 5);
 }
 
 void paint_unit(const sim::SimUnit& u, const sim::Motion& m, Color fill, bool selected, DrawList& out) {
-  const Vec2 dir = heading_dir(u.heading);
-  out.circle(Layer::Units, with_alpha(fill, 90), u.position, m.soft_radius, false, 1);
+  const Vec2 dir = heading_dir(u.body.heading);
+  out.circle(Layer::Units, with_alpha(fill, 90), u.body.position, m.soft_radius, false, 1);
   if (m.hard_aspect < 1) {
-    std::vector<Vec2> shape = ellipse(u.position, u.heading, m.hard_radius, m.hard_radius * m.hard_aspect);
+    std::vector<Vec2> shape =
+        ellipse(u.body.position, u.body.heading, m.hard_radius, m.hard_radius * m.hard_aspect);
     out.polygon(Layer::Units, fill, shape);
     out.polyline(Layer::Units, sim_palette::kOutline, std::move(shape), true, 1);
   } else {
-    out.circle(Layer::Units, fill, u.position, m.hard_radius, true, 1, 4);
-    out.circle(Layer::Units, sim_palette::kOutline, u.position, m.hard_radius, false, 1, 4);
+    out.circle(Layer::Units, fill, u.body.position, m.hard_radius, true, 1, 4);
+    out.circle(Layer::Units, sim_palette::kOutline, u.body.position, m.hard_radius, false, 1, 4);
   }
-  out.line(Layer::Units, sim_palette::kOutline, u.position, u.position + dir * (m.hard_radius * 1.8), 2);
-  if (u.speed != 0) {
+  out.line(Layer::Units, sim_palette::kOutline, u.body.position,
+           u.body.position + dir * (m.hard_radius * 1.8), 2);
+  if (u.body.speed != 0) {
     // Where it would be in one second at its current speed; the head tells it from the
     // heading line and from collision lines.
-    const Vec2 tip = u.position + dir * u.speed, side{-dir.y, dir.x};
-    const double head = std::min(std::abs(u.speed) * 0.4, m.hard_radius * 0.8);
-    const Vec2 back = tip - dir * (u.speed < 0 ? -head : head);
-    out.line(Layer::Units, sim_palette::kVelocity, u.position, back, 1.5f);
+    const Vec2 tip = u.body.position + dir * u.body.speed, side{-dir.y, dir.x};
+    const double head = std::min(std::abs(u.body.speed) * 0.4, m.hard_radius * 0.8);
+    const Vec2 back = tip - dir * (u.body.speed < 0 ? -head : head);
+    out.line(Layer::Units, sim_palette::kVelocity, u.body.position, back, 1.5f);
     out.polygon(Layer::Units, sim_palette::kVelocity,
                 {tip, back + side * (head * 0.45), back - side * (head * 0.45)});
   }
   if (selected) {
-    out.circle(Layer::Units, sim_palette::kSelected, u.position, std::max(m.soft_radius, m.hard_radius * 1.4),
-               false, 2, 8);
+    out.circle(Layer::Units, sim_palette::kSelected, u.body.position,
+               std::max(m.soft_radius, m.hard_radius * 1.4), false, 2, 8);
   }
 }
 
@@ -309,7 +311,7 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
     if (paths) paint_path(u, selected[i], out);
     if (predicted) paint_predicted(u, out);
     if (targets)
-      paint_targets(u, std::max(m.hard_radius * 0.5, 0.1), find_unit(scene.units, u.yield_to) != nullptr,
+      paint_targets(u, std::max(m.hard_radius * 0.5, 0.1), find_unit(scene.units, u.coop.yield_to) != nullptr,
                     out);
     if (formation) paint_slot(u, m.hard_radius, out);
     if (units) {
@@ -326,7 +328,7 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
       if (!a || !b) continue;
       // Soft-only collisions are fainter: nothing overlaps, units only come close.
       const Color color = with_alpha(collision_color(c.state), c.hard ? 255 : 150);
-      out.line(Layer::SimCollisions, color, a->position, b->position, c.immediate ? 3.0f : 1.5f);
+      out.line(Layer::SimCollisions, color, a->body.position, b->body.position, c.immediate ? 3.0f : 1.5f);
       // A predicted collision also marks where it would happen.
       if (!c.immediate) out.circle(Layer::SimCollisions, color, c.point, 0.2, false, 1.5f, 4);
     }
@@ -336,7 +338,7 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
       const sim::SimUnit* u = find_unit(scene.units, id);
       if (!u) continue;
       const sim::Motion& m = u->movement_class < motions.size() ? motions[u->movement_class] : fallback;
-      out.circle(Layer::Units, sim_palette::kStuck, u->position, m.hard_radius + 0.3, false, 2.5f, 5);
+      out.circle(Layer::Units, sim_palette::kStuck, u->body.position, m.hard_radius + 0.3, false, 2.5f, 5);
     }
   }
   if (scene.focus && targets) {

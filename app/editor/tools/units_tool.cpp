@@ -98,7 +98,7 @@ class UnitsTool final : public Tool {
       const double r = u->movement_class < scenario.classes.size()
                            ? sim::resolve_motion(scenario.classes[u->movement_class]).hard_radius
                            : sim::Motion{}.hard_radius;
-      out.circle(render::Layer::Markers, kHoverColor, u->position, r * 1.3, false, 1.5f, 7);
+      out.circle(render::Layer::Markers, kHoverColor, u->body.position, r * 1.3, false, 1.5f, 7);
     }
     if (!box_) return;
     out.rect(render::Layer::Markers, kDraftFill, from_, to_, true);

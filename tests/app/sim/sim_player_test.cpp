@@ -143,11 +143,11 @@ TEST_SUITE("sim_window") {
     rig.player.select(std::vector<sim::UnitId>{second->id});
     REQUIRE(rig.player.command_move({30, 15}, false).ok());
     for (int i = 0; i < 30; ++i) rig.player.step(rig.state);
-    CHECK(rig.sim().find_scenario_unit(11)->position != Vec2{10, 10});
+    CHECK(rig.sim().find_scenario_unit(11)->body.position != Vec2{10, 10});
 
     // An obstacle drawn while it runs: the world is updated, the units stay where they are.
     const std::uint64_t version = rig.player.version();
-    const Vec2 moved = rig.sim().find_scenario_unit(11)->position;
+    const Vec2 moved = rig.sim().find_scenario_unit(11)->body.position;
     REQUIRE(rig.state.doc
                 ->apply("Add obstacle",
                         [](Scenario& s) {
@@ -162,13 +162,13 @@ TEST_SUITE("sim_window") {
                 .ok());
     rig.player.update(rig.state, 0.1);
     CHECK(rig.player.version() != version);
-    CHECK(rig.sim().find_scenario_unit(11)->position == moved);
+    CHECK(rig.sim().find_scenario_unit(11)->body.position == moved);
     CHECK(rig.sim().step_count() == 31);
 
     // Reset: step 0, units where the scenario has them, the selection kept.
     REQUIRE(rig.player.reset(rig.state));
     CHECK(rig.sim().step_count() == 0);
-    CHECK(rig.sim().find_scenario_unit(11)->position == Vec2{10, 10});
+    CHECK(rig.sim().find_scenario_unit(11)->body.position == Vec2{10, 10});
     REQUIRE(rig.player.selected().size() == 1);
     CHECK(rig.sim().unit(rig.player.selected()[0])->scenario_id == 11);
 
@@ -201,23 +201,23 @@ TEST_SUITE("sim_window") {
     std::vector<Vec2> slots;
     for (const sim::UnitId id : rig.player.selected()) {
       const sim::SimUnit& u = *rig.sim().unit(id);
-      CHECK(u.order.kind == OrderKind::Move);
+      CHECK(u.route.order.kind == OrderKind::Move);
       // Each its own slot of a formation round the point (sim/formation.hpp).
-      REQUIRE(u.order.points.size() == 1);
-      CHECK(u.formation);
-      CHECK(u.formation_point == Vec2{30, 4});
-      CHECK(glm::length(u.order.points[0] - Vec2{30, 4}) < 4);
-      CHECK(std::find(slots.begin(), slots.end(), u.order.points[0]) == slots.end());
-      slots.push_back(u.order.points[0]);
+      REQUIRE(u.route.order.points.size() == 1);
+      CHECK(u.goal.formation);
+      CHECK(u.goal.formation_point == Vec2{30, 4});
+      CHECK(glm::length(u.route.order.points[0] - Vec2{30, 4}) < 4);
+      CHECK(std::find(slots.begin(), slots.end(), u.route.order.points[0]) == slots.end());
+      slots.push_back(u.route.order.points[0]);
     }
     // Shift: the route goes on from the points still ahead (the group's point, not the
     // lead's slot).
     REQUIRE(rig.player.command_move({35, 15}, true).ok());
     const sim::SimUnit& lead = *rig.sim().unit(rig.player.selected()[0]);
-    CHECK(lead.order.kind == OrderKind::Waypoints);
-    REQUIRE(lead.order.points.size() == 2);
-    CHECK(lead.order.points[0] == Vec2{30, 4});
-    CHECK(lead.formation_point == Vec2{35, 15});
+    CHECK(lead.route.order.kind == OrderKind::Waypoints);
+    REQUIRE(lead.route.order.points.size() == 2);
+    CHECK(lead.route.order.points[0] == Vec2{30, 4});
+    CHECK(lead.goal.formation_point == Vec2{35, 15});
     rig.player.clear_selection();
     CHECK(rig.player.command_move({1, 1}, false).value() == 0);
   }
@@ -266,11 +266,11 @@ TEST_SUITE("sim_window") {
 
     tool->on_right_click(ctx, at({30, 5}));
     for (const sim::UnitId id : rig.player.selected()) {
-      CHECK(rig.sim().unit(id)->formation_point == Vec2{30, 5});
-      CHECK(rig.sim().unit(id)->order.points.size() == 1);
+      CHECK(rig.sim().unit(id)->goal.formation_point == Vec2{30, 5});
+      CHECK(rig.sim().unit(id)->route.order.points.size() == 1);
     }
     tool->on_right_click(ctx, at({35, 5}, true));
-    CHECK(rig.sim().unit(rig.player.selected()[0])->order.kind == OrderKind::Waypoints);
+    CHECK(rig.sim().unit(rig.player.selected()[0])->route.order.kind == OrderKind::Waypoints);
 
     // A click on empty ground deselects (Shift keeps the selection).
     tool->on_press(ctx, at({30, 18}, true));
@@ -287,12 +287,12 @@ TEST_SUITE("sim_window") {
 
   TEST_CASE("selected-unit figures: path left, collisions, yield names") {
     sim::SimUnit u;
-    u.position = {0, 0};
+    u.body.position = {0, 0};
     CHECK(remaining_path_length(u) == 0);
-    u.path = {{-5, 0}, {3, 4}, {3, 10}};
-    u.waypoint = 1;
+    u.route.path = {{-5, 0}, {3, 4}, {3, 10}};
+    u.route.waypoint = 1;
     CHECK(remaining_path_length(u) == doctest::Approx(11));
-    u.waypoint = 3;
+    u.route.waypoint = 3;
     CHECK(remaining_path_length(u) == 0);
     CHECK(std::string(yield_name(sim::Yield::SlowDown)) == "slow_down");
     CHECK(std::string(yield_name(sim::Yield::MoveAside)) == "move_aside");
@@ -332,7 +332,7 @@ TEST_SUITE("sim_window") {
     CHECK(rig.player.shown_step() == 63);
     // Picking works on the frame shown; orders wait for Run from here.
     const sim::SimUnit& any = rig.player.shown_units()[2];
-    const auto picked = rig.player.unit_at(any.position, 0.1);
+    const auto picked = rig.player.unit_at(any.body.position, 0.1);
     REQUIRE(picked.has_value());
     rig.player.select(std::vector<sim::UnitId>{*picked});
     CHECK_FALSE(rig.player.command_move({5, 5}, false).ok());
@@ -419,7 +419,7 @@ TEST_SUITE("sim_window") {
       e.world = p;
       return e;
     };
-    const Vec2 unit = player.shown_units()[0].position;
+    const Vec2 unit = player.shown_units()[0].body.position;
     for (int click = 0; click < 3; ++click) {
       tool->on_press(ctx, at(unit));
       tool->on_release(ctx, at(unit));

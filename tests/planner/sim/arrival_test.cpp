@@ -28,7 +28,7 @@ using test_support::add_guard_class;
 using test_support::open_rows;
 using test_support::teleport;
 
-double goal_distance(const SimUnit& u) { return glm::length(u.order.points.back() - u.position); }
+double goal_distance(const SimUnit& u) { return glm::length(u.route.order.points.back() - u.body.position); }
 
 // The unit's arrival tolerance (half its hard radius, at most 0.5 m).
 double tolerance(const Simulation& sim, const SimUnit& u) {
@@ -50,13 +50,13 @@ bool run_until(Simulation& sim, double seconds, Done done) {
 void check_flags(const Simulation& sim) {
   for (const SimUnit& u : sim.slots()) {
     if (!u.alive) continue;
-    if (u.arrived) {
-      REQUIRE(u.state == MoveState::ReachedGoal);
+    if (u.goal.arrived) {
+      REQUIRE(u.route.state == MoveState::ReachedGoal);
       REQUIRE(goal_distance(u) <= tolerance(sim, u));
-      REQUIRE(u.arrived_time >= 0);
+      REQUIRE(u.goal.arrived_time >= 0);
     }
-    if (u.goal_taken) {
-      REQUIRE_FALSE(u.arrived);
+    if (u.goal.taken) {
+      REQUIRE_FALSE(u.goal.arrived);
       REQUIRE(goal_distance(u) > tolerance(sim, u));
     }
   }
@@ -70,23 +70,23 @@ TEST_SUITE("simulation") {
     const Vec2 goal{12.5, 5.5};
     s.units = {unit_at(1, {3.5, 5.5}, move_to(goal))};
     Simulation sim(s);
-    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].arrived; }));
-    const double first = sim.slots()[0].arrived_time;
-    CHECK(sim.slots()[0].position == goal);
+    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].goal.arrived; }));
+    const double first = sim.slots()[0].goal.arrived_time;
+    CHECK(sim.slots()[0].body.position == goal);
     for (int i = 0; i < 30; ++i) sim.step();
     teleport(sim, 0, goal + Vec2{0.0, 1.5});
     sim.step();
-    CHECK_FALSE(sim.slots()[0].arrived);
-    CHECK_FALSE(sim.slots()[0].goal_taken);
+    CHECK_FALSE(sim.slots()[0].goal.arrived);
+    CHECK_FALSE(sim.slots()[0].goal.taken);
     CHECK(sim.arrived_count() == 0);
     // It stands still a moment first, then walks back and arrives again.
     for (int i = 0; i < 15; ++i) sim.step();
-    CHECK(sim.slots()[0].state == MoveState::ReachedGoal);
-    CHECK(run_until(sim, 10, [&] { return sim.slots()[0].arrived; }));
+    CHECK(sim.slots()[0].route.state == MoveState::ReachedGoal);
+    CHECK(run_until(sim, 10, [&] { return sim.slots()[0].goal.arrived; }));
     const SimUnit& u = sim.slots()[0];
     CHECK(goal_distance(u) <= tolerance(sim, u));
-    CHECK(u.position == goal);
-    CHECK(u.arrived_time == first);  // the first arrival
+    CHECK(u.body.position == goal);
+    CHECK(u.goal.arrived_time == first);  // the first arrival
     CHECK(sim.counters().tunnelled == 0);
   }
 
@@ -101,7 +101,7 @@ TEST_SUITE("simulation") {
     const Vec2 goal{12.5, 6.5};
     s.units = {unit_at(1, {3.5, 6.5}, move_to(goal))};
     Simulation sim(s);
-    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].arrived; }));
+    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].goal.arrived; }));
     const double tight = tolerance(sim, sim.slots()[0]);
     CHECK(tight == doctest::Approx(0.2));  // half of 0.4 m
     Unit guard = unit_at(2, goal + Vec2{0.15, 0.1});
@@ -121,8 +121,8 @@ TEST_SUITE("simulation") {
     CHECK(referee.counts().hard_overlaps == 0);
     const SimUnit& u = sim.slots()[0];
     CHECK(goal_distance(u) > tight);
-    CHECK_FALSE(u.arrived);
-    CHECK(u.goal_taken);  // the guard stands on it
+    CHECK_FALSE(u.goal.arrived);
+    CHECK(u.goal.taken);  // the guard stands on it
     CHECK(sim.goal_taken_count() == 1);
     CHECK(detector.stuck_now() == 0);  // waiting for its goal is not being stuck
     CHECK(detector.events().empty());
@@ -132,10 +132,10 @@ TEST_SUITE("simulation") {
     CHECK(run_until(sim, 20, [&] {
       referee.check_step(sim);
       check_flags(sim);
-      return sim.slots()[0].arrived;
+      return sim.slots()[0].goal.arrived;
     }));
     CHECK(goal_distance(sim.slots()[0]) <= tight);
-    CHECK_FALSE(sim.slots()[0].goal_taken);
+    CHECK_FALSE(sim.slots()[0].goal.taken);
     CHECK(referee.goal_errors(sim).at_goal == 1);
     CHECK(referee.counts().hard_overlaps == 0);
     CHECK(referee.counts().tunnelled == 0);
@@ -151,20 +151,20 @@ TEST_SUITE("simulation") {
     guard.movement_class = 1;
     s.units.push_back(guard);
     Simulation sim(s);
-    CHECK(run_until(sim, 40, [&] { return sim.slots()[0].state == MoveState::ReachedGoal; }));
+    CHECK(run_until(sim, 40, [&] { return sim.slots()[0].route.state == MoveState::ReachedGoal; }));
     for (int i = 0; i < 30; ++i) sim.step();
     const SimUnit& u = sim.slots()[0];
-    CHECK(u.state == MoveState::ReachedGoal);
-    CHECK_FALSE(u.arrived);
-    CHECK(u.goal_taken);
-    CHECK(u.arrived_time < 0);
+    CHECK(u.route.state == MoveState::ReachedGoal);
+    CHECK_FALSE(u.goal.arrived);
+    CHECK(u.goal.taken);
+    CHECK(u.goal.arrived_time < 0);
     CHECK(goal_distance(u) <= 3 * 0.4 + 0.02);
     CHECK(sim.arrived_count() == 0);
     const double t = sim.time();
     REQUIRE(sim.remove_unit(sim.slots()[1].id));
-    CHECK(run_until(sim, 10, [&] { return sim.slots()[0].arrived; }));
-    CHECK(sim.slots()[0].position == goal);
-    CHECK(sim.slots()[0].arrived_time > t);  // when it got there
+    CHECK(run_until(sim, 10, [&] { return sim.slots()[0].goal.arrived; }));
+    CHECK(sim.slots()[0].body.position == goal);
+    CHECK(sim.slots()[0].goal.arrived_time > t);  // when it got there
   }
 
   TEST_CASE("arrival: a unit off its goal does not walk back while a unit under way passes by it") {
@@ -174,7 +174,7 @@ TEST_SUITE("simulation") {
     const Vec2 goal{12.5, 6.7};
     s.units = {unit_at(1, {3.5, 6.7}, move_to(goal))};
     Simulation sim(s);
-    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].arrived; }));
+    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].goal.arrived; }));
     teleport(sim, 0, {12.5, 5.2});
     Unit walker = unit_at(2, {11.5, 4.1});
     walker.order = Order{OrderKind::Patrol, {{11.5, 4.1}, {13.5, 4.1}}, PatrolMode::BackForth};
@@ -185,19 +185,19 @@ TEST_SUITE("simulation") {
       const SimUnit& a = sim.slots()[0];
       const SimUnit* w = sim.unit(b);
       REQUIRE(w != nullptr);
-      still_moving += w->state == MoveState::Moving ? 1 : 0;
-      CHECK_FALSE(a.walking_back);
-      CHECK_FALSE(a.arrived);
+      still_moving += w->route.state == MoveState::Moving ? 1 : 0;
+      CHECK_FALSE(a.goal.walking_back);
+      CHECK_FALSE(a.goal.arrived);
     }
     CHECK(still_moving > 9 * 30);  // the traffic went on all the while
     REQUIRE(sim.give_order(std::vector<UnitId>{b}, Order{OrderKind::Stop, {}, PatrolMode::Loop}).ok());
     bool walked = false;
     CHECK(run_until(sim, 10, [&] {
-      walked = walked || sim.slots()[0].walking_back;
-      return sim.slots()[0].arrived;
+      walked = walked || sim.slots()[0].goal.walking_back;
+      return sim.slots()[0].goal.arrived;
     }));
     CHECK(walked);
-    CHECK(sim.slots()[0].position == goal);
+    CHECK(sim.slots()[0].body.position == goal);
   }
 
   TEST_CASE("arrival: a saved game with units off their goals runs on exactly") {
@@ -206,12 +206,12 @@ TEST_SUITE("simulation") {
     const Vec2 goal{12.5, 6.5};
     s.units = {unit_at(1, {3.5, 6.5}, move_to(goal))};
     Simulation sim(s);
-    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].arrived; }));
+    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].goal.arrived; }));
     Unit guard = unit_at(2, goal + Vec2{0.15, 0.1});
     guard.movement_class = 1;
     const UnitId g = sim.add_unit(guard);
     for (int i = 0; i < 60; ++i) sim.step();
-    REQUIRE(sim.slots()[0].goal_taken);
+    REQUIRE(sim.slots()[0].goal.taken);
     REQUIRE(sim.give_order(std::vector<UnitId>{g}, move_to({20.5, 2.5})).ok());
     for (int i = 0; i < 10; ++i) sim.step();
     const std::string state = sim.state_json();
@@ -224,10 +224,10 @@ TEST_SUITE("simulation") {
       sim.step();
       copy.step();
       REQUIRE(sim.state_hash() == copy.state_hash());
-      REQUIRE(sim.slots()[0].arrived == copy.slots()[0].arrived);
-      REQUIRE(sim.slots()[0].goal_taken == copy.slots()[0].goal_taken);
+      REQUIRE(sim.slots()[0].goal.arrived == copy.slots()[0].goal.arrived);
+      REQUIRE(sim.slots()[0].goal.taken == copy.slots()[0].goal.taken);
     }
-    CHECK(copy.slots()[0].arrived);
+    CHECK(copy.slots()[0].goal.arrived);
   }
 
   TEST_CASE("arrival: the circle of 100 ends with every unit at its goal, by the referee") {

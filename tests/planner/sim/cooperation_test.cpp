@@ -56,11 +56,11 @@ Encounter run_encounter(const Scenario& s, double seconds) {
       if (!e.first_decision_time) e.first_decision_time = sim.time();
       e.higher_decided_all = e.higher_decided_all && c.a == hi.id;
     }
-    if (lo.yield == Yield::SlowDown) e.lower_factors.push_back(lo.speed_factor);
+    if (lo.coop.yield == Yield::SlowDown) e.lower_factors.push_back(lo.coop.speed_factor);
     if (!e.lower_x_at_pause && !e.decided.empty() && e.decided.front() == CooperationRule::Pause)
-      e.lower_x_at_pause = lo.previous.x;
-    if (e.lower_x_at_pause && hi.position.x < lo.position.x)  // until they have passed
-      e.lower_min_x_after_pause = std::min(e.lower_min_x_after_pause, lo.position.x);
+      e.lower_x_at_pause = lo.body.previous.x;
+    if (e.lower_x_at_pause && hi.body.position.x < lo.body.position.x)  // until they have passed
+      e.lower_min_x_after_pause = std::min(e.lower_min_x_after_pause, lo.body.position.x);
   }
   CHECK(sim.arrived_count() == 2);
   e.referee = referee.counts();
@@ -86,8 +86,8 @@ TEST_CASE("case 4.3: a lower mover crossing a higher one's way slows down and le
     referee.check_step(sim);
     const SimUnit& hi = sim.slots()[0];
     const SimUnit& lo = sim.slots()[1];
-    if (hi_past < 0 && hi.position.x > 11.0) hi_past = sim.time();
-    if (lo_past < 0 && lo.position.y > 11.0) lo_past = sim.time();
+    if (hi_past < 0 && hi.body.position.x > 11.0) hi_past = sim.time();
+    if (lo_past < 0 && lo.body.position.y > 11.0) lo_past = sim.time();
     for (const Collision& c : sim.collisions()) {
       if (!first_rule && c.rule != CooperationRule::None) first_rule = c.rule;
       if (c.rule == CooperationRule::SlowDown) {
@@ -95,9 +95,9 @@ TEST_CASE("case 4.3: a lower mover crossing a higher one's way slows down and le
         CHECK(c.a == hi.id);
       }
     }
-    if (lo.yield == Yield::SlowDown) {
-      CHECK(lo.speed_factor >= 0.1);
-      CHECK(lo.speed_factor <= 0.8);
+    if (lo.coop.yield == Yield::SlowDown) {
+      CHECK(lo.coop.speed_factor >= 0.1);
+      CHECK(lo.coop.speed_factor <= 0.8);
     }
   }
   CHECK(slowed);

@@ -48,9 +48,9 @@ std::vector<Vec2> path_across(Simulation& sim) {
   const UnitId id = sim.add_unit(unit_at(500, {2.5, 5.5}, move_to({37.5, 5.5})));
   for (int i = 0; i < 10; ++i) {
     sim.step();
-    if (!sim.unit(id)->path.empty()) break;
+    if (!sim.unit(id)->route.path.empty()) break;
   }
-  return sim.unit(id)->path;
+  return sim.unit(id)->route.path;
 }
 
 // The path a unit newly placed at the left asks for after `seconds`, to the right.

@@ -41,7 +41,7 @@ bool no_hard_overlap(const Simulation& sim) {
       if (!u[i].alive || !u[j].alive) continue;
       const double r = resolve_motion(sim.scenario().classes[u[i].movement_class]).hard_radius +
                        resolve_motion(sim.scenario().classes[u[j].movement_class]).hard_radius;
-      if (glm::length(u[i].position - u[j].position) < r - 1e-6) return false;
+      if (glm::length(u[i].body.position - u[j].body.position) < r - 1e-6) return false;
     }
   }
   return true;
@@ -77,10 +77,10 @@ TEST_CASE(
       CHECK(sim.counters().repaths >= 1);
       // It went round an end of the wall: past y = 5 - 0.8 or y = 11 + 0.8 at some point
       // (the wall is the only way it could be held up).
-      CHECK(glm::length(u.position - Vec2{25.5, 8.0}) < 0.5);
+      CHECK(glm::length(u.body.position - Vec2{25.5, 8.0}) < 0.5);
     } else {
       CHECK(arrived < 0);
-      CHECK(u.position.x < 15.0);  // still before the wall
+      CHECK(u.body.position.x < 15.0);  // still before the wall
     }
     CHECK(no_hard_overlap(sim));
   }
@@ -95,23 +95,23 @@ TEST_CASE("detours: the way round keeps clear of every unit's hard shape where i
   int steps = 0;
   while (sim.counters().repaths == 0 && steps < 30 * 60) {
     guards.clear();
-    for (std::size_t i = 1; i < sim.slots().size(); ++i) guards.push_back(sim.slots()[i].position);
+    for (std::size_t i = 1; i < sim.slots().size(); ++i) guards.push_back(sim.slots()[i].body.position);
     sim.step();
     ++steps;
   }
   REQUIRE(sim.counters().repaths == 1);
   const SimUnit& u = sim.slots()[0];
   // The new path: from where the unit stands round the wall's end to the order point.
-  REQUIRE(u.path.size() >= 2);
-  CHECK(u.path.back() == Vec2{25.5, 8.0});
+  REQUIRE(u.route.path.size() >= 2);
+  CHECK(u.route.path.back() == Vec2{25.5, 8.0});
   double lowest = INFINITY, highest = -INFINITY;
   for (const Vec2& g : guards) {
     lowest = std::min(lowest, g.y);
     highest = std::max(highest, g.y);
   }
-  Vec2 from = u.position;
+  Vec2 from = u.body.position;
   bool round_an_end = false;
-  for (const Vec2& p : u.path) {
+  for (const Vec2& p : u.route.path) {
     for (const Vec2& g : guards) CHECK(std::sqrt(distance_sq_to_segment(g, from, p)) >= 0.8);
     round_an_end = round_an_end || p.y < lowest - 0.8 || p.y > highest + 0.8;
     from = p;
@@ -179,18 +179,18 @@ TEST_CASE("detours: a unit ordered onto a guard standing there stops beside it, 
     // Never arrived: it cannot get to its goal (arrived means at the goal).
     CHECK(run_until_arrived(sim, 40) < 0);
     const SimUnit& u = sim.slots()[0];
-    CHECK_FALSE(u.arrived);
+    CHECK_FALSE(u.goal.arrived);
     if (detours) {
       // Its order done beside the goal the guard holds.
-      CHECK(u.state == MoveState::ReachedGoal);
-      CHECK(u.goal_taken);
+      CHECK(u.route.state == MoveState::ReachedGoal);
+      CHECK(u.goal.taken);
       CHECK(sim.goal_taken_count() == 1);
-      CHECK(glm::length(u.position - Vec2{20.5, 8.5}) <= 3 * 0.4 + 0.02);
+      CHECK(glm::length(u.body.position - Vec2{20.5, 8.5}) <= 3 * 0.4 + 0.02);
     } else {
-      CHECK(u.state != MoveState::ReachedGoal);
-      CHECK_FALSE(u.goal_taken);
+      CHECK(u.route.state != MoveState::ReachedGoal);
+      CHECK_FALSE(u.goal.taken);
     }
-    CHECK(glm::length(sim.slots()[1].position - Vec2{20.5, 8.5}) < 0.5);  // the guard stays
+    CHECK(glm::length(sim.slots()[1].body.position - Vec2{20.5, 8.5}) < 0.5);  // the guard stays
   }
 }
 

@@ -59,7 +59,7 @@ bool touches_closed(const std::vector<std::string>& rows, Vec2 p, double r) {
 std::vector<Vec2> goals(const Simulation& sim) {
   std::vector<Vec2> out;
   for (const SimUnit& u : sim.slots()) {
-    if (u.alive && !u.order.points.empty()) out.push_back(u.order.points.back());
+    if (u.alive && !u.route.order.points.empty()) out.push_back(u.route.order.points.back());
   }
   return out;
 }
@@ -84,9 +84,9 @@ TEST_CASE("formation: a group's slots are distinct, spaced by two hard radii and
   for (std::size_t i = 0; i < g.size(); ++i) {
     CAPTURE(i);
     CHECK_FALSE(touches_closed(rows, g[i], r));
-    CHECK(sim.world().regions(0).connected(cell(g[i]), cell(sim.slots()[i].position)));
-    CHECK(sim.slots()[i].formation);
-    CHECK(sim.slots()[i].formation_point == Vec2{19.5, 5.5});
+    CHECK(sim.world().regions(0).connected(cell(g[i]), cell(sim.slots()[i].body.position)));
+    CHECK(sim.slots()[i].goal.formation);
+    CHECK(sim.slots()[i].goal.formation_point == Vec2{19.5, 5.5});
     for (std::size_t j = i + 1; j < g.size(); ++j) CHECK(glm::length(g[i] - g[j]) >= 2 * r);
   }
   // Compact: every slot within two lattice steps of the ordered point.
@@ -149,7 +149,7 @@ TEST_CASE("formation: every unit of a group ordered across open ground arrives a
   // At its slot, or where a unit arriving after it shoved it (arrived units stay where
   // they are pushed): within a unit's width.
   for (const SimUnit& u : sim.slots())
-    CHECK(glm::length(u.position - u.order.points.back()) < 2.5 * hard_radius(sim));
+    CHECK(glm::length(u.body.position - u.route.order.points.back()) < 2.5 * hard_radius(sim));
 }
 
 TEST_CASE("formation: a group of 100 through a gap swaps slots on the way in, and every unit arrives" *
@@ -197,8 +197,8 @@ TEST_CASE("formation: off, or one unit, or a patrol: every unit keeps the ordere
     s.sim.formation_goals = false;
     Simulation sim(s);
     for (const SimUnit& u : sim.slots()) {
-      CHECK(u.order == move_to({30.5, 10.5}));
-      CHECK_FALSE(u.formation);
+      CHECK(u.route.order == move_to({30.5, 10.5}));
+      CHECK_FALSE(u.goal.formation);
     }
   }
   SUBCASE("one unit") {
@@ -206,24 +206,24 @@ TEST_CASE("formation: off, or one unit, or a patrol: every unit keeps the ordere
     Simulation sim(s);
     const UnitId id = sim.slots()[2].id;
     REQUIRE(sim.give_order(std::span(&id, 1), move_to({30.5, 10.5})).value() == 1);
-    CHECK(sim.slots()[2].order == move_to({30.5, 10.5}));
-    CHECK_FALSE(sim.slots()[2].formation);
+    CHECK(sim.slots()[2].route.order == move_to({30.5, 10.5}));
+    CHECK_FALSE(sim.slots()[2].goal.formation);
   }
   SUBCASE("patrol") {
     const Order patrol{OrderKind::Patrol, {{30.5, 10.5}, {30.5, 3.5}}, PatrolMode::Loop};
     Simulation sim(group_scenario(open_rows(40, 20), positions, patrol));
-    for (const SimUnit& u : sim.slots()) CHECK(u.order == patrol);
+    for (const SimUnit& u : sim.slots()) CHECK(u.route.order == patrol);
   }
   SUBCASE("waypoints: only the last point, rows facing the last leg") {
     const Order route{OrderKind::Waypoints, {{30.5, 10.5}, {30.5, 3.5}}, PatrolMode::Loop};
     Simulation sim(group_scenario(open_rows(40, 20), positions, route));
     double front = 1e300;
     for (const SimUnit& u : sim.slots()) {
-      REQUIRE(u.order.points.size() == 2);
-      CHECK(u.order.points[0] == Vec2{30.5, 10.5});
-      front = std::min(front, u.order.points[1].y);
+      REQUIRE(u.route.order.points.size() == 2);
+      CHECK(u.route.order.points[0] == Vec2{30.5, 10.5});
+      front = std::min(front, u.route.order.points[1].y);
     }
-    CHECK(sim.slots()[0].order.points[1].y == front);  // going -y, the head's row is the lowest y
+    CHECK(sim.slots()[0].route.order.points[1].y == front);  // going -y, the head's row is the lowest y
   }
 }
 
@@ -260,9 +260,9 @@ TEST_CASE("formation: a saved game keeps each unit's slot and the ordered point"
   Simulation restored(saved_game(sim));
   REQUIRE(restored.restore_state(sim.state_json()).ok());
   for (std::size_t i = 0; i < sim.slots().size(); ++i) {
-    CHECK(restored.slots()[i].formation);
-    CHECK(restored.slots()[i].formation_point == Vec2{30.5, 10.5});
-    CHECK(restored.slots()[i].order == sim.slots()[i].order);
+    CHECK(restored.slots()[i].goal.formation);
+    CHECK(restored.slots()[i].goal.formation_point == Vec2{30.5, 10.5});
+    CHECK(restored.slots()[i].route.order == sim.slots()[i].route.order);
   }
   CHECK(restored.state_hash() == sim.state_hash());
 }

@@ -130,11 +130,11 @@ TEST_CASE("passages: two groups crossing through a gap take turns, and all arriv
     const CostGrid& grid = sim.world().grid(0);
     bool east = false, west = false;
     for (const SimUnit& u : sim.slots()) {
-      waited = waited || u.passage_wait;
-      const auto cell = grid.cell_at(u.position);
+      waited = waited || u.waits.passage;
+      const auto cell = grid.cell_at(u.body.position);
       if (!cell || !std::binary_search(passages[0].cells.begin(), passages[0].cells.end(), *cell)) continue;
-      if (u.speed < 0.2) continue;
-      (direction(u.heading).x > 0 ? east : west) = true;
+      if (u.body.speed < 0.2) continue;
+      (direction(u.body.heading).x > 0 ? east : west) = true;
     }
     both_ways_inside += east && west ? 1 : 0;
   }
@@ -212,9 +212,9 @@ TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap thro
     for (const SimUnit& u : sim.slots()) {
       // Waiting, and sent to a spot farther than the line rule's (half the gap's width
       // and a radius off the line through it): off a claimed way or out of the mouth.
-      if (!p.held || !u.passage_wait || u.yield != Yield::MoveAside) continue;
-      const Vec2 nearest = glm::clamp(u.aside, p.bounds.lo, p.bounds.hi);
-      stepped_off = stepped_off || glm::length(u.aside - nearest) >= 6.0;
+      if (!p.held || !u.waits.passage || u.coop.yield != Yield::MoveAside) continue;
+      const Vec2 nearest = glm::clamp(u.coop.aside, p.bounds.lo, p.bounds.hi);
+      stepped_off = stepped_off || glm::length(u.coop.aside - nearest) >= 6.0;
     }
   }
   CHECK(stepped_off);
@@ -235,8 +235,8 @@ TEST_CASE(
     s.units[0].order.points = {goal};
     s.sim.passages = passages;
     Simulation sim(s);
-    for (int i = 0; i < 3 && sim.slots()[0].path.empty(); ++i) sim.step();
-    return std::pair{sim.slots()[0].path, sim.world().scenario().world};
+    for (int i = 0; i < 3 && sim.slots()[0].route.path.empty(); ++i) sim.step();
+    return std::pair{sim.slots()[0].route.path, sim.world().scenario().world};
   };
   const auto [base, world] = path_of({0, 0}, true);
   REQUIRE_FALSE(base.empty());
@@ -287,7 +287,7 @@ TEST_CASE("passages: off in the settings, nobody waits, a world change finds the
     Simulation sim(s);
     for (int i = 0; i < 300; ++i) {
       sim.step();
-      for (const SimUnit& u : sim.slots()) REQUIRE_FALSE(u.passage_wait);
+      for (const SimUnit& u : sim.slots()) REQUIRE_FALSE(u.waits.passage);
     }
     CHECK(sim.passages(0).empty());
   }
@@ -318,7 +318,7 @@ TEST_CASE("passages: the funnel case sends one group through the gap, nobody wai
     sim.step();
     const Passage& p = sim.passages(0)[0];
     held_east = held_east || (p.held && p.flow.x > 0);
-    for (const SimUnit& u : sim.slots()) waited = waited || u.passage_wait;
+    for (const SimUnit& u : sim.slots()) waited = waited || u.waits.passage;
   }
   CHECK(held_east);
   CHECK_FALSE(waited);

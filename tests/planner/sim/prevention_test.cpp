@@ -29,7 +29,7 @@ struct Shape {
 };
 
 Shape shape_of(const SimUnit& u, const Motion& m) {
-  return {u.position, u.heading, m.hard_radius, m.hard_radius * m.hard_aspect};
+  return {u.body.position, u.body.heading, m.hard_radius, m.hard_radius * m.hard_aspect};
 }
 
 // The point of s's boundary at parameter t (radians).
@@ -201,8 +201,9 @@ TEST_SUITE("prevention") {
         for (std::size_t j = i + 1; j < units.size(); ++j) {
           const Motion& mi = motions[units[i].movement_class];
           const Motion& mj = motions[units[j].movement_class];
-          if (std::hypot(units[i].position.x - units[j].position.x,
-                         units[i].position.y - units[j].position.y) >= mi.hard_radius + mj.hard_radius)
+          if (std::hypot(units[i].body.position.x - units[j].body.position.x,
+                         units[i].body.position.y - units[j].body.position.y) >=
+              mi.hard_radius + mj.hard_radius)
             continue;
           const Shape a = shape_of(units[i], mi), b = shape_of(units[j], mj);
           if (!overlap_sampled(a, b, 1e-3, 512)) continue;

@@ -58,20 +58,20 @@ void check_units(const std::vector<SimUnit>& frame, const std::vector<SimUnit>& 
     if (!b.alive) continue;
     CHECK(a.id == b.id);
     CHECK(a.scenario_id == b.scenario_id);
-    CHECK(a.position == b.position);
-    CHECK(a.heading == b.heading);
-    CHECK(a.speed == b.speed);
-    CHECK(a.state == b.state);
-    CHECK(a.yield == b.yield);
-    CHECK(a.yield_to == b.yield_to);
-    CHECK(a.path == b.path);
-    CHECK(a.waypoint == b.waypoint);
-    CHECK(a.order_point == b.order_point);
-    CHECK(a.arrived == b.arrived);
-    CHECK(a.passage_wait == b.passage_wait);
-    CHECK(a.bridge_wait == b.bridge_wait);
-    CHECK(a.aside == b.aside);
-    CHECK(a.get_to == b.get_to);
+    CHECK(a.body.position == b.body.position);
+    CHECK(a.body.heading == b.body.heading);
+    CHECK(a.body.speed == b.body.speed);
+    CHECK(a.route.state == b.route.state);
+    CHECK(a.coop.yield == b.coop.yield);
+    CHECK(a.coop.yield_to == b.coop.yield_to);
+    CHECK(a.route.path == b.route.path);
+    CHECK(a.route.waypoint == b.route.waypoint);
+    CHECK(a.route.order_point == b.route.order_point);
+    CHECK(a.goal.arrived == b.goal.arrived);
+    CHECK(a.waits.passage == b.waits.passage);
+    CHECK(a.waits.bridge == b.waits.bridge);
+    CHECK(a.coop.aside == b.coop.aside);
+    CHECK(a.coop.get_to == b.coop.get_to);
   }
 }
 

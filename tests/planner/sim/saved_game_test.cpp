@@ -86,7 +86,7 @@ TEST_CASE("saved games: loading at a random step and running on gives the same h
         (void)a.remove_unit(a.slots()[1].id);
         Unit extra;
         extra.id = 999;
-        extra.position = a.slots()[0].position + Vec2{0.01, 0};
+        extra.position = a.slots()[0].body.position + Vec2{0.01, 0};
         (void)a.add_unit(extra);
         (void)a.remove_unit(a.slots()[2].id);
       }

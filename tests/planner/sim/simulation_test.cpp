@@ -39,8 +39,8 @@ double deepest_overlap(const Simulation& sim) {
       if (!slots[i].alive || !slots[j].alive) continue;
       const Motion mi = resolve_motion(sim.scenario().classes[slots[i].movement_class]);
       const Motion mj = resolve_motion(sim.scenario().classes[slots[j].movement_class]);
-      worst = std::max(worst,
-                       mi.hard_radius + mj.hard_radius - glm::length(slots[i].position - slots[j].position));
+      worst = std::max(worst, mi.hard_radius + mj.hard_radius -
+                                  glm::length(slots[i].body.position - slots[j].body.position));
     }
   }
   return worst;
@@ -64,7 +64,7 @@ std::vector<std::size_t> order_points_in_turn(Simulation& sim, int steps) {
   for (int i = 0; i < steps; ++i) {
     sim.step();
     const SimUnit& u = sim.slots()[0];
-    if (seen.empty() || seen.back() != u.order_point) seen.push_back(u.order_point);
+    if (seen.empty() || seen.back() != u.route.order_point) seen.push_back(u.route.order_point);
   }
   return seen;
 }
@@ -99,16 +99,16 @@ TEST_CASE("a unit with a move order waits for its path, follows it and reaches i
   });
   s.units = {unit_at(1, {0.5, 0.5}, move_to({9.5, 2.5}))};
   Simulation sim(s);
-  CHECK(sim.slots()[0].state == MoveState::WaitingForPath);
+  CHECK(sim.slots()[0].route.state == MoveState::WaitingForPath);
   sim.step();
-  CHECK(sim.slots()[0].state == MoveState::Moving);
-  CHECK(sim.slots()[0].path.size() >= 2);
+  CHECK(sim.slots()[0].route.state == MoveState::Moving);
+  CHECK(sim.slots()[0].route.path.size() >= 2);
   run(sim, 30 * 30);
   const SimUnit& u = sim.slots()[0];
-  CHECK(u.state == MoveState::ReachedGoal);
-  CHECK(u.arrived);
-  CHECK(u.position == Vec2{9.5, 2.5});
-  CHECK(u.speed == 0);
+  CHECK(u.route.state == MoveState::ReachedGoal);
+  CHECK(u.goal.arrived);
+  CHECK(u.body.position == Vec2{9.5, 2.5});
+  CHECK(u.body.speed == 0);
   CHECK(sim.arrived_count() == 1);
   CHECK(sim.counters().tunnelled == 0);
 }
@@ -121,8 +121,8 @@ TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
     Simulation sim(s);
     const std::vector<std::size_t> seen = order_points_in_turn(sim, 60 * 30);
     CHECK(seen == std::vector<std::size_t>{0, 1, 2});
-    CHECK(sim.slots()[0].arrived);
-    CHECK(sim.slots()[0].position == points.back());
+    CHECK(sim.slots()[0].goal.arrived);
+    CHECK(sim.slots()[0].body.position == points.back());
   }
   SUBCASE("loop") {
     s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Patrol, points, PatrolMode::Loop})};
@@ -131,7 +131,7 @@ TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
     REQUIRE(seen.size() >= 5);
     CHECK(std::vector<std::size_t>(seen.begin(), seen.begin() + 5) ==
           std::vector<std::size_t>{0, 1, 2, 0, 1});
-    CHECK_FALSE(sim.slots()[0].arrived);  // patrols never arrive
+    CHECK_FALSE(sim.slots()[0].goal.arrived);  // patrols never arrive
   }
   SUBCASE("back and forth") {
     s.units = {unit_at(1, {2.5, 2.5}, Order{OrderKind::Patrol, points, PatrolMode::BackForth})};
@@ -154,13 +154,13 @@ TEST_CASE("predicted positions are the moves the unit then makes") {
   Simulation sim(s);
   run(sim, 2);
   for (int round = 0; round < 8; ++round) {
-    const std::vector<PredictedPoint> predicted = sim.slots()[0].predicted;
+    const std::vector<PredictedPoint> predicted = sim.slots()[0].route.predicted;
     REQUIRE(predicted.size() >= 10);
     for (std::size_t k = 0; k < 10; ++k) {
       sim.step();
       const SimUnit& u = sim.slots()[0];
-      CHECK(u.position == predicted[k].position);  // bit for bit
-      CHECK(u.heading == predicted[k].heading);
+      CHECK(u.body.position == predicted[k].position);  // bit for bit
+      CHECK(u.body.heading == predicted[k].heading);
       CHECK(sim.time() == doctest::Approx(predicted[k].time));
     }
   }
@@ -215,7 +215,7 @@ TEST_CASE("a malformed order is refused, naming the field") {
   r = sim.give_order(std::span(&id, 1), move_to({5, 5}));
   REQUIRE(r.ok());
   CHECK(r.value() == 1);
-  CHECK(sim.slots()[0].state == MoveState::WaitingForPath);
+  CHECK(sim.slots()[0].route.state == MoveState::WaitingForPath);
 }
 
 TEST_CASE("an order to an unreachable point fails and the unit stands") {
@@ -227,8 +227,8 @@ TEST_CASE("an order to an unreachable point fails and the unit stands") {
   s.units = {unit_at(1, {0.5, 0.5}, move_to({8.5, 1.5}))};
   Simulation sim(s);
   run(sim, 5);
-  CHECK(sim.slots()[0].state == MoveState::Failed);
-  CHECK(sim.slots()[0].position == Vec2{0.5, 0.5});
+  CHECK(sim.slots()[0].route.state == MoveState::Failed);
+  CHECK(sim.slots()[0].body.position == Vec2{0.5, 0.5});
 }
 
 TEST_CASE("a fast unit hops over another with the discrete check and not with the continuous one") {
@@ -253,7 +253,7 @@ TEST_CASE("a fast unit hops over another with the discrete check and not with th
         CHECK(sim.counters().tunnelled == 0);  // it stops at the contact (and may slide round)
         CHECK(deepest_overlap(sim) <= 1e-9);
       } else {
-        CHECK(sim.slots()[0].arrived);  // it always gets past, one way or the other
+        CHECK(sim.slots()[0].goal.arrived);  // it always gets past, one way or the other
         hops += static_cast<int>(sim.counters().tunnelled);
       }
     }
@@ -320,8 +320,8 @@ TEST_CASE("cooperation on two units") {
       for (int i = 0; i < 30 * 30; ++i) {
         sim.step();
         const SimUnit& b = sim.slots()[still];
-        moved_aside = moved_aside || b.yield == Yield::MoveAside;
-        max_away = std::max(max_away, glm::length(b.position - Vec2{9.5, 3.5}));
+        moved_aside = moved_aside || b.coop.yield == Yield::MoveAside;
+        max_away = std::max(max_away, glm::length(b.body.position - Vec2{9.5, 3.5}));
         for (const Collision& c : sim.collisions()) {
           if (c.rule == CooperationRule::MoveAside) CHECK(c.a == sim.slots()[mover].id);
           CHECK(c.rule != CooperationRule::Pause);  // a still unit is never paused
@@ -329,8 +329,8 @@ TEST_CASE("cooperation on two units") {
       }
       CHECK(moved_aside);
       CHECK(max_away >= 0.7);
-      CHECK(sim.slots()[mover].arrived);
-      CHECK(glm::length(sim.slots()[still].position - Vec2{9.5, 3.5}) < 0.05);  // back home
+      CHECK(sim.slots()[mover].goal.arrived);
+      CHECK(glm::length(sim.slots()[still].body.position - Vec2{9.5, 3.5}) < 0.05);  // back home
       CHECK(sim.counters().hard_overlaps == 0);
     }
   }
@@ -345,8 +345,8 @@ TEST_CASE("cooperation on two units") {
       s.units[still].movement_class = 1;
       Simulation sim(s);
       CHECK(runs_into(sim, 30 * 30, CooperationRule::Avoid));
-      CHECK(sim.slots()[mover].arrived);
-      CHECK(sim.slots()[still].position == Vec2{9.5, 3.5});  // the higher one never moved
+      CHECK(sim.slots()[mover].goal.arrived);
+      CHECK(sim.slots()[still].body.position == Vec2{9.5, 3.5});  // the higher one never moved
       CHECK(sim.counters().hard_overlaps == 0);
     }
   }
@@ -359,8 +359,8 @@ TEST_CASE("cooperation on two units") {
           mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       Simulation sim(s);
       CHECK(runs_into(sim, 40 * 30, CooperationRule::Push));
-      CHECK(sim.slots()[mover].arrived);
-      CHECK(sim.slots()[still].position.x > 14.5);  // pushed on ahead of it
+      CHECK(sim.slots()[mover].goal.arrived);
+      CHECK(sim.slots()[still].body.position.x > 14.5);  // pushed on ahead of it
       CHECK(sim.counters().hard_overlaps == 0);
     }
   }
@@ -376,8 +376,8 @@ TEST_CASE("cooperation on two units") {
       Simulation sim(s);
       StuckDetector detector(stuck_params(s.sim));
       CHECK(runs_into(sim, 20 * 30, CooperationRule::Repath, &detector));
-      CHECK_FALSE(sim.slots()[mover].arrived);
-      CHECK(sim.slots()[still].position == Vec2{6.5, 1.5});
+      CHECK_FALSE(sim.slots()[mover].goal.arrived);
+      CHECK(sim.slots()[still].body.position == Vec2{6.5, 1.5});
       CHECK(sim.counters().hard_overlaps == 0);
       CHECK(detector.stuck_now() == 1);  // and the stuck detector sees it
       CHECK(detector.is_stuck(sim.slots()[mover].id));
@@ -461,8 +461,9 @@ TEST_CASE("one platoon at a time on a bridge: the other waits before it, then cr
     sim.step();
     int on = 0;
     for (const SimUnit& u : sim.slots()) {
-      on += glm::length(u.position - Vec2{std::clamp(u.position.x, 11.0, 19.0), 4.5}) <= 1.0 ? 1 : 0;
-      waited = waited || u.bridge_wait;
+      on +=
+          glm::length(u.body.position - Vec2{std::clamp(u.body.position.x, 11.0, 19.0), 4.5}) <= 1.0 ? 1 : 0;
+      waited = waited || u.waits.bridge;
     }
     REQUIRE(on <= 1);
   }
@@ -476,9 +477,9 @@ TEST_CASE("a group order reaches every unit of the group") {
   s.units = {unit_at(1, {2.5, 2.5}), unit_at(2, {4.5, 2.5}), unit_at(3, {6.5, 2.5})};
   s.groups = {UnitGroup{7, "pair", {1, 3}, move_to({10.5, 15.5})}};
   Simulation sim(s);
-  CHECK(sim.slots()[0].order.kind == OrderKind::Move);
-  CHECK(sim.slots()[1].order.kind == OrderKind::None);
-  CHECK(sim.slots()[2].order.kind == OrderKind::Move);
+  CHECK(sim.slots()[0].route.order.kind == OrderKind::Move);
+  CHECK(sim.slots()[1].route.order.kind == OrderKind::None);
+  CHECK(sim.slots()[2].route.order.kind == OrderKind::Move);
   CHECK(sim.ordered_count() == 2);
 }
 
@@ -487,8 +488,8 @@ TEST_CASE("a group with no order (a saved game's) leaves its units their own ord
   s.units = {unit_at(1, {2.5, 2.5}, move_to({10.5, 15.5})), unit_at(2, {4.5, 2.5}, move_to({12.5, 15.5}))};
   s.groups = {UnitGroup{7, "pair", {1, 2}, Order{}}};
   Simulation sim(s);
-  CHECK(sim.slots()[0].order == move_to({10.5, 15.5}));
-  CHECK(sim.slots()[1].order == move_to({12.5, 15.5}));
+  CHECK(sim.slots()[0].route.order == move_to({10.5, 15.5}));
+  CHECK(sim.slots()[1].route.order == move_to({12.5, 15.5}));
   // An expectation that they arrive is valid: their orders are their own.
   s.factions.resize(1);
   s.factions[0].name = "blue";
@@ -512,7 +513,7 @@ TEST_CASE("a thousand units ordered at once are answered a budget per step") {
   sim.step();
   const auto waiting = [&] {
     return std::count_if(sim.slots().begin(), sim.slots().end(),
-                         [](const SimUnit& u) { return u.state == MoveState::WaitingForPath; });
+                         [](const SimUnit& u) { return u.route.state == MoveState::WaitingForPath; });
   };
   CHECK(waiting() == 1000 - 64);
   sim.step();
@@ -547,21 +548,21 @@ TEST_CASE("a late unit shoves arrived units aside to reach a goal inside their b
     for (int i = 0; i < 30 * 30 && !arrived; ++i) {
       sim.step();
       worst = std::max(worst, deepest_overlap(sim));
-      arrived = sim.slots()[0].arrived;
+      arrived = sim.slots()[0].goal.arrived;
       for (std::size_t k = 0; k < start.size(); ++k)
-        moved = std::max(moved, glm::length(sim.slots()[k + 1].position - start[k]));
+        moved = std::max(moved, glm::length(sim.slots()[k + 1].body.position - start[k]));
     }
     CHECK(worst <= 1e-6);
     CHECK(sim.counters().hard_overlaps == 0);
     CHECK(sim.counters().tunnelled == 0);
     if (boss_block) {
       CHECK_FALSE(arrived);  // a higher class priority is never shoved
-      CHECK(glm::length(sim.slots()[0].position - goal) > 1.5);
+      CHECK(glm::length(sim.slots()[0].body.position - goal) > 1.5);
     } else {
       CHECK(arrived);
       // At the goal, or touching a block unit moved aside onto it (it then stops beside
       // it, as a unit sent to a taken spot does: detours.cpp): inside the block.
-      CHECK(glm::length(sim.slots()[0].position - goal) < 0.8);
+      CHECK(glm::length(sim.slots()[0].body.position - goal) < 0.8);
       CHECK(moved > 0.2);
     }
   }

@@ -66,21 +66,23 @@ class WalkingDetector {
     for (std::size_t i = 0; i < slots.size(); ++i) {
       const SimUnit& u = slots[i];
       Track& t = tracks[i];
-      const bool open = u.alive && !u.arrived && !u.order.points.empty() &&
-                        (u.order.kind == OrderKind::Move || u.order.kind == OrderKind::Waypoints ||
-                         u.order.kind == OrderKind::Patrol);
+      const bool open =
+          u.alive && !u.goal.arrived && !u.route.order.points.empty() &&
+          (u.route.order.kind == OrderKind::Move || u.route.order.kind == OrderKind::Waypoints ||
+           u.route.order.kind == OrderKind::Patrol);
       if (!open) {
         t.active = false;
         t.stuck = false;
         continue;
       }
-      const Vec2 target = u.order.points[std::min(u.order_point, u.order.points.size() - 1)];
-      const double direct = glm::length(target - u.position);
+      const Vec2 target =
+          u.route.order.points[std::min(u.route.order_point, u.route.order.points.size() - 1)];
+      const double direct = glm::length(target - u.body.position);
       double route = -1;
-      if (!u.path.empty() && u.waypoint < u.path.size()) {
-        route = glm::length(u.path[u.waypoint] - u.position);
-        for (std::size_t k = u.waypoint + 1; k < u.path.size(); ++k)
-          route += glm::length(u.path[k] - u.path[k - 1]);
+      if (!u.route.path.empty() && u.route.waypoint < u.route.path.size()) {
+        route = glm::length(u.route.path[u.route.waypoint] - u.body.position);
+        for (std::size_t k = u.route.waypoint + 1; k < u.route.path.size(); ++k)
+          route += glm::length(u.route.path[k] - u.route.path[k - 1]);
       }
       if (!t.active || !(t.id == u.id) || t.target != target) {
         t = Track{.id = u.id,
@@ -139,9 +141,9 @@ std::uint64_t compare_with_walk(const Scenario& scenario, StuckParams params, in
       paths.resize(slots.size());
       changed.assign(slots.size(), 0);
       for (std::size_t k = 0; k < slots.size(); ++k) {
-        if (slots[k].path == paths[k]) continue;
+        if (slots[k].route.path == paths[k]) continue;
         changed[k] = 1;
-        paths[k] = slots[k].path;
+        paths[k] = slots[k].route.path;
       }
       detector.observe(sim, changed);
     } else {
@@ -149,7 +151,8 @@ std::uint64_t compare_with_walk(const Scenario& scenario, StuckParams params, in
     }
     walking.observe(sim);
     for (const SimUnit& u : sim.slots()) {
-      if (u.alive && !u.arrived && u.waypoint < u.path.size()) walked += u.path.size() - 1 - u.waypoint;
+      if (u.alive && !u.goal.arrived && u.route.waypoint < u.route.path.size())
+        walked += u.route.path.size() - 1 - u.route.waypoint;
     }
     REQUIRE(detector.events().size() == walking.flags.size());
     for (std::size_t k = 0; k < walking.flags.size(); ++k) {
@@ -240,7 +243,7 @@ TEST_CASE("stuck: a unit whose way through a one-cell gap is held by a stronger 
   const bool names_guard = (e.yield != Yield::None && e.yield_to == 2) || e.rule != CooperationRule::None ||
                            (!e.contacts.empty() && e.contacts[0].other == 2);
   CHECK(names_guard);
-  CHECK(sim.slots()[1].position == Vec2{5.5, 3.5});  // the guard held the gap
+  CHECK(sim.slots()[1].body.position == Vec2{5.5, 3.5});  // the guard held the gap
 }
 
 TEST_CASE("stuck: a long detour round a wall is progress, though the goal gets farther as the crow flies") {
@@ -257,7 +260,7 @@ TEST_CASE("stuck: a long detour round a wall is progress, though the goal gets f
   Simulation sim(s);
   StuckDetector detector(stuck_params(s.sim));
   run(sim, detector, 60);
-  CHECK(sim.slots()[0].arrived);
+  CHECK(sim.slots()[0].goal.arrived);
   CHECK(detector.events().empty());
 }
 

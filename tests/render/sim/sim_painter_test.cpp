@@ -43,7 +43,7 @@ sim::SimUnit make_unit(std::uint32_t index, Vec2 position, std::size_t faction =
   u.id = {index, 1};
   u.alive = true;
   u.scenario_id = index + 1;
-  u.position = u.previous = position;
+  u.body.position = u.body.previous = position;
   u.faction = faction;
   u.movement_class = movement_class;
   return u;
@@ -83,9 +83,9 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}, 0), make_unit(1, {5, 5}, 1),
                                        make_unit(2, {8, 8}, 1), make_unit(3, {9, 9}, 0)};
-    units[2].alive = false;                    // a removed unit's slot
-    units[1].heading = 3.141592653589793 / 2;  // facing up the screen (-y)
-    units[1].speed = 3;
+    units[2].alive = false;                         // a removed unit's slot
+    units[1].body.heading = 3.141592653589793 / 2;  // facing up the screen (-y)
+    units[1].body.speed = 3;
     DrawList out;
     paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
 
@@ -134,7 +134,7 @@ TEST_SUITE("render") {
   TEST_CASE("sim painter: an elongated class is an ellipse along the heading, selected units get a ring") {
     const Scenario s = sim_painter_scenario();
     std::vector<sim::SimUnit> units = {make_unit(0, {10, 10}, 0, 1), make_unit(1, {4, 4})};
-    units[0].heading = 0;  // along +x
+    units[0].body.heading = 0;  // along +x
     const std::vector<sim::UnitId> selected = {units[0].id, sim::UnitId{7, 1}, sim::UnitId{1, 9}};
     DrawList out;
     paint_sim({&s, units, {}, nullptr, selected, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
@@ -232,11 +232,11 @@ TEST_SUITE("render") {
   TEST_CASE("sim painter: the remaining path from the unit on, its waypoint, its predicted positions") {
     const Scenario s = sim_painter_scenario();
     std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {5, 5})};
-    units[0].path = {{1, 2}, {4, 2}, {4, 8}, {9, 8}};
-    units[0].waypoint = 2;
-    units[0].predicted = {{{3, 2}, 0, 0.1}, {{4, 2}, 0, 0.2}, {{4, 3}, 1.5, 0.3}};
-    units[1].path = {{5, 5}, {6, 6}};
-    units[1].waypoint = 2;  // past its path's end: nothing left to draw
+    units[0].route.path = {{1, 2}, {4, 2}, {4, 8}, {9, 8}};
+    units[0].route.waypoint = 2;
+    units[0].route.predicted = {{{3, 2}, 0, 0.1}, {{4, 2}, 0, 0.2}, {{4, 3}, 1.5, 0.3}};
+    units[1].route.path = {{5, 5}, {6, 6}};
+    units[1].route.waypoint = 2;  // past its path's end: nothing left to draw
     DrawList out;
     paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
 
@@ -257,15 +257,15 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {5, 5}), make_unit(2, {8, 8}),
                                        make_unit(3, {12, 12})};
-    units[0].yield = sim::Yield::MoveAside;
-    units[0].yield_to = units[2].id;
-    units[0].aside = {2, 4};
-    units[0].get_to = {3, 3};
-    units[1].yield = sim::Yield::Return;
-    units[1].home = {6, 5};
-    units[2].yield = sim::Yield::SlowDown;
-    units[2].yield_to = units[0].id;
-    units[2].get_to = {9, 9};
+    units[0].coop.yield = sim::Yield::MoveAside;
+    units[0].coop.yield_to = units[2].id;
+    units[0].coop.aside = {2, 4};
+    units[0].coop.get_to = {3, 3};
+    units[1].coop.yield = sim::Yield::Return;
+    units[1].coop.home = {6, 5};
+    units[2].coop.yield = sim::Yield::SlowDown;
+    units[2].coop.yield_to = units[0].id;
+    units[2].coop.get_to = {9, 9};
     // units[3] yields nothing: nothing drawn for it.
     DrawList out;
     paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
@@ -292,11 +292,11 @@ TEST_SUITE("render") {
     // Braking clear of the way, and stepping aside before a passage: nobody asked, and
     // get_to is unset (the origin) or the unit's own spot.
     constexpr sim::UnitId kNobody{std::numeric_limits<std::uint32_t>::max(), 0};
-    units[0].yield = sim::Yield::Wait;
-    units[0].yield_to = kNobody;
-    units[1].yield = sim::Yield::MoveAside;
-    units[1].yield_to = kNobody;
-    units[1].aside = units[1].home = units[1].get_to = {5, 7};
+    units[0].coop.yield = sim::Yield::Wait;
+    units[0].coop.yield_to = kNobody;
+    units[1].coop.yield = sim::Yield::MoveAside;
+    units[1].coop.yield_to = kNobody;
+    units[1].coop.aside = units[1].coop.home = units[1].coop.get_to = {5, 7};
     DrawList out;
     paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
     for (const Primitive* p : out.find(Layer::SimTargets, PrimitiveKind::Line)) {
@@ -429,11 +429,11 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     std::vector<sim::SimUnit> units = {make_unit(0, {2, 2}), make_unit(1, {4, 2}), make_unit(2, {6, 2})};
     for (std::size_t i = 0; i < 2; ++i) {
-      units[i].formation = true;
-      units[i].formation_point = {10, 10};
-      units[i].order = Order{OrderKind::Move, {{10 + 1.5 * double(i), 10}}, PatrolMode::Loop};
+      units[i].goal.formation = true;
+      units[i].goal.formation_point = {10, 10};
+      units[i].route.order = Order{OrderKind::Move, {{10 + 1.5 * double(i), 10}}, PatrolMode::Loop};
     }
-    units[2].order = Order{OrderKind::Move, {{15, 15}}, PatrolMode::Loop};  // its own order: no slot
+    units[2].route.order = Order{OrderKind::Move, {{15, 15}}, PatrolMode::Loop};  // its own order: no slot
     DrawList out;
     paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
     const auto rings = out.find(Layer::SimFormation, PrimitiveKind::Circle);
