@@ -41,8 +41,10 @@
 // step 2 are each sent to the observer as a refinement, as is every portal step 2 tests
 // (with the visibility region it is tested against and the path found so far): the
 // debugger scrubs through the smoothing as it does through the search. Step 2 pulls only
-// within runs of one cost (weighted_pulled_path), so it never makes step 1 dearer, and the
-// cost reported is that of the returned polyline.
+// within runs of one cost (weighted_pulled_path), so it never makes step 1 dearer. The
+// cost reported is the returned polyline's in the world's model (polyline_cost), not the
+// corridor's: a leg along a leaf's side next to a cheaper cell outside the corridor (a
+// road beside it) costs the cheaper cell, as the world charges it.
 
 #include "planner/quadtree/quadtree_planner.hpp"
 
@@ -53,6 +55,7 @@
 #include <utility>
 
 #include "planner/quadtree/quadtree_dependency.hpp"
+#include "planner/world/path_cost.hpp"
 
 namespace pathscope {
 namespace {
@@ -328,7 +331,7 @@ void QuadtreePlanner::finish() {
 
   result_.points = pulled_.points;
   result_.length = polyline_length(result_.points);
-  result_.cost = corridor_cost(corridor_, pulled_);
+  result_.cost = polyline_cost(world_.grid(class_), result_.points);
   result_.stats.extra.push_back({"corridor", double(nodes.size())});
   result_.stats.extra.push_back({"length_centres", polyline_length(centres_.points)});
   result_.stats.extra.push_back({"length_step1", polyline_length(portal_.points)});

@@ -53,8 +53,6 @@ constexpr KnownDefect kKnownDefects[] = {
     {"visgraph", "legal",
      "it keeps its radius from obstacles' exact shapes and may cross or near cells an obstacle only partly "
      "covers"},
-    {"quadtree", "cost",
-     "reported cost 0.5 m above the referee's on some weighted worlds (e.g. slow-tier seed 1024)"},
     {"navmesh", "cost", "reported costs up to 2x the referee's on weighted worlds (a planner being added)"},
     {"navmesh", "legal", "a few paths through blocked cells (a planner being added)"},
     {"navmesh", "node_at", "node_at() finds no node at a node's own position (a planner being added)"},

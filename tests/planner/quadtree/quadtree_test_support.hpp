@@ -65,7 +65,8 @@ inline bool segment_enters_open_box(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
 /// A path's cost by the referee: each leg cut where it crosses the grid's lines, each
 /// piece's length times the multiplier of the tile it lies in, read from the scenario's
 /// tiles (class 0), not from any planner. A piece along a line between two tiles may
-/// count either's multiplier: `low` takes the smaller passable one, `high` the larger.
+/// count either's multiplier: `low` takes the smaller passable one (the world's model,
+/// as planner/referee), `high` the larger one of the way's terrain group.
 struct RefereeCost {
   double low = 0;
   double high = 0;
@@ -110,9 +111,11 @@ inline RefereeCost referee_cost(const Scenario& s, const std::vector<Vec2>& poin
       for (const TerrainType* k : sides) {
         const double mk = mult(k);
         if (mk == 0) continue;
+        // The world's model: a piece along a tile line costs the cheaper passable side,
+        // whatever its terrain group (legality keeps to the group of the way so far).
+        lo = std::min(lo, mk);
         if (group && k->group != *group) continue;
         if (!group) group = &k->group;
-        lo = std::min(lo, mk);
         hi = std::max(hi, mk);
       }
       if (hi == 0) {
