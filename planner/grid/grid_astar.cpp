@@ -73,6 +73,7 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
 template <bool kUniform>
 SearchStatus GridAStar::run(std::uint64_t max_expansions) {
   const CostGrid::View cells = grid_.view();
+  const std::uint8_t* const moves = moves_ ? moves_ : cells.moves;
   const auto& offsets = grid_.offsets();
   const NodeId goal = ends_[1];
   const glm::ivec2 goal_xy = ends_xy_[1];
@@ -106,7 +107,7 @@ SearchStatus GridAStar::run(std::uint64_t max_expansions) {
     if (observer_) emit(SearchEventKind::Expand, 0, u, parent_of(0, u), cur.g[0], heuristic(0, u));
     const double gu = cur.g[0];
     const double mu = kUniform ? 0.0 : cells.multiplier(u);
-    const std::uint8_t mask = cells.moves[u];
+    const std::uint8_t mask = moves[u];
     // The rows above and below are far away in memory: start both loads now, so that
     // their cache misses overlap instead of waiting one after the other.
     if (mask & 0xC8u) reached.prefetch(NodeId(std::int64_t(u) + offsets[3]));  // N, NW, NE

@@ -31,6 +31,12 @@ class GridAStar final : public GridSearchBase<1> {
   SearchStatus start(const PathQuery& query) override;
   SearchStatus step(std::uint64_t max_expansions) override;
 
+  /// Restricts the searches to these moves: one mask per cell of the class's grid (bit d:
+  /// direction d), each a subset of CostGrid::moves(); borrowed, must stay valid while
+  /// searches run. nullptr (the default): the grid's own moves. For planners that search
+  /// the grid under a rule of their own (the hybrid's legs keep a unit's clearance).
+  void set_moves(const std::uint8_t* moves) { moves_ = moves; }
+
  private:
   /// The search loop; kUniform: every passable cell has the same multiplier.
   template <bool kUniform>
@@ -38,6 +44,7 @@ class GridAStar final : public GridSearchBase<1> {
   void finish(SearchStatus status);
 
   GridAStarParams params_;
+  const std::uint8_t* moves_ = nullptr;  // set_moves(); nullptr: the grid's
   OpenList open_;
   /// The open-list key of an f (cells): f itself, or f rounded (grid_astar.cpp).
   double key(double f) const {

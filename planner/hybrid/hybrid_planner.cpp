@@ -14,7 +14,17 @@
 //     are joined. Each leg is optimal between its ends, so the whole costs at least A*'s
 //     optimum and at most what the route's corridor allows.
 //  4. Fallback: a leg (or the route) that finds no way is replaced by one A* from that
-//     leg's start to the goal, so the hybrid answers NoPath only when the grid does.
+//     leg's start to the goal, so the hybrid answers NoPath only when the grid does (the
+//     grid of the moves that keep the radius, below).
+//
+// Clearance (issue 32). The route keeps the unit's radius from obstacles; grid legs, as
+// every grid planner, would not, and a tracked vehicle's refined path came within 0.5 m
+// of walls its route kept 2.5 m from. With a radius > 0, legs (and the fallback) search
+// only the cells and moves that keep it from every blocked cell and the world's edge
+// (leg_clearance.hpp); corners snap to the nearest such cell's centre; a start or goal
+// nearer a blocked cell than the radius is Invalid (no path from it keeps the radius),
+// and the first and last legs go through the start's and goal's cell centres when the
+// straight leg would come too near.
 
 #include "planner/hybrid/hybrid_planner.hpp"
 
@@ -22,7 +32,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <utility>
 
 namespace pathscope {
 
@@ -51,16 +63,19 @@ Vec2 HybridPlanner::snap(Vec2 p) const {
   const CostGrid& grid = world_.grid(class_);
   const std::optional<std::uint32_t> at = grid.cell_at(p);
   if (!at) return p;
-  if (grid.passable(*at)) return p;
+  // Without a radius a passable cell keeps the corner itself; with one, corners become
+  // cell centres that keep it (its own cell's first).
+  const auto usable = [&](std::uint32_t i) { return clearance_ ? clearance_->clear(i) : grid.passable(i); };
+  if (!clearance_ && grid.passable(*at)) return p;
   const glm::ivec2 c = grid.cell(*at);
-  for (int d = 1; d <= params_.snap_cells; ++d) {
+  for (int d = clearance_ ? 0 : 1; d <= params_.snap_cells; ++d) {
     double best = std::numeric_limits<double>::infinity();
     std::uint32_t best_cell = 0;
     for (int y = c.y - d; y <= c.y + d; ++y) {
       for (int x = c.x - d; x <= c.x + d; ++x) {
         if (std::max(std::abs(x - c.x), std::abs(y - c.y)) != d || !grid.in_bounds(x, y)) continue;
         const std::uint32_t i = grid.index(x, y);
-        if (!grid.passable(i)) continue;
+        if (!usable(i)) continue;
         const Vec2 q = grid.center(i) - p;
         const double dist = q.x * q.x + q.y * q.y;
         if (dist < best || (dist == best && i < best_cell)) {
@@ -72,6 +87,48 @@ Vec2 HybridPlanner::snap(Vec2 p) const {
     if (best < std::numeric_limits<double>::infinity()) return grid.center(best_cell);
   }
   return p;  // none near: the leg fails and the fallback takes over
+}
+
+void HybridPlanner::update_clearance() {
+  const double radius = route_.radius();
+  if (!(radius > 0)) {
+    clearance_.reset();
+    legs_.set_moves(nullptr);
+    return;
+  }
+  if (!clearance_ || clearance_revision_ != world_.revision() || clearance_->radius() != radius) {
+    const WorldInfo& w = world_.scenario().world;
+    clearance_.emplace(world_.grid(class_), radius, Vec2{w.width, w.height});
+    clearance_revision_ = world_.revision();
+  }
+  legs_.set_moves(clearance_->moves());
+}
+
+std::string HybridPlanner::end_not_clear(const char* what, Vec2 p) const {
+  const CostGrid& grid = world_.grid(class_);
+  const std::optional<std::uint32_t> at = grid.cell_at(p);
+  // Off the grid or in a blocked cell: the grid's own message says so.
+  if (!clearance_ || !at || !grid.passable(*at)) return {};
+  if (clearance_->clear(*at) && clearance_->clear_segment(p, grid.center(*at))) return {};
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "the %s (%.6g, %.6g) lies within the unit's radius (%.6g m) of a blocked cell or the "
+                "world's edge: no path from it keeps the radius",
+                what, p.x, p.y, clearance_->radius());
+  return buf;
+}
+
+void HybridPlanner::keep_clearance_at_ends() {
+  if (!clearance_ || result_.points.size() < 2 || result_.nodes.empty()) return;
+  const CostGrid& grid = world_.grid(class_);
+  std::vector<Vec2>& pts = result_.points;
+  const Vec2 first = grid.center(result_.nodes.front());
+  if (!clearance_->clear_segment(pts[0], pts[1]) && first != pts[0] && first != pts[1])
+    pts.insert(pts.begin() + 1, first);
+  const Vec2 last = grid.center(result_.nodes.back());
+  const std::size_t n = pts.size();
+  if (!clearance_->clear_segment(pts[n - 2], pts[n - 1]) && last != pts[n - 2] && last != pts[n - 1])
+    pts.insert(pts.end() - 1, last);
 }
 
 SearchStatus HybridPlanner::start(const PathQuery& query) {
@@ -89,8 +146,13 @@ SearchStatus HybridPlanner::start(const PathQuery& query) {
   route_.set_observer(observer_ ? &route_relay_ : nullptr);
   legs_.set_observer(observer_ ? &leg_relay_ : nullptr);
   phase_ = Phase::Route;
-  const SearchStatus s = route_.start(query);
   result_.status = SearchStatus::Running;
+  update_clearance();
+  for (const auto& [what, p] : {std::pair{"start", query.start}, std::pair{"goal", query.goal}}) {
+    std::string why = end_not_clear(what, p);
+    if (!why.empty()) return finish(SearchStatus::Invalid, std::move(why));
+  }
+  const SearchStatus s = route_.start(query);
   if (s == SearchStatus::Invalid || s == SearchStatus::NoPath) {
     // The grid decides: one A* from start to goal (Invalid there if a cell is blocked).
     fallback_ = true;
@@ -195,9 +257,13 @@ std::unique_ptr<ResultDependency> HybridPlanner::result_dependency() const {
     const std::optional<std::uint32_t> at = grid.cell_at(route_points_[i]);
     if (!at) continue;
     const glm::ivec2 c = grid.cell(*at);
-    squares.push_back(CellRect{c.x, c.y, c.x + 1, c.y + 1}.expanded(params_.snap_cells));
+    // With a radius, snapping reads clearances, which read cells up to reach() farther.
+    const int reach = clearance_ ? clearance_->reach() : 0;
+    squares.push_back(CellRect{c.x, c.y, c.x + 1, c.y + 1}.expanded(params_.snap_cells + reach));
   }
-  return std::make_unique<HybridDependency>(route_dependency_, leg_dependencies_, std::move(squares));
+  return std::make_unique<HybridDependency>(route_dependency_, leg_dependencies_, std::move(squares),
+                                            clearance_ ? clearance_->reach() : 0,
+                                            CellRect{0, 0, grid.width(), grid.height()});
 }
 
 SearchStatus HybridPlanner::finish(SearchStatus status, std::string message) {
@@ -219,6 +285,7 @@ SearchStatus HybridPlanner::finish(SearchStatus status, std::string message) {
     result_.cost = result_.length = 0;
     return status;
   }
+  keep_clearance_at_ends();
   result_.length = polyline_length(result_.points);
   if (observer_) {
     observer_->on_refine("hybrid path", result_.points);

@@ -8,11 +8,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "planner/core/search.hpp"
 #include "planner/grid/grid_astar.hpp"
+#include "planner/hybrid/leg_clearance.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -23,8 +25,8 @@ struct HybridParams {
   /// The broad route's planner (radius, max_error, roads, weighted regions...).
   VisGraphParams route;
   /// Cells searched around a route corner whose own cell is blocked (the inflated corner
-  /// lies in a cell the coverage rule blocks): the nearest passable cell within this many
-  /// cells (Chebyshev) stands for it.
+  /// lies in a cell the coverage rule blocks) or, with a radius, too near a blocked cell:
+  /// the nearest usable cell within this many cells (Chebyshev) stands for it.
   int snap_cells = 3;
 };
 
@@ -37,6 +39,9 @@ struct HybridParams {
 /// grid's: metres of terrain-weighted travel, comparable with A*'s (never below it).
 /// When a leg finds no way (a corner snapped into a pocket the grid does not join), one
 /// A* from that leg's start to the goal finishes the path ("fallback" in the stats).
+/// With a radius (the route's, > 0) every leg, the fallback included, keeps it: legs
+/// search only the cells and moves that stay the radius from blocked cells and the
+/// world's edge (LegClearance), and a start or goal nearer than that is Invalid.
 class HybridPlanner final : public Planner {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
@@ -100,6 +105,13 @@ class HybridPlanner final : public Planner {
   enum class Phase : std::uint8_t { Idle, Route, Legs, Done };
 
   Vec2 snap(Vec2 p) const;
+  // The radius-keeping moves for the current world, built again when it changed.
+  void update_clearance();
+  // Empty when `p` (the start or the goal) keeps the radius, else why not.
+  std::string end_not_clear(const char* what, Vec2 p) const;
+  // With a radius: the path's first and last legs go through their cells' centres when
+  // the straight leg from the start (to the goal) would come nearer a blocked cell.
+  void keep_clearance_at_ends();
   SearchStatus start_leg(Vec2 from, Vec2 to);
   SearchStatus finish(SearchStatus status, std::string message = {});
   void leg_found();
@@ -110,6 +122,8 @@ class HybridPlanner final : public Planner {
   std::string name_;
   VisGraphPlanner route_;
   GridAStar legs_;
+  std::optional<LegClearance> clearance_;  // with a radius > 0: the legs' moves
+  std::uint64_t clearance_revision_ = 0;   // the world's revision clearance_ was built for
   RouteRelay route_relay_{*this};
   LegRelay leg_relay_{*this};
   SearchObserver* observer_ = nullptr;

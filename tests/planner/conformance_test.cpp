@@ -48,8 +48,6 @@ struct KnownDefect {
   const char* why;
 };
 constexpr KnownDefect kKnownDefects[] = {
-    {"hybrid", "legal",
-     "its grid legs ignore the class's radius (issue 32): they come nearer walls than the route"},
     {"visgraph", "legal",
      "it keeps its radius from obstacles' exact shapes and may cross or near cells an obstacle only partly "
      "covers"},
