@@ -2,6 +2,8 @@
 
 #include "planner/sim/recording_codec.hpp"
 
+#include "planner/sim/sim_fields.hpp"
+
 #include <cmath>
 #include <unordered_map>
 
@@ -64,34 +66,10 @@ Vec2 predicted_position(const SimUnit& was, std::size_t i, std::span<const Vec2>
   return i < before.size() ? was.body.position + (was.body.position - before[i]) : was.body.position;
 }
 
-bool finite_point(Vec2 p) { return std::isfinite(p.x) && std::isfinite(p.y); }
-
 }  // namespace
 
 // Sets the fields of `p` a frame keeps, but its path, to `u`'s.
-void project_but_path(const SimUnit& u, SimUnit& p) {
-  p.id = u.id;
-  p.alive = u.alive;
-  p.scenario_id = u.scenario_id;
-  p.movement_class = u.movement_class;
-  p.faction = u.faction;
-  p.body.position = u.body.position;
-  p.body.heading = u.body.heading;
-  p.body.speed = u.body.speed;
-  p.route.state = u.route.state;
-  p.coop.yield = u.coop.yield;
-  p.coop.yield_to = u.coop.yield_to;
-  p.route.order_point = u.route.order_point;
-  p.route.waypoint = u.route.waypoint;
-  p.goal.arrived = u.goal.arrived;
-  p.goal.taken = u.goal.taken;
-  p.goal.arrived_time = u.goal.arrived_time;
-  p.waits.bridge = u.waits.bridge;
-  p.waits.passage = u.waits.passage;
-  p.coop.aside = u.coop.aside;
-  p.coop.home = u.coop.home;
-  p.coop.get_to = u.coop.get_to;
-}
+void project_but_path(const SimUnit& u, SimUnit& p) { fields::copy_framed(u, p); }
 
 bool same_vec(Vec2 a, Vec2 b) { return same_doubles(a.x, b.x) && same_doubles(a.y, b.y); }
 bool same_path(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
@@ -339,17 +317,8 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
 // finite), named as "units[3].position"; "" when there is none.
 std::string frame_value_error(const std::vector<SimUnit>& units) {
   for (std::size_t i = 0; i < units.size(); ++i) {
-    const SimUnit& u = units[i];
-    const auto at = [&](const std::string& field) { return "units[" + std::to_string(i) + "]." + field; };
-    if (!finite_point(u.body.position)) return at("position");
-    if (!std::isfinite(u.body.heading)) return at("heading");
-    if (!std::isfinite(u.body.speed)) return at("speed");
-    for (std::size_t k = 0; k < u.route.path.size(); ++k) {
-      if (!finite_point(u.route.path[k])) return at("path[" + std::to_string(k) + "]");
-    }
-    if (!finite_point(u.coop.aside)) return at("aside");
-    if (!finite_point(u.coop.home)) return at("home");
-    if (!finite_point(u.coop.get_to)) return at("get_to");
+    if (const std::string field = fields::first_not_finite(units[i]); !field.empty())
+      return "units[" + std::to_string(i) + "]." + field;
   }
   return {};
 }

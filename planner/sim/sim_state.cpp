@@ -7,25 +7,29 @@
 // path requests in order, the remembered resolutions, the last step's collisions, the
 // density map and the cost made from it, the counters, who holds which bridge, the
 // passages' turns, and the next group order's platoon. What is made again from the scenario (the world, the
-// motions, the passage maps' cells) is not. Each unit is one flat list of numbers (a tape: fixed fields, then
-// each variable-length list after its length), so a thousand units stay a thousand lines; doubles are written
-// shortest-exact, so they read back bit for bit.
+// motions, the passage maps' cells) is not. Each unit is an object of named fields, one object per part,
+// walked from the field list (sim_fields.hpp); version 1's units, flat lists of numbers (tapes), are still
+// read. The other lists are tapes (fixed fields, then each variable-length list after its length). Doubles
+// are written shortest-exact, so they read back bit for bit.
 //
 // Reading is one pass that checks everything before it takes anything: each number as it
 // is read (finite, within its bounds, an index in range), then what the parts name of one
 // another (orders and their states, units and slots, passages and their maps, bridges).
-// A refusal names the JSON path and the field (`sim_state.units[3][9]: heading: ...`).
+// A refusal names the JSON path of the value (`sim_state.units[3].body.heading: ...`), and
+// inside a tape the item and its field (`sim_state.memory[2][4]: until: ...`).
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "planner/sim/sim_fields.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/simulation_impl.hpp"
 #include "planner/world/planning_world.hpp"
@@ -36,7 +40,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr int kStateVersion = 1;
+// 2: units as named fields (sim_fields.hpp); 1: units as tapes, still read.
+constexpr int kStateVersion = 2;
 
 // A failure to read the state, naming where.
 struct StateError {
@@ -265,71 +270,6 @@ bool flag_field(const Json& obj, const char* key, const std::string& where) {
   throw StateError{where + "." + key, "expected 0/1 or a boolean, found " + shown(v)};
 }
 
-void write_unit(Tape& t, const SimUnit& u, const UnitPrivate& x) {
-  t.u(u.id.index);
-  t.u(u.id.generation);
-  t.b(u.alive);
-  t.u(u.scenario_id);
-  t.u(u.movement_class);
-  t.u(u.faction);
-  t.vec(u.body.position);
-  t.vec(u.body.previous);
-  t.num(u.body.heading);
-  t.num(u.body.speed);
-  t.u(static_cast<std::uint64_t>(u.route.state));
-  t.u(static_cast<std::uint64_t>(u.route.order.kind));
-  t.u(static_cast<std::uint64_t>(u.route.order.patrol));
-  t.points(u.route.order.points);
-  t.u(u.route.order_point);
-  t.i(u.route.patrol_step);
-  t.points(u.route.path);
-  t.u(u.route.waypoint);
-  t.u(u.route.predicted.size());
-  for (const PredictedPoint& p : u.route.predicted) {
-    t.vec(p.position);
-    t.num(p.heading);
-    t.num(p.speed);
-    t.num(p.time);
-    t.u(p.waypoint);
-  }
-  t.b(u.goal.arrived);
-  t.num(u.goal.arrived_time);
-  t.u(static_cast<std::uint64_t>(u.coop.yield));
-  t.u(u.coop.yield_to.index);
-  t.u(u.coop.yield_to.generation);
-  t.num(u.coop.speed_factor);
-  t.vec(u.coop.aside);
-  t.vec(u.coop.home);
-  t.vec(u.coop.get_to);
-  t.num(u.coop.until);
-  t.b(u.waits.bridge);
-  t.b(u.waits.passage);
-  t.i(u.coop.lent_priority);
-  t.u(u.coop.lent_index);
-  t.b(u.coop.lent);
-  t.num(u.route.progress_time);
-  t.num(u.route.best_distance);
-  // What only the simulation reads.
-  t.u(x.move_key);
-  t.b(x.path_pending);
-  t.u(x.order_serial);
-  t.vec(x.next.position);
-  t.num(x.next.heading);
-  t.num(x.next.speed);
-  t.b(x.next_from_prediction);
-  t.points(x.yield_path);
-  t.b(x.tunnelled);
-  t.num(x.last_repath);
-  t.u(x.platoon);
-  t.i(x.last_bridge);
-  t.num(x.bridge_time);
-  t.i(x.last_passage);
-  t.vec(x.passage_flow);
-  t.num(x.passage_time);
-  // Last and only when set, so states saved before formation goals read the same.
-  if (u.goal.formation) t.vec(u.goal.formation_point);
-}
-
 // An order kind's name in scenario files.
 const char* kind_name(OrderKind kind) {
   constexpr const char* kNames[] = {"none", "move", "waypoints", "patrol", "stop"};
@@ -439,6 +379,211 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, const StateBounds& s) {
   // reader checks it; a path can be replaced by a shorter one while the index stays.)
 }
 
+// What a unit's fields say of one another and of the scenario (both versions): its class
+// and faction exist, its order has the points its kind takes, its state has a point to go
+// to, its order point is one of them.
+void check_unit(const SimUnit& u, const StateBounds& s, const std::string& where) {
+  auto fail = [&](const std::string& message) { throw StateError{where, message}; };
+  if (u.movement_class >= s.classes)
+    fail("movement class " + std::to_string(u.movement_class) + " is not in the scenario");
+  if (u.faction >= std::max<std::size_t>(s.factions, 1))
+    fail("faction " + std::to_string(u.faction) + " is not in the scenario");
+  if (u.route.order_point >= std::max<std::size_t>(u.route.order.points.size(), 1))
+    fail("order point index " + std::to_string(u.route.order_point) + " past the order's points");
+  if (u.route.patrol_step != 1 && u.route.patrol_step != -1)
+    fail("patrol step " + std::to_string(u.route.patrol_step) + ": expected 1 or -1");
+  const auto [min_points, max_points] = order_points(u.route.order.kind);
+  if (u.route.order.points.size() < min_points || u.route.order.points.size() > max_points) {
+    fail("a " + std::string(kind_name(u.route.order.kind)) + " order with " +
+         std::to_string(u.route.order.points.size()) + " points");
+  }
+  const bool needs_point = u.route.state == MoveState::WaitingForPath || u.route.state == MoveState::Moving ||
+                           u.route.state == MoveState::IncrementWaypoint;
+  if (needs_point && u.route.order.points.empty())
+    fail(std::string("state ") + to_string(u.route.state) + " with no order point to go to");
+}
+
+// ---- Units as named fields (version 2): each value's JSON, and back, by its type.
+
+Json value_json(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+Json value_json(bool v) { return v; }
+template <class T>
+requires std::is_integral_v<T> Json value_json(T v) { return v; }
+template <class E>
+requires std::is_enum_v<E> Json value_json(E v) { return static_cast<std::uint64_t>(v); }
+Json value_json(Vec2 p) { return Json::array({value_json(p.x), value_json(p.y)}); }
+Json value_json(UnitId id) { return Json::array({id.index, id.generation}); }
+Json value_json(const std::vector<Vec2>& ps) {
+  Json out = Json::array();
+  for (const Vec2 p : ps) out.push_back(value_json(p));
+  return out;
+}
+Json value_json(const Order& o) {
+  return Json{
+      {"kind", value_json(o.kind)}, {"patrol", value_json(o.patrol)}, {"points", value_json(o.points)}};
+}
+Json value_json(const MotionState& m) {
+  return Json{{"position", value_json(m.position)},
+              {"heading", value_json(m.heading)},
+              {"speed", value_json(m.speed)}};
+}
+Json value_json(const std::vector<PredictedPoint>& ps) {
+  Json out = Json::array();
+  for (const PredictedPoint& p : ps) {
+    out.push_back(Json{{"position", value_json(p.position)},
+                       {"heading", value_json(p.heading)},
+                       {"speed", value_json(p.speed)},
+                       {"time", value_json(p.time)},
+                       {"waypoint", p.waypoint}});
+  }
+  return out;
+}
+
+// The last value of each enumeration a state holds.
+constexpr MoveState last_of(MoveState) { return MoveState::Failed; }
+constexpr Yield last_of(Yield) { return Yield::Detour; }
+constexpr OrderKind last_of(OrderKind) { return OrderKind::Stop; }
+constexpr PatrolMode last_of(PatrolMode) { return PatrolMode::BackForth; }
+
+// Reads values as value_json writes them, each checked against its bound; a refusal names
+// the value's JSON path (`sim_state.units[3].body.position[1]`).
+struct ValueReader {
+  const StateBounds& s;
+
+  [[noreturn]] static void fail(const std::string& where, const std::string& message) {
+    throw StateError{where, message};
+  }
+  static const Json& member(const Json& obj, const char* key, const std::string& where) {
+    if (!obj.is_object()) fail(where, "expected an object, found " + shown(obj));
+    return field(obj, key, where);
+  }
+
+  void read(const Json& v, double& out, fields::Bound b, const std::string& where) const {
+    if (v.is_number()) {
+      out = v.get<double>();
+    } else if (v.is_string() && (v == "nan" || v == "inf" || v == "-inf")) {
+      fail(where, "expected a finite number, found " + v.get<std::string>());
+    } else {
+      fail(where, "expected a number, found " + shown(v));
+    }
+    if (!std::isfinite(out)) fail(where, "expected a finite number, found " + shown(out));
+    double lo = -kHuge, hi = kHuge;
+    if (b == fields::Bound::Speed) lo = 0, hi = kMaxStateSpeed;
+    if (b == fields::Bound::Share) lo = 0, hi = 1;
+    if (b == fields::Bound::NotNegative) lo = 0;
+    if (out < lo || out > hi)
+      fail(where, "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(out));
+  }
+  void read(const Json& v, bool& out, fields::Bound, const std::string& where) const {
+    if (v.is_boolean()) {
+      out = v.get<bool>();
+    } else if (v.is_number_integer() && (v == 0 || v == 1)) {
+      out = v == 1;
+    } else {
+      fail(where, "expected true or false, found " + shown(v));
+    }
+  }
+  template <class T>
+  requires std::is_integral_v<T>
+  void read(const Json& v, T& out, fields::Bound b, const std::string& where) const {
+    using L = std::numeric_limits<T>;
+    const bool fits =
+        v.is_number_integer() && (v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(L::max())
+                                                         : v.get<std::int64_t>() >= std::int64_t(L::min()));
+    if (!fits) {
+      fail(where, "expected a whole number in [" + std::to_string(L::min()) + ", " +
+                      std::to_string(L::max()) + "], found " + shown(v));
+    }
+    out = v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                 : static_cast<T>(v.get<std::int64_t>());
+    if (b == fields::Bound::Step && out != T(1) && !(std::is_signed_v<T> && out == T(-1)))
+      fail(where, "expected 1 or -1, found " + shown(v));
+  }
+  template <class E>
+  requires std::is_enum_v<E>
+  void read(const Json& v, E& out, fields::Bound, const std::string& where) const {
+    const auto last = static_cast<std::uint64_t>(last_of(E{}));
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > last)
+      fail(where, "expected a whole number in [0, " + std::to_string(last) + "], found " + shown(v));
+    out = static_cast<E>(v.get<std::uint64_t>());
+  }
+  void read(const Json& v, Vec2& out, fields::Bound b, const std::string& where) const {
+    if (!v.is_array() || v.size() != 2) fail(where, "expected [x, y], found " + shown(v));
+    read(v[0], out.x, fields::Bound::Any, where + "[0]");
+    read(v[1], out.y, fields::Bound::Any, where + "[1]");
+    Box box = s.near;
+    if (b == fields::Bound::World) box = s.world;
+    if (b == fields::Bound::Flow) box = Box{{-kMaxFlow, -kMaxFlow}, {kMaxFlow, kMaxFlow}};
+    if (!box.contains(out))
+      fail(where, "(" + shown(out.x) + ", " + shown(out.y) + ") is outside " + box.text());
+  }
+  void read(const Json& v, UnitId& out, fields::Bound, const std::string& where) const {
+    if (!v.is_array() || v.size() != 2) fail(where, "expected [index, generation], found " + shown(v));
+    read(v[0], out.index, fields::Bound::Any, where + "[0]");
+    read(v[1], out.generation, fields::Bound::Any, where + "[1]");
+  }
+  void read(const Json& v, std::vector<Vec2>& out, fields::Bound b, const std::string& where) const {
+    if (!v.is_array()) fail(where, "expected a list of points, found " + shown(v));
+    out.resize(v.size());
+    for (std::size_t k = 0; k < v.size(); ++k) read(v[k], out[k], b, where + "[" + std::to_string(k) + "]");
+  }
+  void read(const Json& v, Order& out, fields::Bound b, const std::string& where) const {
+    read(member(v, "kind", where), out.kind, b, where + ".kind");
+    read(member(v, "patrol", where), out.patrol, b, where + ".patrol");
+    read(member(v, "points", where), out.points, b, where + ".points");
+  }
+  void read(const Json& v, MotionState& out, fields::Bound b, const std::string& where) const {
+    read(member(v, "position", where), out.position, b, where + ".position");
+    read(member(v, "heading", where), out.heading, fields::Bound::Any, where + ".heading");
+    read(member(v, "speed", where), out.speed, fields::Bound::Speed, where + ".speed");
+  }
+  void read(const Json& v, std::vector<PredictedPoint>& out, fields::Bound b,
+            const std::string& where) const {
+    if (!v.is_array()) fail(where, "expected a list, found " + shown(v));
+    if (v.size() > kMaxPredicted) fail(where, "more than " + std::to_string(kMaxPredicted) + " points");
+    out.resize(v.size());
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const std::string at = where + "[" + std::to_string(k) + "]";
+      read(member(v[k], "position", at), out[k].position, b, at + ".position");
+      read(member(v[k], "heading", at), out[k].heading, fields::Bound::Any, at + ".heading");
+      read(member(v[k], "speed", at), out[k].speed, fields::Bound::Speed, at + ".speed");
+      read(member(v[k], "time", at), out[k].time, fields::Bound::Any, at + ".time");
+      read(member(v[k], "waypoint", at), out[k].waypoint, fields::Bound::Any, at + ".waypoint");
+    }
+  }
+};
+
+// A unit as named fields: its own, then one object per part, then "sim" (what only the
+// simulation reads).
+Json unit_json(const SimUnit& u, const UnitPrivate& x) {
+  Json out = Json::object();
+  fields::each_unit_field([&](const char* part, auto part_of, const auto& f) {
+    Json& into = *part ? out[part] : out;
+    into[f.name] = value_json(part_of(u).*f.member);
+  });
+  Json& sim = out["sim"];
+  fields::each(fields::kPrivate, [&](const auto& f) { sim[f.name] = value_json(x.*f.member); });
+  return out;
+}
+
+void read_unit_json(const Json& v, SimUnit& u, UnitPrivate& x, const StateBounds& s,
+                    const std::string& where) {
+  const ValueReader r{s};
+  if (!v.is_object()) throw StateError{where, "expected an object, found " + shown(v)};
+  fields::each_unit_field([&](const char* part, auto part_of, const auto& f) {
+    const std::string at = *part ? where + "." + part : where;
+    const Json& obj = *part ? ValueReader::member(v, part, where) : v;
+    r.read(ValueReader::member(obj, f.name, at), part_of(u).*f.member, f.bound, at + "." + f.name);
+  });
+  const Json& sim = ValueReader::member(v, "sim", where);
+  fields::each(fields::kPrivate, [&](const auto& f) {
+    r.read(ValueReader::member(sim, f.name, where + ".sim"), x.*f.member, f.bound, where + ".sim." + f.name);
+  });
+}
+
 // The slot `id` names exists in a state of `slots` slots.
 bool names_slot(UnitId id, std::size_t slots) { return id.index < slots; }
 
@@ -449,11 +594,7 @@ std::string Simulation::state_json() const {
   state["version"] = kStateVersion;
   state["steps"] = counters_.steps;
   Json units = Json::array();
-  for (std::size_t k = 0; k < units_.size(); ++k) {
-    Tape t;
-    write_unit(t, units_[k], impl_->extra[k]);
-    units.push_back(t.take());
-  }
+  for (std::size_t k = 0; k < units_.size(); ++k) units.push_back(unit_json(units_[k], impl_->extra[k]));
   state["units"] = std::move(units);
   // Arrivals (arrival.cpp), per unit with any of them: beside a taken goal, since when it
   // has stood still off its goal, walking back, and its wait before the next walk back;
@@ -594,10 +735,11 @@ Status Simulation::restore_state(std::string_view text) {
   try {
     if (!state.is_object()) throw StateError{"sim_state", "expected an object, found " + shown(state)};
     const Json& version = field(state, "version", "sim_state");
-    if (!version.is_number_integer() || version != kStateVersion) {
+    if (!version.is_number_integer() || (version != kStateVersion && version != 1)) {
       throw StateError{"sim_state.version",
-                       "expected " + std::to_string(kStateVersion) + ", found " + shown(version)};
+                       "expected 1 or " + std::to_string(kStateVersion) + ", found " + shown(version)};
     }
+    const bool tapes = version == 1;
     const StateBounds bounds(scenario());
     const std::size_t classes = bounds.classes;
     if (classes == 0) throw StateError{"sim_state", "the scenario has no movement classes"};
@@ -608,10 +750,18 @@ Status Simulation::restore_state(std::string_view text) {
     std::vector<SimUnit> slots(units.size());
     std::vector<UnitPrivate> extra(units.size());
     for (std::size_t k = 0; k < units.size(); ++k) {
-      Reader r(units[k], "sim_state.units[" + std::to_string(k) + "]");
-      read_unit(r, slots[k], extra[k], bounds);
-      if (slots[k].id.index != k)
-        r.fail("slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k));
+      const std::string where = "sim_state.units[" + std::to_string(k) + "]";
+      if (tapes) {
+        Reader r(units[k], where);
+        read_unit(r, slots[k], extra[k], bounds);
+      } else {
+        read_unit_json(units[k], slots[k], extra[k], bounds, where);
+      }
+      check_unit(slots[k], bounds, where);
+      if (slots[k].id.index != k) {
+        throw StateError{
+            where, "slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k)};
+      }
     }
     // What units name of one another and of the world.
     for (std::size_t k = 0; k < slots.size(); ++k) {

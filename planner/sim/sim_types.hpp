@@ -27,7 +27,7 @@ enum class MoveState : std::uint8_t {
   WaitingForPath,     ///< A path to the current order point is requested.
   Moving,             ///< Following its path towards its current waypoint.
   IncrementWaypoint,  ///< Passed a waypoint; takes the next at its next update.
-  ReachedGoal,        ///< Its order is done: at its goal, or off it (SimUnit::Goal::arrived, goal_taken).
+  ReachedGoal,        ///< Its order is done: at its goal, or off it (SimUnit::Goal::arrived, taken).
   Failed,             ///< No path to the order point: stands.
 };
 

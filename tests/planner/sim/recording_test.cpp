@@ -10,6 +10,7 @@
 
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/sim_cases.hpp"
+#include "planner/sim/sim_fields.hpp"
 #include "planner/sim/simulation.hpp"
 #include "tests/test_maps.hpp"
 
@@ -72,6 +73,8 @@ void check_units(const std::vector<SimUnit>& frame, const std::vector<SimUnit>& 
     CHECK(a.waits.bridge == b.waits.bridge);
     CHECK(a.coop.aside == b.coop.aside);
     CHECK(a.coop.get_to == b.coop.get_to);
+    // Every field the field list says a frame keeps (sim_fields.hpp), bit for bit.
+    CHECK(fields::first_difference(a, b, fields::kFramed) == "");
   }
 }
 

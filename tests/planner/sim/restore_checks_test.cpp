@@ -18,33 +18,19 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Where fields sit in a unit's tape (sim_state.cpp, write_unit; docs/formats-sim.md).
-struct TapeAt {
-  std::size_t position = 6;
-  std::size_t state = 12;
-  std::size_t order_kind = 13;
-  std::size_t order_points = 15;
-  std::size_t order_point = 0;
-  std::size_t path = 0;
-  std::size_t last_passage = 0;
-};
-
-TapeAt tape_at(const Json& u) {
-  TapeAt f;
-  std::size_t at = f.order_points;
-  at += 1 + 2 * u[at].get<std::size_t>();
-  f.order_point = at;
-  at += 2;  // order point, patrol step
-  f.path = at;
-  at += 1 + 2 * u[at].get<std::size_t>();
-  at += 1;                                 // waypoint
-  at += 1 + 6 * u[at].get<std::size_t>();  // predicted: x y, heading, speed, time, waypoint
-  at += 2;                                 // arrived, arrived time
-  at += 26;                                // yield ... the chosen move, from prediction
-  at += 1 + 2 * u[at].get<std::size_t>();  // yield path
-  at += 5;                                 // tunnelled, last re-path, platoon, last bridge, bridge time
-  f.last_passage = at;
-  return f;
+// The JSON path a refusal names for a JSON pointer into the state ("/units/1/body/position/0"
+// is "sim_state.units[1].body.position[0]").
+std::string path_of(const std::string& pointer) {
+  std::string out = "sim_state";
+  std::size_t at = 1;
+  while (at <= pointer.size()) {
+    const std::size_t end = std::min(pointer.find('/', at), pointer.size());
+    const std::string part = pointer.substr(at, end - at);
+    const bool index = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+    out += index ? "[" + part + "]" : "." + part;
+    at = end + 1;
+  }
+  return out;
 }
 
 // A simulation to restore into, and a state of the same scenario saved after `steps`.
@@ -78,30 +64,22 @@ TEST_CASE("restore checks: a move or patrol order with no points, on its way, is
   for (const int kind : {1, 3}) {  // move, patrol
     CAPTURE(kind);
     Json bad = fx.good;
-    Json& u = bad["units"][1];
-    const TapeAt f = tape_at(u);
-    const std::size_t n = u[f.order_points].get<std::size_t>();
-    u.erase(u.begin() + static_cast<std::ptrdiff_t>(f.order_points) + 1,
-            u.begin() + static_cast<std::ptrdiff_t>(f.order_points + 1 + 2 * n));
-    u[f.order_points] = 0;
-    u[f.order_kind] = kind;
-    u[f.order_point - 2 * n] = 0;
-    u[f.state] = 3;  // increment_waypoint: the next step reads order.points[order_point]
+    Json& route = bad["units"][1]["route"];
+    route["order"]["points"] = Json::array();
+    route["order"]["kind"] = kind;
+    route["order_point"] = 0;
+    route["state"] = 3;  // increment_waypoint: the next step reads order.points[order_point]
     const Error e = fx.refusal(bad);
     CHECK(e.where == "sim_state.units[1]");
     CHECK_MESSAGE(has(e.message, "with 0 points"), e.message);
   }
   // A stop order (no points) on its way to an order point.
   Json bad = fx.good;
-  Json& u = bad["units"][2];
-  const TapeAt f = tape_at(u);
-  const std::size_t n = u[f.order_points].get<std::size_t>();
-  u.erase(u.begin() + static_cast<std::ptrdiff_t>(f.order_points) + 1,
-          u.begin() + static_cast<std::ptrdiff_t>(f.order_points + 1 + 2 * n));
-  u[f.order_points] = 0;
-  u[f.order_kind] = 4;  // stop
-  u[f.order_point - 2 * n] = 0;
-  u[f.state] = 2;  // moving
+  Json& route = bad["units"][2]["route"];
+  route["order"]["points"] = Json::array();
+  route["order"]["kind"] = 4;  // stop
+  route["order_point"] = 0;
+  route["state"] = 2;  // moving
   const Error e = fx.refusal(bad);
   CHECK(e.where == "sim_state.units[2]");
   CHECK_MESSAGE(has(e.message, "no order point"), e.message);
@@ -112,8 +90,7 @@ TEST_CASE("restore checks: a last passage without passage maps is refused") {
   Fixture fx(crossing_case(3), 0);
   REQUIRE(fx.good["passage_maps"] == false);
   Json bad = fx.good;
-  Json& u = bad["units"][0];
-  u[tape_at(u).last_passage] = 5;
+  bad["units"][0]["sim"]["last_passage"] = 5;
   const Error e = fx.refusal(bad);
   CHECK(e.where == "sim_state.units[0]");
   CHECK_MESSAGE(has(e.message, "last passage 5"), e.message);
@@ -141,34 +118,31 @@ TEST_CASE("restore checks: a density cost beyond what sim.density_cost makes is 
 
 TEST_CASE("restore checks: NaN, infinite or huge positions, path points and order points are refused") {
   Fixture fx(crossing_case(3));
-  const TapeAt f = tape_at(fx.good["units"][1]);
-  REQUIRE(fx.good["units"][1][f.path].get<std::size_t>() > 0);
+  REQUIRE(fx.good["units"][1]["route"]["path"].size() > 0);
+  REQUIRE(fx.good["units"][1]["route"]["order"]["points"].size() > 0);
   struct Case {
-    std::size_t at;
+    const char* pointer;
     Json value;
-    const char* field;
+    const char* where;  // after "sim_state.units[1]."
     const char* what;
   };
   const Case cases[] = {
-      {f.position, "nan", "position", "expected a finite number, found nan"},
-      {f.position + 1, "-inf", "position", "expected a finite number, found -inf"},
-      {f.position + 2, 1e308, "previous position", "is outside"},
-      {f.path + 1, "inf", "path", "expected a finite number, found inf"},
-      {f.path + 2, 1e300, "path", "is outside"},
-      {f.order_points + 1, "nan", "order points", "expected a finite number"},
-      {f.order_points + 2, -1e300, "order points", "is outside"},
-      {10, "nan", "heading", "expected a finite number"},
-      {11, 1e300, "speed", "expected a number in [0, "},
+      {"/units/1/body/position/0", "nan", "body.position[0]", "expected a finite number, found nan"},
+      {"/units/1/body/position/1", "-inf", "body.position[1]", "expected a finite number, found -inf"},
+      {"/units/1/body/previous/1", 1e308, "body.previous", "is outside"},
+      {"/units/1/route/path/0/1", "inf", "route.path[0][1]", "expected a finite number, found inf"},
+      {"/units/1/route/path/0/0", 1e300, "route.path[0]", "is outside"},
+      {"/units/1/route/order/points/0/1", "nan", "route.order.points[0][1]", "expected a finite number"},
+      {"/units/1/route/order/points/0/0", -1e300, "route.order.points[0]", "is outside"},
+      {"/units/1/body/heading", "nan", "body.heading", "expected a finite number"},
+      {"/units/1/body/speed", 1e300, "body.speed", "expected a number in [0, "},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.at);
-    CAPTURE(c.field);
+    CAPTURE(c.pointer);
     Json bad = fx.good;
-    bad["units"][1][c.at] = c.value;
+    bad[Json::json_pointer(c.pointer)] = c.value;
     const Error e = fx.refusal(bad);
-    // A point is refused at its y, when both are read.
-    CHECK_MESSAGE(has(e.where, "sim_state.units[1]["), e.where);
-    CHECK_MESSAGE(has(e.message, std::string(c.field) + ": "), e.message);
+    CHECK(e.where == std::string("sim_state.units[1].") + c.where);
     CHECK_MESSAGE(has(e.message, c.what), e.message);
   }
 }
@@ -176,11 +150,10 @@ TEST_CASE("restore checks: NaN, infinite or huge positions, path points and orde
 TEST_CASE("restore checks: a unit outside the world is refused") {
   Fixture fx(crossing_case(3));
   Json bad = fx.good;
-  bad["units"][1][6] = 1e6;
-  bad["units"][1][7] = 1e6;
+  bad["units"][1]["body"]["position"] = Json::array({1e6, 1e6});
   const Error e = fx.refusal(bad);
-  CHECK(e.where == "sim_state.units[1][7]");
-  CHECK_MESSAGE(has(e.message, "position: (1000000, 1000000) is outside [0, "), e.message);
+  CHECK(e.where == "sim_state.units[1].body.position");
+  CHECK_MESSAGE(has(e.message, "(1000000, 1000000) is outside [0, "), e.message);
   // Through a saved game's file, the refusal names the file (the caller prefixes it, as
   // `pathscope simulate` does) and the JSON path.
   Simulation a(fx.scenario);
@@ -192,13 +165,13 @@ TEST_CASE("restore checks: a unit outside the world is refused") {
   Simulation b(*loaded);
   const Status st = b.restore_state(loaded->sim_state);
   REQUIRE_FALSE(st.ok());
-  CHECK(st.error().where == "sim_state.units[1][7]");
+  CHECK(st.error().where == "sim_state.units[1].body.position");
 }
 
 TEST_CASE("restore checks: two live units with one scenario id are refused (the save could not be read)") {
   Fixture fx(crossing_case(3));
   Json bad = fx.good;
-  bad["units"][2][3] = bad["units"][1][3];
+  bad["units"][2]["scenario_id"] = bad["units"][1]["scenario_id"];
   const Error e = fx.refusal(bad);
   CHECK(e.where == "sim_state.units[2]");
   CHECK_MESSAGE(has(e.message, "also units[1]"), e.message);
@@ -241,15 +214,26 @@ TEST_CASE("restore checks: a refusal names the JSON path and never shows a parse
     if (st.ok()) continue;  // optional fields
     CHECK_MESSAGE(has(st.error().message, "missing field \"" + key + "\""), st.error().to_string());
   }
-  // Every item of a unit's tape, and of the density's fields, of the wrong type.
-  const Json& tape = fx.good["units"][1];
-  for (std::size_t k = 0; k < tape.size(); ++k) {
-    CAPTURE(k);
+  // Every value of a unit, of the wrong type, is refused naming its JSON path; every
+  // field of a unit, missing, is refused naming it.
+  const Json flat = fx.good["units"][1].flatten();
+  REQUIRE(flat.size() > 60);
+  for (const auto& [pointer, value] : flat.items()) {
+    CAPTURE(pointer);
     Json bad = fx.good;
-    bad["units"][1][k] = "x";
+    bad[Json::json_pointer("/units/1" + pointer)] = "x";
     const Error e = fx.refusal(bad);
-    CHECK(e.where == "sim_state.units[1][" + std::to_string(k) + "]");
+    CHECK(e.where == path_of("/units/1" + pointer));
   }
+  for (const auto& [key, value] : fx.good["units"][1].items()) {
+    CAPTURE(key);
+    Json bad = fx.good;
+    bad["units"][1].erase(key);
+    const Error e = fx.refusal(bad);
+    CHECK(e.where == "sim_state.units[1]");
+    CHECK_MESSAGE(has(e.message, "missing field \"" + key + "\""), e.message);
+  }
+  // The density's fields, of the wrong type.
   for (const char* key : {"width", "height", "cell_size", "max_value"}) {
     CAPTURE(key);
     Json bad = fx.good;

@@ -7,6 +7,7 @@
 
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/sim_cases.hpp"
+#include "planner/sim/sim_fields.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
@@ -38,35 +39,6 @@ std::vector<Scenario> saved_game_cases() {
   REQUIRE(town.ok());
   out.push_back(*town);
   return out;
-}
-
-// Where fields sit in a unit's list of numbers (sim_state.cpp, write_unit), to edit them
-// as a hand-edited file would.
-struct UnitFields {
-  std::size_t faction = 5;
-  std::size_t order_points = 15;
-  std::size_t order_point = 0;
-  std::size_t patrol_step = 0;
-  std::size_t path = 0;
-  std::size_t yield = 0;
-  std::size_t yield_to = 0;
-};
-
-UnitFields unit_fields(const nlohmann::json& u) {
-  UnitFields f;
-  std::size_t at = f.order_points;
-  at += 1 + 2 * u[at].get<std::size_t>();
-  f.order_point = at;
-  f.patrol_step = at + 1;
-  at += 2;
-  f.path = at;
-  at += 1 + 2 * u[at].get<std::size_t>();
-  at += 1;                                 // waypoint
-  at += 1 + 6 * u[at].get<std::size_t>();  // predicted points: position, heading, speed, time, waypoint
-  at += 2;                                 // arrived, arrived_time
-  f.yield = at;         // then yield_to (2), speed_factor, aside (2), home (2), get_to (2),
-  f.yield_to = at + 1;  // yield_until, bridge_wait, passage_wait, lent_priority, lent_index, lent
-  return f;
 }
 
 }  // namespace
@@ -130,10 +102,10 @@ TEST_CASE("saved games: a broken state is refused, naming the field, and nothing
   CHECK(refused("{") == "sim_state");
   CHECK(refused("[]") == "sim_state");
   std::string bad_version = good;
-  bad_version.replace(bad_version.find("\"version\":1"), 11, "\"version\":7");
+  bad_version.replace(bad_version.find("\"version\":2"), 11, "\"version\":7");
   CHECK(refused(bad_version) == "sim_state.version");
   std::string short_unit = good;
-  short_unit.replace(short_unit.find("\"units\":[["), 10, "\"units\":[[0],[");
+  short_unit.replace(short_unit.find("\"units\":[{"), 10, "\"units\":[[0],{");
   CHECK(refused(short_unit) == "sim_state.units[0]");
   std::string no_memory = good;
   no_memory.replace(no_memory.find("\"memory\""), 8, "\"memoir\"");
@@ -164,32 +136,31 @@ TEST_CASE("saved games: a hand-edited state naming what is not there is refused,
     CHECK(b.state_hash() == before);
     CHECK(b.step_count() == 0);
   };
-  const UnitFields f = unit_fields(good["units"][1]);
   {
     Json bad = good;
-    bad["units"][1][f.yield + 14] = 99;  // lent_index
-    bad["units"][1][f.yield + 15] = 1;   // lent
+    bad["units"][1]["coop"]["lent_index"] = 99;
+    bad["units"][1]["coop"]["lent"] = true;
     refused(bad, "sim_state.units[1]", "lent rank names slot 99");
   }
   {
     Json bad = good;
-    bad["units"][1][f.order_point] = good["units"][1][f.order_points].get<std::size_t>();
+    bad["units"][1]["route"]["order_point"] = good["units"][1]["route"]["order"]["points"].size();
     refused(bad, "sim_state.units[1]", "order point index");
   }
   {
     Json bad = good;
-    bad["units"][1][f.patrol_step] = 3;
-    refused(bad, "sim_state.units[1]", "patrol step");
+    bad["units"][1]["route"]["patrol_step"] = 3;
+    refused(bad, "sim_state.units[1].route.patrol_step", "expected 1 or -1");
   }
   {
     Json bad = good;
-    bad["units"][1][f.faction] = 9;
+    bad["units"][1]["faction"] = 9;
     refused(bad, "sim_state.units[1]", "faction 9");
   }
   {
     Json bad = good;
-    bad["units"][1][f.yield] = 1;  // Wait
-    bad["units"][1][f.yield_to] = 99;
+    bad["units"][1]["coop"]["yield"] = 1;  // Wait
+    bad["units"][1]["coop"]["yield_to"] = Json::array({99, 0});
     refused(bad, "sim_state.units[1]", "yield_to names slot 99");
   }
   {
@@ -222,6 +193,45 @@ TEST_CASE("saved games: a hand-edited state naming what is not there is refused,
   // The untouched state is taken.
   CHECK(b.restore_state(good.dump()).ok());
   CHECK(b.state_hash() == a.state_hash());
+}
+
+TEST_CASE("saved games: every field of every unit reads back bit for bit, and a version 1 save still loads") {
+  const auto bridge = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/maps/sim_bridge.json");
+  REQUIRE(bridge.ok());
+  Simulation fresh(*bridge);
+  for (int i = 0; i < 300; ++i) fresh.step();
+  auto same_units = [](const Simulation& a, const Simulation& b) {
+    REQUIRE(a.slots().size() == b.slots().size());
+    for (std::size_t k = 0; k < a.slots().size(); ++k) {
+      CAPTURE(k);
+      CHECK(fields::first_difference(a.slots()[k], b.slots()[k]) == "");
+    }
+  };
+  // This version's save (units as named fields), read back: every field the field list
+  // names is equal, not only the hashed ones.
+  {
+    Simulation b(*bridge);
+    REQUIRE(b.restore_state(fresh.state_json()).ok());
+    same_units(fresh, b);
+    CHECK(b.state_json() == fresh.state_json());
+  }
+  // A save written by version 1 (units as tapes) at step 300 of the same run, by
+  // `pathscope simulate maps/sim_bridge.json --steps 300 --save-state`.
+  const auto old = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/tests/data/saved_game_v1.json");
+  REQUIRE(old.ok());
+  REQUIRE(nlohmann::json::parse(old->sim_state)["version"] == 1);
+  Simulation b(*old);
+  const Status st = b.restore_state(old->sim_state);
+  REQUIRE_MESSAGE(st.ok(), st.error().to_string());
+  REQUIRE(b.step_count() == 300);
+  same_units(fresh, b);
+  CHECK(b.state_hash() == fresh.state_hash());
+  for (int i = 0; i < 150; ++i) {
+    fresh.step();
+    b.step();
+  }
+  CHECK(b.state_hash() == fresh.state_hash());
+  same_units(fresh, b);
 }
 
 }  // namespace pathscope::sim

@@ -37,14 +37,10 @@ inline void add_guard_class(Scenario& s) { add_class_like_first(s, "guard", 5); 
 /// flags stay as they were.
 inline void teleport(Simulation& sim, std::size_t slot, Vec2 to) {
   nlohmann::json state = nlohmann::json::parse(sim.state_json());
-  nlohmann::json& tape = state["units"][slot];
-  // The unit's tape: index, generation, alive, scenario id, class, faction, position (2),
-  // previous (2), heading, ... (sim_state.cpp, write_unit).
-  REQUIRE(tape[0].get<std::size_t>() == slot);
-  tape[6] = to.x;
-  tape[7] = to.y;
-  tape[8] = to.x;
-  tape[9] = to.y;
+  nlohmann::json& unit = state["units"][slot];
+  REQUIRE(unit["id"][0].get<std::size_t>() == slot);
+  unit["body"]["position"] = nlohmann::json::array({to.x, to.y});
+  unit["body"]["previous"] = nlohmann::json::array({to.x, to.y});
   REQUIRE(sim.restore_state(state.dump()).ok());
 }
 
