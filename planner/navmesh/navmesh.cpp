@@ -92,7 +92,8 @@ Navmesh::Navmesh(const PlanningWorld& world, std::size_t movement_class, const N
     error_ = s.error();
     mesh_.reset();
     tile_polygons_.clear();
-    polygon_count_ = node_count_ = 0;
+    tile_first_.clear();
+    polygon_count_ = 0;
     bytes_ = 0;
   }
 }
@@ -201,7 +202,6 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
   }
   const int poly_bits = 22 - tile_bits;
   polys_per_tile_ = std::uint32_t(1) << poly_bits;
-  node_count_ = std::size_t(1) << (tile_bits + poly_bits);
 
   if (Status s = assign_areas(grid); !s.ok()) return s;
 
@@ -353,7 +353,22 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
       polygon_count_ += std::size_t(tile->header->polyCount);
     }
   }
+  // Dense node ids: each tile's polygons after the previous tile's.
+  tile_first_.assign(1, 0);
+  for (const TilePolygons& tp : tile_polygons_) {
+    const std::size_t n = tp.offset.empty() ? 0 : tp.offset.size() - 1;
+    tile_first_.push_back(tile_first_.back() + NodeId(n));
+  }
   return Ok{};
+}
+
+bool Navmesh::locate(NodeId node, std::uint32_t& tile, std::uint32_t& poly) const {
+  if (!mesh_ || node == kNoNode || tile_first_.empty() || node >= tile_first_.back()) return false;
+  // The last tile whose first id is at most `node` (empty tiles share their first id).
+  const auto it = std::upper_bound(tile_first_.begin(), tile_first_.end(), node) - 1;
+  tile = std::uint32_t(it - tile_first_.begin());
+  poly = node - *it;
+  return true;
 }
 
 NodeId Navmesh::node_of(std::uint32_t ref) const {
@@ -361,21 +376,19 @@ NodeId Navmesh::node_of(std::uint32_t ref) const {
   unsigned int salt = 0, it = 0, ip = 0;
   mesh_->decodePolyId(ref, salt, it, ip);
   if (it >= tile_polygons_.size() || ip + 1 >= tile_polygons_[it].offset.size()) return kNoNode;
-  return NodeId(std::uint64_t(it) * polys_per_tile_ + ip);
+  return tile_first_[it] + NodeId(ip);
 }
 
 std::uint32_t Navmesh::ref_of(NodeId node) const {
-  if (!mesh_ || node == kNoNode) return 0;
-  const std::uint32_t it = node / polys_per_tile_, ip = node % polys_per_tile_;
-  if (it >= tile_polygons_.size() || ip + 1 >= tile_polygons_[it].offset.size()) return 0;
+  std::uint32_t it = 0, ip = 0;
+  if (!locate(node, it, ip)) return 0;
   const dtMeshTile* tile = static_cast<const dtNavMesh&>(*mesh_).getTile(int(it));
   return tile && tile->header ? mesh_->getPolyRefBase(tile) | ip : 0;
 }
 
 std::span<const Vec2> Navmesh::polygon(NodeId node) const {
-  if (node == kNoNode || !mesh_) return {};
-  const std::uint32_t it = node / polys_per_tile_, ip = node % polys_per_tile_;
-  if (it >= tile_polygons_.size()) return {};
+  std::uint32_t it = 0, ip = 0;
+  if (!locate(node, it, ip)) return {};
   const TilePolygons& tp = tile_polygons_[it];
   if (ip + 1 >= tp.offset.size()) return {};
   return std::span<const Vec2>(tp.vertices.data() + tp.offset[ip], tp.offset[ip + 1] - tp.offset[ip]);
@@ -399,7 +412,7 @@ NodeId Navmesh::polygon_at(Vec2 point) const {
       if (!tile || !tile->header) continue;
       const std::uint32_t it = mesh_->decodePolyIdTile(mesh_->getPolyRefBase(tile));
       for (int i = 0; i < tile->header->polyCount; ++i) {
-        const NodeId id = NodeId(std::uint64_t(it) * polys_per_tile_ + std::uint32_t(i));
+        const NodeId id = tile_first_[it] + NodeId(i);
         const std::span<const Vec2> poly = polygon(id);
         // Detour's polygons wind clockwise in (x, z) seen from above (+y): with our y
         // downwards every edge has the point on the same side, or on it.

@@ -49,8 +49,8 @@ struct NavmeshArea {
   std::uint16_t flag = 0;  ///< Detour polygon flag of its group (one bit).
 };
 
-/// The navigation mesh of one movement class. Node ids name polygons densely:
-/// tile index * polygons_per_tile + polygon index.
+/// The navigation mesh of one movement class. Node ids name polygons densely, in
+/// [0, polygon_count()): the polygons of Detour's tile index 0 first, then of tile 1, ...
 class Navmesh final : public DerivedStructure {
  public:
   /// Builds the mesh of `movement_class` over `world`. Failures (budget, Recast limits)
@@ -98,9 +98,8 @@ class Navmesh final : public DerivedStructure {
 
   /// Polygons in the mesh.
   std::size_t polygon_count() const { return polygon_count_; }
-  /// Node ids range: tiles * polygons_per_tile.
-  std::size_t node_count() const { return node_count_; }
-  std::uint32_t polygons_per_tile() const { return polys_per_tile_; }
+  /// Node ids range: polygon_count().
+  std::size_t node_count() const { return polygon_count_; }
   /// Node id of a polygon reference (kNoNode for 0 or an unknown one).
   NodeId node_of(std::uint32_t ref) const;
   /// Polygon reference of a node id (0 when it names no polygon).
@@ -142,9 +141,11 @@ class Navmesh final : public DerivedStructure {
   bool exact_areas_ = true;
   double min_multiplier_ = 1;
   std::size_t polygon_count_ = 0;
-  std::size_t node_count_ = 0;
   std::uint32_t polys_per_tile_ = 1;
   std::vector<TilePolygons> tile_polygons_;  // per tile index of the Detour mesh
+  std::vector<NodeId> tile_first_;           // per tile index: its first polygon's node id, plus the end
+  /// The tile index and polygon index of a node id (false when it names none).
+  bool locate(NodeId node, std::uint32_t& tile, std::uint32_t& poly) const;
   std::size_t bytes_ = 0;
 };
 

@@ -53,7 +53,6 @@ constexpr KnownDefect kKnownDefects[] = {
      "covers"},
     {"navmesh", "cost", "reported costs up to 2x the referee's on weighted worlds (a planner being added)"},
     {"navmesh", "legal", "a few paths through blocked cells (a planner being added)"},
-    {"navmesh", "node_at", "node_at() finds no node at a node's own position (a planner being added)"},
 };
 
 const KnownDefect* known_defect(const std::string& planner, const char* check) {

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/core/search_trace.hpp"
@@ -223,6 +225,29 @@ TEST_SUITE("navmesh") {
     CHECK(count.portals >= count.cells - 1);  // connected: a spanning tree at least
     CHECK(std::size_t(count.corridor) == r.nodes.size());
     CHECK(std::size_t(count.path_portals) == r.nodes.size() - 1);
+  }
+
+  TEST_CASE("node ids are dense: every id is a polygon, found by node_at at its own position") {
+    // Several tiles, some of them without ground: ids still run over polygons only.
+    std::mt19937_64 rng(34);
+    std::vector<std::string> rows(40, std::string(50, '.'));
+    for (int k = 0; k < 120; ++k) rows[rng() % 40][rng() % 50] = '#';
+    for (int y = 0; y < 16; ++y)
+      for (int x = 32; x < 50; ++x) rows[std::size_t(y)][std::size_t(x)] = '#';  // tile (2, 0): no ground
+    const Scenario s = test::ascii_scenario(rows);
+    const PlanningWorld world(s);
+    NavmeshPlanner planner(world, 0, point_params(16));
+    const Navmesh& m = Navmesh::of(world, 0, point_params(16));
+    REQUIRE(m.ok());
+    CHECK(planner.node_count() == m.polygon_count());
+    for (NodeId n = 0; n < NodeId(planner.node_count()); ++n) {
+      CAPTURE(n);
+      const NodeGeometry g = planner.node_geometry(n);
+      REQUIRE(g.shape == NodeShape::Polygon);
+      CHECK(planner.node_at(g.position, 0) == n);  // convex: its vertex mean is inside, on no edge
+      CHECK(m.node_of(m.ref_of(n)) == n);
+    }
+    CHECK(planner.node_geometry(NodeId(planner.node_count())).polygon.empty());
   }
 
   TEST_CASE("a kept answer equals a fresh one after edits, whenever the dependency keeps it") {
