@@ -13,9 +13,9 @@
 //
 // Cost. Detour ranks corridors by the distances between portal midpoints times area
 // costs; the path it returns is then string-pulled. The cost reported is the returned
-// polyline's in the world's model: each piece of a leg inside one cell costs its length
-// times that cell's multiplier (a piece along a cell boundary costs the mean of the two
-// cells it runs between, or the passable one's when the other is blocked).
+// polyline's in the world's model (planner/world/path_cost: each piece of a leg inside one
+// cell costs its length times that cell's multiplier; a piece along a cell line the
+// cheaper passable side's).
 
 #include "planner/navmesh/navmesh_planner.hpp"
 
@@ -31,6 +31,8 @@
 #include <tuple>
 #include <utility>
 
+#include "planner/world/path_cost.hpp"
+
 namespace pathscope {
 namespace {
 
@@ -41,42 +43,6 @@ std::string describe_point(const char* what, Vec2 p) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s (%.6g, %.6g)", what, p.x, p.y);
   return buf;
-}
-
-// The terrain-weighted cost of a polyline over a cost grid (see the file comment).
-double polyline_cost(const CostGrid& grid, const std::vector<Vec2>& points) {
-  const double s = grid.cell_size();
-  double total = 0;
-  const auto mult_at = [&](int x, int y) {
-    return grid.in_bounds(x, y) ? grid.multiplier(grid.index(x, y)) : 0.0;
-  };
-  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-    const Vec2 a = points[i] / s, b = points[i + 1] / s;  // in cells
-    const Vec2 d = b - a;
-    std::vector<double> ts{0.0, 1.0};
-    for (int axis = 0; axis < 2; ++axis) {
-      const double lo = std::min(a[axis], b[axis]), hi = std::max(a[axis], b[axis]);
-      if (d[axis] == 0) continue;
-      for (double k = std::ceil(lo); k <= hi; k += 1) ts.push_back((k - a[axis]) / d[axis]);
-    }
-    std::sort(ts.begin(), ts.end());
-    const double length = std::hypot(d.x, d.y) * s;
-    for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
-      const double t0 = std::clamp(ts[k], 0.0, 1.0), t1 = std::clamp(ts[k + 1], 0.0, 1.0);
-      if (t1 <= t0) continue;
-      const Vec2 m = a + d * (0.5 * (t0 + t1));
-      const int cx = int(std::floor(m.x)), cy = int(std::floor(m.y));
-      double mult = mult_at(cx, cy);
-      // On a vertical or horizontal cell boundary: the two cells it runs between.
-      const bool on_x = d.x == 0 && m.x == std::floor(m.x), on_y = d.y == 0 && m.y == std::floor(m.y);
-      if (on_x || on_y) {
-        const double other = on_x ? mult_at(cx - 1, cy) : mult_at(cx, cy - 1);
-        mult = (mult > 0 && other > 0) ? 0.5 * (mult + other) : std::max(mult, other);
-      }
-      total += (t1 - t0) * length * (mult > 0 ? mult : 1.0);
-    }
-  }
-  return total;
 }
 
 // What a Found or NoPath answer read: the tiles it touched, the areas, the scale.

@@ -51,7 +51,6 @@ constexpr KnownDefect kKnownDefects[] = {
     {"visgraph", "legal",
      "it keeps its radius from obstacles' exact shapes and may cross or near cells an obstacle only partly "
      "covers"},
-    {"navmesh", "cost", "reported costs up to 2x the referee's on weighted worlds (a planner being added)"},
     {"navmesh", "legal", "a few paths through blocked cells (a planner being added)"},
 };
 
