@@ -27,10 +27,12 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <utility>
 
+#include "planner/core/geometry.hpp"
 #include "planner/world/path_cost.hpp"
 
 namespace pathscope {
@@ -43,6 +45,20 @@ std::string describe_point(const char* what, Vec2 p) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s (%.6g, %.6g)", what, p.x, p.y);
   return buf;
+}
+
+// True when the segment a-b passes through the interior of a cell the grid blocks.
+bool segment_crosses_blocked(const CostGrid& grid, Vec2 a, Vec2 b) {
+  const double s = grid.cell_size();
+  const int x0 = int(std::floor(std::min(a.x, b.x) / s)), x1 = int(std::floor(std::max(a.x, b.x) / s));
+  const int y0 = int(std::floor(std::min(a.y, b.y) / s)), y1 = int(std::floor(std::max(a.y, b.y) / s));
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      if (grid.in_bounds(x, y) && grid.passable(grid.index(x, y))) continue;
+      if (segment_crosses_open_box(a, b, Vec2{x * s, y * s}, Vec2{(x + 1) * s, (y + 1) * s})) return true;
+    }
+  }
+  return false;
 }
 
 // What a Found or NoPath answer read: the tiles it touched, the areas, the scale.
@@ -133,6 +149,29 @@ SearchStatus NavmeshPlanner::fail(SearchStatus status, std::string message) {
   return status;
 }
 
+void NavmeshPlanner::nearest_clear_poly(const CostGrid& grid, Vec2 point, const float* centre,
+                                        const float* extents, const dtQueryFilter& filter, std::uint32_t& ref,
+                                        float* nearest) const {
+  ref = 0;
+  constexpr int kMaxPolys = 256;
+  dtPolyRef polys[kMaxPolys];
+  int count = 0;
+  query_->queryPolygons(centre, extents, &filter, polys, &count, kMaxPolys);
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < count; ++i) {
+    float closest[3];
+    if (dtStatusFailed(query_->closestPointOnPoly(polys[i], centre, closest, nullptr))) continue;
+    const Vec2 c{double(closest[0]), double(closest[2])};
+    const double d = std::hypot(c.x - point.x, c.y - point.y);
+    // Detour's order on ties: the first polygon found.
+    if (d >= best) continue;
+    if (d > 0 && segment_crosses_blocked(grid, point, c)) continue;
+    best = d;
+    ref = polys[i];
+    std::copy(closest, closest + 3, nearest);
+  }
+}
+
 SearchStatus NavmeshPlanner::start(const PathQuery& query) {
   query_points_ = query;
   result_ = PathResult{};
@@ -172,8 +211,10 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
       return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is inside terrain \"" +
                                              t.name + "\", which class \"" + class_name + "\" cannot enter");
     }
-    // The nearest polygon within the radius and a voxel (a point in the eroded margin
-    // along a wall is taken to the mesh's edge).
+    // The nearest polygon within the radius and a voxel and a half whose nearest point
+    // the straight leg from the query point reaches without crossing a blocked cell (a
+    // point in the eroded margin along a wall is taken to the mesh's edge, never past a
+    // wall's corner).
     const float reach = float(mesh_->radius() + 1.5 * mesh_->voxel_size());
     const float centre[3] = {float(points[k].x), 0.0f, float(points[k].y)};
     const float extents[3] = {reach, 1.0f, reach};
@@ -186,12 +227,12 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
       mesh_->mesh().getTileAndPolyByRef(refs[0], &tile, &poly);
       filter_->setIncludeFlags(poly->flags);
     }
-    query_->findNearestPoly(centre, extents, filter_.get(), &ref, nearest);
+    nearest_clear_poly(grid, points[k], centre, extents, *filter_, ref, nearest);
     if (ref == 0) {
       if (k == 1) {
         dtQueryFilter any = *filter_;
         any.setIncludeFlags(0xffff);
-        query_->findNearestPoly(centre, extents, &any, &ref, nearest);
+        nearest_clear_poly(grid, points[k], centre, extents, any, ref, nearest);
         if (ref != 0) {
           return fail(SearchStatus::NoPath, describe_point("goal", points[k]) +
                                                 " is in another terrain group than the start (class \"" +
@@ -201,7 +242,8 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
       return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) +
                                              " is off the navmesh of class \"" + class_name +
                                              "\": no polygon within " + std::to_string(reach) +
-                                             " m (a wall nearer than its radius)");
+                                             " m reached without crossing a blocked cell (a wall nearer than "
+                                             "its radius)");
     }
     refs[k] = ref;
     on_mesh[k] = Vec2{double(nearest[0]), double(nearest[2])};

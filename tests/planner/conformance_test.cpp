@@ -51,7 +51,6 @@ constexpr KnownDefect kKnownDefects[] = {
     {"visgraph", "legal",
      "it keeps its radius from obstacles' exact shapes and may cross or near cells an obstacle only partly "
      "covers"},
-    {"navmesh", "legal", "a few paths through blocked cells (a planner being added)"},
 };
 
 const KnownDefect* known_defect(const std::string& planner, const char* check) {
