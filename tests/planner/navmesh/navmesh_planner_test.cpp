@@ -129,6 +129,38 @@ TEST_SUITE("navmesh") {
     CHECK(none > 3);
   }
 
+  TEST_CASE("random maps, radius 0.5 or 1: every path found is legal, from its first leg to its last") {
+    // Starts and goals in the eroded margin along walls are taken to the mesh, never
+    // across a wall's corner (the first and last legs stay out of blocked cells).
+    std::mt19937_64 rng(3434);
+    int found = 0, refused = 0;
+    for (int round = 0; round < 60; ++round) {
+      const int w = 10 + int(rng() % 20), h = 10 + int(rng() % 20);
+      const Scenario s = test::ascii_scenario(test::random_rows(rng, w, h, 0.12, false));
+      const PlanningWorld world(s);
+      NavmeshParams p = point_params(8 + int(rng() % 16));
+      p.radius = 0.5 * double(1 + rng() % 2);
+      NavmeshPlanner planner(world, 0, p);
+      for (int k = 0; k < 30; ++k) {
+        const int sx = int(rng() % unsigned(w)), sy = int(rng() % unsigned(h));
+        const int gx = int(rng() % unsigned(w)), gy = int(rng() % unsigned(h));
+        if (!test::tile_passable(s, sx, sy) || !test::tile_passable(s, gx, gy)) continue;
+        const PathResult& r = find_path(planner, {cell_center(s, sx, sy), cell_center(s, gx, gy)});
+        CAPTURE(round);
+        CAPTURE(k);
+        if (r.status != SearchStatus::Found) {
+          ++refused;
+          continue;
+        }
+        ++found;
+        check_legal(s, r);
+      }
+    }
+    CHECK(found > 200);
+    CHECK(refused > 20);
+    MESSAGE(found << " found, " << refused << " refused");
+  }
+
   TEST_CASE("stepping one polygon at a time equals one shot") {
     std::mt19937_64 rng(4102);
     int compared = 0;
