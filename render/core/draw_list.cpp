@@ -33,6 +33,7 @@ constexpr std::array<const char*, kLayerCount> kLayerNames = {
     "refinement",
     "all_paths",
     "path",
+    "compared_paths",
     "sim_density",
     "sim_passages",
     "sim_paths",

@@ -44,6 +44,7 @@ enum class Layer : std::uint8_t {
   Refinement,        ///< The latest intermediate polyline of a search (smoothing, string pulling).
   AllPaths,          ///< The paths of the other queries (every query but the traced one), thin.
   Path,              ///< The path found.
+  ComparedPaths,     ///< Every planner's path of the planner comparison, each in its colour.
   SimDensity,        ///< The simulation's collision density, a heat map (off by default).
   SimPassages,       ///< Narrow passages: their cells, the way units go through now, who waits.
   SimPaths,          ///< Each simulated unit's remaining path and the waypoint it heads for.
