@@ -15,7 +15,8 @@
 #   - a right-drag pans the map by exactly the drag, Space + left drag pans it back;
 #   - the hover tooltip goes when the pointer leaves the canvas;
 #   - dragging the search debugger's timeline slider scrubs the search back;
-#   - "compare planners" shows the comparison's table at once;
+#   - "compare planners" opens the comparison's view under the canvas with every row on
+#     screen; clicking a row selects it and highlights its path; its close button closes it;
 #   - Play moves the drifting rock, Pause stops it, one undo puts it back;
 #   - dragging the right column's inner edge resizes it;
 #   - the window's new size is remembered in settings.json on exit;
@@ -188,17 +189,46 @@ note "after dragging the timeline: step $step_scrubbed of $step_total"
 scrub_changed=$(diff_canvas before_scrub scrubbed)
 [ "$scrub_changed" -ge 200 ] || fail "scrubbing the timeline changed only $scrub_changed pixels"
 
-# ---- "compare planners" shows the comparison's table at once, without scrolling -------
+# ---- "compare planners" opens the comparison's view: every row on screen, a row selects -
+read -r _ _ _ canvas_bottom < <(ui canvas)
 click_item compare_planners
-settle 1.0
-compared=$(ui comparison)
+settle 1.5
+read -r compared open _ _ < <(ui comparison)
 read -r qx0 qy0 qx1 qy1 < <(ui "item compare_table")
-note "compare planners: $compared rows, table at ($qx0,$qy0)-($qx1,$qy1)"
+read -r _ _ _ strip_top < <(ui canvas)
+eval "$(xdotool getwindowgeometry --shell "$wid")"
+rows_shown=$(grep -c '^item compare_row ' "$ui_file")
+note "compare planners: $compared rows ($rows_shown on screen), view open $open, table at ($qx0,$qy0)-($qx1,$qy1), canvas bottom $canvas_bottom -> $strip_top"
 [ "${compared:-0}" -ge 3 ] || fail "compare planners ran ${compared:-0} planners"
+[ "$open" = 1 ] || fail "\"compare planners\" did not open the comparison's view"
 [ -n "${qy1:-}" ] || fail "the comparison's table is not on screen after \"compare planners\""
-[ "$qy1" -le "$cy1" ] && [ "$qx0" -ge "$cx1" ] ||
-  fail "the comparison's table ($qx0,$qy0)-($qx1,$qy1) is not within the right column above the status bar"
-shot compared
+[ "$qy0" -ge "$strip_top" ] && [ "$qy1" -le "$HEIGHT" ] && [ "$qx1" -le "$WIDTH" ] ||
+  fail "the comparison's table ($qx0,$qy0)-($qx1,$qy1) is not under the canvas (bottom $strip_top) inside the ${WIDTH}x$HEIGHT window"
+[ "$rows_shown" = "$compared" ] || fail "$rows_shown of the comparison's $compared rows are on screen"
+while read -r _ _ _ _ ry0 _ ry1; do
+  [ "$ry0" -ge "$qy0" ] && [ "$ry1" -le "$qy1" ] || fail "a comparison row ($ry0-$ry1) is outside its table ($qy0-$qy1)"
+done < <(grep '^item compare_row ' "$ui_file")
+# The pointer rests on the menu bar's empty right end (no tooltip over the map), then a click on a row.
+xdotool mousemove --sync $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
+shot_here() { import -window root "$out/$1.png" || fail "cannot take the screenshot $1"; }
+shot_here compared
+click_item "compare_row dijkstra"
+settle 0.8
+read -r _ _ picked _ < <(ui comparison)
+xdotool mousemove --sync $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
+shot_here compared_selected
+cx1_saved=$cx1 cy1_saved=$cy1
+cy1=$strip_top
+highlighted=$(diff_canvas compared compared_selected)
+cy1=$cy1_saved cx1=$cx1_saved
+note "row dijkstra clicked: selected row $picked, $highlighted canvas pixels changed"
+[ "$picked" = 2 ] || fail "clicking dijkstra's row selected row '$picked', not 2"
+[ "$highlighted" -ge 50 ] || fail "selecting a row changed only $highlighted canvas pixels (its path is not highlighted)"
+click_item compare_close
+settle 0.8
+[ "$(ui_field comparison 2)" = 0 ] || fail "the comparison's close button did not close the view"
+read -r _ _ _ canvas_back < <(ui canvas)
+[ "$canvas_back" = "$canvas_bottom" ] || fail "with the comparison closed the canvas ends at $canvas_back, not $canvas_bottom"
 
 # ---- Motion: Play moves the drifting rock, Pause stops it, one undo puts it back -------
 shot before_motion

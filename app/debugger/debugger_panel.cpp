@@ -1,13 +1,13 @@
 // The debugger window's widgets, laid out to fit a narrow side column without scrolling:
 // the controls on top (query and planner, stepping, timeline, where the search stands,
-// breakpoint, comparison), then tabs that share the height left (open list, all
-// queries, planner comparison, stats). Sections:
+// breakpoint, the button of the planner comparison's view), then tabs that share the
+// height left (open list, all queries, stats). Sections:
 //  [SECTION] Layout helpers
 //  [SECTION] Query and planner choice (registry-driven: a parameters section from ParamSpec)
 //  [SECTION] Controls (buttons, speed, timeline, breakpoint) and shortcuts
 //  [SECTION] Where the search stands, and the stats
 //  [SECTION] Open list table (clipped, so 100k rows cost only the visible ones)
-//  [SECTION] Per-query results and planner comparison
+//  [SECTION] Per-query results
 //  [SECTION] The panel
 //  [SECTION] Hover tooltip
 
@@ -255,19 +255,26 @@ void breakpoint_widgets(SearchDebugger& dbg) {
   }
 }
 
-// Returns true when the comparison was run this frame.
-bool compare_button(SearchDebugger& dbg, EditorState& state) {
+// Opens (or closes) the planner comparison's view, which runs the comparison.
+void compare_button(SearchDebugger& dbg, EditorState& state) {
+  const bool open = state.show_comparison;
+  if (open) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
   const bool pressed = ImGui::Button("compare planners");
+  if (open) ImGui::PopStyleColor();
   state.probe.last_item("compare_planners");
-  tooltip("run every registered planner with its default parameters on the active query (Compare tab)");
-  if (pressed) dbg.compare_planners();
+  tooltip(
+      "run every registered planner with its default parameters on the active query: a table across the "
+      "bottom of the window and every path on the map in its colour (View > Compare planners)");
+  if (pressed) {
+    state.show_comparison = !open;
+    if (state.show_comparison) dbg.compare_planners();
+  }
   // Every query's path at once: the all_paths layer, also in the Layers list.
   bool all = state.layers.contains(render::Layer::AllPaths);
   same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("all paths").x +
                     ImGui::GetStyle().ItemInnerSpacing.x);
   if (ImGui::Checkbox("all paths", &all)) state.layers.set(render::Layer::AllPaths, all);
   tooltip("draw every query's path, not only the active one's (layer all_paths)");
-  return pressed;
 }
 
 // [SECTION] Where the search stands, and the stats ------------------------------------
@@ -417,7 +424,7 @@ void open_list_table(SearchDebugger& dbg, EditorState& state) {
   ImGui::EndTable();
 }
 
-// [SECTION] Per-query results and planner comparison ---------------------------------
+// [SECTION] Per-query results --------------------------------------------------------
 
 void query_table(const SearchDebugger& dbg, EditorState& state) {
   const std::vector<QueryOutcome>& rows = dbg.query_results();
@@ -467,79 +474,6 @@ void query_table(const SearchDebugger& dbg, EditorState& state) {
   ImGui::EndTable();
 }
 
-// Width of the bars of the comparison's expansions column, pixels.
-constexpr float kBarWidth = 96;
-
-// The comparison: one row per planner, its expansions as a bar (the plot) beside the
-// numbers, so the table and the plot are always seen together.
-void compare_widgets(const SearchDebugger& dbg, UiProbe& probe) {
-  const std::vector<ComparisonRow>& rows = dbg.last_comparison();
-  if (rows.empty()) {
-    ImGui::TextWrapped("Press \"compare planners\" above to run every planner on the active query.");
-    return;
-  }
-  // Exact planners must agree on the cost; a disagreement is shown in red.
-  double best_exact = std::numeric_limits<double>::infinity();
-  std::uint64_t most = 1;
-  for (const ComparisonRow& r : rows) {
-    if (r.exact && r.status == SearchStatus::Found) best_exact = std::min(best_exact, r.cost);
-    most = std::max(most, r.expansions);
-  }
-  const char* legend = "bars: expansions; ~ = not exact";
-  const float legend_height =
-      ImGui::CalcTextSize(legend, nullptr, false, ImGui::GetContentRegionAvail().x).y +
-      ImGui::GetStyle().ItemSpacing.y;
-  const float height = std::min(table_height(rows.size(), true),
-                                std::max(tab_height() - legend_height, table_height(1, true)));
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
-                                ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("compare", 6, flags, ImVec2(0, height))) {
-    ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("planner");
-    ImGui::TableSetupColumn("expansions", ImGuiTableColumnFlags_WidthFixed, kBarWidth);
-    for (const char* name : {"cost", "length", "status", "us"}) ImGui::TableSetupColumn(name);
-    ImGui::TableHeadersRow();
-    for (const ComparisonRow& r : rows) {
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::Text("%s%s", r.name.c_str(), r.exact ? "" : " ~");
-      if (!r.message.empty()) tooltip(r.message.c_str());
-      ImGui::TableSetColumnIndex(1);
-      char count[32];
-      std::snprintf(count, sizeof count, "%llu", ull(r.expansions));
-      ImGui::ProgressBar(static_cast<float>(double(r.expansions) / double(most)), ImVec2(kBarWidth, 0),
-                         count);
-      ImGui::TableSetColumnIndex(2);
-      if (r.status == SearchStatus::Found) {
-        // Equal-cost paths may sum their moves in another order: allow rounding.
-        const bool wrong = r.exact && std::isfinite(best_exact) &&
-                           std::abs(r.cost - best_exact) > 1e-9 * std::max(1.0, best_exact);
-        if (wrong) {
-          ImGui::TextColored(kErrorColor, "%.3f", r.cost);
-          tooltip("an exact planner disagrees with the best exact cost");
-        } else {
-          ImGui::Text("%.3f", r.cost);
-        }
-      }
-      ImGui::TableSetColumnIndex(3);
-      if (r.status == SearchStatus::Found) ImGui::Text("%.3f", r.length);
-      ImGui::TableSetColumnIndex(4);
-      ImGui::TextUnformatted(to_string(r.status));
-      ImGui::TableSetColumnIndex(5);
-      ImGui::Text("%.0f", r.micros);
-    }
-    ImGui::EndTable();
-    probe.last_item("compare_table");
-  }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", legend);
-  ImGui::PopStyleColor();
-  tooltip(
-      "a full bar is the most expansions of any planner; a planner marked ~ is not exact: its cost may "
-      "exceed the optimum");
-}
-
 }  // namespace
 
 // [SECTION] The panel ------------------------------------------------------------------
@@ -568,9 +502,9 @@ void debugger_panel(SearchDebugger& dbg, EditorState& state) {
   control_widgets(dbg, state.probe);
   status_line(dbg);
   breakpoint_widgets(dbg);
-  const bool compared = compare_button(dbg, state);
+  compare_button(dbg, state);
 
-  // The rest of the height goes to one tab at a time. A comparison just run is shown.
+  // The rest of the height goes to one tab at a time.
   ImGui::Separator();
   if (!ImGui::BeginTabBar("debugger_tabs")) return;
   if (ImGui::BeginTabItem("Open list")) {
@@ -579,10 +513,6 @@ void debugger_panel(SearchDebugger& dbg, EditorState& state) {
   }
   if (ImGui::BeginTabItem("Queries")) {
     query_table(dbg, state);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("Compare", nullptr, compared ? ImGuiTabItemFlags_SetSelected : 0)) {
-    compare_widgets(dbg, state.probe);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("Stats")) {

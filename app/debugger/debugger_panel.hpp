@@ -2,7 +2,8 @@
 
 // The search debugger's ImGui widgets: planner and query choice, step / run / pause /
 // breakpoint controls, the timeline, the stats, the open list and the planner
-// comparison. They read the SearchDebugger and issue its commands; no algorithms here.
+// comparison (its view: comparison_panel.hpp). They read the SearchDebugger and issue its commands; no
+// algorithms here.
 
 #include "app/debugger/search_debugger.hpp"
 #include "app/editor/editor_state.hpp"

@@ -179,6 +179,11 @@ std::vector<ComparisonRow> SearchDebugger::compare_planners() {
   return comparison_.run(*w, w->scenario().queries[*q], world_sync_.planners(), registry_);
 }
 
+void SearchDebugger::paint_comparison(const render::LayerSet& layers, render::DrawList& out) const {
+  const std::vector<render::ComparedPath> paths = comparison_.paths();
+  render::paint_compared_paths(paths, comparison_.selected(), layers, out);
+}
+
 // ---- Drawing ---------------------------------------------------------------------------
 
 void SearchDebugger::paint_map(const render::LayerSet& layers, render::DrawList& out) {

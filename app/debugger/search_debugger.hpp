@@ -191,6 +191,13 @@ class SearchDebugger {
   std::vector<ComparisonRow> compare_planners();
   /// The rows of the last compare_planners() since the world or active query changed.
   const std::vector<ComparisonRow>& last_comparison() const { return comparison_.rows(); }
+  /// The last comparison: its rows, selection, notes and reasons.
+  const PlannerComparison& comparison() const { return comparison_; }
+  /// Selects row `row` of the last comparison (nullopt: none); its path is highlighted.
+  void select_compared(std::optional<std::size_t> row) { comparison_.select(row); }
+  /// Appends every compared planner's path in its colour, the selected one highlighted
+  /// (render::paint_compared_paths, layer ComparedPaths); nothing before a comparison.
+  void paint_comparison(const render::LayerSet& layers, render::DrawList& out) const;
 
   // ---- Drawing (DebuggerPainter) ----------------------------------------------------
 

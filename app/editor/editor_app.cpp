@@ -13,6 +13,7 @@
 #include <fstream>
 #include <optional>
 
+#include "app/debugger/comparison_panel.hpp"
 #include "app/editor/default_scenario.hpp"
 #include "app/editor/inspector.hpp"
 #include "app/platform/png_export.hpp"
@@ -203,6 +204,15 @@ void EditorApp::paint_scene_if_needed() {
     search_.clear();
     debugger_.paint(state_.layers, search_);
   }
+  // The planner comparison's paths, while its view is open.
+  std::snprintf(key, sizeof key, "%d/%llu/%llu", int(state_.show_comparison),
+                (unsigned long long)debugger_.comparison().version(),
+                (unsigned long long)state_.layers.bits());
+  if (key != compared_key_) {
+    compared_key_ = key;
+    compared_.clear();
+    if (state_.show_comparison) debugger_.paint_comparison(state_.layers, compared_);
+  }
   // The planner's structure is painted for the visible part of the map only.
   const bool structure = state_.layers.contains(render::Layer::PlannerCells) ||
                          state_.layers.contains(render::Layer::PlannerEdges) ||
@@ -241,7 +251,14 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
                 int(canvas_.panning()), state_.messages.size(), errors,
                 int(state_.messages.pinned_error() != nullptr));
   std::string all = text;
-  all += "comparison " + std::to_string(debugger_.last_comparison().size()) + "\n";
+  {
+    // The planner comparison: rows, view open, selected row (-1: none), reasons shown.
+    const PlannerComparison& cmp = debugger_.comparison();
+    all += "comparison " + std::to_string(cmp.rows().size()) + " " +
+           std::to_string(int(state_.show_comparison)) + " " +
+           (cmp.selected() ? std::to_string(*cmp.selected()) : std::string("-1")) + " " +
+           std::to_string(cmp.differences().size()) + "\n";
+  }
   all += "motion " + std::to_string(int(motion_.playing())) + " " + std::to_string(motion_.steps()) + "\n";
   {
     // The active query's result: busy, status, cost, length, threat exposure (-1 when the
@@ -339,6 +356,7 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
   render::DrawList all = map_below_;
   all.append(structure_);
   all.append(search_);
+  all.append(compared_);
   all.append(sim_drawing_);
   all.append(map_above_);
   all.append(overlay_);
@@ -362,6 +380,7 @@ void EditorApp::frame(const PointerTracker& pointer) {
   right_column();
   timeline_strip();
   messages_strip();
+  comparison_strip();
   files_.dialogs(state_,
                  [this](int w, int h, const std::filesystem::path& p) { return export_view(w, h, p); });
   if (state_.doc_serial != serial) fit_pending_ = true;
@@ -399,7 +418,8 @@ void EditorApp::frame(const PointerTracker& pointer) {
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
   background.PushClipRect(ImVec2(float(canvas_lo_.x), float(canvas_lo_.y)),
                           ImVec2(float(canvas_hi_.x), float(canvas_hi_.y)));
-  for (const render::DrawList* list : {&map_below_, &structure_, &search_, &sim_drawing_, &map_above_}) {
+  for (const render::DrawList* list :
+       {&map_below_, &structure_, &search_, &compared_, &sim_drawing_, &map_above_}) {
     adapter_.draw(*list, state_.camera, background);
   }
   adapter_.draw(overlay_, state_.camera, background);

@@ -70,6 +70,7 @@ class EditorApp {
   void motion_section();
   void simulation_section();
   void messages_strip();
+  void comparison_strip();
   void timeline_strip();
   void status_bar();
   void paint_scene_if_needed();
@@ -94,11 +95,13 @@ class EditorApp {
   // then overlay_.
   render::DrawList map_below_, structure_, search_, map_above_;
   render::DrawList sim_drawing_;  // the unit simulation, between the search and the map above
+  render::DrawList compared_;     // the planner comparison's paths, above the search
   render::DrawList overlay_;      // grid lines and tool previews, every frame
   std::string map_key_;           // what the map lists show
   std::string search_key_;        // what search_ shows
   std::string structure_key_;     // what structure_ shows
   std::string sim_key_;           // what sim_drawing_ shows
+  std::string compared_key_;      // what compared_ shows
   std::string title_;
   // $PATHSCOPE_UI_STATE: a file where the window test reads what the user would see
   // (canvas, camera, document, debugger), rewritten whenever it changes; "" = none.
@@ -118,6 +121,7 @@ class EditorApp {
   int right_width_ = 390;
   Vec2 canvas_lo_{0, 0}, canvas_hi_{0, 0};
   float menu_height_ = 0, status_height_ = 0, messages_height_ = 0, timeline_height_ = 0;
+  float comparison_height_ = 0;  // the planner comparison's strip across the bottom, above the status bar
 };
 
 }  // namespace pathscope::app

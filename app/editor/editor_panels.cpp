@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "app/debugger/comparison_panel.hpp"
 #include "app/editor/editor_app.hpp"
 #include "app/editor/inspector.hpp"
 #include "app/editor/messages_panel.hpp"
@@ -55,6 +56,8 @@ void EditorApp::menu_bar() {
     ImGui::MenuItem("Inspector", nullptr, &show_inspector_);
     ImGui::MenuItem("Simulation", nullptr, &show_simulation_);
     ImGui::MenuItem("Search debugger", nullptr, &show_debugger_);
+    if (ImGui::MenuItem("Compare planners", nullptr, &state_.show_comparison) && state_.show_comparison)
+      debugger_.compare_planners();
     ImGui::MenuItem("Layers", nullptr, &show_layers_);
     ImGui::MenuItem("Messages", nullptr, &show_messages_);
     ImGui::EndMenu();
@@ -109,10 +112,16 @@ void EditorApp::layout_columns() {
     messages_seen_ = state_.messages.size();
   }
   messages_height_ = show_messages_ && !state_.messages.empty() ? std::min(130.0f, height * 0.2f) : 0.0f;
+  // The planner comparison spans the window's width above the status bar (the columns
+  // end above it), up to half the window's height.
+  comparison_height_ = state_.show_comparison && state_.doc
+                           ? std::min(comparison_panel_height(debugger_), height * 0.5f)
+                           : 0.0f;
   canvas_lo_ = {left, menu_height_};
   timeline_height_ = sim_timeline_height(sim_);
   canvas_hi_ = {std::max(left + 1.0f, width - right),
-                std::max(menu_height_ + 1.0f, height - status_height_ - messages_height_ - timeline_height_)};
+                std::max(menu_height_ + 1.0f,
+                         height - status_height_ - comparison_height_ - messages_height_ - timeline_height_)};
 }
 
 // The drag handle on a column's inner edge: drag to resize, double-click to collapse.
@@ -120,7 +129,7 @@ void EditorApp::layout_columns() {
 void EditorApp::column_splitter(const char* id, float x, int& width, int direction) {
   const ImGuiIO& io = ImGui::GetIO();
   const float grip = 6;
-  const float top = menu_height_, bottom = io.DisplaySize.y - status_height_;
+  const float top = menu_height_, bottom = io.DisplaySize.y - status_height_ - comparison_height_;
   ImGui::SetNextWindowPos(ImVec2(x - grip * 0.5f, top));
   ImGui::SetNextWindowSize(ImVec2(grip, bottom - top));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -142,7 +151,7 @@ void EditorApp::column_splitter(const char* id, float x, int& width, int directi
 
 void EditorApp::left_column() {
   const ImGuiIO& io = ImGui::GetIO();
-  const float top = menu_height_, height = io.DisplaySize.y - status_height_ - top;
+  const float top = menu_height_, height = io.DisplaySize.y - status_height_ - comparison_height_ - top;
   if (left_width_ <= 0) {
     ImGui::SetNextWindowPos(ImVec2(0, top));
     ImGui::SetNextWindowSize(ImVec2(kCollapsedStrip, height));
@@ -235,7 +244,7 @@ void EditorApp::simulation_section() {
 
 void EditorApp::right_column() {
   const ImGuiIO& io = ImGui::GetIO();
-  const float top = menu_height_, height = io.DisplaySize.y - status_height_ - top;
+  const float top = menu_height_, height = io.DisplaySize.y - status_height_ - comparison_height_ - top;
   if (right_width_ <= 0) {
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kCollapsedStrip, top));
     ImGui::SetNextWindowSize(ImVec2(kCollapsedStrip, height));
@@ -288,6 +297,16 @@ void EditorApp::messages_strip() {
   ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), messages_height_));
   if (ImGui::Begin("Messages", &show_messages_, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar))
     messages_panel(state_);
+  ImGui::End();
+}
+
+void EditorApp::comparison_strip() {
+  if (comparison_height_ <= 0) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - status_height_ - comparison_height_));
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, comparison_height_));
+  if (ImGui::Begin("Compare planners", &state_.show_comparison, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar))
+    comparison_panel(debugger_, state_);
   ImGui::End();
 }
 

@@ -68,6 +68,8 @@ struct EditorState {
   render::LayerSet layers = render::LayerSet::defaults();
   render::Camera camera;
   bool show_grid_lines = false;
+  /// The planner comparison's view is open (View > Compare planners).
+  bool show_comparison = false;
   MessageLog messages;         ///< Message panel, newest last, and its pinned error.
   FieldError inspector_error;  ///< The inspector's last refused edit.
   UiProbe probe;               ///< Named widget rectangles for the window test.
