@@ -43,7 +43,7 @@ locate_client_area
 click_world() {  # click_world BUTTON WX WY [MODIFIER]
   local sx sy
   read -r sx sy < <(to_screen "$2" "$3")
-  xdotool mousemove --sync "$sx" "$sy"
+  pointer_to "$sx" "$sy"
   settle 0.3
   [ $# -ge 4 ] && xdotool keydown "$4"
   xdotool mousedown "$1"

@@ -78,13 +78,13 @@ press v
 revision0=$(ui revision)
 read -r ax ay < <(to_screen 32.5 7.5)
 read -r bx by < <(to_screen 32.5 20.5)
-xdotool mousemove --sync "$ax" "$ay"
+pointer_to "$ax" "$ay"
 settle 0.3
 xdotool mousedown 1
 settle 0.2
 steps=30
 for i in $(seq 1 "$steps"); do
-  xdotool mousemove --sync $((ax + (bx - ax) * i / steps)) $((ay + (by - ay) * i / steps))
+  pointer_to $((ax + (bx - ax) * i / steps)) $((ay + (by - ay) * i / steps))
   sleep 0.05
   if [ "$i" = $((steps / 2)) ]; then
     # Half-way (the threat's centre near y = 14, its disc over the path), the button held.
@@ -126,7 +126,7 @@ wait_result
 [ "$(result_field length)" = "$length0" ] || fail "after undo the length is $(result_field length), not $length0"
 # A click on open ground clears the selection, whose outline would differ from before.
 read -r sx sy < <(to_screen 10 35)
-xdotool mousemove --sync "$sx" "$sy"
+pointer_to "$sx" "$sy"
 settle 0.3
 xdotool mousedown 1
 sleep 0.15

@@ -122,7 +122,7 @@ note "one step back and forward: the fresh run's hashes"
 press u
 [ "$(ui tool)" = units ] || fail "U did not select the units tool (tool: $(ui tool))"
 for click in 1 2; do
-  xdotool mousemove --sync $((origin_x + (cx0 + cx1) / 2)) $((origin_y + (cy0 + cy1) / 2))
+  pointer_to $((origin_x + (cx0 + cx1) / 2)) $((origin_y + (cy0 + cy1) / 2))
   settle 0.3
   xdotool mousedown 1
   sleep 0.15

@@ -159,12 +159,12 @@ note "Space + left drag of (-120, -60) brought the map back"
 
 # ---- The hover tooltip goes when the pointer leaves the canvas ----------------------
 read -r sx sy < <(to_screen 30 20)
-xdotool mousemove --sync "$sx" "$sy"
+pointer_to "$sx" "$sy"
 settle 0.4
-xdotool mousemove --sync $((sx + 2)) "$sy"
+pointer_to $((sx + 2)) "$sy"
 settle 0.6
 [ "$(ui hover)" = 1 ] || fail "the pointer over the map is not seen as hovering the canvas"
-xdotool mousemove --sync "$rest_x" "$rest_y"
+pointer_to "$rest_x" "$rest_y"
 settle 0.6
 [ "$(ui hover)" = 0 ] || fail "the canvas still hovers (and shows its tooltip) with the pointer over the tool column"
 note "the canvas hover ends when the pointer leaves it"
@@ -209,13 +209,13 @@ while read -r _ _ _ _ ry0 _ ry1; do
   [ "$ry0" -ge "$qy0" ] && [ "$ry1" -le "$qy1" ] || fail "a comparison row ($ry0-$ry1) is outside its table ($qy0-$qy1)"
 done < <(grep '^item compare_row ' "$ui_file")
 # The pointer rests on the menu bar's empty right end (no tooltip over the map), then a click on a row.
-xdotool mousemove --sync $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
+pointer_to $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
 shot_here() { import -window root "$out/$1.png" || fail "cannot take the screenshot $1"; }
 shot_here compared
 click_item "compare_row dijkstra"
 settle 0.8
 read -r _ _ picked _ < <(ui comparison)
-xdotool mousemove --sync $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
+pointer_to $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
 shot_here compared_selected
 cx1_saved=$cx1 cy1_saved=$cy1
 cy1=$strip_top

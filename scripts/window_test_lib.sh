@@ -131,6 +131,16 @@ stop_app() {
   [ "$code" -eq 0 ] || { cat "$work/app.log" >&2; fail "the app exited with code $code"; }
 }
 
+# pointer_to X Y: moves the pointer there and waits until the X server has moved it.
+# xdotool's --sync waits for the pointer to move, and so waits its whole timeout when the
+# pointer is already there.
+pointer_to() {
+  local at
+  at=$(xdotool getmouselocation | awk '{ sub("x:", "", $1); sub("y:", "", $2); print $1, $2 }')
+  [ "$at" = "$1 $2" ] && return 0
+  xdotool mousemove --sync "$1" "$2"
+}
+
 # locate_client_area: brings the window forward and finds where its client area is on
 # the screen (origin_x, origin_y), the canvas in it (cx0 cy0 cx1 cy1) and a resting place
 # for the pointer before screenshots (rest_x, rest_y: over the left column, low, where no
@@ -144,9 +154,9 @@ locate_client_area() {
   eval "$(xdotool getwindowgeometry --shell "$wid")"  # X, Y, WIDTH, HEIGHT (approximately)
   probe_x=$((X + WIDTH / 2))
   probe_y=$((Y + HEIGHT / 2))
-  xdotool mousemove --sync "$probe_x" "$probe_y"
+  pointer_to "$probe_x" "$probe_y"
   settle 0.5
-  xdotool mousemove --sync $((probe_x + 1)) "$probe_y"
+  pointer_to $((probe_x + 1)) "$probe_y"
   settle 0.5
   [ "$(ui_field pointer 1)" = 1 ] || fail "the app never saw the pointer over its window"
   origin_x=$((probe_x + 1 - $(ui_field pointer 2)))
@@ -173,9 +183,9 @@ press() {  # press KEY [MODIFIER]
   settle 0.5
 }
 shot() {  # shot NAME: the pointer rests over the left column, then a screenshot
-  xdotool mousemove --sync "$rest_x" "$rest_y"
+  pointer_to "$rest_x" "$rest_y"
   settle 0.3
-  xdotool mousemove --sync $((rest_x + 1)) "$rest_y"
+  pointer_to $((rest_x + 1)) "$rest_y"
   settle 1.0
   import -window root "$out/$1.png" || fail "cannot take the screenshot $1"
 }
@@ -183,12 +193,12 @@ shot() {  # shot NAME: the pointer rests over the left column, then a screenshot
 # with the button held, release at (X1, Y1).
 drag_screen() {
   local button=$1 ax=$2 ay=$3 bx=$4 by=$5 steps=${6:-20}
-  xdotool mousemove --sync "$ax" "$ay"
+  pointer_to "$ax" "$ay"
   settle 0.3
   xdotool mousedown "$button"
   settle 0.2
   for i in $(seq 1 "$steps"); do
-    xdotool mousemove --sync $((ax + (bx - ax) * i / steps)) $((ay + (by - ay) * i / steps))
+    pointer_to $((ax + (bx - ax) * i / steps)) $((ay + (by - ay) * i / steps))
     sleep 0.04
   done
   settle 0.3
@@ -210,7 +220,7 @@ click_item() {  # click_item NAME: a left click on the centre of a probed widget
   local x0 y0 x1 y1
   read -r x0 y0 x1 y1 < <(ui "item $1")
   [ -n "${y1:-}" ] || fail "no widget '$1' on screen"
-  xdotool mousemove --sync $((origin_x + (x0 + x1) / 2)) $((origin_y + (y0 + y1) / 2))
+  pointer_to $((origin_x + (x0 + x1) / 2)) $((origin_y + (y0 + y1) / 2))
   settle 0.3
   xdotool mousedown 1
   sleep 0.15
