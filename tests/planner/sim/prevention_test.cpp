@@ -13,6 +13,7 @@
 
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/unit_motion.hpp"
+#include "tests/sanitizer_share.hpp"
 #include "tests/test_maps.hpp"
 
 namespace pathscope::sim {
@@ -91,7 +92,7 @@ TEST_SUITE("prevention") {
     std::mt19937_64 rng(20261127);
     std::uniform_real_distribution<double> unit(0, 1);
     double worst = 0;
-    for (int k = 0; k < 300; ++k) {
+    for (int k = 0; k < test::sanitized_share(300, 3); ++k) {
       Motion ma, mb;
       ma.hard_radius = 0.3 + 1.2 * unit(rng);
       mb.hard_radius = 0.3 + 1.2 * unit(rng);

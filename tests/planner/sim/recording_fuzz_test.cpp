@@ -27,6 +27,7 @@
 #include "planner/sim/recording_check.hpp"
 #include "planner/sim/simulation.hpp"
 #include "tests/json_mutation.hpp"
+#include "tests/sanitizer_share.hpp"
 
 namespace pathscope::sim {
 
@@ -254,7 +255,8 @@ TEST_CASE(
   }
   Rng rng(33);
   Tally tally;
-  for (int input = 0; input < 300; ++input) {
+  // Under the sanitizers a third of the inputs (tests/sanitizer_share.hpp).
+  for (int input = 0; input < test::sanitized_share(300, 3); ++input) {
     CAPTURE(input);
     std::string bytes;
     const std::size_t kind = pick(rng, 10);

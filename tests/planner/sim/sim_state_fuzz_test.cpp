@@ -19,6 +19,7 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/simulation.hpp"
 #include "tests/json_mutation.hpp"
+#include "tests/sanitizer_share.hpp"
 
 namespace pathscope::sim {
 
@@ -152,8 +153,9 @@ Tally fuzz(const std::string& path, int steps, int inputs, std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("saved games: mutated states are refused naming the field, or run, save and load again") {
-  const Tally crowd = fuzz("maps/sim_crowd_gap.json", 300, 200, 33);
-  const Tally bridge = fuzz("maps/sim_bridge.json", 200, 100, 34);
+  // Under the sanitizers a fifth of the inputs (tests/sanitizer_share.hpp).
+  const Tally crowd = fuzz("maps/sim_crowd_gap.json", 300, test::sanitized_share(200, 5), 33);
+  const Tally bridge = fuzz("maps/sim_bridge.json", 200, test::sanitized_share(100, 5), 34);
   MESSAGE("crowd gap: " << crowd.refused << " refused, " << crowd.accepted << " accepted; bridge: "
                         << bridge.refused << " refused, " << bridge.accepted << " accepted");
   // Both outcomes are exercised.
