@@ -22,8 +22,13 @@
 //   4.2 both move and the hard collision comes before the lower could stop: it pauses
 //       (and case 3 follows);
 //   4.3 else the lower slows down until we are past our get-to point.
-// A decided pair is remembered for SimSettings::memory_seconds and not decided again
-// meanwhile unless one of them gets a new order, so no unit undoes its own decision.
+// Basic Planning: a decided pair is remembered while its resolution runs and
+// SimSettings::memory_seconds after, and is not checked for collisions meanwhile (the
+// plan stands) unless one of them gets a new order, so no unit undoes its own decision.
+// A slow-down (4.3) is the exception: it holds only while the lower unit can still stop,
+// so its pair is still predicted and escalates to a pause (4.2) once the hard collision
+// is imminent. A pause (4.2, case 3 follows at once) and a push (3.3, which turns into
+// 3.1 as soon as the pushed unit can step aside) are decided again every step.
 
 #include <algorithm>
 #include <cmath>
@@ -146,6 +151,13 @@ void Simulation::detect_collisions() {
   const SimSettings& set = scenario().sim;
   const double now = time();
   std::erase_if(memory_, [&](const Memory& m) { return m.until <= now || !unit(m.a) || !unit(m.b); });
+  // The remembered pairs whose plan stands are not checked (Basic Planning).
+  std::vector<std::uint64_t>& standing = impl_->standing_pairs;
+  standing.clear();
+  for (const Memory& m : memory_) {
+    if (m.rule != CooperationRule::SlowDown) standing.push_back(pair_key(m.a, m.b));
+  }
+  std::sort(standing.begin(), standing.end());
   const double horizon = std::min(set.prediction_seconds, 1.0);
   const double reach = 2 * impl_->max_soft + 2 * impl_->max_speed * horizon + 1e-9;
   impl_->hash_units(units_, reach);
@@ -164,6 +176,8 @@ void Simulation::detect_collisions() {
     const Vec2 relative = direction(b.body.heading) * b.body.speed - direction(a.body.heading) * a.body.speed;
     const bool closing = glm::dot(b.body.position - a.body.position, relative) < 0;
     if (!closing && d0 >= hard) return;
+    if (!standing.empty() && std::binary_search(standing.begin(), standing.end(), pair_key(a.id, b.id)))
+      return;
     Collision c;
     c.a = a.id;
     c.b = b.id;
@@ -476,7 +490,8 @@ void Simulation::cooperate() {
   std::vector<std::uint8_t> forgotten(memory_.size(), 0);
   const Vec2 world_size{scenario().world.width, scenario().world.height};
   for (Collision& c : collisions_) {
-    // Remembered: decided already (Basic Planning).
+    // Remembered: decided already (Basic Planning; only a slow-down's pair is still
+    // checked, and it holds until the hard collision is imminent).
     const auto found = remembered_at.find(pair_key(c.a, c.b));
     const Memory* remembered =
         found != remembered_at.end() && !forgotten[found->second] ? &memory_[found->second] : nullptr;

@@ -178,7 +178,11 @@ TEST_CASE(
   CHECK(first->b == sim.slots()[1].id);
   // Remembered while the resolution runs (kYieldSeconds, 4 s) and memory_seconds after.
   CHECK(first->until == doctest::Approx(first_at - s.sim.dt + 4 + 2));  // decided at the step's start
-  // While remembered, the same entry stands: nobody decides about the pair again.
+  // While remembered, the same entry stands: nobody decides about the pair again, and the
+  // pair is not checked for collisions at all (its plan stands), although the two pass
+  // within a hard radius of each other.
+  int checked = 0;
+  double closest = 1e9;
   while (sim.time() < first->until - 1e-9) {
     sim.step();
     REQUIRE(sim.memory().size() <= 1);
@@ -187,8 +191,13 @@ TEST_CASE(
     decisions += m.until != first->until;
     CHECK(m.a == first->a);
     CHECK(m.b == first->b);
+    checked += int(sim.collisions().size());
+    closest = std::min(closest, glm::length(sim.unit(m.a)->body.position - sim.unit(m.b)->body.position));
   }
   CHECK(decisions == 0);
+  CHECK(checked == 0);
+  const double soft = 2 * 1.5 * s.classes[0].radius;   // two default soft radii
+  CHECK_MESSAGE(closest < soft, "closest ", closest);  // they met, soft shapes overlapping
   // A new order to either unit forgets the pair at once.
   Simulation again(s);
   while (again.memory().empty() && again.step_count() < 30 * 30) again.step();
