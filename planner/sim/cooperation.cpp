@@ -161,6 +161,11 @@ void Simulation::detect_collisions() {
   const double horizon = std::min(set.prediction_seconds, 1.0);
   const double reach = 2 * impl_->max_soft + 2 * impl_->max_speed * horizon + 1e-9;
   impl_->hash_units(units_, reach);
+  // Each unit's velocity, once (not once per pair it is in).
+  std::vector<Vec2>& velocity = impl_->velocity;
+  velocity.resize(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i)
+    velocity[i] = direction(units_[i].body.heading) * units_[i].body.speed;
   const auto horizon_steps = static_cast<std::size_t>(std::ceil(horizon / set.dt - 1e-9));
   impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
     const SimUnit& a = units_[i];
@@ -173,7 +178,7 @@ void Simulation::detect_collisions() {
     if (d0 >= soft + (ma.speed + mb.speed) * horizon) return;
     // Units that do not close in on each other (a column walking together, two units
     // parting) have nothing to resolve unless their hard shapes touch.
-    const Vec2 relative = direction(b.body.heading) * b.body.speed - direction(a.body.heading) * a.body.speed;
+    const Vec2 relative = velocity[j] - velocity[i];
     const bool closing = glm::dot(b.body.position - a.body.position, relative) < 0;
     if (!closing && d0 >= hard) return;
     if (!standing.empty() && std::binary_search(standing.begin(), standing.end(), pair_key(a.id, b.id)))

@@ -112,6 +112,7 @@ struct Simulation::Impl {
   std::vector<std::uint32_t> shover;   ///< Scratch (move_units): per slot, the unit shoving it this step.
   std::vector<std::uint8_t> moved;     ///< Scratch (move_units): per slot, 1 once it has moved this step.
   std::unordered_map<std::uint64_t, std::size_t> remembered_at;  ///< Scratch: memory lookup by pair.
+  std::vector<Vec2> velocity;                 ///< Scratch (detect_collisions): per slot, direction x speed.
   std::vector<std::uint64_t> standing_pairs;  ///< Scratch: remembered pairs not checked, sorted keys.
   std::vector<std::uint8_t> decided;          ///< Scratch: units decided for this step.
   std::unordered_set<std::uint64_t> overlapping_pairs;    ///< Lookup only: pairs counted in hard_overlaps.
