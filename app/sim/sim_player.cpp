@@ -213,7 +213,7 @@ Status SimPlayer::show(std::uint64_t step) {
       recording_ ? recording_->frame(step) : make_error(ErrorCode::Value, "", "no recording");
   if (!frame) return frame.error();
   View v;
-  v.verified = sim::state_hash(step, frame->units) == recording_->hash(step);
+  v.verified = recording_->hash_of(step, frame->units) == recording_->hash(step);
   v.frame = std::move(frame).value();
   view_ = std::move(v);
   focus_.reset();

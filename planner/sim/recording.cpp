@@ -95,7 +95,8 @@ bool Recording::capture(const Simulation& simulation) {
       digests_[i] = path_digest(slots[i].route.path);
     }
   }
-  hashes_.push_back(state_hash(step, slots, digests_));
+  hashes_.push_back(hash_version_ == 1 ? state_hash_v1(step, slots, digests_)
+                                       : state_hash(step, slots, digests_));
   if (first || simulation.time() - last_snapshot_time_ >= limits_.snapshot_seconds - 1e-9)
     take_snapshot(simulation, first);
   if (bytes() > limits_.max_bytes) {
@@ -126,6 +127,15 @@ void Recording::world_changed(const Simulation& simulation) {
   ++revision_;
   if (empty() || !live_ || stopped() || simulation.step_count() != last_step()) return;
   take_snapshot(simulation, true);
+}
+
+std::uint64_t Recording::hash_of(std::uint64_t step, std::span<const SimUnit> units) const {
+  return hash_version_ == 1 ? state_hash_v1(step, units, {}) : state_hash(step, units);
+}
+
+bool Recording::matches(const Simulation& simulation) const {
+  const std::uint64_t step = simulation.step_count();
+  return has(step) && hash_of(step, simulation.slots()) == hash(step);
 }
 
 }  // namespace pathscope::sim

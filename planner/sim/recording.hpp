@@ -31,9 +31,10 @@
 namespace pathscope::sim {
 
 /// One recorded step: the unit slots and the step's collisions. Each slot holds the
-/// fields the state hash covers and those the window draws (identity, position, heading,
-/// speed, state, yield and whom to, order point, waypoint, path, arrived, goal taken,
-/// bridge and passage waits, move-aside targets); the others keep their defaults.
+/// fields sim_fields.hpp marks kFramed (identity, position, heading, speed, state, yield
+/// and whom to, order point, waypoint, arrived, goal taken, bridge and passage waits,
+/// move-aside targets) and its path: what the state hash covers and the window draws;
+/// the others keep their defaults.
 struct Frame {
   std::uint64_t step = 0;
   std::vector<SimUnit> units;         ///< Index = UnitId::index.
@@ -162,6 +163,12 @@ class Recording {
   Status for_each_frame(const std::function<bool(const Frame&)>& visit) const;
   /// The state hash the simulation had at a recorded step.
   std::uint64_t hash(std::uint64_t step) const { return hashes_[step - first_step_]; }
+  /// The state hash of `units` at `step` as this recording's hashes are made: state_hash,
+  /// or state_hash_v1 for a file of the format's version 1 (steps captured onto such a
+  /// recording are hashed as it is, and it is saved as version 1).
+  std::uint64_t hash_of(std::uint64_t step, std::span<const SimUnit> units) const;
+  /// Whether `simulation`'s state is the one recorded at its step.
+  bool matches(const Simulation& simulation) const;
 
   /// Every decision, in order of step, then slot.
   std::span<const Decision> decisions() const { return decisions_; }
@@ -225,6 +232,7 @@ class Recording {
   std::uint64_t revision_ = 0;
   std::string data_;                    // every frame's bytes, one after another
   std::vector<std::uint64_t> offsets_;  // where each frame begins in data_
+  int hash_version_ = 2;                // the file format's version its hashes are of
   std::vector<std::uint64_t> hashes_;   // per frame
   std::vector<std::string> worlds_;     // scenario JSON, units as saved, no sim_state
   std::vector<Snapshot> snapshots_;

@@ -40,7 +40,7 @@ ResumeCheck resume_at(const Recording& recording, std::uint64_t step, std::uint6
     const std::uint64_t now = simulation.step_count();
     if (now > compare_to || !recording.has(now)) continue;
     ++check.compared;
-    if (check.error.empty() && simulation.state_hash() != recording.hash(now)) {
+    if (check.error.empty() && !recording.matches(simulation)) {
       const std::string where = recording.source().empty() ? "" : recording.source() + ": ";
       check.error = where + "hashes: the run taken up at step " + step_text(step) +
                     " differs from the recording at step " + step_text(now);
@@ -66,7 +66,7 @@ Result<RecordingReport> check_recording(const Recording& recording, const Record
     ++report.frames;
     report.max_slots = std::max(report.max_slots, f.units.size());
     report.collisions += f.collisions.size();
-    if (state_hash(f.step, f.units) != recording.hash(f.step)) {
+    if (recording.hash_of(f.step, f.units) != recording.hash(f.step)) {
       if (report.hash_mismatches == 0) report.first_mismatch = f.step;
       ++report.hash_mismatches;
     }

@@ -24,7 +24,9 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr const char* kFormat = "pathscope-recording";
-constexpr int kVersion = 1;
+// Version 2 hashes every field a frame keeps (state_hash); version 1 files are read and
+// checked with the hash they were made with (state_hash_v1).
+constexpr int kVersion = 2;
 /// Largest recording file read (bytes).
 constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{4} << 30;
 /// Most unit slots a frame may hold (twice the scenario's limit of units: room for units
@@ -68,7 +70,7 @@ class DepthLimitedReader : public nlohmann::detail::json_sax_dom_parser<nlohmann
 std::string Recording::to_bytes() const {
   Json j;
   j["format"] = kFormat;
-  j["version"] = kVersion;
+  j["version"] = hash_version_;
   j["scenario"] = scenario_to_json(start_);
   j["first_step"] = first_step_;
   j["keyframe_interval"] = limits_.keyframe_interval;
@@ -133,8 +135,9 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
                             ", not a recording's map)");
   if (!j.contains("format") || j["format"] != kFormat)
     return bad("format", std::string("expected \"") + kFormat + "\": not a Pathscope recording");
-  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != kVersion)
-    return bad("version", "expected " + std::to_string(kVersion));
+  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] < 1 ||
+      j["version"] > kVersion)
+    return bad("version", "expected 1 to " + std::to_string(kVersion));
   for (const char* f : {"scenario", "first_step", "keyframe_interval", "frames", "offsets", "hashes",
                         "worlds", "snapshots", "decisions", "stuck"}) {
     if (!j.contains(f)) return bad(f, "missing");
@@ -170,6 +173,7 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
   }
   Recording rec(std::move(*start), limits);
   rec.source_ = source_name;
+  rec.hash_version_ = j["version"].get<int>();
   const auto first = whole(j["first_step"], kMaxRecordedStep);
   if (!first) return bad("first_step", whole_text(kMaxRecordedStep));
   rec.first_step_ = *first;

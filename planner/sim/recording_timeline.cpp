@@ -169,7 +169,7 @@ Result<std::unique_ptr<Simulation>> Recording::resume(std::uint64_t step) const 
                           static_cast<unsigned long long>(simulation->step_count())));
   }
   while (simulation->step_count() < step) simulation->step();
-  if (simulation->state_hash() != hash(step)) {
+  if (!matches(*simulation)) {
     return make_error(
         ErrorCode::Value, at("hashes"),
         fmt("running on from the snapshot of step %llu does not give the recorded state at step %llu "

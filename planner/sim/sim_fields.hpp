@@ -10,6 +10,7 @@
 //   - the recording's frames (recording_codec.cpp): the fields a frame keeps
 //     (`kFramed`) are what project_but_path copies, and frame_value_error names the first
 //     of them that no simulation makes;
+//   - the state hash (state_hash.cpp): every field a frame keeps, of every live unit;
 //   - the difference between two units (first_difference): the first field that differs,
 //     named as the saved game names it.
 // Adding a field to a part is one line here (and its bounds).

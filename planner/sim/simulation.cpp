@@ -148,14 +148,6 @@ MotionState brake(const MotionState& from, const Motion& m, double dt) {
   return to;
 }
 
-// One 64-bit word into a hash: a multiply carries each bit of the word up, a shift brings
-// the high bits back down, so every bit of the word reaches every bit of the hash.
-void mix(std::uint64_t& h, std::uint64_t v) {
-  h = (h ^ v) * 0x9e3779b97f4a7c15ull;
-  h ^= h >> 29;
-}
-void mix(std::uint64_t& h, double v) { mix(h, std::bit_cast<std::uint64_t>(v)); }
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -1024,40 +1016,6 @@ std::size_t Simulation::ordered_count() const {
   return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const SimUnit& u) {
     return u.alive && (u.route.order.kind == OrderKind::Move || u.route.order.kind == OrderKind::Waypoints);
   }));
-}
-
-std::uint64_t path_digest(std::span<const Vec2> path) {
-  std::uint64_t h = 0x6a09e667f3bcc909ull;
-  mix(h, std::uint64_t{path.size()});
-  for (const Vec2& p : path) {
-    mix(h, p.x);
-    mix(h, p.y);
-  }
-  return h;
-}
-
-std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units,
-                         std::span<const std::uint64_t> path_digests) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  mix(h, steps);
-  for (const SimUnit& u : units) {
-    if (!u.alive) continue;
-    mix(h, std::uint64_t{u.id.index} << 32 | u.id.generation);
-    mix(h, u.body.position.x);
-    mix(h, u.body.position.y);
-    mix(h, u.body.heading);
-    mix(h, u.body.speed);
-    mix(h, std::uint64_t{static_cast<std::uint8_t>(u.route.state)} << 8 |
-               static_cast<std::uint8_t>(u.coop.yield));
-    mix(h, std::uint64_t{u.route.order_point});
-    mix(h, std::uint64_t{u.route.waypoint});
-    mix(h, u.id.index < path_digests.size() ? path_digests[u.id.index] : path_digest(u.route.path));
-  }
-  return h;
-}
-
-std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units) {
-  return state_hash(steps, units, {});
 }
 
 std::uint64_t Simulation::state_hash() const { return sim::state_hash(counters_.steps, units_); }

@@ -340,12 +340,18 @@ class Simulation {
 };
 
 /// The state hash of unit slots at `steps` (Simulation::state_hash() is this of its own;
-/// a recording's frames give the same). Each unit's path counts through its path_digest.
+/// a recording's frames give the same): every field a recording's frame keeps, of every
+/// live unit (sim_fields.hpp), and each unit's path through its path_digest
+/// (state_hash.cpp).
 std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units);
 /// The same, with each slot's path_digest given (index = slot) by a caller that keeps
 /// them (an empty span: computed here).
 std::uint64_t state_hash(std::uint64_t steps, std::span<const SimUnit> units,
                          std::span<const std::uint64_t> path_digests);
+/// The hash of recordings of the format's version 1 (identity, position, heading, speed,
+/// state, yield, order point, waypoint and path only), to check them.
+std::uint64_t state_hash_v1(std::uint64_t steps, std::span<const SimUnit> units,
+                            std::span<const std::uint64_t> path_digests);
 /// A digest of a path's points, for state_hash.
 std::uint64_t path_digest(std::span<const Vec2> path);
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario_io.hpp"
+#include "planner/sim/recording_check.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/sim_fields.hpp"
 #include "planner/sim/simulation.hpp"
@@ -170,6 +171,49 @@ TEST_CASE("recording: through the file and back, every frame, hash, decision and
   REQUIRE(back->stuck().size() == r.recording.stuck().size());
   CHECK(std::equal(back->stuck().begin(), back->stuck().end(), r.recording.stuck().begin()));
   CHECK(back->snapshots().size() == r.recording.snapshots().size());
+}
+
+TEST_CASE("recording: a file of version 1 is checked with the hash it was made with, and saved as it came") {
+  // tests/data/recording_v1.psrec: 60 steps of maps/sim_bridge.json recorded by the
+  // version that hashed only identity, position, heading, speed, state, yield, order point,
+  // waypoint and path.
+  const std::string path = std::string(PATHSCOPE_SOURCE_DIR) + "/tests/data/recording_v1.psrec";
+  const auto old = Recording::load(path);
+  REQUIRE_MESSAGE(old.ok(), (old.ok() ? std::string() : old.error().to_string()));
+  REQUIRE(old->last_step() == 60);
+  const auto report = check_recording(*old, {});
+  REQUIRE(report.ok());
+  CHECK(report->hash_mismatches == 0);
+  CHECK(report->passed());
+  // Its frames are today's run's, and its hashes are the first version's of them.
+  const auto loaded = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/maps/sim_bridge.json");
+  REQUIRE(loaded.ok());
+  Simulation sim(*loaded);
+  for (std::uint64_t step = 1; step <= 60; ++step) {
+    sim.step();
+    const auto frame = old->frame(step);
+    REQUIRE(frame.ok());
+    CHECK(old->hash(step) == state_hash_v1(step, sim.slots(), {}));
+    CHECK(old->hash_of(step, frame->units) == old->hash(step));
+    CHECK(old->matches(sim));
+  }
+  // Today's hash covers more of the frame: another value, and any framed field moves it.
+  CHECK(state_hash(60, sim.slots()) != old->hash(60));
+  std::vector<SimUnit> units(sim.slots().begin(), sim.slots().end());
+  const std::uint64_t before = state_hash(60, units);
+  units[3].goal.arrived_time += 1;  // not in the first version's hash
+  CHECK(state_hash(60, units) != before);
+  CHECK(state_hash_v1(60, units, {}) == state_hash_v1(60, sim.slots(), {}));
+  // Saved again, it is still a version 1 file that checks.
+  const auto again = Recording::from_bytes(old->to_bytes(), "again.psrec");
+  REQUIRE(again.ok());
+  CHECK(nlohmann::json::from_cbor(again->to_bytes())["version"] == 1);
+  CHECK(check_recording(*again, {})->passed());
+  // A new recording is version 2.
+  Recording fresh(*loaded);
+  Simulation run(*loaded);
+  fresh.capture(run);
+  CHECK(nlohmann::json::from_cbor(fresh.to_bytes())["version"] == 2);
 }
 
 TEST_CASE("recording: a damaged or foreign file is refused with a message naming the file and the field") {
