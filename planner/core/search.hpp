@@ -80,8 +80,10 @@ enum class SearchEventKind : std::uint8_t {
   Refine,  ///< a whole intermediate polyline (one step of a replay): `node` indexes the
            ///< trace's refinements; smoothing passes, string pulling, culling.
   Path,    ///< node is on the final path (emitted start to goal, after Found).
-  Scan,    ///< a jump (jump point search) read the cells on the straight or diagonal line
-           ///< from parent (its origin, excluded) to node (included); opens nothing.
+  /// The search passed over the nodes on the straight line from parent (excluded) to node
+  /// (included), reading them without opening any: a jump of jump point search along a
+  /// row, a column or a diagonal, or any planner's sweep along a line of its nodes.
+  PassOver,
 };
 
 /// One trace event.

@@ -122,7 +122,7 @@ void TraceReplay::apply(const SearchEvent& e) {
       refinement_ = e.node;
       break;
     case SearchEventKind::Path: path_.push_back(e.node); break;
-    case SearchEventKind::Scan: break;  // changes no node's state
+    case SearchEventKind::PassOver: break;  // changes no node's state
   }
 }
 
@@ -166,7 +166,7 @@ void TraceReplay::unapply(const SearchEvent& e) {
       refinement_undo_.pop_back();
       break;
     case SearchEventKind::Path: path_.pop_back(); break;
-    case SearchEventKind::Scan: break;
+    case SearchEventKind::PassOver: break;
   }
 }
 

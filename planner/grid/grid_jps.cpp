@@ -310,7 +310,7 @@ SearchStatus GridJps::step(std::uint64_t max_expansions) {
   const GridSearchState<1>::Finder reached = state_.finder();
   const auto no_scan = [](NodeId, NodeId) {};
   const auto trace_scan = [this](NodeId from, NodeId to) {
-    emit(SearchEventKind::Scan, 0, to, from, 0.0, 0.0);
+    emit(SearchEventKind::PassOver, 0, to, from, 0.0, 0.0);
   };
   std::uint64_t done = 0;
   while (done < max_expansions) {

@@ -59,7 +59,7 @@ class JpsBitGrid {
 /// Jump point search on one movement class's CostGrid: exact (the costs of `astar`) when
 /// every cell of the start's terrain group has the same multiplier; otherwise a query is
 /// Invalid with a message naming `astar`. Nodes are cells (id = row-major index); the
-/// search expands jump points only, and its trace shows each jump's scanned cells (Scan
+/// search expands jump points only, and its trace shows each jump's scanned cells (PassOver
 /// events) and the neighbours pruning skipped (Prune events).
 class GridJps final : public GridSearchBase<1> {
  public:

@@ -32,7 +32,7 @@
 // moves then s straight ones, its cost is its octile length, so the octile heuristic is
 // consistent on the jump graph and no node is reopened.
 //
-// Trace: Scan events for the diagonal (origin to last cell) and for every straight scan
+// Trace: PassOver events for the diagonal (origin to last cell) and for every straight scan
 // with at least one cell (from its turning point to the last cell read).
 
 #include "planner/grid/grid_jps_block.hpp"

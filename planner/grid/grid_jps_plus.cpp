@@ -34,7 +34,7 @@
 //
 // Trace and dependency: with an observer (or when the dependency replays the jumps) the
 // diagonal is walked cell by cell and each turning cell's two straight reaches are
-// reported as Scan segments, so the cells a table entry summarises are the cells the
+// reported as PassOver segments, so the cells a table entry summarises are the cells the
 // answer depends on.
 
 #include "planner/grid/grid_jps_plus.hpp"

@@ -180,7 +180,7 @@ class JumpPointSearch : public GridSearchBase<1> {
         }
         const auto trace_scan = [this, w](glm::ivec2 a, glm::ivec2 b) {
           scanned_ += std::uint64_t(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y)));
-          emit(SearchEventKind::Scan, 0, NodeId(std::uint32_t(b.y) * w + std::uint32_t(b.x)),
+          emit(SearchEventKind::PassOver, 0, NodeId(std::uint32_t(b.y) * w + std::uint32_t(b.x)),
                NodeId(std::uint32_t(a.y) * w + std::uint32_t(a.x)), 0.0, 0.0);
         };
         for (int d = 0; d < 8; ++d) {

@@ -268,7 +268,7 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
     ++step_;
   }
   if (e.kind == SearchEventKind::Path || e.kind == SearchEventKind::Refine) return;
-  if (e.kind == SearchEventKind::Scan) {
+  if (e.kind == SearchEventKind::PassOver) {
     // The cells from the jump's origin (excluded) along its line to e.node (included).
     if (!geometry.lattice || e.parent >= flags_.size() || e.node >= flags_.size()) return;
     const int w = geometry.lattice->width;
@@ -325,7 +325,7 @@ void TracePainter::apply(const SearchEvent& e, const TraceGeometry& geometry) {
       }
       if (geometry.lattice) flags |= kPrunedBit;
       break;
-    case SearchEventKind::Scan:
+    case SearchEventKind::PassOver:
     case SearchEventKind::Refine:
     case SearchEventKind::Path: break;
   }
@@ -379,12 +379,13 @@ void TracePainter::paint_current_jumps(const SearchTrace& trace, const TraceRepl
   const std::size_t begin = trace.step_event(step - 1);
   const std::size_t end = step < trace.step_count() ? trace.step_event(step) : events.size();
   bool any_scan = false;
-  for (std::size_t i = begin; i < end && !any_scan; ++i) any_scan = events[i].kind == SearchEventKind::Scan;
+  for (std::size_t i = begin; i < end && !any_scan; ++i)
+    any_scan = events[i].kind == SearchEventKind::PassOver;
   if (!any_scan) return;  // only planners that jump draw their jumps
   for (std::size_t i = begin + 1; i < end; ++i) {
     const SearchEvent& e = events[i];
     if (e.parent == kNoNode || e.node == kNoNode) continue;
-    if (e.kind == SearchEventKind::Scan) {
+    if (e.kind == SearchEventKind::PassOver) {
       out.line(Layer::Current, trace_palette::kScanLine, geometry.position(e.parent),
                geometry.position(e.node), 1);
     } else if (e.kind == SearchEventKind::Push || e.kind == SearchEventKind::Relax) {

@@ -79,8 +79,9 @@ inline constexpr Color kPartialPath{255, 160, 40, 255};      ///< Parent chain, 
 inline constexpr Color kPartialPathBack{80, 200, 255, 255};  ///< Parent chain, side 1.
 inline constexpr Color kPath{255, 64, 200, 255};             ///< The final path.
 inline constexpr Color kRefinement{120, 255, 120, 255};      ///< The latest refinement polyline.
-inline constexpr Color kScanned{225, 235, 250, 120};   ///< A cell a jump scanned (Scan events), not opened.
-inline constexpr Color kPruned{235, 90, 90, 120};      ///< A neighbour pruning skipped, not opened.
+inline constexpr Color kScanned{225, 235, 250,
+                                120};              ///< A cell a jump scanned (PassOver events), not opened.
+inline constexpr Color kPruned{235, 90, 90, 120};  ///< A neighbour pruning skipped, not opened.
 inline constexpr Color kScanLine{200, 225, 255, 230};  ///< The current expansion's scans.
 inline constexpr Color kJumpLine{255, 200, 60,
                                  255};  ///< The current expansion's jumps to the nodes it opened.
@@ -103,7 +104,7 @@ class TracePainter {
   /// its stage name on Labels, and its shapes on the layers of their roles, e.g. a
   /// secondary graph on RefinementGraph, a visibility region on RefinementRegion: see
   /// paint_structure_shape()); Path (one polyline once reached). On grids, the cells
-  /// jumps scanned (Scan events) and the neighbours pruning skipped (Prune events) that
+  /// jumps scanned (PassOver events) and the neighbours pruning skipped (Prune events) that
   /// were never opened are drawn under the closed ones in kScanned and kPruned, and
   /// Current adds the current expansion's scans (kScanLine) and its jumps to the nodes
   /// it opened (kJumpLine). Only layers in

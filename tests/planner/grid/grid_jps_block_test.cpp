@@ -198,7 +198,7 @@ TEST_SUITE("grid_jps_block") {
       for (const SearchEvent& e : trace.events()) {
         if (e.kind == SearchEventKind::Expand) ++expand;
         if (e.kind == SearchEventKind::Path) ++path;
-        if (e.kind != SearchEventKind::Scan) continue;
+        if (e.kind != SearchEventKind::PassOver) continue;
         ++scan;
         const glm::ivec2 a = grid.cell(e.parent), b = grid.cell(e.node);
         const int dx = std::abs(b.x - a.x), dy = std::abs(b.y - a.y);

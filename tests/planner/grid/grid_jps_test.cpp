@@ -249,7 +249,7 @@ TEST_SUITE("grid_jps") {
         case SearchEventKind::Expand: ++expand; break;
         case SearchEventKind::Prune: ++prune; break;
         case SearchEventKind::Path: ++path; break;
-        case SearchEventKind::Scan: {
+        case SearchEventKind::PassOver: {
           ++scan;
           // A scan runs along one straight or diagonal line from its origin.
           const glm::ivec2 a = grid.cell(e.parent), b = grid.cell(e.node);
