@@ -37,7 +37,8 @@ enum class Bound : std::uint8_t {
   Share,  ///< A number in [0, 1].
   Flow,   ///< A unit vector (or 0) per coordinate, with room for rounding.
   NotNegative,
-  Step,  ///< +1 or -1.
+  Step,   ///< +1 or -1.
+  Index,  ///< -1 (none) or an index in [0, 2^32).
 };
 
 /// What uses a field besides the saved game.
@@ -128,9 +129,9 @@ inline constexpr auto kPrivate = std::make_tuple(                               
     Field{"tunnelled", &UnitPrivate::tunnelled, B::Any},                        //
     Field{"last_repath", &UnitPrivate::last_repath, B::Any},                    //
     Field{"platoon", &UnitPrivate::platoon, B::Any},                            //
-    Field{"last_bridge", &UnitPrivate::last_bridge, B::Any},                    //
+    Field{"last_bridge", &UnitPrivate::last_bridge, B::Index},                  //
     Field{"bridge_time", &UnitPrivate::bridge_time, B::Any},                    //
-    Field{"last_passage", &UnitPrivate::last_passage, B::Any},                  //
+    Field{"last_passage", &UnitPrivate::last_passage, B::Index},                //
     Field{"passage_flow", &UnitPrivate::passage_flow, B::Flow},                 //
     Field{"passage_time", &UnitPrivate::passage_time, B::Any});                 //
 

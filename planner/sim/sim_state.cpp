@@ -501,6 +501,9 @@ struct ValueReader {
                                  : static_cast<T>(v.get<std::int64_t>());
     if (b == fields::Bound::Step && out != T(1) && !(std::is_signed_v<T> && out == T(-1)))
       fail(where, "expected 1 or -1, found " + shown(v));
+    if (b == fields::Bound::Index &&
+        !(out == T(-1) || (out >= T(0) && std::uint64_t(out) <= std::uint64_t{0xffffffffu})))
+      fail(where, "expected -1 (none) or an index in [0, 4294967295], found " + shown(v));
   }
   template <class E>
   requires std::is_enum_v<E>

@@ -97,6 +97,21 @@ TEST_CASE("restore checks: a last passage without passage maps is refused") {
   CHECK_MESSAGE(has(e.message, "passage_maps"), e.message);
 }
 
+TEST_CASE("restore checks: a last bridge or passage is -1 or an index, nothing else") {
+  Fixture fx(crossing_case(3));
+  for (const char* field : {"last_bridge", "last_passage"}) {
+    for (const std::int64_t value : {std::int64_t{-2}, std::int64_t{-1000}, std::int64_t{1} << 32}) {
+      CAPTURE(field);
+      CAPTURE(value);
+      Json bad = fx.good;
+      bad["units"][0]["sim"][field] = value;
+      const Error e = fx.refusal(bad);
+      CHECK(e.where == std::string("sim_state.units[0].sim.") + field);
+      CHECK_MESSAGE(has(e.message, "expected -1 (none) or an index"), e.message);
+    }
+  }
+}
+
 TEST_CASE("restore checks: a density cost beyond what sim.density_cost makes is refused") {
   Scenario s = crossing_case(3);
   s.sim.density_cost = 4;
