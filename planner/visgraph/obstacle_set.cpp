@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include <polyclipping/clipper.hpp>
 
@@ -329,7 +330,7 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
       }
       int e = x;
       while (e < width && at(e, y)) ++e;
-      rect("tiles row " + std::to_string(y) + " cells " + std::to_string(x) + ".." + std::to_string(e - 1),
+      rect("cells row " + std::to_string(y) + " cells " + std::to_string(x) + ".." + std::to_string(e - 1),
            Vec2{x * cell_size, y * cell_size}, Vec2{e * cell_size, (y + 1) * cell_size});
       x = e;
     }
@@ -346,7 +347,7 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
         // no convex corner, so the join adds no graph node.
         const Vec2 c0{(x + 1) * cell_size, (y + 1) * cell_size};
         ObstacleInput in;
-        in.name = "tiles corner " + fmt_point(c0);
+        in.name = "cells corner " + fmt_point(c0);
         in.shape.kind = ShapeKind::Polygon;
         in.shape.points = {c0 + Vec2{0, -h}, c0 + Vec2{h, 0}, c0 + Vec2{0, h}, c0 + Vec2{-h, 0}};
         out.push_back(std::move(in));
@@ -363,93 +364,55 @@ bool blocks_class(const Scenario& s, std::size_t terrain, std::size_t movement_c
          (!s.classes[movement_class].amphibious && t.group != ground_group);
 }
 
-std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class) {
+namespace {
+
+// The cells `movement_class` cannot enter in the world's raster (row-major, 1 blocked):
+// the cells the grid planners and the path referee treat as blocked, so a path that keeps
+// its radius from them is legal in the world's one model. A cell is blocked when its
+// terrain blocks the class (blocks_class), unless an intact bridge deck lies over it (a
+// deck is ground at multiplier 1).
+std::vector<std::uint8_t> blocked_cells(const PlanningWorld& world, std::size_t movement_class) {
   const Scenario& s = world.scenario();
-  const auto blocks = [&](std::size_t terrain) { return blocks_class(s, terrain, movement_class); };
-  std::vector<ObstacleInput> out;
-  if (s.tiles) {
-    const TileGrid& t = *s.tiles;
-    std::vector<std::uint8_t> blocked(t.terrain.size());
-    for (std::size_t i = 0; i < blocked.size(); ++i) blocked[i] = blocks(t.terrain[i]) ? 1 : 0;
-    out = grid_obstacles(blocked, t.width, t.height, s.world.cell_size);
+  const TerrainRaster& raster = world.raster();
+  std::vector<std::uint8_t> blocks_surface(raster.surface_count());
+  for (std::size_t id = 0; id < blocks_surface.size(); ++id) {
+    const Surface& surface = raster.surface(SurfaceId(id));
+    blocks_surface[id] = !surface.bridge && blocks_class(s, surface.terrain, movement_class) ? 1 : 0;
   }
-  // Containers (seed 004), painted after the tiles and before the other features: the
-  // world outside them takes their terrain.
-  bool containers_block = false;
-  for (const Feature& f : s.features) {
-    if (f.container) containers_block = blocks(f.terrain);
-  }
-  for (std::size_t i = 0; i < s.features.size(); ++i) {
-    const Feature& f = s.features[i];
-    if (!f.container || (!containers_block && out.empty())) continue;
-    ObstacleInput in;
-    in.name = "features[" + std::to_string(i) + "] (id " + std::to_string(f.id) +
-              (f.name.empty() ? std::string() : ", \"" + f.name + "\"") + ", a container)";
-    in.shape = f.shape;
-    in.container = true;
-    in.opening = !containers_block;
-    out.push_back(std::move(in));
-  }
-  for (std::size_t i = 0; i < s.features.size(); ++i) {
-    const Feature& f = s.features[i];
-    if (f.container) continue;
-    const bool blocking = blocks(f.terrain);
-    if (!blocking && out.empty()) continue;  // nothing under it to open
-    ObstacleInput in;
-    in.name = "features[" + std::to_string(i) + "] (id " + std::to_string(f.id) +
-              (f.name.empty() ? std::string() : ", \"" + f.name + "\"") + ")";
-    in.shape = f.shape;
-    in.opening = !blocking;
-    out.push_back(std::move(in));
-  }
-  for (std::size_t i = 0; i < s.bridges.size(); ++i) {
-    const Bridge& b = s.bridges[i];
-    const Vec2 d = b.b - b.a;
-    const double len = std::sqrt(d.x * d.x + d.y * d.y);
-    if (!b.intact || out.empty() || !(len > 0)) continue;
-    const Vec2 n = Vec2{-d.y, d.x} * (0.5 * b.width / len);
-    ObstacleInput in;
-    in.name = "bridges[" + std::to_string(i) + "] (id " + std::to_string(b.id) + ")";
-    in.shape.kind = ShapeKind::Polygon;
-    in.shape.points = {b.a - n, b.b - n, b.b + n, b.a + n};
-    in.opening = true;
-    out.push_back(std::move(in));
-  }
-  return out;
+  std::vector<std::uint8_t> blocked(raster.cell_count());
+  const std::span<const SurfaceId> ids = raster.surface_ids();
+  for (std::size_t i = 0; i < blocked.size(); ++i) blocked[i] = blocks_surface[ids[i]];
+  return blocked;
+}
+
+}  // namespace
+
+std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class) {
+  const TerrainRaster& raster = world.raster();
+  return grid_obstacles(blocked_cells(world, movement_class), raster.width, raster.height, raster.cell_size);
 }
 
 std::uint64_t world_obstacle_vertices(const PlanningWorld& world, std::size_t movement_class) {
   // The same inputs as world_obstacles, counted: keep the two in step.
-  const Scenario& s = world.scenario();
+  const TerrainRaster& raster = world.raster();
+  const std::vector<std::uint8_t> blocked = blocked_cells(world, movement_class);
+  const int width = raster.width, height = raster.height;
+  const auto at = [&](int x, int y) {
+    return x >= 0 && y >= 0 && x < width && y < height &&
+           blocked[std::size_t(y) * std::size_t(width) + std::size_t(x)] != 0;
+  };
   std::uint64_t vertices = 0;
-  if (s.tiles) {
-    const TileGrid& t = *s.tiles;
-    std::vector<std::uint8_t> blocks_terrain(s.terrains.size());
-    for (std::size_t k = 0; k < s.terrains.size(); ++k)
-      blocks_terrain[k] = blocks_class(s, k, movement_class);
-    const auto at = [&](int x, int y) {
-      return x >= 0 && y >= 0 && x < t.width && y < t.height &&
-             blocks_terrain[t.terrain[std::size_t(y) * std::size_t(t.width) + std::size_t(x)]] != 0;
-    };
-    for (int y = 0; y < t.height; ++y) {
-      for (int x = 0; x < t.width; ++x) {
-        const bool a = at(x, y);
-        if (a && !at(x - 1, y)) vertices += 4;  // a run starts
-        if (y + 1 < t.height && x + 1 < t.width) {
-          const bool b = at(x + 1, y), c = at(x, y + 1), d = at(x + 1, y + 1);
-          if ((a && d && !b && !c) || (b && c && !a && !d)) vertices += 4;  // a diamond
-        }
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const bool a = at(x, y);
+      if (a && !at(x - 1, y)) vertices += 4;  // a run starts
+      if (y + 1 < height && x + 1 < width) {
+        const bool b = at(x + 1, y), c = at(x, y + 1), d = at(x + 1, y + 1);
+        if ((a && d && !b && !c) || (b && c && !a && !d)) vertices += 4;  // a diamond
       }
     }
   }
-  for (const Feature& f : s.features) {
-    switch (f.shape.kind) {
-      case ShapeKind::Polygon: vertices += f.shape.points.size(); break;
-      case ShapeKind::Circle: vertices += kCircleVertices; break;
-      default: vertices += 4; break;
-    }
-  }
-  return vertices + 4 * std::uint64_t(s.bridges.size());
+  return vertices;
 }
 
 }  // namespace pathscope::visgraph

@@ -90,21 +90,17 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
 /// class that is not amphibious) of another terrain group than terrain 0.
 bool blocks_class(const Scenario& scenario, std::size_t terrain, std::size_t movement_class);
 
-/// Everything `movement_class` cannot enter in `world`: tiles of terrain impassable to it
-/// (or, for a class that is not amphibious, of another terrain group than terrain 0) and
-/// features of impassable terrain, in the raster's order: passable features painted over
-/// earlier obstacles and intact bridges' decks (a rectangle along the bridge, as wide as
-/// it) are openings. Roads only change costs, so they are not obstacles.
+/// Everything `movement_class` cannot enter in `world`, as the world's raster has it (the
+/// one model the grid planners and the path referee share): every cell whose terrain
+/// blocks the class (blocks_class) and that no intact bridge deck covers, as
+/// grid_obstacles. Obstacle features thus count by the cells they cover (the coverage
+/// rule), openings and containers as the raster paints them. Roads only change costs.
 std::vector<ObstacleInput> world_obstacles(const PlanningWorld& world, std::size_t movement_class);
 
-/// The vertices world_obstacles would hand over (4 per tile run, diamond, rectangle and
-/// bridge; a polygon's points; kCircleVertices per circle), counted without building
-/// them: the size of the work a build of the obstacles and their graph starts from.
+/// The vertices world_obstacles would hand over (4 per run of blocked cells and per
+/// diamond), counted without building them: the size of the work a build of the
+/// obstacles and their graph starts from.
 std::uint64_t world_obstacle_vertices(const PlanningWorld& world, std::size_t movement_class);
-
-/// Vertices world_obstacle_vertices counts for a circle (its inflated polygon has about
-/// this many at the default max_error and the default classes' radii).
-inline constexpr std::uint64_t kCircleVertices = 32;
 
 }  // namespace visgraph
 }  // namespace pathscope

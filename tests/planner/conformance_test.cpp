@@ -7,7 +7,9 @@
 //    (PlannerInfo::referee); a planner whose cost is in another model has the equality
 //    skipped, with its declared reason printed;
 //  - stepping (a few expansions at a time) equals one shot;
-//  - node_at() round-trips with node_geometry() on the path's nodes and a sample of ids.
+//  - node_at() round-trips with node_geometry() on the path's nodes and a sample of ids;
+//  - a planner keeping a radius finds a path whenever moves between cell centres that keep
+//    the radius join start and goal (clear_path_exists, a breadth-first search of its own).
 // Defects the referee found that are not fixed yet are listed in kKnownDefects (and in
 // planner/referee/README.md): their counts are printed, not asserted.
 
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <queue>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,13 +47,14 @@ enum : std::uint8_t {
 // A known defect: the planner, the check it fails, and why (issue 32).
 struct KnownDefect {
   const char* planner;
-  const char* check;  // "legal", "cost" or "node_at"
+  const char* check;  // "legal", "cost", "node_at" or "solvable"
   const char* why;
 };
 constexpr KnownDefect kKnownDefects[] = {
-    {"visgraph", "legal",
-     "it keeps its radius from obstacles' exact shapes and may cross or near cells an obstacle only partly "
-     "covers"},
+    {"visgraph", "solvable",
+     "it inflates obstacles by radius + max_error, so a start or goal at exactly the radius from a blocked "
+     "cell "
+     "lies inside an inflated obstacle and a gap as wide as the unit is closed"},
 };
 
 const KnownDefect* known_defect(const std::string& planner, const char* check) {
@@ -157,12 +161,80 @@ std::vector<PathQuery> random_queries(const PlanningWorld& world, std::size_t cl
   return out;
 }
 
+// Whether a unit of radius `r` can go from cell centre `a` to cell centre `b` by moves
+// between cell centres (8 directions) that keep r from every blocked cell's square and
+// from the world's edge, and never join cells of different move keys: a path the
+// planners keeping a radius must find (the reference for their "no path"). Exact
+// distances: a move and a cell are convex, so their least distance is at an end of the
+// move or a corner of the cell (a move between two centres crosses no cell's inside).
+bool clear_path_exists(const PlanningWorld& world, std::size_t cls, double r, std::uint32_t a,
+                       std::uint32_t b) {
+  const CostGrid& g = world.grid(cls);
+  const int w = g.width(), h = g.height();
+  const double s = g.cell_size();
+  const int reach = int(std::ceil(r / s)) + 2;
+  const auto point_box = [&](Vec2 p, int x, int y) {
+    const double dx = std::max({x * s - p.x, 0.0, p.x - (x + 1) * s});
+    const double dy = std::max({y * s - p.y, 0.0, p.y - (y + 1) * s});
+    return std::sqrt(dx * dx + dy * dy);
+  };
+  const auto point_segment = [](Vec2 p, Vec2 u, Vec2 v) {
+    const Vec2 d = v - u;
+    const double len2 = d.x * d.x + d.y * d.y;
+    const double t = len2 > 0 ? std::clamp(((p.x - u.x) * d.x + (p.y - u.y) * d.y) / len2, 0.0, 1.0) : 0.0;
+    const Vec2 q = u + d * t - p;
+    return std::sqrt(q.x * q.x + q.y * q.y);
+  };
+  // The move u -> v (cell centres) keeps r.
+  const auto keeps = [&](Vec2 u, Vec2 v) {
+    const double lo_x = std::min(u.x, v.x), hi_x = std::max(u.x, v.x);
+    const double lo_y = std::min(u.y, v.y), hi_y = std::max(u.y, v.y);
+    if (lo_x < r || lo_y < r || hi_x > w * s - r || hi_y > h * s - r) return false;
+    const int cx = int(std::floor(u.x / s)), cy = int(std::floor(u.y / s));
+    for (int y = cy - reach; y <= cy + reach; ++y) {
+      for (int x = cx - reach; x <= cx + reach; ++x) {
+        if (!g.in_bounds(x, y) || g.passable(g.index(x, y))) continue;
+        double d = std::min(point_box(u, x, y), point_box(v, x, y));
+        for (int k = 0; k < 4; ++k)
+          d = std::min(d, point_segment(Vec2{(x + (k & 1)) * s, (y + (k >> 1)) * s}, u, v));
+        if (d < r) return false;
+      }
+    }
+    return true;
+  };
+  const std::uint16_t key = g.move_key(a);
+  if (key == 0 || g.move_key(b) != key) return false;
+  const Vec2 pa = g.center(a);
+  if (!keeps(pa, pa) || !keeps(g.center(b), g.center(b))) return false;
+  std::vector<std::uint8_t> seen(g.cell_count(), 0);
+  std::queue<std::uint32_t> open;
+  open.push(a);
+  seen[a] = 1;
+  while (!open.empty()) {
+    const std::uint32_t c = open.front();
+    open.pop();
+    if (c == b) return true;
+    const glm::ivec2 p = g.cell(c);
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        if ((dx == 0 && dy == 0) || !g.in_bounds(p.x + dx, p.y + dy)) continue;
+        const std::uint32_t n = g.index(p.x + dx, p.y + dy);
+        if (seen[n] || g.move_key(n) != key || !keeps(g.center(c), g.center(n))) continue;
+        seen[n] = 1;
+        open.push(n);
+      }
+    }
+  }
+  return false;
+}
+
 // What the suite found for one planner.
 struct Tally {
   int queries = 0;
   int found = 0;
   int refused = 0;  // invalid or no path
   int illegal = 0;
+  int no_path_solvable = 0;  // no path where one keeping the radius exists (clear_path_exists)
   int cost_disagree = 0;
   int cost_skipped = 0;
   double worst_cost_error = 0;  // |reported - referee| / referee
@@ -212,6 +284,15 @@ void run_conformance(std::uint64_t first, int count, int queries_per_world) {
 
         if (one.status != SearchStatus::Found) {
           ++t.refused;
+          // A planner keeping a radius answers every query a path keeping it solves.
+          if (info.referee.radius_param >= 0 &&
+              clear_path_exists(world, cls, rp.clearance, *world.grid(cls).cell_at(q.start),
+                                *world.grid(cls).cell_at(q.goal))) {
+            ++t.no_path_solvable;
+            note(t, std::string(where) + ": " + one.message + ", but a path keeping the radius exists");
+            if (!known_defect(info.name, "solvable"))
+              FAIL_CHECK("no path on a solvable query: " << one.message);
+          }
           continue;
         }
         ++t.found;
@@ -271,11 +352,13 @@ void run_conformance(std::uint64_t first, int count, int queries_per_world) {
     std::string text = name + ": " + std::to_string(t.queries) + " queries, " + std::to_string(t.found) +
                        " found, " + std::to_string(t.refused) + " refused, " + std::to_string(t.illegal) +
                        " illegal, " + std::to_string(t.cost_disagree) + " costs disagree";
+    if (info->referee.radius_param >= 0)
+      text += ", " + std::to_string(t.no_path_solvable) + " refused where a path keeping the radius exists";
     char buf[64];
     std::snprintf(buf, sizeof buf, " (worst relative error %.2e)", t.worst_cost_error);
     text += buf;
     if (t.cost_skipped) text += "; cost not compared (" + info->referee.note + ")";
-    for (const char* check : {"legal", "cost", "node_at"}) {
+    for (const char* check : {"legal", "cost", "node_at", "solvable"}) {
       if (const KnownDefect* d = known_defect(name, check))
         text += std::string("; known defect (") + check + "): " + d->why;
     }

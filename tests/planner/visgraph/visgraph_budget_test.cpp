@@ -35,7 +35,8 @@ Scenario open_lattice(int side) {
       f.id = id++;
       f.terrain = wall;
       f.shape.kind = ShapeKind::Rect;
-      f.shape.min = Vec2{8.0 * x + 6, 8.0 * y + 6} + Vec2{0.37 * (y % 3), 0.29 * (x % 4)};
+      // One cell each (the graph's obstacles are the cells an obstacle blocks), staggered.
+      f.shape.min = Vec2{8.0 * x + 6, 8.0 * y + 6} + Vec2{double(y % 3), double(x % 4)};
       f.shape.max = f.shape.min + Vec2{1, 1};
       s.features.push_back(std::move(f));
     }

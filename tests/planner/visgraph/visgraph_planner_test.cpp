@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "planner/core/planner_registry.hpp"
+#include "planner/referee/path_referee.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
 #include "tests/benchmark_files.hpp"
@@ -259,6 +260,55 @@ TEST_SUITE("visgraph") {
     CHECK(c.edges == int(g.link_count()));
     CHECK(c.polygons + c.holes + 1 == int(g.obstacles().rings.size()));  // all but the frame's outside
     CHECK(c.holes >= 1);                                                 // the world's frame
+  }
+
+  TEST_CASE("paths keep the radius from every cell an obstacle covers, as the path referee judges them") {
+    // The world's one model is its raster: an obstacle blocks every cell it overlaps. A
+    // wall 1.3 m wide off the cell lines blocks two columns; going round its exact corner
+    // (6.3, 8) cut through cell (6, 7).
+    Scenario s = make_empty_scenario(20, 10, 1.0);
+    Feature wall;
+    wall.id = 1;
+    wall.terrain = *s.find_terrain("wall");
+    wall.shape.kind = ShapeKind::Rect;
+    wall.shape.min = {5, 2};
+    wall.shape.max = {6.3, 8};
+    s.features.push_back(wall);
+    const PlanningWorld world(s);
+    for (const double radius : {0.0, 0.5}) {
+      CAPTURE(radius);
+      VisGraphPlanner p(world, 0, params(radius));
+      const PathResult r = find_path(p, {{2.5, 5.5}, {12.5, 5.5}});
+      REQUIRE(r.status == SearchStatus::Found);
+      referee::RefereeParams rp;
+      rp.clearance = radius;
+      const auto v = referee::referee_path(world, 0, r.points, rp);
+      REQUIRE(v.ok());
+      CHECK_MESSAGE(v->legal, (v->legal ? std::string() : v->violations.front().message));
+    }
+    // Random polygons, rectangles and circles off the cell lines.
+    std::mt19937_64 rng(32);
+    int paths = 0;
+    for (int map = 0; map < 10; ++map) {
+      const PlanningWorld w(polygon_scenario(rng, 30, 20, 6));
+      for (const double radius : {0.0, 0.5}) {
+        VisGraphPlanner p(w, 0, params(radius));
+        referee::RefereeParams rp;
+        rp.clearance = radius;
+        for (int q = 0; q < 8; ++q) {
+          const PathQuery query{random_free_point(rng, p), random_free_point(rng, p)};
+          const PathResult r = find_path(p, query);
+          if (r.status != SearchStatus::Found) continue;
+          ++paths;
+          const auto v = referee::referee_path(w, 0, r.points, rp);
+          REQUIRE(v.ok());
+          CAPTURE(map);
+          CAPTURE(q);
+          CHECK_MESSAGE(v->legal, (v->legal ? std::string() : v->violations.front().message));
+        }
+      }
+    }
+    CHECK(paths > 100);
   }
 
 }  // TEST_SUITE
