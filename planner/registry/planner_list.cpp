@@ -240,7 +240,11 @@ std::vector<PlannerInfo> make_registry() {
                  0, 1},
        ParamSpec{"memory_mib",
                  "MiB the visibility graph may take; a world whose graph would need more is refused", 2048, 1,
-                 262144}},
+                 262144},
+       ParamSpec{"compare_roads",
+                 "1: exact roads: a path taking a road is searched again without roads for the stat "
+                 "cost_without_roads (a second search, outside the step budget)",
+                 0, 0, 1}},
       [](const QueryContext& c) {
         VisGraphParams p;
         p.dijkstra = c.params.at(0) != 0;
@@ -253,6 +257,7 @@ std::vector<PlannerInfo> make_registry() {
         p.road_reach = c.params.at(7);
         p.weighted = c.params.at(8) != 0;
         p.memory = MemoryBudget::from_mib(c.params.at(9));
+        p.compare_without_roads = c.params.at(10) != 0;
         return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
       }});
   r.push_back(PlannerInfo{

@@ -43,8 +43,9 @@ struct VisGraphParams {
   /// graph, or off.
   RoadMode roads = RoadMode::Pass;
   /// Exact roads: when the path takes a road, search again without roads for the stat
-  /// `cost_without_roads` (else it is -1 for such paths).
-  bool compare_without_roads = true;
+  /// `cost_without_roads` (a second whole search when the first finishes, outside step()'s
+  /// budget; registry parameter compare_roads). Off: the stat is -1 for such paths.
+  bool compare_without_roads = false;
   /// Road pass: metres within which a path point is linked to a road point (in sight).
   double road_reach = 24;
   /// Seed 004's swamps: passable features of another cost than the ground join the graph

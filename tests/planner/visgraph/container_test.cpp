@@ -353,7 +353,7 @@ TEST_SUITE("visgraph") {
     REQUIRE(believed.features.size() == 1);
     CHECK(believed.features[0].container);
     auto p = find_planner("visgraph")
-                 ->create(QueryContext{world, 0, std::size_t{0}, {0, 0.05, 0, 0, 0, 0, 1, 24, 1, 2048}});
+                 ->create(QueryContext{world, 0, std::size_t{0}, {0, 0.05, 0, 0, 0, 0, 1, 24, 1, 2048, 0}});
     const PathResult r = find_path(*p, PathQuery{{10, 30}, {50, 30}});
     REQUIRE(r.status == SearchStatus::Found);
     // Through where the buildings are (not seen), round the wall between the wings (known).

@@ -28,10 +28,12 @@ Road make_road(std::vector<Vec2> pts, double factor, std::uint32_t id = 1) {
   return r;
 }
 
+// These tests check the stat cost_without_roads, so the second search is on.
 VisGraphParams with_mode(RoadMode mode) {
   VisGraphParams p;
   p.radius = 0.5;
   p.roads = mode;
+  p.compare_without_roads = true;
   return p;
 }
 
@@ -193,6 +195,31 @@ TEST_SUITE("visgraph exact roads") {
     CHECK(r.length == doctest::Approx(180).epsilon(1e-12));
     CHECK(stat(r, "cost_without_roads") == doctest::Approx(180));
     CHECK(stat(r, "road_points") > 0);
+  }
+
+  TEST_CASE(
+      "exact roads: the registry's visgraph searches once, the second search only with compare_roads=1") {
+    Scenario s = make_empty_scenario(200, 60, 1.0);
+    s.roads.push_back(make_road({{10, 30}, {190, 30}}, 2.0));
+    const PlanningWorld world(s);
+    const PlannerInfo* info = find_planner("visgraph");
+    REQUIRE(info);
+    const PathQuery q{{10, 30}, {190, 30}};
+    // By default a road path says -1 (not compared): no search without roads was run.
+    auto plain = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, {}).value()});
+    const PathResult a = find_path(*plain, q);
+    REQUIRE(a.status == SearchStatus::Found);
+    CHECK(a.cost == doctest::Approx(90).epsilon(1e-12));
+    CHECK(stat(a, "road_legs") > 0);
+    CHECK(stat(a, "cost_without_roads") == -1);
+    // Asked for, the stat is the cost of the same query with roads off.
+    const PlannerParam compare[] = {{"compare_roads", 1}};
+    auto with = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, compare).value()});
+    const PathResult b = find_path(*with, q);
+    REQUIRE(b.status == SearchStatus::Found);
+    CHECK(b.cost == a.cost);
+    CHECK(b.points == a.points);
+    CHECK(stat(b, "cost_without_roads") == doctest::Approx(180));
   }
 
   TEST_CASE("exact roads join at the angle rule's point and cost the closed-form optimum") {
