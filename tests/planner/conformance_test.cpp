@@ -52,9 +52,9 @@ struct KnownDefect {
 };
 constexpr KnownDefect kKnownDefects[] = {
     {"visgraph", "solvable",
-     "it inflates obstacles by radius + max_error, so a start or goal at exactly the radius from a blocked "
-     "cell "
-     "lies inside an inflated obstacle and a gap as wide as the unit is closed"},
+     "a start or goal on the boundary of the inflated obstacles (a cell centre at the radius from the "
+     "world's "
+     "edge or a blocked cell) is now and then judged inside by the sight index"},
 };
 
 const KnownDefect* known_defect(const std::string& planner, const char* check) {

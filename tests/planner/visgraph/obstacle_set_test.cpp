@@ -62,7 +62,8 @@ std::size_t obstacle_rings(const ObstacleSet& set) {
 }  // namespace
 
 TEST_SUITE("visgraph") {
-  TEST_CASE("inflation covers every point within the radius and nothing beyond radius + max_error") {
+  TEST_CASE(
+      "inflation covers every point within the radius less 1/1024 m and nothing beyond radius + max_error") {
     std::mt19937_64 rng(7);
     const Box2 world{{0, 0}, {40, 30}};
     for (const double radius : {0.0, 0.35, 1.0}) {
@@ -83,7 +84,7 @@ TEST_SUITE("visgraph") {
           CAPTURE(p.y);
           CAPTURE(d);
           CHECK(in == test::reference_inside(set->rings, p));
-          if (d < radius - 1e-9 || d == 0) {
+          if (d < radius - 1.0 / kScale - 1e-9 || d == 0) {
             CHECK((in || test::reference_on_boundary(set->rings, p)));
             ++inside;
           } else if (d > radius + params.max_error + 2.0 / kScale) {
@@ -98,8 +99,8 @@ TEST_SUITE("visgraph") {
   }
 
   TEST_CASE("round joins: every point just within the radius of a corner is covered, whatever the radius") {
-    // Clipper ends each round join with a chord of up to 1.5 steps; sampled densely on the
-    // circle of the radius round a square's corners, no point may fall outside.
+    // The inflation circumscribes the disc of the radius less one unit (1/kScale m);
+    // sampled densely on that circle round a square's corners, no point may fall outside.
     const Box2 world{{0, 0}, {60, 60}};
     ObstacleInput square;
     square.name = "square";
@@ -115,7 +116,7 @@ TEST_SUITE("visgraph") {
         for (const Vec2 corner : {Vec2{20, 20}, Vec2{32, 20}, Vec2{32, 32}, Vec2{20, 32}}) {
           for (int k = 0; k < 720; ++k) {
             const double a = 6.283185307179586 * k / 720;
-            const Vec2 p = corner + (radius - 1e-9) * Vec2{std::cos(a), std::sin(a)};
+            const Vec2 p = corner + (radius - 1.0 / kScale - 1e-9) * Vec2{std::cos(a), std::sin(a)};
             CAPTURE(max_error);
             CAPTURE(radius);
             CAPTURE(k);

@@ -266,14 +266,15 @@ TEST_SUITE("visgraph exact roads") {
     for (const Vec2& q : r.points) top = std::max(top, q.y);
     CHECK(top >= 55);  // round the end of the wall
     CHECK(r.cost == doctest::Approx(polyline_cost(r.points, s.roads)).epsilon(1e-9));
-    // No road point lies in the wall (inflated by 0.5 m).
+    // No road point lies in the wall (inflated by 0.5 m less 1/1024 m).
     visgraph::RoadNetwork net(s.roads, p.map().graph(), {}, [](Vec2 a, Vec2 b) { return dist(a, b); });
     REQUIRE(net.pieces().size() == 2);
+    const double in = 0.5 - 1.0 / 1024;
     for (const Vec2& q : net.points())
-      CHECK_FALSE((q.x > 47.5 + 1e-9 && q.x < 52.5 - 1e-9 && q.y < 55.5 - 1e-9));
-    // The wall inflated by the radius and max_error (0.55 m), to Clipper's 1/1024 m.
-    CHECK(std::abs(net.pieces()[0].b.x - 47.45) < 2e-3);
-    CHECK(std::abs(net.pieces()[1].a.x - 52.55) < 2e-3);
+      CHECK_FALSE((q.x > 48 - in + 1e-9 && q.x < 52 + in - 1e-9 && q.y < 55 + in - 1e-9));
+    // The wall's sides move out by exactly the radius less one unit of 1/1024 m.
+    CHECK(net.pieces()[0].b.x == doctest::Approx(48 - in).epsilon(1e-12));
+    CHECK(net.pieces()[1].a.x == doctest::Approx(52 + in).epsilon(1e-12));
   }
 
   TEST_CASE("exact roads equal a dense-discretisation reference on random maps, and beat the pass") {
