@@ -317,6 +317,7 @@ int bench_roads(const BenchVisgraphOptions& options) {
         VisGraphParams p;
         p.roads = m;
         p.compare_without_roads = false;  // time the search alone
+        p.world_cost = false;             // compare the modes in the model they optimise
         planners.push_back(std::make_unique<VisGraphPlanner>(world, cls, p));
       }
       const visgraph::VisGraphMap& map = planners[0]->map();

@@ -84,8 +84,8 @@ void plan_with_knowledge(std::vector<PlannerInfo>& registry) {
 
 // How the path referee (planner/referee/) checks each planner: the grid family counts
 // moves between cell centres (and so does the hybrid, whose legs are grid paths); the
-// visibility graph and the hybrid keep the radius their parameter names; the costs of the
-// visibility graph and the tactical planner are in models of their own.
+// visibility graph and the hybrid keep the radius their parameter names; the tactical
+// planner's cost is in a model of its own.
 void declare_referee(std::vector<PlannerInfo>& registry) {
   for (PlannerInfo& info : registry) {
     RefereeSpec& spec = info.referee;
@@ -94,12 +94,7 @@ void declare_referee(std::vector<PlannerInfo>& registry) {
       spec.cell_centres = true;
       spec.radius_param = 0;
     } else if (info.name == "visgraph") {
-      spec.radius_param = 2;
-      spec.cost = CostModel::Other;
-      spec.note =
-          "features weighed by their exact shapes relative to the ground, tile terrain not weighed, road "
-          "legs "
-          "divided by the road's factor";
+      spec.radius_param = 2;  // its cost is the world's cost of its polyline
     } else if (info.name == "tactical") {
       spec.cost = CostModel::Other;
       spec.note =
@@ -212,9 +207,8 @@ std::vector<PlannerInfo> make_registry() {
       "visgraph",
       "A* on the visibility graph of the inflated obstacles' corners; any-angle (seeds 003, 004)",
       false,
-      "metres of travel among the inflated obstacles: length times the factor of the features crossed "
-      "(relative to "
-      "the ground; tile terrain not weighed), road legs divided by the road's speed factor",
+      "terrain-weighted metres: the world's cost of the path (each piece's length times its cell's "
+      "multiplier, as grid A*)",
       {ParamSpec{"dijkstra", "1: Dijkstra (no heuristic) instead of A*", 0, 0, 1},
        ParamSpec{"max_error", "metres by which circles and rounded corners may be overstated", 0.05,
                  1.0 / 1024, 10},

@@ -31,6 +31,7 @@
 #include <limits>
 
 #include "planner/visgraph/visgraph_dependency.hpp"
+#include "planner/world/path_cost.hpp"
 
 namespace pathscope {
 namespace {
@@ -543,6 +544,8 @@ void VisGraphPlanner::finish() {
   }
   result_.points = std::move(pts);
   result_.length = polyline_length(result_.points);
+  result_.stats.extra.push_back({"own_cost", result_.cost});
+  if (params_.world_cost) result_.cost = polyline_cost(world_.grid(class_), result_.points);
   result_.stats.extra.push_back({"goal_links", double(direct_ ? 1 : goal_links_.size())});
   result_.nodes = std::move(nodes);
   result_.status = SearchStatus::Found;

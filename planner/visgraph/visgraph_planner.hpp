@@ -51,6 +51,12 @@ struct VisGraphParams {
   /// Seed 004's swamps: passable features of another cost than the ground join the graph
   /// with their corners, and links cost their length in each region times its factor.
   bool weighted = true;
+  /// The cost reported is the world's cost of the path found (planner/world/path_cost:
+  /// each piece's length times its cell's multiplier, grid A*'s units); false: the
+  /// search's own (metres times the regions' factors relative to the ground, road legs
+  /// divided by the road's factor), which tests of the search compare. Either way the
+  /// search's own cost is the stat `own_cost`.
+  bool world_cost = true;
   /// The most memory the visibility graph may take (planner parameter memory_mib); a
   /// world whose graph would need more is refused (Invalid, the message naming the budget).
   MemoryBudget memory{};

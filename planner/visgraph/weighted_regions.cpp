@@ -1,12 +1,15 @@
-// Weighted regions (seed 004's swamps). A link's cost splits the segment at every
-// crossing with a region's boundary and prices each piece by the region holding its
-// midpoint (the last one painted; a piece along a boundary is outside): exact for
-// straight segments among polygons.
+// Weighted regions (seed 004's swamps), from the world's raster: the cells of one
+// terrain multiplier other than the ground's, as rectangles. A link's cost splits the
+// segment at every crossing with a region's boundary and prices each piece by the region
+// holding its midpoint, a piece along a boundary by the cheaper side (the world's model,
+// planner/world/README.md): exact for straight segments.
 
 #include "planner/visgraph/weighted_regions.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <span>
 
 #include "planner/core/geometry.hpp"
 #include "planner/visgraph/obstacle_set.hpp"
@@ -14,34 +17,9 @@
 namespace pathscope::visgraph {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 double distance(Vec2 a, Vec2 b) {
   const Vec2 d = b - a;
   return std::sqrt(d.x * d.x + d.y * d.y);
-}
-
-std::vector<Vec2> ring_of(const Shape& s, double max_error) {
-  switch (s.kind) {
-    case ShapeKind::Rect: return {s.min, {s.max.x, s.min.y}, s.max, {s.min.x, s.max.y}};
-    case ShapeKind::Circle: {
-      // Circumscribed: the region is never understated (a path grazing it pays). Slow
-      // ground only prices legs, so 2% of the radius will do (16 corners), when that is
-      // coarser than max_error: every corner is a node linked to all it sees.
-      const double error = std::max(max_error, 0.02 * s.radius);
-      int n = 8;
-      while (n < 1024 && s.radius * (1.0 / std::cos(kPi / n) - 1.0) > error) n *= 2;
-      const double r = s.radius / std::cos(kPi / n);
-      std::vector<Vec2> out;
-      for (int i = 0; i < n; ++i) {
-        const double a = 2 * kPi * i / n;
-        out.push_back({s.center.x + r * std::cos(a), s.center.y + r * std::sin(a)});
-      }
-      return out;
-    }
-    case ShapeKind::Polygon: return s.points;
-  }
-  return {};
 }
 
 // Parameters in (0, 1) where [a, b] crosses the ring's edges.
@@ -71,33 +49,61 @@ bool inside_strictly(Vec2 p, const std::vector<Vec2>& ring) {
 
 WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movement_class,
                                  const VisibilityGraph& graph, double max_error) {
+  (void)max_error;
   const Scenario& s = world.scenario();
+  const TerrainRaster& raster = world.raster();
   const auto& ground = s.terrains[0].cost[movement_class];
   const double base = ground ? *ground : 1.0;
-  const auto add = [&](std::vector<Vec2> ring, double factor) {
-    WeightedRegion r;
-    r.ring = std::move(ring);
-    r.factor = factor;
-    for (const Vec2& p : r.ring) r.box = r.box.united(Box2::of(p));
-    // A region at the ground's own cost is kept: it covers what was painted before it.
-    regions_.push_back(std::move(r));
-  };
-  // Containers are painted first (after the tiles, which are not weighed): their terrain
-  // lies outside them, so a passable one (a swamp round a clearing) is the world's box at
-  // its factor with every container over it at the ground's.
-  for (const Feature& f : s.features) {
-    if (!f.container) continue;
-    if (blocks_class(s, f.terrain, movement_class)) break;  // an obstacle: obstacle_set.cpp's
-    const double w = s.world.width, h = s.world.height;
-    add({{0, 0}, {w, 0}, {w, h}, {0, h}}, *s.terrains[f.terrain].cost[movement_class] / base);
-    for (const Feature& c : s.features) {
-      if (c.container) add(ring_of(c.shape, max_error), 1.0);
-    }
-    break;
+  // The world's one model (planner/world/README.md): each cell's terrain multiplier (tiles,
+  // containers and features as the raster paints them), an intact bridge deck 1, relative
+  // to the ground; blocked cells are the obstacles'. Roads are the road network's (their
+  // legs are divided by the road's factor); the cost overlay is not terrain.
+  std::vector<double> factor_of_surface(raster.surface_count(), 1.0);
+  for (std::size_t id = 0; id < factor_of_surface.size(); ++id) {
+    const Surface& surface = raster.surface(SurfaceId(id));
+    const auto& cost = s.terrains[surface.terrain].cost[movement_class];
+    if (surface.bridge)
+      factor_of_surface[id] = 1.0 / base;
+    else if (cost && !blocks_class(s, surface.terrain, movement_class))
+      factor_of_surface[id] = *cost / base;
   }
-  for (const Feature& f : s.features) {
-    if (f.container || blocks_class(s, f.terrain, movement_class)) continue;
-    add(ring_of(f.shape, max_error), *s.terrains[f.terrain].cost[movement_class] / base);
+  // Cells of one factor other than the ground's as rectangles: the runs of a row, a run
+  // continued by the same run (same cells, same factor) in the row below.
+  struct Run {
+    int x0, x1, y0;
+    double factor;
+  };
+  const int w = raster.width, h = raster.height;
+  const double cs = raster.cell_size;
+  const std::span<const SurfaceId> ids = raster.surface_ids();
+  const auto factor_at = [&](int x, int y) {
+    return factor_of_surface[ids[std::size_t(y) * std::size_t(w) + std::size_t(x)]];
+  };
+  std::vector<Run> open, next;
+  for (int y = 0; y <= h; ++y) {
+    next.clear();
+    for (int x = 0; y < h && x < w;) {
+      const double f = factor_at(x, y);
+      int e = x + 1;
+      while (e < w && factor_at(e, y) == f) ++e;
+      if (f != 1.0) next.push_back(Run{x, e, y, f});
+      x = e;
+    }
+    std::size_t k = 0;
+    for (const Run& r : open) {
+      while (k < next.size() && next[k].x0 < r.x0) ++k;
+      if (k < next.size() && next[k].x0 == r.x0 && next[k].x1 == r.x1 && next[k].factor == r.factor) {
+        next[k].y0 = r.y0;  // continued below
+        continue;
+      }
+      WeightedRegion region;
+      const Vec2 lo{r.x0 * cs, r.y0 * cs}, hi{r.x1 * cs, y * cs};
+      region.ring = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
+      region.factor = r.factor;
+      region.box = Box2{lo, hi};
+      regions_.push_back(std::move(region));
+    }
+    open.swap(next);
   }
   // Without a region that changes a cost there is nothing to weigh.
   bool any = false;
@@ -109,10 +115,17 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
   for (const WeightedRegion& r : regions_) min_factor_ = std::min(min_factor_, r.factor);
 
   const SegmentIndex& index = graph.index();
+  grid_ = &world.grid(movement_class);
+  cell_size_ = world.raster().cell_size;
   const Box2 free_box = graph.obstacles().free_box;
   for (const WeightedRegion& r : regions_) {
-    for (const Vec2& p : r.ring) {
-      if (free_box.contains(p) && !index.inside(p)) corners_.push_back(p);
+    for (const Vec2& corner : r.ring) {
+      // A corner on the world's edge is taken to the edge of the free box (the radius
+      // in), where it still lies on the region's side: the way along the region's edge
+      // to the world's edge is often the cheapest (a slow region's corner on the edge).
+      const Vec2 p{std::clamp(corner.x, free_box.lo.x, free_box.hi.x),
+                   std::clamp(corner.y, free_box.lo.y, free_box.hi.y)};
+      if (!index.inside(p)) corners_.push_back(p);
     }
   }
   std::sort(corners_.begin(), corners_.end(),
@@ -149,6 +162,14 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
   }
 }
 
+double WeightedRegions::factor_at(Vec2 p) const {
+  double factor = 1;
+  for (const WeightedRegion& r : regions_) {
+    if (r.box.contains(p) && inside_strictly(p, r.ring)) factor = r.factor;
+  }
+  return factor;
+}
+
 double WeightedRegions::cost(Vec2 a, Vec2 b) const {
   const double len = distance(a, b);
   if (regions_.empty() || len == 0) return len;
@@ -161,17 +182,42 @@ double WeightedRegions::cost(Vec2 a, Vec2 b) const {
     crossings(a, b, r.ring, ts);
   }
   if (!touched) return len;
+  const Vec2 d = b - a;
+  // Along a cell line a leg runs between two rows (or columns) of cells, and the side it
+  // may take changes at every cell: cut there too.
+  const double cs = cell_size_;
+  if (grid_ != nullptr && (d.x == 0 || d.y == 0) && cs > 0) {
+    const double across = d.y == 0 ? a.y : a.x;
+    if (std::floor(across / cs) * cs == across) {
+      const double from = d.y == 0 ? a.x : a.y, span = d.y == 0 ? d.x : d.y;
+      const double lo = std::min(from, from + span), hi = std::max(from, from + span);
+      for (double k = std::ceil(lo / cs); k * cs < hi; ++k) {
+        const double t = (k * cs - from) / span;
+        if (t > 0 && t < 1) ts.push_back(t);
+      }
+    }
+  }
   std::sort(ts.begin(), ts.end());
+  const double nudge = 1e-9 * (1 + std::max({std::abs(a.x), std::abs(a.y), std::abs(b.x), std::abs(b.y)}));
+  const Vec2 side = Vec2{-d.y, d.x} * (nudge / len);
   double total = 0;
   for (std::size_t k = 1; k < ts.size(); ++k) {
     const double piece = ts[k] - ts[k - 1];
     if (piece <= 0) continue;
     const Vec2 mid = a + (b - a) * (0.5 * (ts[k] + ts[k - 1]));
-    double factor = 1;
-    for (const WeightedRegion& r : regions_) {
-      if (r.box.contains(mid) && inside_strictly(mid, r.ring)) factor = r.factor;
+    // A piece along a region's edge runs between two cells: it costs the cheaper passable
+    // side, as in the world's model (planner/world/README.md), so both sides are looked
+    // at; a side in a blocked cell or beyond the world's edge is no way.
+    const double f0 = factor_at(mid + side), f1 = factor_at(mid - side);
+    double f = f0;
+    if (f0 != f1) {
+      const Vec2 cheaper = f0 < f1 ? mid + side : mid - side;
+      std::optional<std::uint32_t> cell;
+      if (grid_ != nullptr) cell = grid_->cell_at(cheaper);
+      const bool closed = grid_ != nullptr && (!cell || !grid_->passable(*cell));
+      f = closed ? std::max(f0, f1) : std::min(f0, f1);
     }
-    total += piece * len * factor;
+    total += piece * len * f;
   }
   return total;
 }

@@ -14,24 +14,25 @@
 
 namespace pathscope::visgraph {
 
-/// One weighted region: a simple polygon (circles within max_error, or 2% of the radius
-/// if that is coarser, outside the circle)
-/// and the factor travel inside it costs, relative to the ground (terrain 0).
+/// One weighted region: a rectangle of cells (as a ring) and the factor travel inside it
+/// costs, relative to the ground (terrain 0).
 struct WeightedRegion {
   std::vector<Vec2> ring;
   double factor = 1;
   Box2 box;
 };
 
-/// The weighted regions of a world for one class, in paint order (a later region wins
-/// where two overlap), with their corners linked into the visibility graph.
+/// The weighted regions of a world for one class (disjoint), with their corners linked
+/// into the visibility graph.
 class WeightedRegions {
  public:
   WeightedRegions() = default;
-  /// The passable features of `world` whose multiplier for the class differs from the
-  /// ground's, their corners (those outside every inflated obstacle) and the links of
-  /// those corners: to each other in sight, and to the graph's corners that see them
-  /// along a tangent.
+  /// The cells of `world`'s raster whose terrain multiplier for the class differs from the
+  /// ground's (tiles, containers and features as the raster paints them; a bridge deck is
+  /// ground), as rectangles: runs of a row of one multiplier, continued by equal runs in the
+  /// rows below. Their corners (taken into the free box, those outside every inflated
+  /// obstacle) are linked to each other in sight and to the graph's corners that see them
+  /// along a tangent. `max_error` is unused (regions are cells).
   WeightedRegions(const PlanningWorld& world, std::size_t movement_class, const VisibilityGraph& graph,
                   double max_error);
 
@@ -39,9 +40,13 @@ class WeightedRegions {
   const std::vector<WeightedRegion>& regions() const { return regions_; }
   /// The smallest factor (at most 1): the heuristic's scale.
   double min_factor() const { return min_factor_; }
-  /// Cost of travel along [a, b]: each piece's length times the factor of the last
-  /// region holding it (1 outside every region). Exact up to rounding.
+  /// Cost of travel along [a, b]: each piece's length times the factor of the region
+  /// holding it (1 outside every region); a piece along a region's edge costs the cheaper
+  /// passable side (a side in a blocked cell or beyond the world's edge is no way), as the
+  /// world's model. Exact up to rounding. The world must outlive the regions.
   double cost(Vec2 a, Vec2 b) const;
+  /// The factor at a point: of the region whose inside holds it, else 1.
+  double factor_at(Vec2 p) const;
 
   /// Region corners joined to the graph (positions).
   const std::vector<Vec2>& corners() const { return corners_; }
@@ -62,6 +67,10 @@ class WeightedRegions {
 
  private:
   std::vector<WeightedRegion> regions_;
+  // The class's cost grid, borrowed from the world: a side in a blocked cell or beyond the
+  // world's edge is no way.
+  const CostGrid* grid_ = nullptr;
+  double cell_size_ = 0;
   double min_factor_ = 1;
   std::vector<Vec2> corners_;
   std::vector<std::uint32_t> link_start_;

@@ -27,6 +27,7 @@ namespace {
 
 VisGraphParams with_radius(double radius) {
   VisGraphParams p;
+  p.world_cost = false;  // the search's own cost, which these tests check
   p.radius = radius;
   return p;
 }

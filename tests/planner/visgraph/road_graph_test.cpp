@@ -25,6 +25,7 @@ Road road(std::vector<Vec2> pts, double factor, double width = 4) {
 
 VisGraphParams with_roads(bool on, double reach = 24) {
   VisGraphParams p;
+  p.world_cost = false;  // the search's own cost, which these tests check
   p.radius = 0.5;
   p.roads = on ? RoadMode::Pass : RoadMode::Off;
   p.road_reach = reach;

@@ -31,6 +31,7 @@ Road make_road(std::vector<Vec2> pts, double factor, std::uint32_t id = 1) {
 // These tests check the stat cost_without_roads, so the second search is on.
 VisGraphParams with_mode(RoadMode mode) {
   VisGraphParams p;
+  p.world_cost = false;  // the search's own cost, which these tests check
   p.radius = 0.5;
   p.roads = mode;
   p.compare_without_roads = true;
@@ -219,7 +220,10 @@ TEST_SUITE("visgraph exact roads") {
     REQUIRE(b.status == SearchStatus::Found);
     CHECK(b.cost == a.cost);
     CHECK(b.points == a.points);
-    CHECK(stat(b, "cost_without_roads") == doctest::Approx(180));
+    const PlannerParam off[] = {{"roads", 0}};
+    auto without = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, off).value()});
+    CHECK(stat(b, "cost_without_roads") == find_path(*without, q).cost);
+    CHECK(stat(b, "own_cost") == doctest::Approx(90).epsilon(1e-12));
   }
 
   TEST_CASE("exact roads join at the angle rule's point and cost the closed-form optimum") {

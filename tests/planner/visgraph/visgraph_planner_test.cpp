@@ -46,6 +46,7 @@ Vec2 random_free_point(std::mt19937_64& rng, const VisGraphPlanner& planner) {
 
 VisGraphParams params(double radius, bool dijkstra = false, bool shortcut = false) {
   VisGraphParams p;
+  p.world_cost = false;  // the search's own cost, which these tests check
   p.radius = radius;
   p.dijkstra = dijkstra;
   p.shortcut = shortcut;
