@@ -171,6 +171,8 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
                          {"links", double(limited_ ? limited_->link_count() : g.link_count())},
                          {"links_unlimited", double(g.link_count())},
                          {"rings", double(g.obstacles().rings.size())}};
+  if (params_.weighted && regions_revision_ == world_.revision() && regions_.dropped() > 0)
+    result_.stats.extra.push_back({"regions_not_weighed", double(regions_.dropped())});
 
   const Vec2 points[2] = {query.start, query.goal};
   const char* names[2] = {"start", "goal"};

@@ -105,6 +105,13 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
     }
     open.swap(next);
   }
+  // Too many to link every corner with every other (the linking is quadratic): the world's
+  // terrain is not weighed in the search (the reported cost is still the world's).
+  if (regions_.size() > kMaxRegions) {
+    dropped_ = regions_.size();
+    regions_.clear();
+    return;
+  }
   // Without a region that changes a cost there is nothing to weigh.
   bool any = false;
   for (const WeightedRegion& r : regions_) any = any || r.factor != 1;

@@ -26,6 +26,10 @@ struct WeightedRegion {
 /// into the visibility graph.
 class WeightedRegions {
  public:
+  /// Most rectangles weighed: their corners are linked pair by pair, so a world with more
+  /// (a large tile map of many terrains) is not weighed in the search (dropped()).
+  static constexpr std::size_t kMaxRegions = 512;
+
   WeightedRegions() = default;
   /// The cells of `world`'s raster whose terrain multiplier for the class differs from the
   /// ground's (tiles, containers and features as the raster paints them; a bridge deck is
@@ -37,6 +41,8 @@ class WeightedRegions {
                   double max_error);
 
   bool empty() const { return regions_.empty(); }
+  /// Rectangles found but not weighed, more than kMaxRegions (0: none dropped).
+  std::size_t dropped() const { return dropped_; }
   const std::vector<WeightedRegion>& regions() const { return regions_; }
   /// The smallest factor (at most 1): the heuristic's scale.
   double min_factor() const { return min_factor_; }
@@ -71,6 +77,7 @@ class WeightedRegions {
   // world's edge is no way.
   const CostGrid* grid_ = nullptr;
   double cell_size_ = 0;
+  std::size_t dropped_ = 0;
   double min_factor_ = 1;
   std::vector<Vec2> corners_;
   std::vector<std::uint32_t> link_start_;
