@@ -17,12 +17,12 @@ namespace {
 
 // An editor on an empty 100 x 80 m world of 1 m cells, seen at 10 pixels per metre with
 // the world's origin at the screen's: screen = 10 * world.
-struct Rig {
+struct CanvasRig {
   EditorState state;
   Canvas canvas;
   std::unique_ptr<Tool> tool;
 
-  explicit Rig(const char* tool_name = "brush") {
+  explicit CanvasRig(const char* tool_name = "brush") {
     state.open_document(std::make_unique<Document>(make_empty_scenario(100, 80, 1)));
     state.camera.set_viewport({0, 0}, {1000, 800});
     state.camera.set_zoom(10);
@@ -57,7 +57,7 @@ bool same(Vec2 a, Vec2 b) { return std::abs(a.x - b.x) < 1e-9 && std::abs(a.y - 
 }  // namespace
 
 TEST_CASE("canvas: a brush stroke paints every cell along the pointer's way, as one undo step") {
-  Rig rig;
+  CanvasRig rig;
   rig.state.paint.brush_terrain = 1;
   rig.state.paint.brush_size = 3;  // a 3 x 3 stamp covers every cell the line crosses
   rig.frame({{100, 100}}, 0);      // press at world (10, 10)
@@ -87,7 +87,7 @@ TEST_CASE("canvas: a brush stroke paints every cell along the pointer's way, as 
 }
 
 TEST_CASE("canvas: a pan moves the map by exactly what the pointer moved after the press") {
-  Rig rig("select");
+  CanvasRig rig("select");
   const Vec2 before = rig.state.camera.to_screen({0, 0});
   // The pointer arrives and the right button goes down in the same frame: the arrival
   // is not a drag.
@@ -105,7 +105,7 @@ TEST_CASE("canvas: a pan moves the map by exactly what the pointer moved after t
 }
 
 TEST_CASE("canvas: Space + left drag pans instead of painting") {
-  Rig rig;
+  CanvasRig rig;
   const Vec2 before = rig.state.camera.to_screen({0, 0});
   CanvasInput in;
   in.moves = {{500, 500}};
@@ -127,7 +127,7 @@ TEST_CASE("canvas: Space + left drag pans instead of painting") {
 }
 
 TEST_CASE("canvas: a press over a panel reaches neither the tool nor the camera") {
-  Rig rig;
+  CanvasRig rig;
   const Vec2 before = rig.state.camera.to_screen({0, 0});
   rig.frame({{100, 100}}, 0, -1, false);
   rig.frame({{300, 100}}, -1, -1, false);
@@ -142,7 +142,7 @@ TEST_CASE("canvas: a press over a panel reaches neither the tool nor the camera"
 }
 
 TEST_CASE("canvas: a stroke goes on when the pointer crosses a panel, and ends at the release") {
-  Rig rig;
+  CanvasRig rig;
   rig.state.paint.brush_terrain = 1;
   rig.frame({{100, 100}}, 0);
   rig.frame({{200, 100}, {300, 100}}, -1, -1, false);  // over a panel, button held
@@ -152,7 +152,7 @@ TEST_CASE("canvas: a stroke goes on when the pointer crosses a panel, and ends a
 }
 
 TEST_CASE("canvas: the brush outline goes when the pointer leaves the canvas") {
-  Rig rig;
+  CanvasRig rig;
   const ToolContext ctx{rig.state, *rig.state.doc, 10.0};
   render::DrawList preview;
   rig.frame({{300, 300}});
@@ -179,7 +179,7 @@ class RightClicks final : public Tool {
 }  // namespace
 
 TEST_CASE("canvas: a right press and release without a drag is a click for the tool, a right drag pans") {
-  Rig rig("select");
+  CanvasRig rig("select");
   auto recorder = std::make_unique<RightClicks>();
   RightClicks& clicks = *recorder;
   rig.tool = std::move(recorder);

@@ -30,6 +30,7 @@
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
 #include "render/map/scene_painter.hpp"
+#include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace pathscope;
@@ -84,9 +85,7 @@ void write_text(const fs::path& p, const std::string& text) {
   out << text;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test::contains;
 
 // The newest message has `severity` and contains `part`.
 bool last_message(const EditorState& state, Severity severity, const std::string& part) {

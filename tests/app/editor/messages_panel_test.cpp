@@ -22,8 +22,8 @@ using namespace pathscope::app;
 
 namespace {
 
-constexpr int kWidth = 480;
-constexpr int kHeight = 200;
+constexpr int kPanelWidth = 480;
+constexpr int kPanelHeight = 200;
 
 // Draws the panel in a window filling the canvas, as the editor's Messages window does.
 // The mouse is at the first item of the panel (a button) and held down when `press`;
@@ -35,14 +35,14 @@ struct PanelRig {
   render::Camera camera;
 
   PanelRig() {
-    Result<std::unique_ptr<OffscreenCanvas>> made = OffscreenCanvas::create(kWidth, kHeight);
+    Result<std::unique_ptr<OffscreenCanvas>> made = OffscreenCanvas::create(kPanelWidth, kPanelHeight);
     REQUIRE(made);
     canvas = std::move(made).value();
   }
   void frame(bool press = false) {
     canvas->draw_frame(nothing, camera, [&] {
       ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(ImVec2(kWidth, kHeight));
+      ImGui::SetNextWindowSize(ImVec2(kPanelWidth, kPanelHeight));
       ImGui::Begin("Messages", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings);
       const ImVec2 first = ImGui::GetCursorScreenPos();
       messages_panel(state);
@@ -91,13 +91,13 @@ TEST_SUITE("messages") {
     // The list has scrolled to its newest (info) lines; the error is still on the first
     // row, in red. (Row: window padding 8 px, then 13 px of text.)
     CHECK(rig.count_pixels(0, 24, reddish) > 20);
-    CHECK(rig.count_pixels(40, kHeight, reddish) == 0);
+    CHECK(rig.count_pixels(40, kPanelHeight, reddish) == 0);
 
     rig.click_first_button();  // dismiss
     CHECK(rig.state.messages.pinned_error() == nullptr);
     CHECK(rig.state.messages.size() == 42);
     rig.frame();
-    CHECK(rig.count_pixels(0, kHeight, reddish) == 0);
+    CHECK(rig.count_pixels(0, kPanelHeight, reddish) == 0);
 
     rig.state.report_error("Move refused: features[0].points: self-intersecting");
     rig.frame();
@@ -113,8 +113,8 @@ TEST_SUITE("messages") {
     rig.state.report_warning("Add road: a road needs at least 2 points");
     rig.frame();
     rig.frame();
-    CHECK(rig.count_pixels(0, kHeight, yellowish) > 20);
-    CHECK(rig.count_pixels(0, kHeight, reddish) == 0);
+    CHECK(rig.count_pixels(0, kPanelHeight, yellowish) > 20);
+    CHECK(rig.count_pixels(0, kPanelHeight, reddish) == 0);
     CHECK(rig.state.messages.pinned_error() == nullptr);
     rig.click_first_button();  // Clear (no pinned error, so it comes first)
     CHECK(rig.state.messages.empty());

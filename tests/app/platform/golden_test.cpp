@@ -36,8 +36,8 @@ using namespace pathscope::app;
 
 namespace {
 
-constexpr int kWidth = 640;
-constexpr int kHeight = 400;
+constexpr int kGoldenWidth = 640;
+constexpr int kGoldenHeight = 400;
 constexpr double kMaxMeanDifference = 2.0;
 constexpr double kMaxDifferingFraction = 0.01;
 constexpr int kDifferingThreshold = 32;
@@ -59,14 +59,14 @@ Scenario load_map(const std::string& relative) {
 
 render::Camera whole_world(const Scenario& s) {
   render::Camera cam;
-  cam.set_viewport({0, 0}, {kWidth, kHeight});
+  cam.set_viewport({0, 0}, {kGoldenWidth, kGoldenHeight});
   cam.fit({0, 0}, {s.world.width, s.world.height});
   return cam;
 }
 
 // Renders `list` through `camera` and compares it with (or, when asked, writes) the golden.
 void check_golden(const std::string& name, const render::DrawList& list, const render::Camera& camera) {
-  Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(kWidth, kHeight);
+  Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(kGoldenWidth, kGoldenHeight);
   REQUIRE_MESSAGE(canvas, (canvas ? std::string() : canvas.error().to_string()));
   (*canvas)->draw_frame(list, camera);
   Result<RgbaImage> actual = (*canvas)->read_pixels();
@@ -148,7 +148,7 @@ TEST_SUITE("golden") {
     const Scenario s = load_map("maps/default.json");
     const render::DrawList list = paint_search_scene(s, 0, 60, render::LayerSet::defaults());
     render::Camera cam({44, 37}, 12);
-    cam.set_viewport({0, 0}, {kWidth, kHeight});
+    cam.set_viewport({0, 0}, {kGoldenWidth, kGoldenHeight});
     check_golden("default_astar_step60", list, cam);
   }
 

@@ -20,7 +20,7 @@
 namespace pathscope::app {
 namespace {
 
-constexpr int kWidth = 640, kHeight = 480;
+constexpr int kAdapterWidth = 640, kAdapterHeight = 480;
 
 RgbaImage draw(OffscreenCanvas& canvas, const render::DrawList& list, const render::Camera& camera) {
   canvas.draw_frame(list, camera);
@@ -38,11 +38,11 @@ void check_partial_uploads(const render::LayerSet& layers) {
   SearchDebugger dbg;
   dbg.sync(state);
   render::Camera camera;
-  camera.set_viewport({0, 0}, {kWidth, kHeight});
+  camera.set_viewport({0, 0}, {kAdapterWidth, kAdapterHeight});
   const WorldInfo& w = state.doc->scenario().world;
   camera.fit({0, 0}, {w.width, w.height});
 
-  Result<std::unique_ptr<OffscreenCanvas>> kept = OffscreenCanvas::create(kWidth, kHeight);
+  Result<std::unique_ptr<OffscreenCanvas>> kept = OffscreenCanvas::create(kAdapterWidth, kAdapterHeight);
   REQUIRE(kept);
   render::DrawList list;
   dbg.paint_map(layers, list);
@@ -83,7 +83,7 @@ void check_partial_uploads(const render::LayerSet& layers) {
   CHECK(adapter.partial_upload_count() > partial_before);
   CHECK(adapter.pixels_uploaded() - pixels_before < full_pixels / 4);
 
-  Result<std::unique_ptr<OffscreenCanvas>> fresh = OffscreenCanvas::create(kWidth, kHeight);
+  Result<std::unique_ptr<OffscreenCanvas>> fresh = OffscreenCanvas::create(kAdapterWidth, kAdapterHeight);
   REQUIRE(fresh);
   const RgbaImage reference = draw(**fresh, list, camera);
   CHECK((*fresh)->adapter().partial_upload_count() == 0);

@@ -36,11 +36,11 @@ Scenario with_faction(Scenario s) {
 }
 
 // An editor on `scenario`.
-struct Rig {
+struct PlayerRig {
   EditorState state;
   SimPlayer player;
 
-  explicit Rig(Scenario scenario) {
+  explicit PlayerRig(Scenario scenario) {
     state.open_document(std::make_unique<Document>(with_faction(std::move(scenario))));
   }
   const sim::Simulation& sim() const { return *player.simulation(); }
@@ -62,7 +62,7 @@ Scenario four_units() {
 
 TEST_SUITE("sim_window") {
   TEST_CASE("sim player: whole steps of dt from the accumulator, the first frame of a play adds nothing") {
-    Rig rig(sim::circle_case(8));
+    PlayerRig rig(sim::circle_case(8));
     CHECK(rig.player.simulation() == nullptr);
     CHECK(rig.player.update(rig.state, 0.1) == 0);  // nothing to run yet
     REQUIRE(rig.player.play(rig.state));
@@ -87,7 +87,7 @@ TEST_SUITE("sim_window") {
   TEST_CASE("sim player: a slow frame runs at most 8 x speed steps and drops the rest") {
     Scenario s = sim::circle_case(8);
     s.sim.dt = 0.01;
-    Rig rig(std::move(s));
+    PlayerRig rig(std::move(s));
     REQUIRE(rig.player.play(rig.state));
     rig.player.update(rig.state, 0.01);  // the play's first frame
     CHECK(rig.player.max_steps_per_frame() == 8);
@@ -104,7 +104,7 @@ TEST_SUITE("sim_window") {
   }
 
   TEST_CASE("sim player: frame times never change the result") {
-    Rig a(sim::circle_case(12)), b(sim::circle_case(12));
+    PlayerRig a(sim::circle_case(12)), b(sim::circle_case(12));
     REQUIRE(a.player.play(a.state));
     a.player.update(a.state, 0.02);
     // Uneven frames until 60 steps, then single steps to 90.
@@ -120,7 +120,7 @@ TEST_SUITE("sim_window") {
   TEST_CASE("sim player: a saved game opens where it was saved and runs on as the run it came from") {
     sim::Simulation original(sim::circle_case(12));
     for (int i = 0; i < 200; ++i) original.step();
-    Rig rig(sim::saved_game(original));
+    PlayerRig rig(sim::saved_game(original));
     REQUIRE(rig.player.step(rig.state));
     original.step();
     CHECK(rig.sim().step_count() == 201);
@@ -128,7 +128,7 @@ TEST_SUITE("sim_window") {
     // A broken state: an error, and the simulation starts afresh from the units as saved.
     Scenario broken = sim::saved_game(original);
     broken.sim_state = "{\"version\":1}";
-    Rig fresh(broken);
+    PlayerRig fresh(broken);
     REQUIRE(fresh.player.step(fresh.state));
     CHECK(fresh.sim().step_count() == 1);
     REQUIRE_FALSE(fresh.state.messages.empty());
@@ -136,7 +136,7 @@ TEST_SUITE("sim_window") {
 
   TEST_CASE(
       "sim player: reset rebuilds from the document; edits reach the world; another document stops it") {
-    Rig rig(four_units());
+    PlayerRig rig(four_units());
     REQUIRE(rig.player.step(rig.state));
     const sim::SimUnit* second = rig.sim().find_scenario_unit(11);
     REQUIRE(second != nullptr);
@@ -180,7 +180,7 @@ TEST_SUITE("sim_window") {
   }
 
   TEST_CASE("sim player: picking, box selection and move orders") {
-    Rig rig(four_units());
+    PlayerRig rig(four_units());
     CHECK_FALSE(rig.player.unit_at({5, 10}, 0.1).has_value());  // no simulation yet
     REQUIRE(rig.player.reset(rig.state));
     const auto hit = rig.player.unit_at({5.3, 10.2}, 0.1);
@@ -223,7 +223,7 @@ TEST_SUITE("sim_window") {
   }
 
   TEST_CASE("units tool: click selects, a drag boxes, a right click orders, Escape deselects") {
-    Rig rig(four_units());
+    PlayerRig rig(four_units());
     auto tool = tools::make_units_tool();
     ToolContext ctx{rig.state, *rig.state.doc, 10.0, &rig.player};
     auto at = [](Vec2 p, bool shift = false) {
@@ -302,7 +302,7 @@ TEST_SUITE("sim_window") {
       "sim player: every step is recorded, scrubbing shows the state a fresh run had, and it runs on from "
       "any step") {
     const Scenario scenario = with_faction(sim::crossing_case(6));
-    Rig rig(scenario);
+    PlayerRig rig(scenario);
     for (int i = 0; i < 120; ++i) REQUIRE(rig.player.step(rig.state));
     const sim::Recording* rec = rig.player.recording();
     REQUIRE(rec != nullptr);
@@ -491,7 +491,7 @@ TEST_SUITE("sim_window") {
     // list and `pathscope simulate --steps 757` must give one number.
     const auto loaded = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/maps/sim_crowd_gap.json");
     REQUIRE(loaded.ok());
-    Rig rig(*loaded);
+    PlayerRig rig(*loaded);
     for (int i = 0; i < 757; ++i) REQUIRE(rig.player.step(rig.state));
     // What `simulate` does: a detector observing after every step.
     sim::Simulation fresh(rig.state.doc->scenario());
@@ -519,7 +519,7 @@ TEST_SUITE("sim_window") {
 
   TEST_CASE("save game of the step shown: a recorded step saves that step, the live one its detector too") {
     const Scenario scenario = with_faction(sim::crossing_case(6));
-    Rig rig(scenario);
+    PlayerRig rig(scenario);
     CHECK_FALSE(rig.player.saved_game_shown().ok());  // nothing shown
     for (int i = 0; i < 160; ++i) REQUIRE(rig.player.step(rig.state));
     const sim::Recording* rec = rig.player.recording();

@@ -19,23 +19,18 @@
 #include <system_error>
 
 #include "tests/planner/core/read_only_folder.hpp"
+#include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace pathscope;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("pathscope_atomic_write_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using test::contains;
+using test::read_file;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+// A fresh empty directory for one test case.
+fs::path atomic_dir(const std::string& name) { return test::fresh_dir("atomic_write_" + name); }
 
 void write_plain(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
@@ -46,10 +41,6 @@ int count_entries(const fs::path& dir) {
   int n = 0;
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir)) ++n;
   return n;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 /// Lowers the soft file size limit for the lifetime of this object; writes beyond it fail
@@ -93,7 +84,7 @@ fs::perms mode_of(const fs::path& p) { return fs::status(p).permissions() & fs::
 
 TEST_SUITE("atomic_write") {
   TEST_CASE("a new file is written, an old one replaced, and no temporary is left") {
-    const fs::path dir = fresh_dir("replace");
+    const fs::path dir = atomic_dir("replace");
     const fs::path target = dir / "a.json";
     REQUIRE(write_file_atomically(target, "first\n"));
     CHECK(read_file(target) == "first\n");
@@ -115,7 +106,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("a path without a folder is written in the working directory") {
-    const fs::path dir = fresh_dir("relative");
+    const fs::path dir = atomic_dir("relative");
     const fs::path old_cwd = fs::current_path();
     fs::current_path(dir);
     const Status written = write_file_atomically("bare.txt", "bare");
@@ -127,7 +118,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("a temporary left by another writer is neither reused nor removed") {
-    const fs::path dir = fresh_dir("stale");
+    const fs::path dir = atomic_dir("stale");
     const fs::path target = dir / "a.json";
     const fs::path stale = dir / ("a.json.saving-" + std::to_string(::getpid()) + ".tmp");
     write_plain(stale, "someone else's bytes");
@@ -139,7 +130,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("an unwritable folder: the error names the file and the old file stays intact") {
-    const fs::path dir = fresh_dir("read_only");
+    const fs::path dir = atomic_dir("read_only");
     const fs::path target = dir / "a.json";
     write_plain(target, "old contents");
     Status status = Ok{};
@@ -164,7 +155,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("a write that fails midway removes the temporary and keeps the old file") {
-    const fs::path dir = fresh_dir("too_big");
+    const fs::path dir = atomic_dir("too_big");
     const fs::path target = dir / "a.json";
     write_plain(target, "old contents");
     Status status = Ok{};
@@ -182,7 +173,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("a missing folder or a target that is a folder: Io errors naming the file") {
-    const fs::path dir = fresh_dir("missing");
+    const fs::path dir = atomic_dir("missing");
     const fs::path nowhere = dir / "missing" / "a.json";
     const Status missing = write_file_atomically(nowhere, "x");
     REQUIRE_FALSE(missing);
@@ -201,7 +192,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("temporaries of ended saves to the same file are removed, others' files are kept") {
-    const fs::path dir = fresh_dir("ended");
+    const fs::path dir = atomic_dir("ended");
     const fs::path target = dir / "a.json";
     const std::string ended = std::to_string(ended_process_id());
     const std::string live = std::to_string(::getpid());
@@ -234,7 +225,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("a symlink stays a symlink: the save replaces the file it points to, beside it") {
-    const fs::path dir = fresh_dir("symlink");
+    const fs::path dir = atomic_dir("symlink");
     fs::create_directories(dir / "real");
     fs::create_directories(dir / "links");
     const fs::path real = dir / "real" / "a.json";
@@ -271,7 +262,7 @@ TEST_SUITE("atomic_write") {
   }
 
   TEST_CASE("the replaced file keeps its permissions") {
-    const fs::path dir = fresh_dir("permissions");
+    const fs::path dir = atomic_dir("permissions");
     const fs::path target = dir / "a.json";
     for (const fs::perms mode : {fs::perms(0600), fs::perms(0640), fs::perms(0755), fs::perms(0444)}) {
       write_plain(target, "old");

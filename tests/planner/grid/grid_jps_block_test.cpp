@@ -19,65 +19,19 @@
 #include "planner/scenario/movingai.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/benchmark_files.hpp"
+#include "tests/planner/grid/jump_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
 using pathscope::test::ascii_scenario;
 using pathscope::test::cell_center;
+using pathscope::test::check_all_pairs;
+using pathscope::test::check_same_as_astar;
+using pathscope::test::make_planner;
 
 namespace {
 
 const std::vector<std::string> kPlanners = {"jps_block", "jps_plus"};
-
-std::unique_ptr<Planner> make(const PlanningWorld& world, const std::string& name) {
-  const PlannerInfo* info = find_planner(name);
-  REQUIRE(info != nullptr);
-  return info->create(QueryContext{world, 0, std::nullopt, {}});
-}
-
-// Runs one query on `jump` and astar and checks that they agree, and that the path is a
-// chain of legal moves from the start cell to the goal cell.
-void check_same(const PlanningWorld& world, Planner& jump, Planner& astar, glm::ivec2 s, glm::ivec2 g) {
-  const PathQuery q{cell_center(world.scenario(), s.x, s.y), cell_center(world.scenario(), g.x, g.y)};
-  const PathResult& a = find_path(astar, q);
-  const PathResult& j = find_path(jump, q);
-  INFO(std::string(jump.name()) << " from (" << s.x << ", " << s.y << ") to (" << g.x << ", " << g.y << ")");
-  REQUIRE(j.status == a.status);
-  CHECK(j.message == a.message);
-  if (a.status != SearchStatus::Found) return;
-  CHECK(std::abs(j.cost - a.cost) <= 1e-9);
-  CHECK(std::abs(j.length - a.length) <= 1e-9);
-  const CostGrid& grid = world.grid(0);
-  REQUIRE(!j.nodes.empty());
-  CHECK(j.nodes.front() == grid.index(s.x, s.y));
-  CHECK(j.nodes.back() == grid.index(g.x, g.y));
-  double cells = 0;
-  for (std::size_t i = 1; i < j.nodes.size(); ++i) {
-    const glm::ivec2 p = grid.cell(j.nodes[i - 1]), c = grid.cell(j.nodes[i]);
-    int d = 0;
-    while (d < 8 && (kDirDx[d] != c.x - p.x || kDirDy[d] != c.y - p.y)) ++d;
-    REQUIRE(d < 8);
-    CHECK((grid.moves(j.nodes[i - 1]) >> d & 1u) == 1u);
-    cells += grid.move_cost(j.nodes[i - 1], d);
-  }
-  CHECK(std::abs(cells * grid.cell_size() - j.cost) <= 1e-9);
-}
-
-void check_all_pairs(const std::vector<std::string>& rows) {
-  const PlanningWorld world(ascii_scenario(rows));
-  auto astar = make(world, "astar");
-  const int w = int(rows.front().size()), h = int(rows.size());
-  for (const std::string& name : kPlanners) {
-    auto jump = make(world, name);
-    for (int sy = 0; sy < h; ++sy) {
-      for (int sx = 0; sx < w; ++sx) {
-        for (int gy = 0; gy < h; ++gy) {
-          for (int gx = 0; gx < w; ++gx) check_same(world, *jump, *astar, {sx, sy}, {gx, gy});
-        }
-      }
-    }
-  }
-}
 
 }  // namespace
 
@@ -99,13 +53,13 @@ TEST_SUITE("grid_jps_block") {
         }
       }
       const PlanningWorld world(ascii_scenario(rows));
-      auto astar = make(world, "astar");
+      auto astar = make_planner(world, "astar");
       std::vector<std::unique_ptr<Planner>> jumps;
-      for (const std::string& name : kPlanners) jumps.push_back(make(world, name));
+      for (const std::string& name : kPlanners) jumps.push_back(make_planner(world, name));
       std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1);
       for (int k = 0; k < 40; ++k) {
         const glm::ivec2 s{ux(rng), uy(rng)}, g{ux(rng), uy(rng)};
-        for (auto& j : jumps) check_same(world, *j, *astar, s, g);
+        for (auto& j : jumps) check_same_as_astar(world, *j, *astar, s, g);
         ++queries;
       }
     }
@@ -113,17 +67,17 @@ TEST_SUITE("grid_jps_block") {
   }
 
   TEST_CASE("no corner cutting: every pair of cells on the corner cases") {
-    check_all_pairs({"....#...", "...#....", "........", ".#...#..", "........"});
-    check_all_pairs({"#.####", "#.....", "####.#", "...#.#", ".#...#", ".#####"});
-    check_all_pairs({".......", ".#.#.#.", ".......", "#.#.#.#", "......."});
-    check_all_pairs({"..#....", "..#.##.", "..#..#.", "....#.."});
-    check_all_pairs({".#", "#."});
+    check_all_pairs({"....#...", "...#....", "........", ".#...#..", "........"}, kPlanners);
+    check_all_pairs({"#.####", "#.....", "####.#", "...#.#", ".#...#", ".#####"}, kPlanners);
+    check_all_pairs({".......", ".#.#.#.", ".......", "#.#.#.#", "......."}, kPlanners);
+    check_all_pairs({"..#....", "..#.##.", "..#..#.", "....#.."}, kPlanners);
+    check_all_pairs({".#", "#."}, kPlanners);
   }
 
   TEST_CASE("terrain costs are refused with a message naming astar, a uniform multiplier scales") {
     const PlanningWorld world(ascii_scenario({"..r..", ".....", "....."}));
     for (const std::string& name : kPlanners) {
-      auto jump = make(world, name);
+      auto jump = make_planner(world, name);
       const auto& r =
           find_path(*jump, {cell_center(world.scenario(), 0, 0), cell_center(world.scenario(), 4, 2)});
       CHECK(r.status == SearchStatus::Invalid);
@@ -133,11 +87,11 @@ TEST_SUITE("grid_jps_block") {
                 "in the start's terrain group): use astar");
     }
     const PlanningWorld rough(ascii_scenario({"rrrrrr", "rr#rrr", "rrrr#r", "rrrrrr"}));
-    auto astar = make(rough, "astar");
+    auto astar = make_planner(rough, "astar");
     for (const std::string& name : kPlanners) {
-      auto jump = make(rough, name);
-      check_same(rough, *jump, *astar, {0, 0}, {5, 3});
-      check_same(rough, *jump, *astar, {5, 0}, {0, 3});
+      auto jump = make_planner(rough, name);
+      check_same_as_astar(rough, *jump, *astar, {0, 0}, {5, 3});
+      check_same_as_astar(rough, *jump, *astar, {5, 0}, {0, 3});
     }
   }
 
@@ -146,9 +100,9 @@ TEST_SUITE("grid_jps_block") {
     const std::vector<std::string> rows = test::random_rows(rng, 40, 30, 0.3, false);
     const PlanningWorld world(ascii_scenario(rows));
     for (const std::string& name : kPlanners) {
-      auto one_shot = make(world, name);
-      auto stepped = make(world, name);
-      auto traced = make(world, name);
+      auto one_shot = make_planner(world, name);
+      auto stepped = make_planner(world, name);
+      auto traced = make_planner(world, name);
       SearchTrace trace;
       traced->set_observer(&trace);
       std::uniform_int_distribution<int> ux(0, 39), uy(0, 29);
@@ -188,7 +142,7 @@ TEST_SUITE("grid_jps_block") {
     }));
     const CostGrid& grid = world.grid(0);
     for (const std::string& name : kPlanners) {
-      auto jump = make(world, name);
+      auto jump = make_planner(world, name);
       SearchTrace trace;
       jump->set_observer(&trace);
       const auto& r =
@@ -218,7 +172,7 @@ TEST_SUITE("grid_jps_block") {
     Scenario s = ascii_scenario({"..........", "##########", "..........", ".........."});
     for (const std::string& name : kPlanners) {
       PlanningWorld world(s);
-      auto jump = make(world, name);
+      auto jump = make_planner(world, name);
       REQUIRE(find_path(*jump, {cell_center(s, 0, 0), cell_center(s, 9, 0)}).status == SearchStatus::Found);
       const std::unique_ptr<ResultDependency> dep = jump->result_dependency();
       REQUIRE(dep != nullptr);
@@ -240,8 +194,8 @@ TEST_SUITE("grid_jps_block") {
     std::uint16_t key = 0;
     for (std::uint32_t i = 0; i < grid0.cell_count() && key == 0; ++i) key = grid0.move_key(i);
     REQUIRE(key != 0);
-    auto plus = make(world, "jps_plus");
-    auto astar = make(world, "astar");
+    auto plus = make_planner(world, "jps_plus");
+    auto astar = make_planner(world, "astar");
     (void)JpsPlusTable::of(world, 0, key);
     std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1), size(1, 4), coin(0, 2);
     std::uint64_t incremental = 0;
@@ -264,7 +218,8 @@ TEST_SUITE("grid_jps_block") {
       CHECK(kept.last_update_cells() < std::uint64_t(w * h * 6));
       incremental += kept.last_update_cells();
       CHECK(kept == fresh);
-      for (int k = 0; k < 5; ++k) check_same(world, *plus, *astar, {ux(rng), uy(rng)}, {ux(rng), uy(rng)});
+      for (int k = 0; k < 5; ++k)
+        check_same_as_astar(world, *plus, *astar, {ux(rng), uy(rng)}, {ux(rng), uy(rng)});
     }
     CHECK(incremental > 0);
   }
@@ -291,7 +246,7 @@ TEST_SUITE("grid_jps_block") {
       REQUIRE(map.ok());
       const PlanningWorld world(movingai_to_scenario(*map));
       for (const std::string& name : kPlanners) {
-        auto planner = make(world, name);
+        auto planner = make_planner(world, name);
         for (std::size_t i = 0; i < problems->size(); i += 25) {
           const MovingAiProblem& p = (*problems)[i];
           const PathResult& r = find_path(*planner, {Vec2(p.start) + 0.5, Vec2(p.goal) + 0.5});

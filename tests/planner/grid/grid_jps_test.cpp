@@ -14,65 +14,15 @@
 #include "planner/core/search_trace.hpp"
 #include "planner/grid/grid_jps.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/planner/grid/jump_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
 using pathscope::test::ascii_scenario;
 using pathscope::test::cell_center;
-
-namespace {
-
-std::unique_ptr<Planner> make(const PlanningWorld& world, const std::string& name) {
-  const PlannerInfo* info = find_planner(name);
-  REQUIRE(info != nullptr);
-  return info->create(QueryContext{world, 0, std::nullopt, {}});
-}
-
-// Runs one query on jps and astar and checks that they agree.
-void check_same(const PlanningWorld& world, Planner& jps, Planner& astar, glm::ivec2 s, glm::ivec2 g) {
-  const PathQuery q{cell_center(world.scenario(), s.x, s.y), cell_center(world.scenario(), g.x, g.y)};
-  const PathResult& a = find_path(astar, q);
-  const PathResult& j = find_path(jps, q);
-  INFO("from (" << s.x << ", " << s.y << ") to (" << g.x << ", " << g.y << ")");
-  REQUIRE(j.status == a.status);
-  CHECK(j.message == a.message);
-  if (a.status != SearchStatus::Found) return;
-  CHECK(std::abs(j.cost - a.cost) <= 1e-9);
-  CHECK(std::abs(j.length - a.length) <= 1e-9);
-  // The path is a chain of legal moves from the start cell to the goal cell.
-  const CostGrid& grid = world.grid(0);
-  REQUIRE(!j.nodes.empty());
-  CHECK(j.nodes.front() == grid.index(s.x, s.y));
-  CHECK(j.nodes.back() == grid.index(g.x, g.y));
-  for (std::size_t i = 1; i < j.nodes.size(); ++i) {
-    const glm::ivec2 p = grid.cell(j.nodes[i - 1]), c = grid.cell(j.nodes[i]);
-    int d = 0;
-    while (d < 8 && (kDirDx[d] != c.x - p.x || kDirDy[d] != c.y - p.y)) ++d;
-    REQUIRE(d < 8);
-    CHECK((grid.moves(j.nodes[i - 1]) >> d & 1u) == 1u);
-  }
-}
-
-// Every pair of free cells of a small map.
-void check_all_pairs(const std::vector<std::string>& rows) {
-  const PlanningWorld world(ascii_scenario(rows));
-  auto jps = make(world, "jps");
-  auto astar = make(world, "astar");
-  const int w = int(rows.front().size()), h = int(rows.size());
-  for (int sy = 0; sy < h; ++sy) {
-    for (int sx = 0; sx < w; ++sx) {
-      if (rows[std::size_t(sy)][std::size_t(sx)] == '#') continue;
-      for (int gy = 0; gy < h; ++gy) {
-        for (int gx = 0; gx < w; ++gx) {
-          if (rows[std::size_t(gy)][std::size_t(gx)] == '#') continue;
-          check_same(world, *jps, *astar, {sx, sy}, {gx, gy});
-        }
-      }
-    }
-  }
-}
-
-}  // namespace
+using pathscope::test::check_all_pairs;
+using pathscope::test::check_same_as_astar;
+using pathscope::test::make_planner;
 
 TEST_SUITE("grid_jps") {
   TEST_CASE("jps equals astar on thousands of random queries over random uniform-cost maps") {
@@ -92,11 +42,11 @@ TEST_SUITE("grid_jps") {
         }
       }
       const PlanningWorld world(ascii_scenario(rows));
-      auto jps = make(world, "jps");
-      auto astar = make(world, "astar");
+      auto jps = make_planner(world, "jps");
+      auto astar = make_planner(world, "astar");
       std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1);
       for (int k = 0; k < 50; ++k) {
-        check_same(world, *jps, *astar, {ux(rng), uy(rng)}, {ux(rng), uy(rng)});
+        check_same_as_astar(world, *jps, *astar, {ux(rng), uy(rng)}, {ux(rng), uy(rng)});
         ++queries;
       }
     }
@@ -106,39 +56,47 @@ TEST_SUITE("grid_jps") {
   TEST_CASE("no corner cutting: every pair of cells on the corner cases") {
     // A diagonal gap between two walls (no way through), single blocked corners, a one-cell
     // corridor with bends, pillars forcing neighbours on both sides, and a dead-end room.
-    check_all_pairs({
-        "....#...",
-        "...#....",
-        "........",
-        ".#...#..",
-        "........",
-    });
-    check_all_pairs({
-        "#.####",
-        "#.....",
-        "####.#",
-        "...#.#",
-        ".#...#",
-        ".#####",
-    });
-    check_all_pairs({
-        ".......",
-        ".#.#.#.",
-        ".......",
-        "#.#.#.#",
-        ".......",
-    });
-    check_all_pairs({
-        "..#....",
-        "..#.##.",
-        "..#..#.",
-        "....#..",
-    });
+    check_all_pairs(
+        {
+            "....#...",
+            "...#....",
+            "........",
+            ".#...#..",
+            "........",
+        },
+        {"jps"});
+    check_all_pairs(
+        {
+            "#.####",
+            "#.....",
+            "####.#",
+            "...#.#",
+            ".#...#",
+            ".#####",
+        },
+        {"jps"});
+    check_all_pairs(
+        {
+            ".......",
+            ".#.#.#.",
+            ".......",
+            "#.#.#.#",
+            ".......",
+        },
+        {"jps"});
+    check_all_pairs(
+        {
+            "..#....",
+            "..#.##.",
+            "..#..#.",
+            "....#..",
+        },
+        {"jps"});
   }
 
   TEST_CASE("a diagonal gap between two walls is not crossed") {
     const PlanningWorld world(ascii_scenario({".#", "#."}));
-    auto jps = make(world, "jps");
+    auto jps = make_planner(world, "jps");
     const auto& r =
         find_path(*jps, {cell_center(world.scenario(), 0, 0), cell_center(world.scenario(), 1, 1)});
     CHECK(r.status == SearchStatus::NoPath);
@@ -146,7 +104,7 @@ TEST_SUITE("grid_jps") {
 
   TEST_CASE("start == goal is found at cost 0 with one expansion") {
     const PlanningWorld world(ascii_scenario({"...", ".#.", "..."}));
-    auto jps = make(world, "jps");
+    auto jps = make_planner(world, "jps");
     const PathQuery q{{0.3, 0.2}, {0.7, 0.9}};  // both in cell (0, 0)
     const auto& r = find_path(*jps, q);
     REQUIRE(r.status == SearchStatus::Found);
@@ -158,11 +116,11 @@ TEST_SUITE("grid_jps") {
 
   TEST_CASE("blocked ends are Invalid and other regions NoPath, with astar's messages") {
     const PlanningWorld world(ascii_scenario({"..#..", "..#..", "..#.."}));
-    auto jps = make(world, "jps");
-    auto astar = make(world, "astar");
-    check_same(world, *jps, *astar, {2, 0}, {0, 0});  // start in the wall
-    check_same(world, *jps, *astar, {0, 0}, {2, 1});  // goal in the wall
-    check_same(world, *jps, *astar, {0, 0}, {4, 2});  // across the wall
+    auto jps = make_planner(world, "jps");
+    auto astar = make_planner(world, "astar");
+    check_same_as_astar(world, *jps, *astar, {2, 0}, {0, 0});  // start in the wall
+    check_same_as_astar(world, *jps, *astar, {0, 0}, {2, 1});  // goal in the wall
+    check_same_as_astar(world, *jps, *astar, {0, 0}, {4, 2});  // across the wall
     const auto& r = find_path(*jps, {{-1, 0.5}, {0.5, 0.5}});
     CHECK(r.status == SearchStatus::Invalid);
     CHECK(r.message.find("outside the map") != std::string::npos);
@@ -170,7 +128,7 @@ TEST_SUITE("grid_jps") {
 
   TEST_CASE("terrain costs are refused with a message naming astar") {
     const PlanningWorld world(ascii_scenario({"..r..", ".....", "....."}));
-    auto jps = make(world, "jps");
+    auto jps = make_planner(world, "jps");
     const auto& r =
         find_path(*jps, {cell_center(world.scenario(), 0, 0), cell_center(world.scenario(), 4, 2)});
     CHECK(r.status == SearchStatus::Invalid);
@@ -179,7 +137,7 @@ TEST_SUITE("grid_jps") {
           "start's terrain group): use astar");
     // Water is its own group: costs elsewhere do not matter to a query on the water.
     const PlanningWorld lake(ascii_scenario({"www..", "www.s", "....."}));
-    auto on_lake = make(lake, "jps");
+    auto on_lake = make_planner(lake, "jps");
     CHECK(find_path(*on_lake, {cell_center(lake.scenario(), 0, 0), cell_center(lake.scenario(), 2, 1)})
               .status == SearchStatus::Found);
     CHECK(find_path(*on_lake, {cell_center(lake.scenario(), 3, 0), cell_center(lake.scenario(), 4, 2)})
@@ -188,10 +146,10 @@ TEST_SUITE("grid_jps") {
 
   TEST_CASE("a uniform multiplier other than 1 scales the cost as in astar") {
     const PlanningWorld world(ascii_scenario({"rrrrrr", "rr#rrr", "rrrr#r", "rrrrrr"}));
-    auto jps = make(world, "jps");
-    auto astar = make(world, "astar");
-    check_same(world, *jps, *astar, {0, 0}, {5, 3});
-    check_same(world, *jps, *astar, {5, 0}, {0, 3});
+    auto jps = make_planner(world, "jps");
+    auto astar = make_planner(world, "astar");
+    check_same_as_astar(world, *jps, *astar, {0, 0}, {5, 3});
+    check_same_as_astar(world, *jps, *astar, {5, 0}, {0, 3});
     CHECK(find_path(*jps, {cell_center(world.scenario(), 0, 0), cell_center(world.scenario(), 5, 0)}).cost ==
           doctest::Approx(7.5));
   }
@@ -200,9 +158,9 @@ TEST_SUITE("grid_jps") {
     std::mt19937_64 rng(7);
     const std::vector<std::string> rows = test::random_rows(rng, 40, 30, 0.3, false);
     const PlanningWorld world(ascii_scenario(rows));
-    auto one_shot = make(world, "jps");
-    auto stepped = make(world, "jps");
-    auto again = make(world, "jps");
+    auto one_shot = make_planner(world, "jps");
+    auto stepped = make_planner(world, "jps");
+    auto again = make_planner(world, "jps");
     std::uniform_int_distribution<int> ux(0, 39), uy(0, 29);
     for (int k = 0; k < 100; ++k) {
       const PathQuery q{cell_center(world.scenario(), ux(rng), uy(rng)),
@@ -236,7 +194,7 @@ TEST_SUITE("grid_jps") {
         "......#...",
         "..........",
     }));
-    auto jps = make(world, "jps");
+    auto jps = make_planner(world, "jps");
     SearchTrace trace;
     jps->set_observer(&trace);
     const auto& r =
@@ -291,7 +249,7 @@ TEST_SUITE("grid_jps") {
         "..........",
     });
     PlanningWorld world(s);
-    auto jps = make(world, "jps");
+    auto jps = make_planner(world, "jps");
     REQUIRE(find_path(*jps, {cell_center(s, 0, 0), cell_center(s, 9, 0)}).status == SearchStatus::Found);
     const std::unique_ptr<ResultDependency> dep = jps->result_dependency();
     REQUIRE(dep != nullptr);

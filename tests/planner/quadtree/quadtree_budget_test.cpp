@@ -16,15 +16,14 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/quadtree/quadtree_landmarks.hpp"
 #include "planner/quadtree/quadtree_map.hpp"
+#include "tests/test_files.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test::contains;
 
 Scenario random_walls(std::uint64_t seed, int side) {
   std::mt19937_64 rng(seed);

@@ -87,7 +87,7 @@ void random_edit(std::mt19937_64& rng, Scenario& s) {
 
 using LeafKey = std::tuple<int, int, int, double, std::uint16_t>;  // x, y, size, cost, group (move key)
 // from x, y, size; to x, y, size; portal ends; one way
-using LinkKey = std::tuple<int, int, int, int, int, int, int, int, int, int, bool>;
+using LinkTuple = std::tuple<int, int, int, int, int, int, int, int, int, int, bool>;
 
 std::set<LeafKey> leaf_set(const Quadtree& t) {
   std::set<LeafKey> out;
@@ -99,8 +99,8 @@ std::set<LeafKey> leaf_set(const Quadtree& t) {
   return out;
 }
 
-std::set<LinkKey> link_set(const Quadtree& t, const QuadLinks& links) {
-  std::set<LinkKey> out;
+std::set<LinkTuple> link_set(const Quadtree& t, const QuadLinks& links) {
+  std::set<LinkTuple> out;
   for (std::uint32_t i = 0; i < t.leaf_slots(); ++i) {
     if (!t.has_leaf(i)) {
       REQUIRE(links.out(i).empty());  // a free slot has no links

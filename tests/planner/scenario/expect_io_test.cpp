@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario_io.hpp"
+#include "tests/planner/scenario/scenario_test_support.hpp"
 
 using namespace pathscope;
 using Json = nlohmann::json;
@@ -32,19 +33,12 @@ Json doc() {
   })");
 }
 
-Result<Scenario> parse(const Json& j) { return parse_scenario(j.dump(), "t.json"); }
-
-void expect_error(const Json& j, const std::string& where, const std::string& message_part) {
-  const Result<Scenario> r = parse(j);
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().where == where);
-  INFO("message: " << r.error().message);
-  CHECK(r.error().message.find(message_part) != std::string::npos);
-}
+using test::expect_doc_error;
+using test::parse_doc;
 
 // Loads, saves, loads again: equal, and the second save is the same text.
 std::string round_trip(const Json& j) {
-  const Result<Scenario> r = parse(j);
+  const Result<Scenario> r = parse_doc(j);
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
   const std::string text = scenario_to_json(*r);
   const Result<Scenario> again = parse_scenario(text, "again.json");
@@ -69,7 +63,7 @@ TEST_SUITE("scenario_io") {
       {"kind": "avoids", "area": {"shape": "circle", "center": [10, 10], "radius": 2}},
       {"kind": "avoids", "units": [1], "area": {"shape": "rect", "min": [0, 18], "max": [40, 20]}}
     ])");
-    const Result<Scenario> r = parse(j);
+    const Result<Scenario> r = parse_doc(j);
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     REQUIRE(r->expect.size() == 8);
     CHECK(r->expect[0].kind == ExpectKind::Arrive);
@@ -112,7 +106,7 @@ TEST_SUITE("scenario_io") {
   })") != std::string::npos);
     // An array of one reads the same.
     j["expect"] = Json::array({j["expect"]});
-    const Result<Scenario> r = parse(j);
+    const Result<Scenario> r = parse_doc(j);
     REQUIRE(r.ok());
     CHECK(scenario_to_json(*r) == text);
   }
@@ -124,7 +118,7 @@ TEST_SUITE("scenario_io") {
     j["units"][0].erase("order");
     j["units"][1].erase("order");
     j.erase("groups");
-    const Result<Scenario> r = parse(j);
+    const Result<Scenario> r = parse_doc(j);
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     CHECK(r->expect.empty());
     CHECK(r->sim.stuck_seconds == 10);
@@ -137,7 +131,7 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("sim: stuck_seconds and stuck_progress are read, written when not the default, and checked") {
     Json j = doc();
     j["sim"] = Json::parse(R"({"stuck_seconds": 4, "stuck_progress": 0.25})");
-    const Result<Scenario> r = parse(j);
+    const Result<Scenario> r = parse_doc(j);
     REQUIRE(r.ok());
     CHECK(r->sim.stuck_seconds == 4);
     CHECK(r->sim.stuck_progress == 0.25);
@@ -151,20 +145,20 @@ TEST_SUITE("scenario_io") {
     CHECK(round_trip(j).find("stuck_progress") == std::string::npos);
 
     j["sim"] = Json::parse(R"({"stuck_seconds": 0})");
-    expect_error(j, "t.json: sim.stuck_seconds", "expected a finite number > 0, found 0");
+    expect_doc_error(j, "t.json: sim.stuck_seconds", "expected a finite number > 0, found 0");
     j["sim"] = Json::parse(R"({"stuck_progress": -1})");
-    expect_error(j, "t.json: sim.stuck_progress", "expected a finite number > 0");
+    expect_doc_error(j, "t.json: sim.stuck_progress", "expected a finite number > 0");
     j["sim"] = Json::parse(R"({"stuck_progress": "far"})");
-    expect_error(j, "t.json: sim.stuck_progress", "expected a number");
+    expect_doc_error(j, "t.json: sim.stuck_progress", "expected a number");
   }
 
   TEST_CASE("sim: density_cost and density_refresh are read, written when not the default, and checked") {
     Json j = doc();
-    CHECK(parse(j)->sim.density_cost == 0);
-    CHECK(parse(j)->sim.density_refresh == 1);
+    CHECK(parse_doc(j)->sim.density_cost == 0);
+    CHECK(parse_doc(j)->sim.density_refresh == 1);
     CHECK(round_trip(j).find("density") == std::string::npos);
     j["sim"] = Json::parse(R"({"density_cost": 2.5, "density_refresh": 0.5})");
-    const Result<Scenario> r = parse(j);
+    const Result<Scenario> r = parse_doc(j);
     REQUIRE(r.ok());
     CHECK(r->sim.density_cost == 2.5);
     CHECK(r->sim.density_refresh == 0.5);
@@ -176,28 +170,28 @@ TEST_SUITE("scenario_io") {
     CHECK(round_trip(j).find("density_refresh") == std::string::npos);
 
     j["sim"] = Json::parse(R"({"density_cost": -1})");
-    expect_error(j, "t.json: sim.density_cost", "expected a number in [0, 100]");
+    expect_doc_error(j, "t.json: sim.density_cost", "expected a number in [0, 100]");
     j["sim"] = Json::parse(R"({"density_cost": 101})");
-    expect_error(j, "t.json: sim.density_cost", "found 101");
+    expect_doc_error(j, "t.json: sim.density_cost", "found 101");
     j["sim"] = Json::parse(R"({"density_refresh": 0})");
-    expect_error(j, "t.json: sim.density_refresh", "expected a number in (0, 60] seconds, found 0");
+    expect_doc_error(j, "t.json: sim.density_refresh", "expected a number in (0, 60] seconds, found 0");
     j["sim"] = Json::parse(R"({"density_refresh": "often"})");
-    expect_error(j, "t.json: sim.density_refresh", "expected a number");
+    expect_doc_error(j, "t.json: sim.density_refresh", "expected a number");
   }
 
   TEST_CASE("sim: formation_goals is on by default, written only when off, and checked") {
     Json j = doc();
-    CHECK(parse(j)->sim.formation_goals);
+    CHECK(parse_doc(j)->sim.formation_goals);
     CHECK(round_trip(j).find("formation_goals") == std::string::npos);
     j["sim"] = Json::parse(R"({"formation_goals": false})");
-    const Result<Scenario> r = parse(j);
+    const Result<Scenario> r = parse_doc(j);
     REQUIRE(r.ok());
     CHECK_FALSE(r->sim.formation_goals);
     CHECK(round_trip(j).find(R"("formation_goals": false)") != std::string::npos);
     j["sim"] = Json::parse(R"({"formation_goals": true})");
     CHECK(round_trip(j).find("formation_goals") == std::string::npos);
     j["sim"] = Json::parse(R"({"formation_goals": 1})");
-    expect_error(j, "t.json: sim.formation_goals", "expected true or false");
+    expect_doc_error(j, "t.json: sim.formation_goals", "expected true or false");
   }
 
   TEST_CASE("expect: bad blocks are refused, naming the field") {
@@ -206,42 +200,43 @@ TEST_SUITE("scenario_io") {
       j["expect"] = Json::parse(text);
       return j;
     };
-    expect_error(with(R"("all")"), "t.json: expect", "expected an object or an array, found a string");
-    expect_error(with(R"([{"within": 3}])"), "t.json: expect[0]", "missing required field \"kind\"");
-    expect_error(
+    expect_doc_error(with(R"("all")"), "t.json: expect", "expected an object or an array, found a string");
+    expect_doc_error(with(R"([{"within": 3}])"), "t.json: expect[0]", "missing required field \"kind\"");
+    expect_doc_error(
         with(R"([{"kind": "teleport"}])"), "t.json: expect[0].kind",
         "expected \"arrive\", \"no_overlaps\", \"no_tunnelling\", \"no_stuck\", \"passes\" or \"avoids\"");
-    expect_error(with(R"({"kind": "arrive"})"), "t.json: expect", "missing required field \"within\"");
-    expect_error(with(R"([{"kind": "no_overlaps"}, {"kind": "no_stuck", "within": -2}])"),
-                 "t.json: expect[1].within", "expected a finite number > 0, found -2");
-    expect_error(with(R"({"kind": "no_overlaps", "units": [1]})"), "t.json: expect.units",
-                 "unknown field \"units\"");
-    expect_error(with(R"({"kind": "no_stuck", "radius": 1})"), "t.json: expect.radius",
-                 "unknown field \"radius\"");
-    expect_error(with(R"([{"kind": "no_overlaps"}, {"kind": "arrive", "units": [1, 9], "within": 5}])"),
-                 "t.json: expect[1].units[1]", "no unit has id 9");
-    expect_error(with(R"({"kind": "arrive", "units": [2], "within": 5})"), "t.json: expect.units[0]",
-                 "unit 2 has no move or waypoints order, so it never arrives");
+    expect_doc_error(with(R"({"kind": "arrive"})"), "t.json: expect", "missing required field \"within\"");
+    expect_doc_error(with(R"([{"kind": "no_overlaps"}, {"kind": "no_stuck", "within": -2}])"),
+                     "t.json: expect[1].within", "expected a finite number > 0, found -2");
+    expect_doc_error(with(R"({"kind": "no_overlaps", "units": [1]})"), "t.json: expect.units",
+                     "unknown field \"units\"");
+    expect_doc_error(with(R"({"kind": "no_stuck", "radius": 1})"), "t.json: expect.radius",
+                     "unknown field \"radius\"");
+    expect_doc_error(with(R"([{"kind": "no_overlaps"}, {"kind": "arrive", "units": [1, 9], "within": 5}])"),
+                     "t.json: expect[1].units[1]", "no unit has id 9");
+    expect_doc_error(with(R"({"kind": "arrive", "units": [2], "within": 5})"), "t.json: expect.units[0]",
+                     "unit 2 has no move or waypoints order, so it never arrives");
     {
       Json patrols = with(R"({"kind": "arrive", "within": 5})");
       patrols.erase("groups");
       patrols["units"][0]["order"] = patrols["units"][1]["order"];
-      expect_error(patrols, "t.json: expect", "no unit has a move or waypoints order, so none can arrive");
+      expect_doc_error(patrols, "t.json: expect",
+                       "no unit has a move or waypoints order, so none can arrive");
     }
-    expect_error(with(R"({"kind": "passes", "point": [20, 8]})"), "t.json: expect",
-                 "missing required field \"radius\"");
-    expect_error(with(R"({"kind": "passes", "point": [50, 8], "radius": 1})"), "t.json: expect.point",
-                 "is outside the world");
-    expect_error(with(R"({"kind": "passes", "point": [20, 8], "radius": 0})"), "t.json: expect.radius",
-                 "expected a finite number > 0");
-    expect_error(with(R"({"kind": "avoids"})"), "t.json: expect", "missing required field \"area\"");
-    expect_error(with(R"({"kind": "avoids", "area": {"shape": "polygon", "points": []}})"),
-                 "t.json: expect.area.shape", "expected \"rect\" or \"circle\"");
-    expect_error(with(R"({"kind": "avoids", "area": {"shape": "rect", "min": [5, 5], "max": [4, 9]}})"),
-                 "t.json: expect.area.max", "above and right of min");
-    expect_error(with(R"({"kind": "avoids", "area": {"shape": "circle", "center": [5, 5]}})"),
-                 "t.json: expect.area", "missing required field \"radius\"");
-    expect_error(
+    expect_doc_error(with(R"({"kind": "passes", "point": [20, 8]})"), "t.json: expect",
+                     "missing required field \"radius\"");
+    expect_doc_error(with(R"({"kind": "passes", "point": [50, 8], "radius": 1})"), "t.json: expect.point",
+                     "is outside the world");
+    expect_doc_error(with(R"({"kind": "passes", "point": [20, 8], "radius": 0})"), "t.json: expect.radius",
+                     "expected a finite number > 0");
+    expect_doc_error(with(R"({"kind": "avoids"})"), "t.json: expect", "missing required field \"area\"");
+    expect_doc_error(with(R"({"kind": "avoids", "area": {"shape": "polygon", "points": []}})"),
+                     "t.json: expect.area.shape", "expected \"rect\" or \"circle\"");
+    expect_doc_error(with(R"({"kind": "avoids", "area": {"shape": "rect", "min": [5, 5], "max": [4, 9]}})"),
+                     "t.json: expect.area.max", "above and right of min");
+    expect_doc_error(with(R"({"kind": "avoids", "area": {"shape": "circle", "center": [5, 5]}})"),
+                     "t.json: expect.area", "missing required field \"radius\"");
+    expect_doc_error(
         with(
             R"({"kind": "avoids", "area": {"shape": "circle", "center": [5, 5], "radius": 1, "min": [0, 0]}})"),
         "t.json: expect.area.min", "unknown field \"min\"");

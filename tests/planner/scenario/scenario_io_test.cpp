@@ -18,6 +18,8 @@
 
 #include "planner/scenario/scenario_io.hpp"
 #include "tests/planner/core/read_only_folder.hpp"
+#include "tests/planner/scenario/scenario_test_support.hpp"
+#include "tests/test_files.hpp"
 
 using namespace pathscope;
 using Json = nlohmann::json;
@@ -59,16 +61,8 @@ Json default_classes_doc() {
   return classes;
 }
 
-Result<Scenario> parse(const Json& doc) { return parse_scenario(doc.dump(), "t.json"); }
-
-// Parses `doc`, expects failure, and checks the location and a part of the message.
-void expect_error(const Json& doc, const std::string& where, const std::string& message_part) {
-  const Result<Scenario> r = parse(doc);
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().where == where);
-  INFO("message: " << r.error().message);
-  CHECK(r.error().message.find(message_part) != std::string::npos);
-}
+using test::expect_doc_error;
+using test::parse_doc;
 
 void expect_error_text(const std::string& text, const std::string& where, const std::string& message_part) {
   const Result<Scenario> r = parse_scenario(text, "t.json");
@@ -78,20 +72,10 @@ void expect_error_text(const std::string& text, const std::string& where, const 
   CHECK(r.error().message.find(message_part) != std::string::npos);
 }
 
-// A fresh empty directory for one test case (CTest may run cases in parallel).
-std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("pathscope_scenario_io_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using test::read_file;
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+// A fresh empty directory for one test case.
+std::filesystem::path scenario_dir(const std::string& name) { return test::fresh_dir("scenario_io_" + name); }
 
 std::size_t count_entries(const std::filesystem::path& dir) {
   std::size_t n = 0;
@@ -308,7 +292,7 @@ TEST_SUITE("scenario_io") {
   // ---- Round trips --------------------------------------------------------------------
 
   TEST_CASE("scenario_io: the base document loads with its defaults filled in") {
-    const Result<Scenario> r = parse(base_doc());
+    const Result<Scenario> r = parse_doc(base_doc());
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     const Scenario& s = *r;
     CHECK(s.classes == default_movement_classes());
@@ -329,7 +313,7 @@ TEST_SUITE("scenario_io") {
 
     Json minimal = {
         {"format", "pathscope-scenario"}, {"version", 1}, {"world", {{"width", 10}, {"height", 5}}}};
-    const Result<Scenario> m = parse(minimal);
+    const Result<Scenario> m = parse_doc(minimal);
     REQUIRE(m.ok());
     CHECK(m->seed == 1);
     CHECK(m->world.cell_size == 1);
@@ -379,7 +363,7 @@ TEST_SUITE("scenario_io") {
     Json doc = base_doc();
     doc["features"][1]["container"] = true;
     doc["features"][2]["container"] = false;  // written only when true
-    const Result<Scenario> r = parse(doc);
+    const Result<Scenario> r = parse_doc(doc);
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     CHECK(r->features[1].container);
     CHECK_FALSE(r->features[0].container);
@@ -394,11 +378,11 @@ TEST_SUITE("scenario_io") {
 
     // A second container of another terrain: refused at its terrain, naming the first's.
     doc["features"][2]["container"] = true;  // nebula, where features[1] is wall
-    expect_error(doc, "t.json: features[2].terrain", "the first container's is \"wall\"");
+    expect_doc_error(doc, "t.json: features[2].terrain", "the first container's is \"wall\"");
     doc["features"][2]["terrain"] = "wall";
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
     doc["features"][0]["container"] = "yes";
-    expect_error(doc, "t.json: features[0].container", "");
+    expect_doc_error(doc, "t.json: features[0].container", "");
   }
 
   TEST_CASE("scenario_io: random scenarios round-trip exactly") {
@@ -459,18 +443,19 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("scenario_io: wrong format name") {
     Json doc = base_doc();
     doc["format"] = "something-else";
-    expect_error(doc, "t.json: format", "expected \"pathscope-scenario\", found a string \"something-else\"");
-    CHECK(parse(doc).error().code == ErrorCode::Schema);
+    expect_doc_error(doc, "t.json: format",
+                     "expected \"pathscope-scenario\", found a string \"something-else\"");
+    CHECK(parse_doc(doc).error().code == ErrorCode::Schema);
   }
 
   TEST_CASE("scenario_io: version newer than 2") {
     Json doc = base_doc();
     doc["version"] = 3;
-    expect_error(doc, "t.json: version", "version 3 is newer than this program reads (2)");
+    expect_doc_error(doc, "t.json: version", "version 3 is newer than this program reads (2)");
     doc["version"] = 0;
-    expect_error(doc, "t.json: version", "expected version 1");
+    expect_doc_error(doc, "t.json: version", "expected version 1");
     doc["version"] = "1";
-    expect_error(doc, "t.json: version", "expected an integer");
+    expect_doc_error(doc, "t.json: version", "expected an integer");
   }
 
   TEST_CASE("scenario_io: missing required fields") {
@@ -478,17 +463,17 @@ TEST_SUITE("scenario_io") {
       CAPTURE(key);
       Json doc = base_doc();
       doc.erase(key);
-      expect_error(doc, "t.json", std::string("missing required field \"") + key + "\"");
+      expect_doc_error(doc, "t.json", std::string("missing required field \"") + key + "\"");
     }
     Json doc = base_doc();
     doc["world"].erase("height");
-    expect_error(doc, "t.json: world", "missing required field \"height\"");
+    expect_doc_error(doc, "t.json: world", "missing required field \"height\"");
     doc = base_doc();
     doc["features"][1].erase("max");
-    expect_error(doc, "t.json: features[1]", "missing required field \"max\"");
+    expect_doc_error(doc, "t.json: features[1]", "missing required field \"max\"");
     doc = base_doc();
     doc["units"][0].erase("faction");
-    expect_error(doc, "t.json: units[0]", "missing required field \"faction\"");
+    expect_doc_error(doc, "t.json: units[0]", "missing required field \"faction\"");
   }
 
   // ---- Types and unknown fields ---------------------------------------------------------
@@ -496,38 +481,38 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("scenario_io: wrong types") {
     Json doc = base_doc();
     doc["world"]["width"] = "wide";
-    expect_error(doc, "t.json: world.width", "expected a number, found a string \"wide\"");
-    CHECK(parse(doc).error().code == ErrorCode::Schema);
+    expect_doc_error(doc, "t.json: world.width", "expected a number, found a string \"wide\"");
+    CHECK(parse_doc(doc).error().code == ErrorCode::Schema);
 
     doc = base_doc();
     doc["features"][0]["points"][2] = "x";
-    expect_error(doc, "t.json: features[0].points[2]", "expected [x, y] numbers");
+    expect_doc_error(doc, "t.json: features[0].points[2]", "expected [x, y] numbers");
     doc["features"][0]["points"][2] = Json::array({1, 2, 3});
-    expect_error(doc, "t.json: features[0].points[2]", "expected [x, y] numbers");
+    expect_doc_error(doc, "t.json: features[0].points[2]", "expected [x, y] numbers");
 
     doc = base_doc();
     doc["bridges"][0]["intact"] = 1;
-    expect_error(doc, "t.json: bridges[0].intact", "expected true or false, found a number 1");
+    expect_doc_error(doc, "t.json: bridges[0].intact", "expected true or false, found a number 1");
 
     doc = base_doc();
     doc["features"] = Json::object();
-    expect_error(doc, "t.json: features", "expected an array, found an object");
+    expect_doc_error(doc, "t.json: features", "expected an array, found an object");
 
     doc = base_doc();
     doc["units"][0]["id"] = 1.5;
-    expect_error(doc, "t.json: units[0].id", "expected an integer");
+    expect_doc_error(doc, "t.json: units[0].id", "expected an integer");
     doc["units"][0]["id"] = -1;
-    expect_error(doc, "t.json: units[0].id", "expected an integer >= 0");
+    expect_doc_error(doc, "t.json: units[0].id", "expected an integer >= 0");
     doc["units"][0]["id"] = 4294967296ULL;
-    expect_error(doc, "t.json: units[0].id", "out of range");
+    expect_doc_error(doc, "t.json: units[0].id", "out of range");
 
     doc = base_doc();
     doc["factions"][0]["color"] = "#12345";
-    expect_error(doc, "t.json: factions[0].color", "expected a colour \"#rrggbb\" or \"#rrggbbaa\"");
+    expect_doc_error(doc, "t.json: factions[0].color", "expected a colour \"#rrggbb\" or \"#rrggbbaa\"");
 
     doc = base_doc();
     doc["queries"][0]["params"] = Json::object({{"weight", "heavy"}});
-    expect_error(doc, "t.json: queries[0].params.weight", "expected a number");
+    expect_doc_error(doc, "t.json: queries[0].params.weight", "expected a number");
   }
 
   TEST_CASE("scenario_io: unknown fields are rejected, never dropped") {
@@ -542,28 +527,29 @@ TEST_SUITE("scenario_io") {
       doc["terrain_types"].push_back(
           {{"name", t.name}, {"symbol", std::string(1, t.symbol)}, {"color", "#102030"}, {"cost", cost}});
     }
-    REQUIRE(parse(doc).ok());
+    REQUIRE(parse_doc(doc).ok());
     doc["terrain_types"][1]["colour"] = "#ffffff";
-    expect_error(doc, "t.json: terrain_types[1].colour",
-                 "unknown field \"colour\" (known: name, symbol, color, group, cost)");
-    CHECK(parse(doc).error().code == ErrorCode::Schema);
+    expect_doc_error(doc, "t.json: terrain_types[1].colour",
+                     "unknown field \"colour\" (known: name, symbol, color, group, cost)");
+    CHECK(parse_doc(doc).error().code == ErrorCode::Schema);
 
     doc = base_doc();
     doc["extra"] = 1;
-    expect_error(doc, "t.json: extra", "unknown field \"extra\"");
+    expect_doc_error(doc, "t.json: extra", "unknown field \"extra\"");
 
     doc = base_doc();
     doc["features"][0]["radius"] = 2;  // a circle's field on a polygon
-    expect_error(doc, "t.json: features[0].radius",
-                 "unknown field \"radius\" (known: id, name, terrain, shape, points, velocity, container)");
+    expect_doc_error(
+        doc, "t.json: features[0].radius",
+        "unknown field \"radius\" (known: id, name, terrain, shape, points, velocity, container)");
 
     doc = base_doc();
     doc["viewer"]["rotation"] = 0;
-    expect_error(doc, "t.json: viewer.rotation", "unknown field \"rotation\"");
+    expect_doc_error(doc, "t.json: viewer.rotation", "unknown field \"rotation\"");
 
     doc = base_doc();
     doc["world"]["depth"] = 3;
-    expect_error(doc, "t.json: world.depth", "unknown field \"depth\"");
+    expect_doc_error(doc, "t.json: world.depth", "unknown field \"depth\"");
   }
 
   // ---- Names and references -------------------------------------------------------------
@@ -571,63 +557,63 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("scenario_io: unknown terrain, class and faction names list the known ones") {
     Json doc = base_doc();
     doc["features"][0]["terrain"] = "lava";
-    expect_error(doc, "t.json: features[0].terrain",
-                 "unknown terrain \"lava\" (known: \"ground\", \"rough\"");
+    expect_doc_error(doc, "t.json: features[0].terrain",
+                     "unknown terrain \"lava\" (known: \"ground\", \"rough\"");
 
     doc = base_doc();
     doc["units"][0]["class"] = "tank";
-    expect_error(doc, "t.json: units[0].class",
-                 "unknown movement class \"tank\" (known: \"infantry\", \"tracked\"");
+    expect_doc_error(doc, "t.json: units[0].class",
+                     "unknown movement class \"tank\" (known: \"infantry\", \"tracked\"");
 
     doc = base_doc();
     doc["queries"][0]["class"] = "boat";
-    expect_error(doc, "t.json: queries[0].class", "unknown movement class \"boat\"");
+    expect_doc_error(doc, "t.json: queries[0].class", "unknown movement class \"boat\"");
 
     doc = base_doc();
     doc["units"][0]["faction"] = "green";
-    expect_error(doc, "t.json: units[0].faction", "unknown faction \"green\" (known: \"blue\", \"red\")");
+    expect_doc_error(doc, "t.json: units[0].faction", "unknown faction \"green\" (known: \"blue\", \"red\")");
 
     doc = base_doc();
     doc["threats"][0]["faction"] = "green";
-    expect_error(doc, "t.json: threats[0].faction", "unknown faction \"green\"");
+    expect_doc_error(doc, "t.json: threats[0].faction", "unknown faction \"green\"");
 
     doc = base_doc();
     doc["features"][0]["shape"] = "hexagon";
-    expect_error(doc, "t.json: features[0].shape", "expected \"polygon\", \"rect\" or \"circle\"");
+    expect_doc_error(doc, "t.json: features[0].shape", "expected \"polygon\", \"rect\" or \"circle\"");
   }
 
   TEST_CASE("scenario_io: duplicate ids within an array") {
     Json doc = base_doc();
     doc["features"][2]["id"] = 1;
-    expect_error(doc, "t.json: features[2].id", "duplicate id 1 (also used by features[0])");
+    expect_doc_error(doc, "t.json: features[2].id", "duplicate id 1 (also used by features[0])");
     doc = base_doc();
     doc["roads"].push_back(doc["roads"][0]);
-    expect_error(doc, "t.json: roads[1].id", "duplicate id 1");
+    expect_doc_error(doc, "t.json: roads[1].id", "duplicate id 1");
     // Ids are per array: threat 1 and ally 1 may coexist (as in the base document).
-    CHECK(parse(base_doc()).ok());
+    CHECK(parse_doc(base_doc()).ok());
   }
 
   TEST_CASE("scenario_io: duplicate names of classes, terrains and factions") {
     Json doc = base_doc();
     doc["factions"][1]["name"] = "blue";
-    expect_error(doc, "t.json: factions[1].name", "duplicate name \"blue\" (also used by factions[0])");
+    expect_doc_error(doc, "t.json: factions[1].name", "duplicate name \"blue\" (also used by factions[0])");
 
     doc = base_doc();
     doc["movement_classes"] =
         Json::parse(R"([{"name": "a", "radius": 1, "speed": 1}, {"name": "a", "radius": 1, "speed": 2}])");
     doc["terrain_types"] =
         Json::parse(R"([{"name": "g", "symbol": ".", "color": "#000000", "cost": {"a": 1}}])");
-    expect_error(doc, "t.json: movement_classes[1].name", "duplicate name \"a\"");
+    expect_doc_error(doc, "t.json: movement_classes[1].name", "duplicate name \"a\"");
 
     doc["movement_classes"] = Json::parse(R"([{"name": "a", "radius": 1, "speed": 1}])");
     doc["terrain_types"] = Json::parse(R"([{"name": "g", "symbol": ".", "color": "#000000", "cost": {"a": 1}},
                                          {"name": "g", "symbol": "x", "color": "#000000", "cost": {"a": 1}}])");
-    expect_error(doc, "t.json: terrain_types[1].name", "duplicate name \"g\"");
+    expect_doc_error(doc, "t.json: terrain_types[1].name", "duplicate name \"g\"");
 
     doc["terrain_types"][1]["name"] = "h";
     doc["terrain_types"][1]["symbol"] = ".";
-    expect_error(doc, "t.json: terrain_types[1].symbol",
-                 "duplicate symbol '.' (also used by terrain_types[0])");
+    expect_doc_error(doc, "t.json: terrain_types[1].symbol",
+                     "duplicate symbol '.' (also used by terrain_types[0])");
   }
 
   TEST_CASE("scenario_io: terrain symbols and costs") {
@@ -640,30 +626,31 @@ TEST_SUITE("scenario_io") {
                                          {"name": "nebula", "symbol": "N", "color": "#000000", "cost": {"foot": 2, "hover": 2}}])");
     doc["units"][0]["class"] = "foot";
     doc["queries"][0]["class"] = "foot";
-    REQUIRE(parse(doc).ok());
+    REQUIRE(parse_doc(doc).ok());
 
     Json bad = doc;
     bad["terrain_types"][2]["cost"]["hover"] = -1;
-    expect_error(bad, "t.json: terrain_types[2].cost.hover",
-                 "expected a number > 0 or \"impassable\", found -1");
+    expect_doc_error(bad, "t.json: terrain_types[2].cost.hover",
+                     "expected a number > 0 or \"impassable\", found -1");
     bad["terrain_types"][2]["cost"]["hover"] = 0;
-    expect_error(bad, "t.json: terrain_types[2].cost.hover", "expected a number > 0 or \"impassable\"");
+    expect_doc_error(bad, "t.json: terrain_types[2].cost.hover", "expected a number > 0 or \"impassable\"");
     bad["terrain_types"][2]["cost"]["hover"] = "blocked";
-    expect_error(bad, "t.json: terrain_types[2].cost.hover", "expected a number > 0 or \"impassable\"");
+    expect_doc_error(bad, "t.json: terrain_types[2].cost.hover", "expected a number > 0 or \"impassable\"");
     bad["terrain_types"][2]["cost"]["hover"] = 2e6;
-    expect_error(bad, "t.json: terrain_types[2].cost.hover", "exceeds the largest multiplier");
+    expect_doc_error(bad, "t.json: terrain_types[2].cost.hover", "exceeds the largest multiplier");
 
     bad = doc;
     bad["terrain_types"][2]["cost"].erase("hover");
-    expect_error(bad, "t.json: terrain_types[2].cost", "missing cost for movement class \"hover\"");
+    expect_doc_error(bad, "t.json: terrain_types[2].cost", "missing cost for movement class \"hover\"");
     bad["terrain_types"][2]["cost"]["boat"] = 1;
-    expect_error(bad, "t.json: terrain_types[2].cost.boat", "unknown field \"boat\" (known: foot, hover)");
+    expect_doc_error(bad, "t.json: terrain_types[2].cost.boat",
+                     "unknown field \"boat\" (known: foot, hover)");
 
     for (const char* symbol : {"3", " ", "ab", "", "\x7f"}) {
       CAPTURE(symbol);
       bad = doc;
       bad["terrain_types"][1]["symbol"] = symbol;
-      const Result<Scenario> r = parse(bad);
+      const Result<Scenario> r = parse_doc(bad);
       REQUIRE_FALSE(r.ok());
       CHECK(r.error().where == "t.json: terrain_types[1].symbol");
     }
@@ -671,8 +658,8 @@ TEST_SUITE("scenario_io") {
     // Without terrain_types, custom classes have no costs: the defaults cannot apply.
     bad = doc;
     bad.erase("terrain_types");
-    expect_error(bad, "t.json",
-                 "\"terrain_types\": it is required when movement_classes are not the defaults");
+    expect_doc_error(bad, "t.json",
+                     "\"terrain_types\": it is required when movement_classes are not the defaults");
   }
 
   // ---- Numbers, sizes and limits ---------------------------------------------------------
@@ -694,12 +681,12 @@ TEST_SUITE("scenario_io") {
     expect_error_text(text, "t.json: viewer.zoom", "out of range");
 
     // NaN has no JSON spelling; it is caught by validation of edited scenarios.
-    Scenario s = *parse(base_doc());
+    Scenario s = *parse_doc(base_doc());
     s.units[0].position.x = std::nan("");
     const Status st = validate_scenario(s);
     REQUIRE_FALSE(st.ok());
     CHECK(st.error().where == "units[0].position");
-    s = *parse(base_doc());
+    s = *parse_doc(base_doc());
     s.roads[0].width = std::numeric_limits<double>::infinity();
     CHECK(validate_scenario(s).error().where == "roads[0].width");
   }
@@ -719,7 +706,7 @@ TEST_SUITE("scenario_io") {
         CAPTURE(pointer);
         Json doc = base_doc();
         doc[Json::json_pointer(pointer)] = v;
-        expect_error(doc, "t.json: " + where, "expected a finite number > 0");
+        expect_doc_error(doc, "t.json: " + where, "expected a finite number > 0");
       }
     }
     Json doc = base_doc();
@@ -727,43 +714,43 @@ TEST_SUITE("scenario_io") {
     for (const MovementClass& c : default_movement_classes()) {
       doc["movement_classes"].push_back({{"name", c.name}, {"radius", c.radius}, {"speed", c.speed}});
     }
-    REQUIRE(parse(doc).ok());
+    REQUIRE(parse_doc(doc).ok());
     doc["movement_classes"][3]["speed"] = 0;
-    expect_error(doc, "t.json: movement_classes[3].speed", "expected a finite number > 0, found 0");
+    expect_doc_error(doc, "t.json: movement_classes[3].speed", "expected a finite number > 0, found 0");
     doc["movement_classes"][3]["speed"] = 1;
     doc["movement_classes"][0]["radius"] = -0.5;
-    expect_error(doc, "t.json: movement_classes[0].radius", "found -0.5");
+    expect_doc_error(doc, "t.json: movement_classes[0].radius", "found -0.5");
     doc = base_doc();
     doc["tiles"]["width"] = 0;
-    expect_error(doc, "t.json: tiles.width", "expected an integer > 0");
+    expect_doc_error(doc, "t.json: tiles.width", "expected an integer > 0");
     doc = base_doc();
     doc["threats"][0]["strength"] = -1;
-    expect_error(doc, "t.json: threats[0].strength", "expected a finite number >= 0");
+    expect_doc_error(doc, "t.json: threats[0].strength", "expected a finite number >= 0");
     doc = base_doc();
     doc["queries"][0]["expected_length"] = -1;
-    expect_error(doc, "t.json: queries[0].expected_length", "expected a finite number >= 0");
+    expect_doc_error(doc, "t.json: queries[0].expected_length", "expected a finite number >= 0");
   }
 
   TEST_CASE("scenario_io: cell size, grid size and world size limits") {
     Json doc = base_doc();
     doc["world"]["cell_size"] = 0.0001;
-    expect_error(doc, "t.json: world.cell_size", "below the smallest cell size");
+    expect_doc_error(doc, "t.json: world.cell_size", "below the smallest cell size");
 
     doc = base_doc();
     doc["world"]["width"] = 10000;
     doc["world"]["cell_size"] = 1;
-    expect_error(doc, "t.json: world.cell_size", "the grid would be 10000 x 48 cells; the limit is 8192");
-    CHECK(parse(doc).error().code == ErrorCode::Limit);
+    expect_doc_error(doc, "t.json: world.cell_size", "the grid would be 10000 x 48 cells; the limit is 8192");
+    CHECK(parse_doc(doc).error().code == ErrorCode::Limit);
     doc["world"]["width"] = 8192;  // exactly at the limit is fine
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
     doc["world"]["width"] = 8192.5;  // ceil(8192.5) = 8193 cells
-    expect_error(doc, "t.json: world.cell_size", "8193 x 48");
+    expect_doc_error(doc, "t.json: world.cell_size", "8193 x 48");
 
     doc = base_doc();
     doc["world"]["width"] = 2e6;
     doc["world"]["cell_size"] = 1000;
-    expect_error(doc, "t.json: world.width", "exceeds the largest world side");
-    CHECK(parse(doc).error().code == ErrorCode::Limit);
+    expect_doc_error(doc, "t.json: world.width", "exceeds the largest world side");
+    CHECK(parse_doc(doc).error().code == ErrorCode::Limit);
 
     // Rounding must not add a sliver cell: 3 m of 0.1 m cells is 30 cells.
     Scenario s = make_empty_scenario(3, 0.7, 0.1);
@@ -773,14 +760,14 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("scenario_io: coordinates outside the world") {
     Json doc = base_doc();
     doc["features"][0]["points"][1] = {70, 1};
-    expect_error(doc, "t.json: features[0].points[1]",
-                 "point (70, 1) is outside the world [0, 64] x [0, 48]");
+    expect_doc_error(doc, "t.json: features[0].points[1]",
+                     "point (70, 1) is outside the world [0, 64] x [0, 48]");
     doc = base_doc();
     doc["features"][1]["min"] = {-1, 10};
-    expect_error(doc, "t.json: features[1].min", "outside the world");
+    expect_doc_error(doc, "t.json: features[1].min", "outside the world");
     doc = base_doc();
     doc["features"][2]["center"] = {20, 48.5};
-    expect_error(doc, "t.json: features[2].center", "outside the world");
+    expect_doc_error(doc, "t.json: features[2].center", "outside the world");
     for (const auto& [pointer, where] :
          std::vector<std::pair<std::string, std::string>>{{"/roads/0/points/1", "roads[0].points[1]"},
                                                           {"/bridges/0/b", "bridges[0].b"},
@@ -789,60 +776,60 @@ TEST_SUITE("scenario_io") {
                                                           {"/threats/0/center", "threats[0].center"}}) {
       doc = base_doc();
       doc[Json::json_pointer(pointer)] = {100, 1};
-      expect_error(doc, "t.json: " + where, "outside the world");
+      expect_doc_error(doc, "t.json: " + where, "outside the world");
     }
     // A circle whose centre is inside may extend past the edge; points on the edge are inside.
     doc = base_doc();
     doc["features"][2]["center"] = {63, 47};
     doc["features"][2]["radius"] = 10;
     doc["features"][0]["points"] = Json::parse("[[0, 0], [64, 0], [64, 48]]");
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
   }
 
   TEST_CASE("scenario_io: polygon shape checks") {
     Json doc = base_doc();
     doc["features"][0]["points"] = Json::parse("[[1, 1], [5, 1]]");
-    expect_error(doc, "t.json: features[0].points", "expected at least 3 points, found 2");
+    expect_doc_error(doc, "t.json: features[0].points", "expected at least 3 points, found 2");
 
     doc["features"][0]["points"] = Json::parse("[[0, 0], [4, 4], [4, 0], [0, 4]]");  // bowtie
-    expect_error(doc, "t.json: features[0].points",
-                 "self-intersecting polygon: edge 0 (points[0] to points[1]) and edge 2 (points[2] to "
-                 "points[3]) intersect");
+    expect_doc_error(doc, "t.json: features[0].points",
+                     "self-intersecting polygon: edge 0 (points[0] to points[1]) and edge 2 (points[2] to "
+                     "points[3]) intersect");
 
     doc["features"][0]["points"] = Json::parse("[[0, 0], [4, 0], [2, 0], [2, 2]]");  // folds back on itself
-    expect_error(doc, "t.json: features[0].points", "self-intersecting polygon: edge 0");
+    expect_doc_error(doc, "t.json: features[0].points", "self-intersecting polygon: edge 0");
 
     doc["features"][0]["points"] = Json::parse("[[0, 0], [4, 0], [4, 0], [4, 4]]");  // repeated vertex
-    expect_error(doc, "t.json: features[0].points[2]", "repeats points[1]");
+    expect_doc_error(doc, "t.json: features[0].points[2]", "repeats points[1]");
 
     doc["features"][0]["points"] = Json::parse("[[0, 0], [1, 1], [2, 2]]");  // collinear
-    CHECK_FALSE(parse(doc).ok());
+    CHECK_FALSE(parse_doc(doc).ok());
 
     std::string many = "[";
     for (std::size_t i = 0; i <= ScenarioLimits::kMaxPolygonPoints; ++i) many += (i ? ",[1,1]" : "[1,1]");
     many += "]";
     doc["features"][0]["points"] = Json::parse(many);
-    expect_error(doc, "t.json: features[0].points", "too many entries: 100001 (limit 100000)");
-    CHECK(parse(doc).error().code == ErrorCode::Limit);
+    expect_doc_error(doc, "t.json: features[0].points", "too many entries: 100001 (limit 100000)");
+    CHECK(parse_doc(doc).error().code == ErrorCode::Limit);
   }
 
   TEST_CASE("scenario_io: rect with min >= max") {
     Json doc = base_doc();
     doc["features"][1]["max"] = {10, 12};
-    expect_error(doc, "t.json: features[1].max",
-                 "expected max > min in both x and y, found min (10, 10) and max (10, 12)");
+    expect_doc_error(doc, "t.json: features[1].max",
+                     "expected max > min in both x and y, found min (10, 10) and max (10, 12)");
     doc["features"][1]["max"] = {5, 5};
-    expect_error(doc, "t.json: features[1].max", "expected max > min");
+    expect_doc_error(doc, "t.json: features[1].max", "expected max > min");
   }
 
   TEST_CASE("scenario_io: too many items") {
     Json doc = base_doc();
     doc["units"] = Json::array();
     doc["units"].get_ref<Json::array_t&>().resize(ScenarioLimits::kMaxItems + 1, Json(0));
-    expect_error(doc, "t.json: units", "too many entries: 1000001 (limit 1000000)");
-    CHECK(parse(doc).error().code == ErrorCode::Limit);
+    expect_doc_error(doc, "t.json: units", "too many entries: 1000001 (limit 1000000)");
+    CHECK(parse_doc(doc).error().code == ErrorCode::Limit);
 
-    Scenario s = *parse(base_doc());
+    Scenario s = *parse_doc(base_doc());
     s.factions.resize(ScenarioLimits::kMaxItems + 1);
     const Status st = validate_scenario(s);
     REQUIRE_FALSE(st.ok());
@@ -855,7 +842,7 @@ TEST_SUITE("scenario_io") {
     doc["movement_classes"] = Json::array();
     for (int i = 0; i < 17; ++i)
       doc["movement_classes"].push_back({{"name", "c" + std::to_string(i)}, {"radius", 1}, {"speed", 1}});
-    expect_error(doc, "t.json: movement_classes", "too many entries: 17 (limit 16)");
+    expect_doc_error(doc, "t.json: movement_classes", "too many entries: 17 (limit 16)");
 
     doc = base_doc();
     doc["terrain_types"] = Json::array();
@@ -868,11 +855,11 @@ TEST_SUITE("scenario_io") {
                                       {"color", "#000000"},
                                       {"cost", cost}});
     }
-    expect_error(doc, "t.json: terrain_types", "too many entries: 65 (limit 64)");
+    expect_doc_error(doc, "t.json: terrain_types", "too many entries: 65 (limit 64)");
     doc["terrain_types"].erase(64);
     doc.erase("features");
     doc.erase("tiles");
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
 
     Scenario s = make_empty_scenario(10, 10, 1);
     s.classes.clear();
@@ -884,39 +871,39 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("scenario_io: tile rows") {
     Json doc = base_doc();
     doc["tiles"]["rows"] = {"4."};
-    expect_error(doc, "t.json: tiles.rows", "expected 2 rows (tiles.height), found 1");
+    expect_doc_error(doc, "t.json: tiles.rows", "expected 2 rows (tiles.height), found 1");
 
     doc = base_doc();
     doc["tiles"]["rows"][1] = "2T.";
-    expect_error(doc, "t.json: tiles.rows[1]", "row has 3 cells, expected 4");
+    expect_doc_error(doc, "t.json: tiles.rows[1]", "row has 3 cells, expected 4");
 
     doc["tiles"]["rows"][1] = "2T3.";
-    expect_error(doc, "t.json: tiles.rows[1]", "row is longer than tiles.width (4 cells)");
+    expect_doc_error(doc, "t.json: tiles.rows[1]", "row is longer than tiles.width (4 cells)");
 
     doc["tiles"]["rows"][1] = "2TQ.";
-    expect_error(doc, "t.json: tiles.rows[1]",
-                 "unknown terrain symbol 'Q' at column 2 (character 2); known symbols: . r T S N w W #");
+    expect_doc_error(doc, "t.json: tiles.rows[1]",
+                     "unknown terrain symbol 'Q' at column 2 (character 2); known symbols: . r T S N w W #");
 
     doc["tiles"]["rows"][1] = "3.1r2";
-    expect_error(doc, "t.json: tiles.rows[1]", "run count at character 4 has no terrain symbol");
+    expect_doc_error(doc, "t.json: tiles.rows[1]", "run count at character 4 has no terrain symbol");
 
     doc["tiles"]["rows"][1] = "0.4.";
-    expect_error(doc, "t.json: tiles.rows[1]", "run count 0 at character 0");
+    expect_doc_error(doc, "t.json: tiles.rows[1]", "run count 0 at character 0");
 
     doc["tiles"]["rows"][1] = "99999999999999999999.";
-    expect_error(doc, "t.json: tiles.rows[1]", "exceeds the row width");
+    expect_doc_error(doc, "t.json: tiles.rows[1]", "exceeds the row width");
 
     doc["tiles"]["rows"][1] = "..TT";  // counts are optional
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
 
     doc = base_doc();
     doc["tiles"]["width"] = 65;
     doc["tiles"]["rows"] = {"65.", "65."};
-    expect_error(doc, "t.json: tiles.width", "wider than the world");
+    expect_doc_error(doc, "t.json: tiles.width", "wider than the world");
 
     doc = base_doc();
     doc["tiles"]["height"] = 9000;
-    expect_error(doc, "t.json: tiles.height", "exceeds the limit of 8192");
+    expect_doc_error(doc, "t.json: tiles.height", "exceeds the limit of 8192");
   }
 
   // ---- Queries, roads, bridges ------------------------------------------------------------
@@ -924,20 +911,20 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("scenario_io: query planner and parameters") {
     Json doc = base_doc();
     doc["queries"][0]["planner"] = "teleport";
-    expect_error(doc, "t.json: queries[0].planner", "unknown planner \"teleport\" (known: \"astar\"");
+    expect_doc_error(doc, "t.json: queries[0].planner", "unknown planner \"teleport\" (known: \"astar\"");
 
     doc = base_doc();
     doc["queries"][0]["params"]["weight"] = 0.5;
-    expect_error(doc, "t.json: queries[0].params.weight", "");
+    expect_doc_error(doc, "t.json: queries[0].params.weight", "");
 
     doc = base_doc();
     doc["queries"][0]["params"]["speed"] = 1;
-    expect_error(doc, "t.json: queries[0].params.speed", "speed");
+    expect_doc_error(doc, "t.json: queries[0].params.speed", "speed");
 
     doc = base_doc();
     doc["queries"][0].erase("planner");
     doc["queries"][0].erase("params");
-    const Result<Scenario> r = parse(doc);
+    const Result<Scenario> r = parse_doc(doc);
     REQUIRE(r.ok());
     CHECK(r->queries[0].planner == "astar");
     CHECK(r->queries[0].params.empty());
@@ -952,19 +939,19 @@ TEST_SUITE("scenario_io") {
     Json doc = base_doc();
     doc["queries"][0]["start"] = {11, 11};  // inside the rect wall
     doc["queries"][0]["goal"] = {3, 2};     // inside the polygon wall
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
   }
 
   TEST_CASE("scenario_io: roads and bridges") {
     Json doc = base_doc();
     doc["roads"][0]["points"] = Json::parse("[[0, 40]]");
-    expect_error(doc, "t.json: roads[0].points", "expected at least 2 points, found 1");
+    expect_doc_error(doc, "t.json: roads[0].points", "expected at least 2 points, found 1");
     doc = base_doc();
     doc["roads"][0]["speed_factor"] = 0.5;
-    expect_error(doc, "t.json: roads[0].speed_factor", "expected a finite number >= 1, found 0.5");
+    expect_doc_error(doc, "t.json: roads[0].speed_factor", "expected a finite number >= 1, found 0.5");
     doc = base_doc();
     doc["bridges"][0]["b"] = {30, 35};
-    expect_error(doc, "t.json: bridges[0].b", "bridge ends coincide at (30, 35)");
+    expect_doc_error(doc, "t.json: bridges[0].b", "bridge ends coincide at (30, 35)");
     // Distinct speed factors are bounded (the raster's 16-bit surface ids); repeats are free.
     doc = base_doc();
     doc["roads"][0]["speed_factor"] = 1.0;  // the same as the first added below
@@ -975,12 +962,12 @@ TEST_SUITE("scenario_io") {
       r["speed_factor"] = 1.0 + (i % 255) * 0.01;
       doc["roads"].push_back(r);
     }
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
     Json more = road;
     more["id"] = 5000;
     more["speed_factor"] = 9.5;
     doc["roads"].push_back(more);
-    expect_error(doc, "t.json: roads[301].speed_factor", "more than 255 distinct road speed factors");
+    expect_doc_error(doc, "t.json: roads[301].speed_factor", "more than 255 distinct road speed factors");
   }
 
   // ---- Version 2: the unit simulation's fields ---------------------------------------------
@@ -988,7 +975,7 @@ TEST_SUITE("scenario_io") {
   TEST_CASE(
       "scenario_io: a version 1 file loads with version 2's fields at their defaults and saves as version "
       "2") {
-    const Result<Scenario> r = parse(base_doc());  // version 1
+    const Result<Scenario> r = parse_doc(base_doc());  // version 1
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     CHECK(r->classes == default_movement_classes());
     CHECK_FALSE(r->classes[0].acceleration.has_value());
@@ -1026,7 +1013,7 @@ TEST_SUITE("scenario_io") {
     doc["groups"] = Json::parse(
         R"([{"id": 4, "name": "pair", "units": [2, 1], "order": {"kind": "move", "points": [[60, 5]]}}])");
     doc["sim"] = Json::parse(R"({"dt": 0.02, "avoidance": "steering_arcs", "path_budget": 8})");
-    const Result<Scenario> r = parse(doc);
+    const Result<Scenario> r = parse_doc(doc);
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     const MovementClass& c = r->classes[0];
     CHECK(c.acceleration == 3.0);
@@ -1127,18 +1114,18 @@ TEST_SUITE("scenario_io") {
       Json doc = base_doc();
       doc["movement_classes"] = default_classes_doc();
       doc["movement_classes"][0][c.key] = c.value;
-      expect_error(doc, std::string("t.json: movement_classes[0].") + c.key, c.message);
+      expect_doc_error(doc, std::string("t.json: movement_classes[0].") + c.key, c.message);
     }
     // The soft radius is measured against the hard radius when one is given.
     Json doc = base_doc();
     doc["movement_classes"] = default_classes_doc();
     doc["movement_classes"][2]["hard_radius"] = 3;
     doc["movement_classes"][2]["soft_radius"] = 2.5;
-    expect_error(doc, "t.json: movement_classes[2].soft_radius", "the hard radius (3 m), found 2.5");
+    expect_doc_error(doc, "t.json: movement_classes[2].soft_radius", "the hard radius (3 m), found 2.5");
     doc["movement_classes"][2]["soft_radius"] = 3;
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
     doc["movement_classes"][2]["top_speed"] = 3;
-    expect_error(
+    expect_doc_error(
         doc, "t.json: movement_classes[2].top_speed",
         "unknown field \"top_speed\" (known: name, radius, speed, amphibious, acceleration, deceleration, "
         "turn_rate, hard_radius, soft_radius, hard_aspect, priority, planner)");
@@ -1167,9 +1154,9 @@ TEST_SUITE("scenario_io") {
       Json doc = base_doc();
       doc["movement_classes"] = default_classes_doc();
       doc["movement_classes"][1][c.key] = c.value;
-      expect_error(doc, std::string("t.json: movement_classes[1].") + c.key, c.message);
-      CHECK(parse(doc).error().code == ErrorCode::Limit);
-      CHECK(parse(doc).error().to_string().find("t.json: movement_classes[1]." + key) == 0);
+      expect_doc_error(doc, std::string("t.json: movement_classes[1].") + c.key, c.message);
+      CHECK(parse_doc(doc).error().code == ErrorCode::Limit);
+      CHECK(parse_doc(doc).error().to_string().find("t.json: movement_classes[1]." + key) == 0);
     }
     // The bounds themselves are allowed.
     Json doc = base_doc();
@@ -1180,11 +1167,11 @@ TEST_SUITE("scenario_io") {
           std::pair{"turn_rate", 1000.0}}) {
       doc["movement_classes"][1][key] = value;
     }
-    const Result<Scenario> at_bounds = parse(doc);
+    const Result<Scenario> at_bounds = parse_doc(doc);
     CHECK_MESSAGE(at_bounds.ok(), (at_bounds ? std::string() : at_bounds.error().to_string()));
 
     // The number of units: checked on the model (a file that large is slow to build here).
-    Scenario s = *parse(base_doc());
+    Scenario s = *parse_doc(base_doc());
     const Unit unit = s.units[0];
     s.units.assign(100'001, unit);
     for (std::size_t i = 0; i < s.units.size(); ++i) s.units[i].id = std::uint32_t(i + 1);
@@ -1230,7 +1217,7 @@ TEST_SUITE("scenario_io") {
       CAPTURE(order);
       Json doc = base_doc();
       doc["units"][0]["order"] = Json::parse(c.order);
-      expect_error(doc, std::string("t.json: ") + c.where, c.message);
+      expect_doc_error(doc, std::string("t.json: ") + c.where, c.message);
     }
     for (const char* ok :
          {R"({"kind": "none"})", R"({"kind": "stop"})", R"({"kind": "move", "points": [[64, 48]]})",
@@ -1240,7 +1227,7 @@ TEST_SUITE("scenario_io") {
       CAPTURE(order);
       Json doc = base_doc();
       doc["units"][0]["order"] = Json::parse(ok);
-      CHECK(parse(doc).ok());
+      CHECK(parse_doc(doc).ok());
     }
   }
 
@@ -1250,35 +1237,38 @@ TEST_SUITE("scenario_io") {
         Json::parse(R"({"id": 2, "faction": "red", "class": "infantry", "position": [8, 8]})"));
     doc["groups"] = Json::parse(R"([{"id": 1, "units": [1]}, {"id": 5, "name": "b", "units": [2],
                                      "order": {"kind": "waypoints", "points": [[3, 3]]}}])");
-    REQUIRE(parse(doc).ok());
+    REQUIRE(parse_doc(doc).ok());
 
     Json bad = doc;
     bad["groups"][1]["id"] = 1;
-    expect_error(bad, "t.json: groups[1].id", "duplicate id 1 (also used by groups[0])");
+    expect_doc_error(bad, "t.json: groups[1].id", "duplicate id 1 (also used by groups[0])");
     bad = doc;
     bad["groups"][1]["units"] = {2, 9};
-    expect_error(bad, "t.json: groups[1].units[1]", "no unit has id 9");
+    expect_doc_error(bad, "t.json: groups[1].units[1]", "no unit has id 9");
     bad = doc;
     bad["groups"][1]["units"] = {2, 1};
-    expect_error(bad, "t.json: groups[1].units[1]", "unit 1 is already in a group (at groups[0].units[0])");
+    expect_doc_error(bad, "t.json: groups[1].units[1]",
+                     "unit 1 is already in a group (at groups[0].units[0])");
     bad = doc;
     bad["groups"][1]["units"] = {2, 2};
-    expect_error(bad, "t.json: groups[1].units[1]", "unit 2 is already in a group (at groups[1].units[0])");
+    expect_doc_error(bad, "t.json: groups[1].units[1]",
+                     "unit 2 is already in a group (at groups[1].units[0])");
     bad = doc;
     bad["groups"][1]["order"]["points"][0] = {3, -1};
-    expect_error(bad, "t.json: groups[1].order.points[0]", "is outside the world");
+    expect_doc_error(bad, "t.json: groups[1].order.points[0]", "is outside the world");
     bad = doc;
     bad["groups"][1]["order"] = Json::parse(R"({"kind": "patrol", "points": [[3, 3]]})");
-    expect_error(bad, "t.json: groups[1].order.points", "a patrol has at least 2 points, found 1");
+    expect_doc_error(bad, "t.json: groups[1].order.points", "a patrol has at least 2 points, found 1");
     bad = doc;
     bad["groups"][0].erase("units");
-    expect_error(bad, "t.json: groups[0]", "missing required field \"units\"");
+    expect_doc_error(bad, "t.json: groups[0]", "missing required field \"units\"");
     bad = doc;
     bad["groups"][0]["units"] = {-1};
-    expect_error(bad, "t.json: groups[0].units[0]", "expected an integer >= 0");
+    expect_doc_error(bad, "t.json: groups[0].units[0]", "expected an integer >= 0");
     bad = doc;
     bad["groups"][0]["leader"] = 1;
-    expect_error(bad, "t.json: groups[0].leader", "unknown field \"leader\" (known: id, name, units, order)");
+    expect_doc_error(bad, "t.json: groups[0].leader",
+                     "unknown field \"leader\" (known: id, name, units, order)");
   }
 
   TEST_CASE("scenario_io: simulation settings are refused outside their ranges") {
@@ -1310,16 +1300,16 @@ TEST_SUITE("scenario_io") {
       CAPTURE(value);
       Json doc = base_doc();
       doc["sim"] = Json::object({{c.key, c.value}});
-      expect_error(doc, std::string("t.json: sim.") + c.key, c.message);
+      expect_doc_error(doc, std::string("t.json: sim.") + c.key, c.message);
     }
     Json doc = base_doc();
     doc["sim"] =
         Json::parse(R"({"dt": 1e-4, "memory_seconds": 0, "prediction_seconds": 10, "path_budget": 1000000})");
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
     doc["sim"] = Json::parse(R"({"dt": 1, "path_budget": 1, "avoidance": "potential_field"})");
-    CHECK(parse(doc).ok());
+    CHECK(parse_doc(doc).ok());
     doc["sim"] = Json::object();  // every default; not written back
-    const Result<Scenario> r = parse(doc);
+    const Result<Scenario> r = parse_doc(doc);
     REQUIRE(r.ok());
     CHECK(r->sim == SimSettings{});
     CHECK(scenario_to_json(*r).find("\"sim\"") == std::string::npos);
@@ -1328,7 +1318,7 @@ TEST_SUITE("scenario_io") {
   // ---- Files ----------------------------------------------------------------------------
 
   TEST_CASE("scenario_io: load_scenario reports missing files as Io errors") {
-    const auto dir = fresh_dir("load_missing");
+    const auto dir = scenario_dir("load_missing");
     const Result<Scenario> r = load_scenario(dir / "nope.json");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::Io);
@@ -1340,8 +1330,8 @@ TEST_SUITE("scenario_io") {
   TEST_CASE("scenario_io: a scenario refused when saved names the file and the field") {
     // A unit moved outside the world after loading (as an edit or a simulation might):
     // the refusal says which file was not written and which unit is where.
-    const auto dir = fresh_dir("save_unit_outside");
-    Scenario s = *parse(base_doc());
+    const auto dir = scenario_dir("save_unit_outside");
+    Scenario s = *parse_doc(base_doc());
     REQUIRE_FALSE(s.units.empty());
     s.units[0].position = Vec2{1e6, 1e6};
     const auto target = dir / "game.json";
@@ -1354,8 +1344,8 @@ TEST_SUITE("scenario_io") {
   }
 
   TEST_CASE("scenario_io: saving into a missing directory fails and leaves nothing") {
-    const auto dir = fresh_dir("save_missing_dir");
-    const Scenario s = *parse(base_doc());
+    const auto dir = scenario_dir("save_missing_dir");
+    const Scenario s = *parse_doc(base_doc());
     const auto target = dir / "missing" / "a.json";
     const Status st = save_scenario(s, target);
     REQUIRE_FALSE(st.ok());
@@ -1367,10 +1357,10 @@ TEST_SUITE("scenario_io") {
   }
 
   TEST_CASE("scenario_io: saving over a file replaces it and leaves no temporary") {
-    const auto dir = fresh_dir("save_replace");
+    const auto dir = scenario_dir("save_replace");
     const auto target = dir / "a.json";
     { std::ofstream(target) << "old contents"; }
-    const Scenario s = *parse(base_doc());
+    const Scenario s = *parse_doc(base_doc());
     REQUIRE(save_scenario(s, target).ok());
     CHECK(read_file(target) == scenario_to_json(s));
     CHECK(count_entries(dir) == 1);
@@ -1400,9 +1390,9 @@ TEST_SUITE("scenario_io") {
   }
 
   TEST_CASE("scenario_io: saving into an unwritable folder reports the path and keeps the old file") {
-    const auto dir = fresh_dir("save_read_only");
+    const auto dir = scenario_dir("save_read_only");
     const auto target = dir / "a.json";
-    const Scenario s = *parse(base_doc());
+    const Scenario s = *parse_doc(base_doc());
     REQUIRE(save_scenario(s, target).ok());
     Scenario changed = s;
     changed.name = "changed";

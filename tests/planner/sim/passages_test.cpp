@@ -14,11 +14,14 @@
 #include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/unit_motion.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/planner/sim/sim_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 namespace pathscope::sim {
 
 namespace {
+
+using test_support::open_rows;
 
 // The width of every cell from its free runs, found by walking from it both ways along
 // each of the four lines (brute force; the map finds them with one pass per line).
@@ -55,10 +58,6 @@ std::vector<float> brute_widths(const CostGrid& grid) {
     out[i] = std::min(straight, std::max(diagonal, straight * static_cast<float>(std::sqrt(0.5))));
   }
   return out;
-}
-
-std::vector<std::string> open_rows(int w, int h) {
-  return std::vector<std::string>(std::size_t(h), std::string(std::size_t(w), '.'));
 }
 
 }  // namespace

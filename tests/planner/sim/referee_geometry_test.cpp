@@ -12,8 +12,6 @@ namespace pathscope::sim {
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 Vec2 along_axis(double h) { return {std::cos(h), -std::sin(h)}; }
 Vec2 across_axis(double h) { return {std::sin(h), std::cos(h)}; }
 
@@ -36,7 +34,7 @@ Vec2 boundary_point(const HardShape& s, double t) {
 // each sampled local minimum refined by golden-section search.
 double min_on_boundary(const HardShape& of, const HardShape& in) {
   constexpr int kSamples = 720;
-  const double step = 2 * kPi / kSamples;
+  const double step = 2 * std::numbers::pi / kSamples;
   auto f = [&](double t) { return implicit(in, boundary_point(of, t)); };
   std::vector<double> v(kSamples);
   for (int k = 0; k < kSamples; ++k) v[k] = f(k * step);
@@ -78,7 +76,8 @@ double reference_overlap(const HardShape& a, const HardShape& b) {
 // A random shape round `centre`: semi-axis along 0.25 to 2 m, aspect 0.3 to 1 (1 in one
 // case of eight: a circle), any heading.
 HardShape random_shape(std::mt19937_64& rng, Vec2 centre) {
-  std::uniform_real_distribution<double> size(0.25, 2.0), aspect(0.3, 1.0), angle(-kPi, kPi);
+  std::uniform_real_distribution<double> size(0.25, 2.0), aspect(0.3, 1.0),
+      angle(-std::numbers::pi, std::numbers::pi);
   HardShape s;
   s.centre = centre;
   s.heading = angle(rng);
@@ -108,7 +107,7 @@ double radial_extent(const HardShape& s, Vec2 dir) {
 TEST_SUITE("sim referee") {
   TEST_CASE("the exact hard shape test agrees with dense boundary sampling on random pairs") {
     std::mt19937_64 rng(20240611);
-    std::uniform_real_distribution<double> unit(0, 1), angle(-kPi, kPi);
+    std::uniform_real_distribution<double> unit(0, 1), angle(-std::numbers::pi, std::numbers::pi);
     int overlapping = 0, apart = 0;
     for (int i = 0; i < 3000; ++i) {
       const HardShape a = random_shape(rng, {0, 0});
@@ -130,7 +129,7 @@ TEST_SUITE("sim referee") {
 
   TEST_CASE("overlap depth moves the shapes to contact, and a micrometre either way decides") {
     std::mt19937_64 rng(77);
-    std::uniform_real_distribution<double> unit(0, 1), angle(-kPi, kPi);
+    std::uniform_real_distribution<double> unit(0, 1), angle(-std::numbers::pi, std::numbers::pi);
     int tested = 0;
     for (int i = 0; i < 1500; ++i) {
       const HardShape a = random_shape(rng, {0, 0});
@@ -157,8 +156,8 @@ TEST_SUITE("sim referee") {
     // Radius 1, aspect 0.5, leaning towards each other like the sides of a roof: the sum of
     // their radii along the line between the centres equals the distance, yet their tips
     // cross over it.
-    HardShape a{{0, 0}, 3 * kPi / 4, 1.0, 0.5};
-    HardShape b{{0, 0}, kPi / 4, 1.0, 0.5};
+    HardShape a{{0, 0}, 3 * std::numbers::pi / 4, 1.0, 0.5};
+    HardShape b{{0, 0}, std::numbers::pi / 4, 1.0, 0.5};
     const double extents = radial_extent(a, {1, 0}) + radial_extent(b, {-1, 0});
     b.centre = {extents, 0};
     CHECK(extents - std::hypot(b.centre.x, b.centre.y) <= 0);  // "no overlap" by extents
@@ -195,7 +194,7 @@ TEST_SUITE("sim referee") {
       CHECK(inside == ((p.x / e0) * (p.x / e0) + (p.y / e1) * (p.y / e1) <= 1));
       double best = INFINITY;
       for (int k = 0; k < 20000; ++k) {
-        const double t = 2 * kPi * k / 20000;
+        const double t = 2 * std::numbers::pi * k / 20000;
         best = std::min(best, std::hypot(e0 * std::cos(t) - p.x, e1 * std::sin(t) - p.y));
       }
       CHECK(d <= best + 1e-12);

@@ -24,8 +24,6 @@ using test::unit_at;
 using test_support::open_rows;
 using test_support::teleport;
 
-constexpr double kPi = std::numbers::pi;
-
 // Adds a class like class 0 (the same terrain costs) and returns its index.
 std::size_t add_class(Scenario& s, MovementClass c) {
   s.classes.push_back(std::move(c));
@@ -63,8 +61,8 @@ TEST_SUITE("sim referee") {
     // Leaning towards each other like the sides of a roof, their radii along the centre
     // line summing to the distance (2 x 0.6325 m).
     Unit a = unit_at(1, {4.0, 5.0}), b = unit_at(2, {4.0 + 2 * 0.5 / std::sqrt(0.625), 5.0});
-    a.heading = 3 * kPi / 4;
-    b.heading = kPi / 4;
+    a.heading = 3 * std::numbers::pi / 4;
+    b.heading = std::numbers::pi / 4;
     s.units = {a, b};
     Simulation sim(s);
     SimReferee referee;
@@ -171,7 +169,7 @@ TEST_SUITE("sim referee") {
     s.classes[0].hard_aspect = 0.4;
     // All pointing up the screen: 1 m along (vertically), 0.4 m across.
     Unit a = unit_at(1, {3.0, 4.0}), b = unit_at(2, {5.0, 4.0}), c = unit_at(3, {6.0, 1.0});
-    a.heading = b.heading = c.heading = kPi / 2;
+    a.heading = b.heading = c.heading = std::numbers::pi / 2;
     s.units = {a, b, c};
     Simulation sim(s);
     SimReferee referee;
@@ -271,7 +269,7 @@ TEST_SUITE("sim referee") {
       const PlanningWorld world(s);
       const CostGrid& grid = world.grid(0);
       std::uniform_int_distribution<int> cx(0, 23), cy(0, 15);
-      std::uniform_real_distribution<double> angle(-kPi, kPi);
+      std::uniform_real_distribution<double> angle(-std::numbers::pi, std::numbers::pi);
       std::uint32_t id = 1;
       for (int tries = 0; tries < 8000 && s.units.size() < 40; ++tries) {
         const int x = cx(rng), y = cy(rng), gx = cx(rng), gy = cy(rng);

@@ -105,7 +105,7 @@ struct Reference {
   }
 };
 
-Influence influence(std::uint32_t id, Vec2 c, double r) { return Influence{id, c, r, 1.0, ""}; }
+Influence unit_influence(std::uint32_t id, Vec2 c, double r) { return Influence{id, c, r, 1.0, ""}; }
 
 }  // namespace
 
@@ -116,8 +116,9 @@ TEST_CASE("tactical: exact occlusion equals a brute-force ray-cast reference on 
     Scenario s = test::ascii_scenario(test::random_rows(rng, 16, 12, 0.2, false));
     std::uniform_real_distribution<double> x(0, 16), y(0, 12), r(3, 7);
     const int nt = 1 + round % 2;
-    for (int i = 0; i < nt; ++i) s.threats.push_back(influence(std::uint32_t(i), {x(rng), y(rng)}, r(rng)));
-    s.allies.push_back(influence(0, {x(rng), y(rng)}, r(rng) * 0.6));
+    for (int i = 0; i < nt; ++i)
+      s.threats.push_back(unit_influence(std::uint32_t(i), {x(rng), y(rng)}, r(rng)));
+    s.allies.push_back(unit_influence(0, {x(rng), y(rng)}, r(rng) * 0.6));
     PlanningWorld world(s);
     CostModelParams occluded;
     occluded.occlusion = true;
@@ -153,7 +154,7 @@ TEST_CASE("tactical: exact occlusion of a hand-computed shadow, a threat on a wa
       "..........",
       "..........",
   });
-  s.threats.push_back(influence(1, {4.5, 0.5}, 6));
+  s.threats.push_back(unit_influence(1, {4.5, 0.5}, 6));
   PlanningWorld world(s);
   CostModelParams m;
   m.occlusion = true;
@@ -177,7 +178,7 @@ TEST_CASE("tactical: exact occlusion of a hand-computed shadow, a threat on a wa
       "....",
   });
   t.threats.push_back(
-      influence(1, {2.0, 2.0}, 3));  // the corner (2, 2) of cell (2, 1); it stands in cell (2, 2)
+      unit_influence(1, {2.0, 2.0}, 3));  // the corner (2, 2) of cell (2, 1); it stands in cell (2, 2)
   PlanningWorld tw(t);
   const ThreatField corner(tw, 0, m);
   // Segment y = 0.5 from x = 0.5 to 3.5: hidden where x > 2 (behind the cell, up and right).

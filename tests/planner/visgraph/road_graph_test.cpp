@@ -8,6 +8,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/visgraph/road_graph.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
+#include "tests/planner/visgraph/visgraph_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
@@ -30,13 +31,6 @@ VisGraphParams with_roads(bool on, double reach = 24) {
   p.roads = on ? RoadMode::Pass : RoadMode::Off;
   p.road_reach = reach;
   return p;
-}
-
-double stat(const PathResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.stats.extra) {
-    if (k == name) return v;
-  }
-  return -1;
 }
 
 // The cost of a polyline: legs lying along `rd` (both ends on one of its segments) at
@@ -74,7 +68,7 @@ TEST_SUITE("visgraph roads") {
     REQUIRE(r.status == SearchStatus::Found);
     CHECK(r.length == doctest::Approx(180));
     CHECK(r.cost == doctest::Approx(90));
-    CHECK(stat(r, "cost_without_roads") == doctest::Approx(180));
+    CHECK(test::stat(r, "cost_without_roads") == doctest::Approx(180));
     VisGraphPlanner off(world, 0, with_roads(false));
     CHECK(find_path(off, {{10, 30}, {190, 30}}).cost == doctest::Approx(180));
   }
@@ -140,7 +134,7 @@ TEST_SUITE("visgraph roads") {
         if (a.status != SearchStatus::Found) continue;
         ++found;
         CHECK(a.cost <= b.cost + 1e-9);
-        CHECK(stat(a, "cost_without_roads") == doctest::Approx(b.cost));
+        CHECK(test::stat(a, "cost_without_roads") == doctest::Approx(b.cost));
         joined += a.cost < b.cost - 1e-9;
         CHECK(a.points.front() == query.start);
         CHECK(a.points.back() == query.goal);
@@ -201,7 +195,7 @@ TEST_SUITE("visgraph roads") {
     }
     CHECK(b.result().points == one.points);
     CHECK(b.result().cost == one.cost);
-    CHECK(one.cost < stat(one, "cost_without_roads"));
+    CHECK(one.cost < test::stat(one, "cost_without_roads"));
   }
 
 }  // TEST_SUITE

@@ -14,6 +14,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/visgraph/road_network.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
+#include "tests/planner/visgraph/visgraph_test_support.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
@@ -36,13 +37,6 @@ VisGraphParams with_mode(RoadMode mode) {
   p.roads = mode;
   p.compare_without_roads = true;
   return p;
-}
-
-double stat(const PathResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.stats.extra) {
-    if (k == name) return v;
-  }
-  return -1;
 }
 
 double dist(Vec2 a, Vec2 b) { return std::hypot(b.x - a.x, b.y - a.y); }
@@ -194,8 +188,8 @@ TEST_SUITE("visgraph exact roads") {
     REQUIRE(r.status == SearchStatus::Found);
     CHECK(r.cost == doctest::Approx(90).epsilon(1e-12));
     CHECK(r.length == doctest::Approx(180).epsilon(1e-12));
-    CHECK(stat(r, "cost_without_roads") == doctest::Approx(180));
-    CHECK(stat(r, "road_points") > 0);
+    CHECK(test::stat(r, "cost_without_roads") == doctest::Approx(180));
+    CHECK(test::stat(r, "road_points") > 0);
   }
 
   TEST_CASE(
@@ -211,8 +205,8 @@ TEST_SUITE("visgraph exact roads") {
     const PathResult a = find_path(*plain, q);
     REQUIRE(a.status == SearchStatus::Found);
     CHECK(a.cost == doctest::Approx(90).epsilon(1e-12));
-    CHECK(stat(a, "road_legs") > 0);
-    CHECK(stat(a, "cost_without_roads") == -1);
+    CHECK(test::stat(a, "road_legs") > 0);
+    CHECK(test::stat(a, "cost_without_roads") == -1);
     // Asked for, the stat is the cost of the same query with roads off.
     const PlannerParam compare[] = {{"compare_roads", 1}};
     auto with = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, compare).value()});
@@ -222,8 +216,8 @@ TEST_SUITE("visgraph exact roads") {
     CHECK(b.points == a.points);
     const PlannerParam off[] = {{"roads", 0}};
     auto without = info->create(QueryContext{world, 0, std::nullopt, resolve_params(*info, off).value()});
-    CHECK(stat(b, "cost_without_roads") == find_path(*without, q).cost);
-    CHECK(stat(b, "own_cost") == doctest::Approx(90).epsilon(1e-12));
+    CHECK(test::stat(b, "cost_without_roads") == find_path(*without, q).cost);
+    CHECK(test::stat(b, "own_cost") == doctest::Approx(90).epsilon(1e-12));
   }
 
   TEST_CASE("exact roads join at the angle rule's point and cost the closed-form optimum") {
@@ -311,7 +305,7 @@ TEST_SUITE("visgraph exact roads") {
         // Exact is optimal: never above a feasible reference; the reference's joining points
         // lie within h / 2 of the best ones, each costing at most h / 2 (1 + 1) more.
         CHECK(a.cost <= ref + 1e-9);
-        const double legs = std::max(1.0, stat(a, "road_legs"));
+        const double legs = std::max(1.0, test::stat(a, "road_legs"));
         CHECK(a.cost >= ref - 2 * h * legs);
         worst_gap = std::max(worst_gap, ref - a.cost);
         // The path is real: legs in sight, its cost recomputed from its legs.
@@ -326,7 +320,7 @@ TEST_SUITE("visgraph exact roads") {
         const PathResult c = find_path(off, query);
         CHECK(a.cost <= b.cost + 1e-9);
         CHECK(a.cost <= c.cost + 1e-9);
-        CHECK(stat(a, "cost_without_roads") == doctest::Approx(c.cost).epsilon(1e-12));
+        CHECK(test::stat(a, "cost_without_roads") == doctest::Approx(c.cost).epsilon(1e-12));
         joined += a.cost < c.cost - 1e-9;
       }
     }
@@ -355,7 +349,7 @@ TEST_SUITE("visgraph exact roads") {
     const PathResult& f = find_path(q, {{20, 70}, {180, 70}});
     REQUIRE(f.status == SearchStatus::Found);
     CHECK(f.cost == doctest::Approx(160).epsilon(1e-12));
-    CHECK(stat(f, "road_points") < 0);
+    CHECK(test::stat(f, "road_points") < 0);
   }
 
   TEST_CASE(
@@ -374,7 +368,7 @@ TEST_SUITE("visgraph exact roads") {
     const PathResult& r = find_path(p, {{20, 30}, {80, 30}});
     REQUIRE(r.status == SearchStatus::Found);
     CHECK(r.cost == doctest::Approx((20 + 20 * 3 + 20) / 2.0));
-    CHECK(stat(r, "cost_without_roads") == doctest::Approx(20 + 20 * 3 + 20));
+    CHECK(test::stat(r, "cost_without_roads") == doctest::Approx(20 + 20 * 3 + 20));
     // Off the road on both sides of the swamp: A* equals Dijkstra, never dearer than no roads.
     VisGraphParams dp = with_mode(RoadMode::Exact);
     dp.dijkstra = true;

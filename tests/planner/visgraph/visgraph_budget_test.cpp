@@ -13,15 +13,14 @@
 #include "planner/core/memory_budget.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
+#include "tests/test_files.hpp"
 #include "tests/test_maps.hpp"
 
 using namespace pathscope;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test::contains;
 
 // Small square obstacles on a lattice in open ground: few vertices, and corners that see
 // many others, so that the links are most of the graph.

@@ -13,9 +13,18 @@
 #include <vector>
 
 #include "planner/core/geometry.hpp"
+#include "planner/core/search.hpp"
 #include "planner/visgraph/obstacle_set.hpp"
 
 namespace pathscope::test {
+
+/// The value of a result's extra stat `name`, or -1 when it has none.
+inline double stat(const PathResult& r, const std::string& name) {
+  for (const auto& [k, v] : r.stats.extra) {
+    if (k == name) return v;
+  }
+  return -1;
+}
 
 /// True when p is on some ring's boundary.
 inline bool reference_on_boundary(const std::vector<visgraph::Ring>& rings, Vec2 p) {

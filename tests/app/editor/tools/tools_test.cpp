@@ -19,11 +19,11 @@ using Kind = Selection::Kind;
 
 // An editor on an empty 100 x 80 m world of 1 m cells. At 10 px per metre the pick
 // radius is 0.6 m.
-struct Rig {
+struct ToolRig {
   EditorState state;
   std::unique_ptr<ToolContext> ctx;
 
-  Rig() {
+  ToolRig() {
     state.open_document(std::make_unique<Document>(make_empty_scenario(100, 80, 1)));
     ctx = std::make_unique<ToolContext>(ToolContext{state, *state.doc, 10.0});
   }
@@ -85,7 +85,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("polygon: clicks and Enter add an obstacle, clicking the first point closes") {
-    Rig rig;
+    ToolRig rig;
     auto tool = tools::make_polygon_tool();
     for (Vec2 p : {Vec2{10, 10}, Vec2{30, 10}, Vec2{30, 25}, Vec2{10, 25}}) rig.click(*tool, p);
     CHECK(rig.scenario().features.empty());  // not closed yet
@@ -117,7 +117,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("polygon: a double-click on the last point closes without a duplicate vertex") {
-    Rig rig;
+    ToolRig rig;
     auto tool = tools::make_polygon_tool();
     rig.click(*tool, {10, 10});
     rig.click(*tool, {10.1, 10});  // a second click on the same point adds nothing
@@ -130,7 +130,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("polygon: a self-intersecting polygon is refused with the validator's message") {
-    Rig rig;
+    ToolRig rig;
     auto tool = tools::make_polygon_tool();
     for (Vec2 p : {Vec2{10, 10}, Vec2{30, 30}, Vec2{30, 10}, Vec2{10, 30}}) rig.click(*tool, p);
     CHECK(rig.key(*tool, ToolKey::Enter));
@@ -141,7 +141,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("polygon: points outside the world are clamped onto it") {
-    Rig rig;
+    ToolRig rig;
     auto tool = tools::make_polygon_tool();
     for (Vec2 p : {Vec2{-5, -5}, Vec2{120, 0}, Vec2{50, 90}}) rig.click(*tool, p);
     CHECK(rig.key(*tool, ToolKey::Enter));
@@ -153,7 +153,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("rect and circle: a drag adds the shape, a click adds nothing") {
-    Rig rig;
+    ToolRig rig;
     auto rect = tools::make_rect_tool();
     rig.drag(*rect, {30, 40}, {10, 20});
     REQUIRE(rig.scenario().features.size() == 1);
@@ -175,7 +175,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("region: polygons and shift-drag circles of the region terrain") {
-    Rig rig;
+    ToolRig rig;
     rig.state.paint.region_terrain = 4;  // nebula
     auto tool = tools::make_region_tool();
     for (Vec2 p : {Vec2{10, 10}, Vec2{30, 10}, Vec2{20, 30}}) rig.click(*tool, p);
@@ -190,7 +190,7 @@ TEST_SUITE("tools") {
 
   TEST_CASE(
       "region over walls: wall shapes stay walls unless Keep walls is off, replaced wall cells are said") {
-    Rig rig;
+    ToolRig rig;
     // A wall square (cells 10..19) and a wall row of the tile grid (row 40).
     Scenario walled = make_empty_scenario(100, 80, 1);
     walled.features.push_back(square_polygon(1));
@@ -241,7 +241,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("brush: the first stroke creates the grid, a stroke is one undo step") {
-    Rig rig;
+    ToolRig rig;
     rig.state.paint.brush_terrain = 3;  // swamp
     rig.state.paint.brush_size = 3;
     auto tool = tools::make_brush_tool();
@@ -269,7 +269,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("brush: a stroke over painted cells undoes to the exact previous cells") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().ensure_tile_grid());
     auto tool = tools::make_brush_tool();
     rig.state.paint.brush_terrain = 2;
@@ -282,9 +282,9 @@ TEST_SUITE("tools") {
     rig.state.paint.brush_size = 4;
     rig.state.paint.brush_round = true;
     // Back and forth over the same cells: one stroke.
-    tool->on_press(*rig.ctx, Rig::at({8, 6}));
-    for (double x : {9.0, 12.0, 7.0, 20.0, 8.0}) tool->on_drag(*rig.ctx, Rig::at({x, 6}));
-    tool->on_release(*rig.ctx, Rig::at({8, 6}));
+    tool->on_press(*rig.ctx, ToolRig::at({8, 6}));
+    for (double x : {9.0, 12.0, 7.0, 20.0, 8.0}) tool->on_drag(*rig.ctx, ToolRig::at({x, 6}));
+    tool->on_release(*rig.ctx, ToolRig::at({8, 6}));
     CHECK(rig.doc().history_size() == steps + 1);
     CHECK(rig.scenario().tiles->terrain != before);
 
@@ -293,7 +293,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("brush: square and round footprints") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().ensure_tile_grid());
     auto tool = tools::make_brush_tool();
     rig.state.paint.brush_terrain = 1;
@@ -317,7 +317,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("threat and ally: drag sets the radius, a click reuses it, strength from settings") {
-    Rig rig;
+    ToolRig rig;
     rig.state.paint.influence_strength = 2.5;
     auto threat = tools::make_threat_tool();
     rig.drag(*threat, {40, 40}, {40, 52});
@@ -338,7 +338,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("road: clicks and Enter, or a second click on the last point") {
-    Rig rig;
+    ToolRig rig;
     rig.state.paint.road_width = 3;
     rig.state.paint.road_speed_factor = 2;
     auto tool = tools::make_road_tool();
@@ -364,7 +364,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("bridge and query: a drag adds them with the settings") {
-    Rig rig;
+    ToolRig rig;
     rig.state.paint.bridge_width = 8;
     rig.state.paint.bridge_intact = false;
     auto bridge = tools::make_bridge_tool();
@@ -391,7 +391,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("queries are numbered from 1 everywhere: the query tool's names, labels and descriptions agree") {
-    Rig rig;
+    ToolRig rig;
     auto query = tools::make_query_tool();
     for (int i = 0; i < 4; ++i) rig.drag(*query, {5, 5 + 10.0 * i}, {95, 5 + 10.0 * i});
     REQUIRE(rig.scenario().queries.size() == 4);
@@ -414,7 +414,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("select: dragging a feature moves it as one undo step") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) { s.features.push_back(square_polygon(4)); }));
     const Feature original = rig.scenario().features[0];
     auto tool = tools::make_select_tool();
@@ -438,7 +438,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("select: Delete removes the item, a vertex delete keeps 3 vertices") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.features.push_back(square_polygon(1));
       Feature other = square_polygon(2);
@@ -468,7 +468,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("select: vertex drag, shift+click inserts a vertex, rims and corners resize") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.features.push_back(square_polygon(1));
       s.threats.push_back(Influence{1, {60, 40}, 10, 1, ""});
@@ -505,7 +505,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("select: bridge ends, units and road vertices") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.bridges.push_back(Bridge{5, {20, 20}, {20, 40}, 6, true});
       s.roads.push_back(Road{6, {{50, 10}, {70, 10}}, 4, 1.5});
@@ -536,7 +536,7 @@ TEST_SUITE("tools") {
   TEST_CASE(
       "unit orders: a kind change (the inspector's combo) brings the points its kind needs and is one undo "
       "step") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
       s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
@@ -573,7 +573,7 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("select: deleting a unit takes it out of its group") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
       s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
@@ -588,22 +588,22 @@ TEST_SUITE("tools") {
   }
 
   TEST_CASE("select: dragging a query start edits live and is one undo step") {
-    Rig rig;
+    ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.queries.push_back(Query{"q", {10, 10}, {90, 70}, 0, "astar", {}, std::nullopt, {}});
     }));
     auto tool = tools::make_select_tool();
     const std::size_t steps = rig.doc().history_size();
     const std::uint64_t revision = rig.doc().revision();
-    tool->on_press(*rig.ctx, Rig::at({10.1, 10}));
+    tool->on_press(*rig.ctx, ToolRig::at({10.1, 10}));
     CHECK(rig.state.selection == Selection{Kind::QueryStart, 0, -1});
-    tool->on_drag(*rig.ctx, Rig::at({20, 10}));
+    tool->on_drag(*rig.ctx, ToolRig::at({20, 10}));
     CHECK(near(rig.scenario().queries[0].start, {19.9, 10}));  // applied while dragging
     const std::uint64_t mid = rig.doc().revision();
     CHECK(mid > revision);
-    tool->on_drag(*rig.ctx, Rig::at({30.1, 20}));
+    tool->on_drag(*rig.ctx, ToolRig::at({30.1, 20}));
     CHECK(rig.doc().revision() > mid);
-    tool->on_release(*rig.ctx, Rig::at({30.1, 20}));
+    tool->on_release(*rig.ctx, ToolRig::at({30.1, 20}));
     CHECK(near(rig.scenario().queries[0].start, {30, 20}));
     CHECK(rig.scenario().queries[0].goal == Vec2{90, 70});
     CHECK(rig.doc().history_size() == steps + 1);
