@@ -411,18 +411,19 @@ bool blocks_class(const Scenario& s, std::size_t terrain, std::size_t movement_c
 
 namespace {
 
-// The cells `movement_class` cannot enter in the world's raster (row-major, 1 blocked):
-// the cells the grid planners and the path referee treat as blocked, so a path that keeps
-// its radius from them is legal in the world's one model. A cell is blocked when its
-// terrain blocks the class (blocks_class), unless an intact bridge deck lies over it (a
-// deck is ground at multiplier 1).
+// The cells `movement_class` cannot enter in the world's raster (row-major, 1 blocked),
+// read from the class's cost grid, the model the grid planners and the path referee
+// share: a cell is blocked when the grid gives it no move key, or the key of a terrain
+// group other than the ground's (terrain 0, where units stand: moves never cross between
+// groups). An intact bridge deck is ground.
 std::vector<std::uint8_t> blocked_cells(const PlanningWorld& world, std::size_t movement_class) {
-  const Scenario& s = world.scenario();
   const TerrainRaster& raster = world.raster();
+  const CostGrid& grid = world.grid(movement_class);
+  const std::uint16_t ground = grid.cost_of(Surface{}).second;
   std::vector<std::uint8_t> blocks_surface(raster.surface_count());
   for (std::size_t id = 0; id < blocks_surface.size(); ++id) {
-    const Surface& surface = raster.surface(SurfaceId(id));
-    blocks_surface[id] = !surface.bridge && blocks_class(s, surface.terrain, movement_class) ? 1 : 0;
+    const std::uint16_t key = grid.cost_of(raster.surface(SurfaceId(id))).second;
+    blocks_surface[id] = key == 0 || (ground != 0 && key != ground) ? 1 : 0;
   }
   std::vector<std::uint8_t> blocked(raster.cell_count());
   const std::span<const SurfaceId> ids = raster.surface_ids();
