@@ -51,11 +51,6 @@ using bench::Clock;
 using bench::ms_since;
 using bench::stat;
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "pathscope bench quadtree: %s\n", message.c_str());
-  return kExitFailed;
-}
-
 // The fastest of `repeat` runs of one query, in microseconds; `out` keeps the result.
 double time_query(Planner& planner, const PathQuery& q, int repeat, PathResult& out) {
   double best = 0;
@@ -92,7 +87,8 @@ int print_queries(const PlanningWorld& world, const ParamValues& qt_params, int 
   const Scenario& s = world.scenario();
   const PlannerInfo* qt_info = find_planner("quadtree");
   const PlannerInfo* astar_info = find_planner("astar");
-  if (!qt_info || !astar_info) return fail("the planners quadtree and astar must be registered");
+  if (!qt_info || !astar_info)
+    return fail_command("bench quadtree", "the planners quadtree and astar must be registered");
   const auto defaults = [](const PlannerInfo& info) {
     ParamValues v;
     for (const ParamSpec& p : info.params) v.push_back(p.default_value);
@@ -198,8 +194,8 @@ Scenario scaled(const Scenario& s, int side) {
 int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
   const Scenario s = scaled(source, options.side);
   if (Status ok = validate_scenario(s); !ok)
-    return fail("the scenario scaled to " + std::to_string(options.side) +
-                " cells: " + ok.error().to_string());
+    return fail_command("bench quadtree", "the scenario scaled to " + std::to_string(options.side) +
+                                              " cells: " + ok.error().to_string());
   const QuadtreeUpdateFigures f = time_quadtree_update(s, options.edits, bench::now_ns);
   if (!f.timed) {
     std::printf("  update: skipped (no terrain is impassable for class %s)\n", s.classes[0].name.c_str());
@@ -221,7 +217,8 @@ int print_update(const Scenario& source, const BenchQuadtreeOptions& options) {
 
 int bench_scenario(const std::string& label, const Scenario& s, const ParamValues& qt_params,
                    const BenchQuadtreeOptions& options) {
-  if (Status ok = validate_scenario(s); !ok) return fail(label + ": " + ok.error().to_string());
+  if (Status ok = validate_scenario(s); !ok)
+    return fail_command("bench quadtree", label + ": " + ok.error().to_string());
   const PlanningWorld world(s);
   const glm::ivec2 g = s.grid_size();
   std::printf("map %s: %d x %d cells, %zu queries\n", label.c_str(), g.x, g.y, s.queries.size());
@@ -238,12 +235,12 @@ int bench_scenario(const std::string& label, const Scenario& s, const ParamValue
 
 int bench_movingai(const ParamValues& qt_params, const BenchQuadtreeOptions& options) {
   auto files = collect_scen_files({std::filesystem::path(options.movingai_path)});
-  if (!files) return fail(files.error().to_string());
-  if (files->empty()) return fail("no .scen files in " + options.movingai_path);
+  if (!files) return fail_command("bench quadtree", files.error().to_string());
+  if (files->empty()) return fail_command("bench quadtree", "no .scen files in " + options.movingai_path);
   int rc = kExitOk;
   for (const auto& scen_path : *files) {
     auto set = load_movingai_set(scen_path);
-    if (!set) return fail(set.error().to_string());
+    if (!set) return fail_command("bench quadtree", set.error().to_string());
     if (set->problems.empty()) continue;
     const std::vector<MovingAiProblem>* problems = &set->problems;
     const std::filesystem::path& map_path = set->map_path;
@@ -273,7 +270,7 @@ int run_bench_quadtree(const BenchQuadtreeOptions& options) {
     return kExitUsage;
   }
   const PlannerInfo* qt_info = find_planner("quadtree");
-  if (!qt_info) return fail("the planner quadtree must be registered");
+  if (!qt_info) return fail_command("bench quadtree", "the planner quadtree must be registered");
   auto overrides = parse_param_overrides(options.params);
   auto qt_params =
       overrides ? resolve_params(*qt_info, *overrides, "--param") : Result<ParamValues>(overrides.error());
@@ -291,11 +288,11 @@ int run_bench_quadtree(const BenchQuadtreeOptions& options) {
   std::string path = options.scenario_path;
   if (path.empty()) {
     const auto found = find_default_scenario();
-    if (!found) return fail("maps/armada.json not found; name a scenario file");
+    if (!found) return fail_command("bench quadtree", "maps/armada.json not found; name a scenario file");
     path = (found->parent_path() / "armada.json").string();
   }
   auto loaded = load_any_scenario(path);
-  if (!loaded) return fail(loaded.error().to_string());
+  if (!loaded) return fail_command("bench quadtree", loaded.error().to_string());
   return bench_scenario(std::filesystem::path(path).filename().string(), *loaded, *qt_params, options);
 }
 

@@ -48,11 +48,6 @@ namespace {
 using bench::Clock;
 using bench::stat;
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "pathscope bench tactical: %s\n", message.c_str());
-  return kExitFailed;
-}
-
 // The modes run, by their `mode` parameter; exact last (the reference).
 struct ModeName {
   int mode;
@@ -114,9 +109,9 @@ int bench_table(const std::vector<std::string>& paths, int repeat) {
               "explored", "percent", "cost", "/exact", "us", "seed 001");
   for (const std::string& path : paths) {
     auto loaded = load_any_scenario(path);
-    if (!loaded) return fail(loaded.error().to_string());
+    if (!loaded) return fail_command("bench tactical", loaded.error().to_string());
     const Scenario& s = *loaded;
-    if (s.queries.empty()) return fail(path + ": no query to run");
+    if (s.queries.empty()) return fail_command("bench tactical", path + ": no query to run");
     PlanningWorld world(s);
     const Query& q = s.queries.front();
     const std::size_t cells = world.grid(q.movement_class).cell_count();
@@ -125,8 +120,9 @@ int bench_table(const std::vector<std::string>& paths, int repeat) {
       auto planner = make_planner(world, q.movement_class, kModes[m].mode);
       runs[m] = run(*planner, PathQuery{q.start, q.goal}, repeat);
       if (runs[m].result.status != SearchStatus::Found) {
-        return fail(path + ": mode " + kModes[m].name + ": " + to_string(runs[m].result.status) + " " +
-                    runs[m].result.message);
+        return fail_command("bench tactical", path + ": mode " + kModes[m].name + ": " +
+                                                  to_string(runs[m].result.status) + " " +
+                                                  runs[m].result.message);
       }
     }
     const double exact = runs[kExact].result.cost;
@@ -214,7 +210,7 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed, c
           query.params = {{"mode", double(kModes[m].mode)}};
           s.queries.push_back(query);
           const Status saved = save_scenario(s, std::filesystem::path(dump_dir) / name);
-          if (!saved) return fail(saved.error().to_string());
+          if (!saved) return fail_command("bench tactical", saved.error().to_string());
           s.queries.clear();
         }
       }
@@ -254,18 +250,19 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed, c
 int run_bench_tactical(const BenchTacticalOptions& options) {
   std::vector<std::string> paths = options.scenario_paths;
   auto overrides = parse_param_overrides(options.params);
-  if (!overrides) return fail(overrides.error().to_string());
+  if (!overrides) return fail_command("bench tactical", overrides.error().to_string());
   const PlannerInfo* info = find_planner("tactical");
   for (const PlannerParam& p : *overrides) {
-    if (p.name == "mode") return fail("--param mode: the bench runs every mode");
+    if (p.name == "mode") return fail_command("bench tactical", "--param mode: the bench runs every mode");
   }
   if (auto checked = resolve_params(*info, *overrides, "--param"); !checked)
-    return fail(checked.error().to_string());
+    return fail_command("bench tactical", checked.error().to_string());
   g_overrides = *overrides;
   std::filesystem::path maps;
   if (const auto found = find_default_scenario()) maps = found->parent_path();
   if (paths.empty()) {
-    if (maps.empty()) return fail("maps/default.json not found; name the scenario files");
+    if (maps.empty())
+      return fail_command("bench tactical", "maps/default.json not found; name the scenario files");
     for (const char* table : {"1v1", "4v4"}) {
       for (const int nodes : {512, 2048, 8192}) {
         paths.push_back(
@@ -276,13 +273,13 @@ int run_bench_tactical(const BenchTacticalOptions& options) {
   if (const int rc = bench_table(paths, options.repeat); rc != kExitOk) return rc;
   if (options.placements <= 0) return kExitOk;
   const std::string field = options.nodes == 512 ? "512" : options.nodes == 8192 ? "8192" : "2048";
-  if (maps.empty()) return fail("maps/ not found for the placements' field");
+  if (maps.empty()) return fail_command("bench tactical", "maps/ not found for the placements' field");
   auto base = load_any_scenario((maps / ("tactical_1v1_" + field + ".json")).string());
-  if (!base) return fail(base.error().to_string());
+  if (!base) return fail_command("bench tactical", base.error().to_string());
   if (!options.dump_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options.dump_dir, ec);
-    if (ec) return fail(options.dump_dir + ": " + ec.message());
+    if (ec) return fail_command("bench tactical", options.dump_dir + ": " + ec.message());
   }
   return bench_placements(*base, options.placements, options.seed, options.dump_dir);
 }

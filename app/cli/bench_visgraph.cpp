@@ -47,11 +47,6 @@ using bench::median;
 using bench::ms_since;
 using bench::stat;
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "pathscope bench visgraph: %s\n", message.c_str());
-  return kExitFailed;
-}
-
 // Builds the obstacles and the graph of class 0 at `radius`; prints and returns the graph's map.
 const visgraph::VisGraphMap* print_build(const PlanningWorld& world, double radius) {
   visgraph::ObstacleParams params;
@@ -247,13 +242,13 @@ int bench_rectangles(const BenchVisgraphOptions& options) {
 
 int bench_movingai(const BenchVisgraphOptions& options) {
   auto files = collect_scen_files({std::filesystem::path(options.movingai_path)});
-  if (!files) return fail(files.error().to_string());
-  if (files->empty()) return fail("no .scen files in " + options.movingai_path);
+  if (!files) return fail_command("bench visgraph", files.error().to_string());
+  if (files->empty()) return fail_command("bench visgraph", "no .scen files in " + options.movingai_path);
   double ratio_sum = 0;
   std::size_t ratio_count = 0, too_long = 0;
   for (const auto& scen_path : *files) {
     auto set = load_movingai_set(scen_path);
-    if (!set) return fail(set.error().to_string());
+    if (!set) return fail_command("bench visgraph", set.error().to_string());
     if (set->problems.empty()) continue;
     const std::vector<MovingAiProblem>* problems = &set->problems;
     const std::filesystem::path& map_path = set->map_path;
@@ -306,7 +301,7 @@ int bench_roads(const BenchVisgraphOptions& options) {
   std::mt19937_64 rng(options.seed);
   for (const std::string& path : options.road_paths) {
     Result<Scenario> scenario = load_any_scenario(path);
-    if (!scenario) return fail(scenario.error().to_string());
+    if (!scenario) return fail_command("bench visgraph", scenario.error().to_string());
     const PlanningWorld world(std::move(scenario.value()));
     std::printf("%s: %g x %g m, %zu roads\n", path.c_str(), world.scenario().world.width,
                 world.scenario().world.height, world.scenario().roads.size());

@@ -21,6 +21,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "app/cli/command_table.hpp"
 #include "app/editor/default_scenario.hpp"
@@ -31,11 +32,8 @@
 namespace pathscope::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using bench::Clock;
+using bench::ms_since;
 
 // Peak resident set of this process so far, bytes (Linux reports kilobytes).
 double peak_rss_bytes() {
@@ -44,24 +42,19 @@ double peak_rss_bytes() {
   return double(usage.ru_maxrss) * 1024.0;
 }
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "pathscope bench world: %s\n", message.c_str());
-  return kExitFailed;
-}
-
 }  // namespace
 
 int run_bench_world(const BenchWorldOptions& options) {
   std::string path = options.scenario_path;
   if (path.empty()) {
     const auto found = find_default_scenario();
-    if (!found) return fail("maps/default.json not found; name a scenario file");
+    if (!found) return fail_command("bench world", "maps/default.json not found; name a scenario file");
     path = found->string();
   }
   auto loaded = load_any_scenario(path);
-  if (!loaded) return fail(loaded.error().to_string());
+  if (!loaded) return fail_command("bench world", loaded.error().to_string());
   Scenario s = std::move(*loaded);
-  if (s.queries.empty()) return fail(path + ": the scenario has no queries");
+  if (s.queries.empty()) return fail_command("bench world", path + ": the scenario has no queries");
   if (options.classes < 1 || std::size_t(options.classes) > s.classes.size()) {
     std::fprintf(stderr, "pathscope bench world: --classes %d: %s has %zu movement classes (1..%zu)\n",
                  options.classes, path.c_str(), s.classes.size(), s.classes.size());
@@ -101,7 +94,7 @@ int run_bench_world(const BenchWorldOptions& options) {
     request.query_params = q.params;
     request.query_where = "queries[" + std::to_string(i) + "]";
     auto choice = choose_planner(request);
-    if (!choice) return fail(path + ": " + choice.error().to_string());
+    if (!choice) return fail_command("bench world", path + ": " + choice.error().to_string());
     const Clock::time_point tq = Clock::now();
     const std::unique_ptr<Planner> planner =
         choice->info->create(QueryContext{world, q.movement_class, std::nullopt, choice->params});

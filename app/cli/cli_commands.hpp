@@ -22,6 +22,9 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;
 inline constexpr int kExitUsage = 2;
 
+/// Prints "pathscope COMMAND: MESSAGE" on stderr and returns kExitFailed.
+int fail_command(const char* command, const std::string& message);
+
 /// Options of `pathscope solve`.
 struct SolveOptions {
   std::string path;                 ///< Scenario JSON, or a Moving AI .map (no queries then).

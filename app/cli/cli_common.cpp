@@ -59,4 +59,9 @@ std::string planner_help() {
   return help;
 }
 
+int fail_command(const char* command, const std::string& message) {
+  std::fprintf(stderr, "pathscope %s: %s\n", command, message.c_str());
+  return kExitFailed;
+}
+
 }  // namespace pathscope::app

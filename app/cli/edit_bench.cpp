@@ -18,6 +18,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "app/cli/command_table.hpp"
 #include "app/cli/render_command.hpp"
@@ -29,16 +30,8 @@
 namespace pathscope::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-int fail(const std::string& message) {
-  std::fprintf(stderr, "pathscope edit-bench: %s\n", message.c_str());
-  return kExitFailed;
-}
+using bench::Clock;
+using bench::ms_since;
 
 struct Phase {
   const char* name;
@@ -108,14 +101,14 @@ Status make_edit(int k, std::mt19937_64& rng, const EditBenchOptions& o, Documen
 }  // namespace
 
 int run_edit_bench(const EditBenchOptions& o) {
-  if (o.edits <= 0) return fail("--edits must be positive");
-  if (o.brush < 0) return fail("--brush must be >= 0");
+  if (o.edits <= 0) return fail_command("edit-bench", "--edits must be positive");
+  if (o.brush < 0) return fail_command("edit-bench", "--brush must be >= 0");
   Result<EditorState> opened = open_editor_state(o.scenario_path);
-  if (!opened) return fail(opened.error().to_string());
+  if (!opened) return fail_command("edit-bench", opened.error().to_string());
   EditorState& state = *opened;
   const render::LayerSet layers = o.all_layers ? render::LayerSet::all() : render::LayerSet::defaults();
   Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(o.width, o.height);
-  if (!canvas) return fail(canvas.error().to_string());
+  if (!canvas) return fail_command("edit-bench", canvas.error().to_string());
   const render::Camera camera = initial_camera(state.doc->scenario(), {double(o.width), double(o.height)});
 
   SearchDebugger dbg;
@@ -161,7 +154,7 @@ int run_edit_bench(const EditBenchOptions& o) {
     frame.ms.push_back(frame_ms);
     total.ms.push_back(sync_ms + paint_ms + frame_ms);
   }
-  if (total.ms.empty()) return fail("no edit could be made");
+  if (total.ms.empty()) return fail_command("edit-bench", "no edit could be made");
 
   const Scenario& s = state.doc->scenario();
   const glm::ivec2 size = s.grid_size();

@@ -37,12 +37,7 @@
 namespace pathscope::app {
 namespace {
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "pathscope render: %s\n", message.c_str());
-  return kExitFailed;
-}
-
-std::string status_line(const SearchDebugger& dbg) {
+std::string status_text(const SearchDebugger& dbg) {
   const PathResult* r = dbg.result();
   if (!r) return dbg.error().empty() ? "no query run" : dbg.error();
   const auto expansions = static_cast<unsigned long long>(r->stats.expansions);
@@ -78,7 +73,7 @@ void status_overlay(const EditorState& state, const SearchDebugger& dbg, bool sh
     if (const auto q = dbg.active_query()) {
       ImGui::TextUnformatted(tools::query_label(s, *q).c_str());  // numbered from 1, as in the window
     }
-    ImGui::TextUnformatted(status_line(dbg).c_str());
+    ImGui::TextUnformatted(status_text(dbg).c_str());
     if (show_step) {
       ImGui::Text("step %llu of %llu", static_cast<unsigned long long>(dbg.step()),
                   static_cast<unsigned long long>(dbg.total_steps()));
@@ -117,34 +112,37 @@ render::Camera initial_camera(const Scenario& s, Vec2 viewport_size) {
 }
 
 int run_render_command(const RenderOptions& options) {
-  if (options.out_path.empty()) return fail("no output file (--out)");
-  if (options.width <= 0 || options.height <= 0) return fail("the image size must be positive");
+  if (options.out_path.empty()) return fail_command("render", "no output file (--out)");
+  if (options.width <= 0 || options.height <= 0)
+    return fail_command("render", "the image size must be positive");
   Result<render::LayerSet> layers = render::LayerSet::parse(options.layers);
-  if (!layers) return fail(layers.error().to_string());
+  if (!layers) return fail_command("render", layers.error().to_string());
 
   Result<EditorState> opened = open_editor_state(options.scenario_path);
-  if (!opened) return fail(opened.error().to_string());
+  if (!opened) return fail_command("render", opened.error().to_string());
   EditorState& state = *opened;
   if (options.motion_seconds > 0) {
     // As the window's Play would: whole fixed steps, so the picture matches it.
     if (options.motion_seconds > 3600) {
       char text[96];
       std::snprintf(text, sizeof text, "--motion %g: at most 3600 s", options.motion_seconds);
-      return fail(text);
+      return fail_command("render", text);
     }
     const auto steps = static_cast<long long>(std::llround(options.motion_seconds / kFeatureMotionStep));
     const Status moved = state.doc->apply("Move features", [steps](Scenario& s) {
       for (long long i = 0; i < steps; ++i) advance_features(s, kFeatureMotionStep);
     });
-    if (!moved) return fail(moved.error().to_string());
+    if (!moved) return fail_command("render", moved.error().to_string());
   }
   const Scenario& scenario = state.doc->scenario();
   const std::size_t query_count = scenario.queries.size();
   if (query_count > 0 || options.query != 0) {
-    if (options.query < 0) return fail("--query " + std::to_string(options.query) + ": must be >= 0");
+    if (options.query < 0)
+      return fail_command("render", "--query " + std::to_string(options.query) + ": must be >= 0");
     if (static_cast<std::size_t>(options.query) >= query_count) {
-      return fail("queries[" + std::to_string(options.query) + "]: no such query (the scenario has " +
-                  std::to_string(query_count) + ")");
+      return fail_command("render", "queries[" + std::to_string(options.query) +
+                                        "]: no such query (the scenario has " + std::to_string(query_count) +
+                                        ")");
     }
     state.active_query = static_cast<std::size_t>(options.query);
   }
@@ -157,15 +155,15 @@ int run_render_command(const RenderOptions& options) {
     auto info = require_planner(name, options.planner.empty()
                                           ? "queries[" + std::to_string(state.active_query) + "].planner"
                                           : "--planner");
-    if (!info) return fail(info.error().to_string());
+    if (!info) return fail_command("render", info.error().to_string());
     auto overrides = parse_param_overrides(options.params);
-    if (!overrides) return fail(overrides.error().to_string());
+    if (!overrides) return fail_command("render", overrides.error().to_string());
     auto values = resolve_params(**info, *overrides, "--param");
-    if (!values) return fail(values.error().to_string());
+    if (!values) return fail_command("render", values.error().to_string());
     debugger.set_planner_override((*info)->name, *values);
   }
   debugger.sync(state);
-  if (!debugger.error().empty()) return fail(debugger.error());
+  if (!debugger.error().empty()) return fail_command("render", debugger.error());
   // The replay of the recorded search at step K: the same trace painter as the window.
   if (options.step >= 0) debugger.seek(static_cast<std::uint64_t>(options.step));
 
@@ -175,8 +173,8 @@ int run_render_command(const RenderOptions& options) {
   if (options.sim_steps >= 0) {
     constexpr long long kMaxSimSteps = 1000000;
     if (options.sim_steps > kMaxSimSteps) {
-      return fail("--sim-steps " + std::to_string(options.sim_steps) + ": at most " +
-                  std::to_string(kMaxSimSteps));
+      return fail_command("render", "--sim-steps " + std::to_string(options.sim_steps) + ": at most " +
+                                        std::to_string(kMaxSimSteps));
     }
     simulation = std::make_unique<sim::Simulation>(scenario);
     for (long long i = 0; i < options.sim_steps; ++i) simulation->step();
@@ -196,7 +194,7 @@ int run_render_command(const RenderOptions& options) {
 
   // Offscreen: SDL's software renderer with its own ImGui context (app/png_export.hpp).
   Result<std::unique_ptr<OffscreenCanvas>> canvas = OffscreenCanvas::create(options.width, options.height);
-  if (!canvas) return fail(canvas.error().to_string());
+  if (!canvas) return fail_command("render", canvas.error().to_string());
   const render::Camera camera = initial_camera(scenario, {options.width, options.height});
   const render::DrawList* lists[] = {&below, &structure, &overlay, &sim_drawing, &above};
   // The planner's structure (planner_cells, planner_edges, planner_aux) in the view.
@@ -208,7 +206,7 @@ int run_render_command(const RenderOptions& options) {
       char text[160];
       std::snprintf(text, sizeof text, "--pick %g,%g: no node of the planner there", options.pick->x,
                     options.pick->y);
-      return fail(text);
+      return fail_command("render", text);
     }
     const std::size_t n = debugger.paint_node_links(*node, *layers, structure);
     std::printf("picked %s: %zu links\n", debugger.node_label(*node).c_str(), n);
@@ -245,7 +243,7 @@ int run_render_command(const RenderOptions& options) {
                 debugger.last_plan_ms());
   }
   if (Status written = (*canvas)->write_png(options.out_path); !written)
-    return fail(written.error().to_string());
+    return fail_command("render", written.error().to_string());
   std::printf("wrote %s (%dx%d)\n", options.out_path.c_str(), options.width, options.height);
   return kExitOk;
 }

@@ -13,18 +13,16 @@
 #include <vector>
 
 #include "app/editor/tools/item_edit.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 namespace pathscope::app {
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.4f, 0.4f, 1.0f);
-const ImVec4 kWarningColor(1.0f, 0.75f, 0.25f, 1.0f);
+using tools::item_tooltip;
+using tools::kErrorColor;
+using tools::kWarningColor;
 
 constexpr int kColumns = 11;
-
-void tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 ImVec4 to_imgui(Color c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
@@ -83,7 +81,7 @@ void table(SearchDebugger& dbg, UiProbe& probe) {
   for (int c = 0; c < kColumns; ++c) {
     ImGui::TableSetColumnIndex(c);
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
-    tooltip(help[c]);
+    item_tooltip(help[c]);
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ComparisonRow& r = rows[i];
@@ -101,8 +99,8 @@ void table(SearchDebugger& dbg, UiProbe& probe) {
       dbg.select_compared(selected ? std::nullopt : std::optional<std::size_t>(i));
     }
     probe.last_item(("compare_row " + r.name).c_str());
-    tooltip(selected ? "click again to show every path alike"
-                     : "highlight this planner's path; compare the others with it");
+    item_tooltip(selected ? "click again to show every path alike"
+                          : "highlight this planner's path; compare the others with it");
     ImGui::PopID();
     ImGui::TableSetColumnIndex(1);
     if (r.found()) {
@@ -135,7 +133,7 @@ void table(SearchDebugger& dbg, UiProbe& probe) {
     } else {
       ImGui::TextColored(kWarningColor, "other");
     }
-    tooltip(r.cost_units.c_str());
+    item_tooltip(r.cost_units.c_str());
     ImGui::TableSetColumnIndex(7);
     if (r.found()) ImGui::Text("%.3f", r.length);
     ImGui::TableSetColumnIndex(8);
@@ -147,7 +145,7 @@ void table(SearchDebugger& dbg, UiProbe& probe) {
     if (!note.empty()) {
       ImGui::TextWrapped("%s", note.c_str());
       const std::string full = r.message.empty() ? note : note + "\n\n" + r.message;
-      tooltip(full.c_str());
+      item_tooltip(full.c_str());
     }
   }
   ImGui::EndTable();
@@ -185,12 +183,12 @@ void comparison_panel(SearchDebugger& dbg, EditorState& state) {
   if (dbg.comparison().rows().empty() && !dbg.busy()) dbg.compare_planners();
   if (ImGui::Button("run again")) dbg.compare_planners();
   state.probe.last_item("compare_run");
-  tooltip(
+  item_tooltip(
       "run every registered planner with its default parameters on the active query again (times change)");
   ImGui::SameLine();
   if (ImGui::Button("close")) state.show_comparison = false;
   state.probe.last_item("compare_close");
-  tooltip(
+  item_tooltip(
       "close this view (and its paths on the map); \"compare planners\" or View > Compare planners opens it");
   ImGui::SameLine();
   ImGui::Text("%s.", query_line(dbg).c_str());

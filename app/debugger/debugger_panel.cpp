@@ -30,17 +30,14 @@
 namespace pathscope::app {
 namespace {
 
-using tools::fit_field;
+using tools::item_tooltip;
+using tools::kErrorColor;
+using tools::kWarningColor;
 
-const ImVec4 kErrorColor(1.0f, 0.4f, 0.4f, 1.0f);
-const ImVec4 kWarningColor(1.0f, 0.75f, 0.25f, 1.0f);
+using tools::fit_field;
 
 // Rows a tab's table shows at least, however little height is left (the column scrolls).
 constexpr float kMinTableRows = 4;
-
-void tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
 
@@ -104,7 +101,7 @@ bool param_widget(const ParamSpec& spec, double& value, UiProbe& probe) {
         fit_field(spec.name.c_str()).c_str(), ImGuiDataType_Double, &value, &spec.min_value, &spec.max_value,
         "%.3g", log_scale ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
     probe.last_item(probe_name.c_str());
-    tooltip(spec.description.c_str());
+    item_tooltip(spec.description.c_str());
     return changed;
   }
   const int count = static_cast<int>(spec.choices.size());
@@ -112,7 +109,7 @@ bool param_widget(const ParamSpec& spec, double& value, UiProbe& probe) {
   bool changed = false;
   const bool open = ImGui::BeginCombo(fit_field(spec.name.c_str()).c_str(), spec.choices[shown].c_str());
   probe.last_item(probe_name.c_str());
-  tooltip(spec.description.c_str());
+  item_tooltip(spec.description.c_str());
   if (open) {
     for (int i = 0; i < count; ++i) {
       if (ImGui::Selectable(spec.choices[i].c_str(), i == shown) && i != shown) {
@@ -140,11 +137,11 @@ void planner_widgets(SearchDebugger& dbg, EditorState& state) {
         for (const ParamSpec& spec : p.params) defaults.push_back(spec.default_value);
         dbg.set_planner_override(p.name, defaults);
       }
-      tooltip(p.summary.c_str());
+      item_tooltip(p.summary.c_str());
     }
     ImGui::EndCombo();
   }
-  tooltip(
+  item_tooltip(
       "planner of the active query; another one here overrides the query's own until you revert it or "
       "open another document (the per-query results keep the queries' own planners)");
   // The planner's parameters, in a section of their own (closed at first, so that a
@@ -154,7 +151,7 @@ void planner_widgets(SearchDebugger& dbg, EditorState& state) {
     const std::string header = "parameters (" + std::to_string(info->params.size()) + ")###planner_params";
     const bool open = ImGui::TreeNodeEx(header.c_str(), ImGuiTreeNodeFlags_SpanAvailWidth);
     state.probe.last_item("planner_params");
-    tooltip("the planner's parameters; changing one overrides the query's own values");
+    item_tooltip("the planner's parameters; changing one overrides the query's own values");
     if (open) {
       ParamValues values = dbg.active_params();
       values.resize(info->params.size(), 0.0);
@@ -170,7 +167,7 @@ void planner_widgets(SearchDebugger& dbg, EditorState& state) {
   const std::string note = dbg.override_note();
   if (note.empty()) return;
   if (ImGui::SmallButton("revert")) dbg.clear_planner_override();
-  tooltip("plan the query with its own planner and parameters again");
+  item_tooltip("plan the query with its own planner and parameters again");
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, kWarningColor);
   ImGui::TextWrapped("%s", note.c_str());
@@ -181,28 +178,28 @@ void planner_widgets(SearchDebugger& dbg, EditorState& state) {
 
 void control_widgets(SearchDebugger& dbg, UiProbe& probe) {
   if (ImGui::Button("|<")) dbg.reset();
-  tooltip("reset to step 0 (F6)");
+  item_tooltip("reset to step 0 (F6)");
   ImGui::SameLine();
   if (ImGui::Button("<")) dbg.step_back(1);
-  tooltip("one expansion back (Shift+F10; Shift+F11: N back)");
+  item_tooltip("one expansion back (Shift+F10; Shift+F11: N back)");
   ImGui::SameLine();
   if (ImGui::Button(">")) dbg.step(1);
-  tooltip("one expansion (F10)");
+  item_tooltip("one expansion (F10)");
   ImGui::SameLine();
   if (ImGui::Button(">>")) dbg.step(dbg.step_size());
-  tooltip("N expansions (F11)");
+  item_tooltip("N expansions (F11)");
   ImGui::SameLine();
   if (ImGui::Button(dbg.playing() ? "pause" : "run ")) dbg.play(!dbg.playing());
-  tooltip("play the search at the speed below; stops at the end or at the breakpoint (F5)");
+  item_tooltip("play the search at the speed below; stops at the end or at the breakpoint (F5)");
   ImGui::SameLine();
   if (ImGui::Button(">|")) dbg.seek(dbg.total_steps());
-  tooltip("to the end: the finished search (F7)");
+  item_tooltip("to the end: the finished search (F7)");
 
   // "N" and "speed" share one line: N takes a third of it.
   std::uint64_t n = dbg.step_size();
   ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.3f));
   if (ImGui::InputScalar("N", ImGuiDataType_U64, &n, nullptr, nullptr, "%llu")) dbg.set_step_size(n);
-  tooltip("expansions per >> step (F11)");
+  item_tooltip("expansions per >> step (F11)");
   same_line_if_fits(tools::kMinFieldWidth + ImGui::CalcTextSize("speed").x);
   double speed = dbg.speed();
   const double lo = SearchDebugger::kMinSpeed, hi = SearchDebugger::kMaxSpeed;
@@ -210,7 +207,7 @@ void control_widgets(SearchDebugger& dbg, UiProbe& probe) {
                           ImGuiSliderFlags_Logarithmic)) {
     dbg.set_speed(speed);
   }
-  tooltip("expansions per second while running");
+  item_tooltip("expansions per second while running");
 
   const std::uint64_t total = dbg.total_steps();
   if (total == 0) {
@@ -224,7 +221,7 @@ void control_widgets(SearchDebugger& dbg, UiProbe& probe) {
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::SliderScalar("##timeline", ImGuiDataType_U64, &k, &zero, &total, fmt)) dbg.seek(k);
   probe.last_item("timeline");
-  tooltip("drag to scrub the recorded search back and forth");
+  item_tooltip("drag to scrub the recorded search back and forth");
 }
 
 void breakpoint_widgets(SearchDebugger& dbg) {
@@ -234,18 +231,18 @@ void breakpoint_widgets(SearchDebugger& dbg) {
   if (armed) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
   if (ImGui::Button(armed ? "click a node..." : "pick on map")) dbg.arm_breakpoint_pick(!armed);
   if (armed) ImGui::PopStyleColor();
-  tooltip(
+  item_tooltip(
       "then click a node on the map to break when it is expanded (F9 toggles one at the node under the "
       "mouse; "
       "right-click a row of the open list, too)");
   same_line_if_fits(button_width("clear"));
   if (ImGui::Button("clear")) dbg.set_breakpoint(std::nullopt);
-  tooltip("remove the breakpoint");
+  item_tooltip("remove the breakpoint");
   same_line_if_fits(button_width("run to break"));
   ImGui::BeginDisabled(!dbg.breakpoint());
   if (ImGui::Button("run to break")) dbg.run_to_breakpoint();
   ImGui::EndDisabled();
-  tooltip("jump to the step that expands the breakpoint's node (F8)");
+  item_tooltip("jump to the step that expands the breakpoint's node (F8)");
   if (const auto node = dbg.breakpoint()) {
     if (const auto at = dbg.breakpoint_step()) {
       ImGui::TextDisabled("break at %s: expanded at step %llu", dbg.node_label(*node).c_str(), ull(*at));
@@ -262,7 +259,7 @@ void compare_button(SearchDebugger& dbg, EditorState& state) {
   const bool pressed = ImGui::Button("compare planners");
   if (open) ImGui::PopStyleColor();
   state.probe.last_item("compare_planners");
-  tooltip(
+  item_tooltip(
       "run every registered planner with its default parameters on the active query: a table across the "
       "bottom of the window and every path on the map in its colour (View > Compare planners)");
   if (pressed) {
@@ -274,7 +271,7 @@ void compare_button(SearchDebugger& dbg, EditorState& state) {
   same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("all paths").x +
                     ImGui::GetStyle().ItemInnerSpacing.x);
   if (ImGui::Checkbox("all paths", &all)) state.layers.set(render::Layer::AllPaths, all);
-  tooltip("draw every query's path, not only the active one's (layer all_paths)");
+  item_tooltip("draw every query's path, not only the active one's (layer all_paths)");
 }
 
 // [SECTION] Where the search stands, and the stats ------------------------------------
@@ -294,7 +291,7 @@ void status_line(const SearchDebugger& dbg) {
   ImGui::TextDisabled("status");
   ImGui::SameLine();
   ImGui::TextColored(color, "%s", dbg.step_status().c_str());
-  tooltip("where the search stands at the step shown; the final status at the last step");
+  item_tooltip("where the search stands at the step shown; the final status at the last step");
   if (r->status == SearchStatus::Found) {
     const bool final = at != SearchStatus::Running;
     char line[160];
@@ -352,7 +349,7 @@ void stats_table(const SearchDebugger& dbg, const Query& q) {
   for (const auto& [name, value] : r->stats.extra) stat_row(name.c_str(), "%g", value);
   stat_row("search", "%.0f us (traced)", dbg.active_micros());
   stat_row("re-plan", "%.2f ms", dbg.last_plan_ms());
-  tooltip(
+  item_tooltip(
       "computing time of the last edit's re-plan: the world update, the traced search and every "
       "query whose answer could change (the others keep theirs)");
   if (const SearchTrace* t = dbg.trace()) {
@@ -362,7 +359,7 @@ void stats_table(const SearchDebugger& dbg, const Query& q) {
   if (shown.cells + shown.edges + shown.shapes > 0) {
     stat_row("structure", "%zu cells, %zu edges, %zu shapes%s", shown.cells, shown.edges, shown.shapes,
              shown.truncated ? " (limit: zoom in)" : "");
-    tooltip(
+    item_tooltip(
         "the planner's structure drawn in the view (layers planner_cells, planner_edges, planner_aux); "
         "at most a set number of primitives per frame");
   }
@@ -454,7 +451,7 @@ void query_table(const SearchDebugger& dbg, EditorState& state) {
                             ImGuiSelectableFlags_SpanAllColumns)) {
         state.active_query = index;
       }
-      if (!o.message.empty()) tooltip(o.message.c_str());
+      if (!o.message.empty()) item_tooltip(o.message.c_str());
       ImGui::PopID();
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(o.planner.c_str());
@@ -468,7 +465,7 @@ void query_table(const SearchDebugger& dbg, EditorState& state) {
       ImGui::Text("%llu", ull(o.expansions));
       ImGui::TableSetColumnIndex(6);
       ImGui::Text("%.0f%s", o.micros, o.traced ? "*" : "");
-      if (o.traced) tooltip("* timed with the trace recording attached");
+      if (o.traced) item_tooltip("* timed with the trace recording attached");
     }
   }
   ImGui::EndTable();

@@ -1,4 +1,5 @@
 #include "app/editor/file_browser.hpp"
+#include "app/editor/tools/tool_widgets.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -50,12 +51,6 @@ Result<std::vector<DirEntry>> list_directory(const fs::path& dir, std::span<cons
 
 // [SECTION] Dialog helpers -------------------------------------------------------------
 
-namespace {
-
-const ImVec4 kErrorColor{1.0f, 0.45f, 0.4f, 1.0f};
-
-}  // namespace
-
 void center_next_window(float width, float height) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
@@ -71,7 +66,7 @@ bool escape_pressed() { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_E
 
 void error_text(const std::string& error) {
   if (error.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+  ImGui::PushStyleColor(ImGuiCol_Text, tools::kErrorColor);
   ImGui::TextWrapped("%s", error.c_str());
   ImGui::PopStyleColor();
 }

@@ -85,6 +85,11 @@ FileBrowserMode browser_mode(BrowseFor purpose) {
   return FileBrowserMode{browser_title(purpose), extensions_for(purpose), browser_saves(purpose)};
 }
 
+}  // namespace
+
+// The forms' fields (in a named namespace: FileDialogs::Ui holds them).
+namespace dialog_forms {
+
 struct ImportForm {
   std::string map_path;
   std::string scen_path;
@@ -108,7 +113,11 @@ struct NewForm {
   std::string error;
 };
 
-}  // namespace
+}  // namespace dialog_forms
+
+using dialog_forms::ExportForm;
+using dialog_forms::ImportForm;
+using dialog_forms::NewForm;
 
 // Everything the modals keep between frames.
 struct FileDialogs::Ui {

@@ -7,12 +7,6 @@
 #include <imgui_stdlib.h>
 
 namespace pathscope::app {
-namespace {
-
-const ImVec4 kErrorColor{1.0f, 0.35f, 0.35f, 1.0f};
-
-}  // namespace
-
 InspectorFields::InspectorFields(EditorState& state, std::string scope)
     : state_(state), scope_(std::move(scope)) {}
 
@@ -35,7 +29,7 @@ void InspectorFields::finish(const char* label, const char* tooltip) {
   const FieldError& error = state_.inspector_error;
   if (error.field == field_id(label) && error.doc_serial == state_.doc_serial &&
       error.revision == state_.doc->revision()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::PushStyleColor(ImGuiCol_Text, tools::kErrorColor);
     ImGui::TextWrapped("%s", error.message.c_str());
     ImGui::PopStyleColor();
   }

@@ -13,6 +13,10 @@
 
 namespace pathscope::app::tools {
 
+/// The colour of error text in every panel, and of warnings.
+inline const ImVec4 kErrorColor{1.0f, 0.4f, 0.4f, 1.0f};
+inline const ImVec4 kWarningColor{1.0f, 0.75f, 0.25f, 1.0f};
+
 /// Shows `text` as the tooltip of the last widget when it is hovered.
 void item_tooltip(const char* text);
 
