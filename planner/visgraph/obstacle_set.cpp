@@ -12,8 +12,9 @@
 //     covered, nothing farther than r + max_error. The sum unites what it inflates, so
 //     overlapping obstacles merge here.
 //  3. Circles go in as circumscribed polygons of radius R + r (edges within max_error of
-//     the circle), with a frame: the outside of the world shrunk by r. One union of all
-//     (non-zero winding) gives the rings; the frame's outer ring is marked as such.
+//     the circle), with a frame: the outside of the world's box shrunk by r less one unit
+//     (as a cell's side moves). One union of all (non-zero winding) gives the rings; the
+//     frame's outer ring is marked as such.
 //  With openings (passable shapes painted over obstacles, intact bridge decks) the
 //  inputs apply in order instead: obstacles united, openings (rounded inwards) cut out,
 //  circles at their own radius; the result is then inflated as in 2. A circle's polygon
@@ -220,7 +221,11 @@ Result<ObstacleSet> build_obstacle_set(const std::vector<ObstacleInput>& inputs,
   if (!(params.max_error >= 1.0 / kScale)) {
     return make_error(ErrorCode::Value, "max_error", "max_error must be at least 1/1024 m");
   }
-  set.free_box = Box2{world.lo + Vec2{r, r}, world.hi - Vec2{r, r}};
+  // The world's edge moves in as a cell's side moves out (step 2): by r less one unit, so
+  // that a point at exactly r from the edge (a cell centre beside it, for a unit as wide
+  // as the cell) stays free.
+  const double edge = r > 0 ? std::max(0.0, r - 1.0 / kScale) : 0.0;
+  set.free_box = Box2{world.lo + Vec2{edge, edge}, world.hi - Vec2{edge, edge}};
   if (set.free_box.empty()) {
     return make_error(ErrorCode::Value, "radius", "the radius leaves no room in the world");
   }
