@@ -98,6 +98,12 @@ set_tests_properties(cli.movingai_full_quadtree PROPERTIES LABELS slow COST 200)
 pathscope_cli_test(bench_quadtree_armada 0
                    "map armada\\.json: 128 x 128 cells, 5 queries.*leaves [0-9]+, uniform cells 16384, cells per leaf [0-9.]+.*links [0-9]+ \\(one-way [0-9]+\\), regions [0-9]+, build [0-9.]+ ms.*region insertion \\(seed 000's top-down build\\) [0-9.]+ ms: 20 regions.*same leaves as the bottom-up build: yes.*query 0 \\(cruiser\\): quadtree found, [0-9]+ expansions, [0-9.]+ us; astar found, [0-9]+ expansions, [0-9.]+ us; search cost [0-9.]+, length centres [0-9.]+, step 1 [0-9.]+, final [0-9.]+, astar [0-9.]+.*fewer expansions.*less time.*update: 512 x 512 cells.*incremental [0-9.]+ ms.*full rebuild [0-9.]+ ms; rebuild / incremental [0-9.]+x.*equal to a full rebuild: yes"
                    ${PS} bench quadtree maps/armada.json --repeat 1 --edits 2)
+# The Armada figures docs/benchmarks/quadtree.md and planner/quadtree/README.md claim (counts
+# only: they are deterministic; times are not asserted): 1,750 leaves, 7,484 links for the
+# escort, 627 expansions against A*'s 12,306 (19.6x fewer), final length 0.92 to 0.97 of A*'s.
+pathscope_cli_test(bench_quadtree_armada_claims 0
+                   "class escort: leaves 1750, uniform cells 16384, cells per leaf 9\\.36.*class escort: links 7484 \\(one-way 198\\).*final / astar 0\\.9[2-7][0-9]*\\).*final / astar 0\\.9[2-7][0-9]*\\).*final / astar 0\\.9[2-7][0-9]*\\).*final / astar 0\\.9[2-7][0-9]*\\).*final / astar 0\\.9[2-7][0-9]*\\).*5 queries found by both: quadtree 627 expansions, [0-9.]+ us; astar 12306 expansions, [0-9.]+ us; 19\\.6x fewer expansions"
+                   ${PS} bench quadtree maps/armada.json --repeat 1 --edits 0)
 pathscope_cli_test(bench_quadtree_both_inputs 2 "not both" ${PS} bench quadtree maps/armada.json --movingai ${BENCH}/den312d.map.scen)
 pathscope_cli_test(bench_quadtree_bad_param 2 "--param weight: expected a number in \\[1, 10\\], got 0.5" ${PS} bench quadtree maps/armada.json --param weight=0.5)
 
@@ -119,6 +125,17 @@ pathscope_cli_test(bench_visgraph_movingai 0 "den312d\\.map: 65 x 81 cells, radi
 pathscope_cli_test(bench_tactical_quick 0
                    "tactical_1v1_512\\.json +512 +2 \\| bsts +[0-9]+ +[0-9.]+% +[0-9.]+ +[0-9.]+ +[0-9.]+ \\| 100 of 512, 19\\.5%.*admissible.*exact +[0-9]+ +[0-9.]+% +[0-9.]+ +1\\.0000.*tactical_4v4_8192\\.json +8192 +8 \\| bsts.*1600 of 8192, 19\\.5%.*placements: 20 per agent count.*1 threat\\(s\\) \\+ 1 ally\\(ies\\): 20 placements.*bsts cost / exact: min [0-9.]+, median [0-9.]+.*within 10% [0-9.]+%.*coarse cost / exact: min [0-9.]+.*4 threat\\(s\\) \\+ 4 ally\\(ies\\)"
                    ${PS} bench tactical --repeat 1 --placements 20)
+# The paper's tables as docs/benchmarks/tactical.md and planner/tactical/README.md give them
+# (cells explored and cost / exact per mode and field: deterministic).
+pathscope_cli_test(bench_tactical_table_claims 0
+                   "tactical_1v1_512\\.json +512 +[28] \\| bsts +213 +41\\.6% +[0-9.]+ +1\\.2258.*waypoint +122 +23\\.8% +[0-9.]+ +1\\.0000.*coarse +35 +6\\.8% +[0-9.]+ +1\\.0000.*tactical_1v1_2048\\.json +2048 +[28] \\| bsts +217 +10\\.6% +[0-9.]+ +1\\.8151.*waypoint +356 +17\\.4% +[0-9.]+ +1\\.0000.*coarse +263 +12\\.8% +[0-9.]+ +1\\.0000.*tactical_1v1_8192\\.json +8192 +[28] \\| bsts +1261 +15\\.4% +[0-9.]+ +1\\.7839.*waypoint +1190 +14\\.5% +[0-9.]+ +1\\.0000.*coarse +371 +4\\.5% +[0-9.]+ +1\\.0000.*tactical_4v4_512\\.json +512 +[28] \\| bsts +124 +24\\.2% +[0-9.]+ +1\\.0000.*waypoint +128 +25\\.0% +[0-9.]+ +1\\.0000.*coarse +55 +10\\.7% +[0-9.]+ +1\\.0000.*tactical_4v4_2048\\.json +2048 +[28] \\| bsts +213 +10\\.4% +[0-9.]+ +1\\.7563.*waypoint +329 +16\\.1% +[0-9.]+ +1\\.0000.*coarse +306 +14\\.9% +[0-9.]+ +1\\.0006.*tactical_4v4_8192\\.json +8192 +[28] \\| bsts +413 +5\\.0% +[0-9.]+ +1\\.2963.*waypoint +1025 +12\\.5% +[0-9.]+ +1\\.0005.*coarse +1339 +16\\.3% +[0-9.]+ +1\\.0267"
+                   ${PS} bench tactical --repeat 1 --placements 0)
+# Their random placements (1,000 per agent count, seed 1): within 10% of the optimum, BSTS
+# 90.7% / 50.2%, waypoint 99.5% / 95.9%, coarse 100% / 100%. Release only (slow).
+pathscope_cli_test(bench_tactical_placements_claims 0
+                   "1 threat\\(s\\) \\+ 1 ally\\(ies\\): 1000 placements.*bsts cost.*optimal \\(<= 1\\.000001\\) 52\\.6%, within 5% [0-9.]+%, within 10% 90\\.7%; explored mean 21\\.8%.*waypoint cost.*within 10% 99\\.5%.*coarse cost.*within 10% 100\\.0%.*4 threat\\(s\\) \\+ 4 ally\\(ies\\): 1000 placements.*bsts cost.*optimal \\(<= 1\\.000001\\) 10\\.1%, within 5% [0-9.]+%, within 10% 50\\.2%; explored mean 13\\.5%.*waypoint cost.*within 10% 95\\.9%.*coarse cost.*within 10% 100\\.0%"
+                   ${PS} bench tactical --repeat 1 --placements 1000)
+set_tests_properties(cli.bench_tactical_placements_claims PROPERTIES LABELS slow)
 pathscope_cli_test(bench_tactical_mode_param 1 "--param mode: the bench runs every mode" ${PS} bench tactical --param mode=1)
 pathscope_cli_test(bench_tactical_bad_constants 1 "c1 \\+ c2 must equal 1" ${PS} bench tactical --param c1=0.5 --placements 0)
 
