@@ -74,8 +74,8 @@ const visgraph::VisGraphMap& VisGraphPlanner::map() const {
 
 std::size_t VisGraphPlanner::node_count() const {
   const visgraph::VisGraphMap& m = map();
-  const bool fresh = regions_revision_ == world_.revision();
-  if (road_nodes() && network_revision_ == world_.revision() && revision_ == world_.revision()) {
+  const bool fresh = regions_revision_ == map().inputs_revision();
+  if (road_nodes() && network_revision_ == map().inputs_revision() && revision_ == world_.revision()) {
     return road_temp_base_ + road_temps_.size();
   }
   return (m.ok() ? m.graph().node_count() : 0) + 4 + (fresh ? regions_.corners().size() : 0);
@@ -86,13 +86,13 @@ Vec2 VisGraphPlanner::node_position(NodeId node) const {
   const std::size_t n = m.ok() ? m.graph().node_count() : 0;
   if (node < n) return m.graph().position(node);
   if (node < n + 4) return temp_pos_[node - n];
-  if (road_nodes() && network_revision_ == world_.revision() && revision_ == world_.revision() &&
+  if (road_nodes() && network_revision_ == map().inputs_revision() && revision_ == world_.revision() &&
       node >= road_base_) {
     if (node < road_temp_base_) return network_.points()[node - road_base_];
     if (node - road_temp_base_ < road_temps_.size()) return road_temps_[node - road_temp_base_].pos;
     return {0, 0};
   }
-  if (regions_revision_ == world_.revision() && node - n - 4 < regions_.corners().size()) {
+  if (regions_revision_ == map().inputs_revision() && node - n - 4 < regions_.corners().size()) {
     return regions_.corners()[node - n - 4];
   }
   return {0, 0};
@@ -110,18 +110,18 @@ double VisGraphPlanner::leg_cost(Vec2 a, Vec2 b) const {
 }
 
 void VisGraphPlanner::prepare_regions() {
-  if (regions_revision_ == world_.revision()) return;
+  if (regions_revision_ == map().inputs_revision()) return;
   regions_ = visgraph::WeightedRegions(world_, class_, map_->graph(), obstacle_params_.max_error);
-  regions_revision_ = world_.revision();
+  regions_revision_ = map_->inputs_revision();
 }
 
 void VisGraphPlanner::prepare_network() {
-  if (network_revision_ == world_.revision()) return;
+  if (network_revision_ == map().inputs_revision()) return;
   const std::vector<Vec2> none;
   network_ =
       visgraph::RoadNetwork(world_.scenario().roads, map_->graph(), weighing() ? regions_.corners() : none,
                             [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
-  network_revision_ = world_.revision();
+  network_revision_ = map_->inputs_revision();
 }
 
 SearchStatus VisGraphPlanner::fail(SearchStatus status, std::string message) {
@@ -171,7 +171,7 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
                          {"links", double(limited_ ? limited_->link_count() : g.link_count())},
                          {"links_unlimited", double(g.link_count())},
                          {"rings", double(g.obstacles().rings.size())}};
-  if (params_.weighted && regions_revision_ == world_.revision() && regions_.dropped() > 0)
+  if (params_.weighted && regions_revision_ == map().inputs_revision() && regions_.dropped() > 0)
     result_.stats.extra.push_back({"regions_not_weighed", double(regions_.dropped())});
 
   const Vec2 points[2] = {query.start, query.goal};
@@ -559,10 +559,10 @@ void VisGraphPlanner::finish() {
 }
 
 void VisGraphPlanner::prepare_roads() {
-  if (roads_revision_ == world_.revision()) return;
+  if (roads_revision_ == map().inputs_revision()) return;
   roads_ = visgraph::build_road_graph(world_.scenario().roads, map_->graph().index(),
                                       std::max(1.0, params_.road_reach / 2));
-  roads_revision_ = world_.revision();
+  roads_revision_ = map_->inputs_revision();
 }
 
 std::unique_ptr<ResultDependency> VisGraphPlanner::result_dependency() const {
@@ -675,7 +675,7 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       visitor.edge(StructureEdge{i, j, a, b, "link", distance(a, b), false});
     }
   }
-  if (params_.weighted && regions_revision_ == world_.revision()) {
+  if (params_.weighted && regions_revision_ == map().inputs_revision()) {
     // Slow ground: the regions (value: their factor) and the links of their corners.
     for (const visgraph::WeightedRegion& r : regions_.regions()) {
       if (visitor.full()) return;
@@ -695,7 +695,7 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       }
     }
   }
-  if (exact_roads() && network_revision_ == world_.revision()) {
+  if (exact_roads() && network_revision_ == map().inputs_revision()) {
     // Exact roads: the road points and their links (along the roads, entries and exits).
     const std::vector<Vec2>& pts = network_.points();
     std::vector<Vec2> in_bounds;
@@ -721,7 +721,7 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
     }
     return;
   }
-  if (!road_pass_on() || roads_revision_ != world_.revision()) return;
+  if (!road_pass_on() || roads_revision_ != map().inputs_revision()) return;
   // The road graph of the last query's world (road pieces and junctions).
   for (const visgraph::RoadLink& l : roads_.links) {
     if (visitor.full()) return;

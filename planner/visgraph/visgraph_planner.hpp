@@ -187,11 +187,11 @@ class VisGraphPlanner final : public Planner {
   std::vector<NodeId> start_links_;    // corners linked to the start (exact mode)
   std::vector<NodeId> goal_links_;     // corners found linked to the goal (as expanded)
   std::vector<WalkLink> walks_;        // shortcut mode: boundary links of the crossing points
-  visgraph::WeightedRegions regions_;  // valid while regions_revision_ == world_.revision()
+  visgraph::WeightedRegions regions_;  // valid while regions_revision_ == map().inputs_revision()
   std::uint64_t regions_revision_ = UINT64_MAX;
   std::vector<std::pair<NodeId, double>> start_region_links_;  // region corners the start sees, with costs
   double start_goal_cost_ = -1;    // with regions: the start sees the goal at this cost (else < 0)
-  visgraph::RoadNetwork network_;  // exact roads: valid while network_revision_ == world_.revision()
+  visgraph::RoadNetwork network_;  // exact roads: valid while network_revision_ == map().inputs_revision()
   std::uint64_t network_revision_ = UINT64_MAX;
   NodeId road_base_ = 0;       // node of road point 0
   NodeId road_temp_base_ = 0;  // node of the query's first joining point
@@ -200,7 +200,7 @@ class VisGraphPlanner final : public Planner {
   std::vector<std::pair<NodeId, double>> start_road_links_;  // road points the start sees, with costs
   std::unique_ptr<VisGraphPlanner>
       plain_;                  // exact roads: the same planner without roads, for cost_without_roads
-  visgraph::RoadGraph roads_;  // valid while roads_revision_ == world_.revision()
+  visgraph::RoadGraph roads_;  // valid while roads_revision_ == map().inputs_revision()
   std::uint64_t roads_revision_ = UINT64_MAX;
   std::vector<Vec2> road_joins_;      // the last road pass's path-to-road links, pairs
   std::vector<Vec2> road_free_path_;  // the last path before the road pass (empty: no pass)

@@ -528,7 +528,7 @@ constexpr std::string_view kBudgetAdvice =
 
 VisGraphMap::VisGraphMap(const PlanningWorld& world, std::size_t movement_class, const ObstacleParams& params,
                          MemoryBudget budget)
-    : class_(movement_class), params_(params), budget_(budget) {
+    : inputs_revision_(world.revision()), class_(movement_class), params_(params), budget_(budget) {
   const Scenario& s = world.scenario();
   const Box2 box{{0, 0}, {s.world.width, s.world.height}};
   // Before building anything: the inputs' vertices promise the peak of the build.
@@ -583,8 +583,10 @@ const VisGraphMap& VisGraphMap::of(const PlanningWorld& world, std::size_t movem
 bool VisGraphMap::update(const PlanningWorld& world, const WorldChange& change) {
   // Any re-rasterised cell may come from an obstacle (feature ids need not be unique
   // in a scenario being edited, so the item list alone is not trusted).
+  if (change.touches(ItemKind::Road)) inputs_revision_ = world.revision();
   if (!changes_obstacles(change)) return true;
   if (!graph_) return false;  // it was refused: built again at its next use
+  inputs_revision_ = world.revision();
   const Scenario& s = world.scenario();
   Result<ObstacleSet> set = build_obstacle_set(world_obstacles(world, class_),
                                                Box2{{0, 0}, {s.world.width, s.world.height}}, params_);

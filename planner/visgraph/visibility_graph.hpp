@@ -226,7 +226,13 @@ class VisGraphMap final : public DerivedStructure {
   bool update(const PlanningWorld& world, const WorldChange& change) override;
   std::size_t memory_bytes() const override { return graph_ ? graph_->memory_bytes() : 0; }
 
+  /// The world revision of the last change to what the graph and the structures made
+  /// beside it read (cells, tiles, features, roads): weighted regions or a road network
+  /// made at this revision are current. A change to threats, units or queries keeps it.
+  std::uint64_t inputs_revision() const { return inputs_revision_; }
+
  private:
+  std::uint64_t inputs_revision_ = 0;
   std::size_t class_;
   ObstacleParams params_;
   MemoryBudget budget_;

@@ -74,10 +74,10 @@ WorldChange PlanningWorld::update(Scenario next) {
 }
 
 void PlanningWorld::changed(WorldChange& change) {
+  ++revision_;  // first: a structure updating reads the revision it is now current at
   for (auto it = derived_.begin(); it != derived_.end();) {
     it = it->second->update(*this, change) ? std::next(it) : derived_.erase(it);
   }
-  ++revision_;
 }
 
 void PlanningWorld::apply_overlay(CellRect rect) {

@@ -38,8 +38,8 @@ class DerivedStructure {
  public:
   virtual ~DerivedStructure() = default;
   /// Brings the structure up to date with `world` after `change` (never a rebuilt one:
-  /// then every structure is dropped). Returns false to be dropped and made again at
-  /// its next use instead.
+  /// then every structure is dropped); world.revision() is already the revision after
+  /// the change. Returns false to be dropped and made again at its next use instead.
   virtual bool update(const PlanningWorld& world, const WorldChange& change) = 0;
   /// Bytes held, for memory reports.
   virtual std::size_t memory_bytes() const = 0;

@@ -186,6 +186,42 @@ TEST_SUITE("visgraph swamps") {
     CHECK(r.cost == doctest::Approx(20 + 20 * 3 + 20));
   }
 
+  TEST_CASE(
+      "the regions and roads are kept across a change to threats or units, made again after one to the "
+      "ground") {
+    Scenario s = make_empty_scenario(100, 60, 1.0);
+    s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
+    s.roads = {Road{1, {{5, 5}, {95, 5}}, 4, 1.5}};
+    PlanningWorld world(s);
+    ObstacleParams op;
+    op.radius = 0.5;
+    const auto inputs = [&] { return visgraph::VisGraphMap::of(world, 0, op).inputs_revision(); };
+    const std::uint64_t made = inputs();
+    VisGraphPlanner p(world, 0, params());
+    const PathQuery q{{20, 30}, {80, 30}};
+    const double before = find_path(p, q).cost;
+
+    s.threats.push_back(Influence{7, {50, 50}, 5, 1.0, ""});  // no cell changes
+    REQUIRE_FALSE(world.update(s).none());
+    CHECK(inputs() == made);
+    CHECK(find_path(p, q).cost == before);
+
+    s.roads[0].points[1] = {95, 6};  // the road moves
+    world.update(s);
+    const std::uint64_t moved_road = inputs();
+    CHECK(moved_road > made);
+
+    s.features[0].shape.min = {40, 0};  // the swamp spans the map: no way round
+    s.features[0].shape.max = {60, 60};
+    world.update(s);
+    CHECK(inputs() > moved_road);
+    VisGraphPlanner fresh(world, 0, params());
+    const PathResult& kept = find_path(p, q);
+    REQUIRE(kept.status == SearchStatus::Found);
+    CHECK(kept.cost == find_path(fresh, q).cost);
+    CHECK(kept.cost > before);
+  }
+
   TEST_CASE("a container of swamp: its outside weighs its factor, a clearing inside the ground's") {
     // Swamp everywhere but a long clearing (the container) and a pond of rough ground in
     // it: the world's box at the swamp's factor, the container over it at the ground's,
