@@ -17,17 +17,10 @@
 namespace pathscope::app {
 namespace {
 
-// The planner's clearance: its declared radius parameter, else one named "radius";
-// -1 there is the class's radius. Planners without one plan for a point.
+// The planner's clearance, as its registry entry declares it; 0: it plans for a point.
 double planner_radius(const PlannerInfo& info, const ParamValues& values, const PlanningWorld& world,
                       std::size_t movement_class) {
-  int k = info.referee.radius_param;
-  for (std::size_t i = 0; k < 0 && i < info.params.size(); ++i) {
-    if (info.params[i].name == "radius") k = int(i);
-  }
-  if (k < 0 || std::size_t(k) >= values.size()) return 0;
-  const double r = values[std::size_t(k)];
-  return r < 0 ? world.scenario().classes.at(movement_class).radius : r;
+  return declared_clearance(info, QueryContext{world, movement_class, std::nullopt, values});
 }
 
 std::string number(double v, int decimals) {

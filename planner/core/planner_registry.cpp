@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace pathscope {
 
@@ -26,15 +27,49 @@ Result<const PlannerInfo*> require_planner(std::string_view name, const std::str
       "unknown planner \"" + std::string(name) + "\" (known: " + (known.empty() ? "none" : known) + ")");
 }
 
+namespace {
+
+// Why `value` is no value of `spec`, or "" when it is one.
+std::string value_error(const ParamSpec& spec, double value) {
+  if (!std::isfinite(value) || value < spec.min_value || value > spec.max_value) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "expected a number in [%g, %g], got %g", spec.min_value, spec.max_value,
+                  value);
+    return buf;
+  }
+  if (!spec.choices.empty() && value != std::floor(value)) {
+    std::string names;
+    for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", spec.min_value + double(i));
+      names += (i ? ", " : "") + std::string(buf) + " " + spec.choices[i];
+    }
+    char got[64];
+    std::snprintf(got, sizeof got, "%g", value);
+    return "expected one of " + names + ", got " + got;
+  }
+  return "";
+}
+
+// The planner's rule between its parameters, its error naming the planner.
+Status check_rule(const PlannerInfo& info, std::span<const double> values, const std::string& where) {
+  if (!info.check) return Ok{};
+  Status s = info.check(values);
+  if (s) return s;
+  return make_error(s.error().code, where, "planner \"" + info.name + "\": " + s.error().message);
+}
+
+}  // namespace
+
 Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const PlannerParam> overrides,
                                    const std::string& where_prefix) {
   ParamValues values;
   for (const ParamSpec& spec : info.params) values.push_back(spec.default_value);
+  // A command-line option names the parameter after it ("--param weight"); a file's
+  // field is the path to it ("queries[2].params.weight").
+  const bool option = where_prefix.starts_with("--");
   for (const PlannerParam& p : overrides) {
-    // A command-line option names the parameter after it ("--param weight"); a file's
-    // field is the path to it ("queries[2].params.weight").
-    const std::string where =
-        where_prefix.starts_with("--") ? where_prefix + " " + p.name : where_prefix + ".params." + p.name;
+    const std::string where = option ? where_prefix + " " + p.name : where_prefix + ".params." + p.name;
     std::size_t k = 0;
     while (k < info.params.size() && info.params[k].name != p.name) ++k;
     if (k == info.params.size()) {
@@ -44,27 +79,44 @@ Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const Plan
                         "planner \"" + info.name + "\" has no parameter \"" + p.name +
                             "\" (known: " + (known.empty() ? "none" : known) + ")");
     }
-    const ParamSpec& spec = info.params[k];
-    if (!std::isfinite(p.value) || p.value < spec.min_value || p.value > spec.max_value) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "expected a number in [%g, %g], got %g", spec.min_value, spec.max_value,
-                    p.value);
-      return make_error(ErrorCode::Value, where, buf);
-    }
-    if (!spec.choices.empty() && p.value != std::floor(p.value)) {
-      std::string names;
-      for (std::size_t i = 0; i < spec.choices.size(); ++i) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", spec.min_value + double(i));
-        names += (i ? ", " : "") + std::string(buf) + " " + spec.choices[i];
-      }
-      char got[64];
-      std::snprintf(got, sizeof got, "%g", p.value);
-      return make_error(ErrorCode::Value, where, "expected one of " + names + ", got " + got);
-    }
+    const std::string bad = value_error(info.params[k], p.value);
+    if (!bad.empty()) return make_error(ErrorCode::Value, where, bad);
     values[k] = p.value;
   }
+  Status rule = check_rule(info, values, option ? where_prefix : where_prefix + ".params");
+  if (!rule) return rule.error();
   return values;
+}
+
+Status check_params(const PlannerInfo& info, std::span<const double> values, const std::string& where) {
+  if (values.size() != info.params.size()) {
+    const std::size_t n = info.params.size();
+    std::string message = "planner \"" + info.name + "\" takes " + std::to_string(n) + " parameter" +
+                          (n == 1 ? "" : "s") + ", got " + std::to_string(values.size());
+    if (values.size() < n)
+      message += ": no value for \"" + info.params[values.size()].name + "\"";
+    else
+      message += ": nothing takes value " + std::to_string(n + 1);
+    return make_error(ErrorCode::Schema, where, message);
+  }
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const std::string bad = value_error(info.params[k], values[k]);
+    if (!bad.empty())
+      return make_error(ErrorCode::Value, where + "." + info.params[k].name,
+                        "planner \"" + info.name + "\": " + bad);
+  }
+  return check_rule(info, values, where);
+}
+
+Result<std::unique_ptr<Planner>> make_planner(const PlannerInfo& info, const QueryContext& context,
+                                              const std::string& where) {
+  Status ok = check_params(info, context.params, where);
+  if (!ok) return ok.error();
+  return info.create(context);
+}
+
+double declared_clearance(const PlannerInfo& info, const QueryContext& context) {
+  return info.clearance ? info.clearance(context) : 0.0;
 }
 
 Result<PlannerChoice> choose_planner(const PlannerChoiceRequest& r) {

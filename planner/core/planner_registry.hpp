@@ -2,8 +2,9 @@
 
 // The planner registry: every planner is listed once, with its family and parameters.
 // The CLI and the app enumerate it, so a new planner appears everywhere with no other
-// change. This header declares the registry's types and lookups; the list itself is
-// defined in planner/registry/planner_list.cpp, the one place that knows every family.
+// change. This header declares the registry's types and lookups; each family declares
+// its entries against its typed parameters (planner_entry.hpp, the family's
+// `*_registry.cpp`), and planner/registry/planner_list.cpp lists the families.
 
 #include <cstddef>
 #include <cstdint>
@@ -65,9 +66,6 @@ struct RefereeSpec {
   /// The cost is that of the path with every point moved to its cell's centre (moves
   /// between cell centres, as the grid planners count them), not of the polyline itself.
   bool cell_centres = false;
-  /// Index in PlannerInfo::params of the parameter holding the metres the path keeps from
-  /// obstacles (-1 there: the class's radius); -1: none, the path may touch them.
-  int radius_param = -1;
   /// With CostModel::Other: what the cost means and why the referee does not compare it.
   std::string note;
 };
@@ -83,8 +81,15 @@ struct PlannerInfo {
   std::vector<ParamSpec> params;
   /// Creates a planner for a context; it answers many queries.
   std::function<std::unique_ptr<Planner>(const QueryContext&)> create;
-  /// How the path referee checks its answers (cost model, clearance).
+  /// How the path referee checks its answers (cost model, cell centres).
   RefereeSpec referee{};
+  /// Metres the planner's paths keep from obstacles for a context whose values passed
+  /// check_params (its own declaration, from its typed parameters, the class's radius
+  /// where they say so); empty: none, its paths may touch obstacles.
+  std::function<double(const QueryContext&)> clearance = {};
+  /// A rule between parameter values each in its range (tactical's c1 + c2 = 1), run by
+  /// resolve_params and check_params; empty: none. The message names the parameters.
+  std::function<Status(std::span<const double>)> check = {};
 };
 
 /// All planners, in a fixed order (defined in planner/registry/planner_list.cpp).
@@ -100,9 +105,25 @@ Result<const PlannerInfo*> require_planner(std::string_view name, const std::str
 
 /// Defaults overridden by `overrides`; an unknown name or an out-of-range value is an
 /// error whose `where` is `where_prefix` + ".params." + name, or for a command-line
-/// option (a prefix starting with "--") `where_prefix` + " " + name.
+/// option (a prefix starting with "--") `where_prefix` + " " + name. The planner's rule
+/// between parameters (PlannerInfo::check) is then an error at `where_prefix` + ".params"
+/// (or the option), naming the planner and the parameters.
 Result<ParamValues> resolve_params(const PlannerInfo& info, std::span<const PlannerParam> overrides,
                                    const std::string& where_prefix = "params");
+
+/// Whether `values` are a full list for `info`: one per parameter, each in its range
+/// (a whole value for an enumeration), and the planner's rule between them. Errors name
+/// the planner and the parameter, at `where`.
+Status check_params(const PlannerInfo& info, std::span<const double> values,
+                    const std::string& where = "params");
+
+/// The planner for `context`, or the error of check_params for its values.
+Result<std::unique_ptr<Planner>> make_planner(const PlannerInfo& info, const QueryContext& context,
+                                              const std::string& where = "params");
+
+/// Metres `info`'s paths keep from obstacles for `context` (checked values); 0 for a
+/// planner declaring none.
+double declared_clearance(const PlannerInfo& info, const QueryContext& context);
 
 /// A planner and its parameter values, chosen for one query.
 struct PlannerChoice {

@@ -73,7 +73,20 @@ constexpr std::uint64_t kBytesPerPolygon = 400;
 
 Status fail(std::string message) { return make_error(ErrorCode::Limit, "navmesh", std::move(message)); }
 
+// Recast's cell size: the scenario's cell size over voxels_per_cell (1..8).
+double voxel_metres(double cell_size, const NavmeshParams& p) {
+  return cell_size / std::clamp(p.voxels_per_cell, 1, 8);
+}
+
+// Recast's erosion radius: `radius` metres rounded up to whole voxels.
+int erosion_voxels(double radius, double voxel) { return int(std::ceil(radius / voxel - 1e-9)); }
+
 }  // namespace
+
+double kept_radius(const NavmeshParams& p, double cell_size, double class_radius) {
+  const double voxel = voxel_metres(cell_size, p);
+  return erosion_voxels(p.radius < 0 ? class_radius : p.radius, voxel) * voxel;
+}
 
 std::string NavmeshParams::key() const {
   char buf[160];
@@ -172,9 +185,9 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
   grid_w_ = grid.width();
   grid_h_ = grid.height();
   const int vpc = std::clamp(p.voxels_per_cell, 1, 8);
-  voxel_ = cell_size_ / vpc;
+  voxel_ = voxel_metres(cell_size_, p);
   const double radius = p.radius < 0 ? mc.radius : p.radius;
-  radius_voxels_ = int(std::ceil(radius / voxel_ - 1e-9));
+  radius_voxels_ = erosion_voxels(radius, voxel_);
   if (radius_voxels_ > 250) {
     return fail("radius " + std::to_string(radius) + " m is " + std::to_string(radius_voxels_) +
                 " voxels, more than Recast's 250: lower voxels_per_cell");

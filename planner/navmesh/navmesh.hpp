@@ -42,6 +42,11 @@ struct NavmeshParams {
   std::string key() const;
 };
 
+/// Metres a navmesh for `p` keeps from walls on cells of `cell_size` metres, for a class
+/// of radius `class_radius`: Recast's erosion radius, p.radius (or the class's) rounded up
+/// to whole voxels, as Navmesh::radius() reports it.
+double kept_radius(const NavmeshParams& p, double cell_size, double class_radius);
+
 /// One Recast area: polygons of one terrain group and one cost.
 struct NavmeshArea {
   double multiplier = 1;   ///< The cost grid's multiplier (the smallest of its cells).

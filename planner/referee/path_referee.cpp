@@ -338,11 +338,7 @@ RefereeParams params_for(const PlannerInfo& info, const ParamValues& values, con
                          std::size_t movement_class) {
   RefereeParams p;
   p.cell_centres = info.referee.cell_centres;
-  const int k = info.referee.radius_param;
-  if (k >= 0 && std::size_t(k) < values.size()) {
-    const double r = values[std::size_t(k)];
-    p.clearance = r < 0 ? world.scenario().classes.at(movement_class).radius : r;
-  }
+  p.clearance = declared_clearance(info, QueryContext{world, movement_class, std::nullopt, values});
   return p;
 }
 

@@ -86,8 +86,8 @@ inline constexpr double kCostTolerance = 1e-6;
 bool costs_agree(double reported, double referee);
 
 /// The referee's parameters for a planner's answers, from its declaration
-/// (PlannerInfo::referee): the cell-centre convention, and the clearance its radius
-/// parameter holds (-1 there: the class's radius).
+/// (PlannerInfo::referee): the cell-centre convention, and the clearance its entry
+/// declares for `values` (PlannerInfo::clearance; none: 0).
 RefereeParams params_for(const PlannerInfo& info, const ParamValues& values, const PlanningWorld& world,
                          std::size_t movement_class);
 

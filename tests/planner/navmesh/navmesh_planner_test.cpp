@@ -360,4 +360,28 @@ TEST_SUITE("navmesh") {
     REQUIRE(planner != nullptr);
     CHECK(find_path(*planner, {cell_center(s, 0, 0), cell_center(s, 15, 7)}).status == SearchStatus::Found);
   }
+
+  TEST_CASE("the registry's declared clearance is the mesh's radius, in whole voxels") {
+    const PlannerInfo* info = find_planner("navmesh");
+    REQUIRE(info != nullptr);
+    for (const double class_radius : {0.0, 0.3, 0.5, 0.6, 0.9}) {
+      for (const double voxels_per_cell : {1.0, 2.0, 3.0}) {
+        Scenario s = test::ascii_scenario(test::bent_rows());
+        s.classes[0].radius = class_radius;
+        const PlanningWorld world(s);
+        auto values = resolve_params(*info, std::vector<PlannerParam>{{"voxels_per_cell", voxels_per_cell}});
+        REQUIRE(values.ok());
+        const QueryContext context{world, 0, std::nullopt, *values};
+        auto planner = info->create(context);
+        find_path(*planner, {cell_center(s, 0, 0), cell_center(s, 15, 7)});
+        const auto* navmesh = dynamic_cast<const NavmeshPlanner*>(planner.get());
+        REQUIRE(navmesh != nullptr);
+        REQUIRE(navmesh->navmesh() != nullptr);
+        CAPTURE(class_radius);
+        CAPTURE(voxels_per_cell);
+        CHECK(declared_clearance(*info, context) == navmesh->navmesh()->radius());
+        CHECK(declared_clearance(*info, context) >= class_radius);
+      }
+    }
+  }
 }  // TEST_SUITE

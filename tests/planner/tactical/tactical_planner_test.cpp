@@ -146,9 +146,15 @@ TEST_CASE("tactical: c1 + c2 != 1 is refused with a message naming the parameter
   const PlannerInfo* info = find_planner("tactical");
   REQUIRE(info != nullptr);
   CHECK(info->family == "tactical");
-  const auto values = resolve_params(*info, std::vector<PlannerParam>{{"c1", 0.5}, {"c2", 0.4}});
-  REQUIRE(values);
-  auto planner = info->create(QueryContext{world, 0, std::nullopt, *values});
+  // Refused when resolved (a scenario's or a command line's parameters)...
+  const auto refused = resolve_params(*info, std::vector<PlannerParam>{{"c1", 0.5}, {"c2", 0.4}});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message.find("c1 + c2 must equal 1") != std::string::npos);
+  // ...and by start() for values that were not.
+  ParamValues values = resolve_params(*info, {}).value();
+  values[0] = 0.5;
+  values[1] = 0.4;
+  auto planner = info->create(QueryContext{world, 0, std::nullopt, values});
   const PathResult& r = find_path(*planner, PathQuery{{0.5, 0.5}, {7.5, 1.5}});
   CHECK(r.status == SearchStatus::Invalid);
   CHECK(r.message.find("c1 + c2 must equal 1") != std::string::npos);

@@ -1,0 +1,55 @@
+// The navmesh family's registry entry (Recast/Detour). Its paths keep Recast's erosion
+// radius from walls: the planner's radius rounded up to whole voxels.
+
+#include "planner/navmesh/navmesh_registry.hpp"
+
+#include <cmath>
+#include <memory>
+
+#include "planner/core/planner_entry.hpp"
+#include "planner/navmesh/navmesh.hpp"
+#include "planner/navmesh/navmesh_planner.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope {
+
+void append_navmesh_planners(std::vector<PlannerInfo>& r) {
+  using P = NavmeshParams;
+  r.push_back(to_planner_info(PlannerEntry<P>{
+      "navmesh",
+      "navmesh",
+      "Navmesh (Recast/Detour): Detour's A* over a Recast navmesh of the class, then its string pulling",
+      false,
+      "metres of terrain-weighted travel along the final path (length in each cell times its multiplier)",
+      P{},
+      {{{"radius", "metres kept from walls (Recast's agent radius, whole voxels); -1: the class's radius", -1,
+         -1, 1000},
+        [](P& p, double v) { p.radius = v; }},
+       {{"voxels_per_cell", "Recast voxels per scenario cell along each axis (its cell size: cell / this)", 2,
+         1, 8},
+        [](P& p, double v) { p.voxels_per_cell = int(std::lround(v)); }},
+       {{"max_edge", "longest polygon edge along walls, in scenario cells (0: no limit)", 12, 0, 1000},
+        [](P& p, double v) { p.max_edge = v; }},
+       {{"max_error",
+         "scenario cells by which simplified walls may stray from the voxels (0: exact; above 0 the "
+         "mesh may cover blocked cells)",
+         0, 0, 10},
+        [](P& p, double v) { p.max_error = v; }},
+       {{"tile_cells", "side of a navmesh tile, in scenario cells", 64, 8, 1024},
+        [](P& p, double v) { p.tile_cells = int(std::lround(v)); }},
+       {{"memory_mib",
+         "MiB the navmesh may take while built and held; a world that would need more is "
+         "refused",
+         2048, 1, 262144},
+        [](P& p, double v) { p.memory = MemoryBudget::from_mib(v); }}},
+      [](const QueryContext& c, const P& p) -> std::unique_ptr<Planner> {
+        return std::make_unique<NavmeshPlanner>(c.world, c.movement_class, p, "navmesh");
+      },
+      RefereeSpec{},
+      [](const P& p, const QueryContext& c) {
+        return kept_radius(p, c.world.grid(c.movement_class).cell_size(),
+                           c.world.scenario().classes.at(c.movement_class).radius);
+      }}));
+}
+
+}  // namespace pathscope
