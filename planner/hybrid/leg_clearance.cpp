@@ -12,6 +12,8 @@
 
 #include "planner/hybrid/leg_clearance.hpp"
 
+#include "planner/visgraph/visibility_graph.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -35,28 +37,11 @@ double point_segment(Vec2 p, Vec2 a, Vec2 b) {
   return std::sqrt(q.x * q.x + q.y * q.y);
 }
 
-// Whether segment ab meets the closed box [lo, hi] (parametric clipping).
-bool segment_meets_box(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
-  double t0 = 0, t1 = 1;
-  const Vec2 d = b - a;
-  for (int axis = 0; axis < 2; ++axis) {
-    if (d[axis] == 0) {
-      if (a[axis] < lo[axis] || a[axis] > hi[axis]) return false;
-      continue;
-    }
-    double u = (lo[axis] - a[axis]) / d[axis], v = (hi[axis] - a[axis]) / d[axis];
-    if (u > v) std::swap(u, v);
-    t0 = std::max(t0, u);
-    t1 = std::min(t1, v);
-    if (t0 > t1) return false;
-  }
-  return true;
-}
-
 // Distance from segment ab to the closed box [lo, hi]: 0 if they meet, else the least of
 // the ends' distances to the box and the box corners' distances to the segment.
 double segment_box(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
-  if (segment_meets_box(a, b, lo, hi)) return 0;
+  // The visibility graph's closed-box test (Liang and Barsky); a cell's square is never empty.
+  if (visgraph::segment_meets_box(a, b, Box2{lo, hi})) return 0;
   double best = std::min(point_box(a, lo, hi), point_box(b, lo, hi));
   const Vec2 corners[4] = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
   for (const Vec2& c : corners) best = std::min(best, point_segment(c, a, b));
