@@ -23,6 +23,7 @@
 #include <limits>
 
 #include "planner/core/geometry.hpp"
+#include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/static_check.hpp"
 #include "planner/world/planning_world.hpp"
@@ -446,6 +447,44 @@ void Simulation::request_path(SimUnit& u) {
 // ---------------------------------------------------------------------------------------
 // One step
 
+namespace {
+
+// Collision prevention's view of the units (prevention.hpp).
+void view_for_prevention(std::span<const SimUnit> units, std::span<const UnitPrivate> extra,
+                         std::vector<PreventionUnit>& out) {
+  out.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    out[i] = PreventionUnit{u.body.position,
+                            u.body.heading,
+                            static_cast<std::uint32_t>(u.movement_class),
+                            extra[i].move_key,
+                            u.alive,
+                            is_moving(u),
+                            false};
+  }
+}
+
+// Takes prevention's pushes: a unit pushed stands where it was pushed to and drops its
+// prediction; each unit's diag.pushed is how far it was pushed.
+void take_pushes(std::span<const PreventionUnit> pushed, std::span<SimUnit> units) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    SimUnit& u = units[i];
+    u.diag.pushed = pushed[i].position - u.body.position;
+    if (!pushed[i].pushed) continue;
+    u.body.position = pushed[i].position;
+    u.route.predicted.clear();
+  }
+}
+
+}  // namespace
+
+std::span<const CostGrid* const> Simulation::class_grids() {
+  impl_->grids.resize(impl_->motions.size());
+  for (std::size_t c = 0; c < impl_->grids.size(); ++c) impl_->grids[c] = &world_->grid(c);
+  return impl_->grids;
+}
+
 void Simulation::step() {
   const std::uint64_t t0 = clock_ ? clock_() : 0;
   answer_paths();
@@ -462,7 +501,11 @@ void Simulation::step() {
   cooperate();
   avoid();
   move_units();
-  prevent_overlaps();
+  if (scenario().sim.prevention) {
+    view_for_prevention(units_, impl_->extra, impl_->prevention_units);
+    prevent_overlaps(impl_->prevention_units, impl_->motions, class_grids(), impl_->prevention);
+    take_pushes(impl_->prevention_units, units_);
+  }
   ++counters_.steps;
   keep_arrivals();
   count_step();

@@ -43,6 +43,7 @@
 #include "planner/sim/sim_types.hpp"
 
 namespace pathscope {
+class CostGrid;
 class PlanningWorld;
 class BridgeReservations;
 }  // namespace pathscope
@@ -306,11 +307,11 @@ class Simulation {
   void detour_held_up();  // detours.cpp
   bool find_detour(const SimUnit& u, std::vector<Vec2>& way);
   void move_units();
-  void prevent_overlaps();
   void keep_arrivals();  // arrival.cpp
   void count_step();
   void refresh_density_cost();
   // Helpers.
+  std::span<const CostGrid* const> class_grids();  // per class, the world's grids now
   void request_path(SimUnit& u);
   void make_passage_maps();  // per class, at the first step and after a world change
   void run_out_of_passages(SimUnit& u);

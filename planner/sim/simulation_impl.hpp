@@ -1,9 +1,10 @@
 #pragma once
 
 // The simulation's private state and the steps shared by its source files
-// (simulation.cpp: lifecycle, state loop, moves, counters; cooperation.cpp: collisions
-// between units and seed 002's resolution rules; prevention.cpp: seed 000's collision
-// prevention and reactive avoidance).
+// (simulation.cpp: lifecycle, state loop, moves; step_counters.cpp: counters;
+// cooperation.cpp: collisions between units and seed 002's resolution rules;
+// avoidance.cpp: seed 000's reactive avoidance). The step's components (prevention.hpp)
+// do not see it.
 
 #include <cstdint>
 #include <unordered_map>
@@ -13,6 +14,7 @@
 
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
+#include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/spatial_hash.hpp"
 #include "planner/sim/unit_motion.hpp"
@@ -108,7 +110,6 @@ struct Simulation::Impl {
   }
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
   std::vector<std::uint32_t> order;    ///< Scratch: the order units move in.
-  std::vector<Vec2> moved_to;          ///< Scratch: positions after the move, before prevention.
   std::vector<std::uint32_t> shover;   ///< Scratch (move_units): per slot, the unit shoving it this step.
   std::vector<std::uint8_t> moved;     ///< Scratch (move_units): per slot, 1 once it has moved this step.
   std::unordered_map<std::uint64_t, std::size_t> remembered_at;  ///< Scratch: memory lookup by pair.
@@ -130,6 +131,9 @@ struct Simulation::Impl {
   std::vector<std::uint32_t> density_cells;
   std::vector<std::uint32_t> off_goal;  ///< Scratch (keep_arrivals): units standing off their goals.
   std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
+  std::vector<const CostGrid*> grids;                ///< Per class: the world's grid, taken at each step.
+  std::vector<PreventionUnit> prevention_units;      ///< Scratch: prevention's view of the units.
+  PreventionScratch prevention;                      ///< Prevention's own scratch.
 };
 
 /// The passage rules of a class (passages.hpp): widths and lengths from its hard radius.
