@@ -8,6 +8,11 @@
 //     and closed cells against it; the best arc is taken.
 // A unit with nobody within reach keeps its predicted move, so avoidance costs nothing
 // in open space and predictions stay valid there.
+//
+// A component: it reads the units and the detection's hash and returns the moves it
+// changes (AvoidanceSteer); the step applies them.
+
+#include "planner/sim/avoidance.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,11 +21,8 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "planner/sim/simulation.hpp"
-#include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/static_check.hpp"
 #include "planner/world/cost_grid.hpp"
-#include "planner/world/planning_world.hpp"
 
 namespace pathscope::sim {
 
@@ -81,24 +83,28 @@ Vec2 position_at_time(const SimUnit& u, double t_from_now, double dt) {
 
 }  // namespace
 
-void Simulation::avoid() {
-  const SimSettings& set = scenario().sim;
-  if (set.avoidance == AvoidanceMode::None) return;
-  const double dt = set.dt;
-  for (SimUnit& u : units_) {
+void avoid(AvoidanceMode mode, std::span<const SimUnit> units, std::span<const std::uint16_t> move_keys,
+           const SpatialHash& near_units, std::span<const Motion> motions,
+           std::span<const CostGrid* const> grids, double dt, std::vector<AvoidanceSteer>& out) {
+  out.clear();
+  if (mode == AvoidanceMode::None) return;
+  double max_soft = 0;
+  for (const Motion& m : motions) max_soft = std::max(max_soft, m.soft_radius);
+  std::vector<std::uint32_t> near;
+  for (const SimUnit& u : units) {
     if (!u.alive || u.route.state != MoveState::Moving || u.route.path.empty()) continue;
     if (u.coop.yield != Yield::None && u.coop.yield != Yield::SlowDown) continue;
-    UnitPrivate& x = impl_->extra[u.id.index];
-    const Motion& m = impl_->motions[u.movement_class];
-    const double sense = std::min(2 * impl_->max_soft + m.speed * kLookAhead, impl_->hash.cell_size());
+    const std::uint16_t move_key = move_keys[u.id.index];
+    const Motion& m = motions[u.movement_class];
+    const CostGrid& grid = *grids[u.movement_class];
+    const double sense = std::min(2 * max_soft + m.speed * kLookAhead, near_units.cell_size());
     // The neighbours within reach (the detection's hash holds current positions).
-    std::vector<std::uint32_t>& near = impl_->scratch;
     near.clear();
     // Units standing still are the cooperation rules' to resolve (they move aside, or
     // are gone round): avoidance steers round units under way only.
-    impl_->hash.near(u.body.position, [&](std::uint32_t j) {
-      if (j != u.id.index && is_moving(units_[j]) &&
-          glm::length(units_[j].body.position - u.body.position) < sense)
+    near_units.near(u.body.position, [&](std::uint32_t j) {
+      if (j != u.id.index && is_moving(units[j]) &&
+          glm::length(units[j].body.position - u.body.position) < sense)
         near.push_back(j);
     });
     if (near.empty()) continue;
@@ -108,20 +114,22 @@ void Simulation::avoid() {
         2 * m.soft_radius + stopping_distance(m.speed, m.deceleration))
       continue;
     const MotionState here{u.body.position, u.body.heading, u.body.speed};
-    const Steer path_steer = steer_along(
-        u.route.path, std::min(u.route.waypoint, u.route.path.size() - 1), u.body.position,
-        terrain_speed(u, u.body.position),
-        2 * stopping_distance(std::max(u.body.speed, terrain_speed(u, u.body.position)), m.deceleration) + 1);
+    const Steer path_steer =
+        steer_along(u.route.path, std::min(u.route.waypoint, u.route.path.size() - 1), u.body.position,
+                    terrain_speed(m, grid, u.body.position),
+                    2 * stopping_distance(std::max(u.body.speed, terrain_speed(m, grid, u.body.position)),
+                                          m.deceleration) +
+                        1);
     const Vec2 to_target = path_steer.target - u.body.position;
     const double target_dist = glm::length(to_target);
     if (target_dist < 1e-9) continue;
     const Vec2 goal_dir = to_target / target_dist;
     Vec2 dir = goal_dir;
-    if (set.avoidance == AvoidanceMode::PotentialField) {
+    if (mode == AvoidanceMode::PotentialField) {
       Vec2 push{0, 0};
       for (std::uint32_t j : near) {
-        const SimUnit& o = units_[j];
-        const Motion& mo = impl_->motions[o.movement_class];
+        const SimUnit& o = units[j];
+        const Motion& mo = motions[o.movement_class];
         const Vec2 d = u.body.position - o.body.position;
         const double dist = glm::length(d);
         const double range = m.soft_radius + mo.soft_radius + m.speed * kLookAhead;
@@ -138,7 +146,7 @@ void Simulation::avoid() {
       // Walls near enough ahead push as well: a unit driven off its path by others is
       // not driven into a wall.
       // Walls within half a second's travel push, never beyond what the unit senses.
-      push += wall_push(world_->grid(u.movement_class), x.move_key, u.body.position, goal_dir,
+      push += wall_push(grid, move_key, u.body.position, goal_dir,
                         std::min(m.hard_radius + 0.5 * m.speed * kLookAhead, sense));
       if (glm::dot(push, push) < 1e-12) continue;
       dir = goal_dir + push * 1.5;
@@ -147,7 +155,6 @@ void Simulation::avoid() {
       dir /= len;
     } else {
       // Steering arcs: constant turn rates from -turn_rate to +turn_rate.
-      const CostGrid& grid = world_->grid(u.movement_class);
       double best = -INFINITY;
       double best_rate = 0;
       bool any_blocked_free = false;
@@ -162,12 +169,12 @@ void Simulation::avoid() {
         for (int s = 1; s <= kArcSamples && !blocked; ++s) {
           h += rate * step_t;
           const Vec2 q = p + direction(h) * (speed * step_t);
-          if (segment_blocked(grid, x.move_key, p, q)) blocked = true;
+          if (segment_blocked(grid, move_key, p, q)) blocked = true;
           p = q;
           const double t = s * step_t;
           for (std::uint32_t j : near) {
-            const SimUnit& o = units_[j];
-            const double r = m.soft_radius + impl_->motions[o.movement_class].soft_radius;
+            const SimUnit& o = units[j];
+            const double r = m.soft_radius + motions[o.movement_class].soft_radius;
             const double d = glm::length(position_at_time(o, t, dt) - p);
             if (d < r) score -= (r - d) / r * (1.0 / s);  // sooner weighs more
           }
@@ -192,11 +199,10 @@ void Simulation::avoid() {
     Steer steer = path_steer;
     steer.target = u.body.position + dir * std::max(target_dist, 1.0);
     steer.max_speed =
-        terrain_speed(u, u.body.position) * (u.coop.yield == Yield::SlowDown ? u.coop.speed_factor : 1);
+        terrain_speed(m, grid, u.body.position) * (u.coop.yield == Yield::SlowDown ? u.coop.speed_factor : 1);
     steer.stop_distance = path_steer.stop_distance;
-    x.next = advance(here, steer, m, dt);
-    x.next_from_prediction = false;
-    u.diag.steered = angle_difference(heading_of(goal_dir), heading_of(dir));
+    out.push_back(AvoidanceSteer{u.id.index, advance(here, steer, m, dt),
+                                 angle_difference(heading_of(goal_dir), heading_of(dir))});
   }
 }
 

@@ -477,6 +477,22 @@ void take_pushes(std::span<const PreventionUnit> pushed, std::span<SimUnit> unit
   }
 }
 
+// Each slot's terrain key (static checks), for the components.
+void view_move_keys(std::span<const UnitPrivate> extra, std::vector<std::uint16_t>& out) {
+  out.resize(extra.size());
+  for (std::size_t i = 0; i < extra.size(); ++i) out[i] = extra[i].move_key;
+}
+
+// Takes reactive avoidance's moves: each unit steered moves so this step, not as predicted.
+void take_steers(std::span<const AvoidanceSteer> steers, std::span<SimUnit> units,
+                 std::span<UnitPrivate> extra) {
+  for (const AvoidanceSteer& s : steers) {
+    extra[s.unit].next = s.next;
+    extra[s.unit].next_from_prediction = false;
+    units[s.unit].diag.steered = s.steered;
+  }
+}
+
 }  // namespace
 
 std::span<const CostGrid* const> Simulation::class_grids() {
@@ -486,6 +502,7 @@ std::span<const CostGrid* const> Simulation::class_grids() {
 }
 
 void Simulation::step() {
+  const SimSettings& set = scenario().sim;
   const std::uint64_t t0 = clock_ ? clock_() : 0;
   answer_paths();
   const std::uint64_t t1 = clock_ ? clock_() : 0;
@@ -499,9 +516,14 @@ void Simulation::step() {
   keep_passages();
   detect_collisions();
   cooperate();
-  avoid();
+  if (set.avoidance != AvoidanceMode::None) {
+    view_move_keys(impl_->extra, impl_->move_keys);
+    avoid(set.avoidance, units_, impl_->move_keys, impl_->hash, impl_->motions, class_grids(), set.dt,
+          impl_->steers);
+    take_steers(impl_->steers, units_, impl_->extra);
+  }
   move_units();
-  if (scenario().sim.prevention) {
+  if (set.prevention) {
     view_for_prevention(units_, impl_->extra, impl_->prevention_units);
     prevent_overlaps(impl_->prevention_units, impl_->motions, class_grids(), impl_->prevention);
     take_pushes(impl_->prevention_units, units_);
@@ -549,13 +571,7 @@ void Simulation::answer_paths() {
 }
 
 double Simulation::terrain_speed(const SimUnit& u, Vec2 p) const {
-  const Motion& m = impl_->motions[u.movement_class];
-  const CostGrid& grid = world_->grid(u.movement_class);
-  const auto cell = grid.cell_at(p);
-  if (!cell) return m.speed * 0.5;
-  // The ground's own multiplier: density cost (density_cost.cpp) is for planning only.
-  const double mult = grid.ground_multiplier(*cell);
-  return mult > 0 ? m.speed / mult : m.speed * 0.5;
+  return sim::terrain_speed(impl_->motions[u.movement_class], world_->grid(u.movement_class), p);
 }
 
 bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t& w, MotionState& to) const {

@@ -180,6 +180,10 @@ struct SimUnit {
   Diagnostics diag;
 };
 
+/// True if a unit means to move this step (seed 002's "moving" unit): under way and not
+/// told to wait, or moving aside or back.
+bool is_moving(const SimUnit& u);
+
 /// A remembered resolution (seed 002, "Basic Planning"): the pair is not checked again
 /// until `until` unless one of them gets a new order.
 struct Memory {
@@ -303,7 +307,6 @@ class Simulation {
   void keep_passages();
   void detect_collisions();
   void cooperate();
-  void avoid();
   void detour_held_up();  // detours.cpp
   bool find_detour(const SimUnit& u, std::vector<Vec2>& way);
   void move_units();

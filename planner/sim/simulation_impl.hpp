@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/sim/avoidance.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
 #include "planner/sim/prevention.hpp"
@@ -134,6 +135,8 @@ struct Simulation::Impl {
   std::vector<const CostGrid*> grids;                ///< Per class: the world's grid, taken at each step.
   std::vector<PreventionUnit> prevention_units;      ///< Scratch: prevention's view of the units.
   PreventionScratch prevention;                      ///< Prevention's own scratch.
+  std::vector<AvoidanceSteer> steers;                ///< Scratch: the moves reactive avoidance changed.
+  std::vector<std::uint16_t> move_keys;              ///< Scratch: per slot, UnitPrivate::move_key.
 };
 
 /// The passage rules of a class (passages.hpp): widths and lengths from its hard radius.
@@ -141,8 +144,6 @@ PassageRules passage_rules(const Motion& m);
 
 /// Arrived or with nothing to do, standing, yielding to nobody: movers shove it.
 bool settled(const SimUnit& u);
-/// True if a unit means to move this step (seed 002's "moving" unit).
-bool is_moving(const SimUnit& u);
 
 /// The unit that gives way less: higher class priority, then the lower slot index; a
 /// yielding unit ranks as the unit it yields to, if that is better.

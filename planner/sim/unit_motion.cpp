@@ -14,6 +14,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "planner/world/cost_grid.hpp"
+
 namespace pathscope::sim {
 
 Motion resolve_motion(const MovementClass& c) {
@@ -159,6 +161,14 @@ double hard_contact_distance(const Motion& a, double heading_a, const Motion& b,
   }
   const Vec2 q = boundary(0.5 * (lo + hi));
   return q.x * dir.x + q.y * dir.y;
+}
+
+double terrain_speed(const Motion& motion, const CostGrid& grid, Vec2 p) {
+  const auto cell = grid.cell_at(p);
+  if (!cell) return motion.speed * 0.5;
+  // The ground's own multiplier: density cost (density_cost.cpp) is for planning only.
+  const double mult = grid.ground_multiplier(*cell);
+  return mult > 0 ? motion.speed / mult : motion.speed * 0.5;
 }
 
 }  // namespace pathscope::sim

@@ -47,6 +47,11 @@ MotionState advance(const MotionState& from, const Steer& steer, const Motion& m
 Steer steer_along(std::span<const Vec2> path, std::size_t waypoint, Vec2 position, double max_speed,
                   double brake_horizon = INFINITY);
 
+/// The top speed of a unit of `motion` at `p` on `grid` (world metres): the class speed
+/// over the ground's multiplier there (density cost is for planning only); half the
+/// class speed off the grid or on ground of no multiplier. m/s.
+double terrain_speed(const Motion& motion, const CostGrid& grid, Vec2 p);
+
 /// The angle from a to b, wrapped to (-pi, pi].
 double angle_difference(double a, double b);
 
