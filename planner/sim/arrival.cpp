@@ -28,15 +28,19 @@
 // next wait (up to kMaxSettleSeconds): in a busy street it lets the traffic pass.
 //
 // Only positions at step ends and fixed thresholds decide: deterministic.
+//
+// A component: it sees the units and the motions, and writes only goals, progress and
+// waits (ArrivalUnit); it keeps its own spatial hash.
+
+#include "planner/sim/arrival.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "planner/core/geometry.hpp"
-#include "planner/sim/simulation.hpp"
-#include "planner/sim/simulation_impl.hpp"
+#include <glm/geometric.hpp>
+
 #include "planner/sim/static_check.hpp"
-#include "planner/world/planning_world.hpp"
+#include "planner/world/cost_grid.hpp"
 
 namespace pathscope::sim {
 
@@ -51,10 +55,11 @@ bool has_goal(const SimUnit& u) {
 // Seconds without progress after which a unit under way is held up, not passing.
 constexpr double kHeldUpSeconds = 2;
 
-// Whether `o`, covering another unit's goal, holds it (see the top of this file).
-bool holds_goal(const SimUnit& o, double now) {
-  if (o.route.state == MoveState::ReachedGoal && !o.goal.arrived && has_goal(o)) return false;
-  if (o.route.state == MoveState::Moving && now - o.route.progress_time >= kHeldUpSeconds) return false;
+// Whether `o` (its goal and progress: `a`), covering another unit's goal, holds it (see
+// the top of this file).
+bool holds_goal(const SimUnit& o, const ArrivalUnit& a, double now) {
+  if (o.route.state == MoveState::ReachedGoal && !a.goal.arrived && has_goal(o)) return false;
+  if (o.route.state == MoveState::Moving && now - a.progress_time >= kHeldUpSeconds) return false;
   return true;
 }
 
@@ -64,36 +69,33 @@ double arrival_tolerance(const Motion& motion) {
   return std::min(kMaxArrivalTolerance, 0.5 * motion.hard_radius);
 }
 
-void Simulation::reach_goal(SimUnit& u) {
+void reach_goal(SimUnit& u, const Motion& motion, double now, double& still_since, double& settle) {
   u.route.state = MoveState::ReachedGoal;
   if (!has_goal(u)) return;
-  const double tolerance = arrival_tolerance(impl_->motions[u.movement_class]);
-  UnitPrivate& x = impl_->extra[u.id.index];
+  const double tolerance = arrival_tolerance(motion);
   if (glm::length(u.route.order.points.back() - u.body.position) <= tolerance) {
     u.goal.arrived = true;
     u.goal.taken = false;
-    x.still_since = 0;
-    x.settle = kSettleSeconds;
-    if (u.goal.arrived_time < 0) u.goal.arrived_time = time();
+    still_since = 0;
+    settle = kSettleSeconds;
+    if (u.goal.arrived_time < 0) u.goal.arrived_time = now;
   } else {
     // Stopped beside its goal (taken: detours.cpp). The end of the step says whether
     // another unit still covers it. A walk back that ended here waits twice as long
     // before the next.
     u.goal.arrived = false;
-    x.still_since = time();
-    if (u.goal.walking_back) x.settle = std::min(2 * x.settle, kMaxSettleSeconds);
+    still_since = now;
+    if (u.goal.walking_back) settle = std::min(2 * settle, kMaxSettleSeconds);
   }
   u.goal.walking_back = false;
 }
 
-bool Simulation::start_walk_back(SimUnit& u) {
+bool start_walk_back(SimUnit& u, const CostGrid& grid, std::uint16_t move_key, double now) {
   if (!has_goal(u) || u.coop.yield != Yield::None || u.waits.bridge || u.waits.passage) return false;
   const Vec2 goal = u.route.order.points.back();
-  const CostGrid& grid = world_->grid(u.movement_class);
-  const UnitPrivate& x = impl_->extra[u.id.index];
   u.route.order_point = u.route.order.points.size() - 1;
   u.route.predicted.clear();
-  if (segment_blocked(grid, x.move_key, u.body.position, goal)) {
+  if (segment_blocked(grid, move_key, u.body.position, goal)) {
     // A wall between (pushed round a corner): a path, as for any order point.
     u.route.path.clear();
     u.route.waypoint = 0;
@@ -105,59 +107,67 @@ bool Simulation::start_walk_back(SimUnit& u) {
   }
   // Progress (stuck detection, held-up detours) is measured from here.
   u.route.best_distance = glm::length(goal - u.body.position);
-  u.route.progress_time = time();
+  u.route.progress_time = now;
   u.goal.walking_back = true;
   return true;
 }
 
-void Simulation::keep_arrivals() {
-  const double now = time();
-  std::vector<std::uint32_t>& off = impl_->off_goal;
+void keep_arrivals(std::span<const SimUnit> units, std::span<const Motion> motions, double now,
+                   std::span<ArrivalUnit> arrivals, ArrivalScratch& scratch) {
+  std::vector<std::uint32_t>& off = scratch.off;
   off.clear();
-  for (SimUnit& u : units_) {
+  for (const SimUnit& u : units) {
     if (!u.alive) continue;
+    ArrivalUnit& a = arrivals[u.id.index];
     if (u.route.state != MoveState::ReachedGoal || !has_goal(u)) {
-      u.goal.taken = false;
+      a.goal.taken = false;
       if (u.route.state != MoveState::Moving && u.route.state != MoveState::WaitingForPath)
-        u.goal.walking_back = false;
+        a.goal.walking_back = false;
       continue;
     }
-    UnitPrivate& x = impl_->extra[u.id.index];
     const double d = glm::length(u.route.order.points.back() - u.body.position);
-    if (d <= arrival_tolerance(impl_->motions[u.movement_class])) {
-      if (u.goal.arrived_time < 0) u.goal.arrived_time = now;
-      u.goal.arrived = true;
-      u.goal.taken = false;
-      x.still_since = 0;
-      x.settle = kSettleSeconds;
+    if (d <= arrival_tolerance(motions[u.movement_class])) {
+      if (a.goal.arrived_time < 0) a.goal.arrived_time = now;
+      a.goal.arrived = true;
+      a.goal.taken = false;
+      a.still_since = 0;
+      a.settle = kSettleSeconds;
       continue;
     }
-    if (u.goal.arrived) {
+    if (a.goal.arrived) {
       // Pushed off its goal: no longer there. Progress towards it counts from now.
-      u.goal.arrived = false;
-      x.still_since = now;
-      u.route.best_distance = d;
-      u.route.progress_time = now;
+      a.goal.arrived = false;
+      a.still_since = now;
+      a.best_distance = d;
+      a.progress_time = now;
     } else if (u.body.position != u.body.previous || u.coop.yield != Yield::None || u.body.speed > 0) {
-      x.still_since = now;  // still being moved
+      a.still_since = now;  // still being moved
     }
     off.push_back(u.id.index);
   }
   if (off.empty()) return;
   // Whose goal another unit's hard shape covers: standing there it would overlap it.
-  impl_->hash_units(units_, 2 * impl_->max_hard + 1e-9);
+  double max_hard = 0;
+  for (const Motion& m : motions) max_hard = std::max(max_hard, m.hard_radius);
+  scratch.points.resize(units.size());
+  scratch.alive.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    scratch.points[i] = units[i].body.position;
+    scratch.alive[i] = units[i].alive;
+  }
+  scratch.hash.build(scratch.points, 2 * max_hard + 1e-9, scratch.alive);
   for (const std::uint32_t i : off) {
-    SimUnit& u = units_[i];
-    const double ri = impl_->motions[u.movement_class].hard_radius;
+    const SimUnit& u = units[i];
+    const double ri = motions[u.movement_class].hard_radius;
     const Vec2 goal = u.route.order.points.back();
     bool taken = false;
-    impl_->hash.near(goal, [&](std::uint32_t j) {
-      const SimUnit& o = units_[j];
-      if (j == i || taken || !holds_goal(o, now)) return;
-      const double r = ri + impl_->motions[o.movement_class].hard_radius;
+    scratch.hash.near(goal, [&](std::uint32_t j) {
+      const SimUnit& o = units[j];
+      if (j == i || taken || !holds_goal(o, arrivals[j], now)) return;
+      const double r = ri + motions[o.movement_class].hard_radius;
       taken = glm::length(o.body.position - goal) < r;
     });
-    u.goal.taken = taken;
+    arrivals[i].goal.taken = taken;
     if (taken) continue;
     // Traffic by it or by its goal: units under way (not walking back themselves) in the
     // hash cells round either (at least 2, at most 6 of the largest hard radius away). It
@@ -165,13 +175,13 @@ void Simulation::keep_arrivals() {
     // pass meets them head-on, and the knots it ties jam whole streets.
     bool traffic = false;
     const auto under_way = [&](std::uint32_t j) {
-      const SimUnit& o = units_[j];
+      const SimUnit& o = units[j];
       if (j == i || traffic) return;
-      traffic = o.route.state == MoveState::Moving && !o.goal.walking_back;
+      traffic = o.route.state == MoveState::Moving && !arrivals[j].goal.walking_back;
     };
-    impl_->hash.near(u.body.position, under_way);
-    impl_->hash.near(goal, under_way);
-    if (traffic) impl_->extra[i].still_since = now;
+    scratch.hash.near(u.body.position, under_way);
+    scratch.hash.near(goal, under_way);
+    if (traffic) arrivals[i].still_since = now;
   }
 }
 

@@ -493,6 +493,30 @@ void take_steers(std::span<const AvoidanceSteer> steers, std::span<SimUnit> unit
   }
 }
 
+// Arrivals' view of the units (arrival.hpp): goals, progress, waits before walking back.
+void view_for_arrivals(std::span<const SimUnit> units, std::span<const UnitPrivate> extra,
+                       std::vector<ArrivalUnit>& out) {
+  out.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    out[i] = ArrivalUnit{u.goal, u.route.best_distance, u.route.progress_time, extra[i].still_since,
+                         extra[i].settle};
+  }
+}
+
+// Takes arrivals' goals, progress and waits back into the units.
+void take_arrivals(std::span<const ArrivalUnit> arrivals, std::span<SimUnit> units,
+                   std::span<UnitPrivate> extra) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const ArrivalUnit& a = arrivals[i];
+    units[i].goal = a.goal;
+    units[i].route.best_distance = a.best_distance;
+    units[i].route.progress_time = a.progress_time;
+    extra[i].still_since = a.still_since;
+    extra[i].settle = a.settle;
+  }
+}
+
 }  // namespace
 
 std::span<const CostGrid* const> Simulation::class_grids() {
@@ -529,7 +553,9 @@ void Simulation::step() {
     take_pushes(impl_->prevention_units, units_);
   }
   ++counters_.steps;
-  keep_arrivals();
+  view_for_arrivals(units_, impl_->extra, impl_->arrivals);
+  keep_arrivals(units_, impl_->motions, time(), impl_->arrivals, impl_->arrival);
+  take_arrivals(impl_->arrivals, units_, impl_->extra);
   count_step();
   refresh_density_cost();
   if (clock_) {
@@ -743,7 +769,7 @@ void Simulation::run_state_loops() {
             ++u.route.order_point;
             u.route.state = MoveState::WaitingForPath;
           } else {
-            reach_goal(u);  // arrived if at its goal (arrival.cpp)
+            reach_goal(u, m, now, x.still_since, x.settle);  // arrived if at its goal (arrival.cpp)
           }
           u.route.path.clear();
           u.route.predicted.clear();
@@ -791,7 +817,8 @@ void Simulation::run_state_loops() {
         case MoveState::ReachedGoal:
           // Pushed off its goal, standing still a while, the goal free: it walks back
           // (arrival.cpp) and is under way again.
-          if (!u.goal.arrived && !u.goal.taken && now - x.still_since >= x.settle && start_walk_back(u))
+          if (!u.goal.arrived && !u.goal.taken && now - x.still_since >= x.settle &&
+              start_walk_back(u, world_->grid(u.movement_class), x.move_key, now))
             break;
           x.next = brake(here, m, dt);
           decided = true;

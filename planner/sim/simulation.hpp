@@ -310,7 +310,6 @@ class Simulation {
   void detour_held_up();  // detours.cpp
   bool find_detour(const SimUnit& u, std::vector<Vec2>& way);
   void move_units();
-  void keep_arrivals();  // arrival.cpp
   void count_step();
   void refresh_density_cost();
   // Helpers.
@@ -323,9 +322,7 @@ class Simulation {
   void claim_ways();                  // passage_turns.cpp
   bool step_off_claimed(SimUnit& u);  // passage_turns.cpp
   void start_order(SimUnit& u);
-  void reach_goal(SimUnit& u);       // arrival.cpp
-  bool start_walk_back(SimUnit& u);  // arrival.cpp
-  void decay_density();              // density_cost.cpp
+  void decay_density();  // density_cost.cpp
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
   void predict(SimUnit& u);
   bool pursue(const SimUnit& u, const MotionState& from, std::uint32_t& waypoint, MotionState& to) const;

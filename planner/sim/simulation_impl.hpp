@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
@@ -30,13 +31,6 @@ inline constexpr std::uint32_t kFactionPlatoon = 0x80000000u;
 
 /// Seconds after which a yield (moving aside, going back, a pause) gives up.
 inline constexpr double kYieldSeconds = 4;
-
-/// Seconds a unit pushed off its goal stands still before it walks back (arrival.cpp):
-/// one shoved by a passing unit waits until the passing is over. Each walk back pushed
-/// off again doubles the wait, up to kMaxSettleSeconds: in a busy street the unit lets
-/// the traffic pass instead of walking back into it.
-inline constexpr double kSettleSeconds = 1;
-inline constexpr double kMaxSettleSeconds = 16;
 
 /// Per unit, what only the simulation reads.
 struct UnitPrivate {
@@ -130,13 +124,14 @@ struct Simulation::Impl {
   /// The cells of the density map with a value above 0, for its decay (density_cost.cpp);
   /// in any order (each cell decays on its own). Rebuilt from the map when it is taken.
   std::vector<std::uint32_t> density_cells;
-  std::vector<std::uint32_t> off_goal;  ///< Scratch (keep_arrivals): units standing off their goals.
   std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
   std::vector<const CostGrid*> grids;                ///< Per class: the world's grid, taken at each step.
   std::vector<PreventionUnit> prevention_units;      ///< Scratch: prevention's view of the units.
   PreventionScratch prevention;                      ///< Prevention's own scratch.
   std::vector<AvoidanceSteer> steers;                ///< Scratch: the moves reactive avoidance changed.
   std::vector<std::uint16_t> move_keys;              ///< Scratch: per slot, UnitPrivate::move_key.
+  std::vector<ArrivalUnit> arrivals;                 ///< Scratch: arrivals' view of the units.
+  ArrivalScratch arrival;                            ///< Arrivals' own scratch.
 };
 
 /// The passage rules of a class (passages.hpp): widths and lengths from its hard radius.
