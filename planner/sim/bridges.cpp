@@ -9,16 +9,20 @@
 // holds a bridge while any of its units is on the deck or about to drive onto it; then
 // the bridge is released. Units are asked in slot order, so the same run grants the
 // same platoon.
+//
+// A component: it sees the units, the bridges, the ledger and each unit's platoon and last
+// bridge (BridgeUnit); how a unit waits is the step's (WaitBeforeBridge).
+
+#include "planner/sim/bridges.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <vector>
 
 #include <glm/geometric.hpp>
 
 #include "planner/core/geometry.hpp"
-#include "planner/sim/simulation.hpp"
-#include "planner/sim/simulation_impl.hpp"
-#include "planner/world/planning_world.hpp"
+#include "planner/sim/unit_motion.hpp"
+#include "planner/world/bridge_reservations.hpp"
 
 namespace pathscope::sim {
 
@@ -33,28 +37,27 @@ bool on_deck(const Bridge& b, Vec2 p) {
 
 }  // namespace
 
-void Simulation::keep_bridges() {
-  const Scenario& sc = scenario();
-  for (SimUnit& u : units_) u.waits.bridge = false;
-  if (sc.bridges.empty()) return;
-  for (const Bridge& b : sc.bridges) {
+void keep_bridges(std::span<const Bridge> bridges, std::span<const SimUnit> units, double now,
+                  BridgeReservations& ledger, std::span<BridgeUnit> track,
+                  const WaitBeforeBridge& wait_before) {
+  for (const Bridge& b : bridges) {
     if (!b.intact) {
-      impl_->bridges.clear(b.id);
+      ledger.clear(b.id);
       continue;
     }
     std::vector<std::uint32_t> present;  // platoons on the deck or driving onto it
-    for (SimUnit& u : units_) {
+    for (const SimUnit& u : units) {
       if (!u.alive || !is_moving(u)) continue;
-      UnitPrivate& x = impl_->extra[u.id.index];
+      BridgeUnit& x = track[u.id.index];
       if (on_deck(b, u.body.position)) {
-        (void)impl_->bridges.reserve(b.id, x.platoon);  // free: it is ours; held: we are on it anyway
+        (void)ledger.reserve(b.id, x.platoon);  // free: it is ours; held: we are on it anyway
         present.push_back(x.platoon);
         x.last_bridge = b.id;
-        x.bridge_time = time();
+        x.bridge_time = now;
         continue;
       }
       // Come off it a moment ago and still near: the queue at this end waits for it.
-      if (x.last_bridge == b.id && time() - x.bridge_time <= kClearSeconds &&
+      if (x.last_bridge == b.id && now - x.bridge_time <= kClearSeconds &&
           distance_sq_to_segment(u.body.position, b.a, b.b) <= kQueueReach * kQueueReach) {
         present.push_back(x.platoon);
         continue;
@@ -93,26 +96,25 @@ void Simulation::keep_bridges() {
       }
       if (distance < 0) continue;
       if (distance > kApproach) {
-        const auto holder = impl_->bridges.holder(b.id);
+        const auto holder = ledger.holder(b.id);
         if (!holder || *holder == x.platoon) continue;
       } else {
-        const BridgeReservation r = impl_->bridges.reserve(b.id, x.platoon);
+        const BridgeReservation r = ledger.reserve(b.id, x.platoon);
         if (r.granted) {
           present.push_back(x.platoon);
           continue;
         }
       }
       // Another platoon holds it: wait before the bridge, clear of the way off its end.
-      u.waits.bridge = true;
+      x.waiting = true;
       const Vec2 along = b.b - b.a;
       const double len = glm::length(along);
       Vec2 flow = len > 0 ? along / len : direction(u.body.heading);
       if (glm::dot(flow, entry - u.body.position) < 0) flow = -flow;
-      wait_clear(u, entry, flow, 0.5 * b.width);
+      wait_before(u.id.index, entry, flow, 0.5 * b.width);
     }
-    if (const auto holder = impl_->bridges.holder(b.id)) {
-      if (std::find(present.begin(), present.end(), *holder) == present.end())
-        impl_->bridges.release(b.id, *holder);
+    if (const auto holder = ledger.holder(b.id)) {
+      if (std::find(present.begin(), present.end(), *holder) == present.end()) ledger.release(b.id, *holder);
     }
   }
 }

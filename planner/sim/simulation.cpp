@@ -517,6 +517,22 @@ void take_arrivals(std::span<const ArrivalUnit> arrivals, std::span<SimUnit> uni
   }
 }
 
+// The bridge rule's view of the units (bridges.hpp): platoons and last bridges.
+void view_for_bridges(std::span<const UnitPrivate> extra, std::vector<BridgeUnit>& out) {
+  out.resize(extra.size());
+  for (std::size_t i = 0; i < extra.size(); ++i)
+    out[i] = BridgeUnit{extra[i].platoon, extra[i].last_bridge, extra[i].bridge_time, false};
+}
+
+// Takes the bridge rule's last bridges and waits back into the units.
+void take_bridges(std::span<const BridgeUnit> track, std::span<SimUnit> units, std::span<UnitPrivate> extra) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    extra[i].last_bridge = track[i].last_bridge;
+    extra[i].bridge_time = track[i].bridge_time;
+    units[i].waits.bridge = track[i].waiting;
+  }
+}
+
 }  // namespace
 
 std::span<const CostGrid* const> Simulation::class_grids() {
@@ -536,7 +552,15 @@ void Simulation::step() {
   }
   detour_held_up();
   run_state_loops();
-  keep_bridges();
+  for (SimUnit& u : units_) u.waits.bridge = false;
+  if (!scenario().bridges.empty()) {
+    view_for_bridges(impl_->extra, impl_->bridge_units);
+    keep_bridges(scenario().bridges, units_, time(), impl_->bridges, impl_->bridge_units,
+                 [&](std::uint32_t i, Vec2 entry, Vec2 flow, double half_width) {
+                   wait_clear(units_[i], entry, flow, half_width);
+                 });
+    take_bridges(impl_->bridge_units, units_, impl_->extra);
+  }
   keep_passages();
   detect_collisions();
   cooperate();

@@ -303,7 +303,6 @@ class Simulation {
   // The phases of step(), in order (see the top of this file).
   void answer_paths();
   void run_state_loops();
-  void keep_bridges();
   void keep_passages();
   void detect_collisions();
   void cooperate();

@@ -14,6 +14,7 @@
 
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
+#include "planner/sim/bridges.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
 #include "planner/sim/prevention.hpp"
@@ -61,12 +62,6 @@ struct UnitPrivate {
   double settle = kSettleSeconds;
 };
 
-/// Seconds a unit come off a bridge or out of a passage keeps it held for its side, at
-/// most (while it clears the units queueing there).
-inline constexpr double kClearSeconds = 8;
-/// Metres from a bridge or a passage within which units queue for it, and within which
-/// units that came out of it still hold it.
-inline constexpr double kQueueReach = 16;
 /// Metres a unit coming out of a passage runs straight on before it turns (passage_exits.cpp).
 inline constexpr double kExitRun = 8;
 /// Metres a unit waiting for a bridge or a passage keeps clear of the way out.
@@ -132,6 +127,7 @@ struct Simulation::Impl {
   std::vector<std::uint16_t> move_keys;              ///< Scratch: per slot, UnitPrivate::move_key.
   std::vector<ArrivalUnit> arrivals;                 ///< Scratch: arrivals' view of the units.
   ArrivalScratch arrival;                            ///< Arrivals' own scratch.
+  std::vector<BridgeUnit> bridge_units;              ///< Scratch: the bridge rule's view of the units.
 };
 
 /// The passage rules of a class (passages.hpp): widths and lengths from its hard radius.
