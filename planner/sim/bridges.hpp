@@ -25,6 +25,8 @@ inline constexpr double kClearSeconds = 8;
 /// Metres from a bridge or a passage within which units queue for it, and within which
 /// units that came out of it still hold it.
 inline constexpr double kQueueReach = 16;
+/// Metres a unit waiting for a bridge or a passage keeps clear of the way out.
+inline constexpr double kWaitMargin = 0.25;
 
 /// What the bridge rule reads and writes of one unit (the step copies it from the unit's
 /// private state and back).

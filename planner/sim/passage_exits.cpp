@@ -108,4 +108,11 @@ void Simulation::run_out_of_passages(SimUnit& u) {
   u.route.path = std::move(out);
 }
 
+void Simulation::make_passage_maps() {
+  if (!impl_->passage_maps.empty()) return;
+  for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
+    impl_->passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
+  }
+}
+
 }  // namespace pathscope::sim

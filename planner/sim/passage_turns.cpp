@@ -8,18 +8,23 @@
 // its own direction (unless the other direction has waited turn_seconds, or
 // crowd_turn_seconds while more than a trickle of units is inside); refused, it
 // brakes and waits, giving way to everyone. Units are asked in slot order.
+//
+// A component: it sees the units, the passage maps, the grids and motions, and each
+// unit's last passage (PassageUnit); how a unit waits is the step's (PassageWaits).
+
+#include "planner/sim/passage_turns.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <optional>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "planner/sim/passages.hpp"
-#include "planner/sim/simulation.hpp"
-#include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/bridges.hpp"
 #include "planner/sim/static_check.hpp"
-#include "planner/world/planning_world.hpp"
+#include "planner/sim/unit_motion.hpp"
+#include "planner/world/cost_grid.hpp"
 
 namespace pathscope::sim {
 
@@ -113,6 +118,12 @@ std::optional<Traversal> traversal(const SimUnit& u, const CostGrid& grid, const
 
 }  // namespace
 
+static void claim_ways(std::span<const SimUnit> units, std::span<const PassageMap> maps,
+                       std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
+                       std::span<const PassageUnit> track, PassageClaims& claims);
+static bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit& x,
+                             const PassageClaims& claims, const PassageWaits& wait);
+
 PassageRules passage_rules(const Motion& m) {
   PassageRules r;
   r.max_width = kNarrowDiameters * 2 * m.hard_radius;
@@ -121,39 +132,27 @@ PassageRules passage_rules(const Motion& m) {
   return r;
 }
 
-void Simulation::make_passage_maps() {
-  if (!impl_->passage_maps.empty()) return;
-  for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
-    impl_->passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
-  }
-}
-
-void Simulation::keep_passages() {
-  // Stepping clear of a bridge or a passage to wait: still waiting, below everyone.
-  for (SimUnit& u : units_)
-    u.waits.passage =
-        u.coop.yield == Yield::MoveAside && u.coop.home == u.coop.aside && !unit(u.coop.yield_to);
-  if (!scenario().sim.passages) return;
-  const double now = time();
-  make_passage_maps();
-  std::vector<std::vector<PassageTally>>& tallies = impl_->passage_tallies;
-  tallies.resize(impl_->passage_maps.size());
+void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
+                   std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
+                   std::span<PassageUnit> track, PassageClaims& claims,
+                   std::vector<std::vector<PassageTally>>& tallies, const PassageWaits& wait) {
+  tallies.resize(maps.size());
   bool any = false;
-  for (std::size_t c = 0; c < impl_->passage_maps.size(); ++c) {
-    tallies[c].assign(impl_->passage_maps[c].passages().size(), PassageTally{});
+  for (std::size_t c = 0; c < maps.size(); ++c) {
+    tallies[c].assign(maps[c].passages().size(), PassageTally{});
     any = any || !tallies[c].empty();
   }
   if (!any) return;
-  claim_ways();
-  for (SimUnit& u : units_) {
+  claim_ways(units, maps, motions, grids, now, track, claims);
+  for (const SimUnit& u : units) {
     if (!u.alive || (u.route.state != MoveState::Moving && u.route.state != MoveState::WaitingForPath))
       continue;
     const bool stepping_aside = u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return;
-    if (stepping_aside && !u.waits.passage) continue;
-    PassageMap& map = impl_->passage_maps[u.movement_class];
+    PassageUnit& x = track[u.id.index];
+    if (stepping_aside && !x.waiting) continue;
+    PassageMap& map = maps[u.movement_class];
     if (map.passages().empty()) continue;
-    UnitPrivate& x = impl_->extra[u.id.index];
-    const CostGrid& grid = world_->grid(u.movement_class);
+    const CostGrid& grid = *grids[u.movement_class];
     const PassageRules& rules = map.rules();
     const auto t = traversal(u, grid, map, rules, kQueueReach);
     if (stepping_aside) {
@@ -236,13 +235,14 @@ void Simulation::keep_passages() {
       if (glm::dot(t->flow, p.queue_flow) > 0) tally.queue_seen = true;
     }
     ++tally.waiting;
-    u.waits.passage = true;
+    x.waiting = true;
     const auto cell = grid.cell_at(t->entry);
     const double width = cell ? static_cast<double>(map.widths()[*cell]) : 0.0;
-    if (!step_off_claimed(u)) wait_clear(u, t->entry, t->flow, 0.5 * width);
+    if (!step_off_claimed(u, grid, x, claims, wait))
+      wait.clear_of_way(u.id.index, t->entry, t->flow, 0.5 * width);
   }
-  for (std::size_t c = 0; c < impl_->passage_maps.size(); ++c) {
-    std::vector<Passage>& passages = impl_->passage_maps[c].passages();
+  for (std::size_t c = 0; c < maps.size(); ++c) {
+    std::vector<Passage>& passages = maps[c].passages();
     for (std::size_t k = 0; k < passages.size(); ++k) {
       Passage& p = passages[k];
       const PassageTally& tally = tallies[c][k];
@@ -297,30 +297,31 @@ CellSpan disc_row(Vec2 q, int y, double cell, double reach, int x0, int x1) {
 
 }  // namespace
 
-void Simulation::claim_ways() {
-  const double now = time();
-  const std::size_t classes = impl_->passage_maps.size();
-  impl_->claimed.resize(classes);
+void claim_ways(std::span<const SimUnit> units, std::span<const PassageMap> maps,
+                std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
+                std::span<const PassageUnit> track, PassageClaims& claims) {
+  const std::size_t classes = maps.size();
+  claims.claimed.resize(classes);
   for (std::size_t c = 0; c < classes; ++c) {
     // Cleared only when the last step claimed something: most steps claim nothing.
-    std::vector<std::uint8_t>& claimed = impl_->claimed[c];
-    const std::size_t cells = world_->grid(c).cell_count();
+    std::vector<std::uint8_t>& claimed = claims.claimed[c];
+    const std::size_t cells = grids[c]->cell_count();
     if (claimed.size() != cells) {
       claimed.assign(cells, 0);
-    } else if (c < impl_->any_claimed.size() && impl_->any_claimed[c]) {
+    } else if (c < claims.any_claimed.size() && claims.any_claimed[c]) {
       std::fill(claimed.begin(), claimed.end(), std::uint8_t{0});
     }
   }
-  impl_->any_claimed.assign(classes, 0);
+  claims.any_claimed.assign(classes, 0);
   // Round a held passage, kMouthClear metres of both mouths: those coming out must not
   // find the queue standing there.
   for (std::size_t c = 0; c < classes; ++c) {
-    const CostGrid& grid = world_->grid(c);
-    std::vector<std::uint8_t>& claimed = impl_->claimed[c];
+    const CostGrid& grid = *grids[c];
+    std::vector<std::uint8_t>& claimed = claims.claimed[c];
     const double cell = grid.cell_size();
-    for (const Passage& p : impl_->passage_maps[c].passages()) {
+    for (const Passage& p : maps[c].passages()) {
       if (!p.held) continue;
-      impl_->any_claimed[c] = 1;
+      claims.any_claimed[c] = 1;
       // Clipped to the grid: the loops cover the cells that exist, whatever the bounds.
       const auto clip = [](double v, int cells) {
         return static_cast<int>(std::clamp(std::floor(v), 0.0, double(cells - 1)));
@@ -339,18 +340,18 @@ void Simulation::claim_ways() {
     }
   }
   std::vector<CellSpan> previous;  // per row: the last span claimed in it for this unit
-  for (const SimUnit& u : units_) {
+  for (const SimUnit& u : units) {
     if (!u.alive || u.route.state != MoveState::Moving || u.route.path.empty() ||
         u.route.waypoint >= u.route.path.size())
       continue;
-    const UnitPrivate& x = impl_->extra[u.id.index];
+    const PassageUnit& x = track[u.id.index];
     if (x.last_passage < 0 || now - x.passage_time > kClearSeconds) continue;
-    PassageMap& map = impl_->passage_maps[u.movement_class];
+    const PassageMap& map = maps[u.movement_class];
     const Passage& p = map.passages()[static_cast<std::size_t>(x.last_passage)];
     if (!p.held || glm::dot(x.passage_flow, p.flow) <= 0) continue;
-    const CostGrid& grid = world_->grid(u.movement_class);
-    const Motion& m = impl_->motions[u.movement_class];
-    std::vector<std::uint8_t>& claimed = impl_->claimed[u.movement_class];
+    const CostGrid& grid = *grids[u.movement_class];
+    const Motion& m = motions[u.movement_class];
+    std::vector<std::uint8_t>& claimed = claims.claimed[u.movement_class];
     const double cell = grid.cell_size();
     // Wide enough that a unit at the centre of an unclaimed cell clears the way's line.
     const double reach = 2 * m.hard_radius + kWaitMargin + 0.5 * std::sqrt(2.0) * cell;
@@ -381,17 +382,16 @@ void Simulation::claim_ways() {
       claim(q);
       return false;
     });
-    impl_->any_claimed[u.movement_class] = 1;
+    claims.any_claimed[u.movement_class] = 1;
   }
 }
 
-bool Simulation::step_off_claimed(SimUnit& u) {
-  if (u.movement_class >= impl_->any_claimed.size() || !impl_->any_claimed[u.movement_class]) return false;
-  const CostGrid& grid = world_->grid(u.movement_class);
-  const std::vector<std::uint8_t>& claimed = impl_->claimed[u.movement_class];
+bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit& x,
+                      const PassageClaims& claims, const PassageWaits& wait) {
+  if (u.movement_class >= claims.any_claimed.size() || !claims.any_claimed[u.movement_class]) return false;
+  const std::vector<std::uint8_t>& claimed = claims.claimed[u.movement_class];
   const auto here = grid.cell_at(u.body.position);
   if (!here || !claimed[*here]) return false;
-  UnitPrivate& x = impl_->extra[u.id.index];
   // The nearest cell open to it and off every claimed way, outwards ring by ring (a
   // breadth-first walk over open cells, so never through a wall).
   const glm::ivec2 start = grid.cell(*here);
@@ -416,7 +416,7 @@ bool Simulation::step_off_claimed(SimUnit& u) {
         was = 1;
         if (point_blocked(grid, x.move_key, grid.center(n))) continue;
         if (!claimed[n] && !segment_blocked(grid, x.move_key, u.body.position, grid.center(n))) {
-          wait_at(u, grid.center(n));
+          wait.at(u.id.index, grid.center(n));
           return true;
         }
         next.push_back(n);

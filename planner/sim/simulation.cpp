@@ -188,8 +188,9 @@ std::span<const Passage> Simulation::passages(std::size_t movement_class) const 
 }
 
 std::span<const std::uint8_t> Simulation::claimed_cells(std::size_t movement_class) const {
-  if (movement_class >= impl_->any_claimed.size() || !impl_->any_claimed[movement_class]) return {};
-  return impl_->claimed[movement_class];
+  const PassageClaims& claims = impl_->claims;
+  if (movement_class >= claims.any_claimed.size() || !claims.any_claimed[movement_class]) return {};
+  return claims.claimed[movement_class];
 }
 
 double Simulation::time() const { return static_cast<double>(counters_.steps) * scenario().sim.dt; }
@@ -208,8 +209,7 @@ void Simulation::update_world(Scenario next) {
   impl_->passage_maps.clear();  // found again from the new grids at the next step
   // ...and numbered afresh: no unit's last passage names one of the old map's.
   for (UnitPrivate& x : impl_->extra) x.last_passage = -1;
-  impl_->claimed.clear();
-  impl_->any_claimed.clear();
+  impl_->claims = PassageClaims{};
   // Predictions were made on the old world; make them again.
   for (SimUnit& u : units_) u.route.predicted.clear();
 }
@@ -533,6 +533,34 @@ void take_bridges(std::span<const BridgeUnit> track, std::span<SimUnit> units, s
   }
 }
 
+// The passage rule's view of the units (passage_turns.hpp): terrain keys, last passages,
+// and whether each steps clear of a bridge or a passage on its own to wait (a move aside
+// nobody asked for, whose asker is gone): still waiting, below everyone.
+void view_for_passages(std::span<const SimUnit> units, std::span<const UnitPrivate> extra,
+                       std::vector<PassageUnit>& out) {
+  out.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    const UnitId to = u.coop.yield_to;
+    const bool asker =
+        to.index < units.size() && units[to.index].alive && units[to.index].id.generation == to.generation;
+    out[i] =
+        PassageUnit{extra[i].move_key, extra[i].last_passage, extra[i].passage_flow, extra[i].passage_time,
+                    u.coop.yield == Yield::MoveAside && u.coop.home == u.coop.aside && !asker};
+  }
+}
+
+// Takes the passage rule's last passages and waits back into the units.
+void take_passages(std::span<const PassageUnit> track, std::span<SimUnit> units,
+                   std::span<UnitPrivate> extra) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    extra[i].last_passage = track[i].last_passage;
+    extra[i].passage_flow = track[i].passage_flow;
+    extra[i].passage_time = track[i].passage_time;
+    units[i].waits.passage = track[i].waiting;
+  }
+}
+
 }  // namespace
 
 std::span<const CostGrid* const> Simulation::class_grids() {
@@ -561,7 +589,17 @@ void Simulation::step() {
                  });
     take_bridges(impl_->bridge_units, units_, impl_->extra);
   }
-  keep_passages();
+  view_for_passages(units_, impl_->extra, impl_->passage_units);
+  if (set.passages) {
+    make_passage_maps();
+    keep_passages(units_, impl_->passage_maps, impl_->motions, class_grids(), time(), impl_->passage_units,
+                  impl_->claims, impl_->passage_tallies,
+                  PassageWaits{[&](std::uint32_t i, Vec2 entry, Vec2 flow, double half_width) {
+                                 wait_clear(units_[i], entry, flow, half_width);
+                               },
+                               [&](std::uint32_t i, Vec2 spot) { wait_at(units_[i], spot); }});
+  }
+  take_passages(impl_->passage_units, units_, impl_->extra);
   detect_collisions();
   cooperate();
   if (set.avoidance != AvoidanceMode::None) {

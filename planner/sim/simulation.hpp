@@ -303,7 +303,6 @@ class Simulation {
   // The phases of step(), in order (see the top of this file).
   void answer_paths();
   void run_state_loops();
-  void keep_passages();
   void detect_collisions();
   void cooperate();
   void detour_held_up();  // detours.cpp
@@ -314,12 +313,10 @@ class Simulation {
   // Helpers.
   std::span<const CostGrid* const> class_grids();  // per class, the world's grids now
   void request_path(SimUnit& u);
-  void make_passage_maps();  // per class, at the first step and after a world change
+  void make_passage_maps();  // per class, at the first step and after a world change (passage_exits.cpp)
   void run_out_of_passages(SimUnit& u);
   void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);
   void wait_at(SimUnit& u, Vec2 spot);
-  void claim_ways();                  // passage_turns.cpp
-  bool step_off_claimed(SimUnit& u);  // passage_turns.cpp
   void start_order(SimUnit& u);
   void decay_density();  // density_cost.cpp
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);

@@ -15,6 +15,7 @@
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/bridges.hpp"
+#include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
 #include "planner/sim/prevention.hpp"
@@ -64,16 +65,6 @@ struct UnitPrivate {
 
 /// Metres a unit coming out of a passage runs straight on before it turns (passage_exits.cpp).
 inline constexpr double kExitRun = 8;
-/// Metres a unit waiting for a bridge or a passage keeps clear of the way out.
-inline constexpr double kWaitMargin = 0.25;
-
-/// What one step saw of a passage (passage_turns.cpp).
-struct PassageTally {
-  bool holder_present = false;  ///< A unit of the holding direction is inside or granted.
-  bool queue_seen = false;      ///< A unit of the queued direction waited.
-  std::uint32_t inside = 0;
-  std::uint32_t waiting = 0;
-};
 
 struct Simulation::Impl {
   explicit Impl(const PlanningWorld& world) : paths(world) {}
@@ -112,10 +103,7 @@ struct Simulation::Impl {
   std::vector<PassageMap>
       passage_maps;  ///< Per class; made at the first step, and again after a world change.
   std::vector<std::vector<PassageTally>> passage_tallies;  ///< Scratch: per class, per passage.
-  /// Scratch, per class: grid cells on the ways of units through a held passage (their
-  /// paths on from where they stand), which units waiting for it step off.
-  std::vector<std::vector<std::uint8_t>> claimed;
-  std::vector<std::uint8_t> any_claimed;  ///< Scratch, per class: some cell is claimed.
+  PassageClaims claims;  ///< The claimed ways out of held passages (passage_turns.hpp).
   /// The cells of the density map with a value above 0, for its decay (density_cost.cpp);
   /// in any order (each cell decays on its own). Rebuilt from the map when it is taken.
   std::vector<std::uint32_t> density_cells;
@@ -128,10 +116,8 @@ struct Simulation::Impl {
   std::vector<ArrivalUnit> arrivals;                 ///< Scratch: arrivals' view of the units.
   ArrivalScratch arrival;                            ///< Arrivals' own scratch.
   std::vector<BridgeUnit> bridge_units;              ///< Scratch: the bridge rule's view of the units.
+  std::vector<PassageUnit> passage_units;            ///< Scratch: the passage rule's view of the units.
 };
-
-/// The passage rules of a class (passages.hpp): widths and lengths from its hard radius.
-PassageRules passage_rules(const Motion& m);
 
 /// Arrived or with nothing to do, standing, yielding to nobody: movers shove it.
 bool settled(const SimUnit& u);
