@@ -1,10 +1,10 @@
 #pragma once
 
 // The simulation's private state and the steps shared by its source files
-// (simulation.cpp: lifecycle, state loop, moves; step_counters.cpp: counters;
-// cooperation.cpp: collisions between units and seed 002's resolution rules;
-// avoidance.cpp: seed 000's reactive avoidance). The step's components (prevention.hpp)
-// do not see it.
+// (simulation.cpp: lifecycle, state loop, moves; step.cpp: the step; step_counters.cpp:
+// counters; cooperation.cpp: collisions between units and seed 002's resolution rules;
+// detours.cpp, passage_exits.cpp, density_cost.cpp, sim_state.cpp). The step's components
+// (prevention, avoidance, arrival, bridges, passage_turns) do not see it.
 
 #include <cstdint>
 #include <unordered_map>

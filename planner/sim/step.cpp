@@ -1,0 +1,201 @@
+// One step of the simulation (seed 002, "Simple Movement Algorithm"): the composition of
+// its phases, in order (planner/sim/README.md, "One step"). The components (bridges,
+// passages, reactive avoidance, collision prevention, arrivals) see only the views of the
+// units made here, and what they return is applied here.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "planner/sim/arrival.hpp"
+#include "planner/sim/avoidance.hpp"
+#include "planner/sim/bridges.hpp"
+#include "planner/sim/passage_turns.hpp"
+#include "planner/sim/prevention.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+// Collision prevention's view of the units (prevention.hpp).
+void view_for_prevention(std::span<const SimUnit> units, std::span<const UnitPrivate> extra,
+                         std::vector<PreventionUnit>& out) {
+  out.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    out[i] = PreventionUnit{u.body.position,
+                            u.body.heading,
+                            static_cast<std::uint32_t>(u.movement_class),
+                            extra[i].move_key,
+                            u.alive,
+                            is_moving(u),
+                            false};
+  }
+}
+
+// Takes prevention's pushes: a unit pushed stands where it was pushed to and drops its
+// prediction; each unit's diag.pushed is how far it was pushed.
+void take_pushes(std::span<const PreventionUnit> pushed, std::span<SimUnit> units) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    SimUnit& u = units[i];
+    u.diag.pushed = pushed[i].position - u.body.position;
+    if (!pushed[i].pushed) continue;
+    u.body.position = pushed[i].position;
+    u.route.predicted.clear();
+  }
+}
+
+// Each slot's terrain key (static checks), for the components.
+void view_move_keys(std::span<const UnitPrivate> extra, std::vector<std::uint16_t>& out) {
+  out.resize(extra.size());
+  for (std::size_t i = 0; i < extra.size(); ++i) out[i] = extra[i].move_key;
+}
+
+// Takes reactive avoidance's moves: each unit steered moves so this step, not as predicted.
+void take_steers(std::span<const AvoidanceSteer> steers, std::span<SimUnit> units,
+                 std::span<UnitPrivate> extra) {
+  for (const AvoidanceSteer& s : steers) {
+    extra[s.unit].next = s.next;
+    extra[s.unit].next_from_prediction = false;
+    units[s.unit].diag.steered = s.steered;
+  }
+}
+
+// Arrivals' view of the units (arrival.hpp): goals, progress, waits before walking back.
+void view_for_arrivals(std::span<const SimUnit> units, std::span<const UnitPrivate> extra,
+                       std::vector<ArrivalUnit>& out) {
+  out.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    out[i] = ArrivalUnit{u.goal, u.route.best_distance, u.route.progress_time, extra[i].still_since,
+                         extra[i].settle};
+  }
+}
+
+// Takes arrivals' goals, progress and waits back into the units.
+void take_arrivals(std::span<const ArrivalUnit> arrivals, std::span<SimUnit> units,
+                   std::span<UnitPrivate> extra) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const ArrivalUnit& a = arrivals[i];
+    units[i].goal = a.goal;
+    units[i].route.best_distance = a.best_distance;
+    units[i].route.progress_time = a.progress_time;
+    extra[i].still_since = a.still_since;
+    extra[i].settle = a.settle;
+  }
+}
+
+// The bridge rule's view of the units (bridges.hpp): platoons and last bridges.
+void view_for_bridges(std::span<const UnitPrivate> extra, std::vector<BridgeUnit>& out) {
+  out.resize(extra.size());
+  for (std::size_t i = 0; i < extra.size(); ++i)
+    out[i] = BridgeUnit{extra[i].platoon, extra[i].last_bridge, extra[i].bridge_time, false};
+}
+
+// Takes the bridge rule's last bridges and waits back into the units.
+void take_bridges(std::span<const BridgeUnit> track, std::span<SimUnit> units, std::span<UnitPrivate> extra) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    extra[i].last_bridge = track[i].last_bridge;
+    extra[i].bridge_time = track[i].bridge_time;
+    units[i].waits.bridge = track[i].waiting;
+  }
+}
+
+// The passage rule's view of the units (passage_turns.hpp): terrain keys, last passages,
+// and whether each steps clear of a bridge or a passage on its own to wait (a move aside
+// nobody asked for, whose asker is gone): still waiting, below everyone.
+void view_for_passages(std::span<const SimUnit> units, std::span<const UnitPrivate> extra,
+                       std::vector<PassageUnit>& out) {
+  out.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    const UnitId to = u.coop.yield_to;
+    const bool asker =
+        to.index < units.size() && units[to.index].alive && units[to.index].id.generation == to.generation;
+    out[i] =
+        PassageUnit{extra[i].move_key, extra[i].last_passage, extra[i].passage_flow, extra[i].passage_time,
+                    u.coop.yield == Yield::MoveAside && u.coop.home == u.coop.aside && !asker};
+  }
+}
+
+// Takes the passage rule's last passages and waits back into the units.
+void take_passages(std::span<const PassageUnit> track, std::span<SimUnit> units,
+                   std::span<UnitPrivate> extra) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    extra[i].last_passage = track[i].last_passage;
+    extra[i].passage_flow = track[i].passage_flow;
+    extra[i].passage_time = track[i].passage_time;
+    units[i].waits.passage = track[i].waiting;
+  }
+}
+
+}  // namespace
+
+std::span<const CostGrid* const> Simulation::class_grids() {
+  impl_->grids.resize(impl_->motions.size());
+  for (std::size_t c = 0; c < impl_->grids.size(); ++c) impl_->grids[c] = &world_->grid(c);
+  return impl_->grids;
+}
+
+void Simulation::step() {
+  const SimSettings& set = scenario().sim;
+  const std::uint64_t t0 = clock_ ? clock_() : 0;
+  answer_paths();
+  const std::uint64_t t1 = clock_ ? clock_() : 0;
+  for (SimUnit& u : units_) {
+    u.diag.steered = 0;
+    u.diag.pushed = Vec2{0, 0};
+  }
+  detour_held_up();
+  run_state_loops();
+  for (SimUnit& u : units_) u.waits.bridge = false;
+  if (!scenario().bridges.empty()) {
+    view_for_bridges(impl_->extra, impl_->bridge_units);
+    keep_bridges(scenario().bridges, units_, time(), impl_->bridges, impl_->bridge_units,
+                 [&](std::uint32_t i, Vec2 entry, Vec2 flow, double half_width) {
+                   wait_clear(units_[i], entry, flow, half_width);
+                 });
+    take_bridges(impl_->bridge_units, units_, impl_->extra);
+  }
+  view_for_passages(units_, impl_->extra, impl_->passage_units);
+  if (set.passages) {
+    make_passage_maps();
+    keep_passages(units_, impl_->passage_maps, impl_->motions, class_grids(), time(), impl_->passage_units,
+                  impl_->claims, impl_->passage_tallies,
+                  PassageWaits{[&](std::uint32_t i, Vec2 entry, Vec2 flow, double half_width) {
+                                 wait_clear(units_[i], entry, flow, half_width);
+                               },
+                               [&](std::uint32_t i, Vec2 spot) { wait_at(units_[i], spot); }});
+  }
+  take_passages(impl_->passage_units, units_, impl_->extra);
+  detect_collisions();
+  cooperate();
+  if (set.avoidance != AvoidanceMode::None) {
+    view_move_keys(impl_->extra, impl_->move_keys);
+    avoid(set.avoidance, units_, impl_->move_keys, impl_->hash, impl_->motions, class_grids(), set.dt,
+          impl_->steers);
+    take_steers(impl_->steers, units_, impl_->extra);
+  }
+  move_units();
+  if (set.prevention) {
+    view_for_prevention(units_, impl_->extra, impl_->prevention_units);
+    prevent_overlaps(impl_->prevention_units, impl_->motions, class_grids(), impl_->prevention);
+    take_pushes(impl_->prevention_units, units_);
+  }
+  ++counters_.steps;
+  view_for_arrivals(units_, impl_->extra, impl_->arrivals);
+  keep_arrivals(units_, impl_->motions, time(), impl_->arrivals, impl_->arrival);
+  take_arrivals(impl_->arrivals, units_, impl_->extra);
+  count_step();
+  refresh_density_cost();
+  if (clock_) {
+    const std::uint64_t t2 = clock_();
+    planning_ns_ += t1 - t0;
+    movement_ns_ += t2 - t1;
+  }
+}
+
+}  // namespace pathscope::sim
