@@ -126,7 +126,6 @@ inline constexpr auto kPrivate = std::make_tuple(                               
     Field{"next", &UnitPrivate::next, B::Near},                                 //
     Field{"next_from_prediction", &UnitPrivate::next_from_prediction, B::Any},  //
     Field{"yield_path", &UnitPrivate::yield_path, B::Near},                     //
-    Field{"tunnelled", &UnitPrivate::tunnelled, B::Any},                        //
     Field{"last_repath", &UnitPrivate::last_repath, B::Any},                    //
     Field{"platoon", &UnitPrivate::platoon, B::Any},                            //
     Field{"last_bridge", &UnitPrivate::last_bridge, B::Index},                  //

@@ -40,8 +40,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-// 2: units as named fields (sim_fields.hpp); 1: units as tapes, still read.
-constexpr int kStateVersion = 2;
+// 3: counters without the step's own overlap and tunnelling counts (the referee keeps
+// them); 2: units as named fields (sim_fields.hpp); 1: units as tapes. 1 and 2 are still read.
+constexpr int kStateVersion = 3;
 
 // A failure to read the state, naming where.
 struct StateError {
@@ -353,7 +354,7 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, const StateBounds& s) {
   x.next.speed = r.num("move speed", 0, kMaxStateSpeed);
   x.next_from_prediction = r.b("move from prediction");
   x.yield_path = r.points("yield path", s.near);
-  x.tunnelled = r.b("tunnelled");
+  (void)r.b("tunnelled");  // version 1 kept the step's own tunnelling flag; the referee counts now
   x.last_repath = r.num("last re-path");
   x.platoon = static_cast<std::uint32_t>(r.u("platoon", kU32));
   x.last_bridge = r.i("last bridge", -1, kU32);
@@ -660,9 +661,6 @@ std::string Simulation::state_json() const {
   state["collisions"] = std::move(collisions);
   Tape counters;
   counters.u(counters_.steps);
-  counters.u(counters_.hard_overlaps);
-  counters.num(counters_.max_overlap_m);
-  counters.u(counters_.tunnelled);
   counters.u(counters_.repaths);
   counters.u(counters_.path_requests);
   counters.u(counters_.collisions_found);
@@ -738,9 +736,9 @@ Status Simulation::restore_state(std::string_view text) {
   try {
     if (!state.is_object()) throw StateError{"sim_state", "expected an object, found " + shown(state)};
     const Json& version = field(state, "version", "sim_state");
-    if (!version.is_number_integer() || (version != kStateVersion && version != 1)) {
+    if (!version.is_number_integer() || version < 1 || version > kStateVersion) {
       throw StateError{"sim_state.version",
-                       "expected 1 or " + std::to_string(kStateVersion) + ", found " + shown(version)};
+                       "expected 1 to " + std::to_string(kStateVersion) + ", found " + shown(version)};
     }
     const bool tapes = version == 1;
     const StateBounds bounds(scenario());
@@ -883,9 +881,13 @@ Status Simulation::restore_state(std::string_view text) {
     {
       Reader r(field(state, "counters", "sim_state"), "sim_state.counters");
       counters.steps = r.u("steps", kMaxSteps);
-      counters.hard_overlaps = r.u("hard overlaps");
-      counters.max_overlap_m = r.num("deepest overlap", 0);
-      counters.tunnelled = r.u("tunnelled");
+      if (version != kStateVersion) {
+        // Versions 1 and 2 kept the step's own overlap and tunnelling counts, which the
+        // referee (sim_referee.hpp) has replaced: read and dropped.
+        (void)r.u("hard overlaps");
+        (void)r.num("deepest overlap", 0);
+        (void)r.u("tunnelled");
+      }
       counters.repaths = r.u("repaths");
       counters.path_requests = r.u("path requests");
       counters.collisions_found = r.u("collisions found");

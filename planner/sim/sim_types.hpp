@@ -82,11 +82,6 @@ struct Collision {
 /// Figures of a run so far (seed 002's quality measures, and ours).
 struct SimCounters {
   std::uint64_t steps = 0;
-  std::uint64_t hard_overlaps =
-      0;  ///< Unit pairs whose hard shapes overlapped at the end of a step (each pair once).
-  double max_overlap_m = 0;  ///< The deepest such overlap, metres.
-  std::uint64_t tunnelled =
-      0;  ///< Units that crossed an obstacle or a unit's hard shape between two steps (each once).
   std::uint64_t repaths = 0;           ///< Paths requested again (static collisions, rule Repath).
   std::uint64_t path_requests = 0;     ///< Every path request.
   std::uint64_t collisions_found = 0;  ///< Unit-unit collisions detected (pair-steps).

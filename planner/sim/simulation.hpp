@@ -308,7 +308,6 @@ class Simulation {
   void detour_held_up();  // detours.cpp
   bool find_detour(const SimUnit& u, std::vector<Vec2>& way);
   void move_units();
-  void count_step();
   void refresh_density_cost();
   // Helpers.
   std::span<const CostGrid* const> class_grids();  // per class, the world's grids now

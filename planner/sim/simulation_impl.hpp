@@ -1,8 +1,8 @@
 #pragma once
 
 // The simulation's private state and the steps shared by its source files
-// (simulation.cpp: lifecycle, state loop, moves; step.cpp: the step; step_counters.cpp:
-// counters; cooperation.cpp: collisions between units and seed 002's resolution rules;
+// (simulation.cpp: lifecycle, state loop, moves; step.cpp: the step;
+// cooperation.cpp: collisions between units and seed 002's resolution rules;
 // detours.cpp, passage_exits.cpp, density_cost.cpp, sim_state.cpp). The step's components
 // (prevention, avoidance, arrival, bridges, passage_turns) do not see it.
 
@@ -42,7 +42,6 @@ struct UnitPrivate {
   MotionState next;                   ///< The move chosen for this step.
   bool next_from_prediction = false;  ///< `next` is predicted[0] (the prediction holds).
   std::vector<Vec2> yield_path;       ///< Path while moving aside or returning.
-  bool tunnelled = false;             ///< Counted in SimCounters::tunnelled already.
   double last_repath = -1e300;        ///< When cooperation (case 3.4) last asked for a new path.
   /// Its platoon for bridges (seed 004): its group's id, the id of a group order, or
   /// its faction's (kFactionPlatoon + index) when it has neither.
@@ -78,13 +77,12 @@ struct Simulation::Impl {
   std::vector<std::uint8_t> alive;  ///< Scratch: alive flags for the hash.
 
   /// Puts the units alive into `hash`, in cells of `cell` metres, where they stand now
-  /// (or, with `previous`, where they stood when the step began); `points` holds the
-  /// positions hashed.
-  void hash_units(const std::vector<SimUnit>& units, double cell, bool previous = false) {
+  /// `points` holds the positions hashed.
+  void hash_units(const std::vector<SimUnit>& units, double cell) {
     points.resize(units.size());
     alive.resize(units.size());
     for (std::size_t i = 0; i < units.size(); ++i) {
-      points[i] = previous ? units[i].body.previous : units[i].body.position;
+      points[i] = units[i].body.position;
       alive[i] = units[i].alive;
     }
     hash.build(points, cell, alive);
@@ -97,7 +95,6 @@ struct Simulation::Impl {
   std::vector<Vec2> velocity;                 ///< Scratch (detect_collisions): per slot, direction x speed.
   std::vector<std::uint64_t> standing_pairs;  ///< Scratch: remembered pairs not checked, sorted keys.
   std::vector<std::uint8_t> decided;          ///< Scratch: units decided for this step.
-  std::unordered_set<std::uint64_t> overlapping_pairs;    ///< Lookup only: pairs counted in hard_overlaps.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
   BridgeReservations bridges;                             ///< One platoon at a time on a bridge (seed 004).
   std::vector<PassageMap>

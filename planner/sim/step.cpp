@@ -189,7 +189,6 @@ void Simulation::step() {
   view_for_arrivals(units_, impl_->extra, impl_->arrivals);
   keep_arrivals(units_, impl_->motions, time(), impl_->arrivals, impl_->arrival);
   take_arrivals(impl_->arrivals, units_, impl_->extra);
-  count_step();
   refresh_density_cost();
   if (clock_) {
     const std::uint64_t t2 = clock_();

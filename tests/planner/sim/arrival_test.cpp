@@ -26,6 +26,7 @@ using test::move_to;
 using test::unit_at;
 using test_support::add_guard_class;
 using test_support::open_rows;
+using test_support::step_checked;
 using test_support::teleport;
 
 double goal_distance(const SimUnit& u) { return glm::length(u.route.order.points.back() - u.body.position); }
@@ -35,12 +36,14 @@ double tolerance(const Simulation& sim, const SimUnit& u) {
   return arrival_tolerance(resolve_motion(sim.scenario().classes[u.movement_class]));
 }
 
-// Steps until `done` holds or `seconds` pass; true if it held.
+// Steps until `done` holds or `seconds` pass, `referee` (if given) checking each step;
+// true if it held.
 template <class Done>
-bool run_until(Simulation& sim, double seconds, Done done) {
+bool run_until(Simulation& sim, double seconds, Done done, SimReferee* referee = nullptr) {
   const auto steps = static_cast<int>(seconds / sim.scenario().sim.dt);
   for (int i = 0; i < steps; ++i) {
     sim.step();
+    if (referee) referee->check_step(sim);
     if (done()) return true;
   }
   return false;
@@ -70,24 +73,27 @@ TEST_SUITE("simulation") {
     const Vec2 goal{12.5, 5.5};
     s.units = {unit_at(1, {3.5, 5.5}, move_to(goal))};
     Simulation sim(s);
-    REQUIRE(run_until(sim, 30, [&] { return sim.slots()[0].goal.arrived; }));
+    SimReferee referee;
+    REQUIRE(run_until(
+        sim, 30, [&] { return sim.slots()[0].goal.arrived; }, &referee));
     const double first = sim.slots()[0].goal.arrived_time;
     CHECK(sim.slots()[0].body.position == goal);
-    for (int i = 0; i < 30; ++i) sim.step();
+    for (int i = 0; i < 30; ++i) step_checked(sim, referee);
     teleport(sim, 0, goal + Vec2{0.0, 1.5});
-    sim.step();
+    step_checked(sim, referee);
     CHECK_FALSE(sim.slots()[0].goal.arrived);
     CHECK_FALSE(sim.slots()[0].goal.taken);
     CHECK(sim.arrived_count() == 0);
     // It stands still a moment first, then walks back and arrives again.
-    for (int i = 0; i < 15; ++i) sim.step();
+    for (int i = 0; i < 15; ++i) step_checked(sim, referee);
     CHECK(sim.slots()[0].route.state == MoveState::ReachedGoal);
-    CHECK(run_until(sim, 10, [&] { return sim.slots()[0].goal.arrived; }));
+    CHECK(run_until(
+        sim, 10, [&] { return sim.slots()[0].goal.arrived; }, &referee));
     const SimUnit& u = sim.slots()[0];
     CHECK(goal_distance(u) <= tolerance(sim, u));
     CHECK(u.body.position == goal);
     CHECK(u.goal.arrived_time == first);  // the first arrival
-    CHECK(sim.counters().tunnelled == 0);
+    CHECK(referee.counts().tunnelled == 0);
   }
 
   TEST_CASE(

@@ -22,6 +22,7 @@ namespace pathscope::sim {
 namespace {
 
 using test_support::open_rows;
+using test_support::step_checked;
 
 // The width of every cell from its free runs, found by walking from it both ways along
 // each of the four lines (brute force; the map finds them with one pass per line).
@@ -119,10 +120,11 @@ TEST_CASE("passages: a gap in a wall is one passage, open ground and long corrid
 TEST_CASE("passages: two groups crossing through a gap take turns, and all arrive") {
   Scenario s = crossing_case(10);
   Simulation sim(s);
+  SimReferee referee;
   int both_ways_inside = 0;
   bool waited = false, held = false;
   for (int i = 0; i < 180 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
-    sim.step();
+    step_checked(sim, referee);
     const auto passages = sim.passages(0);
     REQUIRE(passages.size() == 1);
     held = held || passages[0].held;
@@ -140,7 +142,7 @@ TEST_CASE("passages: two groups crossing through a gap take turns, and all arriv
   CHECK(waited);
   CHECK(held);
   CHECK(sim.arrived_count() == sim.ordered_count());
-  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(referee.counts().hard_overlaps == 0);
   CHECK(both_ways_inside == 0);
 }
 
@@ -151,11 +153,12 @@ TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue
   // passage for minutes).
   Scenario s = crossing_case(40);
   Simulation sim(s);
+  SimReferee referee;
   int turns = 0;
   double first_turn = -1;
   Vec2 last{0, 0};
   for (int i = 0; i < 300 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
-    sim.step();
+    step_checked(sim, referee);
     const Passage& p = sim.passages(0)[0];
     if (!p.held) continue;
     if (last != Vec2{0, 0} && glm::dot(p.flow, last) < 0) {
@@ -168,7 +171,7 @@ TEST_CASE("passages: a crowd stepping aside to wait keeps its place in the queue
   CHECK(first_turn > 0);
   CHECK(first_turn < 120);                            // at 144 s without the fix (about 64 s now)
   CHECK(sim.arrived_count() == sim.ordered_count());  // by 300 s (about 190)
-  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(referee.counts().hard_overlaps == 0);
 }
 
 TEST_CASE("passages: a crowd going through keeps its turn longer than a trickle" *
@@ -179,11 +182,12 @@ TEST_CASE("passages: a crowd going through keeps its turn longer than a trickle"
   const PassageRules rules;
   REQUIRE(rules.crowd_turn_seconds > rules.turn_seconds);
   Simulation sim(crossing_case(40));
+  SimReferee referee;
   bool entered_late = false;  // a unit of the holding side went in after turn_seconds
   std::uint32_t inside_before = 0;
   Vec2 flow_before{0, 0};
   for (int i = 0; i < 300 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
-    sim.step();
+    step_checked(sim, referee);
     const Passage& p = sim.passages(0)[0];
     const double waited = sim.time() - p.queued_since;
     if (p.held && p.queued && p.flow == flow_before && p.inside > inside_before &&
@@ -196,7 +200,7 @@ TEST_CASE("passages: a crowd going through keeps its turn longer than a trickle"
   }
   CHECK(entered_late);
   CHECK(sim.arrived_count() == sim.ordered_count());
-  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(referee.counts().hard_overlaps == 0);
 }
 
 TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap through one gap" *
@@ -204,9 +208,10 @@ TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap thro
   // Each side's goals lie where the other side waits: the waiting side steps off the
   // paths of those coming through (and 6 m round the held passage), or both lock.
   Simulation sim(crossing_case(50));
+  SimReferee referee;
   bool stepped_off = false;
   for (int i = 0; i < 600 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
-    sim.step();
+    step_checked(sim, referee);
     const Passage& p = sim.passages(0)[0];
     for (const SimUnit& u : sim.slots()) {
       // Waiting, and sent to a spot farther than the line rule's (half the gap's width
@@ -220,7 +225,7 @@ TEST_CASE("passages: waiting units step off the ways out, so 50 a side swap thro
   // All of them, by 600 s (202 s; 99 of 100 before cooperation's case 3 was the
   // mover's in either slot, 46 before the ways were claimed).
   CHECK(sim.arrived_count() == sim.ordered_count());
-  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(referee.counts().hard_overlaps == 0);
 }
 
 TEST_CASE(
@@ -263,20 +268,21 @@ TEST_CASE("passages: closing a gap units came through a moment ago leaves no sta
   // Passages are numbered again after a world change: a unit's last passage must not
   // name one of the old map's.
   Simulation sim(crossing_case(10));
+  SimReferee referee;
   bool through = false;
   for (int i = 0; i < 60 * 30 && !through; ++i) {
-    sim.step();
+    step_checked(sim, referee);
     const Passage& p = sim.passages(0)[0];
     through = p.held && p.inside > 0;
   }
   REQUIRE(through);
-  for (int i = 0; i < 30; ++i) sim.step();  // some are out, still holding it for their side
+  for (int i = 0; i < 30; ++i) step_checked(sim, referee);  // some are out, still holding it for their side
   Scenario closed = sim.scenario();
   closed.features[0].shape.max.y = closed.world.height;  // the wall across the gap
   sim.update_world(closed);
-  for (int i = 0; i < 300; ++i) sim.step();
+  for (int i = 0; i < 300; ++i) step_checked(sim, referee);
   CHECK(sim.passages(0).empty());
-  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(referee.counts().hard_overlaps == 0);
 }
 
 TEST_CASE("passages: off in the settings, nobody waits, a world change finds them again") {
@@ -312,9 +318,10 @@ TEST_CASE("passages: the funnel case sends one group through the gap, nobody wai
     CHECK(u.order.points.at(0).x > s.world.width / 2 + 1);  // ordered to its right
   }
   Simulation sim(s);
+  SimReferee referee;
   bool waited = false, held_east = false;
   for (int i = 0; i < 300 * 30 && sim.arrived_count() < sim.ordered_count(); ++i) {
-    sim.step();
+    step_checked(sim, referee);
     const Passage& p = sim.passages(0)[0];
     held_east = held_east || (p.held && p.flow.x > 0);
     for (const SimUnit& u : sim.slots()) waited = waited || u.waits.passage;
@@ -322,7 +329,7 @@ TEST_CASE("passages: the funnel case sends one group through the gap, nobody wai
   CHECK(held_east);
   CHECK_FALSE(waited);
   CHECK(sim.arrived_count() == 30);
-  CHECK(sim.counters().hard_overlaps == 0);
+  CHECK(referee.counts().hard_overlaps == 0);
 }
 
 }  // namespace pathscope::sim

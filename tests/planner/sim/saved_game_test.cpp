@@ -102,8 +102,23 @@ TEST_CASE("saved games: a broken state is refused, naming the field, and nothing
   CHECK(refused("{") == "sim_state");
   CHECK(refused("[]") == "sim_state");
   std::string bad_version = good;
-  bad_version.replace(bad_version.find("\"version\":2"), 11, "\"version\":7");
+  bad_version.replace(bad_version.find("\"version\":3"), 11, "\"version\":7");
   CHECK(refused(bad_version) == "sim_state.version");
+  {
+    // Version 2 kept three more counters (the step's own overlaps and tunnelling): read
+    // and dropped, the same state; one missing is refused.
+    nlohmann::json v2 = nlohmann::json::parse(good);
+    v2["version"] = 2;
+    nlohmann::json& counters = v2["counters"];
+    REQUIRE(counters.size() == 4);
+    counters.insert(counters.begin() + 1, {1, 0.25, 2});
+    Simulation c(s);
+    REQUIRE(c.restore_state(v2.dump()).ok());
+    CHECK(c.state_hash() == a.state_hash());
+    CHECK(nlohmann::json::parse(c.state_json()) == nlohmann::json::parse(good));
+    counters.erase(counters.end() - 1);
+    CHECK(refused(v2.dump()).rfind("sim_state.counters", 0) == 0);
+  }
   std::string short_unit = good;
   short_unit.replace(short_unit.find("\"units\":[{"), 10, "\"units\":[[0],{");
   CHECK(refused(short_unit) == "sim_state.units[0]");

@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers the simulation's tests share: open maps, a higher-priority class, and a
-// jump no step would make (through the saved state).
+// Small helpers the simulation's tests share: open maps, a higher-priority class, a
+// jump no step would make (through the saved state), and a step the referee checks.
 
 #include <cstddef>
 #include <string>
@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario.hpp"
+#include "planner/sim/sim_referee.hpp"
 #include "planner/sim/simulation.hpp"
 
 namespace pathscope::sim::test_support {
@@ -42,6 +43,13 @@ inline void teleport(Simulation& sim, std::size_t slot, Vec2 to) {
   unit["body"]["position"] = nlohmann::json::array({to.x, to.y});
   unit["body"]["previous"] = nlohmann::json::array({to.x, to.y});
   REQUIRE(sim.restore_state(state.dump()).ok());
+}
+
+/// Steps `sim` once and has `referee` check the step: the step keeps no count of
+/// overlaps or tunnelling, the referee (sim_referee.hpp) counts them from outside.
+inline void step_checked(Simulation& sim, SimReferee& referee) {
+  sim.step();
+  referee.check_step(sim);
 }
 
 }  // namespace pathscope::sim::test_support

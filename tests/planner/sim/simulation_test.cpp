@@ -29,6 +29,7 @@ Scenario field(const std::vector<std::string>& rows) { return test::ascii_scenar
 using test::move_to;
 using test::unit_at;
 using test_support::open_rows;
+using test_support::step_checked;
 
 // The deepest hard overlap among all pairs (brute force).
 double deepest_overlap(const Simulation& sim) {
@@ -69,16 +70,23 @@ std::vector<std::size_t> order_points_in_turn(Simulation& sim, int steps) {
   return seen;
 }
 
-void run(Simulation& sim, int steps) {
-  for (int i = 0; i < steps; ++i) sim.step();
+// Runs `steps` steps, `referee` (if given) checking each.
+void run(Simulation& sim, int steps, SimReferee* referee = nullptr) {
+  for (int i = 0; i < steps; ++i) {
+    sim.step();
+    if (referee) referee->check_step(sim);
+  }
 }
 
-// Runs `steps` steps; true if some step handled a collision by `rule`.
-bool runs_into(Simulation& sim, int steps, CooperationRule rule, StuckDetector* detector = nullptr) {
+// Runs `steps` steps, `detector` and `referee` (if given) observing each; true if some
+// step handled a collision by `rule`.
+bool runs_into(Simulation& sim, int steps, CooperationRule rule, StuckDetector* detector = nullptr,
+               SimReferee* referee = nullptr) {
   bool seen = false;
   for (int i = 0; i < steps; ++i) {
     sim.step();
     if (detector) detector->observe(sim);
+    if (referee) referee->check_step(sim);
     for (const Collision& c : sim.collisions()) seen = seen || c.rule == rule;
   }
   return seen;
@@ -99,18 +107,19 @@ TEST_CASE("a unit with a move order waits for its path, follows it and reaches i
   });
   s.units = {unit_at(1, {0.5, 0.5}, move_to({9.5, 2.5}))};
   Simulation sim(s);
+  SimReferee referee;
   CHECK(sim.slots()[0].route.state == MoveState::WaitingForPath);
-  sim.step();
+  step_checked(sim, referee);
   CHECK(sim.slots()[0].route.state == MoveState::Moving);
   CHECK(sim.slots()[0].route.path.size() >= 2);
-  run(sim, 30 * 30);
+  run(sim, 30 * 30, &referee);
   const SimUnit& u = sim.slots()[0];
   CHECK(u.route.state == MoveState::ReachedGoal);
   CHECK(u.goal.arrived);
   CHECK(u.body.position == Vec2{9.5, 2.5});
   CHECK(u.body.speed == 0);
   CHECK(sim.arrived_count() == 1);
-  CHECK(sim.counters().tunnelled == 0);
+  CHECK(referee.counts().tunnelled == 0);
 }
 
 TEST_CASE("waypoints are visited in order and patrols wrap or turn back") {
@@ -248,13 +257,14 @@ TEST_CASE("a fast unit hops over another with the discrete check and not with th
       Scenario t = u;
       t.sim.continuous = continuous;
       Simulation sim(t);
-      run(sim, 60);
+      SimReferee referee;
+      run(sim, 60, &referee);
       if (continuous) {
-        CHECK(sim.counters().tunnelled == 0);  // it stops at the contact (and may slide round)
+        CHECK(referee.counts().tunnelled == 0);  // it stops at the contact (and may slide round)
         CHECK(deepest_overlap(sim) <= 1e-9);
       } else {
         CHECK(sim.slots()[0].goal.arrived);  // it always gets past, one way or the other
-        hops += static_cast<int>(sim.counters().tunnelled);
+        hops += static_cast<int>(referee.counts().tunnelled);
       }
     }
   }
@@ -315,10 +325,11 @@ TEST_CASE("cooperation on two units") {
       s.units =
           mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
       Simulation sim(s);
+      SimReferee referee;
       bool moved_aside = false;
       double max_away = 0;
       for (int i = 0; i < 30 * 30; ++i) {
-        sim.step();
+        step_checked(sim, referee);
         const SimUnit& b = sim.slots()[still];
         moved_aside = moved_aside || b.coop.yield == Yield::MoveAside;
         max_away = std::max(max_away, glm::length(b.body.position - Vec2{9.5, 3.5}));
@@ -331,7 +342,7 @@ TEST_CASE("cooperation on two units") {
       CHECK(max_away >= 0.7);
       CHECK(sim.slots()[mover].goal.arrived);
       CHECK(glm::length(sim.slots()[still].body.position - Vec2{9.5, 3.5}) < 0.05);  // back home
-      CHECK(sim.counters().hard_overlaps == 0);
+      CHECK(referee.counts().hard_overlaps == 0);
     }
   }
   SUBCASE("case 3.2: a lower mover goes round a higher still unit") {
@@ -344,10 +355,11 @@ TEST_CASE("cooperation on two units") {
           mover_and_still(still_first, unit_at(1, {1.5, 3.5}, move_to({18.5, 3.5})), unit_at(2, {9.5, 3.5}));
       s.units[still].movement_class = 1;
       Simulation sim(s);
-      CHECK(runs_into(sim, 30 * 30, CooperationRule::Avoid));
+      SimReferee referee;
+      CHECK(runs_into(sim, 30 * 30, CooperationRule::Avoid, nullptr, &referee));
       CHECK(sim.slots()[mover].goal.arrived);
       CHECK(sim.slots()[still].body.position == Vec2{9.5, 3.5});  // the higher one never moved
-      CHECK(sim.counters().hard_overlaps == 0);
+      CHECK(referee.counts().hard_overlaps == 0);
     }
   }
   SUBCASE("case 3.3: in a corridor the higher mover pushes the lower one along its path") {
@@ -358,10 +370,11 @@ TEST_CASE("cooperation on two units") {
       s.units =
           mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       Simulation sim(s);
-      CHECK(runs_into(sim, 40 * 30, CooperationRule::Push));
+      SimReferee referee;
+      CHECK(runs_into(sim, 40 * 30, CooperationRule::Push, nullptr, &referee));
       CHECK(sim.slots()[mover].goal.arrived);
       CHECK(sim.slots()[still].body.position.x > 14.5);  // pushed on ahead of it
-      CHECK(sim.counters().hard_overlaps == 0);
+      CHECK(referee.counts().hard_overlaps == 0);
     }
   }
   SUBCASE("case 3.4: in a corridor a lower mover stops before a higher still unit") {
@@ -374,11 +387,12 @@ TEST_CASE("cooperation on two units") {
           mover_and_still(still_first, unit_at(1, {0.5, 1.5}, move_to({14.5, 1.5})), unit_at(2, {6.5, 1.5}));
       s.units[still].movement_class = 1;
       Simulation sim(s);
+      SimReferee referee;
       StuckDetector detector(stuck_params(s.sim));
-      CHECK(runs_into(sim, 20 * 30, CooperationRule::Repath, &detector));
+      CHECK(runs_into(sim, 20 * 30, CooperationRule::Repath, &detector, &referee));
       CHECK_FALSE(sim.slots()[mover].goal.arrived);
       CHECK(sim.slots()[still].body.position == Vec2{6.5, 1.5});
-      CHECK(sim.counters().hard_overlaps == 0);
+      CHECK(referee.counts().hard_overlaps == 0);
       CHECK(detector.stuck_now() == 1);  // and the stuck detector sees it
       CHECK(detector.is_stuck(sim.slots()[mover].id));
     }
@@ -387,9 +401,10 @@ TEST_CASE("cooperation on two units") {
     Scenario s = field(open_rows(24, 7));
     s.units = {unit_at(1, {1.5, 3.5}, move_to({22.5, 3.5})), unit_at(2, {22.5, 3.5}, move_to({1.5, 3.5}))};
     Simulation sim(s);
+    SimReferee referee;
     bool gave_way = false;
     for (int i = 0; i < 40 * 30; ++i) {
-      sim.step();
+      step_checked(sim, referee);
       for (const Collision& c : sim.collisions()) {
         if (c.rule == CooperationRule::Pause || c.rule == CooperationRule::SlowDown ||
             c.rule == CooperationRule::MoveAside) {
@@ -400,14 +415,15 @@ TEST_CASE("cooperation on two units") {
     }
     CHECK(gave_way);
     CHECK(sim.arrived_count() == 2);
-    CHECK(sim.counters().hard_overlaps == 0);
-    CHECK(sim.counters().tunnelled == 0);
+    CHECK(referee.counts().hard_overlaps == 0);
+    CHECK(referee.counts().tunnelled == 0);
   }
   SUBCASE("case 1: two still overlapping units are moved apart") {
     Scenario s = field(open_rows(10, 10));
     s.units = {unit_at(1, {5.0, 5.0}), unit_at(2, {5.3, 5.0})};
     Simulation sim(s);
-    run(sim, 60);
+    SimReferee referee;
+    run(sim, 60, &referee);
     CHECK(deepest_overlap(sim) <= 1e-6);
   }
 }
@@ -428,12 +444,13 @@ TEST_CASE("a higher priority unit gets through a corridor against a column: the 
   for (std::uint32_t k = 0; k < 5; ++k)
     s.units.push_back(unit_at(2 + k, {2.5 + 1.2 * k, 4.0}, move_to({28.5 - 1.2 * k, 4.0})));
   Simulation sim(s);
+  SimReferee referee;
   for (int i = 0; i < 120 * 30 && sim.arrived_count() < 6; ++i) {
-    sim.step();
+    step_checked(sim, referee);
     REQUIRE(deepest_overlap(sim) <= 1e-6);
   }
   CHECK(sim.arrived_count() == 6);
-  CHECK(sim.counters().tunnelled == 0);
+  CHECK(referee.counts().tunnelled == 0);
 }
 
 TEST_CASE("one platoon at a time on a bridge: the other waits before it, then crosses") {
@@ -542,19 +559,20 @@ TEST_CASE("a late unit shoves arrived units aside to reach a goal inside their b
       }
     }
     Simulation sim(s);
+    SimReferee referee;
     double worst = 0, moved = 0;  // the deepest overlap; the farthest a block unit was moved
     bool arrived = false;
     // Within 30 s (about 23 with shoves; 66 when the block only moves aside for it).
     for (int i = 0; i < 30 * 30 && !arrived; ++i) {
-      sim.step();
+      step_checked(sim, referee);
       worst = std::max(worst, deepest_overlap(sim));
       arrived = sim.slots()[0].goal.arrived;
       for (std::size_t k = 0; k < start.size(); ++k)
         moved = std::max(moved, glm::length(sim.slots()[k + 1].body.position - start[k]));
     }
     CHECK(worst <= 1e-6);
-    CHECK(sim.counters().hard_overlaps == 0);
-    CHECK(sim.counters().tunnelled == 0);
+    CHECK(referee.counts().hard_overlaps == 0);
+    CHECK(referee.counts().tunnelled == 0);
     if (boss_block) {
       CHECK_FALSE(arrived);  // a higher class priority is never shoved
       CHECK(glm::length(sim.slots()[0].body.position - goal) > 1.5);
