@@ -323,5 +323,11 @@ pathscope_cli_test(bench_sim_avoidance 0 "\"case\":\"circle_20\",\"units\":20,.*
                    ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 60 --json --avoidance steering_arcs)
 pathscope_cli_test(bench_sim_bad_avoidance 2 "--avoidance: .*not in \\{none,potential_field,steering_arcs\\}"
                    ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 1 --avoidance magnets)
+# `bench sim --crowd detour` runs each case's units as DetourCrowd agents too, in the same
+# command, checked by the crowd referee: a circle of 20 all at their goals on both sides.
+pathscope_cli_test(bench_sim_crowd_detour 0 "\"case\":\"circle_20\",\"units\":20,.*\"at_goal_pct\":100\\.0,.*\"detour_micros_per_unit_step\":[0-9.e+-]+,\"detour_ratio\":[0-9.e+-]+,\"detour_steps\":[1-9][0-9]*,\"detour_hard_overlaps\":[0-9]+,.*\"detour_tunnelled\":0,\"detour_inside_walls\":0,\"detour_at_goal_pct\":100\\.0"
+                   ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 60 --json --crowd detour)
+pathscope_cli_test(bench_sim_bad_crowd 2 "--crowd: .*not in \\{none,detour\\}"
+                   ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 1 --crowd rvo)
 pathscope_cli_test(bench_sim_funnel 0 "\"case\":\"funnel_6\",\"units\":6,.*\"hard_overlaps\":0"
                    ${PS} bench sim --circle 0 --crossing 0 --funnel 6 --random 0 --seconds 5 --json)

@@ -111,6 +111,8 @@ struct BenchSimOptions {
       "none";  ///< SimSettings::avoidance of every case: none, potential_field, steering_arcs.
   /// RVO2's circle driver (scripts/peers/rvo2_circle.cpp), run beside each circle case.
   std::string rvo2;
+  /// The crowd run beside each case on the same orders: "none", or "detour" (DetourCrowd).
+  std::string crowd = "none";
 };
 
 /// Options of `pathscope bench world` (app/cli/bench_world.cpp).

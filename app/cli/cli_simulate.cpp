@@ -26,6 +26,8 @@
 #include "app/cli/bench_support.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "app/cli/command_table.hpp"
+#include "planner/navmesh/crowd_referee.hpp"
+#include "planner/navmesh/navmesh_crowd.hpp"
 #include "planner/scenario/movingai_convert.hpp"
 #include "planner/scenario/movingai_parse.hpp"
 #include "planner/scenario/scenario_io.hpp"
@@ -37,6 +39,7 @@
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/stuck_detector.hpp"
 #include "planner/sim/stuck_repro.hpp"
+#include "planner/world/planning_world.hpp"
 
 namespace pathscope::app {
 namespace {
@@ -457,6 +460,39 @@ std::string run_rvo2(const std::string& bin, int units, double seconds, double d
   return "";
 }
 
+// DetourCrowd's figures on a case, by the crowd referee.
+struct CrowdFigures {
+  std::size_t agents = 0;
+  std::uint64_t steps = 0;
+  double micros_per_unit_step = 0;
+  CrowdCounts counts;
+  CrowdGoals goals;
+};
+
+// Runs the scenario's units as DetourCrowd agents for at most `max_steps` steps of `dt`
+// (until every agent with a goal stands at it); an error message, or "".
+std::string run_crowd(const Scenario& scenario, std::uint64_t max_steps, double dt, CrowdFigures& out) {
+  const PlanningWorld world(scenario);
+  Result<std::unique_ptr<NavmeshCrowd>> made = NavmeshCrowd::create(world, CrowdSettings{});
+  if (!made) return made.error().to_string();
+  NavmeshCrowd& crowd = **made;
+  CrowdReferee referee(world);
+  std::uint64_t ns = 0;
+  for (std::uint64_t i = 0; i < max_steps && referee.counts().seconds_to_arrive < 0; ++i) {
+    const std::uint64_t t0 = now_ns();
+    crowd.step(dt);
+    ns += now_ns() - t0;
+    referee.check_step(crowd.agents(), dt);
+  }
+  out.agents = crowd.agents().size();
+  out.steps = crowd.steps();
+  const double unit_steps = double(out.agents) * double(out.steps);
+  out.micros_per_unit_step = unit_steps > 0 ? double(ns) / 1000.0 / unit_steps : 0;
+  out.counts = referee.counts();
+  out.goals = referee.goals(crowd.agents());
+  return "";
+}
+
 int run_bench_sim(const BenchSimOptions& options) {
   struct Case {
     std::string name;
@@ -502,6 +538,9 @@ int run_bench_sim(const BenchSimOptions& options) {
       }
     }
     const double dt = c.scenario.sim.dt;
+    const std::uint64_t max_steps = static_cast<std::uint64_t>(std::ceil(options.seconds / dt));
+    std::optional<Scenario> crowd_scenario;
+    if (options.crowd == "detour") crowd_scenario = c.scenario;
     sim::Simulation simulation(std::move(c.scenario));
     sim::SimReferee referee;
     // What cooperation did: pair-steps handled by each rule (a remembered pair counts at
@@ -509,14 +548,13 @@ int run_bench_sim(const BenchSimOptions& options) {
     std::map<std::string, std::uint64_t> rule_pair_steps;
     // Stuck as everywhere else: the stuck detector's count, with the case's parameters.
     sim::StuckDetector detector(sim::stuck_params(simulation.scenario().sim));
-    RunFigures f =
-        run(simulation, referee, static_cast<std::uint64_t>(std::ceil(options.seconds / dt)), true, [&] {
-          detector.observe(simulation);
-          for (const sim::Collision& col : simulation.collisions()) {
-            if (col.rule != sim::CooperationRule::None) ++rule_pair_steps[sim::to_string(col.rule)];
-          }
-          return false;
-        });
+    RunFigures f = run(simulation, referee, max_steps, true, [&] {
+      detector.observe(simulation);
+      for (const sim::Collision& col : simulation.collisions()) {
+        if (col.rule != sim::CooperationRule::None) ++rule_pair_steps[sim::to_string(col.rule)];
+      }
+      return false;
+    });
     f.stuck = detector.stuck_now();
     std::optional<PeerFigures> rvo2;
     if (!options.rvo2.empty() && c.circle > 0) {
@@ -527,6 +565,16 @@ int run_bench_sim(const BenchSimOptions& options) {
         return kExitFailed;
       }
     }
+    std::optional<CrowdFigures> crowd;
+    if (crowd_scenario) {
+      crowd.emplace();
+      if (const std::string error = run_crowd(*crowd_scenario, max_steps, dt, *crowd); !error.empty()) {
+        std::fprintf(stderr, "pathscope bench sim: --crowd detour: %s: %s\n", c.name.c_str(), error.c_str());
+        return kExitFailed;
+      }
+    }
+    const double crowd_ratio =
+        crowd && crowd->micros_per_unit_step > 0 ? f.micros_per_unit_step / crowd->micros_per_unit_step : 0;
     const double rvo2_ratio =
         rvo2 && rvo2->micros_per_unit_step > 0 ? f.micros_per_unit_step / rvo2->micros_per_unit_step : 0;
     const sim::SimCounters& k = simulation.counters();
@@ -563,6 +611,19 @@ int run_bench_sim(const BenchSimOptions& options) {
         j["rvo2_at_goal_pct"] = rvo2->at_goal_pct;
         j["rvo2_seconds_to_arrive"] = rvo2->seconds_to_arrive;
       }
+      if (crowd) {
+        j["detour_micros_per_unit_step"] = crowd->micros_per_unit_step;
+        j["detour_ratio"] = crowd_ratio;
+        j["detour_steps"] = crowd->steps;
+        j["detour_hard_overlaps"] = crowd->counts.hard_overlaps;
+        j["detour_max_overlap_m"] = crowd->counts.max_overlap_m;
+        j["detour_tunnelled"] = crowd->counts.tunnelled;
+        j["detour_inside_walls"] = crowd->counts.inside_walls;
+        j["detour_at_goal_pct"] = crowd->goals.at_goal_pct;
+        j["detour_mean_goal_error_m"] = crowd->goals.mean_goal_error_m;
+        j["detour_max_goal_error_m"] = crowd->goals.max_goal_error_m;
+        j["detour_seconds_to_arrive"] = crowd->counts.seconds_to_arrive;
+      }
       std::printf("%s\n", j.dump().c_str());
     } else {
       std::printf(
@@ -579,6 +640,20 @@ int run_bench_sim(const BenchSimOptions& options) {
             "%-28s %6d units   RVO2 %8.3f us/unit-step (ours / RVO2 %.2f)  at goal %6.2f%%  in %7.2f s\n",
             (c.name + " rvo2").c_str(), c.circle, rvo2->micros_per_unit_step, rvo2_ratio, rvo2->at_goal_pct,
             rvo2->seconds_to_arrive);
+      }
+      if (crowd) {
+        std::printf(
+            "%-28s %6zu units %6llu steps %8.3f us/unit-step (ours / DetourCrowd %.2f)  overlaps %4llu (max "
+            "%.3f m)  "
+            "tunnelled %4llu  inside walls %4llu  all at goal in %7.2f s  at goal %6.2f%% (error mean %.2f "
+            "m, max "
+            "%.2f m)\n",
+            (c.name + " detour").c_str(), crowd->agents, static_cast<unsigned long long>(crowd->steps),
+            crowd->micros_per_unit_step, crowd_ratio,
+            static_cast<unsigned long long>(crowd->counts.hard_overlaps), crowd->counts.max_overlap_m,
+            static_cast<unsigned long long>(crowd->counts.tunnelled),
+            static_cast<unsigned long long>(crowd->counts.inside_walls), crowd->counts.seconds_to_arrive,
+            crowd->goals.at_goal_pct, crowd->goals.mean_goal_error_m, crowd->goals.max_goal_error_m);
       }
     }
     std::fflush(stdout);
@@ -664,6 +739,12 @@ CliRunner add_bench_sim_options(CLI::App& command) {
   command.add_option("--write-cases", options->write_cases,
                      "also write each generated case, with the options above, as DIR/<case>.json "
                      "(open it in the window, or run it with `simulate`)");
+  command
+      .add_option(
+          "--crowd", options->crowd,
+          "also run each case's units as DetourCrowd agents on their classes' navmeshes (`detour`), "
+          "the same orders and steps: adds its us per unit-step, ours / its, and its referee's figures")
+      ->check(CLI::IsMember({"none", "detour"}));
   command.add_option("--rvo2", options->rvo2,
                      "RVO2's circle driver (scripts/peers/build_rvo2.sh builds it), run on each circle case: "
                      "adds its us per unit-step and ours / its");

@@ -1,0 +1,137 @@
+// DetourCrowd beside the unit simulation: the scenario's units as crowd agents on their
+// classes' navmeshes, and the crowd referee that checks them (overlaps against an all-pairs
+// count, moves through walls against the test's own sampling, goal errors).
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "planner/navmesh/crowd_referee.hpp"
+#include "planner/navmesh/navmesh_crowd.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/test_maps.hpp"
+
+using namespace pathscope;
+
+namespace {
+
+// A room 24 x 12 with a wall down the middle and a gap of 4 cells in it.
+std::vector<std::string> gap_room() {
+  std::vector<std::string> rows(12, std::string(24, '.'));
+  for (int y = 0; y < 12; ++y) {
+    if (y < 4 || y >= 8) rows[std::size_t(y)][12] = '#';
+  }
+  return rows;
+}
+
+// All pairs overlapping deeper than 1e-6, counted by brute force.
+std::size_t overlapping_pairs(const std::vector<CrowdAgent>& agents) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    for (std::size_t j = i + 1; j < agents.size(); ++j) {
+      const double d = std::hypot(agents[i].position.x - agents[j].position.x,
+                                  agents[i].position.y - agents[j].position.y);
+      if (agents[i].radius + agents[j].radius - d > 1e-6) ++n;
+    }
+  }
+  return n;
+}
+
+// True when some sample of the segment lies strictly inside a wall cell of the room.
+bool sampled_through_wall(const std::vector<std::string>& rows, Vec2 a, Vec2 b) {
+  for (int k = 0; k <= 1000; ++k) {
+    const double t = k / 1000.0;
+    const double x = a.x + (b.x - a.x) * t, y = a.y + (b.y - a.y) * t;
+    const int cx = int(std::floor(x)), cy = int(std::floor(y));
+    if (cy < 0 || cx < 0 || cy >= int(rows.size()) || cx >= int(rows[0].size())) continue;
+    if (rows[std::size_t(cy)][std::size_t(cx)] == '#' && x - cx > 1e-3 && cx + 1 - x > 1e-3 &&
+        y - cy > 1e-3 && cy + 1 - y > 1e-3)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("crowd: units through a gap reach their goals as DetourCrowd agents, never through the wall") {
+  Scenario s = test::ascii_scenario(gap_room());
+  s.units = {test::unit_at(1, {3.5, 2.5}, test::move_to({20.5, 9.5})),
+             test::unit_at(2, {3.5, 9.5}, test::move_to({20.5, 2.5})),
+             test::unit_at(3, {20.5, 6.0}, test::move_to({3.5, 6.0})),
+             test::unit_at(4, {1.5, 10.5})};  // no order: stands
+  const PlanningWorld world(s);
+  auto made = NavmeshCrowd::create(world, CrowdSettings{});
+  REQUIRE(made.ok());
+  NavmeshCrowd& crowd = **made;
+  REQUIRE(crowd.agents().size() == 4);
+  CHECK(crowd.agents()[0].has_goal);
+  CHECK_FALSE(crowd.agents()[3].has_goal);
+  CrowdReferee referee(world);
+  const double dt = 1.0 / 30;
+  for (int i = 0; i < 60 * 30 && referee.counts().seconds_to_arrive < 0; ++i) {
+    crowd.step(dt);
+    referee.check_step(crowd.agents(), dt);
+    for (const CrowdAgent& a : crowd.agents())
+      REQUIRE_FALSE(sampled_through_wall(gap_room(), a.previous, a.position));
+  }
+  const CrowdGoals goals = referee.goals(crowd.agents());
+  CHECK(goals.ordered == 3);
+  CHECK(goals.at_goal == 3);
+  CHECK(referee.counts().seconds_to_arrive > 10);  // about 18 m at 1 m/s
+  CHECK(referee.counts().tunnelled == 0);
+  CHECK(referee.counts().inside_walls == 0);
+  // Each agent is its unit: same order, class and radius.
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(crowd.agents()[i].unit == i);
+    CHECK(crowd.agents()[i].radius == doctest::Approx(0.4));
+  }
+}
+
+TEST_CASE("crowd: a unit inside a wall is refused, naming it") {
+  Scenario s = test::ascii_scenario(gap_room());
+  s.units = {test::unit_at(7, {12.5, 1.5}, test::move_to({3.5, 3.5}))};
+  const PlanningWorld world(s);
+  auto made = NavmeshCrowd::create(world, CrowdSettings{});
+  REQUIRE_FALSE(made.ok());
+  CHECK(made.error().to_string().find("unit 7") != std::string::npos);
+}
+
+TEST_CASE(
+    "crowd referee: its overlap count equals all pairs by brute force, and it fires on planted faults") {
+  const Scenario s = test::ascii_scenario(gap_room());
+  const PlanningWorld world(s);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> x(0.5, 23.5), y(0.5, 11.5), r(0.2, 0.8);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<CrowdAgent> agents(60);
+    for (CrowdAgent& a : agents) {
+      a.radius = r(rng);
+      a.position = a.previous = Vec2{x(rng), y(rng)};
+    }
+    CrowdReferee referee(world);
+    referee.check_step(agents, 1.0 / 30);
+    CHECK(referee.counts().hard_overlaps == overlapping_pairs(agents));
+  }
+  // Planted: a move across the wall, a centre inside it.
+  std::vector<CrowdAgent> agents(2);
+  agents[0].radius = agents[1].radius = 0.4;
+  agents[0].previous = {11.5, 1.5};
+  agents[0].position = {13.5, 1.5};  // through cell (12, 1)
+  agents[1].previous = agents[1].position = {12.5, 10.5};
+  CrowdReferee referee(world);
+  referee.check_step(agents, 1.0 / 30);
+  CHECK(referee.counts().tunnelled == 1);
+  CHECK(referee.counts().inside_walls == 1);
+  CHECK(referee.counts().hard_overlaps == 0);
+  // Along the wall's face, not into it: no tunnel.
+  agents[0].previous = {11.0, 1.5};
+  agents[0].position = {11.0, 3.5};
+  agents[1].previous = agents[1].position = {2.5, 2.5};
+  CrowdReferee clean(world);
+  clean.check_step(agents, 1.0 / 30);
+  CHECK(clean.counts().tunnelled == 0);
+  CHECK(clean.counts().inside_walls == 0);
+}
