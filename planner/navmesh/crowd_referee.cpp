@@ -84,8 +84,13 @@ void CrowdReferee::check_step(std::span<const CrowdAgent> agents, double dt) {
     const CrowdAgent& a = agents[i];
     const CostGrid& grid = world_.grid(a.movement_class);
     const double s = grid.cell_size();
-    if (!inside_[i] &&
-        closed(a.movement_class, int(std::floor(a.position.x / s)), int(std::floor(a.position.y / s)))) {
+    // Inside: strictly, by more than a nanometre (a centre on a cell's side or corner is
+    // on the boundary of the cells round it, inside none), as the simulation's referee.
+    const int cx = int(std::floor(a.position.x / s)), cy = int(std::floor(a.position.y / s));
+    constexpr double kInside = 1e-9;
+    const bool strictly = a.position.x - cx * s > kInside && (cx + 1) * s - a.position.x > kInside &&
+                          a.position.y - cy * s > kInside && (cy + 1) * s - a.position.y > kInside;
+    if (!inside_[i] && strictly && closed(a.movement_class, cx, cy)) {
       inside_[i] = 1;
       ++counts_.inside_walls;
     }

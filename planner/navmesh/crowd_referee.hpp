@@ -23,8 +23,9 @@ struct CrowdCounts {
   std::uint64_t steps = 0;          ///< Steps checked.
   std::uint64_t hard_overlaps = 0;  ///< Agent pairs whose circles overlapped after a step (each pair once).
   double max_overlap_m = 0;         ///< The deepest such overlap, metres.
-  std::uint64_t tunnelled = 0;     ///< Agents whose move crossed a cell their class cannot enter (each once).
-  std::uint64_t inside_walls = 0;  ///< Agents whose centre ended a step in such a cell (each once).
+  std::uint64_t tunnelled = 0;  ///< Agents whose move crossed a cell their class cannot enter (each once).
+  std::uint64_t inside_walls =
+      0;  ///< Agents whose centre ended a step strictly inside such a cell (each once).
   double seconds_to_arrive =
       -1;  ///< When every agent with a goal first stood within tolerance of it; -1 not yet.
 };

@@ -129,7 +129,7 @@ TEST_CASE(
   // Along the wall's face, not into it: no tunnel.
   agents[0].previous = {11.0, 1.5};
   agents[0].position = {11.0, 3.5};
-  agents[1].previous = agents[1].position = {2.5, 2.5};
+  agents[1].previous = agents[1].position = {12.0, 3.5};  // on a wall cell's side: its boundary, not inside
   CrowdReferee clean(world);
   clean.check_step(agents, 1.0 / 30);
   CHECK(clean.counts().tunnelled == 0);
