@@ -331,3 +331,9 @@ pathscope_cli_test(bench_sim_bad_crowd 2 "--crowd: .*not in \\{none,detour\\}"
                    ${PS} bench sim --circle 20 --crossing 0 --random 0 --seconds 1 --crowd rvo)
 pathscope_cli_test(bench_sim_funnel 0 "\"case\":\"funnel_6\",\"units\":6,.*\"hard_overlaps\":0"
                    ${PS} bench sim --circle 0 --crossing 0 --funnel 6 --random 0 --seconds 5 --json)
+# `bench planners` runs every planner named on the same worlds and queries; grid A* is the
+# reference (cost ratio 1), a planner that refuses says why, an unknown name is refused.
+pathscope_cli_test(bench_planners 0 "\"world\":\"armada\",\"planner\":\"astar\",\"queries\":2,.*\"cost_ratio_to_astar\":1\\.0,\"illegal\":0,\"failures\":0,\"invalid\":0.*\"planner\":\"jps\",.*\"invalid\":2,\"refusal\":\"jps needs uniform costs"
+                   ${PS} bench planners maps/armada.json --queries 2 --planner astar,jps --json)
+pathscope_cli_test(bench_planners_unknown 1 "no planner named \"astra\""
+                   ${PS} bench planners maps/armada.json --planner astra)

@@ -16,6 +16,7 @@ std::span<const CliCommand> cli_commands() {
       kBenchWorldCommand,    kBenchQuadtreeCommand,
       kBenchVisgraphCommand, kBenchGridCommand,
       kBenchSimCommand,      kBenchTacticalCommand,
+      kBenchPlannersCommand,
   };
   return kCommands;
 }

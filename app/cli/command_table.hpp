@@ -56,5 +56,6 @@ extern const CliCommand kBenchVisgraphCommand;   ///< `pathscope bench visgraph`
 extern const CliCommand kBenchGridCommand;       ///< `pathscope bench grid` (bench_grid.cpp).
 extern const CliCommand kBenchSimCommand;        ///< `pathscope bench sim` (cli_simulate.cpp).
 extern const CliCommand kBenchTacticalCommand;   ///< `pathscope bench tactical` (bench_tactical.cpp).
+extern const CliCommand kBenchPlannersCommand;   ///< `pathscope bench planners` (bench_planners.cpp).
 
 }  // namespace pathscope::app
