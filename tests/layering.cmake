@@ -3,10 +3,12 @@
 #
 #  - planner/core includes nothing else of the project;
 #  - planner/scenario includes core; planner/world includes core and scenario;
+#  - planner/search (search code any family may use) includes core, scenario, world and
+#    itself, never a family;
 #  - a family (any other folder of planner/, e.g. grid, quadtree, visgraph, tactical,
-#    sim) includes core, world, scenario and itself, never another family;
-#  - planner/hybrid (a planner combining families) includes core, world, scenario, grid,
-#    visgraph and itself; no family includes it;
+#    sim) includes core, world, scenario, search and itself, never another family;
+#  - planner/hybrid (a planner combining families) includes core, world, scenario, search,
+#    grid, visgraph and itself; no family includes it;
 #  - planner/registry (the one list of planners) may include all of planner/;
 #  - planner/ never includes render/ or app/; render/ never includes app/;
 #  - only app/ includes SDL or Dear ImGui headers (tests of app/ may too).
@@ -27,13 +29,15 @@ function(allowed_prefixes dir out)
     set(${out} "planner/core/;planner/scenario/" PARENT_SCOPE)
   elseif(dir STREQUAL "planner/world")
     set(${out} "planner/core/;planner/scenario/;planner/world/" PARENT_SCOPE)
+  elseif(dir STREQUAL "planner/search")
+    set(${out} "planner/core/;planner/scenario/;planner/world/;planner/search/" PARENT_SCOPE)
   elseif(dir STREQUAL "planner/registry")
     set(${out} "planner/" PARENT_SCOPE)
   elseif(dir STREQUAL "planner/hybrid")
     # A planner combining families: the grid's legs along the visibility graph's route.
-    set(${out} "planner/core/;planner/scenario/;planner/world/;planner/grid/;planner/visgraph/;planner/hybrid/" PARENT_SCOPE)
+    set(${out} "planner/core/;planner/scenario/;planner/world/;planner/search/;planner/grid/;planner/visgraph/;planner/hybrid/" PARENT_SCOPE)
   elseif(dir MATCHES "^planner/([^/]+)")
-    set(${out} "planner/core/;planner/scenario/;planner/world/;planner/${CMAKE_MATCH_1}/" PARENT_SCOPE)
+    set(${out} "planner/core/;planner/scenario/;planner/world/;planner/search/;planner/${CMAKE_MATCH_1}/" PARENT_SCOPE)
   elseif(dir MATCHES "^render")
     set(${out} "planner/;render/" PARENT_SCOPE)
   else()

@@ -44,22 +44,76 @@ GridAStar::GridAStar(const PlanningWorld& world, std::size_t movement_class, Gri
                      std::string name)
     : GridSearchBase<1>(world, movement_class, std::move(name)), params_(params) {}
 
+/// The grid as the best-first loop sees it: the moves of each cell, their costs (kUniform:
+/// length times the one multiplier, from a table of eight), the octile heuristic computed
+/// from cell coordinates (one division per expansion, none per neighbour).
+template <bool kUniform>
+class GridAStar::Model {
+ public:
+  explicit Model(GridAStar& planner)
+      : p_(planner),
+        cells_(planner.grid_.view()),
+        moves_(planner.moves_ ? planner.moves_ : cells_.moves),
+        offsets_(planner.grid_.offsets().data()),
+        goal_xy_(planner.ends_xy_[1]),
+        h_scale_(planner.h_scale_),
+        reached_(planner.state_.finder()) {
+    const double m = planner.grid_.min_multiplier();
+    for (int d = 0; d < 8; ++d) move_cost_[d] = kDirLength[d] * m;
+  }
+
+  bool tracing() const { return p_.observer_ != nullptr; }
+  void emit(SearchEventKind kind, int side, NodeId node, NodeId parent, double g, double h) const {
+    p_.emit(kind, side, node, parent, g, h);
+  }
+  double heuristic(NodeId n) const { return p_.heuristic(0, n); }
+  NodeId parent(NodeId n, const Cell&) const { return p_.parent_of(0, n); }
+  double key(double f) const { return p_.key(f); }
+
+  template <class Relax>
+  void successors(NodeId u, const Cell& cur, Relax&& relax) const {
+    const double mu = kUniform ? 0.0 : cells_.multiplier(u);
+    const std::uint8_t mask = moves_[u];
+    // The rows above and below are far away in memory: start both loads now, so that
+    // their cache misses overlap instead of waiting one after the other.
+    if (mask & 0xC8u) reached_.prefetch(NodeId(std::int64_t(u) + offsets_[3]));  // N, NW, NE
+    if (mask & 0x32u) reached_.prefetch(NodeId(std::int64_t(u) + offsets_[1]));  // S, SE, SW
+    const glm::ivec2 uc = p_.grid_.cell(u);  // one division per expansion, none per neighbour
+    (void)cur;
+    for (int d = 0; d < 8; ++d) {
+      if (!(mask & (1u << d))) continue;
+      const NodeId v = NodeId(std::int64_t(u) + offsets_[d]);
+      relax(
+          v, [d](Cell& c) { c.parent_dir[0] = std::uint8_t(d); },
+          [&] { return kUniform ? move_cost_[d] : kDirLength[d] * (0.5 * (mu + cells_.multiplier(v))); },
+          [&] {
+            return h_scale_ == 0
+                       ? 0.0
+                       : h_scale_ * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy_.x, goal_xy_.y);
+          });
+    }
+  }
+
+ private:
+  const GridAStar& p_;
+  const CostGrid::View cells_;
+  const std::uint8_t* const moves_;
+  const std::int64_t* const offsets_;
+  const glm::ivec2 goal_xy_;
+  const double h_scale_;
+  const GridSearchState<1>::Finder reached_;
+  double move_cost_[8];
+};
+
 SearchStatus GridAStar::start(const PathQuery& query) {
-  open_.clear();
-  best_goal_g_ = std::numeric_limits<double>::infinity();
   // The scale is read again at every start: the world may have been updated.
   if (!begin_query(query, params_.weight * grid_.min_multiplier())) return result_.status;
-  const NodeId start = ends_[0];
-  state_.add(start).g[0] = 0.0;
-  if (start == ends_[1]) best_goal_g_ = 0.0;  // found before any expansion
-  const double h = heuristic(0, start);
   // Exact keys (see the top of the file): on a uniform map with the octile heuristic
   // unweighted (or none), every f is m (A + B sqrt 2) for integers A and B.
   rounded_keys_ = grid_.uniform_cost() && (params_.weight == 1.0 || params_.weight == 0.0);
   key_scale_ = kKeyQuantum / grid_.min_multiplier();
-  open_.push(OpenEntry{key(h), float(h), start});
-  ++result_.stats.pushes;
-  if (observer_) emit(SearchEventKind::Push, 0, start, kNoNode, 0.0, h);
+  Model<true> model(*this);
+  search_.start(model, state_, ends_[0], ends_[1], result_.stats);
   result_.status = SearchStatus::Running;
   return result_.status;
 }
@@ -72,83 +126,15 @@ SearchStatus GridAStar::step(std::uint64_t max_expansions) {
 
 template <bool kUniform>
 SearchStatus GridAStar::run(std::uint64_t max_expansions) {
-  const CostGrid::View cells = grid_.view();
-  const std::uint8_t* const moves = moves_ ? moves_ : cells.moves;
-  const auto& offsets = grid_.offsets();
-  const NodeId goal = ends_[1];
-  const glm::ivec2 goal_xy = ends_xy_[1];
-  const double h_scale = h_scale_;
-  // Uniform cost: every legal move costs its length times the one multiplier.
-  const double m = grid_.min_multiplier();
-  double move_cost[8];
-  for (int d = 0; d < 8; ++d) move_cost[d] = kDirLength[d] * m;
-  const GridSearchState<1>::Finder reached = state_.finder();
-  std::uint64_t done = 0;
-  double goal_key = key(best_goal_g_);
-  while (done < max_expansions) {
-    // The goal's best cost so far is final once no open entry can lead to a cheaper
-    // one: f is a lower bound on any path through an entry (consistent heuristic).
-    if (open_.empty() || open_.top().f >= goal_key) {
-      if (best_goal_g_ < std::numeric_limits<double>::infinity()) {
-        finish(SearchStatus::Found);
-      } else {
-        result_.message = "the open list ran empty: the goal is unreachable";
-        finish(SearchStatus::NoPath);
-      }
-      return result_.status;
-    }
-    const OpenEntry top = open_.pop();
-    Cell& cur = state_.at(top.node);
-    if (cur.closed) continue;  // stale duplicate of an improved entry
-    cur.closed = 1;
-    ++done;
-    ++result_.stats.expansions;
-    const NodeId u = top.node;
-    if (observer_) emit(SearchEventKind::Expand, 0, u, parent_of(0, u), cur.g[0], heuristic(0, u));
-    const double gu = cur.g[0];
-    const double mu = kUniform ? 0.0 : cells.multiplier(u);
-    const std::uint8_t mask = moves[u];
-    // The rows above and below are far away in memory: start both loads now, so that
-    // their cache misses overlap instead of waiting one after the other.
-    if (mask & 0xC8u) reached.prefetch(NodeId(std::int64_t(u) + offsets[3]));  // N, NW, NE
-    if (mask & 0x32u) reached.prefetch(NodeId(std::int64_t(u) + offsets[1]));  // S, SE, SW
-    const glm::ivec2 uc = grid_.cell(u);  // one division per expansion, none per neighbour
-    for (int d = 0; d < 8; ++d) {
-      if (!(mask & (1u << d))) continue;
-      const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-      Cell* sv = reached.find(v);
-      const bool fresh = sv == nullptr;
-      if (fresh)
-        sv = &state_.add(v);
-      else if (sv->closed)
-        continue;
-      const double ng =
-          kUniform ? gu + move_cost[d] : gu + kDirLength[d] * (0.5 * (mu + cells.multiplier(v)));
-      if (!(ng < sv->g[0])) continue;
-      sv->g[0] = ng;
-      sv->parent_dir[0] = std::uint8_t(d);
-      const double h = h_scale == 0
-                           ? 0.0
-                           : h_scale * octile_cells(uc.x + kDirDx[d], uc.y + kDirDy[d], goal_xy.x, goal_xy.y);
-      if (!fresh) ++result_.stats.relaxations;
-      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
-      if (v == goal) {
-        best_goal_g_ = ng;  // the goal is never expanded: reaching it is enough
-        goal_key = key(ng);
-        continue;
-      }
-      // An entry that cannot beat the goal's cost so far would never be expanded.
-      const double f = key(ng + h);
-      if (f >= goal_key) continue;
-      open_.push(OpenEntry{f, float(h), v});
-      ++result_.stats.pushes;
-    }
-  }
+  Model<kUniform> model(*this);
+  const SearchStatus status = search_.step(model, state_, result_.stats, max_expansions);
+  if (status == SearchStatus::NoPath) result_.message = "the open list ran empty: the goal is unreachable";
+  if (status != SearchStatus::Running) finish(status);
   return result_.status;
 }
 
 void GridAStar::finish(SearchStatus status) {
-  result_.stats.extra = {{"open_at_end", double(open_.size())}};
+  result_.stats.extra = {{"open_at_end", double(search_.open_size())}};
   if (status != SearchStatus::Found) {
     result_.status = status;
     return;

@@ -1,14 +1,15 @@
 #pragma once
 
 // Best-first search on an 8-connected cost grid: A*, weighted A* and Dijkstra share this
-// one engine (seed 001, section 3; seed 000, "The Quadtree").
+// one engine (seed 001, section 3; seed 000, "The Quadtree"), the grid's instance of
+// planner/search's best-first loop.
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "planner/core/open_list.hpp"
 #include "planner/grid/grid_search_base.hpp"
+#include "planner/search/best_first_search.hpp"
 
 namespace pathscope {
 
@@ -38,14 +39,18 @@ class GridAStar final : public GridSearchBase<1> {
   void set_moves(const std::uint8_t* moves) { moves_ = moves; }
 
  private:
-  /// The search loop; kUniform: every passable cell has the same multiplier.
+  /// The grid as the best-first loop sees it (grid_astar.cpp); kUniform: every passable
+  /// cell has the same multiplier.
+  template <bool kUniform>
+  class Model;
+  /// The search loop, on Model<kUniform>.
   template <bool kUniform>
   SearchStatus run(std::uint64_t max_expansions);
   void finish(SearchStatus status);
 
   GridAStarParams params_;
   const std::uint8_t* moves_ = nullptr;  // set_moves(); nullptr: the grid's
-  OpenList open_;
+  BestFirstSearch<Cell> search_;
   /// The open-list key of an f (cells): f itself, or f rounded (grid_astar.cpp).
   double key(double f) const {
     if (!rounded_keys_ || !(f < std::numeric_limits<double>::infinity())) return f;
@@ -53,7 +58,6 @@ class GridAStar final : public GridSearchBase<1> {
     return (f * key_scale_ + kShift) - kShift;
   }
 
-  double best_goal_g_ = 0;     // cells: the goal's cost so far this query (infinity: not reached)
   bool rounded_keys_ = false;  // this query's keys are rounded f
   double key_scale_ = 1;       // keys per cell of f when rounded
 };

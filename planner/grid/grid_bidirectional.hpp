@@ -2,13 +2,14 @@
 
 // Bidirectional A* on an 8-connected cost grid (seed 001, section 3), with a stopping
 // rule that returns an optimal path, so there is no bump where the two searches meet
-// (the artefact seed 001, section 5 complains of).
+// (the artefact seed 001, section 5 complains of): the grid's instance of planner/search's
+// bidirectional loop.
 
 #include <cstdint>
 #include <string>
 
-#include "planner/core/open_list.hpp"
 #include "planner/grid/grid_search_base.hpp"
+#include "planner/search/bidirectional_search.hpp"
 
 namespace pathscope {
 
@@ -26,15 +27,11 @@ class GridBidirectional final : public GridSearchBase<2> {
   SearchStatus step(std::uint64_t max_expansions) override;
 
  private:
-  bool top_is_stale(int side) const;
-  void drop_stale(int side);
-  void expand(int side);
+  /// The grid as the bidirectional loop sees it (grid_bidirectional.cpp).
+  class Model;
   void finish(SearchStatus status);
 
-  OpenList open_[2];
-  double best_ = 0;  // mu: cost of the best meeting found so far (cells)
-  NodeId meet_ = kNoNode;
-  std::uint64_t side_expansions_[2] = {0, 0};
+  BidirectionalSearch<Cell> search_;  // mu and the meeting node in cells
 };
 
 }  // namespace pathscope

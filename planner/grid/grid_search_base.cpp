@@ -11,10 +11,10 @@ namespace pathscope {
 template <int kSides>
 GridSearchBase<kSides>::GridSearchBase(const PlanningWorld& world, std::size_t movement_class,
                                        std::string name)
-    : world_(world),
+    : PlannerBase(std::move(name)),
+      world_(world),
       grid_(world.grid(movement_class)),
       class_(movement_class),
-      name_(std::move(name)),
       state_(world.grid(movement_class).cell_count()) {}
 
 template <int kSides>

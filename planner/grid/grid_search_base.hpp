@@ -1,10 +1,11 @@
 #pragma once
 
 // What every best-first search on the cell grid shares: its per-cell state (paged,
-// generation-stamped: grid_search_state.hpp), mapping a query onto cells, trace events,
-// rebuilding paths from parent directions, and the read-only views of the search (the
-// nodes it reached, the cells it expanded). A*, weighted A* and Dijkstra (one side) and
-// bidirectional A* (two sides) derive from it and keep only their open lists and loops.
+// generation-stamped: grid_search_state.hpp), mapping a query onto cells, trace events in
+// metres, rebuilding paths from parent directions, and the read-only views of the search
+// (the nodes it reached, the cells it expanded). A*, weighted A* and Dijkstra (one side),
+// bidirectional A* (two sides) and the jump point searches derive from it; the loops of
+// the first two are planner/search's (best_first_search.hpp, bidirectional_search.hpp).
 
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "planner/core/search.hpp"
 #include "planner/grid/grid_query.hpp"
 #include "planner/grid/grid_search_state.hpp"
+#include "planner/search/planner_base.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope {
@@ -22,16 +24,13 @@ namespace pathscope {
 /// row-major index), searched from `kSides` roots (1: the start; 2: start and goal).
 /// Costs are kept in cells and reported in metres.
 template <int kSides>
-class GridSearchBase : public Planner {
+class GridSearchBase : public PlannerBase {
  public:
   using Cell = GridCellState<kSides>;
 
-  std::string_view name() const override { return name_; }
-  const PathResult& result() const override { return result_; }
   std::size_t node_count() const override { return grid_.cell_count(); }
   Vec2 node_position(NodeId node) const override { return grid_.center(node); }
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  void set_observer(SearchObserver* observer) override { observer_ = observer; }
   /// A cell: its square, centred on node_position().
   NodeGeometry node_geometry(NodeId node) const override;
   /// The cells of the class's grid, id = row-major index.
@@ -73,10 +72,11 @@ class GridSearchBase : public Planner {
     const std::uint8_t d = state_.at(cell).parent_dir[side];
     return d == Cell::kNoDir ? kNoNode : NodeId(std::int64_t(cell) - grid_.offsets()[d]);
   }
-  /// Sends a trace event to the observer (which must be set); g and h in cells.
+  /// Sends a trace event to the observer (which must be set); g and h in cells, reported
+  /// in metres.
   void emit(SearchEventKind kind, int side, NodeId node, NodeId parent, double g, double h) const {
     const double s = grid_.cell_size();
-    observer_->on_event(SearchEvent{kind, std::uint8_t(side), node, parent, g * s, h * s});
+    PlannerBase::emit(kind, side, node, parent, g * s, h * s);
   }
   /// Appends `cell` and its parents on `side`, up to the side's root.
   void append_chain(int side, NodeId cell, std::vector<NodeId>& nodes) const {
@@ -88,14 +88,11 @@ class GridSearchBase : public Planner {
   const PlanningWorld& world_;
   const CostGrid& grid_;
   std::size_t class_;
-  std::string name_;
   double h_scale_ = 0;  // heuristic factor of the current query
   GridSearchState<kSides> state_;
   PathQuery query_;
   NodeId ends_[2] = {kNoNode, kNoNode};       // start, goal cells of the current query
   glm::ivec2 ends_xy_[2] = {{0, 0}, {0, 0}};  // their cell coordinates
-  PathResult result_;
-  SearchObserver* observer_ = nullptr;
 };
 
 extern template class GridSearchBase<1>;
