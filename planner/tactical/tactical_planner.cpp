@@ -65,6 +65,7 @@
 #include <numbers>
 #include <unordered_map>
 
+#include "planner/core/open_list.hpp"
 #include "planner/tactical/tactical_dependency.hpp"
 
 namespace pathscope::tactical {
@@ -89,11 +90,11 @@ bool check_constants(double c1, double c2, std::string& message) {
 
 TacticalPlanner::TacticalPlanner(const PlanningWorld& world, std::size_t movement_class,
                                  const TacticalParams& params, std::string name)
-    : world_(world),
+    : PlannerBase(std::move(name)),
+      world_(world),
       grid_(world.grid(movement_class)),
       class_(movement_class),
       params_(params),
-      name_(std::move(name)),
       field_(world, movement_class, params.model) {}
 
 NodeGeometry TacticalPlanner::node_geometry(NodeId node) const {
@@ -312,16 +313,6 @@ double TacticalPlanner::coarse_heuristic(int side, NodeId cell) const {
   return best;
 }
 
-void TacticalPlanner::touch(NodeId n) {
-  if (stamp_[n] == generation_) return;
-  stamp_[n] = generation_;
-  g_[0][n] = g_[1][n] = kInf;
-  h_memo_[0][n] = h_memo_[1][n] = std::numeric_limits<double>::quiet_NaN();
-  parent_[0][n] = parent_[1][n] = kNoNode;
-  closed_[n] = 0;
-  touched_.push_back(n);
-}
-
 bool TacticalPlanner::resolve_ends(const PathQuery& query) {
   const Vec2 points[2] = {query.start, query.goal};
   const char* names[2] = {"start", "goal"};
@@ -350,15 +341,50 @@ bool TacticalPlanner::resolve_ends(const PathQuery& query) {
   return true;
 }
 
+/// The grid and cost model as the bidirectional loop sees them: each cell's moves, their
+/// costs (move_cost()), the mode's heuristic computed once per cell and side, and the
+/// mode's stopping rule.
+class TacticalPlanner::Model {
+ public:
+  explicit Model(TacticalPlanner& planner) : p_(planner) {}
+
+  bool tracing() const { return p_.observer_ != nullptr; }
+  void emit(SearchEventKind kind, int side, NodeId node, NodeId parent, double g, double h) const {
+    p_.emit(kind, side, node, parent, g, h);
+  }
+  double heuristic(int side, NodeId n) const { return p_.heuristic(side, n); }
+  NodeId parent(int side, NodeId, const TacticalNode& state) const { return state.parent[side]; }
+  /// The waypoint mode stops when the frontiers first meet; the others by the classic bound.
+  bool meeting_is_final(double mu, double top_f0, double top_f1) const {
+    return p_.params_.mode == TacticalMode::Waypoint || mu <= std::max(top_f0, top_f1);
+  }
+
+  template <class Relax>
+  void successors(int side, NodeId u, const TacticalNode& cur, Relax&& relax) const {
+    (void)cur;
+    const std::uint8_t mask = p_.grid_.moves(u);
+    const auto& offsets = p_.grid_.offsets();
+    for (int d = 0; d < 8; ++d) {
+      if (!(mask & (1u << d))) continue;
+      const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
+      relax(
+          v, [side, u](TacticalNode& c) { c.parent[side] = u; }, [&] { return p_.move_cost(u, v); },
+          [&](TacticalNode& c) {
+            double& memo = c.h[side];
+            if (std::isnan(memo)) memo = p_.heuristic(side, v);
+            return memo;
+          });
+    }
+  }
+
+ private:
+  const TacticalPlanner& p_;
+};
+
 SearchStatus TacticalPlanner::start(const PathQuery& query) {
   result_ = PathResult{};
-  open_[0].clear();
-  open_[1].clear();
-  touched_.clear();
-  best_ = kInf;
-  meet_ = kNoNode;
+  search_.reset();
   ends_[0] = ends_[1] = kNoNode;
-  side_expansions_[0] = side_expansions_[1] = 0;
   explored_ = 0;
   repairs_ = 0;
   repair_gain_ = 0;
@@ -366,30 +392,13 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   path_exposure_.clear();
   if (observer_) observer_->on_start(query);
   std::string message;
-  if (!check_constants(params_.model.c1, params_.model.c2, message)) {
-    result_.status = SearchStatus::Invalid;
-    result_.message = message;
-    return result_.status;
-  }
+  if (!check_constants(params_.model.c1, params_.model.c2, message))
+    return fail(SearchStatus::Invalid, message);
   // The world may have changed since the last query: threats, allies, obstacles.
   field_ = ThreatField(world_, class_, params_.model);
   if (!resolve_ends(query)) return result_.status;
-  const std::size_t n = grid_.cell_count();
-  if (stamp_.size() != n) {
-    for (int side = 0; side < 2; ++side) {
-      g_[side].assign(n, kInf);
-      h_memo_[side].assign(n, std::numeric_limits<double>::quiet_NaN());
-      parent_[side].assign(n, kNoNode);
-    }
-    stamp_.assign(n, 0);
-    closed_.assign(n, 0);
-    generation_ = 0;
-  }
-  if (++generation_ == 0) {  // wrapped: forget every stamp
-    std::fill(stamp_.begin(), stamp_.end(), 0);
-    std::fill(corridor_stamp_.begin(), corridor_stamp_.end(), 0);
-    generation_ = 1;
-  }
+  if (state_.cell_count() != grid_.cell_count()) state_ = PagedNodeState<TacticalNode>(grid_.cell_count());
+  state_.next_search();
   switch (params_.mode) {
     case TacticalMode::Bsts:
     case TacticalMode::Waypoint: h_scale_ = params_.weight * grid_.min_multiplier(); break;
@@ -449,91 +458,20 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   }
   coarse_lines_ = 0;
   if (params_.mode == TacticalMode::Coarse) build_coarse();
-  for (int side = 0; side < 2; ++side) {
-    const NodeId e = ends_[side];
-    touch(e);
-    g_[side][e] = 0;
-    const double h = heuristic(side, e);
-    open_[side].push(OpenEntry{h, float(h), e});
-    ++result_.stats.pushes;
-    if (observer_)
-      observer_->on_event(SearchEvent{SearchEventKind::Push, std::uint8_t(side), e, kNoNode, 0.0, h});
-  }
-  if (ends_[0] == ends_[1]) {
-    best_ = 0;
-    meet_ = ends_[0];
-  }
+  Model model(*this);
+  search_.start(model, state_, ends_, result_.stats);
   result_.status = SearchStatus::Running;
   return result_.status;
 }
 
-bool TacticalPlanner::top_is_stale(int side) const { return (closed_[open_[side].top().node] >> side) & 1u; }
-
 SearchStatus TacticalPlanner::step(std::uint64_t max_expansions) {
   if (result_.status != SearchStatus::Running) return result_.status;
   ++result_.stats.steps;
-  for (std::uint64_t done = 0; done < max_expansions; ++done) {
-    for (int side = 0; side < 2; ++side) {
-      while (!open_[side].empty() && top_is_stale(side)) open_[side].pop();
-    }
-    if (open_[0].empty() || open_[1].empty()) {
-      if (meet_ == kNoNode) result_.message = "an open list ran empty: the goal is unreachable";
-      finish(meet_ == kNoNode ? SearchStatus::NoPath : SearchStatus::Found);
-      return result_.status;
-    }
-    if (meet_ != kNoNode &&
-        (params_.mode == TacticalMode::Waypoint || best_ <= std::max(open_[0].top().f, open_[1].top().f))) {
-      finish(SearchStatus::Found);
-      return result_.status;
-    }
-    // Pohl's cardinality rule: the side with fewer open entries; ties go forward.
-    expand(open_[1].size() < open_[0].size() ? 1 : 0);
-  }
+  Model model(*this);
+  const SearchStatus status = search_.step(model, state_, result_.stats, max_expansions);
+  if (status == SearchStatus::NoPath) result_.message = "an open list ran empty: the goal is unreachable";
+  if (status != SearchStatus::Running) finish(status);
   return result_.status;
-}
-
-void TacticalPlanner::expand(int side) {
-  const int other = 1 - side;
-  const NodeId u = open_[side].pop().node;
-  if (closed_[u] == 0) ++explored_;
-  closed_[u] |= std::uint8_t(1u << side);
-  ++result_.stats.expansions;
-  ++side_expansions_[side];
-  const double gu = g_[side][u];
-  if (observer_) {
-    observer_->on_event(SearchEvent{SearchEventKind::Expand, std::uint8_t(side), u, parent_[side][u], gu,
-                                    heuristic(side, u)});
-  }
-  const std::uint8_t mask = grid_.moves(u);
-  const auto& offsets = grid_.offsets();
-  for (int d = 0; d < 8; ++d) {
-    if (!(mask & (1u << d))) continue;
-    const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-    touch(v);
-    if ((closed_[v] >> side) & 1u) continue;
-    const double ng = gu + move_cost(u, v);
-    if (!(ng < g_[side][v])) continue;
-    const bool fresh = g_[side][v] == kInf;
-    g_[side][v] = ng;
-    parent_[side][v] = u;
-    double& memo = h_memo_[side][v];
-    if (std::isnan(memo)) memo = heuristic(side, v);
-    const double h = memo;
-    open_[side].push(OpenEntry{ng + h, float(h), v});
-    ++result_.stats.pushes;
-    if (!fresh) ++result_.stats.relaxations;
-    if (observer_) {
-      observer_->on_event(SearchEvent{fresh ? SearchEventKind::Push : SearchEventKind::Relax,
-                                      std::uint8_t(side), v, u, ng, h});
-    }
-    if (g_[other][v] < kInf) {
-      const double total = ng + g_[other][v];
-      if (total < best_ || (total == best_ && v < meet_)) {
-        best_ = total;
-        meet_ = v;
-      }
-    }
-  }
 }
 
 std::vector<NodeId> TacticalPlanner::corridor_search(const std::vector<NodeId>& nodes) {
@@ -545,6 +483,11 @@ std::vector<NodeId> TacticalPlanner::corridor_search(const std::vector<NodeId>& 
     corridor_parent_.assign(n, kNoNode);
     corridor_done_.assign(n, 0);
   }
+  if (++corridor_generation_ == 0) {  // wrapped: forget every stamp
+    std::fill(corridor_stamp_.begin(), corridor_stamp_.end(), 0);
+    corridor_generation_ = 1;
+  }
+  const std::uint32_t generation = corridor_generation_;
   const int k = params_.corridor;
   for (const NodeId p : nodes) {
     const glm::ivec2 c = grid_.cell(p);
@@ -552,13 +495,14 @@ std::vector<NodeId> TacticalPlanner::corridor_search(const std::vector<NodeId>& 
       for (int x = c.x - k; x <= c.x + k; ++x) {
         if (!grid_.in_bounds(x, y)) continue;
         const std::uint32_t i = grid_.index(x, y);
-        if (corridor_stamp_[i] == generation_ || !grid_.passable(i)) continue;
-        corridor_stamp_[i] = generation_;
+        if (corridor_stamp_[i] == generation || !grid_.passable(i)) continue;
+        corridor_stamp_[i] = generation;
         corridor_g_[i] = corridor_len_[i] = kInf;
         corridor_parent_[i] = kNoNode;
         corridor_done_[i] = 0;
         ++corridor_cells_;
-        if (stamp_[i] != generation_ || closed_[i] == 0) ++explored_;  // examined by the repair only
+        const TacticalNode* s = state_.find(i);
+        if (!s || s->closed == 0) ++explored_;  // examined by the repair only
       }
     }
   }
@@ -578,7 +522,7 @@ std::vector<NodeId> TacticalPlanner::corridor_search(const std::vector<NodeId>& 
     for (int d = 0; d < 8; ++d) {
       if (!(mask & (1u << d))) continue;
       const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-      if (corridor_stamp_[v] != generation_ || corridor_done_[v]) continue;
+      if (corridor_stamp_[v] != generation || corridor_done_[v]) continue;
       const double ng = corridor_g_[u] + move_cost(u, v);
       const double nl = corridor_len_[u] + kDirLength[d];
       if (ng < corridor_g_[v] || (ng == corridor_g_[v] && nl < corridor_len_[v])) {
@@ -640,19 +584,16 @@ std::vector<NodeId> TacticalPlanner::repair(std::vector<NodeId> nodes) {
 
 void TacticalPlanner::finish(SearchStatus status) {
   const double total = double(grid_.cell_count());
-  result_.stats.extra = {{"forward_expansions", double(side_expansions_[0])},
-                         {"backward_expansions", double(side_expansions_[1])},
+  explored_ = search_.closed_nodes();
+  result_.stats.extra = {{"forward_expansions", double(search_.side_expansions(0))},
+                         {"backward_expansions", double(search_.side_expansions(1))},
                          {"explored", double(explored_)},
                          {"explored_percent", total > 0 ? 100.0 * double(explored_) / total : 0.0}};
   if (status != SearchStatus::Found) {
     result_.status = status;
     return;
   }
-  std::vector<NodeId> nodes;
-  for (NodeId n = meet_; n != kNoNode; n = parent_[0][n]) nodes.push_back(n);
-  std::reverse(nodes.begin(), nodes.end());
-  for (NodeId n = parent_[1][meet_]; n != kNoNode; n = parent_[1][n]) nodes.push_back(n);
-  nodes = repair(std::move(nodes));
+  std::vector<NodeId> nodes = repair(search_.path(Model(*this), state_));
   result_.stats.extra[2].second = double(explored_);  // the repair's corridor included
   result_.stats.extra[3].second = total > 0 ? 100.0 * double(explored_) / total : 0.0;
   // Figures along the path, summed from the start (every mode sums the same way).
@@ -676,7 +617,7 @@ void TacticalPlanner::finish(SearchStatus status) {
   result_.cost = cost;
   result_.length = polyline_length(result_.points);
   result_.status = SearchStatus::Found;
-  const glm::ivec2 m = grid_.cell(meet_);
+  const glm::ivec2 m = grid_.cell(search_.meeting());
   result_.stats.extra.insert(result_.stats.extra.begin(), {{"length", result_.length},
                                                            {"model_cost", model},
                                                            {"threat_exposure", threat},
@@ -750,8 +691,8 @@ void TacticalPlanner::visit_path_structure(StructureVisitor& visitor) const {
     shape.role = StructureRole::Region;
     visitor.shape(shape);
   }
-  if (meet_ != kNoNode) {
-    const Vec2 p[1] = {grid_.center(meet_)};
+  if (search_.meeting() != kNoNode) {
+    const Vec2 p[1] = {grid_.center(search_.meeting())};
     StructureShape shape;
     shape.kind = StructureShape::Kind::Points;
     shape.name = "meeting point";
@@ -769,29 +710,27 @@ std::unique_ptr<ResultDependency> TacticalPlanner::result_dependency() const {
     // The heuristic read lines over the whole grid: any cell may change the path.
     std::fill(bits.begin(), bits.end(), ~std::uint64_t(0));
   } else {
-    for (const NodeId n : touched_) {
-      if (closed_[n]) bits[n >> 6] |= std::uint64_t(1) << (n & 63);
-    }
+    state_.for_each_reached([&](NodeId n, const TacticalNode& s) {
+      if (s.closed) bits[n >> 6] |= std::uint64_t(1) << (n & 63);
+    });
   }
   return std::make_unique<TacticalDependency>(world_, class_, std::move(bits), params_.model.occlusion);
 }
 
 void TacticalPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
-  if (result_.status == SearchStatus::Idle || ends_[0] == kNoNode || stamp_.empty()) return;
-  std::vector<NodeId> order(touched_);
-  std::sort(order.begin(), order.end());
+  if (result_.status == SearchStatus::Idle || ends_[0] == kNoNode || state_.cell_count() == 0) return;
   for (int side = 0; side < 2; ++side) {
-    for (const NodeId n : order) {
-      if (g_[side][n] == kInf) continue;
+    state_.for_each_reached([&](NodeId n, const TacticalNode& s) {
+      if (s.g[side] == kInf) return;
       NodeView view;
       view.node = n;
       view.side = std::uint8_t(side);
-      view.g = g_[side][n];
+      view.g = s.g[side];
       view.h = heuristic(side, n);
-      view.parent = parent_[side][n];
-      view.closed = (closed_[n] >> side) & 1u;
+      view.parent = s.parent[side];
+      view.closed = (s.closed >> side) & 1u;
       fn(view);
-    }
+    });
   }
 }
 

@@ -5,12 +5,15 @@
 // Safe Than Sorry" heuristic or, for reference, an admissible one or none (Dijkstra).
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "planner/core/open_list.hpp"
 #include "planner/core/search.hpp"
+#include "planner/search/bidirectional_search.hpp"
+#include "planner/search/paged_node_state.hpp"
+#include "planner/search/planner_base.hpp"
 #include "planner/tactical/threat_field.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -38,23 +41,45 @@ struct TacticalParams {
   int corridor = 1;
 };
 
+/// The state of one cell in the tactical search: per side its g, its heuristic (computed
+/// once per cell and query: NaN until then) and its parent; 48 bytes.
+struct TacticalNode {
+  double g[2];               ///< Cost from the side's root, metres; infinity when not reached.
+  double h[2];               ///< The side's heuristic, metres; NaN until computed.
+  NodeId parent[2];          ///< The side's parent; kNoNode at the root or when not reached.
+  std::uint32_t generation;  ///< The search that wrote this state.
+  std::uint8_t closed;       ///< Bit s: closed on side s.
+
+  /// The state of a cell the search `generation` has just reached.
+  static TacticalNode fresh(std::uint32_t generation) {
+    TacticalNode s;
+    for (int side = 0; side < 2; ++side) {
+      s.g[side] = std::numeric_limits<double>::infinity();
+      s.h[side] = std::numeric_limits<double>::quiet_NaN();
+      s.parent[side] = kNoNode;
+    }
+    s.generation = generation;
+    s.closed = 0;
+    return s;
+  }
+};
+
 /// Bidirectional A* over grid cells (node id = row-major cell index; side 0 searches from
-/// the start, side 1 from the goal). A move between neighbouring cell centres costs the
-/// model's cost of that segment times the mean terrain multiplier of the two cells; the
-/// path runs between the centres of the start and goal cells. Search memory: about 30
-/// bytes per cell, allocated at the first query and reused.
-class TacticalPlanner final : public Planner {
+/// the start, side 1 from the goal), on planner/search's bidirectional loop. A move
+/// between neighbouring cell centres costs the model's cost of that segment times the
+/// mean terrain multiplier of the two cells; the path runs between the centres of the
+/// start and goal cells. Search memory: 48 bytes per cell (above 512 x 512 cells, in
+/// pages allocated as searches first reach them), allocated at the first query and reused.
+class TacticalPlanner final : public PlannerBase {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
   TacticalPlanner(const PlanningWorld& world, std::size_t movement_class, const TacticalParams& params,
                   std::string name = "tactical");
 
-  std::string_view name() const override { return name_; }
   /// Begins a query: Invalid when c1 + c2 != 1, or an end is off the map or blocked;
   /// NoPath at once between regions.
   SearchStatus start(const PathQuery& query) override;
   SearchStatus step(std::uint64_t max_expansions) override;
-  const PathResult& result() const override { return result_; }
 
   std::size_t node_count() const override { return grid_.cell_count(); }
   Vec2 node_position(NodeId node) const override { return grid_.center(node); }
@@ -72,7 +97,6 @@ class TacticalPlanner final : public Planner {
   /// The expanded cells, the threats and allies, and the heuristic's scale (tactical_dependency.hpp).
   std::unique_ptr<ResultDependency> result_dependency() const override;
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  void set_observer(SearchObserver* observer) override { observer_ = observer; }
 
   /// The cost model of the current query.
   const ThreatField& field() const { return field_; }
@@ -81,14 +105,12 @@ class TacticalPlanner final : public Planner {
   /// The heuristic of `cell` on `side` (towards the goal for side 0), metres.
   double heuristic(int side, NodeId cell) const;
   /// The meeting cell of the last Found result (kNoNode otherwise).
-  NodeId meeting() const { return meet_; }
+  NodeId meeting() const { return search_.meeting(); }
 
  private:
+  /// The grid and cost model as the bidirectional loop sees them (tactical_planner.cpp).
+  class Model;
   bool resolve_ends(const PathQuery& query);
-  bool reached(NodeId n) const { return stamp_[n] == generation_; }
-  void touch(NodeId n);
-  bool top_is_stale(int side) const;
-  void expand(int side);
   void finish(SearchStatus status);
   double grid_line_cost(Vec2 a, Vec2 b) const;
   void build_coarse();
@@ -100,27 +122,17 @@ class TacticalPlanner final : public Planner {
   const CostGrid& grid_;
   std::size_t class_;
   TacticalParams params_;
-  std::string name_;
   ThreatField field_;
-  double h_scale_ = 0;  // multiplies the heuristic's line cost (or Euclidean distance)
-  // Per-cell search state, valid where stamp_ equals generation_.
-  std::vector<double> g_[2];
-  std::vector<double> h_memo_[2];  // heuristic per side, computed once per cell and query (NaN: not yet)
-  std::vector<NodeId> parent_[2];
-  std::vector<std::uint32_t> stamp_;
-  std::vector<std::uint8_t> closed_;  // bit side
-  std::uint32_t generation_ = 0;
-  std::vector<NodeId> touched_;
-  OpenList open_[2];
-  double best_ = 0;
-  NodeId meet_ = kNoNode;
+  double h_scale_ = 0;                     // multiplies the heuristic's line cost (or Euclidean distance)
+  PagedNodeState<TacticalNode> state_{0};  // sized at the first query
+  BidirectionalSearch<TacticalNode> search_;
   NodeId ends_[2] = {kNoNode, kNoNode};
-  std::uint64_t side_expansions_[2] = {0, 0};
-  std::uint64_t explored_ = 0;  // cells expanded by either side, each once
+  std::uint64_t explored_ = 0;  // cells expanded by either side, each once, and the repair's
   std::size_t repairs_ = 0;
   double repair_gain_ = 0;  // cost the repair saved
   std::uint64_t corridor_cells_ = 0;
-  // The corridor search's state, valid where corridor_stamp_ equals generation_.
+  // The corridor search's state, valid where corridor_stamp_ equals corridor_generation_.
+  std::uint32_t corridor_generation_ = 0;
   std::vector<std::uint32_t> corridor_stamp_;
   std::vector<double> corridor_g_;
   std::vector<double> corridor_len_;
@@ -143,8 +155,6 @@ class TacticalPlanner final : public Planner {
   bool coarse_open_field_ = false;       // no blocked cell, one multiplier: lines skip the walk
   std::uint64_t coarse_lines_ = 0;       // line costs the lattice took (its edges and seeds)
   std::vector<Exposure> path_exposure_;  // per move of the result
-  PathResult result_;
-  SearchObserver* observer_ = nullptr;
 };
 
 /// Whether |c1 + c2 - 1| is within rounding; otherwise `message` says why.
