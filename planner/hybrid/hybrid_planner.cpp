@@ -40,10 +40,10 @@ namespace pathscope {
 
 HybridPlanner::HybridPlanner(const PlanningWorld& world, std::size_t movement_class, HybridParams params,
                              std::string name)
-    : world_(world),
+    : PlannerBase(std::move(name)),
+      world_(world),
       class_(movement_class),
       params_(params),
-      name_(std::move(name)),
       route_(world, movement_class, params.route, "visgraph"),
       legs_(world, movement_class, GridAStarParams{1.0}, "astar") {}
 

@@ -15,6 +15,7 @@
 #include "planner/core/search.hpp"
 #include "planner/grid/grid_astar.hpp"
 #include "planner/hybrid/leg_clearance.hpp"
+#include "planner/search/planner_base.hpp"
 #include "planner/visgraph/visgraph_planner.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -42,19 +43,17 @@ struct HybridParams {
 /// With a radius (the route's, > 0) every leg, the fallback included, keeps it: legs
 /// search only the cells and moves that stay the radius from blocked cells and the
 /// world's edge (LegClearance), and a start or goal nearer than that is Invalid.
-class HybridPlanner final : public Planner {
+class HybridPlanner final : public PlannerBase {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
   HybridPlanner(const PlanningWorld& world, std::size_t movement_class, HybridParams params,
                 std::string name = "hybrid");
 
-  std::string_view name() const override { return name_; }
   /// Begins the route's search: Invalid when the visibility graph refuses the query (a
   /// point inside an inflated obstacle) or the grid does (a blocked cell).
   SearchStatus start(const PathQuery& query) override;
   /// Route expansions and leg expansions both count against `max_expansions`.
   SearchStatus step(std::uint64_t max_expansions) override;
-  const PathResult& result() const override { return result_; }
 
   std::size_t node_count() const override { return legs_.node_count(); }
   Vec2 node_position(NodeId node) const override { return legs_.node_position(node); }
@@ -73,7 +72,6 @@ class HybridPlanner final : public Planner {
   std::unique_ptr<ResultDependency> result_dependency() const override;
   /// The current leg's search (the trace holds every leg's).
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  void set_observer(SearchObserver* observer) override { observer_ = observer; }
 
   /// The broad route of the last query (start, corners, goal), once found.
   const std::vector<Vec2>& route() const { return route_points_; }
@@ -119,14 +117,12 @@ class HybridPlanner final : public Planner {
   const PlanningWorld& world_;
   std::size_t class_;
   HybridParams params_;
-  std::string name_;
   VisGraphPlanner route_;
   GridAStar legs_;
   std::optional<LegClearance> clearance_;  // with a radius > 0: the legs' moves
   std::uint64_t clearance_revision_ = 0;   // the world's revision clearance_ was built for
   RouteRelay route_relay_{*this};
   LegRelay leg_relay_{*this};
-  SearchObserver* observer_ = nullptr;
   PathQuery query_;
   Phase phase_ = Phase::Idle;
   std::vector<Vec2> route_points_;
@@ -142,7 +138,6 @@ class HybridPlanner final : public Planner {
   std::vector<std::shared_ptr<const ResultDependency>> leg_dependencies_;
   double route_length_ = 0;
   double route_cost_ = 0;
-  PathResult result_;
 };
 
 }  // namespace pathscope

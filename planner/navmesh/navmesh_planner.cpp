@@ -115,10 +115,10 @@ void NavmeshPlanner::QueryDeleter::operator()(dtNavMeshQuery* q) const { dtFreeN
 
 NavmeshPlanner::NavmeshPlanner(const PlanningWorld& world, std::size_t movement_class, NavmeshParams params,
                                std::string name)
-    : world_(world),
+    : PlannerBase(std::move(name)),
+      world_(world),
       class_(movement_class),
       params_(params),
-      name_(std::move(name)),
       query_(dtAllocNavMeshQuery()),
       filter_(std::make_unique<dtQueryFilter>()) {}
 
@@ -143,10 +143,8 @@ NodeId NavmeshPlanner::node_at(Vec2 point, double tolerance) const {
 }
 
 SearchStatus NavmeshPlanner::fail(SearchStatus status, std::string message) {
-  result_.status = status;
-  result_.message = std::move(message);
   searching_ = false;
-  return status;
+  return PlannerBase::fail(status, std::move(message));
 }
 
 void NavmeshPlanner::nearest_clear_poly(const CostGrid& grid, Vec2 point, const float* centre,

@@ -10,6 +10,7 @@
 
 #include "planner/core/search.hpp"
 #include "planner/navmesh/navmesh.hpp"
+#include "planner/search/planner_base.hpp"
 #include "planner/world/planning_world.hpp"
 
 class dtNavMeshQuery;
@@ -24,14 +25,13 @@ namespace pathscope {
 /// reported is the path's cost in the world's model: the length of the polyline in each
 /// cell times the cell's multiplier (Detour itself ranks corridors by the distances
 /// between its portals' midpoints times area costs).
-class NavmeshPlanner final : public Planner {
+class NavmeshPlanner final : public PlannerBase {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
   NavmeshPlanner(const PlanningWorld& world, std::size_t movement_class, NavmeshParams params,
                  std::string name = "navmesh");
   ~NavmeshPlanner() override;
 
-  std::string_view name() const override { return name_; }
   /// Begins a query. Invalid: the mesh could not be built (the message says why), start
   /// or goal outside the map, in a cell the class cannot enter, or farther than the radius
   /// plus a voxel from any polygon. NoPath at once: the goal's polygons are of another
@@ -39,7 +39,6 @@ class NavmeshPlanner final : public Planner {
   SearchStatus start(const PathQuery& query) override;
   /// Up to `max_expansions` iterations of Detour's sliced search (one polygon each).
   SearchStatus step(std::uint64_t max_expansions) override;
-  const PathResult& result() const override { return result_; }
 
   std::size_t node_count() const override;
   /// A polygon's vertex mean.
@@ -61,7 +60,6 @@ class NavmeshPlanner final : public Planner {
   std::unique_ptr<ResultDependency> result_dependency() const override;
   /// Detour's node pool: a polygon's best node (g = cost, h = total - cost).
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  void set_observer(SearchObserver* observer) override { observer_ = observer; }
 
   /// The mesh of the last start() (nullptr before).
   const Navmesh* navmesh() const { return mesh_; }
@@ -71,6 +69,7 @@ class NavmeshPlanner final : public Planner {
     void operator()(dtNavMeshQuery* q) const;
   };
   const Navmesh& mesh() const { return Navmesh::of(world_, class_, params_); }
+  // PlannerBase::fail, and the sliced search stops.
   SearchStatus fail(SearchStatus status, std::string message);
   // The nearest point of a polygon within `extents` of `point` that the straight leg
   // from `point` reaches without crossing a blocked cell: its polygon in `ref` (0: none)
@@ -84,7 +83,6 @@ class NavmeshPlanner final : public Planner {
   const PlanningWorld& world_;
   std::size_t class_;
   NavmeshParams params_;
-  std::string name_;
   const Navmesh* mesh_ = nullptr;
   std::uint64_t revision_ = 0;
   std::unique_ptr<dtNavMeshQuery, QueryDeleter> query_;
@@ -93,13 +91,11 @@ class NavmeshPlanner final : public Planner {
   Vec2 start_on_mesh_{0, 0}, goal_on_mesh_{0, 0};
   std::uint32_t start_ref_ = 0, goal_ref_ = 0;
   bool searching_ = false;
-  PathResult result_;
   std::vector<std::uint32_t> corridor_;  // polygon refs of the last Found result
   // Trace: the node pool as last seen, per pool index (1-based; 0 unused).
   std::vector<float> seen_total_;
   std::vector<std::uint8_t> seen_open_;
   std::vector<unsigned> open_;  // pool indices open as last seen
-  SearchObserver* observer_ = nullptr;
 };
 
 }  // namespace pathscope

@@ -95,7 +95,7 @@ std::string describe_point(const char* what, Vec2 p) {
 
 QuadtreePlanner::QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name,
                                  QuadtreeParams params)
-    : world_(world), class_(movement_class), name_(std::move(name)), params_(params) {}
+    : PlannerBase(std::move(name)), world_(world), class_(movement_class), params_(params) {}
 
 std::size_t QuadtreePlanner::node_count() const {
   const Quadtree& t = map().tree();
@@ -147,12 +147,6 @@ double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
                                                 goal_excess_));
   }
   return h * params_.weight;
-}
-
-SearchStatus QuadtreePlanner::fail(SearchStatus status, std::string message) {
-  result_.status = status;
-  result_.message = std::move(message);
-  return status;
 }
 
 SearchStatus QuadtreePlanner::start(const PathQuery& query) {

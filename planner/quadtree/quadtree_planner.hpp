@@ -14,6 +14,7 @@
 #include "planner/quadtree/quadtree_landmarks.hpp"
 #include "planner/quadtree/quadtree_map.hpp"
 #include "planner/quadtree/rubber_band.hpp"
+#include "planner/search/planner_base.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope {
@@ -49,19 +50,17 @@ struct QuadtreeParams {
   MemoryBudget memory{};
 };
 
-class QuadtreePlanner final : public Planner {
+class QuadtreePlanner final : public PlannerBase {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
   QuadtreePlanner(const PlanningWorld& world, std::size_t movement_class, std::string name = "quadtree",
                   QuadtreeParams params = {});
 
-  std::string_view name() const override { return name_; }
   /// Begins a query. A start inside an impassable leaf may leave it (links out of
   /// impassable leaves); a goal inside one is Invalid; start and goal in different
   /// regions is NoPath at once.
   SearchStatus start(const PathQuery& query) override;
   SearchStatus step(std::uint64_t max_expansions) override;
-  const PathResult& result() const override { return result_; }
 
   /// Cells of the class's grid (node ids are leaves' top-left cells).
   std::size_t node_count() const override;
@@ -84,7 +83,6 @@ class QuadtreePlanner final : public Planner {
   /// costs depend on every cell), so only changes that alter no cell keep the answer.
   std::unique_ptr<ResultDependency> result_dependency() const override;
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  void set_observer(SearchObserver* observer) override { observer_ = observer; }
 
   /// The corridor of the last Found result (empty otherwise).
   const Corridor& corridor() const { return corridor_; }
@@ -108,17 +106,16 @@ class QuadtreePlanner final : public Planner {
   double travel_multiplier(NodeId leaf) const;
   // The node id (corner) of a leaf id, or kNoNode for kNoNode; the map fetched by start().
   NodeId node_of(std::uint32_t leaf) const;
+  // A forward event (side 0); the observer must be attached.
   void emit(SearchEventKind kind, NodeId node, NodeId parent, double g, double h) const {
-    observer_->on_event(SearchEvent{kind, 0, node, parent, g, h});
+    PlannerBase::emit(kind, 0, node, parent, g, h);
   }
-  SearchStatus fail(SearchStatus status, std::string message);
   // Sends one step of string pulling to the observer, with its visibility region.
   void refine_pull_step(const PullStep& step) const;
   void finish();
 
   const PlanningWorld& world_;
   std::size_t class_;
-  std::string name_;
   const QuadtreeMap* map_ = nullptr;  // fetched at start(); valid while revision_ holds
   std::uint64_t revision_ = 0;
   double min_multiplier_ = 1;
@@ -135,10 +132,8 @@ class QuadtreePlanner final : public Planner {
   std::vector<LeafState> state_;  // per leaf id
   std::uint32_t stamp_ = 0;
   TaggedOpenList open_;  // entries by node id (corner), tagged with the leaf id
-  PathResult result_;
   Corridor corridor_;
   CorridorPath centres_, portal_, pulled_;
-  SearchObserver* observer_ = nullptr;
 };
 
 }  // namespace pathscope

@@ -59,7 +59,7 @@ void cull_front(std::vector<Vec2>& pts, const visgraph::SegmentIndex& index) {
 
 VisGraphPlanner::VisGraphPlanner(const PlanningWorld& world, std::size_t movement_class,
                                  VisGraphParams params, std::string name)
-    : world_(world), class_(movement_class), params_(params), name_(std::move(name)) {
+    : PlannerBase(std::move(name)), world_(world), class_(movement_class), params_(params) {
   obstacle_params_.radius =
       params.radius >= 0 ? params.radius : world.scenario().classes[movement_class].radius;
   obstacle_params_.max_error = params.max_error;
@@ -122,12 +122,6 @@ void VisGraphPlanner::prepare_network() {
       visgraph::RoadNetwork(world_.scenario().roads, map_->graph(), weighing() ? regions_.corners() : none,
                             [this](Vec2 a, Vec2 b) { return leg_cost(a, b); });
   network_revision_ = map_->inputs_revision();
-}
-
-SearchStatus VisGraphPlanner::fail(SearchStatus status, std::string message) {
-  result_.status = status;
-  result_.message = std::move(message);
-  return status;
 }
 
 SearchStatus VisGraphPlanner::start(const PathQuery& query) {

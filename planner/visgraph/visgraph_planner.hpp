@@ -11,6 +11,7 @@
 
 #include "planner/core/open_list.hpp"
 #include "planner/core/search.hpp"
+#include "planner/search/planner_base.hpp"
 #include "planner/visgraph/road_graph.hpp"
 #include "planner/visgraph/road_network.hpp"
 #include "planner/visgraph/visibility_graph.hpp"
@@ -73,19 +74,17 @@ struct VisGraphParams {
 /// (terrain multipliers are not applied), road legs divided by the road's speed factor when the road pass
 /// (seed 004) finds a cheaper way along the scenario's roads, or when exact roads take them. Steppable and
 /// traced like every planner.
-class VisGraphPlanner final : public Planner {
+class VisGraphPlanner final : public PlannerBase {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
   VisGraphPlanner(const PlanningWorld& world, std::size_t movement_class, VisGraphParams params,
                   std::string name = "visgraph");
 
-  std::string_view name() const override { return name_; }
   /// Begins a query: Invalid when the obstacles could not be built (the message names the
   /// bad item) or when start or goal lie inside an inflated obstacle or outside the area
   /// a unit's centre may use. Links the temporary nodes.
   SearchStatus start(const PathQuery& query) override;
   SearchStatus step(std::uint64_t max_expansions) override;
-  const PathResult& result() const override { return result_; }
 
   /// Corners plus the four temporary nodes.
   std::size_t node_count() const override;
@@ -106,7 +105,6 @@ class VisGraphPlanner final : public Planner {
   /// The last Found path and the obstacles that may not come near it (VisGraphDependency).
   std::unique_ptr<ResultDependency> result_dependency() const override;
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
-  void set_observer(SearchObserver* observer) override { observer_ = observer; }
 
   /// The graph of the current world (built on first use).
   const visgraph::VisGraphMap& map() const;
@@ -135,7 +133,6 @@ class VisGraphPlanner final : public Planner {
     return limited_ ? limited_->links(node) : map_->graph().links(node);
   }
   double heuristic(Vec2 p) const;
-  SearchStatus fail(SearchStatus status, std::string message);
   void relax(NodeId u, NodeId v, double cost);
   void link_exact();
   bool link_shortcut();
@@ -176,7 +173,6 @@ class VisGraphPlanner final : public Planner {
   std::size_t class_;
   VisGraphParams params_;
   visgraph::ObstacleParams obstacle_params_;
-  std::string name_;
   const visgraph::VisGraphMap* map_ = nullptr;       // fetched at start(); valid while revision_ holds
   const visgraph::LimitedLinks* limited_ = nullptr;  // with limits: fetched at start() as map_
   std::uint64_t revision_ = 0;
@@ -207,8 +203,6 @@ class VisGraphPlanner final : public Planner {
   std::vector<NodeState> state_;
   std::uint32_t stamp_ = 0;
   OpenList open_;
-  PathResult result_;
-  SearchObserver* observer_ = nullptr;
 };
 
 }  // namespace pathscope
