@@ -174,6 +174,16 @@ add_test(NAME app.placement_window
 set_tests_properties(app.placement_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
+# The layout presets driven like a user under a virtual X server with openbox
+# (tests/app/window/layout_window_test.sh): Ctrl+1..3 arrange the panels and move the
+# canvas; the layout is back at the next launch. Exit 77 (skipped) when Xvfb is not
+# installed.
+add_test(NAME app.layout_window
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/app/window/layout_window_test.sh $<TARGET_FILE:pathscope>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.layout_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 COST 30
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
 # The large designed map loads, validates and its long query is solved.
 add_test(NAME app.solve_large_1024
          COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|solve|maps/large_1024.json"

@@ -37,8 +37,13 @@ EditorApp::EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings set
     ui_state_path_ = path;
     state_.probe.enable();
   }
-  if (settings.left_column != 0) left_width_ = settings.left_column;
-  if (settings.right_column != 0) right_width_ = settings.right_column;
+  if (settings.left_column != 0) panels_.left_column = settings.left_column;
+  if (settings.right_column != 0) panels_.right_column = settings.right_column;
+  if (settings.open_panels) {
+    panels_ = with_open_panels(panels_, *settings.open_panels);
+    state_.show_comparison = panels_.comparison;  // its panel runs the comparison
+  }
+  if (find_layout_preset(settings.layout)) layout_ = settings.layout;
   // Long searches after an edit run in slices of this many milliseconds per frame, so the
   // window stays responsive on big maps; short ones still finish within the frame.
   debugger_.set_frame_budget_ms(12);
@@ -99,9 +104,23 @@ AppSettings EditorApp::settings() const {
     frame = {};
   remember_window(s, client, frame);
   s.window_maximized = (SDL_GetWindowFlags(window_) & SDL_WINDOW_MAXIMIZED) != 0;
-  s.left_column = left_width_;
-  s.right_column = right_width_;
+  s.left_column = panels_.left_column;
+  s.right_column = panels_.right_column;
+  PanelLayout open = panels_;
+  open.comparison = state_.show_comparison;
+  s.open_panels = open_panel_names(open);
+  s.layout = layout_;
   return s;
+}
+
+void EditorApp::choose_layout(const LayoutPreset& preset) {
+  int width = 0, height = 0;
+  SDL_GetWindowSize(window_, &width, &height);
+  panels_ = arrange(preset, width, panels_);
+  layout_ = std::string(preset.name);
+  fit_pending_ = true;  // the canvas has another size: show the whole map in it
+  state_.show_comparison = panels_.comparison;
+  if (!preset.tool.empty()) select_tool(std::string(preset.tool));
 }
 
 Tool* EditorApp::active_tool() {
@@ -128,6 +147,7 @@ void EditorApp::handle_shortcuts() {
   files_.shortcuts(state_);  // Ctrl+N, Ctrl+O, Ctrl+S, Ctrl+Shift+S, Ctrl+Q
   Document& doc = *state_.doc;
   if (io.KeyCtrl) {
+    layout_shortcuts();
     // Undo and redo stop the motion first, so its next step does not land on top.
     if (pressed(SDL_SCANCODE_Z) && !io.KeyShift) {
       motion_.pause(state_);
@@ -155,6 +175,15 @@ void EditorApp::handle_shortcuts() {
         pressed(static_cast<SDL_Scancode>(SDL_SCANCODE_A + (info.shortcut - 'a')))) {
       select_tool(info.name);
     }
+  }
+}
+
+void EditorApp::layout_shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl || io.KeyShift || io.KeyAlt || io.WantTextInput) return;
+  const auto presets = layout_presets();
+  for (std::size_t i = 0; i < presets.size() && i < 9; ++i) {
+    if (ImGui::IsKeyPressed(static_cast<SDL_Scancode>(SDL_SCANCODE_1 + i), false)) choose_layout(presets[i]);
   }
 }
 
@@ -317,6 +346,16 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
     const sim::Recording* rec = sim_.recording();
     all += "stuck " + (stuck ? std::to_string(stuck->size()) : std::string("-1")) + " " +
            std::to_string(rec ? rec->stuck().size() : 0) + "\n";
+  }
+  {
+    // The layout: the preset last chosen (none), the side columns' widths (negative:
+    // collapsed), then the names of the open panels.
+    PanelLayout open = panels_;
+    open.comparison = state_.show_comparison;
+    all += "layout " + (layout_.empty() ? std::string("none") : layout_) + " " +
+           std::to_string(panels_.left_column) + " " + std::to_string(panels_.right_column);
+    for (const std::string& name : open_panel_names(open)) all += " " + name;
+    all += "\n";
   }
   {
     // The newest message, as the status bar shows it (one line).

@@ -14,6 +14,7 @@
 #include "app/editor/canvas.hpp"
 #include "app/editor/editor_state.hpp"
 #include "app/editor/file_actions.hpp"
+#include "app/editor/layout_preset.hpp"
 #include "app/editor/motion_player.hpp"
 #include "app/editor/tool.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
@@ -61,6 +62,10 @@ class EditorApp {
   Tool* active_tool();
   void select_tool(const std::string& name);
   void handle_shortcuts();
+  /// Arranges the panels as `preset` says, for the window's present width.
+  void choose_layout(const LayoutPreset& preset);
+  /// Ctrl+1, Ctrl+2, Ctrl+3: the layout presets, in menu order.
+  void layout_shortcuts();
   void update_title();
   void menu_bar();
   void layout_columns();
@@ -108,17 +113,13 @@ class EditorApp {
   std::string ui_state_path_;
   std::string ui_state_;
   bool quit_now_ = false;
-  bool show_inspector_ = true;
-  bool show_debugger_ = true;
-  bool show_simulation_ = true;
-  bool show_layers_ = true;
-  bool show_messages_ = false;
   bool fit_pending_ = true;
   std::size_t messages_seen_ = 0;
   // The layout: side columns (negative width = collapsed) and, between them, the canvas
-  // above the message strip. Recomputed each frame from the window size.
-  int left_width_ = 250;
-  int right_width_ = 390;
+  // above the message strip; the panels open (its `comparison` is state_.show_comparison).
+  // Recomputed each frame from the window size.
+  PanelLayout panels_;
+  std::string layout_;  // the preset last chosen, "" = none
   Vec2 canvas_lo_{0, 0}, canvas_hi_{0, 0};
   float menu_height_ = 0, status_height_ = 0, messages_height_ = 0, timeline_height_ = 0;
   float comparison_height_ = 0;  // the planner comparison's strip across the bottom, above the status bar

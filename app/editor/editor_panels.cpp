@@ -45,21 +45,29 @@ void EditorApp::menu_bar() {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
+    // The layout presets (app/editor/layout_preset.hpp), one click each.
+    for (const LayoutPreset& preset : layout_presets()) {
+      const std::string label = "Layout: " + std::string(preset.label);
+      if (ImGui::MenuItem(label.c_str(), std::string(preset.shortcut).c_str(), layout_ == preset.name))
+        choose_layout(preset);
+    }
+    ImGui::Separator();
     if (ImGui::MenuItem("Fit map", "F")) fit_pending_ = true;
     ImGui::MenuItem("Grid lines", nullptr, &state_.show_grid_lines);
     ImGui::Separator();
-    bool left = left_width_ > 0, right = right_width_ > 0;
-    if (ImGui::MenuItem("Left column (tools, layers)", nullptr, &left)) left_width_ = -left_width_;
+    bool left = panels_.left_column > 0, right = panels_.right_column > 0;
+    if (ImGui::MenuItem("Left column (tools, layers)", nullptr, &left))
+      panels_.left_column = -panels_.left_column;
     if (ImGui::MenuItem("Right column (inspector, simulation, debugger)", nullptr, &right)) {
-      right_width_ = -right_width_;
+      panels_.right_column = -panels_.right_column;
     }
-    ImGui::MenuItem("Inspector", nullptr, &show_inspector_);
-    ImGui::MenuItem("Simulation", nullptr, &show_simulation_);
-    ImGui::MenuItem("Search debugger", nullptr, &show_debugger_);
+    ImGui::MenuItem("Inspector", nullptr, &panels_.inspector);
+    ImGui::MenuItem("Simulation", nullptr, &panels_.simulation);
+    ImGui::MenuItem("Search debugger", nullptr, &panels_.debugger);
     if (ImGui::MenuItem("Compare planners", nullptr, &state_.show_comparison) && state_.show_comparison)
       debugger_.compare_planners();
-    ImGui::MenuItem("Layers", nullptr, &show_layers_);
-    ImGui::MenuItem("Messages", nullptr, &show_messages_);
+    ImGui::MenuItem("Layers", nullptr, &panels_.layers);
+    ImGui::MenuItem("Messages", nullptr, &panels_.messages);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
@@ -99,19 +107,20 @@ void EditorApp::layout_columns() {
     if (w > 0)
       w = std::clamp(w, std::min(kMinColumn, room / 2), std::max(kMinColumn, room - std::max(other, 0)));
   };
-  fit(left_width_, right_width_);
-  fit(right_width_, left_width_);
-  const float left = left_width_ > 0 ? float(left_width_) : kCollapsedStrip;
-  const float right = right_width_ > 0 ? float(right_width_) : kCollapsedStrip;
+  fit(panels_.left_column, panels_.right_column);
+  fit(panels_.right_column, panels_.left_column);
+  const float left = panels_.left_column > 0 ? float(panels_.left_column) : kCollapsedStrip;
+  const float right = panels_.right_column > 0 ? float(panels_.right_column) : kCollapsedStrip;
   // The strip opens by itself for a new warning or error; information waits in it for
   // whoever opens it (View > Messages).
   if (state_.messages.size() != messages_seen_) {
     for (std::size_t i = messages_seen_; i < state_.messages.size(); ++i) {
-      if (state_.messages.entries()[i].severity != Severity::Info) show_messages_ = true;
+      if (state_.messages.entries()[i].severity != Severity::Info) panels_.messages = true;
     }
     messages_seen_ = state_.messages.size();
   }
-  messages_height_ = show_messages_ && !state_.messages.empty() ? std::min(130.0f, height * 0.2f) : 0.0f;
+  // Open, the strip shows even with nothing in it (a layout opened it to watch).
+  messages_height_ = panels_.messages ? std::min(130.0f, height * 0.2f) : 0.0f;
   // The planner comparison spans the window's width above the status bar (the columns
   // end above it), up to half the window's height.
   comparison_height_ = state_.show_comparison && state_.doc
@@ -152,12 +161,12 @@ void EditorApp::column_splitter(const char* id, float x, int& width, int directi
 void EditorApp::left_column() {
   const ImGuiIO& io = ImGui::GetIO();
   const float top = menu_height_, height = io.DisplaySize.y - status_height_ - comparison_height_ - top;
-  if (left_width_ <= 0) {
+  if (panels_.left_column <= 0) {
     ImGui::SetNextWindowPos(ImVec2(0, top));
     ImGui::SetNextWindowSize(ImVec2(kCollapsedStrip, height));
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(1, 4));
     if (ImGui::Begin("##left_collapsed", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) {
-      if (ImGui::ArrowButton("##open_left", ImGuiDir_Right)) left_width_ = -left_width_;
+      if (ImGui::ArrowButton("##open_left", ImGuiDir_Right)) panels_.left_column = -panels_.left_column;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the tools and layers");
     }
     ImGui::End();
@@ -165,9 +174,9 @@ void EditorApp::left_column() {
     return;
   }
   ImGui::SetNextWindowPos(ImVec2(0, top));
-  ImGui::SetNextWindowSize(ImVec2(float(left_width_), height));
+  ImGui::SetNextWindowSize(ImVec2(float(panels_.left_column), height));
   if (ImGui::Begin("##left_column", nullptr, kColumnFlags)) {
-    if (ImGui::ArrowButton("##close_left", ImGuiDir_Left)) left_width_ = -left_width_;
+    if (ImGui::ArrowButton("##close_left", ImGuiDir_Left)) panels_.left_column = -panels_.left_column;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide this column (View menu, or double-click its edge)");
     ImGui::SameLine();
     ImGui::TextUnformatted("Tools");
@@ -189,7 +198,7 @@ void EditorApp::left_column() {
       tool->options_ui(ctx);
     }
     motion_section();
-    if (show_layers_ && section("Layers")) {
+    if (panels_.layers && section("Layers")) {
       for (render::Layer layer : render::all_layers()) {
         bool on = state_.layers.contains(layer);
         if (ImGui::Checkbox(render::to_string(layer), &on)) state_.layers.set(layer, on);
@@ -198,7 +207,7 @@ void EditorApp::left_column() {
     }
   }
   ImGui::End();
-  column_splitter("##left_split", float(left_width_), left_width_, +1);
+  column_splitter("##left_split", float(panels_.left_column), panels_.left_column, +1);
 }
 
 // Play, pause, step and speed of the features' motion; the world time played.
@@ -245,41 +254,41 @@ void EditorApp::simulation_section() {
 void EditorApp::right_column() {
   const ImGuiIO& io = ImGui::GetIO();
   const float top = menu_height_, height = io.DisplaySize.y - status_height_ - comparison_height_ - top;
-  if (right_width_ <= 0) {
+  if (panels_.right_column <= 0) {
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kCollapsedStrip, top));
     ImGui::SetNextWindowSize(ImVec2(kCollapsedStrip, height));
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(1, 4));
     if (ImGui::Begin("##right_collapsed", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) {
-      if (ImGui::ArrowButton("##open_right", ImGuiDir_Left)) right_width_ = -right_width_;
+      if (ImGui::ArrowButton("##open_right", ImGuiDir_Left)) panels_.right_column = -panels_.right_column;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the inspector and the search debugger");
     }
     ImGui::End();
     ImGui::PopStyleVar();
     return;
   }
-  const float x = io.DisplaySize.x - float(right_width_);
+  const float x = io.DisplaySize.x - float(panels_.right_column);
   ImGui::SetNextWindowPos(ImVec2(x, top));
-  ImGui::SetNextWindowSize(ImVec2(float(right_width_), height));
+  ImGui::SetNextWindowSize(ImVec2(float(panels_.right_column), height));
   if (ImGui::Begin("##right_column", nullptr, kColumnFlags | ImGuiWindowFlags_NoScrollbar)) {
-    if (ImGui::ArrowButton("##close_right", ImGuiDir_Right)) right_width_ = -right_width_;
+    if (ImGui::ArrowButton("##close_right", ImGuiDir_Right)) panels_.right_column = -panels_.right_column;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide this column (View menu, or double-click its edge)");
     ImGui::SameLine();
     ImGui::TextUnformatted(state_.doc ? state_.doc->display_name().c_str() : "");
     // The inspector takes what it needs up to a third of the column; the debugger the rest.
-    if (show_inspector_ && section("Inspector")) {
+    if (panels_.inspector && section("Inspector")) {
       const float inspector =
-          show_debugger_ ? std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.33f) : 0.0f;
+          panels_.debugger ? std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.33f) : 0.0f;
       if (ImGui::BeginChild("##inspector", ImVec2(0, inspector))) inspector_panel(state_);
       ImGui::EndChild();
     }
-    if (show_simulation_ && section("Simulation")) simulation_section();
-    if (show_debugger_ && section("Search debugger")) {
+    if (panels_.simulation && section("Simulation")) simulation_section();
+    if (panels_.debugger && section("Search debugger")) {
       if (ImGui::BeginChild("##debugger", ImVec2(0, 0))) debugger_panel(debugger_, state_);
       ImGui::EndChild();
     }
   }
   ImGui::End();
-  column_splitter("##right_split", x, right_width_, -1);
+  column_splitter("##right_split", x, panels_.right_column, -1);
 }
 
 void EditorApp::timeline_strip() {
@@ -295,7 +304,7 @@ void EditorApp::messages_strip() {
   if (messages_height_ <= 0) return;
   ImGui::SetNextWindowPos(ImVec2(float(canvas_lo_.x), float(canvas_hi_.y + timeline_height_)));
   ImGui::SetNextWindowSize(ImVec2(float(canvas_hi_.x - canvas_lo_.x), messages_height_));
-  if (ImGui::Begin("Messages", &show_messages_, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar))
+  if (ImGui::Begin("Messages", &panels_.messages, kColumnFlags & ~ImGuiWindowFlags_NoTitleBar))
     messages_panel(state_);
   ImGui::End();
 }

@@ -107,6 +107,23 @@ AppSettings from_json(const json& doc) {
       s.window_maximized = w["maximized"].get<bool>();
     }
   }
+  if (doc.contains("layout")) {
+    const json& l = doc["layout"];
+    if (!l.is_object()) throw BadField{"layout", "an object"};
+    if (l.contains("preset")) {
+      if (!l["preset"].is_string()) throw BadField{"layout.preset", "a string"};
+      s.layout = l["preset"].get<std::string>();
+    }
+    if (l.contains("panels")) {
+      const json& list = l["panels"];
+      if (!list.is_array()) throw BadField{"layout.panels", "an array of strings"};
+      s.open_panels.emplace();
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_string()) throw BadField{"layout.panels[" + std::to_string(i) + "]", "a string"};
+        s.open_panels->push_back(list[i].get<std::string>());
+      }
+    }
+  }
   if (doc.contains("last_directory")) {
     if (!doc["last_directory"].is_string()) throw BadField{"last_directory", "a string"};
     s.last_directory = doc["last_directory"].get<std::string>();
@@ -129,6 +146,10 @@ json to_json(const AppSettings& s) {
   w["left_column"] = s.left_column;
   w["right_column"] = s.right_column;
   doc["window"] = w;
+  json layout = json::object();
+  layout["preset"] = s.layout;
+  if (s.open_panels) layout["panels"] = *s.open_panels;
+  doc["layout"] = layout;
   doc["last_directory"] = s.last_directory;
   return doc;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-// What the app remembers between runs: recent files, the window's placement and the
-// last folder of the file browser, in `settings.json`; and where Dear ImGui keeps its
+// What the app remembers between runs: recent files, the window's placement, its panel
+// layout and the last folder of the file browser, in `settings.json`; and where Dear ImGui keeps its
 // window layout (`imgui.ini`). Both live in one folder:
 //   $PATHSCOPE_CONFIG_DIR (tests), else $XDG_CONFIG_HOME/pathscope, else ~/.config/pathscope.
 // Nothing here ever fails loudly: an unwritable folder is skipped silently and a
@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct AppSettings {
   int left_column = 0;
   int right_column = 0;
   std::string last_directory;  ///< Where the file browser opens ("" = working directory).
+  /// The layout preset last chosen from the View menu ("" = none; app/editor/layout_preset.hpp).
+  std::string layout;
+  /// Names of the panels open when last closed; nullopt = none saved (the defaults).
+  std::optional<std::vector<std::string>> open_panels;
   friend bool operator==(const AppSettings&, const AppSettings&) = default;
 };
 

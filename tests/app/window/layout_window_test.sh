@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The layout presets, driven like a user under a virtual X server with openbox; every
+# step waits for the UI state file ($PATHSCOPE_UI_STATE) to show its effect (no fixed
+# waits for results):
+#   - Ctrl+3 and Ctrl+1 arrange Simulation/QA (the units tool) and Design, each moving the
+#     canvas's edges; Ctrl+2 Debug search, whose planner comparison compares;
+#   - closed and launched again, the Debug search layout is back.
+#
+#   tests/app/window/layout_window_test.sh PATHSCOPE_BINARY [SCENARIO_FOLDER]
+#
+# Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb). Screenshots go to $SMOKE_OUT_DIR when
+# set (start_page.png, layout_design.png, layout_debug.png, layout_simulation.png).
+
+set -u
+
+here=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../../../scripts/window_test_lib.sh
+. "$here/scripts/window_test_lib.sh"
+window_test_begin "layout window test" "$here/maps/default.json" 1280 800 "$@"
+cd "$here" || fail "cannot enter $here"
+
+# wait_ui KEY REGEX: until the UI state's KEY line matches REGEX (10 s at most).
+wait_ui() {
+  for _ in $(seq 100); do
+    ui "$1" | grep -Eq "$2" && return 0
+    sleep 0.1
+  done
+  fail "'$1' is '$(ui "$1")', never matched /$2/"
+}
+ctrl_digit() {  # ctrl_digit N: Ctrl+N held for a few frames
+  xdotool keydown ctrl keydown "$1"
+  sleep 0.15
+  xdotool keyup "$1" keyup ctrl
+}
+canvas_now() { ui canvas; }
+# Screenshots only when asked for (SMOKE_OUT_DIR): each costs a second and a half.
+maybe_shot() { [ -z "${SMOKE_OUT_DIR:-}" ] || shot "$1"; }
+
+# ---- First launch ------------------------------------------------------------------------
+start_app open maps/default.json
+locate_client_area
+
+# ---- The presets move the canvas and open their panels -----------------------------------
+ctrl_digit 3
+wait_ui layout '^simulation [0-9]+ [0-9]+ simulation messages$'
+wait_ui tool '^units$'
+read -r s0 _ s2 s3 < <(canvas_now)
+maybe_shot layout_simulation
+ctrl_digit 1
+wait_ui layout '^design [0-9]+ [0-9]+ layers inspector$'
+wait_ui tool '^select$'
+read -r d0 _ d2 d3 < <(canvas_now)
+maybe_shot layout_design
+ctrl_digit 2
+wait_ui layout '^debug -[0-9]+ [0-9]+ debugger comparison$'
+wait_ui comparison '^[1-9][0-9]* 1 '
+read -r g0 _ g2 g3 < <(canvas_now)
+maybe_shot layout_debug
+note "canvas x0 x1 y1: simulation $s0 $s2 $s3, design $d0 $d2 $d3, debug $g0 $g2 $g3"
+# Design leaves the widest canvas between its columns; debug folds the left column away
+# (its 18-pixel strip) and gives the bottom to the comparison; simulation to the messages.
+[ "$g0" -lt 30 ] || fail "the debug layout left the left column open (canvas from x $g0)"
+[ "$d0" -gt "$s0" ] || fail "design's tools column ($d0) is not wider than simulation's ($s0)"
+[ $((d2 - d0)) -gt $((s2 - s0)) ] || fail "design's canvas is not wider than simulation's"
+[ "$s3" -lt "$d3" ] || fail "the simulation layout's message strip does not shorten the canvas"
+[ "$g3" -lt "$d3" ] || fail "the debug layout's comparison does not shorten the canvas"
+
+# ---- Saved with the settings, restored at the next launch --------------------------------
+stop_app
+settings="$PATHSCOPE_CONFIG_DIR/settings.json"
+tr -d ' \n' <"$settings" | grep -q '"layout":{"panels":\["debugger","comparison"\],"preset":"debug"}' ||
+  fail "settings.json does not keep the debug layout: $(tr -d ' \n' <"$settings")"
+start_app open maps/default.json
+wait_ui layout '^debug -[0-9]+ [0-9]+ debugger comparison$'
+wait_ui comparison '^[1-9][0-9]* 1 '
+stop_app
+note "PASS"
