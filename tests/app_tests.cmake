@@ -174,14 +174,15 @@ add_test(NAME app.placement_window
 set_tests_properties(app.placement_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
-# The layout presets driven like a user under a virtual X server with openbox
-# (tests/app/window/layout_window_test.sh): Ctrl+1..3 arrange the panels and move the
-# canvas; the layout is back at the next launch. Exit 77 (skipped) when Xvfb is not
-# installed.
-add_test(NAME app.layout_window
-         COMMAND ${PROJECT_SOURCE_DIR}/tests/app/window/layout_window_test.sh $<TARGET_FILE:pathscope>
+# The start page and the layout presets driven like a user under a virtual X server with
+# openbox (tests/app/window/start_layout_window_test.sh): no file opens the start page with
+# the shipped scenarios; Ctrl+1..3 arrange the panels; a scenario picked on the page opens;
+# the layout and the recent file are back at the next launch. Exit 77 (skipped) when Xvfb
+# is not installed.
+add_test(NAME app.start_layout_window
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/app/window/start_layout_window_test.sh $<TARGET_FILE:pathscope>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(app.layout_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 COST 30
+set_tests_properties(app.start_layout_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 COST 30
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
 # The large designed map loads, validates and its long query is solved.

@@ -14,7 +14,6 @@
 #include <optional>
 
 #include "app/debugger/comparison_panel.hpp"
-#include "app/editor/default_scenario.hpp"
 #include "app/editor/inspector.hpp"
 #include "app/platform/png_export.hpp"
 #include "app/platform/pointer_input.hpp"
@@ -54,10 +53,16 @@ EditorApp::~EditorApp() = default;
 void EditorApp::shutdown() { adapter_.release(); }
 
 std::string EditorApp::open_initial(const std::string& path) {
-  std::string chosen = path;
-  if (chosen.empty()) {
-    if (auto def = find_default_scenario()) chosen = def->string();
+  if (path.empty()) {
+    // No file: the start page, over an empty map that any opened file replaces.
+    state_.open_document(std::make_unique<Document>(make_empty_scenario(128, 96, 1)));
+    start_page_ = true;
+    start_serial_ = state_.doc_serial;
+    if (const auto dir = find_shipped_maps_dir()) shipped_ = list_shipped_scenarios(*dir);
+    fit_pending_ = true;
+    return {};
   }
+  const std::string& chosen = path;
   std::string failure;
   // load_path reports a failure as the newest message.
   if (!chosen.empty() && !files_.load_path(state_, chosen) && !state_.messages.empty())
@@ -90,7 +95,7 @@ void EditorApp::handle_event(const SDL_Event& e) {
 
 bool EditorApp::animating() const {
   return debugger_.playing() || debugger_.busy() || motion_.playing() || sim_.playing() ||
-         files_.quit_confirmed();
+         files_.quit_confirmed() || (start_page_ && thumbnails_.size() < shipped_.size());
 }
 
 AppSettings EditorApp::settings() const {
@@ -357,6 +362,9 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
     for (const std::string& name : open_panel_names(open)) all += " " + name;
     all += "\n";
   }
+  // The start page: shown, recent files listed, shipped scenarios listed.
+  all += "start_page " + std::to_string(int(start_page_)) + " " + std::to_string(files_.recent().size()) +
+         " " + std::to_string(shipped_.size()) + "\n";
   {
     // The newest message, as the status bar shows it (one line).
     std::string text = state_.messages.empty() ? std::string("none") : display_text(state_.messages.back());
@@ -402,9 +410,59 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
   return export_png(all, camera, width, height, out);
 }
 
+void EditorApp::start_page_frame() {
+  if (!ImGui::GetIO().WantTextInput && !files_.dialog_open()) {
+    files_.shortcuts(state_);  // Ctrl+N, Ctrl+O, Ctrl+Q
+    layout_shortcuts();
+  }
+  menu_bar();
+  const ImGuiIO& io = ImGui::GetIO();
+  // One picture painted per frame, so the page shows at once and fills in.
+  if (thumbnails_.size() < shipped_.size()) {
+    const ShippedScenario& next = shipped_[thumbnails_.size()];
+    thumbnails_.push_back(next.readable ? paint_thumbnail(next.path) : std::nullopt);
+  }
+  const auto thumbnail = [this](std::size_t i, float x0, float y0, float x1, float y1) {
+    if (i >= thumbnails_.size() || !thumbnails_[i]) return false;
+    const Thumbnail& t = *thumbnails_[i];
+    render::Camera camera;
+    camera.set_viewport({x0, y0}, {x1 - x0, y1 - y0});
+    camera.fit({0, 0}, {t.world_width, t.world_height}, 2);
+    ImDrawList& out = *ImGui::GetWindowDrawList();
+    out.AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(24, 26, 30, 255));
+    out.PushClipRect(ImVec2(x0, y0), ImVec2(x1, y1), true);
+    adapter_.draw(t.drawing, camera, out);
+    out.PopClipRect();
+    return true;
+  };
+  const StartChoice choice = start_page_ui(0, menu_height_, io.DisplaySize.x, io.DisplaySize.y - menu_height_,
+                                           files_.recent(), shipped_, thumbnail, state_.probe);
+  switch (choice.kind) {
+    case StartChoice::Kind::NewMap: files_.request_new(state_); break;
+    case StartChoice::Kind::Open: files_.request_open_dialog(state_); break;
+    case StartChoice::Kind::Recent: files_.open_recent(state_, choice.path); break;
+    case StartChoice::Kind::Shipped: files_.open_path(state_, choice.path); break;
+    case StartChoice::Kind::None: break;
+  }
+  files_.dialogs(state_,
+                 [this](int w, int h, const std::filesystem::path& p) { return export_view(w, h, p); });
+  if (title_ != "Start - Pathscope") {
+    title_ = "Start - Pathscope";
+    SDL_SetWindowTitle(window_, title_.c_str());
+  }
+}
+
 void EditorApp::frame(const PointerTracker& pointer) {
   const ImGuiIO& io = ImGui::GetIO();
   state_.probe.begin_frame();
+  if (start_page_ && state_.doc_serial != start_serial_) start_page_ = false;
+  if (start_page_) {
+    start_page_frame();
+    // A file opened this frame leaves the page at the next one; the canvas fits it then.
+    if (state_.doc_serial != start_serial_) fit_pending_ = true;
+    write_ui_state(pointer);
+    return;
+  }
   handle_shortcuts();
   const std::uint64_t serial = state_.doc_serial;
   menu_bar();

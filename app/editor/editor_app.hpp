@@ -16,6 +16,7 @@
 #include "app/editor/file_actions.hpp"
 #include "app/editor/layout_preset.hpp"
 #include "app/editor/motion_player.hpp"
+#include "app/editor/start_page.hpp"
 #include "app/editor/tool.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/platform/settings.hpp"
@@ -39,8 +40,8 @@ class EditorApp {
   EditorApp(SDL_Window* window, SDL_Renderer* renderer, AppSettings settings);
   ~EditorApp();
 
-  /// Opens `path` ("" = the default scenario); on failure reports it and opens an empty
-  /// map. Returns the failure's message (naming the file and the field), "" on success:
+  /// Opens `path` ("" = the start page, over an empty map); on failure reports it and
+  /// opens an empty map. Returns the failure's message (naming the file and the field), "" on success:
   /// the command line prints it on the terminal too.
   std::string open_initial(const std::string& path);
   /// Window-level events ImGui does not act on: a dropped file, quit requests.
@@ -81,6 +82,8 @@ class EditorApp {
   void paint_scene_if_needed();
   Status export_view(int width, int height, const std::filesystem::path& out);
   void write_ui_state(const PointerTracker& pointer);
+  /// The start page's frame (menu bar, the page, the file dialogs) while it is shown.
+  void start_page_frame();
 
   SDL_Window* window_;
   SDL_Renderer* renderer_;
@@ -120,6 +123,12 @@ class EditorApp {
   // Recomputed each frame from the window size.
   PanelLayout panels_;
   std::string layout_;  // the preset last chosen, "" = none
+  // The start page, shown until another document than the one under it is opened.
+  bool start_page_ = false;
+  std::uint64_t start_serial_ = 0;
+  std::vector<ShippedScenario> shipped_;
+  // Their pictures, painted one per frame while the page shows (nullopt: not loadable).
+  std::vector<std::optional<Thumbnail>> thumbnails_;
   Vec2 canvas_lo_{0, 0}, canvas_hi_{0, 0};
   float menu_height_ = 0, status_height_ = 0, messages_height_ = 0, timeline_height_ = 0;
   float comparison_height_ = 0;  // the planner comparison's strip across the bottom, above the status bar

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# The layout presets, driven like a user under a virtual X server with openbox; every
-# step waits for the UI state file ($PATHSCOPE_UI_STATE) to show its effect (no fixed
-# waits for results):
+# The start page and the layout presets, driven like a user under a virtual X server with
+# openbox; every step waits for the UI state file ($PATHSCOPE_UI_STATE) to show its effect
+# (no fixed waits for results):
+#   - `pathscope` with no file opens the start page: no recent files yet, the shipped
+#     scenarios of maps/ listed;
+#   - Ctrl+2 arranges the Debug search layout on the page already;
+#   - a click on a shipped scenario opens it and leaves the page;
 #   - Ctrl+3 and Ctrl+1 arrange Simulation/QA (the units tool) and Design, each moving the
-#     canvas's edges; Ctrl+2 Debug search, whose planner comparison compares;
-#   - closed and launched again, the Debug search layout is back.
+#     canvas's edges; Ctrl+2 again opens the planner comparison, which compares;
+#   - closed and launched again with no file: the start page lists the scenario as a
+#     recent file, the Debug search layout is back; a click on the recent file opens it.
 #
-#   tests/app/window/layout_window_test.sh PATHSCOPE_BINARY [SCENARIO_FOLDER]
+#   tests/app/window/start_layout_window_test.sh PATHSCOPE_BINARY [SCENARIO_FOLDER]
 #
 # Exit codes: 0 pass, 1 fail, 77 skipped (no Xvfb). Screenshots go to $SMOKE_OUT_DIR when
 # set (start_page.png, layout_design.png, layout_debug.png, layout_simulation.png).
@@ -16,7 +21,7 @@ set -u
 here=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=../../../scripts/window_test_lib.sh
 . "$here/scripts/window_test_lib.sh"
-window_test_begin "layout window test" "$here/maps/default.json" 1280 800 "$@"
+window_test_begin "start and layout window test" "$here/maps/sim_bridge.json" 1280 800 "$@"
 cd "$here" || fail "cannot enter $here"
 
 # wait_ui KEY REGEX: until the UI state's KEY line matches REGEX (10 s at most).
@@ -36,9 +41,24 @@ canvas_now() { ui canvas; }
 # Screenshots only when asked for (SMOKE_OUT_DIR): each costs a second and a half.
 maybe_shot() { [ -z "${SMOKE_OUT_DIR:-}" ] || shot "$1"; }
 
-# ---- First launch ------------------------------------------------------------------------
-start_app open maps/default.json
+# ---- First launch: the start page --------------------------------------------------------
+start_app
+wait_ui start_page '^1 0 [0-9]+$'
+shipped=$(ui_field start_page 3)
+maps=$(find maps -maxdepth 1 -name '*.json' | wc -l)
+[ "$shipped" -eq "$maps" ] || fail "the start page lists $shipped scenarios, maps/ holds $maps"
+note "start page: $shipped shipped scenarios, no recent files"
 locate_client_area
+[ -n "$(ui 'item start_map_default')" ] || fail "default.json is not on the start page"
+[ -n "$(ui 'item start_new')" ] || fail "no New map button on the start page"
+maybe_shot start_page
+
+ctrl_digit 2
+wait_ui layout '^debug -[0-9]+ [0-9]+ .*debugger comparison$'
+click_item start_map_default
+wait_ui start_page '^0 '
+wait_ui message "default.json"
+note "opened from the start page: $(xdotool getwindowname "$wid")"
 
 # ---- The presets move the canvas and open their panels -----------------------------------
 ctrl_digit 3
@@ -70,8 +90,13 @@ stop_app
 settings="$PATHSCOPE_CONFIG_DIR/settings.json"
 tr -d ' \n' <"$settings" | grep -q '"layout":{"panels":\["debugger","comparison"\],"preset":"debug"}' ||
   fail "settings.json does not keep the debug layout: $(tr -d ' \n' <"$settings")"
-start_app open maps/default.json
+grep -q "maps/default.json" "$settings" || fail "settings.json does not list default.json as recent"
+start_app
+wait_ui start_page '^1 1 '
 wait_ui layout '^debug -[0-9]+ [0-9]+ debugger comparison$'
+# The window reopens where it was closed (app.placement_window checks it): same origin.
+click_item start_recent_0
+wait_ui start_page '^0 '
 wait_ui comparison '^[1-9][0-9]* 1 '
 stop_app
 note "PASS"
