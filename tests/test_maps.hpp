@@ -115,6 +115,11 @@ inline Vec2 cell_center(const Scenario& s, int x, int y) {
   return {(x + 0.5) * s.world.cell_size, (y + 0.5) * s.world.cell_size};
 }
 
+/// A random cell centre of `s`'s tile grid (any terrain).
+inline Vec2 random_cell_center(std::mt19937_64& rng, const Scenario& s) {
+  return cell_center(s, int(rng() % unsigned(s.tiles->width)), int(rng() % unsigned(s.tiles->height)));
+}
+
 /// 16 x 8 cells of walls and rough ground: leaves of several sizes and one-way links
 /// appear in a quadtree, and a path from the top-left to the bottom-right corner bends.
 inline std::vector<std::string> bent_rows() {

@@ -31,10 +31,6 @@ NavmeshParams point_params(int tile_cells = 16) {
   return p;
 }
 
-Vec2 random_center(std::mt19937_64& rng, const Scenario& s) {
-  return cell_center(s, int(rng() % unsigned(s.tiles->width)), int(rng() % unsigned(s.tiles->height)));
-}
-
 // Every leg of a path clear of blocked cells.
 void check_legal(const Scenario& s, const PathResult& r) {
   for (std::size_t i = 0; i + 1 < r.points.size(); ++i) {
@@ -169,7 +165,7 @@ TEST_SUITE("navmesh") {
       const PlanningWorld world(s);
       NavmeshPlanner stepped(world, 0, point_params()), whole(world, 0, point_params());
       for (int k = 0; k < 10; ++k) {
-        const PathQuery q{random_center(rng, s), random_center(rng, s)};
+        const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
         const PathResult a = find_path(whole, q);
         SearchStatus st = stepped.start(q);
         while (!is_finished(st)) st = stepped.step(1);
@@ -196,7 +192,7 @@ TEST_SUITE("navmesh") {
       NavmeshPlanner traced(world, 0, point_params(64)), live(world, 0, point_params(64));
       SearchTrace trace;
       traced.set_observer(&trace);
-      const PathQuery q{random_center(rng, s), random_center(rng, s)};
+      const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
       const PathResult full = find_path(traced, q);
       CHECK(trace.expansion_count() == full.stats.expansions);
       TraceReplay replay(trace);
@@ -289,7 +285,7 @@ TEST_SUITE("navmesh") {
     PlanningWorld world(s);
     for (int edit = 0; edit < 30; ++edit) {
       NavmeshPlanner before(world, 0, point_params());
-      const PathQuery q{random_center(rng, s), random_center(rng, s)};
+      const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
       const PathResult old = find_path(before, q);
       const std::unique_ptr<ResultDependency> dep = before.result_dependency();
       // A small block of one terrain somewhere.

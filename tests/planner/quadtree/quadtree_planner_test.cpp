@@ -27,11 +27,6 @@ std::vector<std::string> random_map(std::mt19937_64& rng, int round, bool terrai
   return test::block_rows(rng, w, h, 2 + int(rng() % 20), 1 + int(rng() % 10), terrain);
 }
 
-// A random cell centre (any terrain).
-Vec2 random_center(std::mt19937_64& rng, const Scenario& s) {
-  return cell_center(s, int(rng() % unsigned(s.tiles->width)), int(rng() % unsigned(s.tiles->height)));
-}
-
 // Every segment of the path runs only through passable cells of the start's move key:
 // it never enters the open square of any other cell, and stays on the map.
 void check_inside(const PathResult& r, const CostGrid& grid, std::uint16_t key) {
@@ -126,7 +121,7 @@ TEST_SUITE("quadtree planner") {
       const CostGrid& grid = world.grid(0);
       QuadtreePlanner a(world, 0), b(world, 0, "quadtree", QuadtreeParams{.weight = 2.0});
       for (int q = 0; q < 8; ++q) {
-        const PathQuery query{random_center(rng, s), random_center(rng, s)};
+        const PathQuery query{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
         const PathResult ra = find_path(a, query);
         const PathResult& rb = find_path(b, query);
         CAPTURE(round);
@@ -214,7 +209,7 @@ TEST_SUITE("quadtree planner") {
       QuadtreePlanner qt(world, 0);
       auto astar = find_planner("astar")->create(QueryContext{world, 0, std::nullopt, {}});
       for (int q = 0; q < 8; ++q) {
-        const PathQuery query{random_center(rng, s), random_center(rng, s)};
+        const PathQuery query{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
         const PathResult& g = find_path(*astar, query);
         const PathResult& r = find_path(qt, query);
         const std::uint32_t start_cell = *world.grid(0).cell_at(query.start);
@@ -242,7 +237,7 @@ TEST_SUITE("quadtree planner") {
       const CostGrid& grid = world.grid(0);
       QuadtreePlanner qt(world, 0);
       for (int q = 0; q < 8; ++q) {
-        const PathQuery query{random_center(rng, s), random_center(rng, s)};
+        const PathQuery query{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
         const PathResult& r = find_path(qt, query);
         if (r.status != SearchStatus::Found) continue;
         const std::uint32_t start_cell = *grid.cell_at(query.start);
@@ -313,7 +308,7 @@ TEST_SUITE("quadtree planner") {
       const PlanningWorld world(s), twin(s);
       QuadtreePlanner a(world, 0), b(twin, 0);
       for (int q = 0; q < 5; ++q) {
-        const PathQuery query{random_center(rng, s), random_center(rng, s)};
+        const PathQuery query{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
         const PathResult one = find_path(a, query);
         SearchStatus st = b.start(query);
         while (!is_finished(st)) st = b.step(1);
@@ -343,7 +338,7 @@ TEST_SUITE("quadtree planner") {
       QuadtreePlanner traced(world, 0), live(world, 0);
       SearchTrace trace;
       traced.set_observer(&trace);
-      const PathQuery q{random_center(rng, s), random_center(rng, s)};
+      const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
       const PathResult full = find_path(traced, q);
       CHECK(trace.expansion_count() == full.stats.expansions);
       TraceReplay replay(trace);
@@ -448,7 +443,7 @@ TEST_SUITE("quadtree planner") {
       s.threats = {Influence{1, {5, 5}, 2, 1, ""}};
       PlanningWorld world(s);
       QuadtreePlanner qt(world, 0, "quadtree", QuadtreeParams{.landmarks = 8});
-      const PathQuery q{random_center(rng, s), random_center(rng, s)};
+      const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
       const PathResult before = find_path(qt, q);
       if (before.status != SearchStatus::Found) continue;
       ++found;
@@ -479,7 +474,7 @@ TEST_SUITE("quadtree planner") {
       Scenario s = test::ascii_scenario(test::block_rows(rng, 48, 40, 10, 8, false));
       PlanningWorld world(s);
       QuadtreePlanner qt(world, 0);
-      const PathQuery q{random_center(rng, s), random_center(rng, s)};
+      const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
       const PathResult before = find_path(qt, q);
       if (before.status != SearchStatus::Found) continue;
       const std::unique_ptr<ResultDependency> dep = qt.result_dependency();

@@ -3,6 +3,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/render/draw_list_test_support.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,6 +14,7 @@
 
 using namespace pathscope;
 using namespace pathscope::render;
+using pathscope::render::test_support::shapes;
 
 namespace {
 
@@ -51,15 +53,6 @@ const PlanningWorld& painter_world() {
     return std::make_unique<PlanningWorld>(std::move(s));
   }();
   return *world;
-}
-
-template <typename T>
-std::vector<const T*> shapes(const DrawList& list, Layer layer) {
-  std::vector<const T*> out;
-  for (const Primitive& p : list.layer(layer)) {
-    if (const T* s = std::get_if<T>(&p.shape)) out.push_back(s);
-  }
-  return out;
 }
 
 Color pixel(const ImagePrim& img, int x, int y) {

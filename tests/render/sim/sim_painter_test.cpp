@@ -5,6 +5,7 @@
 #include "render/sim/sim_painter.hpp"
 
 #include "render/core/color_ramp.hpp"
+#include "tests/render/draw_list_test_support.hpp"
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
@@ -16,6 +17,7 @@
 
 using namespace pathscope;
 using namespace pathscope::render;
+using pathscope::render::test_support::shapes;
 
 namespace {
 
@@ -59,15 +61,6 @@ sim::Collision make_collision(sim::UnitId a, sim::UnitId b, bool hard, bool imme
   c.point = point;
   c.state = state;
   return c;
-}
-
-template <class Shape>
-std::vector<const Shape*> shapes(const DrawList& list, Layer layer) {
-  std::vector<const Shape*> out;
-  for (const Primitive& p : list.layer(layer)) {
-    if (const Shape* s = std::get_if<Shape>(&p.shape)) out.push_back(s);
-  }
-  return out;
 }
 
 std::size_t filled_circles(const DrawList& list, Layer layer) {
