@@ -1,0 +1,323 @@
+// The step's components called directly, on small hand-built inputs: collision prevention,
+// reactive avoidance, arrivals, bridges and passages. Each expectation is worked out here
+// (shapes sampled along their boundaries, distances, sides), not by the code under test.
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <glm/geometric.hpp>
+
+#include "planner/scenario/scenario.hpp"
+#include "planner/sim/arrival.hpp"
+#include "planner/sim/avoidance.hpp"
+#include "planner/sim/bridges.hpp"
+#include "planner/sim/passage_turns.hpp"
+#include "planner/sim/passages.hpp"
+#include "planner/sim/prevention.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/spatial_hash.hpp"
+#include "planner/world/bridge_reservations.hpp"
+#include "planner/world/planning_world.hpp"
+#include "tests/planner/sim/sim_test_support.hpp"
+#include "tests/test_maps.hpp"
+
+namespace pathscope::sim {
+
+namespace components_test {
+
+// An ellipse: centre, heading (direction (cos h, -sin h), y down), semi-axes along and
+// across the heading.
+struct Ellipse {
+  Vec2 centre{0, 0};
+  double heading = 0;
+  double along = 1;
+  double across = 1;
+};
+
+inline Vec2 on_boundary(const Ellipse& e, double t) {
+  const Vec2 h{std::cos(e.heading), -std::sin(e.heading)};
+  const Vec2 p{-h.y, h.x};
+  return e.centre + h * (e.along * std::cos(t)) + p * (e.across * std::sin(t));
+}
+
+// q lies inside e shrunk by `margin` metres on both semi-axes.
+inline bool strictly_inside(const Ellipse& e, Vec2 q, double margin) {
+  const Vec2 h{std::cos(e.heading), -std::sin(e.heading)};
+  const Vec2 p{-h.y, h.x};
+  const Vec2 d = q - e.centre;
+  const double x = (d.x * h.x + d.y * h.y) / (e.along - margin);
+  const double y = (d.x * p.x + d.y * p.y) / (e.across - margin);
+  return x * x + y * y < 1;
+}
+
+// Brute force: the ellipses overlap by more than about `margin` (a sampled boundary point
+// of one lies inside the other shrunk by `margin`, or a centre does).
+inline bool sampled_overlap(const Ellipse& a, const Ellipse& b, double margin) {
+  if (strictly_inside(a, b.centre, margin) || strictly_inside(b, a.centre, margin)) return true;
+  constexpr int kSamples = 2048;
+  for (int k = 0; k < kSamples; ++k) {
+    const double t = 2 * std::numbers::pi * k / kSamples;
+    if (strictly_inside(a, on_boundary(b, t), margin) || strictly_inside(b, on_boundary(a, t), margin))
+      return true;
+  }
+  return false;
+}
+
+// A unit of slot `index`, alive, under way along `path` (heading for path[1]).
+inline SimUnit unit_under_way(std::uint32_t index, Vec2 at, double heading, std::vector<Vec2> path) {
+  SimUnit u;
+  u.id = UnitId{index, 0};
+  u.alive = true;
+  u.body.position = u.body.previous = at;
+  u.body.heading = heading;
+  u.body.speed = 1;
+  u.route.state = MoveState::Moving;
+  u.route.path = std::move(path);
+  u.route.waypoint = u.route.path.size() > 1 ? 1 : 0;
+  return u;
+}
+
+}  // namespace components_test
+
+using components_test::Ellipse;
+using components_test::sampled_overlap;
+using components_test::unit_under_way;
+using test_support::open_rows;
+
+TEST_SUITE("components") {
+  TEST_CASE("prevention: two overlapping ellipses of aspect 0.3 to 1 at random headings end apart") {
+    Motion m;
+    m.hard_radius = 1;
+    m.soft_radius = 1.5;
+    PlanningWorld world(test::ascii_scenario(open_rows(20, 20)));
+    const CostGrid* grids[1] = {&world.grid(0)};
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<double> angle(-std::numbers::pi, std::numbers::pi);
+    std::uniform_real_distribution<double> aspect(0.3, 1.0);
+    std::uniform_real_distribution<double> depth(0.05, 0.2);
+    PreventionScratch scratch;
+    int separated = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+      m.hard_aspect = aspect(rng);
+      const Motion motions[1] = {m};
+      const double ha = angle(rng), hb = angle(rng);
+      const double theta = angle(rng);
+      const Vec2 dir_n{std::cos(theta), std::sin(theta)};
+      // The touching distance along dir, by bisection on the sampled test.
+      Ellipse a{{10, 10}, ha, 1, m.hard_aspect}, b{{10, 10}, hb, 1, m.hard_aspect};
+      double lo = 0, hi = 2.5;
+      for (int i = 0; i < 40; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        b.centre = a.centre + dir_n * mid;
+        (sampled_overlap(a, b, 0) ? lo : hi) = mid;
+      }
+      const double touch = hi;
+      // Overlapping by 5 to 20% of that distance (at most 0.4 m: a unit pushed alone is
+      // pushed at most half its hard radius per step).
+      b.centre = a.centre + dir_n * (touch * (1 - depth(rng)));
+      const Vec2 b_from = b.centre;
+      REQUIRE(sampled_overlap(a, b, 0.005));
+      const bool a_moves = trial % 3 != 0, b_moves = trial % 3 != 1;
+      std::vector<PreventionUnit> units{{a.centre, ha, 0, grids[0]->move_key(0), true, a_moves, false},
+                                        {b.centre, hb, 0, grids[0]->move_key(0), true, b_moves, false}};
+      prevent_overlaps(units, motions, grids, scratch);
+      a.centre = units[0].position;
+      b.centre = units[1].position;
+      CHECK_FALSE(sampled_overlap(a, b, 0.005));
+      // A still unit gives way to a mover: the mover stays where its move ended.
+      if (a_moves && !b_moves) CHECK(units[0].position == Vec2{10, 10});
+      if (b_moves && !a_moves) CHECK(units[1].position == b_from);
+      CHECK(units[0].pushed == (units[0].position != Vec2{10, 10}));
+      CHECK(units[1].pushed == (units[1].position != b_from));
+      separated += !sampled_overlap(a, b, 0.005);
+    }
+    CHECK(separated == 60);
+  }
+
+  TEST_CASE("avoidance: a potential field turns a unit away from a unit or a wall on its left") {
+    // Heading +x (y down): its left is -y. Potential fields with a unit ahead on its left,
+    // then a wall along its left (a unit behind it, which does not repel, makes it sense).
+    Motion m;
+    m.hard_radius = 0.4;
+    m.soft_radius = 0.6;
+    const Motion motions[1] = {m};
+    const auto run = [&](const std::vector<std::string>& rows, Vec2 other) {
+      PlanningWorld world(test::ascii_scenario(rows));
+      const CostGrid* grids[1] = {&world.grid(0)};
+      const Vec2 start{3.5, 5.5};
+      std::vector<SimUnit> units{unit_under_way(0, start, 0, {start, {39.5, 5.5}}),
+                                 unit_under_way(1, other, 0, {})};
+      const std::uint16_t key = world.grid(0).move_key(world.grid(0).index(3, 5));
+      const std::vector<std::uint16_t> keys{key, key};
+      const std::vector<Vec2> points{units[0].body.position, units[1].body.position};
+      SpatialHash hash;
+      hash.build(points, 4.0);
+      std::vector<AvoidanceSteer> out;
+      avoid(AvoidanceMode::PotentialField, units, keys, hash, motions, grids, 0.1, out);
+      REQUIRE(out.size() == 1);
+      CHECK(out[0].unit == 0);
+      return out[0].next.position.y - start.y;  // > 0: to its right
+    };
+    const std::vector<std::string> open = open_rows(40, 11);
+    CHECK(run(open, {4.5, 4.7}) > 0);                      // a unit ahead on its left: it goes right
+    CHECK(run(open, {4.5, 6.3}) < run(open, {4.5, 4.7}));  // on its right: less right (or left)
+    std::vector<std::string> wall_left = open, wall_right = open;
+    wall_left[4] = std::string(40, '#');
+    wall_right[6] = std::string(40, '#');
+    CHECK(run(wall_left, {2.5, 5.5}) > 0);
+    CHECK(run(wall_right, {2.5, 5.5}) < 0);
+  }
+
+  TEST_CASE("arrivals: arrived is set and cleared by the distance to the goal") {
+    Motion m;
+    m.hard_radius = 0.5;
+    const Motion motions[1] = {m};
+    const double tolerance = 0.25;  // half the hard radius (at most 0.5 m)
+    const Vec2 goal{10, 10};
+    const std::vector<double> offsets{0.0, 0.1, 0.24, 0.26, 0.4, 2.0};
+    std::vector<SimUnit> units;
+    std::vector<ArrivalUnit> arrivals;
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      // Each unit its own goal, 6 m apart; alternate flags before, so each must change or stay.
+      const Vec2 g = goal + Vec2{6.0 * double(i), 0};
+      SimUnit u = unit_under_way(std::uint32_t(i), g + Vec2{0, offsets[i]}, 0, {});
+      u.body.speed = 0;
+      u.route.state = MoveState::ReachedGoal;
+      u.route.order = Order{OrderKind::Move, {g}, PatrolMode::Loop};
+      units.push_back(u);
+      ArrivalUnit a;
+      a.goal.arrived = i % 2 == 0;
+      arrivals.push_back(a);
+    }
+    ArrivalScratch scratch;
+    keep_arrivals(units, motions, 5.0, arrivals, scratch);
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      CAPTURE(i);
+      CHECK(arrivals[i].goal.arrived == (offsets[i] <= tolerance));
+      CHECK_FALSE(arrivals[i].goal.taken);
+      if (arrivals[i].goal.arrived) CHECK(arrivals[i].goal.arrived_time >= 0);
+    }
+    // A unit standing on the goal of another (arrived at its own goal 0.3 m away) takes
+    // it: the other, 1 m off, is not arrived and its goal is taken.
+    std::vector<SimUnit> pair{units[0], units[5]};
+    pair[0].body.position = pair[1].route.order.points[0] + Vec2{0.3, 0};
+    pair[0].route.order.points = {pair[0].body.position};
+    pair[1].id.index = 1;
+    pair[1].body.position = pair[1].route.order.points[0] + Vec2{-1.0, 0};
+    std::vector<ArrivalUnit> two(2);
+    keep_arrivals(pair, motions, 5.0, two, scratch);
+    CHECK(two[0].goal.arrived);
+    CHECK_FALSE(two[1].goal.arrived);
+    CHECK(two[1].goal.taken);  // 0.3 m < the two hard radii (1 m)
+  }
+
+  TEST_CASE("bridges: one platoon at a time on a bridge, the other waits before it") {
+    // A bridge from (10, 10) to (20, 10), 3 m wide. Platoon 7 drives on from the west,
+    // platoon 9 from the east; the first asked (slot order) gets it.
+    const Bridge bridge{4, {10, 10}, {20, 10}, 3, true};
+    const auto approaching = [](std::uint32_t slot, Vec2 at, Vec2 onto) {
+      SimUnit u = unit_under_way(slot, at, onto.x > at.x ? 0 : std::numbers::pi, {at, onto});
+      u.route.predicted = {PredictedPoint{onto, u.body.heading, 1, 0.1, 1}};
+      return u;
+    };
+    std::vector<SimUnit> units{approaching(0, {8, 10}, {10.5, 10}), approaching(1, {7, 10.5}, {10.2, 10.5}),
+                               approaching(2, {22, 10}, {19.5, 10}), approaching(3, {40, 30}, {41, 30})};
+    std::vector<BridgeUnit> track{{7}, {7}, {9}, {9}};
+    BridgeReservations ledger;
+    std::vector<std::uint32_t> waited;
+    std::vector<Vec2> flows;
+    const auto wait = [&](std::uint32_t i, Vec2, Vec2 flow, double half_width) {
+      waited.push_back(i);
+      flows.push_back(flow);
+      CHECK(half_width == 1.5);
+    };
+    const Bridge bridges[1] = {bridge};
+    keep_bridges(bridges, units, 1.0, ledger, track, wait);
+    REQUIRE(ledger.holder(4).has_value());
+    CHECK(*ledger.holder(4) == 7);
+    CHECK(waited == std::vector<std::uint32_t>{2});
+    REQUIRE(flows.size() == 1);
+    CHECK(flows[0].x < 0);  // unit 2 goes west onto it
+    CHECK_FALSE(track[0].waiting);
+    CHECK_FALSE(track[1].waiting);
+    CHECK(track[2].waiting);
+    CHECK_FALSE(track[3].waiting);  // far away: not asked
+    // Platoon 7 gone (far away, long after): unit 2 still waits this step, at whose end
+    // the bridge is released; the next step platoon 9 gets it.
+    units[0].body.position = units[1].body.position = Vec2{60, 60};
+    units[0].route.predicted.clear();
+    units[1].route.predicted.clear();
+    units[0].route.path = units[1].route.path = {{60, 60}, {61, 60}};
+    for (BridgeUnit& t : track) t.waiting = false;
+    waited.clear();
+    keep_bridges(bridges, units, 20.0, ledger, track, wait);
+    CHECK_FALSE(ledger.holder(4).has_value());
+    CHECK(waited == std::vector<std::uint32_t>{2});
+    for (BridgeUnit& t : track) t.waiting = false;
+    waited.clear();
+    keep_bridges(bridges, units, 20.1, ledger, track, wait);
+    REQUIRE(ledger.holder(4).has_value());
+    CHECK(*ledger.holder(4) == 9);
+    CHECK(waited.empty());
+    CHECK_FALSE(track[2].waiting);
+  }
+
+  TEST_CASE("passages: the unit coming the other way waits while one goes through") {
+    // A wall down column 20 with a one-cell gap at row 10: a passage. Unit 0 is in the
+    // gap going east; unit 1, 2 m east of it, heads west through it.
+    std::vector<std::string> rows = open_rows(40, 21);
+    for (std::string& row : rows) row[20] = '#';
+    rows[10][20] = '.';
+    Scenario s = test::ascii_scenario(rows);
+    PlanningWorld world(s);
+    const Motion m = resolve_motion(s.classes[0]);
+    const Motion motions[1] = {m};
+    const CostGrid* grids[1] = {&world.grid(0)};
+    std::vector<PassageMap> maps{PassageMap(world.grid(0), passage_rules(m))};
+    REQUIRE_FALSE(maps[0].passages().empty());
+    const std::uint16_t key = world.grid(0).move_key(world.grid(0).index(0, 0));
+    std::vector<SimUnit> units{
+        unit_under_way(0, {20.5, 10.5}, 0, {{20.5, 10.5}, {30.5, 10.5}}),
+        unit_under_way(1, {22.5, 10.5}, std::numbers::pi, {{22.5, 10.5}, {10.5, 10.5}})};
+    std::vector<PassageUnit> track(2);
+    for (PassageUnit& t : track) t.move_key = key;
+    PassageClaims claims;
+    std::vector<std::vector<PassageTally>> tallies;
+    std::vector<std::uint32_t> waited;
+    const PassageWaits waits{[&](std::uint32_t i, Vec2, Vec2 flow, double) {
+                               waited.push_back(i);
+                               CHECK(flow.x < 0);
+                             },
+                             [&](std::uint32_t i, Vec2) { waited.push_back(i); }};
+    keep_passages(units, maps, motions, grids, 1.0, track, claims, tallies, waits);
+    const Passage& p = maps[0].passages()[0];
+    CHECK(p.held);
+    CHECK(p.flow.x > 0.9);  // east, the way unit 0 goes
+    CHECK_FALSE(track[0].waiting);
+    CHECK(track[1].waiting);
+    CHECK(waited == std::vector<std::uint32_t>{1});
+    // Unit 0 gone: unit 1 waits this step, at whose end the passage is free; the next
+    // step it is let through, going west.
+    units[0].alive = false;
+    for (PassageUnit& t : track) t.waiting = false;
+    track[0].last_passage = -1;
+    waited.clear();
+    keep_passages(units, maps, motions, grids, 30.0, track, claims, tallies, waits);
+    CHECK(waited == std::vector<std::uint32_t>{1});
+    CHECK_FALSE(maps[0].passages()[0].held);
+    for (PassageUnit& t : track) t.waiting = false;
+    waited.clear();
+    keep_passages(units, maps, motions, grids, 30.1, track, claims, tallies, waits);
+    CHECK(waited.empty());
+    CHECK_FALSE(track[1].waiting);
+    CHECK(maps[0].passages()[0].held);
+    CHECK(maps[0].passages()[0].flow.x < -0.9);
+  }
+}
+
+}  // namespace pathscope::sim
