@@ -6,8 +6,8 @@
 // crossed, and says which units wait before a bridge (bridges.cpp).
 
 #include <cstdint>
-#include <functional>
 #include <span>
+#include <vector>
 
 #include "planner/core/types.hpp"
 #include "planner/scenario/scenario.hpp"
@@ -37,18 +37,25 @@ struct BridgeUnit {
   bool waiting = false;           ///< Out: it waits before a bridge another platoon holds.
 };
 
-/// Has unit `unit` (a slot) wait before a bridge: clear of the way out of it, the line
-/// through `entry` along `flow`, `half_width` metres to either side. Called as soon as
-/// the unit is refused, so the bridges after see it waiting.
-using WaitBeforeBridge = std::function<void(std::uint32_t unit, Vec2 entry, Vec2 flow, double half_width)>;
+/// A unit refused a bridge: it waits before it, clear of the way off its end (the line
+/// through `entry` along `flow`, `half_width` metres to either side). The step has it
+/// wait (it brakes, or steps to the side).
+struct BridgeWait {
+  std::uint32_t unit = 0;  ///< Slot index.
+  Vec2 entry{0, 0};        ///< Where its way reaches the deck (metres).
+  Vec2 flow{0, 0};         ///< The way it would drive onto the bridge (a unit vector).
+  double half_width = 0;   ///< Half the bridge's width (metres).
+};
 
-/// Each unit under way that is on a bridge or about to drive onto it asks `ledger` for the
-/// bridge for its platoon; refused, it waits (`wait_before`, and `waiting`). A bridge no
-/// platoon is on or near any more is released, a broken one cleared. Reads of each unit
-/// (`units`, per slot) its alive flag, body, route (predictions, path, waypoint) and
-/// yield; `now` is the time in seconds. Writes `ledger` and `track` (per slot).
-void keep_bridges(std::span<const Bridge> bridges, std::span<const SimUnit> units, double now,
-                  BridgeReservations& ledger, std::span<BridgeUnit> track,
-                  const WaitBeforeBridge& wait_before);
+/// One bridge for one step: each unit under way that is on `bridge` or about to drive onto
+/// it asks `ledger` for the bridge for its platoon; refused, it waits (`waiting`, and a
+/// BridgeWait appended to `waits`, cleared first, in slot order). The bridge is released
+/// when no platoon is on or near it any more, cleared when broken. Reads of each unit
+/// (`units`, per slot) its alive flag, body, route (predictions, path, waypoint) and yield;
+/// `now` is the time in seconds. Writes `ledger`, `track` (per slot) and `waits`. The
+/// step has the units of `waits` wait before it asks about the next bridge, which then
+/// sees them waiting.
+void keep_bridge(const Bridge& bridge, std::span<const SimUnit> units, double now, BridgeReservations& ledger,
+                 std::span<BridgeUnit> track, std::vector<BridgeWait>& waits);
 
 }  // namespace pathscope::sim

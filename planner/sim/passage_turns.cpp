@@ -10,7 +10,8 @@
 // brakes and waits, giving way to everyone. Units are asked in slot order.
 //
 // A component: it sees the units, the passage maps, the grids and motions, and each
-// unit's last passage (PassageUnit); how a unit waits is the step's (PassageWaits).
+// unit's last passage (PassageUnit), and returns the units refused and where they wait
+// (PassageWait); how a unit waits is the step's.
 
 #include "planner/sim/passage_turns.hpp"
 
@@ -122,7 +123,7 @@ static void claim_ways(std::span<const SimUnit> units, std::span<const PassageMa
                        std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
                        std::span<const PassageUnit> track, PassageClaims& claims);
 static bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit& x,
-                             const PassageClaims& claims, const PassageWaits& wait);
+                             const PassageClaims& claims, Vec2& spot);
 
 PassageRules passage_rules(const Motion& m) {
   PassageRules r;
@@ -135,7 +136,8 @@ PassageRules passage_rules(const Motion& m) {
 void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
                    std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
                    std::span<PassageUnit> track, PassageClaims& claims,
-                   std::vector<std::vector<PassageTally>>& tallies, const PassageWaits& wait) {
+                   std::vector<std::vector<PassageTally>>& tallies, std::vector<PassageWait>& waits) {
+  waits.clear();
   tallies.resize(maps.size());
   bool any = false;
   for (std::size_t c = 0; c < maps.size(); ++c) {
@@ -238,8 +240,9 @@ void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
     x.waiting = true;
     const auto cell = grid.cell_at(t->entry);
     const double width = cell ? static_cast<double>(map.widths()[*cell]) : 0.0;
-    if (!step_off_claimed(u, grid, x, claims, wait))
-      wait.clear_of_way(u.id.index, t->entry, t->flow, 0.5 * width);
+    PassageWait w{u.id.index, false, {0, 0}, t->entry, t->flow, 0.5 * width};
+    w.at_spot = step_off_claimed(u, grid, x, claims, w.spot);
+    waits.push_back(w);
   }
   for (std::size_t c = 0; c < maps.size(); ++c) {
     std::vector<Passage>& passages = maps[c].passages();
@@ -387,7 +390,7 @@ void claim_ways(std::span<const SimUnit> units, std::span<const PassageMap> maps
 }
 
 bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit& x,
-                      const PassageClaims& claims, const PassageWaits& wait) {
+                      const PassageClaims& claims, Vec2& spot) {
   if (u.movement_class >= claims.any_claimed.size() || !claims.any_claimed[u.movement_class]) return false;
   const std::vector<std::uint8_t>& claimed = claims.claimed[u.movement_class];
   const auto here = grid.cell_at(u.body.position);
@@ -416,7 +419,7 @@ bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit&
         was = 1;
         if (point_blocked(grid, x.move_key, grid.center(n))) continue;
         if (!claimed[n] && !segment_blocked(grid, x.move_key, u.body.position, grid.center(n))) {
-          wait.at(u.id.index, grid.center(n));
+          spot = grid.center(n);
           return true;
         }
         next.push_back(n);

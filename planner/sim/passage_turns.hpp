@@ -3,10 +3,10 @@
 // Narrow passages in the simulation: one direction of travel at a time (passages.hpp). A
 // component of the step: it reads the units, the grids and motions per class, keeps the
 // passage maps' turns and the claimed ways out, each unit's memory of the last passage it
-// went through, and says which units wait (passage_turns.cpp).
+// went through, and returns which units wait and where; the step has them wait
+// (passage_turns.cpp).
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <vector>
 
@@ -51,23 +51,28 @@ struct PassageClaims {
   std::vector<std::uint8_t> any_claimed;           ///< Per class: some cell is claimed.
 };
 
-/// How a refused unit waits (the step's): clear of the way out of the passage (the line
-/// through `entry` along `flow`, `half_width` metres to either side), or at `spot`, off
-/// the claimed ways. Called as soon as the unit is refused.
-struct PassageWaits {
-  std::function<void(std::uint32_t unit, Vec2 entry, Vec2 flow, double half_width)> clear_of_way;
-  std::function<void(std::uint32_t unit, Vec2 spot)> at;
+/// A unit the passage rule refused, and where it waits: at `spot`, off the claimed ways
+/// out (`at_spot`), else clear of the way out of the passage (the line through `entry`
+/// along `flow`, `half_width` metres to either side). The step has it wait.
+struct PassageWait {
+  std::uint32_t unit = 0;  ///< Slot index.
+  bool at_spot = false;    ///< It walks to `spot` and waits there.
+  Vec2 spot{0, 0};         ///< Metres: the centre of a cell open to it, off the claimed ways.
+  Vec2 entry{0, 0};        ///< Where its way enters the passage (metres).
+  Vec2 flow{0, 0};         ///< The way it would go through (a unit vector).
+  double half_width = 0;   ///< Half the passage's width at the entry (metres).
 };
 
 /// Each unit following its path through, or up to, a narrow passage holds it for its
-/// direction or asks for it; refused, it waits (`wait`). Reads of each unit (`units`, per
-/// slot) its alive flag, class, body, route (state, path, waypoint) and yield; `grids` and
+/// direction or asks for it; refused, it waits (`waiting`, and a PassageWait appended to
+/// `waits`, cleared first, in slot order). Reads of each unit (`units`, per slot) its
+/// alive flag, class, body, route (state, path, waypoint) and yield; `grids` and
 /// `motions` are per class, `maps` per class (their passages' turns are written), `now`
 /// the time in seconds. Writes `track` (per slot), `claims` and `tallies` (scratch, per
-/// class and passage).
+/// class and passage), and `waits`.
 void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
                    std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
                    std::span<PassageUnit> track, PassageClaims& claims,
-                   std::vector<std::vector<PassageTally>>& tallies, const PassageWaits& wait);
+                   std::vector<std::vector<PassageTally>>& tallies, std::vector<PassageWait>& waits);
 
 }  // namespace pathscope::sim

@@ -114,6 +114,8 @@ struct Simulation::Impl {
   ArrivalScratch arrival;                            ///< Arrivals' own scratch.
   std::vector<BridgeUnit> bridge_units;              ///< Scratch: the bridge rule's view of the units.
   std::vector<PassageUnit> passage_units;            ///< Scratch: the passage rule's view of the units.
+  std::vector<BridgeWait> bridge_waits;              ///< Scratch: the units a bridge refused.
+  std::vector<PassageWait> passage_waits;            ///< Scratch: the units the passages refused.
 };
 
 /// Arrived or with nothing to do, standing, yielding to nobody: movers shove it.

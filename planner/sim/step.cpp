@@ -1,7 +1,8 @@
 // One step of the simulation (seed 002, "Simple Movement Algorithm"): the composition of
 // its phases, in order (planner/sim/README.md, "One step"). The components (bridges,
 // passages, reactive avoidance, collision prevention, arrivals) see only the views of the
-// units made here, and what they return is applied here.
+// units made here, and what they return is applied here (a unit refused a bridge or a
+// passage waits: Simulation::wait_clear and wait_at, simulation.cpp).
 
 #include <cstdint>
 #include <span>
@@ -154,21 +155,26 @@ void Simulation::step() {
   for (SimUnit& u : units_) u.waits.bridge = false;
   if (!scenario().bridges.empty()) {
     view_for_bridges(impl_->extra, impl_->bridge_units);
-    keep_bridges(scenario().bridges, units_, time(), impl_->bridges, impl_->bridge_units,
-                 [&](std::uint32_t i, Vec2 entry, Vec2 flow, double half_width) {
-                   wait_clear(units_[i], entry, flow, half_width);
-                 });
+    // Bridge by bridge: the units refused wait before the next bridge is asked about,
+    // so it sees them waiting.
+    for (const Bridge& b : scenario().bridges) {
+      keep_bridge(b, units_, time(), impl_->bridges, impl_->bridge_units, impl_->bridge_waits);
+      for (const BridgeWait& w : impl_->bridge_waits)
+        wait_clear(units_[w.unit], w.entry, w.flow, w.half_width);
+    }
     take_bridges(impl_->bridge_units, units_, impl_->extra);
   }
   view_for_passages(units_, impl_->extra, impl_->passage_units);
   if (set.passages) {
     make_passage_maps();
     keep_passages(units_, impl_->passage_maps, impl_->motions, class_grids(), time(), impl_->passage_units,
-                  impl_->claims, impl_->passage_tallies,
-                  PassageWaits{[&](std::uint32_t i, Vec2 entry, Vec2 flow, double half_width) {
-                                 wait_clear(units_[i], entry, flow, half_width);
-                               },
-                               [&](std::uint32_t i, Vec2 spot) { wait_at(units_[i], spot); }});
+                  impl_->claims, impl_->passage_tallies, impl_->passage_waits);
+    for (const PassageWait& w : impl_->passage_waits) {
+      if (w.at_spot)
+        wait_at(units_[w.unit], w.spot);
+      else
+        wait_clear(units_[w.unit], w.entry, w.flow, w.half_width);
+    }
   }
   take_passages(impl_->passage_units, units_, impl_->extra);
   detect_collisions();

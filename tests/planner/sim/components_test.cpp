@@ -229,42 +229,47 @@ TEST_SUITE("components") {
                                approaching(2, {22, 10}, {19.5, 10}), approaching(3, {40, 30}, {41, 30})};
     std::vector<BridgeUnit> track{{7}, {7}, {9}, {9}};
     BridgeReservations ledger;
-    std::vector<std::uint32_t> waited;
-    std::vector<Vec2> flows;
-    const auto wait = [&](std::uint32_t i, Vec2, Vec2 flow, double half_width) {
-      waited.push_back(i);
-      flows.push_back(flow);
-      CHECK(half_width == 1.5);
+    std::vector<BridgeWait> waits;
+    const auto ask = [&](double now) {
+      for (BridgeUnit& t : track) t.waiting = false;
+      keep_bridge(bridge, units, now, ledger, track, waits);
+      std::vector<std::uint32_t> waited;
+      for (const BridgeWait& w : waits) waited.push_back(w.unit);
+      return waited;
     };
-    const Bridge bridges[1] = {bridge};
-    keep_bridges(bridges, units, 1.0, ledger, track, wait);
+    CHECK(ask(1.0) == std::vector<std::uint32_t>{2});
     REQUIRE(ledger.holder(4).has_value());
     CHECK(*ledger.holder(4) == 7);
-    CHECK(waited == std::vector<std::uint32_t>{2});
-    REQUIRE(flows.size() == 1);
-    CHECK(flows[0].x < 0);  // unit 2 goes west onto it
+    REQUIRE(waits.size() == 1);
+    CHECK(waits[0].flow.x < -0.99);  // unit 2 would drive west onto it
+    CHECK(waits[0].half_width == 1.5);
+    // Where its way reaches the deck: within the deck's rectangle.
+    CHECK(waits[0].entry.x >= 10);
+    CHECK(waits[0].entry.x <= 20);
+    CHECK(std::abs(waits[0].entry.y - 10) <= 1.5);
     CHECK_FALSE(track[0].waiting);
     CHECK_FALSE(track[1].waiting);
     CHECK(track[2].waiting);
-    CHECK_FALSE(track[3].waiting);  // far away: not asked
+    CHECK_FALSE(track[3].waiting);      // far away: not asked
+    CHECK(track[0].last_bridge == -1);  // not on the deck yet
     // Platoon 7 gone (far away, long after): unit 2 still waits this step, at whose end
     // the bridge is released; the next step platoon 9 gets it.
     units[0].body.position = units[1].body.position = Vec2{60, 60};
     units[0].route.predicted.clear();
     units[1].route.predicted.clear();
     units[0].route.path = units[1].route.path = {{60, 60}, {61, 60}};
-    for (BridgeUnit& t : track) t.waiting = false;
-    waited.clear();
-    keep_bridges(bridges, units, 20.0, ledger, track, wait);
+    CHECK(ask(20.0) == std::vector<std::uint32_t>{2});
     CHECK_FALSE(ledger.holder(4).has_value());
-    CHECK(waited == std::vector<std::uint32_t>{2});
-    for (BridgeUnit& t : track) t.waiting = false;
-    waited.clear();
-    keep_bridges(bridges, units, 20.1, ledger, track, wait);
+    CHECK(ask(20.1).empty());
     REQUIRE(ledger.holder(4).has_value());
     CHECK(*ledger.holder(4) == 9);
-    CHECK(waited.empty());
     CHECK_FALSE(track[2].waiting);
+    // A broken bridge is cleared and refuses nobody.
+    Bridge broken = bridge;
+    broken.intact = false;
+    keep_bridge(broken, units, 20.2, ledger, track, waits);
+    CHECK(waits.empty());
+    CHECK_FALSE(ledger.holder(4).has_value());
   }
 
   TEST_CASE("passages: the unit coming the other way waits while one goes through") {
@@ -288,32 +293,36 @@ TEST_SUITE("components") {
     for (PassageUnit& t : track) t.move_key = key;
     PassageClaims claims;
     std::vector<std::vector<PassageTally>> tallies;
-    std::vector<std::uint32_t> waited;
-    const PassageWaits waits{[&](std::uint32_t i, Vec2, Vec2 flow, double) {
-                               waited.push_back(i);
-                               CHECK(flow.x < 0);
-                             },
-                             [&](std::uint32_t i, Vec2) { waited.push_back(i); }};
-    keep_passages(units, maps, motions, grids, 1.0, track, claims, tallies, waits);
+    std::vector<PassageWait> waits;
+    const auto ask = [&](double now) {
+      for (PassageUnit& t : track) t.waiting = false;
+      keep_passages(units, maps, motions, grids, now, track, claims, tallies, waits);
+      std::vector<std::uint32_t> waited;
+      for (const PassageWait& w : waits) waited.push_back(w.unit);
+      return waited;
+    };
+    CHECK(ask(1.0) == std::vector<std::uint32_t>{1});
     const Passage& p = maps[0].passages()[0];
     CHECK(p.held);
     CHECK(p.flow.x > 0.9);  // east, the way unit 0 goes
     CHECK_FALSE(track[0].waiting);
     CHECK(track[1].waiting);
-    CHECK(waited == std::vector<std::uint32_t>{1});
+    REQUIRE(waits.size() == 1);
+    CHECK(waits[0].flow.x < -0.9);  // unit 1 would go west
+    CHECK_FALSE(waits[0].at_spot);  // nothing claimed yet: it waits clear of the way
     // Unit 0 gone: unit 1 waits this step, at whose end the passage is free; the next
-    // step it is let through, going west.
+    // step it is let through, going west. While the passage is held, the queue keeps 6 m
+    // clear of its mouths: unit 1, 2 m from it, steps to a cell farther off, on its side.
     units[0].alive = false;
-    for (PassageUnit& t : track) t.waiting = false;
     track[0].last_passage = -1;
-    waited.clear();
-    keep_passages(units, maps, motions, grids, 30.0, track, claims, tallies, waits);
-    CHECK(waited == std::vector<std::uint32_t>{1});
+    CHECK(ask(30.0) == std::vector<std::uint32_t>{1});
+    REQUIRE(waits.size() == 1);
+    CHECK(waits[0].at_spot);
+    const Vec2 nearest{std::clamp(waits[0].spot.x, 20.0, 21.0), std::clamp(waits[0].spot.y, 10.0, 11.0)};
+    CHECK(glm::length(waits[0].spot - nearest) > 6.0);
+    CHECK(waits[0].spot.x > 21);
     CHECK_FALSE(maps[0].passages()[0].held);
-    for (PassageUnit& t : track) t.waiting = false;
-    waited.clear();
-    keep_passages(units, maps, motions, grids, 30.1, track, claims, tallies, waits);
-    CHECK(waited.empty());
+    CHECK(ask(30.1).empty());
     CHECK_FALSE(track[1].waiting);
     CHECK(maps[0].passages()[0].held);
     CHECK(maps[0].passages()[0].flow.x < -0.9);
