@@ -20,16 +20,24 @@
 // goal, not arrived (SimUnit::Goal::taken), until the goal is free (arrival.cpp).
 //
 // Everything is plain arithmetic on the lattice in a fixed order: deterministic.
+//
+// A component: it sees the units, the motions and grids, and each unit's terrain key and
+// last try (DetourUnit), and returns its decisions (Detour); the step applies them. A
+// decision changes whether its unit moves (is_moving), which the units after it read of
+// it (a goal is taken by a still unit), so the component keeps that flag as its
+// decisions leave it.
+
+#include "planner/sim/detours.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <queue>
 
+#include <glm/geometric.hpp>
+
 #include "planner/core/geometry.hpp"
-#include "planner/sim/simulation.hpp"
-#include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/static_check.hpp"
-#include "planner/world/planning_world.hpp"
+#include "planner/world/cost_grid.hpp"
 
 namespace pathscope::sim {
 
@@ -45,13 +53,13 @@ struct Open {
   bool operator>(const Open& o) const { return f != o.f ? f > o.f : node > o.node; }
 };
 
-}  // namespace
-
-bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
+// The way round the units for held-up unit `u` (see the top of this file); false if none.
+// `max_hard` is the largest hard radius of any class; `scratch.hash` holds the units.
+bool find_detour(const SimUnit& u, std::span<const SimUnit> units, std::span<const Motion> motions,
+                 const CostGrid& grid, std::uint16_t move_key, double max_hard, DetourScratch& scratch,
+                 std::vector<Vec2>& way) {
   way.clear();
-  const Motion& m = impl_->motions[u.movement_class];
-  const UnitPrivate& x = impl_->extra[u.id.index];
-  const CostGrid& grid = world_->grid(u.movement_class);
+  const Motion& m = motions[u.movement_class];
   const double pitch = std::max(0.05, m.hard_radius);
   const double half = kHalfCells * pitch;
   constexpr int kSide = 2 * kHalfCells + 1;
@@ -66,31 +74,31 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
   }
   const Vec2 target = u.route.path[target_index];
   // The other units near enough to matter.
-  std::vector<std::uint32_t>& near = impl_->scratch;
+  std::vector<std::uint32_t>& near = scratch.near;
   near.clear();
-  const double reach = half * std::sqrt(2.0) + 2 * impl_->max_hard + pitch;
-  impl_->hash.near(u.body.position, [&](std::uint32_t j) {
-    if (j == u.id.index || !units_[j].alive) return;
-    if (glm::length(units_[j].body.position - u.body.position) <= reach) near.push_back(j);
+  const double reach = half * std::sqrt(2.0) + 2 * max_hard + pitch;
+  scratch.hash.near(u.body.position, [&](std::uint32_t j) {
+    if (j == u.id.index || !units[j].alive) return;
+    if (glm::length(units[j].body.position - u.body.position) <= reach) near.push_back(j);
   });
   if (near.empty()) return false;
   auto unit_free = [&](Vec2 a, Vec2 b) {
     for (std::uint32_t j : near) {
-      const double r = m.hard_radius + impl_->motions[units_[j].movement_class].hard_radius + kClearance;
-      if (distance_sq_to_segment(units_[j].body.position, a, b) < r * r) return false;
+      const double r = m.hard_radius + motions[units[j].movement_class].hard_radius + kClearance;
+      if (distance_sq_to_segment(units[j].body.position, a, b) < r * r) return false;
     }
     return true;
   };
   // Something else holds it up: its straight line to the target is open.
-  if (unit_free(u.body.position, target) && !segment_blocked(grid, x.move_key, u.body.position, target))
+  if (unit_free(u.body.position, target) && !segment_blocked(grid, move_key, u.body.position, target))
     return false;
   // The lattice, centred on the unit: closed where another unit's hard shape would touch.
   std::vector<std::uint8_t> closed(kSide * kSide, 0);
   const Vec2 origin = u.body.position - Vec2{half, half};
   auto at = [&](int i) { return origin + Vec2{(i % kSide) * pitch, (i / kSide) * pitch}; };
   for (std::uint32_t j : near) {
-    const SimUnit& o = units_[j];
-    const double r = m.hard_radius + impl_->motions[o.movement_class].hard_radius + kClearance;
+    const SimUnit& o = units[j];
+    const double r = m.hard_radius + motions[o.movement_class].hard_radius + kClearance;
     const int x0 = std::max(0, static_cast<int>(std::floor((o.body.position.x - r - origin.x) / pitch)));
     const int x1 =
         std::min(kSide - 1, static_cast<int>(std::ceil((o.body.position.x + r - origin.x) / pitch)));
@@ -131,11 +139,11 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
     if (n != start) {
       const double cost = g[n] + glm::length(target - p);
       const double distance = glm::length(target - p);
-      if (distance < nearest_distance && !segment_blocked(grid, x.move_key, p, target)) {
+      if (distance < nearest_distance && !segment_blocked(grid, move_key, p, target)) {
         nearest_distance = distance;
         nearest = n;
       }
-      if (cost < best_cost && unit_free(p, target) && !segment_blocked(grid, x.move_key, p, target)) {
+      if (cost < best_cost && unit_free(p, target) && !segment_blocked(grid, move_key, p, target)) {
         best_cost = cost;
         best = n;
       }
@@ -149,7 +157,7 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
       const Vec2 q = at(a);
       const double step = k < 4 ? pitch : pitch * std::sqrt(2.0);
       if (g[n] + step >= g[a]) continue;
-      if (segment_blocked(grid, x.move_key, p, q)) continue;
+      if (segment_blocked(grid, move_key, p, q)) continue;
       g[a] = g[n] + step;
       parent[a] = n;
       open.push({g[a] + glm::length(target - q), static_cast<std::uint32_t>(a)});
@@ -176,10 +184,12 @@ bool Simulation::find_detour(const SimUnit& u, std::vector<Vec2>& way) {
   return true;
 }
 
-void Simulation::detour_held_up() {
-  const SimSettings& set = scenario().sim;
-  if (!set.detours) return;
-  const double now = time();
+}  // namespace
+
+void find_detours(std::span<const SimUnit> units, std::span<DetourUnit> track,
+                  std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
+                  DetourScratch& scratch, std::vector<Detour>& out) {
+  out.clear();
   auto held_up = [&](const SimUnit& u) {
     if (!u.alive || u.route.state != MoveState::Moving || u.route.path.empty() ||
         u.route.waypoint >= u.route.path.size())
@@ -187,26 +197,35 @@ void Simulation::detour_held_up() {
     if (u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return)
       return false;                                       // moving for another
     if (u.waits.bridge || u.waits.passage) return false;  // waiting its turn, not held up
-    const UnitPrivate& x = impl_->extra[u.id.index];
-    return now - std::max(u.route.progress_time, x.last_repath) >= kHeldUpSeconds;
+    return now - std::max(u.route.progress_time, track[u.id.index].last_repath) >= kHeldUpSeconds;
   };
   bool any = false;
-  for (const SimUnit& u : units_) any = any || held_up(u);
+  for (const SimUnit& u : units) any = any || held_up(u);
   if (!any) return;
-  const double pitch = std::max(0.05, impl_->max_hard);
+  double max_hard = 0;
+  for (const Motion& m : motions) max_hard = std::max(max_hard, m.hard_radius);
+  const double pitch = std::max(0.05, max_hard);
   const double cell = kHalfCells * std::sqrt(2.0) * pitch + 3 * pitch + 1e-9;
-  impl_->hash_units(units_, cell);
+  scratch.points.resize(units.size());
+  scratch.alive.resize(units.size());
+  scratch.moving.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    scratch.points[i] = units[i].body.position;
+    scratch.alive[i] = units[i].alive;
+    scratch.moving[i] = is_moving(units[i]);
+  }
+  scratch.hash.build(scratch.points, cell, scratch.alive);
   std::vector<Vec2> way;
-  for (SimUnit& u : units_) {
+  for (const SimUnit& u : units) {
     if (!held_up(u)) continue;
-    UnitPrivate& x = impl_->extra[u.id.index];
+    DetourUnit& x = track[u.id.index];
     // Held up by units: another one touches its soft shape.
-    const Motion& m = impl_->motions[u.movement_class];
+    const Motion& m = motions[u.movement_class];
     bool touched = false;
-    impl_->hash.near(u.body.position, [&](std::uint32_t j) {
-      if (j == u.id.index || !units_[j].alive) return;
-      const double r = m.soft_radius + impl_->motions[units_[j].movement_class].soft_radius;
-      touched = touched || glm::length(units_[j].body.position - u.body.position) < r;
+    scratch.hash.near(u.body.position, [&](std::uint32_t j) {
+      if (j == u.id.index || !units[j].alive) return;
+      const double r = m.soft_radius + motions[units[j].movement_class].soft_radius;
+      touched = touched || glm::length(units[j].body.position - u.body.position) < r;
     });
     if (!touched) continue;
     x.last_repath = now;  // one try per kHeldUpSeconds, found or not
@@ -217,26 +236,21 @@ void Simulation::detour_held_up() {
     const Vec2 point = u.route.path.back();
     if (glm::length(point - u.body.position) <= 3 * m.hard_radius + kClearance) {
       bool taken = false;
-      impl_->hash.near(point, [&](std::uint32_t j) {
-        if (j == u.id.index || !units_[j].alive || is_moving(units_[j])) return;
-        const double r = m.hard_radius + impl_->motions[units_[j].movement_class].hard_radius;
-        taken = taken || glm::length(units_[j].body.position - point) < r;
+      scratch.hash.near(point, [&](std::uint32_t j) {
+        if (j == u.id.index || !units[j].alive || scratch.moving[j]) return;
+        const double r = m.hard_radius + motions[units[j].movement_class].hard_radius;
+        taken = taken || glm::length(units[j].body.position - point) < r;
       });
       if (taken) {
-        u.route.waypoint = u.route.path.size();
-        u.route.state = MoveState::IncrementWaypoint;
-        u.coop.yield = Yield::None;
-        u.route.predicted.clear();
+        out.push_back(Detour{u.id.index, true, {}});
+        scratch.moving[u.id.index] = 0;  // it ends its path and stands
         continue;
       }
     }
-    if (!find_detour(u, way)) continue;
-    u.route.path = way;
-    u.route.waypoint = 0;
-    u.coop.yield = Yield::None;
-    u.coop.speed_factor = 1;
-    u.route.predicted.clear();
-    ++counters_.repaths;
+    if (!find_detour(u, units, motions, *grids[u.movement_class], x.move_key, max_hard, scratch, way))
+      continue;
+    out.push_back(Detour{u.id.index, false, way});
+    scratch.moving[u.id.index] = 1;  // under way on its new path, yielding to nobody
   }
 }
 

@@ -3,8 +3,8 @@
 // The simulation's private state and the steps shared by its source files
 // (simulation.cpp: lifecycle, state loop, moves; step.cpp: the step;
 // cooperation.cpp: collisions between units and seed 002's resolution rules;
-// detours.cpp, passage_exits.cpp, density_cost.cpp, sim_state.cpp). The step's components
-// (prevention, avoidance, arrival, bridges, passage_turns) do not see it.
+// passage_exits.cpp, density_cost.cpp, sim_state.cpp). The step's components
+// (prevention, avoidance, arrival, bridges, passage_turns, detours) do not see it.
 
 #include <cstdint>
 #include <unordered_map>
@@ -15,6 +15,7 @@
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/bridges.hpp"
+#include "planner/sim/detours.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
@@ -116,6 +117,9 @@ struct Simulation::Impl {
   std::vector<PassageUnit> passage_units;            ///< Scratch: the passage rule's view of the units.
   std::vector<BridgeWait> bridge_waits;              ///< Scratch: the units a bridge refused.
   std::vector<PassageWait> passage_waits;            ///< Scratch: the units the passages refused.
+  std::vector<DetourUnit> detour_units;              ///< Scratch: detours' view of the units.
+  DetourScratch detour;                              ///< Detours' own scratch.
+  std::vector<Detour> detours;                       ///< Scratch: detours' decisions.
 };
 
 /// Arrived or with nothing to do, standing, yielding to nobody: movers shove it.

@@ -1,5 +1,5 @@
 // One step of the simulation (seed 002, "Simple Movement Algorithm"): the composition of
-// its phases, in order (planner/sim/README.md, "One step"). The components (bridges,
+// its phases, in order (planner/sim/README.md, "One step"). The components (detours, bridges,
 // passages, reactive avoidance, collision prevention, arrivals) see only the views of the
 // units made here, and what they return is applied here (a unit refused a bridge or a
 // passage waits: Simulation::wait_clear and wait_at, simulation.cpp).
@@ -11,6 +11,7 @@
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/bridges.hpp"
+#include "planner/sim/detours.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation.hpp"
@@ -89,6 +90,38 @@ void take_arrivals(std::span<const ArrivalUnit> arrivals, std::span<SimUnit> uni
   }
 }
 
+// Detours' view of the units (detours.hpp): terrain keys and last tries.
+void view_for_detours(std::span<const UnitPrivate> extra, std::vector<DetourUnit>& out) {
+  out.resize(extra.size());
+  for (std::size_t i = 0; i < extra.size(); ++i) out[i] = DetourUnit{extra[i].move_key, extra[i].last_repath};
+}
+
+// Takes detours' decisions: a unit at a taken goal ends its path; a unit given a way round
+// takes it as its path, yielding to nobody; either drops its prediction. Returns how many
+// ways round were taken (new paths).
+std::uint64_t take_detours(std::span<Detour> detours, std::span<const DetourUnit> track,
+                           std::span<SimUnit> units, std::span<UnitPrivate> extra) {
+  for (std::size_t i = 0; i < extra.size(); ++i) extra[i].last_repath = track[i].last_repath;
+  std::uint64_t ways = 0;
+  for (Detour& d : detours) {
+    SimUnit& u = units[d.unit];
+    if (d.goal_taken) {
+      u.route.waypoint = u.route.path.size();
+      u.route.state = MoveState::IncrementWaypoint;
+      u.coop.yield = Yield::None;
+      u.route.predicted.clear();
+      continue;
+    }
+    u.route.path = std::move(d.way);
+    u.route.waypoint = 0;
+    u.coop.yield = Yield::None;
+    u.coop.speed_factor = 1;
+    u.route.predicted.clear();
+    ++ways;
+  }
+  return ways;
+}
+
 // The bridge rule's view of the units (bridges.hpp): platoons and last bridges.
 void view_for_bridges(std::span<const UnitPrivate> extra, std::vector<BridgeUnit>& out) {
   out.resize(extra.size());
@@ -150,7 +183,12 @@ void Simulation::step() {
     u.diag.steered = 0;
     u.diag.pushed = Vec2{0, 0};
   }
-  detour_held_up();
+  if (set.detours) {
+    view_for_detours(impl_->extra, impl_->detour_units);
+    find_detours(units_, impl_->detour_units, impl_->motions, class_grids(), time(), impl_->detour,
+                 impl_->detours);
+    counters_.repaths += take_detours(impl_->detours, impl_->detour_units, units_, impl_->extra);
+  }
   run_state_loops();
   for (SimUnit& u : units_) u.waits.bridge = false;
   if (!scenario().bridges.empty()) {

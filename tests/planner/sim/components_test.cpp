@@ -16,6 +16,7 @@
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/bridges.hpp"
+#include "planner/sim/detours.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/prevention.hpp"
@@ -326,6 +327,75 @@ TEST_SUITE("components") {
     CHECK_FALSE(track[1].waiting);
     CHECK(maps[0].passages()[0].held);
     CHECK(maps[0].passages()[0].flow.x < -0.9);
+  }
+
+  TEST_CASE(
+      "detours: a held-up unit gets a way round a row of units, clear of each, or stops at a taken goal") {
+    Scenario s = test::ascii_scenario(open_rows(30, 30));
+    PlanningWorld world(s);
+    const Motion m = resolve_motion(s.classes[0]);
+    const Motion motions[1] = {m};
+    const CostGrid* grids[1] = {&world.grid(0)};
+    const std::uint16_t key = world.grid(0).move_key(0);
+    // Unit 0 heads east from (10.5, 15.5), no progress since t = 0; a row of 8 standing
+    // units across its way 1 m ahead, hard shapes touching; unit 9, far off, is under way
+    // and has made progress a moment ago.
+    const Vec2 start{10.5, 15.5}, end{25.5, 15.5};
+    std::vector<SimUnit> units{unit_under_way(0, start, 0, {start, end})};
+    for (std::uint32_t k = 0; k < 8; ++k) {
+      SimUnit o = unit_under_way(k + 1, {11.5, 12.7 + 0.8 * k}, 0, {});
+      o.route.state = MoveState::Idle;
+      o.body.speed = 0;
+      units.push_back(o);
+    }
+    units.push_back(unit_under_way(9, {3.5, 3.5}, 0, {{3.5, 3.5}, {3.5, 20.5}}));
+    units[9].route.progress_time = 4.5;
+    units.push_back(unit_under_way(10, {3.5, 4.3}, 0, {}));  // touching unit 9
+    std::vector<DetourUnit> track(units.size(), DetourUnit{key, -1e300});
+    DetourScratch scratch;
+    std::vector<Detour> out;
+    find_detours(units, track, motions, grids, 5.0, scratch, out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].unit == 0);
+    CHECK_FALSE(out[0].goal_taken);
+    REQUIRE(out[0].way.size() >= 2);
+    CHECK(out[0].way.back() == end);
+    CHECK(track[0].last_repath == 5.0);
+    CHECK(track[9].last_repath == -1e300);
+    // Every segment of the way, from where it stands, keeps clear of every standing unit's
+    // hard shape (the two hard radii), by a point-to-segment distance worked out here.
+    const auto clearance = [](Vec2 p, Vec2 a, Vec2 b) {
+      const Vec2 ab = b - a;
+      const double t = std::clamp(glm::dot(p - a, ab) / glm::dot(ab, ab), 0.0, 1.0);
+      return glm::length(p - (a + ab * t));
+    };
+    Vec2 from = start;
+    double nearest = INFINITY;
+    for (const Vec2 to : out[0].way) {
+      for (std::uint32_t k = 1; k <= 8; ++k)
+        nearest = std::min(nearest, clearance(units[k].body.position, from, to));
+      from = to;
+    }
+    CHECK(nearest >= 2 * m.hard_radius - 1e-9);
+    CHECK(clearance(units[4].body.position, start, end) < 2 * m.hard_radius);  // the straight line is not
+    // One try per 2 s: asked again a second later, nothing.
+    find_detours(units, track, motions, grids, 6.0, scratch, out);
+    CHECK(out.empty());
+
+    // Its path's end 0.8 m ahead, with unit 1 standing on it: it is there, its goal taken.
+    std::vector<SimUnit> two{unit_under_way(0, start, 0, {start, start + Vec2{0.8, 0}}), units[1]};
+    two[1].id.index = 1;
+    two[1].body.position = start + Vec2{0.8, 0};
+    std::vector<DetourUnit> track2(2, DetourUnit{key, -1e300});
+    find_detours(two, track2, motions, grids, 5.0, scratch, out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].goal_taken);
+    // Unit 1 passing (under way), not standing there: the goal is not taken.
+    two[1].route.state = MoveState::Moving;
+    two[1].route.progress_time = 5.0;
+    track2 = std::vector<DetourUnit>(2, DetourUnit{key, -1e300});
+    find_detours(two, track2, motions, grids, 5.0, scratch, out);
+    for (const Detour& d : out) CHECK_FALSE(d.goal_taken);
   }
 }
 
