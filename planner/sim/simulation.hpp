@@ -305,8 +305,6 @@ class Simulation {
   void run_state_loops();
   void detect_collisions();
   void cooperate();
-  void detour_held_up();  // detours.cpp
-  bool find_detour(const SimUnit& u, std::vector<Vec2>& way);
   void move_units();
   void refresh_density_cost();
   // Helpers.
