@@ -189,7 +189,7 @@ void edit_snapshot_state(Rng& rng, Json& j) {
   snap["state"] = state.dump();
 }
 
-struct Tally {
+struct RecordingTally {
   int refused = 0;      // refused when read
   int damaged = 0;      // read, but a frame refused when checked
   int checked = 0;      // read and checked
@@ -198,7 +198,7 @@ struct Tally {
 };
 
 // Reads `bytes` as the check command does, then saves what was read and reads it again.
-void read_and_check(Rng& rng, const std::string& bytes, Tally& tally) {
+void read_and_check(Rng& rng, const std::string& bytes, RecordingTally& tally) {
   const auto rec = Recording::from_bytes(bytes, kName);
   if (!rec) {
     ++tally.refused;
@@ -254,7 +254,7 @@ TEST_CASE(
     CHECK(report->passed());
   }
   Rng rng(33);
-  Tally tally;
+  RecordingTally tally;
   // Under the sanitizers a third of the inputs (tests/sanitizer_share.hpp).
   for (int input = 0; input < test::sanitized_share(300, 3); ++input) {
     CAPTURE(input);

@@ -93,13 +93,13 @@ void mutate(Rng& rng, Json& state) {
   }
 }
 
-struct Tally {
+struct StateTally {
   int refused = 0;
   int accepted = 0;
 };
 
 // Mutates the state `steps` steps into the scenario at `path` `inputs` times.
-Tally fuzz(const std::string& path, int steps, int inputs, std::uint64_t seed) {
+StateTally fuzz(const std::string& path, int steps, int inputs, std::uint64_t seed) {
   const auto loaded = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/" + path);
   REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? std::string() : loaded.error().to_string()));
   const Scenario& scenario = *loaded;
@@ -110,7 +110,7 @@ Tally fuzz(const std::string& path, int steps, int inputs, std::uint64_t seed) {
     good = Json::parse(a.state_json());
   }
   Rng rng(seed);
-  Tally tally;
+  StateTally tally;
   auto b = std::make_unique<Simulation>(scenario);
   {
     Simulation unchanged(scenario);
@@ -154,8 +154,8 @@ Tally fuzz(const std::string& path, int steps, int inputs, std::uint64_t seed) {
 
 TEST_CASE("saved games: mutated states are refused naming the field, or run, save and load again") {
   // Under the sanitizers a fifth of the inputs (tests/sanitizer_share.hpp).
-  const Tally crowd = fuzz("maps/sim_crowd_gap.json", 300, test::sanitized_share(200, 5), 33);
-  const Tally bridge = fuzz("maps/sim_bridge.json", 200, test::sanitized_share(100, 5), 34);
+  const StateTally crowd = fuzz("maps/sim_crowd_gap.json", 300, test::sanitized_share(200, 5), 33);
+  const StateTally bridge = fuzz("maps/sim_bridge.json", 200, test::sanitized_share(100, 5), 34);
   MESSAGE("crowd gap: " << crowd.refused << " refused, " << crowd.accepted << " accepted; bridge: "
                         << bridge.refused << " refused, " << bridge.accepted << " accepted");
   // Both outcomes are exercised.

@@ -193,7 +193,7 @@ TEST_SUITE("visgraph swamps") {
     s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
     s.roads = {Road{1, {{5, 5}, {95, 5}}, 4, 1.5}};
     PlanningWorld world(s);
-    ObstacleParams op;
+    visgraph::ObstacleParams op;
     op.radius = 0.5;
     const auto inputs = [&] { return visgraph::VisGraphMap::of(world, 0, op).inputs_revision(); };
     const std::uint64_t made = inputs();
