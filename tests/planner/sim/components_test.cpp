@@ -24,6 +24,7 @@
 #include "planner/sim/spatial_hash.hpp"
 #include "planner/world/bridge_reservations.hpp"
 #include "planner/world/planning_world.hpp"
+#include "tests/planner/sim/ellipse_test_support.hpp"
 #include "tests/planner/sim/sim_test_support.hpp"
 #include "tests/test_maps.hpp"
 
@@ -31,43 +32,7 @@ namespace pathscope::sim {
 
 namespace components_test {
 
-// An ellipse: centre, heading (direction (cos h, -sin h), y down), semi-axes along and
-// across the heading.
-struct Ellipse {
-  Vec2 centre{0, 0};
-  double heading = 0;
-  double along = 1;
-  double across = 1;
-};
-
-inline Vec2 on_boundary(const Ellipse& e, double t) {
-  const Vec2 h{std::cos(e.heading), -std::sin(e.heading)};
-  const Vec2 p{-h.y, h.x};
-  return e.centre + h * (e.along * std::cos(t)) + p * (e.across * std::sin(t));
-}
-
-// q lies inside e shrunk by `margin` metres on both semi-axes.
-inline bool strictly_inside(const Ellipse& e, Vec2 q, double margin) {
-  const Vec2 h{std::cos(e.heading), -std::sin(e.heading)};
-  const Vec2 p{-h.y, h.x};
-  const Vec2 d = q - e.centre;
-  const double x = (d.x * h.x + d.y * h.y) / (e.along - margin);
-  const double y = (d.x * p.x + d.y * p.y) / (e.across - margin);
-  return x * x + y * y < 1;
-}
-
-// Brute force: the ellipses overlap by more than about `margin` (a sampled boundary point
-// of one lies inside the other shrunk by `margin`, or a centre does).
-inline bool sampled_overlap(const Ellipse& a, const Ellipse& b, double margin) {
-  if (strictly_inside(a, b.centre, margin) || strictly_inside(b, a.centre, margin)) return true;
-  constexpr int kSamples = 2048;
-  for (int k = 0; k < kSamples; ++k) {
-    const double t = 2 * std::numbers::pi * k / kSamples;
-    if (strictly_inside(a, on_boundary(b, t), margin) || strictly_inside(b, on_boundary(a, t), margin))
-      return true;
-  }
-  return false;
-}
+using Ellipse = test_support::TestEllipse;
 
 // A unit of slot `index`, alive, under way along `path` (heading for path[1]).
 inline SimUnit unit_under_way(std::uint32_t index, Vec2 at, double heading, std::vector<Vec2> path) {
@@ -86,7 +51,6 @@ inline SimUnit unit_under_way(std::uint32_t index, Vec2 at, double heading, std:
 }  // namespace components_test
 
 using components_test::Ellipse;
-using components_test::sampled_overlap;
 using components_test::unit_under_way;
 using test_support::open_rows;
 
@@ -115,27 +79,27 @@ TEST_SUITE("components") {
       for (int i = 0; i < 40; ++i) {
         const double mid = 0.5 * (lo + hi);
         b.centre = a.centre + dir_n * mid;
-        (sampled_overlap(a, b, 0) ? lo : hi) = mid;
+        (test_support::overlap_sampled(a, b, 0) ? lo : hi) = mid;
       }
       const double touch = hi;
       // Overlapping by 5 to 20% of that distance (at most 0.4 m: a unit pushed alone is
       // pushed at most half its hard radius per step).
       b.centre = a.centre + dir_n * (touch * (1 - depth(rng)));
       const Vec2 b_from = b.centre;
-      REQUIRE(sampled_overlap(a, b, 0.005));
+      REQUIRE(test_support::overlap_sampled(a, b, 0.005));
       const bool a_moves = trial % 3 != 0, b_moves = trial % 3 != 1;
       std::vector<PreventionUnit> units{{a.centre, ha, 0, grids[0]->move_key(0), true, a_moves, false},
                                         {b.centre, hb, 0, grids[0]->move_key(0), true, b_moves, false}};
       prevent_overlaps(units, motions, grids, scratch);
       a.centre = units[0].position;
       b.centre = units[1].position;
-      CHECK_FALSE(sampled_overlap(a, b, 0.005));
+      CHECK_FALSE(test_support::overlap_sampled(a, b, 0.005));
       // A still unit gives way to a mover: the mover stays where its move ended.
       if (a_moves && !b_moves) CHECK(units[0].position == Vec2{10, 10});
       if (b_moves && !a_moves) CHECK(units[1].position == b_from);
       CHECK(units[0].pushed == (units[0].position != Vec2{10, 10}));
       CHECK(units[1].pushed == (units[1].position != b_from));
-      separated += !sampled_overlap(a, b, 0.005);
+      separated += !test_support::overlap_sampled(a, b, 0.005);
     }
     CHECK(separated == 60);
   }

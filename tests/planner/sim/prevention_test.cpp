@@ -13,6 +13,7 @@
 
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/unit_motion.hpp"
+#include "tests/planner/sim/ellipse_test_support.hpp"
 #include "tests/sanitizer_share.hpp"
 #include "tests/test_maps.hpp"
 
@@ -20,46 +21,13 @@ namespace pathscope::sim {
 
 namespace {
 
-// An ellipse in the world: centre, heading (0 = +x, counter-clockwise on screen, y down),
-// semi-axes along and across the heading.
-struct Shape {
-  Vec2 centre{0, 0};
-  double heading = 0;
-  double along = 1;
-  double across = 1;
-};
+using Shape = test_support::TestEllipse;
+using test_support::boundary_point;
+using test_support::inside;
+using test_support::overlap_sampled;
 
 Shape shape_of(const SimUnit& u, const Motion& m) {
   return {u.body.position, u.body.heading, m.hard_radius, m.hard_radius * m.hard_aspect};
-}
-
-// The point of s's boundary at parameter t (radians).
-Vec2 boundary_point(const Shape& s, double t) {
-  const Vec2 h{std::cos(s.heading), -std::sin(s.heading)};
-  const Vec2 p{-h.y, h.x};
-  return s.centre + h * (s.along * std::cos(t)) + p * (s.across * std::sin(t));
-}
-
-// True when q is inside s shrunk by `margin` metres on both semi-axes.
-bool inside(const Shape& s, Vec2 q, double margin) {
-  const Vec2 h{std::cos(s.heading), -std::sin(s.heading)};
-  const Vec2 p{-h.y, h.x};
-  const Vec2 d = q - s.centre;
-  const double x = (d.x * h.x + d.y * h.y) / (s.along - margin);
-  const double y = (d.x * p.x + d.y * p.y) / (s.across - margin);
-  return x * x + y * y < 1;
-}
-
-// Brute force: the two shapes overlap by more than about `margin` metres if a sampled
-// boundary point of either lies inside the other shrunk by `margin` (two convex shapes
-// overlap when a boundary point of one is inside the other, or one holds the other).
-bool overlap_sampled(const Shape& a, const Shape& b, double margin, int samples = 2048) {
-  if (inside(a, b.centre, margin) || inside(b, a.centre, margin)) return true;
-  for (int k = 0; k < samples; ++k) {
-    const double t = 2 * std::numbers::pi * k / samples;
-    if (inside(a, boundary_point(b, t), margin) || inside(b, boundary_point(a, t), margin)) return true;
-  }
-  return false;
 }
 
 // Brute force: the centre distance along `dir` at which a and b (a at the origin) touch,
