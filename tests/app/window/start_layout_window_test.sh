@@ -24,18 +24,30 @@ here=$(cd "$(dirname "$0")/../../.." && pwd)
 window_test_begin "start and layout window test" "$here/maps/sim_bridge.json" 1280 800 "$@"
 cd "$here" || fail "cannot enter $here"
 
-# wait_ui KEY REGEX: until the UI state's KEY line matches REGEX (10 s at most).
+# wait_ui KEY REGEX: until the UI state's KEY line matches REGEX (30 s at most: a frame of
+# the sanitizer build can take a second).
 wait_ui() {
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     ui "$1" | grep -Eq "$2" && return 0
     sleep 0.1
   done
   fail "'$1' is '$(ui "$1")', never matched /$2/"
 }
-ctrl_digit() {  # ctrl_digit N: Ctrl+N held for a few frames
+# ctrl_digit N KEY REGEX: Ctrl+N held until the UI state's KEY line matches REGEX (30 s at
+# most). A press shorter than a frame comes down and up between two frames and is never
+# seen; held, it is seen by the next frame, however slow (choosing a preset again, as a
+# repeating key does, changes nothing).
+ctrl_digit() {
   xdotool keydown ctrl keydown "$1"
-  sleep 0.15
+  for _ in $(seq 300); do
+    if ui "$2" | grep -Eq "$3"; then
+      xdotool keyup "$1" keyup ctrl
+      return 0
+    fi
+    sleep 0.1
+  done
   xdotool keyup "$1" keyup ctrl
+  fail "after Ctrl+$1, '$2' is '$(ui "$2")', never matched /$3/"
 }
 canvas_now() { ui canvas; }
 # Screenshots only when asked for (SMOKE_OUT_DIR): each costs a second and a half.
@@ -53,26 +65,22 @@ locate_client_area
 [ -n "$(ui 'item start_new')" ] || fail "no New map button on the start page"
 maybe_shot start_page
 
-ctrl_digit 2
-wait_ui layout '^debug -[0-9]+ [0-9]+ .*debugger comparison$'
+ctrl_digit 2 layout '^debug -[0-9]+ [0-9]+ .*debugger comparison$'
 click_item start_map_default
 wait_ui start_page '^0 '
 wait_ui message "default.json"
 note "opened from the start page: $(xdotool getwindowname "$wid")"
 
 # ---- The presets move the canvas and open their panels -----------------------------------
-ctrl_digit 3
-wait_ui layout '^simulation [0-9]+ [0-9]+ simulation messages$'
+ctrl_digit 3 layout '^simulation [0-9]+ [0-9]+ simulation messages$'
 wait_ui tool '^units$'
 read -r s0 _ s2 s3 < <(canvas_now)
 maybe_shot layout_simulation
-ctrl_digit 1
-wait_ui layout '^design [0-9]+ [0-9]+ layers inspector$'
+ctrl_digit 1 layout '^design [0-9]+ [0-9]+ layers inspector$'
 wait_ui tool '^select$'
 read -r d0 _ d2 d3 < <(canvas_now)
 maybe_shot layout_design
-ctrl_digit 2
-wait_ui layout '^debug -[0-9]+ [0-9]+ debugger comparison$'
+ctrl_digit 2 layout '^debug -[0-9]+ [0-9]+ debugger comparison$'
 wait_ui comparison '^[1-9][0-9]* 1 '
 read -r g0 _ g2 g3 < <(canvas_now)
 maybe_shot layout_debug
