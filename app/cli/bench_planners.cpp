@@ -128,6 +128,12 @@ PlannerRow run_planner_bench(const PlannerBench& b, const PlannerInfo& info,
   r.queries = b.queries.size();
   const double heap0 = heap_bytes();
   const PlanningWorld world(b.scenario);
+  const auto values = resolve_params(info, {});
+  if (!values) {
+    r.invalid = r.queries;
+    r.first_refusal = values.error().to_string();
+    return r;
+  }
   std::vector<std::unique_ptr<Planner>> planners(b.scenario.classes.size());
   std::vector<double> micros;
   double log_ratio = 0;
@@ -136,15 +142,7 @@ PlannerRow run_planner_bench(const PlannerBench& b, const PlannerInfo& info,
     const Query& q = b.queries[k];
     std::unique_ptr<Planner>& planner = planners[q.movement_class];
     const auto t0 = bench::Clock::now();
-    if (!planner) {
-      auto values = resolve_params(info, {});
-      if (!values) {
-        r.invalid = r.queries;
-        r.first_refusal = values.error().to_string();
-        return r;
-      }
-      planner = info.create(QueryContext{world, q.movement_class, std::nullopt, *values});
-    }
+    if (!planner) planner = info.create(QueryContext{world, q.movement_class, std::nullopt, *values});
     const PathResult& res = find_path(*planner, PathQuery{q.start, q.goal});
     const double ms = bench::ms_since(t0);
     if (res.status != SearchStatus::Found && r.first_refusal.empty()) r.first_refusal = res.message;
@@ -158,7 +156,6 @@ PlannerRow run_planner_bench(const PlannerBench& b, const PlannerInfo& info,
     if (res.status == SearchStatus::Invalid) {
       ++r.invalid;
     } else if (res.status == SearchStatus::Found) {
-      const auto values = resolve_params(info, {});
       const auto verdict = referee::referee_path(world, q.movement_class, res.points,
                                                  referee::params_for(info, *values, world, q.movement_class));
       if (verdict && !verdict->legal) ++r.illegal;

@@ -121,20 +121,13 @@ Result<std::unique_ptr<NavmeshCrowd>> NavmeshCrowd::create(const PlanningWorld& 
         return make_error(ErrorCode::Query, "crowd",
                           unit_name(u) + at + " stands off the navmesh of class \"" + mc.name + "\"");
       }
-      CrowdAgent a;
-      a.unit = i;
-      a.movement_class = c;
-      a.radius = radius;
-      a.position = a.previous = Vec2{double(agent->npos[0]), double(agent->npos[2])};
+      // Its target, on the mesh; the agents are listed below, whether it took or not.
       if (goals[i]) {
         const float target[3] = {float(goals[i]->x), 0.0f, float(goals[i]->y)};
         dtPolyRef ref = 0;
         float nearest[3] = {0, 0, 0};
         query->findNearestPoly(target, extents, cc->crowd->getFilter(0), &ref, nearest);
-        if (ref != 0 && cc->crowd->requestMoveTarget(idx, ref, nearest)) {
-          a.has_goal = true;
-          a.goal = *goals[i];
-        }
+        if (ref != 0) cc->crowd->requestMoveTarget(idx, ref, nearest);
       }
       if (std::size_t(idx) >= cc->agents.size()) cc->agents.resize(std::size_t(idx) + 1);
       cc->agents[std::size_t(idx)] = i;
