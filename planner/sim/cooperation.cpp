@@ -317,7 +317,7 @@ struct Way {
 Way way_past(const Pair& p) {
   Way w;
   w.aside = p.a.coop.yield == Yield::MoveAside || p.a.coop.yield == Yield::Return;
-  w.path = w.aside ? &p.xa.yield_path : &p.a.route.path;
+  w.path = w.aside ? &p.xa.yield_path : &p.a.route.path.points();
   const std::vector<Vec2>& path = *w.path;
   const std::size_t from = w.aside ? 0 : std::min(p.a.route.waypoint, path.empty() ? 0 : path.size() - 1);
   w.pr = path.empty() ? Projection{p.a.body.position, direction(p.a.body.heading), 0, 0}
@@ -391,7 +391,7 @@ std::optional<Verdict> go_round(Pair& p, const Way& w) {
     return std::nullopt;
   // Path points under the other unit are left out: past the detour point the unit heads
   // for the first one beyond it.
-  std::vector<Vec2>& path = p.a.route.path;
+  UnitPath& path = p.a.route.path;
   const auto first = path.begin() + static_cast<std::ptrdiff_t>(w.pr.segment);
   const auto last_inside = std::find_if(
       first, path.end(), [&](Vec2 q) { return glm::length(q - p.b.body.position) >= p.hard + kMargin; });

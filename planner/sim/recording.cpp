@@ -66,9 +66,16 @@ bool Recording::capture(const Simulation& simulation) {
   // Whether each path changed since the last frame: compared once, used by the stuck
   // detector, the log, the frame and the state hash.
   path_changed_.resize(slots.size());
+  const bool same_units = simulation.restores() == base_restores_;
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    path_changed_[i] = i < base_.size() ? !same_path(base_[i].route.path, slots[i].route.path)
-                                        : !slots[i].route.path.empty();
+    if (i >= base_.size()) {
+      path_changed_[i] = !slots[i].route.path.empty();
+    } else if (same_units && base_revisions_[i] == slots[i].route.path.revision() &&
+               base_[i].id == slots[i].id) {
+      path_changed_[i] = 0;  // the very path base_ took
+    } else {
+      path_changed_[i] = !same_path(base_[i].route.path, slots[i].route.path);
+    }
   }
   if (!first) detector_->observe(simulation, path_changed_);
   log_changes(simulation);
@@ -87,14 +94,19 @@ bool Recording::capture(const Simulation& simulation) {
   const std::size_t had = base_.size();
   base_.resize(slots.size());
   digests_.resize(slots.size(), path_digest({}));
+  base_revisions_.resize(slots.size(), kUnknownRevision);
   for (std::size_t i = had; i < slots.size(); ++i) base_[i].id.index = static_cast<std::uint32_t>(i);
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    project_but_path(slots[i], base_[i]);
-    if (path_changed_[i]) {
+    const std::uint64_t revision = slots[i].route.path.revision();
+    if (path_changed_[i]) digests_[i] = path_digest(slots[i].route.path);
+    // The same points under a new revision are taken too, once, so that the next step
+    // knows them by revision.
+    if (path_changed_[i] || base_revisions_[i] != revision || !same_units || !(base_[i].id == slots[i].id))
       base_[i].route.path = slots[i].route.path;
-      digests_[i] = path_digest(slots[i].route.path);
-    }
+    project_but_path(slots[i], base_[i]);
+    base_revisions_[i] = revision;
   }
+  base_restores_ = simulation.restores();
   hashes_.push_back(hash_version_ == 1 ? state_hash_v1(step, slots, digests_)
                                        : state_hash(step, slots, digests_));
   if (first || simulation.time() - last_snapshot_time_ >= limits_.snapshot_seconds - 1e-9)

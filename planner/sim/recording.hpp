@@ -240,9 +240,15 @@ class Recording {
   std::vector<RecordedStuck> stuck_;
   std::string stop_message_;
   // What capture() compares the next step with (not saved: a loaded recording is read only).
-  std::vector<SimUnit> base_;               // the last frame, as decoded
-  std::vector<Vec2> before_;                // positions of the frame before it
-  std::vector<std::uint64_t> digests_;      // path_digest of each slot of base_
+  std::vector<SimUnit> base_;           // the last frame, as decoded
+  std::vector<Vec2> before_;            // positions of the frame before it
+  std::vector<std::uint64_t> digests_;  // path_digest of each slot of base_
+  // Per slot of base_: the revision (UnitPath) of the live path its path was taken from, or
+  // kUnknownRevision (decoded, not taken): an equal revision of the same unit id, with the
+  // simulation's restores() still base_restores_, is the same path without comparing it.
+  static constexpr std::uint64_t kUnknownRevision = ~std::uint64_t{0};
+  std::vector<std::uint64_t> base_revisions_;
+  std::uint64_t base_restores_ = 0;
   std::vector<std::uint8_t> path_changed_;  // per slot: its path changed in the step captured
   std::vector<Collision> base_collisions_;  // the last frame's collisions
   std::vector<std::uint8_t> avoiding_;      // per slot: avoidance turned it last step

@@ -46,6 +46,7 @@ void Recording::truncate_after(std::uint64_t step) {
   base_ = frame_then ? std::move(frame_then->units) : std::vector<SimUnit>{};
   digests_.resize(base_.size());
   for (std::size_t i = 0; i < base_.size(); ++i) digests_[i] = path_digest(base_[i].route.path);
+  base_revisions_.assign(base_.size(), kUnknownRevision);
   before_.clear();
   if (step > first_step_ && (step - first_step_) % limits_.keyframe_interval >= 1) {
     if (auto earlier = frame(step - 1)) before_ = positions(earlier->units);

@@ -50,6 +50,7 @@ std::string not_finite(const std::vector<Vec2>& ps) {
   }
   return "";
 }
+std::string not_finite(const UnitPath& ps) { return not_finite(ps.points()); }
 template <class T>
 std::string not_finite(const T&) {
   return "";

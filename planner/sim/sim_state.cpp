@@ -534,6 +534,11 @@ struct ValueReader {
     out.resize(v.size());
     for (std::size_t k = 0; k < v.size(); ++k) read(v[k], out[k], b, where + "[" + std::to_string(k) + "]");
   }
+  void read(const Json& v, UnitPath& out, fields::Bound b, const std::string& where) const {
+    std::vector<Vec2> points;
+    read(v, points, b, where);
+    out = std::move(points);
+  }
   void read(const Json& v, Order& out, fields::Bound b, const std::string& where) const {
     read(member(v, "kind", where), out.kind, b, where + ".kind");
     read(member(v, "patrol", where), out.patrol, b, where + ".patrol");
@@ -1004,6 +1009,7 @@ Status Simulation::restore_state(std::string_view text) {
       throw StateError{"sim_state.steps", "differs from the counters' step count"};
     // All read: take it.
     units_ = std::move(slots);
+    ++restores_;
     impl_->extra = std::move(extra);
     impl_->free_slots = std::move(free);
     impl_->paths.clear();

@@ -482,7 +482,7 @@ bool Simulation::pursue(const SimUnit& u, const MotionState& from, std::uint32_t
   const Motion& m = impl_->motions[u.movement_class];
   const double dt = scenario().sim.dt;
   const bool aside = u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return;
-  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.route.path;
+  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.route.path.points();
   double vmax = terrain_speed(u, from.position);
   if (u.coop.yield == Yield::SlowDown) vmax *= u.coop.speed_factor;
   if (u.coop.yield == Yield::Wait) vmax = 0;
@@ -529,7 +529,7 @@ void Simulation::predict(SimUnit& u) {
   const bool aside = u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return;
   std::uint32_t w = aside ? 0 : static_cast<std::uint32_t>(u.route.waypoint);
   const double t = time();
-  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.route.path;
+  const std::vector<Vec2>& path = aside ? impl_->extra[u.id.index].yield_path : u.route.path.points();
   const double max_turn = impl_->motions[u.movement_class].turn_rate * set.dt;
   for (std::size_t k = 1; k <= std::max<std::size_t>(steps, 1); ++k) {
     MotionState next;

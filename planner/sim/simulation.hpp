@@ -41,6 +41,7 @@
 #include "planner/sim/formation.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/sim_types.hpp"
+#include "planner/sim/unit_path.hpp"
 
 namespace pathscope {
 class CostGrid;
@@ -104,7 +105,7 @@ struct SimUnit {
     Order order;
     std::size_t order_point = 0;            ///< Index into order.points of the current target.
     int patrol_step = 1;                    ///< +1 or -1 (back and forth patrols).
-    std::vector<Vec2> path;                 ///< The current path to the order point.
+    UnitPath path;                          ///< The current path to the order point.
     std::size_t waypoint = 0;               ///< Index into path of the point it heads for.
     std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
     double progress_time = 0;               ///< Last time it got closer to its order point.
@@ -291,6 +292,9 @@ class Simulation {
   /// running on gives the same states as the simulation it was saved from. On an error,
   /// naming the field, nothing changes.
   Status restore_state(std::string_view text);
+  /// How many times restore_state replaced the units: a unit's path revision
+  /// (UnitPath::revision) tells two paths of the same unit id apart only while this holds.
+  std::uint64_t restores() const { return restores_; }
 
   /// Optional clock (nanoseconds) for profiling only: time spent planning paths and
   /// in the rest of the step is summed; results never depend on it.
@@ -328,6 +332,7 @@ class Simulation {
   std::vector<Memory> memory_;
   DensityMap density_;
   SimCounters counters_;
+  std::uint64_t restores_ = 0;
   std::function<std::uint64_t()> clock_;
   std::uint64_t planning_ns_ = 0;
   std::uint64_t movement_ns_ = 0;

@@ -14,7 +14,8 @@
 // segments from there, summed front to back. Walking every path each step was half the
 // cost of recording a step at 1,000 units, so each slot keeps its path's segment lengths
 // and their sums from each point to the end, made once per new path (a new path is
-// noticed by comparing its bits with the copy kept, or the caller says which changed).
+// noticed by its revision, UnitPath, and then by comparing its bits with the copy kept,
+// or the caller says which changed).
 // lead + after[waypoint] adds the same numbers in another order, so it may differ from
 // the front-to-back sum in the last bits: recursive summation of n positive terms, in
 // any order, is within gamma_(n-1) = (n-1) u / (1 - (n-1) u) of the exact sum (Higham,
@@ -109,16 +110,22 @@ std::string describe(const StuckEvent& e) {
   return out;
 }
 
-void StuckDetector::cache_path(std::size_t slot, const std::vector<Vec2>& path, bool compare) {
+void StuckDetector::cache_path(std::size_t slot, const SimUnit& unit, bool compare) {
   RouteCache& c = routes_[slot];
+  const UnitPath& path = unit.route.path;
+  if (c.valid && c.unit == unit.id && c.revision == path.revision()) return;  // the same path
   if (c.valid && (!compare || (c.path.size() == path.size() &&
                                (path.empty() ||
                                 std::memcmp(c.path.data(), path.data(), path.size() * sizeof(Vec2)) == 0)))) {
+    c.unit = unit.id;
+    c.revision = path.revision();
     return;
   }
   settle(slot);  // its best length was measured on the path going
   c.valid = true;
-  c.path = path;
+  c.unit = unit.id;
+  c.revision = path.revision();
+  c.path = path.points();
   const std::size_t n = path.size();
   c.segment.assign(n, 0.0);
   for (std::size_t i = 1; i < n; ++i) c.segment[i] = glm::length(path[i] - path[i - 1]);
@@ -167,6 +174,11 @@ void StuckDetector::observe_slots(const Simulation& simulation,
   const auto slots = simulation.slots();
   if (tracks_.size() < slots.size()) tracks_.resize(slots.size());
   if (routes_.size() < slots.size()) routes_.resize(slots.size());
+  if (simulation.restores() != restores_) {
+    // The units were replaced: a revision no longer tells paths apart; compare the bits.
+    for (RouteCache& c : routes_) c.revision = ~std::uint64_t{0};
+    restores_ = simulation.restores();
+  }
   if (path_changed) {
     // A changed path: its cache goes (once a best length measured on it is settled).
     for (std::size_t i = 0; i < routes_.size(); ++i) {
@@ -189,7 +201,7 @@ void StuckDetector::observe_slots(const Simulation& simulation,
     // Metres still to go along its path; -1 without one.
     RouteLeft route;
     if (!u.route.path.empty() && u.route.waypoint < u.route.path.size()) {
-      cache_path(i, u.route.path, path_changed == nullptr);
+      cache_path(i, u, path_changed == nullptr);
       const RouteCache& c = routes_[i];
       const std::size_t terms = u.route.path.size() - u.route.waypoint;  // the lead and the segments after it
       route.waypoint = u.route.waypoint;

@@ -113,11 +113,13 @@ class StuckDetector {
     double best_lead = 0;
     double best_error = 0;
   };
-  // A slot's path as last measured: a copy (a new path is noticed by comparing the bits,
-  // unless the caller says) and its segment lengths, each and summed from every point to
-  // the end.
+  // A slot's path as last measured: a copy, whose unit and revision (UnitPath) it was
+  // (a new path is noticed by its revision, then by comparing the bits, unless the caller
+  // says), and its segment lengths, each and summed from every point to the end.
   struct RouteCache {
     bool valid = false;  ///< Made from the slot's path as it is now.
+    UnitId unit;
+    std::uint64_t revision = 0;
     std::vector<Vec2> path;
     std::vector<double> segment;  ///< segment[i]: metres from path[i - 1] to path[i]; segment[0] = 0.
     std::vector<double> after;    ///< after[i]: segment[i + 1] + after[i + 1]; after.back() = 0.
@@ -132,9 +134,9 @@ class StuckDetector {
   };
   // Both observe()s; `path_changed` is null when the paths must be compared here.
   void observe_slots(const Simulation& simulation, const std::span<const std::uint8_t>* path_changed);
-  // Brings slot `slot`'s cache to `path` (settling a pending best_route on the old one);
+  // Brings slot `slot`'s cache to `unit`'s path (settling a pending best_route on the old one);
   // `compare`: a valid cache is checked against `path` (else it is known to hold it).
-  void cache_path(std::size_t slot, const std::vector<Vec2>& path, bool compare);
+  void cache_path(std::size_t slot, const SimUnit& unit, bool compare);
   // Replaces a pending best_route by its exact value.
   void settle(std::size_t slot);
   // route < best_route - progress, decided as with lengths summed front to back.
@@ -145,6 +147,7 @@ class StuckDetector {
   std::vector<RouteCache> routes_;  // index = UnitId::index
   std::vector<StuckEvent> events_;
   std::uint64_t segments_measured_ = 0;
+  std::uint64_t restores_ = 0;  // Simulation::restores() when last observed
 };
 
 /// A saved game (saved_game(simulation)) whose sim_state also holds the detector's
