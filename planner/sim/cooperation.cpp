@@ -1,11 +1,6 @@
-// Collisions between units and their resolution (seed 002, "Collision Determination",
-// "Predicted Positions", "Unit to Unit Cooperation", "Basic Planning").
-//
-// Detection: the spatial hash gives the pairs near enough to meet within the horizon;
-// a pair collides now (hard or soft shapes overlapping) or in the future (the first
-// predicted step at which they would; every unit predicts at the same time stamps, so
-// the lists are compared index by index, a finished list standing at its last point).
-// Collisions are handled immediate before future, hard before soft, soonest first.
+// Cooperation: the resolution of collisions between units (seed 002, "Unit to Unit
+// Cooperation", "Basic Planning"). A component: cooperation.hpp; detection is in
+// collision_detection.cpp.
 //
 // Resolution, from the deciding unit's frame of reference (the mover; of two movers or
 // two still units, the higher priority):
@@ -35,8 +30,10 @@
 #include <optional>
 #include <unordered_map>
 
+#include <glm/geometric.hpp>
+
 #include "planner/core/geometry.hpp"
-#include "planner/sim/simulation.hpp"
+#include "planner/sim/cooperation.hpp"
 #include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/static_check.hpp"
 #include "planner/world/planning_world.hpp"
@@ -49,21 +46,6 @@ constexpr double kMargin = 0.05;      // metres added to every clearance
 constexpr double kSlowSeconds = 1.5;  // a slow-down (case 3.1's mover, 4.3) gives up sooner than a move aside
 constexpr double kRepathAfter = 3;    // seconds without progress before case 3.4 re-paths
 constexpr double kSameWay = 0.5;      // cos of the largest angle between two units going "the same way"
-constexpr std::size_t kStride = 4;    // predicted steps per window of the future-collision scan
-// Hard shapes closer than this count as colliding: continuous checks stop units at
-// contact, and touching units must still be resolved.
-constexpr double kContact = 0.02;
-
-Vec2 position_at(const SimUnit& u, std::size_t k) {
-  if (u.route.predicted.empty()) return u.body.position;
-  return u.route.predicted[std::min(k, u.route.predicted.size() - 1)].position;
-}
-
-std::uint64_t pair_key(UnitId a, UnitId b) {
-  const std::uint32_t lo = std::min(a.index, b.index), hi = std::max(a.index, b.index);
-  return (static_cast<std::uint64_t>(hi) << 32) | lo;
-}
-
 // The point of `path` (from point `from` on, starting at `p`) closest to `q`, the
 // direction of the path there, and the distance along the path to it.
 struct Projection {
@@ -146,128 +128,6 @@ bool swaps_slots(const SimUnit& a, const UnitPrivate& xa, const SimUnit& b, cons
 
 }  // namespace
 
-void Simulation::detect_collisions() {
-  collisions_.clear();
-  const SimSettings& set = scenario().sim;
-  const double now = time();
-  std::erase_if(memory_, [&](const Memory& m) { return m.until <= now || !unit(m.a) || !unit(m.b); });
-  // The remembered pairs whose plan stands are not checked (Basic Planning).
-  std::vector<std::uint64_t>& standing = impl_->standing_pairs;
-  standing.clear();
-  for (const Memory& m : memory_) {
-    if (m.rule != CooperationRule::SlowDown) standing.push_back(pair_key(m.a, m.b));
-  }
-  std::sort(standing.begin(), standing.end());
-  const double horizon = std::min(set.prediction_seconds, 1.0);
-  const double reach = 2 * impl_->max_soft + 2 * impl_->max_speed * horizon + 1e-9;
-  impl_->hash_units(units_, reach);
-  // Each unit's velocity, once (not once per pair it is in).
-  std::vector<Vec2>& velocity = impl_->velocity;
-  velocity.resize(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i)
-    velocity[i] = direction(units_[i].body.heading) * units_[i].body.speed;
-  const auto horizon_steps = static_cast<std::size_t>(std::ceil(horizon / set.dt - 1e-9));
-  impl_->hash.pairs_within(impl_->points, reach, [&](std::uint32_t i, std::uint32_t j) {
-    const SimUnit& a = units_[i];
-    const SimUnit& b = units_[j];
-    const Motion& ma = impl_->motions[a.movement_class];
-    const Motion& mb = impl_->motions[b.movement_class];
-    const double soft = ma.soft_radius + mb.soft_radius;
-    const double hard = ma.hard_radius + mb.hard_radius + kContact;
-    const double d0 = glm::length(a.body.position - b.body.position);
-    if (d0 >= soft + (ma.speed + mb.speed) * horizon) return;
-    // Units that do not close in on each other (a column walking together, two units
-    // parting) have nothing to resolve unless their hard shapes touch.
-    const Vec2 relative = velocity[j] - velocity[i];
-    const bool closing = glm::dot(b.body.position - a.body.position, relative) < 0;
-    if (!closing && d0 >= hard) return;
-    if (!standing.empty() && std::binary_search(standing.begin(), standing.end(), pair_key(a.id, b.id)))
-      return;
-    Collision c;
-    c.a = a.id;
-    c.b = b.id;
-    if (d0 < soft) {
-      c.immediate = true;
-      c.hard = d0 < hard;
-      c.time = now;
-      c.point = (a.body.position + b.body.position) * 0.5;
-    } else {
-      const std::size_t n =
-          std::min(horizon_steps, std::max(a.route.predicted.size(), b.route.predicted.size()));
-      bool found = false;
-      // Windows of kStride steps first: between two sampled steps the relative position
-      // stays within half the window's relative travel of the line joining them, so a
-      // window whose line passes farther than that from soft contact holds no contact.
-      // Inside the others every step is tested: the same first step as testing them all.
-      // (Top speeds on the fastest ground: roads divide the multipliers.)
-      const double va = ma.speed / std::min(1.0, world_->grid(a.movement_class).min_multiplier());
-      const double vb = mb.speed / std::min(1.0, world_->grid(b.movement_class).min_multiplier());
-      const double slack = 0.5 * (va + vb) * kStride * set.dt;
-      const double reach2 = (soft + slack) * (soft + slack);
-      std::size_t k = 0;
-      while (k < n && !found) {
-        const std::size_t k1 = std::min(k + kStride, n - 1);
-        const Vec2 r0 = position_at(b, k) - position_at(a, k);
-        const Vec2 r1 = position_at(b, k1) - position_at(a, k1);
-        if (distance_sq_to_segment(Vec2{0, 0}, r0, r1) >= reach2) {
-          k = k1 + 1;
-          continue;
-        }
-        const std::size_t window_end = k1;
-        for (; k <= window_end && !found; ++k) {
-          const Vec2 pa = position_at(a, k), pb = position_at(b, k);
-          const double d = glm::length(pa - pb);
-          if (d < soft) {
-            found = true;
-            c.hard = d < hard;
-            c.time = now + static_cast<double>(k + 1) * set.dt;
-            c.point = (pa + pb) * 0.5;
-            // A soft meeting may turn hard a little later: look on for the hard one.
-            for (std::size_t k2 = k + 1; k2 < n && !c.hard; ++k2) {
-              const Vec2 qa = position_at(a, k2), qb = position_at(b, k2);
-              if (glm::length(qa - qb) < hard) {
-                c.hard = true;
-                c.time = now + static_cast<double>(k2 + 1) * set.dt;
-                c.point = (qa + qb) * 0.5;
-              }
-            }
-          }
-        }
-      }
-      if (!found) return;
-    }
-    collisions_.push_back(c);
-  });
-  std::sort(collisions_.begin(), collisions_.end(), [](const Collision& x, const Collision& y) {
-    if (x.immediate != y.immediate) return x.immediate;
-    if (x.hard != y.hard) return x.hard;
-    if (x.time != y.time) return x.time < y.time;
-    if (x.a.index != y.a.index) return x.a.index < y.a.index;
-    return x.b.index < y.b.index;
-  });
-  counters_.collisions_found += collisions_.size();
-  // Density: where collisions keep happening (seed 002), per cell of the world's grid;
-  // what happened long ago counts less (SimSettings::density_half_life).
-  const CostGrid& grid = world_->grid(0);
-  if (density_.value.empty()) {
-    density_.width = grid.width();
-    density_.height = grid.height();
-    density_.cell_size = grid.cell_size();
-    density_.value.assign(static_cast<std::size_t>(grid.width()) * static_cast<std::size_t>(grid.height()),
-                          0.0f);
-  }
-  decay_density();  // by one step's share of the half-life (density_cost.cpp)
-  for (const Collision& c : collisions_) {
-    if (!c.immediate) continue;
-    const auto cell = grid.cell_at(c.point);
-    if (!cell) continue;
-    float& v = density_.value[*cell];
-    if (v == 0.0f) impl_->density_cells.push_back(*cell);
-    v += c.hard ? 1.0f : 0.25f;
-    density_.max_value = std::max(density_.max_value, v);
-  }
-}
-
 namespace {
 
 // What a case of the rules decided about a collision.
@@ -298,7 +158,7 @@ struct Pair {
   double hard;      // the sum of their hard radii
   double now;       // seconds
   Vec2 world_size;  // metres
-  SimCounters& counters;
+  std::uint64_t& repaths;
 
   bool inside(Vec2 p) const { return p.x >= 0 && p.y >= 0 && p.x <= world_size.x && p.y <= world_size.y; }
 };
@@ -430,7 +290,7 @@ Verdict stop_and_repath(Pair& p, const Way& w) {
     p.a.route.state = MoveState::WaitingForPath;
     p.a.route.path.clear();
     p.xa.last_repath = p.now;
-    ++p.counters.repaths;
+    ++p.repaths;
   }
   p.a.route.predicted.clear();
   p.a.coop.yield = Yield::Wait;
@@ -480,26 +340,29 @@ Verdict slow_down(Pair& p, const Way& w, double dt) {
 
 }  // namespace
 
-void Simulation::cooperate() {
-  const SimSettings& set = scenario().sim;
-  const double now = time();
+void cooperate(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::span<const Motion> motions,
+               std::span<const CostGrid* const> grids, Vec2 world_size, const SimSettings& set, double now,
+               std::span<Collision> collisions, std::vector<Memory>& memory, CooperationScratch& scratch,
+               CooperationOutcome& outcome) {
+  outcome.repaths = 0;
+  outcome.restart.clear();
   if (!set.cooperation) return;
   // One decision per unit per step: the most urgent collision decides.
-  std::vector<std::uint8_t>& decided = impl_->decided;
-  decided.assign(units_.size(), 0);
-  // The remembered pairs, for lookup (memory_ keeps its order).
-  std::unordered_map<std::uint64_t, std::size_t>& remembered_at = impl_->remembered_at;
+  std::vector<std::uint8_t>& decided = scratch.decided;
+  decided.assign(units.size(), 0);
+  // The remembered pairs, for lookup (memory keeps its order).
+  std::unordered_map<std::uint64_t, std::size_t>& remembered_at = scratch.remembered_at;
   remembered_at.clear();
-  for (std::size_t k = 0; k < memory_.size(); ++k)
-    remembered_at.try_emplace(pair_key(memory_[k].a, memory_[k].b), k);
-  std::vector<std::uint8_t> forgotten(memory_.size(), 0);
-  const Vec2 world_size{scenario().world.width, scenario().world.height};
-  for (Collision& c : collisions_) {
+  for (std::size_t k = 0; k < memory.size(); ++k)
+    remembered_at.try_emplace(pair_key(memory[k].a, memory[k].b), k);
+  std::vector<std::uint8_t>& forgotten = scratch.forgotten;
+  forgotten.assign(memory.size(), 0);
+  for (Collision& c : collisions) {
     // Remembered: decided already (Basic Planning; only a slow-down's pair is still
     // checked, and it holds until the hard collision is imminent).
     const auto found = remembered_at.find(pair_key(c.a, c.b));
     const Memory* remembered =
-        found != remembered_at.end() && !forgotten[found->second] ? &memory_[found->second] : nullptr;
+        found != remembered_at.end() && !forgotten[found->second] ? &memory[found->second] : nullptr;
     // A slow-down does not hold once the hard collision is imminent: it may escalate.
     const bool imminent = c.hard && (c.immediate || c.time - now <= 0.5);
     if (remembered && imminent && remembered->rule == CooperationRule::SlowDown) {
@@ -508,40 +371,40 @@ void Simulation::cooperate() {
       c.rule = remembered->rule;
       c.a = remembered->a;  // the unit that decided
       c.b = remembered->b;
-      const SimUnit& ua = units_[c.a.index];
-      const SimUnit& ub = units_[c.b.index];
+      const SimUnit& ua = units[c.a.index];
+      const SimUnit& ub = units[c.b.index];
       const bool linked = (ua.coop.yield != Yield::None && ua.coop.yield_to == c.b) ||
                           (ub.coop.yield != Yield::None && ub.coop.yield_to == c.a);
       c.state = linked ? CollisionState::Resolving : CollisionState::Resolved;
       continue;
     }
-    SimUnit* a = &units_[c.a.index];
-    SimUnit* b = &units_[c.b.index];
+    SimUnit* a = &units[c.a.index];
+    SimUnit* b = &units[c.b.index];
     bool a_moves = is_moving(*a), b_moves = is_moving(*b);
     // The decider: the mover; of two movers or two still units, the higher priority.
-    if ((!a_moves && b_moves) || (a_moves == b_moves && !outranks(*a, impl_->motions[a->movement_class], *b,
-                                                                  impl_->motions[b->movement_class]))) {
+    if ((!a_moves && b_moves) ||
+        (a_moves == b_moves && !outranks(*a, motions[a->movement_class], *b, motions[b->movement_class]))) {
       std::swap(a, b);
       std::swap(c.a, c.b);
       std::swap(a_moves, b_moves);
     }
     if (decided[a->id.index] || decided[b->id.index]) continue;  // a more urgent one was decided
-    const Motion& ma = impl_->motions[a->movement_class];
-    const Motion& mb = impl_->motions[b->movement_class];
+    const Motion& ma = motions[a->movement_class];
+    const Motion& mb = motions[b->movement_class];
     Pair p{c,
            *a,
            *b,
-           impl_->extra[a->id.index],
-           impl_->extra[b->id.index],
+           extra[a->id.index],
+           extra[b->id.index],
            ma,
            mb,
-           world_->grid(a->movement_class),
-           world_->grid(b->movement_class),
+           *grids[a->movement_class],
+           *grids[b->movement_class],
            outranks(*a, ma, *b, mb),
            ma.hard_radius + mb.hard_radius,
            now,
            world_size,
-           counters_};
+           outcome.repaths};
     Verdict v;
     if (!a_moves && !b_moves) {
       v = both_still(p);
@@ -551,9 +414,10 @@ void Simulation::cooperate() {
       if (!b_moves) {
         // Case 3: we move, the other is still.
         if (auto swapped = swap_slots(p)) {
-          // Each starts its order again, to its new slot (and arrives again only there).
-          start_order(*a);
-          start_order(*b);
+          // Each starts its order again, to its new slot (and arrives again only there):
+          // the step does it, once every collision is decided.
+          outcome.restart.push_back(a->id.index);
+          outcome.restart.push_back(b->id.index);
           v = *swapped;
         } else if (auto r = move_aside(p, w)) {
           v = *r;
@@ -582,18 +446,18 @@ void Simulation::cooperate() {
       case Binds::Lower: decided[b->id.index] = 1; break;
       case Binds::Remembered:
         // Remembered while the resolution runs, and memory_seconds after.
-        memory_.push_back(Memory{c.a, c.b, now + kYieldSeconds + set.memory_seconds, v.rule});
+        memory.push_back(Memory{c.a, c.b, now + kYieldSeconds + set.memory_seconds, v.rule});
         [[fallthrough]];
       case Binds::Both: decided[a->id.index] = decided[b->id.index] = 1; break;
     }
   }
   // Drop the remembered slow-downs that escalated (new entries were appended after them).
   std::size_t kept = 0;
-  for (std::size_t k = 0; k < memory_.size(); ++k) {
+  for (std::size_t k = 0; k < memory.size(); ++k) {
     if (k < forgotten.size() && forgotten[k]) continue;
-    memory_[kept++] = memory_[k];
+    memory[kept++] = memory[k];
   }
-  memory_.resize(kept);
+  memory.resize(kept);
 }
 
 }  // namespace pathscope::sim

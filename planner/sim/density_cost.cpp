@@ -109,4 +109,28 @@ void Simulation::refresh_density_cost() {
   if (!change.none()) impl_->paths.world_changed(false);
 }
 
+// Density: where collisions keep happening (seed 002), per cell of the world's grid;
+// what happened long ago counts less (SimSettings::density_half_life). The step's
+// immediate collisions add to it after it decays by one step's share.
+void Simulation::count_density() {
+  const CostGrid& grid = world_->grid(0);
+  if (density_.value.empty()) {
+    density_.width = grid.width();
+    density_.height = grid.height();
+    density_.cell_size = grid.cell_size();
+    density_.value.assign(static_cast<std::size_t>(grid.width()) * static_cast<std::size_t>(grid.height()),
+                          0.0f);
+  }
+  decay_density();  // by one step's share of the half-life (density_cost.cpp)
+  for (const Collision& c : collisions_) {
+    if (!c.immediate) continue;
+    const auto cell = grid.cell_at(c.point);
+    if (!cell) continue;
+    float& v = density_.value[*cell];
+    if (v == 0.0f) impl_->density_cells.push_back(*cell);
+    v += c.hard ? 1.0f : 0.25f;
+    density_.max_value = std::max(density_.max_value, v);
+  }
+}
+
 }  // namespace pathscope::sim

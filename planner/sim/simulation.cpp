@@ -769,7 +769,7 @@ void Simulation::move_units() {
            impl_->motions[units_[b].movement_class].priority;
   });
   const double reach = 2 * impl_->max_hard + 2 * max_step + 1e-9;
-  impl_->hash_units(units_, reach);
+  impl_->hashed.build(units_, reach);
   constexpr std::uint32_t kNobody = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t>& shover = impl_->shover;
   shover.assign(units_.size(), kNobody);
@@ -804,7 +804,7 @@ void Simulation::move_units() {
       if (segment_blocked(world_->grid(o.movement_class), impl_->extra[j].move_key, o.body.position, to))
         return false;
       bool room = true;
-      impl_->hash.near(to, [&](std::uint32_t k) {
+      impl_->hashed.hash.near(to, [&](std::uint32_t k) {
         if (k == j || k == i || !room) return;
         const SimUnit& q = units_[k];
         const double rk = mo.hard_radius + impl_->motions[q.movement_class].hard_radius;
@@ -818,7 +818,7 @@ void Simulation::move_units() {
     const int rank = impl_->motions[u.movement_class].priority;
     auto earliest = [&](Vec2 m, Vec2& normal) {
       double best = 2;
-      impl_->hash.near(u.body.position, [&](std::uint32_t j) {
+      impl_->hashed.hash.near(u.body.position, [&](std::uint32_t j) {
         if (j == i) return;
         const SimUnit& o = units_[j];
         if (shoves && settled(o) && impl_->motions[o.movement_class].priority <= rank && shove_room(j, m))
@@ -841,7 +841,7 @@ void Simulation::move_units() {
     // is meant to be pressed into.
     auto crosses = [&](Vec2 m) {
       bool any = false;
-      impl_->hash.near(u.body.position, [&](std::uint32_t j) {
+      impl_->hashed.hash.near(u.body.position, [&](std::uint32_t j) {
         if (any || j == i || !moved[j] || shover[j] == i) return;  // a unit it shoves is pressed into
         const SimUnit& o = units_[j];
         const double r = kCrossing * (ri + impl_->motions[o.movement_class].hard_radius);

@@ -307,8 +307,6 @@ class Simulation {
   // The phases of step(), in order (see the top of this file).
   void answer_paths();
   void run_state_loops();
-  void detect_collisions();
-  void cooperate();
   void move_units();
   void refresh_density_cost();
   // Helpers.
@@ -320,6 +318,7 @@ class Simulation {
   void wait_at(SimUnit& u, Vec2 spot);
   void start_order(SimUnit& u);
   void decay_density();  // density_cost.cpp
+  void count_density();  // density_cost.cpp: decays, then adds this step's immediate collisions
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
   void predict(SimUnit& u);
   bool pursue(const SimUnit& u, const MotionState& from, std::uint32_t& waypoint, MotionState& to) const;

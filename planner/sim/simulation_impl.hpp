@@ -2,9 +2,9 @@
 
 // The simulation's private state and the steps shared by its source files
 // (simulation.cpp: lifecycle, state loop, moves; step.cpp: the step;
-// cooperation.cpp: collisions between units and seed 002's resolution rules;
 // passage_exits.cpp, density_cost.cpp, sim_state.cpp). The step's components
-// (prevention, avoidance, arrival, bridges, passage_turns, detours) do not see it.
+// (collision detection, cooperation, prevention, avoidance, arrival, bridges,
+// passage_turns, detours) do not see it; cooperation reads and writes UnitPrivate.
 
 #include <cstdint>
 #include <unordered_map>
@@ -15,6 +15,7 @@
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/bridges.hpp"
+#include "planner/sim/cooperation.hpp"
 #include "planner/sim/detours.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
@@ -73,29 +74,14 @@ struct Simulation::Impl {
   std::vector<Motion> motions;     ///< Per movement class.
   std::vector<UnitPrivate> extra;  ///< Per slot.
   std::vector<std::uint32_t> free_slots;
-  SpatialHash hash;
-  std::vector<Vec2> points;         ///< Scratch: positions for the hash (index = slot).
-  std::vector<std::uint8_t> alive;  ///< Scratch: alive flags for the hash.
-
-  /// Puts the units alive into `hash`, in cells of `cell` metres, where they stand now
-  /// `points` holds the positions hashed.
-  void hash_units(const std::vector<SimUnit>& units, double cell) {
-    points.resize(units.size());
-    alive.resize(units.size());
-    for (std::size_t i = 0; i < units.size(); ++i) {
-      points[i] = units[i].body.position;
-      alive[i] = units[i].alive;
-    }
-    hash.build(points, cell, alive);
-  }
+  UnitHash hashed;  ///< The units alive where they stand: built by detection and by the moves.
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
   std::vector<std::uint32_t> order;    ///< Scratch: the order units move in.
   std::vector<std::uint32_t> shover;   ///< Scratch (move_units): per slot, the unit shoving it this step.
   std::vector<std::uint8_t> moved;     ///< Scratch (move_units): per slot, 1 once it has moved this step.
-  std::unordered_map<std::uint64_t, std::size_t> remembered_at;  ///< Scratch: memory lookup by pair.
-  std::vector<Vec2> velocity;                 ///< Scratch (detect_collisions): per slot, direction x speed.
-  std::vector<std::uint64_t> standing_pairs;  ///< Scratch: remembered pairs not checked, sorted keys.
-  std::vector<std::uint8_t> decided;          ///< Scratch: units decided for this step.
+  DetectionScratch detection;          ///< Detection's own scratch.
+  CooperationScratch cooperation;      ///< Cooperation's own scratch.
+  CooperationOutcome cooperated;       ///< Scratch: what cooperation asked of the step.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
   BridgeReservations bridges;                             ///< One platoon at a time on a bridge (seed 004).
   std::vector<PassageMap>

@@ -1,6 +1,7 @@
 // One step of the simulation (seed 002, "Simple Movement Algorithm"): the composition of
 // its phases, in order (planner/sim/README.md, "One step"). The components (detours, bridges,
-// passages, reactive avoidance, collision prevention, arrivals) see only the views of the
+// passages, collision detection, cooperation, reactive avoidance, collision prevention,
+// arrivals) see only the views of the
 // units made here, and what they return is applied here (a unit refused a bridge or a
 // passage waits: Simulation::wait_clear and wait_at, simulation.cpp).
 
@@ -11,6 +12,7 @@
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/bridges.hpp"
+#include "planner/sim/cooperation.hpp"
 #include "planner/sim/detours.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/prevention.hpp"
@@ -215,11 +217,21 @@ void Simulation::step() {
     }
   }
   take_passages(impl_->passage_units, units_, impl_->extra);
-  detect_collisions();
-  cooperate();
+  detect_collisions(units_, impl_->motions, class_grids(),
+                    DetectionLimits{.max_soft = impl_->max_soft, .max_speed = impl_->max_speed}, set, time(),
+                    memory_, impl_->hashed, impl_->detection, collisions_);
+  counters_.collisions_found += collisions_.size();
+  count_density();
+  cooperate(units_, impl_->extra, impl_->motions, class_grids(),
+            Vec2{scenario().world.width, scenario().world.height}, set, time(), collisions_, memory_,
+            impl_->cooperation, impl_->cooperated);
+  counters_.repaths += impl_->cooperated.repaths;
+  // Slot swaps: each of the two starts its order again, to its new slot (and arrives
+  // again only there).
+  for (const std::uint32_t slot : impl_->cooperated.restart) start_order(units_[slot]);
   if (set.avoidance != AvoidanceMode::None) {
     view_move_keys(impl_->extra, impl_->move_keys);
-    avoid(set.avoidance, units_, impl_->move_keys, impl_->hash, impl_->motions, class_grids(), set.dt,
+    avoid(set.avoidance, units_, impl_->move_keys, impl_->hashed.hash, impl_->motions, class_grids(), set.dt,
           impl_->steers);
     take_steers(impl_->steers, units_, impl_->extra);
   }
