@@ -306,7 +306,6 @@ class Simulation {
   struct Impl;
   // The phases of step(), in order (see the top of this file).
   void answer_paths();
-  void run_state_loops();
   void move_units();
   void refresh_density_cost();
   // Helpers.
@@ -320,9 +319,6 @@ class Simulation {
   void decay_density();  // density_cost.cpp
   void count_density();  // density_cost.cpp: decays, then adds this step's immediate collisions
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
-  void predict(SimUnit& u);
-  bool pursue(const SimUnit& u, const MotionState& from, std::uint32_t& waypoint, MotionState& to) const;
-  double terrain_speed(const SimUnit& u, Vec2 p) const;
   void forget(UnitId id);
   std::unique_ptr<PlanningWorld> world_;
   std::unique_ptr<Impl> impl_;

@@ -3,7 +3,7 @@
 // The simulation's private state and the steps shared by its source files
 // (simulation.cpp: lifecycle, state loop, moves; step.cpp: the step;
 // passage_exits.cpp, density_cost.cpp, sim_state.cpp). The step's components
-// (collision detection, cooperation, prevention, avoidance, arrival, bridges,
+// (the state loop, collision detection, cooperation, prevention, avoidance, arrival, bridges,
 // passage_turns, detours) do not see it; cooperation reads and writes UnitPrivate.
 
 #include <cstdint>
@@ -23,6 +23,7 @@
 #include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/spatial_hash.hpp"
+#include "planner/sim/state_loop.hpp"
 #include "planner/sim/unit_motion.hpp"
 #include "planner/world/bridge_reservations.hpp"
 
@@ -82,6 +83,7 @@ struct Simulation::Impl {
   DetectionScratch detection;          ///< Detection's own scratch.
   CooperationScratch cooperation;      ///< Cooperation's own scratch.
   CooperationOutcome cooperated;       ///< Scratch: what cooperation asked of the step.
+  StateLoopOutcome state_loop;         ///< Scratch: what the state loops asked of the step.
   double max_hard = 0.5, max_soft = 0.75, max_speed = 1;  ///< Over classes.
   BridgeReservations bridges;                             ///< One platoon at a time on a bridge (seed 004).
   std::vector<PassageMap>

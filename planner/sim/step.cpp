@@ -1,7 +1,7 @@
 // One step of the simulation (seed 002, "Simple Movement Algorithm"): the composition of
 // its phases, in order (planner/sim/README.md, "One step"). The components (detours, bridges,
-// passages, collision detection, cooperation, reactive avoidance, collision prevention,
-// arrivals) see only the views of the
+// passages, the state loop, collision detection, cooperation, reactive avoidance, collision
+// prevention, arrivals) see only the views of the
 // units made here, and what they return is applied here (a unit refused a bridge or a
 // passage waits: Simulation::wait_clear and wait_at, simulation.cpp).
 
@@ -18,6 +18,7 @@
 #include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/state_loop.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope::sim {
@@ -191,7 +192,9 @@ void Simulation::step() {
                  impl_->detours);
     counters_.repaths += take_detours(impl_->detours, impl_->detour_units, units_, impl_->extra);
   }
-  run_state_loops();
+  run_state_loops(units_, impl_->extra, impl_->motions, class_grids(), set, time(), impl_->state_loop);
+  counters_.repaths += impl_->state_loop.repaths;
+  for (const std::uint32_t slot : impl_->state_loop.path_requests) request_path(units_[slot]);
   for (SimUnit& u : units_) u.waits.bridge = false;
   if (!scenario().bridges.empty()) {
     view_for_bridges(impl_->extra, impl_->bridge_units);
