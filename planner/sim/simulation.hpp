@@ -91,7 +91,7 @@ enum class Yield : std::uint8_t {
 /// each says which); the others read it.
 struct SimUnit {
   /// Where it is and how it moves: written by the motion step (unit_motion.cpp,
-  /// Simulation::move_units) and by collision prevention's shoves (prevention.cpp).
+  /// moves.cpp) and by collision prevention's shoves (prevention.cpp).
   struct Body {
     Vec2 position{0, 0};  ///< Metres.
     Vec2 previous{0, 0};  ///< Position at the start of the last step.
@@ -306,7 +306,6 @@ class Simulation {
   struct Impl;
   // The phases of step(), in order (see the top of this file).
   void answer_paths();
-  void move_units();
   void refresh_density_cost();
   // Helpers.
   std::span<const CostGrid* const> class_grids();  // per class, the world's grids now

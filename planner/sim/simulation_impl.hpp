@@ -3,7 +3,7 @@
 // The simulation's private state and the steps shared by its source files
 // (simulation.cpp: lifecycle, state loop, moves; step.cpp: the step;
 // passage_exits.cpp, density_cost.cpp, sim_state.cpp). The step's components
-// (the state loop, collision detection, cooperation, prevention, avoidance, arrival, bridges,
+// (the state loop, collision detection, cooperation, the moves, prevention, avoidance, arrival, bridges,
 // passage_turns, detours) do not see it; cooperation reads and writes UnitPrivate.
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "planner/sim/bridges.hpp"
 #include "planner/sim/cooperation.hpp"
 #include "planner/sim/detours.hpp"
+#include "planner/sim/moves.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
@@ -77,9 +78,7 @@ struct Simulation::Impl {
   std::vector<std::uint32_t> free_slots;
   UnitHash hashed;  ///< The units alive where they stand: built by detection and by the moves.
   std::vector<std::uint32_t> scratch;  ///< Scratch: unit indices.
-  std::vector<std::uint32_t> order;    ///< Scratch: the order units move in.
-  std::vector<std::uint32_t> shover;   ///< Scratch (move_units): per slot, the unit shoving it this step.
-  std::vector<std::uint8_t> moved;     ///< Scratch (move_units): per slot, 1 once it has moved this step.
+  MoveScratch moves;                   ///< The moves' own scratch.
   DetectionScratch detection;          ///< Detection's own scratch.
   CooperationScratch cooperation;      ///< Cooperation's own scratch.
   CooperationOutcome cooperated;       ///< Scratch: what cooperation asked of the step.

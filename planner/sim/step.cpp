@@ -1,7 +1,7 @@
 // One step of the simulation (seed 002, "Simple Movement Algorithm"): the composition of
 // its phases, in order (planner/sim/README.md, "One step"). The components (detours, bridges,
-// passages, the state loop, collision detection, cooperation, reactive avoidance, collision
-// prevention, arrivals) see only the views of the
+// passages, the state loop, collision detection, cooperation, reactive avoidance, the moves,
+// collision prevention, arrivals) see only the views of the
 // units made here, and what they return is applied here (a unit refused a bridge or a
 // passage waits: Simulation::wait_clear and wait_at, simulation.cpp).
 
@@ -14,6 +14,7 @@
 #include "planner/sim/bridges.hpp"
 #include "planner/sim/cooperation.hpp"
 #include "planner/sim/detours.hpp"
+#include "planner/sim/moves.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation.hpp"
@@ -238,7 +239,8 @@ void Simulation::step() {
           impl_->steers);
     take_steers(impl_->steers, units_, impl_->extra);
   }
-  move_units();
+  move_units(units_, impl_->extra, impl_->motions, class_grids(), impl_->max_hard, set, time(), impl_->hashed,
+             impl_->moves, counters_.repaths);
   if (set.prevention) {
     view_for_prevention(units_, impl_->extra, impl_->prevention_units);
     prevent_overlaps(impl_->prevention_units, impl_->motions, class_grids(), impl_->prevention);

@@ -1,14 +1,18 @@
-// Listing 1's state loop called directly, as a component (state_loop.hpp), on hand-built
-// units: path requests handed back to the step, predictions, patrol turns, yields ending.
+// Listing 1's state loop and the moves called directly, as components (state_loop.hpp,
+// moves.hpp), on hand-built units: path requests handed back to the step, predictions,
+// patrol turns, yields ending; moves that stop at a unit or a wall.
 // Expectations are worked out here from the seed's rules, not by the code under test.
 
 #include <cmath>
 #include <numbers>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
 
+#include "planner/sim/moves.hpp"
 #include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/state_loop.hpp"
 #include "planner/world/planning_world.hpp"
@@ -134,6 +138,46 @@ TEST_SUITE("components") {
     b.units[0].body.position = {10, 5};
     b.run(2.0);
     CHECK(b.units[0].coop.yield == Yield::None);
+  }
+
+  TEST_CASE(
+      "moves: two units meeting head-on stop at contact, never through each other; a wall stops a move") {
+    std::vector<std::string> rows = test_support::open_rows(40, 20);
+    rows[5][20] = '#';  // one closed cell, (20, 5) to (21, 6)
+    PlanningWorld world(test::ascii_scenario(rows));
+    const CostGrid* grids[1] = {&world.grid(0)};
+    const Motion motions[1] = {Motion{}};
+    SimSettings set;
+    const std::uint16_t key = world.grid(0).move_key(world.grid(0).index(0, 0));
+    const auto unit = [&](std::uint32_t index, Vec2 at, Vec2 to) {
+      SimUnit u;
+      u.id = UnitId{index, 0};
+      u.alive = true;
+      u.body.position = u.body.previous = at;
+      u.route.state = MoveState::Moving;
+      UnitPrivate x;
+      x.move_key = key;
+      x.next = MotionState{to, 0, glm::length(to - at) / set.dt};
+      return std::pair{u, x};
+    };
+    // 1.2 m apart, each moving 0.5 m at the other: whole moves would leave them 0.2 m
+    // apart, through each other's hard shapes (radius 0.5).
+    auto [a, xa] = unit(0, {10, 10}, {10.5, 10});
+    auto [b, xb] = unit(1, {11.2, 10}, {10.7, 10});
+    // Moving 0.8 m into the closed cell from 0.3 m before it.
+    auto [c, xc] = unit(2, {19.7, 5.5}, {20.5, 5.5});
+    std::vector<SimUnit> units = {a, b, c};
+    std::vector<UnitPrivate> extra = {xa, xb, xc};
+    UnitHash hashed;
+    MoveScratch scratch;
+    std::uint64_t repaths = 0;
+    move_units(units, extra, motions, grids, 0.5, set, 0.0, hashed, scratch, repaths);
+    CHECK(glm::length(units[0].body.position - units[1].body.position) >= 1.0 - 1e-9);
+    CHECK(units[0].body.position.x > 10);  // each moved some of the way
+    CHECK(units[1].body.position.x < 11.2);
+    CHECK(units[2].body.position == Vec2{19.7, 5.5});  // stopped before the wall
+    CHECK(units[2].route.state == MoveState::WaitingForPath);
+    CHECK(repaths == 1);
   }
 }
 
