@@ -13,7 +13,9 @@
 // the search ends when the goal leaf leaves the open list. Because a leaf's entry point
 // depends on its parent, so does its heuristic: a leaf reached again is improved when
 // its f (not its g) is lower. f never decreases along a link (triangle inequality, and
-// every multiplier is at least the smallest). Ties: f, then h, then node id.
+// every multiplier is at least the smallest). Ties: f, then h, then node id. The loop is
+// planner/search's BestFirstSearch (improving on f, ending when the goal leaf is
+// expanded); this file supplies the leaves' links, the entry points and the heuristic.
 //
 // With landmarks the heuristic is the larger of that and the landmarks' estimate
 // (quadtree_landmarks.hpp): costs from far-apart leaves, in the same model, whose
@@ -32,9 +34,9 @@
 // Node ids are the leaves' corners (the row-major index of each leaf's top-left cell,
 // Quadtree::corner), not their ids: leaf ids depend on the updates a tree went through,
 // corners only on the grid. So ties break, paths read and traces name leaves the same
-// way on an updated tree as on a fresh one; the planner keeps its per-leaf state by leaf
-// id, and its open list carries each entry's leaf id along with the corner it is
-// ordered by.
+// way on an updated tree as on a fresh one; the search runs on leaf ids (its paged state
+// is per leaf id), its open list orders entries by corner and carries each one's leaf id
+// (the model's open_id), and events name corners.
 //
 // The corridor found is then rubber-banded (rubber_band.hpp): the cell-centre path, the
 // portal-corner path of step 1 (with step 1's graph) and the string-pulled path of
@@ -97,6 +99,57 @@ QuadtreePlanner::QuadtreePlanner(const PlanningWorld& world, std::size_t movemen
                                  QuadtreeParams params)
     : PlannerBase(std::move(name)), world_(world), class_(movement_class), params_(params) {}
 
+class QuadtreePlanner::Model {
+ public:
+  static constexpr bool kImprovesOnF = true;    // entry points, so h, depend on the parent
+  static constexpr bool kExpandsTarget = true;  // the goal leaf's h is its exact last leg
+
+  explicit Model(const QuadtreePlanner& planner)
+      : p_(planner), tree_(planner.map_->tree()), links_(planner.map_->links()), s_(tree_.cell_size()) {}
+
+  bool tracing() const { return p_.observer_ != nullptr; }
+  // Events name leaves by their corners.
+  void emit(SearchEventKind kind, int, NodeId leaf, NodeId parent, double g, double h) const {
+    p_.emit(kind, p_.node_of(leaf), p_.node_of(parent), g, h);
+  }
+  // Asked only for the root, entered at the query's start.
+  double heuristic(NodeId leaf) const { return p_.heuristic(leaf, p_.query_.start); }
+  NodeId parent(NodeId, const LeafState& state) const { return state.parent; }
+  double key(double f) const { return f; }
+  // The leaf's corner: the link being relaxed carries its target's, any other (the root)
+  // is read from the tree.
+  NodeId open_id(NodeId leaf) const { return leaf == next_leaf_ ? next_corner_ : tree_.corner(leaf); }
+
+  template <class Relax>
+  void successors(NodeId u, const LeafState& su, Relax&& relax) const {
+    const double mu = p_.travel_multiplier(u);
+    for (const QuadLink& link : links_.out(u)) {
+      next_leaf_ = link.to;
+      next_corner_ = link.to_corner;
+      Vec2 entry{0, 0};
+      relax(
+          NodeId(link.to),
+          [&](LeafState& sv) {
+            sv.entry = entry;
+            sv.parent = u;
+          },
+          [&] {
+            entry = entry_point(su.entry, Vec2(link.a) * s_, Vec2(link.b) * s_, p_.query_.goal);
+            return distance(su.entry, entry) * mu;
+          },
+          [&] { return p_.heuristic(link.to, entry); });
+    }
+  }
+
+ private:
+  const QuadtreePlanner& p_;
+  const Quadtree& tree_;
+  const QuadLinks& links_;
+  const double s_;
+  mutable NodeId next_leaf_ = kNoNode;  // the target of the link being relaxed
+  mutable NodeId next_corner_ = kNoNode;
+};
+
 std::size_t QuadtreePlanner::node_count() const {
   const Quadtree& t = map().tree();
   return std::size_t(t.width()) * std::size_t(t.height());
@@ -152,7 +205,6 @@ double QuadtreePlanner::heuristic(NodeId leaf, Vec2 entry) const {
 SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   query_ = query;
   result_ = PathResult{};
-  open_.clear();
   corridor_ = Corridor{};
   centres_ = portal_ = pulled_ = CorridorPath{};
   start_leaf_ = goal_leaf_ = kNoNode;
@@ -164,14 +216,12 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
   const QuadLinks& links = map_->links();
   const CostGrid& grid = world_.grid(class_);
   min_multiplier_ = grid.min_multiplier();
-  // Leaf ids are stable across updates and slots are reused: stamps of earlier searches
-  // never equal the current one, so the state only grows with the slots.
-  if (++stamp_ == 0) {
-    state_.assign(tree.leaf_slots(), LeafState{});
-    stamp_ = 1;
-  } else if (state_.size() < tree.leaf_slots()) {
-    state_.resize(tree.leaf_slots());
-  }
+  // Leaf ids are stable across updates and slots are reused: generations of earlier
+  // searches never equal the current one, so the state is made again only when the slots
+  // outgrow it.
+  if (!state_ || state_->cell_count() < tree.leaf_slots())
+    state_ = std::make_unique<PagedNodeState<LeafState>>(tree.leaf_slots());
+  state_->next_search();
   result_.stats.extra = {{"cells", double(tree.leaf_count())},
                          {"grid_cells", double(grid.cell_count())},
                          {"links", double(links.link_count())}};
@@ -226,12 +276,9 @@ SearchStatus QuadtreePlanner::start(const PathQuery& query) {
     }
     result_.stats.extra.push_back({"landmarks", double(landmarks_->count())});
   }
-  LeafState& s = state_[start_leaf_];
-  const double h = heuristic(start_leaf_, query.start);
-  s = LeafState{0.0, h, query.start, kNoNode, stamp_, 0};
-  open_.push(OpenEntry{h, float(h), tree.corner(start_leaf_)}, start_leaf_);
-  ++result_.stats.pushes;
-  if (observer_) emit(SearchEventKind::Push, node_of(start_leaf_), kNoNode, 0.0, h);
+  Model model(*this);
+  search_.start(model, *state_, start_leaf_, goal_leaf_, result_.stats);
+  state_->at(start_leaf_).entry = query.start;
   result_.status = SearchStatus::Running;
   return result_.status;
 }
@@ -242,46 +289,13 @@ SearchStatus QuadtreePlanner::step(std::uint64_t max_expansions) {
     return fail(SearchStatus::Invalid, "the world changed during the search: start the query again");
   }
   ++result_.stats.steps;
-  const Quadtree& tree = map_->tree();
-  const QuadLinks& links = map_->links();
-  const double s = tree.cell_size();
-  std::uint64_t done = 0;
-  while (done < max_expansions) {
-    if (open_.empty()) {
+  Model model(*this);
+  switch (search_.step(model, *state_, result_.stats, max_expansions)) {
+    case SearchStatus::Found: finish(); return result_.status;
+    case SearchStatus::NoPath:
       return fail(SearchStatus::NoPath, "the open list ran empty: the goal is unreachable");
-    }
-    std::uint32_t u = 0;
-    const OpenEntry top = open_.pop(&u);
-    LeafState& su = state_[u];
-    if (su.closed) continue;  // stale duplicate of an improved entry
-    su.closed = 1;
-    ++done;
-    ++result_.stats.expansions;
-    if (observer_) emit(SearchEventKind::Expand, top.node, node_of(su.parent), su.g, su.h);
-    if (u == goal_leaf_) {
-      finish();
-      return result_.status;
-    }
-    const double mu = travel_multiplier(u);
-    for (const QuadLink& link : links.out(u)) {
-      const NodeId v = link.to;
-      LeafState& sv = state_[v];
-      const bool fresh = sv.stamp != stamp_;
-      if (!fresh && sv.closed) continue;
-      const Vec2 entry = entry_point(su.entry, Vec2(link.a) * s, Vec2(link.b) * s, query_.goal);
-      const double ng = su.g + distance(su.entry, entry) * mu;
-      const double h = heuristic(v, entry);
-      // Entry points differ per parent, so h does too: the better estimate wins.
-      if (!fresh && !(ng + h < sv.g + sv.h)) continue;
-      sv = LeafState{ng, h, entry, u, stamp_, 0};
-      const NodeId node_v = link.to_corner;
-      open_.push(OpenEntry{ng + h, float(h), node_v}, v);
-      ++result_.stats.pushes;
-      if (!fresh) ++result_.stats.relaxations;
-      if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, node_v, top.node, ng, h);
-    }
+    default: return result_.status;
   }
-  return result_.status;
 }
 
 void QuadtreePlanner::finish() {
@@ -289,7 +303,7 @@ void QuadtreePlanner::finish() {
   const QuadLinks& links = map_->links();
   const double s = tree.cell_size();
   std::vector<NodeId> nodes;
-  for (NodeId n = goal_leaf_; n != kNoNode; n = state_[n].parent) nodes.push_back(n);
+  for (NodeId n = goal_leaf_; n != kNoNode; n = state_->at(n).parent) nodes.push_back(n);
   std::reverse(nodes.begin(), nodes.end());
 
   corridor_.start = query_.start;
@@ -330,12 +344,14 @@ void QuadtreePlanner::finish() {
   result_.stats.extra.push_back({"length_centres", polyline_length(centres_.points)});
   result_.stats.extra.push_back({"length_step1", polyline_length(portal_.points)});
   result_.stats.extra.push_back({"length_final", result_.length});
-  result_.stats.extra.push_back({"search_cost", state_[goal_leaf_].g + state_[goal_leaf_].h});
+  const LeafState& goal = state_->at(goal_leaf_);
+  result_.stats.extra.push_back({"search_cost", goal.g[0] + goal.h});
   result_.nodes.clear();
   for (const NodeId n : nodes) result_.nodes.push_back(tree.corner(n));
   result_.status = SearchStatus::Found;
   if (observer_) {
-    for (const NodeId n : nodes) emit(SearchEventKind::Path, tree.corner(n), kNoNode, state_[n].g, 0.0);
+    for (const NodeId n : nodes)
+      emit(SearchEventKind::Path, tree.corner(n), kNoNode, state_->at(n).g[0], 0.0);
   }
 }
 
@@ -387,13 +403,11 @@ void QuadtreePlanner::visit_nodes(const std::function<void(const NodeView&)>& fn
     return;
   // In node order (corners), not leaf-id order.
   std::vector<std::pair<NodeId, std::uint32_t>> touched;
-  for (std::uint32_t leaf = 0; leaf < state_.size(); ++leaf) {
-    if (state_[leaf].stamp == stamp_) touched.emplace_back(node_of(leaf), leaf);
-  }
+  state_->for_each_reached([&](NodeId leaf, const LeafState&) { touched.emplace_back(node_of(leaf), leaf); });
   std::sort(touched.begin(), touched.end());
   for (const auto& [node, leaf] : touched) {
-    const LeafState& st = state_[leaf];
-    fn(NodeView{node, 0, st.g, st.h, node_of(st.parent), st.closed != 0});
+    const LeafState& st = state_->at(leaf);
+    fn(NodeView{node, 0, st.g[0], st.h, node_of(st.parent), st.closed != 0});
   }
 }
 
@@ -452,13 +466,12 @@ std::unique_ptr<ResultDependency> QuadtreePlanner::result_dependency() const {
                                                 std::vector<CellRect>{{0, 0, tree.width(), tree.height()}});
   }
   std::vector<CellRect> squares;
-  for (NodeId n = 0; n < state_.size(); ++n) {
-    if (state_[n].stamp != stamp_) continue;
+  state_->for_each_reached([&](NodeId n, const LeafState&) {
     const QuadLeaf& l = tree.leaf(n);
     const int size = std::min(2 * l.size, tree.root_size());
     const int x = l.x - l.x % size, y = l.y - l.y % size;
     squares.push_back(CellRect{x, y, x + size, y + size}.expanded(1));
-  }
+  });
   return std::make_unique<QuadtreeDependency>(world_, class_, std::move(squares));
 }
 

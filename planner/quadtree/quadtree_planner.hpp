@@ -4,6 +4,7 @@
 // then two passes of rubber-banding through the corridor of leaves it found.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "planner/quadtree/quadtree_landmarks.hpp"
 #include "planner/quadtree/quadtree_map.hpp"
 #include "planner/quadtree/rubber_band.hpp"
+#include "planner/search/best_first_search.hpp"
+#include "planner/search/paged_node_state.hpp"
 #include "planner/search/planner_base.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -92,14 +95,20 @@ class QuadtreePlanner final : public PlannerBase {
   const CorridorPath& pulled_stage() const { return pulled_; }
 
  private:
+  // The search state of a leaf (by leaf id), as planner/search's loop keeps it.
   struct LeafState {
-    double g = 0;
-    double h = 0;             // heuristic at the entry point
-    Vec2 entry{0, 0};         // where the path enters the leaf, world
-    NodeId parent = kNoNode;  // a leaf id (not a node id)
-    std::uint32_t stamp = 0;  // == stamp_: reached by the current search
-    std::uint8_t closed = 0;
+    double g[1];               // infinity: not reached
+    double h;                  // heuristic at the entry point
+    Vec2 entry;                // where the path enters the leaf, world
+    NodeId parent;             // a leaf id (not a node id)
+    std::uint32_t generation;  // PagedNodeState's
+    std::uint8_t closed;
+    static LeafState fresh(std::uint32_t generation) {
+      return LeafState{{std::numeric_limits<double>::infinity()}, 0.0, Vec2{0, 0}, kNoNode, generation, 0};
+    }
   };
+  // The leaves' graph as the best-first loop sees it (quadtree_planner.cpp).
+  class Model;
 
   const QuadtreeMap& map() const { return QuadtreeMap::of(world_, class_, params_.memory); }
   double heuristic(NodeId leaf, Vec2 entry) const;
@@ -129,9 +138,9 @@ class QuadtreePlanner final : public PlannerBase {
   PathQuery query_;
   NodeId start_leaf_ = kNoNode;  // leaf ids
   NodeId goal_leaf_ = kNoNode;
-  std::vector<LeafState> state_;  // per leaf id
-  std::uint32_t stamp_ = 0;
-  TaggedOpenList open_;  // entries by node id (corner), tagged with the leaf id
+  std::unique_ptr<PagedNodeState<LeafState>> state_;  // per leaf id; grows with the leaf slots
+  // Open entries by node id (corner), tagged with the leaf id.
+  BestFirstSearch<LeafState, TaggedOpenList> search_;
   Corridor corridor_;
   CorridorPath centres_, portal_, pulled_;
 };

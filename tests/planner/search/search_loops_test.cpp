@@ -135,6 +135,49 @@ std::vector<NodeId> chain(const PagedNodeState<Node>& state, NodeId from) {
   return nodes;
 }
 
+// The loop's other variant: h kept per node and a node improved on f, the target pushed
+// and expanded, the open list ordered by open_id (the reverse of the node ids). Records
+// the nodes expanded, in order, and their g. `unit`: every edge costs 1 and h is 0, so
+// ties are everywhere and open_id alone orders them.
+struct FNode {
+  double g[1];
+  double h;
+  NodeId parent;
+  std::uint32_t generation;
+  std::uint8_t closed;
+  static FNode fresh(std::uint32_t generation) { return FNode{{kInf}, 0, kNoNode, generation, 0}; }
+};
+
+struct FModel {
+  static constexpr bool kImprovesOnF = true;
+  static constexpr bool kExpandsTarget = true;
+  const Graph& graph;
+  NodeId target;
+  bool unit = false;
+  mutable std::vector<NodeId> expanded;
+  mutable std::vector<double> expanded_g;
+
+  bool tracing() const { return true; }
+  void emit(SearchEventKind kind, int, NodeId n, NodeId, double g, double) const {
+    if (kind != SearchEventKind::Expand) return;
+    expanded.push_back(n);
+    expanded_g.push_back(g);
+  }
+  double heuristic(NodeId n) const { return unit ? 0.0 : graph.dist(int(n), int(target)); }
+  NodeId parent(NodeId, const FNode& s) const { return s.parent; }
+  double key(double f) const { return f; }
+  NodeId open_id(NodeId n) const { return NodeId(graph.at.size() - 1 - n); }
+
+  template <class Relax>
+  void successors(NodeId u, const FNode&, Relax&& relax) const {
+    for (const Edge& e : graph.adj[u]) {
+      relax(
+          e.to, [u](FNode& s) { s.parent = u; }, [&] { return unit ? 1.0 : e.cost; },
+          [&] { return heuristic(e.to); });
+    }
+  }
+};
+
 }  // namespace search_loops_test
 
 using namespace search_loops_test;
@@ -207,5 +250,58 @@ TEST_SUITE("search") {
       }
     }
     CHECK(queries > 100);  // the graphs are mostly connected
+  }
+
+  TEST_CASE(
+      "the best-first loop improving on f and expanding its target finds the optimum, ties by open_id") {
+    int queries = 0;
+    for (unsigned seed = 1; seed <= 10; ++seed) {
+      const Graph graph(seed, 60);
+      PagedNodeState<FNode> state(graph.at.size());
+      BestFirstSearch<FNode, TaggedOpenList> search;
+      std::mt19937 rng(seed * 104729u);
+      for (int q = 0; q < 10; ++q) {
+        const NodeId s = NodeId(rng() % graph.at.size()), t = NodeId(rng() % graph.at.size());
+        CAPTURE(seed);
+        CAPTURE(q);
+        for (const bool unit : {false, true}) {
+          CAPTURE(unit);
+          FModel model{graph, t, unit, {}, {}};
+          state.next_search();
+          SearchStats stats;
+          search.start(model, state, s, t, stats);
+          const SearchStatus status = search.step(model, state, stats, 1u << 30);
+          CHECK(model.expanded.size() == stats.expansions);
+          if (unit) {
+            // Dijkstra on unit costs: g never decreases, and at equal g the larger node id
+            // (the smaller open_id) comes first.
+            for (std::size_t i = 1; i < model.expanded.size(); ++i) {
+              CHECK(model.expanded_g[i - 1] <= model.expanded_g[i]);
+              if (model.expanded_g[i - 1] == model.expanded_g[i])
+                CHECK(model.expanded[i - 1] > model.expanded[i]);
+            }
+          }
+          if (graph.shortest(s, t) == kInf) {
+            CHECK(status == SearchStatus::NoPath);
+            continue;
+          }
+          REQUIRE(status == SearchStatus::Found);
+          // The target was expanded, last, at its optimal cost.
+          REQUIRE(!model.expanded.empty());
+          CHECK(model.expanded.back() == t);
+          if (!unit) {
+            const double optimum = graph.shortest(s, t);
+            CHECK(search.target_cost() == doctest::Approx(optimum).epsilon(1e-12));
+            std::vector<NodeId> path;
+            for (NodeId n = t; n != kNoNode; n = state.at(n).parent) path.push_back(n);
+            std::reverse(path.begin(), path.end());
+            CHECK(path.front() == s);
+            CHECK(graph.path_cost(path) == doctest::Approx(optimum).epsilon(1e-12));
+            ++queries;
+          }
+        }
+      }
+    }
+    CHECK(queries > 50);
   }
 }
