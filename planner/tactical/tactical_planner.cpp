@@ -81,11 +81,11 @@ std::string format_number(double v) {
 
 }  // namespace
 
-bool check_constants(double c1, double c2, std::string& message) {
-  if (std::abs(c1 + c2 - 1.0) <= kConstantsTolerance && c1 >= 0 && c2 >= 0) return true;
-  message = "parameters c1 + c2 must equal 1 (seed 001's cost model), but c1 = " + format_number(c1) +
-            " and c2 = " + format_number(c2) + " sum to " + format_number(c1 + c2);
-  return false;
+Status check_constants(double c1, double c2) {
+  if (std::abs(c1 + c2 - 1.0) <= kConstantsTolerance && c1 >= 0 && c2 >= 0) return Ok{};
+  return make_error(ErrorCode::Value, "",
+                    "parameters c1 + c2 must equal 1 (seed 001's cost model), but c1 = " + format_number(c1) +
+                        " and c2 = " + format_number(c2) + " sum to " + format_number(c1 + c2));
 }
 
 TacticalPlanner::TacticalPlanner(const PlanningWorld& world, std::size_t movement_class,
@@ -391,9 +391,8 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
   corridor_cells_ = 0;
   path_exposure_.clear();
   if (observer_) observer_->on_start(query);
-  std::string message;
-  if (!check_constants(params_.model.c1, params_.model.c2, message))
-    return fail(SearchStatus::Invalid, message);
+  if (const Status constants = check_constants(params_.model.c1, params_.model.c2); !constants)
+    return fail(SearchStatus::Invalid, constants.error().message);
   // The world may have changed since the last query: threats, allies, obstacles.
   field_ = ThreatField(world_, class_, params_.model);
   if (!resolve_ends(query)) return result_.status;

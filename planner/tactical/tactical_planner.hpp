@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/core/result.hpp"
 #include "planner/core/search.hpp"
 #include "planner/search/bidirectional_search.hpp"
 #include "planner/search/paged_node_state.hpp"
@@ -157,7 +158,8 @@ class TacticalPlanner final : public PlannerBase {
   std::vector<Exposure> path_exposure_;  // per move of the result
 };
 
-/// Whether |c1 + c2 - 1| is within rounding; otherwise `message` says why.
-bool check_constants(double c1, double c2, std::string& message);
+/// Ok if |c1 + c2 - 1| is within rounding and neither is negative; otherwise a Value error
+/// whose message names both parameters and their sum.
+Status check_constants(double c1, double c2);
 
 }  // namespace pathscope::tactical

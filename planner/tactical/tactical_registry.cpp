@@ -59,11 +59,7 @@ void append_tactical_planners(std::vector<PlannerInfo>& r) {
       },
       referee,
       nullptr,
-      [](const P& p) -> Status {
-        std::string message;
-        if (tactical::check_constants(p.model.c1, p.model.c2, message)) return Ok{};
-        return make_error(ErrorCode::Value, "", message);
-      }}));
+      [](const P& p) -> Status { return tactical::check_constants(p.model.c1, p.model.c2); }}));
 }
 
 }  // namespace pathscope
