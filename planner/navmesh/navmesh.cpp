@@ -5,12 +5,18 @@
 // heightfield per tile grown by a border of walkableRadius + 3 voxels, watershed regions,
 // contours, polygons, dtCreateNavMeshData, dtNavMesh::addTile).
 //
-// The world is flat. Each passable cell of the class's cost grid becomes walkable ground
-// at height 0: runs of cells of one area along a row are rasterised as two triangles
-// (inset by a hair, so that Recast's clipping never gives a voxel of the blocked cell
-// beside them a sliver of ground). Blocked cells (impassable tiles, obstacle features)
-// get no ground, so Recast sees them as holes and erodes the class's radius round them.
-// Recast's world is y-up: our (x, y) is its (x, z).
+// The world is flat. Each voxel of a passable cell of the class's cost grid whose square
+// keeps the radius from every blocked cell (impassable tiles, obstacle features) and from
+// the grid's edge becomes walkable ground at height 0: runs of such voxels of one area
+// along a row are rasterised as two triangles (inset by a hair, so that Recast's clipping
+// never gives ground to the voxel beside them). The margin is ours, not Recast's
+// (rcErodeWalkableArea erodes by a chamfer distance between voxels, which keeps voxels
+// touching a wall's corner): distances between the voxel's square and a cell's are exact
+// in whole voxels, so every point of the ground, and so of the mesh traced round it with
+// max_error 0, keeps the radius. The radius kept is the asked one less half a voxel: a
+// passage of whole cells that a point on its centre line passes keeping the radius keeps
+// the voxel on that line (voxels_per_cell odd). Recast's world is y-up: our (x, y) is its
+// (x, z).
 //
 // Areas: every distinct pair (multiplier, terrain group) of the passable cells is an area
 // (Recast keeps polygons of different areas apart); the filter of a query gives each area
@@ -22,6 +28,8 @@
 
 #include "planner/navmesh/navmesh.hpp"
 
+#include "planner/core/geometry.hpp"
+
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <Recast.h>
@@ -29,6 +37,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -78,14 +87,53 @@ double voxel_metres(double cell_size, const NavmeshParams& p) {
   return cell_size / std::clamp(p.voxels_per_cell, 1, 8);
 }
 
-// Recast's erosion radius: `radius` metres rounded up to whole voxels.
-int erosion_voxels(double radius, double voxel) { return int(std::ceil(radius / voxel - 1e-9)); }
+// Metres the mesh keeps: `radius` less half a voxel, at least 0.
+double kept_metres(double radius, double voxel) { return std::max(0.0, radius - 0.5 * voxel); }
+
+// Least distance between the segment a-b and the closed box [lo, hi]: 0 when they meet,
+// else at an end of the segment or a corner of the box (both convex).
+double segment_box_distance(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
+  if (segment_crosses_open_box(a, b, lo, hi)) return 0;
+  const auto point_box = [&](Vec2 p) {
+    const double dx = std::max({lo.x - p.x, 0.0, p.x - hi.x});
+    const double dy = std::max({lo.y - p.y, 0.0, p.y - hi.y});
+    return dx * dx + dy * dy;
+  };
+  double d = std::min(point_box(a), point_box(b));
+  for (const Vec2 c : {lo, hi, Vec2{lo.x, hi.y}, Vec2{hi.x, lo.y}})
+    d = std::min(d, distance_sq_to_segment(c, a, b));
+  return std::sqrt(d);
+}
 
 }  // namespace
 
 double kept_radius(const NavmeshParams& p, double cell_size, double class_radius) {
-  const double voxel = voxel_metres(cell_size, p);
-  return erosion_voxels(p.radius < 0 ? class_radius : p.radius, voxel) * voxel;
+  return kept_metres(p.radius < 0 ? class_radius : p.radius, voxel_metres(cell_size, p));
+}
+
+bool segment_keeps_clearance(const CostGrid& grid, Vec2 a, Vec2 b, double clearance) {
+  const double s = grid.cell_size();
+  const double c = std::max(0.0, clearance);
+  const double w = grid.width() * s, h = grid.height() * s;
+  // A hair less than asked: the mesh's vertices are floats.
+  const double keep = c - 1e-6;
+  if (c > 0 && std::min({a.x, b.x, a.y, b.y, w - a.x, w - b.x, h - a.y, h - b.y}) < keep) return false;
+  const int x0 = int(std::floor((std::min(a.x, b.x) - c) / s)),
+            x1 = int(std::floor((std::max(a.x, b.x) + c) / s));
+  const int y0 = int(std::floor((std::min(a.y, b.y) - c) / s)),
+            y1 = int(std::floor((std::max(a.y, b.y) + c) / s));
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      if (grid.in_bounds(x, y) && grid.passable(grid.index(x, y))) continue;
+      const Vec2 lo{x * s, y * s}, hi{(x + 1) * s, (y + 1) * s};
+      if (c <= 0) {
+        if (segment_crosses_open_box(a, b, lo, hi)) return false;
+      } else if (segment_box_distance(a, b, lo, hi) < keep) {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 std::string NavmeshParams::key() const {
@@ -172,7 +220,7 @@ Status Navmesh::assign_areas(const CostGrid& grid) {
 
 CellRect Navmesh::tile_input_cells(int tile_x, int tile_y) const {
   const int vpc = std::max(1, int(std::lround(cell_size_ / voxel_)));
-  const int border = (border_voxels() + vpc - 1) / vpc;
+  const int border = (border_voxels() + radius_voxels_ + vpc - 1) / vpc;
   const CellRect r{tile_x * tile_cells_ - border, tile_y * tile_cells_ - border,
                    (tile_x + 1) * tile_cells_ + border, (tile_y + 1) * tile_cells_ + border};
   return r.intersected(CellRect{0, 0, grid_w_, grid_h_});
@@ -187,10 +235,11 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
   const int vpc = std::clamp(p.voxels_per_cell, 1, 8);
   voxel_ = voxel_metres(cell_size_, p);
   const double radius = p.radius < 0 ? mc.radius : p.radius;
-  radius_voxels_ = erosion_voxels(radius, voxel_);
+  radius_ = kept_metres(radius, voxel_);
+  radius_voxels_ = int(std::ceil(radius_ / voxel_ - 1e-9));
   if (radius_voxels_ > 250) {
     return fail("radius " + std::to_string(radius) + " m is " + std::to_string(radius_voxels_) +
-                " voxels, more than Recast's 250: lower voxels_per_cell");
+                " voxels, more than 250: lower voxels_per_cell");
   }
   tile_cells_ = std::max(1, p.tile_cells);
   tiles_x_ = (grid_w_ + tile_cells_ - 1) / tile_cells_;
@@ -218,6 +267,59 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
 
   if (Status s = assign_areas(grid); !s.ok()) return s;
 
+  // Cells with a blocked cell or the grid's edge within the margin (a square of
+  // reach cells round them): only their voxels need the exact test.
+  const int reach = int(std::ceil(radius_ / cell_size_ - 1e-9));
+  std::vector<std::uint8_t> near(grid.cell_count(), 0);
+  if (radius_ > 0) {
+    // Blocked cells counted over rectangles by a summed-area table.
+    std::vector<std::uint32_t> sum(std::size_t(grid_w_ + 1) * std::size_t(grid_h_ + 1), 0);
+    const auto at = [&](int x, int y) -> std::uint32_t& {
+      return sum[std::size_t(y) * std::size_t(grid_w_ + 1) + std::size_t(x)];
+    };
+    for (int y = 0; y < grid_h_; ++y) {
+      for (int x = 0; x < grid_w_; ++x) {
+        at(x + 1, y + 1) =
+            at(x, y + 1) + at(x + 1, y) - at(x, y) + (area_of_cell_[grid.index(x, y)] == 0 ? 1u : 0u);
+      }
+    }
+    for (int y = 0; y < grid_h_; ++y) {
+      for (int x = 0; x < grid_w_; ++x) {
+        const int x0 = x - reach, y0 = y - reach, x1 = x + reach + 1, y1 = y + reach + 1;
+        if (x0 < 0 || y0 < 0 || x1 > grid_w_ || y1 > grid_h_) {
+          near[grid.index(x, y)] = 1;
+          continue;
+        }
+        near[grid.index(x, y)] = at(x1, y1) + at(x0, y0) - at(x0, y1) - at(x1, y0) > 0 ? 1 : 0;
+      }
+    }
+  }
+  // The area of the voxel (gx, gz) (global voxel coordinates) if its square keeps the
+  // margin, else 0. Distances in voxels are whole along each axis.
+  const double margin = radius_ / voxel_;
+  const double margin_sq = margin * margin - 1e-9;
+  const int vw = grid_w_ * vpc, vh = grid_h_ * vpc;
+  const auto voxel_area = [&](int gx, int gz) -> std::uint8_t {
+    if (gx < 0 || gz < 0 || gx >= vw || gz >= vh) return 0;
+    const std::uint32_t cell = grid.index(gx / vpc, gz / vpc);
+    const std::uint8_t a = area_of_cell_[cell];
+    if (a == 0 || !near[cell]) return a;
+    if (double(std::min({gx, gz, vw - 1 - gx, vh - 1 - gz})) < margin - 1e-9) return 0;
+    const int cx0 = std::max(0, int(std::floor((gx - margin) / vpc))),
+              cx1 = std::min(grid_w_ - 1, int(std::floor((gx + 1 + margin) / vpc)));
+    const int cz0 = std::max(0, int(std::floor((gz - margin) / vpc))),
+              cz1 = std::min(grid_h_ - 1, int(std::floor((gz + 1 + margin) / vpc)));
+    for (int cz = cz0; cz <= cz1; ++cz) {
+      for (int cx = cx0; cx <= cx1; ++cx) {
+        if (area_of_cell_[grid.index(cx, cz)] != 0) continue;
+        const int dx = std::max({0, cx * vpc - (gx + 1), gx - (cx + 1) * vpc});
+        const int dz = std::max({0, cz * vpc - (gz + 1), gz - (cz + 1) * vpc});
+        if (double(dx * dx + dz * dz) < margin_sq) return 0;
+      }
+    }
+    return a;
+  };
+
   dtNavMeshParams np{};
   np.orig[0] = 0;
   np.orig[1] = -1;
@@ -242,19 +344,19 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
       const double z0 = double(ty * tile_voxels - border) * voxel_;
       const float bmin[3] = {float(x0), -1.0f, float(z0)};
       const float bmax[3] = {float(x0 + field * voxel_), 1.0f, float(z0 + field * voxel_)};
-      // Ground: row runs of one area over the tile's input cells.
+      // Ground: row runs of kept voxels of one area over the tile's field.
       verts.clear();
       tri_areas.clear();
-      const CellRect in = tile_input_cells(tx, ty);
-      for (int y = in.y0; y < in.y1; ++y) {
-        int x = in.x0;
-        while (x < in.x1) {
-          const std::uint8_t a = area_of_cell_[grid.index(x, y)];
+      const int gx0 = tx * tile_voxels - border, gz0 = ty * tile_voxels - border;
+      for (int z = gz0; z < gz0 + field; ++z) {
+        int x = gx0;
+        while (x < gx0 + field) {
+          const std::uint8_t a = voxel_area(x, z);
           int e = x + 1;
-          while (e < in.x1 && area_of_cell_[grid.index(e, y)] == a) ++e;
+          while (e < gx0 + field && voxel_area(e, z) == a) ++e;
           if (a != 0) {
-            const float ax = float(x * cell_size_) + eps, bx = float(e * cell_size_) - eps;
-            const float az = float(y * cell_size_) + eps, bz = float((y + 1) * cell_size_) - eps;
+            const float ax = float(x * voxel_) + eps, bx = float(e * voxel_) - eps;
+            const float az = float(z * voxel_) + eps, bz = float((z + 1) * voxel_) - eps;
             const float quad[12] = {ax, 0, az, ax, 0, bz, bx, 0, bz, bx, 0, az};
             for (int k : {0, 1, 2, 0, 2, 3}) verts.insert(verts.end(), quad + 3 * k, quad + 3 * k + 3);
             tri_areas.push_back(a);
@@ -278,9 +380,6 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
         return fail("Recast could not compact tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
       }
       hf.reset();
-      if (radius_voxels_ > 0 && !rcErodeWalkableArea(&ctx, radius_voxels_, *chf)) {
-        return fail("Recast could not erode tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
-      }
       if (!rcBuildDistanceField(&ctx, *chf) || !rcBuildRegions(&ctx, *chf, border, 0, 20)) {
         return fail("Recast could not build the regions of tile (" + std::to_string(tx) + ", " +
                     std::to_string(ty) + "): " + ctx.last_error);
@@ -328,7 +427,7 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
       std::copy(pmesh->bmin, pmesh->bmin + 3, cp.bmin);
       std::copy(pmesh->bmax, pmesh->bmax + 3, cp.bmax);
       cp.walkableHeight = 2 * kVoxelHeight;
-      cp.walkableRadius = float(radius_voxels_ * voxel_);
+      cp.walkableRadius = float(radius_);
       cp.walkableClimb = kVoxelHeight;
       cp.cs = cs;
       cp.ch = kVoxelHeight;
@@ -418,7 +517,8 @@ NodeId Navmesh::polygon_at(Vec2 point) const {
   if (!mesh_) return kNoNode;
   const double tile_size = tile_cells_ * cell_size_;
   const int tx = int(std::floor(point.x / tile_size)), ty = int(std::floor(point.y / tile_size));
-  NodeId best = kNoNode;
+  NodeId best = kNoNode, best_flat = kNoNode;
+  double flat_distance = std::numeric_limits<double>::infinity();
   for (int dy = -1; dy <= 1; ++dy) {
     for (int dx = -1; dx <= 1; ++dx) {
       const dtMeshTile* tile = mesh_->getTileAt(tx + dx, ty + dy, 0);
@@ -436,11 +536,27 @@ NodeId Navmesh::polygon_at(Vec2 point) const {
           pos |= cross > 0;
           neg |= cross < 0;
         }
-        if (!poly.empty() && !(pos && neg) && id < best) best = id;
+        if (poly.empty() || (pos && neg)) continue;
+        // Recast leaves a few polygons of no area (collinear vertices, along other
+        // polygons' edges, sometimes over each other): a point on one names it, as no
+        // other point can; of several, the one whose vertex mean is nearest.
+        if (std::abs(polygon_area(poly)) < 1e-9) {
+          Box2 box = Box2::of(poly.front());
+          for (const Vec2& v : poly) box = box.united(Box2::of(v));
+          const Vec2 c = centroid(id);
+          const double d = std::hypot(c.x - point.x, c.y - point.y);
+          if (box.expanded(1e-9).contains(point) &&
+              (d < flat_distance || (d == flat_distance && id < best_flat))) {
+            best_flat = id;
+            flat_distance = d;
+          }
+        } else if (id < best) {
+          best = id;
+        }
       }
     }
   }
-  return best;
+  return best_flat != kNoNode ? best_flat : best;
 }
 
 }  // namespace pathscope

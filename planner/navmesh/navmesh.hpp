@@ -23,8 +23,10 @@ namespace pathscope {
 /// any cell size.
 struct NavmeshParams {
   /// Recast voxels per scenario cell along each axis: Recast's cell size is the
-  /// scenario's cell_size / voxels_per_cell (1..8).
-  int voxels_per_cell = 2;
+  /// scenario's cell_size / voxels_per_cell (1..8). Odd values centre a voxel on each
+  /// cell's centre lines, so a passage one cell wide keeps a voxel for a radius of half a
+  /// cell.
+  int voxels_per_cell = 3;
   /// Longest polygon edge along walls, in scenario cells (0: no limit).
   double max_edge = 12;
   /// How far simplified walls may stray from the voxel outline, in scenario cells. 0 keeps
@@ -32,8 +34,8 @@ struct NavmeshParams {
   double max_error = 0;
   /// Side of a square tile, in scenario cells (each tile is built and held apart).
   int tile_cells = 64;
-  /// Metres kept from walls (Recast's agent radius, rounded up to whole voxels); < 0:
-  /// the movement class's radius.
+  /// Metres to keep from walls, less half a voxel (the mesh's tolerance); < 0: the
+  /// movement class's radius.
   double radius = -1;
   /// The most memory the mesh may take while built and held (planner parameter memory_mib).
   MemoryBudget memory{};
@@ -42,10 +44,16 @@ struct NavmeshParams {
   std::string key() const;
 };
 
-/// Metres a navmesh for `p` keeps from walls on cells of `cell_size` metres, for a class
-/// of radius `class_radius`: Recast's erosion radius, p.radius (or the class's) rounded up
-/// to whole voxels, as Navmesh::radius() reports it.
+/// Metres a navmesh for `p` keeps from walls and the world's edge on cells of `cell_size`
+/// metres, for a class of radius `class_radius`: p.radius (or the class's) less half a
+/// voxel, at least 0, as Navmesh::radius() reports it. Every point of the mesh keeps it
+/// exactly (its voxels are kept by their squares' distance to blocked cells).
 double kept_radius(const NavmeshParams& p, double cell_size, double class_radius);
+
+/// Whether the segment a-b keeps `clearance` metres from every cell the grid blocks and
+/// from the grid's edge (exact distances; clearance 0: it crosses no blocked cell's
+/// inside and stays on the grid).
+bool segment_keeps_clearance(const CostGrid& grid, Vec2 a, Vec2 b, double clearance);
 
 /// One Recast area: polygons of one terrain group and one cost.
 struct NavmeshArea {
@@ -77,11 +85,12 @@ class Navmesh final : public DerivedStructure {
 
   /// Recast's cell size, metres.
   double voxel_size() const { return voxel_; }
-  /// Recast's erosion radius, voxels (the radius kept from walls, rounded up).
+  /// Metres every point of the mesh keeps from blocked cells and the world's edge
+  /// (kept_radius()).
+  double radius() const { return radius_; }
+  /// Voxels the kept margin reaches: radius() / voxel_size(), rounded up.
   int radius_voxels() const { return radius_voxels_; }
-  /// Metres kept from walls: radius_voxels() * voxel_size().
-  double radius() const { return radius_voxels_ * voxel_; }
-  /// Extra voxels round each tile that its build reads (Recast's border size).
+  /// Extra voxels round each tile in its heightfield (Recast's border size).
   int border_voxels() const { return radius_voxels_ + 3; }
   /// Scenario cells per tile side.
   int tile_cells() const { return tile_cells_; }
@@ -89,7 +98,7 @@ class Navmesh final : public DerivedStructure {
   int tiles_x() const { return tiles_x_; }
   int tiles_y() const { return tiles_y_; }
   /// The scenario cells whose content a tile's build reads (its square grown by its
-  /// border), clipped to the grid.
+  /// border and the kept margin), clipped to the grid.
   CellRect tile_input_cells(int tile_x, int tile_y) const;
 
   /// Recast areas, indexed by area id (0 unused: no walkable area).
@@ -137,6 +146,7 @@ class Navmesh final : public DerivedStructure {
   Error error_;
   double cell_size_ = 1;
   double voxel_ = 0.5;
+  double radius_ = 0;
   int radius_voxels_ = 0;
   int tile_cells_ = 64;
   int tiles_x_ = 0, tiles_y_ = 0;

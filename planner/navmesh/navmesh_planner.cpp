@@ -47,20 +47,6 @@ std::string describe_point(const char* what, Vec2 p) {
   return buf;
 }
 
-// True when the segment a-b passes through the interior of a cell the grid blocks.
-bool segment_crosses_blocked(const CostGrid& grid, Vec2 a, Vec2 b) {
-  const double s = grid.cell_size();
-  const int x0 = int(std::floor(std::min(a.x, b.x) / s)), x1 = int(std::floor(std::max(a.x, b.x) / s));
-  const int y0 = int(std::floor(std::min(a.y, b.y) / s)), y1 = int(std::floor(std::max(a.y, b.y) / s));
-  for (int y = y0; y <= y1; ++y) {
-    for (int x = x0; x <= x1; ++x) {
-      if (grid.in_bounds(x, y) && grid.passable(grid.index(x, y))) continue;
-      if (segment_crosses_open_box(a, b, Vec2{x * s, y * s}, Vec2{(x + 1) * s, (y + 1) * s})) return true;
-    }
-  }
-  return false;
-}
-
 // What a Found or NoPath answer read: the tiles it touched, the areas, the scale.
 class NavmeshDependency final : public ResultDependency {
  public:
@@ -163,7 +149,7 @@ void NavmeshPlanner::nearest_clear_poly(const CostGrid& grid, Vec2 point, const 
     const double d = std::hypot(c.x - point.x, c.y - point.y);
     // Detour's order on ties: the first polygon found.
     if (d >= best) continue;
-    if (d > 0 && segment_crosses_blocked(grid, point, c)) continue;
+    if (d > 0 && !segment_keeps_clearance(grid, point, c, mesh_->radius())) continue;
     best = d;
     ref = polys[i];
     std::copy(closest, closest + 3, nearest);
@@ -209,10 +195,17 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
       return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is inside terrain \"" +
                                              t.name + "\", which class \"" + class_name + "\" cannot enter");
     }
+    // A point nearer a wall than the mesh's radius: no path from it keeps the radius.
+    if (!segment_keeps_clearance(grid, points[k], points[k], mesh_->radius())) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf,
+                    " is nearer than %.6g m (the navmesh's radius) to a wall or the map's edge",
+                    mesh_->radius());
+      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + buf);
+    }
     // The nearest polygon within the radius and a voxel and a half whose nearest point
-    // the straight leg from the query point reaches without crossing a blocked cell (a
-    // point in the eroded margin along a wall is taken to the mesh's edge, never past a
-    // wall's corner).
+    // the straight leg from the query point reaches keeping the radius (a point keeping
+    // the radius but off the mesh's voxels is taken to the mesh's edge).
     const float reach = float(mesh_->radius() + 1.5 * mesh_->voxel_size());
     const float centre[3] = {float(points[k].x), 0.0f, float(points[k].y)};
     const float extents[3] = {reach, 1.0f, reach};
@@ -237,11 +230,9 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
                                                 class_name + "\" cannot cross between them)");
         }
       }
-      return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) +
-                                             " is off the navmesh of class \"" + class_name +
-                                             "\": no polygon within " + std::to_string(reach) +
-                                             " m reached without crossing a blocked cell (a wall nearer than "
-                                             "its radius)");
+      return fail(SearchStatus::Invalid,
+                  describe_point(names[k], points[k]) + " is off the navmesh of class \"" + class_name +
+                      "\": no polygon within " + std::to_string(reach) + " m reached keeping its radius");
     }
     refs[k] = ref;
     on_mesh[k] = Vec2{double(nearest[0]), double(nearest[2])};

@@ -1,5 +1,5 @@
-// The navmesh family's registry entry (Recast/Detour). Its paths keep Recast's erosion
-// radius from walls: the planner's radius rounded up to whole voxels.
+// The navmesh family's registry entry (Recast/Detour). Its paths keep the planner's
+// radius less half a voxel from walls (the mesh's exact margin), which it declares.
 
 #include "planner/navmesh/navmesh_registry.hpp"
 
@@ -22,11 +22,14 @@ void append_navmesh_planners(std::vector<PlannerInfo>& r) {
       false,
       "metres of terrain-weighted travel along the final path (length in each cell times its multiplier)",
       P{},
-      {{{"radius", "metres kept from walls (Recast's agent radius, whole voxels); -1: the class's radius", -1,
+      {{{"radius",
+         "metres to keep from walls, less half a voxel (the mesh's tolerance); -1: the class's radius", -1,
          -1, 1000},
         [](P& p, double v) { p.radius = v; }},
-       {{"voxels_per_cell", "Recast voxels per scenario cell along each axis (its cell size: cell / this)", 2,
-         1, 8},
+       {{"voxels_per_cell",
+         "Recast voxels per scenario cell along each axis (its cell size: cell / this; odd keeps a voxel on "
+         "each cell's centre lines)",
+         3, 1, 8},
         [](P& p, double v) { p.voxels_per_cell = int(std::lround(v)); }},
        {{"max_edge", "longest polygon edge along walls, in scenario cells (0: no limit)", 12, 0, 1000},
         [](P& p, double v) { p.max_edge = v; }},
