@@ -249,6 +249,7 @@ void EditorApp::paint_scene_if_needed() {
   }
   // The planner's structure is painted for the visible part of the map only.
   const bool structure = state_.layers.contains(render::Layer::PlannerCells) ||
+                         state_.layers.contains(render::Layer::PlannerDetail) ||
                          state_.layers.contains(render::Layer::PlannerEdges) ||
                          state_.layers.contains(render::Layer::PlannerAux);
   const Box2 view = Box2::spanning(state_.camera.visible_min(), state_.camera.visible_max());

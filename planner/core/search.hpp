@@ -129,6 +129,7 @@ enum class StructureRole : std::uint8_t {
   Portal,     ///< A boundary between two consecutive cells of the path, which it crosses.
   Graph,      ///< Nodes and links of a secondary graph a refinement stage searches.
   Region,     ///< A region a refinement stage reasons with (a visibility wedge, its apex).
+  Detail,     ///< A finer division of the structure's cells (a navmesh's detail triangles), its own layer.
 };
 
 /// One cell of a planner's structure (a grid cell, a quadtree leaf, a polygon).

@@ -405,8 +405,8 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
                     " vertices, more than a tile may hold (" + std::to_string(polys_per_tile_) +
                     ", 65,534): lower tile_cells");
       }
-      // No detail mesh: the ground is flat, and Detour makes one triangle fan per polygon
-      // when none is given.
+      // No Recast detail mesh: the ground is flat, and Detour makes the tile's detail
+      // mesh itself, a triangle fan per polygon (what the structure view draws).
       chf.reset();
       std::vector<unsigned short> flags(std::size_t(pmesh->npolys));
       for (int i = 0; i < pmesh->npolys; ++i) {
@@ -504,6 +504,30 @@ std::span<const Vec2> Navmesh::polygon(NodeId node) const {
   const TilePolygons& tp = tile_polygons_[it];
   if (ip + 1 >= tp.offset.size()) return {};
   return std::span<const Vec2>(tp.vertices.data() + tp.offset[ip], tp.offset[ip + 1] - tp.offset[ip]);
+}
+
+std::vector<std::array<Vec2, 3>> Navmesh::detail_triangles(NodeId node) const {
+  std::vector<std::array<Vec2, 3>> out;
+  std::uint32_t it = 0, ip = 0;
+  if (!locate(node, it, ip)) return out;
+  const dtMeshTile* tile = static_cast<const dtNavMesh&>(*mesh_).getTile(int(it));
+  if (!tile || !tile->header || !tile->detailMeshes || int(ip) >= tile->header->detailMeshCount) return out;
+  const dtPoly& poly = tile->polys[ip];
+  const dtPolyDetail& pd = tile->detailMeshes[ip];
+  for (unsigned t = 0; t < pd.triCount; ++t) {
+    const unsigned char* tri = &tile->detailTris[(pd.triBase + t) * 4];
+    std::array<Vec2, 3> corners{};
+    for (int k = 0; k < 3; ++k) {
+      // Indices below the polygon's vertex count name its vertices; the rest, the
+      // detail mesh's own vertices.
+      const float* v = tri[k] < poly.vertCount
+                           ? &tile->verts[poly.verts[tri[k]] * 3]
+                           : &tile->detailVerts[(pd.vertBase + tri[k] - poly.vertCount) * 3];
+      corners[std::size_t(k)] = Vec2{double(v[0]), double(v[2])};
+    }
+    out.push_back(corners);
+  }
+  return out;
 }
 
 Vec2 Navmesh::centroid(NodeId node) const {

@@ -3,6 +3,7 @@
 // A movement class's navigation mesh, built by Recast from the world's cost grid and
 // kept as a Detour dtNavMesh: one derived structure per class and build parameters.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -121,6 +122,9 @@ class Navmesh final : public DerivedStructure {
   /// A polygon's vertices in world coordinates (empty when it names none); valid while
   /// the mesh lives.
   std::span<const Vec2> polygon(NodeId node) const;
+  /// A polygon's detail triangles, as Detour keeps them with the tile (with no Recast
+  /// detail mesh on flat ground, a fan from its first vertex): they cover the polygon.
+  std::vector<std::array<Vec2, 3>> detail_triangles(NodeId node) const;
   /// The mean of a polygon's vertices.
   Vec2 centroid(NodeId node) const;
   /// The polygon holding a world point, the smallest node id if on an edge; kNoNode if none.

@@ -451,6 +451,12 @@ void NavmeshPlanner::visit_structure(const Box2& bounds, StructureVisitor& visit
       const double mult = m.areas()[std::min<std::size_t>(poly.getArea(), m.areas().size() - 1)].multiplier;
       visitor.cell(
           StructureCell{NodeShape::Polygon, geo.bounds, geo.polygon, mult, id, StructureRole::Structure});
+      // Its detail triangles, on their own layer.
+      for (const std::array<Vec2, 3>& tri : m.detail_triangles(id)) {
+        if (visitor.full()) return;
+        visitor.shape(StructureShape{StructureShape::Kind::Polygon, "detail triangle", tri, 0, 0,
+                                     StructureRole::Detail});
+      }
       for (unsigned l = poly.firstLink; l != DT_NULL_LINK; l = tile->links[l].next) {
         const dtLink& link = tile->links[l];
         const NodeId other = m.node_of(link.ref);

@@ -20,6 +20,7 @@ constexpr std::array<const char*, kLayerCount> kLayerNames = {
     "influences",
     "knowledge",
     "planner_cells",
+    "planner_detail",
     "planner_edges",
     "planner_aux",
     "closed",

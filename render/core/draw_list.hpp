@@ -31,6 +31,7 @@ enum class Layer : std::uint8_t {
   Influences,       ///< Threat (red) and ally (green) circles.
   Knowledge,        ///< Fog of war: each faction's view circles and the features it remembers, in its colour.
   PlannerCells,     ///< The active planner's cells (grid or quadtree cells, polygons), by value.
+  PlannerDetail,    ///< A finer division of those cells (a navmesh's detail triangles), outlined.
   PlannerEdges,     ///< The active planner's edges (neighbour links, visibility links).
   PlannerAux,       ///< The active planner's own auxiliary shapes (inflated obstacles, regions).
   Closed,           ///< Closed search nodes, coloured by g.

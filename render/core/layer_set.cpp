@@ -23,6 +23,7 @@ LayerSet LayerSet::defaults() {
   set.set(Layer::Regions, false);
   // A grid planner's structure is every cell and move: shown on request only.
   set.set(Layer::PlannerCells, false);
+  set.set(Layer::PlannerDetail, false);
   set.set(Layer::PlannerEdges, false);
   // Every query's path at once crowds the map of an imported benchmark: on request only.
   set.set(Layer::AllPaths, false);

@@ -93,7 +93,10 @@ class Painter final : public StructureVisitor {
   mutable StructurePaintStats stats;
 
  private:
-  bool wanted(StructureRole role) const { return (role == StructureRole::Structure) != path_; }
+  // The planner's own structure (its cells and their finer division), or the path's.
+  bool wanted(StructureRole role) const {
+    return (role == StructureRole::Structure || role == StructureRole::Detail) != path_;
+  }
 
   Color colour(double value) const {
     if (!std::isfinite(value)) return structure_palette::kCellBlocked;
@@ -118,6 +121,7 @@ Color shape_colour(StructureRole role, double value) {
     case StructureRole::Portal: return structure_palette::kPortal;
     case StructureRole::Graph: return mix(structure_palette::kGraph, structure_palette::kGraphAlt, value);
     case StructureRole::Region: return mix(structure_palette::kRegion, structure_palette::kRegionAlt, value);
+    case StructureRole::Detail: return structure_palette::kDetail;
   }
   return structure_palette::kShape;
 }
@@ -131,6 +135,7 @@ Layer role_layer(StructureRole role, Layer own) {
     case StructureRole::Portal: return Layer::PlannerPortals;
     case StructureRole::Graph: return Layer::RefinementGraph;
     case StructureRole::Region: return Layer::RefinementRegion;
+    case StructureRole::Detail: return Layer::PlannerDetail;
   }
   return own;
 }
@@ -140,7 +145,9 @@ bool paint_structure_shape(const StructureShape& s, const LayerSet& layers, Draw
   const Layer layer = role_layer(s.role, Layer::PlannerAux);
   if (!layers.contains(layer) || s.points.empty()) return false;
   const Color color = shape_colour(s.role, s.value);
-  const float thickness = s.role == StructureRole::Portal ? 3.0f : 2.0f;
+  const float thickness = s.role == StructureRole::Portal   ? 3.0f
+                          : s.role == StructureRole::Detail ? 1.0f
+                                                            : 2.0f;
   std::vector<Vec2> points(s.points.begin(), s.points.end());
   switch (s.kind) {
     case StructureShape::Kind::Polyline:
@@ -167,8 +174,8 @@ bool paint_structure_shape(const StructureShape& s, const LayerSet& layers, Draw
 
 StructurePaintStats paint_structure(const Planner& planner, const LayerSet& layers, DrawList& out,
                                     const StructurePaintParams& params) {
-  if (!layers.contains(Layer::PlannerCells) && !layers.contains(Layer::PlannerEdges) &&
-      !layers.contains(Layer::PlannerAux)) {
+  if (!layers.contains(Layer::PlannerCells) && !layers.contains(Layer::PlannerDetail) &&
+      !layers.contains(Layer::PlannerEdges) && !layers.contains(Layer::PlannerAux)) {
     return {};
   }
   Painter painter(layers, out, params, false);

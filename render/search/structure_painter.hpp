@@ -3,12 +3,11 @@
 // Paints any planner's search structure, read through Planner::visit_structure and
 // Planner::visit_path_structure (the way Recast's debug draw reads Detour). Each item
 // goes on the layer of its role (StructureRole): the planner's own cells on
-// PlannerCells coloured by their value, its edges on PlannerEdges, its named auxiliary
-// shapes on PlannerAux; the path's corridor on PlannerCorridor and its portals on
-// PlannerPortals; a refinement stage's graph on RefinementGraph and its regions on
-// RefinementRegion. The painter knows no planner family. Only what lies inside the view
-// box is visited, and at most `max_primitives` are drawn, so a grid planner's million
-// cells never flood a frame.
+// PlannerCells coloured by their value, their finer division (role Detail) outlined on
+// PlannerDetail, its edges on PlannerEdges, its named auxiliary shapes on PlannerAux; the path's corridor on
+// PlannerCorridor and its portals on PlannerPortals; a refinement stage's graph on RefinementGraph and its
+// regions on RefinementRegion. The painter knows no planner family. Only what lies inside the view box is
+// visited, and at most `max_primitives` are drawn, so a grid planner's million cells never flood a frame.
 
 #include <cstddef>
 
@@ -47,6 +46,7 @@ inline constexpr Color kCellOutline{230, 230, 230, 120};
 inline constexpr Color kEdge{150, 210, 255, 150};
 inline constexpr Color kEdgeDirected{255, 210, 120, 200};  ///< One-way edges, with an arrow head.
 inline constexpr Color kShape{255, 120, 220, 200};         ///< Auxiliary shapes (role Structure).
+inline constexpr Color kDetail{170, 235, 255, 110};        ///< The cells' finer division (role Detail).
 inline constexpr Color kCorridorFill{255, 255, 255, 40};   ///< The path's cells.
 inline constexpr Color kCorridorOutline{255, 235, 110, 230};
 inline constexpr Color kPortal{255, 150, 30, 240};     ///< The path's portals.
@@ -69,8 +69,9 @@ bool paint_structure_shape(const StructureShape& shape, const LayerSet& layers, 
                            double arrow_metres);
 
 /// Appends the planner's structure inside params.view to `out`: its Structure items on
-/// the layers of `layers` among PlannerCells, PlannerEdges and PlannerAux. Items of
-/// other roles a planner gives here are left to paint_path_structure().
+/// the layers of `layers` among PlannerCells, PlannerEdges and PlannerAux, its Detail
+/// shapes on PlannerDetail. Items of other roles a planner gives here are left to
+/// paint_path_structure().
 StructurePaintStats paint_structure(const Planner& planner, const LayerSet& layers, DrawList& out,
                                     const StructurePaintParams& params);
 

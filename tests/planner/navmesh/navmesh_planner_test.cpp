@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/core/geometry.hpp"
 #include "planner/core/planner_registry.hpp"
 #include "planner/core/search_trace.hpp"
 #include "planner/navmesh/navmesh_planner.hpp"
@@ -242,7 +243,14 @@ TEST_SUITE("navmesh") {
         (c.role == StructureRole::Corridor ? corridor : cells) += 1;
         CHECK(c.shape == NodeShape::Polygon);
       }
+      int detail = 0;
       void shape(const StructureShape& sh) override {
+        if (sh.role == StructureRole::Detail) {
+          ++detail;
+          CHECK(sh.points.size() == 3);
+          CHECK(sh.kind == StructureShape::Kind::Polygon);
+          return;
+        }
         (sh.role == StructureRole::Portal ? path_portals : portals) += 1;
         CHECK(sh.points.size() == 2);
       }
@@ -253,6 +261,32 @@ TEST_SUITE("navmesh") {
     CHECK(count.portals >= count.cells - 1);  // connected: a spanning tree at least
     CHECK(std::size_t(count.corridor) == r.nodes.size());
     CHECK(std::size_t(count.path_portals) == r.nodes.size() - 1);
+    // The detail mesh: each polygon's triangles cover it exactly (areas add up, every
+    // corner on or inside it), and the view draws every one.
+    std::size_t triangles = 0;
+    for (NodeId n = 0; n < NodeId(planner.node_count()); ++n) {
+      const std::span<const Vec2> poly = planner.navmesh()->polygon(n);
+      const auto tris = planner.navmesh()->detail_triangles(n);
+      CAPTURE(n);
+      CHECK(tris.size() >= poly.size() - 2);
+      double area = 0;
+      for (const auto& t : tris) {
+        area += std::abs(polygon_area(t));
+        for (const Vec2& p : t) {
+          bool inside = true;
+          for (std::size_t k = 0; k < poly.size(); ++k) {
+            const Vec2 a = poly[k], b = poly[(k + 1) % poly.size()];
+            // Clockwise in (x, z) seen from above: with y down, the point is never right of an edge.
+            if ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) > 1e-6) inside = false;
+          }
+          CHECK(inside);
+        }
+      }
+      CHECK(area == doctest::Approx(std::abs(polygon_area(poly))).epsilon(1e-6));
+      triangles += tris.size();
+    }
+    CHECK(triangles > 0);
+    CHECK(std::size_t(count.detail) == triangles);
   }
 
   TEST_CASE("node ids are dense: every id is a polygon, found by node_at at its own position") {

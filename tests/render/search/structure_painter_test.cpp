@@ -189,11 +189,10 @@ TEST_SUITE("render") {
     const struct {
       StructureRole role;
       Layer layer;
-    } cases[] = {{StructureRole::Structure, Layer::PlannerAux},
-                 {StructureRole::Corridor, Layer::PlannerCorridor},
-                 {StructureRole::Portal, Layer::PlannerPortals},
-                 {StructureRole::Graph, Layer::RefinementGraph},
-                 {StructureRole::Region, Layer::RefinementRegion}};
+    } cases[] = {
+        {StructureRole::Structure, Layer::PlannerAux},    {StructureRole::Corridor, Layer::PlannerCorridor},
+        {StructureRole::Portal, Layer::PlannerPortals},   {StructureRole::Graph, Layer::RefinementGraph},
+        {StructureRole::Region, Layer::RefinementRegion}, {StructureRole::Detail, Layer::PlannerDetail}};
     for (const auto& c : cases) {
       CHECK(role_layer(c.role, Layer::PlannerAux) == c.layer);
       DrawList out;
