@@ -122,9 +122,10 @@ void EditorApp::layout_columns() {
   // Open, the strip shows even with nothing in it (a layout opened it to watch).
   messages_height_ = panels_.messages ? std::min(130.0f, height * 0.2f) : 0.0f;
   // The planner comparison spans the window's width above the status bar (the columns
-  // end above it), up to half the window's height.
+  // end above it), up to kMaxComparisonFraction of the window's height: the map keeps
+  // most of it, the table scrolls inside.
   comparison_height_ = state_.show_comparison && state_.doc
-                           ? std::min(comparison_panel_height(debugger_), height * 0.5f)
+                           ? float(comparison_strip_height(comparison_panel_height(debugger_), int(height)))
                            : 0.0f;
   canvas_lo_ = {left, menu_height_};
   timeline_height_ = sim_timeline_height(sim_);

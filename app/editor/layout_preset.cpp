@@ -84,6 +84,12 @@ PanelLayout arrange(const LayoutPreset& preset, int window_width, const PanelLay
   return out;
 }
 
+int comparison_strip_height(double wanted, int window_height) {
+  if (wanted <= 0 || window_height <= 0) return 0;
+  const int cap = std::max(kMinComparisonHeight, int(std::lround(kMaxComparisonFraction * window_height)));
+  return std::min({int(std::ceil(wanted)), cap, window_height});
+}
+
 std::vector<std::string> open_panel_names(const PanelLayout& layout) {
   std::vector<std::string> names;
   for (const PanelField& p : kPanels) {

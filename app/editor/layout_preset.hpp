@@ -51,6 +51,16 @@ struct LayoutPreset {
 inline constexpr int kMinPresetColumn = 200;  // three tool buttons side by side
 inline constexpr int kMaxPresetColumn = 720;
 
+/// The planner comparison's strip across the bottom takes at most this fraction of the
+/// window's height (the map keeps the rest), and never less than kMinComparisonHeight
+/// pixels (its title, header and a few rows) when its contents need that much.
+inline constexpr double kMaxComparisonFraction = 0.28;
+inline constexpr int kMinComparisonHeight = 120;
+
+/// Pixels of height the comparison strip gets in a window `window_height` pixels high
+/// when its contents need `wanted` pixels (it scrolls inside when they need more).
+int comparison_strip_height(double wanted, int window_height);
+
 /// The presets, in menu order (Ctrl+1, Ctrl+2, Ctrl+3).
 std::span<const LayoutPreset> layout_presets();
 

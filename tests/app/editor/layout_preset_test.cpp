@@ -98,6 +98,20 @@ TEST_SUITE("unit") {
     CHECK(arrange(layout_preset_named("debug"), 1280, debug).left_column == -256);
   }
 
+  TEST_CASE("layout presets: the comparison strip leaves the map most of the window's height") {
+    // Worked by hand: at most 0.28 x the window's height, at least 120 pixels, never
+    // more than its contents need.
+    CHECK(comparison_strip_height(500, 720) == 202);     // 0.28 x 720 = 201.6
+    CHECK(comparison_strip_height(500, 850) == 238);     // 0.28 x 850
+    CHECK(comparison_strip_height(500, 1000) == 280);    // 0.28 x 1000
+    CHECK(comparison_strip_height(150.2, 1000) == 151);  // all it needs, rounded up
+    CHECK(comparison_strip_height(500, 300) == 120);     // 84 is below the least
+    CHECK(comparison_strip_height(500, 100) == 100);     // never more than the window
+    CHECK(comparison_strip_height(0, 720) == 0);         // nothing to show
+    // The map keeps at least 72% of a 720-pixel window (half, before).
+    CHECK(720 - comparison_strip_height(1e6, 720) >= 518);
+  }
+
   TEST_CASE("layout presets: the arrangement survives a settings save and load") {
     LayoutConfigDir dir("layout_settings");
     for (const LayoutPreset& p : layout_presets()) {
