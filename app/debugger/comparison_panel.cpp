@@ -180,7 +180,8 @@ void comparison_panel(SearchDebugger& dbg, EditorState& state) {
     ImGui::TextDisabled("no query to compare planners on");
     return;
   }
-  if (dbg.comparison().rows().empty() && !dbg.busy()) dbg.compare_planners();
+  // After an edit, only the planners whose answers it may change run again.
+  if (dbg.comparison().needs_run() && !dbg.busy()) dbg.refresh_comparison();
   if (ImGui::Button("run again")) dbg.compare_planners();
   state.probe.last_item("compare_run");
   item_tooltip(

@@ -75,20 +75,56 @@ const std::vector<ComparisonRow>& PlannerComparison::run(const PlanningWorld& wo
                                                          PlannerCache& planners,
                                                          std::span<const PlannerInfo> registry) {
   clear();
-  if (q.movement_class >= world.class_count()) return rows_;
+  return refresh(world, q, planners, registry);
+}
+
+void PlannerComparison::carry_over(const WorldChange& change) {
+  if (change.none()) return;
+  for (std::size_t i = 0; i < stale_.size(); ++i) {
+    const ResultDependency* d = dependencies_[i].get();
+    if (!d || change.rebuilt || !d->still_valid(change)) stale_[i] = true;
+  }
+}
+
+bool PlannerComparison::needs_run() const {
+  return rows_.empty() || std::find(stale_.begin(), stale_.end(), true) != stale_.end();
+}
+
+bool PlannerComparison::ran_on(const Query& q) const {
+  return query_ && query_->start == q.start && query_->goal == q.goal &&
+         query_->movement_class == q.movement_class && query_->faction == q.faction;
+}
+
+const std::vector<ComparisonRow>& PlannerComparison::refresh(const PlanningWorld& world, const Query& q,
+                                                             PlannerCache& planners,
+                                                             std::span<const PlannerInfo> registry) {
+  if (!ran_on(q) || rows_.size() != registry.size()) clear();
+  ++version_;
+  if (q.movement_class >= world.class_count()) {
+    clear();
+    return rows_;
+  }
+  query_ = q;
+  if (rows_.empty()) {
+    rows_.resize(registry.size());
+    dependencies_.resize(registry.size());
+    stale_.assign(registry.size(), true);
+  }
   std::vector<referee::RefereeParams> referee_params;
-  for (const PlannerInfo& info : registry) {
+  for (std::size_t i = 0; i < registry.size(); ++i) {
+    const PlannerInfo& info = registry[i];
+    ParamValues defaults;
+    for (const ParamSpec& spec : info.params) defaults.push_back(spec.default_value);
+    referee_params.push_back(referee::params_for(info, defaults, world, q.movement_class));
+    if (!stale_[i]) continue;
     ComparisonRow row;
     row.name = info.name;
     row.exact = info.exact;
-    row.color = comparison_color(rows_.size());
+    row.color = comparison_color(i);
     row.cost_model = info.referee.cost;
     row.cost_units = info.cost_units;
     row.grid_moves = info.referee.cell_centres;
-    ParamValues defaults;
-    for (const ParamSpec& spec : info.params) defaults.push_back(spec.default_value);
     row.radius = planner_radius(info, defaults, world, q.movement_class);
-    referee_params.push_back(referee::params_for(info, defaults, world, q.movement_class));
     // Never replace a cached planner here: the active one is borrowed for node positions.
     std::unique_ptr<Planner> temporary;
     Planner* p = planners.get(world, info, q.movement_class, defaults, PlannerRole::Batch, false,
@@ -101,13 +137,16 @@ const std::vector<ComparisonRow>& PlannerComparison::run(const PlanningWorld& wo
     const DebugClock::time_point t0 = DebugClock::now();
     const PathResult& r = find_path(*p, PathQuery{q.start, q.goal});
     row.micros = micros_since(t0);
+    ++runs_;
     row.status = r.status;
     row.length = r.length;
     row.cost = r.cost;
     row.expansions = r.stats.expansions;
     row.message = r.message;
     if (r.status == SearchStatus::Found) row.points = r.points;
-    rows_.push_back(std::move(row));
+    dependencies_[i] = p->result_dependency();
+    rows_[i] = std::move(row);
+    stale_[i] = false;
   }
   // The referee: the cost in the world's model and legality at each planner's own
   // clearance; then how near each path comes to walls, up to the largest radius.
@@ -115,6 +154,12 @@ const std::vector<ComparisonRow>& PlannerComparison::run(const PlanningWorld& wo
   for (const ComparisonRow& row : rows_) largest = std::max(largest, row.radius);
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     ComparisonRow& row = rows_[i];
+    // Refereed again for every row: a kept path may pass cells whose cost changed.
+    row.terrain_cost.reset();
+    row.legal = true;
+    row.violation.clear();
+    row.min_clearance = std::numeric_limits<double>::infinity();
+    row.narrowest.reset();
     if (!row.found() || row.points.empty()) continue;
     const Result<referee::Verdict> own =
         referee::referee_path(world, q.movement_class, row.points, referee_params[i]);

@@ -10,11 +10,14 @@
 // a path): not found, another radius, a cost in another model, an illegal path. When
 // two planners' terrain costs differ by more than kMarkedDifference, explain_difference()
 // gives the likely reason (a gap narrower than the other's radius, an inexact planner,
-// any-angle moves, another cost model). No window code.
+// any-angle moves, another cost model). After an edit, carry_over() keeps the rows whose
+// planner says its answer still holds (Planner::result_dependency()) and refresh() runs
+// only the others again. No window code.
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -79,11 +82,29 @@ class PlannerComparison {
   const std::vector<ComparisonRow>& run(const PlanningWorld& world, const Query& query,
                                         PlannerCache& planners,
                                         std::span<const PlannerInfo> registry = planner_registry());
+  /// As run(), but keeps the rows carry_over() found still valid for the same query and
+  /// runs only the planners of the others (all of them when the query or the registry
+  /// differs from the last run's, or nothing was run). Keeps the selection.
+  const std::vector<ComparisonRow>& refresh(const PlanningWorld& world, const Query& query,
+                                            PlannerCache& planners,
+                                            std::span<const PlannerInfo> registry = planner_registry());
+  /// The world changed in place by `change`: marks the rows whose planner's answer may no
+  /// longer hold (its result_dependency() says so, or it has none) for refresh().
+  void carry_over(const WorldChange& change);
+  /// True when there are no rows, or some are marked by carry_over().
+  bool needs_run() const;
+  /// True when the rows were run on `query` (same start, goal, class and faction).
+  bool ran_on(const Query& query) const;
+  /// Planner searches run by run() and refresh() since construction.
+  std::uint64_t planner_runs() const { return runs_; }
   /// The rows of the last run() since clear().
   const std::vector<ComparisonRow>& rows() const { return rows_; }
   /// Forgets the rows and the selection (the world or the active query changed).
   void clear() {
     rows_.clear();
+    dependencies_.clear();
+    stale_.clear();
+    query_.reset();
     selected_.reset();
     ++version_;
   }
@@ -112,8 +133,12 @@ class PlannerComparison {
 
  private:
   std::vector<ComparisonRow> rows_;
+  std::vector<std::unique_ptr<ResultDependency>> dependencies_;  ///< Per row; nullptr: none.
+  std::vector<bool> stale_;                                      ///< Per row: its answer may no longer hold.
+  std::optional<Query> query_;                                   ///< The query the rows answer.
   std::optional<std::size_t> selected_;
   std::uint64_t version_ = 0;
+  std::uint64_t runs_ = 0;
 };
 
 /// Why `a` and `b` (two found rows) differ in terrain cost by more than kMarkedDifference

@@ -100,6 +100,12 @@ void SearchDebugger::sync(const EditorState& state) {
   if (doc_changed) {
     const WorldSyncResult synced = world_sync_.sync(state);
     if (synced.planners_dropped) release_planners();
+    // The comparison keeps the rows whose answers the edit cannot change.
+    if (synced.replaced || synced.planners_dropped) {
+      comparison_.clear();
+    } else {
+      comparison_.carry_over(synced.change);
+    }
     if (synced.replaced) {
       scheduler_.world_replaced();
     } else if (!synced.change.none()) {
@@ -115,7 +121,7 @@ void SearchDebugger::sync(const EditorState& state) {
   const PlanningWorld& world = *world_sync_.world();
 
   const bool retrace = !session_.shows(request, world.scenario(), scheduler_.stamp());
-  if (retrace) comparison_.clear();
+  if (!request.query || !comparison_.ran_on(world.scenario().queries[*request.query])) comparison_.clear();
   // With an override the active query's own answer is planned with the others.
   scheduler_.schedule(world.scenario(), override_name_.empty() ? request.query : std::nullopt);
   plan_ms_ = 0;
@@ -177,6 +183,17 @@ std::vector<ComparisonRow> SearchDebugger::compare_planners() {
   const std::optional<std::size_t> q = session_.active_query();
   if (!w || !q) return comparison_.rows();
   return comparison_.run(*w, w->scenario().queries[*q], world_sync_.planners(), registry_);
+}
+
+const std::vector<ComparisonRow>& SearchDebugger::refresh_comparison() {
+  complete_search();  // the comparison borrows the cached planners
+  const PlanningWorld* w = world();
+  const std::optional<std::size_t> q = session_.active_query();
+  if (!w || !q) {
+    comparison_.clear();
+    return comparison_.rows();
+  }
+  return comparison_.refresh(*w, w->scenario().queries[*q], world_sync_.planners(), registry_);
 }
 
 void SearchDebugger::paint_comparison(const render::LayerSet& layers, render::DrawList& out) const {

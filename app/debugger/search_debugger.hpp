@@ -189,6 +189,9 @@ class SearchDebugger {
   /// Finishes unfinished planning, then runs every planner of planner_registry() with
   /// default parameters on the active query; one row per registry entry, in order.
   std::vector<ComparisonRow> compare_planners();
+  /// As compare_planners(), but runs again only the planners whose answers the edits
+  /// since the last comparison may have changed (PlannerComparison::refresh()).
+  const std::vector<ComparisonRow>& refresh_comparison();
   /// The rows of the last compare_planners() since the world or active query changed.
   const std::vector<ComparisonRow>& last_comparison() const { return comparison_.rows(); }
   /// The last comparison: its rows, selection, notes and reasons.

@@ -249,3 +249,78 @@ TEST_SUITE("debugger") {
   }
 
 }  // TEST_SUITE
+
+TEST_SUITE("debugger") {
+  TEST_CASE("refresh_comparison: an edit runs again only the planners whose answers it may change") {
+    EditorState state = open_state(debugger_scenario());
+    SearchDebugger dbg;
+    dbg.sync(state);
+    const std::size_t n = planner_registry().size();
+    dbg.compare_planners();
+    REQUIRE(dbg.comparison().planner_runs() == n);
+    CHECK_FALSE(dbg.comparison().needs_run());
+
+    // Nothing planners read: nothing runs again.
+    REQUIRE(state.doc->apply("rename", [](Scenario& sc) { sc.name = "renamed"; }).ok());
+    dbg.sync(state);
+    CHECK_FALSE(dbg.comparison().needs_run());
+    dbg.refresh_comparison();
+    CHECK(dbg.comparison().planner_runs() == n);
+
+    // Rough ground in the far corner under the wall's bottom end: away from the query's
+    // path over the top gap. Some planners' answers hold (they run no more), the others run
+    // again, and the rows are those of a comparison run from scratch.
+    REQUIRE(state.doc
+                ->apply("corner",
+                        [](Scenario& sc) {
+                          Feature f;
+                          f.id = 8;
+                          f.name = "corner";
+                          f.terrain = sc.find_terrain("rough").value();
+                          f.shape.kind = ShapeKind::Rect;
+                          f.shape.min = {23, 11};
+                          f.shape.max = {24, 12};
+                          sc.features.push_back(f);
+                        })
+                .ok());
+    dbg.sync(state);
+    CHECK(dbg.comparison().needs_run());
+    dbg.refresh_comparison();
+    const std::uint64_t after_corner = dbg.comparison().planner_runs();
+    CHECK(after_corner > n);
+    CHECK(after_corner < 2 * n);
+    MESSAGE("planners run again after a far edit: " << after_corner - n << " of " << n);
+    SearchDebugger fresh;
+    fresh.sync(state);
+    const std::vector<ComparisonRow> expected = fresh.compare_planners();
+    const std::vector<ComparisonRow>& kept = dbg.comparison().rows();
+    REQUIRE(kept.size() == expected.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      CAPTURE(kept[i].name);
+      CHECK(kept[i].status == expected[i].status);
+      CHECK(kept[i].cost == doctest::Approx(expected[i].cost).epsilon(1e-12));
+      CHECK(kept[i].points.size() == expected[i].points.size());
+      CHECK(kept[i].terrain_cost.has_value() == expected[i].terrain_cost.has_value());
+      if (kept[i].terrain_cost && expected[i].terrain_cost)
+        CHECK(*kept[i].terrain_cost == doctest::Approx(*expected[i].terrain_cost).epsilon(1e-12));
+    }
+
+    // A wall across the top gap: every path found changes, so at least those planners
+    // run again.
+    std::uint64_t found = 0;
+    for (const ComparisonRow& row : expected) found += row.found() ? 1 : 0;
+    REQUIRE(state.doc->apply("add wall", [](Scenario& sc) { sc.features.push_back(cutting_wall(sc)); }).ok());
+    dbg.sync(state);
+    dbg.refresh_comparison();
+    CHECK(dbg.comparison().planner_runs() >= after_corner + found);
+    CHECK(dbg.comparison().planner_runs() <= after_corner + n);
+    const std::uint64_t after_wall = dbg.comparison().planner_runs();
+
+    // Another active query: all of them run again.
+    state.active_query = 1;
+    dbg.sync(state);
+    CHECK(dbg.comparison().rows().empty());
+    dbg.refresh_comparison();
+    CHECK(dbg.comparison().planner_runs() == after_wall + n);
+  }
+}
