@@ -247,7 +247,10 @@ void EditorApp::paint_scene_if_needed() {
     compared_.clear();
     if (state_.show_comparison) debugger_.paint_comparison(state_.layers, compared_);
   }
-  // The planner's structure is painted for the visible part of the map only.
+  // The planner's structure, painted for a region around the view and kept while the
+  // world, the planner's search, the layers and the picked node stay, and the view stays
+  // inside that region at about the same zoom (StructureCache): stepping a search or
+  // panning a little paints nothing.
   const bool structure = state_.layers.contains(render::Layer::PlannerCells) ||
                          state_.layers.contains(render::Layer::PlannerDetail) ||
                          state_.layers.contains(render::Layer::PlannerEdges) ||
@@ -255,14 +258,14 @@ void EditorApp::paint_scene_if_needed() {
   const Box2 view = Box2::spanning(state_.camera.visible_min(), state_.camera.visible_max());
   // The breakpoint's node is the picked node: its links are drawn over the structure.
   const long long picked = debugger_.breakpoint() ? (long long)*debugger_.breakpoint() : -1;
-  std::snprintf(key, sizeof key, "%s/%d/%.6g/%.6g/%.6g/%.6g/%lld", search_key_.c_str(), int(structure),
-                view.lo.x, view.lo.y, view.hi.x, view.hi.y, picked);
-  if (key != structure_key_) {
-    structure_key_ = key;
-    structure_.clear();
-    if (structure) debugger_.paint_structure(state_.layers, view, structure_);
-    if (picked >= 0) debugger_.paint_node_links(NodeId(picked), state_.layers, structure_);
-  }
+  const StructureKey structure_key{state_.doc_serial, state_.doc->revision(),
+                                   structure || picked >= 0 ? debugger_.trace_version() : 0,
+                                   structure ? state_.layers.bits() : 0, picked};
+  structure_.update(structure_key, structure || picked >= 0 ? view : Box2{},
+                    [&](const Box2& region, render::DrawList& out) {
+                      if (structure) debugger_.paint_structure(state_.layers, region, out);
+                      if (picked >= 0) debugger_.paint_node_links(NodeId(picked), state_.layers, out);
+                    });
 }
 
 void EditorApp::write_ui_state(const PointerTracker& pointer) {
@@ -402,7 +405,7 @@ Status EditorApp::export_view(int width, int height, const std::filesystem::path
   camera.set_viewport({0, 0}, {double(width), double(height)});
   camera.set_zoom(camera.zoom() * std::min(width / size.x, height / size.y));
   render::DrawList all = map_below_;
-  all.append(structure_);
+  all.append(structure_.list());
   all.append(search_);
   all.append(compared_);
   all.append(sim_drawing_);
@@ -516,8 +519,9 @@ void EditorApp::frame(const PointerTracker& pointer) {
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
   background.PushClipRect(ImVec2(float(canvas_lo_.x), float(canvas_lo_.y)),
                           ImVec2(float(canvas_hi_.x), float(canvas_hi_.y)));
-  for (const render::DrawList* list :
-       {&map_below_, &structure_, &search_, &compared_, &sim_drawing_, &map_above_}) {
+  const render::DrawList* const lists[] = {&map_below_, &structure_.list(), &search_,
+                                           &compared_,  &sim_drawing_,      &map_above_};
+  for (const render::DrawList* list : lists) {
     adapter_.draw(*list, state_.camera, background);
   }
   adapter_.draw(overlay_, state_.camera, background);

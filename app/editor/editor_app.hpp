@@ -17,6 +17,7 @@
 #include "app/editor/layout_preset.hpp"
 #include "app/editor/motion_player.hpp"
 #include "app/editor/start_page.hpp"
+#include "app/editor/structure_cache.hpp"
 #include "app/editor/tool.hpp"
 #include "app/platform/imgui_draw_adapter.hpp"
 #include "app/platform/settings.hpp"
@@ -99,15 +100,16 @@ class EditorApp {
   std::map<std::string, std::unique_ptr<Tool>> tools_;
   // The map below and above the search, repainted when the document, the active query
   // or the layers change; the search, when its trace or step changes too; the planner's
-  // structure, also when the view moves. Drawn map below, structure, search, map above,
-  // then overlay_.
-  render::DrawList map_below_, structure_, search_, map_above_;
+  // structure (structure_), when the world, the planner's search or the picked node
+  // change or the view leaves the region it was painted for. Drawn map below, structure,
+  // search, map above, then overlay_.
+  render::DrawList map_below_, search_, map_above_;
+  StructureCache structure_;
   render::DrawList sim_drawing_;  // the unit simulation, between the search and the map above
   render::DrawList compared_;     // the planner comparison's paths, above the search
   render::DrawList overlay_;      // grid lines and tool previews, every frame
   std::string map_key_;           // what the map lists show
   std::string search_key_;        // what search_ shows
-  std::string structure_key_;     // what structure_ shows
   std::string sim_key_;           // what sim_drawing_ shows
   std::string compared_key_;      // what compared_ shows
   std::string title_;

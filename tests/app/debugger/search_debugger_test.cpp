@@ -2,6 +2,7 @@
 // and no document, and a search that runs in frame-budget slices.
 
 #include "app/debugger/search_debugger.hpp"
+#include "app/editor/structure_cache.hpp"
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/scenario_io.hpp"
@@ -296,3 +297,57 @@ TEST_SUITE("debugger") {
   }
 
 }  // TEST_SUITE
+
+TEST_SUITE("debugger") {
+  TEST_CASE("structure cache: a frame with nothing changed, a step or a small pan reuse the list") {
+    EditorState state = open_state(debugger_scenario());
+    SearchDebugger dbg;
+    dbg.sync(state);
+    StructureCache cache;
+    std::size_t painted_primitives = 0;
+    // The editor's frame: key from the document, the search and the layers.
+    const auto frame = [&](const Box2& view) {
+      const StructureKey key{state.doc_serial, state.doc->revision(), dbg.trace_version(),
+                             render::LayerSet::all().bits(), -1};
+      return cache.update(key, view, [&](const Box2& region, render::DrawList& out) {
+        dbg.paint_structure(render::LayerSet::all(), region, out);
+        painted_primitives = out.size();
+      });
+    };
+    const Box2 view{{4, 2}, {12, 8}};
+    CHECK(frame(view));
+    CHECK(cache.paints() == 1);
+    REQUIRE_FALSE(cache.list().empty());
+    CHECK(cache.list().size() == painted_primitives);
+    // The region: the view grown by half its size (8 x 6 m) on every side.
+    CHECK(cache.region().lo.x == doctest::Approx(0));
+    CHECK(cache.region().lo.y == doctest::Approx(-1));
+    CHECK(cache.region().hi.x == doctest::Approx(16));
+    CHECK(cache.region().hi.y == doctest::Approx(11));
+    const render::DrawList* list = &cache.list();
+    const std::size_t size = cache.list().size();
+
+    // A second frame, nothing changed: the same list, nothing painted.
+    CHECK_FALSE(frame(view));
+    CHECK(cache.paints() == 1);
+    CHECK(&cache.list() == list);
+    CHECK(cache.list().size() == size);
+    // Stepping the replay does not change the planner's structure.
+    dbg.seek(3);
+    CHECK_FALSE(frame(view));
+    // A pan that stays inside the region, a zoom within a factor of 2: kept.
+    CHECK_FALSE(frame(Box2{{7, 4}, {15, 10}}));
+    CHECK_FALSE(frame(Box2{{5, 3}, {10, 7}}));
+    CHECK(cache.paints() == 1);
+    // Out of the region, or zoomed in 4 times: painted again.
+    CHECK(frame(Box2{{12, 2}, {20, 8}}));
+    CHECK(frame(Box2{{13, 3}, {15, 4.5}}));
+    CHECK(cache.paints() == 3);
+    // A wall: the world and the search change, the structure is painted again.
+    REQUIRE(state.doc->apply("add wall", [](Scenario& sc) { sc.features.push_back(cutting_wall(sc)); }).ok());
+    dbg.sync(state);
+    CHECK(frame(Box2{{13, 3}, {15, 4.5}}));
+    CHECK(cache.paints() == 4);
+    CHECK_FALSE(frame(Box2{{13, 3}, {15, 4.5}}));
+  }
+}
