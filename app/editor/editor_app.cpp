@@ -440,7 +440,7 @@ void EditorApp::start_page_frame() {
     return true;
   };
   const StartChoice choice = start_page_ui(0, menu_height_, io.DisplaySize.x, io.DisplaySize.y - menu_height_,
-                                           files_.recent(), shipped_, thumbnail, state_.probe);
+                                           files_.recent(), shipped_, thumbnail, state_.probe, start_cursor_);
   switch (choice.kind) {
     case StartChoice::Kind::NewMap: files_.request_new(state_); break;
     case StartChoice::Kind::Open: files_.request_open_dialog(state_); break;

@@ -127,6 +127,7 @@ class EditorApp {
   std::string layout_;  // the preset last chosen, "" = none
   // The start page, shown until another document than the one under it is opened.
   bool start_page_ = false;
+  StartPageCursor start_cursor_;  // the start page's keyboard selection
   std::uint64_t start_serial_ = 0;
   std::vector<ShippedScenario> shipped_;
   // Their pictures, painted one per frame while the page shows (nullopt: not loadable).

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <utility>
 
 namespace pathscope::app {
 namespace {
@@ -112,9 +113,27 @@ std::vector<ShippedScenario> list_shipped_scenarios(const fs::path& dir) {
   return out;
 }
 
+StartPageCursor move_start_cursor(StartPageCursor cursor, StartKey key, std::size_t count, std::size_t page) {
+  if (count == 0) return cursor;
+  page = std::max<std::size_t>(page, 1);
+  const std::size_t last = count - 1;
+  const std::optional<std::size_t> at =
+      cursor.selected ? std::optional(std::min(*cursor.selected, last)) : std::nullopt;
+  std::size_t to = 0;
+  switch (key) {
+    case StartKey::Up: to = at ? (*at > 0 ? *at - 1 : 0) : 0; break;
+    case StartKey::Down: to = at ? std::min(*at + 1, last) : 0; break;
+    case StartKey::PageUp: to = at ? (*at > page ? *at - page : 0) : 0; break;
+    case StartKey::PageDown: to = at ? std::min(*at + page, last) : 0; break;
+    case StartKey::Home: to = 0; break;
+    case StartKey::End: to = last; break;
+  }
+  return StartPageCursor{to, true};
+}
+
 StartChoice start_page_ui(float x, float y, float width, float height, const std::vector<std::string>& recent,
                           const std::vector<ShippedScenario>& shipped, const ThumbnailDrawer& thumbnail,
-                          UiProbe& probe) {
+                          UiProbe& probe, StartPageCursor& cursor) {
   StartChoice choice;
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(width, height));
@@ -122,6 +141,8 @@ StartChoice start_page_ui(float x, float y, float width, float height, const std
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(24, 18));
   if (ImGui::Begin("##start_page", nullptr, flags)) {
+    // The mouse over the page itself (its title, the margins), not over one of its lists.
+    const bool over_page = ImGui::IsWindowHovered();
     ImGui::SetWindowFontScale(1.6f);
     ImGui::TextUnformatted("Pathscope");
     ImGui::SetWindowFontScale(1.0f);
@@ -160,6 +181,29 @@ StartChoice start_page_ui(float x, float y, float width, float height, const std
       if (shipped.empty()) ImGui::TextDisabled("No maps/ folder found next to the working directory.");
       // One row per scenario: its picture, then its name, file and description.
       constexpr float kThumbWidth = 128, kThumbHeight = 96;
+      // The keyboard moves the selection over the list (no text field is on the page);
+      // the mouse wheel over the page scrolls the list even outside it.
+      const ImGuiIO& io = ImGui::GetIO();
+      const std::size_t page = std::size_t(std::max(1.0f, ImGui::GetWindowHeight() / (kThumbHeight + 8)));
+      if (!io.WantTextInput && !io.KeyCtrl && !shipped.empty()) {
+        const std::pair<ImGuiKey, StartKey> keys[] = {
+            {ImGuiKey_UpArrow, StartKey::Up},    {ImGuiKey_DownArrow, StartKey::Down},
+            {ImGuiKey_PageUp, StartKey::PageUp}, {ImGuiKey_PageDown, StartKey::PageDown},
+            {ImGuiKey_Home, StartKey::Home},     {ImGuiKey_End, StartKey::End}};
+        for (const auto& [imgui_key, key] : keys) {
+          if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(imgui_key))) {
+            cursor = move_start_cursor(cursor, key, shipped.size(), page);
+          }
+        }
+        if (cursor.selected && *cursor.selected < shipped.size() && shipped[*cursor.selected].readable &&
+            (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)))) {
+          choice = {StartChoice::Kind::Shipped, shipped[*cursor.selected].path.string()};
+        }
+      }
+      if (io.MouseWheel != 0 && over_page) {
+        ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseWheel * 5 * ImGui::GetTextLineHeightWithSpacing());
+      }
       const ImGuiTableFlags table =
           ImGuiTableFlags_RowBg | ImGuiTableFlags_PadOuterX | ImGuiTableFlags_NoSavedSettings;
       if (!shipped.empty() && ImGui::BeginTable("##shipped", 2, table)) {
@@ -180,7 +224,14 @@ StartChoice start_page_ui(float x, float y, float width, float height, const std
           ImGui::TableSetColumnIndex(1);
           ImGui::BeginDisabled(!s.readable);
           const std::string label = s.name + "##pick";
-          if (ImGui::Selectable(label.c_str())) choice = {StartChoice::Kind::Shipped, s.path.string()};
+          const bool selected = cursor.selected == i;
+          if (ImGui::Selectable(label.c_str(), selected))
+            choice = {StartChoice::Kind::Shipped, s.path.string()};
+          if (selected && cursor.scroll_to) {
+            // The selected row in the middle of the list's view.
+            ImGui::SetScrollHereY(0.5f);
+            cursor.scroll_to = false;
+          }
           ImGui::EndDisabled();
           const std::string id = "start_map_" + s.path.stem().string();
           probe.last_item(id.c_str());

@@ -57,12 +57,29 @@ struct StartChoice {
   std::string path;  ///< The file, for Recent and Shipped.
 };
 
+/// The entry of the shipped scenarios chosen with the keyboard, kept between frames.
+struct StartPageCursor {
+  std::optional<std::size_t> selected;  ///< Index into the shipped scenarios; nullopt: none.
+  bool scroll_to = false;               ///< Bring the selected entry into view next frame.
+};
+
+/// A key the start page's list answers.
+enum class StartKey { Up, Down, PageUp, PageDown, Home, End };
+
+/// The cursor after `key` over `count` entries, `page` entries to a page: it moves and
+/// stays in 0..count-1 (the first key with none selected selects the first entry, or the
+/// last for End), and asks to scroll the entry into view. Unchanged when `count` is 0.
+StartPageCursor move_start_cursor(StartPageCursor cursor, StartKey key, std::size_t count, std::size_t page);
+
 /// The start page, filling the rectangle (x, y, width, height) of the window: New map,
 /// Open, the recent files (most recent first) and the shipped scenarios. Call inside an
 /// ImGui frame. Widgets are recorded in `probe` ("start_new", "start_open",
 /// "start_recent_<i>", "start_map_<file stem>"). `thumbnail` draws each scenario's picture.
+/// The shipped scenarios' list scrolls with the mouse wheel over it, and with Up, Down,
+/// Page Up, Page Down, Home and End, which move `cursor` (kept in view); Enter opens
+/// the selected scenario.
 StartChoice start_page_ui(float x, float y, float width, float height, const std::vector<std::string>& recent,
                           const std::vector<ShippedScenario>& shipped, const ThumbnailDrawer& thumbnail,
-                          UiProbe& probe);
+                          UiProbe& probe, StartPageCursor& cursor);
 
 }  // namespace pathscope::app

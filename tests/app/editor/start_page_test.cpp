@@ -71,4 +71,41 @@ TEST_SUITE("unit") {
     CHECK(list_shipped_scenarios(dir / "missing").empty());
     fs::remove_all(dir);
   }
+
+  TEST_CASE("start page: the keys move the selection over the list and ask to keep it in view") {
+    using pathscope::app::move_start_cursor;
+    using pathscope::app::StartKey;
+    using pathscope::app::StartPageCursor;
+    // 20 scenarios, 6 to a page.
+    StartPageCursor c;
+    c = move_start_cursor(c, StartKey::Down, 20, 6);  // none selected: the first
+    CHECK(c.selected == 0u);
+    CHECK(c.scroll_to);
+    c.scroll_to = false;                            // the page scrolled to it
+    c = move_start_cursor(c, StartKey::Up, 20, 6);  // stays at the top
+    CHECK(c.selected == 0u);
+    CHECK(c.scroll_to);
+    c = move_start_cursor(c, StartKey::PageDown, 20, 6);
+    CHECK(c.selected == 6u);
+    c = move_start_cursor(c, StartKey::Down, 20, 6);
+    CHECK(c.selected == 7u);
+    c = move_start_cursor(c, StartKey::PageDown, 20, 6);
+    c = move_start_cursor(c, StartKey::PageDown, 20, 6);
+    CHECK(c.selected == 19u);  // 13, then the last
+    c = move_start_cursor(c, StartKey::Down, 20, 6);
+    CHECK(c.selected == 19u);
+    c = move_start_cursor(c, StartKey::PageUp, 20, 6);
+    CHECK(c.selected == 13u);
+    c = move_start_cursor(c, StartKey::Home, 20, 6);
+    CHECK(c.selected == 0u);
+    c = move_start_cursor(StartPageCursor{}, StartKey::End, 20, 6);
+    CHECK(c.selected == 19u);
+    // A selection beyond a list that shrank: moved from the last entry.
+    c = move_start_cursor(StartPageCursor{std::size_t(30), false}, StartKey::Up, 20, 6);
+    CHECK(c.selected == 18u);
+    // No entries: nothing selected, nothing to scroll to.
+    c = move_start_cursor(StartPageCursor{}, StartKey::Down, 0, 6);
+    CHECK_FALSE(c.selected.has_value());
+    CHECK_FALSE(c.scroll_to);
+  }
 }
