@@ -117,7 +117,7 @@ TEST_SUITE("components") {
     CHECK(found2.collisions[0].time == doctest::Approx(kDt * double(*soft2 + 1)));
   }
 
-  TEST_CASE("detection: side by side the same way is no collision; a remembered pair is not checked") {
+  TEST_CASE("detection: side by side the same way is no collision, and a remembered pair is not checked") {
     // 1.2 m apart (soft shapes overlap, hard ones do not), same heading and speed.
     const std::vector<SimUnit> column = {walker(0, {10, 10}, 0, 1, 30), walker(1, {10, 11.2}, 0, 1, 30)};
     CHECK(detect(column, {}).collisions.empty());

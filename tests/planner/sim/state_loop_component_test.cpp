@@ -95,7 +95,7 @@ TEST_SUITE("components") {
     CHECK(b.out.path_requests.empty());
   }
 
-  TEST_CASE("state loop: a back-and-forth patrol turns at both ends; a loop goes round") {
+  TEST_CASE("state loop: a back-and-forth patrol turns at both ends, a loop goes round") {
     Bench b;
     SimUnit& u = b.add({5, 5}, 0);
     u.route.order = Order{OrderKind::Patrol, {{5, 5}, {15, 5}, {25, 5}}, PatrolMode::BackForth};
