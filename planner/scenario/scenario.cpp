@@ -63,10 +63,18 @@ const char* to_string(ExpectKind kind) {
 std::vector<MovementClass> default_movement_classes() {
   return {
       {.name = "infantry", .radius = 0.5, .speed = 1.5, .amphibious = false},
-      {.name = "tracked", .radius = 2.5, .speed = 12.0, .amphibious = false},
-      {.name = "wheeled", .radius = 2.0, .speed = 18.0, .amphibious = false},
+      {.name = "tracked",
+       .radius = 2.5,
+       .speed = 12.0,
+       .amphibious = false,
+       .vehicle = VehicleModel::Tracked},
+      {.name = "wheeled",
+       .radius = 2.0,
+       .speed = 18.0,
+       .amphibious = false,
+       .vehicle = VehicleModel::Wheeled},
       {.name = "hover", .radius = 2.0, .speed = 20.0, .amphibious = true},
-      {.name = "rotary", .radius = 3.0, .speed = 40.0, .amphibious = true},
+      {.name = "rotary", .radius = 3.0, .speed = 40.0, .amphibious = true, .vehicle = VehicleModel::Rotary},
   };
 }
 

@@ -42,6 +42,15 @@ struct Color {
   friend bool operator==(const Color&, const Color&) = default;
 };
 
+/// How a class's units steer when they drive in a platoon (seed 004, "5 Vehicle-Level
+/// Pathfinding"). Outside platoons every class moves as infantry.
+enum class VehicleModel : std::uint8_t {
+  Infantry,  ///< Seed 002's units: turn on the spot, never reverse.
+  Tracked,   ///< Turn in place, reverse; slow.
+  Wheeled,   ///< Cannot turn when stopped; a minimum turning radius; reverse (three-point turns).
+  Rotary,    ///< Helicopters: turn in place; over ground obstacles and terrain.
+};
+
 /// How a unit class moves; terrain costs are given per class.
 struct MovementClass {
   std::string name;         ///< Unique, e.g. "infantry".
@@ -59,6 +68,10 @@ struct MovementClass {
   double hard_aspect = 1;
   int priority = 0;                       ///< Higher priority units give way less (seed 002).
   std::string planner = kDefaultPlanner;  ///< The registry planner its units' paths come from.
+  // Vehicles (format version 3).
+  VehicleModel vehicle = VehicleModel::Infantry;  ///< How it steers in a platoon.
+  std::optional<double> min_turn_radius{};        ///< Metres (> 0), wheeled; default 2 x radius.
+  std::optional<double> reverse_speed{};          ///< Metres per second (> 0); default half its speed.
   friend bool operator==(const MovementClass&, const MovementClass&) = default;
 };
 
@@ -199,6 +212,25 @@ struct Unit {
   friend bool operator==(const Unit&, const Unit&) = default;
 };
 
+/// A formation the scenario defines (seed 004, "Formation movement"), beside the
+/// built-in "column", "line", "wedge" and "echelon".
+struct FormationDef {
+  std::string name;  ///< Unique, not a built-in formation's name.
+  std::vector<Vec2>
+      offsets;  ///< Metres per slot in the platoon's frame (x forward, y left); slot 0 the lead.
+  friend bool operator==(const FormationDef&, const FormationDef&) = default;
+};
+
+/// How a group moves as a platoon (seed 004): its own position and heading on one path,
+/// its units (in the group's order: slot 0 first) driving to their slots of a formation.
+struct PlatoonSpec {
+  std::string formation = "wedge";  ///< A built-in formation's name or a FormationDef's.
+  double spacing = 8;               ///< Metres between neighbouring slots of a built-in formation (> 0).
+  std::optional<double>
+      heading{};  ///< Radians to face at the end (as Unit::heading); default: the path's last way.
+  friend bool operator==(const PlatoonSpec&, const PlatoonSpec&) = default;
+};
+
 /// Units given one order together (seed 002's group). A unit's own order, if any, is
 /// replaced by its group's, unless the group has none (kind None: a saved game's groups,
 /// whose orders were handed to the units).
@@ -207,6 +239,8 @@ struct UnitGroup {
   std::string name;                  ///< Optional label.
   std::vector<std::uint32_t> units;  ///< Unit ids (each in at most one group).
   Order order{};
+  /// Moves as a platoon in formation (format version 3); a plain group when absent.
+  std::optional<PlatoonSpec> platoon{};
   friend bool operator==(const UnitGroup&, const UnitGroup&) = default;
 };
 
@@ -331,6 +365,7 @@ struct Scenario {
   std::vector<Faction> factions;
   std::vector<Unit> units;
   std::vector<UnitGroup> groups;
+  std::vector<FormationDef> formations;  ///< Formations of its own (format version 3).
   SimSettings sim{};
   std::vector<Query> queries;
   ViewerHints viewer;
