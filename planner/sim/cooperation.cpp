@@ -380,6 +380,9 @@ void cooperate(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::span
     }
     SimUnit* a = &units[c.a.index];
     SimUnit* b = &units[c.b.index];
+    // Vehicles driving in a platoon follow seed 004, not seed 002: their crews avoid
+    // other vehicles, and the moves and prevention keep every unit out of them.
+    if (a->route.state == MoveState::InPlatoon || b->route.state == MoveState::InPlatoon) continue;
     bool a_moves = is_moving(*a), b_moves = is_moving(*b);
     // The decider: the mover; of two movers or two still units, the higher priority.
     if ((!a_moves && b_moves) ||

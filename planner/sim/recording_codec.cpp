@@ -231,7 +231,7 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
     if (g & kMotion) r.pair(u.body.heading, u.body.speed);
     if (g & kStatus) {
       const std::uint8_t state = r.byte(), yield = r.byte(), bits = r.byte();
-      if (state > static_cast<std::uint8_t>(MoveState::Failed) ||
+      if (state > static_cast<std::uint8_t>(MoveState::InPlatoon) ||
           yield > static_cast<std::uint8_t>(Yield::Detour))
         return false;
       u.route.state = static_cast<MoveState>(state);

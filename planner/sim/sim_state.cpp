@@ -305,7 +305,7 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, const StateBounds& s) {
   u.body.previous = r.vec("previous position", s.world);
   u.body.heading = r.num("heading");
   u.body.speed = r.num("speed", 0, kMaxStateSpeed);
-  u.route.state = r.one_of("state", MoveState::Failed);
+  u.route.state = r.one_of("state", MoveState::InPlatoon);
   u.route.order.kind = r.one_of("order kind", OrderKind::Stop);
   u.route.order.patrol = r.one_of("patrol mode", PatrolMode::BackForth);
   u.route.order.points = r.points("order points", s.world);
@@ -444,7 +444,7 @@ Json value_json(const std::vector<PredictedPoint>& ps) {
 }
 
 // The last value of each enumeration a state holds.
-constexpr MoveState last_of(MoveState) { return MoveState::Failed; }
+constexpr MoveState last_of(MoveState) { return MoveState::InPlatoon; }
 constexpr Yield last_of(Yield) { return Yield::Detour; }
 constexpr OrderKind last_of(OrderKind) { return OrderKind::Stop; }
 constexpr PatrolMode last_of(PatrolMode) { return PatrolMode::BackForth; }

@@ -29,6 +29,7 @@ enum class MoveState : std::uint8_t {
   IncrementWaypoint,  ///< Passed a waypoint; takes the next at its next update.
   ReachedGoal,        ///< Its order is done: at its goal, or off it (SimUnit::Goal::arrived, taken).
   Failed,             ///< No path to the order point: stands.
+  InPlatoon,  ///< Drives to its slot of a platoon under way; the platoon moves it (platoon_drive.hpp).
 };
 
 /// snake_case name ("waiting_for_path", ...).

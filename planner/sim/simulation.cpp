@@ -26,6 +26,7 @@ const char* to_string(MoveState state) {
     case MoveState::IncrementWaypoint: return "increment_waypoint";
     case MoveState::ReachedGoal: return "reached_goal";
     case MoveState::Failed: return "failed";
+    case MoveState::InPlatoon: return "in_platoon";
   }
   return "?";
 }
@@ -63,7 +64,8 @@ bool settled(const SimUnit& u) {
 
 bool is_moving(const SimUnit& u) {
   if (u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return) return true;
-  return u.route.state == MoveState::Moving && u.coop.yield != Yield::Wait;
+  return (u.route.state == MoveState::Moving || u.route.state == MoveState::InPlatoon) &&
+         u.coop.yield != Yield::Wait;
 }
 
 // A unit's rank: its class priority and slot index, or the better rank lent to it by
@@ -148,10 +150,12 @@ Simulation::Simulation(Scenario scenario)
     for (std::uint32_t sid : g.units) {
       if (const SimUnit* u = find_scenario_unit(sid)) ids.push_back(u->id);
     }
-    // A group with no order (a saved game's: its order was handed out) leaves its units theirs.
-    if (g.order.kind != OrderKind::None) (void)give_order(ids, g.order);
+    // A group with no order (a saved game's: its order was handed out) leaves its units
+    // theirs; a platoon's order is its tactician's (make_platoons).
+    if (g.order.kind != OrderKind::None && !g.platoon) (void)give_order(ids, g.order);
     for (UnitId id : ids) impl_->extra[id.index].platoon = g.id % kOrderPlatoon;
   }
+  make_platoons();
 }
 
 Simulation::~Simulation() = default;
@@ -291,6 +295,7 @@ Result<std::size_t> Simulation::give_order(std::span<const UnitId> ids, const Or
     SimUnit& u = units_[id.index];
     impl_->extra[id.index].platoon =
         platoon != 0 ? platoon : kFactionPlatoon + static_cast<std::uint32_t>(u.faction);
+    leave_platoons(id);
     u.route.order = order;
     u.goal.formation = formation;
     u.goal.formation_point = formation ? order.points.back() : Vec2{0, 0};
@@ -427,6 +432,10 @@ void Simulation::answer_paths() {
     if (!unit(a.unit)) continue;
     SimUnit& u = units_[a.unit.index];
     impl_->extra[a.unit.index].path_pending = false;
+    if (u.route.state == MoveState::InPlatoon) {
+      (void)answer_platoon(a);
+      continue;
+    }
     if (u.route.state != MoveState::WaitingForPath) continue;
     if (a.status == SearchStatus::Found && !a.points.empty()) {
       u.route.path = std::move(a.points);

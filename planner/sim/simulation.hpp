@@ -52,6 +52,8 @@ class BridgeReservations;
 namespace pathscope::sim {
 
 struct MotionState;
+struct PlatoonRun;  // platoon_drive.hpp
+struct PathAnswer;  // path_service.hpp
 
 /// The resolved motion limits of a movement class (defaults derived, see scenario.hpp).
 struct Motion {
@@ -261,6 +263,18 @@ class Simulation {
   /// Returns an error naming the order's field if the order is malformed.
   Result<std::size_t> give_order(std::span<const UnitId> ids, const Order& order);
 
+  /// Orders the platoon of scenario group `group` (UnitGroup::platoon) to the last point
+  /// of a Move or Waypoints order (its tactician plans one path there), to face `heading`
+  /// at the end (default: the path's last way); a Stop or None order stops it. Returns
+  /// how many of its vehicles took it, or an error naming the field.
+  Result<std::size_t> order_platoon(std::uint32_t group, const Order& order, std::optional<double> heading);
+  /// Changes a platoon's formation (a built-in name or one of the scenario's), the slots
+  /// moving over PlatoonParams::formation_change_seconds; an error names a formation or
+  /// group that does not exist.
+  Status change_formation(std::uint32_t group, std::string_view formation);
+  /// The platoons (platoon_drive.hpp), in the scenario's groups' order.
+  std::span<const PlatoonRun> platoons() const;
+
   /// The collisions found in the last step, in the order they were handled.
   std::span<const Collision> collisions() const { return collisions_; }
   /// The remembered resolutions.
@@ -319,6 +333,10 @@ class Simulation {
   void count_density();  // density_cost.cpp: decays, then adds this step's immediate collisions
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
   void forget(UnitId id);
+  void make_platoons();                      // platoons.cpp: from the scenario's groups
+  void request_platoon_path(PlatoonRun& p);  // platoons.cpp
+  void leave_platoons(UnitId id);            // platoons.cpp: its slot empties
+  bool answer_platoon(PathAnswer& a);        // platoons.cpp: true if the answer was a platoon's
   std::unique_ptr<PlanningWorld> world_;
   std::unique_ptr<Impl> impl_;
   std::vector<SimUnit> units_;

@@ -21,6 +21,7 @@
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
 #include "planner/sim/path_service.hpp"
+#include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/spatial_hash.hpp"
@@ -92,21 +93,24 @@ struct Simulation::Impl {
   /// The cells of the density map with a value above 0, for its decay (density_cost.cpp);
   /// in any order (each cell decays on its own). Rebuilt from the map when it is taken.
   std::vector<std::uint32_t> density_cells;
-  std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
-  std::vector<const CostGrid*> grids;                ///< Per class: the world's grid, taken at each step.
-  std::vector<PreventionUnit> prevention_units;      ///< Scratch: prevention's view of the units.
-  PreventionScratch prevention;                      ///< Prevention's own scratch.
-  std::vector<AvoidanceSteer> steers;                ///< Scratch: the moves reactive avoidance changed.
-  std::vector<std::uint16_t> move_keys;              ///< Scratch: per slot, UnitPrivate::move_key.
-  std::vector<ArrivalUnit> arrivals;                 ///< Scratch: arrivals' view of the units.
-  ArrivalScratch arrival;                            ///< Arrivals' own scratch.
-  std::vector<BridgeUnit> bridge_units;              ///< Scratch: the bridge rule's view of the units.
-  std::vector<PassageUnit> passage_units;            ///< Scratch: the passage rule's view of the units.
-  std::vector<BridgeWait> bridge_waits;              ///< Scratch: the units a bridge refused.
-  std::vector<PassageWait> passage_waits;            ///< Scratch: the units the passages refused.
-  std::vector<DetourUnit> detour_units;              ///< Scratch: detours' view of the units.
-  DetourScratch detour;                              ///< Detours' own scratch.
-  std::vector<Detour> detours;                       ///< Scratch: detours' decisions.
+  std::uint32_t next_order_platoon = kOrderPlatoon;   ///< Platoon of the next group order.
+  std::vector<const CostGrid*> grids;                 ///< Per class: the world's grid, taken at each step.
+  std::vector<PreventionUnit> prevention_units;       ///< Scratch: prevention's view of the units.
+  PreventionScratch prevention;                       ///< Prevention's own scratch.
+  std::vector<AvoidanceSteer> steers;                 ///< Scratch: the moves reactive avoidance changed.
+  std::vector<std::uint16_t> move_keys;               ///< Scratch: per slot, UnitPrivate::move_key.
+  std::vector<ArrivalUnit> arrivals;                  ///< Scratch: arrivals' view of the units.
+  ArrivalScratch arrival;                             ///< Arrivals' own scratch.
+  std::vector<BridgeUnit> bridge_units;               ///< Scratch: the bridge rule's view of the units.
+  std::vector<PassageUnit> passage_units;             ///< Scratch: the passage rule's view of the units.
+  std::vector<BridgeWait> bridge_waits;               ///< Scratch: the units a bridge refused.
+  std::vector<PassageWait> passage_waits;             ///< Scratch: the units the passages refused.
+  std::vector<DetourUnit> detour_units;               ///< Scratch: detours' view of the units.
+  DetourScratch detour;                               ///< Detours' own scratch.
+  std::vector<Detour> detours;                        ///< Scratch: detours' decisions.
+  std::vector<std::optional<VehicleClass>> vehicles;  ///< Per class: its vehicle (nullopt: infantry).
+  std::vector<PlatoonRun> platoons;                   ///< The scenario's platoons, in its groups' order.
+  PlatoonOutcome platooned;                           ///< Scratch: what the platoons asked of the step.
 };
 
 /// Arrived or with nothing to do, standing, yielding to nobody: movers shove it.

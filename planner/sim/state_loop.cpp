@@ -34,14 +34,14 @@ namespace {
 // A state loop never needs more turns than this (IncrementWaypoint, then one more).
 constexpr int kLoopGuard = 4;
 
+}  // namespace
+
 MotionState brake(const MotionState& from, const Motion& m, double dt) {
   MotionState to = from;
   to.speed = std::max(0.0, from.speed - m.deceleration * dt);
   to.position = from.position + direction(from.heading) * (to.speed * dt);
   return to;
 }
-
-}  // namespace
 
 const std::vector<Vec2>& followed_path(const SimUnit& u, const UnitPrivate& x) {
   const bool aside = u.coop.yield == Yield::MoveAside || u.coop.yield == Yield::Return;
@@ -125,7 +125,8 @@ void run_state_loops(std::span<SimUnit> units, std::span<UnitPrivate> extra, std
   out.path_requests.clear();
   const double dt = set.dt;
   for (SimUnit& u : units) {
-    if (!u.alive) continue;
+    // A vehicle driving in a platoon: its crew chooses its move (platoon_drive.hpp).
+    if (!u.alive || u.route.state == MoveState::InPlatoon) continue;
     UnitPrivate& x = extra[u.id.index];
     const Motion& m = motions[u.movement_class];
     const CostGrid& grid = *grids[u.movement_class];
@@ -277,6 +278,7 @@ void run_state_loops(std::span<SimUnit> units, std::span<UnitPrivate> extra, std
           break;
         case MoveState::Idle:
         case MoveState::Failed:
+        case MoveState::InPlatoon:  // not reached: skipped above
           x.next = brake(here, m, dt);
           decided = true;
           break;

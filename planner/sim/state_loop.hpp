@@ -29,6 +29,9 @@ struct StateLoopOutcome {
   std::vector<std::uint32_t> path_requests;  ///< Slots that ask for a path, in order.
 };
 
+/// One step of `dt` seconds braking along the heading at the class's deceleration.
+MotionState brake(const MotionState& from, const Motion& m, double dt);
+
 /// The path a unit follows now: its yield path while moving aside or going back, else its
 /// route's path.
 const std::vector<Vec2>& followed_path(const SimUnit& u, const UnitPrivate& x);

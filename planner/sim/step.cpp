@@ -16,6 +16,7 @@
 #include "planner/sim/detours.hpp"
 #include "planner/sim/moves.hpp"
 #include "planner/sim/passage_turns.hpp"
+#include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/prevention.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/simulation_impl.hpp"
@@ -196,6 +197,20 @@ void Simulation::step() {
   run_state_loops(units_, impl_->extra, impl_->motions, class_grids(), set, time(), impl_->state_loop);
   counters_.repaths += impl_->state_loop.repaths;
   for (const std::uint32_t slot : impl_->state_loop.path_requests) request_path(units_[slot]);
+  if (!impl_->platoons.empty()) {
+    drive_platoons(impl_->platoons, units_, impl_->extra, impl_->motions, impl_->vehicles, class_grids(), set,
+                   time(), impl_->platooned);
+    // A platoon done: each vehicle goes to its slot as a unit of its own, and holds it.
+    for (const std::size_t i : impl_->platooned.finished) {
+      const PlatoonRun& p = impl_->platoons[i];
+      for (std::size_t k = 0; k < p.slots.size() && k < p.targets.size(); ++k) {
+        if (!unit(p.slots[k]) || units_[p.slots[k].index].route.state != MoveState::InPlatoon) continue;
+        SimUnit& u = units_[p.slots[k].index];
+        u.route.order = Order{OrderKind::Move, {p.targets[k].drive_to}, PatrolMode::Loop};
+        start_order(u);
+      }
+    }
+  }
   for (SimUnit& u : units_) u.waits.bridge = false;
   if (!scenario().bridges.empty()) {
     view_for_bridges(impl_->extra, impl_->bridge_units);

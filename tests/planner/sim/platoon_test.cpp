@@ -15,7 +15,7 @@ namespace pathscope::sim {
 
 namespace platoon_test {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kHalfTurn = 3.14159265358979323846;
 
 /// An axis-aligned obstacle (metres).
 struct Box {
@@ -106,7 +106,12 @@ MorphRun run_line_past(const std::vector<Box>& boxes) {
 
 }  // namespace platoon_test
 
-using namespace platoon_test;
+using platoon_test::Box;
+using platoon_test::distance_to_polyline;
+using platoon_test::kHalfTurn;
+using platoon_test::MorphRun;
+using platoon_test::run_line_past;
+using platoon_test::sampled_hits;
 
 TEST_CASE("platoon formations: the built-in shapes' offsets, the lead at the origin") {
   const PlatoonFormation wedge = make_formation(FormationShape::Wedge, 5, 6);
@@ -134,9 +139,9 @@ TEST_CASE("platoon formations: offsets turn with the heading (x forward, y to th
   // World y grows downwards: facing east (0), left is up the screen (-y).
   CHECK(glm::distance(formation_point({10, 10}, 0, {2, 3}), Vec2{12, 7}) < 1e-12);
   // Facing north on screen (pi/2: direction (0, -1)), left is west.
-  CHECK(glm::distance(formation_point({10, 10}, kPi / 2, {2, 3}), Vec2{7, 8}) < 1e-12);
+  CHECK(glm::distance(formation_point({10, 10}, kHalfTurn / 2, {2, 3}), Vec2{7, 8}) < 1e-12);
   // Facing west, forward is -x and left is down the screen.
-  CHECK(glm::distance(formation_point({0, 0}, kPi, {1, 1}), Vec2{-1, 1}) < 1e-12);
+  CHECK(glm::distance(formation_point({0, 0}, kHalfTurn, {1, 1}), Vec2{-1, 1}) < 1e-12);
 }
 
 TEST_CASE("platoon formations: a column's snake on a bent path, against hand computation") {
@@ -150,7 +155,7 @@ TEST_CASE("platoon formations: a column's snake on a bent path, against hand com
   in.walk = &walk;
   in.along = 32;  // 12 m along the path: 2 m up the second segment.
   in.position = walk.point_at(in.along);
-  in.heading = kPi / 2;
+  in.heading = kHalfTurn / 2;
   in.from = &column;
   in.to = &column;
   in.column_spacing = 4;
@@ -170,7 +175,7 @@ TEST_CASE("platoon formations: a column's snake on a bent path, against hand com
   // Past the end: the end.
   CHECK(walk.point_at(1000) == Vec2{10, -10});
   // A walk of no path: the lead-in alone, slots behind along the heading.
-  const PathWalk idle({5, 5}, kPi, {}, 10);
+  const PathWalk idle({5, 5}, kHalfTurn, {}, 10);
   CHECK(glm::distance(idle.point_at(idle.path_start() - 3), Vec2{8, 5}) < 1e-12);
 }
 
@@ -281,7 +286,7 @@ TEST_CASE(
   PlatoonParams p;
   p.max_speed = 5;
   p.corner_lookahead = 6;
-  const double final_heading = kPi;  // West, though the last segment goes north.
+  const double final_heading = kHalfTurn;  // West, though the last segment goes north.
   PlatoonMotion m = start_platoon(walk, 0, final_heading, false);
   double before_turn = -1;
   int steps = 0;
@@ -297,13 +302,13 @@ TEST_CASE(
       turned_before_corner = true;
       before_turn = along_path;
     }
-    if (along_path > 70 && m.phase == PlatoonPhase::Moving) CHECK(std::abs(m.heading - kPi / 2) < 1e-9);
+    if (along_path > 70 && m.phase == PlatoonPhase::Moving) CHECK(std::abs(m.heading - kHalfTurn / 2) < 1e-9);
   }
   CHECK(m.phase == PlatoonPhase::Arrived);
   CHECK(turned_before_corner);
   CHECK(before_turn >= 50 - p.corner_lookahead - 1);
   CHECK(glm::distance(m.position, Vec2{50, -50}) < 1e-12);
-  CHECK(std::abs(std::abs(m.heading) - kPi) <= p.final_heading_tolerance);
+  CHECK(std::abs(std::abs(m.heading) - kHalfTurn) <= p.final_heading_tolerance);
 }
 
 TEST_CASE(

@@ -1,0 +1,188 @@
+// The simulation's platoons (seed 004): made from the scenario's groups, ordered, given
+// their paths, and left when a vehicle is ordered on its own. The step moves them
+// (platoon_drive.cpp, composed in step.cpp).
+
+#include <algorithm>
+#include <limits>
+
+#include "planner/sim/platoon_drive.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/sim/simulation_impl.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace {
+
+/// The formation `name` of `slots` slots: a built-in shape, or the scenario's own (its
+/// first `slots` offsets; slots beyond them follow in a column behind the last).
+std::optional<PlatoonFormation> resolve_formation(const Scenario& s, std::string_view name, std::size_t slots,
+                                                  double spacing) {
+  for (const FormationShape shape :
+       {FormationShape::Column, FormationShape::Line, FormationShape::Wedge, FormationShape::Echelon}) {
+    if (formation_shape_name(shape) == name) return make_formation(shape, slots, spacing);
+  }
+  for (const FormationDef& d : s.formations) {
+    if (d.name != name || d.offsets.empty()) continue;
+    PlatoonFormation f{FormationShape::Custom, {}};
+    for (std::size_t k = 0; k < slots; ++k) {
+      if (k < d.offsets.size()) {
+        f.offsets.push_back(d.offsets[k]);
+      } else {
+        f.offsets.push_back(f.offsets.back() - Vec2{spacing, 0});
+      }
+    }
+    return f;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::span<const PlatoonRun> Simulation::platoons() const { return impl_->platoons; }
+
+void Simulation::make_platoons() {
+  const Scenario& s = scenario();
+  for (std::size_t c = 0; c < s.classes.size(); ++c)
+    impl_->vehicles.push_back(vehicle_of(s.classes[c], impl_->motions[c]));
+  for (const UnitGroup& g : s.groups) {
+    if (!g.platoon) continue;
+    PlatoonRun p;
+    p.group = g.id;
+    for (const std::uint32_t sid : g.units) {
+      if (const SimUnit* u = find_scenario_unit(sid)) p.slots.push_back(u->id);
+    }
+    if (p.slots.empty()) continue;
+    p.spacing = g.platoon->spacing;
+    const std::optional<PlatoonFormation> f =
+        resolve_formation(s, g.platoon->formation, p.slots.size(), p.spacing);
+    p.to = p.from = f.value_or(make_formation(FormationShape::Wedge, p.slots.size(), p.spacing));
+    // Its pace is its slowest vehicle's; it turns as fast as its slowest-turning one; its
+    // path is planned for its widest.
+    double widest = -1;
+    p.params.max_speed = p.params.acceleration = p.params.turn_rate = std::numeric_limits<double>::infinity();
+    p.params.slack = 0;
+    for (const UnitId id : p.slots) {
+      const SimUnit& u = units_[id.index];
+      const Motion& m = impl_->motions[u.movement_class];
+      const std::optional<VehicleClass>& v = impl_->vehicles[u.movement_class];
+      p.params.max_speed = std::min(p.params.max_speed, m.speed);
+      p.params.acceleration = std::min(p.params.acceleration, m.acceleration);
+      p.params.turn_rate = std::min(p.params.turn_rate, v ? v->turn_rate : m.turn_rate);
+      p.params.slack = std::max(p.params.slack, platoon_arrival_radius(m, v));
+      if (m.hard_radius > widest) {
+        widest = m.hard_radius;
+        p.path_class = u.movement_class;
+      }
+    }
+    p.params.corner_lookahead = p.spacing;
+    impl_->platoons.push_back(std::move(p));
+    if (g.order.kind != OrderKind::None) (void)order_platoon(g.id, g.order, g.platoon->heading);
+  }
+}
+
+Result<std::size_t> Simulation::order_platoon(std::uint32_t group, const Order& order,
+                                              std::optional<double> heading) {
+  auto it = std::find_if(impl_->platoons.begin(), impl_->platoons.end(),
+                         [&](const PlatoonRun& p) { return p.group == group; });
+  if (it == impl_->platoons.end())
+    return Error{ErrorCode::Value, "no platoon is group " + std::to_string(group), "group"};
+  if (order.kind == OrderKind::Patrol)
+    return Error{ErrorCode::Value, "a platoon takes move, waypoints, stop or none orders", "order.kind"};
+  if (heading && !std::isfinite(*heading)) return Error{ErrorCode::Value, "not a finite number", "heading"};
+  // give_order checks the order and takes the vehicles out of every platoon: they come
+  // back to their slots (empty ones stay empty: nobody is promoted).
+  const std::vector<UnitId> slots = it->slots;
+  Result<std::size_t> taken = give_order(slots, order);
+  if (!taken.ok()) return taken;
+  PlatoonRun& p = *it;
+  p.slots = slots;
+  p.final_heading = heading;
+  p.path.clear();
+  p.targets.clear();
+  p.crews.clear();
+  const bool moves = order.kind == OrderKind::Move || order.kind == OrderKind::Waypoints;
+  p.order = PlatoonOrderState::None;
+  if (!moves) return taken;
+  p.goal = order.points.back();
+  for (const UnitId id : p.slots) {
+    if (!unit(id)) continue;
+    SimUnit& u = units_[id.index];
+    impl_->paths.cancel(id);
+    impl_->extra[id.index].path_pending = false;
+    u.goal.formation = false;
+    u.route.order.points.back() = p.goal;
+    u.route.state = MoveState::InPlatoon;
+  }
+  request_platoon_path(p);
+  return taken;
+}
+
+Status Simulation::change_formation(std::uint32_t group, std::string_view formation) {
+  auto it = std::find_if(impl_->platoons.begin(), impl_->platoons.end(),
+                         [&](const PlatoonRun& p) { return p.group == group; });
+  if (it == impl_->platoons.end())
+    return Error{ErrorCode::Value, "no platoon is group " + std::to_string(group), "group"};
+  const std::optional<PlatoonFormation> f =
+      resolve_formation(scenario(), formation, it->slots.size(), it->spacing);
+  if (!f)
+    return Error{ErrorCode::Value, "no formation is named \"" + std::string(formation) + "\"", "formation"};
+  // From where the slots stand now (a change under way is taken as done).
+  it->from = it->to;
+  it->to = *f;
+  it->motion.formation_blend = 0;
+  return Ok{};
+}
+
+void Simulation::request_platoon_path(PlatoonRun& p) {
+  Vec2 position{0, 0};
+  double heading = 0;
+  if (!platoon_pose(p, units_, position, heading)) {
+    p.order = PlatoonOrderState::None;
+    return;
+  }
+  for (const UnitId id : p.slots) {
+    if (!unit(id)) continue;
+    p.requester = id;
+    break;
+  }
+  impl_->paths.request(PathRequest{p.requester, p.path_class, position, p.goal});
+  impl_->extra[p.requester.index].path_pending = true;
+  ++counters_.path_requests;
+  p.order = PlatoonOrderState::WaitingForPath;
+}
+
+bool Simulation::answer_platoon(PathAnswer& a) {
+  for (PlatoonRun& p : impl_->platoons) {
+    if (p.order != PlatoonOrderState::WaitingForPath || !(p.requester == a.unit)) continue;
+    if (a.status == SearchStatus::Found && !a.points.empty()) {
+      start_platoon_path(p, units_, std::move(a.points));
+    } else {
+      p.order = PlatoonOrderState::Failed;
+      for (const UnitId id : p.slots) {
+        if (unit(id) && units_[id.index].route.state == MoveState::InPlatoon)
+          units_[id.index].route.state = MoveState::Failed;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+void Simulation::leave_platoons(UnitId id) {
+  for (PlatoonRun& p : impl_->platoons) {
+    bool left = false;
+    for (UnitId& slot : p.slots) {
+      if (slot != id) continue;
+      slot = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};
+      left = true;
+    }
+    // Its request carried the platoon's path: another vehicle asks.
+    if (left && p.order == PlatoonOrderState::WaitingForPath && p.requester == id) {
+      impl_->paths.cancel(id);
+      request_platoon_path(p);
+    }
+  }
+}
+
+}  // namespace pathscope::sim

@@ -1,0 +1,152 @@
+#include "planner/sim/platoon_drive.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <glm/geometric.hpp>
+
+#include "planner/sim/sim_referee.hpp"
+#include "planner/sim/simulation.hpp"
+#include "planner/world/planning_world.hpp"
+
+namespace pathscope::sim {
+
+namespace platoon_drive_test {
+
+constexpr double kQuarterTurn = 1.5707963267948966;
+
+/// An open 240 x 160 m world (2 m cells) with a platoon (group 1) of `n` units of
+/// class `class_name` standing in its formation round (40, 80) facing east, ordered to
+/// `goal` to face `heading` at the end.
+Scenario platoon_scenario(const std::string& class_name, std::size_t n, const std::string& formation,
+                          Vec2 goal, double heading) {
+  Scenario s = make_empty_scenario(240, 160, 2);
+  const std::size_t c = *s.find_class(class_name);
+  const PlatoonFormation f = formation == "column" ? make_formation(FormationShape::Column, n, 10)
+                             : formation == "line" ? make_formation(FormationShape::Line, n, 10)
+                                                   : make_formation(FormationShape::Wedge, n, 10);
+  UnitGroup g;
+  g.id = 1;
+  for (std::size_t k = 0; k < n; ++k) {
+    Unit u;
+    u.id = static_cast<std::uint32_t>(k + 1);
+    u.movement_class = c;
+    u.position = formation_point({60, 80}, 0, f.offsets[k]);
+    u.heading = 0;
+    s.units.push_back(u);
+    g.units.push_back(u.id);
+  }
+  g.order = Order{OrderKind::Move, {goal}, PatrolMode::Loop};
+  g.platoon = PlatoonSpec{formation, 10, heading};
+  s.groups.push_back(g);
+  return s;
+}
+
+/// Runs `sim` for at most `seconds`, the referee checking every step, until the
+/// platoon's order is done and every unit has arrived.
+void run_until_arrived(Simulation& sim, SimReferee& referee, double seconds) {
+  const auto steps = static_cast<int>(seconds / sim.scenario().sim.dt);
+  for (int i = 0; i < steps; ++i) {
+    sim.step();
+    referee.check_step(sim);
+    if (sim.platoons()[0].order == PlatoonOrderState::None && sim.arrived_count() == sim.unit_count()) return;
+  }
+}
+
+}  // namespace platoon_drive_test
+
+using platoon_drive_test::kQuarterTurn;
+using platoon_drive_test::platoon_scenario;
+using platoon_drive_test::run_until_arrived;
+
+TEST_CASE("platoon in the simulation: four tanks in a wedge cross open ground and end in their slots") {
+  Simulation sim(platoon_scenario("tracked", 4, "wedge", {200, 80}, kQuarterTurn));
+  REQUIRE(sim.platoons().size() == 1);
+  SimReferee referee;
+  double worst_lag = 0;
+  const auto steps = static_cast<int>(120 / sim.scenario().sim.dt);
+  bool done = false;
+  for (int i = 0; i < steps && !done; ++i) {
+    sim.step();
+    referee.check_step(sim);
+    const PlatoonRun& p = sim.platoons()[0];
+    if (p.order == PlatoonOrderState::Driving && p.targets.size() == 4) {
+      for (std::size_t k = 0; k < 4; ++k) {
+        worst_lag =
+            std::max(worst_lag, glm::distance(sim.unit(p.slots[k])->body.position, p.targets[k].drive_to));
+      }
+    }
+    done = p.order == PlatoonOrderState::None && sim.arrived_count() == 4;
+  }
+  CHECK(done);
+  CHECK(referee.counts().hard_overlaps == 0);
+  CHECK(referee.counts().tunnelled == 0);
+  const GoalErrors goals = referee.goal_errors(sim);
+  CHECK(goals.at_goal_pct == 100);
+  // The slots at the end: the wedge round the goal, facing north on screen.
+  const PlatoonRun& p = sim.platoons()[0];
+  const PlatoonFormation wedge = make_formation(FormationShape::Wedge, 4, 10);
+  for (std::size_t k = 0; k < 4; ++k) {
+    CAPTURE(k);
+    const Vec2 slot = formation_point({200, 80}, kQuarterTurn, wedge.offsets[k]);
+    // The last turn ends within PlatoonParams::final_heading_tolerance (0.01 rad).
+    CHECK(glm::distance(p.targets[k].drive_to, slot) <= 0.01 * glm::length(wedge.offsets[k]) + 1e-9);
+    CHECK(glm::distance(sim.unit(p.slots[k])->body.position, slot) <= 0.5);
+  }
+  // The platoon never left a vehicle beyond its wait distance (2 x maxspeed).
+  CHECK(worst_lag <= 2 * 12 + 1e-9);
+}
+
+TEST_CASE(
+    "platoon in the simulation: wheeled cars and infantry in columns arrive, no overlap, same states twice") {
+  for (const std::string cls : {"wheeled", "infantry"}) {
+    CAPTURE(cls);
+    const auto run = [&]() {
+      Simulation sim(platoon_scenario(cls, 3, "column", {200, 40}, 0));
+      SimReferee referee;
+      run_until_arrived(sim, referee, 300);
+      CHECK(sim.arrived_count() == 3);
+      CHECK(referee.counts().hard_overlaps == 0);
+      CHECK(referee.counts().tunnelled == 0);
+      return sim.state_hash();
+    };
+    CHECK(run() == run());
+  }
+}
+
+TEST_CASE(
+    "platoon in the simulation: a vehicle ordered on its own leaves its slot empty, nobody is promoted") {
+  Simulation sim(platoon_scenario("tracked", 3, "line", {200, 80}, 0));
+  const UnitId lead = sim.platoons()[0].slots[0];
+  const UnitId second = sim.platoons()[0].slots[1];
+  const std::vector<UnitId> one{lead};
+  REQUIRE(sim.give_order(one, Order{OrderKind::Move, {{60, 20}}, PatrolMode::Loop}).ok());
+  const PlatoonRun& p = sim.platoons()[0];
+  CHECK(p.slots[0].index == 0xffffffffu);
+  CHECK(p.slots[1] == second);
+  SimReferee referee;
+  run_until_arrived(sim, referee, 200);
+  CHECK(sim.arrived_count() == 3);
+  // The others end in their own slots of the line round the goal, slot 0 empty.
+  const PlatoonFormation line = make_formation(FormationShape::Line, 3, 10);
+  CHECK(glm::distance(sim.unit(second)->body.position, formation_point({200, 80}, 0, line.offsets[1])) <=
+        0.5);
+  CHECK(referee.counts().hard_overlaps == 0);
+}
+
+TEST_CASE("platoon in the simulation: orders and formation changes refuse what does not exist, naming it") {
+  Simulation sim(platoon_scenario("tracked", 2, "wedge", {200, 80}, 0));
+  CHECK(sim.order_platoon(7, Order{OrderKind::Move, {{10, 10}}, PatrolMode::Loop}, std::nullopt)
+            .error()
+            .where == "group");
+  CHECK(sim.change_formation(1, "phalanx").error().where == "formation");
+  CHECK(sim.change_formation(1, "column").ok());
+  CHECK(sim.order_platoon(1, Order{OrderKind::Move, {{10, 10}}, PatrolMode::Loop}, std::nan(""))
+            .error()
+            .where == "heading");
+}
+
+}  // namespace pathscope::sim
