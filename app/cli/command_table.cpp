@@ -15,8 +15,8 @@ std::span<const CliCommand> cli_commands() {
       kEditBenchCommand,     {"bench", "benchmarks that print the figures of docs/benchmarks"},
       kBenchWorldCommand,    kBenchQuadtreeCommand,
       kBenchVisgraphCommand, kBenchGridCommand,
-      kBenchSimCommand,      kBenchTacticalCommand,
-      kBenchPlannersCommand,
+      kBenchSimCommand,      kBenchFormationsCommand,
+      kBenchTacticalCommand, kBenchPlannersCommand,
   };
   return kCommands;
 }

@@ -205,9 +205,22 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
     }
     // The static world (Listing 1: "if that new position causes a collision").
     const CostGrid& grid = *grids[u.movement_class];
-    const bool blocked = set.continuous ? segment_blocked(grid, x.move_key, u.body.position, next.position)
-                                        : (point_blocked(grid, x.move_key, next.position) &&
-                                           !point_blocked(grid, x.move_key, u.body.position));
+    bool blocked = set.continuous ? segment_blocked(grid, x.move_key, u.body.position, next.position)
+                                  : (point_blocked(grid, x.move_key, next.position) &&
+                                     !point_blocked(grid, x.move_key, u.body.position));
+    if (blocked && u.route.state == MoveState::InPlatoon) {
+      // A vehicle in a platoon has no path to wait for (its crew steers to a point that
+      // moves on): it slides along the wall, whose cells' sides run along the axes.
+      const Vec2 m = next.position - u.body.position;
+      for (const Vec2 part : {Vec2{m.x, 0}, Vec2{0, m.y}}) {
+        if (part == Vec2{0, 0} || segment_blocked(grid, x.move_key, u.body.position, u.body.position + part))
+          continue;
+        next.position = u.body.position + part;
+        next.speed = std::min(next.speed, glm::length(part) / dt);
+        blocked = false;
+        break;
+      }
+    }
     if (blocked) {
       next = MotionState{u.body.position, next.heading, 0};
       x.next_from_prediction = false;

@@ -62,7 +62,13 @@ MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, dou
                       std::span<const CrewBody> bodies, CrewState& crew, double dt) {
   const VehicleState state{u.body.position, u.body.heading, crew.direction * u.body.speed, crew.backing_turn,
                            crew.turn_side};
-  const Seek sk = seek_drive_to(u.body.position, target, vc);
+  // On its private path, it seeks the path's next point (braking only at its last).
+  bool brake_here = true;
+  if (crew.private_path.active() && crew.private_path.update(u.body.position, vc.arrival_radius)) {
+    brake_here = crew.private_path.at_last();
+    target = crew.private_path.target();
+  }
+  const Seek sk = seek_drive_to(u.body.position, target, vc, brake_here);
   std::vector<AvoidanceBody> others;
   std::vector<UnitId> other_ids;
   const double reach = VehicleAvoidanceParams{}.neighbour_radius;
@@ -76,6 +82,7 @@ MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, dou
   goal.velocity = avoided.steering;
   const DriveCommand command = plan_drive(state, vc, goal);
   const VehicleState next = drive(state, vc, command, dt);
+  if (next.backing_turn && !crew.backing_turn) ++crew.three_point_turns;
   crew.direction = next.speed < 0 ? -1 : 1;
   crew.backing_turn = next.backing_turn;
   crew.turn_side = next.turn_side;
@@ -153,8 +160,8 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
                     std::span<const Motion> motions, std::span<const std::optional<VehicleClass>> vehicles,
                     std::span<const CostGrid* const> grids, const SimSettings& set, double now,
                     PlatoonOutcome& out) {
-  out.path_requests.clear();
   out.finished.clear();
+  out.vehicle_paths.clear();
   const double dt = set.dt;
   // Every vehicle driving in a platoon, for the crews' avoidance.
   std::vector<CrewBody> bodies;
@@ -209,13 +216,16 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
     // The tactician: the platoon moves on, told how its vehicles keep up.
     const CostGrid& grid = *grids[p.path_class];
     const SegmentBlocked blocked = [&](Vec2 a, Vec2 b) {
-      // The vehicles' width: the centre line and both sides, a widest radius off it.
+      // The vehicles' width: the centre line and both sides a widest radius off it, each
+      // carried on a radius past the end, so that a point kept has a body's room round it.
       const Vec2 d = b - a;
       const double len = glm::length(d);
-      if (segment_blocked(grid, key, a, b)) return true;
-      if (len <= 1e-12) return false;
-      const Vec2 side = Vec2{-d.y, d.x} * (widest / len);
-      return segment_blocked(grid, key, a + side, b + side) || segment_blocked(grid, key, a - side, b - side);
+      if (len <= 1e-12) return segment_blocked(grid, key, a, b);
+      const Vec2 along = d * (widest / len);
+      const Vec2 side{-along.y, along.x};
+      const Vec2 end = b + along;
+      return segment_blocked(grid, key, a, end) || segment_blocked(grid, key, a + side, end + side) ||
+             segment_blocked(grid, key, a - side, end - side);
     };
     PlatoonFeedback feedback;
     if (p.targets.size() == n) {
@@ -250,10 +260,22 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
       all_there = all_there && glm::distance(u.body.position, target) <= radius;
       CrewState& crew = p.crews[k];
       if (vehicle) {
+        // The bad-position check, now and then: beyond sqrt(3) x its top speed from its
+        // point, across a boundary, it asks for a path of its own (the step asks).
+        if (!crew.private_path.active() && !crew.private_path_pending &&
+            now - crew.last_check >= kBadPositionCheckSeconds) {
+          crew.last_check = now;
+          const CostGrid& own = *grids[u.movement_class];
+          const std::uint16_t own_key = x.move_key;
+          const CrossesBoundary crosses = [&](Vec2 a, Vec2 b) { return segment_blocked(own, own_key, a, b); };
+          if (needs_private_path(u.body.position, target, *vehicle, crosses)) {
+            crew.private_path_pending = true;
+            out.vehicle_paths.emplace_back(i, k);
+          }
+        }
         x.next = crew_move(u, *vehicle, target, p.motion.heading, bodies, crew, dt);
       } else {
         x.next = seek(u, m, *grids[u.movement_class], target, radius, p.motion.speed, dt);
-        crew = CrewState{};
       }
       x.next_from_prediction = false;
       u.route.predicted.clear();

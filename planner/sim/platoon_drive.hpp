@@ -27,6 +27,7 @@
 #include "planner/sim/platoon_formation.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/vehicle.hpp"
+#include "planner/sim/vehicle_path.hpp"
 #include "planner/world/cost_grid.hpp"
 
 namespace pathscope::sim {
@@ -56,7 +57,17 @@ struct CrewState {
   Vec2 steering{0, 0};                            ///< Its steering velocity after avoidance, m/s.
   UnitId avoided{0xffffffffu, 0};                 ///< The vehicle it avoided, if any (index ~0: none).
   bool stopped = false;                           ///< Avoidance stopped it (its point too near the other).
+  /// Its own path round an obstacle between it and its drive-to point (seed 004's
+  /// bad-position check, Figure 9), while it drives one.
+  PrivatePath private_path;
+  bool private_path_pending = false;    ///< It asked for one; the answer has not come.
+  double last_check = -1e300;           ///< When it last made the bad-position check (s).
+  std::uint32_t private_paths = 0;      ///< Private paths it was given over the order.
+  std::uint32_t three_point_turns = 0;  ///< Backing legs it started over the order (wheeled).
 };
+
+/// Seconds between two of a crew's bad-position checks (seed 004: "periodic checks").
+inline constexpr double kBadPositionCheckSeconds = 0.5;
 /// Where a platoon stands with its order.
 enum class PlatoonOrderState : std::uint8_t {
   None,            ///< No order (or done: its vehicles hold their slots on their own).
@@ -89,8 +100,9 @@ struct PlatoonRun {
 
 /// What the platoons ask of the step.
 struct PlatoonOutcome {
-  std::vector<std::size_t> path_requests;  ///< Platoons (index) that ask for a path.
-  std::vector<std::size_t> finished;       ///< Platoons whose vehicles now go to their slots on their own.
+  std::vector<std::size_t> finished;  ///< Platoons whose vehicles now go to their slots on their own.
+  /// Vehicles that ask for a private path to their drive-to point: (platoon, slot).
+  std::vector<std::pair<std::size_t, std::size_t>> vehicle_paths;
 };
 
 /// The platoon's position and heading at rest: its lead slot's vehicle's if present, else

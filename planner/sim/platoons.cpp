@@ -166,7 +166,28 @@ bool Simulation::answer_platoon(PathAnswer& a) {
     }
     return true;
   }
+  // A crew's private path (seed 004's bad-position check).
+  for (PlatoonRun& p : impl_->platoons) {
+    for (std::size_t k = 0; k < p.slots.size() && k < p.crews.size(); ++k) {
+      CrewState& crew = p.crews[k];
+      if (!(p.slots[k] == a.unit) || !crew.private_path_pending) continue;
+      crew.private_path_pending = false;
+      const std::optional<VehicleClass>& v = impl_->vehicles[units_[a.unit.index].movement_class];
+      if (a.status == SearchStatus::Found && !a.points.empty() && v) {
+        crew.private_path = PrivatePath(std::move(a.points), default_release_distance(*v));
+        ++crew.private_paths;
+      }
+      return true;
+    }
+  }
   return false;
+}
+
+void Simulation::request_vehicle_path(PlatoonRun& p, std::size_t slot) {
+  const SimUnit& u = units_[p.slots[slot].index];
+  impl_->paths.request(PathRequest{u.id, u.movement_class, u.body.position, p.targets[slot].drive_to});
+  impl_->extra[u.id.index].path_pending = true;
+  ++counters_.path_requests;
 }
 
 void Simulation::leave_platoons(UnitId id) {

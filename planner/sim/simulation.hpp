@@ -333,10 +333,11 @@ class Simulation {
   void count_density();  // density_cost.cpp: decays, then adds this step's immediate collisions
   FormationPlan formation_for(std::span<const UnitId> ids, const Order& order);
   void forget(UnitId id);
-  void make_platoons();                      // platoons.cpp: from the scenario's groups
-  void request_platoon_path(PlatoonRun& p);  // platoons.cpp
-  void leave_platoons(UnitId id);            // platoons.cpp: its slot empties
-  bool answer_platoon(PathAnswer& a);        // platoons.cpp: true if the answer was a platoon's
+  void make_platoons();                                        // platoons.cpp: from the scenario's groups
+  void request_platoon_path(PlatoonRun& p);                    // platoons.cpp
+  void request_vehicle_path(PlatoonRun& p, std::size_t slot);  // platoons.cpp: a crew's private path
+  void leave_platoons(UnitId id);                              // platoons.cpp: its slot empties
+  bool answer_platoon(PathAnswer& a);  // platoons.cpp: true if the answer was a platoon's
   std::unique_ptr<PlanningWorld> world_;
   std::unique_ptr<Impl> impl_;
   std::vector<SimUnit> units_;

@@ -200,6 +200,8 @@ void Simulation::step() {
   if (!impl_->platoons.empty()) {
     drive_platoons(impl_->platoons, units_, impl_->extra, impl_->motions, impl_->vehicles, class_grids(), set,
                    time(), impl_->platooned);
+    for (const auto& [platoon, slot] : impl_->platooned.vehicle_paths)
+      request_vehicle_path(impl_->platoons[platoon], slot);
     // A platoon done: each vehicle goes to its slot as a unit of its own, and holds it.
     for (const std::size_t i : impl_->platooned.finished) {
       const PlatoonRun& p = impl_->platoons[i];
