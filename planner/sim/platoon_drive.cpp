@@ -59,7 +59,7 @@ struct CrewBody {
 /// dynamics. The body keeps the speed's size; `crew` keeps its sign and the three-point
 /// memory.
 MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, double platoon_heading,
-                      std::span<const CrewBody> bodies, CrewState& crew, double dt) {
+                      bool platoon_done, std::span<const CrewBody> bodies, CrewState& crew, double dt) {
   const VehicleState state{u.body.position, u.body.heading, crew.direction * u.body.speed, crew.backing_turn,
                            crew.turn_side};
   // On its private path, it seeks the path's next point (braking only at its last).
@@ -77,7 +77,10 @@ MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, dou
     others.push_back(b.body);
     other_ids.push_back(b.id);
   }
-  const VehicleAvoidance avoided = avoid_vehicles(avoidance_body(state, vc), sk.velocity, target, others);
+  VehicleAvoidanceParams params;
+  params.stop_near_point = platoon_done;
+  const VehicleAvoidance avoided =
+      avoid_vehicles(avoidance_body(state, vc), sk.velocity, target, others, params);
   DriveGoal goal = drive_goal(sk, platoon_heading);
   goal.velocity = avoided.steering;
   const DriveCommand command = plan_drive(state, vc, goal);
@@ -273,7 +276,9 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
             out.vehicle_paths.emplace_back(i, k);
           }
         }
-        x.next = crew_move(u, *vehicle, target, p.motion.heading, bodies, crew, dt);
+        const bool done =
+            p.motion.phase == PlatoonPhase::FinalTurn || p.motion.phase == PlatoonPhase::Arrived;
+        x.next = crew_move(u, *vehicle, target, p.motion.heading, done, bodies, crew, dt);
       } else {
         x.next = seek(u, m, *grids[u.movement_class], target, radius, p.motion.speed, dt);
       }

@@ -151,7 +151,10 @@ void drive_to_points(const DriveToInput& in, const SegmentBlocked& blocked, std:
     t.formation = k < in.from->offsets.size() && blend < 1
                       ? lerp(slot_position(in, *in.from, from_ranks, k), to_position, blend)
                       : to_position;
-    t.column = in.walk->point_at(in.along - static_cast<double>(to_ranks[k]) * in.column_spacing);
+    // The anchor is on the planned path, which the planner made safe; the lead-in before
+    // it is only the heading the platoon had, and may run into anything.
+    t.column = in.walk->point_at(
+        std::max(in.along - static_cast<double>(to_ranks[k]) * in.column_spacing, in.walk->path_start()));
     const double needed = morph_weight(t.column, t.formation, blocked);
     morph[k] = std::max(needed, morph[k] - ease);
     t.morph = morph[k];

@@ -103,9 +103,10 @@ double morph_weight(Vec2 column_point, Vec2 formation_point, const SegmentBlocke
 /// Where a slot should be this step.
 struct SlotTarget {
   Vec2 formation{0, 0};  ///< Its formation position (metres), the change of formation blended in.
-  Vec2 column{0, 0};     ///< Its column position: on the path, by its rank from the front.
-  Vec2 drive_to{0, 0};   ///< The point its vehicle drives to: formation pulled towards column by `morph`.
-  double morph = 0;      ///< 0: at its formation position; 1: at its column position.
+  Vec2 column{
+      0, 0};  ///< Its column position: on the path by its rank from the front (not before the path's start).
+  Vec2 drive_to{0, 0};  ///< The point its vehicle drives to: formation pulled towards column by `morph`.
+  double morph = 0;     ///< 0: at its formation position; 1: at its column position.
 };
 
 /// The inputs of a step's drive-to points.

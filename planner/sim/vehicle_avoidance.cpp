@@ -112,7 +112,7 @@ VehicleAvoidance avoid_vehicles(const AvoidanceBody& self, Vec2 steering, Vec2 d
   const AvoidanceBody& o = others[*out.threat];
   const double reach = self.bounding_radius + o.bounding_radius;
   // Third change: two platoons sent to nearly the same place would circle each other.
-  if (glm::length(drive_to - o.position) < reach) {
+  if (params.stop_near_point && glm::length(drive_to - o.position) < reach) {
     out.stop = true;
     out.steering = Vec2{0, 0};
     return out;

@@ -59,6 +59,10 @@ struct VehicleAvoidanceParams {
   double side_speed = 0.15;       ///< Side by side: speeds within this share of the faster.
   double speed_up = 0.1;          ///< Side by side: the one on the right speeds up by this share.
   double min_moving_speed = 0.5;  ///< Side by side: both faster than this, m/s.
+  /// The third change (stop when the drive-to point is within reach of the threat): for
+  /// platoons at their destinations. While a platoon drives on, its points move on and
+  /// two platoons meeting head-on would both stop for good.
+  bool stop_near_point = true;
 };
 
 /// One vehicle examined: within the radius and its time of nearest approach sooner than
