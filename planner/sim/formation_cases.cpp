@@ -108,7 +108,8 @@ Scenario formation_case(FormationCase c, const std::string& class_name, int vehi
   const double start_x = kWorldMargin + layout.depth;
   const double ox = start_x + 60;  // where the obstacles begin
   const double goal_x = ox + 200 + layout.depth;
-  const double width = std::ceil((goal_x + kWorldMargin) / 2) * 2;
+  // Past the goal: the margin, and room for the platoon that starts there (head-on).
+  const double width = std::ceil((goal_x + layout.depth + kWorldMargin) / 2) * 2;
   const double height = std::ceil(std::max(240.0, 2 * (layout.half_width + kWorldMargin)) / 2) * 2;
   const double mid = std::floor(height / 4) * 2;  // on the grid's lines (2 m cells)
   Scenario s = make_empty_scenario(width, height, 2);
@@ -224,7 +225,13 @@ FormationFigures run_formation_case(const Scenario& scenario, double seconds,
   f.arrived_pct =
       f.vehicles > 0 ? 100.0 * static_cast<double>(sim.arrived_count()) / static_cast<double>(f.vehicles) : 0;
   f.stuck = f.vehicles - std::min(f.vehicles, sim.arrived_count());
-  f.max_slot_error_end_m = referee.goal_errors(sim).max_goal_error_m;
+  for (const PlatoonRun& p : sim.platoons()) {
+    for (std::size_t k = 0; k < p.slots.size() && k < p.targets.size(); ++k) {
+      if (const SimUnit* u = sim.unit(p.slots[k]))
+        f.max_slot_error_end_m =
+            std::max(f.max_slot_error_end_m, glm::distance(u->body.position, p.targets[k].drive_to));
+    }
+  }
   for (const PlatoonRun& p : sim.platoons()) {
     for (const CrewState& crew : p.crews) {
       f.three_point_turns += crew.three_point_turns;

@@ -210,9 +210,16 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
                                      !point_blocked(grid, x.move_key, u.body.position));
     if (blocked && u.route.state == MoveState::InPlatoon) {
       // A vehicle in a platoon has no path to wait for (its crew steers to a point that
-      // moves on): it slides along the wall, whose cells' sides run along the axes.
+      // moves on): it slides along the wall, whose cells' sides run along the axes, the
+      // whole length of its move along the way it leans (first the axis it leans to
+      // most), so that it comes off a corner it is pressed against.
       const Vec2 m = next.position - u.body.position;
-      for (const Vec2 part : {Vec2{m.x, 0}, Vec2{0, m.y}}) {
+      const double len = glm::length(m);
+      const Vec2 along_x{m.x > 0 ? len : -len, 0};
+      const Vec2 along_y{0, m.y > 0 ? len : -len};
+      const bool x_first = std::abs(m.x) >= std::abs(m.y);
+      for (const Vec2 part : {x_first ? along_x : along_y, x_first ? along_y : along_x}) {
+        if ((part.x != 0 && m.x == 0) || (part.y != 0 && m.y == 0)) continue;
         if (part == Vec2{0, 0} || segment_blocked(grid, x.move_key, u.body.position, u.body.position + part))
           continue;
         next.position = u.body.position + part;

@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include <glm/geometric.hpp>
+
 #include "planner/sim/arrival.hpp"
 #include "planner/sim/avoidance.hpp"
 #include "planner/sim/bridges.hpp"
@@ -202,14 +204,25 @@ void Simulation::step() {
                    time(), impl_->platooned);
     for (const auto& [platoon, slot] : impl_->platooned.vehicle_paths)
       request_vehicle_path(impl_->platoons[platoon], slot);
-    // A platoon done: each vehicle goes to its slot as a unit of its own, and holds it.
+    // A platoon done: a vehicle within its arrival radius of its slot holds where it
+    // stopped (seed 004: arrived, no more steering); any other unit goes to its slot as a
+    // unit of its own. Either then holds its goal as every unit does (arrival.cpp).
     for (const std::size_t i : impl_->platooned.finished) {
       const PlatoonRun& p = impl_->platoons[i];
       for (std::size_t k = 0; k < p.slots.size() && k < p.targets.size(); ++k) {
         if (!unit(p.slots[k]) || units_[p.slots[k].index].route.state != MoveState::InPlatoon) continue;
         SimUnit& u = units_[p.slots[k].index];
-        u.route.order = Order{OrderKind::Move, {p.targets[k].drive_to}, PatrolMode::Loop};
+        const Motion& m = impl_->motions[u.movement_class];
+        const std::optional<VehicleClass>& v = impl_->vehicles[u.movement_class];
+        const Vec2 slot = p.targets[k].drive_to;
+        const bool there = v && glm::distance(u.body.position, slot) <= platoon_arrival_radius(m, v);
+        u.route.order = Order{OrderKind::Move, {there ? u.body.position : slot}, PatrolMode::Loop};
         start_order(u);
+        if (there) {
+          impl_->paths.cancel(u.id);
+          impl_->extra[u.id.index].path_pending = false;
+          reach_goal(u, m, time(), impl_->extra[u.id.index].still_since, impl_->extra[u.id.index].settle);
+        }
       }
     }
   }
