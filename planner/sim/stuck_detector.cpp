@@ -161,23 +161,35 @@ bool StuckDetector::shorter_by_progress(std::size_t slot, RouteLeft& route) {
   return route.estimate < tracks_[slot].best_route - progress;
 }
 
-void StuckDetector::observe(const Simulation& simulation) { observe_slots(simulation, nullptr); }
-
-void StuckDetector::observe(const Simulation& simulation, std::span<const std::uint8_t> path_changed) {
-  observe_slots(simulation, &path_changed);
+StuckView stuck_view(const Simulation& simulation) {
+  return StuckView{simulation.time(),     simulation.scenario().sim.dt, simulation.slots(),
+                   simulation.restores(), simulation.collisions(),      simulation.memory()};
 }
 
-void StuckDetector::observe_slots(const Simulation& simulation,
-                                  const std::span<const std::uint8_t>* path_changed) {
-  const double now = simulation.time();
-  const double start = std::max(0.0, now - simulation.scenario().sim.dt);
-  const auto slots = simulation.slots();
+void StuckDetector::observe(const StuckView& view) { observe_slots(view, nullptr); }
+
+void StuckDetector::observe(const Simulation& simulation) { observe_slots(stuck_view(simulation), nullptr); }
+
+void StuckDetector::observe(const Simulation& simulation, std::span<const std::uint8_t> path_changed) {
+  observe_slots(stuck_view(simulation), &path_changed);
+}
+
+void StuckDetector::observe_slots(const StuckView& view, const std::span<const std::uint8_t>* path_changed) {
+  const double now = view.now;
+  const double start = std::max(0.0, now - view.dt);
+  const auto slots = view.slots;
+  // The live unit `id` names, or null.
+  const auto unit = [&](UnitId id) -> const SimUnit* {
+    if (id.index >= slots.size() || !slots[id.index].alive || slots[id.index].id.generation != id.generation)
+      return nullptr;
+    return &slots[id.index];
+  };
   if (tracks_.size() < slots.size()) tracks_.resize(slots.size());
   if (routes_.size() < slots.size()) routes_.resize(slots.size());
-  if (simulation.restores() != restores_) {
+  if (view.restores != restores_) {
     // The units were replaced: a revision no longer tells paths apart; compare the bits.
     for (RouteCache& c : routes_) c.revision = ~std::uint64_t{0};
-    restores_ = simulation.restores();
+    restores_ = view.restores;
   }
   if (path_changed) {
     // A changed path: its cache goes (once a best length measured on it is settled).
@@ -262,15 +274,15 @@ void StuckDetector::observe_slots(const Simulation& simulation,
     e.state = u.route.state;
     e.yield = u.coop.yield;
     if (u.coop.yield != Yield::None) {
-      if (const SimUnit* other = simulation.unit(u.coop.yield_to)) e.yield_to = other->scenario_id;
+      if (const SimUnit* other = unit(u.coop.yield_to)) e.yield_to = other->scenario_id;
     }
     e.bridge_wait = u.waits.bridge;
-    for (const Memory& m : simulation.memory()) {
+    for (const Memory& m : view.memory) {
       if (m.a == u.id || m.b == u.id) e.rule = m.rule;
     }
-    for (const Collision& c : simulation.collisions()) {
+    for (const Collision& c : view.collisions) {
       if (!(c.a == u.id) && !(c.b == u.id)) continue;
-      const SimUnit* other = simulation.unit(c.a == u.id ? c.b : c.a);
+      const SimUnit* other = unit(c.a == u.id ? c.b : c.a);
       e.contacts.push_back(StuckContact{.other = other != nullptr ? other->scenario_id : 0,
                                         .hard = c.hard,
                                         .immediate = c.immediate,

@@ -2,7 +2,8 @@
 
 // Stuck-unit detection (issue "QA"): a unit with an order that has got less than a set
 // distance closer to its order point over a set time is stuck. The detector only
-// observes a Simulation after each step; it never changes what units do.
+// observes the units after each step (a StuckView: the time, the slots, the step's
+// collisions and the remembered resolutions); it never changes what units do.
 
 #include <cstdint>
 #include <optional>
@@ -60,12 +61,27 @@ const char* to_string(Yield yield);
 /// (11.00, 9.00), no progress since 2.40 s: moving, yield wait (for unit 2), ...".
 std::string describe(const StuckEvent& event);
 
+/// What the detector reads of a simulation after a step, and nothing more.
+struct StuckView {
+  double now = 0;                  ///< Seconds simulated.
+  double dt = 1.0 / 30;            ///< Seconds of the step just made.
+  std::span<const SimUnit> slots;  ///< Every slot, dead ones too (index = UnitId::index).
+  std::uint64_t restores = 0;      ///< Simulation::restores(): the units were replaced when it changes.
+  std::span<const Collision> collisions;  ///< The step's collisions.
+  std::span<const Memory> memory;         ///< The remembered resolutions.
+};
+
+/// The view of `simulation` now.
+StuckView stuck_view(const Simulation& simulation);
+
 /// Watches a simulation step by step. Deterministic: the same run gives the same events.
 class StuckDetector {
  public:
   explicit StuckDetector(StuckParams params) : params_(params) {}
 
   /// Looks at the units after a step (call once per step, from the first step on).
+  void observe(const StuckView& view);
+  /// The same, of stuck_view(simulation).
   void observe(const Simulation& simulation);
   /// The same, told whether each slot's path changed since the last call (bit for bit;
   /// index = slot, slots past the end count as changed): a caller that compares every
@@ -133,7 +149,7 @@ class StuckDetector {
     double lead = 0;  ///< Metres from the unit to path[waypoint].
   };
   // Both observe()s; `path_changed` is null when the paths must be compared here.
-  void observe_slots(const Simulation& simulation, const std::span<const std::uint8_t>* path_changed);
+  void observe_slots(const StuckView& view, const std::span<const std::uint8_t>* path_changed);
   // Brings slot `slot`'s cache to `unit`'s path (settling a pending best_route on the old one);
   // `compare`: a valid cache is checked against `path` (else it is known to hold it).
   void cache_path(std::size_t slot, const SimUnit& unit, bool compare);

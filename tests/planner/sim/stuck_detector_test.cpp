@@ -372,3 +372,51 @@ TEST_CASE(
 }
 
 }  // namespace pathscope::sim
+
+namespace pathscope::sim {
+
+TEST_CASE("stuck detector as a component: hand-built units in a view, one held, one walking, no Simulation") {
+  // Two units ordered 20 m east: slot 0 stands still (held by slot 1's hard contact),
+  // slot 1 walks 1 m/s. Views every 0.5 s for 12 s; StuckParams: 10 s, 0.5 m.
+  std::vector<SimUnit> units(2);
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    SimUnit& u = units[i];
+    u.id = UnitId{i, 0};
+    u.alive = true;
+    u.scenario_id = 10 + i;
+    u.body.position = {0, 5.0 * i};
+    u.route.state = MoveState::Moving;
+    u.route.order = Order{OrderKind::Move, {{20, 5.0 * i}}, PatrolMode::Loop};
+    u.route.path = std::vector<Vec2>{{0, 5.0 * i}, {20, 5.0 * i}};
+    u.route.waypoint = 1;
+  }
+  units[0].coop.yield = Yield::Wait;
+  units[0].coop.yield_to = UnitId{1, 0};
+  const std::vector<Collision> collisions{Collision{.a = UnitId{0, 0}, .b = UnitId{1, 0}, .hard = true}};
+  StuckDetector detector(StuckParams{10, 0.5});
+  for (int k = 1; k <= 24; ++k) {
+    const double now = 0.5 * k;
+    units[1].body.position = {now, 5};
+    detector.observe(StuckView{now, 0.5, units, 0, collisions, {}});
+  }
+  REQUIRE(detector.events().size() == 1);
+  const StuckEvent& e = detector.events()[0];
+  CHECK(e.unit == 10);
+  CHECK(e.time >= 10);
+  CHECK(e.yield == Yield::Wait);
+  CHECK(e.yield_to == std::optional<std::uint32_t>{11});
+  REQUIRE(e.contacts.size() == 1);
+  CHECK(e.contacts[0].other == 11);
+  CHECK(e.contacts[0].hard);
+  CHECK(detector.is_stuck(UnitId{0, 0}));
+  CHECK_FALSE(detector.is_stuck(UnitId{1, 0}));
+  // A dead slot's unit is nobody's yield target: the event names none.
+  units[1].alive = false;
+  StuckDetector again(StuckParams{10, 0.5});
+  for (int k = 1; k <= 24; ++k) again.observe(StuckView{0.5 * k, 0.5, units, 0, collisions, {}});
+  REQUIRE(again.events().size() == 1);
+  CHECK_FALSE(again.events()[0].yield_to.has_value());
+  CHECK(again.events()[0].contacts[0].other == 0);
+}
+
+}  // namespace pathscope::sim
