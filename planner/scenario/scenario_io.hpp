@@ -16,8 +16,9 @@
 namespace pathscope {
 
 /// The newest scenario format version this library reads and the one it writes. Version
-/// 2 added the movement classes' simulation limits, unit orders, groups and "sim".
-inline constexpr int kScenarioFormatVersion = 2;
+/// 2 added the movement classes' simulation limits, unit orders, groups and "sim";
+/// version 3 the classes' vehicle models, platoons (a group's "platoon") and "formations".
+inline constexpr int kScenarioFormatVersion = 3;
 
 /// The value of the top-level "format" field.
 inline constexpr std::string_view kScenarioFormatName = "pathscope-scenario";

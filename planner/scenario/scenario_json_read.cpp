@@ -222,9 +222,10 @@ std::optional<double> read_optional_number(const ObjectReader& obj, std::string_
 }
 
 MovementClass read_class(const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at,
-                         {"name", "radius", "speed", "amphibious", "acceleration", "deceleration",
-                          "turn_rate", "hard_radius", "soft_radius", "hard_aspect", "priority", "planner"});
+  const ObjectReader obj(
+      j, at,
+      {"name", "radius", "speed", "amphibious", "acceleration", "deceleration", "turn_rate", "hard_radius",
+       "soft_radius", "hard_aspect", "priority", "planner", "vehicle", "min_turn_radius", "reverse_speed"});
   MovementClass c;
   c.name = read_need(obj, "name", read_string);
   c.radius = read_need(obj, "radius", read_number);
@@ -238,6 +239,12 @@ MovementClass read_class(const Json& j, const std::string& at) {
   c.hard_aspect = read_or(obj, "hard_aspect", 1.0, read_number);
   c.priority = read_or(obj, "priority", 0, read_int);
   c.planner = read_or(obj, "planner", std::string(kDefaultPlanner), read_string);
+  if (const Json* v = obj.find("vehicle")) {
+    c.vehicle = static_cast<VehicleModel>(
+        read_choice(*v, obj.at("vehicle"), {"infantry", "tracked", "wheeled", "rotary"}));
+  }
+  c.min_turn_radius = read_optional_number(obj, "min_turn_radius");
+  c.reverse_speed = read_optional_number(obj, "reverse_speed");
   return c;
 }
 
@@ -479,8 +486,25 @@ Unit read_unit(const Scenario& s, const Json& j, const std::string& at) {
   return u;
 }
 
+PlatoonSpec read_platoon(const Json& j, const std::string& at) {
+  const ObjectReader obj(j, at, {"formation", "spacing", "heading"});
+  PlatoonSpec p;
+  p.formation = read_or(obj, "formation", p.formation, read_string);
+  p.spacing = read_or(obj, "spacing", p.spacing, read_number);
+  p.heading = read_optional_number(obj, "heading");
+  return p;
+}
+
+FormationDef read_formation(const Json& j, const std::string& at) {
+  const ObjectReader obj(j, at, {"name", "offsets"});
+  FormationDef f;
+  f.name = read_need(obj, "name", read_string);
+  f.offsets = read_need(obj, "offsets", read_points);
+  return f;
+}
+
 UnitGroup read_group(const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"id", "name", "units", "order"});
+  const ObjectReader obj(j, at, {"id", "name", "units", "order", "platoon"});
   UnitGroup g;
   g.id = read_id(obj);
   g.name = read_or(obj, "name", std::string(), read_string);
@@ -489,6 +513,7 @@ UnitGroup read_group(const Json& j, const std::string& at) {
         return static_cast<std::uint32_t>(read_unsigned(e, where, std::numeric_limits<std::uint32_t>::max()));
       });
   g.order = read_or(obj, "order", Order{}, read_order);
+  if (const Json* v = obj.find("platoon")) g.platoon = read_platoon(*v, obj.at("platoon"));
   return g;
 }
 
@@ -649,8 +674,8 @@ Scenario read_scenario(const Json& root) {
   const ObjectReader top(root, "", {"format",  "version",          "name",          "description", "world",
                                     "seed",    "movement_classes", "terrain_types", "tiles",       "features",
                                     "threats", "allies",           "roads",         "bridges",     "factions",
-                                    "units",   "groups",           "sim",           "queries",     "viewer",
-                                    "expect",  "sim_state"});
+                                    "units",   "groups",           "formations",    "sim",         "queries",
+                                    "viewer",  "expect",           "sim_state"});
   Scenario s;
   s.name = read_or(top, "name", std::string(), read_string);
   s.description = read_or(top, "description", std::string(), read_string);
@@ -691,6 +716,7 @@ Scenario read_scenario(const Json& root) {
   read_items("factions", with_scenario(read_faction), s.factions);
   read_items("units", with_scenario(read_unit), s.units);
   read_items("groups", read_group, s.groups);
+  read_items("formations", read_formation, s.formations);
   if (const Json* v = top.find("sim")) read_sim(*v, s);
   read_items("queries", with_scenario(read_query), s.queries);
   if (const Json* v = top.find("viewer")) read_viewer(*v, s);

@@ -242,6 +242,13 @@ OrderedJson class_json(const MovementClass& c) {
   if (c.hard_aspect != 1) o["hard_aspect"] = number(c.hard_aspect);
   if (c.priority != 0) o["priority"] = c.priority;
   if (c.planner != kDefaultPlanner) o["planner"] = c.planner;
+  // Version 3's fields, written only when set (or not the default).
+  static constexpr const char* kVehicles[] = {"infantry", "tracked", "wheeled", "rotary"};
+  const auto vehicle = static_cast<std::size_t>(c.vehicle);
+  if (c.vehicle != VehicleModel::Infantry)
+    o["vehicle"] = vehicle < std::size(kVehicles) ? kVehicles[vehicle] : "";
+  if (c.min_turn_radius) o["min_turn_radius"] = number(*c.min_turn_radius);
+  if (c.reverse_speed) o["reverse_speed"] = number(*c.reverse_speed);
   return o;
 }
 
@@ -272,6 +279,11 @@ OrderedJson group_json(const UnitGroup& g) {
   if (!g.name.empty()) o["name"] = g.name;
   o["units"] = g.units;
   if (g.order != Order{}) o["order"] = order_json(g.order);
+  if (g.platoon) {
+    OrderedJson p = {{"formation", g.platoon->formation}, {"spacing", number(g.platoon->spacing)}};
+    if (g.platoon->heading) p["heading"] = number(*g.platoon->heading);
+    o["platoon"] = p;
+  }
   return o;
 }
 
@@ -381,6 +393,11 @@ OrderedJson scenario_json(const Scenario& s) {
   }
   if (!s.units.empty()) root["units"] = list_json(s.units, [&s](const Unit& u) { return unit_json(s, u); });
   if (!s.groups.empty()) root["groups"] = list_json(s.groups, group_json);
+  if (!s.formations.empty()) {
+    root["formations"] = list_json(s.formations, [](const FormationDef& f) -> OrderedJson {
+      return {{"name", f.name}, {"offsets", point_list(f.offsets)}};
+    });
+  }
   if (s.sim != SimSettings{}) root["sim"] = sim_json(s.sim);
   if (!s.queries.empty())
     root["queries"] = list_json(s.queries, [&s](const Query& q) { return query_json(s, q); });

@@ -51,9 +51,13 @@ constexpr double kMaxDensityHalfLife = 3600;  // sim.density_half_life, seconds
 // claims and the neighbours it checks grow with its radii, the cells a move sweeps with
 // its speed. Acceleration and turn rate only need to stay finite: their bounds let a
 // class reach top speed or turn round within any step.
-constexpr double kMaxRadius = 64;           // radius and hard_radius, metres
-constexpr double kMaxSoftRadius = 128;      // soft_radius, metres
-constexpr double kMaxSpeed = 1000;          // speed, metres per second
+constexpr double kMaxRadius = 64;        // radius and hard_radius, metres
+constexpr double kMaxSoftRadius = 128;   // soft_radius, metres
+constexpr double kMaxSpeed = 1000;       // speed, metres per second
+constexpr double kMaxTurnRadius = 1000;  // a wheeled vehicle's smallest turning radius, metres
+constexpr double kMaxSpacing = 1000;     // a platoon's spacing, metres
+// The built-in formations' names (planner/sim/platoon_formation.hpp), and "custom".
+constexpr const char* kBuiltinFormations[] = {"column", "line", "wedge", "echelon", "custom"};
 constexpr double kMaxAcceleration = 1e6;    // acceleration and deceleration, m/s^2
 constexpr double kMaxTurnRate = 1000;       // turn_rate, radians per second
 constexpr std::size_t kMaxUnits = 100'000;  // units in a scenario
@@ -274,6 +278,72 @@ void check_classes(const Scenario& s) {
     }
     check_name(c.planner, field(at, "planner"));
     if (auto found = require_planner(c.planner, field(at, "planner")); !found) throw Rejected{found.error()};
+    // Vehicles (version 3).
+    if (static_cast<int>(c.vehicle) > static_cast<int>(VehicleModel::Rotary)) {
+      reject(ErrorCode::Value, field(at, "vehicle"),
+             "unknown vehicle model " + std::to_string(static_cast<int>(c.vehicle)));
+    }
+    if (c.min_turn_radius) check_size(*c.min_turn_radius, kMaxTurnRadius, "m", field(at, "min_turn_radius"));
+    if (c.reverse_speed) check_size(*c.reverse_speed, kMaxSpeed, "m/s", field(at, "reverse_speed"));
+  }
+}
+
+// The scenario's own formations: named apart from each other and from the built-in ones,
+// each slot's offset finite and within the world's size.
+void check_formations(const Scenario& s) {
+  const std::string where = "formations";
+  check_count(s.formations.size(), Limits::kMaxItems, where, "formations");
+  check_unique_names(s.formations, where);
+  const double reach = std::max(s.world.width, s.world.height);
+  for (std::size_t i = 0; i < s.formations.size(); ++i) {
+    const FormationDef& f = s.formations[i];
+    const std::string at = item(where, i);
+    check_name(f.name, field(at, "name"));
+    for (const char* builtin : kBuiltinFormations) {
+      if (f.name == builtin) {
+        reject(ErrorCode::Value, field(at, "name"),
+               "\"" + f.name + "\" is a built-in formation's name; give the scenario's own another");
+      }
+    }
+    const std::string offsets_at = field(at, "offsets");
+    if (f.offsets.empty()) reject(ErrorCode::Value, offsets_at, "expected at least one offset (the lead's)");
+    check_count(f.offsets.size(), Limits::kMaxItems, offsets_at, "offsets");
+    for (std::size_t k = 0; k < f.offsets.size(); ++k) {
+      const Vec2 o = f.offsets[k];
+      if (!(std::isfinite(o.x) && std::isfinite(o.y) && std::abs(o.x) <= reach && std::abs(o.y) <= reach)) {
+        reject(ErrorCode::Value, item(offsets_at, k),
+               "expected finite metres within the world's size (" + format_number(reach) + "), found [" +
+                   format_number(o.x) + ", " + format_number(o.y) + "]");
+      }
+    }
+  }
+}
+
+// A group's platoon: a known formation with a slot for each unit, a spacing, a heading.
+void check_platoon(const Scenario& s, const UnitGroup& g, const std::string& at) {
+  const PlatoonSpec& p = *g.platoon;
+  const std::string formation_at = field(at, "formation");
+  bool builtin = false;
+  for (const char* name : kBuiltinFormations) builtin = builtin || p.formation == name;
+  if (p.formation == "custom") builtin = false;
+  if (!builtin) {
+    const auto it = std::find_if(s.formations.begin(), s.formations.end(),
+                                 [&](const FormationDef& f) { return f.name == p.formation; });
+    if (it == s.formations.end()) {
+      reject(ErrorCode::Value, formation_at,
+             "no formation is named \"" + p.formation +
+                 "\" (built-in: column, line, wedge, echelon; or one of the scenario's \"formations\")");
+    }
+    if (it->offsets.size() < g.units.size()) {
+      reject(ErrorCode::Value, formation_at,
+             "formation \"" + p.formation + "\" has " + std::to_string(it->offsets.size()) + " slots for " +
+                 std::to_string(g.units.size()) + " units");
+    }
+  }
+  check_size(p.spacing, kMaxSpacing, "m", field(at, "spacing"));
+  if (p.heading) check_finite(*p.heading, field(at, "heading"));
+  if (g.order.kind == OrderKind::Patrol) {
+    reject(ErrorCode::Value, field(at, "order.kind"), "a platoon takes move, waypoints, stop or none orders");
   }
 }
 
@@ -580,6 +650,7 @@ void check_groups(const Scenario& s) {
       }
     }
     check_order(s, g.order, field(at, "order"));
+    if (g.platoon) check_platoon(s, g, field(at, "platoon"));
   }
 }
 
@@ -747,6 +818,7 @@ void check_scenario(const Scenario& s) {
   check_id_list(s, s.bridges, "bridges", check_bridge);
   check_count(s.units.size(), kMaxUnits, "units", "units");
   check_id_list(s, s.units, "units", check_unit);
+  check_formations(s);
   check_groups(s);
   check_sim(s);
   check_queries(s);

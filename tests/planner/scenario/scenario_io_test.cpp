@@ -57,6 +57,9 @@ Json default_classes_doc() {
   for (const MovementClass& c : default_movement_classes()) {
     classes.push_back(
         {{"name", c.name}, {"radius", c.radius}, {"speed", c.speed}, {"amphibious", c.amphibious}});
+    static constexpr const char* kVehicles[] = {"infantry", "tracked", "wheeled", "rotary"};
+    if (c.vehicle != VehicleModel::Infantry)
+      classes.back()["vehicle"] = kVehicles[static_cast<int>(c.vehicle)];
   }
   return classes;
 }
@@ -412,7 +415,7 @@ TEST_SUITE("scenario_io") {
     CHECK(text.find("\"color\": \"#7f9f5f80\"") != std::string::npos);
     CHECK(text.find("\"rows\": [\n      \"2.r\"\n    ]") != std::string::npos);
     CHECK(text.find("\"threats\"") == std::string::npos);  // empty sections are omitted
-    CHECK(text.rfind("{\n  \"format\": \"pathscope-scenario\",\n  \"version\": 2,\n", 0) == 0);
+    CHECK(text.rfind("{\n  \"format\": \"pathscope-scenario\",\n  \"version\": 3,\n", 0) == 0);
     const Result<Scenario> loaded = parse_scenario(text, "layout");
     REQUIRE(loaded.ok());
     CHECK(scenario_to_json(*loaded) == text);
@@ -448,10 +451,10 @@ TEST_SUITE("scenario_io") {
     CHECK(parse_doc(doc).error().code == ErrorCode::Schema);
   }
 
-  TEST_CASE("scenario_io: version newer than 2") {
+  TEST_CASE("scenario_io: version newer than 3") {
     Json doc = base_doc();
-    doc["version"] = 3;
-    expect_doc_error(doc, "t.json: version", "version 3 is newer than this program reads (2)");
+    doc["version"] = 4;
+    expect_doc_error(doc, "t.json: version", "version 4 is newer than this program reads (3)");
     doc["version"] = 0;
     expect_doc_error(doc, "t.json: version", "expected version 1");
     doc["version"] = "1";
@@ -974,7 +977,7 @@ TEST_SUITE("scenario_io") {
 
   TEST_CASE(
       "scenario_io: a version 1 file loads with version 2's fields at their defaults and saves as version "
-      "2") {
+      "3") {
     const Result<Scenario> r = parse_doc(base_doc());  // version 1
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
     CHECK(r->classes == default_movement_classes());
@@ -986,9 +989,9 @@ TEST_SUITE("scenario_io") {
     CHECK(r->units[0].order == Order{});
     CHECK(r->groups.empty());
     CHECK(r->sim == SimSettings{});
-    // Saved as version 2; the defaults add no field, so nothing else changes.
+    // Saved as version 3; the defaults add no field, so nothing else changes.
     const std::string text = scenario_to_json(*r);
-    CHECK(text.find("\"version\": 2,") != std::string::npos);
+    CHECK(text.find("\"version\": 3,") != std::string::npos);
     for (const char* key :
          {"\"acceleration\"", "\"hard_aspect\"", "\"priority\"", "\"order\"", "\"groups\"", "\"sim\""}) {
       const std::string field = key;
@@ -1128,7 +1131,8 @@ TEST_SUITE("scenario_io") {
     expect_doc_error(
         doc, "t.json: movement_classes[2].top_speed",
         "unknown field \"top_speed\" (known: name, radius, speed, amphibious, acceleration, deceleration, "
-        "turn_rate, hard_radius, soft_radius, hard_aspect, priority, planner)");
+        "turn_rate, hard_radius, soft_radius, hard_aspect, priority, planner, vehicle, min_turn_radius, "
+        "reverse_speed)");
   }
 
   TEST_CASE(
@@ -1268,7 +1272,7 @@ TEST_SUITE("scenario_io") {
     bad = doc;
     bad["groups"][0]["leader"] = 1;
     expect_doc_error(bad, "t.json: groups[0].leader",
-                     "unknown field \"leader\" (known: id, name, units, order)");
+                     "unknown field \"leader\" (known: id, name, units, order, platoon)");
   }
 
   TEST_CASE("scenario_io: simulation settings are refused outside their ranges") {
