@@ -42,6 +42,7 @@ constexpr std::array<const char*, kLayerCount> kLayerNames = {
     "sim_collisions",
     "sim_targets",
     "sim_formation",
+    "sim_platoons",
     "units",
     "markers",
     "labels",

@@ -53,9 +53,10 @@ enum class Layer : std::uint8_t {
   SimCollisions,     ///< Collisions between simulated units: a line between the two, coloured by state.
   SimTargets,        ///< What cooperation asks of a unit: move-aside targets, homes and get-to points.
   SimFormation,      ///< Group orders: the ordered point and each unit's slot goal round it.
-  Units,             ///< Units (the scenario's, or the simulation's while it runs): body, heading.
-  Markers,           ///< Query start and goal.
-  Labels,            ///< Text.
+  SimPlatoons,  ///< Platoons: path, position and heading, slots, drive-to points, crews' cases and avoidance.
+  Units,        ///< Units (the scenario's, or the simulation's while it runs): body, heading.
+  Markers,      ///< Query start and goal.
+  Labels,       ///< Text.
 };
 
 /// Number of layers.

@@ -93,7 +93,7 @@ LayerSet map_layers(const LayerSet& layers, bool above_search) {
     // The planner's structure and its search are painted by the debugger, not the map.
     const bool search = layer >= Layer::PlannerCells && layer <= Layer::Path;
     // The simulation's layers are painted by the simulation painter.
-    const bool sim = layer >= Layer::SimDensity && layer <= Layer::SimFormation;
+    const bool sim = layer >= Layer::SimDensity && layer <= Layer::SimPlatoons;
     if (layers.contains(layer) && !search && !sim && above == above_search) out.set(layer);
   }
   return out;

@@ -5,6 +5,8 @@
 
 #include "render/sim/sim_painter.hpp"
 
+#include "render/sim/platoon_painter.hpp"
+
 #include "render/core/color_ramp.hpp"
 
 #include <glm/geometric.hpp>
@@ -278,6 +280,7 @@ SimScene sim_scene(const sim::Simulation& simulation, std::span<const sim::UnitI
     scene.passages.push_back(simulation.passages(c));
     scene.claimed.push_back(simulation.claimed_cells(c));
   }
+  scene.platoons = simulation.platoons();
   scene.grid_width = simulation.world().grid(0).width();
   scene.cell_size = simulation.world().grid(0).cell_size();
   return scene;
@@ -289,6 +292,7 @@ void paint_sim(const SimScene& scene, const LayerSet& layers, DrawList& out) {
   if (layers.contains(Layer::SimDensity))
     paint_density_cost(scene.density_cost, scene.grid_width, scene.cell_size, out);
   if (layers.contains(Layer::SimPassages)) paint_passages(scene, out);
+  if (layers.contains(Layer::SimPlatoons)) paint_platoons(scene.platoons, scene.units, out);
 
   // Selection by slot, so a long selection costs no more than one pass.
   std::vector<bool> selected(scene.units.size(), false);

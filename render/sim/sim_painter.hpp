@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "planner/scenario/scenario.hpp"
+#include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/simulation.hpp"
 #include "render/core/draw_list.hpp"
 #include "render/core/layer_set.hpp"
@@ -47,6 +48,8 @@ struct SimScene {
   std::span<const float> density_cost;
   /// Per movement class, the cells claimed as the way out of a held passage (may be empty).
   std::vector<std::span<const std::uint8_t>> claimed;
+  /// The platoons (SimPlatoons: platoon_painter.hpp); may be empty.
+  std::span<const sim::PlatoonRun> platoons;
 };
 
 /// The scene of `simulation` as it stands, with `selected` highlighted.

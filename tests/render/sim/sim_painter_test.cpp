@@ -80,7 +80,7 @@ TEST_SUITE("render") {
     units[1].body.heading = 3.141592653589793 / 2;  // facing up the screen (-y)
     units[1].body.speed = 3;
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
 
     REQUIRE(filled_circles(out, Layer::Units) == 3);
     std::vector<Vec2> centres;
@@ -130,7 +130,7 @@ TEST_SUITE("render") {
     units[0].body.heading = 0;  // along +x
     const std::vector<sim::UnitId> selected = {units[0].id, sim::UnitId{7, 1}, sim::UnitId{1, 9}};
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, selected, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, selected, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
 
     CHECK(filled_circles(out, Layer::Units) == 1);  // only the round unit
     const auto polygons = shapes<PolygonPrim>(out, Layer::Units);
@@ -170,12 +170,12 @@ TEST_SUITE("render") {
       return centres;
     };
     DrawList none;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), none);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), none);
     CHECK(stuck_rings(none).empty());
     // Unit 1 stuck; unit 2's slot is dead and an id of another generation names nobody.
     DrawList out;
     const std::vector<sim::UnitId> stuck{units[1].id, units[2].id, sim::UnitId{0, 7}};
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, Vec2{3, 4}, stuck, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, Vec2{3, 4}, stuck, {}, {}, {}}, LayerSet::all(), out);
     CHECK(stuck_rings(out) == std::vector<Vec2>{{5, 5}});
     bool focus = false;
     for (const Primitive& p : out.layer(Layer::SimTargets)) {
@@ -197,7 +197,7 @@ TEST_SUITE("render") {
         make_collision(units[0].id, sim::UnitId{1, 0}, true, true, {3, 2}, sim::CollisionState::Unresolved),
     };
     DrawList out;
-    paint_sim({&s, units, collisions, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, collisions, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
 
     const auto lines = out.find(Layer::SimCollisions, PrimitiveKind::Line);
     REQUIRE(lines.size() == 3);
@@ -217,7 +217,7 @@ TEST_SUITE("render") {
     LayerSet no_collisions = LayerSet::all();
     no_collisions.set(Layer::SimCollisions, false);
     out.clear();
-    paint_sim({&s, units, collisions, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, no_collisions, out);
+    paint_sim({&s, units, collisions, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, no_collisions, out);
     CHECK(out.count(Layer::SimCollisions) == 0);
     CHECK(filled_circles(out, Layer::Units) == 3);
   }
@@ -231,7 +231,7 @@ TEST_SUITE("render") {
     units[1].route.path = {{5, 5}, {6, 6}};
     units[1].route.waypoint = 2;  // past its path's end: nothing left to draw
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
 
     const auto paths = shapes<PolylinePrim>(out, Layer::SimPaths);
     REQUIRE(paths.size() == 1);
@@ -261,7 +261,7 @@ TEST_SUITE("render") {
     units[2].coop.get_to = {9, 9};
     // units[3] yields nothing: nothing drawn for it.
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
 
     const auto rings = out.find(Layer::SimTargets, PrimitiveKind::Circle);
     REQUIRE(rings.size() == 2);
@@ -291,7 +291,7 @@ TEST_SUITE("render") {
     units[1].coop.yield_to = kNobody;
     units[1].coop.aside = units[1].coop.home = units[1].coop.get_to = {5, 7};
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
     for (const Primitive* p : out.find(Layer::SimTargets, PrimitiveKind::Line)) {
       CHECK(p->color != sim_palette::kGetTo);
       const LinePrim& line = std::get<LinePrim>(p->shape);
@@ -307,22 +307,22 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     DrawList out;
     sim::DensityMap density;
-    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
     CHECK(out.empty());
 
     density.width = 4;
     density.height = 2;
     density.cell_size = 5;
     density.value.assign(8, 0.0f);
-    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
     CHECK(out.empty());  // all zero
 
     density.value[1] = 2.0f;
     density.value[6] = 4.0f;
     density.max_value = 4.0f;
-    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::defaults(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::defaults(), out);
     CHECK(out.empty());  // off by default
-    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, {}, {}, &density, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
     const auto images = shapes<ImagePrim>(out, Layer::SimDensity);
     REQUIRE(images.size() == 1);
     const ImagePrim& img = *images[0];
@@ -341,7 +341,7 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     // 4 x 2 cells of 5 m: cells 1 and 2 of the first row and cell 7 carry cost.
     const std::vector<float> cost = {1.0f, 2.0f, 3.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.5f};
-    const SimScene scene{&s, {}, {}, nullptr, {}, {}, 4, 5, {}, {}, cost, {}};
+    const SimScene scene{&s, {}, {}, nullptr, {}, {}, 4, 5, {}, {}, cost, {}, {}};
     DrawList out;
     paint_sim(scene, LayerSet::defaults(), out);
     CHECK(out.empty());  // the density layer is off by default
@@ -359,7 +359,7 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     // 4 x 2 cells of 5 m: cells 0, 1 and 3 of the first row and cell 6 are claimed.
     const std::vector<std::uint8_t> claimed = {1, 1, 0, 1, 0, 0, 1, 0};
-    SimScene scene{&s, {}, {}, nullptr, {}, {}, 4, 5, {}, {}, {}, {}};
+    SimScene scene{&s, {}, {}, nullptr, {}, {}, 4, 5, {}, {}, {}, {}, {}};
     scene.claimed = {claimed};
     DrawList out;
     paint_sim(scene, LayerSet::all(), out);
@@ -393,7 +393,7 @@ TEST_SUITE("render") {
     held.waiting = 3;
     const std::vector<sim::Passage> passages = {free_one, held};
     DrawList out;
-    paint_sim({&s, {}, {}, nullptr, {}, {passages}, 5, 2, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, {}, {}, nullptr, {}, {passages}, 5, 2, {}, {}, {}, {}, {}}, LayerSet::all(), out);
     const auto rects = shapes<RectPrim>(out, Layer::SimPassages);
     REQUIRE(rects.size() == 5);
     // Cell 14 of a grid 5 cells wide, 2 m cells: column 4, row 2.
@@ -414,7 +414,7 @@ TEST_SUITE("render") {
     DrawList none;
     LayerSet layers = LayerSet::all();
     layers.set(Layer::SimPassages, false);
-    paint_sim({&s, {}, {}, nullptr, {}, {passages}, 5, 2, {}, {}, {}, {}}, layers, none);
+    paint_sim({&s, {}, {}, nullptr, {}, {passages}, 5, 2, {}, {}, {}, {}, {}}, layers, none);
     CHECK(none.empty());
   }
 
@@ -428,7 +428,7 @@ TEST_SUITE("render") {
     }
     units[2].route.order = Order{OrderKind::Move, {{15, 15}}, PatrolMode::Loop};  // its own order: no slot
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet::all(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet::all(), out);
     const auto rings = out.find(Layer::SimFormation, PrimitiveKind::Circle);
     REQUIRE(rings.size() == 3);  // the ordered point, two slots
     int at_point = 0, slots = 0;
@@ -444,7 +444,7 @@ TEST_SUITE("render") {
     LayerSet layers = LayerSet::all();
     layers.set(Layer::SimFormation, false);
     DrawList none;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, layers, none);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, layers, none);
     CHECK(none.count(Layer::SimFormation) == 0);
   }
 
@@ -469,7 +469,7 @@ TEST_SUITE("render") {
     const Scenario s = sim_painter_scenario();
     const std::vector<sim::SimUnit> units = {make_unit(0, {2, 2})};
     DrawList out;
-    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}}, LayerSet(), out);
+    paint_sim({&s, units, {}, nullptr, {}, {}, 0, 1, {}, {}, {}, {}, {}}, LayerSet(), out);
     CHECK(out.empty());
   }
 }  // TEST_SUITE
