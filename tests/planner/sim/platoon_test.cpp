@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 
 #include "planner/sim/platoon_formation.hpp"
+#include "tests/planner/sim/box_test_support.hpp"
 
 namespace pathscope::sim {
 
@@ -18,36 +19,9 @@ namespace platoon_test {
 constexpr double kHalfTurn = 3.14159265358979323846;
 
 /// An axis-aligned obstacle (metres).
-struct Box {
-  Vec2 lo;
-  Vec2 hi;
-};
+using Box = Box2;
 
 bool inside(const Box& b, Vec2 p) { return p.x > b.lo.x && p.x < b.hi.x && p.y > b.lo.y && p.y < b.hi.y; }
-
-/// Exact segment-box test (slab clipping): what the component is given.
-bool segment_hits(const Box& b, Vec2 a, Vec2 c) {
-  double t0 = 0;
-  double t1 = 1;
-  const Vec2 d = c - a;
-  for (int axis = 0; axis < 2; ++axis) {
-    const double lo = axis == 0 ? b.lo.x : b.lo.y;
-    const double hi = axis == 0 ? b.hi.x : b.hi.y;
-    const double p = axis == 0 ? a.x : a.y;
-    const double v = axis == 0 ? d.x : d.y;
-    if (v == 0) {
-      if (p <= lo || p >= hi) return false;
-      continue;
-    }
-    double ta = (lo - p) / v;
-    double tb = (hi - p) / v;
-    if (ta > tb) std::swap(ta, tb);
-    t0 = std::max(t0, ta);
-    t1 = std::min(t1, tb);
-    if (t0 >= t1) return false;
-  }
-  return true;
-}
 
 /// The referee's check, by sampling (shares nothing with segment_hits).
 bool sampled_hits(const std::vector<Box>& boxes, Vec2 a, Vec2 c) {
@@ -83,7 +57,8 @@ MorphRun run_line_past(const std::vector<Box>& boxes) {
   const PathWalk walk({0, 0}, 0, path, 30);
   const PlatoonFormation line = make_formation(FormationShape::Line, 3, 8);
   const SegmentBlocked blocked = [&](Vec2 a, Vec2 b) {
-    return std::any_of(boxes.begin(), boxes.end(), [&](const Box& box) { return segment_hits(box, a, b); });
+    return std::any_of(boxes.begin(), boxes.end(),
+                       [&](const Box& box) { return test_support::segment_meets_box(a, b, box, false); });
   };
   std::vector<double> morph(3, 0);
   MorphRun run;

@@ -11,33 +11,11 @@
 #include <glm/geometric.hpp>
 
 #include "planner/sim/vehicle.hpp"
+#include "tests/planner/sim/box_test_support.hpp"
 
 namespace pathscope::sim::vehicle_path_test {
 
-// The test's own segment-box test (slab clipping): true when the segment a-b meets the
-// closed box.
-bool segment_meets_box(Vec2 a, Vec2 b, Box2 box) {
-  double t0 = 0;
-  double t1 = 1;
-  const Vec2 d = b - a;
-  for (int axis = 0; axis < 2; ++axis) {
-    const double lo = axis == 0 ? box.lo.x : box.lo.y;
-    const double hi = axis == 0 ? box.hi.x : box.hi.y;
-    const double p = axis == 0 ? a.x : a.y;
-    const double v = axis == 0 ? d.x : d.y;
-    if (v == 0) {
-      if (p < lo || p > hi) return false;
-      continue;
-    }
-    double ta = (lo - p) / v;
-    double tb = (hi - p) / v;
-    if (ta > tb) std::swap(ta, tb);
-    t0 = std::max(t0, ta);
-    t1 = std::min(t1, tb);
-    if (t0 > t1) return false;
-  }
-  return true;
-}
+using test_support::segment_meets_box;
 
 TEST_CASE("vehicle bad position: only beyond sqrt(3) x max speed, and only across a boundary") {
   const VehicleClass c = default_vehicle_class(VehicleKind::Tracked);  // max_speed 10
@@ -47,7 +25,7 @@ TEST_CASE("vehicle bad position: only beyond sqrt(3) x max speed, and only acros
   int asked = 0;
   const CrossesBoundary crosses = [&](Vec2 a, Vec2 b) {
     ++asked;
-    return segment_meets_box(a, b, wall);
+    return segment_meets_box(a, b, wall, true);
   };
   // Across the wall and just beyond the limit: a private path.
   CHECK(needs_private_path({0, 0}, {std::nextafter(limit, 100.0), 0}, c, crosses));
@@ -95,7 +73,7 @@ TEST_CASE("vehicle private path: points reached or passed, released at the state
 TEST_CASE("vehicle private path round a building (Figure 9): the vehicle never enters it and arrives") {
   const VehicleClass c = default_vehicle_class(VehicleKind::Tracked);
   const Box2 building{{0, 0}, {30, 30}};
-  const CrossesBoundary crosses = [&](Vec2 a, Vec2 b) { return segment_meets_box(a, b, building); };
+  const CrossesBoundary crosses = [&](Vec2 a, Vec2 b) { return segment_meets_box(a, b, building, true); };
   // The vehicle is left of the building, its drive-to point below it, round the corner.
   VehicleState s{{-10, 20}, -std::numbers::pi / 2, 0};  // heading -pi/2: facing +y
   const Vec2 drive_to{20, 42};
