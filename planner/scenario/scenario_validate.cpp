@@ -320,7 +320,9 @@ void check_formations(const Scenario& s) {
 }
 
 // A group's platoon: a known formation with a slot for each unit, a spacing, a heading.
-void check_platoon(const Scenario& s, const UnitGroup& g, const std::string& at) {
+// `group_at` is the group's path (its order is the group's own field), `at` the platoon's.
+void check_platoon(const Scenario& s, const UnitGroup& g, const std::string& group_at) {
+  const std::string at = field(group_at, "platoon");
   const PlatoonSpec& p = *g.platoon;
   const std::string formation_at = field(at, "formation");
   bool builtin = false;
@@ -343,7 +345,8 @@ void check_platoon(const Scenario& s, const UnitGroup& g, const std::string& at)
   check_size(p.spacing, kMaxSpacing, "m", field(at, "spacing"));
   if (p.heading) check_finite(*p.heading, field(at, "heading"));
   if (g.order.kind == OrderKind::Patrol) {
-    reject(ErrorCode::Value, field(at, "order.kind"), "a platoon takes move, waypoints, stop or none orders");
+    reject(ErrorCode::Value, field(field(group_at, "order"), "kind"),
+           "a platoon takes move, waypoints, stop or none orders");
   }
 }
 
@@ -650,7 +653,7 @@ void check_groups(const Scenario& s) {
       }
     }
     check_order(s, g.order, field(at, "order"));
-    if (g.platoon) check_platoon(s, g, field(at, "platoon"));
+    if (g.platoon) check_platoon(s, g, at);
   }
 }
 

@@ -127,7 +127,7 @@ TEST_CASE("scenario format 3: bad vehicles, platoons and formations are refused 
   expect_doc_error(bad, "t.json: formations[0].offsets", "at least one offset");
   bad = doc;
   bad["groups"][0]["order"] = nlohmann::json::parse(R"({"kind": "patrol", "points": [[10, 10], [50, 50]]})");
-  expect_doc_error(bad, "t.json: groups[0].platoon.order.kind", "a platoon takes");
+  expect_doc_error(bad, "t.json: groups[0].order.kind", "a platoon takes");
 }
 
 TEST_CASE("scenario format 3: maps/sim_bridge.json, a version 2 file, loads as infantry with no platoon") {
