@@ -80,6 +80,17 @@ PathWalk::PathWalk(Vec2 start, double heading, std::span<const Vec2> path, doubl
   for (const Vec2& p : path) add(p);
 }
 
+PathWalk PathWalk::from_vertices(std::vector<Vec2> points, double lead_in) {
+  PathWalk w;
+  w.lead_in_ = lead_in;
+  w.points_ = std::move(points);
+  w.cumulative_.reserve(w.points_.size());
+  for (std::size_t k = 0; k < w.points_.size(); ++k)
+    w.cumulative_.push_back(k == 0 ? 0
+                                   : w.cumulative_.back() + glm::distance(w.points_[k - 1], w.points_[k]));
+  return w;
+}
+
 std::size_t PathWalk::segment_at(double s) const {
   // The segment [i, i + 1] with cumulative_[i] <= s < cumulative_[i + 1]; the last one
   // past the end.

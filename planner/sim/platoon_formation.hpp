@@ -65,6 +65,10 @@ class PathWalk {
   /// no path, the walk is the lead-in only); `lead_in` metres of segment along `heading`
   /// end at `start`. Repeated points are dropped.
   PathWalk(Vec2 start, double heading, std::span<const Vec2> path, double lead_in);
+  /// The walk whose vertices are `points` (as points() gave them: no two equal in a row)
+  /// and whose lead-in is `lead_in` metres (as path_start() gave it), arc lengths summed
+  /// as the constructor sums them, so a saved walk is restored bit for bit.
+  static PathWalk from_vertices(std::vector<Vec2> points, double lead_in);
 
   /// The point at arc length `s` (metres).
   Vec2 point_at(double s) const;

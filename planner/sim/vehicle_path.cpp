@@ -27,6 +27,12 @@ double default_release_distance(const VehicleClass& cls) { return 2 * cls.arriva
 PrivatePath::PrivatePath(std::vector<Vec2> points, double release_distance)
     : points_(std::move(points)), release_(release_distance) {}
 
+PrivatePath PrivatePath::restored(std::vector<Vec2> points, std::size_t index, double release_distance) {
+  PrivatePath p(std::move(points), release_distance);
+  p.index_ = index;
+  return p;
+}
+
 double PrivatePath::length_left(Vec2 position) const {
   if (!active()) return 0;
   double left = glm::length(points_[index_] - position);

@@ -38,6 +38,8 @@ class PrivatePath {
   /// Follows `points` (world metres, the vehicle's position first or not) until the
   /// length left along it is at most `release_distance` metres.
   PrivatePath(std::vector<Vec2> points, double release_distance);
+  /// The path as points(), index() and release_distance() gave them (a saved game).
+  static PrivatePath restored(std::vector<Vec2> points, std::size_t index, double release_distance);
 
   /// True while the path is driven.
   bool active() const { return index_ < points_.size(); }
