@@ -6,11 +6,12 @@
 // units standing off their goals), the free slots, the queued
 // path requests in order, the remembered resolutions, the last step's collisions, the
 // density map and the cost made from it, the counters, who holds which bridge, the
-// passages' turns, and the next group order's platoon. What is made again from the scenario (the world, the
-// motions, the passage maps' cells) is not. Each unit is an object of named fields, one object per part,
-// walked from the field list (sim_fields.hpp); version 1's units, flat lists of numbers (tapes), are still
-// read. The other lists are tapes (fixed fields, then each variable-length list after its length). Doubles
-// are written shortest-exact, so they read back bit for bit.
+// passages' turns, the next group order's platoon, and each platoon's own state (its walk's exact
+// vertices, its motion, formations, drive-to points and crews). What is made again from the scenario (the
+// world, the motions, the passage maps' cells) is not. Each unit is an object of named fields, one object per
+// part, walked from the field list (sim_fields.hpp); version 1's units, flat lists of numbers (tapes), are
+// still read. The other lists are tapes (fixed fields, then each variable-length list after its length).
+// Doubles are written shortest-exact, so they read back bit for bit.
 //
 // Reading is one pass that checks everything before it takes anything: each number as it
 // is read (finite, within its bounds, an index in range), then what the parts name of one
@@ -448,6 +449,10 @@ constexpr MoveState last_of(MoveState) { return MoveState::InPlatoon; }
 constexpr Yield last_of(Yield) { return Yield::Detour; }
 constexpr OrderKind last_of(OrderKind) { return OrderKind::Stop; }
 constexpr PatrolMode last_of(PatrolMode) { return PatrolMode::BackForth; }
+constexpr PlatoonOrderState last_of(PlatoonOrderState) { return PlatoonOrderState::Failed; }
+constexpr PlatoonPhase last_of(PlatoonPhase) { return PlatoonPhase::Arrived; }
+constexpr FormationShape last_of(FormationShape) { return FormationShape::Custom; }
+constexpr HeadingCase last_of(HeadingCase) { return HeadingCase::AheadTurnAtEnd; }
 
 // Reads values as value_json writes them, each checked against its bound; a refusal names
 // the value's JSON path (`sim_state.units[3].body.position[1]`).
@@ -593,6 +598,251 @@ void read_unit_json(const Json& v, SimUnit& u, UnitPrivate& x, const StateBounds
   });
 }
 
+// ---- Platoons (platoon_drive.hpp): each platoon as an object of named fields.
+
+Json value_json(const std::vector<double>& vs) {
+  Json out = Json::array();
+  for (const double v : vs) out.push_back(value_json(v));
+  return out;
+}
+Json formation_json(const PlatoonFormation& f) {
+  return Json{{"shape", value_json(f.shape)}, {"offsets", value_json(f.offsets)}};
+}
+
+Json platoon_json(const PlatoonRun& p) {
+  Json out = Json::object();
+  out["group"] = p.group;
+  Json slots = Json::array();
+  for (const UnitId id : p.slots) slots.push_back(value_json(id));
+  out["slots"] = std::move(slots);
+  out["path_class"] = p.path_class;
+  out["from"] = formation_json(p.from);
+  out["to"] = formation_json(p.to);
+  out["spacing"] = value_json(p.spacing);
+  const PlatoonParams& a = p.params;
+  out["params"] = Json{{"max_speed", value_json(a.max_speed)},
+                       {"acceleration", value_json(a.acceleration)},
+                       {"turn_rate", value_json(a.turn_rate)},
+                       {"corner_lookahead", value_json(a.corner_lookahead)},
+                       {"slack", value_json(a.slack)},
+                       {"wait_factor", value_json(a.wait_factor)},
+                       {"resume_factor", value_json(a.resume_factor)},
+                       {"obstacle_slowdown", value_json(a.obstacle_slowdown)},
+                       {"formation_change_seconds", value_json(a.formation_change_seconds)},
+                       {"final_heading_tolerance", value_json(a.final_heading_tolerance)}};
+  out["order"] = value_json(p.order);
+  out["goal"] = value_json(p.goal);
+  out["final_heading"] = p.final_heading ? value_json(*p.final_heading) : Json(nullptr);
+  out["requester"] = value_json(p.requester);
+  out["path"] = value_json(p.path);
+  out["walk"] =
+      Json{{"points", value_json(std::vector<Vec2>(p.walk.points().begin(), p.walk.points().end()))},
+           {"lead_in", value_json(p.walk.path_start())}};
+  const PlatoonMotion& m = p.motion;
+  out["motion"] = Json{{"position", value_json(m.position)},
+                       {"heading", value_json(m.heading)},
+                       {"speed", value_json(m.speed)},
+                       {"along", value_json(m.along)},
+                       {"phase", value_json(m.phase)},
+                       {"final_heading", value_json(m.final_heading)},
+                       {"formation_blend", value_json(m.formation_blend)}};
+  out["morph"] = value_json(p.morph);
+  Json targets = Json::array();
+  for (const SlotTarget& t : p.targets) {
+    targets.push_back(Json{{"formation", value_json(t.formation)},
+                           {"column", value_json(t.column)},
+                           {"drive_to", value_json(t.drive_to)},
+                           {"morph", value_json(t.morph)}});
+  }
+  out["targets"] = std::move(targets);
+  Json crews = Json::array();
+  for (const CrewState& c : p.crews) {
+    const std::vector<Vec2> private_points(c.private_path.points().begin(), c.private_path.points().end());
+    crews.push_back(
+        Json{{"direction", value_json(c.direction)},
+             {"backing_turn", value_json(c.backing_turn)},
+             {"turn_side", value_json(c.turn_side)},
+             {"heading_case", value_json(c.heading_case)},
+             {"steering", value_json(c.steering)},
+             {"avoided", value_json(c.avoided)},
+             {"stopped", value_json(c.stopped)},
+             {"private_path", Json{{"points", value_json(private_points)},
+                                   {"index", c.private_path.index()},
+                                   {"release_distance", value_json(c.private_path.release_distance())}}},
+             {"private_path_pending", value_json(c.private_path_pending)},
+             {"last_check", value_json(c.last_check)},
+             {"private_paths", value_json(c.private_paths)},
+             {"three_point_turns", value_json(c.three_point_turns)}});
+  }
+  out["crews"] = std::move(crews);
+  out["arrived_time"] = value_json(p.arrived_time);
+  return out;
+}
+
+// A platoon as platoon_json writes it, each value checked; `slots` the state's units (a
+// slot names one of them, or none: index max). Cross-checks: the formations have one
+// offset per slot, the per-slot lists none or one per slot, the path class exists.
+PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<const SimUnit> slots,
+                             const std::string& where) {
+  const ValueReader r{s};
+  using fields::Bound;
+  auto at = [&](const char* key) -> const Json& { return ValueReader::member(v, key, where); };
+  auto list = [&](const Json& j, const std::string& w) -> const Json& {
+    if (!j.is_array()) ValueReader::fail(w, "expected a list, found " + shown(j));
+    return j;
+  };
+  PlatoonRun p;
+  r.read(at("group"), p.group, Bound::Any, where + ".group");
+  const Json& slot_list = list(at("slots"), where + ".slots");
+  p.slots.resize(slot_list.size());
+  for (std::size_t k = 0; k < slot_list.size(); ++k) {
+    const std::string w = where + ".slots[" + std::to_string(k) + "]";
+    r.read(slot_list[k], p.slots[k], Bound::Any, w);
+    const UnitId id = p.slots[k];
+    if (id.index == std::numeric_limits<std::uint32_t>::max()) continue;  // an empty slot
+    if (id.index >= slots.size() || slots[id.index].id.generation != id.generation ||
+        !slots[id.index].alive) {
+      ValueReader::fail(w, "names unit [" + std::to_string(id.index) + ", " + std::to_string(id.generation) +
+                               "], not in the state");
+    }
+  }
+  r.read(at("path_class"), p.path_class, Bound::Any, where + ".path_class");
+  if (p.path_class >= s.classes)
+    ValueReader::fail(where + ".path_class",
+                      "movement class " + std::to_string(p.path_class) + " is not in the scenario");
+  auto formation = [&](const char* key, PlatoonFormation& f) {
+    const std::string w = where + "." + key;
+    const Json& j = at(key);
+    r.read(ValueReader::member(j, "shape", w), f.shape, Bound::Any, w + ".shape");
+    r.read(ValueReader::member(j, "offsets", w), f.offsets, Bound::Any, w + ".offsets");
+    if (f.offsets.size() != p.slots.size()) {
+      ValueReader::fail(w + ".offsets", std::to_string(f.offsets.size()) + " offsets for " +
+                                            std::to_string(p.slots.size()) + " slots");
+    }
+  };
+  formation("from", p.from);
+  formation("to", p.to);
+  r.read(at("spacing"), p.spacing, Bound::NotNegative, where + ".spacing");
+  {
+    const std::string w = where + ".params";
+    const Json& j = at("params");
+    PlatoonParams& a = p.params;
+    auto num = [&](const char* key, double& out) {
+      r.read(ValueReader::member(j, key, w), out, Bound::Any, w + "." + key);
+    };
+    num("max_speed", a.max_speed);
+    num("acceleration", a.acceleration);
+    num("turn_rate", a.turn_rate);
+    num("corner_lookahead", a.corner_lookahead);
+    num("slack", a.slack);
+    num("wait_factor", a.wait_factor);
+    num("resume_factor", a.resume_factor);
+    num("obstacle_slowdown", a.obstacle_slowdown);
+    num("formation_change_seconds", a.formation_change_seconds);
+    num("final_heading_tolerance", a.final_heading_tolerance);
+  }
+  r.read(at("order"), p.order, Bound::Any, where + ".order");
+  r.read(at("goal"), p.goal, Bound::World, where + ".goal");
+  if (const Json& h = at("final_heading"); !h.is_null()) {
+    double heading = 0;
+    r.read(h, heading, Bound::Any, where + ".final_heading");
+    p.final_heading = heading;
+  }
+  r.read(at("requester"), p.requester, Bound::Any, where + ".requester");
+  r.read(at("path"), p.path, Bound::Near, where + ".path");
+  {
+    const std::string w = where + ".walk";
+    const Json& j = at("walk");
+    std::vector<Vec2> points;
+    double lead_in = 0;
+    r.read(ValueReader::member(j, "points", w), points, Bound::Near, w + ".points");
+    r.read(ValueReader::member(j, "lead_in", w), lead_in, Bound::NotNegative, w + ".lead_in");
+    for (std::size_t k = 1; k < points.size(); ++k) {
+      if (points[k] == points[k - 1])
+        ValueReader::fail(w + ".points[" + std::to_string(k) + "]", "repeats the point before it");
+    }
+    p.walk = PathWalk::from_vertices(std::move(points), lead_in);
+  }
+  {
+    const std::string w = where + ".motion";
+    const Json& j = at("motion");
+    PlatoonMotion& m = p.motion;
+    auto get = [&](const char* key, auto& out, Bound b) {
+      r.read(ValueReader::member(j, key, w), out, b, w + "." + key);
+    };
+    get("position", m.position, Bound::Near);
+    get("heading", m.heading, Bound::Any);
+    get("speed", m.speed, Bound::Speed);
+    get("along", m.along, Bound::Any);
+    get("phase", m.phase, Bound::Any);
+    get("final_heading", m.final_heading, Bound::Any);
+    get("formation_blend", m.formation_blend, Bound::Share);
+  }
+  auto per_slot = [&](const char* key) -> const Json& {
+    const Json& j = list(at(key), where + "." + key);
+    if (!j.empty() && j.size() != p.slots.size()) {
+      ValueReader::fail(where + "." + key, std::to_string(j.size()) + " entries for " +
+                                               std::to_string(p.slots.size()) + " slots");
+    }
+    return j;
+  };
+  const Json& morph = per_slot("morph");
+  p.morph.resize(morph.size());
+  for (std::size_t k = 0; k < morph.size(); ++k)
+    r.read(morph[k], p.morph[k], Bound::Share, where + ".morph[" + std::to_string(k) + "]");
+  const Json& targets = per_slot("targets");
+  p.targets.resize(targets.size());
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    const std::string w = where + ".targets[" + std::to_string(k) + "]";
+    SlotTarget& t = p.targets[k];
+    r.read(ValueReader::member(targets[k], "formation", w), t.formation, Bound::Near, w + ".formation");
+    r.read(ValueReader::member(targets[k], "column", w), t.column, Bound::Near, w + ".column");
+    r.read(ValueReader::member(targets[k], "drive_to", w), t.drive_to, Bound::Near, w + ".drive_to");
+    r.read(ValueReader::member(targets[k], "morph", w), t.morph, Bound::Share, w + ".morph");
+  }
+  const Json& crews = per_slot("crews");
+  p.crews.resize(crews.size());
+  for (std::size_t k = 0; k < crews.size(); ++k) {
+    const std::string w = where + ".crews[" + std::to_string(k) + "]";
+    const Json& j = crews[k];
+    CrewState& c = p.crews[k];
+    auto get = [&](const char* key, auto& out, Bound b) {
+      r.read(ValueReader::member(j, key, w), out, b, w + "." + key);
+    };
+    get("direction", c.direction, Bound::Step);
+    get("backing_turn", c.backing_turn, Bound::Any);
+    get("turn_side", c.turn_side, Bound::Any);
+    if (c.turn_side < -1 || c.turn_side > 1)
+      ValueReader::fail(w + ".turn_side", "expected -1, 0 or 1, found " + std::to_string(c.turn_side));
+    get("heading_case", c.heading_case, Bound::Any);
+    get("steering", c.steering, Bound::Any);
+    get("avoided", c.avoided, Bound::Any);
+    get("stopped", c.stopped, Bound::Any);
+    {
+      const std::string pw = w + ".private_path";
+      const Json& pj = ValueReader::member(j, "private_path", w);
+      std::vector<Vec2> points;
+      std::uint64_t index = 0;
+      double release = 0;
+      r.read(ValueReader::member(pj, "points", pw), points, Bound::Near, pw + ".points");
+      r.read(ValueReader::member(pj, "index", pw), index, Bound::Any, pw + ".index");
+      r.read(ValueReader::member(pj, "release_distance", pw), release, Bound::NotNegative,
+             pw + ".release_distance");
+      if (index > points.size()) {
+        ValueReader::fail(pw + ".index", "index " + std::to_string(index) + " past its " +
+                                             std::to_string(points.size()) + " points");
+      }
+      c.private_path = PrivatePath::restored(std::move(points), static_cast<std::size_t>(index), release);
+    }
+    get("private_path_pending", c.private_path_pending, Bound::Any);
+    get("last_check", c.last_check, Bound::Any);
+    get("private_paths", c.private_paths, Bound::Any);
+    get("three_point_turns", c.three_point_turns, Bound::Any);
+  }
+  r.read(at("arrived_time"), p.arrived_time, Bound::Any, where + ".arrived_time");
+  return p;
+}
+
 // The slot `id` names exists in a state of `slots` slots.
 bool names_slot(UnitId id, std::size_t slots) { return id.index < slots; }
 
@@ -722,6 +972,13 @@ std::string Simulation::state_json() const {
   state["passages"] = std::move(passages);
   state["passage_maps"] = !impl_->passage_maps.empty();
   state["next_order_platoon"] = impl_->next_order_platoon;
+  // Platoons (platoon_drive.hpp), matched to the scenario's groups by group id; only when
+  // the scenario has some, so that saved games without them read as before.
+  if (!impl_->platoons.empty()) {
+    Json platoons = Json::array();
+    for (const PlatoonRun& p : impl_->platoons) platoons.push_back(platoon_json(p));
+    state["platoons"] = std::move(platoons);
+  }
   return state.dump();
 }
 
@@ -1007,6 +1264,26 @@ Status Simulation::restore_state(std::string_view text) {
         whole_field(state, "next_order_platoon", "sim_state", std::numeric_limits<std::uint32_t>::max()));
     if (counters.steps != whole_field(state, "steps", "sim_state", kMaxSteps))
       throw StateError{"sim_state.steps", "differs from the counters' step count"};
+    // Platoons: each saved one replaces the scenario's platoon of its group (a state
+    // without the list leaves them as they are, as before platoons were saved).
+    std::vector<PlatoonRun> platoons = impl_->platoons;
+    if (const auto it = state.find("platoons"); it != state.end()) {
+      if (!it->is_array()) throw StateError{"sim_state.platoons", "expected a list, found " + shown(*it)};
+      std::vector<std::uint32_t> groups;
+      for (std::size_t k = 0; k < it->size(); ++k) {
+        const std::string where = "sim_state.platoons[" + std::to_string(k) + "]";
+        PlatoonRun p = read_platoon_json((*it)[k], bounds, slots, where);
+        const auto mine = std::find_if(platoons.begin(), platoons.end(),
+                                       [&](const PlatoonRun& q) { return q.group == p.group; });
+        if (mine == platoons.end())
+          throw StateError{where + ".group",
+                           "group " + std::to_string(p.group) + " has no platoon in the scenario"};
+        if (std::find(groups.begin(), groups.end(), p.group) != groups.end())
+          throw StateError{where + ".group", "group " + std::to_string(p.group) + " saved twice"};
+        groups.push_back(p.group);
+        *mine = std::move(p);
+      }
+    }
     // All read: take it.
     units_ = std::move(slots);
     ++restores_;
@@ -1027,6 +1304,7 @@ Status Simulation::restore_state(std::string_view text) {
     for (const auto& [bridge, group] : holders) (void)impl_->bridges.reserve(bridge, group);
     impl_->passage_maps = std::move(passage_maps);
     impl_->next_order_platoon = platoon;
+    impl_->platoons = std::move(platoons);
     return Ok{};
   } catch (const StateError& e) {
     return make_error(ErrorCode::Value, e.where, e.message);

@@ -92,7 +92,8 @@ void require_same_platoon(const PlatoonRun& a, const PlatoonRun& b) {
 
 void require_same_platoons(const Simulation& a, const Simulation& b) {
   REQUIRE(a.platoons().size() == b.platoons().size());
-  for (std::size_t k = 0; k < a.platoons().size(); ++k) require_same_platoon(a.platoons()[k], b.platoons()[k]);
+  for (std::size_t k = 0; k < a.platoons().size(); ++k)
+    require_same_platoon(a.platoons()[k], b.platoons()[k]);
 }
 
 struct SavedCase {
