@@ -205,6 +205,17 @@ drag_screen() {
   xdotool mouseup "$button"
   settle 0.8
 }
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds (0) or
+# SECONDS pass (1): a test waits on what the window reports, never a fixed time.
+wait_until() {
+  local limit=$1 i
+  shift
+  for i in $(seq "$((limit * 10))"); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  return 1
+}
 drag() {  # drag WX0 WY0 WX1 WY1: a left drag between two world points
   read -r ax ay < <(to_screen "$1" "$2")
   read -r bx by < <(to_screen "$3" "$4")

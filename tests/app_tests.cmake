@@ -139,6 +139,17 @@ add_test(NAME app.sim_window
 set_tests_properties(app.sim_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
+# A platoon ordered in the window under a virtual X server with openbox
+# (scripts/platoon_window_test.sh): box selection, a right drag for the final heading, the
+# platoon's arrival, the formation list, a mixed selection's right-click order. Exit 77
+# (skipped) when Xvfb is not installed.
+add_test(NAME app.platoon_window
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/platoon_window_test.sh $<TARGET_FILE:pathscope>
+                 ${PROJECT_SOURCE_DIR}/tests/data/platoon_window_test.json
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.platoon_window PROPERTIES TIMEOUT 180 LABELS gui SKIP_RETURN_CODE 77 COST 50
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
 # Recordings in the window under a virtual X server with openbox
 # (scripts/timeline_window_test.sh): a run recorded headless opens at its first step; the
 # timeline's slider is dragged, step back and forward, the stuck list and a unit's log

@@ -71,7 +71,7 @@ void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in,
   // follows the pointer from where the button went down.
   // A right press that comes up without the pointer moving more than a few pixels is a
   // click (a unit order), not a pan.
-  if (!panning_ && !dragging_ && in.over_canvas &&
+  if (!panning_ && !dragging_ && !right_drag_ && in.over_canvas &&
       (in.pressed[1] || in.pressed[2] || (in.space && in.pressed[0]))) {
     const bool right = in.pressed[1] && !in.pressed[0] && !in.pressed[2] && !in.space;
     if (right && !in.down[1]) {
@@ -79,10 +79,45 @@ void Canvas::handle_input(EditorState& state, Tool* tool, const CanvasInput& in,
       if (tool) tool->on_right_click(ctx, make_event(camera, in, mouse, 1));
       return;
     }
+    if (right && tool) {
+      const PointerEvent press = make_event(camera, in, mouse, 1);
+      if (tool->takes_right_drag(ctx, press)) {
+        right_drag_ = true;
+        right_moved_ = false;
+        right_from_ = press;
+        press_mouse_ = mouse;
+        return;
+      }
+    }
     panning_ = true;
     last_mouse_ = mouse;
     right_click_ = right;
     press_mouse_ = mouse;
+    return;
+  }
+  if (right_drag_) {
+    // The tool's right drag: the map stays put; every position past the slop, then the
+    // release (a release within the slop is a click).
+    if (!tool) {
+      right_drag_ = false;
+      return;
+    }
+    if (in.mouse_valid) {
+      for (const Vec2& p : in.moves) {
+        if (!right_moved_ && glm::length(p - press_mouse_) <= kClickSlopPixels) continue;
+        right_moved_ = true;
+        tool->on_right_drag(ctx, right_from_, make_event(camera, in, p, 1), false);
+      }
+      if (!right_moved_ && glm::length(mouse - press_mouse_) > kClickSlopPixels) right_moved_ = true;
+    }
+    if (!in.down[1]) {
+      right_drag_ = false;
+      if (right_moved_) {
+        tool->on_right_drag(ctx, right_from_, make_event(camera, in, mouse, 1), true);
+      } else {
+        tool->on_right_click(ctx, right_from_);
+      }
+    }
     return;
   }
   if (panning_) {

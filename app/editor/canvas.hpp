@@ -3,7 +3,8 @@
 // The map canvas: the area between the side columns where the scene is drawn. Turns
 // the frame's pointer input into camera moves (pan: right or middle drag, or space +
 // left drag; zoom at the cursor: wheel) and tool events (left button; a right click
-// without a drag), and draws the optional cell grid lines.
+// without a drag; a right drag the tool takes instead of a pan), and draws the optional
+// cell grid lines.
 //
 // Input comes as a CanvasInput: every pointer position of the frame in order, from
 // SDL's own events (PointerTracker), so a stroke visits each point the hand passed and
@@ -66,6 +67,9 @@ class Canvas {
   bool panning_ = false;
   bool right_click_ = false;  // the pan started with the right button and has not moved yet
   Vec2 press_mouse_{0, 0};    // where the pan's button went down
+  bool right_drag_ = false;   // a right drag the tool took (Tool::takes_right_drag)
+  bool right_moved_ = false;  // it went past the click slop
+  PointerEvent right_from_;   // where it started
   std::optional<Vec2> hover_;
   Vec2 last_mouse_{0, 0};
 };

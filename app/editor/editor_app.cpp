@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -334,6 +335,24 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
     all += line;
   } else {
     all += "sim 0 0 0 0 0 0 0 0\n";
+  }
+  {
+    // Platoons with a selected vehicle, then the first one's: group id, order state
+    // (0 none, 1 waiting for its path, 2 driving, 3 failed), phase (0 idle .. 4 arrived),
+    // formation shape (0 column .. 4 custom), ordered point, final heading in degrees
+    // (nan: none), position.
+    const std::vector<std::uint32_t> platoons = sim_.selected_platoons();
+    const sim::PlatoonRun* p = platoons.empty() ? nullptr : sim_.platoon(platoons.front());
+    char line[256];
+    if (p) {
+      std::snprintf(line, sizeof line, "platoon %zu %u %d %d %d %.3f %.3f %.3f %.3f %.3f\n", platoons.size(),
+                    p->group, int(p->order), int(p->motion.phase), int(p->to.shape), p->goal.x, p->goal.y,
+                    p->final_heading ? *p->final_heading * 180 / 3.14159265358979323846 : std::nan(""),
+                    p->motion.position.x, p->motion.position.y);
+    } else {
+      std::snprintf(line, sizeof line, "platoon 0 0 0 0 0 0 0 nan 0 0\n");
+    }
+    all += line;
   }
   if (const sim::Recording* rec = sim_.recording(); rec && !rec->empty()) {
     // first and last recorded steps, step shown, viewing a recorded step, its hash as

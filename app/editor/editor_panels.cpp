@@ -77,7 +77,8 @@ void EditorApp::menu_bar() {
         "Delete removes the selection.  Undo: Ctrl+Z.  Redo: Ctrl+Y or Ctrl+Shift+Z.\n"
         "Search: F10 step (Shift+F10 back), F5 run/pause, F6 reset, F9 breakpoint at the cursor.\n"
         "Motion: M plays or pauses the features that have a velocity (set it in the inspector).\n"
-        "Units (U): click or box-select units, right-click to move them, Shift+right-click adds a waypoint.\n"
+        "Units (U): click or box-select units, right-click to move them, Shift+right-click adds a waypoint,\n"
+        "  a right drag orders a platoon to face the way it goes.\n"
         "Simulation: play, step and reset in the right column's Simulation section.");
     ImGui::EndMenu();
   }

@@ -49,8 +49,17 @@ class Tool {
   virtual void on_drag(ToolContext&, const PointerEvent&) {}
   virtual void on_release(ToolContext&, const PointerEvent&) {}
   virtual void on_hover(ToolContext&, const PointerEvent&) {}
-  /// A right click: pressed and released without dragging (a right drag pans instead).
+  /// A right click: pressed and released without dragging (a right drag pans instead,
+  /// unless the tool takes it: takes_right_drag).
   virtual void on_right_click(ToolContext&, const PointerEvent&) {}
+  /// Asked at a right press on the canvas: true when a right drag from `press` is the
+  /// tool's (the units tool's facing drag for a platoon order) instead of a pan.
+  virtual bool takes_right_drag(const ToolContext&, const PointerEvent& /*press*/) const { return false; }
+  /// The right drag the tool took, from where the button went down to `to`: called for
+  /// every position past the click slop, then once with `done` at the release. A release
+  /// within the slop is an on_right_click instead.
+  virtual void on_right_drag(ToolContext&, const PointerEvent& /*from*/, const PointerEvent& /*to*/,
+                             bool /*done*/) {}
   /// The pointer left the canvas (over a panel or out of the window) with no drag on:
   /// drop what only shows where the pointer is (the brush outline, a hover highlight).
   virtual void on_leave(ToolContext&) {}

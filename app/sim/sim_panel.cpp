@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace pathscope::app {
@@ -172,6 +173,81 @@ void selected_units(SimPlayer& sim) {
     ImGui::Text("%zu", collision_count(sim.shown_collisions(), id));
   }
   ImGui::EndTable();
+}
+
+// The name of platoon `p`'s formation: a built-in shape's, the scenario's formation
+// with its offsets, or "custom".
+std::string formation_label(const sim::PlatoonRun& p, const Scenario& scenario) {
+  if (p.to.shape != sim::FormationShape::Custom) return std::string(sim::formation_shape_name(p.to.shape));
+  for (const FormationDef& f : scenario.formations) {
+    if (f.offsets == p.to.offsets) return f.name;
+  }
+  return "custom";
+}
+
+const char* platoon_order_name(sim::PlatoonOrderState s) {
+  switch (s) {
+    case sim::PlatoonOrderState::None: return "none";
+    case sim::PlatoonOrderState::WaitingForPath: return "waiting for its path";
+    case sim::PlatoonOrderState::Driving: return "driving";
+    case sim::PlatoonOrderState::Failed: return "no path";
+  }
+  return "?";
+}
+
+// The platoons one of whose vehicles is selected: their state and formation (a combo
+// that changes it, blended over the platoon's formation change time). The first one's
+// combo and its entries are recorded in the UI probe (platoon_formation,
+// platoon_formation_<name>) for the window test.
+void selected_platoons(SimPlayer& sim, EditorState& state) {
+  const std::vector<std::uint32_t> groups = sim.selected_platoons();
+  const Scenario* scenario = sim.shown_scenario();
+  if (groups.empty() || !scenario) return;
+  bool first = true;
+  for (const std::uint32_t g : groups) {
+    const sim::PlatoonRun* p = sim.platoon(g);
+    if (!p) continue;
+    ImGui::PushID(int(g));
+    std::string name = "group " + std::to_string(g);
+    for (const UnitGroup& group : scenario->groups) {
+      if (group.id == g && !group.name.empty()) name = group.name;
+    }
+    std::size_t present = 0;
+    for (const sim::UnitId id : p->slots) present += sim.shown_unit(id) ? 1 : 0;
+    ImGui::Text("Platoon %s: %zu of %zu vehicles", name.c_str(), present, p->slots.size());
+    const sim::PlatoonMotion& m = p->motion;
+    ImGui::Text("order %s, %s, %.2f m/s", platoon_order_name(p->order),
+                std::string(sim::platoon_phase_name(m.phase)).c_str(), m.speed);
+    if (p->order == sim::PlatoonOrderState::Driving || m.phase != sim::PlatoonPhase::Idle) {
+      ImGui::Text(
+          "to (%.1f, %.1f), facing %s", p->goal.x, p->goal.y,
+          p->final_heading
+              ? (std::to_string(int(std::lround(*p->final_heading * 180 / 3.14159265358979))) + " deg")
+                    .c_str()
+              : "the path's last way");
+    }
+    const std::string current = formation_label(*p, *scenario);
+    std::vector<std::string> names = {"column", "line", "wedge", "echelon"};
+    for (const FormationDef& f : scenario->formations) names.push_back(f.name);
+    ImGui::SetNextItemWidth(-1);
+    const bool open = ImGui::BeginCombo("##formation", ("formation: " + current).c_str());
+    if (first) state.probe.last_item("platoon_formation");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The platoon's formation; a change moves each slot over %.3g s",
+                        p->params.formation_change_seconds);
+    if (open) {
+      for (const std::string& n : names) {
+        if (ImGui::Selectable(n.c_str(), n == current) && n != current) {
+          const Status changed = sim.change_formation(g, n);
+          if (!changed.ok()) state.report_error("Formation refused: " + changed.error().to_string());
+        }
+        if (first) state.probe.last_item(("platoon_formation_" + n).c_str());
+      }
+      ImGui::EndCombo();
+    }
+    first = false;
+    ImGui::PopID();
+  }
 }
 
 // The scenario's simulation settings, edited with undo; a running simulation keeps the
@@ -438,6 +514,7 @@ void sim_panel(SimPlayer& sim, EditorState& state, UnitLogLayout& log) {
   }
   stuck_units(sim, state);
   selected_units(sim);
+  selected_platoons(sim, state);
   unit_log(sim, state, log);
 }
 

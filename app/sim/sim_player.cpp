@@ -404,35 +404,93 @@ std::vector<sim::UnitId> SimPlayer::units_in_box(Vec2 a, Vec2 b) const {
   return out;
 }
 
-Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append) {
+Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append, std::optional<double> heading) {
   if (view_) {
     return make_error(ErrorCode::Value, "",
                       "the timeline shows recorded step " + std::to_string(view_->frame.step) +
                           ": Run from here (or play to its end) to give orders");
   }
   if (!sim_ || selected_.empty()) return std::size_t(0);
-  Order order;
-  order.kind = OrderKind::Move;
-  order.points = {point};
-  if (append) {
-    order.kind = OrderKind::Waypoints;
-    order.points.clear();
-    // The first selected unit's points still ahead, then the new one.
-    const sim::SimUnit* lead = sim_->unit(selected_.front());
-    if (lead && !lead->goal.arrived &&
-        (lead->route.order.kind == OrderKind::Move || lead->route.order.kind == OrderKind::Waypoints)) {
-      const std::size_t from = std::min(lead->route.order_point, lead->route.order.points.size());
-      order.points.assign(lead->route.order.points.begin() + std::ptrdiff_t(from),
-                          lead->route.order.points.end());
-      // Its last point is its own slot of a group's formation: the route goes on from
-      // the point the group was ordered to.
-      if (lead->goal.formation && !order.points.empty()) order.points.back() = lead->goal.formation_point;
+  // Platoons go as platoons: their vehicles leave the group order below.
+  const std::vector<std::uint32_t> platoons = selected_platoons();
+  std::vector<sim::UnitId> others;
+  for (const sim::UnitId id : selected_) {
+    bool in_platoon = false;
+    for (const std::uint32_t g : platoons) {
+      const sim::PlatoonRun* p = platoon(g);
+      in_platoon = in_platoon || std::find(p->slots.begin(), p->slots.end(), id) != p->slots.end();
     }
-    order.points.push_back(point);
+    if (!in_platoon) others.push_back(id);
   }
-  Result<std::size_t> given = sim_->give_order(selected_, order);
+  std::size_t taken = 0;
   ++version_;
-  return given;
+  if (!others.empty()) {
+    Order order;
+    order.kind = OrderKind::Move;
+    order.points = {point};
+    if (append) {
+      order.kind = OrderKind::Waypoints;
+      order.points.clear();
+      // The first such unit's points still ahead, then the new one.
+      const sim::SimUnit* lead = sim_->unit(others.front());
+      if (lead && !lead->goal.arrived &&
+          (lead->route.order.kind == OrderKind::Move || lead->route.order.kind == OrderKind::Waypoints)) {
+        const std::size_t from = std::min(lead->route.order_point, lead->route.order.points.size());
+        order.points.assign(lead->route.order.points.begin() + std::ptrdiff_t(from),
+                            lead->route.order.points.end());
+        // Its last point is its own slot of a group's formation: the route goes on from
+        // the point the group was ordered to.
+        if (lead->goal.formation && !order.points.empty()) order.points.back() = lead->goal.formation_point;
+      }
+      order.points.push_back(point);
+    }
+    Result<std::size_t> given = sim_->give_order(others, order);
+    if (!given.ok()) return given;
+    taken += *given;
+  }
+  for (const std::uint32_t g : platoons) {
+    Order order;
+    order.kind = OrderKind::Move;
+    order.points = {point};
+    Result<std::size_t> given = sim_->order_platoon(g, order, heading);
+    if (!given.ok()) return given;
+    taken += *given;
+  }
+  return taken;
+}
+
+std::vector<std::uint32_t> SimPlayer::selected_platoons() const {
+  std::vector<std::uint32_t> groups;
+  if (!sim_ || view_) return groups;
+  for (const sim::PlatoonRun& p : sim_->platoons()) {
+    for (const sim::UnitId id : p.slots) {
+      if (sim_->unit(id) && std::find(selected_.begin(), selected_.end(), id) != selected_.end()) {
+        groups.push_back(p.group);
+        break;
+      }
+    }
+  }
+  return groups;
+}
+
+const sim::PlatoonRun* SimPlayer::platoon(std::uint32_t group) const {
+  if (!sim_) return nullptr;
+  for (const sim::PlatoonRun& p : sim_->platoons()) {
+    if (p.group == group) return &p;
+  }
+  return nullptr;
+}
+
+Status SimPlayer::change_formation(std::uint32_t group, std::string_view formation) {
+  if (view_) {
+    return make_error(ErrorCode::Value, "",
+                      "the timeline shows recorded step " + std::to_string(view_->frame.step) +
+                          ": Run from here (or play to its end) to change a formation");
+  }
+  if (!sim_) return make_error(ErrorCode::Value, "", "no simulation runs");
+  Status changed = sim_->change_formation(group, formation);
+  ++version_;
+  return changed;
 }
 
 double remaining_path_length(const sim::SimUnit& unit) {

@@ -10,10 +10,12 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "app/editor/editor_state.hpp"
 #include "planner/core/result.hpp"
+#include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/recording.hpp"
 #include "planner/sim/sim_referee.hpp"
 #include "planner/sim/simulation.hpp"
@@ -81,10 +83,23 @@ class SimPlayer {
   /// Alive units whose centre lies in the box spanned by `a` and `b` (any corners), in
   /// slot order.
   std::vector<sim::UnitId> units_in_box(Vec2 a, Vec2 b) const;
-  /// Orders the selected units to `point`: a Move order, or with `append` a Waypoints
-  /// order through the first selected unit's remaining Move or Waypoints points, then
-  /// `point`. One group order; returns how many units took it (0: no selection).
-  Result<std::size_t> command_move(Vec2 point, bool append);
+  /// Orders the selected units to `point`. Each platoon one of whose vehicles is
+  /// selected (selected_platoons) moves as a platoon (Simulation::order_platoon: one
+  /// path, its formation) to `point`, to face `heading` at the end (radians as
+  /// Unit::heading; none: its path's last way). The other selected units take a Move
+  /// order, or with `append` a Waypoints order through the first of them's remaining Move
+  /// or Waypoints points, then `point`: one group order. Returns how many units took an
+  /// order (0: no selection), or the first refusal.
+  Result<std::size_t> command_move(Vec2 point, bool append, std::optional<double> heading = std::nullopt);
+  /// Scenario group ids of the platoons of the simulation one of whose vehicles is
+  /// selected, in the simulation's platoon order (none while a recorded step is shown).
+  std::vector<std::uint32_t> selected_platoons() const;
+  /// The simulation's platoon of scenario group `group`, or nullptr.
+  const sim::PlatoonRun* platoon(std::uint32_t group) const;
+  /// Changes platoon `group`'s formation (Simulation::change_formation: a built-in name
+  /// or one of the scenario's); an error names the formation or the group, or says that a
+  /// recorded step is shown.
+  Status change_formation(std::uint32_t group, std::string_view formation);
 
   /// Changes whenever what is drawn of the simulation changes (a step, a reset, an order,
   /// the selection, a world update, a scrub): the window repaints when it does.

@@ -1,7 +1,9 @@
 #pragma once
 
 // Platoons in the simulation (seed 004, "Formation movement"): a component of the step.
-// Internal to the simulation (planner/sim/*.cpp); step.cpp composes it.
+// PlatoonRun and the types it holds are public: Simulation::platoons() gives them to
+// readers (the platoon painter, the window's panels, saved games). The functions below
+// are the simulation's own (planner/sim/*.cpp); step.cpp composes them.
 //
 // A scenario group with a platoon (UnitGroup::platoon) moves as one: its tactician asks
 // for one path for the platoon (with the class of its widest vehicle), moves the platoon

@@ -34,7 +34,8 @@ std::span<const ToolInfo> tool_registry() {
       {"query", "Query", 'q', "Path query (Q): drag from the start to the goal", make_query_tool},
       {"units", "Units", 'u',
        "Units (U): click a unit to select it, drag a box round several; right-click orders them there, "
-       "Shift+right-click adds a waypoint; the first click starts the simulation",
+       "Shift+right-click adds a waypoint, a right drag sets a platoon's final heading; the first click "
+       "starts the simulation",
        make_units_tool},
   };
   return kTools;

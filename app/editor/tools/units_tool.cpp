@@ -1,7 +1,9 @@
 // The units tool: orders for the simulated units, as RTS players give them. A left click
 // selects the unit under the pointer (Shift toggles it in the selection), a left drag
 // boxes several (Shift adds them), a right click orders the selection to move there and
-// Shift+right click adds a waypoint to its route. Selecting never advances time: the
+// Shift+right click adds a waypoint to its route. A selected platoon moves as one; a
+// right drag orders it to where the drag began, to face the way the drag goes (its
+// formation drawn there as the pointer moves). Selecting never advances time: the
 // first click builds the simulation from the document, paused, and a recorded step shown
 // by the timeline stays shown. Orders go to the simulation, never to the document.
 
@@ -9,10 +11,13 @@
 #include "app/editor/tools/tool_support.hpp"
 #include "app/editor/tools/tool_widgets.hpp"
 #include "app/sim/sim_player.hpp"
+#include "planner/sim/platoon_formation.hpp"
+#include "planner/sim/vehicle.hpp"
 
 #include <imgui.h>
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <optional>
 
 namespace pathscope::app::tools {
@@ -72,9 +77,27 @@ class UnitsTool final : public Tool {
     if (!given.ok()) ctx.state.report_error("Order refused: " + given.error().to_string());
   }
 
+  // A right drag with a platoon selected sets the heading it faces at the end.
+  bool takes_right_drag(const ToolContext& ctx, const PointerEvent&) const override {
+    return ctx.sim && !ctx.sim->viewing_recording() && !ctx.sim->selected_platoons().empty();
+  }
+
+  void on_right_drag(ToolContext& ctx, const PointerEvent& from, const PointerEvent& to, bool done) override {
+    if (!ctx.sim) return;
+    facing_from_ = from.world;
+    facing_to_ = to.world;
+    facing_ = !done;
+    if (!done) return;
+    const Vec2 d = to.world - from.world;
+    const std::optional<double> heading =
+        glm::length(d) > 0 ? std::optional<double>(sim::heading_of_vector(d)) : std::nullopt;
+    const Result<std::size_t> given = ctx.sim->command_move(from.world, from.shift, heading);
+    if (!given.ok()) ctx.state.report_error("Order refused: " + given.error().to_string());
+  }
+
   bool on_key(ToolContext& ctx, ToolKey key) override {
     if (key != ToolKey::Escape || !ctx.sim) return false;
-    pressing_ = box_ = false;
+    pressing_ = box_ = facing_ = false;
     ctx.sim->clear_selection();
     return true;
   }
@@ -86,7 +109,7 @@ class UnitsTool final : public Tool {
   void on_leave(ToolContext&) override { hover_.reset(); }
 
   void on_deactivate(ToolContext&) override {
-    pressing_ = box_ = false;
+    pressing_ = box_ = facing_ = false;
     hover_.reset();
   }
 
@@ -100,6 +123,7 @@ class UnitsTool final : public Tool {
                            : sim::Motion{}.hard_radius;
       out.circle(render::Layer::Markers, kHoverColor, u->body.position, r * 1.3, false, 1.5f, 7);
     }
+    if (facing_ && s) paint_facing(*ctx.sim, out);
     if (!box_) return;
     out.rect(render::Layer::Markers, kDraftFill, from_, to_, true);
     out.rect(render::Layer::Markers, kDraftColor, from_, to_, false, 1.5f);
@@ -108,6 +132,7 @@ class UnitsTool final : public Tool {
   void options_ui(ToolContext& ctx) override {
     hint("Click a unit to select it, drag a box round several (Shift adds).");
     hint("Right-click: move there. Shift+right-click: add a waypoint. Escape: deselect.");
+    hint("A platoon selected: right-drag from where it goes the way it should face.");
     if (ctx.sim && !ctx.sim->active()) hint("The first click builds the simulation, paused.");
   }
 
@@ -119,8 +144,32 @@ class UnitsTool final : public Tool {
     return ctx.sim->reset(ctx.state);
   }
 
+  // The facing drag: an arrow from the ordered point, and each selected platoon's
+  // formation standing there, turned the drag's way.
+  void paint_facing(const SimPlayer& player, render::DrawList& out) const {
+    const Vec2 d = facing_to_ - facing_from_;
+    if (glm::length(d) <= 0) return;
+    const double heading = sim::heading_of_vector(d);
+    out.line(render::Layer::Markers, kDraftColor, facing_from_, facing_to_, 2.0f);
+    const Vec2 u = d / glm::length(d), left{u.y, -u.x};
+    const double head = std::min(glm::length(d) * 0.4, 3.0);
+    out.polygon(render::Layer::Markers, kDraftColor,
+                {facing_to_, facing_to_ - u * head + left * (head * 0.5),
+                 facing_to_ - u * head - left * (head * 0.5)});
+    for (const std::uint32_t g : player.selected_platoons()) {
+      const sim::PlatoonRun* p = player.platoon(g);
+      if (!p) continue;
+      for (std::size_t k = 0; k < p->to.offsets.size(); ++k) {
+        const Vec2 at = sim::formation_point(facing_from_, heading, p->to.offsets[k]);
+        out.circle(render::Layer::Markers, k == 0 ? kDraftColor : kHoverColor, at, 1.2, false, 1.5f, 5);
+      }
+    }
+  }
+
   bool pressing_ = false;
   bool box_ = false;
+  bool facing_ = false;  // a facing drag is under way
+  Vec2 facing_from_{0, 0}, facing_to_{0, 0};
   std::optional<sim::UnitId> hover_;  // the unit under the pointer
   Vec2 from_{0, 0}, to_{0, 0};
 };

@@ -203,3 +203,53 @@ TEST_CASE("canvas: a right press and release without a drag is a click for the t
   CHECK(clicks.clicks.size() == 2);
   CHECK(same(rig.state.camera.to_screen({0, 0}), before + Vec2{50, 0}));
 }
+
+namespace {
+
+// A tool that takes every right drag, recording each call.
+class RightDrags final : public Tool {
+ public:
+  bool takes_right_drag(const ToolContext&, const PointerEvent&) const override { return true; }
+  void on_right_click(ToolContext&, const PointerEvent& e) override { clicks.push_back(e.world); }
+  void on_right_drag(ToolContext&, const PointerEvent& from, const PointerEvent& to, bool done) override {
+    starts.push_back(from.world);
+    ends.push_back(to.world);
+    dones.push_back(done);
+  }
+  std::vector<Vec2> clicks, starts, ends;
+  std::vector<bool> dones;
+};
+
+}  // namespace
+
+TEST_CASE("canvas: a right drag the tool takes reaches it, move by move, instead of panning") {
+  CanvasRig rig("select");
+  auto recorder = std::make_unique<RightDrags>();
+  RightDrags& drags = *recorder;
+  rig.tool = std::move(recorder);
+  const Vec2 before = rig.state.camera.to_screen({0, 0});
+  // Within the slop: a click where the button went down.
+  rig.frame({{300, 200}}, 1);
+  rig.frame({{302, 201}});
+  rig.frame({{302, 201}}, -1, 1);
+  REQUIRE(drags.clicks.size() == 1);
+  CHECK(same(drags.clicks[0], {30, 20}));
+  CHECK(drags.dones.empty());
+  // A drag: every position past the slop, from where it began, then the release.
+  rig.frame({{400, 300}}, 1);
+  rig.frame({{401, 300}, {420, 300}, {440, 310}});
+  rig.frame({{460, 320}}, -1, 1);
+  CHECK(drags.clicks.size() == 1);
+  REQUIRE(drags.dones.size() == 4);
+  for (const Vec2 s : drags.starts) CHECK(same(s, {40, 30}));
+  CHECK(same(drags.ends[0], {42, 30}));  // (401, 300) is within the slop
+  CHECK(same(drags.ends[1], {44, 31}));
+  CHECK(same(drags.ends[2], {46, 32}));
+  CHECK(same(drags.ends[3], {46, 32}));
+  CHECK(drags.dones == std::vector<bool>{false, false, false, true});
+  // The map never moved, and the next right press is a fresh start.
+  CHECK(same(rig.state.camera.to_screen({0, 0}), before));
+  CHECK_FALSE(rig.canvas.panning());
+  rig.frame({{100, 100}}, 1, 1);
+  CHECK(drags.clicks.size() == 2);
+}

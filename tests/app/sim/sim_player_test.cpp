@@ -545,4 +545,80 @@ TEST_SUITE("sim_window") {
     CHECK(restored(*live) == std::pair{std::uint64_t{160}, rig.sim().state_hash()});
     CHECK(live->sim_state.find("stuck_detector") != std::string::npos);
   }
+  TEST_CASE("platoon orders: a selected platoon moves as one, facing the drag; others take the group order") {
+    const auto loaded =
+        load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/tests/data/platoon_window_test.json");
+    REQUIRE(loaded.ok());
+    PlayerRig rig(*loaded);
+    auto tool = tools::make_units_tool();
+    ToolContext ctx{rig.state, *rig.state.doc, 10.0, &rig.player};
+    auto at = [](Vec2 p, bool shift = false) {
+      PointerEvent e;
+      e.world = p;
+      e.shift = shift;
+      return e;
+    };
+    // Nothing selected: a right drag is a pan, not the tool's.
+    REQUIRE(rig.player.reset(rig.state));
+    CHECK_FALSE(tool->takes_right_drag(ctx, at({0, 0})));
+    // One vehicle selected: its platoon is.
+    const sim::SimUnit* tank = rig.sim().find_scenario_unit(3);
+    const sim::SimUnit* infantry = rig.sim().find_scenario_unit(5);
+    REQUIRE(tank);
+    REQUIRE(infantry);
+    rig.player.select(std::vector<sim::UnitId>{tank->id});
+    REQUIRE(rig.player.selected_platoons() == std::vector<std::uint32_t>{1});
+    CHECK(tool->takes_right_drag(ctx, at({0, 0})));
+    // A right drag north from (130, 60): ordered there, to face north (heading pi/2, y down).
+    tool->on_right_drag(ctx, at({130, 60}), at({130, 50}), false);
+    render::DrawList preview;
+    tool->draw_preview(ctx, preview);
+    // The arrow, its head, and the four slots of the wedge standing at the point.
+    CHECK(preview.count(render::Layer::Markers, render::PrimitiveKind::Circle) == 4);
+    const sim::PlatoonRun* p = rig.player.platoon(1);
+    REQUIRE(p);
+    CHECK(p->order == sim::PlatoonOrderState::None);  // not before the release
+    tool->on_right_drag(ctx, at({130, 60}), at({130, 50}), true);
+    CHECK(p->order == sim::PlatoonOrderState::WaitingForPath);
+    CHECK(p->goal == Vec2{130, 60});
+    REQUIRE(p->final_heading.has_value());
+    CHECK(*p->final_heading == doctest::Approx(3.14159265358979 / 2));
+    for (const sim::UnitId id : p->slots) CHECK(rig.sim().unit(id)->route.state == sim::MoveState::InPlatoon);
+    preview.clear();
+    tool->draw_preview(ctx, preview);
+    CHECK(preview.empty());
+    CHECK(rig.sim().step_count() == 0);  // orders never advance time
+
+    // The platoon and an infantry unit: the platoon as a platoon (no heading from a click),
+    // the infantry with a move order of its own; the platoon keeps every vehicle.
+    rig.player.add_to_selection(std::vector<sim::UnitId>{infantry->id}, false);
+    const Result<std::size_t> given = rig.player.command_move({40, 20}, false);
+    REQUIRE(given.ok());
+    CHECK(*given == 5);
+    CHECK(p->slots.size() == 4);
+    CHECK(p->goal == Vec2{40, 20});
+    CHECK_FALSE(p->final_heading.has_value());
+    const sim::SimUnit& foot = *rig.sim().unit(infantry->id);
+    CHECK(foot.route.state != sim::MoveState::InPlatoon);
+    REQUIRE(foot.route.order.kind == OrderKind::Move);
+    CHECK(foot.route.order.points.back() == Vec2{40, 20});
+
+    // The formation: a built-in or the scenario's own; an unknown name is refused.
+    CHECK(p->to.shape == sim::FormationShape::Wedge);
+    REQUIRE(rig.player.change_formation(1, "diamond").ok());
+    CHECK(p->to.shape == sim::FormationShape::Custom);
+    CHECK(p->to.offsets == rig.state.doc->scenario().formations[0].offsets);
+    CHECK(p->from.shape == sim::FormationShape::Wedge);
+    const Status refused = rig.player.change_formation(1, "phalanx");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().to_string().find("phalanx") != std::string::npos);
+    CHECK_FALSE(rig.player.change_formation(7, "line").ok());
+
+    // It drives there and arrives, in the window's player as headless.
+    rig.player.play(rig.state);
+    for (int k = 0; k < 200 && p->motion.phase != sim::PlatoonPhase::Arrived; ++k)
+      rig.player.update(rig.state, 0.25);
+    CHECK(p->motion.phase == sim::PlatoonPhase::Arrived);
+    CHECK(glm::length(p->motion.position - Vec2{40, 20}) < 3);
+  }
 }  // TEST_SUITE
