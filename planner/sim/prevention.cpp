@@ -103,17 +103,22 @@ void prevent_overlaps(std::span<PreventionUnit> units, std::span<const Motion> m
       Vec2 pb = capped(j, b.position + n * (push * (1 - wa)));
       const CostGrid& ga = *grids[a.movement_class];
       const CostGrid& gb = *grids[b.movement_class];
-      const bool a_ok = wa == 0 || !segment_blocked(ga, a.move_key, a.position, pa);
-      const bool b_ok = wa == 1 || !segment_blocked(gb, b.move_key, b.position, pb);
+      // The push's line and the step's whole line must both stay in open cells.
+      const auto clear = [](const CostGrid& g, const PreventionUnit& u, Vec2 to) {
+        return !segment_blocked(g, u.move_key, u.position, to) &&
+               !segment_blocked(g, u.move_key, u.start, to);
+      };
+      const bool a_ok = wa == 0 || clear(ga, a, pa);
+      const bool b_ok = wa == 1 || clear(gb, b, pb);
       if (!a_ok && !b_ok) return;
       if (!a_ok) {
         pa = a.position;
         pb = capped(j, b.position + n * push);
-        if (segment_blocked(gb, b.move_key, b.position, pb)) return;
+        if (!clear(gb, b, pb)) return;
       } else if (!b_ok) {
         pb = b.position;
         pa = capped(i, a.position - n * push);
-        if (segment_blocked(ga, a.move_key, a.position, pa)) return;
+        if (!clear(ga, a, pa)) return;
       }
       if (pa != a.position) {
         a.position = pa;

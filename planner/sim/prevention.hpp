@@ -22,7 +22,11 @@ namespace pathscope::sim {
 /// One unit as collision prevention sees it: its shape where its move ended (read), its
 /// position after prevention (written).
 struct PreventionUnit {
-  Vec2 position{0, 0};               ///< In: where its move ended. Out: where prevention left it. Metres.
+  Vec2 position{0, 0};  ///< In: where its move ended. Out: where prevention left it. Metres.
+  /// Where it stood when the step began: a push is refused if the step's straight line
+  /// from here to where it would be left (as the referee reads a step) touches a closed
+  /// cell, as well as the push's own line.
+  Vec2 start{0, 0};
   double heading = 0;                ///< Radians (the axis of an elliptic hard shape).
   std::uint32_t movement_class = 0;  ///< Index into the motions and grids.
   std::uint16_t move_key = 0;        ///< Its terrain group's move key (no push into a closed cell).

@@ -35,13 +35,9 @@ void view_for_prevention(std::span<const SimUnit> units, std::span<const UnitPri
   out.resize(units.size());
   for (std::size_t i = 0; i < units.size(); ++i) {
     const SimUnit& u = units[i];
-    out[i] = PreventionUnit{u.body.position,
-                            u.body.heading,
-                            static_cast<std::uint32_t>(u.movement_class),
-                            extra[i].move_key,
-                            u.alive,
-                            is_moving(u),
-                            false};
+    out[i] = PreventionUnit{
+        u.body.position,   u.body.previous, u.body.heading, static_cast<std::uint32_t>(u.movement_class),
+        extra[i].move_key, u.alive,         is_moving(u),   false};
   }
 }
 
@@ -215,7 +211,10 @@ void Simulation::step() {
         const Motion& m = impl_->motions[u.movement_class];
         const std::optional<VehicleClass>& v = impl_->vehicles[u.movement_class];
         const Vec2 slot = p.targets[k].drive_to;
-        const bool there = v && glm::distance(u.body.position, slot) <= platoon_arrival_radius(m, v);
+        // Held where it stopped only if a push that it walks back from (arrival_tolerance)
+        // still leaves it within the arrival radius of its slot.
+        const bool there =
+            v && glm::distance(u.body.position, slot) <= platoon_arrival_radius(m, v) - arrival_tolerance(m);
         u.route.order = Order{OrderKind::Move, {there ? u.body.position : slot}, PatrolMode::Loop};
         start_order(u);
         if (there) {

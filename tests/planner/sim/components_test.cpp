@@ -88,8 +88,9 @@ TEST_SUITE("components") {
       const Vec2 b_from = b.centre;
       REQUIRE(test_support::overlap_sampled(a, b, 0.005));
       const bool a_moves = trial % 3 != 0, b_moves = trial % 3 != 1;
-      std::vector<PreventionUnit> units{{a.centre, ha, 0, grids[0]->move_key(0), true, a_moves, false},
-                                        {b.centre, hb, 0, grids[0]->move_key(0), true, b_moves, false}};
+      std::vector<PreventionUnit> units{
+          {a.centre, a.centre, ha, 0, grids[0]->move_key(0), true, a_moves, false},
+          {b.centre, b.centre, hb, 0, grids[0]->move_key(0), true, b_moves, false}};
       prevent_overlaps(units, motions, grids, scratch);
       a.centre = units[0].position;
       b.centre = units[1].position;
