@@ -23,6 +23,9 @@ double turn_towards(double heading, double wanted, double max_turn) {
   return angle_difference(0.0, heading + std::clamp(d, -max_turn, max_turn));
 }
 
+/// Metres a straggler must come nearer for a wait to count as progressing.
+constexpr double kWaitProgress = 0.5;
+
 /// The speed's target from the stragglers (see platoon.hpp); negative: wait.
 double speed_from_stragglers(const PlatoonParams& p, double straggler) {
   const double limit = p.wait_factor * p.max_speed;
@@ -79,14 +82,29 @@ void advance_platoon(PlatoonMotion& m, const PathWalk& walk, const PlatoonParams
 
   // Speed: the stragglers, the obstacles, the end of the path.
   const double wanted = speed_from_stragglers(p, feedback.straggler);
-  if (m.phase == PlatoonPhase::Waiting && feedback.straggler <= p.resume_factor * p.max_speed) {
-    m.phase = PlatoonPhase::Moving;
-  } else if (m.phase == PlatoonPhase::Moving && wanted < 0) {
+  const bool gathered = feedback.straggler <= p.resume_factor * p.max_speed;
+  if (gathered) m.pressing_on = false;
+  if (m.phase == PlatoonPhase::Waiting) {
+    if (gathered) {
+      m.phase = PlatoonPhase::Moving;
+    } else if (feedback.straggler < m.wait_best - kWaitProgress) {
+      m.wait_best = feedback.straggler;
+      m.wait_stalled = 0;
+    } else if ((m.wait_stalled += dt) >= p.wait_patience) {
+      // Nobody comes nearer: the drive-to points only move if the platoon does.
+      m.phase = PlatoonPhase::Moving;
+      m.pressing_on = true;
+    }
+  } else if (m.phase == PlatoonPhase::Moving && wanted < 0 && !m.pressing_on) {
     m.phase = PlatoonPhase::Waiting;
+    m.wait_best = feedback.straggler;
+    m.wait_stalled = 0;
   }
   double target = 0;
   if (m.phase == PlatoonPhase::Moving) {
-    target = std::max(wanted, 0.0) * (feedback.morphing ? p.obstacle_slowdown : 1.0);
+    const double base =
+        m.pressing_on ? std::max(wanted, p.press_on_factor * p.max_speed) : std::max(wanted, 0.0);
+    target = base * (feedback.morphing ? p.obstacle_slowdown : 1.0);
     const double left = std::max(walk.length() - m.along, 0.0);
     target = std::min(target, std::sqrt(2 * p.acceleration * left));
   }

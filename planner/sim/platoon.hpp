@@ -10,7 +10,9 @@
 // (Figure 6). Its speed: at most its slowest vehicle's (`max_speed`); less and less as
 // the farthest vehicle drifts from its drive-to point beyond `slack`; none ("waiting")
 // once that vehicle is beyond `wait_factor` x max_speed metres (seed: 2 x maxspeed),
-// until it is back within `resume_factor` x max_speed; a little less while any slot is
+// until it is back within `resume_factor` x max_speed, or until `wait_patience` seconds
+// pass with the straggler coming no nearer (held by other vehicles or a wall: its point
+// only moves when the platoon does), when it presses on slowly; a little less while any slot is
 // pulled in by obstacles (the seed's post-ship lesson); and never more than lets it stop
 // at the path's end.
 
@@ -33,6 +35,8 @@ struct PlatoonParams {
   double wait_factor = 2;                 ///< Waits beyond wait_factor x max_speed metres (seed 004: 2).
   double resume_factor = 1;               ///< Goes on within resume_factor x max_speed metres.
   double obstacle_slowdown = 0.75;        ///< Speed factor while a slot is pulled in by obstacles.
+  double wait_patience = 4;               ///< Seconds a wait lasts with no straggler closing in.
+  double press_on_factor = 0.25;          ///< Speed factor (of max_speed) after a wait stalled.
   double formation_change_seconds = 3;    ///< A change of formation takes this long (s).
   double final_heading_tolerance = 0.01;  ///< Radians: the last turn is done within this.
 };
@@ -58,6 +62,12 @@ struct PlatoonMotion {
   PlatoonPhase phase = PlatoonPhase::Idle;  ///< What it is doing.
   double final_heading = 0;                 ///< Radians: the heading ordered at the end.
   double formation_blend = 1;               ///< 0..1 of the way from the old formation to the new.
+  double wait_best = 0;                     ///< Metres: the nearest its straggler came during this wait.
+  double wait_stalled = 0;  ///< Seconds of this wait since the straggler last came 0.5 m nearer.
+  /// A wait stalled (a straggler held by others or a wall, whose drive-to point only
+  /// moves if the platoon does): it presses on at press_on_factor x max_speed and does not
+  /// wait again until every straggler is within the resume distance.
+  bool pressing_on = false;
 };
 
 /// How the vehicles stand this step, for the platoon's speed.

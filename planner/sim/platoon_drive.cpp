@@ -83,6 +83,7 @@ MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, dou
       avoid_vehicles(avoidance_body(state, vc), sk.velocity, target, others, params);
   DriveGoal goal = drive_goal(sk, platoon_heading);
   goal.velocity = avoided.steering;
+  goal.previous = crew.heading_case;
   const DriveCommand command = plan_drive(state, vc, goal);
   const VehicleState next = drive(state, vc, command, dt);
   if (next.backing_turn && !crew.backing_turn) ++crew.three_point_turns;

@@ -629,7 +629,9 @@ Json platoon_json(const PlatoonRun& p) {
                        {"resume_factor", value_json(a.resume_factor)},
                        {"obstacle_slowdown", value_json(a.obstacle_slowdown)},
                        {"formation_change_seconds", value_json(a.formation_change_seconds)},
-                       {"final_heading_tolerance", value_json(a.final_heading_tolerance)}};
+                       {"final_heading_tolerance", value_json(a.final_heading_tolerance)},
+                       {"wait_patience", value_json(a.wait_patience)},
+                       {"press_on_factor", value_json(a.press_on_factor)}};
   out["order"] = value_json(p.order);
   out["goal"] = value_json(p.goal);
   out["final_heading"] = p.final_heading ? value_json(*p.final_heading) : Json(nullptr);
@@ -645,7 +647,10 @@ Json platoon_json(const PlatoonRun& p) {
                        {"along", value_json(m.along)},
                        {"phase", value_json(m.phase)},
                        {"final_heading", value_json(m.final_heading)},
-                       {"formation_blend", value_json(m.formation_blend)}};
+                       {"formation_blend", value_json(m.formation_blend)},
+                       {"wait_best", value_json(m.wait_best)},
+                       {"wait_stalled", value_json(m.wait_stalled)},
+                       {"pressing_on", value_json(m.pressing_on)}};
   out["morph"] = value_json(p.morph);
   Json targets = Json::array();
   for (const SlotTarget& t : p.targets) {
@@ -740,6 +745,9 @@ PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<cons
     num("obstacle_slowdown", a.obstacle_slowdown);
     num("formation_change_seconds", a.formation_change_seconds);
     num("final_heading_tolerance", a.final_heading_tolerance);
+    // Saved before platoons pressed on past a stalled wait: the defaults.
+    if (j.contains("wait_patience")) num("wait_patience", a.wait_patience);
+    if (j.contains("press_on_factor")) num("press_on_factor", a.press_on_factor);
   }
   r.read(at("order"), p.order, Bound::Any, where + ".order");
   r.read(at("goal"), p.goal, Bound::World, where + ".goal");
@@ -777,6 +785,9 @@ PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<cons
     get("phase", m.phase, Bound::Any);
     get("final_heading", m.final_heading, Bound::Any);
     get("formation_blend", m.formation_blend, Bound::Share);
+    if (j.contains("wait_best")) get("wait_best", m.wait_best, Bound::NotNegative);
+    if (j.contains("wait_stalled")) get("wait_stalled", m.wait_stalled, Bound::NotNegative);
+    if (j.contains("pressing_on")) get("pressing_on", m.pressing_on, Bound::Any);
   }
   auto per_slot = [&](const char* key) -> const Json& {
     const Json& j = list(at(key), where + "." + key);

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -177,11 +178,28 @@ Seek seek_drive_to(Vec2 position, Vec2 drive_to, const VehicleClass& cls, bool b
   return s;
 }
 
-HeadingCase classify_heading(Vec2 desired_velocity, double desired_heading, double current_heading) {
+HeadingCase classify_heading(Vec2 desired_velocity, double desired_heading, double current_heading,
+                             HeadingCase previous) {
   if (desired_velocity.x == 0 && desired_velocity.y == 0) return HeadingCase::Still;
+  // Within 90 degrees, the boundary moved towards what `was` answered (if anything).
+  const auto same = [](double difference, std::optional<bool> was) {
+    const double limit = !was ? kHalfPi : *was ? kHalfPi + kHeadingHysteresis : kHalfPi - kHeadingHysteresis;
+    return std::abs(difference) < limit;
+  };
+  std::optional<bool> was_ahead, was_keeping;
+  if (previous != HeadingCase::Still) {
+    was_ahead = previous == HeadingCase::Ahead || previous == HeadingCase::AheadTurnAtEnd;
+    was_keeping = previous == HeadingCase::Ahead || previous == HeadingCase::BehindSameHeading;
+  }
   const bool goal_ahead =
-      same_direction(heading_difference(current_heading, heading_of_vector(desired_velocity)));
-  const bool keep_heading = same_direction(heading_difference(current_heading, desired_heading));
+      same(heading_difference(current_heading, heading_of_vector(desired_velocity)), was_ahead);
+  // With the goal behind, the answer holds until the goal is ahead (seed 004: case 2 turns
+  // "until case 1", case 3 backs up until facing the goal, then case 4): the two answers
+  // turn opposite ways, so re-deciding between them would undo each other's turn.
+  if (!goal_ahead &&
+      (previous == HeadingCase::BehindTurnAround || previous == HeadingCase::BehindSameHeading))
+    return previous;
+  const bool keep_heading = same(heading_difference(current_heading, desired_heading), was_keeping);
   if (goal_ahead) return keep_heading ? HeadingCase::Ahead : HeadingCase::AheadTurnAtEnd;
   return keep_heading ? HeadingCase::BehindSameHeading : HeadingCase::BehindTurnAround;
 }
@@ -193,7 +211,7 @@ DriveGoal drive_goal(const Seek& seek, double desired_heading) {
 DriveCommand plan_drive(const VehicleState& s, const VehicleClass& cls, const DriveGoal& goal) {
   DriveCommand c;
   c.heading = s.heading;
-  c.heading_case = classify_heading(goal.velocity, goal.heading, s.heading);
+  c.heading_case = classify_heading(goal.velocity, goal.heading, s.heading, goal.previous);
   if (c.heading_case == HeadingCase::Still) {
     // Arrived: tracked and rotary stop and turn to the desired heading; wheeled cannot.
     // Held by avoidance: stop as it stands.

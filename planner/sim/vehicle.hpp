@@ -116,8 +116,18 @@ enum class HeadingCase : std::uint8_t {
   AheadTurnAtEnd = 4,     ///< Goal ahead, end facing back.
 };
 
+/// Radians by which each of classify_heading's two comparisons keeps the answer it gave
+/// last step: a heading that wavers on the 90-degree boundary does not flip the case
+/// every step (reversing one step, turning round the next, and so never getting out).
+inline constexpr double kHeadingHysteresis = 0.17;
+
 /// The case of a desired velocity (non-zero), desired heading and current heading.
-HeadingCase classify_heading(Vec2 desired_velocity, double desired_heading, double current_heading);
+/// `previous`, the case answered last step (Still: none), moves each comparison's
+/// boundary by kHeadingHysteresis in favour of the answer it gave then; and case 2 or 3
+/// holds while the goal stays behind (case 2 turns until the goal is ahead, case 3 backs
+/// up until it faces it: their turns go opposite ways).
+HeadingCase classify_heading(Vec2 desired_velocity, double desired_heading, double current_heading,
+                             HeadingCase previous = HeadingCase::Still);
 
 /// What the crew wants this step: the steering velocity (the seek's, after avoidance), the
 /// platoon's heading, and how far the drive-to point is.
@@ -126,6 +136,7 @@ struct DriveGoal {
   double heading = 0;    ///< Desired heading at the drive-to point, radians.
   double distance = 0;   ///< Metres to the drive-to point.
   bool arrived = false;  ///< Within the arrival radius (tracked and rotary then turn to `heading`).
+  HeadingCase previous = HeadingCase::Still;  ///< The case answered last step (classify_heading).
 };
 
 /// The goal of a seek and a desired heading.

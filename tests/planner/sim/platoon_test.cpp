@@ -328,6 +328,50 @@ TEST_CASE(
   CHECK(slow.speed == doctest::Approx(p.max_speed * p.obstacle_slowdown));
 }
 
+TEST_CASE("platoon: a wait with no straggler coming nearer presses on slowly after wait_patience") {
+  const std::vector<Vec2> path{{0, 0}, {1000, 0}};
+  const PathWalk walk({0, 0}, 0, path, 20);
+  PlatoonParams p;
+  p.max_speed = 4;
+  p.acceleration = 1000;  // Speed reaches its target in one step: the target is what is checked.
+  const double dt = 0.1;
+  const double far = 2 * p.max_speed + 5;
+  PlatoonMotion m = start_platoon(walk, 0, 0, false);
+  advance_platoon(m, walk, p, PlatoonFeedback{far, false}, dt);
+  REQUIRE(m.phase == PlatoonPhase::Waiting);
+  // A straggler coming nearer keeps the platoon waiting however long it takes.
+  double straggler = far;
+  for (int k = 0; k < 200; ++k) {
+    straggler -= 0.02;  // 0.2 m/s: 0.5 m every 2.5 s
+    advance_platoon(m, walk, p, PlatoonFeedback{straggler, false}, dt);
+    REQUIRE(m.phase == PlatoonPhase::Waiting);
+  }
+  // Held where it is: the wait lasts wait_patience seconds since the last 0.5 m of
+  // progress, then it presses on.
+  const double already = m.wait_stalled;
+  CHECK(already < 2.6);
+  int steps = 0;
+  while (m.phase == PlatoonPhase::Waiting && steps < 1000) {
+    advance_platoon(m, walk, p, PlatoonFeedback{straggler, false}, dt);
+    ++steps;
+  }
+  CHECK(steps * dt == doctest::Approx(p.wait_patience - already).epsilon(0.05));
+  CHECK(m.phase == PlatoonPhase::Moving);
+  CHECK(m.pressing_on);
+  CHECK(m.speed == doctest::Approx(p.press_on_factor * p.max_speed));
+  // Pressing on, it does not wait again while the straggler stays beyond the limit...
+  for (int k = 0; k < 100; ++k) {
+    advance_platoon(m, walk, p, PlatoonFeedback{straggler + 10, false}, dt);
+    CHECK(m.phase == PlatoonPhase::Moving);
+    CHECK(m.speed == doctest::Approx(p.press_on_factor * p.max_speed));
+  }
+  // ...until its vehicles have gathered (within the resume distance): then as before.
+  advance_platoon(m, walk, p, PlatoonFeedback{p.max_speed, false}, dt);
+  CHECK_FALSE(m.pressing_on);
+  advance_platoon(m, walk, p, PlatoonFeedback{far, false}, dt);
+  CHECK(m.phase == PlatoonPhase::Waiting);
+}
+
 TEST_CASE("platoon: the same order twice gives the same states bit for bit") {
   const std::vector<Vec2> path{{0, 0}, {37.3, 4.1}, {41.9, -33.3}, {-5.5, -20.25}};
   const PathWalk walk({0, 0}, 0.3, path, 25);

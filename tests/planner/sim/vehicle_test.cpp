@@ -178,6 +178,66 @@ TEST_CASE("vehicle drive-to seek: arrived under 2.5 m, half the distance under m
   CHECK(s.velocity == Vec2{10, 0});
 }
 
+TEST_CASE("vehicle heading cases: each comparison keeps last step's answer within the hysteresis") {
+  const auto at = [](double degrees) {
+    return Vec2{std::cos(degrees * kPi / 180), -std::sin(degrees * kPi / 180)};
+  };
+  const double h = kHeadingHysteresis * 180 / kPi;  // degrees
+  // The desired heading on the 90-degree boundary, as a turning vehicle finds it: without
+  // a previous case it flips with every hundredth of a radian; with one it stays.
+  const Vec2 behind = at(-120);  // goal behind (more than 90 degrees off)
+  CHECK(classify_heading(behind, (90 - 1) * kPi / 180, 0) == HeadingCase::BehindSameHeading);
+  CHECK(classify_heading(behind, (90 + 1) * kPi / 180, 0) == HeadingCase::BehindTurnAround);
+  CHECK(classify_heading(behind, (90 + 1) * kPi / 180, 0, HeadingCase::BehindSameHeading) ==
+        HeadingCase::BehindSameHeading);
+  CHECK(classify_heading(behind, (90 - 1) * kPi / 180, 0, HeadingCase::BehindTurnAround) ==
+        HeadingCase::BehindTurnAround);
+  // While the goal stays behind, case 2 or 3 holds whatever the desired heading does
+  // (their turns go opposite ways); from Ahead, past the hysteresis, the answer changes.
+  CHECK(classify_heading(behind, (90 + h + 1) * kPi / 180, 0, HeadingCase::BehindSameHeading) ==
+        HeadingCase::BehindSameHeading);
+  CHECK(classify_heading(behind, (90 - h - 1) * kPi / 180, 0, HeadingCase::BehindTurnAround) ==
+        HeadingCase::BehindTurnAround);
+  CHECK(classify_heading(behind, (90 + h + 1) * kPi / 180, 0, HeadingCase::Ahead) ==
+        HeadingCase::BehindTurnAround);
+  CHECK(classify_heading(behind, (90 - h - 1) * kPi / 180, 0, HeadingCase::AheadTurnAtEnd) ==
+        HeadingCase::BehindSameHeading);
+  // Once the goal is ahead, case 2 gives way (to 1 or 4).
+  CHECK(classify_heading(at(10), 0, 0, HeadingCase::BehindTurnAround) == HeadingCase::Ahead);
+  CHECK(classify_heading(at(10), kPi, 0, HeadingCase::BehindSameHeading) == HeadingCase::AheadTurnAtEnd);
+  // The goal's comparison likewise, independently of the heading's.
+  CHECK(classify_heading(at(92), 0, 0) == HeadingCase::BehindSameHeading);
+  CHECK(classify_heading(at(92), 0, 0, HeadingCase::Ahead) == HeadingCase::Ahead);
+  CHECK(classify_heading(at(88), 0, 0, HeadingCase::BehindSameHeading) == HeadingCase::BehindSameHeading);
+  CHECK(classify_heading(at(90 + h + 1), 0, 0, HeadingCase::Ahead) == HeadingCase::BehindSameHeading);
+  CHECK(classify_heading(at(88), kPi, 0, HeadingCase::BehindTurnAround) == HeadingCase::BehindTurnAround);
+  CHECK(classify_heading(at(88), kPi, 0, HeadingCase::AheadTurnAtEnd) == HeadingCase::AheadTurnAtEnd);
+  // Still never carries over.
+  CHECK(classify_heading({0, 0}, 0, 0, HeadingCase::Ahead) == HeadingCase::Still);
+}
+
+TEST_CASE(
+    "vehicle heading cases: a tracked vehicle whose heading wavers on the boundary turns round, not back and "
+    "forth") {
+  // Goal behind-right, the platoon's heading 90 degrees off the vehicle's: the case that
+  // alternated reversing and turning in place every step, so the vehicle never moved off.
+  const VehicleClass c = default_vehicle_class(VehicleKind::Tracked);
+  VehicleState s;
+  s.heading = kPi / 2 + 0.001;
+  HeadingCase previous = HeadingCase::Still;
+  double start = s.heading;
+  for (int k = 0; k < 60; ++k) {
+    const Seek sk = seek_drive_to(s.position, Vec2{8, 12}, c);
+    DriveGoal goal = drive_goal(sk, 0);
+    goal.previous = previous;
+    const DriveCommand cmd = plan_drive(s, c, goal);
+    previous = cmd.heading_case;
+    s = drive(s, c, cmd, 1.0 / 30);
+  }
+  // Two seconds later it has turned well round towards the goal (heading about -0.98).
+  CHECK(heading_difference(start, s.heading) < -0.5);
+}
+
 TEST_CASE("vehicle heading cases: goal ahead or behind, desired heading like the current one or not") {
   const double right = -kPi / 2;  // heading of +y (downwards on screen)
   CHECK(classify_heading({10, 0}, 0.2, 0) == HeadingCase::Ahead);
