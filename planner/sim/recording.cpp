@@ -86,8 +86,9 @@ bool Recording::capture(const Simulation& simulation) {
   encode_frame(key, base_, history ? std::span<const Vec2>(before_) : std::span<const Vec2>(), slots,
                path_changed_,
                key ? std::span<const Collision>() : std::span<const Collision>(base_collisions_),
-               simulation.collisions(), data_);
+               simulation.collisions(), base_platoons_, simulation.platoons(), data_);
   base_collisions_.assign(simulation.collisions().begin(), simulation.collisions().end());
+  base_platoons_.assign(simulation.platoons().begin(), simulation.platoons().end());
   // The frame just recorded becomes what the next is compared with; paths are copied (and
   // their digests for the state hash made) only when they changed.
   before_ = positions(base_);

@@ -24,21 +24,25 @@
 
 #include "planner/core/result.hpp"
 #include "planner/scenario/scenario.hpp"
+#include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/sim_types.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/stuck_detector.hpp"
 
 namespace pathscope::sim {
 
-/// One recorded step: the unit slots and the step's collisions. Each slot holds the
-/// fields sim_fields.hpp marks kFramed (identity, position, heading, speed, state, yield
-/// and whom to, order point, waypoint, arrived, goal taken, bridge and passage waits,
-/// move-aside targets) and its path: what the state hash covers and the window draws;
-/// the others keep their defaults.
+/// One recorded step: the unit slots, the step's collisions and the platoons. Each slot
+/// holds the fields sim_fields.hpp marks kFramed (identity, position, heading, speed,
+/// state, yield and whom to, order point, waypoint, arrived, goal taken, bridge and
+/// passage waits, move-aside targets) and its path: what the state hash covers and the
+/// window draws; the others keep their defaults. Each platoon is whole, every field as
+/// Simulation::platoons() had it (doubles bit for bit), so a recorded step draws what the
+/// live one drew; a recording made before platoons were recorded has none.
 struct Frame {
   std::uint64_t step = 0;
   std::vector<SimUnit> units;         ///< Index = UnitId::index.
   std::vector<Collision> collisions;  ///< As Simulation::collisions() after that step.
+  std::vector<PlatoonRun> platoons;   ///< As Simulation::platoons() after that step.
 };
 
 /// What a logged decision is about.
@@ -232,7 +236,7 @@ class Recording {
   std::uint64_t revision_ = 0;
   std::string data_;                    // every frame's bytes, one after another
   std::vector<std::uint64_t> offsets_;  // where each frame begins in data_
-  int hash_version_ = 2;                // the file format's version its hashes are of
+  int hash_version_ = 2;                // its hashes' version: state_hash_v1 (1) or state_hash (2)
   std::vector<std::uint64_t> hashes_;   // per frame
   std::vector<std::string> worlds_;     // scenario JSON, units as saved, no sim_state
   std::vector<Snapshot> snapshots_;
@@ -251,6 +255,7 @@ class Recording {
   std::uint64_t base_restores_ = 0;
   std::vector<std::uint8_t> path_changed_;  // per slot: its path changed in the step captured
   std::vector<Collision> base_collisions_;  // the last frame's collisions
+  std::vector<PlatoonRun> base_platoons_;   // the last frame's platoons
   std::vector<std::uint8_t> avoiding_;      // per slot: avoidance turned it last step
   std::vector<std::uint8_t> pushing_;       // per slot: prevention pushed it last step
   std::unordered_map<std::uint64_t, std::uint16_t> contacts_;  // pair -> rule, state of last step

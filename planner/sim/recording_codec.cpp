@@ -86,10 +86,11 @@ std::vector<Vec2> positions(const std::vector<SimUnit>& units) {
 // for a keyframe); positions as their difference from the position predicted with
 // `before` (positions of the frame before `was`; empty when it is not in `was`'s block).
 // `path_changed` (per slot of `now`): its path differs from the one in `was` (not read
-// for keyframes).
+// for keyframes). `was_platoons`: the frame before's platoons (not read for keyframes).
 void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec2> before,
                   std::span<const SimUnit> now, std::span<const std::uint8_t> path_changed,
                   std::span<const Collision> was_collisions, std::span<const Collision> collisions,
+                  std::span<const PlatoonRun> was_platoons, std::span<const PlatoonRun> platoons,
                   std::string& out) {
   Writer w(out);
   w.byte(key ? 1 : 0);
@@ -190,12 +191,17 @@ void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec
     if (get_to) w.vec(c.get_to, ref.get_to);
     prev = c;
   }
+  // The platoons, when there are any now or were in the frame before (a frame without
+  // this part has none).
+  if (!platoons.empty() || (!key && !was_platoons.empty()))
+    encode_platoons(key ? std::span<const PlatoonRun>() : was_platoons, platoons, w);
 }
 
-// Applies one frame's bytes to `units` and sets `collisions`; false if they are damaged.
-// `before`: as encode_frame's.
+// Applies one frame's bytes to `units` and sets `collisions` and `platoons` (which hold
+// the frame before's unless it is a keyframe); false if they are damaged. `before`: as
+// encode_frame's.
 bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span<const Vec2> before,
-                  std::vector<Collision>& collisions) {
+                  std::vector<Collision>& collisions, std::vector<PlatoonRun>& platoons) {
   Reader r(bytes.data(), bytes.size());
   const std::uint8_t key = r.byte();
   const std::uint64_t n = r.varint();
@@ -310,6 +316,8 @@ bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span
     if (flags & 64) r.vec(c.get_to);
     prev = c;
   }
+  if (key || !r.ok() || r.done()) platoons.clear();
+  if (r.ok() && !r.done() && !decode_platoons(r, bytes.size(), n, platoons)) return false;
   return r.ok() && r.done();
 }
 

@@ -6,7 +6,9 @@
 // groups, the groups' values) and a 0 to end, then the step's collisions. Doubles are
 // written exactly, as the bits that differ from the value before (XOR), without their
 // leading zero bytes: a unit that moved a little costs a few bytes a coordinate, one that
-// stood still nothing.
+// stood still nothing. Then, when the frame or the frame before has platoons, the platoons
+// (recording_platoons.cpp); a frame without that part has none, so a run without platoons
+// writes no byte more than before platoons were recorded.
 
 #pragma once
 
@@ -129,16 +131,31 @@ std::vector<Vec2> positions(const std::vector<SimUnit>& units);
 // for a keyframe); positions as their difference from the position predicted with
 // `before` (positions of the frame before `was`; empty when it is not in `was`'s block).
 // `path_changed` (per slot of `now`): its path differs from the one in `was` (not read
-// for keyframes).
+// for keyframes). `was_platoons`: the frame before's platoons (not read for keyframes).
 void encode_frame(bool key, const std::vector<SimUnit>& was, std::span<const Vec2> before,
                   std::span<const SimUnit> now, std::span<const std::uint8_t> path_changed,
                   std::span<const Collision> was_collisions, std::span<const Collision> collisions,
+                  std::span<const PlatoonRun> was_platoons, std::span<const PlatoonRun> platoons,
                   std::string& out);
 
-// Applies one frame's bytes to `units` and sets `collisions`; false if they are damaged.
-// `before`: as encode_frame's.
+// Applies one frame's bytes to `units` and sets `collisions` and `platoons` (which hold
+// the frame before's unless it is a keyframe); false if they are damaged. `before`: as
+// encode_frame's.
 bool decode_frame(std::string_view bytes, std::vector<SimUnit>& units, std::span<const Vec2> before,
-                  std::vector<Collision>& collisions);
+                  std::vector<Collision>& collisions, std::vector<PlatoonRun>& platoons);
+
+// The platoons' part of a frame (recording_platoons.cpp): the count, then each platoon as
+// a byte of changed field groups against the same platoon in `was` (or a platoon of
+// defaults) and those groups' values.
+void encode_platoons(std::span<const PlatoonRun> was, std::span<const PlatoonRun> now, Writer& w);
+
+// Reads the platoons' part into `platoons` (holding `was`); false if it is damaged. `slots`:
+// the frame's slot count, which every unit a platoon names is within.
+bool decode_platoons(Reader& r, std::size_t bytes, std::size_t slots, std::vector<PlatoonRun>& platoons);
+
+// The first value of decoded platoons that no simulation makes (a number that is not
+// finite), named as "platoons[0].motion.position"; "" when there is none.
+std::string platoons_value_error(const std::vector<PlatoonRun>& platoons);
 
 // The first value of decoded units that no simulation makes (a number that is not
 // finite), named as "units[3].position"; "" when there is none.

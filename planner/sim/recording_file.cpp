@@ -24,9 +24,10 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr const char* kFormat = "pathscope-recording";
-// Version 2 hashes every field a frame keeps (state_hash); version 1 files are read and
-// checked with the hash they were made with (state_hash_v1).
-constexpr int kVersion = 2;
+// Version 3 frames carry the platoons (a frame of version 1 or 2 has none); version 2
+// and 3 hash every field a frame keeps (state_hash); version 1 files are read and checked
+// with the hash they were made with (state_hash_v1), and saved as version 1 again.
+constexpr int kVersion = 3;
 /// Largest recording file read (bytes).
 constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{4} << 30;
 /// Most unit slots a frame may hold (twice the scenario's limit of units: room for units
@@ -70,7 +71,7 @@ class DepthLimitedReader : public nlohmann::detail::json_sax_dom_parser<nlohmann
 std::string Recording::to_bytes() const {
   Json j;
   j["format"] = kFormat;
-  j["version"] = hash_version_;
+  j["version"] = hash_version_ == 1 ? 1 : kVersion;
   j["scenario"] = scenario_to_json(start_);
   j["first_step"] = first_step_;
   j["keyframe_interval"] = limits_.keyframe_interval;
@@ -173,7 +174,7 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
   }
   Recording rec(std::move(*start), limits);
   rec.source_ = source_name;
-  rec.hash_version_ = j["version"].get<int>();
+  rec.hash_version_ = j["version"].get<int>() == 1 ? 1 : 2;
   const auto first = whole(j["first_step"], kMaxRecordedStep);
   if (!first) return bad("first_step", whole_text(kMaxRecordedStep));
   rec.first_step_ = *first;

@@ -53,8 +53,10 @@ void Recording::truncate_after(std::uint64_t step) {
   }
   contacts_.clear();
   base_collisions_.clear();
+  base_platoons_.clear();
   if (frame_then) {
     base_collisions_ = frame_then->collisions;
+    base_platoons_ = frame_then->platoons;
     for (const Collision& c : frame_then->collisions) {
       contacts_.emplace(
           pair_key(c.a, c.b),
@@ -90,10 +92,13 @@ Status Recording::decode_next(std::size_t j, Frame& f, std::vector<Vec2>& before
         fmt("the frame of step %llu is damaged: ", static_cast<unsigned long long>(f.step)) + why);
   };
   if (!decode_frame(std::string_view(data_).substr(begin, end - begin), f.units,
-                    history ? std::span<const Vec2>(before) : std::span<const Vec2>(), f.collisions)) {
+                    history ? std::span<const Vec2>(before) : std::span<const Vec2>(), f.collisions,
+                    f.platoons)) {
     return damaged("its bytes do not decode");
   }
   if (const std::string field = frame_value_error(f.units); !field.empty())
+    return damaged(field + " is not a finite number");
+  if (const std::string field = platoons_value_error(f.platoons); !field.empty())
     return damaged(field + " is not a finite number");
   before.swap(next_before);
   return Ok{};

@@ -209,11 +209,11 @@ TEST_CASE("recording: a file of version 1 is checked with the hash it was made w
   REQUIRE(again.ok());
   CHECK(nlohmann::json::from_cbor(again->to_bytes())["version"] == 1);
   CHECK(check_recording(*again, {})->passed());
-  // A new recording is version 2.
+  // A new recording is version 3 (frames with platoons).
   Recording fresh(*loaded);
   Simulation run(*loaded);
   fresh.capture(run);
-  CHECK(nlohmann::json::from_cbor(fresh.to_bytes())["version"] == 2);
+  CHECK(nlohmann::json::from_cbor(fresh.to_bytes())["version"] == 3);
 }
 
 TEST_CASE("recording: a damaged or foreign file is refused with a message naming the file and the field") {
