@@ -310,6 +310,7 @@ render::SimScene SimPlayer::scene() const {
     scene.scenario = shown_scenario();
     scene.units = view_->frame.units;
     scene.collisions = view_->frame.collisions;
+    scene.platoons = view_->frame.platoons;
     scene.selected = selected_;
   } else {
     scene = render::sim_scene(*sim_, selected_);

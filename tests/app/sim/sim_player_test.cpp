@@ -9,14 +9,17 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/sim_cases.hpp"
 #include "planner/sim/stuck_detector.hpp"
+#include "render/sim/platoon_painter.hpp"
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 using namespace pathscope;
@@ -58,9 +61,64 @@ Scenario four_units() {
   return s;
 }
 
+// The platoon layer of `scene` as text: every primitive's kind, colour, points and text,
+// coordinates to the last bit.
+std::string platoon_layer(const render::SimScene& scene) {
+  render::DrawList out;
+  render::paint_platoons(scene.platoons, scene.units, out);
+  std::string text;
+  const auto point = [&](Vec2 p) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %a,%a", p.x, p.y);
+    text += buf;
+  };
+  for (const render::Primitive& prim : out.layer(render::Layer::SimPlatoons)) {
+    text += std::string(render::to_string(prim.kind())) + " " + std::to_string(prim.color.r) + "," +
+            std::to_string(prim.color.g) + "," + std::to_string(prim.color.b) + "," +
+            std::to_string(prim.color.a);
+    std::visit(
+        [&](const auto& shape) {
+          using T = std::decay_t<decltype(shape)>;
+          if constexpr (std::is_same_v<T, render::LinePrim>) {
+            point(shape.a);
+            point(shape.b);
+          } else if constexpr (std::is_same_v<T, render::PolylinePrim> ||
+                               std::is_same_v<T, render::PolygonPrim>) {
+            for (const Vec2 p : shape.points) point(p);
+          } else if constexpr (std::is_same_v<T, render::CirclePrim>) {
+            point(shape.center);
+          } else if constexpr (std::is_same_v<T, render::TextPrim>) {
+            point(shape.anchor);
+            text += " " + shape.text;
+          }
+        },
+        prim.shape);
+    text += "\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 TEST_SUITE("sim_window") {
+  TEST_CASE("sim player: a recorded step draws the platoon layer the live step drew") {
+    const auto loaded = load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/maps/platoon_turn.json");
+    REQUIRE(loaded.ok());
+    PlayerRig rig(*loaded);
+    std::string live_at_120, live_at_900;
+    for (int i = 1; i <= 960; ++i) {
+      REQUIRE(rig.player.step(rig.state));
+      if (i == 120) live_at_120 = platoon_layer(rig.player.scene());
+      if (i == 900) live_at_900 = platoon_layer(rig.player.scene());  // waiting for a straggler
+    }
+    CHECK(live_at_120.find("circle") != std::string::npos);
+    CHECK(live_at_900.find("waiting:") != std::string::npos);
+    REQUIRE(rig.player.scrub(120));
+    REQUIRE(rig.player.viewing_recording());
+    CHECK(platoon_layer(rig.player.scene()) == live_at_120);
+    REQUIRE(rig.player.scrub(900));
+    CHECK(platoon_layer(rig.player.scene()) == live_at_900);
+  }
   TEST_CASE("sim player: whole steps of dt from the accumulator, the first frame of a play adds nothing") {
     PlayerRig rig(sim::circle_case(8));
     CHECK(rig.player.simulation() == nullptr);
