@@ -65,6 +65,21 @@ enum class DecisionKind : std::uint8_t {
   Arrived,        ///< It reached the last point of its order.
   Stuck,          ///< The stuck detector flagged it; `value` = seconds since its last progress.
   Unstuck,        ///< It made progress again after a stuck flag.
+  // A platoon's decisions are logged for the vehicle whose request carries its path
+  // (PlatoonRun::requester), or its first vehicle present when that one is gone.
+  PlatoonPathRequested,  ///< The platoon was ordered and asked for a path to `point`.
+  PlatoonPathFound,      ///< Its path arrived: `value` metres, to `point`; `count` points.
+  PlatoonPathFailed,     ///< No path to its ordered point (`point`): its vehicles stand.
+  PlatoonWait,           ///< It began (`to` = 1) waiting for its straggler (`other`, `whom`,
+                         ///< at `point`), `value` metres from its drive-to point, or went on
+                         ///< (0) from `point`.
+  PlatoonArrived,        ///< Its last turn is done, at `point`, facing `value` radians.
+  PlatoonDone,           ///< Its vehicles now hold their slots as units of their own.
+  // A vehicle's own decisions in its platoon, logged for the vehicle.
+  VehiclePathRequested,  ///< Cut off from its drive-to point (`point`), it asked for a private path.
+  VehiclePathFound,      ///< Its private path arrived: `value` metres, to `point`; `count` points.
+  VehiclePathFailed,     ///< No private path came (it stood at `point`): it drives straight
+                         ///< for its drive-to point again.
 };
 
 /// snake_case name ("path_requested", ...).
@@ -223,6 +238,9 @@ class Recording {
   void stop(std::string message);
   void take_snapshot(const Simulation& simulation, bool new_world);
   void log_changes(const Simulation& simulation);
+  // The platoons' decisions (recording_decisions.cpp): the simulation's platoons against
+  // base_platoons_.
+  void log_platoons(const Simulation& simulation);
   // `field` prefixed with the file's name, when it was read from one.
   std::string at(const std::string& field) const;
   // Decodes frame `j` into `f`, which holds frame j - 1 unless j is a keyframe; `before`:

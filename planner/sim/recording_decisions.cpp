@@ -1,6 +1,7 @@
 // Recordings' decision log: what each unit decided and why, read from the simulation
 // step by step (log_changes), its bytes in the file, and its descriptions.
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -15,10 +16,22 @@ using namespace recording_detail;
 
 namespace {
 
-double path_length(const std::vector<Vec2>& path) {
+double path_length(std::span<const Vec2> path) {
   double len = 0;
   for (std::size_t i = 1; i < path.size(); ++i) len += glm::length(path[i] - path[i - 1]);
   return len;
+}
+
+// The vehicle a platoon's decisions are logged for: the one whose request carries its
+// path while it is in the platoon, else its first vehicle present; nullptr when none is.
+const SimUnit* platoon_teller(const Simulation& simulation, const PlatoonRun& p) {
+  if (std::find(p.slots.begin(), p.slots.end(), p.requester) != p.slots.end()) {
+    if (const SimUnit* u = simulation.unit(p.requester)) return u;
+  }
+  for (const UnitId id : p.slots) {
+    if (const SimUnit* u = simulation.unit(id)) return u;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -59,7 +72,7 @@ std::size_t read_decisions(std::string_view bytes, std::vector<Decision>& out) {
     d.unit.generation = r.u32();
     d.who = r.u32();
     const std::uint8_t kind = r.byte();
-    if (kind > static_cast<std::uint8_t>(DecisionKind::Unstuck)) return entry;
+    if (kind > static_cast<std::uint8_t>(DecisionKind::VehiclePathFailed)) return entry;
     d.kind = static_cast<DecisionKind>(kind);
     d.from = r.byte();
     d.to = r.byte();
@@ -98,6 +111,15 @@ const char* to_string(DecisionKind kind) {
     case DecisionKind::Arrived: return "arrived";
     case DecisionKind::Stuck: return "stuck";
     case DecisionKind::Unstuck: return "unstuck";
+    case DecisionKind::PlatoonPathRequested: return "platoon_path_requested";
+    case DecisionKind::PlatoonPathFound: return "platoon_path_found";
+    case DecisionKind::PlatoonPathFailed: return "platoon_path_failed";
+    case DecisionKind::PlatoonWait: return "platoon_wait";
+    case DecisionKind::PlatoonArrived: return "platoon_arrived";
+    case DecisionKind::PlatoonDone: return "platoon_done";
+    case DecisionKind::VehiclePathRequested: return "vehicle_path_requested";
+    case DecisionKind::VehiclePathFound: return "vehicle_path_found";
+    case DecisionKind::VehiclePathFailed: return "vehicle_path_failed";
   }
   return "?";
 }
@@ -147,6 +169,25 @@ std::string describe(const Decision& d) {
     case DecisionKind::Arrived: return fmt("arrived at (%.2f, %.2f)", d.point.x, d.point.y);
     case DecisionKind::Stuck: return fmt("flagged stuck: no progress for %.1f s", d.value);
     case DecisionKind::Unstuck: return "made progress again: no longer stuck";
+    case DecisionKind::PlatoonPathRequested:
+      return fmt("its platoon asks for a path to (%.2f, %.2f)", d.point.x, d.point.y);
+    case DecisionKind::PlatoonPathFound:
+      return fmt("its platoon's path: %.2f m (%u points) to (%.2f, %.2f)", d.value, d.count, d.point.x,
+                 d.point.y);
+    case DecisionKind::PlatoonPathFailed:
+      return fmt("no path for its platoon to (%.2f, %.2f): the platoon stands", d.point.x, d.point.y);
+    case DecisionKind::PlatoonWait:
+      return d.to ? fmt("its platoon waits for unit %u, %.1f m from its point", d.whom, d.value)
+                  : std::string("its platoon goes on");
+    case DecisionKind::PlatoonArrived:
+      return fmt("its platoon arrived at (%.2f, %.2f), facing %.1f deg", d.point.x, d.point.y,
+                 d.value * 180 / std::numbers::pi);
+    case DecisionKind::PlatoonDone: return "its platoon is done: each vehicle holds its slot on its own";
+    case DecisionKind::VehiclePathRequested:
+      return fmt("cut off from its point (%.2f, %.2f), asks for a path of its own", d.point.x, d.point.y);
+    case DecisionKind::VehiclePathFound:
+      return fmt("its own path: %.2f m (%u points) to (%.2f, %.2f)", d.value, d.count, d.point.x, d.point.y);
+    case DecisionKind::VehiclePathFailed: return "no path of its own: it drives straight for its point";
   }
   return "?";
 }
@@ -229,6 +270,7 @@ void Recording::log_changes(const Simulation& simulation) {
     pushing_[u.id.index] = pushing;
     if (u.goal.arrived && !was.goal.arrived) add(DecisionKind::Arrived)->point = u.body.position;
   }
+  log_platoons(simulation);
   // Collisions: each pair when found, and again when its rule or state changes.
   std::unordered_map<std::uint64_t, std::uint16_t> contacts;
   for (const Collision& c : simulation.collisions()) {
@@ -291,6 +333,115 @@ void Recording::log_changes(const Simulation& simulation) {
       d.kind = DecisionKind::Unstuck;
       if (const SimUnit* u = simulation.unit(r.unit)) d.point = u->body.position;
       decisions_.push_back(d);
+    }
+  }
+}
+
+void Recording::log_platoons(const Simulation& simulation) {
+  const std::uint64_t step = simulation.step_count();
+  const bool first = empty();
+  const auto platoons = simulation.platoons();
+  const PlatoonRun blank_platoon;
+  const CrewState blank_crew;
+  for (std::size_t i = 0; i < platoons.size(); ++i) {
+    const PlatoonRun& p = platoons[i];
+    const PlatoonRun& was = i < base_platoons_.size() ? base_platoons_[i] : blank_platoon;
+    const SimUnit* teller = platoon_teller(simulation, p);
+    if (teller == nullptr) continue;
+    auto add = [&](const SimUnit& u, DecisionKind kind) {
+      Decision d;
+      d.step = step;
+      d.unit = u.id;
+      d.who = u.scenario_id;
+      d.kind = kind;
+      decisions_.push_back(d);
+      return &decisions_.back();
+    };
+    // No path: the platoon's order fails and its vehicles stand Failed; the step after
+    // the answer may already show the platoon with no order (none of its vehicles drives).
+    bool vehicles_failed = false;
+    for (const UnitId id : p.slots) {
+      const SimUnit* u = simulation.unit(id);
+      vehicles_failed = vehicles_failed || (u != nullptr && u->route.state == MoveState::Failed);
+    }
+    const bool failed =
+        p.order == PlatoonOrderState::Failed || (p.order == PlatoonOrderState::None && vehicles_failed);
+    // An order is seen as a request waiting for its answer, or (answered in the step it
+    // was given) as another path, goal or outcome than the step before had.
+    const bool waiting_for_path = p.order == PlatoonOrderState::WaitingForPath;
+    const bool answered = p.order == PlatoonOrderState::Driving || failed;
+    const bool other_order =
+        !same_vec(was.goal, p.goal) || !same_path(was.path, p.path) || was.order != p.order;
+    bool requested = false;
+    if (waiting_for_path) {
+      requested =
+          first || was.order != p.order || !(was.requester == p.requester) || !same_vec(was.goal, p.goal);
+    } else if (answered && !first) {
+      requested = was.order != PlatoonOrderState::WaitingForPath && other_order;
+    }
+    if (requested) add(*teller, DecisionKind::PlatoonPathRequested)->point = p.goal;
+    if (first) continue;
+    if (p.order == PlatoonOrderState::Driving &&
+        (was.order == PlatoonOrderState::WaitingForPath || requested)) {
+      Decision* e = add(*teller, DecisionKind::PlatoonPathFound);
+      e->value = path_length(p.path);
+      e->count = static_cast<std::uint32_t>(p.path.size());
+      e->point = p.path.empty() ? p.goal : p.path.back();
+    }
+    if (failed && (requested || was.order == PlatoonOrderState::WaitingForPath))
+      add(*teller, DecisionKind::PlatoonPathFailed)->point = p.goal;
+    const bool waiting = p.motion.phase == PlatoonPhase::Waiting;
+    if (waiting != (was.motion.phase == PlatoonPhase::Waiting)) {
+      Decision* e = add(*teller, DecisionKind::PlatoonWait);
+      e->to = waiting ? 1 : 0;
+      e->point = p.motion.position;
+      if (waiting) {
+        // The straggler: the vehicle present farthest from its drive-to point, as the
+        // platoon layer measures it.
+        double farthest = -1;
+        for (std::size_t k = 0; k < p.slots.size() && k < p.targets.size(); ++k) {
+          const SimUnit* u = simulation.unit(p.slots[k]);
+          if (u == nullptr) continue;
+          const double d = glm::length(u->body.position - p.targets[k].drive_to);
+          if (d <= farthest) continue;
+          farthest = d;
+          e->has_other = true;
+          e->other = u->id;
+          e->whom = u->scenario_id;
+          e->point = u->body.position;
+        }
+        e->value = std::max(farthest, 0.0);
+      }
+    }
+    if (p.motion.phase == PlatoonPhase::Arrived && was.motion.phase != PlatoonPhase::Arrived) {
+      Decision* e = add(*teller, DecisionKind::PlatoonArrived);
+      e->point = p.motion.position;
+      e->value = p.motion.heading;
+    }
+    if (was.order == PlatoonOrderState::Driving && p.order == PlatoonOrderState::None &&
+        p.motion.phase == PlatoonPhase::Arrived)
+      add(*teller, DecisionKind::PlatoonDone)->point = p.motion.position;
+    // The crews' private paths (seed 004's bad-position check), each for its vehicle.
+    for (std::size_t k = 0; k < p.crews.size() && k < p.slots.size(); ++k) {
+      const SimUnit* u = simulation.unit(p.slots[k]);
+      if (u == nullptr) continue;
+      const bool same_crew = k < was.crews.size() && k < was.slots.size() && was.slots[k] == p.slots[k];
+      const CrewState& c = p.crews[k];
+      const CrewState& b = same_crew ? was.crews[k] : blank_crew;
+      // A crew checks (and asks) only while it has no request open: a new check time with
+      // a request open on both sides is an answer that failed and a new request.
+      const bool asked_again =
+          b.private_path_pending && c.private_path_pending && !(c.last_check == b.last_check);
+      if (c.private_paths != b.private_paths && !c.private_path.points().empty()) {
+        Decision* e = add(*u, DecisionKind::VehiclePathFound);
+        e->value = path_length(c.private_path.points());
+        e->count = static_cast<std::uint32_t>(c.private_path.points().size());
+        e->point = c.private_path.points().back();
+      } else if (b.private_path_pending && (!c.private_path_pending || asked_again)) {
+        add(*u, DecisionKind::VehiclePathFailed)->point = u->body.position;
+      }
+      if (c.private_path_pending && (!b.private_path_pending || asked_again) && k < p.targets.size())
+        add(*u, DecisionKind::VehiclePathRequested)->point = p.targets[k].drive_to;
     }
   }
 }

@@ -1,7 +1,8 @@
 // Recordings of platoon runs: every recorded step keeps the platoons exactly as the live
-// run had them (through the file, scrubbed in any order, taken up again), a recording of
-// the format before platoons were recorded still loads (with no platoons), and damaged
-// platoon bytes are refused, never read past.
+// run had them (through the file, scrubbed in any order, taken up again), the decision log
+// tells the platoons' orders, waits, arrivals and private paths in the order they
+// happened, a recording of the format before platoons were recorded still loads (with no
+// platoons), and damaged platoon bytes are refused, never read past.
 
 #include "planner/sim/recording.hpp"
 
@@ -19,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario_io.hpp"
+#include "planner/sim/formation_cases.hpp"
 #include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/recording_check.hpp"
 #include "planner/sim/simulation.hpp"
@@ -157,6 +159,56 @@ PlatoonRecord record_run(const Scenario& s, int steps, RecordingLimits limits) {
   return r;
 }
 
+// The platoon decisions of a recording, in order.
+bool platoon_kind(DecisionKind k) { return k >= DecisionKind::PlatoonPathRequested; }
+
+// Each vehicle's private paths in the log: asked for, then found or not, in turn; each found
+// is the path its crew then drives (length, points, end) and there are as many as its crew
+// counted. Returns the paths found.
+std::size_t check_private_path_log(const PlatoonRecord& r) {
+  const auto decisions = r.recording.decisions();
+  std::size_t found_all = 0;
+  for (std::size_t i = 0; i < r.live.back().size(); ++i) {
+    const PlatoonRun& p = r.live.back()[i];
+    for (std::size_t k = 0; k < p.slots.size(); ++k) {
+      CAPTURE(i);
+      CAPTURE(k);
+      std::vector<const Decision*> own;
+      for (const std::size_t e : r.recording.decisions_of(p.slots[k])) {
+        if (decisions[e].kind >= DecisionKind::VehiclePathRequested) own.push_back(&decisions[e]);
+      }
+      std::uint32_t found = 0;
+      for (std::size_t e = 0; e < own.size(); ++e) {
+        const Decision& d = *own[e];
+        if (e % 2 == 0) {
+          CHECK(d.kind == DecisionKind::VehiclePathRequested);
+          CHECK(r.live[d.step][i].crews[k].private_path_pending);
+          continue;
+        }
+        CHECK(d.kind != DecisionKind::VehiclePathRequested);
+        if (d.kind != DecisionKind::VehiclePathFound) continue;
+        ++found;
+        const PrivatePath& path = r.live[d.step][i].crews[k].private_path;
+        REQUIRE(path.points().size() >= 2);
+        CHECK(d.count == path.points().size());
+        CHECK(d.point == path.points().back());
+        double length = 0;
+        for (std::size_t q = 1; q < path.points().size(); ++q)
+          length += std::hypot(path.points()[q].x - path.points()[q - 1].x,
+                               path.points()[q].y - path.points()[q - 1].y);
+        CHECK(d.value == doctest::Approx(length));
+      }
+      std::uint32_t counted = 0;
+      for (const auto& step : r.live) {
+        if (k < step[i].crews.size()) counted = std::max(counted, step[i].crews[k].private_paths);
+      }
+      CHECK(found == counted);
+      found_all += found;
+    }
+  }
+  return found_all;
+}
+
 }  // namespace recording_platoons_test
 
 using recording_platoons_test::first_difference;
@@ -252,6 +304,146 @@ TEST_CASE(
     const auto report = check_recording(*back, RecordingCheckParams{{400}, 20});
     REQUIRE(report.ok());
     CHECK(report->passed());
+  }
+}
+
+TEST_CASE(
+    "recording platoons: the log tells a platoon's order, waits, private paths, arrival and end in order") {
+  using namespace recording_platoons_test;
+  const Scenario s = shipped_map("platoon_turn.json");
+  PlatoonRecord r = record_run(s, 2100, RecordingLimits{});
+  const Recording& rec = r.recording;
+  const auto decisions = rec.decisions();
+  // Every platoon decision is of the requester: the first vehicle of group 1's four.
+  const PlatoonRun& p = r.live.back()[0];
+  const UnitId requester = p.requester;
+  CHECK(requester == p.slots[0]);
+  std::vector<DecisionKind> platoon;
+  std::vector<std::uint64_t> at;
+  for (const Decision& d : decisions) {
+    if (!platoon_kind(d.kind) || d.kind >= DecisionKind::VehiclePathRequested) continue;
+    CHECK(d.unit == requester);
+    platoon.push_back(d.kind);
+    at.push_back(d.step);
+  }
+  // Ordered from the start: asked at the first capture, answered by the first step; then it
+  // waits for stragglers and goes on, in pairs; then its last turn ends, and it is done.
+  REQUIRE(platoon.size() >= 4);
+  CHECK(platoon[0] == DecisionKind::PlatoonPathRequested);
+  CHECK(at[0] == 0);
+  CHECK(platoon[1] == DecisionKind::PlatoonPathFound);
+  CHECK(at[1] == 1);
+  CHECK(platoon[platoon.size() - 2] == DecisionKind::PlatoonArrived);
+  CHECK(platoon.back() == DecisionKind::PlatoonDone);
+  std::size_t waits = 0;
+  for (std::size_t i = 2; i + 2 < platoon.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(platoon[i] == DecisionKind::PlatoonWait);
+    const Decision& d = *std::find_if(decisions.begin(), decisions.end(), [&](const Decision& e) {
+      return e.kind == DecisionKind::PlatoonWait && e.step == at[i];
+    });
+    CHECK(d.to == ((i - 2) % 2 == 0 ? 1 : 0));  // begins, then goes on
+    if (d.to == 1) {
+      ++waits;
+      // The straggler is one of its vehicles, as far from its point as the live platoon shows.
+      CHECK(d.has_other);
+      CHECK(std::find(p.slots.begin(), p.slots.end(), d.other) != p.slots.end());
+      CHECK(r.live[d.step][0].motion.phase == PlatoonPhase::Waiting);
+      CHECK(d.value > 0);
+    } else {
+      CHECK(r.live[d.step][0].motion.phase != PlatoonPhase::Waiting);
+    }
+  }
+  MESSAGE("platoon_turn: " << waits << " waits, " << platoon.size() << " platoon decisions");
+  // The steps the live run says: arrival when its phase became Arrived, done when its order ended.
+  std::uint64_t arrived = 0, finished = 0;
+  for (std::size_t k = 1; k < r.live.size(); ++k) {
+    const PlatoonRun& now = r.live[k][0];
+    const PlatoonRun& was = r.live[k - 1][0];
+    if (now.motion.phase == PlatoonPhase::Arrived && was.motion.phase != PlatoonPhase::Arrived) arrived = k;
+    if (now.order == PlatoonOrderState::None && was.order == PlatoonOrderState::Driving) finished = k;
+  }
+  CHECK(at[at.size() - 2] == arrived);
+  CHECK(at.back() == finished);
+  CHECK(check_private_path_log(r) == 0);  // no vehicle of this run is cut off from its point
+  // Every kind reads as a sentence and has its own snake_case name.
+  std::set<std::string> names;
+  for (int k = 0; k <= static_cast<int>(DecisionKind::VehiclePathFailed); ++k) {
+    const std::string name = to_string(static_cast<DecisionKind>(k));
+    CHECK(name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos);
+    names.insert(name);
+  }
+  CHECK(names.size() == std::size_t(static_cast<int>(DecisionKind::VehiclePathFailed) + 1));
+  for (const Decision& d : decisions) CHECK_FALSE(describe(d).empty());
+  // Through the file, the log is the same.
+  const auto back = Recording::from_bytes(rec.to_bytes(), "log.psrec");
+  REQUIRE(back.ok());
+  CHECK(std::equal(back->decisions().begin(), back->decisions().end(), decisions.begin(), decisions.end()));
+}
+
+TEST_CASE("recording platoons: orders given while it runs are logged as asked for, then found or not") {
+  using namespace recording_platoons_test;
+  // platoon_turn.json's building covers (100, 100) to (240, 240): no path leads into it.
+  const Scenario s = shipped_map("platoon_turn.json");
+  Recording rec(s);
+  Simulation sim(s);
+  REQUIRE(rec.capture(sim));
+  const auto run = [&](int steps) {
+    for (int i = 0; i < steps; ++i) {
+      sim.step();
+      REQUIRE(rec.capture(sim));
+    }
+  };
+  run(300);
+  const std::size_t before = rec.decisions().size();
+  const auto move_to = [](Vec2 p) { return Order{OrderKind::Move, {p}, PatrolMode::Loop}; };
+  REQUIRE(sim.order_platoon(1, move_to({200, 200}), std::nullopt).ok());
+  run(30);
+  CHECK(sim.platoons()[0].order != PlatoonOrderState::Driving);
+  for (const UnitId id : sim.platoons()[0].slots) CHECK(sim.unit(id)->route.state == MoveState::Failed);
+  REQUIRE(sim.order_platoon(1, move_to({60, 200}), std::nullopt).ok());
+  run(30);
+  CHECK(sim.platoons()[0].order == PlatoonOrderState::Driving);
+  std::vector<const Decision*> log;
+  for (std::size_t i = before; i < rec.decisions().size(); ++i) {
+    const Decision& d = rec.decisions()[i];
+    if (platoon_kind(d.kind) && d.kind < DecisionKind::PlatoonWait) log.push_back(&d);
+  }
+  REQUIRE(log.size() == 4);
+  CHECK(log[0]->kind == DecisionKind::PlatoonPathRequested);
+  CHECK(log[0]->step == 301);
+  CHECK(log[0]->point == Vec2{200, 200});
+  CHECK(log[1]->kind == DecisionKind::PlatoonPathFailed);
+  CHECK(log[1]->point == Vec2{200, 200});
+  CHECK(log[2]->kind == DecisionKind::PlatoonPathRequested);
+  CHECK(log[2]->step == 331);
+  CHECK(log[2]->point == Vec2{60, 200});
+  CHECK(log[3]->kind == DecisionKind::PlatoonPathFound);
+  CHECK(log[3]->point == sim.platoons()[0].path.back());
+  CHECK(log[3]->count == sim.platoons()[0].path.size());
+  for (const Decision* d : log) CHECK(d->unit == sim.platoons()[0].requester);
+}
+
+TEST_CASE("recording platoons: a vehicle cut off from its point logs its private path asked for and found") {
+  using namespace recording_platoons_test;
+  // A column of four wheeled cars over a 10 m bridge: once in the run, one of them is cut
+  // off from its drive-to point (seed 004's bad-position check) and asks for a path of its own.
+  PlatoonRecord r = record_run(formation_case(FormationCase::Bridge, "wheeled", 4), 2400, RecordingLimits{});
+  CHECK(check_private_path_log(r) >= 1);
+  // Through the file, and the frames show the crew driving it.
+  const auto back = Recording::from_bytes(r.recording.to_bytes(), "bridge.psrec");
+  REQUIRE(back.ok());
+  for (const Decision& d : back->decisions()) {
+    if (d.kind != DecisionKind::VehiclePathFound) continue;
+    const auto f = back->frame(d.step);
+    REQUIRE(f.ok());
+    CHECK(first_difference(f->platoons, r.live[d.step]) == "");
+    bool driven = false;
+    for (const PlatoonRun& p : f->platoons) {
+      for (std::size_t k = 0; k < p.slots.size() && k < p.crews.size(); ++k)
+        driven = driven || (p.slots[k] == d.unit && p.crews[k].private_path.active());
+    }
+    CHECK(driven);
   }
 }
 
