@@ -52,6 +52,8 @@ void each_param(Params& a, F f) {
   f(a.obstacle_slowdown);
   f(a.formation_change_seconds);
   f(a.final_heading_tolerance);
+  f(a.wait_patience);
+  f(a.press_on_factor);
 }
 
 bool same_params(const PlatoonParams& a, const PlatoonParams& b) {
@@ -85,7 +87,8 @@ bool same_walk(const PathWalk& a, const PathWalk& b) {
 bool same_motion(const PlatoonMotion& a, const PlatoonMotion& b) {
   return same_vec(a.position, b.position) && same_d(a.heading, b.heading) && same_d(a.speed, b.speed) &&
          same_d(a.along, b.along) && a.phase == b.phase && same_d(a.final_heading, b.final_heading) &&
-         same_d(a.formation_blend, b.formation_blend);
+         same_d(a.formation_blend, b.formation_blend) && same_d(a.wait_best, b.wait_best) &&
+         same_d(a.wait_stalled, b.wait_stalled) && a.pressing_on == b.pressing_on;
 }
 
 bool same_target(const SlotTarget& a, const SlotTarget& b) {
@@ -214,7 +217,9 @@ void encode_platoon(const PlatoonRun& was, const PlatoonRun& p, Writer& w) {
     w.pair(m.heading, b.heading, m.speed, b.speed);
     w.pair(m.along, b.along, m.final_heading, b.final_heading);
     write_d(w, m.formation_blend, b.formation_blend);
-    w.byte(static_cast<std::uint8_t>(m.phase));
+    write_d(w, m.wait_best, b.wait_best);
+    write_d(w, m.wait_stalled, b.wait_stalled);
+    w.byte(static_cast<std::uint8_t>(m.phase) | (m.pressing_on ? 0x80 : 0));
   }
   if (g & kPlatoonSlots) {
     w.varint(p.morph.size());
@@ -305,9 +310,13 @@ bool decode_platoon(Reader& r, std::size_t bytes, std::size_t slots, PlatoonRun&
     r.pair(m.heading, m.speed);
     r.pair(m.along, m.final_heading);
     read_d(r, m.formation_blend);
-    const std::uint8_t phase = r.byte();
+    read_d(r, m.wait_best);
+    read_d(r, m.wait_stalled);
+    const std::uint8_t byte = r.byte();
+    const std::uint8_t phase = byte & 0x7f;
     if (phase > static_cast<std::uint8_t>(PlatoonPhase::Arrived)) return false;
     m.phase = static_cast<PlatoonPhase>(phase);
+    m.pressing_on = (byte & 0x80) != 0;
   }
   if (g & kPlatoonSlots) {
     const std::uint64_t morphs = r.varint();
