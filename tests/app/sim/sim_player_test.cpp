@@ -603,7 +603,7 @@ TEST_SUITE("sim_window") {
     CHECK(restored(*live) == std::pair{std::uint64_t{160}, rig.sim().state_hash()});
     CHECK(live->sim_state.find("stuck_detector") != std::string::npos);
   }
-  TEST_CASE("platoon orders: a selected platoon moves as one, facing the drag; others take the group order") {
+  TEST_CASE("platoon orders: a selected platoon moves as one, facing the drag, others take the group order") {
     const auto loaded =
         load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/tests/data/platoon_window_test.json");
     REQUIRE(loaded.ok());
