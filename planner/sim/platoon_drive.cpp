@@ -59,7 +59,8 @@ struct CrewBody {
 /// dynamics. The body keeps the speed's size; `crew` keeps its sign and the three-point
 /// memory.
 MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, double platoon_heading,
-                      bool platoon_done, std::span<const CrewBody> bodies, CrewState& crew, double dt) {
+                      bool platoon_done, bool column, std::span<const CrewBody> bodies, CrewState& crew,
+                      double dt) {
   const VehicleState state{u.body.position, u.body.heading, crew.direction * u.body.speed, crew.backing_turn,
                            crew.turn_side};
   // On its private path, it seeks the path's next point (braking only at its last).
@@ -79,6 +80,7 @@ MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, dou
   }
   VehicleAvoidanceParams params;
   params.stop_near_point = platoon_done;
+  if (column) params.lateral_share = 0;
   const VehicleAvoidance avoided =
       avoid_vehicles(avoidance_body(state, vc), sk.velocity, target, others, params);
   DriveGoal goal = drive_goal(sk, platoon_heading);
@@ -279,7 +281,8 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
         }
         const bool done =
             p.motion.phase == PlatoonPhase::FinalTurn || p.motion.phase == PlatoonPhase::Arrived;
-        x.next = crew_move(u, *vehicle, target, p.motion.heading, done, bodies, crew, dt);
+        x.next = crew_move(u, *vehicle, target, p.motion.heading, done, p.to.shape == FormationShape::Column,
+                           bodies, crew, dt);
       } else {
         x.next = seek(u, m, *grids[u.movement_class], target, radius, p.motion.speed, dt);
       }

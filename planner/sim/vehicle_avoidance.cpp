@@ -148,7 +148,7 @@ VehicleAvoidance avoid_vehicles(const AvoidanceBody& self, Vec2 steering, Vec2 d
   const Vec2 other_then = o.position + o.velocity * out.min_time;
   const double side = glm::dot(other_then - own_then, right);
   const double sharpness = std::clamp(1.0 - std::abs(side) / reach, 0.0, 1.0);
-  out.lateral = (side > 0 ? -right : right) * (steer_speed * sharpness);
+  out.lateral = (side > 0 ? -right : right) * (steer_speed * sharpness * params.lateral_share);
   const double closeness = std::clamp(1.0 - glm::length(rp) / params.neighbour_radius, 0.0, 1.0);
   out.forward = steering * -(params.brake * closeness);
   // The seed's blend: a slight turn at a distance, more and more as the collision nears.

@@ -51,10 +51,13 @@ Capsule capsule_at(const AvoidanceBody& body, Vec2 centre);
 
 /// Avoidance's settings; the defaults are the seed's where it gives numbers.
 struct VehicleAvoidanceParams {
-  double neighbour_radius = 60;   ///< Vehicles farther than this (centres, metres) are not looked at.
-  double horizon = 10;            ///< Seconds: threats at or beyond are ignored (the seed's 10.0).
-  double blend = 5;               ///< Seconds over which lateral avoidance fades in (the seed's 5.0).
-  double brake = 0.75;            ///< The forward part sheds at most this share of the steering speed.
+  double neighbour_radius = 60;  ///< Vehicles farther than this (centres, metres) are not looked at.
+  double horizon = 10;           ///< Seconds: threats at or beyond are ignored (the seed's 10.0).
+  double blend = 5;              ///< Seconds over which lateral avoidance fades in (the seed's 5.0).
+  double brake = 0.75;           ///< The forward part sheds at most this share of the steering speed.
+  /// Share of the lateral part used: a column's followers keep to the path behind the
+  /// vehicle ahead and brake instead of swerving round it (0).
+  double lateral_share = 1;
   double side_heading = 0.35;     ///< Side by side: velocities at most this apart, radians (20 degrees).
   double side_speed = 0.15;       ///< Side by side: speeds within this share of the faster.
   double speed_up = 0.1;          ///< Side by side: the one on the right speeds up by this share.

@@ -10,6 +10,15 @@ namespace pathscope::sim {
 
 namespace formation_cases_test {
 
+/// The radius of the generated cases' class `name` (metres).
+double class_radius(const char* name) {
+  const Scenario s = formation_case(FormationCase::Bridge, name, 1);
+  for (const MovementClass& c : s.classes) {
+    if (c.name == name) return c.radius;
+  }
+  return 0;
+}
+
 /// Checks the targets of `bench formations` (issue and docs/benchmarks/formations.md) on
 /// every case and class with platoons of `vehicles` (head-on: two of them).
 void check_all_runs(int vehicles) {
@@ -27,6 +36,8 @@ void check_all_runs(int vehicles) {
       CHECK(f.max_slot_error_end_m <= f.arrival_radius_m);
       // Morphing keeps every drive-to point out of the buildings, the forest and the river.
       CHECK(f.drive_to_in_walls == 0);
+      // The bridge's column keeps every vehicle within one vehicle width of its path.
+      if (c == FormationCase::Bridge) CHECK(f.max_column_offset_m <= 2 * class_radius(cls));
     }
   }
 }

@@ -427,9 +427,10 @@ TEST_CASE("recording platoons: orders given while it runs are logged as asked fo
 
 TEST_CASE("recording platoons: a vehicle cut off from its point logs its private path asked for and found") {
   using namespace recording_platoons_test;
-  // A column of four wheeled cars over a 10 m bridge: once in the run, one of them is cut
+  // Four helicopters in a line through a forest gap: once in the run, one of them is cut
   // off from its drive-to point (seed 004's bad-position check) and asks for a path of its own.
-  PlatoonRecord r = record_run(formation_case(FormationCase::Bridge, "wheeled", 4), 2400, RecordingLimits{});
+  PlatoonRecord r =
+      record_run(formation_case(FormationCase::ForestGap, "rotary", 4), 1100, RecordingLimits{});
   CHECK(check_private_path_log(r) >= 1);
   // Through the file, and the frames show the crew driving it.
   const auto back = Recording::from_bytes(r.recording.to_bytes(), "bridge.psrec");

@@ -129,6 +129,25 @@ TEST_CASE("vehicle avoidance: a head-on pair, hand-worked") {
   CHECK(b.blend == 1);
 }
 
+TEST_CASE("vehicle avoidance: a column's follower brakes behind the vehicle ahead instead of swerving") {
+  // The follower at 10 m/s, the vehicle ahead on its line at 4 m/s, 12 m on.
+  VehicleAvoidanceParams params;
+  params.neighbour_radius = 60;
+  const AvoidanceBody self = tank({0, 0}, {10, 0});
+  const std::vector<AvoidanceBody> ahead{tank({12, 0}, {4, 0})};
+  const VehicleAvoidance swerve = avoid_vehicles(self, {10, 0}, {40, 0}, ahead, params);
+  REQUIRE(swerve.threat.has_value());
+  CHECK(swerve.steering.y != 0);  // off its line
+  params.lateral_share = 0;
+  const VehicleAvoidance column = avoid_vehicles(self, {10, 0}, {40, 0}, ahead, params);
+  REQUIRE(column.threat.has_value());
+  CHECK(column.lateral == Vec2{0, 0});
+  CHECK(column.steering.y == 0);  // on its line
+  // The same braking: 12 m of 60, 0.75 x 0.8 of the steering.
+  CHECK(column.forward.x == doctest::Approx(swerve.forward.x));
+  CHECK(column.steering.x == doctest::Approx(10 * (1 - 0.75 * 0.8)));
+}
+
 TEST_CASE("vehicle avoidance: the mean of current and desired velocity predicts, within 10 s") {
   const AvoidanceBody self = tank({0, 0}, {0, 0});  // standing, wanting 10 m/s: 5 m/s predicted
   const std::vector<AvoidanceBody> parked{tank({40, 0}, {0, 0})};
