@@ -453,6 +453,16 @@ Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append, std::option
     Order order;
     order.kind = OrderKind::Move;
     order.points = {point};
+    // Appended: through the points it still has to reach (from where it is), then `point`.
+    const sim::PlatoonRun* p = platoon(g);
+    if (append &&
+        (p->order == sim::PlatoonOrderState::Driving || p->order == sim::PlatoonOrderState::WaitingForPath)) {
+      order.kind = OrderKind::Waypoints;
+      order.points = p->order == sim::PlatoonOrderState::WaitingForPath && !p->legs.empty()
+                         ? p->legs
+                         : std::vector<Vec2>{p->goal};
+      order.points.push_back(point);
+    }
     Result<std::size_t> given = sim_->order_platoon(g, order, heading);
     if (!given.ok()) return given;
     taken += *given;

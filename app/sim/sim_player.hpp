@@ -86,8 +86,9 @@ class SimPlayer {
   /// Orders the selected units to `point`. Each platoon one of whose vehicles is
   /// selected (selected_platoons) moves as a platoon (Simulation::order_platoon: one
   /// path, its formation) to `point`, to face `heading` at the end (radians as
-  /// Unit::heading; none: its path's last way). The other selected units take a Move
-  /// order, or with `append` a Waypoints order through the first of them's remaining Move
+  /// Unit::heading; none: its path's last way); with `append`, a platoon under way goes
+  /// through the point it was ordered to (or the points it still plans legs to) first. The other selected
+  /// units take a Move order, or with `append` a Waypoints order through the first of them's remaining Move
   /// or Waypoints points, then `point`: one group order. Returns how many units took an
   /// order (0: no selection), or the first refusal.
   Result<std::size_t> command_move(Vec2 point, bool append, std::optional<double> heading = std::nullopt);

@@ -88,7 +88,12 @@ struct PlatoonRun {
   double spacing = 8;          ///< Metres: column spacing along the path.
   PlatoonParams params;        ///< From its vehicles' classes.
   PlatoonOrderState order = PlatoonOrderState::None;
-  Vec2 goal{0, 0};                      ///< The ordered point (metres).
+  Vec2 goal{0, 0};  ///< The ordered point (metres): the order's last.
+  /// The order's points whose legs are still to plan, in order (the last is `goal`):
+  /// while it waits for its path, each leg is asked for from the end of the path so far
+  /// (`path` grows leg by leg), and the walk starts once the last leg is found. A Move
+  /// order has one leg.
+  std::vector<Vec2> legs;
   std::optional<double> final_heading;  ///< Radians to face at the end.
   UnitId requester;                     ///< The vehicle whose path request carries the platoon's.
   std::vector<Vec2> path;               ///< The planned path (metres).

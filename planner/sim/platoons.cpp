@@ -99,12 +99,14 @@ Result<std::size_t> Simulation::order_platoon(std::uint32_t group, const Order& 
   p.slots = slots;
   p.final_heading = heading;
   p.path.clear();
+  p.legs.clear();
   p.targets.clear();
   p.crews.clear();
   const bool moves = order.kind == OrderKind::Move || order.kind == OrderKind::Waypoints;
   p.order = PlatoonOrderState::None;
   if (!moves) return taken;
   p.goal = order.points.back();
+  p.legs = order.points;
   for (const UnitId id : p.slots) {
     if (!unit(id)) continue;
     SimUnit& u = units_[id.index];
@@ -146,7 +148,10 @@ void Simulation::request_platoon_path(PlatoonRun& p) {
     p.requester = id;
     break;
   }
-  impl_->paths.request(PathRequest{p.requester, p.path_class, position, p.goal});
+  if (p.legs.empty()) p.legs = {p.goal};
+  // The next leg, from the end of the legs found so far.
+  const Vec2 from = p.path.empty() ? position : p.path.back();
+  impl_->paths.request(PathRequest{p.requester, p.path_class, from, p.legs.front()});
   impl_->extra[p.requester.index].path_pending = true;
   ++counters_.path_requests;
   p.order = PlatoonOrderState::WaitingForPath;
@@ -156,8 +161,19 @@ bool Simulation::answer_platoon(PathAnswer& a) {
   for (PlatoonRun& p : impl_->platoons) {
     if (p.order != PlatoonOrderState::WaitingForPath || !(p.requester == a.unit)) continue;
     if (a.status == SearchStatus::Found && !a.points.empty()) {
-      start_platoon_path(p, units_, std::move(a.points));
+      // The leg joins the path so far (its first point is where the last one ended).
+      const bool joins = !p.path.empty() && p.path.back() == a.points.front();
+      p.path.insert(p.path.end(), a.points.begin() + (joins ? 1 : 0), a.points.end());
+      if (!p.legs.empty()) p.legs.erase(p.legs.begin());
+      if (!p.legs.empty()) {
+        impl_->extra[p.requester.index].path_pending = false;
+        request_platoon_path(p);
+      } else {
+        std::vector<Vec2> path = std::move(p.path);
+        start_platoon_path(p, units_, std::move(path));
+      }
     } else {
+      p.legs.clear();
       p.order = PlatoonOrderState::Failed;
       for (const UnitId id : p.slots) {
         if (unit(id) && units_[id.index].route.state == MoveState::InPlatoon)

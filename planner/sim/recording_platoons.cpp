@@ -77,7 +77,7 @@ bool same_order(const PlatoonRun& a, const PlatoonRun& b) {
   return a.order == b.order && same_vec(a.goal, b.goal) &&
          a.final_heading.has_value() == b.final_heading.has_value() &&
          (!a.final_heading || same_d(*a.final_heading, *b.final_heading)) && a.requester == b.requester &&
-         same_d(a.arrived_time, b.arrived_time);
+         same_d(a.arrived_time, b.arrived_time) && same_points(a.legs, b.legs);
 }
 
 bool same_walk(const PathWalk& a, const PathWalk& b) {
@@ -204,6 +204,7 @@ void encode_platoon(const PlatoonRun& was, const PlatoonRun& p, Writer& w) {
     if (p.final_heading) write_d(w, *p.final_heading, was.final_heading.value_or(0));
     write_id(w, p.requester);
     write_d(w, p.arrived_time, was.arrived_time);
+    write_points(w, p.legs);
   }
   if (g & kPlatoonPath) {
     write_points(w, p.path);
@@ -296,6 +297,7 @@ bool decode_platoon(Reader& r, std::size_t bytes, std::size_t slots, PlatoonRun&
     }
     p.requester = read_id(r);
     read_d(r, p.arrived_time);
+    if (!read_points(r, bytes, p.legs)) return false;
   }
   if (g & kPlatoonPath) {
     std::vector<Vec2> walk;

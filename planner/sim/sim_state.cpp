@@ -634,6 +634,7 @@ Json platoon_json(const PlatoonRun& p) {
                        {"press_on_factor", value_json(a.press_on_factor)}};
   out["order"] = value_json(p.order);
   out["goal"] = value_json(p.goal);
+  out["legs"] = value_json(p.legs);
   out["final_heading"] = p.final_heading ? value_json(*p.final_heading) : Json(nullptr);
   out["requester"] = value_json(p.requester);
   out["path"] = value_json(p.path);
@@ -751,6 +752,8 @@ PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<cons
   }
   r.read(at("order"), p.order, Bound::Any, where + ".order");
   r.read(at("goal"), p.goal, Bound::World, where + ".goal");
+  // Saved before waypoint orders planned leg by leg: none left.
+  if (v.contains("legs")) r.read(at("legs"), p.legs, Bound::World, where + ".legs");
   if (const Json& h = at("final_heading"); !h.is_null()) {
     double heading = 0;
     r.read(h, heading, Bound::Any, where + ".final_heading");

@@ -49,6 +49,14 @@ struct PlayerRig {
   const sim::Simulation& sim() const { return *player.simulation(); }
 };
 
+// A left or right click's event at world point `p`, Shift held or not.
+PointerEvent pointer_at(Vec2 p, bool shift = false) {
+  PointerEvent e;
+  e.world = p;
+  e.shift = shift;
+  return e;
+}
+
 // Four units in a row on an open 40 x 20 m field, none with an order.
 Scenario four_units() {
   Scenario s = make_empty_scenario(40, 20, 1);
@@ -284,12 +292,7 @@ TEST_SUITE("sim_window") {
     PlayerRig rig(four_units());
     auto tool = tools::make_units_tool();
     ToolContext ctx{rig.state, *rig.state.doc, 10.0, &rig.player};
-    auto at = [](Vec2 p, bool shift = false) {
-      PointerEvent e;
-      e.world = p;
-      e.shift = shift;
-      return e;
-    };
+    const auto at = [](Vec2 p, bool shift = false) { return pointer_at(p, shift); };
     // The first click builds the simulation, paused: selecting never advances time.
     tool->on_press(ctx, at({15, 10}));
     tool->on_release(ctx, at({15, 10}));
@@ -610,12 +613,7 @@ TEST_SUITE("sim_window") {
     PlayerRig rig(*loaded);
     auto tool = tools::make_units_tool();
     ToolContext ctx{rig.state, *rig.state.doc, 10.0, &rig.player};
-    auto at = [](Vec2 p, bool shift = false) {
-      PointerEvent e;
-      e.world = p;
-      e.shift = shift;
-      return e;
-    };
+    const auto at = [](Vec2 p, bool shift = false) { return pointer_at(p, shift); };
     // Nothing selected: a right drag is a pan, not the tool's.
     REQUIRE(rig.player.reset(rig.state));
     CHECK_FALSE(tool->takes_right_drag(ctx, at({0, 0})));
@@ -660,6 +658,13 @@ TEST_SUITE("sim_window") {
     CHECK(foot.route.state != sim::MoveState::InPlatoon);
     REQUIRE(foot.route.order.kind == OrderKind::Move);
     CHECK(foot.route.order.points.back() == Vec2{40, 20});
+    // Shift: the platoon goes through (40, 20), then on to the new point.
+    rig.player.select(std::vector<sim::UnitId>{tank->id});
+    REQUIRE(rig.player.command_move({60, 100}, true).ok());
+    CHECK(p->goal == Vec2{60, 100});
+    CHECK(p->legs == std::vector<Vec2>{{40, 20}, {60, 100}});
+    REQUIRE(rig.player.command_move({40, 20}, false).ok());
+    CHECK(p->legs == std::vector<Vec2>{{40, 20}});
 
     // The formation: a built-in or the scenario's own; an unknown name is refused.
     CHECK(p->to.shape == sim::FormationShape::Wedge);

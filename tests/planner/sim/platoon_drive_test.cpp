@@ -139,6 +139,54 @@ TEST_CASE(
   CHECK(referee.counts().hard_overlaps == 0);
 }
 
+TEST_CASE(
+    "platoon in the simulation: a waypoints order plans leg by leg and drives through every point in turn") {
+  // Open ground with a wall across the middle; the waypoints go round its south end,
+  // then back north: a path straight to the last point would go round the north end.
+  Scenario s = platoon_scenario("tracked", 4, "wedge", {200, 40}, 0);
+  s.groups[0].order = Order{};
+  Feature wall;
+  wall.id = 1;
+  wall.terrain = *s.find_terrain("wall");
+  wall.shape.kind = ShapeKind::Rect;
+  wall.shape.min = {110, 20};
+  wall.shape.max = {130, 130};
+  s.features.push_back(wall);
+  Simulation sim(s);
+  const std::vector<Vec2> points{{100, 145}, {140, 145}, {200, 40}};
+  REQUIRE(sim.order_platoon(1, Order{OrderKind::Waypoints, points, PatrolMode::Loop}, std::nullopt).ok());
+  const PlatoonRun& p = sim.platoons()[0];
+  CHECK(p.order == PlatoonOrderState::WaitingForPath);
+  CHECK(p.goal == points.back());
+  SimReferee referee;
+  // The path, once found: through each point in order, each leg from the end of the one
+  // before (no repeated point where two legs meet).
+  std::size_t steps = 0;
+  while (p.order == PlatoonOrderState::WaitingForPath && steps < 300) {
+    sim.step();
+    referee.check_step(sim);
+    ++steps;
+  }
+  REQUIRE(p.order == PlatoonOrderState::Driving);
+  CHECK(p.legs.empty());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < p.path.size(); ++i) {
+    if (i > 0) CHECK(p.path[i] != p.path[i - 1]);
+    if (next < points.size() && glm::distance(p.path[i], points[next]) < 1e-9) ++next;
+  }
+  CHECK(next == points.size());
+  // The walk goes round the wall's south end: its lowest point is below the wall.
+  double lowest = 0;
+  for (const Vec2 q : p.path) lowest = std::max(lowest, q.y);
+  CHECK(lowest >= 130);
+  run_until_arrived(sim, referee, 300);
+  CHECK(p.order == PlatoonOrderState::None);
+  CHECK(sim.arrived_count() == 4);
+  CHECK(referee.counts().hard_overlaps == 0);
+  CHECK(referee.counts().tunnelled == 0);
+  CHECK(referee.counts().inside_walls == 0);
+}
+
 TEST_CASE("platoon in the simulation: orders and formation changes refuse what does not exist, naming it") {
   Simulation sim(platoon_scenario("tracked", 2, "wedge", {200, 80}, 0));
   CHECK(sim.order_platoon(7, Order{OrderKind::Move, {{10, 10}}, PatrolMode::Loop}, std::nullopt)

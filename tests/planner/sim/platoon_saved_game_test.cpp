@@ -39,8 +39,11 @@ void require_same_platoon(const PlatoonRun& a, const PlatoonRun& b) {
   REQUIRE(pa.obstacle_slowdown == pb.obstacle_slowdown);
   REQUIRE(pa.formation_change_seconds == pb.formation_change_seconds);
   REQUIRE(pa.final_heading_tolerance == pb.final_heading_tolerance);
+  REQUIRE(pa.wait_patience == pb.wait_patience);
+  REQUIRE(pa.press_on_factor == pb.press_on_factor);
   REQUIRE(a.order == b.order);
   REQUIRE(a.goal == b.goal);
+  REQUIRE(a.legs == b.legs);
   REQUIRE(a.final_heading == b.final_heading);
   REQUIRE(a.requester == b.requester);
   REQUIRE(a.path == b.path);
@@ -59,6 +62,9 @@ void require_same_platoon(const PlatoonRun& a, const PlatoonRun& b) {
   REQUIRE(ma.phase == mb.phase);
   REQUIRE(ma.final_heading == mb.final_heading);
   REQUIRE(ma.formation_blend == mb.formation_blend);
+  REQUIRE(ma.wait_best == mb.wait_best);
+  REQUIRE(ma.wait_stalled == mb.wait_stalled);
+  REQUIRE(ma.pressing_on == mb.pressing_on);
   REQUIRE(a.morph == b.morph);
   REQUIRE(a.targets.size() == b.targets.size());
   for (std::size_t k = 0; k < a.targets.size(); ++k) {

@@ -61,7 +61,9 @@ std::string first_difference(const PlatoonRun& a, const PlatoonRun& b) {
                        a.params.resume_factor,
                        a.params.obstacle_slowdown,
                        a.params.formation_change_seconds,
-                       a.params.final_heading_tolerance};
+                       a.params.final_heading_tolerance,
+                       a.params.wait_patience,
+                       a.params.press_on_factor};
   const double pb[] = {b.params.max_speed,
                        b.params.acceleration,
                        b.params.turn_rate,
@@ -71,12 +73,15 @@ std::string first_difference(const PlatoonRun& a, const PlatoonRun& b) {
                        b.params.resume_factor,
                        b.params.obstacle_slowdown,
                        b.params.formation_change_seconds,
-                       b.params.final_heading_tolerance};
+                       b.params.final_heading_tolerance,
+                       b.params.wait_patience,
+                       b.params.press_on_factor};
   for (std::size_t k = 0; k < std::size(pa); ++k) {
     if (!same_bits(pa[k], pb[k])) return "params[" + std::to_string(k) + "]";
   }
   if (a.order != b.order) return "order";
   if (!same_point(a.goal, b.goal)) return "goal";
+  if (!same_points(a.legs, b.legs)) return "legs";
   if (a.final_heading.has_value() != b.final_heading.has_value() ||
       (a.final_heading && !same_bits(*a.final_heading, *b.final_heading)))
     return "final_heading";
@@ -94,6 +99,9 @@ std::string first_difference(const PlatoonRun& a, const PlatoonRun& b) {
   if (ma.phase != mb.phase) return "motion.phase";
   if (!same_bits(ma.final_heading, mb.final_heading)) return "motion.final_heading";
   if (!same_bits(ma.formation_blend, mb.formation_blend)) return "motion.formation_blend";
+  if (!same_bits(ma.wait_best, mb.wait_best)) return "motion.wait_best";
+  if (!same_bits(ma.wait_stalled, mb.wait_stalled)) return "motion.wait_stalled";
+  if (ma.pressing_on != mb.pressing_on) return "motion.pressing_on";
   if (a.morph.size() != b.morph.size() ||
       !std::equal(a.morph.begin(), a.morph.end(), b.morph.begin(), same_bits))
     return "morph";
