@@ -35,6 +35,7 @@
 #include <Recast.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -79,6 +80,11 @@ constexpr float kVoxelHeight = 0.5f;
 constexpr std::uint64_t kBytesPerBuildVoxel = 64;
 // Bytes a polygon of the finished mesh takes, about (Detour's and our copy).
 constexpr std::uint64_t kBytesPerPolygon = 400;
+// Bytes kept per cell: its pair (4) and area (1), what an update compares against.
+constexpr std::uint64_t kBytesPerCell = 5;
+// A tile and the four tiles it shares edges with (Detour links only across edges).
+constexpr std::array<std::array<int, 2>, 5> kSelfAndSides{{{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}}};
+constexpr const char* kBudgetAdvice = "raise memory_mib, or lower voxels_per_cell or tile_cells";
 
 Status fail(std::string message) { return make_error(ErrorCode::Limit, "navmesh", std::move(message)); }
 
@@ -145,15 +151,27 @@ std::string NavmeshParams::key() const {
 
 void Navmesh::MeshDeleter::operator()(dtNavMesh* mesh) const { dtFreeNavMesh(mesh); }
 
-Navmesh::Navmesh(const PlanningWorld& world, std::size_t movement_class, const NavmeshParams& params) {
-  Status s = build(world, movement_class, params);
-  area_of_cell_ = {};
-  area_of_cell_.shrink_to_fit();
+// One tile's Detour data, owned until the mesh takes it.
+struct Navmesh::TileData {
+  struct Free {
+    void operator()(unsigned char* p) const { dtFree(p); }
+  };
+  std::unique_ptr<unsigned char, Free> data;  // null: the tile has no ground
+  int size = 0;
+  int polygons = 0;
+};
+
+Navmesh::Navmesh(const PlanningWorld& world, std::size_t movement_class, const NavmeshParams& params)
+    : class_(movement_class), params_(params) {
+  Status s = build(world);
   if (!s.ok()) {
     error_ = s.error();
     mesh_.reset();
     tile_polygons_.clear();
     tile_first_.clear();
+    tile_bytes_.clear();
+    pair_of_cell_ = {};
+    area_of_cell_ = {};
     polygon_count_ = 0;
     bytes_ = 0;
   }
@@ -168,9 +186,110 @@ const Navmesh& Navmesh::of(const PlanningWorld& world, std::size_t movement_clas
       [&params](const PlanningWorld& w, std::size_t c) { return std::make_unique<Navmesh>(w, c, params); });
 }
 
+// What an edit invalidates. A tile's build reads only the area ids of its input cells
+// (tile_input_cells(): the tile, Recast's border and the kept margin) and the table of
+// areas (their flags). That table is numbered from the set of distinct (group,
+// multiplier) pairs over all passable cells: a pair that appears or vanishes anywhere
+// renumbers the areas after it (ids run by group, then multiplier), may change the
+// smallest multiplier (every area's cost is divided by it), the groups' flag bits, and
+// past 62 pairs which multipliers share an area (bins by rank). Every tile carries area
+// ids and flags, so then every tile is built again. While the set holds, a changed cell
+// whose area id is the same (a multiplier moving within its shared area) changes no tile;
+// one whose area id changed rebuilds the tiles whose input cells hold it.
 bool Navmesh::update(const PlanningWorld& world, const WorldChange& change) {
-  (void)world;
-  return change.cells.empty();
+  tiles_built_ = 0;
+  if (change.cells.empty()) return true;
+  if (!mesh_ || change.rebuilt || class_ >= world.class_count()) return false;
+  const CostGrid& grid = world.grid(class_);
+  if (grid.width() != grid_w_ || grid.height() != grid_h_) return false;
+  const CellRect c = change.cells.intersected(CellRect{0, 0, grid_w_, grid_h_});
+  // The new pair of each changed cell, and the cells each pair would then hold.
+  std::vector<std::uint32_t> next(std::size_t(c.width()) * std::size_t(c.height()));
+  std::vector<std::size_t> cells(pairs_.size());
+  for (std::size_t k = 0; k < pairs_.size(); ++k) cells[k] = pairs_[k].cells;
+  bool same_pairs = true;
+  for (int y = c.y0; y < c.y1 && same_pairs; ++y) {
+    for (int x = c.x0; x < c.x1; ++x) {
+      const std::uint32_t i = grid.index(x, y);
+      const std::uint32_t k = pair_index(grid, i);
+      if (k >= pairs_.size()) {
+        same_pairs = false;  // a pair the table does not have
+        break;
+      }
+      next[std::size_t(y - c.y0) * std::size_t(c.width()) + std::size_t(x - c.x0)] = k;
+      --cells[pair_of_cell_[i]];
+      ++cells[k];
+    }
+  }
+  for (std::size_t k = 1; k < cells.size() && same_pairs; ++k) same_pairs = cells[k] > 0;
+  if (!same_pairs) return build(world).ok();
+
+  // Same pairs, so the same areas: the cells whose area changed, and their tiles.
+  std::vector<std::uint8_t> dirty(next.size(), 0);
+  bool any = false;
+  for (int y = c.y0; y < c.y1; ++y) {
+    for (int x = c.x0; x < c.x1; ++x) {
+      const std::uint32_t i = grid.index(x, y);
+      const std::size_t j = std::size_t(y - c.y0) * std::size_t(c.width()) + std::size_t(x - c.x0);
+      pair_of_cell_[i] = next[j];
+      const std::uint8_t a = pairs_[next[j]].area;
+      if (a != area_of_cell_[i]) {
+        area_of_cell_[i] = a;
+        dirty[j] = 1;
+        any = true;
+      }
+    }
+  }
+  for (std::size_t k = 0; k < pairs_.size(); ++k) pairs_[k].cells = cells[k];
+  if (!any) return true;
+  std::vector<std::uint8_t> rebuild(std::size_t(tiles_x_) * std::size_t(tiles_y_), 0);
+  for (int ty = 0; ty < tiles_y_; ++ty) {
+    for (int tx = 0; tx < tiles_x_; ++tx) {
+      const CellRect r = tile_input_cells(tx, ty).intersected(c);
+      bool hit = false;
+      for (int y = r.y0; y < r.y1 && !hit; ++y) {
+        for (int x = r.x0; x < r.x1 && !hit; ++x)
+          hit = dirty[std::size_t(y - c.y0) * std::size_t(c.width()) + std::size_t(x - c.x0)] != 0;
+      }
+      rebuild[std::size_t(ty * tiles_x_ + tx)] = hit ? 1 : 0;
+    }
+  }
+  // In row order, as the full build adds them.
+  for (int ty = 0; ty < tiles_y_; ++ty) {
+    for (int tx = 0; tx < tiles_x_; ++tx) {
+      if (!rebuild[std::size_t(ty * tiles_x_ + tx)]) continue;
+      Result<TileData> data = build_tile(tx, ty);
+      if (!data.ok()) return false;
+      if (!install_tile(tx, ty, std::move(*data)).ok()) return false;
+      ++tiles_built_;
+    }
+  }
+  // Links changed in the rebuilt tiles and in the tiles beside them.
+  for (int ty = 0; ty < tiles_y_; ++ty) {
+    for (int tx = 0; tx < tiles_x_; ++tx) {
+      bool near_rebuilt = false;
+      for (const std::array<int, 2>& d : kSelfAndSides) {
+        const int nx = tx + d[0], ny = ty + d[1];
+        if (nx >= 0 && ny >= 0 && nx < tiles_x_ && ny < tiles_y_ && rebuild[std::size_t(ny * tiles_x_ + nx)])
+          near_rebuilt = true;
+      }
+      if (near_rebuilt) order_links(tx, ty);
+    }
+  }
+  number_nodes();
+  return true;
+}
+
+std::uint32_t Navmesh::pair_index(const CostGrid& grid, std::uint32_t cell) const {
+  if (!grid.passable(cell)) return 0;
+  const std::uint16_t key = grid.move_key(cell);
+  const double m = grid.multiplier(cell);
+  const auto it = std::lower_bound(pairs_.begin() + 1, pairs_.end(), std::pair{key, m},
+                                   [](const CellPair& a, const std::pair<std::uint16_t, double>& b) {
+                                     return std::pair{a.key, a.multiplier} < b;
+                                   });
+  if (it == pairs_.end() || it->key != key || it->multiplier != m) return std::uint32_t(pairs_.size());
+  return std::uint32_t(it - pairs_.begin());
 }
 
 Status Navmesh::assign_areas(const CostGrid& grid) {
@@ -190,8 +309,7 @@ Status Navmesh::assign_areas(const CostGrid& grid) {
   exact_areas_ = distinct <= kMaxAreas;
   const std::size_t per_group = pairs.empty() ? 1 : std::max<std::size_t>(1, kMaxAreas / pairs.size());
   areas_.assign(1, NavmeshArea{});
-  // group -> multiplier -> area id
-  std::map<std::uint16_t, std::map<double, std::uint8_t>> area_of;
+  pairs_.assign(1, CellPair{});
   std::uint16_t flag_bit = 0;
   min_multiplier_ = pairs.empty() ? 1 : std::numeric_limits<double>::infinity();
   for (const auto& [key, ms] : pairs) {
@@ -200,20 +318,21 @@ Status Navmesh::assign_areas(const CostGrid& grid) {
     std::size_t rank = 0;
     std::size_t bin_of_area = std::size_t(-1);
     for (const auto& [m, count] : ms) {
-      (void)count;
       const std::size_t bin = rank * bins / ms.size();
       if (bin != bin_of_area) {
         areas_.push_back(NavmeshArea{m, key, flag});  // the bin's smallest multiplier
         bin_of_area = bin;
       }
-      area_of[key][m] = std::uint8_t(areas_.size() - 1);
+      pairs_.push_back(CellPair{key, m, std::uint8_t(areas_.size() - 1), count});
       min_multiplier_ = std::min(min_multiplier_, m);
       ++rank;
     }
   }
+  pair_of_cell_.assign(n, 0);
   area_of_cell_.assign(n, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (grid.passable(i)) area_of_cell_[i] = area_of[grid.move_key(i)][grid.multiplier(i)];
+    pair_of_cell_[i] = pair_index(grid, i);
+    area_of_cell_[i] = pairs_[pair_of_cell_[i]].area;
   }
   return Ok{};
 }
@@ -226,13 +345,20 @@ CellRect Navmesh::tile_input_cells(int tile_x, int tile_y) const {
   return r.intersected(CellRect{0, 0, grid_w_, grid_h_});
 }
 
-Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, const NavmeshParams& p) {
-  const CostGrid& grid = world.grid(movement_class);
-  const MovementClass& mc = world.scenario().classes[movement_class];
+Status Navmesh::build(const PlanningWorld& world) {
+  const NavmeshParams& p = params_;
+  const CostGrid& grid = world.grid(class_);
+  const MovementClass& mc = world.scenario().classes[class_];
+  mesh_.reset();
+  tile_polygons_.clear();
+  tile_first_.clear();
+  tile_bytes_.clear();
+  polygon_count_ = 0;
+  tiles_built_ = 0;
   cell_size_ = grid.cell_size();
   grid_w_ = grid.width();
   grid_h_ = grid.height();
-  const int vpc = std::clamp(p.voxels_per_cell, 1, 8);
+  vpc_ = std::clamp(p.voxels_per_cell, 1, 8);
   voxel_ = voxel_metres(cell_size_, p);
   const double radius = p.radius < 0 ? mc.radius : p.radius;
   radius_ = kept_metres(radius, voxel_);
@@ -244,15 +370,15 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
   tile_cells_ = std::max(1, p.tile_cells);
   tiles_x_ = (grid_w_ + tile_cells_ - 1) / tile_cells_;
   tiles_y_ = (grid_h_ + tile_cells_ - 1) / tile_cells_;
-  const int tile_voxels = tile_cells_ * vpc;
+  const int tile_voxels = tile_cells_ * vpc_;
   const int border = border_voxels();
   const int field = tile_voxels + 2 * border;
   const std::uint64_t tiles = std::uint64_t(tiles_x_) * std::uint64_t(tiles_y_);
-  const std::string advice = "raise memory_mib, or lower voxels_per_cell or tile_cells";
-  // Before anything: one tile's build, the area table (a byte a cell) and the tiles' slots.
-  const std::uint64_t build_bytes = std::uint64_t(field) * std::uint64_t(field) * kBytesPerBuildVoxel;
-  const std::uint64_t fixed = build_bytes + grid.cell_count() + tiles * 256;
-  if (Status s = p.memory.check(fixed, "the navmesh", advice, "navmesh"); !s.ok()) return s;
+  // Before anything: one tile's build, the cells' pairs and areas (five bytes a cell) and
+  // the tiles' slots.
+  build_bytes_ = std::uint64_t(field) * std::uint64_t(field) * kBytesPerBuildVoxel;
+  const std::uint64_t fixed = build_bytes_ + kBytesPerCell * grid.cell_count() + tiles * 256;
+  if (Status s = p.memory.check(fixed, "the navmesh", kBudgetAdvice, "navmesh"); !s.ok()) return s;
   if (tiles == 0) return fail("the map has no cells");
   if (tile_voxels + 2 * border > 0xfff0)
     return fail("tile_cells is too large: a tile would exceed 65,520 voxels");
@@ -267,59 +393,6 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
 
   if (Status s = assign_areas(grid); !s.ok()) return s;
 
-  // Cells with a blocked cell or the grid's edge within the margin (a square of
-  // reach cells round them): only their voxels need the exact test.
-  const int reach = int(std::ceil(radius_ / cell_size_ - 1e-9));
-  std::vector<std::uint8_t> near(grid.cell_count(), 0);
-  if (radius_ > 0) {
-    // Blocked cells counted over rectangles by a summed-area table.
-    std::vector<std::uint32_t> sum(std::size_t(grid_w_ + 1) * std::size_t(grid_h_ + 1), 0);
-    const auto at = [&](int x, int y) -> std::uint32_t& {
-      return sum[std::size_t(y) * std::size_t(grid_w_ + 1) + std::size_t(x)];
-    };
-    for (int y = 0; y < grid_h_; ++y) {
-      for (int x = 0; x < grid_w_; ++x) {
-        at(x + 1, y + 1) =
-            at(x, y + 1) + at(x + 1, y) - at(x, y) + (area_of_cell_[grid.index(x, y)] == 0 ? 1u : 0u);
-      }
-    }
-    for (int y = 0; y < grid_h_; ++y) {
-      for (int x = 0; x < grid_w_; ++x) {
-        const int x0 = x - reach, y0 = y - reach, x1 = x + reach + 1, y1 = y + reach + 1;
-        if (x0 < 0 || y0 < 0 || x1 > grid_w_ || y1 > grid_h_) {
-          near[grid.index(x, y)] = 1;
-          continue;
-        }
-        near[grid.index(x, y)] = at(x1, y1) + at(x0, y0) - at(x0, y1) - at(x1, y0) > 0 ? 1 : 0;
-      }
-    }
-  }
-  // The area of the voxel (gx, gz) (global voxel coordinates) if its square keeps the
-  // margin, else 0. Distances in voxels are whole along each axis.
-  const double margin = radius_ / voxel_;
-  const double margin_sq = margin * margin - 1e-9;
-  const int vw = grid_w_ * vpc, vh = grid_h_ * vpc;
-  const auto voxel_area = [&](int gx, int gz) -> std::uint8_t {
-    if (gx < 0 || gz < 0 || gx >= vw || gz >= vh) return 0;
-    const std::uint32_t cell = grid.index(gx / vpc, gz / vpc);
-    const std::uint8_t a = area_of_cell_[cell];
-    if (a == 0 || !near[cell]) return a;
-    if (double(std::min({gx, gz, vw - 1 - gx, vh - 1 - gz})) < margin - 1e-9) return 0;
-    const int cx0 = std::max(0, int(std::floor((gx - margin) / vpc))),
-              cx1 = std::min(grid_w_ - 1, int(std::floor((gx + 1 + margin) / vpc)));
-    const int cz0 = std::max(0, int(std::floor((gz - margin) / vpc))),
-              cz1 = std::min(grid_h_ - 1, int(std::floor((gz + 1 + margin) / vpc)));
-    for (int cz = cz0; cz <= cz1; ++cz) {
-      for (int cx = cx0; cx <= cx1; ++cx) {
-        if (area_of_cell_[grid.index(cx, cz)] != 0) continue;
-        const int dx = std::max({0, cx * vpc - (gx + 1), gx - (cx + 1) * vpc});
-        const int dz = std::max({0, cz * vpc - (gz + 1), gz - (cz + 1) * vpc});
-        if (double(dx * dx + dz * dz) < margin_sq) return 0;
-      }
-    }
-    return a;
-  };
-
   dtNavMeshParams np{};
   np.orig[0] = 0;
   np.orig[1] = -1;
@@ -331,147 +404,280 @@ Status Navmesh::build(const PlanningWorld& world, std::size_t movement_class, co
   mesh_.reset(dtAllocNavMesh());
   if (!mesh_ || dtStatusFailed(mesh_->init(&np))) return fail("Detour could not make the navmesh");
   tile_polygons_.assign(std::size_t(np.maxTiles), TilePolygons{});
-  bytes_ = tiles * 256 + sizeof(*this);
+  tile_bytes_.assign(std::size_t(np.maxTiles), 0);
+  bytes_ = tiles * 256 + sizeof(*this) + kBytesPerCell * grid.cell_count();
 
-  BuildContext ctx;
-  std::vector<float> verts;
-  std::vector<unsigned char> tri_areas;
-  const float cs = float(voxel_);
-  const float eps = float(voxel_ * 1e-3);
   for (int ty = 0; ty < tiles_y_; ++ty) {
     for (int tx = 0; tx < tiles_x_; ++tx) {
-      const double x0 = double(tx * tile_voxels - border) * voxel_;
-      const double z0 = double(ty * tile_voxels - border) * voxel_;
-      const float bmin[3] = {float(x0), -1.0f, float(z0)};
-      const float bmax[3] = {float(x0 + field * voxel_), 1.0f, float(z0 + field * voxel_)};
-      // Ground: row runs of kept voxels of one area over the tile's field.
-      verts.clear();
-      tri_areas.clear();
-      const int gx0 = tx * tile_voxels - border, gz0 = ty * tile_voxels - border;
-      for (int z = gz0; z < gz0 + field; ++z) {
-        int x = gx0;
-        while (x < gx0 + field) {
-          const std::uint8_t a = voxel_area(x, z);
-          int e = x + 1;
-          while (e < gx0 + field && voxel_area(e, z) == a) ++e;
-          if (a != 0) {
-            const float ax = float(x * voxel_) + eps, bx = float(e * voxel_) - eps;
-            const float az = float(z * voxel_) + eps, bz = float((z + 1) * voxel_) - eps;
-            const float quad[12] = {ax, 0, az, ax, 0, bz, bx, 0, bz, bx, 0, az};
-            for (int k : {0, 1, 2, 0, 2, 3}) verts.insert(verts.end(), quad + 3 * k, quad + 3 * k + 3);
-            tri_areas.push_back(a);
-            tri_areas.push_back(a);
-          }
-          x = e;
-        }
-      }
-      if (tri_areas.empty()) continue;
-
-      std::unique_ptr<rcHeightfield, HeightfieldDeleter> hf(rcAllocHeightfield());
-      if (!hf || !rcCreateHeightfield(&ctx, *hf, field, field, bmin, bmax, cs, kVoxelHeight)) {
-        return fail("Recast could not make a heightfield of " + std::to_string(field) + " voxels a side");
-      }
-      if (!rcRasterizeTriangles(&ctx, verts.data(), tri_areas.data(), int(tri_areas.size()), *hf, 1)) {
-        return fail("Recast could not rasterise tile (" + std::to_string(tx) + ", " + std::to_string(ty) +
-                    "): " + ctx.last_error);
-      }
-      std::unique_ptr<rcCompactHeightfield, CompactDeleter> chf(rcAllocCompactHeightfield());
-      if (!chf || !rcBuildCompactHeightfield(&ctx, 2, 1, *hf, *chf)) {
-        return fail("Recast could not compact tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
-      }
-      hf.reset();
-      if (!rcBuildDistanceField(&ctx, *chf) || !rcBuildRegions(&ctx, *chf, border, 0, 20)) {
-        return fail("Recast could not build the regions of tile (" + std::to_string(tx) + ", " +
-                    std::to_string(ty) + "): " + ctx.last_error);
-      }
-      std::unique_ptr<rcContourSet, ContourDeleter> cset(rcAllocContourSet());
-      const int max_edge = int(std::lround(p.max_edge * vpc));
-      if (!cset || !rcBuildContours(&ctx, *chf, float(p.max_error * cell_size_), max_edge, *cset,
-                                    RC_CONTOUR_TESS_WALL_EDGES)) {
-        return fail("Recast could not trace the contours of tile (" + std::to_string(tx) + ", " +
-                    std::to_string(ty) + "): " + ctx.last_error);
-      }
-      if (cset->nconts == 0) continue;
-      std::unique_ptr<rcPolyMesh, PolyMeshDeleter> pmesh(rcAllocPolyMesh());
-      if (!pmesh || !rcBuildPolyMesh(&ctx, *cset, DT_VERTS_PER_POLYGON, *pmesh)) {
-        return fail("Recast could not build the polygons of tile (" + std::to_string(tx) + ", " +
-                    std::to_string(ty) + "): " + ctx.last_error + "; lower tile_cells");
-      }
-      cset.reset();
-      if (pmesh->npolys == 0) continue;
-      if (std::uint32_t(pmesh->npolys) > polys_per_tile_ || pmesh->nverts >= 0xfffe) {
-        return fail("tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") has " +
-                    std::to_string(pmesh->npolys) + " polygons and " + std::to_string(pmesh->nverts) +
-                    " vertices, more than a tile may hold (" + std::to_string(polys_per_tile_) +
-                    ", 65,534): lower tile_cells");
-      }
-      // No Recast detail mesh: the ground is flat, and Detour makes the tile's detail
-      // mesh itself, a triangle fan per polygon (what the structure view draws).
-      chf.reset();
-      std::vector<unsigned short> flags(std::size_t(pmesh->npolys));
-      for (int i = 0; i < pmesh->npolys; ++i) {
-        const unsigned char a = pmesh->areas[i];
-        flags[std::size_t(i)] = a < areas_.size() ? areas_[a].flag : 0;
-      }
-      dtNavMeshCreateParams cp{};
-      cp.verts = pmesh->verts;
-      cp.vertCount = pmesh->nverts;
-      cp.polys = pmesh->polys;
-      cp.polyAreas = pmesh->areas;
-      cp.polyFlags = flags.data();
-      cp.polyCount = pmesh->npolys;
-      cp.nvp = pmesh->nvp;
-      cp.tileX = tx;
-      cp.tileY = ty;
-      cp.tileLayer = 0;
-      std::copy(pmesh->bmin, pmesh->bmin + 3, cp.bmin);
-      std::copy(pmesh->bmax, pmesh->bmax + 3, cp.bmax);
-      cp.walkableHeight = 2 * kVoxelHeight;
-      cp.walkableRadius = float(radius_);
-      cp.walkableClimb = kVoxelHeight;
-      cp.cs = cs;
-      cp.ch = kVoxelHeight;
-      cp.buildBvTree = true;
-      unsigned char* data = nullptr;
-      int size = 0;
-      if (!dtCreateNavMeshData(&cp, &data, &size)) {
-        return fail("Detour could not make the data of tile (" + std::to_string(tx) + ", " +
-                    std::to_string(ty) + ")");
-      }
-      bytes_ += std::size_t(size) + std::size_t(pmesh->npolys) * (kBytesPerPolygon / 2);
-      if (Status s = p.memory.check(bytes_ + build_bytes, "the navmesh", advice, "navmesh"); !s.ok()) {
-        dtFree(data);
-        return s;
-      }
-      dtTileRef ref = 0;
-      if (dtStatusFailed(mesh_->addTile(data, size, DT_TILE_FREE_DATA, 0, &ref))) {
-        dtFree(data);
-        return fail("Detour could not add tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
-      }
-      // Our copy of the polygons, in world (x, y).
-      const dtNavMesh& m = *mesh_;
-      const dtMeshTile* tile = m.getTileAt(tx, ty, 0);
-      const unsigned int it = m.decodePolyIdTile(m.getPolyRefBase(tile));
-      TilePolygons& tp = tile_polygons_[it];
-      for (int i = 0; i < tile->header->polyCount; ++i) {
-        const dtPoly& poly = tile->polys[i];
-        tp.offset.push_back(std::uint32_t(tp.vertices.size()));
-        for (int k = 0; k < poly.vertCount; ++k) {
-          const float* v = &tile->verts[poly.verts[k] * 3];
-          tp.vertices.push_back(Vec2{double(v[0]), double(v[2])});
-        }
-      }
-      tp.offset.push_back(std::uint32_t(tp.vertices.size()));
-      polygon_count_ += std::size_t(tile->header->polyCount);
+      Result<TileData> data = build_tile(tx, ty);
+      if (!data.ok()) return data.error();
+      if (Status s = install_tile(tx, ty, std::move(*data)); !s.ok()) return s;
+      ++tiles_built_;
     }
   }
+  for (int ty = 0; ty < tiles_y_; ++ty) {
+    for (int tx = 0; tx < tiles_x_; ++tx) order_links(tx, ty);
+  }
+  number_nodes();
+  return Ok{};
+}
+
+Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
+  const int vpc = vpc_;
+  const int tile_voxels = tile_cells_ * vpc;
+  const int border = border_voxels();
+  const int field = tile_voxels + 2 * border;
+  const std::string tile_name = "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")";
+  const auto cell_of = [&](int v) { return v >= 0 ? v / vpc : -((-v + vpc - 1) / vpc); };
+  const int gx0 = tx * tile_voxels - border, gz0 = ty * tile_voxels - border;
+  const CellRect grid_rect{0, 0, grid_w_, grid_h_};
+  const auto area = [&](int x, int y) {
+    return area_of_cell_[std::size_t(y) * std::size_t(grid_w_) + std::size_t(x)];
+  };
+
+  // The field's cells with a blocked cell or the grid's edge within the margin (a square
+  // of reach cells round them): only their voxels need the exact test.
+  const CellRect cells =
+      CellRect{cell_of(gx0), cell_of(gz0), cell_of(gx0 + field - 1) + 1, cell_of(gz0 + field - 1) + 1}
+          .intersected(grid_rect);
+  const int reach = int(std::ceil(radius_ / cell_size_ - 1e-9));
+  std::vector<std::uint8_t> near(std::size_t(cells.width()) * std::size_t(cells.height()), 0);
+  const auto near_at = [&](int x, int y) -> std::uint8_t& {
+    return near[std::size_t(y - cells.y0) * std::size_t(cells.width()) + std::size_t(x - cells.x0)];
+  };
+  if (radius_ > 0 && !cells.empty()) {
+    // Blocked cells counted over rectangles by a summed-area table of the cells the
+    // squares reach.
+    const CellRect s = cells.expanded(reach).intersected(grid_rect);
+    const int sw = s.width() + 1;
+    std::vector<std::uint32_t> sum(std::size_t(sw) * std::size_t(s.height() + 1), 0);
+    const auto at = [&](int x, int y) -> std::uint32_t& {
+      return sum[std::size_t(y - s.y0) * std::size_t(sw) + std::size_t(x - s.x0)];
+    };
+    for (int y = s.y0; y < s.y1; ++y) {
+      for (int x = s.x0; x < s.x1; ++x)
+        at(x + 1, y + 1) = at(x, y + 1) + at(x + 1, y) - at(x, y) + (area(x, y) == 0 ? 1u : 0u);
+    }
+    for (int y = cells.y0; y < cells.y1; ++y) {
+      for (int x = cells.x0; x < cells.x1; ++x) {
+        const int x0 = x - reach, y0 = y - reach, x1 = x + reach + 1, y1 = y + reach + 1;
+        if (x0 < 0 || y0 < 0 || x1 > grid_w_ || y1 > grid_h_) {
+          near_at(x, y) = 1;
+          continue;
+        }
+        near_at(x, y) = at(x1, y1) + at(x0, y0) - at(x0, y1) - at(x1, y0) > 0 ? 1 : 0;
+      }
+    }
+  }
+  // The area of the voxel (gx, gz) (global voxel coordinates) if its square keeps the
+  // margin, else 0. Distances in voxels are whole along each axis.
+  const double margin = radius_ / voxel_;
+  const double margin_sq = margin * margin - 1e-9;
+  const int vw = grid_w_ * vpc, vh = grid_h_ * vpc;
+  const auto voxel_area = [&](int gx, int gz) -> std::uint8_t {
+    if (gx < 0 || gz < 0 || gx >= vw || gz >= vh) return 0;
+    const int x = gx / vpc, z = gz / vpc;
+    const std::uint8_t a = area(x, z);
+    if (a == 0 || !near_at(x, z)) return a;
+    if (double(std::min({gx, gz, vw - 1 - gx, vh - 1 - gz})) < margin - 1e-9) return 0;
+    const int cx0 = std::max(0, int(std::floor((gx - margin) / vpc))),
+              cx1 = std::min(grid_w_ - 1, int(std::floor((gx + 1 + margin) / vpc)));
+    const int cz0 = std::max(0, int(std::floor((gz - margin) / vpc))),
+              cz1 = std::min(grid_h_ - 1, int(std::floor((gz + 1 + margin) / vpc)));
+    for (int cz = cz0; cz <= cz1; ++cz) {
+      for (int cx = cx0; cx <= cx1; ++cx) {
+        if (area(cx, cz) != 0) continue;
+        const int dx = std::max({0, cx * vpc - (gx + 1), gx - (cx + 1) * vpc});
+        const int dz = std::max({0, cz * vpc - (gz + 1), gz - (cz + 1) * vpc});
+        if (double(dx * dx + dz * dz) < margin_sq) return 0;
+      }
+    }
+    return a;
+  };
+
+  BuildContext ctx;
+  const float cs = float(voxel_);
+  const float eps = float(voxel_ * 1e-3);
+  const double x0 = double(gx0) * voxel_;
+  const double z0 = double(gz0) * voxel_;
+  const float bmin[3] = {float(x0), -1.0f, float(z0)};
+  const float bmax[3] = {float(x0 + field * voxel_), 1.0f, float(z0 + field * voxel_)};
+  // Ground: row runs of kept voxels of one area over the tile's field.
+  std::vector<float> verts;
+  std::vector<unsigned char> tri_areas;
+  for (int z = gz0; z < gz0 + field; ++z) {
+    int x = gx0;
+    while (x < gx0 + field) {
+      const std::uint8_t a = voxel_area(x, z);
+      int e = x + 1;
+      while (e < gx0 + field && voxel_area(e, z) == a) ++e;
+      if (a != 0) {
+        const float ax = float(x * voxel_) + eps, bx = float(e * voxel_) - eps;
+        const float az = float(z * voxel_) + eps, bz = float((z + 1) * voxel_) - eps;
+        const float quad[12] = {ax, 0, az, ax, 0, bz, bx, 0, bz, bx, 0, az};
+        for (int k : {0, 1, 2, 0, 2, 3}) verts.insert(verts.end(), quad + 3 * k, quad + 3 * k + 3);
+        tri_areas.push_back(a);
+        tri_areas.push_back(a);
+      }
+      x = e;
+    }
+  }
+  if (tri_areas.empty()) return TileData{};
+
+  std::unique_ptr<rcHeightfield, HeightfieldDeleter> hf(rcAllocHeightfield());
+  if (!hf || !rcCreateHeightfield(&ctx, *hf, field, field, bmin, bmax, cs, kVoxelHeight)) {
+    return fail("Recast could not make a heightfield of " + std::to_string(field) + " voxels a side").error();
+  }
+  if (!rcRasterizeTriangles(&ctx, verts.data(), tri_areas.data(), int(tri_areas.size()), *hf, 1)) {
+    return fail("Recast could not rasterise " + tile_name + ": " + ctx.last_error).error();
+  }
+  std::unique_ptr<rcCompactHeightfield, CompactDeleter> chf(rcAllocCompactHeightfield());
+  if (!chf || !rcBuildCompactHeightfield(&ctx, 2, 1, *hf, *chf)) {
+    return fail("Recast could not compact " + tile_name).error();
+  }
+  hf.reset();
+  if (!rcBuildDistanceField(&ctx, *chf) || !rcBuildRegions(&ctx, *chf, border, 0, 20)) {
+    return fail("Recast could not build the regions of " + tile_name + ": " + ctx.last_error).error();
+  }
+  std::unique_ptr<rcContourSet, ContourDeleter> cset(rcAllocContourSet());
+  const int max_edge = int(std::lround(params_.max_edge * vpc));
+  if (!cset || !rcBuildContours(&ctx, *chf, float(params_.max_error * cell_size_), max_edge, *cset,
+                                RC_CONTOUR_TESS_WALL_EDGES)) {
+    return fail("Recast could not trace the contours of " + tile_name + ": " + ctx.last_error).error();
+  }
+  if (cset->nconts == 0) return TileData{};
+  std::unique_ptr<rcPolyMesh, PolyMeshDeleter> pmesh(rcAllocPolyMesh());
+  if (!pmesh || !rcBuildPolyMesh(&ctx, *cset, DT_VERTS_PER_POLYGON, *pmesh)) {
+    return fail("Recast could not build the polygons of " + tile_name + ": " + ctx.last_error +
+                "; lower tile_cells")
+        .error();
+  }
+  cset.reset();
+  if (pmesh->npolys == 0) return TileData{};
+  if (std::uint32_t(pmesh->npolys) > polys_per_tile_ || pmesh->nverts >= 0xfffe) {
+    return fail(tile_name + " has " + std::to_string(pmesh->npolys) + " polygons and " +
+                std::to_string(pmesh->nverts) + " vertices, more than a tile may hold (" +
+                std::to_string(polys_per_tile_) + ", 65,534): lower tile_cells")
+        .error();
+  }
+  // No Recast detail mesh: the ground is flat, and Detour makes the tile's detail mesh
+  // itself, a triangle fan per polygon (what the structure view draws).
+  chf.reset();
+  std::vector<unsigned short> flags(std::size_t(pmesh->npolys));
+  for (int i = 0; i < pmesh->npolys; ++i) {
+    const unsigned char a = pmesh->areas[i];
+    flags[std::size_t(i)] = a < areas_.size() ? areas_[a].flag : 0;
+  }
+  dtNavMeshCreateParams cp{};
+  cp.verts = pmesh->verts;
+  cp.vertCount = pmesh->nverts;
+  cp.polys = pmesh->polys;
+  cp.polyAreas = pmesh->areas;
+  cp.polyFlags = flags.data();
+  cp.polyCount = pmesh->npolys;
+  cp.nvp = pmesh->nvp;
+  cp.tileX = tx;
+  cp.tileY = ty;
+  cp.tileLayer = 0;
+  std::copy(pmesh->bmin, pmesh->bmin + 3, cp.bmin);
+  std::copy(pmesh->bmax, pmesh->bmax + 3, cp.bmax);
+  cp.walkableHeight = 2 * kVoxelHeight;
+  cp.walkableRadius = float(radius_);
+  cp.walkableClimb = kVoxelHeight;
+  cp.cs = cs;
+  cp.ch = kVoxelHeight;
+  cp.buildBvTree = true;
+  unsigned char* data = nullptr;
+  int size = 0;
+  if (!dtCreateNavMeshData(&cp, &data, &size))
+    return fail("Detour could not make the data of " + tile_name).error();
+  TileData out;
+  out.data.reset(data);
+  out.size = size;
+  out.polygons = pmesh->npolys;
+  return out;
+}
+
+Status Navmesh::install_tile(int tx, int ty, TileData data) {
+  const std::uint32_t it = std::uint32_t(ty * tiles_x_ + tx);
+  dtNavMesh& m = *mesh_;
+  const dtNavMesh& cm = m;
+  if (const dtMeshTile* old = cm.getTileAt(tx, ty, 0); old != nullptr) {
+    if (dtStatusFailed(m.removeTile(cm.getTileRef(old), nullptr, nullptr)))
+      return fail("Detour could not remove tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
+  }
+  bytes_ -= tile_bytes_[it];
+  tile_bytes_[it] = 0;
+  tile_polygons_[it] = TilePolygons{};
+  if (!data.data) return Ok{};
+  tile_bytes_[it] = std::size_t(data.size) + std::size_t(data.polygons) * (kBytesPerPolygon / 2);
+  bytes_ += tile_bytes_[it];
+  if (Status s = params_.memory.check(bytes_ + build_bytes_, "the navmesh", kBudgetAdvice, "navmesh");
+      !s.ok())
+    return s;
+  // The tile's fixed index, with the salt Detour left there (a removed tile's polygon
+  // references stay invalid).
+  const dtTileRef last = m.encodePolyId(cm.getTile(int(it))->salt, it, 0);
+  dtTileRef ref = 0;
+  if (dtStatusFailed(m.addTile(data.data.get(), data.size, DT_TILE_FREE_DATA, last, &ref)))
+    return fail("Detour could not add tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
+  data.data.release();  // the mesh frees it
+  // Our copy of the polygons, in world (x, y).
+  const dtMeshTile* tile = cm.getTileAt(tx, ty, 0);
+  TilePolygons& tp = tile_polygons_[it];
+  for (int i = 0; i < tile->header->polyCount; ++i) {
+    const dtPoly& poly = tile->polys[i];
+    tp.offset.push_back(std::uint32_t(tp.vertices.size()));
+    for (int k = 0; k < poly.vertCount; ++k) {
+      const float* v = &tile->verts[poly.verts[k] * 3];
+      tp.vertices.push_back(Vec2{double(v[0]), double(v[2])});
+    }
+  }
+  tp.offset.push_back(std::uint32_t(tp.vertices.size()));
+  return Ok{};
+}
+
+void Navmesh::order_links(int tx, int ty) const {
+  const dtMeshTile* tile = static_cast<const dtNavMesh&>(*mesh_).getTileAt(tx, ty, 0);
+  if (!tile || !tile->header) return;
+  // A full build adds tiles in row order, and Detour puts each new link at the head of
+  // its polygon's list: a polygon's links then run to the tile below (side 2), to the
+  // right (0), above (6), to the left (4), then its own tile's (side 0xff), each group in
+  // the order Detour made it. Sorting by that rank, stably, gives the same lists whatever
+  // order the tiles came in.
+  const auto rank = [](unsigned char side) {
+    switch (side) {
+      case 2: return 0;
+      case 0: return 1;
+      case 6: return 2;
+      case 4: return 3;
+      default: return 4;
+    }
+  };
+  std::vector<unsigned int> links;
+  for (int i = 0; i < tile->header->polyCount; ++i) {
+    dtPoly& poly = tile->polys[i];  // the tile's data is the mesh's, not const
+    links.clear();
+    for (unsigned int l = poly.firstLink; l != DT_NULL_LINK; l = tile->links[l].next) links.push_back(l);
+    std::stable_sort(links.begin(), links.end(), [&](unsigned int a, unsigned int b) {
+      return rank(tile->links[a].side) < rank(tile->links[b].side);
+    });
+    poly.firstLink = DT_NULL_LINK;
+    for (auto l = links.rbegin(); l != links.rend(); ++l) {
+      tile->links[*l].next = poly.firstLink;
+      poly.firstLink = *l;
+    }
+  }
+}
+
+void Navmesh::number_nodes() {
   // Dense node ids: each tile's polygons after the previous tile's.
   tile_first_.assign(1, 0);
   for (const TilePolygons& tp : tile_polygons_) {
     const std::size_t n = tp.offset.empty() ? 0 : tp.offset.size() - 1;
     tile_first_.push_back(tile_first_.back() + NodeId(n));
   }
-  return Ok{};
+  polygon_count_ = std::size_t(tile_first_.back());
 }
 
 bool Navmesh::locate(NodeId node, std::uint32_t& tile, std::uint32_t& poly) const {

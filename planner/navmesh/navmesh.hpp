@@ -63,8 +63,9 @@ struct NavmeshArea {
   std::uint16_t flag = 0;  ///< Detour polygon flag of its group (one bit).
 };
 
-/// The navigation mesh of one movement class. Node ids name polygons densely, in
-/// [0, polygon_count()): the polygons of Detour's tile index 0 first, then of tile 1, ...
+/// The navigation mesh of one movement class. Tile (x, y) has Detour's tile index
+/// y * tiles_x() + x, built or not. Node ids name polygons densely, in [0, polygon_count()):
+/// the polygons of tile index 0 first, then of tile 1, ...
 class Navmesh final : public DerivedStructure {
  public:
   /// Builds the mesh of `movement_class` over `world`. Failures (budget, Recast limits)
@@ -130,9 +131,16 @@ class Navmesh final : public DerivedStructure {
   /// The polygon holding a world point, the smallest node id if on an edge; kNoNode if none.
   NodeId polygon_at(Vec2 point) const;
 
-  /// Bytes held (tiles and the polygon copies).
+  /// Tiles Recast built in the last build or update(): every tile for a full build, the
+  /// tiles whose input cells changed for an update, 0 when no cell of the class changed.
+  int tiles_built() const { return tiles_built_; }
+
+  /// Bytes held (tiles, the polygon copies and the per-cell inputs).
   std::size_t memory_bytes() const override { return bytes_; }
-  /// Built again from scratch after any change of cells (returns false then).
+  /// Rebuilds the tiles whose input cells (tile_input_cells()) changed area, or every tile
+  /// when the set of (multiplier, group) pairs of the class's cells changed (see the .cpp).
+  /// The result equals a mesh built from the world now. Returns false (dropped, built again
+  /// at its next use) when a tile's build fails.
   bool update(const PlanningWorld& world, const WorldChange& change) override;
 
  private:
@@ -143,8 +151,39 @@ class Navmesh final : public DerivedStructure {
   struct MeshDeleter {
     void operator()(dtNavMesh* mesh) const;
   };
-  Status build(const PlanningWorld& world, std::size_t movement_class, const NavmeshParams& params);
+  // One distinct (group, multiplier) pair of the passable cells.
+  struct CellPair {
+    std::uint16_t key = 0;  // move key (group)
+    double multiplier = 0;  // the cost grid's multiplier
+    std::uint8_t area = 0;  // its Recast area
+    std::size_t cells = 0;  // passable cells holding it
+  };
+  struct TileData;  // one tile's Detour data (navmesh.cpp)
+
+  // Builds every tile from `world` (the class and parameters kept), replacing all state.
+  Status build(const PlanningWorld& world);
+  // The pairs of the grid's passable cells, their areas, and each cell's pair and area.
   Status assign_areas(const CostGrid& grid);
+  // The pair of a cell in pairs_ (0: blocked), or pairs_.size() when the pair is not there.
+  std::uint32_t pair_index(const CostGrid& grid, std::uint32_t cell) const;
+  // Recast's build of tile (tx, ty) from area_of_cell_: heightfield, compact field,
+  // regions, contours, polygons, then dtCreateNavMeshData (no data: no ground).
+  Result<TileData> build_tile(int tx, int ty) const;
+  // Removes tile (tx, ty) from the mesh (if there) and adds `data` at its fixed index,
+  // copying its polygons; accounts its bytes against the budget.
+  Status install_tile(int tx, int ty, TileData data);
+  // Puts each polygon's links of tile (tx, ty) in the order a full build in row order
+  // leaves them, whatever order the tiles were added in (Detour's A* reads links in
+  // order, so ties depend on it).
+  void order_links(int tx, int ty) const;
+  // Node ids again: each tile's first polygon's id and polygon_count_.
+  void number_nodes();
+
+  std::size_t class_ = 0;
+  NavmeshParams params_;
+  int vpc_ = 1;                    // voxels per cell
+  std::uint64_t build_bytes_ = 0;  // one tile's build, for the budget
+  int tiles_built_ = 0;
 
   std::unique_ptr<dtNavMesh, MeshDeleter> mesh_;
   Error error_;
@@ -156,13 +195,16 @@ class Navmesh final : public DerivedStructure {
   int tiles_x_ = 0, tiles_y_ = 0;
   int grid_w_ = 0, grid_h_ = 0;
   std::vector<NavmeshArea> areas_;
-  std::vector<std::uint8_t> area_of_cell_;  // per cell; 0 blocked (dropped after the build)
+  std::vector<CellPair> pairs_;              // [0] blocked, then sorted by (key, multiplier)
+  std::vector<std::uint32_t> pair_of_cell_;  // per cell: index into pairs_ (0 blocked)
+  std::vector<std::uint8_t> area_of_cell_;   // per cell: its pair's area (0 blocked)
   bool exact_areas_ = true;
   double min_multiplier_ = 1;
   std::size_t polygon_count_ = 0;
   std::uint32_t polys_per_tile_ = 1;
   std::vector<TilePolygons> tile_polygons_;  // per tile index of the Detour mesh
   std::vector<NodeId> tile_first_;           // per tile index: its first polygon's node id, plus the end
+  std::vector<std::size_t> tile_bytes_;      // per tile index: bytes of its data and copies
   /// The tile index and polygon index of a node id (false when it names none).
   bool locate(NodeId node, std::uint32_t& tile, std::uint32_t& poly) const;
   std::size_t bytes_ = 0;
