@@ -41,6 +41,18 @@ std::optional<std::size_t> Scenario::find_class(std::string_view name) const {
   return std::nullopt;
 }
 
+bool flies(const MovementClass& movement_class) { return movement_class.vehicle == VehicleModel::Rotary; }
+
+std::optional<double> terrain_cost(const Scenario& scenario, std::size_t terrain,
+                                   std::size_t movement_class) {
+  if (flies(scenario.classes[movement_class])) return 1.0;
+  return scenario.terrains[terrain].cost[movement_class];
+}
+
+bool crosses_groups(const MovementClass& movement_class) {
+  return movement_class.amphibious || flies(movement_class);
+}
+
 std::optional<std::size_t> Scenario::find_faction(std::string_view name) const {
   for (std::size_t i = 0; i < factions.size() && !name.empty(); ++i) {
     if (factions[i].name == name) return i;

@@ -385,6 +385,18 @@ struct Scenario {
   std::optional<std::size_t> find_faction(std::string_view name) const;
 };
 
+/// True when the class flies (VehicleModel::Rotary, seed 004's helicopters): terrain,
+/// obstacles and terrain groups do not hold it, only the world's edge does.
+bool flies(const MovementClass& movement_class);
+
+/// The multiplier of terrain `terrain` for class `movement_class` (nullopt: impassable):
+/// the terrain table's entry, or 1 for a class that flies. Every reader of terrain costs
+/// goes through this, so a flying class is the same to every planner.
+std::optional<double> terrain_cost(const Scenario& scenario, std::size_t terrain, std::size_t movement_class);
+
+/// True when the class crosses between terrain groups (amphibious, or it flies).
+bool crosses_groups(const MovementClass& movement_class);
+
 /// The default movement classes: infantry, tracked, wheeled, hover, rotary.
 std::vector<MovementClass> default_movement_classes();
 

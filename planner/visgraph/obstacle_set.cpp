@@ -410,8 +410,8 @@ std::vector<ObstacleInput> grid_obstacles(const std::vector<std::uint8_t>& block
 bool blocks_class(const Scenario& s, std::size_t terrain, std::size_t movement_class) {
   const TerrainType& t = s.terrains[terrain];
   const std::string& ground_group = s.terrains[0].group;
-  return !t.cost[movement_class].has_value() ||
-         (!s.classes[movement_class].amphibious && t.group != ground_group);
+  return !terrain_cost(s, terrain, movement_class).has_value() ||
+         (!crosses_groups(s.classes[movement_class]) && t.group != ground_group);
 }
 
 namespace {

@@ -52,7 +52,7 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
   (void)max_error;
   const Scenario& s = world.scenario();
   const TerrainRaster& raster = world.raster();
-  const auto& ground = s.terrains[0].cost[movement_class];
+  const std::optional<double> ground = terrain_cost(s, 0, movement_class);
   const double base = ground ? *ground : 1.0;
   // The world's one model (planner/world/README.md): each cell's terrain multiplier (tiles,
   // containers and features as the raster paints them), an intact bridge deck 1, relative
@@ -61,7 +61,7 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
   std::vector<double> factor_of_surface(raster.surface_count(), 1.0);
   for (std::size_t id = 0; id < factor_of_surface.size(); ++id) {
     const Surface& surface = raster.surface(SurfaceId(id));
-    const auto& cost = s.terrains[surface.terrain].cost[movement_class];
+    const std::optional<double> cost = terrain_cost(s, surface.terrain, movement_class);
     if (surface.bridge)
       factor_of_surface[id] = 1.0 / base;
     else if (cost && !blocks_class(s, surface.terrain, movement_class))

@@ -20,7 +20,7 @@ CostGrid::CostGrid(const Scenario& scenario, const TerrainRaster& raster, std::s
     : width_(raster.width),
       height_(raster.height),
       cell_size_(raster.cell_size),
-      amphibious_(scenario.classes[movement_class].amphibious),
+      amphibious_(crosses_groups(scenario.classes[movement_class])),
       raster_(&raster),
       ids_(raster.surface_ids().data()) {
   assert(width_ > 0 && height_ > 0);
@@ -29,8 +29,9 @@ CostGrid::CostGrid(const Scenario& scenario, const TerrainRaster& raster, std::s
   // Terrain groups become small integers in order of first appearance in the table
   // ("" first: the default ground group, which bridges belong to).
   std::vector<std::string> names{""};
-  for (const TerrainType& t : scenario.terrains) {
-    const std::optional<double>& cost = t.cost[movement_class];
+  for (std::size_t k = 0; k < scenario.terrains.size(); ++k) {
+    const TerrainType& t = scenario.terrains[k];
+    const std::optional<double> cost = terrain_cost(scenario, k, movement_class);
     terrain_multiplier_.push_back(cost ? *cost : 0.0);
     auto it = std::find(names.begin(), names.end(), t.group);
     if (it == names.end()) it = names.insert(names.end(), t.group);

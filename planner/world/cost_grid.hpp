@@ -13,7 +13,9 @@
 // sqrt(2) cells, times the MEAN of the multipliers of the two cells (half the move is
 // spent in each). Costs are therefore symmetric. A diagonal move needs both orthogonal
 // neighbours passable (no corner cutting). A move between cells of different terrain
-// groups (land and water) is illegal unless the class is amphibious. Costs are reported
+// groups (land and water) is illegal unless the class is amphibious. A class that flies
+// (rotary) reads multiplier 1 for every terrain and crosses every group (terrain_cost(),
+// crosses_groups()): only the world's edge and the cost overlay hold it. Costs are reported
 // in metres: cells times cell_size.
 
 #include <array>

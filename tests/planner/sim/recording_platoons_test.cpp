@@ -435,10 +435,10 @@ TEST_CASE("recording platoons: orders given while it runs are logged as asked fo
 
 TEST_CASE("recording platoons: a vehicle cut off from its point logs its private path asked for and found") {
   using namespace recording_platoons_test;
-  // Four helicopters in a line through a forest gap: once in the run, one of them is cut
-  // off from its drive-to point (seed 004's bad-position check) and asks for a path of its own.
-  PlatoonRecord r =
-      record_run(formation_case(FormationCase::ForestGap, "rotary", 4), 1100, RecordingLimits{});
+  // The shipped platoon_turn: once in the run, a vehicle is cut off from its drive-to
+  // point by the wall it turns round (seed 004's bad-position check) and asks for a path
+  // of its own.
+  PlatoonRecord r = record_run(shipped_map("platoon_turn.json"), 2800, RecordingLimits{});
   CHECK(check_private_path_log(r) >= 1);
   // Through the file, and the frames show the crew driving it.
   const auto back = Recording::from_bytes(r.recording.to_bytes(), "bridge.psrec");
