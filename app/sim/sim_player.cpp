@@ -18,6 +18,30 @@
 
 namespace pathscope::app {
 
+std::vector<Vec2> platoon_points_ahead(const sim::PlatoonRun& p, std::span<const Vec2> ordered) {
+  if (ordered.empty() || ordered.back() != p.goal) return {p.goal};
+  if (p.order == sim::PlatoonOrderState::WaitingForPath) return {ordered.begin(), ordered.end()};
+  if (p.order != sim::PlatoonOrderState::Driving) return {p.goal};
+  // The legs joined at the points themselves: each is a vertex of the walk, in order.
+  const std::span<const Vec2> vertices = p.walk.points();
+  std::vector<Vec2> ahead;
+  std::size_t j = 0;
+  double arc = 0;
+  for (std::size_t k = 0; k < ordered.size(); ++k) {
+    while (j < vertices.size() && vertices[j] != ordered[k]) {
+      if (j + 1 < vertices.size()) arc += glm::distance(vertices[j], vertices[j + 1]);
+      ++j;
+    }
+    if (j == vertices.size()) {  // not on the walk: keep it and the rest
+      ahead.insert(ahead.end(), ordered.begin() + static_cast<std::ptrdiff_t>(k), ordered.end());
+      break;
+    }
+    if (arc > p.motion.along + 1e-6) ahead.push_back(ordered[k]);
+  }
+  if (ahead.empty()) ahead.push_back(p.goal);
+  return ahead;
+}
+
 bool SimPlayer::ensure(EditorState& state) {
   if (active() && state.doc_serial == doc_serial_) return true;
   return reset(state);
@@ -40,6 +64,7 @@ bool SimPlayer::reset(EditorState& state) {
   }
   try {
     sim_ = std::make_unique<sim::Simulation>(scenario);
+    platoon_orders_.clear();
   } catch (const std::exception& e) {
     state.report_error(std::string("Simulation not started: ") + e.what());
     stop();
@@ -266,6 +291,7 @@ bool SimPlayer::run_from_here(EditorState& state) {
     return false;
   }
   sim_ = std::move(resumed).value();
+  platoon_orders_.clear();
   referee_ = sim::SimReferee{};
   referee_.check_step(*sim_);
   recording_->truncate_after(step);
@@ -455,16 +481,19 @@ Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append, std::option
     order.points = {point};
     // Appended: through the points it still has to reach (from where it is), then `point`.
     const sim::PlatoonRun* p = platoon(g);
+    auto remembered = std::find_if(platoon_orders_.begin(), platoon_orders_.end(),
+                                   [&](const auto& o) { return o.first == g; });
+    if (remembered == platoon_orders_.end())
+      remembered = platoon_orders_.insert(platoon_orders_.end(), {g, {}});
     if (append &&
         (p->order == sim::PlatoonOrderState::Driving || p->order == sim::PlatoonOrderState::WaitingForPath)) {
       order.kind = OrderKind::Waypoints;
-      order.points = p->order == sim::PlatoonOrderState::WaitingForPath && !p->legs.empty()
-                         ? p->legs
-                         : std::vector<Vec2>{p->goal};
+      order.points = platoon_points_ahead(*p, remembered->second);
       order.points.push_back(point);
     }
     Result<std::size_t> given = sim_->order_platoon(g, order, heading);
     if (!given.ok()) return given;
+    remembered->second = order.points;
     taken += *given;
   }
   return taken;

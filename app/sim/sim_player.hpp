@@ -191,10 +191,19 @@ class SimPlayer {
   double speed_ = 1;
   double accumulator_ = 0;
   std::vector<sim::UnitId> selected_;
+  /// Per platoon (group id): the points of the last order given here, so that an
+  /// appended waypoint keeps those not reached yet.
+  std::vector<std::pair<std::uint32_t, std::vector<Vec2>>> platoon_orders_;
   std::uint64_t version_ = 0;
   std::uint64_t doc_serial_ = 0;  // the document the simulation was built from
   std::uint64_t revision_ = 0;    // its revision the simulation's world has
 };
+
+/// The points of `ordered` (the platoon's last order, its last point the platoon's goal)
+/// the platoon has not reached yet: all of them while it waits for its path; while it
+/// drives, those whose vertex on its walk lies ahead of it. Without its order ({} or
+/// another goal: an order given elsewhere), its goal only.
+std::vector<Vec2> platoon_points_ahead(const sim::PlatoonRun& platoon, std::span<const Vec2> ordered);
 
 /// Metres left of `unit`'s path: from its position to its current waypoint, then along
 /// the rest of the path (0 with no path, or past its end).

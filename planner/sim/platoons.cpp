@@ -173,7 +173,9 @@ bool Simulation::answer_platoon(PathAnswer& a) {
         start_platoon_path(p, units_, std::move(path));
       }
     } else {
+      // The order fails whole: the legs found before this one are not drawn as a path.
       p.legs.clear();
+      p.path.clear();
       p.order = PlatoonOrderState::Failed;
       for (const UnitId id : p.slots) {
         if (unit(id) && units_[id.index].route.state == MoveState::InPlatoon)

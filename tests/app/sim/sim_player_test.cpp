@@ -665,6 +665,24 @@ TEST_SUITE("sim_window") {
     CHECK(p->legs == std::vector<Vec2>{{40, 20}, {60, 100}});
     REQUIRE(rig.player.command_move({40, 20}, false).ok());
     CHECK(p->legs == std::vector<Vec2>{{40, 20}});
+    // Shift on a platoon driving: the points it has not reached yet stay, in order.
+    REQUIRE(rig.player.command_move({60, 100}, true).ok());
+    rig.player.play(rig.state);
+    for (int k = 0; k < 40 && p->order != sim::PlatoonOrderState::Driving; ++k)
+      rig.player.update(rig.state, 0.1);
+    REQUIRE(p->order == sim::PlatoonOrderState::Driving);
+    CHECK(p->legs.empty());  // both legs planned: the walk holds them
+    REQUIRE(rig.player.command_move({100, 100}, true).ok());
+    CHECK(p->legs == std::vector<Vec2>{{40, 20}, {60, 100}, {100, 100}});
+    // Past (40, 20): it is dropped, the rest kept.
+    for (int k = 0; k < 400 && glm::distance(p->motion.position, Vec2{40, 20}) > 2; ++k)
+      rig.player.update(rig.state, 0.1);
+    REQUIRE(p->order == sim::PlatoonOrderState::Driving);
+    for (int k = 0; k < 10; ++k) rig.player.update(rig.state, 0.1);
+    REQUIRE(rig.player.command_move({120, 40}, true).ok());
+    CHECK(p->legs == std::vector<Vec2>{{60, 100}, {100, 100}, {120, 40}});
+    rig.player.pause();
+    REQUIRE(rig.player.command_move({40, 20}, false).ok());
 
     // The formation: a built-in or the scenario's own; an unknown name is refused.
     CHECK(p->to.shape == sim::FormationShape::Wedge);

@@ -187,6 +187,43 @@ TEST_CASE(
   CHECK(referee.counts().inside_walls == 0);
 }
 
+TEST_CASE(
+    "platoon in the simulation: a waypoints order whose second leg has no path fails with no path drawn") {
+  // The second point lies inside a closed box of walls: the first leg is found, the
+  // second is not, and the order fails whole.
+  Scenario s = platoon_scenario("tracked", 3, "wedge", {200, 40}, 0);
+  s.groups[0].order = Order{};
+  const std::size_t wall_terrain = *s.find_terrain("wall");
+  const auto add_wall = [&](Vec2 lo, Vec2 hi) {
+    Feature f;
+    f.id = static_cast<std::uint32_t>(s.features.size() + 1);
+    f.terrain = wall_terrain;
+    f.shape.kind = ShapeKind::Rect;
+    f.shape.min = lo;
+    f.shape.max = hi;
+    s.features.push_back(f);
+  };
+  add_wall({150, 100}, {190, 104});
+  add_wall({150, 136}, {190, 140});
+  add_wall({150, 100}, {154, 140});
+  add_wall({186, 100}, {190, 140});
+  Simulation sim(s);
+  const std::vector<Vec2> points{{100, 145}, {170, 120}};
+  REQUIRE(sim.order_platoon(1, Order{OrderKind::Waypoints, points, PatrolMode::Loop}, std::nullopt).ok());
+  const PlatoonRun& p = sim.platoons()[0];
+  bool had_first_leg = false;
+  for (int k = 0; k < 300 && p.order == PlatoonOrderState::WaitingForPath; ++k) {
+    sim.step();
+    had_first_leg = had_first_leg || !p.path.empty();
+  }
+  CHECK(had_first_leg);
+  // Failed, its vehicles' orders too (once none drives in it, it has no order left).
+  CHECK(p.order != PlatoonOrderState::Driving);
+  for (const UnitId id : p.slots) CHECK(sim.unit(id)->route.state == MoveState::Failed);
+  CHECK(p.path.empty());
+  CHECK(p.legs.empty());
+}
+
 TEST_CASE("platoon in the simulation: orders and formation changes refuse what does not exist, naming it") {
   Simulation sim(platoon_scenario("tracked", 2, "wedge", {200, 80}, 0));
   CHECK(sim.order_platoon(7, Order{OrderKind::Move, {{10, 10}}, PatrolMode::Loop}, std::nullopt)
