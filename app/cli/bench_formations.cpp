@@ -20,7 +20,7 @@ namespace pathscope::app {
 namespace {
 
 struct BenchFormationsOptions {
-  std::vector<std::string> cases{"town", "forest_gap", "bridge", "sharp_turn", "head_on"};
+  std::vector<std::string> cases{"town", "forest_gap", "bridge", "sharp_turn", "head_on", "bridge_both_ways"};
   std::vector<std::string> classes{"tracked", "wheeled", "rotary"};
   std::vector<int> vehicles{4, 8, 16};
   double seconds = 300;
@@ -43,7 +43,7 @@ int run_bench_formations(const BenchFormationsOptions& o) {
       for (const int n : o.vehicles) {
         const Scenario s = sim::formation_case(c, cls, n);
         const sim::FormationFigures f = sim::run_formation_case(s, o.seconds, bench::now_ns);
-        if (f.arrived_pct < 100 || f.referee_violations > 0) ++failures;
+        if (f.arrived_pct < 100 || f.referee_violations > 0 || f.bridge_conflicts > 0) ++failures;
         if (o.json) {
           nlohmann::ordered_json j;
           j["case"] = name;
@@ -62,6 +62,7 @@ int run_bench_formations(const BenchFormationsOptions& o) {
           j["private_paths"] = f.private_paths;
           j["drive_to_in_walls"] = f.drive_to_in_walls;
           j["max_column_offset_m"] = f.max_column_offset_m;
+          j["bridge_conflicts"] = f.bridge_conflicts;
           j["micros_per_vehicle_step"] = f.micros_per_vehicle_step;
           j["steps"] = f.steps;
           j["state_hash"] = f.state_hash;
@@ -85,7 +86,7 @@ CliRunner add_bench_formations_options(CLI::App& command) {
   auto options = std::make_shared<BenchFormationsOptions>();
   command.add_option("--case", options->cases, "cases to run (repeatable, or a,b)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"town", "forest_gap", "bridge", "sharp_turn", "head_on"}));
+      ->check(CLI::IsMember({"town", "forest_gap", "bridge", "sharp_turn", "head_on", "bridge_both_ways"}));
   command.add_option("--class", options->classes, "vehicle classes (repeatable, or a,b)")
       ->delimiter(',')
       ->check(CLI::IsMember({"tracked", "wheeled", "rotary", "infantry"}));

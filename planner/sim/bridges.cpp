@@ -38,14 +38,51 @@ bool on_deck(const Bridge& b, Vec2 p) {
 
 }  // namespace
 
+void keep_bridge_for_platoons(const Bridge& b, BridgeReservations& ledger, std::span<BridgePlatoon> platoons,
+                              std::vector<std::uint32_t>& claimed) {
+  if (!b.intact) return;
+  for (BridgePlatoon& p : platoons) {
+    if (p.walk == nullptr) continue;
+    const bool on = std::any_of(p.vehicles.begin(), p.vehicles.end(), [&](Vec2 v) { return on_deck(b, v); });
+    // Where its way meets the deck, within reach.
+    double to_deck = -1;
+    if (!on) {
+      const double end = std::min(p.along + p.front + p.reach, p.walk->length());
+      for (double s = p.along; s <= end; s += 0.5) {
+        if (on_deck(b, p.walk->point_at(s))) {
+          to_deck = s - p.along;
+          break;
+        }
+      }
+      if (to_deck < 0) continue;
+    }
+    if (on || to_deck == 0) {
+      (void)ledger.reserve(b.id, p.platoon);  // free: it is ours; held: it is on it anyway
+      claimed.push_back(p.platoon);
+      continue;
+    }
+    if (ledger.reserve(b.id, p.platoon).granted) {
+      claimed.push_back(p.platoon);
+      continue;
+    }
+    const double hold = p.along + std::max(to_deck - p.front, 0.0);
+    if (hold < p.hold_at) {
+      p.hold_at = hold;
+      p.held_by = b.id;
+    }
+  }
+}
+
 void keep_bridge(const Bridge& b, std::span<const SimUnit> units, double now, BridgeReservations& ledger,
-                 std::span<BridgeUnit> track, std::vector<BridgeWait>& waits) {
+                 std::span<BridgeUnit> track, std::span<const std::uint32_t> claimed,
+                 std::vector<BridgeWait>& waits) {
   waits.clear();
   if (!b.intact) {
     ledger.clear(b.id);
     return;
   }
-  std::vector<std::uint32_t> present;  // platoons on the deck or driving onto it
+  std::vector<std::uint32_t> present(claimed.begin(),
+                                     claimed.end());  // platoons on the deck or driving onto it
   for (const SimUnit& u : units) {
     if (!u.alive || !is_moving(u)) continue;
     BridgeUnit& x = track[u.id.index];
@@ -62,6 +99,7 @@ void keep_bridge(const Bridge& b, std::span<const SimUnit> units, double now, Br
       present.push_back(x.platoon);
       continue;
     }
+    if (u.route.state == MoveState::InPlatoon) continue;  // its platoon asks (keep_bridge_for_platoons)
     // About to drive onto it: its way (its predicted positions, or the path ahead
     // sampled every half metre) reaches the deck within kApproach metres, so that it
     // waits off the bridge's end, where the platoon coming off can pass it. Farther

@@ -91,6 +91,7 @@ std::string_view formation_case_name(FormationCase c) {
     case FormationCase::Bridge: return "bridge";
     case FormationCase::SharpTurn: return "sharp_turn";
     case FormationCase::HeadOn: return "head_on";
+    case FormationCase::BridgeBothWays: return "bridge_both_ways";
   }
   return "town";
 }
@@ -100,8 +101,9 @@ Scenario formation_case(FormationCase c, const std::string& class_name, int vehi
   const std::size_t cls = defaults.find_class(class_name).value_or(0);
   const double radius = defaults.classes[cls].radius;
   const double spacing = 4 * radius;  // two body widths between centres
+  const bool bridge = c == FormationCase::Bridge || c == FormationCase::BridgeBothWays;
   const FormationShape shape = c == FormationCase::ForestGap ? FormationShape::Line
-                               : c == FormationCase::Bridge  ? FormationShape::Column
+                               : bridge                      ? FormationShape::Column
                                                              : FormationShape::Wedge;
   const Layout layout = layout_of(shape, vehicles, spacing);
   // The world: room for the formation at both ends and 200 m of obstacles between.
@@ -151,6 +153,13 @@ Scenario formation_case(FormationCase c, const std::string& class_name, int vehi
       break;
     case FormationCase::HeadOn:
       s.description = "two wedges on one line, each ordered to the other's start";
+      add_platoon(s, 1, cls, vehicles, layout, start, 0, goal, 0);
+      add_platoon(s, 2, cls, vehicles, layout, goal, std::numbers::pi, start, std::numbers::pi);
+      break;
+    case FormationCase::BridgeBothWays:
+      s.description = "a column on each bank of a river, each ordered across its one bridge, 10 m wide";
+      add_rect(s, {ox + 90, 0}, {ox + 110, height}, "deep water");
+      s.bridges.push_back(Bridge{1, {ox + 84, mid}, {ox + 116, mid}, 10, true});
       add_platoon(s, 1, cls, vehicles, layout, start, 0, goal, 0);
       add_platoon(s, 2, cls, vehicles, layout, goal, std::numbers::pi, start, std::numbers::pi);
       break;
@@ -212,6 +221,23 @@ FormationFigures run_formation_case(const Scenario& scenario, double seconds,
           f.max_column_offset_m = std::max(f.max_column_offset_m, best);
         }
       }
+    }
+    // One platoon at a time on a bridge: its own measure, from where the vehicles stand.
+    for (const Bridge& b : scenario.bridges) {
+      if (!b.intact) continue;
+      std::set<std::uint32_t> on;  // groups with a vehicle on the deck
+      const Vec2 d = b.b - b.a;
+      for (const PlatoonRun& p : sim.platoons()) {
+        for (const UnitId id : p.slots) {
+          const SimUnit* u = sim.unit(id);
+          if (u == nullptr) continue;
+          const double t = glm::dot(d, d) > 0
+                               ? std::clamp(glm::dot(u->body.position - b.a, d) / glm::dot(d, d), 0.0, 1.0)
+                               : 0.0;
+          if (glm::distance(u->body.position, b.a + d * t) <= 0.5 * b.width) on.insert(p.group);
+        }
+      }
+      if (on.size() > 1) ++f.bridge_conflicts;
     }
     if (all_done && sim.arrived_count() == f.vehicles) {
       f.seconds_to_arrive = sim.time();

@@ -21,14 +21,18 @@ enum class FormationCase : std::uint8_t {
   Bridge,     ///< A river with one bridge 10 m wide; a column crosses it.
   SharpTurn,  ///< A building the path turns round twice, 90 degrees each (Figure 9); a wedge.
   HeadOn,     ///< Two wedges on one line, each ordered to the other's start.
+  /// The bridge's river with a column on each bank, each ordered across: one platoon at
+  /// a time on the bridge, the other waiting before it.
+  BridgeBothWays,
 };
 
 /// Every case, in the order above.
-inline constexpr FormationCase kFormationCases[] = {FormationCase::Town, FormationCase::ForestGap,
+inline constexpr FormationCase kFormationCases[] = {FormationCase::Town,   FormationCase::ForestGap,
                                                     FormationCase::Bridge, FormationCase::SharpTurn,
-                                                    FormationCase::HeadOn};
+                                                    FormationCase::HeadOn, FormationCase::BridgeBothWays};
 
-/// The case's name ("town", "forest_gap", "bridge", "sharp_turn", "head_on").
+/// The case's name ("town", "forest_gap", "bridge", "sharp_turn", "head_on",
+/// "bridge_both_ways").
 std::string_view formation_case_name(FormationCase c);
 
 /// The case's scenario: platoons (scenario groups with UnitGroup::platoon) of `vehicles`
@@ -54,6 +58,9 @@ struct FormationFigures {
   std::size_t drive_to_in_walls = 0;  ///< Drive-to points found in a closed cell (steps x slots).
   double max_column_offset_m =
       0;  ///< Column platoons: largest distance of a vehicle from the platoon's path.
+  /// Steps in which vehicles of two platoons stood on one bridge's deck (their centres
+  /// within half its width of its segment), measured here from the positions alone.
+  std::size_t bridge_conflicts = 0;
   double micros_per_vehicle_step = 0;  ///< Step time (clock given) per vehicle per step, microseconds.
   std::uint64_t steps = 0;             ///< Steps run.
   std::uint64_t state_hash = 0;        ///< The simulation's state hash at the end.

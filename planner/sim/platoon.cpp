@@ -23,6 +23,9 @@ double turn_towards(double heading, double wanted, double max_turn) {
   return angle_difference(0.0, heading + std::clamp(d, -max_turn, max_turn));
 }
 
+/// Metres short of a bridge's hold within which the platoon counts as stopped there.
+constexpr double kHoldReached = 0.05;
+
 /// Metres a straggler must come nearer for a wait to count as progressing.
 constexpr double kWaitProgress = 0.5;
 
@@ -43,6 +46,7 @@ std::string_view platoon_phase_name(PlatoonPhase phase) {
     case PlatoonPhase::Waiting: return "waiting";
     case PlatoonPhase::FinalTurn: return "final turn";
     case PlatoonPhase::Arrived: return "arrived";
+    case PlatoonPhase::BridgeWait: return "waiting for a bridge";
   }
   return "idle";
 }
@@ -80,7 +84,17 @@ void advance_platoon(PlatoonMotion& m, const PathWalk& walk, const PlatoonParams
     return;
   }
 
-  // Speed: the stragglers, the obstacles, the end of the path.
+  // A bridge another platoon holds: it waits (at once, as for stragglers) until let on.
+  const bool held = std::isfinite(feedback.hold_at);
+  if (m.phase == PlatoonPhase::BridgeWait) {
+    if (held && feedback.hold_at - m.along <= kHoldReached) {
+      m.speed = 0;
+      return;
+    }
+    m.phase = PlatoonPhase::Moving;
+  }
+
+  // Speed: the stragglers, the obstacles, the end of the path, a bridge's hold.
   const double wanted = speed_from_stragglers(p, feedback.straggler);
   const bool gathered = feedback.straggler <= p.resume_factor * p.max_speed;
   if (gathered) m.pressing_on = false;
@@ -107,6 +121,8 @@ void advance_platoon(PlatoonMotion& m, const PathWalk& walk, const PlatoonParams
     target = base * (feedback.morphing ? p.obstacle_slowdown : 1.0);
     const double left = std::max(walk.length() - m.along, 0.0);
     target = std::min(target, std::sqrt(2 * p.acceleration * left));
+    if (held)
+      target = std::min(target, std::sqrt(2 * p.acceleration * std::max(feedback.hold_at - m.along, 0.0)));
   }
   if (m.phase == PlatoonPhase::Waiting) {
     m.speed = 0;  // The platoon is a point on its path, not a vehicle: it stops at once.
@@ -115,6 +131,11 @@ void advance_platoon(PlatoonMotion& m, const PathWalk& walk, const PlatoonParams
   }
 
   m.along = std::min(m.along + m.speed * dt, walk.length());
+  if (held && m.phase == PlatoonPhase::Moving && m.along >= feedback.hold_at - kHoldReached) {
+    m.along = std::max(std::min(m.along, feedback.hold_at), m.along - m.speed * dt);
+    m.speed = 0;
+    m.phase = PlatoonPhase::BridgeWait;
+  }
   m.position = walk.point_at(m.along);
   const double ahead = std::min(m.along + p.corner_lookahead, walk.length());
   m.heading = turn_towards(m.heading, heading_of(walk.direction_at(ahead)), max_turn);

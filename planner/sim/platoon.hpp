@@ -17,6 +17,7 @@
 // at the path's end.
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 
@@ -43,14 +44,16 @@ struct PlatoonParams {
 
 /// What the platoon is doing.
 enum class PlatoonPhase : std::uint8_t {
-  Idle,       ///< No order.
-  Moving,     ///< Along its path.
-  Waiting,    ///< Stopped for a straggler.
-  FinalTurn,  ///< At the path's end, turning to the ordered heading.
-  Arrived,    ///< At the end, facing the ordered heading.
+  Idle,        ///< No order.
+  Moving,      ///< Along its path.
+  Waiting,     ///< Stopped for a straggler.
+  FinalTurn,   ///< At the path's end, turning to the ordered heading.
+  Arrived,     ///< At the end, facing the ordered heading.
+  BridgeWait,  ///< Stopped before a bridge another platoon holds (seed 004, "Bridges").
 };
 
-/// The phase's name ("idle", "moving", "waiting", "final turn", "arrived").
+/// The phase's name ("idle", "moving", "waiting", "final turn", "arrived", "waiting for a
+/// bridge").
 std::string_view platoon_phase_name(PlatoonPhase phase);
 
 /// A platoon's own state: where it is on its path and how it moves.
@@ -74,6 +77,10 @@ struct PlatoonMotion {
 struct PlatoonFeedback {
   double straggler = 0;   ///< Metres: the farthest vehicle present from its drive-to point.
   bool morphing = false;  ///< Some slot is pulled in by obstacles.
+  /// Arc length on its path it must not pass: the stop before a bridge another platoon
+  /// holds (infinite: none). It brakes to stop there, then waits (PlatoonPhase::BridgeWait)
+  /// until the hold is lifted.
+  double hold_at = std::numeric_limits<double>::infinity();
 };
 
 /// The platoon at the start of an order along `walk`: at the path's start, still facing

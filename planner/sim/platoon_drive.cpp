@@ -52,6 +52,7 @@ MotionState seek(const SimUnit& u, const Motion& m, const CostGrid& grid, Vec2 t
 struct CrewBody {
   UnitId id;
   AvoidanceBody body;
+  std::size_t platoon = 0;  ///< Index of its platoon.
 };
 
 /// A vehicle crew's step (seed 004, section 5): the seek to its drive-to point, avoidance
@@ -59,8 +60,8 @@ struct CrewBody {
 /// dynamics. The body keeps the speed's size; `crew` keeps its sign and the three-point
 /// memory.
 MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, double platoon_heading,
-                      bool platoon_done, bool column, std::span<const CrewBody> bodies, CrewState& crew,
-                      double dt) {
+                      bool platoon_done, bool column, std::size_t platoon, std::span<const CrewBody> bodies,
+                      CrewState& crew, double dt) {
   const VehicleState state{u.body.position, u.body.heading, crew.direction * u.body.speed, crew.backing_turn,
                            crew.turn_side};
   // On its private path, it seeks the path's next point (braking only at its last).
@@ -72,17 +73,25 @@ MotionState crew_move(const SimUnit& u, const VehicleClass& vc, Vec2 target, dou
   const Seek sk = seek_drive_to(u.body.position, target, vc, brake_here);
   std::vector<AvoidanceBody> others;
   std::vector<UnitId> other_ids;
+  std::vector<std::uint8_t> own;  // per other: of its own platoon
   const double reach = VehicleAvoidanceParams{}.neighbour_radius;
   for (const CrewBody& b : bodies) {
     if (b.id == u.id || glm::distance(b.body.position, u.body.position) > reach) continue;
     others.push_back(b.body);
     other_ids.push_back(b.id);
+    own.push_back(b.platoon == platoon ? 1 : 0);
   }
   VehicleAvoidanceParams params;
   params.stop_near_point = platoon_done;
+  // A column's vehicle brakes behind its own platoon's vehicle ahead rather than swerve
+  // out of the snake; another platoon's vehicles it steers round (platoons pass through
+  // each other, seed 004).
   if (column) params.lateral_share = 0;
-  const VehicleAvoidance avoided =
-      avoid_vehicles(avoidance_body(state, vc), sk.velocity, target, others, params);
+  VehicleAvoidance avoided = avoid_vehicles(avoidance_body(state, vc), sk.velocity, target, others, params);
+  if (column && avoided.threat && own[*avoided.threat] == 0) {
+    params.lateral_share = VehicleAvoidanceParams{}.lateral_share;
+    avoided = avoid_vehicles(avoidance_body(state, vc), sk.velocity, target, others, params);
+  }
   DriveGoal goal = drive_goal(sk, platoon_heading);
   goal.velocity = avoided.steering;
   goal.previous = crew.heading_case;
@@ -171,14 +180,15 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
   const double dt = set.dt;
   // Every vehicle driving in a platoon, for the crews' avoidance.
   std::vector<CrewBody> bodies;
-  for (const PlatoonRun& p : platoons) {
+  for (std::size_t i = 0; i < platoons.size(); ++i) {
+    const PlatoonRun& p = platoons[i];
     if (p.order != PlatoonOrderState::Driving) continue;
     for (std::size_t k = 0; k < p.slots.size(); ++k) {
       const SimUnit* u = vehicle_in(units, p.slots[k]);
       if (u == nullptr || u->route.state != MoveState::InPlatoon || !vehicles[u->movement_class]) continue;
       const std::int8_t dir = k < p.crews.size() ? p.crews[k].direction : 1;
       const VehicleState s{u->body.position, u->body.heading, dir * u->body.speed, false, 0};
-      bodies.push_back(CrewBody{u->id, avoidance_body(s, *vehicles[u->movement_class])});
+      bodies.push_back(CrewBody{u->id, avoidance_body(s, *vehicles[u->movement_class]), i});
     }
   }
   std::vector<Vec2> positions;
@@ -238,6 +248,7 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
       feedback.straggler = straggler_distance(positions, present, p.targets);
       feedback.morphing = std::any_of(p.morph.begin(), p.morph.end(), [](double w) { return w > 0; });
     }
+    feedback.hold_at = p.bridge_hold;
     advance_platoon(p.motion, p.walk, p.params, feedback, dt);
     DriveToInput in;
     in.walk = &p.walk;
@@ -282,7 +293,7 @@ void drive_platoons(std::span<PlatoonRun> platoons, std::span<SimUnit> units, st
         const bool done =
             p.motion.phase == PlatoonPhase::FinalTurn || p.motion.phase == PlatoonPhase::Arrived;
         x.next = crew_move(u, *vehicle, target, p.motion.heading, done, p.to.shape == FormationShape::Column,
-                           bodies, crew, dt);
+                           i, bodies, crew, dt);
       } else {
         x.next = seek(u, m, *grids[u.movement_class], target, radius, p.motion.speed, dt);
       }

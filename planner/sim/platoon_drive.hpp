@@ -21,6 +21,7 @@
 // platoon under way its move (UnitPrivate::next) and its dropped predictions.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -103,6 +104,10 @@ struct PlatoonRun {
   std::vector<SlotTarget> targets;      ///< Per slot: this step's drive-to point.
   std::vector<CrewState> crews;         ///< Per slot: its crew's last step.
   double arrived_time = -1;             ///< When its last turn ended (s), -1 before.
+  /// This step's stop before a bridge another platoon holds (arc length on `walk`;
+  /// infinite: none), set by the step's bridge rule before the platoons move
+  /// (keep_bridge_for_platoons), from the ledger and the platoon's place.
+  double bridge_hold = std::numeric_limits<double>::infinity();
 };
 
 /// What the platoons ask of the step.

@@ -316,7 +316,7 @@ bool decode_platoon(Reader& r, std::size_t bytes, std::size_t slots, PlatoonRun&
     read_d(r, m.wait_stalled);
     const std::uint8_t byte = r.byte();
     const std::uint8_t phase = byte & 0x7f;
-    if (phase > static_cast<std::uint8_t>(PlatoonPhase::Arrived)) return false;
+    if (phase > static_cast<std::uint8_t>(PlatoonPhase::BridgeWait)) return false;
     m.phase = static_cast<PlatoonPhase>(phase);
     m.pressing_on = (byte & 0x80) != 0;
   }

@@ -450,7 +450,7 @@ constexpr Yield last_of(Yield) { return Yield::Detour; }
 constexpr OrderKind last_of(OrderKind) { return OrderKind::Stop; }
 constexpr PatrolMode last_of(PatrolMode) { return PatrolMode::BackForth; }
 constexpr PlatoonOrderState last_of(PlatoonOrderState) { return PlatoonOrderState::Failed; }
-constexpr PlatoonPhase last_of(PlatoonPhase) { return PlatoonPhase::Arrived; }
+constexpr PlatoonPhase last_of(PlatoonPhase) { return PlatoonPhase::BridgeWait; }
 constexpr FormationShape last_of(FormationShape) { return FormationShape::Custom; }
 constexpr HeadingCase last_of(HeadingCase) { return HeadingCase::AheadTurnAtEnd; }
 

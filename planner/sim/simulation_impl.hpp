@@ -17,6 +17,7 @@
 #include "planner/sim/bridges.hpp"
 #include "planner/sim/cooperation.hpp"
 #include "planner/sim/detours.hpp"
+#include "planner/sim/formation_gaps.hpp"
 #include "planner/sim/moves.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
@@ -93,21 +94,26 @@ struct Simulation::Impl {
   /// The cells of the density map with a value above 0, for its decay (density_cost.cpp);
   /// in any order (each cell decays on its own). Rebuilt from the map when it is taken.
   std::vector<std::uint32_t> density_cells;
-  std::uint32_t next_order_platoon = kOrderPlatoon;   ///< Platoon of the next group order.
-  std::vector<const CostGrid*> grids;                 ///< Per class: the world's grid, taken at each step.
-  std::vector<PreventionUnit> prevention_units;       ///< Scratch: prevention's view of the units.
-  PreventionScratch prevention;                       ///< Prevention's own scratch.
-  std::vector<AvoidanceSteer> steers;                 ///< Scratch: the moves reactive avoidance changed.
-  std::vector<std::uint16_t> move_keys;               ///< Scratch: per slot, UnitPrivate::move_key.
-  std::vector<ArrivalUnit> arrivals;                  ///< Scratch: arrivals' view of the units.
-  ArrivalScratch arrival;                             ///< Arrivals' own scratch.
-  std::vector<BridgeUnit> bridge_units;               ///< Scratch: the bridge rule's view of the units.
-  std::vector<PassageUnit> passage_units;             ///< Scratch: the passage rule's view of the units.
-  std::vector<BridgeWait> bridge_waits;               ///< Scratch: the units a bridge refused.
-  std::vector<PassageWait> passage_waits;             ///< Scratch: the units the passages refused.
-  std::vector<DetourUnit> detour_units;               ///< Scratch: detours' view of the units.
-  DetourScratch detour;                               ///< Detours' own scratch.
-  std::vector<Detour> detours;                        ///< Scratch: detours' decisions.
+  std::uint32_t next_order_platoon = kOrderPlatoon;  ///< Platoon of the next group order.
+  std::vector<const CostGrid*> grids;                ///< Per class: the world's grid, taken at each step.
+  std::vector<PreventionUnit> prevention_units;      ///< Scratch: prevention's view of the units.
+  PreventionScratch prevention;                      ///< Prevention's own scratch.
+  std::vector<AvoidanceSteer> steers;                ///< Scratch: the moves reactive avoidance changed.
+  std::vector<std::uint16_t> move_keys;              ///< Scratch: per slot, UnitPrivate::move_key.
+  std::vector<ArrivalUnit> arrivals;                 ///< Scratch: arrivals' view of the units.
+  ArrivalScratch arrival;                            ///< Arrivals' own scratch.
+  std::vector<BridgeUnit> bridge_units;              ///< Scratch: the bridge rule's view of the units.
+  std::vector<PassageUnit> passage_units;            ///< Scratch: the passage rule's view of the units.
+  std::vector<BridgeWait> bridge_waits;              ///< Scratch: the units a bridge refused.
+  std::vector<BridgePlatoon> bridge_platoons;        ///< Scratch: the bridge rule's view of the platoons.
+  std::vector<std::vector<Vec2>> bridge_vehicles;    ///< Scratch: their vehicles' positions.
+  std::vector<std::uint32_t> bridge_claims;          ///< Scratch: platoons let on a bridge this step.
+  std::vector<std::vector<Vec2>> gap_areas;          ///< Scratch: the driving platoons' areas.
+  std::vector<GapUnit> gap_units;                    ///< Scratch: the formation-gap rule's view of the units.
+  std::vector<PassageWait> passage_waits;            ///< Scratch: the units the passages refused.
+  std::vector<DetourUnit> detour_units;              ///< Scratch: detours' view of the units.
+  DetourScratch detour;                              ///< Detours' own scratch.
+  std::vector<Detour> detours;                       ///< Scratch: detours' decisions.
   std::vector<std::optional<VehicleClass>> vehicles;  ///< Per class: its vehicle (nullopt: infantry).
   std::vector<PlatoonRun> platoons;                   ///< The scenario's platoons, in its groups' order.
   PlatoonOutcome platooned;                           ///< Scratch: what the platoons asked of the step.

@@ -5,7 +5,9 @@
 // units made here, and what they return is applied here (a unit refused a bridge or a
 // passage waits: Simulation::wait_clear and wait_at, simulation.cpp).
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "planner/sim/bridges.hpp"
 #include "planner/sim/cooperation.hpp"
 #include "planner/sim/detours.hpp"
+#include "planner/sim/formation_gaps.hpp"
 #include "planner/sim/moves.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/platoon_drive.hpp"
@@ -132,6 +135,87 @@ void view_for_bridges(std::span<const UnitPrivate> extra, std::vector<BridgeUnit
     out[i] = BridgeUnit{extra[i].platoon, extra[i].last_bridge, extra[i].bridge_time, false};
 }
 
+// The bridge rule's view of the platoons driving (bridges.hpp): where each is on its path,
+// how far its formation reaches ahead, how far ahead it asks, where its vehicles are.
+// `vehicles` keeps the positions the views point into.
+void view_platoons_for_bridges(std::span<const PlatoonRun> platoons, std::span<const SimUnit> units,
+                               std::span<const UnitPrivate> extra, std::span<const Motion> motions,
+                               std::vector<BridgePlatoon>& out, std::vector<std::vector<Vec2>>& vehicles) {
+  out.assign(platoons.size(), BridgePlatoon{});
+  vehicles.resize(platoons.size());
+  for (std::size_t i = 0; i < platoons.size(); ++i) {
+    const PlatoonRun& p = platoons[i];
+    vehicles[i].clear();
+    if (p.order != PlatoonOrderState::Driving) continue;
+    double widest = 0;
+    std::uint32_t id = 0;
+    for (const UnitId slot : p.slots) {
+      if (slot.index >= units.size()) continue;
+      const SimUnit& u = units[slot.index];
+      if (!u.alive || u.id != slot || u.route.state != MoveState::InPlatoon) continue;
+      if (vehicles[i].empty()) id = extra[slot.index].platoon;
+      vehicles[i].push_back(u.body.position);
+      widest = std::max(widest, motions[u.movement_class].hard_radius);
+    }
+    if (vehicles[i].empty()) continue;
+    double ahead = 0;  // the formation's front slot ahead of its position (a column's lead is at it)
+    if (p.to.shape != FormationShape::Column) {
+      for (const Vec2 o : p.to.offsets) ahead = std::max(ahead, o.x);
+      for (const Vec2 o : p.from.offsets) ahead = std::max(ahead, o.x);
+    }
+    BridgePlatoon& b = out[i];
+    b.platoon = id;
+    b.walk = &p.walk;
+    b.along = p.motion.along;
+    b.front = ahead + widest + kWaitMargin + kBridgeHoldGap;
+    b.reach = p.params.max_speed * p.params.max_speed / (2 * p.params.acceleration) + 2 * p.spacing;
+    b.vehicles = vehicles[i];
+  }
+}
+
+// The formation-gap rule's view (formation_gaps.hpp): each driving platoon's area, and
+// every unit with whether the rule applies to it (alive, in no platoon).
+void view_for_formation_gaps(std::span<const PlatoonRun> platoons, std::span<const SimUnit> units,
+                             std::span<const UnitPrivate> extra, std::span<const Motion> motions, double dt,
+                             std::vector<std::vector<Vec2>>& areas, std::vector<GapUnit>& out) {
+  areas.clear();
+  out.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const SimUnit& u = units[i];
+    const Motion& m = motions[u.movement_class];
+    out[i] = GapUnit{u.body.previous,
+                     u.body.position,
+                     m.hard_radius,
+                     m.speed * dt,
+                     static_cast<std::uint32_t>(u.movement_class),
+                     extra[i].move_key,
+                     u.alive,
+                     false};
+  }
+  std::vector<Vec2> centres;
+  for (const PlatoonRun& p : platoons) {
+    centres.clear();
+    for (const UnitId slot : p.slots) {
+      if (slot.index >= units.size()) continue;
+      out[slot.index].applies = false;  // platoons pass through each other
+      const SimUnit& u = units[slot.index];
+      if (u.alive && u.id == slot && u.route.state == MoveState::InPlatoon)
+        centres.push_back(u.body.position);
+    }
+    if (p.order == PlatoonOrderState::Driving && centres.size() >= 2) areas.push_back(convex_hull(centres));
+  }
+}
+
+// Takes the formation-gap rule's positions: a unit kept out stands there, its prediction
+// dropped.
+void take_gaps(std::span<const GapUnit> gaps, std::span<SimUnit> units) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (!gaps[i].kept) continue;
+    units[i].body.position = gaps[i].position;
+    units[i].route.predicted.clear();
+  }
+}
+
 // Takes the bridge rule's last bridges and waits back into the units.
 void take_bridges(std::span<const BridgeUnit> track, std::span<SimUnit> units, std::span<UnitPrivate> extra) {
   for (std::size_t i = 0; i < units.size(); ++i) {
@@ -195,7 +279,18 @@ void Simulation::step() {
   run_state_loops(units_, impl_->extra, impl_->motions, class_grids(), set, time(), impl_->state_loop);
   counters_.repaths += impl_->state_loop.repaths;
   for (const std::uint32_t slot : impl_->state_loop.path_requests) request_path(units_[slot]);
+  impl_->bridge_claims.clear();
   if (!impl_->platoons.empty()) {
+    // Bridges first: a platoon another holds a bridge against stops before it.
+    for (PlatoonRun& p : impl_->platoons) p.bridge_hold = std::numeric_limits<double>::infinity();
+    if (!scenario().bridges.empty()) {
+      view_platoons_for_bridges(impl_->platoons, units_, impl_->extra, impl_->motions, impl_->bridge_platoons,
+                                impl_->bridge_vehicles);
+      for (const Bridge& b : scenario().bridges)
+        keep_bridge_for_platoons(b, impl_->bridges, impl_->bridge_platoons, impl_->bridge_claims);
+      for (std::size_t i = 0; i < impl_->platoons.size(); ++i)
+        impl_->platoons[i].bridge_hold = impl_->bridge_platoons[i].hold_at;
+    }
     drive_platoons(impl_->platoons, units_, impl_->extra, impl_->motions, impl_->vehicles, class_grids(), set,
                    time(), impl_->platooned);
     for (const auto& [platoon, slot] : impl_->platooned.vehicle_paths)
@@ -231,7 +326,8 @@ void Simulation::step() {
     // Bridge by bridge: the units refused wait before the next bridge is asked about,
     // so it sees them waiting.
     for (const Bridge& b : scenario().bridges) {
-      keep_bridge(b, units_, time(), impl_->bridges, impl_->bridge_units, impl_->bridge_waits);
+      keep_bridge(b, units_, time(), impl_->bridges, impl_->bridge_units, impl_->bridge_claims,
+                  impl_->bridge_waits);
       for (const BridgeWait& w : impl_->bridge_waits)
         wait_clear(units_[w.unit], w.entry, w.flow, w.half_width);
     }
@@ -270,6 +366,14 @@ void Simulation::step() {
   }
   move_units(units_, impl_->extra, impl_->motions, class_grids(), impl_->max_hard, set, time(), impl_->hashed,
              impl_->moves, counters_.repaths);
+  if (!impl_->platoons.empty()) {
+    view_for_formation_gaps(impl_->platoons, units_, impl_->extra, impl_->motions, set.dt, impl_->gap_areas,
+                            impl_->gap_units);
+    if (!impl_->gap_areas.empty()) {
+      keep_out_of_formations(impl_->gap_areas, impl_->gap_units, class_grids());
+      take_gaps(impl_->gap_units, units_);
+    }
+  }
   if (set.prevention) {
     view_for_prevention(units_, impl_->extra, impl_->prevention_units);
     prevent_overlaps(impl_->prevention_units, impl_->motions, class_grids(), impl_->prevention);

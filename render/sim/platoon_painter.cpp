@@ -4,6 +4,7 @@
 
 #include "render/sim/platoon_painter.hpp"
 
+#include "planner/sim/formation_gaps.hpp"
 #include "render/core/color_ramp.hpp"
 
 #include <algorithm>
@@ -99,6 +100,17 @@ void paint_platoon(const sim::PlatoonRun& p, std::span<const sim::SimUnit> units
     out.circle(kLayer, c, t.drive_to, 0.45, true, 1, 3);
     if (k < p.crews.size()) paint_crew(p.crews[k], *u, units, out);
   }
+  // Its area while it drives: units of no platoon are kept out of it (seed 002).
+  if (p.order == sim::PlatoonOrderState::Driving) {
+    std::vector<Vec2> centres;
+    for (std::size_t k = 0; k < vehicles.size(); ++k) {
+      if (present[k] != 0) centres.push_back(vehicles[k]);
+    }
+    std::vector<Vec2> hull = sim::convex_hull(std::move(centres));
+    if (hull.size() >= 2) out.polyline(kLayer, platoon_palette::kArea, std::move(hull), true, 1);
+  }
+  if (p.motion.phase == sim::PlatoonPhase::BridgeWait)
+    out.text(kLayer, platoon_palette::kWaiting, pos + Vec2{1.5, -2.5}, "waiting for a bridge");
   if (p.motion.phase == sim::PlatoonPhase::Waiting) {
     const double d = sim::straggler_distance(vehicles, present, p.targets);
     char buf[48];

@@ -44,6 +44,7 @@ inline constexpr Color kAvoid{255, 170, 60, 220};        ///< The line to the ve
 inline constexpr Color kStopped{255, 60, 60, 255};       ///< Avoidance stopped the vehicle.
 inline constexpr Color kWaiting{255, 210, 90, 255};      ///< The waiting label.
 inline constexpr Color kPrivatePath{255, 230, 90, 220};  ///< A crew's private path (bad-position check).
+inline constexpr Color kArea{200, 220, 255, 110};        ///< Its area while it drives (kept clear of others).
 }  // namespace platoon_palette
 
 /// The colour of a drive-to point pulled in by `morph` (0..1, clamped).

@@ -198,7 +198,7 @@ TEST_SUITE("components") {
     std::vector<BridgeWait> waits;
     const auto ask = [&](double now) {
       for (BridgeUnit& t : track) t.waiting = false;
-      keep_bridge(bridge, units, now, ledger, track, waits);
+      keep_bridge(bridge, units, now, ledger, track, {}, waits);
       std::vector<std::uint32_t> waited;
       for (const BridgeWait& w : waits) waited.push_back(w.unit);
       return waited;
@@ -233,9 +233,56 @@ TEST_SUITE("components") {
     // A broken bridge is cleared and refuses nobody.
     Bridge broken = bridge;
     broken.intact = false;
-    keep_bridge(broken, units, 20.2, ledger, track, waits);
+    keep_bridge(broken, units, 20.2, ledger, track, {}, waits);
     CHECK(waits.empty());
     CHECK_FALSE(ledger.holder(4).has_value());
+  }
+
+  TEST_CASE("bridges: a platoon asks for the bridge its path reaches, and stops its front short of it") {
+    // A bridge from (100, 50) to (132, 50), 10 m wide: its deck begins at x = 95 on the
+    // line y = 50. Platoon 3 comes from the west along y = 50, platoon 5 from the east.
+    const Bridge bridge{2, {100, 50}, {132, 50}, 10, true};
+    const std::vector<Vec2> west_path{{20, 50}, {220, 50}};
+    const std::vector<Vec2> east_path{{220, 50}, {20, 50}};
+    const PathWalk west({20, 50}, 0, west_path, 0);
+    const PathWalk east({220, 50}, std::numbers::pi, east_path, 0);
+    const std::vector<Vec2> west_vehicles{{60, 50}, {52, 50}};
+    const std::vector<Vec2> east_vehicles{{160, 50}, {168, 50}};
+    std::vector<BridgePlatoon> platoons(2);
+    platoons[0] = BridgePlatoon{3, &west, 40, 6, 30, west_vehicles};  // at x = 60: 35 m to the deck
+    platoons[1] = BridgePlatoon{5, &east, 60, 6, 30, east_vehicles};  // at x = 160: 23 m to it
+    BridgeReservations ledger;
+    std::vector<std::uint32_t> claimed;
+    keep_bridge_for_platoons(bridge, ledger, platoons, claimed);
+    // Both within front + reach (36 m); the first asked gets it, the second stops 6 m
+    // (its front) before where its path meets the deck: x = 137 + 6 = 143, 17 m on.
+    CHECK(claimed == std::vector<std::uint32_t>{3});
+    REQUIRE(ledger.holder(2).has_value());
+    CHECK(*ledger.holder(2) == 3);
+    CHECK(std::isinf(platoons[0].hold_at));
+    CHECK(platoons[1].held_by == 2);
+    CHECK(platoons[1].hold_at == doctest::Approx(60 + 23 - 6).epsilon(0.5 / 77));
+    // Out of reach: not asked, no hold.
+    std::vector<BridgePlatoon> far{BridgePlatoon{7, &west, 0, 6, 30, {}}};  // 75 m from the deck
+    claimed.clear();
+    keep_bridge_for_platoons(bridge, ledger, far, claimed);
+    CHECK(claimed.empty());
+    CHECK(std::isinf(far[0].hold_at));
+    // The holder's claim keeps the bridge held though none of its units is near it.
+    std::vector<BridgeUnit> track;
+    std::vector<BridgeWait> waits;
+    const std::vector<std::uint32_t> holder{3};
+    keep_bridge(bridge, std::span<const SimUnit>{}, 1.0, ledger, track, holder, waits);
+    CHECK(ledger.holder(2).has_value());
+    keep_bridge(bridge, std::span<const SimUnit>{}, 1.1, ledger, track, {}, waits);
+    CHECK_FALSE(ledger.holder(2).has_value());
+    // Nearer than its front when refused: it stops where it is.
+    std::vector<BridgePlatoon> near{BridgePlatoon{5, &east, 60, 6, 30, east_vehicles}};
+    (void)ledger.reserve(2, 3);
+    near[0].along = 80;  // x = 140: 3 m from the deck
+    claimed.clear();
+    keep_bridge_for_platoons(bridge, ledger, near, claimed);
+    CHECK(near[0].hold_at == 80);
   }
 
   TEST_CASE("passages: the unit coming the other way waits while one goes through") {

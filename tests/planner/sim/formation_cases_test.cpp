@@ -27,7 +27,8 @@ void check_all_runs(int vehicles) {
       CAPTURE(formation_case_name(c));
       CAPTURE(cls);
       const FormationFigures f = run_formation_case(formation_case(c, cls, vehicles), 400);
-      CHECK(f.vehicles == static_cast<std::size_t>(c == FormationCase::HeadOn ? 2 * vehicles : vehicles));
+      const bool two = c == FormationCase::HeadOn || c == FormationCase::BridgeBothWays;
+      CHECK(f.vehicles == static_cast<std::size_t>(two ? 2 * vehicles : vehicles));
       CHECK(f.arrived_pct == 100);
       CHECK(f.seconds_to_arrive > 0);
       CHECK(f.referee_violations == 0);
@@ -38,6 +39,8 @@ void check_all_runs(int vehicles) {
       CHECK(f.drive_to_in_walls == 0);
       // The bridge's column keeps every vehicle within one vehicle width of its path.
       if (c == FormationCase::Bridge) CHECK(f.max_column_offset_m <= 2 * class_radius(cls));
+      // One platoon at a time on the bridge (helicopters fly over the river).
+      CHECK(f.bridge_conflicts == 0);
     }
   }
 }

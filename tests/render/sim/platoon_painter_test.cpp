@@ -88,9 +88,25 @@ TEST_CASE("platoon painter: a driving platoon's path, pose, slots and drive-to p
   DrawList out;
   paint_sim(sim_scene(sim), LayerSet::defaults(), out);
   // The planned path, once, as planned.
-  const auto paths = shapes<PolylinePrim>(out, Layer::SimPlatoons);
+  std::vector<const PolylinePrim*> paths, areas;
+  for (const Primitive& prim : out.layer(Layer::SimPlatoons)) {
+    const auto* l = std::get_if<PolylinePrim>(&prim.shape);
+    if (l == nullptr) continue;
+    if (prim.color == platoon_palette::kPath) paths.push_back(l);
+    if (prim.color == platoon_palette::kArea) areas.push_back(l);
+  }
+  CHECK(shapes<PolylinePrim>(out, Layer::SimPlatoons).size() == 2);
   REQUIRE(paths.size() == 1);
   CHECK(paths[0]->points == p.path);
+  // Its area: a closed outline through vehicles' positions only (the hull's corners).
+  REQUIRE(areas.size() == 1);
+  CHECK(areas[0]->closed);
+  CHECK(areas[0]->points.size() >= 2);
+  for (const Vec2 corner : areas[0]->points) {
+    bool vehicle = false;
+    for (const sim::UnitId id : p.slots) vehicle = vehicle || sim.unit(id)->body.position == corner;
+    CHECK(vehicle);
+  }
   // The pose: a ring at the platoon's position and an arrow from it along its heading.
   CHECK(circles_at(out, p.motion.position, platoon_palette::kPose, false) == 1);
   CHECK(out.count(Layer::SimPlatoons, PrimitiveKind::Polygon) == 1);
