@@ -228,6 +228,9 @@ struct PlatoonSpec {
   double spacing = 8;               ///< Metres between neighbouring slots of a built-in formation (> 0).
   std::optional<double>
       heading{};  ///< Radians to face at the end (as Unit::heading); default: the path's last way.
+  /// With no path for the platoon, it breaks: each vehicle goes to its slot at the
+  /// ordered point on a path of its own, where the formation forms again (seed 002).
+  bool break_when_blocked = false;
   friend bool operator==(const PlatoonSpec&, const PlatoonSpec&) = default;
 };
 

@@ -487,11 +487,12 @@ Unit read_unit(const Scenario& s, const Json& j, const std::string& at) {
 }
 
 PlatoonSpec read_platoon(const Json& j, const std::string& at) {
-  const ObjectReader obj(j, at, {"formation", "spacing", "heading"});
+  const ObjectReader obj(j, at, {"formation", "spacing", "heading", "break_when_blocked"});
   PlatoonSpec p;
   p.formation = read_or(obj, "formation", p.formation, read_string);
   p.spacing = read_or(obj, "spacing", p.spacing, read_number);
   p.heading = read_optional_number(obj, "heading");
+  p.break_when_blocked = read_or(obj, "break_when_blocked", false, read_bool);
   return p;
 }
 

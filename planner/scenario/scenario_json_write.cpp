@@ -282,6 +282,7 @@ OrderedJson group_json(const UnitGroup& g) {
   if (g.platoon) {
     OrderedJson p = {{"formation", g.platoon->formation}, {"spacing", number(g.platoon->spacing)}};
     if (g.platoon->heading) p["heading"] = number(*g.platoon->heading);
+    if (g.platoon->break_when_blocked) p["break_when_blocked"] = true;
     o["platoon"] = p;
   }
   return o;

@@ -104,6 +104,9 @@ struct PlatoonRun {
   std::vector<SlotTarget> targets;      ///< Per slot: this step's drive-to point.
   std::vector<CrewState> crews;         ///< Per slot: its crew's last step.
   double arrived_time = -1;             ///< When its last turn ended (s), -1 before.
+  /// No path for the platoon: its vehicles go to their slots at the goal on their own
+  /// (PlatoonSpec::break_when_blocked).
+  bool break_when_blocked = false;
   /// This step's stop before a bridge another platoon holds (arc length on `walk`;
   /// infinite: none), set by the step's bridge rule before the platoons move
   /// (keep_bridge_for_platoons), from the ledger and the platoon's place.

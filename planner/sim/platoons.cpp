@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <limits>
 
+#include <glm/geometric.hpp>
+
 #include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/simulation_impl.hpp"
+#include "planner/sim/unit_motion.hpp"
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope::sim {
@@ -54,6 +57,7 @@ void Simulation::make_platoons() {
     }
     if (p.slots.empty()) continue;
     p.spacing = g.platoon->spacing;
+    p.break_when_blocked = g.platoon->break_when_blocked;
     const std::optional<PlatoonFormation> f =
         resolve_formation(s, g.platoon->formation, p.slots.size(), p.spacing);
     p.to = p.from = f.value_or(make_formation(FormationShape::Wedge, p.slots.size(), p.spacing));
@@ -172,6 +176,8 @@ bool Simulation::answer_platoon(PathAnswer& a) {
         std::vector<Vec2> path = std::move(p.path);
         start_platoon_path(p, units_, std::move(path));
       }
+    } else if (p.break_when_blocked) {
+      break_platoon(p);
     } else {
       // The order fails whole: the legs found before this one are not drawn as a path.
       p.legs.clear();
@@ -199,6 +205,25 @@ bool Simulation::answer_platoon(PathAnswer& a) {
     }
   }
   return false;
+}
+
+void Simulation::break_platoon(PlatoonRun& p) {
+  Vec2 pose{0, 0};
+  double heading = 0;
+  (void)platoon_pose(p, units_, pose, heading);
+  const Vec2 way = p.goal - pose;
+  const double facing = p.final_heading.value_or(glm::length(way) > 0 ? heading_of(way) : heading);
+  p.legs.clear();
+  p.path.clear();
+  p.order = PlatoonOrderState::None;
+  // Each vehicle to its slot of the formation standing at the goal, as a unit of its own.
+  for (std::size_t k = 0; k < p.slots.size() && k < p.to.offsets.size(); ++k) {
+    if (!unit(p.slots[k]) || units_[p.slots[k].index].route.state != MoveState::InPlatoon) continue;
+    SimUnit& u = units_[p.slots[k].index];
+    u.route.order =
+        Order{OrderKind::Move, {formation_point(p.goal, facing, p.to.offsets[k])}, PatrolMode::Loop};
+    start_order(u);
+  }
 }
 
 void Simulation::request_vehicle_path(PlatoonRun& p, std::size_t slot) {

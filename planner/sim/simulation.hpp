@@ -338,6 +338,7 @@ class Simulation {
   void request_vehicle_path(PlatoonRun& p, std::size_t slot);  // platoons.cpp: a crew's private path
   void leave_platoons(UnitId id);                              // platoons.cpp: its slot empties
   bool answer_platoon(PathAnswer& a);  // platoons.cpp: true if the answer was a platoon's
+  void break_platoon(PlatoonRun& p);   // platoons.cpp: no path: each vehicle to its slot on its own
   std::unique_ptr<PlanningWorld> world_;
   std::unique_ptr<Impl> impl_;
   std::vector<SimUnit> units_;

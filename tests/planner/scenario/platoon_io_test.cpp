@@ -35,7 +35,7 @@ Json platoon_doc() {
     "units": [{"id": 1, "faction": "blue", "class": "tank", "position": [20, 40]},
               {"id": 2, "faction": "blue", "class": "car", "position": [10, 30]}],
     "groups": [{"id": 7, "units": [1, 2], "order": {"kind": "move", "points": [[80, 40]]},
-                "platoon": {"formation": "pair", "spacing": 9, "heading": 1.5}}],
+                "platoon": {"formation": "pair", "spacing": 9, "heading": 1.5, "break_when_blocked": true}}],
     "formations": [{"name": "pair", "offsets": [[0, 0], [-10, 10]]}]
   })");
 }
@@ -54,6 +54,7 @@ TEST_CASE("scenario format 3: vehicle models, platoons and formations are read a
   CHECK(r->groups[0].platoon->formation == "pair");
   CHECK(r->groups[0].platoon->spacing == 9);
   CHECK(r->groups[0].platoon->heading == 1.5);
+  CHECK(r->groups[0].platoon->break_when_blocked);
   REQUIRE(r->formations.size() == 1);
   CHECK(r->formations[0].offsets[1] == Vec2{-10, 10});
   CHECK(validate_scenario(*r).ok());
@@ -107,6 +108,9 @@ TEST_CASE("scenario format 3: bad vehicles, platoons and formations are refused 
   bad = doc;
   bad["groups"][0]["platoon"]["spacing"] = 0;
   expect_doc_error(bad, "t.json: groups[0].platoon.spacing", "expected a finite number > 0");
+  bad = doc;
+  bad["groups"][0]["platoon"]["break_when_blocked"] = "yes";
+  expect_doc_error(bad, "t.json: groups[0].platoon.break_when_blocked", "expected true or false");
   bad = doc;
   bad["groups"][0]["platoon"]["colour"] = "red";
   expect_doc_error(bad, "t.json: groups[0].platoon.colour", "unknown field \"colour\"");

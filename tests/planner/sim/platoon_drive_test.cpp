@@ -224,6 +224,66 @@ TEST_CASE(
   CHECK(p.legs.empty());
 }
 
+TEST_CASE(
+    "platoon in the simulation: with break_when_blocked a platoon with no path breaks and re-forms at the "
+    "goal") {
+  // A wheeled car and an infantry unit in a wedge; the goal lies inside a ring of forest,
+  // which the car (the widest vehicle: the platoon's path class) cannot enter and the
+  // infantry can. The platoon finds no path. Without the setting the order fails for
+  // both; with it, each goes to its slot at the goal on its own: the infantry gets
+  // there, the car finds no path of its own.
+  const auto scenario = [](bool breaks) {
+    Scenario s = platoon_scenario("wheeled", 2, "wedge", {180, 80}, 0);
+    s.units[1].movement_class = *s.find_class("infantry");
+    s.groups[0].platoon->break_when_blocked = breaks;
+    const std::size_t forest = *s.find_terrain("forest");
+    const auto add = [&](Vec2 lo, Vec2 hi) {
+      Feature f;
+      f.id = static_cast<std::uint32_t>(s.features.size() + 1);
+      f.terrain = forest;
+      f.shape.kind = ShapeKind::Rect;
+      f.shape.min = lo;
+      f.shape.max = hi;
+      s.features.push_back(f);
+    };
+    add({150, 50}, {210, 56});
+    add({150, 104}, {210, 110});
+    add({150, 50}, {156, 110});
+    add({204, 50}, {210, 110});
+    return s;
+  };
+  {
+    Simulation sim(scenario(false));
+    const PlatoonRun& p = sim.platoons()[0];
+    const Vec2 foot_start = sim.unit(p.slots[1])->body.position;
+    for (int k = 0; k < 300; ++k) sim.step();
+    for (const UnitId id : p.slots) CHECK(sim.unit(id)->route.state == MoveState::Failed);
+    CHECK(glm::distance(sim.unit(p.slots[1])->body.position, foot_start) < 0.5);
+  }
+  {
+    Simulation sim(scenario(true));
+    SimReferee referee;
+    const PlatoonRun& p = sim.platoons()[0];
+    CHECK(p.break_when_blocked);
+    // Its slot at the goal: the wedge's left rung, facing the way from the platoon to the goal.
+    const Vec2 pose = sim.unit(p.slots[0])->body.position;
+    const Vec2 slot = formation_point({180, 80}, std::atan2(-(80 - pose.y), 180 - pose.x), p.to.offsets[1]);
+    for (int k = 0; k < 3000 && !sim.unit(p.slots[1])->goal.arrived; ++k) {
+      sim.step();
+      referee.check_step(sim);
+    }
+    CHECK(p.order == PlatoonOrderState::None);
+    CHECK(p.path.empty());
+    const SimUnit& foot = *sim.unit(p.slots[1]);
+    CHECK(foot.goal.arrived);
+    CHECK(glm::distance(foot.body.position, slot) < 0.5);
+    CHECK(sim.unit(p.slots[0])->route.state == MoveState::Failed);
+    CHECK(referee.counts().hard_overlaps == 0);
+    CHECK(referee.counts().tunnelled == 0);
+    CHECK(referee.counts().inside_walls == 0);
+  }
+}
+
 TEST_CASE("platoon in the simulation: orders and formation changes refuse what does not exist, naming it") {
   Simulation sim(platoon_scenario("tracked", 2, "wedge", {200, 80}, 0));
   CHECK(sim.order_platoon(7, Order{OrderKind::Move, {{10, 10}}, PatrolMode::Loop}, std::nullopt)
