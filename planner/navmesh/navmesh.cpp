@@ -45,15 +45,23 @@
 namespace pathscope {
 namespace {
 
-// Keeps the last error Recast logs, for the message of a failed build.
+// Keeps the last error Recast logs, for the message of a failed build, and the first
+// warning that says its polygons are wrong: a hole it could not merge into its region's
+// outline (rcBuildContours: mergeHoles, the hole dropped) or an outline its ear clipping
+// could not triangulate (rcBuildPolyMesh: "Bad triangulation", the triangles kept then
+// overlap and cover walls). Its notes on growing its own arrays are not failures.
 class BuildContext final : public rcContext {
  public:
   BuildContext() : rcContext(true) {}
   std::string last_error;
+  std::string bad_polygons;
 
  protected:
   void doLog(const rcLogCategory category, const char* msg, const int len) override {
-    if (category == RC_LOG_ERROR) last_error.assign(msg, std::size_t(std::max(len, 0)));
+    const std::string text(msg, std::size_t(std::max(len, 0)));
+    if (category == RC_LOG_ERROR) last_error = text;
+    if (category == RC_LOG_WARNING && bad_polygons.empty() && text.find("Expanding") == std::string::npos)
+      bad_polygons = text;
   }
 };
 
@@ -536,23 +544,45 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
     return fail("Recast could not compact " + tile_name).error();
   }
   hf.reset();
-  if (!rcBuildDistanceField(&ctx, *chf) || !rcBuildRegions(&ctx, *chf, border, 0, 20)) {
-    return fail("Recast could not build the regions of " + tile_name + ": " + ctx.last_error).error();
+  if (!rcBuildDistanceField(&ctx, *chf)) {
+    return fail("Recast could not build the distance field of " + tile_name + ": " + ctx.last_error).error();
   }
-  std::unique_ptr<rcContourSet, ContourDeleter> cset(rcAllocContourSet());
+  // Regions, contours and polygons: watershed regions first (RecastDemo's default, the
+  // roundest polygons). Watershed regions may hold walls as holes, which Recast merges
+  // into the region's outline; where walls are a voxel or two wide (every wall at
+  // voxels_per_cell 1, now and then at more) the merged outline touches itself, and Recast
+  // drops the hole or its ear clipping fails and keeps overlapping triangles over the walls. Then the tile is
+  // built again from monotone regions (rcBuildRegionsMonotone: row-swept, never a hole),
+  // which Recast triangulates cleanly. The choice depends on the tile's input only, so an
+  // update builds the same tile as a full build.
   const int max_edge = int(std::lround(params_.max_edge * vpc));
-  if (!cset || !rcBuildContours(&ctx, *chf, float(params_.max_error * cell_size_), max_edge, *cset,
-                                RC_CONTOUR_TESS_WALL_EDGES)) {
-    return fail("Recast could not trace the contours of " + tile_name + ": " + ctx.last_error).error();
+  std::unique_ptr<rcPolyMesh, PolyMeshDeleter> pmesh;
+  for (const bool monotone : {false, true}) {
+    ctx.bad_polygons.clear();
+    const bool regions = monotone ? rcBuildRegionsMonotone(&ctx, *chf, border, 0, 20)
+                                  : rcBuildRegions(&ctx, *chf, border, 0, 20);
+    if (!regions) {
+      return fail("Recast could not build the regions of " + tile_name + ": " + ctx.last_error).error();
+    }
+    std::unique_ptr<rcContourSet, ContourDeleter> cset(rcAllocContourSet());
+    if (!cset || !rcBuildContours(&ctx, *chf, float(params_.max_error * cell_size_), max_edge, *cset,
+                                  RC_CONTOUR_TESS_WALL_EDGES)) {
+      return fail("Recast could not trace the contours of " + tile_name + ": " + ctx.last_error).error();
+    }
+    if (cset->nconts == 0) return TileData{};
+    pmesh.reset(rcAllocPolyMesh());
+    if (!pmesh || !rcBuildPolyMesh(&ctx, *cset, DT_VERTS_PER_POLYGON, *pmesh)) {
+      return fail("Recast could not build the polygons of " + tile_name + ": " + ctx.last_error +
+                  "; lower tile_cells")
+          .error();
+    }
+    if (ctx.bad_polygons.empty()) break;
   }
-  if (cset->nconts == 0) return TileData{};
-  std::unique_ptr<rcPolyMesh, PolyMeshDeleter> pmesh(rcAllocPolyMesh());
-  if (!pmesh || !rcBuildPolyMesh(&ctx, *cset, DT_VERTS_PER_POLYGON, *pmesh)) {
-    return fail("Recast could not build the polygons of " + tile_name + ": " + ctx.last_error +
-                "; lower tile_cells")
+  if (!ctx.bad_polygons.empty()) {
+    return fail("Recast's polygons of " + tile_name + " are wrong (" + ctx.bad_polygons +
+                "); change voxels_per_cell")
         .error();
   }
-  cset.reset();
   if (pmesh->npolys == 0) return TileData{};
   if (std::uint32_t(pmesh->npolys) > polys_per_tile_ || pmesh->nverts >= 0xfffe) {
     return fail(tile_name + " has " + std::to_string(pmesh->npolys) + " polygons and " +

@@ -24,6 +24,7 @@
 #include <DetourNode.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -383,8 +384,18 @@ void NavmeshPlanner::finish() {
   }
   std::vector<Vec2>& out = result_.points;
   if (start_on_mesh_ != query_points_.start) out.push_back(query_points_.start);
+  // The points between the ends are polygon corners, which lie on the voxel lattice (Recast's
+  // vertices are whole voxels): Detour's floats are put back on it, so that a corner of a
+  // wall is the wall's corner and not a float's width inside it.
+  const double voxel = mesh_->voxel_size();
+  const auto on_lattice = [voxel](double v) {
+    const double k = std::round(v / voxel) * voxel;
+    const double tolerance = std::min(0.25 * voxel, std::max(1e-3 * voxel, 8.0 * std::abs(v) * FLT_EPSILON));
+    return std::abs(k - v) <= tolerance ? k : v;
+  };
   for (int i = 0; i < points; ++i) {
-    const Vec2 p{double(straight[std::size_t(3 * i)]), double(straight[std::size_t(3 * i + 2)])};
+    Vec2 p{double(straight[std::size_t(3 * i)]), double(straight[std::size_t(3 * i + 2)])};
+    if (i > 0 && i + 1 < points) p = Vec2{on_lattice(p.x), on_lattice(p.y)};
     if (out.empty() || out.back() != p) out.push_back(p);
   }
   // The exact query points at both ends (Detour's are floats).
