@@ -150,6 +150,23 @@ bool segment_keeps_clearance(const CostGrid& grid, Vec2 a, Vec2 b, double cleara
   return true;
 }
 
+bool segment_stays_in_group(const CostGrid& grid, Vec2 a, Vec2 b, std::uint16_t key) {
+  const double s = grid.cell_size();
+  const double w = grid.width() * s, h = grid.height() * s;
+  if (std::min({a.x, b.x, a.y, b.y}) < 0 || std::max(a.x, b.x) > w || std::max(a.y, b.y) > h) return false;
+  const int x0 = int(std::floor(std::min(a.x, b.x) / s)), x1 = int(std::floor(std::max(a.x, b.x) / s));
+  const int y0 = int(std::floor(std::min(a.y, b.y) / s)), y1 = int(std::floor(std::max(a.y, b.y) / s));
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      if (!grid.in_bounds(x, y)) continue;  // a segment on the grid only touches its edge
+      const std::uint32_t i = grid.index(x, y);
+      if (grid.passable(i) && grid.move_key(i) == key) continue;
+      if (segment_crosses_open_box(a, b, Vec2{x * s, y * s}, Vec2{(x + 1) * s, (y + 1) * s})) return false;
+    }
+  }
+  return true;
+}
+
 std::string NavmeshParams::key() const {
   char buf[160];
   std::snprintf(buf, sizeof buf, "navmesh:%d:%.17g:%.17g:%d:%.17g:%llu", voxels_per_cell, max_edge, max_error,

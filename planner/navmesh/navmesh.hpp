@@ -56,6 +56,11 @@ double kept_radius(const NavmeshParams& p, double cell_size, double class_radius
 /// inside and stays on the grid).
 bool segment_keeps_clearance(const CostGrid& grid, Vec2 a, Vec2 b, double clearance);
 
+/// Whether the segment a-b crosses only the insides of passable cells of move key `key`
+/// (its terrain group) and stays on the grid: a leg a unit of that group may take. Touching
+/// another group's cell along a side or at a corner is allowed.
+bool segment_stays_in_group(const CostGrid& grid, Vec2 a, Vec2 b, std::uint16_t key);
+
 /// One Recast area: polygons of one terrain group and one cost.
 struct NavmeshArea {
   double multiplier = 1;   ///< The cost grid's multiplier (the smallest of its cells).

@@ -134,8 +134,9 @@ SearchStatus NavmeshPlanner::fail(SearchStatus status, std::string message) {
   return PlannerBase::fail(status, std::move(message));
 }
 
-void NavmeshPlanner::nearest_clear_poly(const CostGrid& grid, Vec2 point, const float* centre,
-                                        const float* extents, const dtQueryFilter& filter, std::uint32_t& ref,
+void NavmeshPlanner::nearest_clear_poly(const CostGrid& grid, std::uint16_t key, Vec2 point,
+                                        const float* centre, const float* extents,
+                                        const dtQueryFilter& filter, std::uint32_t& ref,
                                         float* nearest) const {
   ref = 0;
   constexpr int kMaxPolys = 256;
@@ -150,7 +151,9 @@ void NavmeshPlanner::nearest_clear_poly(const CostGrid& grid, Vec2 point, const 
     const double d = std::hypot(c.x - point.x, c.y - point.y);
     // Detour's order on ties: the first polygon found.
     if (d >= best) continue;
-    if (d > 0 && !segment_keeps_clearance(grid, point, c, mesh_->radius())) continue;
+    if (d > 0 && (!segment_keeps_clearance(grid, point, c, mesh_->radius()) ||
+                  !segment_stays_in_group(grid, point, c, key)))
+      continue;
     best = d;
     ref = polys[i];
     std::copy(closest, closest + 3, nearest);
@@ -179,7 +182,6 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
   for (std::size_t a = 1; a < areas.size(); ++a) {
     filter_->setAreaCost(int(a), float(areas[a].multiplier / mesh_->min_multiplier()));
   }
-  filter_->setIncludeFlags(0xffff);
 
   const CostGrid& grid = world_.grid(class_);
   const std::string& class_name = world_.scenario().classes[class_].name;
@@ -187,6 +189,7 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
   const char* names[2] = {"start", "goal"};
   Vec2 on_mesh[2];
   std::uint32_t refs[2] = {0, 0};
+  std::uint16_t key = 0;  // the start's terrain group (move key)
   for (int k = 0; k < 2; ++k) {
     const std::optional<std::uint32_t> cell = grid.cell_at(points[k]);
     if (!cell)
@@ -195,6 +198,21 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
       const TerrainType& t = world_.scenario().terrains[world_.raster().terrain(*cell)];
       return fail(SearchStatus::Invalid, describe_point(names[k], points[k]) + " is inside terrain \"" +
                                              t.name + "\", which class \"" + class_name + "\" cannot enter");
+    }
+    // Start and goal in one terrain group (an amphibious class's grid has one), and only
+    // that group's polygons: a point is never taken to a polygon of another group, nor
+    // across a cell of one.
+    if (k == 0) {
+      key = grid.move_key(*cell);
+      unsigned short flags = 0;
+      for (std::size_t a = 1; a < areas.size(); ++a) {
+        if (areas[a].key == key) flags = areas[a].flag;
+      }
+      filter_->setIncludeFlags(flags);
+    } else if (grid.move_key(*cell) != key) {
+      return fail(SearchStatus::NoPath, describe_point("goal", points[k]) +
+                                            " is in another terrain group than the start (class \"" +
+                                            class_name + "\" cannot cross between them)");
     }
     // A point nearer a wall than the mesh's radius: no path from it keeps the radius.
     if (!segment_keeps_clearance(grid, points[k], points[k], mesh_->radius())) {
@@ -212,25 +230,8 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
     const float extents[3] = {reach, 1.0f, reach};
     float nearest[3] = {0, 0, 0};
     dtPolyRef ref = 0;
-    if (k == 1) {
-      // The goal on the start's group only.
-      const dtMeshTile* tile = nullptr;
-      const dtPoly* poly = nullptr;
-      mesh_->mesh().getTileAndPolyByRef(refs[0], &tile, &poly);
-      filter_->setIncludeFlags(poly->flags);
-    }
-    nearest_clear_poly(grid, points[k], centre, extents, *filter_, ref, nearest);
+    nearest_clear_poly(grid, key, points[k], centre, extents, *filter_, ref, nearest);
     if (ref == 0) {
-      if (k == 1) {
-        dtQueryFilter any = *filter_;
-        any.setIncludeFlags(0xffff);
-        nearest_clear_poly(grid, points[k], centre, extents, any, ref, nearest);
-        if (ref != 0) {
-          return fail(SearchStatus::NoPath, describe_point("goal", points[k]) +
-                                                " is in another terrain group than the start (class \"" +
-                                                class_name + "\" cannot cross between them)");
-        }
-      }
       return fail(SearchStatus::Invalid,
                   describe_point(names[k], points[k]) + " is off the navmesh of class \"" + class_name +
                       "\": no polygon within " + std::to_string(reach) + " m reached keeping its radius");

@@ -72,10 +72,12 @@ class NavmeshPlanner final : public PlannerBase {
   // PlannerBase::fail, and the sliced search stops.
   SearchStatus fail(SearchStatus status, std::string message);
   // The nearest point of a polygon within `extents` of `point` that the straight leg
-  // from `point` reaches without crossing a blocked cell: its polygon in `ref` (0: none)
-  // and the point in `nearest` (Detour's x, y, z).
-  void nearest_clear_poly(const CostGrid& grid, Vec2 point, const float* centre, const float* extents,
-                          const dtQueryFilter& filter, std::uint32_t& ref, float* nearest) const;
+  // from `point` reaches keeping the mesh's radius from blocked cells and crossing only
+  // cells of move key `key`: its polygon in `ref` (0: none) and the point in `nearest`
+  // (Detour's x, y, z).
+  void nearest_clear_poly(const CostGrid& grid, std::uint16_t key, Vec2 point, const float* centre,
+                          const float* extents, const dtQueryFilter& filter, std::uint32_t& ref,
+                          float* nearest) const;
   // One iteration with trace events (observer attached).
   int traced_iteration();
   void finish();

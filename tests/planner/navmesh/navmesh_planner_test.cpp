@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <random>
@@ -15,6 +17,7 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/core/search_trace.hpp"
 #include "planner/navmesh/navmesh_planner.hpp"
+#include "planner/referee/path_referee.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/planner/navmesh/navmesh_test_support.hpp"
 #include "tests/test_maps.hpp"
@@ -156,6 +159,71 @@ TEST_SUITE("navmesh") {
     CHECK(found > 200);
     CHECK(refused > 20);
     MESSAGE(found << " found, " << refused << " refused");
+  }
+
+  TEST_CASE("water: a land path never enters water, and a goal in water is no path (path referee)") {
+    // Land polygons touch water polygons along the shore. A goal in water was taken to the
+    // nearest land polygon and the path ended with a leg into the water; a land point off
+    // the mesh's voxels could be taken to a water polygon.
+    const Scenario lake = test::ascii_scenario({
+        "..........",
+        "...www....",
+        "...www....",
+        "..........",
+    });
+    const PlanningWorld lw(lake);
+    NavmeshPlanner planner(lw, 0, point_params());
+    const PathResult& wet = find_path(planner, {cell_center(lake, 0, 0), cell_center(lake, 4, 1)});
+    CHECK(wet.status == SearchStatus::NoPath);
+    CHECK(wet.message ==
+          "goal (4.5, 1.5) is in another terrain group than the start (class \"unit\" cannot cross between "
+          "them)");
+    const PathResult& swim = find_path(planner, {Vec2{4.5, 1.2}, cell_center(lake, 5, 2)});
+    CHECK(swim.status == SearchStatus::Found);  // water to water
+
+    const PlannerInfo* info = find_planner("navmesh");
+    REQUIRE(info != nullptr);
+    std::mt19937_64 rng(4105);
+    int found = 0, wet_goals = 0, refused_wet = 0;
+    for (int round = 0; round < 30; ++round) {
+      const int w = 12 + int(rng() % 24), h = 12 + int(rng() % 24);
+      std::vector<std::string> rows = test::random_rows(rng, w, h, 0.1, true);
+      for (std::string& row : rows) std::replace(row.begin(), row.end(), 'r', 'w');  // more shore
+      Scenario s = test::ascii_scenario(rows);
+      s.classes[0].radius = std::array{0.0, 0.2, 0.4, 0.5}[rng() % 4];
+      const PlanningWorld world(s);
+      auto values =
+          resolve_params(*info, std::vector<PlannerParam>{{"voxels_per_cell", double(1 + rng() % 5)},
+                                                          {"tile_cells", double(8 + rng() % 24)}});
+      REQUIRE(values.ok());
+      auto navmesh = info->create(QueryContext{world, 0, std::nullopt, *values});
+      const referee::RefereeParams rp = referee::params_for(*info, *values, world, 0);
+      for (int k = 0; k < 30; ++k) {
+        const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
+        const PathResult r = find_path(*navmesh, q);
+        const CostGrid& grid = world.grid(0);
+        const bool same_group = grid.move_key(*grid.cell_at(q.start)) == grid.move_key(*grid.cell_at(q.goal));
+        CAPTURE(round);
+        CAPTURE(k);
+        CAPTURE(r.message);
+        if (!same_group && grid.passable(*grid.cell_at(q.start)) && grid.passable(*grid.cell_at(q.goal))) {
+          // No path, or the start refused before the goal is looked at.
+          ++wet_goals;
+          CHECK(r.status != SearchStatus::Found);
+          refused_wet += r.status == SearchStatus::NoPath ? 1 : 0;
+        }
+        if (r.status != SearchStatus::Found) continue;
+        ++found;
+        const auto verdict = referee::referee_path(world, 0, r.points, rp);
+        REQUIRE(verdict.ok());
+        CHECK_MESSAGE(verdict->legal,
+                      (verdict->violations.empty() ? std::string() : verdict->violations.front().message));
+      }
+    }
+    MESSAGE(found << " found, " << wet_goals << " goals in another group than the start, " << refused_wet
+                  << " of them no path");
+    CHECK(found > 300);
+    CHECK(refused_wet > 50);
   }
 
   TEST_CASE("stepping one polygon at a time equals one shot") {
