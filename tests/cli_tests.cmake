@@ -111,6 +111,12 @@ pathscope_cli_test(bench_quadtree_bad_param 2 "--param weight: expected a number
 # the octile optimum; and `pathscope bench visgraph`, quickly, on random rectangles and on
 # that map.
 pathscope_cli_test(movingai_visgraph_den312d 0 "320 queries, 0 mismatches" ${PS} movingai ${BENCH}/den312d.map.scen --planner visgraph --param radius=0 --max-ratio 1.0)
+# `pathscope bench navmesh` at 64 x 64 cells: every figure in its JSON, and the updated mesh
+# equal to a fresh build; a map too small is bad usage.
+pathscope_cli_test(bench_navmesh_small 0
+                   "\"size\":64,\"seed\":3,\"edits\":5,\"edit_cells\":3,\"tiles\":1,\"polygons\":[0-9]+,\"full_build_s\":[0-9.e-]+,\"update_median_ms\":[0-9.e-]+,\"update_p95_ms\":[0-9.e-]+,\"tiles_rebuilt_per_edit\":1\.0,\"tiles_rebuilt_max\":1,\"fresh_build_s\":[0-9.e-]+,\"queries\":8,\"query_mismatches\":0,\"polygon_mismatches\":0,\"equal_to_fresh_build\":true}"
+                   ${PS} bench navmesh --size 64 --edits 5 --seed 3 --json)
+pathscope_cli_test(bench_navmesh_bad_size 2 "--size" ${PS} bench navmesh --size 8)
 pathscope_cli_test(bench_visgraph_quick 0
                    "random rectangles for ~400 corners: .*[0-9]+ corners, [0-9]+ links, .*graph [0-9.]+ ms \\(build [0-9.]+ ms in all\\).*5 random queries: 5 found, median [0-9.]+ us.*limits k_nearest=16: [0-9]+ links kept.*limits max_link=[0-9.]+: [0-9]+ links kept, median [0-9.]+ us, [0-9.]+ expansions, [0-9]+ paths lost, length / unlimited mean [0-9.]+, largest [0-9.]+.*3 buildings placed and destroyed: update [0-9.]+ ms, full rebuild [0-9.]+ ms.*equal to a full rebuild: yes"
                    ${PS} bench visgraph --corners 400 --queries 5 --edits 3)

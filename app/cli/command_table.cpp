@@ -17,6 +17,7 @@ std::span<const CliCommand> cli_commands() {
       kBenchVisgraphCommand, kBenchGridCommand,
       kBenchSimCommand,      kBenchFormationsCommand,
       kBenchTacticalCommand, kBenchPlannersCommand,
+      kBenchNavmeshCommand,
   };
   return kCommands;
 }

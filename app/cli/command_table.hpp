@@ -58,5 +58,6 @@ extern const CliCommand kBenchSimCommand;         ///< `pathscope bench sim` (cl
 extern const CliCommand kBenchFormationsCommand;  ///< `pathscope bench formations` (bench_formations.cpp).
 extern const CliCommand kBenchTacticalCommand;    ///< `pathscope bench tactical` (bench_tactical.cpp).
 extern const CliCommand kBenchPlannersCommand;    ///< `pathscope bench planners` (bench_planners.cpp).
+extern const CliCommand kBenchNavmeshCommand;     ///< `pathscope bench navmesh` (bench_navmesh.cpp).
 
 }  // namespace pathscope::app
