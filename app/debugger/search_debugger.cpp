@@ -99,6 +99,7 @@ void SearchDebugger::sync(const EditorState& state) {
   last_world_ms_ = 0;
   if (doc_changed) {
     const WorldSyncResult synced = world_sync_.sync(state);
+    world_error_ = synced.status ? std::string() : synced.status.error().to_string();
     if (synced.planners_dropped) release_planners();
     // The comparison keeps the rows whose answers the edit cannot change.
     if (synced.replaced || synced.planners_dropped) {

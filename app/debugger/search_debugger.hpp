@@ -147,8 +147,9 @@ class SearchDebugger {
   std::string step_status() const;
   /// Wall time of the traced search of the active query, microseconds.
   double active_micros() const { return session_.micros(); }
-  /// Why the active query could not be planned ("" when it was).
-  const std::string& error() const { return session_.error(); }
+  /// Why the active query could not be planned ("" when it was), or why the document's
+  /// world could not be updated (WorldSyncResult::status).
+  const std::string& error() const { return world_error_.empty() ? session_.error() : world_error_; }
   /// The recorded search of the active query, or nullptr.
   const SearchTrace* trace() const { return session_.trace(); }
   /// The replay at step(), or nullptr.
@@ -255,6 +256,7 @@ class SearchDebugger {
   double plan_ms_ = 0;  // computing time of the re-plan in progress
   double last_plan_ms_ = 0;
   double last_world_ms_ = 0;
+  std::string world_error_;  // the last sync's world error ("" when none)
 
   // The world (and the planners that borrow it) is declared first, so it is destroyed
   // last: the parts below hold pointers to those planners.

@@ -22,7 +22,12 @@ WorldSyncResult WorldSync::sync(const EditorState& state) {
   const Scenario& scenario = state.doc->scenario();
   if (world_ && state.doc_serial == doc_serial_) {
     // The same document edited: update the world in place, cells the edit touched only.
-    r.change = world_->update(scenario);
+    Result<WorldChange> updated = world_->update(scenario);
+    if (updated) {
+      r.change = *updated;
+    } else {
+      r.status = updated.error();
+    }
     if (r.change.rebuilt) {
       planners_.clear();
       r.planners_dropped = true;

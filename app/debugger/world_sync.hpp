@@ -29,6 +29,9 @@ struct WorldSyncResult {
   /// What an in-place update changed (`rebuilt` also when the update had to rebuild the
   /// world); unused when `replaced`.
   WorldChange change;
+  /// PlanningWorld::update()'s error, if any: then the world is as it was. (The editor's
+  /// world has no cost overlay, so none comes today.)
+  Status status = Ok{};
 };
 
 /// The document's PlanningWorld and the planners that borrow it.
@@ -45,6 +48,7 @@ class WorldSync {
   /// Brings the world in step with state.doc (must be set): nothing when up to date; the
   /// same document edited: PlanningWorld::update() in place, planners dropped only when it
   /// rebuilt; another document: planners dropped, the old world freed, a new one built.
+  /// Either way the document counts as synced, also when the result holds an error.
   WorldSyncResult sync(const EditorState& state);
   /// Drops the planners and the world (no document open).
   void clear();

@@ -62,14 +62,8 @@ bool SimPlayer::reset(EditorState& state) {
     stop();
     return false;
   }
-  try {
-    sim_ = std::make_unique<sim::Simulation>(scenario);
-    platoon_orders_.clear();
-  } catch (const std::exception& e) {
-    state.report_error(std::string("Simulation not started: ") + e.what());
-    stop();
-    return false;
-  }
+  sim_ = std::make_unique<sim::Simulation>(scenario);
+  platoon_orders_.clear();
   // A saved game runs on from where it was saved.
   if (!scenario.sim_state.empty()) {
     if (const Status restored = sim_->restore_state(scenario.sim_state); !restored.ok()) {
@@ -143,7 +137,13 @@ int SimPlayer::update(EditorState& state, double frame_seconds) {
   if (state.doc->revision() != revision_ && sim_) {
     // Documents hold valid scenarios only (every edit is validated), as update_world needs.
     revision_ = state.doc->revision();
-    sim_->update_world(state.doc->scenario());
+    // The simulation's world holds the density cost, whose factors on the edited cells
+    // can take it over the raster's surface limit: the simulation stops, the edit stays.
+    if (const Status updated = sim_->update_world(state.doc->scenario()); !updated) {
+      state.report_error("Simulation stopped: " + updated.error().to_string());
+      stop();
+      return 0;
+    }
     if (recording_) recording_->world_changed(*sim_);
     ++version_;
   }

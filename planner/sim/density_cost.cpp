@@ -105,8 +105,11 @@ void Simulation::refresh_density_cost() {
   if (!(set.density_cost > 0) || counters_.steps % density_refresh_steps(set) != 0) return;
   // A density map made on a grid of another size (before a rebuild) is not this world's.
   if (density_.value.size() != world_->raster().cell_count()) return;
-  const WorldChange change = world_->set_cost_overlay(density_cost_factors(density_, set.density_cost));
-  if (!change.none()) impl_->paths.world_changed(false);
+  // Factors that would need more surfaces than the raster holds (rasterize.hpp) leave the
+  // overlay as it was until the next refresh.
+  const Result<WorldChange> change =
+      world_->set_cost_overlay(density_cost_factors(density_, set.density_cost));
+  if (change && !change->none()) impl_->paths.world_changed(false);
 }
 
 // Density: where collisions keep happening (seed 002), per cell of the world's grid;

@@ -1298,6 +1298,9 @@ Status Simulation::restore_state(std::string_view text) {
         *mine = std::move(p);
       }
     }
+    // The saved cost overlay first: one over the raster's surface limit takes nothing.
+    const Result<WorldChange> overlaid = world_->set_cost_overlay(std::move(overlay));
+    if (!overlaid) return make_error(ErrorCode::Limit, "sim_state.density_cost", overlaid.error().message);
     // All read: take it.
     units_ = std::move(slots);
     ++restores_;
@@ -1313,7 +1316,7 @@ Status Simulation::restore_state(std::string_view text) {
     for (std::size_t k = 0; k < density_.value.size(); ++k) {
       if (density_.value[k] > 0) impl_->density_cells.push_back(static_cast<std::uint32_t>(k));
     }
-    if (!world_->set_cost_overlay(std::move(overlay)).none()) impl_->paths.world_changed(false);
+    if (!overlaid->none()) impl_->paths.world_changed(false);
     for (const Bridge& b : scenario().bridges) impl_->bridges.clear(b.id);
     for (const auto& [bridge, group] : holders) (void)impl_->bridges.reserve(bridge, group);
     impl_->passage_maps = std::move(passage_maps);

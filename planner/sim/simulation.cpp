@@ -177,11 +177,13 @@ std::span<const std::uint8_t> Simulation::claimed_cells(std::size_t movement_cla
 
 double Simulation::time() const { return static_cast<double>(counters_.steps) * scenario().sim.dt; }
 
-void Simulation::update_world(Scenario next) {
+Status Simulation::update_world(Scenario next) {
   next.units = scenario().units;
   next.groups = scenario().groups;
   next.sim = scenario().sim;
-  const WorldChange change = world_->update(std::move(next));
+  const Result<WorldChange> updated = world_->update(std::move(next));
+  if (!updated) return updated.error();
+  const WorldChange& change = *updated;
   impl_->paths.world_changed(change.rebuilt);
   // A grid of another size: the density map (and the cost made from it) start afresh.
   if (change.rebuilt && density_.value.size() != world_->raster().cell_count()) {
@@ -194,6 +196,7 @@ void Simulation::update_world(Scenario next) {
   impl_->claims = PassageClaims{};
   // Predictions were made on the old world; make them again.
   for (SimUnit& u : units_) u.route.predicted.clear();
+  return Ok{};
 }
 
 UnitId Simulation::add_unit(const Unit& unit) {

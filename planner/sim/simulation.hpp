@@ -242,7 +242,9 @@ class Simulation {
   /// The world changed (an edit while it runs): obstacles, terrain. Units, orders and
   /// settings in `next` are ignored; paths that now collide are re-planned as they meet
   /// the change (Listing 1). The density cost on the world stays. `next` must be valid.
-  void update_world(Scenario next);
+  /// A Limit error when the density cost on the new cells would need more surfaces than
+  /// a raster holds (PlanningWorld::update()): then nothing changed.
+  Status update_world(Scenario next);
 
   /// Adds a unit (its order too); returns its id.
   UnitId add_unit(const Unit& unit);

@@ -266,7 +266,8 @@ class BeliefWorld final : public DerivedStructure {
   const PlanningWorld& world() const { return world_; }
   bool update(const PlanningWorld& truth, const WorldChange& change) override {
     (void)change;
-    world_.update(believed_scenario(truth.scenario(), faction_));
+    // The believed world has no cost overlay, so its update always succeeds.
+    world_.update(believed_scenario(truth.scenario(), faction_)).value();
     return true;  // planners hold references to world_: it is updated in place, never dropped
   }
   std::size_t memory_bytes() const override { return 0; }

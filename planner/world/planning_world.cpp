@@ -33,30 +33,38 @@ const RegionMap& PlanningWorld::regions(std::size_t movement_class) const {
   return d.regions;
 }
 
-WorldChange PlanningWorld::update(Scenario next) {
+Result<WorldChange> PlanningWorld::update(Scenario next) {
   WorldChange change;
   const std::optional<CellRect> cells =
       scenario_.classes == next.classes ? raster_changes(scenario_, next) : std::nullopt;
   if (!cells) {
-    // A different grid, terrain table or class list: build everything again.
+    // A different grid, terrain table or class list: build everything again. The new
+    // raster is made aside, so that an overlay over the surface limit changes nothing.
+    TerrainRaster raster = rasterize(next);
+    const bool keep_overlay = overlay_.size() == raster.cell_count();
+    if (keep_overlay) {
+      const Status s = apply_cost_overlay(raster, CellRect{0, 0, raster.width, raster.height}, overlay_);
+      if (!s) return s.error();
+    }
     scenario_ = std::move(next);
-    raster_ = rasterize(scenario_);
+    raster_ = std::move(raster);
     classes_.clear();
     classes_.resize(scenario_.classes.size());
     derived_.clear();
-    if (overlay_.size() != raster_.cell_count()) overlay_.clear();
-    apply_overlay(CellRect{0, 0, raster_.width, raster_.height});
+    if (!keep_overlay) overlay_.clear();
     change.rebuilt = true;
     change.cells = CellRect{0, 0, raster_.width, raster_.height};
     change.area = Box2{{0, 0}, {scenario_.world.width, scenario_.world.height}};
     ++revision_;
     return change;
   }
+  // Cells first: on a Limit error neither the raster nor the scenario has changed.
+  if (!cells->empty()) {
+    if (const Status s = rasterize_cells(next, *cells, raster_, overlay_); !s) return s.error();
+  }
   change.items = diff_items(scenario_, next, change.area);
   scenario_ = std::move(next);
   if (!cells->empty()) {
-    rasterize_cells(scenario_, *cells, raster_);
-    apply_overlay(cells->intersected(CellRect{0, 0, raster_.width, raster_.height}));
     for (std::size_t c = 0; c < classes_.size(); ++c) {
       if (!classes_[c]) continue;
       classes_[c]->grid.update_cells(*cells);
@@ -80,25 +88,7 @@ void PlanningWorld::changed(WorldChange& change) {
   }
 }
 
-void PlanningWorld::apply_overlay(CellRect rect) {
-  if (overlay_.empty() || rect.empty()) return;
-  raster_.compact(TerrainRaster::kMaxSurfaces / 2);
-  raster_.begin_cells(rect);
-  SurfaceId* ids = raster_.cells();
-  for (int y = rect.y0; y < rect.y1; ++y) {
-    for (int x = rect.x0; x < rect.x1; ++x) {
-      const std::size_t k = std::size_t(y) * std::size_t(raster_.width) + std::size_t(x);
-      const Surface& now = raster_.surface(ids[k]);
-      if (now.cost_factor == overlay_[k]) continue;
-      Surface s = now;
-      s.cost_factor = overlay_[k];
-      ids[k] = raster_.intern(s);
-    }
-  }
-  raster_.end_cells(rect);
-}
-
-WorldChange PlanningWorld::set_cost_overlay(std::vector<float> factors) {
+Result<WorldChange> PlanningWorld::set_cost_overlay(std::vector<float> factors) {
   assert(factors.empty() || factors.size() == raster_.cell_count());
   WorldChange change;
   // The cells whose factor changes (a missing overlay is all 1s).
@@ -124,9 +114,11 @@ WorldChange PlanningWorld::set_cost_overlay(std::vector<float> factors) {
     overlay_ = std::move(factors);
     return change;
   }
-  // Cells that lose their factor go back to 1 first: apply_overlay() writes factors only.
-  overlay_ = factors.empty() ? std::vector<float>(raster_.cell_count(), 1.0f) : std::move(factors);
-  apply_overlay(rect);
+  // Cells that lose their factor go back to 1.
+  std::vector<float> next =
+      factors.empty() ? std::vector<float>(raster_.cell_count(), 1.0f) : std::move(factors);
+  if (const Status s = apply_cost_overlay(raster_, rect, next); !s) return s.error();
+  overlay_ = std::move(next);
   if (std::all_of(overlay_.begin(), overlay_.end(), [](float f) { return f == 1.0f; })) overlay_.clear();
   // Passability and move keys do not change, so neither do moves or regions; the grids
   // read the new surface ids' multipliers.

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/core/result.hpp"
 #include "planner/core/world_change.hpp"
 #include "planner/scenario/scenario.hpp"
 #include "planner/world/cost_grid.hpp"
@@ -51,7 +52,8 @@ class DerivedStructure {
 /// so it must outlive them, and references stay valid for its lifetime.
 class PlanningWorld {
  public:
-  /// Rasterises the scenario. The scenario must be valid.
+  /// Rasterises the scenario. The scenario must be valid; a valid scenario always fits the
+  /// raster's surface table (rasterize.hpp), so this cannot fail.
   explicit PlanningWorld(Scenario scenario);
   /// Not copied or moved: cost grids point into the raster, planners into the world.
   PlanningWorld(const PlanningWorld&) = delete;
@@ -62,7 +64,10 @@ class PlanningWorld {
   /// classes at their next use. The result equals a world built from `next` from scratch.
   /// Unless the result says `rebuilt`, references handed out before stay valid and
   /// planners may keep them (they must read grid values again at their next start()).
-  WorldChange update(Scenario next);
+  /// A Limit error ("cost overlay") when the cost overlay on `next`'s cells needs more
+  /// surfaces than a raster holds (rasterize.hpp): then nothing changed, the world still
+  /// holds the scenario it held. Without an overlay it always succeeds.
+  Result<WorldChange> update(Scenario next);
 
   /// Sets the cost overlay: extra planning cost per cell, as factors (finite, >= 1;
   /// row-major over the raster's cells), or empty for none. Every class's multiplier on a
@@ -70,8 +75,9 @@ class PlanningWorld {
   /// grids steers clear of those cells; CostGrid::ground_multiplier() (speed) ignores it.
   /// Only the cells whose factor changed are updated, as update() updates edited cells;
   /// returns what changed. The overlay is kept across update() (cleared only when a
-  /// rebuild changes the number of cells).
-  WorldChange set_cost_overlay(std::vector<float> factors);
+  /// rebuild changes the number of cells). A Limit error ("cost overlay") when the
+  /// factors need more surfaces than a raster holds: then nothing changed.
+  Result<WorldChange> set_cost_overlay(std::vector<float> factors);
   /// The overlay's factors (empty when none).
   const std::vector<float>& cost_overlay() const { return overlay_; }
 
@@ -108,8 +114,6 @@ class PlanningWorld {
     bool regions_stale = false;  // labelled again at the next regions() call
   };
   const ClassData& data(std::size_t movement_class) const;
-  // Puts the overlay's factors on the raster cells of `rect` (inside the raster).
-  void apply_overlay(CellRect rect);
   // Hands `change` (cells and area set) to the derived structures; counts a revision.
   void changed(WorldChange& change);
 

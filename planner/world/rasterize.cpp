@@ -22,6 +22,7 @@
 #include "planner/world/rasterize.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include <glm/common.hpp>
@@ -260,19 +261,63 @@ class Painter {
 };
 
 // Surface ids with one change applied (a road factor, a bridge deck), made once per id.
+// Once the surface table is full, ids are left as they are and full() says so.
 class SurfaceMap {
  public:
   template <typename Change>
   SurfaceId operator()(TerrainRaster& r, SurfaceId id, Change change) {
+    if (full_) return id;
     if (id >= to_.size()) to_.resize(r.surface_count(), kUnset);
-    if (to_[id] == kUnset) to_[id] = std::int32_t(r.intern(change(r.surface(id))));
+    if (to_[id] == kUnset) {
+      const std::optional<SurfaceId> to = r.intern(change(r.surface(id)));
+      if (!to) {
+        full_ = true;
+        return id;
+      }
+      to_[id] = std::int32_t(*to);
+    }
     return SurfaceId(to_[id]);
   }
+  bool full() const { return full_; }
 
  private:
   static constexpr std::int32_t kUnset = -1;
   std::vector<std::int32_t> to_;
+  bool full_ = false;
 };
+
+// A valid scenario's surfaces without an overlay: every terrain, under no road or one of
+// the distinct road speed factors, with a bridge deck or without.
+static_assert(ScenarioLimits::kMaxTerrainTypes * (ScenarioLimits::kMaxRoadSpeedFactors + 1) * 2 <=
+                  TerrainRaster::kMaxSurfaces,
+              "a valid scenario must fit a raster's surface table without a cost overlay");
+
+// The Limit error of a cost overlay that would add a surface to a full table.
+Error overlay_limit_error() {
+  return make_error(ErrorCode::Limit, "cost overlay",
+                    "more than 65,536 distinct surfaces (combinations of terrain, road speed factor, bridge "
+                    "deck and cost factor): use fewer distinct cost factors");
+}
+
+// Sets the cost factors of the cells of `rect` inside a begin_cells() bracket; false when
+// the surface table is full (cells already written keep their new ids).
+bool overlay_cells(TerrainRaster& r, CellRect rect, std::span<const float> factors) {
+  SurfaceId* ids = r.cells();
+  for (int y = rect.y0; y < rect.y1; ++y) {
+    for (int x = rect.x0; x < rect.x1; ++x) {
+      const std::size_t k = std::size_t(y) * std::size_t(r.width) + std::size_t(x);
+      const float factor = factors.empty() ? 1.0f : factors[k];
+      const Surface& now = r.surface(ids[k]);
+      if (now.cost_factor == factor) continue;
+      Surface s = now;
+      s.cost_factor = factor;
+      const std::optional<SurfaceId> id = r.intern(s);
+      if (!id) return false;
+      ids[k] = *id;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -310,12 +355,25 @@ bool Containers::outside(Vec2 lo, Vec2 hi, Vec2 c) const {
   return true;
 }
 
-void rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& r) {
+Status rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& r,
+                       std::span<const float> cost_factors) {
   rect = rect.intersected(CellRect{0, 0, r.width, r.height});
-  if (rect.empty()) return;
+  if (rect.empty()) return Ok{};
   // Keep room for the surfaces this update can add (ids no cell holds are dropped).
   r.compact(TerrainRaster::kMaxSurfaces / 2);
   r.begin_cells(rect);
+  // The cells as they were, put back if the surface table fills up (intern() only adds
+  // ids). Only a cost overlay can fill it (roads and bridges meet a full table when the
+  // cells outside `rect` hold overlaid surfaces); without one the table holds at most
+  // the 32,768 surfaces of a valid scenario, so nothing is kept.
+  std::vector<SurfaceId> saved;
+  if (!cost_factors.empty()) saved = r.copy_cells(rect);
+  const auto fail = [&]() -> Status {
+    assert(!cost_factors.empty() && "a valid scenario fits the surface table (the static_assert above)");
+    r.restore_cells(rect, saved);
+    r.end_cells(rect);
+    return overlay_limit_error();
+  };
   Painter paint(r, rect, r.cells());
 
   // Rule 1: the tile grid, or terrain 0 (plain terrain ids equal terrain indices).
@@ -357,6 +415,7 @@ void rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& r) 
         return s;
       });
     });
+    if (with_road.full()) return fail();
   }
   for (const Bridge& bridge : scenario.bridges) {
     if (!bridge.intact) continue;
@@ -367,14 +426,33 @@ void rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& r) 
         return s;
       });
     });
+    if (with_deck.full()) return fail();
+  }
+  if (!cost_factors.empty() && !overlay_cells(r, rect, cost_factors)) return fail();
+  r.end_cells(rect);
+  return Ok{};
+}
+
+Status apply_cost_overlay(TerrainRaster& r, CellRect rect, std::span<const float> cost_factors) {
+  if (rect.empty()) return Ok{};
+  r.compact(TerrainRaster::kMaxSurfaces / 2);
+  r.begin_cells(rect);
+  const std::vector<SurfaceId> saved = r.copy_cells(rect);
+  if (!overlay_cells(r, rect, cost_factors)) {
+    r.restore_cells(rect, saved);
+    r.end_cells(rect);
+    return overlay_limit_error();
   }
   r.end_cells(rect);
+  return Ok{};
 }
 
 TerrainRaster rasterize(const Scenario& scenario) {
   const glm::ivec2 size = scenario.grid_size();
   TerrainRaster r(size.x, size.y, scenario.world.cell_size, scenario.terrains.size());
-  rasterize_cells(scenario, CellRect{0, 0, r.width, r.height}, r);
+  const Status painted = rasterize_cells(scenario, CellRect{0, 0, r.width, r.height}, r);
+  assert(painted.ok() && "a valid scenario fits the surface table (the static_assert above)");
+  (void)painted;
   return r;
 }
 

@@ -25,11 +25,20 @@
 // 4. Intact bridges: cells whose centre is within width/2 of the bridge segment become
 //    passable with multiplier 1 for every class, in the default ground group.
 //    Destroyed bridges change nothing.
+//
+// Limit: a raster holds at most TerrainRaster::kMaxSurfaces distinct surfaces (terrain,
+// road factor, bridge, cost factor). A valid scenario needs at most 64 terrains x 256
+// road factors (255 and none) x 2 (deck or not) = 32,768 of them (the validator's limits,
+// checked at compile time in rasterize.cpp), so a scenario alone always fits; a cost
+// overlay multiplies them by its distinct factors, and an overlay that would need more
+// surfaces is a Limit error ("cost overlay") that leaves the raster as it was.
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "planner/core/cell_rect.hpp"
+#include "planner/core/result.hpp"
 #include "planner/scenario/scenario.hpp"
 #include "planner/world/box_coverage.hpp"
 #include "planner/world/terrain_raster.hpp"
@@ -57,13 +66,24 @@ class Containers {
   bool obstacle_ = false;
 };
 
-/// Rasterises the scenario at world.cell_size. The scenario must be valid.
+/// Rasterises the scenario at world.cell_size. The scenario must be valid (it then fits
+/// the surface table: see the header comment).
 TerrainRaster rasterize(const Scenario& scenario);
 
 /// Recomputes the cells of `rect` (clipped to the raster) from scratch; the raster must
-/// have the scenario's grid size, cell size and terrain count. rasterize() is this over
-/// every cell. May renumber surface ids (TerrainRaster::compact), never cell values.
-void rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& raster);
+/// have the scenario's grid size, cell size and terrain count. `cost_factors` is the cost
+/// overlay the raster carries, put on the cells as in apply_cost_overlay() (or empty:
+/// none, factor 1). rasterize()
+/// is this over every cell with no overlay. May renumber surface ids
+/// (TerrainRaster::compact), never cell values. The Limit error ("cost overlay") only
+/// with an overlay; then no cell value has changed.
+Status rasterize_cells(const Scenario& scenario, CellRect rect, TerrainRaster& raster,
+                       std::span<const float> cost_factors = {});
+
+/// Sets the cost factor of the cells of `rect` (inside the raster) to `cost_factors`
+/// (per cell, row-major over the raster, each >= 1; empty: all 1). May renumber surface
+/// ids; on a Limit error ("cost overlay") no cell value has changed.
+Status apply_cost_overlay(TerrainRaster& raster, CellRect rect, std::span<const float> cost_factors);
 
 /// The cells whose raster can differ between two versions of a scenario: the bounding
 /// box of the changed tiles and of every feature, road and bridge that was added,

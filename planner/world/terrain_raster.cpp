@@ -1,7 +1,7 @@
 #include "planner/world/terrain_raster.hpp"
 
+#include <algorithm>
 #include <cassert>
-#include <stdexcept>
 
 namespace pathscope {
 
@@ -10,17 +10,16 @@ TerrainRaster::TerrainRaster(int width_cells, int height_cells, double cell_metr
   assert(width > 0 && height > 0);
   assert(terrain_count >= 1 && terrain_count <= 256);
   ids_.assign(std::size_t(width) * std::size_t(height), 0);
-  for (std::size_t t = 0; t < terrain_count; ++t) intern(Surface{std::uint8_t(t), false, 1.0f});
+  for (std::size_t t = 0; t < terrain_count; ++t) (void)intern(Surface{std::uint8_t(t), false, 1.0f});
   cells_with_[0] = std::uint32_t(ids_.size());
 }
 
-SurfaceId TerrainRaster::intern(const Surface& s) {
+std::optional<SurfaceId> TerrainRaster::intern(const Surface& s) {
   const auto it = index_.find(s);
   if (it != index_.end()) return it->second;
-  // A raster meets this many combinations of terrain, road speed factor and bridge only
-  // with tens of thousands of distinct road factors; compact() runs before every update.
-  if (table_.size() >= kMaxSurfaces)
-    throw std::length_error("more than 65,536 distinct terrain/road/bridge surfaces");
+  // A raster meets this many combinations of terrain, road speed factor, bridge and cost
+  // factor only with thousands of distinct road factors; compact() runs before every update.
+  if (table_.size() >= kMaxSurfaces) return std::nullopt;
   const SurfaceId id = SurfaceId(table_.size());
   table_.push_back(s);
   cells_with_.push_back(0);
@@ -46,6 +45,25 @@ void TerrainRaster::begin_cells(CellRect rect) {
 }
 
 void TerrainRaster::end_cells(CellRect rect) { count_cells(rect, +1); }
+
+std::vector<SurfaceId> TerrainRaster::copy_cells(CellRect rect) const {
+  std::vector<SurfaceId> out;
+  out.reserve(std::size_t(rect.x1 - rect.x0) * std::size_t(rect.y1 - rect.y0));
+  for (int y = rect.y0; y < rect.y1; ++y) {
+    const SurfaceId* row = ids_.data() + std::size_t(y) * std::size_t(width);
+    out.insert(out.end(), row + rect.x0, row + rect.x1);
+  }
+  return out;
+}
+
+void TerrainRaster::restore_cells(CellRect rect, std::span<const SurfaceId> saved) {
+  const auto w = std::size_t(rect.x1 - rect.x0);
+  assert(saved.size() == w * std::size_t(rect.y1 - rect.y0));
+  for (int y = rect.y0; y < rect.y1; ++y) {
+    const SurfaceId* from = saved.data() + std::size_t(y - rect.y0) * w;
+    std::copy(from, from + w, ids_.data() + std::size_t(y) * std::size_t(width) + std::size_t(rect.x0));
+  }
+}
 
 bool TerrainRaster::compact(std::size_t above) {
   if (table_.size() <= above) return false;

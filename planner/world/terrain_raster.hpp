@@ -9,6 +9,7 @@
 #include <compare>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -79,9 +80,15 @@ class TerrainRaster {
   void begin_cells(CellRect rect);
   void end_cells(CellRect rect);
   SurfaceId* cells() { return ids_.data(); }
+  /// The ids of the cells of `rect` (inside the raster), row by row, for restore_cells().
+  std::vector<SurfaceId> copy_cells(CellRect rect) const;
+  /// Writes back ids that copy_cells(rect) returned, between begin_cells(rect) and
+  /// end_cells(rect), with no compact() since the copy (an update that failed half-way).
+  void restore_cells(CellRect rect, std::span<const SurfaceId> saved);
 
-  /// The id of `s`, added to the table if new. Asserts the table has room (kMaxSurfaces).
-  SurfaceId intern(const Surface& s);
+  /// The id of `s`, added to the table if new; nullopt when it is new and the table
+  /// already holds kMaxSurfaces ids (the caller reports it: rasterize_cells()).
+  std::optional<SurfaceId> intern(const Surface& s);
   /// Drops ids no cell holds and renumbers the others (plain terrains keep theirs), when
   /// the table has grown past `above` ids. Not between begin_cells() and end_cells().
   /// Returns true if ids changed.

@@ -83,8 +83,8 @@ std::size_t walls_opened(const Scenario& before, const Scenario& after) {
   const glm::ivec2 grid = before.grid_size();
   TerrainRaster was(grid.x, grid.y, before.world.cell_size, before.terrains.size());
   TerrainRaster is(grid.x, grid.y, after.world.cell_size, after.terrains.size());
-  rasterize_cells(before, *rect, was);
-  rasterize_cells(after, *rect, is);
+  // Fresh rasters of valid scenarios, with no cost overlay: they always fit (rasterize.hpp).
+  if (!rasterize_cells(before, *rect, was) || !rasterize_cells(after, *rect, is)) return 0;
   const CellRect r = rect->intersected(CellRect{0, 0, grid.x, grid.y});
   std::size_t opened = 0;
   for (int y = r.y0; y < r.y1; ++y) {

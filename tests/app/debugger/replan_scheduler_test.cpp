@@ -227,7 +227,7 @@ TEST_SUITE("debugger") {
     const auto paint = [&](Scenario& next, int x, int y, const char* terrain) {
       next.tiles->terrain[std::size_t(y * next.tiles->width + x)] =
           std::uint8_t(next.find_terrain(terrain).value());
-      return world.update(next);
+      return world.update(next).value();
     };
     Scenario next = s;
     const WorldChange far = paint(next, 0, 11, "wall");
@@ -250,7 +250,7 @@ TEST_SUITE("debugger") {
     Scenario road_far = roads;
     road_far.tiles->terrain[std::size_t(11 * road_far.tiles->width)] =
         std::uint8_t(roads.terrains.size() - 1);
-    const WorldChange road = road_world.update(road_far);
+    const WorldChange road = road_world.update(road_far).value();
     REQUIRE_FALSE(road.rebuilt);
     CHECK_FALSE(ReplanScheduler::still_valid(scaled, road));
 

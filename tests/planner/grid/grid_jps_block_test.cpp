@@ -178,10 +178,10 @@ TEST_SUITE("grid_jps_block") {
       REQUIRE(dep != nullptr);
       Scenario far = s;
       far.tiles->terrain[3 * 10 + 5] = 1;
-      CHECK(dep->still_valid(world.update(far)));
+      CHECK(dep->still_valid(world.update(far).value()));
       Scenario near = far;
       near.tiles->terrain[0 * 10 + 5] = 1;
-      CHECK_FALSE(dep->still_valid(world.update(near)));
+      CHECK_FALSE(dep->still_valid(world.update(near).value()));
     }
   }
 
@@ -208,7 +208,7 @@ TEST_SUITE("grid_jps_block") {
           s.tiles->terrain[std::size_t(y * w + x)] = std::uint8_t(what == 0 ? 1 : what == 1 ? 0 : 4);
         }
       }
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       REQUIRE_FALSE(change.rebuilt);
       const JpsPlusTable& kept = JpsPlusTable::of(world, 0, key);
       const JpsPlusTable fresh(world.grid(0), key, 0);

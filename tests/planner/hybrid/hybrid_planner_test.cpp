@@ -327,7 +327,7 @@ TEST_SUITE("hybrid") {
       } else {
         s.features.erase(s.features.begin());
       }
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       const bool holds = dependency->still_valid(change);
       if (kind == 2) {
         CHECK(holds);

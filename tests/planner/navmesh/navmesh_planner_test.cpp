@@ -395,7 +395,7 @@ TEST_SUITE("navmesh") {
       for (int y = y0; y < y0 + 3; ++y) {
         for (int x = x0; x < x0 + 3; ++x) s.tiles->terrain[std::size_t(y * 64 + x)] = std::uint8_t(t);
       }
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       REQUIRE_FALSE(change.rebuilt);
       if (!dep || !dep->still_valid(change)) {
         ++dropped;

@@ -129,7 +129,7 @@ TEST_SUITE("navmesh") {
         for (int y = y0; y < y0 + bh; ++y) {
           for (int x = x0; x < x0 + bw; ++x) set_cell(s, x, y, t);
         }
-        const WorldChange change = world.update(s);
+        const WorldChange change = world.update(s).value();
         REQUIRE_FALSE(change.rebuilt);
         // Kept and updated in place, not dropped and built again.
         REQUIRE(world.derived_count() == 1);
@@ -185,7 +185,7 @@ TEST_SUITE("navmesh") {
       CAPTURE(e.x);
       CAPTURE(e.y);
       set_cell(s, e.x, e.y, kWall);
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       REQUIRE(change.cells.contains(e.x, e.y));
       REQUIRE(world.derived_count() == 1);
       CHECK(mesh.tiles_built() == e.tiles);
@@ -200,7 +200,7 @@ TEST_SUITE("navmesh") {
     REQUIRE(round.ok());
     CHECK(round.radius_voxels() == 1);
     set_cell(s, 17, 1, kGround);
-    world.update(s);
+    world.update(s).value();
     REQUIRE(world.derived_count() == 2);
     CHECK(round.tiles_built() == 2);
     const PlanningWorld fresh_world(s);
@@ -221,7 +221,7 @@ TEST_SUITE("navmesh") {
     CHECK(mesh.areas().size() == 2);
     const auto edit = [&](std::uint8_t terrain, int tiles, std::size_t areas) {
       set_cell(s, 1, 1, terrain);
-      world.update(s);
+      world.update(s).value();
       REQUIRE(world.derived_count() == 1);
       CHECK(mesh.tiles_built() == tiles);
       CHECK(mesh.areas().size() == areas);
@@ -246,7 +246,7 @@ TEST_SUITE("navmesh") {
     std::vector<float> factors(32 * 32);
     for (std::size_t i = 0; i < factors.size(); ++i) factors[i] = factor(i % 100);
     PlanningWorld world(s);
-    (void)world.set_cost_overlay(factors);
+    (void)world.set_cost_overlay(factors).value();
     const Navmesh& mesh = Navmesh::of(world, 0, p);
     REQUIRE(mesh.ok());
     CHECK_FALSE(mesh.exact_areas());
@@ -255,11 +255,11 @@ TEST_SUITE("navmesh") {
     const std::size_t cell = 9 * 32 + 12;
     const auto edit = [&](float factor, int tiles) {
       factors[cell] = factor;
-      (void)world.set_cost_overlay(factors);
+      (void)world.set_cost_overlay(factors).value();
       REQUIRE(world.derived_count() == 1);
       CHECK(mesh.tiles_built() == tiles);
       PlanningWorld fresh_world(s);
-      (void)fresh_world.set_cost_overlay(factors);
+      (void)fresh_world.set_cost_overlay(factors).value();
       check_same_mesh(mesh, Navmesh(fresh_world, 0, p));
     };
     edit(factor(1), 0);  // the same area

@@ -451,7 +451,7 @@ TEST_SUITE("quadtree planner") {
       REQUIRE(dep != nullptr);
       // A threat moved: no cell changes, the landmarks and the answer stand.
       s.threats[0].center = {7, 6};
-      const WorldChange moved = world.update(s);
+      const WorldChange moved = world.update(s).value();
       REQUIRE(moved.cells.empty());
       CHECK(dep->still_valid(moved));
       const PathResult again = find_path(qt, q);
@@ -462,7 +462,7 @@ TEST_SUITE("quadtree planner") {
       REQUIRE(dep2 != nullptr);
       std::uint8_t& t = s.tiles->terrain[std::size_t(int(rng() % 40) * 48 + int(rng() % 48))];
       t = t == 0 ? 1 : 0;
-      CHECK_FALSE(dep2->still_valid(world.update(s)));
+      CHECK_FALSE(dep2->still_valid(world.update(s).value()));
     }
     CHECK(found > 10);
   }
@@ -483,7 +483,7 @@ TEST_SUITE("quadtree planner") {
       const int x = int(rng() % 48), y = int(rng() % 40);
       std::uint8_t& t = s.tiles->terrain[std::size_t(y * 48 + x)];
       t = t == 0 ? 1 : 0;
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       const bool valid = dep->still_valid(change);
       const PathResult after = find_path(qt, q);
       if (valid) {

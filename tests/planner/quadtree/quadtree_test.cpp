@@ -231,7 +231,7 @@ TEST_SUITE("quadtree") {
     CHECK(world.derived_count() == 1);
     CHECK(a.memory_bytes() > 0);
     s.tiles->terrain[0] = s.tiles->terrain[0] == 1 ? 0 : 1;
-    const WorldChange change = world.update(s);
+    const WorldChange change = world.update(s).value();
     REQUIRE_FALSE(change.cells.empty());
     CHECK(world.derived_count() == 1);
     const QuadtreeMap& b = QuadtreeMap::of(world, 0);

@@ -213,7 +213,7 @@ TEST_SUITE("quadtree") {
       const QuadtreeMap* maps[2] = {&QuadtreeMap::of(world, 0), &QuadtreeMap::of(world, 1)};
       for (int edit = 0; edit < 50; ++edit) {
         random_edit(rng, s);
-        const WorldChange change = world.update(s);
+        const WorldChange change = world.update(s).value();
         REQUIRE_FALSE(change.rebuilt);
         ++edits;
         changed += !change.cells.empty();
@@ -242,7 +242,7 @@ TEST_SUITE("quadtree") {
       int ids_differ = 0, found = 0;
       for (int edit = 0; edit < 120; ++edit) {
         random_edit(rng, s);
-        REQUIRE_FALSE(world.update(s).rebuilt);
+        REQUIRE_FALSE(world.update(s).value().rebuilt);
         const PlanningWorld fresh_world(s);
         QuadtreePlanner fresh(fresh_world, 0, "quadtree", params);
         const Quadtree& a = QuadtreeMap::of(world, 0).tree();
@@ -308,7 +308,7 @@ TEST_SUITE("quadtree") {
     for (int step = 0; step < 150; ++step) {
       CAPTURE(step);
       REQUIRE(advance_features(s, kFeatureMotionStep) == 3);
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       REQUIRE_FALSE(change.rebuilt);
       changed += !change.cells.empty();
       for (std::size_t c = 0; c < 2; ++c) {
@@ -332,7 +332,7 @@ TEST_SUITE("quadtree") {
       for (int y = y0; y < y1; ++y) {
         for (int x = x0; x < x1; ++x) s.tiles->terrain[std::size_t(y * 96 + x)] = terrain;
       }
-      REQUIRE_FALSE(world.update(s).rebuilt);
+      REQUIRE_FALSE(world.update(s).value().rebuilt);
       check_equal(map, world.grid(0));
     };
     CHECK(map.links().region_count() == 1);
@@ -377,7 +377,7 @@ TEST_SUITE("quadtree") {
     // Wall in cell (20, 20): its 16 x 16 leaf splits into 13 leaves (three each of sides
     // 8, 4, 2 and 1, and the wall's cell).
     s.tiles->terrain[20 * 32 + 20] = 1;
-    const WorldChange change = world.update(s);
+    const WorldChange change = world.update(s).value();
     const std::uint32_t old_leaf = tree.leaf_at_cell(20, 20);
     const std::vector<QuadLeaf> leaves_before = tree.leaves();
     const QuadtreeEdit edit = tree.update(world.grid(0), change.cells);
@@ -399,7 +399,7 @@ TEST_SUITE("quadtree") {
     check_equal(QuadtreeMap::of(world, 0), world.grid(0));
     // And back: the thirteen leaves merge into one again, which takes the free slot.
     s.tiles->terrain[20 * 32 + 20] = 0;
-    const QuadtreeEdit back = tree.update(world.grid(0), world.update(s).cells);
+    const QuadtreeEdit back = tree.update(world.grid(0), world.update(s).value().cells);
     links.update(tree, back);
     CHECK(tree.leaf_count() == before);
     CHECK(back.added.size() == 1);

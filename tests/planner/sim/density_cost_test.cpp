@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario_io.hpp"
 #include "planner/sim/sim_cases.hpp"
@@ -176,10 +177,10 @@ TEST_CASE("density cost: the cost stays on the world through an edit, and is ref
   wall.shape.min = {36, 16};
   wall.shape.max = {38, 18};
   next.features.push_back(wall);
-  sim.update_world(next);
+  REQUIRE(sim.update_world(next));
   CHECK(sim.world().cost_overlay() == before);
   PlanningWorld fresh(sim.world().scenario());
-  (void)fresh.set_cost_overlay(before);
+  (void)fresh.set_cost_overlay(before).value();
   const CostGrid& a = sim.world().grid(0);
   const CostGrid& b = fresh.grid(0);
   for (std::uint32_t i = 0; i < b.cell_count(); ++i) {
@@ -308,6 +309,40 @@ TEST_CASE("density decay: density_half_life is read, written when not the defaul
     CHECK(r.error().where == "t.json: sim.density_half_life");
     CHECK(r.error().message.find("expected a number in [0, 3600] seconds") != std::string::npos);
   }
+}
+
+TEST_CASE("density cost: a saved game whose cost needs more surfaces than a raster holds is refused") {
+  using Json = nlohmann::json;
+  // One terrain on 256 x 257 cells; a saved density cost with a factor of its own on every
+  // cell but the first needs 65,792 surfaces, more than the raster's 65,536.
+  Scenario s = test::ascii_scenario(std::vector<std::string>(257, std::string(256, '.')));
+  s.terrains.resize(1);
+  s.sim.density_cost = 1;
+  Simulation sim(s);
+  Json state = Json::parse(sim.state_json());
+  Json cost = Json::array();
+  for (std::size_t k = 1; k < 256 * 257; ++k) {
+    cost.push_back(k);
+    cost.push_back(1.0 + double(k) / 131072.0);  // exact in float, within 1 + density_cost
+  }
+  state["density_cost"] = cost;
+  const Status restored = sim.restore_state(state.dump());
+  REQUIRE_FALSE(restored.ok());
+  CHECK(restored.error().code == ErrorCode::Limit);
+  CHECK(restored.error().to_string() ==
+        "sim_state.density_cost: more than 65,536 distinct surfaces (combinations of terrain, road speed "
+        "factor, bridge deck and cost factor): use fewer distinct cost factors");
+  CHECK(sim.world().cost_overlay().empty());
+  CHECK(sim.restores() == 0);
+  // Half as many factors (every other cell's) are taken.
+  Json half = Json::array();
+  for (std::size_t i = 0; i < cost.size(); i += 4) {
+    half.push_back(cost[i]);
+    half.push_back(cost[i + 1]);
+  }
+  state["density_cost"] = half;
+  REQUIRE(sim.restore_state(state.dump()).ok());
+  CHECK_FALSE(sim.world().cost_overlay().empty());
 }
 
 }  // namespace pathscope::sim

@@ -279,7 +279,7 @@ TEST_CASE("passages: closing a gap units came through a moment ago leaves no sta
   for (int i = 0; i < 30; ++i) step_checked(sim, referee);  // some are out, still holding it for their side
   Scenario closed = sim.scenario();
   closed.features[0].shape.max.y = closed.world.height;  // the wall across the gap
-  sim.update_world(closed);
+  REQUIRE(sim.update_world(closed));
   for (int i = 0; i < 300; ++i) step_checked(sim, referee);
   CHECK(sim.passages(0).empty());
   CHECK(referee.counts().hard_overlaps == 0);
@@ -304,7 +304,7 @@ TEST_CASE("passages: off in the settings, nobody waits, a world change finds the
   Scenario closed = sim.scenario();
   for (Feature& f : closed.features) f.shape.max.y = std::max(f.shape.max.y, f.shape.min.y);
   closed.features[0].shape.max.y = closed.world.height;
-  sim.update_world(closed);
+  REQUIRE(sim.update_world(closed));
   sim.step();
   CHECK(sim.passages(0).empty());
 }

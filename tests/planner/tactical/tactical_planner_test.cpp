@@ -399,7 +399,7 @@ TEST_CASE("tactical: the result depends on threats and allies and on expanded ce
     PlanningWorld w2(s);
     auto q = info->create(QueryContext{w2, 0, std::nullopt, resolve_params(*info, {}).value()});
     REQUIRE(find_path(*q, PathQuery{{1.5, 6.5}, {28.5, 6.5}}).status == SearchStatus::Found);
-    const WorldChange change = w2.update(moved);
+    const WorldChange change = w2.update(moved).value();
     CHECK(change.touches(ItemKind::Threat));
     CHECK_FALSE(q->result_still_valid(change));
   }
@@ -410,7 +410,7 @@ TEST_CASE("tactical: the result depends on threats and allies and on expanded ce
     PlanningWorld w3(s);
     auto q = info->create(QueryContext{w3, 0, std::nullopt, resolve_params(*info, {}).value()});
     REQUIRE(find_path(*q, PathQuery{{1.5, 6.5}, {28.5, 6.5}}).status == SearchStatus::Found);
-    CHECK_FALSE(q->result_still_valid(w3.update(more)));
+    CHECK_FALSE(q->result_still_valid(w3.update(more).value()));
   }
   // Units moving change nothing it reads; a change of an expanded cell (the start's) does.
   const auto dep = p->result_dependency();

@@ -334,7 +334,7 @@ TEST_SUITE("visgraph") {
       f.shape.min = {double(rng() % 36), double(rng() % 26)};
       f.shape.max = f.shape.min + Vec2{2, 2};
       s.features.push_back(f);
-      const WorldChange placed = world.update(s);
+      const WorldChange placed = world.update(s).value();
       if (dependency->still_valid(placed)) {
         ++kept;
         // Re-planning gives the same path (when the query is still answerable).
@@ -343,7 +343,7 @@ TEST_SUITE("visgraph") {
         ++voided;
       }
       s.features.pop_back();
-      const WorldChange destroyed = world.update(s);
+      const WorldChange destroyed = world.update(s).value();
       CHECK_FALSE(dependency->still_valid(destroyed));
     }
     CHECK(kept > 3);
@@ -565,7 +565,7 @@ TEST_SUITE("visgraph openings") {
     hut.shape.min = {2, 1};
     hut.shape.max = {4, 3};
     s.features.push_back(hut);
-    CHECK(d->still_valid(world.update(s)));  // an obstacle placed away from the path
+    CHECK(d->still_valid(world.update(s).value()));  // an obstacle placed away from the path
     d = plan();
     Feature clearing = hut;
     clearing.id = 11;
@@ -573,10 +573,10 @@ TEST_SUITE("visgraph openings") {
     clearing.shape.min = {17, 2};
     clearing.shape.max = {23, 4};
     s.features.push_back(clearing);
-    CHECK_FALSE(d->still_valid(world.update(s)));  // ground over the river may open a way
+    CHECK_FALSE(d->still_valid(world.update(s).value()));  // ground over the river may open a way
     d = plan();
     s.bridges[0].intact = false;
-    CHECK_FALSE(d->still_valid(world.update(s)));
+    CHECK_FALSE(d->still_valid(world.update(s).value()));
   }
 
   TEST_CASE("a deck is as wide as the bridge less the unit's radius on each side") {

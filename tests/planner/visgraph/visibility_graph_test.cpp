@@ -286,7 +286,7 @@ TEST_SUITE("visgraph") {
           const std::size_t cell = rng() % t.terrain.size();
           t.terrain[cell] = t.terrain[cell] == 1 ? 0 : 1;
         }
-        REQUIRE_FALSE(world.update(s).rebuilt);
+        REQUIRE_FALSE(world.update(s).value().rebuilt);
         const PlanningWorld fresh_world(s);
         const VisibilityGraph& updated = VisGraphMap::of(world, 0, params).graph();
         const VisibilityGraph& fresh = VisGraphMap::of(fresh_world, 0, params).graph();

@@ -202,18 +202,18 @@ TEST_SUITE("visgraph swamps") {
     const double before = find_path(p, q).cost;
 
     s.threats.push_back(Influence{7, {50, 50}, 5, 1.0, ""});  // no cell changes
-    REQUIRE_FALSE(world.update(s).none());
+    REQUIRE_FALSE(world.update(s).value().none());
     CHECK(inputs() == made);
     CHECK(find_path(p, q).cost == before);
 
     s.roads[0].points[1] = {95, 6};  // the road moves
-    world.update(s);
+    world.update(s).value();
     const std::uint64_t moved_road = inputs();
     CHECK(moved_road > made);
 
     s.features[0].shape.min = {40, 0};  // the swamp spans the map: no way round
     s.features[0].shape.max = {60, 60};
-    world.update(s);
+    world.update(s).value();
     CHECK(inputs() > moved_road);
     VisGraphPlanner fresh(world, 0, params());
     const PathResult& kept = find_path(p, q);

@@ -168,7 +168,7 @@ TEST_SUITE("fog of war") {
     auto dependency = blue->result_dependency();
     REQUIRE(dependency != nullptr);
     observe_all(s);  // blue sees the wall
-    const WorldChange change = world.update(s);
+    const WorldChange change = world.update(s).value();
     bool faction_item = false;
     for (const ItemRef& r : change.items)
       faction_item = faction_item || (r.kind == ItemKind::Faction && r.id == 0);
@@ -229,7 +229,7 @@ TEST_SUITE("fog of war") {
     s.units[0].position = {30, 30};
     REQUIRE(observe_all(s));
     CHECK_FALSE(s.factions[0].bridges[0].intact);
-    const WorldChange change = world.update(s);
+    const WorldChange change = world.update(s).value();
     CHECK_FALSE(held->still_valid(change));
     CHECK(find_path(*blue, across).status == SearchStatus::NoPath);
 
@@ -238,7 +238,7 @@ TEST_SUITE("fog of war") {
     s.bridges[0].intact = true;
     observe_all(s);
     CHECK_FALSE(s.factions[0].bridges[0].intact);
-    world.update(s);
+    world.update(s).value();
     CHECK(find_path(*blue, across).status == SearchStatus::NoPath);
     s.units[0].position = {56, 50};  // across the river, 20 m from the deck: not in view
     observe_all(s);
@@ -246,7 +246,7 @@ TEST_SUITE("fog of war") {
     s.units[0].position = {50, 40};  // 10 m from the middle of the deck
     observe_all(s);
     CHECK(s.factions[0].bridges[0].intact);
-    world.update(s);
+    world.update(s).value();
     CHECK(find_path(*blue, across).status == SearchStatus::Found);
     CHECK(validate_scenario(s));
   }

@@ -163,7 +163,7 @@ TEST_CASE("an updated world equals a world built from scratch, edit after edit")
       const Scenario before = s;
       random_edit(rng, s);
       const std::uint64_t revision = world.revision();
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       CHECK_FALSE(change.rebuilt);
       const PlanningWorld fresh(s);
       // Every cell outside the reported rectangle is the same as before the edit.
@@ -191,7 +191,7 @@ TEST_CASE("a cost overlay multiplies passable cells' costs, keeps their ground, 
   std::uniform_int_distribution<int> level(0, 4);
   for (float& f : overlay) f = 1.0f + 0.5f * float(level(rng));
   const std::uint64_t revision = world.revision();
-  const WorldChange change = world.set_cost_overlay(overlay);
+  const WorldChange change = world.set_cost_overlay(overlay).value();
   CHECK_FALSE(change.none());
   CHECK(world.revision() != revision);
   for (std::size_t c = 0; c < world.class_count(); ++c) {
@@ -204,18 +204,18 @@ TEST_CASE("a cost overlay multiplies passable cells' costs, keeps their ground, 
     }
   }
   // The same overlay again changes nothing.
-  CHECK(world.set_cost_overlay(overlay).none());
+  CHECK(world.set_cost_overlay(overlay).value().none());
   // Edits keep it: the world equals a fresh one of the edited scenario with the overlay.
   for (int edit = 0; edit < 30; ++edit) {
     random_edit(rng, s);
-    (void)world.update(s);
+    (void)world.update(s).value();
     REQUIRE(world.cost_overlay() == overlay);
     PlanningWorld fresh(s);
-    (void)fresh.set_cost_overlay(overlay);
+    (void)fresh.set_cost_overlay(overlay).value();
     check_same(world, fresh);
   }
   // Cleared, it is a plain world again.
-  CHECK_FALSE(world.set_cost_overlay({}).none());
+  CHECK_FALSE(world.set_cost_overlay({}).value().none());
   CHECK(world.cost_overlay().empty());
   check_same(world, PlanningWorld(s));
 }
@@ -228,17 +228,17 @@ TEST_CASE("a new grid size, terrain table or class list rebuilds the world") {
 
   Scenario terrain = s;
   terrain.terrains[2].cost[0] = 9.0;
-  WorldChange change = world.update(terrain);
+  WorldChange change = world.update(terrain).value();
   CHECK(change.rebuilt);
   check_same(world, PlanningWorld(terrain));
 
   Scenario classes = terrain;
   classes.classes[1].amphibious = false;
-  CHECK(world.update(classes).rebuilt);
+  CHECK(world.update(classes).value().rebuilt);
   check_same(world, PlanningWorld(classes));
 
   Scenario bigger = test::ascii_scenario(test::random_rows(rng, 30, 12, 0.2, true));
-  change = world.update(bigger);
+  change = world.update(bigger).value();
   CHECK(change.rebuilt);
   CHECK(change.cells == CellRect{0, 0, 30, 12});
   check_same(world, PlanningWorld(bigger));
@@ -250,7 +250,7 @@ TEST_CASE("a query moved or added changes no cell") {
   PlanningWorld world(s);
   s.queries.push_back(Query{"q", {1.5, 1.5}, {10.5, 8.5}, 0, "astar", {}, std::nullopt, {}});
   const std::uint64_t revision = world.revision();
-  const WorldChange change = world.update(s);
+  const WorldChange change = world.update(s).value();
   CHECK(change.none());
   CHECK(world.revision() == revision);
 }
@@ -285,7 +285,7 @@ TEST_CASE("an edit that changes no expanded cell replays a grid search exactly")
       CHECK(expanded.size() * 2 >= before.stats.expansions);
       const double min_multiplier = world.grid(0).min_multiplier();
       random_edit(rng, s);
-      const WorldChange change = world.update(s);
+      const WorldChange change = world.update(s).value();
       const bool touched = std::any_of(expanded.begin(), expanded.end(), [&](std::uint32_t c) {
         const glm::ivec2 xy = world.grid(0).cell(c);
         return change.cells.contains(xy.x, xy.y);
@@ -318,7 +318,7 @@ TEST_CASE("planners kept across world updates answer like fresh ones") {
         info.create(QueryContext{world, 0, std::nullopt, resolve_params(info, {}).value()});
     for (int edit = 0; edit < 25; ++edit) {
       random_edit(rng, s);
-      REQUIRE_FALSE(world.update(s).rebuilt);
+      REQUIRE_FALSE(world.update(s).value().rebuilt);
       const PlanningWorld fresh_world(s);
       std::unique_ptr<Planner> fresh =
           info.create(QueryContext{fresh_world, 0, std::nullopt, resolve_params(info, {}).value()});

@@ -469,7 +469,7 @@ TEST_SUITE("rasterize") {
     }
     // One row of the seam recomputed alone gives the same.
     TerrainRaster part = r;
-    rasterize_cells(s, CellRect{9, 4, 12, 5}, part);
+    REQUIRE(rasterize_cells(s, CellRect{9, 4, 12, 5}, part));
     CHECK(int(at(part, 10, 4)) == 0);
     // From one rectangle to the other on the grid.
     const PlanningWorld world(s);
@@ -517,7 +517,7 @@ TEST_SUITE("rasterize") {
         s.roads.push_back(
             Road{std::uint32_t(k + 1), {{0, y}, {30, y + 3}}, 2.0, 1.0 + double(edit * 3 + k) / 64.0});
       }
-      world.update(s);
+      world.update(s).value();
     }
     const TerrainRaster& before = world.raster();
     std::vector<Surface> cells;

@@ -56,7 +56,7 @@ TEST_SUITE("world change") {
     next.features[1].shape.min = {11, 10};                 // feature 2 changed
     next.features.push_back(wall(3, {25, 15}, {27, 17}));  // feature 3 added
     next.threats.clear();                                  // threat 5 removed
-    const WorldChange change = world.update(next);
+    const WorldChange change = world.update(next).value();
     REQUIRE_FALSE(change.rebuilt);
     const std::vector<ItemRef> expected = {
         {ItemKind::Feature, 2, ItemChange::Changed},
@@ -81,7 +81,7 @@ TEST_SUITE("world change") {
     PlanningWorld world(s);
     const std::uint64_t revision = world.revision();
     s.threats[0].center = {12, 10};
-    const WorldChange change = world.update(s);
+    const WorldChange change = world.update(s).value();
     CHECK(change.cells.empty());
     CHECK_FALSE(change.none());
     CHECK(change.items == std::vector<ItemRef>{{ItemKind::Threat, 1, ItemChange::Changed}});
@@ -164,13 +164,13 @@ TEST_SUITE("world change") {
 
     // A threat edit: both are handed the change and both keep themselves.
     s.threats = {Influence{9, {5, 5}, 1, 1, ""}};
-    world.update(s);
+    world.update(s).value();
     CHECK(seen.size() == 2);
     CHECK(world.derived_count() == 2);
 
     // A feature edit: the dropper asks to be made again.
     s.features[0].shape.max = {5, 5};
-    world.update(s);
+    world.update(s).value();
     CHECK(seen.size() == 4);
     CHECK(world.derived_count() == 1);
     world.derived<Counter>("dropper", 0, make(true));
@@ -178,12 +178,12 @@ TEST_SUITE("world change") {
 
     // Nothing planners read: nobody is asked.
     s.queries.push_back(Query{"q", {1, 1}, {9, 9}, 0, "astar", {}, std::nullopt, {}});
-    world.update(s);
+    world.update(s).value();
     CHECK(seen.size() == 4);
 
     // A new terrain table rebuilds the world: every structure goes.
     s.terrains.push_back(TerrainType{"mud", 'm', Color{}, {3.0}, ""});
-    CHECK(world.update(s).rebuilt);
+    CHECK(world.update(s).value().rebuilt);
     CHECK(world.derived_count() == 0);
   }
 

@@ -46,7 +46,7 @@ TEST_CASE("map images kept across edits equal fresh ones and change only inside 
     const auto t = std::uint8_t(terrain(rng));
     for (int y = y0; y <= std::min(35, y0 + h); ++y)
       for (int x = x0; x <= std::min(47, x0 + w); ++x) s.tiles->terrain[std::size_t(y * 48 + x)] = t;
-    const WorldChange change = world.update(s);
+    const WorldChange change = world.update(s).value();
     kept.invalidate(change.cells);
     const std::uint64_t painted = kept.pixels_painted();
 
