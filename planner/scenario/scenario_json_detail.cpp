@@ -11,10 +11,6 @@
 
 namespace pathscope::scenario_detail {
 
-void reject(ErrorCode code, std::string where, std::string message) {
-  throw Rejected{make_error(code, std::move(where), std::move(message))};
-}
-
 std::string field(const std::string& base, std::string_view key) {
   return base.empty() ? std::string(key) : base + "." + std::string(key);
 }
@@ -69,18 +65,20 @@ std::string describe_symbol(char c) {
   return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 15];
 }
 
-void reject_unknown(const std::string& where, std::string_view what, const std::string& name,
-                    const std::vector<std::string>& known) {
-  reject(ErrorCode::Value, where,
-         "unknown " + std::string(what) + " " + quote_text(name) + " (known: " + join(known, true) + ")");
+Error unknown_name(const std::string& where, std::string_view what, const std::string& name,
+                   const std::vector<std::string>& known) {
+  return make_error(
+      ErrorCode::Value, where,
+      "unknown " + std::string(what) + " " + quote_text(name) + " (known: " + join(known, true) + ")");
 }
 
-void check_count(std::size_t count, std::size_t limit, const std::string& where, std::string_view what) {
+Status check_count(std::size_t count, std::size_t limit, const std::string& where, std::string_view what) {
   if (count > limit) {
-    reject(ErrorCode::Limit, where,
-           "too many " + std::string(what) + ": " + std::to_string(count) + " (limit " +
-               std::to_string(limit) + ")");
+    return make_error(ErrorCode::Limit, where,
+                      "too many " + std::string(what) + ": " + std::to_string(count) + " (limit " +
+                          std::to_string(limit) + ")");
   }
+  return Ok{};
 }
 
 }  // namespace pathscope::scenario_detail

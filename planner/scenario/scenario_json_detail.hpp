@@ -1,12 +1,11 @@
 #pragma once
 
 // Internal to the scenario file code (scenario_io, scenario_json_read, scenario_json_write,
-// scenario_validate): errors as exceptions, JSON paths and message formatting. Not part of
-// the public API; nothing here is included outside planner/.
+// scenario_validate): JSON paths, message formatting and the checks reading shares with
+// validation. Not part of the public API; nothing here is included outside planner/.
 //
-// Reading and validation stop at the first problem. Inside these files a problem is a
-// thrown `Rejected` carrying the Error, which keeps the many small checks readable; the
-// public functions catch it and return a Result, so no exception leaves the library.
+// Reading and validation stop at the first problem: each check returns a Status (or a
+// Result) and its caller returns the error on, up to the public functions.
 
 #include <cstddef>
 #include <string>
@@ -23,14 +22,6 @@ namespace pathscope::scenario_detail {
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 using Limits = ScenarioLimits;
-
-/// The first problem found; caught by the public functions.
-struct Rejected {
-  Error error;
-};
-
-/// Throws Rejected with the given error.
-[[noreturn]] void reject(ErrorCode code, std::string where, std::string message);
 
 /// "a.b" paths: field(base, key) is "base.key" (or "key" at the top level).
 std::string field(const std::string& base, std::string_view key);
@@ -67,23 +58,23 @@ std::vector<std::string> names_of(const Range& items) {
   return names;
 }
 
-/// Rejects a reference to an unknown name: "unknown <what> \"name\" (known: ...)".
-[[noreturn]] void reject_unknown(const std::string& where, std::string_view what, const std::string& name,
-                                 const std::vector<std::string>& known);
+/// The error of a reference to an unknown name: "unknown <what> \"name\" (known: ...)".
+Error unknown_name(const std::string& where, std::string_view what, const std::string& name,
+                   const std::vector<std::string>& known);
 
-/// Rejects (Limit) when `count` exceeds `limit`: "too many <what>: N (limit L)".
-void check_count(std::size_t count, std::size_t limit, const std::string& where, std::string_view what);
+/// A Limit error when `count` exceeds `limit`: "too many <what>: N (limit L)".
+Status check_count(std::size_t count, std::size_t limit, const std::string& where, std::string_view what);
 
 // Validation stages that reading runs early, because later decoding relies on them
 // (tiles are decoded through the terrain symbols). Defined in scenario_validate.cpp.
 
-/// Checks world size, cell size and the resulting grid size; throws Rejected.
-void check_world(const Scenario& s);
+/// Checks world size, cell size and the resulting grid size.
+Status check_world(const Scenario& s);
 
-/// Checks the movement classes (count, names, radius, speed); throws Rejected.
-void check_classes(const Scenario& s);
+/// Checks the movement classes (count, names, radius, speed).
+Status check_classes(const Scenario& s);
 
-/// Checks the terrain types (count, names, symbols, groups, costs); throws Rejected.
-void check_terrains(const Scenario& s);
+/// Checks the terrain types (count, names, symbols, groups, costs).
+Status check_terrains(const Scenario& s);
 
 }  // namespace pathscope::scenario_detail
