@@ -172,10 +172,14 @@ NavmeshBenchFigures time_navmesh_update(const NavmeshBenchParams& params, const 
         c = c == kWall ? kGround : kWall;
       }
     }
-    const WorldChange change = world.update(s);
+    const Result<WorldChange> change = world.update(s);
+    if (!change.ok()) {
+      f.error = "edit " + std::to_string(e) + ": " + change.error().to_string();
+      return f;
+    }
     if (e == params.skip_update) continue;
     t0 = clock();
-    const bool updated = mesh->update(world, change);
+    const bool updated = mesh->update(world, *change);
     f.update_ms.push_back(ms_between(t0, clock()));
     f.tiles_rebuilt.push_back(mesh->tiles_built());
     if (!updated) {
