@@ -716,8 +716,8 @@ Result<Unit> read_unit(const Scenario& s, const Json& j, const std::string& at) 
 
 Result<PlatoonSpec> read_platoon(const Json& j, const std::string& at) {
   PlatoonSpec p;
-  const Status read =
-      read_object(j, at, {"formation", "spacing", "heading", "break_when_blocked"}, [&](const ObjectReader& obj) {
+  const Status read = read_object(
+      j, at, {"formation", "spacing", "heading", "break_when_blocked"}, [&](const ObjectReader& obj) {
         return Fields(obj)
             .or_default("formation", p.formation, read_string, p.formation)
             .or_default("spacing", p.spacing, read_number, p.spacing)
