@@ -45,6 +45,17 @@ Scenario platoon_scenario(const std::string& class_name, std::size_t n, const st
   return s;
 }
 
+/// Adds a rectangle of terrain `terrain` from `lo` to `hi` (metres) as a feature of `s`.
+void add_rect(Scenario& s, const std::string& terrain, Vec2 lo, Vec2 hi) {
+  Feature f;
+  f.id = static_cast<std::uint32_t>(s.features.size() + 1);
+  f.terrain = *s.find_terrain(terrain);
+  f.shape.kind = ShapeKind::Rect;
+  f.shape.min = lo;
+  f.shape.max = hi;
+  s.features.push_back(f);
+}
+
 /// Runs `sim` for at most `seconds`, the referee checking every step, until the
 /// platoon's order is done and every unit has arrived.
 void run_until_arrived(Simulation& sim, SimReferee& referee, double seconds) {
@@ -193,20 +204,10 @@ TEST_CASE(
   // second is not, and the order fails whole.
   Scenario s = platoon_scenario("tracked", 3, "wedge", {200, 40}, 0);
   s.groups[0].order = Order{};
-  const std::size_t wall_terrain = *s.find_terrain("wall");
-  const auto add_wall = [&](Vec2 lo, Vec2 hi) {
-    Feature f;
-    f.id = static_cast<std::uint32_t>(s.features.size() + 1);
-    f.terrain = wall_terrain;
-    f.shape.kind = ShapeKind::Rect;
-    f.shape.min = lo;
-    f.shape.max = hi;
-    s.features.push_back(f);
-  };
-  add_wall({150, 100}, {190, 104});
-  add_wall({150, 136}, {190, 140});
-  add_wall({150, 100}, {154, 140});
-  add_wall({186, 100}, {190, 140});
+  platoon_drive_test::add_rect(s, "wall", {150, 100}, {190, 104});
+  platoon_drive_test::add_rect(s, "wall", {150, 136}, {190, 140});
+  platoon_drive_test::add_rect(s, "wall", {150, 100}, {154, 140});
+  platoon_drive_test::add_rect(s, "wall", {186, 100}, {190, 140});
   Simulation sim(s);
   const std::vector<Vec2> points{{100, 145}, {170, 120}};
   REQUIRE(sim.order_platoon(1, Order{OrderKind::Waypoints, points, PatrolMode::Loop}, std::nullopt).ok());
@@ -236,20 +237,10 @@ TEST_CASE(
     Scenario s = platoon_scenario("wheeled", 2, "wedge", {180, 80}, 0);
     s.units[1].movement_class = *s.find_class("infantry");
     s.groups[0].platoon->break_when_blocked = breaks;
-    const std::size_t forest = *s.find_terrain("forest");
-    const auto add = [&](Vec2 lo, Vec2 hi) {
-      Feature f;
-      f.id = static_cast<std::uint32_t>(s.features.size() + 1);
-      f.terrain = forest;
-      f.shape.kind = ShapeKind::Rect;
-      f.shape.min = lo;
-      f.shape.max = hi;
-      s.features.push_back(f);
-    };
-    add({150, 50}, {210, 56});
-    add({150, 104}, {210, 110});
-    add({150, 50}, {156, 110});
-    add({204, 50}, {210, 110});
+    platoon_drive_test::add_rect(s, "forest", {150, 50}, {210, 56});
+    platoon_drive_test::add_rect(s, "forest", {150, 104}, {210, 110});
+    platoon_drive_test::add_rect(s, "forest", {150, 50}, {156, 110});
+    platoon_drive_test::add_rect(s, "forest", {204, 50}, {210, 110});
     return s;
   };
   {
