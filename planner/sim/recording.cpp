@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/scenario/scenario_io.hpp"
+#include "planner/sim/json_text.hpp"
 #include "planner/sim/recording_codec.hpp"
 
 namespace pathscope::sim {
@@ -49,12 +50,11 @@ bool Recording::capture(const Simulation& simulation) {
     detector_ = std::make_unique<StuckDetector>(stuck_params(simulation.scenario().sim));
     // A saved game with the detector's tracks flags units when the run it came from did.
     if (!start_.sim_state.empty()) {
-      try {
-        const Json state = Json::parse(start_.sim_state);
-        if (const auto it = state.find("stuck_detector"); it != state.end())
+      // (Not a state: the simulation was not restored from it either.)
+      if (const ParsedJson parsed = parse_json_text(start_.sim_state);
+          parsed.ok && parsed.value.is_object()) {
+        if (const auto it = parsed.value.find("stuck_detector"); it != parsed.value.end())
           (void)detector_->restore_state(it->dump(), simulation.slots().size());
-      } catch (const Json::exception&) {
-        // Not a state: the simulation was not restored from it either.
       }
     }
   } else if (!live_ || step != last_step() + 1) {

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -30,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "planner/sim/json_text.hpp"
 #include "planner/sim/sim_fields.hpp"
 #include "planner/sim/simulation.hpp"
 #include "planner/sim/simulation_impl.hpp"
@@ -45,11 +47,33 @@ using Json = nlohmann::json;
 // them); 2: units as named fields (sim_fields.hpp); 1: units as tapes. 1 and 2 are still read.
 constexpr int kStateVersion = 3;
 
-// A failure to read the state, naming where.
-struct StateError {
-  std::string where;
-  std::string message;
+// The first refusal met while reading the state. A read after it does nothing and gives
+// zero (or an empty list), and every reader returns before a value it read is used as an
+// index or a size: the refusal reported is the first in the order the checks are written.
+class Refusal {
+ public:
+  bool ok() const { return !error_; }
+  void fail(const std::string& where, const std::string& message) {
+    if (!error_) error_ = make_error(ErrorCode::Value, where, message);
+  }
+  Status status() const {
+    if (error_) return *error_;
+    return Ok{};
+  }
+
+ private:
+  std::optional<Error> error_;
 };
+
+// What a reader reads in place of a value it could not find: nothing, of no type.
+const Json& no_value() {
+  static const Json kNull;
+  return kNull;
+}
+const Json& no_list() {
+  static const Json kEmpty = Json::array();
+  return kEmpty;
+}
 
 // Writes numbers onto a flat list.
 class Tape {
@@ -136,58 +160,70 @@ constexpr double kHuge = std::numeric_limits<double>::max();
 // read. A refusal names the item (`sim_state.units[3][9]`) and the field (`heading`).
 class Reader {
  public:
-  Reader(const Json& list, std::string where) : list_(list), where_(std::move(where)) {
-    if (!list_.is_array()) throw StateError{where_, "expected a list of numbers, found " + shown(list_)};
+  Reader(const Json& list, std::string where, Refusal& refusal)
+      : list_(list.is_array() ? list : no_list()), where_(std::move(where)), refusal_(refusal) {
+    if (!list.is_array()) fail("expected a list of numbers, found " + shown(list));
   }
   /// A finite number in [lo, hi].
   double num(const char* name, double lo = -kHuge, double hi = kHuge) {
-    const Json& v = next(name);
+    const Json* v = next(name);
+    if (v == nullptr) return 0;
     double out = 0;
-    if (v.is_number()) {
-      out = v.get<double>();
-    } else if (v.is_string() && (v == "nan" || v == "inf" || v == "-inf")) {
+    if (v->is_number()) {
+      out = v->get<double>();
+    } else if (v->is_string() && (*v == "nan" || *v == "inf" || *v == "-inf")) {
       // How a non-finite number is written (never expected): named as such below.
-      out = v == "nan" ? std::numeric_limits<double>::quiet_NaN() : (v == "inf" ? kInf : -kInf);
+      out = *v == "nan" ? std::numeric_limits<double>::quiet_NaN() : (*v == "inf" ? kInf : -kInf);
     } else {
-      fail_item(name, "expected a number, found " + shown(v));
+      return refused(name, "expected a number, found " + shown(*v), 0.0);
     }
-    if (!std::isfinite(out)) fail_item(name, "expected a finite number, found " + shown(out));
+    if (!std::isfinite(out)) return refused(name, "expected a finite number, found " + shown(out), 0.0);
     if (out < lo || out > hi) {
-      fail_item(name, "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(out));
+      return refused(name, "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(out),
+                     0.0);
     }
     return out;
   }
   /// A whole number in [0, max].
   std::uint64_t u(const char* name, std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
-    const Json& v = next(name);
-    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0))
-      fail_item(name, "expected a whole number >= 0, found " + shown(v));
-    const auto out = v.get<std::uint64_t>();
-    if (out > max) fail_item(name, "expected at most " + std::to_string(max) + ", found " + shown(v));
+    const Json* v = next(name);
+    if (v == nullptr) return 0;
+    if (!v->is_number_integer() || (!v->is_number_unsigned() && v->get<std::int64_t>() < 0))
+      return refused(name, "expected a whole number >= 0, found " + shown(*v), std::uint64_t{0});
+    const auto out = v->get<std::uint64_t>();
+    if (out > max)
+      return refused(name, "expected at most " + std::to_string(max) + ", found " + shown(*v),
+                     std::uint64_t{0});
     return out;
   }
   /// A whole number in [lo, hi].
   std::int64_t i(const char* name, std::int64_t lo, std::int64_t hi) {
-    const Json& v = next(name);
-    const bool whole = v.is_number_integer() &&
-                       (!v.is_number_unsigned() ||
-                        v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()));
-    if (!whole || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi) {
-      fail_item(name, "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                          "], found " + shown(v));
+    const Json* v = next(name);
+    if (v == nullptr) return 0;
+    const bool whole = v->is_number_integer() &&
+                       (!v->is_number_unsigned() ||
+                        v->get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()));
+    if (!whole || v->get<std::int64_t>() < lo || v->get<std::int64_t>() > hi) {
+      return refused(name,
+                     "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                         "], found " + shown(*v),
+                     std::int64_t{0});
     }
-    return v.get<std::int64_t>();
+    return v->get<std::int64_t>();
   }
   /// 0 or 1.
   bool b(const char* name) {
-    const Json& v = next(name);
-    if (!v.is_number_integer() || (v != 0 && v != 1)) fail_item(name, "expected 0 or 1, found " + shown(v));
-    return v == 1;
+    const Json* v = next(name);
+    if (v == nullptr) return false;
+    if (!v->is_number_integer() || (*v != 0 && *v != 1))
+      return refused(name, "expected 0 or 1, found " + shown(*v), false);
+    return *v == 1;
   }
   /// A point inside `box`.
   Vec2 vec(const char* name, const Box& box) {
     const double x = num(name);
     const double y = num(name);
+    if (!ok()) return {};
     if (!box.contains(Vec2{x, y}))
       fail_item(name, "(" + shown(x) + ", " + shown(y) + ") is outside " + box.text());
     return {x, y};
@@ -197,7 +233,7 @@ class Reader {
     const std::uint64_t n = u(name, (list_.size() - at_) / 2);
     std::vector<Vec2> out;
     out.reserve(n);
-    for (std::uint64_t k = 0; k < n; ++k) out.push_back(vec(name, box));
+    for (std::uint64_t k = 0; k < n && ok(); ++k) out.push_back(vec(name, box));
     return out;
   }
   /// An enum value up to `last`.
@@ -205,71 +241,101 @@ class Reader {
   E one_of(const char* name, E last) {
     return static_cast<E>(u(name, static_cast<std::uint64_t>(last)));
   }
-  /// True while items are left.
-  bool more() const { return at_ < list_.size(); }
+  /// True while nothing was refused and items are left.
+  bool more() const { return ok() && at_ < list_.size(); }
   /// Items left to read.
   std::size_t left() const { return list_.size() - at_; }
-  void done() const {
-    if (at_ != list_.size()) fail(std::to_string(list_.size() - at_) + " items left over");
+  void done() {
+    if (ok() && at_ != list_.size()) fail(std::to_string(list_.size() - at_) + " items left over");
   }
   /// Refuses the list as a whole (a cross-check of what was read).
-  [[noreturn]] void fail(const std::string& message) const { throw StateError{where_, message}; }
+  void fail(const std::string& message) { refusal_.fail(where_, message); }
+  /// True while nothing was refused (here or before).
+  bool ok() const { return refusal_.ok(); }
 
  private:
   static constexpr double kInf = std::numeric_limits<double>::infinity();
-  const Json& next(const char* name) {
-    if (at_ >= list_.size()) fail(std::string("ends early (item ") + std::to_string(at_) + ", " + name + ")");
-    return list_[at_++];
+  // The next item, or nullptr (refused: the list ends early, or something was before).
+  const Json* next(const char* name) {
+    if (!ok()) return nullptr;
+    if (at_ >= list_.size()) {
+      fail(std::string("ends early (item ") + std::to_string(at_) + ", " + name + ")");
+      return nullptr;
+    }
+    return &list_[at_++];
   }
   // Refuses the item read last.
-  [[noreturn]] void fail_item(const char* name, const std::string& message) const {
-    throw StateError{where_ + "[" + std::to_string(at_ - 1) + "]", std::string(name) + ": " + message};
+  void fail_item(const char* name, const std::string& message) {
+    refusal_.fail(where_ + "[" + std::to_string(at_ - 1) + "]", std::string(name) + ": " + message);
+  }
+  // Refuses the item read last; gives `zero` in its place.
+  template <class T>
+  T refused(const char* name, const std::string& message, T zero) {
+    fail_item(name, message);
+    return zero;
   }
   const Json& list_;
   std::string where_;
+  Refusal& refusal_;
   std::size_t at_ = 0;
 };
 
 // The member `key` of the object at `where`.
-const Json& field(const Json& obj, const char* key, const std::string& where) {
+const Json& field(const Json& obj, const char* key, const std::string& where, Refusal& refusal) {
+  if (!refusal.ok()) return no_value();
   const auto it = obj.find(key);
-  if (it == obj.end()) throw StateError{where, std::string("missing field \"") + key + "\""};
+  if (it == obj.end()) {
+    refusal.fail(where, std::string("missing field \"") + key + "\"");
+    return no_value();
+  }
   return *it;
 }
 
 // The list `key` of the object at `where`.
-const Json& list_field(const Json& obj, const char* key, const std::string& where) {
-  const Json& v = field(obj, key, where);
-  if (!v.is_array()) throw StateError{where + "." + key, "expected a list, found " + shown(v)};
+const Json& list_field(const Json& obj, const char* key, const std::string& where, Refusal& refusal) {
+  const Json& v = field(obj, key, where, refusal);
+  if (!refusal.ok()) return no_list();
+  if (!v.is_array()) {
+    refusal.fail(where + "." + key, "expected a list, found " + shown(v));
+    return no_list();
+  }
   return v;
 }
 
 // The whole number `key` in [0, max] of the object at `where`.
-std::uint64_t whole_field(const Json& obj, const char* key, const std::string& where, std::uint64_t max) {
-  const Json& v = field(obj, key, where);
+std::uint64_t whole_field(const Json& obj, const char* key, const std::string& where, std::uint64_t max,
+                          Refusal& refusal) {
+  const Json& v = field(obj, key, where, refusal);
+  if (!refusal.ok()) return 0;
   if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max) {
-    throw StateError{where + "." + key,
-                     "expected a whole number in [0, " + std::to_string(max) + "], found " + shown(v)};
+    refusal.fail(where + "." + key,
+                 "expected a whole number in [0, " + std::to_string(max) + "], found " + shown(v));
+    return 0;
   }
   return v.get<std::uint64_t>();
 }
 
 // The finite number `key` in [lo, hi] of the object at `where`.
-double number_field(const Json& obj, const char* key, const std::string& where, double lo, double hi) {
-  const Json& v = field(obj, key, where);
+double number_field(const Json& obj, const char* key, const std::string& where, double lo, double hi,
+                    Refusal& refusal) {
+  const Json& v = field(obj, key, where, refusal);
+  if (!refusal.ok()) return 0;
   if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi)) {
-    throw StateError{where + "." + key,
-                     "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(v)};
+    refusal.fail(where + "." + key,
+                 "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(v));
+    return 0;
   }
   return v.get<double>();
 }
 
 // The flag `key` of the object at `where`: a boolean, or 0 or 1.
-bool flag_field(const Json& obj, const char* key, const std::string& where) {
-  const Json& v = field(obj, key, where);
+bool flag_field(const Json& obj, const char* key, const std::string& where, Refusal& refusal) {
+  const Json& v = field(obj, key, where, refusal);
+  if (!refusal.ok()) return false;
   if (v.is_boolean()) return v.get<bool>();
   if (v.is_number_integer() && (v == 0 || v == 1)) return v == 1;
-  throw StateError{where + "." + key, "expected 0/1 or a boolean, found " + shown(v)};
+  refusal.fail(where + "." + key, "expected 0/1 or a boolean, found " + shown(v));
+  return false;
 }
 
 // An order kind's name in scenario files.
@@ -384,8 +450,8 @@ void read_unit(Reader& r, SimUnit& u, UnitPrivate& x, const StateBounds& s) {
 // What a unit's fields say of one another and of the scenario (both versions): its class
 // and faction exist, its order has the points its kind takes, its state has a point to go
 // to, its order point is one of them.
-void check_unit(const SimUnit& u, const StateBounds& s, const std::string& where) {
-  auto fail = [&](const std::string& message) { throw StateError{where, message}; };
+void check_unit(const SimUnit& u, const StateBounds& s, const std::string& where, Refusal& refusal) {
+  auto fail = [&](const std::string& message) { refusal.fail(where, message); };
   if (u.movement_class >= s.classes)
     fail("movement class " + std::to_string(u.movement_class) + " is not in the scenario");
   if (u.faction >= std::max<std::size_t>(s.factions, 1))
@@ -456,26 +522,38 @@ constexpr HeadingCase last_of(HeadingCase) { return HeadingCase::AheadTurnAtEnd;
 
 // Reads values as value_json writes them, each checked against its bound; a refusal names
 // the value's JSON path (`sim_state.units[3].body.position[1]`).
+// After a refusal every read does nothing (see Refusal).
 struct ValueReader {
   const StateBounds& s;
+  Refusal& refusal;
 
-  [[noreturn]] static void fail(const std::string& where, const std::string& message) {
-    throw StateError{where, message};
+  bool ok() const { return refusal.ok(); }
+  void fail(const std::string& where, const std::string& message) const { refusal.fail(where, message); }
+  const Json& member(const Json& obj, const char* key, const std::string& where) const {
+    if (!ok()) return no_value();
+    if (!obj.is_object()) {
+      fail(where, "expected an object, found " + shown(obj));
+      return no_value();
+    }
+    return field(obj, key, where, refusal);
   }
-  static const Json& member(const Json& obj, const char* key, const std::string& where) {
-    if (!obj.is_object()) fail(where, "expected an object, found " + shown(obj));
-    return field(obj, key, where);
+  // The list at `where`, or an empty one (refused when it is no list).
+  const Json& list(const Json& v, const std::string& where, const char* what = "a list") const {
+    if (!ok()) return no_list();
+    if (!v.is_array()) {
+      fail(where, std::string("expected ") + what + ", found " + shown(v));
+      return no_list();
+    }
+    return v;
   }
 
   void read(const Json& v, double& out, fields::Bound b, const std::string& where) const {
-    if (v.is_number()) {
-      out = v.get<double>();
-    } else if (v.is_string() && (v == "nan" || v == "inf" || v == "-inf")) {
-      fail(where, "expected a finite number, found " + v.get<std::string>());
-    } else {
-      fail(where, "expected a number, found " + shown(v));
-    }
-    if (!std::isfinite(out)) fail(where, "expected a finite number, found " + shown(out));
+    if (!ok()) return;
+    if (v.is_string() && (v == "nan" || v == "inf" || v == "-inf"))
+      return fail(where, "expected a finite number, found " + v.get<std::string>());
+    if (!v.is_number()) return fail(where, "expected a number, found " + shown(v));
+    out = v.get<double>();
+    if (!std::isfinite(out)) return fail(where, "expected a finite number, found " + shown(out));
     double lo = -kHuge, hi = kHuge;
     if (b == fields::Bound::Speed) lo = 0, hi = kMaxStateSpeed;
     if (b == fields::Bound::Share) lo = 0, hi = 1;
@@ -484,6 +562,7 @@ struct ValueReader {
       fail(where, "expected a number in [" + shown(lo) + ", " + shown(hi) + "], found " + shown(out));
   }
   void read(const Json& v, bool& out, fields::Bound, const std::string& where) const {
+    if (!ok()) return;
     if (v.is_boolean()) {
       out = v.get<bool>();
     } else if (v.is_number_integer() && (v == 0 || v == 1)) {
@@ -495,18 +574,19 @@ struct ValueReader {
   template <class T>
   requires std::is_integral_v<T>
   void read(const Json& v, T& out, fields::Bound b, const std::string& where) const {
+    if (!ok()) return;
     using L = std::numeric_limits<T>;
     const bool fits =
         v.is_number_integer() && (v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(L::max())
                                                          : v.get<std::int64_t>() >= std::int64_t(L::min()));
     if (!fits) {
-      fail(where, "expected a whole number in [" + std::to_string(L::min()) + ", " +
-                      std::to_string(L::max()) + "], found " + shown(v));
+      return fail(where, "expected a whole number in [" + std::to_string(L::min()) + ", " +
+                             std::to_string(L::max()) + "], found " + shown(v));
     }
     out = v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
                                  : static_cast<T>(v.get<std::int64_t>());
     if (b == fields::Bound::Step && out != T(1) && !(std::is_signed_v<T> && out == T(-1)))
-      fail(where, "expected 1 or -1, found " + shown(v));
+      return fail(where, "expected 1 or -1, found " + shown(v));
     if (b == fields::Bound::Index &&
         !(out == T(-1) || (out >= T(0) && std::uint64_t(out) <= std::uint64_t{0xffffffffu})))
       fail(where, "expected -1 (none) or an index in [0, 4294967295], found " + shown(v));
@@ -514,15 +594,18 @@ struct ValueReader {
   template <class E>
   requires std::is_enum_v<E>
   void read(const Json& v, E& out, fields::Bound, const std::string& where) const {
+    if (!ok()) return;
     const auto last = static_cast<std::uint64_t>(last_of(E{}));
     if (!v.is_number_unsigned() || v.get<std::uint64_t>() > last)
-      fail(where, "expected a whole number in [0, " + std::to_string(last) + "], found " + shown(v));
+      return fail(where, "expected a whole number in [0, " + std::to_string(last) + "], found " + shown(v));
     out = static_cast<E>(v.get<std::uint64_t>());
   }
   void read(const Json& v, Vec2& out, fields::Bound b, const std::string& where) const {
-    if (!v.is_array() || v.size() != 2) fail(where, "expected [x, y], found " + shown(v));
+    if (!ok()) return;
+    if (!v.is_array() || v.size() != 2) return fail(where, "expected [x, y], found " + shown(v));
     read(v[0], out.x, fields::Bound::Any, where + "[0]");
     read(v[1], out.y, fields::Bound::Any, where + "[1]");
+    if (!ok()) return;
     Box box = s.near;
     if (b == fields::Bound::World) box = s.world;
     if (b == fields::Bound::Flow) box = Box{{-kMaxFlow, -kMaxFlow}, {kMaxFlow, kMaxFlow}};
@@ -530,19 +613,21 @@ struct ValueReader {
       fail(where, "(" + shown(out.x) + ", " + shown(out.y) + ") is outside " + box.text());
   }
   void read(const Json& v, UnitId& out, fields::Bound, const std::string& where) const {
-    if (!v.is_array() || v.size() != 2) fail(where, "expected [index, generation], found " + shown(v));
+    if (!ok()) return;
+    if (!v.is_array() || v.size() != 2) return fail(where, "expected [index, generation], found " + shown(v));
     read(v[0], out.index, fields::Bound::Any, where + "[0]");
     read(v[1], out.generation, fields::Bound::Any, where + "[1]");
   }
   void read(const Json& v, std::vector<Vec2>& out, fields::Bound b, const std::string& where) const {
-    if (!v.is_array()) fail(where, "expected a list of points, found " + shown(v));
-    out.resize(v.size());
-    for (std::size_t k = 0; k < v.size(); ++k) read(v[k], out[k], b, where + "[" + std::to_string(k) + "]");
+    const Json& points = list(v, where, "a list of points");
+    out.resize(points.size());
+    for (std::size_t k = 0; k < points.size() && ok(); ++k)
+      read(points[k], out[k], b, where + "[" + std::to_string(k) + "]");
   }
   void read(const Json& v, UnitPath& out, fields::Bound b, const std::string& where) const {
     std::vector<Vec2> points;
     read(v, points, b, where);
-    out = std::move(points);
+    if (ok()) out = std::move(points);
   }
   void read(const Json& v, Order& out, fields::Bound b, const std::string& where) const {
     read(member(v, "kind", where), out.kind, b, where + ".kind");
@@ -556,16 +641,17 @@ struct ValueReader {
   }
   void read(const Json& v, std::vector<PredictedPoint>& out, fields::Bound b,
             const std::string& where) const {
-    if (!v.is_array()) fail(where, "expected a list, found " + shown(v));
-    if (v.size() > kMaxPredicted) fail(where, "more than " + std::to_string(kMaxPredicted) + " points");
-    out.resize(v.size());
-    for (std::size_t k = 0; k < v.size(); ++k) {
+    const Json& points = list(v, where);
+    if (points.size() > kMaxPredicted)
+      return fail(where, "more than " + std::to_string(kMaxPredicted) + " points");
+    out.resize(points.size());
+    for (std::size_t k = 0; k < points.size() && ok(); ++k) {
       const std::string at = where + "[" + std::to_string(k) + "]";
-      read(member(v[k], "position", at), out[k].position, b, at + ".position");
-      read(member(v[k], "heading", at), out[k].heading, fields::Bound::Any, at + ".heading");
-      read(member(v[k], "speed", at), out[k].speed, fields::Bound::Speed, at + ".speed");
-      read(member(v[k], "time", at), out[k].time, fields::Bound::Any, at + ".time");
-      read(member(v[k], "waypoint", at), out[k].waypoint, fields::Bound::Any, at + ".waypoint");
+      read(member(points[k], "position", at), out[k].position, b, at + ".position");
+      read(member(points[k], "heading", at), out[k].heading, fields::Bound::Any, at + ".heading");
+      read(member(points[k], "speed", at), out[k].speed, fields::Bound::Speed, at + ".speed");
+      read(member(points[k], "time", at), out[k].time, fields::Bound::Any, at + ".time");
+      read(member(points[k], "waypoint", at), out[k].waypoint, fields::Bound::Any, at + ".waypoint");
     }
   }
 };
@@ -583,18 +669,18 @@ Json unit_json(const SimUnit& u, const UnitPrivate& x) {
   return out;
 }
 
-void read_unit_json(const Json& v, SimUnit& u, UnitPrivate& x, const StateBounds& s,
-                    const std::string& where) {
-  const ValueReader r{s};
-  if (!v.is_object()) throw StateError{where, "expected an object, found " + shown(v)};
+void read_unit_json(const Json& v, SimUnit& u, UnitPrivate& x, const StateBounds& s, const std::string& where,
+                    Refusal& refusal) {
+  const ValueReader r{s, refusal};
+  if (!v.is_object()) return refusal.fail(where, "expected an object, found " + shown(v));
   fields::each_unit_field([&](const char* part, auto part_of, const auto& f) {
     const std::string at = *part ? where + "." + part : where;
-    const Json& obj = *part ? ValueReader::member(v, part, where) : v;
-    r.read(ValueReader::member(obj, f.name, at), part_of(u).*f.member, f.bound, at + "." + f.name);
+    const Json& obj = *part ? r.member(v, part, where) : v;
+    r.read(r.member(obj, f.name, at), part_of(u).*f.member, f.bound, at + "." + f.name);
   });
-  const Json& sim = ValueReader::member(v, "sim", where);
+  const Json& sim = r.member(v, "sim", where);
   fields::each(fields::kPrivate, [&](const auto& f) {
-    r.read(ValueReader::member(sim, f.name, where + ".sim"), x.*f.member, f.bound, where + ".sim." + f.name);
+    r.read(r.member(sim, f.name, where + ".sim"), x.*f.member, f.bound, where + ".sim." + f.name);
   });
 }
 
@@ -689,41 +775,38 @@ Json platoon_json(const PlatoonRun& p) {
 // slot names one of them, or none: index max). Cross-checks: the formations have one
 // offset per slot, the per-slot lists none or one per slot, the path class exists.
 PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<const SimUnit> slots,
-                             const std::string& where) {
-  const ValueReader r{s};
+                             const std::string& where, Refusal& refusal) {
+  const ValueReader r{s, refusal};
   using fields::Bound;
-  auto at = [&](const char* key) -> const Json& { return ValueReader::member(v, key, where); };
-  auto list = [&](const Json& j, const std::string& w) -> const Json& {
-    if (!j.is_array()) ValueReader::fail(w, "expected a list, found " + shown(j));
-    return j;
-  };
+  auto at = [&](const char* key) -> const Json& { return r.member(v, key, where); };
   PlatoonRun p;
   r.read(at("group"), p.group, Bound::Any, where + ".group");
-  const Json& slot_list = list(at("slots"), where + ".slots");
+  const Json& slot_list = r.list(at("slots"), where + ".slots");
   p.slots.resize(slot_list.size());
-  for (std::size_t k = 0; k < slot_list.size(); ++k) {
+  for (std::size_t k = 0; k < slot_list.size() && r.ok(); ++k) {
     const std::string w = where + ".slots[" + std::to_string(k) + "]";
     r.read(slot_list[k], p.slots[k], Bound::Any, w);
+    if (!r.ok()) return p;
     const UnitId id = p.slots[k];
     if (id.index == std::numeric_limits<std::uint32_t>::max()) continue;  // an empty slot
     if (id.index >= slots.size() || slots[id.index].id.generation != id.generation ||
         !slots[id.index].alive) {
-      ValueReader::fail(w, "names unit [" + std::to_string(id.index) + ", " + std::to_string(id.generation) +
-                               "], not in the state");
+      r.fail(w, "names unit [" + std::to_string(id.index) + ", " + std::to_string(id.generation) +
+                    "], not in the state");
     }
   }
   r.read(at("path_class"), p.path_class, Bound::Any, where + ".path_class");
-  if (p.path_class >= s.classes)
-    ValueReader::fail(where + ".path_class",
-                      "movement class " + std::to_string(p.path_class) + " is not in the scenario");
+  if (r.ok() && p.path_class >= s.classes)
+    r.fail(where + ".path_class",
+           "movement class " + std::to_string(p.path_class) + " is not in the scenario");
   auto formation = [&](const char* key, PlatoonFormation& f) {
     const std::string w = where + "." + key;
     const Json& j = at(key);
-    r.read(ValueReader::member(j, "shape", w), f.shape, Bound::Any, w + ".shape");
-    r.read(ValueReader::member(j, "offsets", w), f.offsets, Bound::Any, w + ".offsets");
-    if (f.offsets.size() != p.slots.size()) {
-      ValueReader::fail(w + ".offsets", std::to_string(f.offsets.size()) + " offsets for " +
-                                            std::to_string(p.slots.size()) + " slots");
+    r.read(r.member(j, "shape", w), f.shape, Bound::Any, w + ".shape");
+    r.read(r.member(j, "offsets", w), f.offsets, Bound::Any, w + ".offsets");
+    if (r.ok() && f.offsets.size() != p.slots.size()) {
+      r.fail(w + ".offsets",
+             std::to_string(f.offsets.size()) + " offsets for " + std::to_string(p.slots.size()) + " slots");
     }
   };
   formation("from", p.from);
@@ -734,7 +817,7 @@ PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<cons
     const Json& j = at("params");
     PlatoonParams& a = p.params;
     auto num = [&](const char* key, double& out) {
-      r.read(ValueReader::member(j, key, w), out, Bound::Any, w + "." + key);
+      r.read(r.member(j, key, w), out, Bound::Any, w + "." + key);
     };
     num("max_speed", a.max_speed);
     num("acceleration", a.acceleration);
@@ -766,12 +849,13 @@ PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<cons
     const Json& j = at("walk");
     std::vector<Vec2> points;
     double lead_in = 0;
-    r.read(ValueReader::member(j, "points", w), points, Bound::Near, w + ".points");
-    r.read(ValueReader::member(j, "lead_in", w), lead_in, Bound::NotNegative, w + ".lead_in");
-    for (std::size_t k = 1; k < points.size(); ++k) {
+    r.read(r.member(j, "points", w), points, Bound::Near, w + ".points");
+    r.read(r.member(j, "lead_in", w), lead_in, Bound::NotNegative, w + ".lead_in");
+    for (std::size_t k = 1; k < points.size() && r.ok(); ++k) {
       if (points[k] == points[k - 1])
-        ValueReader::fail(w + ".points[" + std::to_string(k) + "]", "repeats the point before it");
+        r.fail(w + ".points[" + std::to_string(k) + "]", "repeats the point before it");
     }
+    if (!r.ok()) return p;
     p.walk = PathWalk::from_vertices(std::move(points), lead_in);
   }
   {
@@ -779,7 +863,7 @@ PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<cons
     const Json& j = at("motion");
     PlatoonMotion& m = p.motion;
     auto get = [&](const char* key, auto& out, Bound b) {
-      r.read(ValueReader::member(j, key, w), out, b, w + "." + key);
+      r.read(r.member(j, key, w), out, b, w + "." + key);
     };
     get("position", m.position, Bound::Near);
     get("heading", m.heading, Bound::Any);
@@ -793,59 +877,60 @@ PlatoonRun read_platoon_json(const Json& v, const StateBounds& s, std::span<cons
     if (j.contains("pressing_on")) get("pressing_on", m.pressing_on, Bound::Any);
   }
   auto per_slot = [&](const char* key) -> const Json& {
-    const Json& j = list(at(key), where + "." + key);
+    const Json& j = r.list(at(key), where + "." + key);
     if (!j.empty() && j.size() != p.slots.size()) {
-      ValueReader::fail(where + "." + key, std::to_string(j.size()) + " entries for " +
-                                               std::to_string(p.slots.size()) + " slots");
+      r.fail(where + "." + key,
+             std::to_string(j.size()) + " entries for " + std::to_string(p.slots.size()) + " slots");
+      return no_list();
     }
     return j;
   };
   const Json& morph = per_slot("morph");
   p.morph.resize(morph.size());
-  for (std::size_t k = 0; k < morph.size(); ++k)
+  for (std::size_t k = 0; k < morph.size() && r.ok(); ++k)
     r.read(morph[k], p.morph[k], Bound::Share, where + ".morph[" + std::to_string(k) + "]");
   const Json& targets = per_slot("targets");
   p.targets.resize(targets.size());
-  for (std::size_t k = 0; k < targets.size(); ++k) {
+  for (std::size_t k = 0; k < targets.size() && r.ok(); ++k) {
     const std::string w = where + ".targets[" + std::to_string(k) + "]";
     SlotTarget& t = p.targets[k];
-    r.read(ValueReader::member(targets[k], "formation", w), t.formation, Bound::Near, w + ".formation");
-    r.read(ValueReader::member(targets[k], "column", w), t.column, Bound::Near, w + ".column");
-    r.read(ValueReader::member(targets[k], "drive_to", w), t.drive_to, Bound::Near, w + ".drive_to");
-    r.read(ValueReader::member(targets[k], "morph", w), t.morph, Bound::Share, w + ".morph");
+    r.read(r.member(targets[k], "formation", w), t.formation, Bound::Near, w + ".formation");
+    r.read(r.member(targets[k], "column", w), t.column, Bound::Near, w + ".column");
+    r.read(r.member(targets[k], "drive_to", w), t.drive_to, Bound::Near, w + ".drive_to");
+    r.read(r.member(targets[k], "morph", w), t.morph, Bound::Share, w + ".morph");
   }
   const Json& crews = per_slot("crews");
   p.crews.resize(crews.size());
-  for (std::size_t k = 0; k < crews.size(); ++k) {
+  for (std::size_t k = 0; k < crews.size() && r.ok(); ++k) {
     const std::string w = where + ".crews[" + std::to_string(k) + "]";
     const Json& j = crews[k];
     CrewState& c = p.crews[k];
     auto get = [&](const char* key, auto& out, Bound b) {
-      r.read(ValueReader::member(j, key, w), out, b, w + "." + key);
+      r.read(r.member(j, key, w), out, b, w + "." + key);
     };
     get("direction", c.direction, Bound::Step);
     get("backing_turn", c.backing_turn, Bound::Any);
     get("turn_side", c.turn_side, Bound::Any);
-    if (c.turn_side < -1 || c.turn_side > 1)
-      ValueReader::fail(w + ".turn_side", "expected -1, 0 or 1, found " + std::to_string(c.turn_side));
+    if (r.ok() && (c.turn_side < -1 || c.turn_side > 1))
+      r.fail(w + ".turn_side", "expected -1, 0 or 1, found " + std::to_string(c.turn_side));
     get("heading_case", c.heading_case, Bound::Any);
     get("steering", c.steering, Bound::Any);
     get("avoided", c.avoided, Bound::Any);
     get("stopped", c.stopped, Bound::Any);
     {
       const std::string pw = w + ".private_path";
-      const Json& pj = ValueReader::member(j, "private_path", w);
+      const Json& pj = r.member(j, "private_path", w);
       std::vector<Vec2> points;
       std::uint64_t index = 0;
       double release = 0;
-      r.read(ValueReader::member(pj, "points", pw), points, Bound::Near, pw + ".points");
-      r.read(ValueReader::member(pj, "index", pw), index, Bound::Any, pw + ".index");
-      r.read(ValueReader::member(pj, "release_distance", pw), release, Bound::NotNegative,
-             pw + ".release_distance");
-      if (index > points.size()) {
-        ValueReader::fail(pw + ".index", "index " + std::to_string(index) + " past its " +
-                                             std::to_string(points.size()) + " points");
+      r.read(r.member(pj, "points", pw), points, Bound::Near, pw + ".points");
+      r.read(r.member(pj, "index", pw), index, Bound::Any, pw + ".index");
+      r.read(r.member(pj, "release_distance", pw), release, Bound::NotNegative, pw + ".release_distance");
+      if (r.ok() && index > points.size()) {
+        r.fail(pw + ".index",
+               "index " + std::to_string(index) + " past its " + std::to_string(points.size()) + " points");
       }
+      if (!r.ok()) return p;
       c.private_path = PrivatePath::restored(std::move(points), static_cast<std::size_t>(index), release);
     }
     get("private_path_pending", c.private_path_pending, Bound::Any);
@@ -997,338 +1082,369 @@ std::string Simulation::state_json() const {
 }
 
 Status Simulation::restore_state(std::string_view text) {
-  Json state;
-  try {
-    state = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  const ParsedJson parsed = parse_json_text(text);
+  if (!parsed.ok) {
     return make_error(ErrorCode::Parse, "sim_state",
-                      "not JSON (a syntax error at byte " + std::to_string(e.byte) + ")");
-  } catch (const Json::exception&) {
-    return make_error(ErrorCode::Parse, "sim_state", "not JSON");
+                      "not JSON (a syntax error at byte " + std::to_string(parsed.error_byte) + ")");
   }
+  const Json& state = parsed.value;
   // One pass over the whole state before anything is taken: every number finite and within
   // its bounds, every index in range, every cross-reference consistent (docs/formats-sim.md,
-  // "Checks"). A state that passes can be stepped, saved and read again.
-  try {
-    if (!state.is_object()) throw StateError{"sim_state", "expected an object, found " + shown(state)};
-    const Json& version = field(state, "version", "sim_state");
-    if (!version.is_number_integer() || version < 1 || version > kStateVersion) {
-      throw StateError{"sim_state.version",
-                       "expected 1 to " + std::to_string(kStateVersion) + ", found " + shown(version)};
+  // "Checks"). A state that passes can be stepped, saved and read again. The first problem
+  // met is the one refused.
+  Refusal refusal;
+  const auto refused = [](const std::string& where, const std::string& message) -> Status {
+    return make_error(ErrorCode::Value, where, message);
+  };
+  if (!state.is_object()) return refused("sim_state", "expected an object, found " + shown(state));
+  const Json& version = field(state, "version", "sim_state", refusal);
+  if (!refusal.ok()) return refusal.status();
+  if (!version.is_number_integer() || version < 1 || version > kStateVersion) {
+    return refused("sim_state.version",
+                   "expected 1 to " + std::to_string(kStateVersion) + ", found " + shown(version));
+  }
+  const bool tapes = version == 1;
+  const StateBounds bounds(scenario());
+  const std::size_t classes = bounds.classes;
+  if (classes == 0) return refused("sim_state", "the scenario has no movement classes");
+  // Units.
+  const Json& units = list_field(state, "units", "sim_state", refusal);
+  if (!refusal.ok()) return refusal.status();
+  if (units.size() > std::numeric_limits<std::uint32_t>::max() / 2)
+    return refused("sim_state.units", "too many slots (" + std::to_string(units.size()) + ")");
+  std::vector<SimUnit> slots(units.size());
+  std::vector<UnitPrivate> extra(units.size());
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    const std::string where = "sim_state.units[" + std::to_string(k) + "]";
+    if (tapes) {
+      Reader r(units[k], where, refusal);
+      read_unit(r, slots[k], extra[k], bounds);
+    } else {
+      read_unit_json(units[k], slots[k], extra[k], bounds, where, refusal);
     }
-    const bool tapes = version == 1;
-    const StateBounds bounds(scenario());
-    const std::size_t classes = bounds.classes;
-    if (classes == 0) throw StateError{"sim_state", "the scenario has no movement classes"};
-    // Units.
-    const Json& units = list_field(state, "units", "sim_state");
-    if (units.size() > std::numeric_limits<std::uint32_t>::max() / 2)
-      throw StateError{"sim_state.units", "too many slots (" + std::to_string(units.size()) + ")"};
-    std::vector<SimUnit> slots(units.size());
-    std::vector<UnitPrivate> extra(units.size());
-    for (std::size_t k = 0; k < units.size(); ++k) {
-      const std::string where = "sim_state.units[" + std::to_string(k) + "]";
-      if (tapes) {
-        Reader r(units[k], where);
-        read_unit(r, slots[k], extra[k], bounds);
-      } else {
-        read_unit_json(units[k], slots[k], extra[k], bounds, where);
-      }
-      check_unit(slots[k], bounds, where);
-      if (slots[k].id.index != k) {
-        throw StateError{
-            where, "slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k)};
-      }
+    if (!refusal.ok()) return refusal.status();
+    check_unit(slots[k], bounds, where, refusal);
+    if (!refusal.ok()) return refusal.status();
+    if (slots[k].id.index != k) {
+      return refused(where,
+                     "slot index " + std::to_string(slots[k].id.index) + " at position " + std::to_string(k));
     }
-    // What units name of one another and of the world.
-    for (std::size_t k = 0; k < slots.size(); ++k) {
-      const std::string where = "sim_state.units[" + std::to_string(k) + "]";
-      const SimUnit& u = slots[k];
-      const UnitPrivate& x = extra[k];
-      // (A yield with nobody asking, waiting at a passage, names slot max: "nobody".)
-      const bool nobody = u.coop.yield_to.index == std::numeric_limits<std::uint32_t>::max();
-      if (u.coop.yield != Yield::None && !nobody && !names_slot(u.coop.yield_to, slots.size()))
-        throw StateError{
-            where, "yield_to names slot " + std::to_string(u.coop.yield_to.index) + ", not in the state"};
-      // (A rank lent by a unit done or idle carries its high bit: effective_rank.)
-      const std::uint32_t lent_slot = u.coop.lent_index & 0x7fffffffu;
-      if (u.coop.lent && lent_slot >= slots.size())
-        throw StateError{where, "lent rank names slot " + std::to_string(lent_slot) + ", not in the state"};
-      if (x.last_bridge >= 0) {
-        const auto& bridges = scenario().bridges;
-        const bool known = std::any_of(bridges.begin(), bridges.end(), [&](const Bridge& b) {
-          return static_cast<std::int64_t>(b.id) == x.last_bridge;
-        });
-        if (!known)
-          throw StateError{where, "last bridge " + std::to_string(x.last_bridge) + " is not in the scenario"};
-      }
-      // A saved game is saved again as a scenario, whose unit ids are unique.
-      if (u.alive) {
-        for (std::size_t j = 0; j < k; ++j) {
-          if (slots[j].alive && slots[j].scenario_id == u.scenario_id) {
-            throw StateError{where, "scenario id " + std::to_string(u.scenario_id) + " is also units[" +
-                                        std::to_string(j) + "]'s"};
-          }
+  }
+  // What units name of one another and of the world.
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    const std::string where = "sim_state.units[" + std::to_string(k) + "]";
+    const SimUnit& u = slots[k];
+    const UnitPrivate& x = extra[k];
+    // (A yield with nobody asking, waiting at a passage, names slot max: "nobody".)
+    const bool nobody = u.coop.yield_to.index == std::numeric_limits<std::uint32_t>::max();
+    if (u.coop.yield != Yield::None && !nobody && !names_slot(u.coop.yield_to, slots.size()))
+      return refused(where,
+                     "yield_to names slot " + std::to_string(u.coop.yield_to.index) + ", not in the state");
+    // (A rank lent by a unit done or idle carries its high bit: effective_rank.)
+    const std::uint32_t lent_slot = u.coop.lent_index & 0x7fffffffu;
+    if (u.coop.lent && lent_slot >= slots.size())
+      return refused(where, "lent rank names slot " + std::to_string(lent_slot) + ", not in the state");
+    if (x.last_bridge >= 0) {
+      const auto& bridges = scenario().bridges;
+      const bool known = std::any_of(bridges.begin(), bridges.end(), [&](const Bridge& b) {
+        return static_cast<std::int64_t>(b.id) == x.last_bridge;
+      });
+      if (!known)
+        return refused(where, "last bridge " + std::to_string(x.last_bridge) + " is not in the scenario");
+    }
+    // A saved game is saved again as a scenario, whose unit ids are unique.
+    if (u.alive) {
+      for (std::size_t j = 0; j < k; ++j) {
+        if (slots[j].alive && slots[j].scenario_id == u.scenario_id) {
+          return refused(where, "scenario id " + std::to_string(u.scenario_id) + " is also units[" +
+                                    std::to_string(j) + "]'s");
         }
       }
     }
-    if (const auto it = state.find("goals"); it != state.end()) {
-      if (!it->is_array()) throw StateError{"sim_state.goals", "expected a list, found " + shown(*it)};
-      for (std::size_t k = 0; k < it->size(); ++k) {
-        Reader r((*it)[k], "sim_state.goals[" + std::to_string(k) + "]");
-        if (slots.empty()) r.fail("names a slot in a state with none");
-        const std::uint64_t slot = r.u("slot", slots.size() - 1);
-        slots[slot].goal.taken = r.b("goal taken");
-        extra[slot].still_since = r.num("still since", 0);
-        slots[slot].goal.walking_back = r.b("walking back");
-        extra[slot].settle = r.num("settle", kSettleSeconds, kMaxSettleSeconds);
-        r.done();
-      }
-    }
-    const Json& free_slots = list_field(state, "free_slots", "sim_state");
-    std::vector<std::uint32_t> free;
-    {
-      Reader r(free_slots, "sim_state.free_slots");
-      for (std::size_t k = 0; k < free_slots.size(); ++k) {
-        if (slots.empty()) r.fail("a free slot in a state with none");
-        const auto slot = static_cast<std::uint32_t>(r.u("slot", slots.size() - 1));
-        if (slots[slot].alive) r.fail("slot " + std::to_string(slot) + " is not free");
-        if (std::find(free.begin(), free.end(), slot) != free.end())
-          r.fail("slot " + std::to_string(slot) + " listed twice");
-        free.push_back(slot);
-      }
-    }
-    auto unit_id = [&](Reader& r, const char* index, const char* generation) {
-      UnitId id;
-      id.index = static_cast<std::uint32_t>(r.u(index, std::numeric_limits<std::uint32_t>::max()));
-      id.generation = static_cast<std::uint32_t>(r.u(generation, std::numeric_limits<std::uint32_t>::max()));
-      return id;
-    };
-    // Path requests.
-    std::vector<PathRequest> requests;
-    const Json& paths = list_field(state, "path_requests", "sim_state");
-    for (std::size_t k = 0; k < paths.size(); ++k) {
-      Reader r(paths[k], "sim_state.path_requests[" + std::to_string(k) + "]");
-      PathRequest q;
-      q.unit = unit_id(r, "unit index", "unit generation");
-      q.movement_class = r.u("movement class", classes - 1);
-      q.start = r.vec("start", bounds.world);
-      q.goal = r.vec("goal", bounds.world);
-      r.done();
-      if (q.unit.index >= slots.size()) r.fail("names no slot");
-      requests.push_back(q);
-    }
-    // Memory and collisions.
-    std::vector<Memory> memory;
-    const Json& mem = list_field(state, "memory", "sim_state");
-    for (std::size_t k = 0; k < mem.size(); ++k) {
-      Reader r(mem[k], "sim_state.memory[" + std::to_string(k) + "]");
-      Memory m;
-      m.a = unit_id(r, "unit a index", "unit a generation");
-      m.b = unit_id(r, "unit b index", "unit b generation");
-      m.until = r.num("until");
-      m.rule = r.one_of("rule", CooperationRule::SwapSlots);
-      r.done();
-      if (!names_slot(m.a, slots.size()) || !names_slot(m.b, slots.size()))
-        r.fail("names a slot not in the state");
-      memory.push_back(m);
-    }
-    std::vector<Collision> collisions;
-    const Json& coll = list_field(state, "collisions", "sim_state");
-    for (std::size_t k = 0; k < coll.size(); ++k) {
-      Reader r(coll[k], "sim_state.collisions[" + std::to_string(k) + "]");
-      Collision c;
-      c.a = unit_id(r, "unit a index", "unit a generation");
-      c.b = unit_id(r, "unit b index", "unit b generation");
-      c.hard = r.b("hard");
-      c.immediate = r.b("immediate");
-      c.time = r.num("time");
-      c.point = r.vec("point", bounds.near);
-      c.state = r.one_of("state", CollisionState::Resolved);
-      c.rule = r.one_of("rule", CooperationRule::SwapSlots);
-      c.get_to = r.vec("get-to", bounds.near);
-      r.done();
-      if (!names_slot(c.a, slots.size()) || !names_slot(c.b, slots.size()))
-        r.fail("names a slot not in the state");
-      collisions.push_back(c);
-    }
-    // Counters.
-    SimCounters counters;
-    {
-      Reader r(field(state, "counters", "sim_state"), "sim_state.counters");
-      counters.steps = r.u("steps", kMaxSteps);
-      if (version != kStateVersion) {
-        // Versions 1 and 2 kept the step's own overlap and tunnelling counts, which the
-        // referee (sim_referee.hpp) has replaced: read and dropped.
-        (void)r.u("hard overlaps");
-        (void)r.num("deepest overlap", 0);
-        (void)r.u("tunnelled");
-      }
-      counters.repaths = r.u("repaths");
-      counters.path_requests = r.u("path requests");
-      counters.collisions_found = r.u("collisions found");
-      r.done();
-    }
-    // Density.
-    DensityMap density;
-    {
-      const std::string at = "sim_state.density";
-      const Json& d = field(state, "density", "sim_state");
-      if (!d.is_object()) throw StateError{at, "expected an object, found " + shown(d)};
-      // Empty (no step has counted collisions yet), or the world's grid (cooperation.cpp).
-      const CostGrid& grid = world_->grid(0);
-      density.width = static_cast<int>(whole_field(d, "width", at, ScenarioLimits::kMaxGridSide));
-      density.height = static_cast<int>(whole_field(d, "height", at, ScenarioLimits::kMaxGridSide));
-      density.cell_size = number_field(d, "cell_size", at, 0, kHuge);
-      density.max_value =
-          static_cast<float>(number_field(d, "max_value", at, 0, std::numeric_limits<float>::max()));
-      const std::size_t n =
-          static_cast<std::size_t>(density.width) * static_cast<std::size_t>(density.height);
-      if (n > 0 && (density.width != grid.width() || density.height != grid.height())) {
-        throw StateError{at, std::to_string(density.width) + " x " + std::to_string(density.height) +
-                                 " cells, the world's grid has " + std::to_string(grid.width()) + " x " +
-                                 std::to_string(grid.height())};
-      }
-      if (n > 0 && density.cell_size != grid.cell_size())
-        throw StateError{at + ".cell_size", "differs from the world's grid cell size"};
-      if (n > 0) density.value.assign(n, 0.0f);
-      Reader r(field(d, "cells", at), at + ".cells");
-      while (r.more()) {
-        if (n == 0) r.fail("cells in an empty map");
-        const std::uint64_t cell = r.u("cell", n - 1);
-        density.value[cell] = static_cast<float>(r.num("value", 0, std::numeric_limits<float>::max()));
-      }
-    }
-    // Density cost: factors as SimSettings::density_cost makes them, 1 to 1 + density_cost.
-    std::vector<float> overlay;
-    if (const auto it = state.find("density_cost"); it != state.end()) {
-      const std::size_t n = world_->raster().cell_count();
-      if (n == 0) throw StateError{"sim_state.density_cost", "a cost in a world of no cells"};
-      const double top = static_cast<double>(static_cast<float>(1 + scenario().sim.density_cost));
-      overlay.assign(n, 1.0f);
-      Reader r(*it, "sim_state.density_cost");
-      while (r.more()) {
-        const std::uint64_t cell = r.u("cell", n - 1);
-        overlay[cell] = static_cast<float>(r.num("factor", 1, top));
-      }
-    }
-    // Bridges and passages.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> holders;
-    const Json& held = list_field(state, "bridges", "sim_state");
-    for (std::size_t k = 0; k < held.size(); ++k) {
-      Reader r(held[k], "sim_state.bridges[" + std::to_string(k) + "]");
-      const auto bridge =
-          static_cast<std::uint32_t>(r.u("bridge", std::numeric_limits<std::uint32_t>::max()));
-      const auto group =
-          static_cast<std::uint32_t>(r.u("platoon", std::numeric_limits<std::uint32_t>::max()));
-      r.done();
-      const auto& bridges = scenario().bridges;
-      if (std::none_of(bridges.begin(), bridges.end(), [&](const Bridge& b) { return b.id == bridge; }))
-        r.fail("bridge " + std::to_string(bridge) + " is not in the scenario");
-      if (std::any_of(holders.begin(), holders.end(), [&](const auto& h) { return h.first == bridge; }))
-        r.fail("bridge " + std::to_string(bridge) + " is held twice");
-      holders.emplace_back(bridge, group);
-    }
-    const bool maps = flag_field(state, "passage_maps", "sim_state");
-    std::vector<PassageMap> passage_maps;
-    if (maps) {
-      for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
-        passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
-      }
-    }
-    // A unit's last passage is an index into its class's passage map: without the maps
-    // (made at the first step, and again after a world change, both of which clear it)
-    // it names none.
-    for (std::size_t k = 0; k < slots.size(); ++k) {
-      // (A removed unit's is never read: taking the slot clears it.)
-      const std::int64_t last = extra[k].last_passage;
-      if (last < 0 || !slots[k].alive) continue;
-      const std::string where = "sim_state.units[" + std::to_string(k) + "]";
-      if (passage_maps.empty()) {
-        throw StateError{where, "last passage " + std::to_string(last) +
-                                    " while sim_state.passage_maps is false (no passages are known)"};
-      }
-      if (static_cast<std::size_t>(last) >= passage_maps[slots[k].movement_class].passages().size())
-        throw StateError{where, "last passage " + std::to_string(last) + " is not in its class's passages"};
-    }
-    const Json& passages = list_field(state, "passages", "sim_state");
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;
-    for (std::size_t k = 0; k < passages.size(); ++k) {
-      Reader r(passages[k], "sim_state.passages[" + std::to_string(k) + "]");
-      if (passage_maps.empty()) r.fail("passages while sim_state.passage_maps is false");
-      const std::uint64_t c = r.u("class", passage_maps.size() - 1);
-      std::vector<Passage>& ps = passage_maps[c].passages();
-      if (ps.empty()) r.fail("class " + std::to_string(c) + " has no passages in this world");
-      const std::uint64_t at = r.u("passage", ps.size() - 1);
-      if (std::find(seen.begin(), seen.end(), std::pair{c, at}) != seen.end())
-        r.fail("class " + std::to_string(c) + "'s passage " + std::to_string(at) + " listed twice");
-      seen.emplace_back(c, at);
-      const Box flows{{-kMaxFlow, -kMaxFlow}, {kMaxFlow, kMaxFlow}};
-      Passage& p = ps[at];
-      p.held = r.b("held");
-      p.flow = r.vec("flow", flows);
-      p.queued = r.b("queued");
-      p.queue_flow = r.vec("queue flow", flows);
-      p.queued_since = r.num("queued since");
-      p.inside = static_cast<std::uint32_t>(r.u("inside", slots.size()));
-      p.waiting = static_cast<std::uint32_t>(r.u("waiting", slots.size()));
-      r.done();
-    }
-    const auto platoon = static_cast<std::uint32_t>(
-        whole_field(state, "next_order_platoon", "sim_state", std::numeric_limits<std::uint32_t>::max()));
-    if (counters.steps != whole_field(state, "steps", "sim_state", kMaxSteps))
-      throw StateError{"sim_state.steps", "differs from the counters' step count"};
-    // Platoons: each saved one replaces the scenario's platoon of its group (a state
-    // without the list leaves them as they are, as before platoons were saved).
-    std::vector<PlatoonRun> platoons = impl_->platoons;
-    if (const auto it = state.find("platoons"); it != state.end()) {
-      if (!it->is_array()) throw StateError{"sim_state.platoons", "expected a list, found " + shown(*it)};
-      std::vector<std::uint32_t> groups;
-      for (std::size_t k = 0; k < it->size(); ++k) {
-        const std::string where = "sim_state.platoons[" + std::to_string(k) + "]";
-        PlatoonRun p = read_platoon_json((*it)[k], bounds, slots, where);
-        const auto mine = std::find_if(platoons.begin(), platoons.end(),
-                                       [&](const PlatoonRun& q) { return q.group == p.group; });
-        if (mine == platoons.end())
-          throw StateError{where + ".group",
-                           "group " + std::to_string(p.group) + " has no platoon in the scenario"};
-        if (std::find(groups.begin(), groups.end(), p.group) != groups.end())
-          throw StateError{where + ".group", "group " + std::to_string(p.group) + " saved twice"};
-        groups.push_back(p.group);
-        *mine = std::move(p);
-      }
-    }
-    // The saved cost overlay first: one over the raster's surface limit takes nothing.
-    const Result<WorldChange> overlaid = world_->set_cost_overlay(std::move(overlay));
-    if (!overlaid) return make_error(ErrorCode::Limit, "sim_state.density_cost", overlaid.error().message);
-    // All read: take it.
-    units_ = std::move(slots);
-    ++restores_;
-    impl_->extra = std::move(extra);
-    impl_->free_slots = std::move(free);
-    impl_->paths.clear();
-    for (const PathRequest& q : requests) impl_->paths.request(q);
-    memory_ = std::move(memory);
-    collisions_ = std::move(collisions);
-    counters_ = counters;
-    density_ = std::move(density);
-    impl_->density_cells.clear();
-    for (std::size_t k = 0; k < density_.value.size(); ++k) {
-      if (density_.value[k] > 0) impl_->density_cells.push_back(static_cast<std::uint32_t>(k));
-    }
-    if (!overlaid->none()) impl_->paths.world_changed(false);
-    for (const Bridge& b : scenario().bridges) impl_->bridges.clear(b.id);
-    for (const auto& [bridge, group] : holders) (void)impl_->bridges.reserve(bridge, group);
-    impl_->passage_maps = std::move(passage_maps);
-    impl_->next_order_platoon = platoon;
-    impl_->platoons = std::move(platoons);
-    return Ok{};
-  } catch (const StateError& e) {
-    return make_error(ErrorCode::Value, e.where, e.message);
-  } catch (const Json::exception&) {
-    // Every value is checked before it is read: this is a check missing here.
-    return make_error(ErrorCode::Schema, "sim_state", "a value of an unexpected type");
   }
+  if (const auto it = state.find("goals"); it != state.end()) {
+    if (!it->is_array()) return refused("sim_state.goals", "expected a list, found " + shown(*it));
+    for (std::size_t k = 0; k < it->size(); ++k) {
+      Reader r((*it)[k], "sim_state.goals[" + std::to_string(k) + "]", refusal);
+      if (slots.empty()) r.fail("names a slot in a state with none");
+      if (!refusal.ok()) return refusal.status();
+      const std::uint64_t slot = r.u("slot", slots.size() - 1);
+      if (!refusal.ok()) return refusal.status();
+      slots[slot].goal.taken = r.b("goal taken");
+      extra[slot].still_since = r.num("still since", 0);
+      slots[slot].goal.walking_back = r.b("walking back");
+      extra[slot].settle = r.num("settle", kSettleSeconds, kMaxSettleSeconds);
+      r.done();
+      if (!refusal.ok()) return refusal.status();
+    }
+  }
+  const Json& free_slots = list_field(state, "free_slots", "sim_state", refusal);
+  std::vector<std::uint32_t> free;
+  {
+    Reader r(free_slots, "sim_state.free_slots", refusal);
+    for (std::size_t k = 0; k < free_slots.size(); ++k) {
+      if (slots.empty()) r.fail("a free slot in a state with none");
+      if (!refusal.ok()) return refusal.status();
+      const auto slot = static_cast<std::uint32_t>(r.u("slot", slots.size() - 1));
+      if (!refusal.ok()) return refusal.status();
+      if (slots[slot].alive) r.fail("slot " + std::to_string(slot) + " is not free");
+      if (std::find(free.begin(), free.end(), slot) != free.end())
+        r.fail("slot " + std::to_string(slot) + " listed twice");
+      free.push_back(slot);
+    }
+    if (!refusal.ok()) return refusal.status();
+  }
+  auto unit_id = [&](Reader& r, const char* index, const char* generation) {
+    UnitId id;
+    id.index = static_cast<std::uint32_t>(r.u(index, std::numeric_limits<std::uint32_t>::max()));
+    id.generation = static_cast<std::uint32_t>(r.u(generation, std::numeric_limits<std::uint32_t>::max()));
+    return id;
+  };
+  // Path requests.
+  std::vector<PathRequest> requests;
+  const Json& paths = list_field(state, "path_requests", "sim_state", refusal);
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    Reader r(paths[k], "sim_state.path_requests[" + std::to_string(k) + "]", refusal);
+    PathRequest q;
+    q.unit = unit_id(r, "unit index", "unit generation");
+    q.movement_class = r.u("movement class", classes - 1);
+    q.start = r.vec("start", bounds.world);
+    q.goal = r.vec("goal", bounds.world);
+    r.done();
+    if (refusal.ok() && q.unit.index >= slots.size()) r.fail("names no slot");
+    if (!refusal.ok()) return refusal.status();
+    requests.push_back(q);
+  }
+  // Memory and collisions.
+  std::vector<Memory> memory;
+  const Json& mem = list_field(state, "memory", "sim_state", refusal);
+  for (std::size_t k = 0; k < mem.size(); ++k) {
+    Reader r(mem[k], "sim_state.memory[" + std::to_string(k) + "]", refusal);
+    Memory m;
+    m.a = unit_id(r, "unit a index", "unit a generation");
+    m.b = unit_id(r, "unit b index", "unit b generation");
+    m.until = r.num("until");
+    m.rule = r.one_of("rule", CooperationRule::SwapSlots);
+    r.done();
+    if (refusal.ok() && (!names_slot(m.a, slots.size()) || !names_slot(m.b, slots.size())))
+      r.fail("names a slot not in the state");
+    if (!refusal.ok()) return refusal.status();
+    memory.push_back(m);
+  }
+  std::vector<Collision> collisions;
+  const Json& coll = list_field(state, "collisions", "sim_state", refusal);
+  for (std::size_t k = 0; k < coll.size(); ++k) {
+    Reader r(coll[k], "sim_state.collisions[" + std::to_string(k) + "]", refusal);
+    Collision c;
+    c.a = unit_id(r, "unit a index", "unit a generation");
+    c.b = unit_id(r, "unit b index", "unit b generation");
+    c.hard = r.b("hard");
+    c.immediate = r.b("immediate");
+    c.time = r.num("time");
+    c.point = r.vec("point", bounds.near);
+    c.state = r.one_of("state", CollisionState::Resolved);
+    c.rule = r.one_of("rule", CooperationRule::SwapSlots);
+    c.get_to = r.vec("get-to", bounds.near);
+    r.done();
+    if (refusal.ok() && (!names_slot(c.a, slots.size()) || !names_slot(c.b, slots.size())))
+      r.fail("names a slot not in the state");
+    if (!refusal.ok()) return refusal.status();
+    collisions.push_back(c);
+  }
+  // Counters.
+  SimCounters counters;
+  {
+    const Json& saved = field(state, "counters", "sim_state", refusal);
+    if (!refusal.ok()) return refusal.status();
+    Reader r(saved, "sim_state.counters", refusal);
+    counters.steps = r.u("steps", kMaxSteps);
+    if (version != kStateVersion) {
+      // Versions 1 and 2 kept the step's own overlap and tunnelling counts, which the
+      // referee (sim_referee.hpp) has replaced: read and dropped.
+      (void)r.u("hard overlaps");
+      (void)r.num("deepest overlap", 0);
+      (void)r.u("tunnelled");
+    }
+    counters.repaths = r.u("repaths");
+    counters.path_requests = r.u("path requests");
+    counters.collisions_found = r.u("collisions found");
+    r.done();
+    if (!refusal.ok()) return refusal.status();
+  }
+  // Density.
+  DensityMap density;
+  {
+    const std::string at = "sim_state.density";
+    const Json& d = field(state, "density", "sim_state", refusal);
+    if (!refusal.ok()) return refusal.status();
+    if (!d.is_object()) return refused(at, "expected an object, found " + shown(d));
+    // Empty (no step has counted collisions yet), or the world's grid (cooperation.cpp).
+    const CostGrid& grid = world_->grid(0);
+    density.width = static_cast<int>(whole_field(d, "width", at, ScenarioLimits::kMaxGridSide, refusal));
+    density.height = static_cast<int>(whole_field(d, "height", at, ScenarioLimits::kMaxGridSide, refusal));
+    density.cell_size = number_field(d, "cell_size", at, 0, kHuge, refusal);
+    density.max_value =
+        static_cast<float>(number_field(d, "max_value", at, 0, std::numeric_limits<float>::max(), refusal));
+    if (!refusal.ok()) return refusal.status();
+    const std::size_t n = static_cast<std::size_t>(density.width) * static_cast<std::size_t>(density.height);
+    if (n > 0 && (density.width != grid.width() || density.height != grid.height())) {
+      return refused(at, std::to_string(density.width) + " x " + std::to_string(density.height) +
+                             " cells, the world's grid has " + std::to_string(grid.width()) + " x " +
+                             std::to_string(grid.height()));
+    }
+    if (n > 0 && density.cell_size != grid.cell_size())
+      return refused(at + ".cell_size", "differs from the world's grid cell size");
+    if (n > 0) density.value.assign(n, 0.0f);
+    const Json& cells = field(d, "cells", at, refusal);
+    if (!refusal.ok()) return refusal.status();
+    Reader r(cells, at + ".cells", refusal);
+    while (r.more()) {
+      if (n == 0) r.fail("cells in an empty map");
+      const std::uint64_t cell = r.u("cell", n - 1);
+      const auto value = static_cast<float>(r.num("value", 0, std::numeric_limits<float>::max()));
+      if (!refusal.ok()) return refusal.status();
+      density.value[cell] = value;
+    }
+    if (!refusal.ok()) return refusal.status();
+  }
+  // Density cost: factors as SimSettings::density_cost makes them, 1 to 1 + density_cost.
+  std::vector<float> overlay;
+  if (const auto it = state.find("density_cost"); it != state.end()) {
+    const std::size_t n = world_->raster().cell_count();
+    if (n == 0) return refused("sim_state.density_cost", "a cost in a world of no cells");
+    const double top = static_cast<double>(static_cast<float>(1 + scenario().sim.density_cost));
+    overlay.assign(n, 1.0f);
+    Reader r(*it, "sim_state.density_cost", refusal);
+    while (r.more()) {
+      const std::uint64_t cell = r.u("cell", n - 1);
+      const auto factor = static_cast<float>(r.num("factor", 1, top));
+      if (!refusal.ok()) return refusal.status();
+      overlay[cell] = factor;
+    }
+    if (!refusal.ok()) return refusal.status();
+  }
+  // Bridges and passages.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> holders;
+  const Json& held = list_field(state, "bridges", "sim_state", refusal);
+  for (std::size_t k = 0; k < held.size(); ++k) {
+    Reader r(held[k], "sim_state.bridges[" + std::to_string(k) + "]", refusal);
+    const auto bridge = static_cast<std::uint32_t>(r.u("bridge", std::numeric_limits<std::uint32_t>::max()));
+    const auto group = static_cast<std::uint32_t>(r.u("platoon", std::numeric_limits<std::uint32_t>::max()));
+    r.done();
+    if (!refusal.ok()) return refusal.status();
+    const auto& bridges = scenario().bridges;
+    if (std::none_of(bridges.begin(), bridges.end(), [&](const Bridge& b) { return b.id == bridge; }))
+      r.fail("bridge " + std::to_string(bridge) + " is not in the scenario");
+    if (std::any_of(holders.begin(), holders.end(), [&](const auto& h) { return h.first == bridge; }))
+      r.fail("bridge " + std::to_string(bridge) + " is held twice");
+    if (!refusal.ok()) return refusal.status();
+    holders.emplace_back(bridge, group);
+  }
+  if (!refusal.ok()) return refusal.status();
+  const bool maps = flag_field(state, "passage_maps", "sim_state", refusal);
+  if (!refusal.ok()) return refusal.status();
+  std::vector<PassageMap> passage_maps;
+  if (maps) {
+    for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
+      passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
+    }
+  }
+  // A unit's last passage is an index into its class's passage map: without the maps
+  // (made at the first step, and again after a world change, both of which clear it)
+  // it names none.
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    // (A removed unit's is never read: taking the slot clears it.)
+    const std::int64_t last = extra[k].last_passage;
+    if (last < 0 || !slots[k].alive) continue;
+    const std::string where = "sim_state.units[" + std::to_string(k) + "]";
+    if (passage_maps.empty()) {
+      return refused(where, "last passage " + std::to_string(last) +
+                                " while sim_state.passage_maps is false (no passages are known)");
+    }
+    if (static_cast<std::size_t>(last) >= passage_maps[slots[k].movement_class].passages().size())
+      return refused(where, "last passage " + std::to_string(last) + " is not in its class's passages");
+  }
+  const Json& passages = list_field(state, "passages", "sim_state", refusal);
+  if (!refusal.ok()) return refusal.status();
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;
+  for (std::size_t k = 0; k < passages.size(); ++k) {
+    Reader r(passages[k], "sim_state.passages[" + std::to_string(k) + "]", refusal);
+    if (passage_maps.empty()) r.fail("passages while sim_state.passage_maps is false");
+    if (!refusal.ok()) return refusal.status();
+    const std::uint64_t c = r.u("class", passage_maps.size() - 1);
+    if (!refusal.ok()) return refusal.status();
+    std::vector<Passage>& ps = passage_maps[c].passages();
+    if (ps.empty()) r.fail("class " + std::to_string(c) + " has no passages in this world");
+    if (!refusal.ok()) return refusal.status();
+    const std::uint64_t at = r.u("passage", ps.size() - 1);
+    if (!refusal.ok()) return refusal.status();
+    if (std::find(seen.begin(), seen.end(), std::pair{c, at}) != seen.end())
+      r.fail("class " + std::to_string(c) + "'s passage " + std::to_string(at) + " listed twice");
+    if (!refusal.ok()) return refusal.status();
+    seen.emplace_back(c, at);
+    const Box flows{{-kMaxFlow, -kMaxFlow}, {kMaxFlow, kMaxFlow}};
+    Passage& p = ps[at];
+    p.held = r.b("held");
+    p.flow = r.vec("flow", flows);
+    p.queued = r.b("queued");
+    p.queue_flow = r.vec("queue flow", flows);
+    p.queued_since = r.num("queued since");
+    p.inside = static_cast<std::uint32_t>(r.u("inside", slots.size()));
+    p.waiting = static_cast<std::uint32_t>(r.u("waiting", slots.size()));
+    r.done();
+    if (!refusal.ok()) return refusal.status();
+  }
+  const auto platoon = static_cast<std::uint32_t>(whole_field(
+      state, "next_order_platoon", "sim_state", std::numeric_limits<std::uint32_t>::max(), refusal));
+  const std::uint64_t steps = whole_field(state, "steps", "sim_state", kMaxSteps, refusal);
+  if (!refusal.ok()) return refusal.status();
+  if (counters.steps != steps) return refused("sim_state.steps", "differs from the counters' step count");
+  // Platoons: each saved one replaces the scenario's platoon of its group (a state
+  // without the list leaves them as they are, as before platoons were saved).
+  std::vector<PlatoonRun> platoons = impl_->platoons;
+  if (const auto it = state.find("platoons"); it != state.end()) {
+    if (!it->is_array()) return refused("sim_state.platoons", "expected a list, found " + shown(*it));
+    std::vector<std::uint32_t> groups;
+    for (std::size_t k = 0; k < it->size(); ++k) {
+      const std::string where = "sim_state.platoons[" + std::to_string(k) + "]";
+      PlatoonRun p = read_platoon_json((*it)[k], bounds, slots, where, refusal);
+      if (!refusal.ok()) return refusal.status();
+      const auto mine = std::find_if(platoons.begin(), platoons.end(),
+                                     [&](const PlatoonRun& q) { return q.group == p.group; });
+      if (mine == platoons.end())
+        return refused(where + ".group",
+                       "group " + std::to_string(p.group) + " has no platoon in the scenario");
+      if (std::find(groups.begin(), groups.end(), p.group) != groups.end())
+        return refused(where + ".group", "group " + std::to_string(p.group) + " saved twice");
+      groups.push_back(p.group);
+      *mine = std::move(p);
+    }
+  }
+  // The saved cost overlay first: one over the raster's surface limit takes nothing.
+  const Result<WorldChange> overlaid = world_->set_cost_overlay(std::move(overlay));
+  if (!overlaid) return make_error(ErrorCode::Limit, "sim_state.density_cost", overlaid.error().message);
+  // All read: take it.
+  units_ = std::move(slots);
+  ++restores_;
+  impl_->extra = std::move(extra);
+  impl_->free_slots = std::move(free);
+  impl_->paths.clear();
+  for (const PathRequest& q : requests) impl_->paths.request(q);
+  memory_ = std::move(memory);
+  collisions_ = std::move(collisions);
+  counters_ = counters;
+  density_ = std::move(density);
+  impl_->density_cells.clear();
+  for (std::size_t k = 0; k < density_.value.size(); ++k) {
+    if (density_.value[k] > 0) impl_->density_cells.push_back(static_cast<std::uint32_t>(k));
+  }
+  if (!overlaid->none()) impl_->paths.world_changed(false);
+  for (const Bridge& b : scenario().bridges) impl_->bridges.clear(b.id);
+  for (const auto& [bridge, group] : holders) (void)impl_->bridges.reserve(bridge, group);
+  impl_->passage_maps = std::move(passage_maps);
+  impl_->next_order_platoon = platoon;
+  impl_->platoons = std::move(platoons);
+  return Ok{};
 }
 
 Scenario saved_game(const Simulation& simulation) {

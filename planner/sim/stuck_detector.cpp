@@ -36,6 +36,8 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "planner/sim/json_text.hpp"
+
 namespace pathscope::sim {
 
 namespace {
@@ -311,12 +313,9 @@ std::string StuckDetector::state_json() const {
 
 Status StuckDetector::restore_state(std::string_view text, std::size_t slots) {
   const std::string where = "sim_state.stuck_detector";
-  Json state;
-  try {
-    state = Json::parse(text);
-  } catch (const Json::exception& e) {
-    return make_error(ErrorCode::Parse, where, std::string("not JSON: ") + e.what());
-  }
+  const ParsedJson parsed = parse_json_text(text);
+  if (!parsed.ok) return make_error(ErrorCode::Parse, where, "not JSON: " + parsed.error);
+  const Json& state = parsed.value;
   if (!state.is_object()) return make_error(ErrorCode::Value, where, "expected an object");
   const auto version = state.find("version");
   if (version == state.end() || !version->is_number_integer() ||
@@ -379,18 +378,15 @@ Status restore_saved_game(Simulation& simulation, StuckDetector& detector, std::
   // The detector's part is read first, so that neither changes on an error in either.
   StuckDetector restored(detector.params());
   bool has_tracks = false;
-  try {
-    const Json state = Json::parse(sim_state);
-    if (state.is_object()) {
-      if (const auto it = state.find("stuck_detector"); it != state.end()) {
-        const auto units = state.find("units");
-        const std::size_t slots = units != state.end() && units->is_array() ? units->size() : 0;
-        if (Status ok = restored.restore_state(it->dump(), slots); !ok.ok()) return ok;
-        has_tracks = true;
-      }
+  // (Not JSON: Simulation::restore_state says so, naming the field.)
+  if (const ParsedJson parsed = parse_json_text(sim_state); parsed.ok && parsed.value.is_object()) {
+    const Json& state = parsed.value;
+    if (const auto it = state.find("stuck_detector"); it != state.end()) {
+      const auto units = state.find("units");
+      const std::size_t slots = units != state.end() && units->is_array() ? units->size() : 0;
+      if (Status ok = restored.restore_state(it->dump(), slots); !ok.ok()) return ok;
+      has_tracks = true;
     }
-  } catch (const Json::exception&) {
-    // Not JSON: Simulation::restore_state says so, naming the field.
   }
   if (Status ok = simulation.restore_state(sim_state); !ok.ok()) return ok;
   if (has_tracks) {
