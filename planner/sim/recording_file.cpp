@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -40,13 +41,14 @@ constexpr std::uint64_t kMaxRecordedStep = std::uint64_t{1} << 53;
 
 // nlohmann's CBOR reader recurses once per level of nesting: a file of nested one-item
 // lists would overflow the stack. This reader builds the same value and stops at
-// kMaxCborDepth.
+// kMaxCborDepth. It never throws: a syntax error, or a list or map declaring more items
+// than a container can hold, stops the reading and is kept to be told.
 class DepthLimitedReader : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
  public:
   using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
-  explicit DepthLimitedReader(nlohmann::json& root) : Base(root, true) {}
-  bool start_object(std::size_t n) { return enter() && Base::start_object(n); }
-  bool start_array(std::size_t n) { return enter() && Base::start_array(n); }
+  explicit DepthLimitedReader(nlohmann::json& root) : Base(root, /*allow_exceptions=*/false) {}
+  bool start_object(std::size_t n) { return enter() && fits(n, Json::object()) && Base::start_object(n); }
+  bool start_array(std::size_t n) { return enter() && fits(n, Json::array()) && Base::start_array(n); }
   bool end_object() {
     --depth_;
     return Base::end_object();
@@ -55,15 +57,30 @@ class DepthLimitedReader : public nlohmann::detail::json_sax_dom_parser<nlohmann
     --depth_;
     return Base::end_array();
   }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string&, const Exception&) {
+    error_byte_ = position;
+    return false;
+  }
   bool too_deep() const { return too_deep_; }
+  bool too_large() const { return too_large_; }
+  /// Where the syntax fails (bytes read, as nlohmann counts), if it does.
+  std::optional<std::size_t> error_byte() const { return error_byte_; }
 
  private:
   bool enter() {
     too_deep_ = too_deep_ || ++depth_ > kMaxCborDepth;
     return !too_deep_;
   }
+  // (n is -1 for a list or map of unstated length.)
+  bool fits(std::size_t n, const Json& empty) {
+    too_large_ = too_large_ || (n != static_cast<std::size_t>(-1) && n > empty.max_size());
+    return !too_large_;
+  }
   std::size_t depth_ = 0;
   bool too_deep_ = false;
+  bool too_large_ = false;
+  std::optional<std::size_t> error_byte_;
 };
 
 }  // namespace
@@ -109,16 +126,15 @@ Result<Recording> Recording::from_bytes(std::string_view bytes, const std::strin
   Json j;
   {
     DepthLimitedReader reader(j);
-    bool read = false;
-    try {
-      read = Json::sax_parse(bytes.begin(), bytes.end(), &reader, nlohmann::json::input_format_t::cbor);
-    } catch (const Json::parse_error& e) {
+    const bool read =
+        Json::sax_parse(bytes.begin(), bytes.end(), &reader, nlohmann::json::input_format_t::cbor);
+    if (const std::optional<std::size_t> byte = reader.error_byte()) {
       return make_error(ErrorCode::Parse, source_name,
                         "not a recording: its bytes are not well-formed CBOR (at byte " +
-                            std::to_string(e.byte > 0 ? e.byte - 1 : 0) + ")");
-    } catch (const Json::exception&) {
-      return make_error(ErrorCode::Parse, source_name, "not a recording: its bytes are not well-formed CBOR");
+                            std::to_string(*byte > 0 ? *byte - 1 : 0) + ")");
     }
+    if (reader.too_large())
+      return make_error(ErrorCode::Parse, source_name, "not a recording: its bytes are not well-formed CBOR");
     if (reader.too_deep()) {
       return make_error(
           ErrorCode::Parse, source_name,

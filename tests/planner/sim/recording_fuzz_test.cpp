@@ -336,6 +336,26 @@ TEST_CASE("recordings: CBOR nested a million deep is refused, not read into the 
         std::string(kName) + ": not a recording: lists and maps nested more than 16 deep");
 }
 
+TEST_CASE(
+    "recordings: a map or list declaring more items than memory holds, or bytes cut short, is refused") {
+  // A map of 2^64 - 16 pairs: more than any map can hold, refused before any is read.
+  const std::string huge_map("\xbb\xff\xff\xff\xff\xff\xff\xff\xf0", 9);
+  const auto map = Recording::from_bytes(huge_map, kName);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().to_string() ==
+        std::string(kName) + ": not a recording: its bytes are not well-formed CBOR");
+  // A map of two pairs cut after its first key ("format", 6 bytes): the value, at byte 8
+  // (counted from 0), is missing.
+  const std::string cut(
+      "\xa2\x66"
+      "format",
+      8);
+  const auto short_bytes = Recording::from_bytes(cut, kName);
+  REQUIRE_FALSE(short_bytes.ok());
+  CHECK(short_bytes.error().to_string() ==
+        std::string(kName) + ": not a recording: its bytes are not well-formed CBOR (at byte 8)");
+}
+
 TEST_CASE("recordings: fields of another type are refused naming the field, without the parser's text") {
   struct Case {
     const char* field;
