@@ -269,7 +269,13 @@ int run_simulate(const SimulateOptions& options) {
   }
   const std::string saved_state = std::move(scenario->sim_state);
   scenario->sim_state.clear();
-  sim::Simulation simulation(std::move(*scenario));
+  Result<std::unique_ptr<sim::Simulation>> created = sim::Simulation::create(std::move(*scenario));
+  if (!created) {
+    std::fprintf(stderr, "pathscope simulate: %s: %s\n", options.path.c_str(),
+                 created.error().to_string().c_str());
+    return kExitFailed;
+  }
+  sim::Simulation& simulation = **created;
   if (!saved_state.empty()) {
     // A saved game: on from where it was saved (the stuck detector's tracks too, if kept).
     if (const Status restored = sim::restore_saved_game(simulation, detector, saved_state); !restored.ok()) {

@@ -176,7 +176,9 @@ int run_render_command(const RenderOptions& options) {
       return fail_command("render", "--sim-steps " + std::to_string(options.sim_steps) + ": at most " +
                                         std::to_string(kMaxSimSteps));
     }
-    simulation = std::make_unique<sim::Simulation>(scenario);
+    Result<std::unique_ptr<sim::Simulation>> created = sim::Simulation::create(scenario);
+    if (!created) return fail_command("render", options.scenario_path + ": " + created.error().to_string());
+    simulation = std::move(*created);
     for (long long i = 0; i < options.sim_steps; ++i) simulation->step();
     render::paint_sim(render::sim_scene(*simulation), *layers, sim_drawing);
     std::printf("%s\n", sim_line(*simulation).c_str());

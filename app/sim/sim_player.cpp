@@ -13,7 +13,6 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "planner/scenario/scenario_validate.hpp"
 #include "planner/sim/stuck_detector.hpp"
 
 namespace pathscope::app {
@@ -57,12 +56,13 @@ bool SimPlayer::reset(EditorState& state) {
     }
   }
   const Scenario& scenario = state.doc->scenario();
-  if (const Status valid = validate_scenario(scenario); !valid.ok()) {
-    state.report_error("Simulation not started: " + valid.error().to_string());
+  Result<std::unique_ptr<sim::Simulation>> created = sim::Simulation::create(scenario);
+  if (!created) {
+    state.report_error("Simulation not started: " + created.error().to_string());
     stop();
     return false;
   }
-  sim_ = std::make_unique<sim::Simulation>(scenario);
+  sim_ = std::move(*created);
   platoon_orders_.clear();
   // A saved game runs on from where it was saved.
   if (!scenario.sim_state.empty()) {

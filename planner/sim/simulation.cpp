@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "planner/core/geometry.hpp"
+#include "planner/scenario/scenario_validate.hpp"
 #include "planner/sim/simulation_impl.hpp"
 #include "planner/sim/state_loop.hpp"
 #include "planner/sim/static_check.hpp"
@@ -133,6 +134,11 @@ Result<Ok> check_order(const Order& order, const WorldInfo& world) {
 
 // ---------------------------------------------------------------------------------------
 // Lifecycle
+
+Result<std::unique_ptr<Simulation>> Simulation::create(Scenario scenario) {
+  if (Status valid = validate_scenario(scenario); !valid.ok()) return valid.error();
+  return std::make_unique<Simulation>(std::move(scenario));
+}
 
 Simulation::Simulation(Scenario scenario)
     : world_(std::make_unique<PlanningWorld>(std::move(scenario))), impl_(std::make_unique<Impl>(*world_)) {

@@ -225,7 +225,12 @@ std::vector<float> density_cost_factors(const DensityMap& density, double weight
 /// The simulation. Owns a PlanningWorld made from its scenario; not thread-safe.
 class Simulation {
  public:
-  /// Takes a valid scenario (validate it first) and places its units with their orders.
+  /// The simulation of a scenario from outside (a file, the editor): its units placed
+  /// with their orders, or the scenario's first problem (validate_scenario), naming the
+  /// field. A saved game's state (`sim_state`) is not taken here: restore_state.
+  static Result<std::unique_ptr<Simulation>> create(Scenario scenario);
+  /// Takes a scenario known to be valid (create() checks one) and places its units with
+  /// their orders.
   explicit Simulation(Scenario scenario);
   ~Simulation();
   Simulation(const Simulation&) = delete;

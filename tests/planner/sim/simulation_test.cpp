@@ -99,6 +99,31 @@ std::vector<Unit> mover_and_still(bool still_first, Unit mover, Unit still) {
 
 }  // namespace
 
+TEST_CASE("Simulation::create refuses an invalid scenario naming the field, and places a valid one's units") {
+  Scenario s = field(open_rows(10, 10));
+  s.factions = {Faction{}};
+  s.factions[0].name = "blue";
+  s.units.push_back(unit_at(1, Vec2{2.5, 2.5}));
+  s.units.push_back(unit_at(2, Vec2{6.5, 6.5}));
+  for (Unit& u : s.units) u.faction = "blue";
+  const Result<std::unique_ptr<Simulation>> made = Simulation::create(s);
+  REQUIRE_MESSAGE(made.ok(), (made.ok() ? std::string() : made.error().to_string()));
+  CHECK((*made)->slots().size() == 2);
+  CHECK((*made)->find_scenario_unit(2)->body.position == Vec2{6.5, 6.5});
+
+  Scenario bad_dt = s;
+  bad_dt.sim.dt = 0;
+  const auto refused_dt = Simulation::create(bad_dt);
+  REQUIRE_FALSE(refused_dt.ok());
+  CHECK(refused_dt.error().where == "sim.dt");
+
+  Scenario bad_class = s;
+  bad_class.units[1].movement_class = 7;
+  const auto refused_class = Simulation::create(bad_class);
+  REQUIRE_FALSE(refused_class.ok());
+  CHECK(refused_class.error().where.find("units[1]") != std::string::npos);
+}
+
 TEST_CASE("a unit with a move order waits for its path, follows it and reaches its goal") {
   Scenario s = field({
       "..........",
