@@ -17,7 +17,7 @@ std::span<const CliCommand> cli_commands() {
       kBenchVisgraphCommand, kBenchGridCommand,
       kBenchSimCommand,      kBenchFormationsCommand,
       kBenchTacticalCommand, kBenchPlannersCommand,
-      kBenchNavmeshCommand,
+      kBenchNavmeshCommand,  kBenchConformanceCommand,
   };
   return kCommands;
 }

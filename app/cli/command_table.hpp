@@ -39,25 +39,26 @@ struct CliCommand {
 std::span<const CliCommand> cli_commands();
 
 // The entries, each defined in the file of its command.
-extern const CliCommand kWindowCommand;           ///< `pathscope [FILE]` (cli_open.cpp).
-extern const CliCommand kOpenCommand;             ///< `pathscope open` (cli_open.cpp).
-extern const CliCommand kSolveCommand;            ///< `pathscope solve` (cli_solve.cpp).
-extern const CliCommand kVerifyCommand;           ///< `pathscope verify` (cli_verify.cpp).
-extern const CliCommand kMovingAiCommand;         ///< `pathscope movingai` (cli_movingai.cpp).
-extern const CliCommand kSimulateCommand;         ///< `pathscope simulate` (cli_simulate.cpp).
-extern const CliCommand kCheckCommand;            ///< `pathscope check` (cli_check.cpp).
-extern const CliCommand kCheckRecordingCommand;   ///< `pathscope check-recording` (cli_recording.cpp).
-extern const CliCommand kConvertCommand;          ///< `pathscope convert` (cli_convert.cpp).
-extern const CliCommand kRenderCommand;           ///< `pathscope render` (render_command.cpp).
-extern const CliCommand kEditBenchCommand;        ///< `pathscope edit-bench` (edit_bench.cpp).
-extern const CliCommand kBenchWorldCommand;       ///< `pathscope bench world` (bench_world.cpp).
-extern const CliCommand kBenchQuadtreeCommand;    ///< `pathscope bench quadtree` (bench_quadtree.cpp).
-extern const CliCommand kBenchVisgraphCommand;    ///< `pathscope bench visgraph` (bench_visgraph.cpp).
-extern const CliCommand kBenchGridCommand;        ///< `pathscope bench grid` (bench_grid.cpp).
-extern const CliCommand kBenchSimCommand;         ///< `pathscope bench sim` (cli_simulate.cpp).
-extern const CliCommand kBenchFormationsCommand;  ///< `pathscope bench formations` (bench_formations.cpp).
-extern const CliCommand kBenchTacticalCommand;    ///< `pathscope bench tactical` (bench_tactical.cpp).
-extern const CliCommand kBenchPlannersCommand;    ///< `pathscope bench planners` (bench_planners.cpp).
-extern const CliCommand kBenchNavmeshCommand;     ///< `pathscope bench navmesh` (bench_navmesh.cpp).
+extern const CliCommand kWindowCommand;            ///< `pathscope [FILE]` (cli_open.cpp).
+extern const CliCommand kOpenCommand;              ///< `pathscope open` (cli_open.cpp).
+extern const CliCommand kSolveCommand;             ///< `pathscope solve` (cli_solve.cpp).
+extern const CliCommand kVerifyCommand;            ///< `pathscope verify` (cli_verify.cpp).
+extern const CliCommand kMovingAiCommand;          ///< `pathscope movingai` (cli_movingai.cpp).
+extern const CliCommand kSimulateCommand;          ///< `pathscope simulate` (cli_simulate.cpp).
+extern const CliCommand kCheckCommand;             ///< `pathscope check` (cli_check.cpp).
+extern const CliCommand kCheckRecordingCommand;    ///< `pathscope check-recording` (cli_recording.cpp).
+extern const CliCommand kConvertCommand;           ///< `pathscope convert` (cli_convert.cpp).
+extern const CliCommand kRenderCommand;            ///< `pathscope render` (render_command.cpp).
+extern const CliCommand kEditBenchCommand;         ///< `pathscope edit-bench` (edit_bench.cpp).
+extern const CliCommand kBenchWorldCommand;        ///< `pathscope bench world` (bench_world.cpp).
+extern const CliCommand kBenchQuadtreeCommand;     ///< `pathscope bench quadtree` (bench_quadtree.cpp).
+extern const CliCommand kBenchVisgraphCommand;     ///< `pathscope bench visgraph` (bench_visgraph.cpp).
+extern const CliCommand kBenchGridCommand;         ///< `pathscope bench grid` (bench_grid.cpp).
+extern const CliCommand kBenchSimCommand;          ///< `pathscope bench sim` (cli_simulate.cpp).
+extern const CliCommand kBenchFormationsCommand;   ///< `pathscope bench formations` (bench_formations.cpp).
+extern const CliCommand kBenchTacticalCommand;     ///< `pathscope bench tactical` (bench_tactical.cpp).
+extern const CliCommand kBenchPlannersCommand;     ///< `pathscope bench planners` (bench_planners.cpp).
+extern const CliCommand kBenchNavmeshCommand;      ///< `pathscope bench navmesh` (bench_navmesh.cpp).
+extern const CliCommand kBenchConformanceCommand;  ///< `pathscope bench conformance` (bench_conformance.cpp).
 
 }  // namespace pathscope::app

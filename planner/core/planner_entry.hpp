@@ -53,6 +53,14 @@ struct PlannerEntry {
   Status (*check)(const P& p) = nullptr;
 };
 
+/// A referee spec for a planner whose cost is the world's cost of its polyline, at most
+/// `bound` times the reference (RefereeSpec::bound).
+inline RefereeSpec polyline_cost_within(double bound) {
+  RefereeSpec spec;
+  spec.bound = bound;
+  return spec;
+}
+
 /// `base` with `values` (one per field, in order) written into their fields.
 template <class P>
 P bind_params(const std::vector<ParamField<P>>& fields, P base, std::span<const double> values) {

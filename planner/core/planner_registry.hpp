@@ -68,6 +68,13 @@ struct RefereeSpec {
   bool cell_centres = false;
   /// With CostModel::Other: what the cost means and why the referee does not compare it.
   std::string note;
+  /// What it promises of its costs with its default parameters: at most `bound` times
+  /// the cheapest path of moves between cell centres for the same world, class and query
+  /// (grid A*'s optimum; for a planner keeping a clearance, the cheapest such moves that
+  /// keep it). 1: optimal on those moves; paths not bound to them may cost less. 0: no
+  /// promise (a cost in another model). Checked by the conformance suite
+  /// (planner/referee/conformance.hpp).
+  double bound = 0;
 };
 
 /// One registered planner.

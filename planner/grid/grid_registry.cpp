@@ -17,10 +17,12 @@
 namespace pathscope {
 namespace {
 
-// The referee counts a grid path's moves between cell centres.
-RefereeSpec grid_referee() {
+// The referee counts a grid path's moves between cell centres; `bound`: its cost at most
+// that times the optimum (1: optimal).
+RefereeSpec grid_referee(double bound = 1) {
   RefereeSpec spec;
   spec.cell_centres = true;
+  spec.bound = bound;
   return spec;
 }
 
@@ -44,13 +46,13 @@ PlannerInfo plain(std::string name, std::string summary) {
 }
 
 PlannerInfo astar_entry(std::string name, std::string summary, bool exact, GridAStarParams base,
-                        std::vector<ParamField<GridAStarParams>> fields) {
+                        std::vector<ParamField<GridAStarParams>> fields, double bound = 1) {
   return to_planner_info(PlannerEntry<GridAStarParams>{
       name, "grid", std::move(summary), exact, kGridCostUnits, base, std::move(fields),
       [name](const QueryContext& c, const GridAStarParams& p) -> std::unique_ptr<Planner> {
         return std::make_unique<GridAStar>(c.world, c.movement_class, p, name);
       },
-      grid_referee()});
+      grid_referee(bound)});
 }
 
 }  // namespace
@@ -61,7 +63,8 @@ void append_grid_planners(std::vector<PlannerInfo>& r) {
   r.push_back(astar_entry("weighted_astar", "Weighted A*: f = g + w h; cost at most w times the optimum",
                           false, GridAStarParams{},
                           {{{"weight", "heuristic weight w (1 = A*)", 1.5, 1.0, 100.0},
-                            [](GridAStarParams& p, double v) { p.weight = v; }}}));
+                            [](GridAStarParams& p, double v) { p.weight = v; }}},
+                          1.5));  // w times the optimum at its default weight
   r.push_back(astar_entry("dijkstra", "Dijkstra on the cell grid (no heuristic; optimal)", true,
                           GridAStarParams{0.0}, {}));
   r.push_back(

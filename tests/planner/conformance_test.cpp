@@ -1,58 +1,29 @@
-// The conformance suite: every planner the registry lists (its list, so a new planner is
-// covered with no test code), on generated worlds (tiles of several costs, walls, obstacle
-// features aligned to the cells and not, slow regions, a road, a bridge over deep water,
-// threats and allies) and random queries between cell centres:
-//  - a path found is legal and its reported cost equals the path referee's
-//    (planner/referee/, referee::kCostTolerance), in the model the planner declares
-//    (PlannerInfo::referee); a planner whose cost is in another model has the equality
-//    skipped, with its declared reason printed;
-//  - stepping (a few expansions at a time) equals one shot;
-//  - node_at() round-trips with node_geometry() on the path's nodes and a sample of ids;
-//  - a planner keeping a radius finds a path whenever moves between cell centres that keep
-//    the radius join start and goal (clear_path_exists, a breadth-first search of its own).
+// The conformance suite (planner/referee/conformance.hpp) over every planner the registry
+// lists (its list, so a new planner is covered with no test code): legality, cost against
+// the path referee, stepping against one shot, node_at() round trips, refusals where a
+// path keeping the radius exists, and each planner's declared bound against grid A*.
 // Defects the referee found that are not fixed yet are listed in kKnownDefects (and in
 // planner/referee/README.md): their counts are printed, not asserted.
+// tests/planner/referee/conformance_faults_test.cpp shows the suite finds planted faults.
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <cstdio>
-#include <map>
-#include <queue>
-#include <random>
 #include <string>
-#include <vector>
 
 #include "planner/core/planner_registry.hpp"
-#include "planner/referee/path_referee.hpp"
+#include "planner/referee/conformance.hpp"
 #include "planner/scenario/scenario_validate.hpp"
-#include "planner/world/planning_world.hpp"
 
 namespace pathscope {
 namespace {
 
-// Terrain indices of default_terrain_types().
-enum : std::uint8_t {
-  kGround = 0,
-  kRough = 1,
-  kForest = 2,
-  kSwamp = 3,
-  kNebula = 4,
-  kShallow = 5,
-  kDeep = 6,
-  kWall = 7
-};
-
 // A known defect: the planner, the check it fails, and why (issue 32).
 struct KnownDefect {
   const char* planner;
-  const char* check;  // "legal", "cost", "node_at" or "solvable"
+  const char* check;  // "legal", "cost", "node_at", "solvable", "steps" or "bound"
   const char* why;
 };
-// None open: the navmesh's clearance and closed passages were fixed (its own exact margin
-// of the radius less half a voxel, voxels_per_cell 3).
+// None open.
 constexpr KnownDefect kKnownDefects[] = {
     {"", "", ""},
 };
@@ -64,317 +35,48 @@ const KnownDefect* known_defect(const std::string& planner, const char* check) {
   return nullptr;
 }
 
-// A generated world. `weighted`: tiles and features of several costs, a road; otherwise
-// uniform ground with walls and obstacles (so the uniform-cost planners answer too).
-Scenario generated_world(std::uint64_t seed, bool weighted) {
-  std::mt19937_64 rng(seed);
-  const auto pick = [&](int lo, int hi) { return int(std::uniform_int_distribution<int>(lo, hi)(rng)); };
-  const auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-  const int w = pick(24, 40), h = pick(20, 32);
-  Scenario s = make_empty_scenario(w, h, 1.0);
-  s.name = "conformance " + std::to_string(seed);
-  TileGrid t{w, h, std::vector<std::uint8_t>(std::size_t(w * h), kGround)};
-  const auto fill = [&](int x0, int y0, int x1, int y1, std::uint8_t terrain) {
-    for (int y = std::max(0, y0); y < std::min(h, y1); ++y)
-      for (int x = std::max(0, x0); x < std::min(w, x1); ++x) t.terrain[std::size_t(y * w + x)] = terrain;
-  };
-  if (weighted) {
-    const std::uint8_t kinds[] = {kRough, kSwamp, kNebula, kShallow, kForest};
-    for (int k = 0; k < 8; ++k) {
-      const int x = pick(0, w - 2), y = pick(0, h - 2);
-      fill(x, y, x + pick(2, 8), y + pick(2, 6), kinds[pick(0, 4)]);
-    }
-  }
-  // Tile walls: a few short runs.
-  for (int k = 0; k < 6; ++k) {
-    const int x = pick(0, w - 1), y = pick(0, h - 1);
-    if (pick(0, 1))
-      fill(x, y, x + pick(2, 6), y + 1, kWall);
-    else
-      fill(x, y, x + 1, y + pick(2, 6), kWall);
-  }
-  // Deep water across the map, a bridge over it (destroyed now and then).
-  const int bx = pick(w / 3, 2 * w / 3);
-  fill(bx, 0, bx + 2, h, kDeep);
-  const double by = pick(3, h - 4) + 0.5;
-  s.bridges.push_back(Bridge{100, {bx - 1.5, by}, {bx + 3.5, by}, 3.0, seed % 5 != 0});
-  s.tiles = std::move(t);
-
-  std::uint32_t id = 1;
-  // Obstacle features: rectangles on cell lines, and (every other world) a rectangle, a
-  // triangle and a circle off them.
-  for (int k = 0; k < 3; ++k) {
-    Shape r;
-    r.kind = ShapeKind::Rect;
-    r.min = {double(pick(1, w - 6)), double(pick(1, h - 6))};
-    r.max = r.min + Vec2{double(pick(1, 4)), double(pick(1, 4))};
-    s.features.push_back(Feature{id++, "", kWall, r});
-  }
-  if (seed % 2 == 1) {
-    Shape r;
-    r.kind = ShapeKind::Rect;
-    r.min = {real(1, w - 6), real(1, h - 6)};
-    r.max = r.min + Vec2{real(1, 4), real(1, 4)};
-    s.features.push_back(Feature{id++, "", kWall, r});
-    Shape tri;
-    const Vec2 c{real(4, w - 4), real(4, h - 4)};
-    tri.points = {c + Vec2{-2.3, 1.7}, c + Vec2{2.1, 2.2}, c + Vec2{0.3, -2.6}};
-    s.features.push_back(Feature{id++, "", kWall, tri});
-    Shape circle;
-    circle.kind = ShapeKind::Circle;
-    circle.center = {real(3, w - 3), real(3, h - 3)};
-    circle.radius = real(0.8, 2.2);
-    s.features.push_back(Feature{id++, "", kWall, circle});
-  }
-  if (weighted) {
-    // Slow regions as features.
-    Shape r;
-    r.kind = ShapeKind::Rect;
-    r.min = {real(0, w - 8), real(0, h - 8)};
-    r.max = r.min + Vec2{real(3, 8), real(3, 8)};
-    s.features.push_back(Feature{id++, "", kSwamp, r});
-    Shape circle;
-    circle.kind = ShapeKind::Circle;
-    circle.center = {real(3, w - 3), real(3, h - 3)};
-    circle.radius = real(1.5, 4);
-    s.features.push_back(Feature{id++, "", kNebula, circle});
-    s.roads.push_back(Road{
-        200, {{0.5, real(1, h - 1)}, {real(1, w - 1), real(1, h - 1)}, {w - 0.5, real(1, h - 1)}}, 3.0, 2.0});
-  }
-  s.threats.push_back(Influence{300, {real(0, w), real(0, h)}, real(3, 8), 1, ""});
-  s.threats.push_back(Influence{301, {real(0, w), real(0, h)}, real(3, 8), 1, ""});
-  s.allies.push_back(Influence{400, {real(0, w), real(0, h)}, real(2, 5), 1, ""});
-  return s;
-}
-
-// Random queries between passable cell centres joined for the class (grid regions).
-std::vector<PathQuery> random_queries(const PlanningWorld& world, std::size_t cls, std::uint64_t seed,
-                                      int n) {
-  std::mt19937_64 rng(seed * 7919 + 1);
-  const CostGrid& g = world.grid(cls);
-  std::vector<PathQuery> out;
-  for (int tries = 0; tries < 400 && int(out.size()) < n; ++tries) {
-    const auto a = std::uint32_t(rng() % g.cell_count()), b = std::uint32_t(rng() % g.cell_count());
-    if (a == b || !g.passable(a) || !g.passable(b) || !world.regions(cls).connected(a, b)) continue;
-    out.push_back(PathQuery{g.center(a), g.center(b)});
-  }
-  return out;
-}
-
-// Whether a unit of radius `r` can go from cell centre `a` to cell centre `b` by moves
-// between cell centres (8 directions) that keep r from every blocked cell's square and
-// from the world's edge, and never join cells of different move keys: a path the
-// planners keeping a radius must find (the reference for their "no path"). Exact
-// distances: a move and a cell are convex, so their least distance is at an end of the
-// move or a corner of the cell (a move between two centres crosses no cell's inside).
-bool clear_path_exists(const PlanningWorld& world, std::size_t cls, double r, std::uint32_t a,
-                       std::uint32_t b) {
-  const CostGrid& g = world.grid(cls);
-  const int w = g.width(), h = g.height();
-  const double s = g.cell_size();
-  const int reach = int(std::ceil(r / s)) + 2;
-  const auto point_box = [&](Vec2 p, int x, int y) {
-    const double dx = std::max({x * s - p.x, 0.0, p.x - (x + 1) * s});
-    const double dy = std::max({y * s - p.y, 0.0, p.y - (y + 1) * s});
-    return std::sqrt(dx * dx + dy * dy);
-  };
-  const auto point_segment = [](Vec2 p, Vec2 u, Vec2 v) {
-    const Vec2 d = v - u;
-    const double len2 = d.x * d.x + d.y * d.y;
-    const double t = len2 > 0 ? std::clamp(((p.x - u.x) * d.x + (p.y - u.y) * d.y) / len2, 0.0, 1.0) : 0.0;
-    const Vec2 q = u + d * t - p;
-    return std::sqrt(q.x * q.x + q.y * q.y);
-  };
-  // The move u -> v (cell centres) keeps r.
-  const auto keeps = [&](Vec2 u, Vec2 v) {
-    const double lo_x = std::min(u.x, v.x), hi_x = std::max(u.x, v.x);
-    const double lo_y = std::min(u.y, v.y), hi_y = std::max(u.y, v.y);
-    if (lo_x < r || lo_y < r || hi_x > w * s - r || hi_y > h * s - r) return false;
-    const int cx = int(std::floor(u.x / s)), cy = int(std::floor(u.y / s));
-    for (int y = cy - reach; y <= cy + reach; ++y) {
-      for (int x = cx - reach; x <= cx + reach; ++x) {
-        if (!g.in_bounds(x, y) || g.passable(g.index(x, y))) continue;
-        double d = std::min(point_box(u, x, y), point_box(v, x, y));
-        for (int k = 0; k < 4; ++k)
-          d = std::min(d, point_segment(Vec2{(x + (k & 1)) * s, (y + (k >> 1)) * s}, u, v));
-        if (d < r) return false;
-      }
-    }
-    return true;
-  };
-  const std::uint16_t key = g.move_key(a);
-  if (key == 0 || g.move_key(b) != key) return false;
-  const Vec2 pa = g.center(a);
-  if (!keeps(pa, pa) || !keeps(g.center(b), g.center(b))) return false;
-  std::vector<std::uint8_t> seen(g.cell_count(), 0);
-  std::queue<std::uint32_t> open;
-  open.push(a);
-  seen[a] = 1;
-  while (!open.empty()) {
-    const std::uint32_t c = open.front();
-    open.pop();
-    if (c == b) return true;
-    const glm::ivec2 p = g.cell(c);
-    for (int dy = -1; dy <= 1; ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        if ((dx == 0 && dy == 0) || !g.in_bounds(p.x + dx, p.y + dy)) continue;
-        const std::uint32_t n = g.index(p.x + dx, p.y + dy);
-        if (seen[n] || g.move_key(n) != key || !keeps(g.center(c), g.center(n))) continue;
-        seen[n] = 1;
-        open.push(n);
-      }
-    }
-  }
-  return false;
-}
-
-// What the suite found for one planner.
-struct Tally {
-  int queries = 0;
-  int found = 0;
-  int refused = 0;  // invalid or no path
-  int illegal = 0;
-  int no_path_solvable = 0;  // no path where one keeping the radius exists (clear_path_exists)
-  int cost_disagree = 0;
-  int cost_skipped = 0;
-  double worst_cost_error = 0;  // |reported - referee| / referee
-  std::vector<std::string> examples;
-};
-
-void note(Tally& t, std::string text) {
-  if (t.examples.size() < 4) t.examples.push_back(std::move(text));
-}
-
-bool same_result(const PathResult& a, const PathResult& b) {
-  return a.status == b.status && a.cost == b.cost && a.points == b.points && a.nodes == b.nodes;
-}
-
-// Runs every registered planner on worlds [first, first + count).
-void run_conformance(std::uint64_t first, int count, int queries_per_world) {
-  std::map<std::string, Tally> tallies;
-  for (std::uint64_t seed = first; seed < first + std::uint64_t(count); ++seed) {
-    const bool weighted = seed % 3 != 0;
-    const Scenario scenario = generated_world(seed, weighted);
-    const Status valid = validate_scenario(scenario);
+void check_conformance(std::uint64_t first, int count, int queries_per_world) {
+  for (int k = 0; k < count; ++k) {
+    const Status valid = validate_scenario(referee::conformance_world(first + k, (first + k) % 3 != 0));
     REQUIRE_MESSAGE(valid.ok(), (valid.ok() ? "" : valid.error().to_string()));
-    const PlanningWorld world(scenario);
-    const std::size_t cls = seed % 4 == 3 ? 1 : 0;  // now and then the tracked class (radius 2.5)
-    const std::vector<PathQuery> queries = random_queries(world, cls, seed, queries_per_world);
-    for (const PlannerInfo& info : planner_registry()) {
-      auto params = resolve_params(info, {});
-      REQUIRE(params.ok());
-      std::unique_ptr<Planner> planner = info.create(QueryContext{world, cls, std::nullopt, *params});
-      const referee::RefereeParams rp = referee::params_for(info, *params, world, cls);
-      Tally& t = tallies[info.name];
-      for (std::size_t qi = 0; qi < queries.size(); ++qi) {
-        const PathQuery& q = queries[qi];
-        char where[160];
-        std::snprintf(where, sizeof where,
-                      "%s, world seed %llu (%s), class %zu, query %zu (%.1f, %.1f) -> (%.1f, %.1f)",
-                      info.name.c_str(), static_cast<unsigned long long>(seed),
-                      weighted ? "weighted" : "uniform", cls, qi, q.start.x, q.start.y, q.goal.x, q.goal.y);
-        CAPTURE(where);
-        ++t.queries;
-        const PathResult one = find_path(*planner, q);
-
-        // Stepping equals one shot.
-        SearchStatus st = planner->start(q);
-        for (std::uint64_t k = 0; !is_finished(st) && k < 10'000'000; ++k) st = planner->step(1 + k % 5);
-        CHECK_MESSAGE(same_result(planner->result(), one), "stepping differs from one shot");
-
-        if (one.status != SearchStatus::Found) {
-          ++t.refused;
-          // A planner keeping a radius answers every query a path keeping it solves.
-          if (info.clearance && clear_path_exists(world, cls, rp.clearance, *world.grid(cls).cell_at(q.start),
-                                                  *world.grid(cls).cell_at(q.goal))) {
-            ++t.no_path_solvable;
-            note(t, std::string(where) + ": " + one.message + ", but a path keeping the radius exists");
-            if (!known_defect(info.name, "solvable"))
-              FAIL_CHECK("no path on a solvable query: " << one.message);
-          }
-          continue;
-        }
-        ++t.found;
-        auto verdict = referee::referee_path(world, cls, one.points, rp);
-        REQUIRE(verdict.ok());
-        if (!verdict->legal) {
-          ++t.illegal;
-          const std::string text = std::string(where) + ": " + verdict->violations.front().message;
-          note(t, text);
-          if (!known_defect(info.name, "legal")) FAIL_CHECK("illegal path: " << text);
-        }
-        if (info.referee.cost == CostModel::Other) {
-          ++t.cost_skipped;
-        } else if (verdict->legal) {
-          const double err = std::abs(one.cost - verdict->cost) / std::max(1.0, verdict->cost);
-          t.worst_cost_error = std::max(t.worst_cost_error, err);
-          if (!referee::costs_agree(one.cost, verdict->cost)) {
-            ++t.cost_disagree;
-            char buf[96];
-            std::snprintf(buf, sizeof buf, ": reported %.6f, referee %.6f", one.cost, verdict->cost);
-            note(t, where + std::string(buf));
-            if (!known_defect(info.name, "cost")) FAIL_CHECK("cost disagrees" << buf);
-          }
-        }
-
-        // node_at round-trips with node_geometry on the path's nodes and a sample of ids.
-        std::vector<NodeId> nodes(one.nodes.begin(), one.nodes.begin() + std::ptrdiff_t(std::min<std::size_t>(
-                                                                             one.nodes.size(), 40)));
-        for (std::size_t k = 0; k < 8 && planner->node_count() > 0; ++k)
-          nodes.push_back(NodeId((seed * 2654435761u + k * 40503u) % planner->node_count()));
-        for (NodeId n : nodes) {
-          const NodeGeometry g = planner->node_geometry(n);
-          const NodeId at = planner->node_at(g.position, 1e-6);
-          CAPTURE(n);
-          if (at == kNoNode) {
-            if (!known_defect(info.name, "node_at"))
-              FAIL_CHECK("node_at finds no node at node " << n << "'s position");
-            continue;
-          }
-          const NodeGeometry back = planner->node_geometry(at);
-          if (g.shape == NodeShape::Point) {
-            // A point node is found by its position unless a box or polygon holds it
-            // (node_at prefers those).
-            CHECK((back.position == g.position ||
-                   (back.shape != NodeShape::Point && back.bounds.contains(g.position))));
-          } else {
-            // The node at a box's or polygon's own point holds it: itself, or a smaller
-            // node inside it.
-            CHECK(back.bounds.contains(g.position));
-          }
-        }
-      }
-    }
   }
-  for (const auto& [name, t] : tallies) {
-    const PlannerInfo* info = find_planner(name);
-    std::string text = name + ": " + std::to_string(t.queries) + " queries, " + std::to_string(t.found) +
-                       " found, " + std::to_string(t.refused) + " refused, " + std::to_string(t.illegal) +
-                       " illegal, " + std::to_string(t.cost_disagree) + " costs disagree";
-    if (info->clearance)
-      text += ", " + std::to_string(t.no_path_solvable) + " refused where a path keeping the radius exists";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " (worst relative error %.2e)", t.worst_cost_error);
-    text += buf;
-    if (t.cost_skipped) text += "; cost not compared (" + info->referee.note + ")";
-    for (const char* check : {"legal", "cost", "node_at", "solvable"}) {
-      if (const KnownDefect* d = known_defect(name, check))
-        text += std::string("; known defect (") + check + "): " + d->why;
-    }
+  const auto report = referee::run_conformance(planner_registry(), {first, count, queries_per_world, 4});
+  REQUIRE(report.size() == planner_registry().size());
+  for (const referee::PlannerConformance& t : report) {
+    CAPTURE(t.planner);
+    std::string text =
+        t.planner + ": " + std::to_string(t.queries) + " queries, " + std::to_string(t.found) + " found, " +
+        std::to_string(t.refused) + " refused, " + std::to_string(t.illegal) + " illegal, " +
+        std::to_string(t.cost_disagree) + " costs disagree, " + std::to_string(t.no_path_solvable) +
+        " refused where a path keeping the radius exists, " + std::to_string(t.over_bound) + " of " +
+        std::to_string(t.bound_checked) + " above the bound " + std::to_string(t.bound) +
+        " (worst ratio to grid A* " + std::to_string(t.worst_ratio) + ")";
     for (const std::string& e : t.examples) text += "\n    " + e;
     MESSAGE(text);
+    CHECK(t.queries > 0);
+    const auto allowed = [&](const char* check, int count) {
+      return count == 0 || known_defect(t.planner, check);
+    };
+    CHECK(allowed("legal", t.illegal));
+    CHECK(allowed("cost", t.cost_disagree));
+    CHECK(allowed("steps", t.stepping_differs));
+    CHECK(allowed("node_at", t.node_at_fails));
+    CHECK(allowed("solvable", t.no_path_solvable));
+    CHECK(allowed("bound", t.over_bound));
+    // Every planner comparable with grid A* declares a bound.
+    if (t.cost_skipped < t.found) CHECK(t.bound > 0);
   }
 }
 
 }  // namespace
 
-TEST_CASE("conformance: every registered planner, worlds 0-5") { run_conformance(0, 6, 4); }
-TEST_CASE("conformance: every registered planner, worlds 6-11") { run_conformance(6, 6, 4); }
-TEST_CASE("conformance: every registered planner, worlds 12-17") { run_conformance(12, 6, 4); }
-TEST_CASE("conformance: every registered planner, worlds 18-23") { run_conformance(18, 6, 4); }
+TEST_CASE("conformance: every registered planner, worlds 0-5") { check_conformance(0, 6, 4); }
+TEST_CASE("conformance: every registered planner, worlds 6-11") { check_conformance(6, 6, 4); }
+TEST_CASE("conformance: every registered planner, worlds 12-17") { check_conformance(12, 6, 4); }
+TEST_CASE("conformance: every registered planner, worlds 18-23") { check_conformance(18, 6, 4); }
 
 TEST_CASE("conformance: every registered planner, 300 worlds" * doctest::test_suite("slow")) {
-  run_conformance(1000, 300, 6);
+  check_conformance(1000, 300, 6);
 }
 
 }  // namespace pathscope

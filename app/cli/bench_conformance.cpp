@@ -1,0 +1,127 @@
+// `pathscope bench conformance`: the conformance suite (planner/referee/conformance.hpp)
+// over every registered planner (or those of --planner) on --worlds generated worlds:
+// per planner, queries, paths found, refusals, each kind of violation (illegal paths,
+// costs that disagree with the path referee's, stepping that differs from one shot,
+// node_at() failing its round trip, no path where one keeping the radius exists, a cost
+// above the planner's declared bound), the worst relative cost error and the worst ratio
+// of its cost to grid A*'s. Exits with 1 when any planner has a violation.
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/bench_support.hpp"
+#include "app/cli/cli_commands.hpp"
+#include "app/cli/command_table.hpp"
+#include "planner/core/planner_registry.hpp"
+#include "planner/referee/conformance.hpp"
+
+namespace pathscope::app {
+namespace {
+
+struct BenchConformanceOptions {
+  std::uint64_t first = 1000;  ///< Seed of the first world.
+  int worlds = 30;
+  int queries = 6;  ///< Queries per world.
+  std::vector<std::string> planners;
+  bool json = false;
+};
+
+int run_bench_conformance(const BenchConformanceOptions& options) {
+  std::vector<PlannerInfo> chosen;
+  for (const PlannerInfo& p : planner_registry()) {
+    bool wanted = options.planners.empty();
+    for (const std::string& name : options.planners) wanted = wanted || name == p.name;
+    if (wanted) chosen.push_back(p);
+  }
+  for (const std::string& name : options.planners) {
+    if (find_planner(name) == nullptr)
+      return fail_command("bench conformance", require_planner(name, "--planner").error().to_string());
+  }
+  // Grid A* answers beside the chosen planners for the bounds; it is reported only if chosen.
+  const bool astar_chosen = find_planner("astar", chosen) != nullptr;
+  if (!astar_chosen) chosen.push_back(*find_planner("astar"));
+  const referee::ConformanceOptions o{options.first, options.worlds, options.queries, 2};
+  std::vector<referee::PlannerConformance> report = referee::run_conformance(chosen, o);
+  if (!astar_chosen) report.pop_back();
+
+  int violations = 0;
+  for (const referee::PlannerConformance& p : report) violations += p.violations();
+  if (options.json) {
+    nlohmann::ordered_json j;
+    j["first_world"] = options.first;
+    j["worlds"] = options.worlds;
+    j["queries_per_world"] = options.queries;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const referee::PlannerConformance& p : report) {
+      rows.push_back({{"planner", p.planner},
+                      {"queries", p.queries},
+                      {"found", p.found},
+                      {"refused", p.refused},
+                      {"illegal", p.illegal},
+                      {"cost_disagree", p.cost_disagree},
+                      {"cost_skipped", p.cost_skipped},
+                      {"stepping_differs", p.stepping_differs},
+                      {"node_at_fails", p.node_at_fails},
+                      {"no_path_solvable", p.no_path_solvable},
+                      {"bound", p.bound},
+                      {"bound_checked", p.bound_checked},
+                      {"over_bound", p.over_bound},
+                      {"worst_ratio", p.worst_ratio},
+                      {"worst_cost_error", p.worst_cost_error},
+                      {"violations", p.violations()},
+                      {"examples", p.examples}});
+    }
+    j["planners"] = std::move(rows);
+    j["violations"] = violations;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf(
+        "conformance: worlds %llu-%llu, %d queries each\n", static_cast<unsigned long long>(options.first),
+        static_cast<unsigned long long>(options.first + std::uint64_t(options.worlds) - 1), options.queries);
+    std::printf("%-16s %7s %6s %7s %7s %6s %6s %7s %7s %8s %9s %9s %10s\n", "planner", "queries", "found",
+                "refused", "illegal", "cost", "steps", "node_at", "no path", "bound", "worst", "over",
+                "cost error");
+    for (const referee::PlannerConformance& p : report) {
+      const std::string bound = p.bound > 0 ? std::to_string(p.bound).substr(0, 5) : "none";
+      std::printf("%-16s %7d %6d %7d %7d %6d %6d %7d %7d %8s %9.4f %9d %10.1e\n", p.planner.c_str(),
+                  p.queries, p.found, p.refused, p.illegal, p.cost_disagree, p.stepping_differs,
+                  p.node_at_fails, p.no_path_solvable, bound.c_str(), p.worst_ratio, p.over_bound,
+                  p.worst_cost_error);
+      for (const std::string& e : p.examples) std::printf("    %s\n", e.c_str());
+    }
+    std::printf(
+        "columns: cost = costs that disagree with the path referee's; steps = stepped searches that differ "
+        "from one shot; no path = refusals where a path keeping the radius exists; worst = largest cost / "
+        "the reference's (grid A*'s, or the cheapest cell-centre moves keeping the planner's clearance); "
+        "over = costs above bound x the reference's\n");
+    std::printf("%d violations\n", violations);
+  }
+  std::fflush(stdout);
+  return violations == 0 ? kExitOk : kExitFailed;
+}
+
+CliRunner add_bench_conformance_options(CLI::App& command) {
+  auto options = std::make_shared<BenchConformanceOptions>();
+  command.add_option("--first", options->first, "seed of the first generated world");
+  command.add_option("--worlds", options->worlds, "generated worlds")->check(CLI::Range(1, 100000));
+  command.add_option("--queries", options->queries, "random queries per world")->check(CLI::Range(1, 1000));
+  command.add_option("--planner", options->planners, "planners to check (repeatable, or a,b; default: all)")
+      ->delimiter(',');
+  command.add_flag("--json", options->json, "one JSON object with every figure");
+  return [options] { return run_bench_conformance(*options); };
+}
+
+}  // namespace
+
+const CliCommand kBenchConformanceCommand{
+    "bench conformance",
+    "every registered planner on generated worlds, checked by the path referee: legality, cost, stepping, "
+    "node_at, solvable refusals and each planner's declared bound against grid A*",
+    add_bench_conformance_options};
+
+}  // namespace pathscope::app
