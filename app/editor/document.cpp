@@ -90,10 +90,15 @@ Status Document::apply(const std::string& label, const std::function<void(Scenar
   Scenario before = copy_without_tiles(scenario_);
   Scenario edited = before;
   change(edited);
-  edited.tiles.reset();  // the grid changes only through apply_tiles()
+  // The grid changes only through apply_tiles(); it is lent to the edit (not copied)
+  // for the factions' look and the validation.
+  edited.tiles = std::move(scenario_.tiles);
   // Factions with fog of war see the edited world: what changed in view of their units
-  // (or what their units moved to see) enters their memory in the same step.
+  // (or what their units moved to see), tiles included, enters their memory in the same
+  // step.
   observe_all(edited);
+  scenario_.tiles = std::move(edited.tiles);
+  edited.tiles.reset();
   if (edited == before) return Ok{};
   // Validate the whole scenario, tiles included, without copying the grid.
   Scenario after = edited;

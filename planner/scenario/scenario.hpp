@@ -142,20 +142,28 @@ struct Bridge {
 struct Faction {
   std::string name;  ///< Unique.
   Color color;
-  /// Metres each of its units sees around it. 0: no fog of war (the faction knows every
-  /// feature as it is); > 0: it knows features through `memory` (seed 003).
+  /// Metres each of its units sees around it. 0: no fog of war (the faction knows the
+  /// world as it is); > 0: it knows features, bridges and tiles through `memory`,
+  /// `bridges` and `tiles`, and a unit sees a point within this distance when the segment
+  /// to it crosses no cell that blocks sight (seed 003; planner/world/README.md).
   double sight = 0;
   /// How a feature partly in view is believed: false, whole (seed 003's first option);
   /// true, only the parts seen (its second: the corners seen, plus corners where the
   /// feature leaves the view).
   bool partial = false;
   /// With fog of war: the features as the faction last saw them (partial pieces share
-  /// their feature's id). Tiles are terrain, known to every faction as the map is.
+  /// their feature's id).
   std::vector<Feature> memory;
   /// With fog of war: the bridges as the faction last saw them (intact or destroyed;
   /// seed 004, "Bridges": a faction that has not seen a bridge destroyed still plans over
-  /// it). A bridge it has no memory of is believed as the map shows it.
+  /// it). A bridge it has never seen is not in its world.
   std::vector<Bridge> bridges;
+  /// With fog of war and a tile grid: the tiles as the faction last saw them, row-major
+  /// like TileGrid::terrain, kUnseenTile where it has seen nothing; empty: nothing seen
+  /// yet. An unseen tile is believed terrain 0 (seed 003: plan with what has been seen).
+  std::vector<std::uint8_t> tiles;
+  /// The value of a tile the faction has never seen, in `tiles`.
+  static constexpr std::uint8_t kUnseenTile = 255;
   friend bool operator==(const Faction&, const Faction&) = default;
 };
 

@@ -648,10 +648,43 @@ Status read_optional_list(const ObjectReader& obj, std::string_view key, std::si
   return Ok{};
 }
 
+// A faction's tile memory (optional; files before it have none: nothing seen): the tile
+// grid's rows in its run encoding, a space for a tile never seen.
+Status read_faction_tiles(const Scenario& s, const ObjectReader& obj, std::vector<std::uint8_t>& out) {
+  const Json* v = obj.find("tiles");
+  if (v == nullptr) return Ok{};
+  if (!s.tiles) return make_error(ErrorCode::Value, obj.at("tiles"), "the scenario has no tile grid");
+  const Result<const Json::array_t*> read_rows =
+      read_array(*v, obj.at("tiles"), static_cast<std::size_t>(Limits::kMaxGridSide));
+  if (!read_rows) return read_rows.error();
+  const Json::array_t& rows = **read_rows;
+  if (rows.size() != static_cast<std::size_t>(s.tiles->height)) {
+    return make_error(ErrorCode::Value, obj.at("tiles"),
+                      "expected " + std::to_string(s.tiles->height) + " rows (tiles.height), found " +
+                          std::to_string(rows.size()));
+  }
+  std::array<int, 256> index_of{};
+  index_of.fill(-1);
+  std::string known = "' ' (not seen)";
+  index_of[static_cast<unsigned char>(' ')] = Faction::kUnseenTile;
+  for (std::size_t t = 0; t < s.terrains.size(); ++t) {
+    index_of[static_cast<unsigned char>(s.terrains[t].symbol)] = static_cast<int>(t);
+    known += " " + std::string(1, s.terrains[t].symbol);
+  }
+  const auto width = static_cast<std::size_t>(s.tiles->width);
+  out.reserve(width * rows.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const Status row = read_tile_row(rows[r], item(obj.at("tiles"), r), width, index_of, known, out);
+    if (!row) return row;
+  }
+  return Ok{};
+}
+
 Result<Faction> read_faction(const Scenario& s, const Json& j, const std::string& at) {
   Faction f;
   const Status read = read_object(
-      j, at, {"name", "color", "sight", "partial", "memory", "bridges"}, [&](const ObjectReader& obj) {
+      j, at, {"name", "color", "sight", "partial", "memory", "bridges", "tiles"},
+      [&](const ObjectReader& obj) {
         return Fields(obj)
             .need("name", read_string, f.name)
             .need("color", read_color, f.color)
@@ -665,6 +698,7 @@ Result<Faction> read_faction(const Scenario& s, const Json& j, const std::string
             })
             .then(
                 [&] { return read_optional_list(obj, "bridges", Limits::kMaxItems, read_bridge, f.bridges); })
+            .then([&] { return read_faction_tiles(s, obj, f.tiles); })
             .status();
       });
   if (!read) return read.error();

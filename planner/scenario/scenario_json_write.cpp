@@ -131,7 +131,10 @@ std::string encode_row(const Scenario& s, const std::uint8_t* cells, std::size_t
     std::size_t run = 1;
     while (i + run < width && cells[i + run] == cells[i]) ++run;
     if (run >= 2) out += std::to_string(run);
-    out += cells[i] < s.terrains.size() ? s.terrains[cells[i]].symbol : '?';
+    // A faction's unseen tile is a space (no terrain symbol is one).
+    out += cells[i] == Faction::kUnseenTile ? ' '
+           : cells[i] < s.terrains.size()   ? s.terrains[cells[i]].symbol
+                                            : '?';
     i += run;
   }
   return out;
@@ -389,6 +392,15 @@ OrderedJson scenario_json(const Scenario& s) {
             list_json(f.memory, [&s](const Feature& m) -> OrderedJson { return feature_json(s, m); });
       }
       if (!f.bridges.empty()) o["bridges"] = list_json(f.bridges, bridge_json);
+      if (!f.tiles.empty() && s.tiles) {
+        // The tile grid's rows as the faction remembers them, a space where never seen.
+        OrderedJson rows = OrderedJson::array();
+        const auto width = static_cast<std::size_t>(std::max(s.tiles->width, 0));
+        for (std::size_t r = 0; width > 0 && (r + 1) * width <= f.tiles.size(); ++r) {
+          rows.push_back(encode_row(s, f.tiles.data() + r * width, width));
+        }
+        o["tiles"] = std::move(rows);
+      }
       return o;
     });
   }

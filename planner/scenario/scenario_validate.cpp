@@ -638,6 +638,23 @@ Status check_factions(const Scenario& s) {
                               item(bridges_at, it->second) + ")");
       }
     }
+    if (!f.tiles.empty()) {
+      // The tile memory covers the tile grid, each entry a terrain or "not seen".
+      const std::string tiles_at = field(at, "tiles");
+      const std::size_t n = s.tiles ? std::size_t(s.tiles->width) * std::size_t(s.tiles->height) : 0;
+      if (f.tiles.size() != n) {
+        return make_error(ErrorCode::Value, tiles_at,
+                          std::to_string(f.tiles.size()) + " remembered tiles, expected " +
+                              std::to_string(n) + " (the tile grid's)");
+      }
+      for (std::size_t k = 0; k < n; ++k) {
+        if (f.tiles[k] != Faction::kUnseenTile && f.tiles[k] >= s.terrains.size()) {
+          return make_error(ErrorCode::Value, tiles_at,
+                            "tile " + std::to_string(k) + " has terrain index " + std::to_string(f.tiles[k]) +
+                                " (there are " + std::to_string(s.terrains.size()) + ")");
+        }
+      }
+    }
   }
   return Ok{};
 }

@@ -326,7 +326,7 @@ TEST_SUITE("document") {
 
   TEST_CASE("factions with fog of war look at every edit, undo restores what they remembered") {
     Scenario s = small_scenario();
-    s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}, {}}};
+    s.factions = {Faction{"blue", {40, 80, 255, 255}, 3, false, {}, {}, {}}};
     Unit u;
     u.id = 1;
     u.faction = "blue";

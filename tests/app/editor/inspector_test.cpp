@@ -33,7 +33,7 @@ TEST_SUITE("inspector") {
     REQUIRE(canvas);
 
     Scenario s = make_empty_scenario(100, 80, 1);
-    s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
+    s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}, {}});
     s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
     s.units.push_back(Unit{8, "blue", 0, {20, 60}, 0});
     s.groups.push_back(UnitGroup{3, "pair", {8, 7}, Order{OrderKind::Move, {{50, 50}}, PatrolMode::Loop}});

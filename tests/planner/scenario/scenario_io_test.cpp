@@ -189,8 +189,12 @@ Scenario random_scenario(std::uint64_t seed) {
     f.velocity = {0, 0};
     f.container = false;  // containers are terrain, never remembered
   }
-  s.factions = {Faction{"blue", Color{48, 96, 255, 255}, 0, false, {}, {}},
-                Faction{"red", Color{224, 64, 64, 128}, uniform(1, 50), integer(0, 1) == 1, seen, {}}};
+  s.factions = {Faction{"blue", Color{48, 96, 255, 255}, 0, false, {}, {}, {}},
+                Faction{"red", Color{224, 64, 64, 128}, uniform(1, 50), integer(0, 1) == 1, seen, {}, {}}};
+  // Red's tile memory: what it saw of the tiles, some never seen (written as spaces).
+  for (const std::uint8_t t : tiles.terrain) {
+    s.factions[1].tiles.push_back(integer(0, 2) == 0 ? Faction::kUnseenTile : t);
+  }
   for (std::uint32_t i = 0; i < 3; ++i) {
     s.threats.push_back(Influence{i, point(), uniform(0.5, 30), uniform(0, 5), i == 0 ? "" : "red"});
     s.allies.push_back(Influence{i + 10, point(), uniform(0.5, 30), uniform(0, 5), "blue"});

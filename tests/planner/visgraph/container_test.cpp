@@ -349,7 +349,7 @@ TEST_SUITE("visgraph") {
 
   TEST_CASE("containers are terrain: a faction that has seen nothing still keeps inside the compound") {
     Scenario s = compound();
-    s.factions = {Faction{"blue", Color{48, 96, 255, 255}, 10, false, {}, {}}};
+    s.factions = {Faction{"blue", Color{48, 96, 255, 255}, 10, false, {}, {}, {}}};
     observe_all(s);  // no units: nothing seen
     const PlanningWorld world(s);
     const Scenario believed = believed_scenario(s, 0);

@@ -35,8 +35,8 @@ Scenario painter_scenario() {
   s.features = {block, cloud};
   s.roads = {Road{1, {{0, 20}, {16, 18}, {31, 20}}, 3, 1.5}};
   s.bridges = {Bridge{1, {22, 2}, {22, 8}, 4, true}, Bridge{2, {26, 12}, {26, 20}, 4, false}};
-  s.factions = {Faction{"blue", {40, 80, 255, 255}, 0, false, {}, {}},
-                Faction{"red", {230, 40, 40, 255}, 0, false, {}, {}}};
+  s.factions = {Faction{"blue", {40, 80, 255, 255}, 0, false, {}, {}, {}},
+                Faction{"red", {230, 40, 40, 255}, 0, false, {}, {}, {}}};
   s.threats = {Influence{1, {24, 14}, 4, 1, "red"}};
   s.allies = {Influence{2, {6, 18}, 3, 1, "blue"}};
   s.units = {Unit{1, "blue", 0, {2, 2}, 0}, Unit{2, "red", 1, {30, 22}, 3.14159}};

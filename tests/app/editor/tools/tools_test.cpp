@@ -509,7 +509,7 @@ TEST_SUITE("tools") {
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
       s.bridges.push_back(Bridge{5, {20, 20}, {20, 40}, 6, true});
       s.roads.push_back(Road{6, {{50, 10}, {70, 10}}, 4, 1.5});
-      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
+      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}, {}});
       s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
     }));
     auto tool = tools::make_select_tool();
@@ -538,7 +538,7 @@ TEST_SUITE("tools") {
       "step") {
     ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
-      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
+      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}, {}});
       s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
     }));
     const Vec2 here{80, 60};
@@ -575,7 +575,7 @@ TEST_SUITE("tools") {
   TEST_CASE("select: deleting a unit takes it out of its group") {
     ToolRig rig;
     REQUIRE(rig.doc().apply("Add", [](Scenario& s) {
-      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}});
+      s.factions.push_back(Faction{"blue", {}, 0, false, {}, {}, {}});
       s.units.push_back(Unit{7, "blue", 0, {80, 60}, 0});
       s.units.push_back(Unit{8, "blue", 0, {20, 60}, 0});
       s.groups.push_back(UnitGroup{1, "pair", {8, 7}, Order{OrderKind::Move, {{50, 50}}, PatrolMode::Loop}});
