@@ -130,18 +130,68 @@ void paint_remembered_bridge(const Bridge& m, Color c, DrawList& out) {
   }
 }
 
-// Fog of war: per faction with sight, its units' view circles and, outlined in its
-// colour, the features it remembers (where they differ from the world, the difference is
-// what it gets wrong), and the bridges it remembers otherwise than they are.
-void paint_knowledge(const Scenario& s, DrawList& out) {
+// Row runs of the cells (x, y) of a w x h grid for which `pick` holds, each drawn as one
+// rectangle of cell size `cs`.
+template <typename Pick>
+void paint_cell_runs(int w, int h, double cs, Color c, bool filled, Pick pick, DrawList& out) {
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w;) {
+      if (!pick(x, y)) {
+        ++x;
+        continue;
+      }
+      int end = x;
+      while (end < w && pick(end, y)) ++end;
+      out.rect(Layer::Knowledge, c, Vec2{x * cs, y * cs}, Vec2{end * cs, (y + 1) * cs}, filled, 1.5f);
+      x = end;
+    }
+  }
+}
+
+// Fog of war: per faction with sight, its units' sight circles, the cells they see now
+// (line of sight through the world as it is, lightly filled in its colour) and, outlined
+// in its colour, the features it remembers (where they differ from the world, the
+// difference is what it gets wrong), and the bridges it remembers otherwise than they
+// are. For the focus faction (the shown query's, or the first with sight) the tiles it
+// has never seen are greyed, and those it remembers otherwise than they are outlined.
+void paint_knowledge(const PlanningWorld& world, std::optional<std::size_t> query, DrawList& out) {
+  const Scenario& s = world.scenario();
+  std::optional<std::size_t> focus;
+  if (query && *query < s.queries.size()) {
+    if (const auto f = s.find_faction(s.queries[*query].faction); f && s.factions[*f].sight > 0) focus = *f;
+  }
+  for (std::size_t i = 0; !focus && i < s.factions.size(); ++i) {
+    if (s.factions[i].sight > 0) focus = i;
+  }
+  std::vector<std::uint8_t> blockers;
   for (std::size_t i = 0; i < s.factions.size(); ++i) {
     const Faction& f = s.factions[i];
     if (!(f.sight > 0)) continue;
     const Color c = f.color;
-    for (const Vec2& p : view_centres(s, i)) {
-      out.circle(Layer::Knowledge, with_alpha(c, 22), p, f.sight, true);
-      out.circle(Layer::Knowledge, with_alpha(c, 150), p, f.sight, false, 1);
+    if (blockers.empty()) blockers = sight_blockers(s, world.raster());
+    const FactionView view = faction_view(s, i, blockers);
+    if (focus == i && s.tiles) {
+      const TileGrid& g = *s.tiles;
+      const double cs = s.world.cell_size;
+      const auto known = [&](int x, int y) {
+        const std::size_t k = std::size_t(y) * std::size_t(g.width) + x;
+        return k < f.tiles.size() && f.tiles[k] != Faction::kUnseenTile;
+      };
+      paint_cell_runs(
+          g.width, g.height, cs, Color{60, 60, 60, 120}, true, [&](int x, int y) { return !known(x, y); },
+          out);
+      paint_cell_runs(
+          g.width, g.height, cs, with_alpha(c, 230), false,
+          [&](int x, int y) {
+            const std::size_t k = std::size_t(y) * std::size_t(g.width) + x;
+            return known(x, y) && f.tiles[k] != g.terrain[k];
+          },
+          out);
     }
+    paint_cell_runs(
+        view.width, view.height, view.cell_size, with_alpha(c, 34), true,
+        [&](int x, int y) { return view.sees(x, y); }, out);
+    for (const Vec2& p : view.eyes) out.circle(Layer::Knowledge, with_alpha(c, 150), p, f.sight, false, 1);
     for (const Feature& m : f.memory) {
       const Shape& sh = m.shape;
       switch (sh.kind) {
@@ -216,7 +266,7 @@ void paint_world(const PlanningWorld& world, std::size_t movement_class, const L
     paint_influences(s.threats, palette::kThreat, out);
     paint_influences(s.allies, palette::kAlly, out);
   }
-  if (layers.contains(Layer::Knowledge)) paint_knowledge(s, out);
+  if (layers.contains(Layer::Knowledge)) paint_knowledge(world, params.query, out);
   if (layers.contains(Layer::Units)) paint_units(s, out);
   const bool labels = layers.contains(Layer::Labels);
   if (layers.contains(Layer::Markers)) paint_markers(s, params.query, labels, out);

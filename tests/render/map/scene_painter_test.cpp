@@ -2,6 +2,8 @@
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/scenario/scenario_io.hpp"
+#include "planner/scenario/scenario_validate.hpp"
+#include "planner/world/belief.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/render/draw_list_test_support.hpp"
 
@@ -156,8 +158,10 @@ TEST_SUITE("render") {
     CHECK(list.count(Layer::Regions, PrimitiveKind::Image) == 1);
   }
 
-  TEST_CASE("the knowledge layer draws each fogged faction's view circles and what it remembers") {
-    Scenario s = painter_world().scenario();
+  TEST_CASE(
+      "the knowledge layer draws each fogged faction's view, what it remembers and the tiles it has not "
+      "seen") {
+    Scenario s = painter_scenario();
     CHECK(s.factions[0].sight == 0);
     {
       const PlanningWorld world(s);
@@ -167,17 +171,37 @@ TEST_SUITE("render") {
     }
     s.factions[0].sight = 5;
     s.factions[0].memory = {s.features[0]};
+    // A tile grid: blue has seen its top row only, and remembers one tile wrongly.
+    TileGrid tiles;
+    tiles.width = 32;
+    tiles.height = 24;
+    tiles.terrain.assign(32 * 24, 0);
+    s.tiles = tiles;
+    s.factions[0].tiles.assign(32 * 24, Faction::kUnseenTile);
+    for (std::size_t x = 0; x < 32; ++x) s.factions[0].tiles[x] = 0;
+    s.factions[0].tiles[5] = std::uint8_t(s.find_terrain("rough").value());
+    REQUIRE(validate_scenario(s));
     const PlanningWorld world(s);
     DrawList list;
     paint_world(world, 0, LayerSet::all(), list);
     std::size_t units = 0;
     for (const Unit& u : s.units) units += u.faction == s.factions[0].name;
     REQUIRE(units > 0);
-    // A fill and a ring per unit of the faction, a fill and an outline per memory.
-    CHECK(list.count(Layer::Knowledge, PrimitiveKind::Circle) == 2 * units);
-    CHECK(list.count(Layer::Knowledge) == 2 * units + 2);
+    // A sight ring per unit of the faction.
+    CHECK(list.count(Layer::Knowledge, PrimitiveKind::Circle) == units);
     const auto rings = shapes<CirclePrim>(list, Layer::Knowledge);
     CHECK(rings[0]->radius == 5);
+    // Filled: the unseen tiles (23 rows), the cells in view, the remembered wall (4 x 6 m).
+    const FactionView view = faction_view(s, 0, sight_blockers(s, world.raster()));
+    CHECK(view.sees(4, 4));        // the wall's corner cell, its face
+    CHECK_FALSE(view.sees(5, 5));  // behind it
+    CHECK(view.sees(2, 6));
+    double filled = 0, outlined = 0;
+    for (const RectPrim* r : shapes<RectPrim>(list, Layer::Knowledge)) {
+      (r->filled ? filled : outlined) += (r->max.x - r->min.x) * (r->max.y - r->min.y);
+    }
+    CHECK(filled == doctest::Approx(32.0 * 23 + double(view.count()) + 24));
+    CHECK(outlined == doctest::Approx(1.0 + 24));  // the wrong tile, the remembered wall
     CHECK(list.layer(Layer::Knowledge).back().color.b == s.factions[0].color.b);
   }
 
