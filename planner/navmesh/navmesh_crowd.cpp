@@ -5,6 +5,7 @@
 #include <DetourNavMeshQuery.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -33,7 +34,48 @@ struct NavmeshCrowd::ClassCrowd {
   const Navmesh* mesh = nullptr;
   std::unique_ptr<dtCrowd, CrowdDeleter> crowd;
   std::vector<std::size_t> agents;  // per crowd agent index: index into agents_
+  std::vector<std::uint16_t> keys;  // per crowd agent index: its terrain group (move key)
+  float extents[3] = {0, 0, 0};     // how far a target may be taken to the mesh
 };
+
+namespace {
+
+// The crowd's query filter of terrain group `flag` (one bit): DetourCrowd keeps 16
+// filters, one per group, each including only its group's polygons.
+int filter_type(std::uint16_t flag) { return flag == 0 ? 0 : std::countr_zero(flag); }
+
+// The polygon flag of move key `key` on `mesh`, 0 if no area has it.
+std::uint16_t group_flag(const Navmesh& mesh, std::uint16_t key) {
+  const std::vector<NavmeshArea>& areas = mesh.areas();
+  for (std::size_t a = 1; a < areas.size(); ++a) {
+    if (areas[a].key == key) return areas[a].flag;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool NavmeshCrowd::target(ClassCrowd& cc, int idx, Vec2 goal) const {
+  // A goal in another terrain group than the agent's is no target (the navmesh planner's
+  // no_path): DetourCrowd would take it to the nearest polygon of the agent's group.
+  const CostGrid& grid = world_.grid(cc.movement_class);
+  const std::optional<std::uint32_t> cell = grid.cell_at(goal);
+  const std::uint16_t key = cc.keys[std::size_t(idx)];
+  if (!cell || !grid.passable(*cell) || grid.move_key(*cell) != key) {
+    cc.crowd->resetMoveTarget(idx);
+    return false;
+  }
+  const dtQueryFilter* filter = cc.crowd->getFilter(cc.crowd->getAgent(idx)->params.queryFilterType);
+  const float at[3] = {float(goal.x), 0.0f, float(goal.y)};
+  dtPolyRef ref = 0;
+  float nearest[3] = {0, 0, 0};
+  cc.crowd->getNavMeshQuery()->findNearestPoly(at, cc.extents, filter, &ref, nearest);
+  if (ref == 0 || !cc.crowd->requestMoveTarget(idx, ref, nearest)) {
+    cc.crowd->resetMoveTarget(idx);
+    return false;
+  }
+  return true;
+}
 
 Result<std::unique_ptr<NavmeshCrowd>> NavmeshCrowd::create(const PlanningWorld& world,
                                                            const CrowdSettings& settings) {
@@ -81,11 +123,17 @@ Result<std::unique_ptr<NavmeshCrowd>> NavmeshCrowd::create(const PlanningWorld& 
     oa.adaptiveRings = kRings[quality];
     oa.adaptiveDepth = kDepth[quality];
     cc->crowd->setObstacleAvoidanceParams(0, &oa);
-    // Costs per area, as the navmesh planner weighs them.
-    dtQueryFilter* filter = cc->crowd->getEditableFilter(0);
+    // Costs per area, as the navmesh planner weighs them; one filter per terrain group
+    // (its flag's bit), including only that group's polygons, so that an agent is never
+    // placed on, steered onto nor routed across another group's polygons (land and water
+    // polygons share the shore).
     const std::vector<NavmeshArea>& areas = mesh.areas();
-    for (std::size_t a = 1; a < areas.size(); ++a)
-      filter->setAreaCost(int(a), float(areas[a].multiplier / mesh.min_multiplier()));
+    for (std::size_t a = 1; a < areas.size(); ++a) {
+      dtQueryFilter* filter = cc->crowd->getEditableFilter(filter_type(areas[a].flag));
+      filter->setIncludeFlags(areas[a].flag);
+      for (std::size_t b = 1; b < areas.size(); ++b)
+        filter->setAreaCost(int(b), float(areas[b].multiplier / mesh.min_multiplier()));
+    }
     dtCrowdAgentParams ap{};
     ap.radius = float(radius);
     ap.height = 2.0f;
@@ -97,10 +145,9 @@ Result<std::unique_ptr<NavmeshCrowd>> NavmeshCrowd::create(const PlanningWorld& 
     ap.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
                      DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;
     ap.obstacleAvoidanceType = 0;
-    ap.queryFilterType = 0;
-    const dtNavMeshQuery* query = cc->crowd->getNavMeshQuery();
     const float reach = float(mesh.radius() + 1.5 * mesh.voxel_size());
-    const float extents[3] = {reach, 1.0f, reach};
+    cc->extents[0] = cc->extents[2] = reach;
+    cc->extents[1] = 1.0f;
     const CostGrid& grid = world.grid(c);
     for (const std::size_t i : members) {
       const Unit& u = s.units[i];
@@ -113,6 +160,8 @@ Result<std::unique_ptr<NavmeshCrowd>> NavmeshCrowd::create(const PlanningWorld& 
                               (cell ? "a blocked cell" : "outside the map") + ")");
       }
       const float pos[3] = {float(u.position.x), 0.0f, float(u.position.y)};
+      const std::uint16_t key = grid.move_key(*cell);
+      ap.queryFilterType = static_cast<unsigned char>(filter_type(group_flag(mesh, key)));
       const int idx = cc->crowd->addAgent(pos, &ap);
       if (idx < 0)
         return make_error(ErrorCode::Limit, "crowd", unit_name(u) + ": DetourCrowd has no room for it");
@@ -121,16 +170,14 @@ Result<std::unique_ptr<NavmeshCrowd>> NavmeshCrowd::create(const PlanningWorld& 
         return make_error(ErrorCode::Query, "crowd",
                           unit_name(u) + at + " stands off the navmesh of class \"" + mc.name + "\"");
       }
-      // Its target, on the mesh; the agents are listed below, whether it took or not.
-      if (goals[i]) {
-        const float target[3] = {float(goals[i]->x), 0.0f, float(goals[i]->y)};
-        dtPolyRef ref = 0;
-        float nearest[3] = {0, 0, 0};
-        query->findNearestPoly(target, extents, cc->crowd->getFilter(0), &ref, nearest);
-        if (ref != 0) cc->crowd->requestMoveTarget(idx, ref, nearest);
+      if (std::size_t(idx) >= cc->agents.size()) {
+        cc->agents.resize(std::size_t(idx) + 1);
+        cc->keys.resize(std::size_t(idx) + 1);
       }
-      if (std::size_t(idx) >= cc->agents.size()) cc->agents.resize(std::size_t(idx) + 1);
       cc->agents[std::size_t(idx)] = i;
+      cc->keys[std::size_t(idx)] = key;
+      // Its target, on its group's polygons; the agents are listed below, whether it took or not.
+      if (goals[i]) (void)out->target(*cc, idx, *goals[i]);
     }
     out->crowds_.push_back(std::move(cc));
   }

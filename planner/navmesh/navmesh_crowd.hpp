@@ -63,6 +63,9 @@ class NavmeshCrowd {
  private:
   struct ClassCrowd;
   explicit NavmeshCrowd(const PlanningWorld& world);
+  // Sends agent `idx` of `cc` to `goal`, on its terrain group's polygons; false (and no
+  // target) when the goal is in another group, in a closed cell or off the mesh.
+  bool target(ClassCrowd& cc, int idx, Vec2 goal) const;
 
   const PlanningWorld& world_;
   std::vector<std::unique_ptr<ClassCrowd>> crowds_;

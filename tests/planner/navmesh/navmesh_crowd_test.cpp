@@ -54,6 +54,24 @@ bool sampled_through_wall(const std::vector<std::string>& rows, Vec2 a, Vec2 b) 
   return false;
 }
 
+// A lake between the west and the east shore, land round it along the top and bottom.
+std::vector<std::string> lake_rows() {
+  std::vector<std::string> rows(14, std::string(30, '.'));
+  for (int y = 3; y < 11; ++y) {
+    for (int x = 8; x < 22; ++x) rows[std::size_t(y)][std::size_t(x)] = 'w';
+  }
+  return rows;
+}
+
+// The symbol of the cell whose inside holds `p` (a millimetre in from its sides), or ' '
+// for a point on a cell's side or outside the map: read from the drawing, not the world.
+char cell_inside(const std::vector<std::string>& rows, Vec2 p) {
+  const int cx = int(std::floor(p.x)), cy = int(std::floor(p.y));
+  if (cy < 0 || cx < 0 || cy >= int(rows.size()) || cx >= int(rows[0].size())) return ' ';
+  if (p.x - cx < 1e-3 || cx + 1 - p.x < 1e-3 || p.y - cy < 1e-3 || cy + 1 - p.y < 1e-3) return ' ';
+  return rows[std::size_t(cy)][std::size_t(cx)];
+}
+
 }  // namespace
 
 TEST_CASE("crowd: units through a gap reach their goals as DetourCrowd agents, never through the wall") {
@@ -134,4 +152,64 @@ TEST_CASE(
   clean.check_step(agents, 1.0 / 30);
   CHECK(clean.counts().tunnelled == 0);
   CHECK(clean.counts().inside_walls == 0);
+}
+
+TEST_CASE("crowd: land agents never stand on water and water agents never on land (each group's polygons)") {
+  // Land and water polygons share the shore. With one filter for every group, land agents
+  // walked straight across the lake to the east shore and a boat ordered to the lake's
+  // far end could leave it.
+  const std::vector<std::string> rows = lake_rows();
+  Scenario s = test::ascii_scenario(rows);
+  s.units = {test::unit_at(1, {3.5, 5.5}, test::move_to({26.5, 5.5})),
+             test::unit_at(2, {3.5, 8.5}, test::move_to({26.5, 8.5})),
+             test::unit_at(3, {26.5, 7.5}, test::move_to({3.5, 7.5})),
+             test::unit_at(4, {9.5, 6.5}, test::move_to({20.5, 7.5})),     // a boat
+             test::unit_at(5, {20.5, 4.5}, test::move_to({9.5, 9.5})),     // a boat
+             test::unit_at(6, {3.5, 12.5}, test::move_to({15.5, 7.5})),    // land ordered into the lake
+             test::unit_at(7, {15.5, 9.5}, test::move_to({27.5, 12.5}))};  // a boat ordered ashore
+  const PlanningWorld world(s);
+  auto made = NavmeshCrowd::create(world, CrowdSettings{});
+  REQUIRE(made.ok());
+  NavmeshCrowd& crowd = **made;
+  // A goal in another group than the start is no target: those units stand.
+  CHECK(crowd.agents()[3].has_goal);
+  CHECK_FALSE(crowd.agents()[5].has_goal);
+  CHECK_FALSE(crowd.agents()[6].has_goal);
+  std::vector<char> group(crowd.agents().size());
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    group[i] = cell_inside(rows, s.units[i].position);
+    REQUIRE((group[i] == '.' || group[i] == 'w'));  // each starts inside a cell of its group
+  }
+  CrowdReferee referee(world);
+  const double dt = 1.0 / 30;
+  std::size_t wet = 0, dry = 0;
+  for (int i = 0; i < 90 * 30 && referee.counts().seconds_to_arrive < 0; ++i) {
+    crowd.step(dt);
+    referee.check_step(crowd.agents(), dt);
+    for (std::size_t k = 0; k < crowd.agents().size(); ++k) {
+      const CrowdAgent& a = crowd.agents()[k];
+      // The move's samples too, not only where it ended.
+      for (int t = 0; t <= 20; ++t) {
+        const Vec2 p = a.previous + (a.position - a.previous) * (t / 20.0);
+        const char under = cell_inside(rows, p);
+        CAPTURE(k);
+        CAPTURE(i);
+        if (group[k] == '.' && under == 'w') ++wet;
+        if (group[k] == 'w' && under == '.') ++dry;
+      }
+    }
+  }
+  CHECK(wet == 0);
+  CHECK(dry == 0);
+  // Round the lake, not through it: every unit with a goal reaches it.
+  const CrowdGoals goals = referee.goals(crowd.agents());
+  CHECK(goals.ordered == 5);
+  CHECK(goals.at_goal == 5);
+  // The land units walked round: more than the 23 m straight across at 1 m/s.
+  CHECK(referee.counts().seconds_to_arrive > 26);
+  // The two without a target stayed about where they stood (pushed aside at most).
+  for (const std::size_t k : {std::size_t(5), std::size_t(6)}) {
+    const Vec2 d = crowd.agents()[k].position - s.units[k].position;
+    CHECK(std::hypot(d.x, d.y) < 2.0);
+  }
 }
