@@ -183,9 +183,12 @@ Result<std::unique_ptr<NavmeshCrowd>> NavmeshCrowd::create(const PlanningWorld& 
   }
   // Agents in the scenario's unit order.
   out->agents_.resize(s.units.size());
-  for (const auto& cc : out->crowds_) {
+  out->where_.resize(s.units.size());
+  for (std::size_t k = 0; k < out->crowds_.size(); ++k) {
+    const auto& cc = out->crowds_[k];
     for (std::size_t idx = 0; idx < cc->agents.size(); ++idx) {
       const std::size_t i = cc->agents[idx];
+      out->where_[i] = {k, int(idx)};
       const dtCrowdAgent* agent = cc->crowd->getAgent(int(idx));
       CrowdAgent& a = out->agents_[i];
       a.unit = i;
@@ -216,6 +219,15 @@ void NavmeshCrowd::step(double dt) {
     }
   }
   ++steps_;
+}
+
+bool NavmeshCrowd::move_to(std::size_t unit, Vec2 goal) {
+  if (unit >= agents_.size()) return false;
+  const auto [k, idx] = where_[unit];
+  CrowdAgent& a = agents_[unit];
+  a.has_goal = target(*crowds_[k], idx, goal);
+  a.goal = a.has_goal ? goal : Vec2{0, 0};
+  return a.has_goal;
 }
 
 }  // namespace pathscope

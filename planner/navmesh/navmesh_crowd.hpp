@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "planner/core/result.hpp"
@@ -55,6 +56,10 @@ class NavmeshCrowd {
 
   /// Advances every crowd by `dt` seconds (dtCrowd::update).
   void step(double dt);
+  /// Sends unit `unit`'s agent (index into Scenario::units) to `goal`, world metres, on
+  /// the polygons of its terrain group: false, and the agent stops, when the goal lies in
+  /// another group, in a cell its class cannot enter or off its mesh (or no such unit).
+  bool move_to(std::size_t unit, Vec2 goal);
   /// The agents, in the scenario's unit order.
   std::span<const CrowdAgent> agents() const { return agents_; }
   /// Steps made.
@@ -70,6 +75,7 @@ class NavmeshCrowd {
   const PlanningWorld& world_;
   std::vector<std::unique_ptr<ClassCrowd>> crowds_;
   std::vector<CrowdAgent> agents_;
+  std::vector<std::pair<std::size_t, int>> where_;  // per unit: index into crowds_, agent index
   std::size_t steps_ = 0;
 };
 

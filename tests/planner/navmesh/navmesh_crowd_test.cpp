@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "planner/navmesh/crowd_referee.hpp"
+#include "planner/navmesh/crowd_run.hpp"
 #include "planner/navmesh/navmesh_crowd.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
@@ -212,4 +213,35 @@ TEST_CASE("crowd: land agents never stand on water and water agents never on lan
     const Vec2 d = crowd.agents()[k].position - s.units[k].position;
     CHECK(std::hypot(d.x, d.y) < 2.0);
   }
+}
+
+TEST_CASE(
+    "crowd run: steps by the scenario's dt, takes orders as the units would, refuses another group's goal") {
+  Scenario s = test::ascii_scenario(lake_rows());
+  s.sim.dt = 0.05;
+  s.units = {test::unit_at(1, {3.5, 5.5}, test::move_to({3.5, 1.5})), test::unit_at(2, {3.5, 8.5}),
+             test::unit_at(3, {5.5, 12.5}), test::unit_at(4, {12.5, 6.5})};  // a boat
+  auto made = CrowdRun::create(s);
+  REQUIRE(made.ok());
+  CrowdRun& run = **made;
+  CHECK(run.steps() == 0);
+  CHECK(run.goals().ordered == 1);
+  // Units 2 and 3 to the east shore; the boat cannot go ashore, nor a land unit into the
+  // lake: each terrain group keeps to its own polygons.
+  const std::vector<std::size_t> second = {1}, third = {2};
+  CHECK(run.order(second, {26.5, 12.5}) == 1);
+  CHECK(run.order(third, {23.5, 12.5}) == 1);
+  const std::vector<std::size_t> boat = {3};
+  CHECK(run.order(boat, {26.5, 1.5}) == 0);
+  CHECK_FALSE(run.agents()[3].has_goal);
+  const std::vector<std::size_t> first = {0};
+  CHECK(run.order(first, {12.5, 5.5}) == 0);  // into the lake: refused, and it stops
+  CHECK_FALSE(run.agents()[0].has_goal);
+  CHECK(run.goals().ordered == 2);
+  for (int i = 0; i < 60 * 20 && run.counts().seconds_to_arrive < 0; ++i) run.step();
+  CHECK(run.goals().at_goal == 2);
+  CHECK(run.time() == doctest::Approx(double(run.steps()) * 0.05));
+  CHECK(run.time() > 20);  // about 23 m at 1 m/s
+  CHECK(run.moved(0.5) == 2);
+  CHECK(run.counts().tunnelled == 0);
 }
