@@ -196,6 +196,16 @@ add_test(NAME app.start_layout_window
 set_tests_properties(app.start_layout_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 COST 30
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 
+# DetourCrowd beside the simulation driven like a user under a virtual X server with
+# openbox (tests/app/window/crowd_window_test.sh): the Simulation section's combo runs the
+# scenario's units under DetourCrowd too, both step together, a window order reaches the
+# agents, and DetourCrowd alone or ours alone is drawn. Exit 77 (skipped) without Xvfb.
+add_test(NAME app.crowd_window
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/app/window/crowd_window_test.sh $<TARGET_FILE:pathscope>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(app.crowd_window PROPERTIES TIMEOUT 120 LABELS gui SKIP_RETURN_CODE 77 COST 30
+                     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
 # The large designed map loads, validates and its long query is solved.
 add_test(NAME app.solve_large_1024
          COMMAND ${CMAKE_COMMAND} -DMODE=run "-DCMD=$<TARGET_FILE:pathscope>|solve|maps/large_1024.json"

@@ -23,6 +23,7 @@
 #include "planner/scenario/scenario_io.hpp"
 #include "render/map/scene_painter.hpp"
 #include "render/search/trace_painter.hpp"
+#include "render/sim/crowd_painter.hpp"
 #include "render/sim/sim_painter.hpp"
 
 namespace pathscope::app {
@@ -228,7 +229,15 @@ void EditorApp::paint_scene_if_needed() {
     sim_key_ = key;
     sim_drawing_.clear();
     if (simulating) {
-      render::paint_sim(sim_.scene(), state_.layers, sim_drawing_);
+      // DetourCrowd's agents instead of our units, or as ghosts over them.
+      const bool crowd = sim_.crowd_shown();
+      const bool detour_only = crowd && sim_.crowd_mode() == SimPlayer::CrowdMode::Detour;
+      if (!detour_only) render::paint_sim(sim_.scene(), state_.layers, sim_drawing_);
+      if (crowd) {
+        render::paint_crowd(sim_.crowd()->agents(), sim_.crowd()->scenario().sim.dt,
+                            detour_only ? render::CrowdStyle::Alone : render::CrowdStyle::Ghosts,
+                            state_.layers, sim_drawing_);
+      }
     }
   }
   std::snprintf(key, sizeof key, "%s/%llu/%llu/%llu", map_key_.c_str(),
@@ -335,6 +344,21 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
     all += line;
   } else {
     all += "sim 0 0 0 0 0 0 0 0\n";
+  }
+  {
+    // DetourCrowd beside the simulation: mode (0 ours, 1 DetourCrowd, 2 both), a crowd run
+    // exists, drawn, its steps, agents, agents more than 0.5 m from where they were
+    // placed, at goal, ordered, overlapping pairs, tunnelled.
+    char line[256];
+    const CrowdRun* c = sim_.crowd();
+    const CrowdGoals g = c ? c->goals() : CrowdGoals{};
+    std::snprintf(line, sizeof line, "crowd %d %d %d %llu %zu %zu %zu %zu %llu %llu\n",
+                  int(sim_.crowd_mode()), int(c != nullptr), int(sim_.crowd_shown()),
+                  (unsigned long long)(c ? c->steps() : 0), c ? c->agents().size() : std::size_t(0),
+                  c ? c->moved(0.5) : std::size_t(0), g.at_goal, g.ordered,
+                  (unsigned long long)(c ? c->counts().hard_overlaps : 0),
+                  (unsigned long long)(c ? c->counts().tunnelled : 0));
+    all += line;
   }
   {
     // Platoons with a selected vehicle, then the first one's: group id, order state

@@ -1,12 +1,14 @@
 // The simulation panel. Buttons are recorded in the UI probe (sim_play, sim_step,
 // sim_reset, sim_close, the settings' node sim_settings and its checkbox
-// sim_passages_setting) for the window test.
+// sim_passages_setting, the DetourCrowd combo sim_crowd_mode and its entries) for the
+// window tests.
 
 #include "app/sim/sim_panel.hpp"
 
 #include <imgui.h>
 
 #include "app/editor/inspector_fields.hpp"
+#include "render/sim/crowd_painter.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -69,6 +71,64 @@ void controls(SimPlayer& sim, EditorState& state) {
                          "speed %.2fx", ImGuiSliderFlags_Logarithmic)) {
     sim.set_speed(speed);
   }
+}
+
+// Which run the window shows (ours, DetourCrowd's, both), the legend and the crowd's
+// figures by its referee. The combo and its entries are recorded in the UI probe
+// (sim_crowd_mode, sim_crowd_mode_<ours|detour|both>) for the window test.
+void crowd_section(SimPlayer& sim, EditorState& state) {
+  static constexpr const char* kModes[] = {"ours", "DetourCrowd", "both side by side"};
+  static constexpr const char* kProbe[] = {"sim_crowd_mode_ours", "sim_crowd_mode_detour",
+                                           "sim_crowd_mode_both"};
+  const int current = static_cast<int>(sim.crowd_mode());
+  ImGui::SetNextItemWidth(-1);
+  const bool open = ImGui::BeginCombo("##sim_crowd", (std::string("units: ") + kModes[current]).c_str());
+  state.probe.last_item("sim_crowd_mode");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Run the scenario's units under DetourCrowd (Recast/Detour's crowd) as well: two runs, the same\n"
+        "orders, stepped together. Turning it on resets the run so that both start from the scenario.");
+  if (open) {
+    for (int m = 0; m < 3; ++m) {
+      if (ImGui::Selectable(kModes[m], m == current) && m != current)
+        (void)sim.set_crowd_mode(static_cast<SimPlayer::CrowdMode>(m), state);
+      state.probe.last_item(kProbe[m]);
+    }
+    ImGui::EndCombo();
+  }
+  if (sim.crowd_mode() == SimPlayer::CrowdMode::Ours) return;
+  const auto swatch = [](Color c) {
+    ImGui::ColorButton("##swatch", ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, 1.f),
+                       ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop,
+                       ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+  };
+  swatch(render::crowd_palette::kAgent);
+  ImGui::TextUnformatted(sim.crowd_mode() == SimPlayer::CrowdMode::Both
+                             ? "DetourCrowd's agents: rings over ours"
+                             : "DetourCrowd's agents (ours hidden)");
+  const CrowdRun* crowd = sim.crowd();
+  if (!crowd) {
+    if (!sim.crowd_note().empty()) {
+      ImGui::TextWrapped("DetourCrowd stopped: %s. Reset starts both again.", sim.crowd_note().c_str());
+    } else {
+      ImGui::TextDisabled("DetourCrowd starts with the run (Play, Step or Reset).");
+    }
+    return;
+  }
+  const CrowdCounts& c = crowd->counts();
+  const CrowdGoals g = crowd->goals();
+  ImGui::Text("DetourCrowd: step %" PRIu64 "   agents %zu   moved %zu", crowd->steps(),
+              crowd->agents().size(), crowd->moved(0.5));
+  ImGui::Text("arrived %zu / %zu ordered (%.1f%%, within %.2f m)", g.at_goal, g.ordered, g.at_goal_pct,
+              g.tolerance_m);
+  ImGui::Text("overlapping pairs %" PRIu64 " (max %.3f m)", c.hard_overlaps, c.max_overlap_m);
+  ImGui::Text("tunnelled %" PRIu64 "   inside walls %" PRIu64, c.tunnelled, c.inside_walls);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Checked after every step by the crowd referee (planner/navmesh/crowd_referee.hpp), which shares no\n"
+        "code with DetourCrowd: all pairs of circles, each move against closed cells, goal errors");
+  if (!sim.crowd_shown()) ImGui::TextDisabled("(not drawn while a recorded step is shown)");
 }
 
 // What the stuck detector counts, for the tooltips of its figures.
@@ -499,6 +559,7 @@ bool sim_hover_tooltip(const SimPlayer& sim, Vec2 world, double tolerance) {
 
 void sim_panel(SimPlayer& sim, EditorState& state, UnitLogLayout& log) {
   controls(sim, state);
+  crowd_section(sim, state);
   settings_section(state);
   if (!sim.active()) {
     const Scenario& scenario = state.doc->scenario();

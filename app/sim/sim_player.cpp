@@ -74,6 +74,17 @@ bool SimPlayer::reset(EditorState& state) {
   }
   referee_ = sim::SimReferee{};
   referee_.check_step(*sim_);  // as placed
+  crowd_.reset();
+  crowd_note_.clear();
+  if (crowd_mode_ != CrowdMode::Ours) {
+    if (scenario.sim_state.empty()) {
+      (void)build_crowd(scenario, state);
+    } else {
+      drop_crowd(state,
+                 "a saved game runs on from where it was saved, and DetourCrowd runs only from the "
+                 "scenario's start");
+    }
+  }
   doc_serial_ = state.doc_serial;
   revision_ = state.doc->revision();
   playing_ = false;
@@ -120,6 +131,8 @@ bool SimPlayer::step(EditorState& state) {
 void SimPlayer::stop() {
   if (active()) ++version_;
   sim_.reset();
+  crowd_.reset();
+  crowd_note_.clear();
   recording_.reset();
   view_.reset();
   focus_.reset();
@@ -145,6 +158,7 @@ int SimPlayer::update(EditorState& state, double frame_seconds) {
       return 0;
     }
     if (recording_) recording_->world_changed(*sim_);
+    if (crowd_) drop_crowd(state, "the world was edited (the crowd's navmeshes are built once)");
     ++version_;
   }
   if (!playing_) return 0;
@@ -185,6 +199,7 @@ void SimPlayer::advance(int count, EditorState& state) {
   for (int i = 0; i < count; ++i) {
     sim_->step();
     referee_.check_step(*sim_);
+    if (crowd_) crowd_->step();  // the same step, the same dt
     if (recording_ && !recording_->capture(*sim_) && !cap_reported_) {
       cap_reported_ = true;
       state.report_warning(recording_->stop_message());
@@ -292,6 +307,7 @@ bool SimPlayer::run_from_here(EditorState& state) {
   }
   sim_ = std::move(resumed).value();
   platoon_orders_.clear();
+  if (crowd_) drop_crowd(state, "the run was taken up again from a recorded step");
   referee_ = sim::SimReferee{};
   referee_.check_step(*sim_);
   recording_->truncate_after(step);
@@ -496,7 +512,55 @@ Result<std::size_t> SimPlayer::command_move(Vec2 point, bool append, std::option
     remembered->second = order.points;
     taken += *given;
   }
+  if (crowd_) {
+    // The same units' agents, straight to the point (DetourCrowd has one target per
+    // agent: no waypoints, formations or platoons).
+    const std::vector<Unit>& units = crowd_->scenario().units;
+    std::vector<std::size_t> agents;
+    for (const sim::UnitId id : selected_) {
+      const sim::SimUnit* u = sim_->unit(id);
+      if (!u) continue;
+      const auto it =
+          std::find_if(units.begin(), units.end(), [&](const Unit& su) { return su.id == u->scenario_id; });
+      if (it != units.end()) agents.push_back(std::size_t(it - units.begin()));
+    }
+    (void)crowd_->order(agents, point);
+  }
   return taken;
+}
+
+bool SimPlayer::set_crowd_mode(CrowdMode mode, EditorState& state) {
+  if (mode == crowd_mode_) return true;
+  const CrowdMode was = crowd_mode_;
+  crowd_mode_ = mode;
+  ++version_;
+  if (mode == CrowdMode::Ours) {
+    crowd_.reset();
+    crowd_note_.clear();
+    return true;
+  }
+  // Both runs start together from the scenario.
+  if (was == CrowdMode::Ours || !crowd_) return reset(state) && crowd_ != nullptr;
+  return true;
+}
+
+bool SimPlayer::build_crowd(const Scenario& scenario, EditorState& state) {
+  Result<std::unique_ptr<CrowdRun>> made = CrowdRun::create(scenario);
+  if (!made) {
+    state.report_error("DetourCrowd not started: " + made.error().to_string());
+    crowd_mode_ = CrowdMode::Ours;
+    return false;
+  }
+  crowd_ = std::move(made).value();
+  crowd_note_.clear();
+  return true;
+}
+
+void SimPlayer::drop_crowd(EditorState& state, const std::string& why) {
+  crowd_.reset();
+  crowd_note_ = why;
+  state.report_warning("DetourCrowd's run stopped: " + why + " (Reset starts both runs again)");
+  ++version_;
 }
 
 std::vector<std::uint32_t> SimPlayer::selected_platoons() const {

@@ -10,11 +10,13 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "app/editor/editor_state.hpp"
 #include "planner/core/result.hpp"
+#include "planner/navmesh/crowd_run.hpp"
 #include "planner/sim/platoon_drive.hpp"
 #include "planner/sim/recording.hpp"
 #include "planner/sim/sim_referee.hpp"
@@ -164,6 +166,28 @@ class SimPlayer {
   /// Marks a point in the scene (a log entry's) until the next scrub, or clears it.
   void set_focus(std::optional<Vec2> point);
 
+  // [SECTION] DetourCrowd beside the simulation ---------------------------------------
+
+  /// Which run the window shows: ours, DetourCrowd's agents instead of our units, or both
+  /// (the agents as outlined ghosts over our units).
+  enum class CrowdMode : std::uint8_t { Ours, Detour, Both };
+  CrowdMode crowd_mode() const { return crowd_mode_; }
+  /// Chooses the mode. Turning DetourCrowd on (from Ours) resets the run, so that both
+  /// start together from the scenario (reset()); between Detour and Both only the drawing
+  /// changes; Ours drops the crowd's run. False (and an error message) when the crowd
+  /// cannot be built: the mode is then Ours.
+  bool set_crowd_mode(CrowdMode mode, EditorState& state);
+  /// DetourCrowd's run of the scenario's units (planner/navmesh/crowd_run.hpp), stepped
+  /// with every live step of the simulation and given the same orders; nullptr in mode
+  /// Ours, or once the two runs part (a world edit, a run taken up from a recorded step,
+  /// a saved game: DetourCrowd runs only from the scenario's start).
+  const CrowdRun* crowd() const { return crowd_.get(); }
+  /// Whether the crowd's agents are drawn now (a crowd run, and the live step shown).
+  bool crowd_shown() const { return crowd_ != nullptr && !view_.has_value(); }
+  /// Why the crowd's run was dropped while the mode is not Ours ("" when it runs or was
+  /// never built); Reset builds both again.
+  const std::string& crowd_note() const { return crowd_note_; }
+
  private:
   // Builds the simulation if there is none; false if it cannot be built.
   bool ensure(EditorState& state);
@@ -180,7 +204,15 @@ class SimPlayer {
     sim::Frame frame;
     bool verified = false;
   };
+  // Builds the crowd's run from `scenario` (mode not Ours); false and a message if it cannot.
+  bool build_crowd(const Scenario& scenario, EditorState& state);
+  // The crowd's run and our simulation part: it is dropped, saying why.
+  void drop_crowd(EditorState& state, const std::string& why);
+
   std::unique_ptr<sim::Simulation> sim_;
+  std::unique_ptr<CrowdRun> crowd_;
+  CrowdMode crowd_mode_ = CrowdMode::Ours;
+  std::string crowd_note_;
   sim::SimReferee referee_;
   std::shared_ptr<sim::Recording> recording_;
   std::optional<View> view_;

@@ -702,4 +702,64 @@ TEST_SUITE("sim_window") {
     CHECK(p->motion.phase == sim::PlatoonPhase::Arrived);
     CHECK(glm::length(p->motion.position - Vec2{40, 20}) < 3);
   }
+  TEST_CASE("sim player: DetourCrowd beside the simulation, the same steps and the same orders") {
+    PlayerRig rig(four_units());
+    CHECK(rig.player.crowd_mode() == SimPlayer::CrowdMode::Ours);
+    REQUIRE(rig.player.step(rig.state));
+    REQUIRE(rig.player.step(rig.state));
+    CHECK(rig.player.crowd() == nullptr);
+    // Turned on: both runs start again together from the scenario.
+    REQUIRE(rig.player.set_crowd_mode(SimPlayer::CrowdMode::Both, rig.state));
+    REQUIRE(rig.player.crowd() != nullptr);
+    CHECK(rig.sim().step_count() == 0);
+    CHECK(rig.player.crowd()->steps() == 0);
+    REQUIRE(rig.player.crowd()->agents().size() == 4);
+    CHECK(rig.player.crowd()->goals().ordered == 0);
+    CHECK(rig.player.crowd_shown());
+    // A window order goes to the same units' agents.
+    const sim::SimUnit* second = rig.sim().find_scenario_unit(11);
+    const sim::SimUnit* third = rig.sim().find_scenario_unit(12);
+    REQUIRE(second != nullptr);
+    REQUIRE(third != nullptr);
+    rig.player.select(std::vector<sim::UnitId>{second->id, third->id});
+    REQUIRE(rig.player.command_move({30, 4}, false).ok());
+    const CrowdRun& crowd = *rig.player.crowd();
+    CHECK(crowd.goals().ordered == 2);
+    CHECK(crowd.agents()[1].has_goal);
+    CHECK(crowd.agents()[1].goal == Vec2{30, 4});
+    CHECK_FALSE(crowd.agents()[0].has_goal);
+    // Stepped together, by the accumulator as by Step.
+    REQUIRE(rig.player.play(rig.state));
+    rig.player.update(rig.state, 0.1);
+    for (int i = 0; i < 20; ++i) rig.player.update(rig.state, 0.1);
+    CHECK(rig.sim().step_count() > 30);
+    CHECK(crowd.steps() == rig.sim().step_count());
+    CHECK(crowd.moved(0.5) == 2);
+    // DetourCrowd alone: the same run, drawn instead of ours.
+    const CrowdRun* same = rig.player.crowd();
+    REQUIRE(rig.player.set_crowd_mode(SimPlayer::CrowdMode::Detour, rig.state));
+    CHECK(rig.player.crowd() == same);
+    // Past the recording's next snapshot (10 s), which holds the order given at step 0.
+    for (int i = 0; i < 100; ++i) rig.player.update(rig.state, 0.1);
+    REQUIRE(rig.sim().step_count() > 310);
+    CHECK(rig.player.crowd()->steps() == rig.sim().step_count());
+    // A recorded step shown: the crowd's agents are not drawn (they are live only).
+    rig.player.pause();
+    REQUIRE(rig.player.scrub(305));
+    CHECK_FALSE(rig.player.crowd_shown());
+    // Taken up again there: the two runs part, and the crowd's stops, saying why.
+    const bool resumed = rig.player.run_from_here(rig.state);
+    CAPTURE(rig.state.messages.back().text);
+    REQUIRE(resumed);
+    CHECK(rig.player.crowd() == nullptr);
+    CHECK(rig.player.crowd_note().find("recorded step") != std::string::npos);
+    CHECK(rig.player.crowd_mode() == SimPlayer::CrowdMode::Detour);
+    // Reset starts both again; Ours drops the crowd.
+    REQUIRE(rig.player.reset(rig.state));
+    REQUIRE(rig.player.crowd() != nullptr);
+    CHECK(rig.player.crowd()->steps() == 0);
+    REQUIRE(rig.player.set_crowd_mode(SimPlayer::CrowdMode::Ours, rig.state));
+    CHECK(rig.player.crowd() == nullptr);
+    CHECK(rig.player.crowd_note().empty());
+  }
 }  // TEST_SUITE
