@@ -625,6 +625,8 @@ int run_bench_sim(const BenchSimOptions& options) {
         j["detour_max_overlap_m"] = crowd->counts.max_overlap_m;
         j["detour_tunnelled"] = crowd->counts.tunnelled;
         j["detour_inside_walls"] = crowd->counts.inside_walls;
+        j["detour_jumps"] = crowd->counts.jumps;
+        j["detour_longest_step_m"] = crowd->counts.longest_step_m;
         j["detour_at_goal_pct"] = crowd->goals.at_goal_pct;
         j["detour_mean_goal_error_m"] = crowd->goals.mean_goal_error_m;
         j["detour_max_goal_error_m"] = crowd->goals.max_goal_error_m;

@@ -123,11 +123,13 @@ void crowd_section(SimPlayer& sim, EditorState& state) {
   ImGui::Text("arrived %zu / %zu ordered (%.1f%%, within %.2f m)", g.at_goal, g.ordered, g.at_goal_pct,
               g.tolerance_m);
   ImGui::Text("overlapping pairs %" PRIu64 " (max %.3f m)", c.hard_overlaps, c.max_overlap_m);
-  ImGui::Text("tunnelled %" PRIu64 "   inside walls %" PRIu64, c.tunnelled, c.inside_walls);
+  ImGui::Text("tunnelled %" PRIu64 "   inside walls %" PRIu64 "   jumps %" PRIu64, c.tunnelled,
+              c.inside_walls, c.jumps);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Checked after every step by the crowd referee (planner/navmesh/crowd_referee.hpp), which shares no\n"
-        "code with DetourCrowd: all pairs of circles, each move against closed cells, goal errors");
+        "code with DetourCrowd: all pairs of circles, each move against closed cells, moves longer than the\n"
+        "speed allows (jumps), goal errors");
   if (!sim.crowd_shown()) ImGui::TextDisabled("(not drawn while a recorded step is shown)");
 }
 

@@ -38,6 +38,7 @@ void CrowdReferee::check_step(std::span<const CrowdAgent> agents, double dt) {
   ++counts_.steps;
   tunnelled_.resize(agents.size(), 0);
   inside_.resize(agents.size(), 0);
+  jumped_.resize(agents.size(), 0);
   // Pairs: agents in square buckets as wide as the largest pair of radii; each bucket
   // against itself and four of its neighbours, every pair tested exactly.
   double reach = 0;
@@ -93,6 +94,16 @@ void CrowdReferee::check_step(std::span<const CrowdAgent> agents, double dt) {
     if (!inside_[i] && strictly && closed(a.movement_class, cx, cy)) {
       inside_[i] = 1;
       ++counts_.inside_walls;
+    }
+    // A step at most the class's speed times dt, plus a diameter for pushes apart.
+    const double step = glm::length(a.position - a.previous);
+    counts_.longest_step_m = std::max(counts_.longest_step_m, step);
+    const double speed = a.movement_class < world_.scenario().classes.size()
+                             ? world_.scenario().classes[a.movement_class].speed
+                             : 0.0;
+    if (!jumped_[i] && step > speed * dt + 2 * a.radius + 1e-9) {
+      jumped_[i] = 1;
+      ++counts_.jumps;
     }
     if (!tunnelled_[i] && a.previous != a.position && move_crosses_closed(a)) {
       tunnelled_[i] = 1;

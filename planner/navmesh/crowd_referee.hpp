@@ -3,7 +3,8 @@
 // Checks DetourCrowd's agents after every step, by its own geometry (it shares nothing with
 // DetourCrowd nor with the unit simulation's referee): pairs of agents whose circles
 // overlap, moves that cross a cell the agent's class cannot enter, centres inside such
-// cells, and how far each agent stands from its goal. The same figures as the
+// cells, moves longer than the class's speed allows (jumps), and how far each agent
+// stands from its goal. The same figures as the
 // simulation's referee reports for our units, so that `bench sim --crowd detour` puts the
 // two side by side.
 
@@ -25,7 +26,10 @@ struct CrowdCounts {
   double max_overlap_m = 0;         ///< The deepest such overlap, metres.
   std::uint64_t tunnelled = 0;  ///< Agents whose move crossed a cell their class cannot enter (each once).
   std::uint64_t inside_walls =
-      0;  ///< Agents whose centre ended a step strictly inside such a cell (each once).
+      0;                      ///< Agents whose centre ended a step strictly inside such a cell (each once).
+  std::uint64_t jumps = 0;    ///< Agents that moved farther in one step than their class's speed allows
+                              ///< plus their diameter (a push apart moves an agent less; each once).
+  double longest_step_m = 0;  ///< The longest move of any agent in one step, metres.
   double seconds_to_arrive =
       -1;  ///< When every agent with a goal first stood within tolerance of it; -1 not yet.
 };
@@ -60,7 +64,7 @@ class CrowdReferee {
   double overlap_tolerance_m_;
   CrowdCounts counts_;
   std::set<std::pair<std::size_t, std::size_t>> overlapped_;
-  std::vector<std::uint8_t> tunnelled_, inside_;
+  std::vector<std::uint8_t> tunnelled_, inside_, jumped_;
   std::vector<std::uint32_t> bucket_order_;
 };
 

@@ -102,6 +102,7 @@ TEST_CASE("crowd: units through a gap reach their goals as DetourCrowd agents, n
   CHECK(referee.counts().seconds_to_arrive > 10);  // about 18 m at 1 m/s
   CHECK(referee.counts().tunnelled == 0);
   CHECK(referee.counts().inside_walls == 0);
+  CHECK(referee.counts().jumps == 0);
   // Each agent is its unit: same order, class and radius.
   for (std::size_t i = 0; i < 4; ++i) {
     CHECK(crowd.agents()[i].unit == i);
@@ -145,6 +146,9 @@ TEST_CASE(
   CHECK(referee.counts().tunnelled == 1);
   CHECK(referee.counts().inside_walls == 1);
   CHECK(referee.counts().hard_overlaps == 0);
+  // 2 m in a thirtieth of a second at 1 m/s: more than the speed and a diameter (0.833 m).
+  CHECK(referee.counts().jumps == 1);
+  CHECK(referee.counts().longest_step_m == doctest::Approx(2.0));
   // Along the wall's face, not into it: no tunnel.
   agents[0].previous = {11.0, 1.5};
   agents[0].position = {11.0, 3.5};
@@ -153,6 +157,14 @@ TEST_CASE(
   clean.check_step(agents, 1.0 / 30);
   CHECK(clean.counts().tunnelled == 0);
   CHECK(clean.counts().inside_walls == 0);
+  CHECK(clean.counts().jumps == 1);  // 2 m again
+  // Within the speed and a diameter: 0.8 m in a step of 1/30 s is no jump (0.833 m allowed).
+  agents[0].previous = {5.0, 5.0};
+  agents[0].position = {5.8, 5.0};
+  agents[1].previous = agents[1].position = {20.0, 5.0};
+  CrowdReferee pushed(world);
+  pushed.check_step(agents, 1.0 / 30);
+  CHECK(pushed.counts().jumps == 0);
 }
 
 TEST_CASE("crowd: land agents never stand on water and water agents never on land (each group's polygons)") {
