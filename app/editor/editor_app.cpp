@@ -77,6 +77,15 @@ std::string EditorApp::open_initial(const std::string& path) {
 }
 
 void EditorApp::handle_event(const SDL_Event& e) {
+  ++events_;
+  input_frame_ = frames_ + 1;  // the next frame takes it
+  switch (e.type) {
+    case SDL_KEYDOWN: key_downs_ += e.key.repeat ? 0 : 1; break;
+    case SDL_KEYUP: ++key_ups_; break;
+    case SDL_MOUSEBUTTONDOWN: ++button_downs_; break;
+    case SDL_MOUSEBUTTONUP: ++button_ups_; break;
+    default: break;
+  }
   switch (e.type) {
     case SDL_DROPFILE:
       if (e.drop.file) {
@@ -285,19 +294,31 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   const WorldInfo& w = state_.doc->scenario().world;
   std::size_t errors = 0;
   for (const Message& m : state_.messages) errors += m.severity == Severity::Error ? 1 : 0;
-  char text[1024];
-  std::snprintf(text, sizeof text,
-                "pointer %d %.0f %.0f\ncanvas %.0f %.0f %.0f %.0f\nworld %.9g %.9g\nworld_to_screen %.9g "
-                "%.9g %.9g\nrevision %llu\n"
-                "modified %d\ntool %s\nstep %llu %llu\nhover %d\npanning %d\nmessages %zu\nerrors "
-                "%zu\npinned_error %d\n",
-                int(pointer.valid()), pointer.position().x, pointer.position().y, canvas_lo_.x, canvas_lo_.y,
-                canvas_hi_.x, canvas_hi_.y, w.width, w.height, c.zoom(), o.x, o.y,
-                (unsigned long long)state_.doc->revision(), int(state_.doc->modified()),
-                state_.active_tool.c_str(), (unsigned long long)debugger_.step(),
-                (unsigned long long)debugger_.total_steps(), int(canvas_.hover_world().has_value()),
-                int(canvas_.panning()), state_.messages.size(), errors,
-                int(state_.messages.pinned_error() != nullptr));
+  char text[1280];
+  // First what a test waits on to know that the app has seen an action and drawn what
+  // follows it: frames presented and the frame that took the latest SDL event; events
+  // handled, key presses and releases, button presses and releases; keyboard focus (and
+  // whether a text field takes the keys); the window's client area on the screen.
+  int win_x = 0, win_y = 0, win_w = 0, win_h = 0;
+  SDL_GetWindowPosition(window_, &win_x, &win_y);
+  SDL_GetWindowSize(window_, &win_w, &win_h);
+  const int focus = (SDL_GetWindowFlags(window_) & SDL_WINDOW_INPUT_FOCUS) != 0 ? 1 : 0;
+  std::snprintf(
+      text, sizeof text,
+      "frame %llu %llu\nevents %llu %llu %llu %llu %llu\nfocus %d %d\nwindow %d %d %d %d\n"
+      "pointer %d %.0f %.0f\ncanvas %.0f %.0f %.0f %.0f\nworld %.9g %.9g\nworld_to_screen %.9g "
+      "%.9g %.9g\nrevision %llu\n"
+      "modified %d\ntool %s\nstep %llu %llu\nhover %d\npanning %d\nmessages %zu\nerrors "
+      "%zu\npinned_error %d\n",
+      (unsigned long long)frames_, (unsigned long long)input_frame_, (unsigned long long)events_,
+      (unsigned long long)key_downs_, (unsigned long long)key_ups_, (unsigned long long)button_downs_,
+      (unsigned long long)button_ups_, focus, int(ImGui::GetIO().WantTextInput), win_x, win_y, win_w, win_h,
+      int(pointer.valid()), pointer.position().x, pointer.position().y, canvas_lo_.x, canvas_lo_.y,
+      canvas_hi_.x, canvas_hi_.y, w.width, w.height, c.zoom(), o.x, o.y,
+      (unsigned long long)state_.doc->revision(), int(state_.doc->modified()), state_.active_tool.c_str(),
+      (unsigned long long)debugger_.step(), (unsigned long long)debugger_.total_steps(),
+      int(canvas_.hover_world().has_value()), int(canvas_.panning()), state_.messages.size(), errors,
+      int(state_.messages.pinned_error() != nullptr));
   std::string all = text;
   {
     // The planner comparison: rows, view open, selected row (-1: none), reasons shown.
@@ -430,13 +451,11 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
                   item.x1, item.y1);
     all += line;
   }
-  if (all == ui_state_) return;
-  ui_state_ = std::move(all);
   // Written whole, then renamed, so a reader never sees half of it.
   const std::string tmp = ui_state_path_ + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
-    out << ui_state_;
+    out << all;
     if (!out) return;
   }
   std::rename(tmp.c_str(), ui_state_path_.c_str());
@@ -501,13 +520,13 @@ void EditorApp::start_page_frame() {
 
 void EditorApp::frame(const PointerTracker& pointer) {
   const ImGuiIO& io = ImGui::GetIO();
+  ++frames_;
   state_.probe.begin_frame();
   if (start_page_ && state_.doc_serial != start_serial_) start_page_ = false;
   if (start_page_) {
     start_page_frame();
     // A file opened this frame leaves the page at the next one; the canvas fits it then.
     if (state_.doc_serial != start_serial_) fit_pending_ = true;
-    write_ui_state(pointer);
     return;
   }
   handle_shortcuts();
@@ -569,7 +588,6 @@ void EditorApp::frame(const PointerTracker& pointer) {
   }
   adapter_.draw(overlay_, state_.camera, background);
   background.PopClipRect();
-  write_ui_state(pointer);
 }
 
 }  // namespace pathscope::app

@@ -50,6 +50,9 @@ class EditorApp {
   /// One frame's UI and canvas; call between ImGui::NewFrame() and ImGui::Render().
   /// `pointer` holds the frame's pointer positions from SDL's events.
   void frame(const PointerTracker& pointer);
+  /// Writes the UI state file ($PATHSCOPE_UI_STATE, if set) for the frame just presented;
+  /// call after SDL_RenderPresent(), so that a test reading frame N knows it is on screen.
+  void write_ui_state(const PointerTracker& pointer);
   /// Releases textures; call before the renderer is destroyed.
   void shutdown();
 
@@ -82,7 +85,6 @@ class EditorApp {
   void status_bar();
   void paint_scene_if_needed();
   Status export_view(int width, int height, const std::filesystem::path& out);
-  void write_ui_state(const PointerTracker& pointer);
   /// The start page's frame (menu bar, the page, the file dialogs) while it is shown.
   void start_page_frame();
 
@@ -114,9 +116,14 @@ class EditorApp {
   std::string compared_key_;      // what compared_ shows
   std::string title_;
   // $PATHSCOPE_UI_STATE: a file where the window test reads what the user would see
-  // (canvas, camera, document, debugger), rewritten whenever it changes; "" = none.
+  // (canvas, camera, document, debugger) and the frames and input counted, rewritten after
+  // every frame presented; "" = none.
   std::string ui_state_path_;
-  std::string ui_state_;
+  // For the window tests, which wait on them instead of waiting a fixed time: frames
+  // drawn, the frame that took the latest SDL event, SDL events handled, key presses (not
+  // repeats) and releases, pointer button presses and releases.
+  std::uint64_t frames_ = 0, input_frame_ = 0;
+  std::uint64_t events_ = 0, key_downs_ = 0, key_ups_ = 0, button_downs_ = 0, button_ups_ = 0;
   bool quit_now_ = false;
   bool fit_pending_ = true;
   std::size_t messages_seen_ = 0;

@@ -159,6 +159,7 @@ int run_viewer(const ViewerOptions& options) {
     SDL_RenderClear(w.renderer);
     ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
     SDL_RenderPresent(w.renderer);
+    app.write_ui_state(pointer);
     --redraw;
     if (options.quit_after_frames > 0 && ++frames >= options.quit_after_frames) break;
   }
