@@ -24,12 +24,20 @@ screen_h=900
 window_test_begin "placement window test" "$here/tests/data/window_test.json" "$screen_w" "$screen_h" "$@"
 for tool in xprop xwininfo; do command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed (x11-utils)"; done
 
-client_at() {  # client_at: "X Y W H" of the window's client area on the screen
+client_x11() {  # "X Y W H" of the window's client area on the screen, as the X server has it
   # xwininfo, not xdotool getwindowgeometry: under a reparenting window manager the
   # latter adds the frame's offset to the position once more.
-  settle 1.0
   xwininfo -id "$wid" | awk '/Absolute upper-left X/ { x = $NF } /Absolute upper-left Y/ { y = $NF }
     /^ *Width:/ { w = $NF } /^ *Height:/ { h = $NF } END { print x, y, w, h }'
+}
+client_agrees() {  # the X server and the app agree on the client area (not $1), and the app is at rest
+  client_now=$(client_x11)
+  [ "$client_now" = "$(ui window)" ] && [ "$client_now" != "${1:-}" ] && settled
+}
+client_at() {  # client_at [NOT]: "X Y W H" of the client area once the app reports it too (and it is not NOT)
+  wait_until "$ui_timeout" client_agrees "${1:-}" ||
+    fail "the X server has the client area at $(client_x11), the app at $(ui window) (within $ui_timeout s)"
+  echo "$client_now"
 }
 frame_extents() {  # frame_extents: "LEFT RIGHT TOP BOTTOM" of the window manager's frame (0s: none)
   local e
@@ -39,13 +47,13 @@ frame_extents() {  # frame_extents: "LEFT RIGHT TOP BOTTOM" of the window manage
 
 # ---- Four launches: the window stays put ---------------------------------------------
 start_app open "$scenario"
-first=$(client_at)
+first=$(client_at) || exit 1
 read -r fl fr ft fb < <(frame_extents)
 note "first launch: client area $first, frame extents left $fl right $fr top $ft bottom $fb"
 stop_app
 for launch in 2 3 4; do
   start_app open "$scenario"
-  now=$(client_at)
+  now=$(client_at) || exit 1
   stop_app
   note "launch $launch: client area $now"
   [ "$now" = "$first" ] || fail "launch $launch opened the window at $now, not where it was closed ($first): settings.json $(tr -d ' \n' <"$PATHSCOPE_CONFIG_DIR/settings.json")"
@@ -53,11 +61,12 @@ done
 
 # ---- Moved by the user: it comes back there --------------------------------------------
 start_app open "$scenario"
+before=$(client_at) || exit 1
 xdotool windowmove "$wid" 140 90
-moved=$(client_at)
+moved=$(client_at "$before") || exit 1
 stop_app
 start_app open "$scenario"
-back=$(client_at)
+back=$(client_at) || exit 1
 stop_app
 note "moved to $moved; reopened at $back"
 [ "$back" = "$moved" ] || fail "the window was closed at $moved but reopened at $back"
@@ -71,7 +80,8 @@ for place in "300 2000 800 600" "-5000 100 800 600" "2000 -400 3000 2000"; do
       >"$work/settings.json"
   mv "$work/settings.json" "$settings"
   start_app open "$scenario"
-  read -r x y w h < <(client_at)
+  place_now=$(client_at) || exit 1
+  read -r x y w h <<<"$place_now"
   read -r fl fr ft fb < <(frame_extents)
   import -window root "$out/placement_${px}_${py}.png" || fail "cannot take a screenshot"
   stop_app

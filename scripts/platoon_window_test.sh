@@ -47,7 +47,7 @@ locate_client_area
 press u
 [ "$(ui tool)" = units ] || fail "U did not select the units tool (tool: $(ui tool))"
 drag 12 32 46 78
-wait_until 5 field_is selected 1 || fail "the box round the platoon selected $(platoon_field selected) platoons, not 1"
+wait_until "$ui_timeout" field_is selected 1 || fail "the box round the platoon selected $(platoon_field selected) platoons, not 1"
 [ "$(ui_field sim 7)" = 4 ] || fail "the box selected $(ui_field sim 7) units, not the platoon's 4"
 [ "$(platoon_field order)" = 0 ] || fail "the platoon has an order before any was given ($(ui platoon))"
 shot selected
@@ -56,7 +56,7 @@ shot selected
 read -r ax ay < <(to_screen 130 60)
 read -r bx by < <(to_screen 130 44)
 drag_screen 3 "$ax" "$ay" "$bx" "$by" 15
-wait_until 5 field_is order 1 || fail "the right drag gave the platoon no order ($(ui platoon))"
+wait_until "$ui_timeout" field_is order 1 || fail "the right drag gave the platoon no order ($(ui platoon))"
 near "$(platoon_field goal_x)" 130 1 && near "$(platoon_field goal_y)" 60 1 ||
   fail "the platoon was ordered to ($(platoon_field goal_x), $(platoon_field goal_y)), not where the drag began (130, 60)"
 near "$(platoon_field heading)" 90 3 || fail "the drag north set a final heading of $(platoon_field heading) degrees, not 90"
@@ -64,9 +64,9 @@ near "$(platoon_field heading)" 90 3 || fail "the drag north set a final heading
 note "right drag: ordered to ($(platoon_field goal_x), $(platoon_field goal_y)) facing $(platoon_field heading) degrees"
 
 click_item sim_play
-wait_until 5 field_is order 2 || fail "the platoon did not start driving after Play ($(ui platoon))"
+wait_until "$ui_timeout" field_is order 2 || fail "the platoon did not start driving after Play ($(ui platoon))"
 shot driving
-wait_until 60 field_is phase 4 || fail "the platoon did not arrive within 60 s ($(ui platoon); phase 4 = arrived)"
+wait_until 90 field_is phase 4 || fail "the platoon did not arrive within 90 s ($(ui platoon); phase 4 = arrived)"
 near "$(platoon_field x)" 130 3 && near "$(platoon_field y)" 60 3 ||
   fail "the platoon arrived at ($(platoon_field x), $(platoon_field y)), not at (130, 60)"
 shot arrived
@@ -77,29 +77,24 @@ note "arrived at ($(platoon_field x), $(platoon_field y)); canvas pixels changed
 # ---- The formation combo -------------------------------------------------------------
 click_item platoon_formation
 click_item platoon_formation_diamond
-wait_until 5 field_is shape 4 || fail "choosing diamond left the platoon's formation shape $(platoon_field shape) (4 = custom)"
-settle 3.5
+wait_until "$ui_timeout" field_is shape 4 || fail "choosing diamond left the platoon's formation shape $(platoon_field shape) (4 = custom)"
+# The platoon closes up into its new shape: a hundred steps (3.3 simulated seconds).
+diamond_from=$(ui_field sim 3)
+steps_above() { [ "$(ui_field sim 3)" -gt "$1" ] 2>/dev/null; }
+wait_until "$ui_timeout" steps_above $((diamond_from + 100)) || fail "the simulation stopped after the formation changed ($(ui sim))"
 shot diamond
 note "formation changed to the scenario's diamond"
 
 # ---- A right click orders a mixed selection ------------------------------------------
 read -r ux uy < <(to_screen 20 100)
-pointer_to "$ux" "$uy"
-settle 0.3
-xdotool keydown shift mousedown 1
-sleep 0.15
-xdotool mouseup 1 keyup shift
-wait_until 5 selected_units_are 5 || fail "Shift+click on an infantry unit left $(ui_field sim 7) units selected, not 5"
+click_screen "$ux" "$uy" 1 shift
+wait_until "$ui_timeout" selected_units_are 5 || fail "Shift+click on an infantry unit left $(ui_field sim 7) units selected, not 5"
 read -r rx ry < <(to_screen 40 20)
-pointer_to "$rx" "$ry"
-settle 0.3
-xdotool mousedown 3
-sleep 0.15
-xdotool mouseup 3
-wait_until 5 goal_is 40 20 || fail "the right click did not order the platoon to (40, 20) ($(ui platoon))"
+click_screen "$rx" "$ry" 3
+wait_until "$ui_timeout" goal_is 40 20 || fail "the right click did not order the platoon to (40, 20) ($(ui platoon))"
 [ "$(platoon_field heading)" = nan ] || fail "a right click without a drag set a final heading ($(platoon_field heading))"
 [ "$(ui_field sim 6)" = 5 ] || fail "$(ui_field sim 6) units have a move order, not the platoon's 4 and the infantry unit ($(ui sim))"
-wait_until 60 field_is phase 4 || fail "the platoon did not arrive at (40, 20) within 60 s ($(ui platoon))"
+wait_until 90 field_is phase 4 || fail "the platoon did not arrive at (40, 20) within 90 s ($(ui platoon))"
 shot second_order
 note "Shift+click and a right click: platoon and infantry ordered to (40, 20); the platoon arrived"
 

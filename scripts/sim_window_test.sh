@@ -43,15 +43,11 @@ locate_client_area
 click_world() {  # click_world BUTTON WX WY [MODIFIER]
   local sx sy
   read -r sx sy < <(to_screen "$2" "$3")
-  pointer_to "$sx" "$sy"
-  settle 0.3
-  [ $# -ge 4 ] && xdotool keydown "$4"
-  xdotool mousedown "$1"
-  sleep 0.15
-  xdotool mouseup "$1"
-  [ $# -ge 4 ] && xdotool keyup "$4"
-  settle 0.5
+  click_screen "$sx" "$sy" "$1" "${4:-}"
 }
+sim_field_is() { [ "$(sim_field "$1")" = "$2" ]; }
+sim_field_above() { [ "$(sim_field "$1")" -gt "$2" ] 2>/dev/null; }
+sim_field_not() { [ "$(sim_field "$1")" != "$2" ]; }
 
 # ---- Nothing runs until asked --------------------------------------------------------
 [ "$(sim_field exists)" = 0 ] || fail "a simulation exists before Play"
@@ -59,31 +55,35 @@ shot opened
 
 # ---- Play builds and runs it ---------------------------------------------------------
 click_item sim_play
-settle 1.5
-[ "$(sim_field exists)" = 1 ] || { cat "$work/app.log" >&2; fail "Play built no simulation"; }
+wait_until "$ui_timeout" sim_field_is exists 1 || { cat "$work/app.log" >&2; fail "Play built no simulation"; }
 [ "$(sim_field playing)" = 1 ] || fail "the simulation does not play after Play"
 [ "$(sim_field units)" = 10 ] || fail "the simulation has $(sim_field units) units, not the scenario's 10"
+# Ten steps played, however long they take.
+wait_until "$ui_timeout" sim_field_above steps 9 || fail "the simulation made $(sim_field steps) steps in $ui_timeout s of play"
 steps=$(sim_field steps)
-[ "$steps" -ge 10 ] || fail "only $steps steps in 1.5 s of play"
 [ "$(sim_field ordered)" = 3 ] || fail "$(sim_field ordered) units with a move or waypoints order, not the scenario's 3"
 hash_playing=$(sim_field hash)
 shot playing
-settle 1.0
-[ "$(sim_field hash)" != "$hash_playing" ] || fail "the state hash stands still while the ordered tanks play"
+wait_until "$ui_timeout" sim_field_not hash "$hash_playing" || fail "the state hash stands still while the ordered tanks play"
 note "Play: $steps steps, 10 units, 3 with orders, moving"
 
 # ---- Units tool: box the blue squad, order it east, add a waypoint -----------------
 press u
 [ "$(ui tool)" = units ] || fail "U did not select the units tool (tool: $(ui tool))"
 drag 5 9 14 30
+wait_until "$ui_timeout" sim_field_is selected 6
 [ "$(sim_field selected)" = 6 ] || fail "the box round the blue squad selected $(sim_field selected) units, not 6"
 shot selected
 hash_before=$(sim_field hash)
 click_world 3 52 20
+wait_until "$ui_timeout" sim_field_is ordered 9
 [ "$(sim_field ordered)" = 9 ] || fail "after a right click $(sim_field ordered) units have orders, not the 3 tanks and 6 selected"
 click_world 3 56 34 shift
 [ "$(sim_field ordered)" = 9 ] || fail "Shift+right click left $(sim_field ordered) units ordered"
-settle 3.0
+# The units on their way: ninety steps (three simulated seconds) after the order.
+after_order=$(sim_field steps)
+wait_until "$ui_timeout" sim_field_above steps $((after_order + 90)) ||
+  fail "the simulation made $(($(sim_field steps) - after_order)) steps after the order in $ui_timeout s"
 shot ordered
 [ "$(sim_field hash)" != "$hash_before" ] || fail "the state hash did not change after the order"
 moved=$(diff_canvas selected ordered)
@@ -94,7 +94,9 @@ note "box select: 6 units; ordered east; canvas pixels changed by their moving: 
 click_item sim_play
 [ "$(sim_field playing)" = 0 ] || fail "Pause did not pause"
 paused=$(sim_field steps)
-settle 1.0
+# Frames go on (the pointer moves over the canvas); the steps do not.
+for dx in 0 40 80; do pointer_to $((origin_x + (cx0 + cx1) / 2 + dx)) $((origin_y + (cy0 + cy1) / 2)); done
+wait_settled
 [ "$(sim_field steps)" = "$paused" ] || fail "steps went on while paused ($paused, then $(sim_field steps))"
 click_item sim_step
 [ "$(sim_field steps)" = $((paused + 1)) ] || fail "Step went from $paused to $(sim_field steps) steps, not one more"
@@ -119,11 +121,9 @@ revision_before=$(ui revision)
 press r
 drag 44 2 50 8
 [ "$(ui revision)" != "$revision_before" ] || fail "the rectangle changed nothing in the document"
-settle 1.0
 [ "$(sim_field exists)" = 1 ] && [ "$(sim_field playing)" = 1 ] || fail "the simulation stopped after an edit"
 steps_after_edit=$(sim_field steps)
-settle 1.0
-[ "$(sim_field steps)" -gt "$steps_after_edit" ] || fail "the simulation stopped stepping after an edit"
+wait_until "$ui_timeout" sim_field_above steps "$steps_after_edit" || fail "the simulation stopped stepping after an edit"
 press z ctrl
 shot edited
 note "an obstacle drawn while playing: the simulation runs on ($(sim_field steps) steps)"

@@ -37,12 +37,9 @@ result_field() {  # result_field NAME: a field of the "result" line
     *) fail "unknown result field $1";; esac
   ui_field result "$n"
 }
-wait_result() {  # waits (up to 10 s) until no search runs and the active query has a result
-  for _ in $(seq 100); do
-    [ "$(result_field busy)" = 0 ] && [ "$(result_field status)" != none ] && return 0
-    sleep 0.1
-  done
-  fail "no settled result within 10 s (result line: $(ui result))"
+result_ready() { [ "$(result_field busy)" = 0 ] && [ "$(result_field status)" != none ]; }
+wait_result() {  # waits until no search runs and the active query has a result
+  wait_until "$ui_timeout" result_ready || fail "no settled result within $ui_timeout s (result line: $(ui result))"
 }
 near() {  # near A B TOL: |A - B| <= TOL
   awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit d <= t ? 0 : 1 }'
@@ -79,16 +76,15 @@ revision0=$(ui revision)
 read -r ax ay < <(to_screen 32.5 7.5)
 read -r bx by < <(to_screen 32.5 20.5)
 pointer_to "$ax" "$ay"
-settle 0.3
-xdotool mousedown 1
-settle 0.2
+button_down 1
 steps=30
 for i in $(seq 1 "$steps"); do
   pointer_to $((ax + (bx - ax) * i / steps)) $((ay + (by - ay) * i / steps))
-  sleep 0.05
   if [ "$i" = $((steps / 2)) ]; then
-    # Half-way (the threat's centre near y = 14, its disc over the path), the button held.
-    settle 1.0
+    # Half-way (the threat's centre near y = 14, its disc over the path), the button held:
+    # the document has changed and a search has run since.
+    changed_and_planned() { [ "$(ui revision)" != "$revision0" ] && [ "$(result_field version)" != "$version0" ] && result_ready; }
+    wait_until "$ui_timeout" changed_and_planned || true
     wait_result
     [ "$(ui revision)" != "$revision0" ] || fail "half-way through the drag the document is unchanged"
     [ "$(result_field version)" != "$version0" ] || fail "half-way through the drag nothing was planned again"
@@ -98,9 +94,8 @@ for i in $(seq 1 "$steps"); do
     import -window root "$out/during.png" || fail "cannot take the screenshot during"
   fi
 done
-settle 0.3
-xdotool mouseup 1
-settle 0.8
+button_up 1
+wait_settled
 wait_result
 cost1=$(result_field cost)
 exposure1=$(result_field exposure)
@@ -119,19 +114,15 @@ note "threat on the path: cost $cost1, length $length1 m, exposure $exposure1 m;
 
 # ---- Undo puts the threat back, and the path ---------------------------------------------
 press z ctrl
-settle 0.5
+cost_is() { [ "$(result_field cost)" = "$1" ] && result_ready; }
+wait_until "$ui_timeout" cost_is "$cost0" || true
 wait_result
 [ "$(result_field cost)" = "$cost0" ] || fail "after undo the cost is $(result_field cost), not $cost0"
 [ "$(result_field exposure)" = "$exposure0" ] || fail "after undo the exposure is $(result_field exposure), not $exposure0"
 [ "$(result_field length)" = "$length0" ] || fail "after undo the length is $(result_field length), not $length0"
 # A click on open ground clears the selection, whose outline would differ from before.
 read -r sx sy < <(to_screen 10 35)
-pointer_to "$sx" "$sy"
-settle 0.3
-xdotool mousedown 1
-sleep 0.15
-xdotool mouseup 1
-settle 0.5
+click_screen "$sx" "$sy"
 [ "$(result_field cost)" = "$cost0" ] || fail "a click on open ground changed the cost to $(result_field cost)"
 shot undone
 around_back=$(diff_world_box before undone 4 13 60 28)
@@ -154,7 +145,8 @@ click_item "param mode"
 [ -n "$(ui "item param mode = exact")" ] || fail "the mode field lists no 'exact' (items: $(grep -c '^item param mode' "$ui_file"))"
 shot mode_list
 click_item "param mode = exact"
-settle 0.5
+planner_mode_is() { [ "$(ui planner | awk '{ print $1, $4 }')" = "$1 $2" ]; }
+wait_until "$ui_timeout" planner_mode_is tactical 2 || true
 wait_result
 [ "$(ui planner | awk '{ print $1, $4 }')" = "tactical 2" ] || fail "choosing exact left the planner line at '$(ui planner)'"
 [ "$(result_field status)" = found ] || fail "in exact mode the query is not found: $(ui result)"

@@ -89,18 +89,19 @@ note "step $shown: $stuck_window units stuck in the window and in pathscope simu
 # ---- Save Game As saves the step on screen, and the status bar says so -----------------
 click_item menu_file
 click_item menu_save_game
-settle 1.0
+wait_ui focus '^1 1$'  # the dialog's path field takes the keys
 press a ctrl
-xdotool type --delay 30 "$work/at_step.json"
-settle 0.3
+type_text "$work/at_step.json"
 press Return
-for _ in $(seq 50); do [ -s "$work/at_step.json" ] && break; sleep 0.1; done
+saved() { [ -s "$work/at_step.json" ]; }
+wait_until "$ui_timeout" saved || true
 [ -s "$work/at_step.json" ] || { shot save_game_failed; fail "Save Game As wrote no $work/at_step.json (message: $(ui message))"; }
 on=$("$binary" simulate "$work/at_step.json" --steps 1 --json)
 echo "$on" | grep -q "\"steps\":$((shown + 1))," ||
   fail "the game saved at step $shown runs on to $(echo "$on" | sed -n 's/.*"steps":\([0-9]*\),.*/\1/p'), not step $((shown + 1))"
 want=$(fresh_hash $((shown + 1)))
 echo "$on" | grep -q "\"state_hash\":\"$want\"" || fail "the game saved at step $shown, run on one step, differs from a fresh run"
+wait_until "$ui_timeout" ui_matches message '^saved game' || true
 case "$(ui message)" in
   "saved game $work/at_step.json (step $shown,"*) ;;
   *) fail "after Save Game As the status bar says '$(ui message)'" ;;
@@ -122,12 +123,7 @@ note "one step back and forward: the fresh run's hashes"
 press u
 [ "$(ui tool)" = units ] || fail "U did not select the units tool (tool: $(ui tool))"
 for click in 1 2; do
-  pointer_to $((origin_x + (cx0 + cx1) / 2)) $((origin_y + (cy0 + cy1) / 2))
-  settle 0.3
-  xdotool mousedown 1
-  sleep 0.15
-  xdotool mouseup 1
-  settle 1.0
+  click_screen $((origin_x + (cx0 + cx1) / 2)) $((origin_y + (cy0 + cy1) / 2))
   [ "$(timeline shown)" = "$shown" ] && [ "$(timeline viewing)" = 1 ] ||
     fail "a click with the units tool on recorded step $shown moved the timeline to step $(timeline shown) (viewing $(timeline viewing))"
 done

@@ -146,11 +146,10 @@ note "canvas pixels differing from the picture before, shifted by the drag: $shi
 [ "$shifted" -le $((crop_w * crop_h / 100)) ] || fail "the picture did not move with the pan ($shifted pixels differ; screenshots in $out)"
 [ "$unshifted" -ge $((shifted * 5 + 100)) ] || fail "the pan check cannot tell a moved picture from a still one"
 read -r px py < <(to_screen 20 20)
-xdotool keydown space
-settle 0.3
+key_down space
 drag_screen 1 "$px" "$py" $((px - 120)) $((py - 60)) 20
-xdotool keyup space
-settle 0.5
+key_up space
+wait_settled
 read -r _ ox2 oy2 < <(ui world_to_screen)
 back=$(awk -v a="$ox0" -v b="$oy0" -v c="$ox2" -v d="$oy2" 'BEGIN { printf "%.1f %.1f", c - a, d - b }')
 [ "$back" = "0.0 0.0" ] || fail "Space + left drag of (-120, -60) did not bring the map back (it is off by $back)"
@@ -160,12 +159,11 @@ note "Space + left drag of (-120, -60) brought the map back"
 # ---- The hover tooltip goes when the pointer leaves the canvas ----------------------
 read -r sx sy < <(to_screen 30 20)
 pointer_to "$sx" "$sy"
-settle 0.4
 pointer_to $((sx + 2)) "$sy"
-settle 0.6
+wait_settled
 [ "$(ui hover)" = 1 ] || fail "the pointer over the map is not seen as hovering the canvas"
 pointer_to "$rest_x" "$rest_y"
-settle 0.6
+wait_settled
 [ "$(ui hover)" = 0 ] || fail "the canvas still hovers (and shows its tooltip) with the pointer over the tool column"
 note "the canvas hover ends when the pointer leaves it"
 
@@ -192,7 +190,8 @@ scrub_changed=$(diff_canvas before_scrub scrubbed)
 # ---- "compare planners" opens the comparison's view: every row on screen, a row selects -
 read -r _ _ _ canvas_bottom < <(ui canvas)
 click_item compare_planners
-settle 1.5
+wait_ui comparison '^([3-9]|[1-9][0-9]+) 1 '
+wait_idle
 read -r compared open _ _ < <(ui comparison)
 read -r qx0 qy0 qx1 qy1 < <(ui "item compare_table")
 read -r _ _ _ strip_top < <(ui canvas)
@@ -211,13 +210,16 @@ while read -r _ _ _ _ ry0 _ ry1; do
   [ "$ry0" -ge "$qy0" ] && [ "$ry1" -le "$qy1" ] || fail "a comparison row ($ry0-$ry1) is outside its table ($qy0-$qy1)"
 done < <(grep '^item compare_row ' "$ui_file")
 # The pointer rests on the menu bar's empty right end (no tooltip over the map), then a click on a row.
-pointer_to $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
-shot_here() { import -window root "$out/$1.png" || fail "cannot take the screenshot $1"; }
+shot_here() {  # shot_here NAME: the pointer on the menu bar's empty right end, at rest, a screenshot
+  pointer_to $((origin_x + WIDTH - 20)) $((origin_y + 5))
+  pointer_to $((origin_x + WIDTH - 21)) $((origin_y + 5))
+  wait_idle
+  import -window root "$out/$1.png" || fail "cannot take the screenshot $1"
+}
 shot_here compared
 click_item "compare_row dijkstra"
-settle 0.8
+wait_ui comparison '^[0-9]+ 1 2 '
 read -r _ _ picked _ < <(ui comparison)
-pointer_to $((origin_x + WIDTH - 20)) $((origin_y + 5)); settle 0.8
 shot_here compared_selected
 cx1_saved=$cx1 cy1_saved=$cy1
 cy1=$strip_top
@@ -227,7 +229,7 @@ note "row dijkstra clicked: selected row $picked, $highlighted canvas pixels cha
 [ "$picked" = 2 ] || fail "clicking dijkstra's row selected row '$picked', not 2"
 [ "$highlighted" -ge 50 ] || fail "selecting a row changed only $highlighted canvas pixels (its path is not highlighted)"
 click_item compare_close
-settle 0.8
+wait_ui comparison '^[0-9]+ 0 '
 [ "$(ui_field comparison 2)" = 0 ] || fail "the comparison's close button did not close the view"
 read -r _ _ _ canvas_back < <(ui canvas)
 [ "$canvas_back" = "$canvas_bottom" ] || fail "with the comparison closed the canvas ends at $canvas_back, not $canvas_bottom"
@@ -236,11 +238,11 @@ read -r _ _ _ canvas_back < <(ui canvas)
 shot before_motion
 revision_before=$(ui revision)
 click_item motion_play
-settle 1.5
-read -r playing steps_played < <(ui motion)
-[ "$playing" = 1 ] || fail "the motion does not play after clicking Play"
-[ "${steps_played:-0}" -ge 20 ] || fail "the motion played only ${steps_played:-0} steps in 2 s"
+wait_ui motion '^1 '
+# Twenty steps played, however long they take.
+wait_ui motion '^1 ([2-9][0-9]|[0-9]{3,})$'
 click_item motion_play  # Pause now, in Play's place
+wait_ui motion '^0 '
 read -r playing steps_played < <(ui motion)
 [ "$playing" = 0 ] || fail "the motion still plays after clicking Pause"
 shot moved
@@ -262,9 +264,14 @@ note "dragging the right column's edge 80 px left: canvas right edge $hi_before 
 [ "$hi_after" -eq $((hi_before - 80)) ] || fail "dragging the right column's edge by -80 px moved the canvas edge from $hi_before to $hi_after"
 
 # ---- The window's size is remembered ---------------------------------------------------
+# The app reports the size the window manager gave, and has drawn at that size.
+size_before="$(ui_field window 3) $(ui_field window 4)"
+resized() {
+  eval "$(xdotool getwindowgeometry --shell "$wid")"
+  [ "$WIDTH $HEIGHT" != "$size_before" ] && [ "$(ui_field window 3) $(ui_field window 4)" = "$WIDTH $HEIGHT" ] && settled
+}
 xdotool windowsize "$wid" 1180 760
-settle 1.5
-eval "$(xdotool getwindowgeometry --shell "$wid")"
+wait_until "$ui_timeout" resized || fail "the window was resized to 1180 x 760, the app reports $(ui window) within $ui_timeout s"
 size_set="${WIDTH}x${HEIGHT}"
 stop_app
 settings="$PATHSCOPE_CONFIG_DIR/settings.json"
@@ -278,7 +285,7 @@ right_saved=$(tr -d ' \n' <"$settings" | sed -n 's/.*"right_column":\(-\{0,1\}[0
 # ---- A broken file on the command line opens the window anyway, error pinned ---------
 printf '{ "format": "pathscope-scenario", "version": 1, "world": ' >"$work/broken.json"
 start_app "$work/broken.json"
-settle 1.0
+wait_ui pinned_error '^1$'
 title_broken=$(xdotool getwindowname "$wid")
 note "opened a broken file: window '$title_broken', $(ui errors) error(s), pinned $(ui pinned_error)"
 [ "$(ui errors)" -ge 1 ] && [ "$(ui pinned_error)" = 1 ] || fail "the broken file's error is not shown pinned in the window"

@@ -24,30 +24,19 @@ here=$(cd "$(dirname "$0")/../../.." && pwd)
 window_test_begin "start and layout window test" "$here/maps/sim_bridge.json" 1280 800 "$@"
 cd "$here" || fail "cannot enter $here"
 
-# wait_ui KEY REGEX: until the UI state's KEY line matches REGEX (30 s at most: a frame of
-# the sanitizer build can take a second).
-wait_ui() {
-  for _ in $(seq 300); do
-    ui "$1" | grep -Eq "$2" && return 0
-    sleep 0.1
-  done
-  fail "'$1' is '$(ui "$1")', never matched /$2/"
-}
-# ctrl_digit N KEY REGEX: Ctrl+N held until the UI state's KEY line matches REGEX (30 s at
-# most). A press shorter than a frame comes down and up between two frames and is never
-# seen; held, it is seen by the next frame, however slow (choosing a preset again, as a
-# repeating key does, changes nothing).
+# ctrl_digit N KEY REGEX: Ctrl+N held until the UI state's KEY line matches REGEX. A press
+# shorter than a frame comes down and up between two frames and is never seen; held, it
+# is seen by the next frame, however slow (choosing a preset again, as a repeating key
+# does, changes nothing).
 ctrl_digit() {
-  xdotool keydown ctrl keydown "$1"
-  for _ in $(seq 300); do
-    if ui "$2" | grep -Eq "$3"; then
-      xdotool keyup "$1" keyup ctrl
-      return 0
-    fi
-    sleep 0.1
-  done
-  xdotool keyup "$1" keyup ctrl
-  fail "after Ctrl+$1, '$2' is '$(ui "$2")', never matched /$3/"
+  local shown=0
+  key_down ctrl
+  key_down "$1"
+  wait_until "$ui_timeout" ui_matches "$2" "$3" && shown=1
+  key_up "$1"
+  key_up ctrl
+  [ "$shown" = 1 ] || fail "after Ctrl+$1, '$2' is '$(ui "$2")', never matched /$3/ within $ui_timeout s"
+  wait_settled
 }
 canvas_now() { ui canvas; }
 # Screenshots only when asked for (SMOKE_OUT_DIR): each costs a second and a half.
