@@ -227,8 +227,11 @@ int run_render_command(const RenderOptions& options) {
     overlay.clear();
     debugger.paint(*layers, overlay, camera.zoom());
     overlay_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - p0).count();
-    (*canvas)->draw_frame(lists, camera,
-                          [&] { status_overlay(state, debugger, options.step >= 0, simulation.get()); });
+    // The structure is painted once, as the window keeps it between frames: drawn
+    // through its texture.
+    (*canvas)->draw_frame(
+        lists, camera, [&] { status_overlay(state, debugger, options.step >= 0, simulation.get()); },
+        KeptList{&structure, 1, {}});
   };
   // ImGui sizes auto-fitting windows on their first frame, and the overlay's images
   // are built and uploaded then; that frame is not timed.

@@ -584,7 +584,13 @@ void EditorApp::frame(const PointerTracker& pointer) {
   const render::DrawList* const lists[] = {&map_below_, &structure_.list(), &search_,
                                            &compared_,  &sim_drawing_,      &map_above_};
   for (const render::DrawList* list : lists) {
-    adapter_.draw(*list, state_.camera, background);
+    if (list == &structure_.list()) {
+      // Thousands of cells and links: rasterised once per painting (and zoom), then copied.
+      adapter_.draw_kept("structure", *list, structure_.paints(), structure_.region(), state_.camera,
+                         background);
+    } else {
+      adapter_.draw(*list, state_.camera, background);
+    }
   }
   adapter_.draw(overlay_, state_.camera, background);
   background.PopClipRect();

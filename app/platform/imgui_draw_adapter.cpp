@@ -6,12 +6,14 @@
 
 #include <SDL.h>
 #include <imgui.h>
+#include <imgui_impl_sdlrenderer.h>
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace pathscope::app {
@@ -95,6 +97,7 @@ ImGuiDrawAdapter::~ImGuiDrawAdapter() { release(); }
 void ImGuiDrawAdapter::release() {
   for (auto& [key, cached] : cache_) destroy(cached);
   cache_.clear();
+  kept_.clear();
 }
 
 void ImGuiDrawAdapter::destroy(CachedImage& cached) {
@@ -194,20 +197,144 @@ void ImGuiDrawAdapter::blit_cached(const CachedImage& cached, Vec2 min, Vec2 max
                                    const Camera& cam, ImDrawList& out) {
   const Vec2 px_size = (max - min) / Vec2(cached.width, cached.height);
   const Vec2 origin = min;
+  for (const Tile& t : cached.tiles) {
+    const Vec2 a = cam.to_screen(origin + px_size * Vec2(t.x, t.y));
+    const Vec2 b = cam.to_screen(origin + px_size * Vec2(t.x + t.width, t.y + t.height));
+    queue_blit(t.texture, float(a.x), float(a.y), float(b.x - a.x), float(b.y - a.y), tint, out);
+  }
+}
+
+void ImGuiDrawAdapter::queue_blit(SDL_Texture* texture, float x, float y, float w, float h,
+                                  std::uint32_t tint, ImDrawList& out) {
   if (blits_frame_ != ImGui::GetFrameCount()) {  // last frame's draw data has been rendered
     blits_.clear();
     blits_frame_ = ImGui::GetFrameCount();
   }
-  for (const Tile& t : cached.tiles) {
-    const Vec2 a = cam.to_screen(origin + px_size * Vec2(t.x, t.y));
-    const Vec2 b = cam.to_screen(origin + px_size * Vec2(t.x + t.width, t.y + t.height));
-    // An axis-aligned image is a plain scaled copy: SDL_RenderCopy's blitter is much
-    // faster than the triangle rasteriser AddImage would go through in the software
-    // renderer. A draw-list callback keeps it in order with the other primitives.
-    blits_.push_back(
-        Blit{renderer_, t.texture, float(a.x), float(a.y), float(b.x - a.x), float(b.y - a.y), tint});
-    out.AddCallback(&ImGuiDrawAdapter::blit_callback, &blits_.back());
+  // An axis-aligned image is a plain scaled copy: SDL_RenderCopy's blitter is much
+  // faster than the triangle rasteriser AddImage would go through in the software
+  // renderer. A draw-list callback keeps it in order with the other primitives.
+  blits_.push_back(Blit{renderer_, texture, x, y, w, h, tint});
+  out.AddCallback(&ImGuiDrawAdapter::blit_callback, &blits_.back());
+}
+
+void ImGuiDrawAdapter::draw_kept(const std::string& key, const render::DrawList& list, std::uint64_t version,
+                                 const Box2& region, const Camera& cam, ImDrawList& out) {
+  if (list.empty()) return;
+  KeptRaster& kept = kept_[key];
+  const double previous_zoom = std::exchange(kept.last_zoom, cam.zoom());
+  const std::string image_key = "kept:" + key;
+  const Vec2 view_lo = glm::floor(cam.viewport_origin());
+  const Vec2 view_hi = glm::ceil(cam.viewport_origin() + cam.viewport_size());
+  // The texture serves while it holds this version at this zoom and the camera moved by
+  // whole pixels (its picture is then the direct one, moved), with the viewport inside it.
+  const auto usable = [&](Vec2& moved) {
+    if (!kept.valid || kept.version != version || kept.zoom != cam.zoom()) return false;
+    const Vec2 d = cam.to_screen({0, 0}) - kept.offset;
+    moved = glm::round(d);
+    if (std::abs(d.x - moved.x) > 1e-6 || std::abs(d.y - moved.y) > 1e-6) return false;
+    return kept.x0 + moved.x <= view_lo.x && kept.y0 + moved.y <= view_lo.y &&
+           kept.x0 + kept.width + moved.x >= view_hi.x && kept.y0 + kept.height + moved.y >= view_hi.y;
+  };
+  Vec2 moved{0, 0};
+  if (!usable(moved)) {
+    // While zooming, a texture per frame would cost more than it saves.
+    const bool zooming = previous_zoom != 0 && previous_zoom != cam.zoom();
+    if (zooming || !rasterise(kept, image_key, list, version, region, cam)) {
+      draw(list, cam, out);
+      return;
+    }
+    moved = {0, 0};
   }
+  const auto it = cache_.find(image_key);
+  if (it == cache_.end()) return;
+  out.PushClipRect(to_im(cam.viewport_origin()), to_im(cam.viewport_origin() + cam.viewport_size()), true);
+  for (const Tile& t : it->second.tiles) {
+    queue_blit(t.texture, float(kept.x0 + moved.x + t.x), float(kept.y0 + moved.y + t.y), float(t.width),
+               float(t.height), IM_COL32_WHITE, out);
+  }
+  out.PopClipRect();
+}
+
+bool ImGuiDrawAdapter::rasterise(KeptRaster& kept, const std::string& image_key, const render::DrawList& list,
+                                 std::uint64_t version, const Box2& region, const Camera& cam) {
+  // The region's pixels, at most the viewport grown by its size on every side (and no
+  // larger than a texture may be), at least the viewport.
+  const Vec2 view_lo = glm::floor(cam.viewport_origin());
+  const Vec2 view_hi = glm::ceil(cam.viewport_origin() + cam.viewport_size());
+  const Vec2 view_size = view_hi - view_lo;
+  Vec2 lo = view_lo, hi = view_hi;
+  if (!region.empty()) {
+    lo = glm::min(view_lo, glm::max(glm::floor(cam.to_screen(region.lo)), view_lo - view_size));
+    hi = glm::max(view_hi, glm::min(glm::ceil(cam.to_screen(region.hi)), view_hi + view_size));
+  }
+  if (hi.x - lo.x > max_side_ || hi.y - lo.y > max_side_) {
+    lo = view_lo;
+    hi = view_hi;
+  }
+  const int width = int(hi.x - lo.x), height = int(hi.y - lo.y);
+  if (width <= 0 || height <= 0 || width > max_side_ || height > max_side_) return false;
+  SDL_Texture* target =
+      SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, width, height);
+  if (!target) return false;
+  SDL_Texture* before = SDL_GetRenderTarget(renderer_);
+  render::ImagePrim image;
+  image.key = image_key;
+  image.version = ++rasters_;
+  image.width = width;
+  image.height = height;
+  image.rgba.resize(std::size_t(width) * std::size_t(height) * 4);
+  bool drawn = SDL_SetRenderTarget(renderer_, target) == 0;
+  if (drawn) {
+    // Drawn over transparent black, the texture holds the list's colours multiplied by
+    // their alpha, and the alpha of all of them over each other.
+    SDL_SetRenderDrawBlendMode(renderer_, SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(renderer_, 0, 0, 0, 0);
+    SDL_RenderClear(renderer_);
+    // The same camera with the texture's top-left pixel at the screen's origin.
+    Camera shifted = cam;
+    shifted.set_viewport(cam.viewport_origin() - lo, cam.viewport_size());
+    ImDrawList canvas(ImGui::GetDrawListSharedData());
+    canvas._ResetForNewFrame();
+    canvas.PushTextureID(ImGui::GetIO().Fonts->TexID);
+    canvas.PushClipRect(ImVec2(0, 0), ImVec2(float(width), float(height)));
+    draw_clipped(list, shifted, {0, 0}, {width, height}, canvas);
+    canvas.PopClipRect();
+    canvas.PopTextureID();
+    ImDrawList* lists[] = {&canvas};
+    ImDrawData data;
+    data.Valid = true;
+    data.CmdLists = lists;
+    data.CmdListsCount = 1;
+    data.TotalVtxCount = canvas.VtxBuffer.Size;
+    data.TotalIdxCount = canvas.IdxBuffer.Size;
+    data.DisplayPos = ImVec2(0, 0);
+    data.DisplaySize = ImVec2(float(width), float(height));
+    data.FramebufferScale = ImVec2(1, 1);
+    ImGui_ImplSDLRenderer_RenderDrawData(&data);
+    drawn =
+        SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_RGBA32, image.rgba.data(), width * 4) == 0;
+  }
+  SDL_SetRenderTarget(renderer_, before);
+  SDL_DestroyTexture(target);
+  if (!drawn) return false;
+  // Back to straight alpha, which the copy blends over the frame as the primitives would.
+  for (std::size_t i = 0; i < image.rgba.size(); i += 4) {
+    const unsigned a = image.rgba[i + 3];
+    for (std::size_t c = 0; c < 3; ++c) {
+      image.rgba[i + c] =
+          a == 0 ? 0 : std::uint8_t(std::min(255u, (unsigned(image.rgba[i + c]) * 255u + a / 2) / a));
+    }
+  }
+  upload(image);
+  kept.valid = true;
+  kept.version = version;
+  kept.zoom = cam.zoom();
+  kept.offset = cam.to_screen({0, 0});
+  kept.x0 = int(lo.x);
+  kept.y0 = int(lo.y);
+  kept.width = width;
+  kept.height = height;
+  return true;
 }
 
 void ImGuiDrawAdapter::blit_callback(const ImDrawList*, const ImDrawCmd* cmd) {
@@ -327,6 +454,11 @@ void ImGuiDrawAdapter::draw_composite(std::span<const render::Primitive* const> 
 }
 
 void ImGuiDrawAdapter::draw(const render::DrawList& list, const Camera& cam, ImDrawList& out) {
+  draw_clipped(list, cam, cam.viewport_origin(), cam.viewport_origin() + cam.viewport_size(), out);
+}
+
+void ImGuiDrawAdapter::draw_clipped(const render::DrawList& list, const Camera& cam, Vec2 view_lo,
+                                    Vec2 view_hi, ImDrawList& out) {
   // Image primitives that follow each other in drawing order and cover the same grid
   // (terrain, cost heat map, regions; closed and open search nodes) are composited into
   // one texture, cached until one of them changes: one blended copy instead of several.
@@ -351,8 +483,6 @@ void ImGuiDrawAdapter::draw(const render::DrawList& list, const Camera& cam, ImD
     i = j;
   }
 
-  const Vec2 view_lo = cam.viewport_origin();
-  const Vec2 view_hi = view_lo + cam.viewport_size();
   out.PushClipRect(to_im(view_lo), to_im(view_hi), true);
 
   for (const render::Layer layer : render::all_layers()) {

@@ -40,6 +40,17 @@ class ImGuiDrawAdapter {
   /// clipped to the camera's viewport. Primitives wholly outside it are skipped.
   void draw(const render::DrawList& list, const render::Camera& camera, ImDrawList& out);
 
+  /// Draws `list` as draw() does, through a texture: for a list kept between frames (the
+  /// planner's structure), whose thousands of primitives cost the same to draw in every
+  /// frame. The list is rasterised once into a texture covering `region` (world; empty:
+  /// the viewport) at the camera's zoom, and later frames copy the texture, while
+  /// `version` stays (the caller changes it whenever the list changes) and the camera
+  /// keeps its zoom and moves by whole pixels with the viewport inside the texture. While
+  /// the zoom changes from one frame to the next the list is drawn directly. `key` names
+  /// the texture.
+  void draw_kept(const std::string& key, const render::DrawList& list, std::uint64_t version,
+                 const Box2& region, const render::Camera& camera, ImDrawList& out);
+
   /// Destroys every cached texture.
   void release();
 
@@ -49,6 +60,8 @@ class ImGuiDrawAdapter {
   std::uint64_t partial_upload_count() const { return partial_uploads_; }
   /// Pixels uploaded so far.
   std::uint64_t pixels_uploaded() const { return pixels_uploaded_; }
+  /// Number of times draw_kept() rasterised a list into its texture (for tests of the cache).
+  std::uint64_t raster_count() const { return rasters_; }
 
  private:
   // One texture per tile of at most max_side_ x max_side_ pixels of an image.
@@ -64,6 +77,25 @@ class ImGuiDrawAdapter {
     std::vector<Tile> tiles;
   };
 
+  // A kept list's texture: what it was rasterised from and where it was on the screen.
+  struct KeptRaster {
+    bool valid = false;
+    std::uint64_t version = 0;
+    double zoom = 0;     // the camera's zoom then
+    Vec2 offset{0, 0};   // the screen position of world (0, 0) then
+    int x0 = 0, y0 = 0;  // the texture's top-left pixel on the screen then
+    int width = 0, height = 0;
+    double last_zoom = 0;  // the zoom of the previous draw_kept() (0: none yet)
+  };
+
+  void draw_clipped(const render::DrawList& list, const render::Camera& camera, Vec2 view_lo, Vec2 view_hi,
+                    ImDrawList& out);
+  // Rasterises `list` into the texture of `kept` (the cache entry `image_key`); false when
+  // the renderer cannot (no target textures).
+  bool rasterise(KeptRaster& kept, const std::string& image_key, const render::DrawList& list,
+                 std::uint64_t version, const Box2& region, const render::Camera& camera);
+  void queue_blit(SDL_Texture* texture, float x, float y, float w, float h, std::uint32_t tint,
+                  ImDrawList& out);
   CachedImage& upload(const render::ImagePrim& image);
   // Uploads the pixels of `rect` (image pixels) into the cached textures; `first` is the
   // rect's top-left pixel in a buffer of `pitch` bytes per row.
@@ -90,6 +122,8 @@ class ImGuiDrawAdapter {
   int blits_frame_ = -1;
   int max_side_ = 4096;
   std::map<std::string, CachedImage> cache_;
+  std::map<std::string, KeptRaster> kept_;
+  std::uint64_t rasters_ = 0;
   std::uint64_t uploads_ = 0;
   std::uint64_t partial_uploads_ = 0;
   std::uint64_t pixels_uploaded_ = 0;

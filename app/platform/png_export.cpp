@@ -108,14 +108,19 @@ void OffscreenCanvas::draw_frame(const render::DrawList& list, const render::Cam
 }
 
 void OffscreenCanvas::draw_frame(std::span<const render::DrawList* const> lists, const render::Camera& camera,
-                                 const std::function<void()>& overlay) {
+                                 const std::function<void()>& overlay, const KeptList& kept) {
   ContextSwitch use(context_);
   render::Camera cam = camera;
   cam.set_viewport({0, 0}, {width_, height_});
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui::NewFrame();
   for (const render::DrawList* list : lists) {
-    if (list) adapter_->draw(*list, cam, *ImGui::GetBackgroundDrawList());
+    if (!list) continue;
+    if (list == kept.list) {
+      adapter_->draw_kept("kept", *list, kept.version, kept.region, cam, *ImGui::GetBackgroundDrawList());
+    } else {
+      adapter_->draw(*list, cam, *ImGui::GetBackgroundDrawList());
+    }
   }
   if (overlay) overlay();
   ImGui::Render();

@@ -24,6 +24,14 @@ namespace pathscope::app {
 
 class ImGuiDrawAdapter;
 
+/// A draw list kept between frames (the planner's structure), drawn through a texture
+/// rasterised once per version (ImGuiDrawAdapter::draw_kept).
+struct KeptList {
+  const render::DrawList* list = nullptr;  ///< One of the frame's lists.
+  std::uint64_t version = 0;               ///< Changes whenever the list does.
+  Box2 region;                             ///< The world box it was painted for (empty: the view).
+};
+
 /// Largest image side accepted by the canvas and export_png, pixels.
 inline constexpr int kMaxExportSide = 16384;
 
@@ -62,9 +70,10 @@ class OffscreenCanvas {
   /// empty) and renders. Auto-sized ImGui windows need one frame before they fit.
   void draw_frame(const render::DrawList& list, const render::Camera& camera,
                   const std::function<void()>& overlay = {});
-  /// As above with several lists, replayed in order (each one layer by layer).
+  /// As above with several lists, replayed in order (each one layer by layer); the one
+  /// that is `kept.list` through its texture.
   void draw_frame(std::span<const render::DrawList* const> lists, const render::Camera& camera,
-                  const std::function<void()>& overlay = {});
+                  const std::function<void()>& overlay = {}, const KeptList& kept = {});
 
   /// The pixels of the last frame.
   Result<RgbaImage> read_pixels() const;
