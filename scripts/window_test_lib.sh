@@ -11,8 +11,9 @@
 # DISPLAY, ui_file, and app_pid / wm_pid / xvfb_pid for the cleanup; exits 77 (CTest's
 # SKIP_RETURN_CODE) when Xvfb is not installed, 2 on bad usage, 1 on failure.
 #
-# The UI state file ($PATHSCOPE_UI_STATE) is written after every frame the app presents.
-# Its first lines are what the helpers below wait on:
+# The UI state file ($PATHSCOPE_UI_STATE) is written after a frame the app presents when
+# anything in it changed, and for the three frames after an input. Its first lines are
+# what the helpers below wait on:
 #   frame N M                 frames presented; the frame that took the latest SDL event
 #   events ALL KD KU BD BU    SDL events handled; key presses, key releases, pointer
 #                             button presses, button releases

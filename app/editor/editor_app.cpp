@@ -305,20 +305,19 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
   const int focus = (SDL_GetWindowFlags(window_) & SDL_WINDOW_INPUT_FOCUS) != 0 ? 1 : 0;
   std::snprintf(
       text, sizeof text,
-      "frame %llu %llu\nevents %llu %llu %llu %llu %llu\nfocus %d %d\nwindow %d %d %d %d\n"
+      "events %llu %llu %llu %llu %llu\nfocus %d %d\nwindow %d %d %d %d\n"
       "pointer %d %.0f %.0f\ncanvas %.0f %.0f %.0f %.0f\nworld %.9g %.9g\nworld_to_screen %.9g "
       "%.9g %.9g\nrevision %llu\n"
       "modified %d\ntool %s\nstep %llu %llu\nhover %d\npanning %d\nmessages %zu\nerrors "
       "%zu\npinned_error %d\n",
-      (unsigned long long)frames_, (unsigned long long)input_frame_, (unsigned long long)events_,
-      (unsigned long long)key_downs_, (unsigned long long)key_ups_, (unsigned long long)button_downs_,
-      (unsigned long long)button_ups_, focus, int(ImGui::GetIO().WantTextInput), win_x, win_y, win_w, win_h,
-      int(pointer.valid()), pointer.position().x, pointer.position().y, canvas_lo_.x, canvas_lo_.y,
-      canvas_hi_.x, canvas_hi_.y, w.width, w.height, c.zoom(), o.x, o.y,
-      (unsigned long long)state_.doc->revision(), int(state_.doc->modified()), state_.active_tool.c_str(),
-      (unsigned long long)debugger_.step(), (unsigned long long)debugger_.total_steps(),
-      int(canvas_.hover_world().has_value()), int(canvas_.panning()), state_.messages.size(), errors,
-      int(state_.messages.pinned_error() != nullptr));
+      (unsigned long long)events_, (unsigned long long)key_downs_, (unsigned long long)key_ups_,
+      (unsigned long long)button_downs_, (unsigned long long)button_ups_, focus,
+      int(ImGui::GetIO().WantTextInput), win_x, win_y, win_w, win_h, int(pointer.valid()),
+      pointer.position().x, pointer.position().y, canvas_lo_.x, canvas_lo_.y, canvas_hi_.x, canvas_hi_.y,
+      w.width, w.height, c.zoom(), o.x, o.y, (unsigned long long)state_.doc->revision(),
+      int(state_.doc->modified()), state_.active_tool.c_str(), (unsigned long long)debugger_.step(),
+      (unsigned long long)debugger_.total_steps(), int(canvas_.hover_world().has_value()),
+      int(canvas_.panning()), state_.messages.size(), errors, int(state_.messages.pinned_error() != nullptr));
   std::string all = text;
   {
     // The planner comparison: rows, view open, selected row (-1: none), reasons shown.
@@ -451,11 +450,19 @@ void EditorApp::write_ui_state(const PointerTracker& pointer) {
                   item.x1, item.y1);
     all += line;
   }
+  // Creating and renaming a file costs a tenth of a millisecond and more: written when
+  // anything but the frame number changed, and for the three frames after an input (the
+  // last of them tells a test that what follows the input is on screen).
+  if (all == ui_state_ && frames_ > input_frame_ + 2) return;
+  ui_state_ = std::move(all);
+  char frame_line[64];
+  std::snprintf(frame_line, sizeof frame_line, "frame %llu %llu\n", (unsigned long long)frames_,
+                (unsigned long long)input_frame_);
   // Written whole, then renamed, so a reader never sees half of it.
   const std::string tmp = ui_state_path_ + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
-    out << all;
+    out << frame_line << ui_state_;
     if (!out) return;
   }
   std::rename(tmp.c_str(), ui_state_path_.c_str());

@@ -117,8 +117,9 @@ class EditorApp {
   std::string title_;
   // $PATHSCOPE_UI_STATE: a file where the window test reads what the user would see
   // (canvas, camera, document, debugger) and the frames and input counted, rewritten after
-  // every frame presented; "" = none.
+  // a frame presented when it changed or an input came shortly before; "" = none.
   std::string ui_state_path_;
+  std::string ui_state_;  // what was written last, but the frame line
   // For the window tests, which wait on them instead of waiting a fixed time: frames
   // drawn, the frame that took the latest SDL event, SDL events handled, key presses (not
   // repeats) and releases, pointer button presses and releases.
