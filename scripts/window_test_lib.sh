@@ -75,6 +75,7 @@ window_test_cleanup() {
 }
 
 wm_ready() { xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'; }
+wm_ready_or_gone() { wm_ready || ! kill -0 "$wm_pid" 2>/dev/null; }
 
 window_test_begin() {
   window_test_label=$1
@@ -122,10 +123,18 @@ window_test_begin() {
   xdotool getdisplaygeometry >/dev/null 2>&1 || { cat "$work/xvfb.log" >&2; fail "Xvfb on $DISPLAY does not answer"; }
   note "Xvfb on $DISPLAY"
   if command -v openbox >/dev/null 2>&1; then
-    openbox --sm-disable >"$work/openbox.log" 2>&1 &
-    wm_pid=$!
-    # Ready when it has announced itself on the root window (EWMH).
-    wait_until 30 wm_ready || { cat "$work/openbox.log" >&2; fail "openbox did not start within 30 s"; }
+    # Ready when it has announced itself on the root window (EWMH). Now and then it cannot
+    # open a display that has just answered xdotool: it exits, and is started again.
+    local attempt
+    for attempt in 1 2 3; do
+      openbox --sm-disable >"$work/openbox.log" 2>&1 &
+      wm_pid=$!
+      wait_until 30 wm_ready_or_gone && wm_ready && break
+      cat "$work/openbox.log" >&2
+      kill -0 "$wm_pid" 2>/dev/null && fail "openbox did not start within 30 s"
+      wm_pid=""
+      [ "$attempt" = 3 ] && fail "openbox exited three times without starting"
+    done
     note "window manager: openbox"
   else
     note "openbox is not installed: running without a window manager"
