@@ -31,21 +31,11 @@ crowd_field() {  # crowd_field NAME: a field of the "crowd" line
     at_goal) n=7;; ordered) n=8;; overlaps) n=9;; tunnelled) n=10;; *) fail "unknown crowd field $1";; esac
   ui_field crowd "$n"
 }
-# wait_ui KEY REGEX: until the UI state's KEY line matches REGEX (30 s at most).
-wait_ui() {
-  for _ in $(seq 300); do
-    ui "$1" | grep -Eq "$2" && return 0
-    sleep 0.1
-  done
-  fail "'$1' is '$(ui "$1")', never matched /$2/"
-}
-# wait_at_least NAME N: until crowd field NAME is at least N (30 s at most).
+# wait_at_least NAME N: until crowd field NAME is at least N.
+crowd_reaches() { [ "$(crowd_field "$1")" -ge "$2" ] 2>/dev/null; }
 wait_at_least() {
-  for _ in $(seq 300); do
-    [ "$(crowd_field "$1")" -ge "$2" ] 2>/dev/null && return 0
-    sleep 0.1
-  done
-  fail "crowd $1 is $(crowd_field "$1"), never reached $2 ($(ui crowd))"
+  wait_until "$ui_timeout" crowd_reaches "$1" "$2" ||
+    fail "crowd $1 is $(crowd_field "$1"), never reached $2 within $ui_timeout s ($(ui crowd))"
 }
 maybe_shot() { [ -z "${SMOKE_OUT_DIR:-}" ] || shot "$1"; }
 
@@ -79,10 +69,7 @@ wait_ui tool '^units$'
 drag 5 9 14 30
 wait_ui sim '^1 0 [0-9]+ 10 [0-9]+ [0-9]+ 6 '
 read -r rx ry < <(to_screen 52 20)
-pointer_to "$rx" "$ry"
-xdotool mousedown 3
-sleep 0.15
-xdotool mouseup 3
+click_screen "$rx" "$ry" 3
 wait_ui crowd '^2 1 1 [0-9]+ 10 [0-9]+ [0-9]+ 9 '
 moved_before=$(crowd_field moved)
 click_item sim_play
