@@ -34,9 +34,28 @@ client_agrees() {  # the X server and the app agree on the client area (not $1),
   client_now=$(client_x11)
   [ "$client_now" = "$(ui window)" ] && [ "$client_now" != "${1:-}" ] && settled
 }
+# The window manager may move a window in more than one step (map, then place; a move
+# request, then the frame's gravity), and on a loaded machine the app can draw its two
+# frames between them. A place counts once both agree on it for a whole second.
+steady_for=1000000  # microseconds
+client_steady() {  # client_steady [NOT]: client_agrees, with the same answer for steady_for
+  local now=${EPOCHREALTIME//[.,]/}
+  if ! client_agrees "${1:-}"; then
+    steady_since=""
+    return 1
+  fi
+  if [ "$client_now" != "${steady_value:-}" ] || [ -z "${steady_since:-}" ]; then
+    steady_value=$client_now
+    steady_since=$now
+    return 1
+  fi
+  [ $((now - steady_since)) -ge "$steady_for" ]
+}
 client_at() {  # client_at [NOT]: "X Y W H" of the client area once the app reports it too (and it is not NOT)
-  wait_until "$ui_timeout" client_agrees "${1:-}" ||
-    fail "the X server has the client area at $(client_x11), the app at $(ui window) (within $ui_timeout s)"
+  steady_value=""
+  steady_since=""
+  wait_until "$ui_timeout" client_steady "${1:-}" ||
+    fail "the X server has the client area at $(client_x11), the app at $(ui window), not the same for a second (within $ui_timeout s)"
   echo "$client_now"
 }
 frame_extents() {  # frame_extents: "LEFT RIGHT TOP BOTTOM" of the window manager's frame (0s: none)
