@@ -1,6 +1,6 @@
 #pragma once
 
-// The grid family's registry entries (listed by planner/registry/planner_list.cpp).
+// The grid family's registry entries (found and listed by the build, planner/registry/README.md).
 
 #include <vector>
 
@@ -14,5 +14,9 @@ inline constexpr char kGridCostUnits[] = "metres of terrain-weighted travel";
 
 /// Appends astar, weighted_astar, dijkstra, bidirectional, jps, jps_block and jps_plus.
 void append_grid_planners(std::vector<PlannerInfo>& registry);
+
+/// Where the registry lists the family: families in increasing order (the build reads
+/// this line, planner/registry/README.md).
+inline constexpr int kGridRegistryOrder = 10;
 
 }  // namespace pathscope

@@ -1,6 +1,6 @@
 #pragma once
 
-// The navmesh family's registry entries (listed by planner/registry/planner_list.cpp).
+// The navmesh family's registry entries (found and listed by the build, planner/registry/README.md).
 
 #include <vector>
 
@@ -10,5 +10,9 @@ namespace pathscope {
 
 /// Appends the navmesh planner.
 void append_navmesh_planners(std::vector<PlannerInfo>& registry);
+
+/// Where the registry lists the family: families in increasing order (the build reads
+/// this line, planner/registry/README.md).
+inline constexpr int kNavmeshRegistryOrder = 60;
 
 }  // namespace pathscope

@@ -1,15 +1,12 @@
-// The one list of planners: each family folder declares its own entries (its
-// `*_registry.cpp`) and this file lists the families, in the order the CLI and the window
-// show them. To add a planner: write it behind the Planner interface in its family's
-// folder, declare its entry there, and (for a new family) list the family here.
+// The one list of planners: every family folder declares its own entries (its
+// `*_registry.cpp`) and its place in the list (its `*_registry.hpp`); the build finds the
+// families (planner/registry/families.cmake) and this file lists them, in the order the
+// CLI and the window show them, then makes every planner able to plan with a faction's
+// knowledge. To add a planner: write it behind the Planner interface in its family's
+// folder and declare its entry there; a new family is a new folder, nothing else.
 
 #include "planner/core/planner_registry.hpp"
-#include "planner/grid/grid_registry.hpp"
-#include "planner/hybrid/hybrid_registry.hpp"
-#include "planner/navmesh/navmesh_registry.hpp"
-#include "planner/quadtree/quadtree_registry.hpp"
-#include "planner/tactical/tactical_registry.hpp"
-#include "planner/visgraph/visgraph_registry.hpp"
+#include "planner/registry/registered_families.hpp"
 #include "planner/world/belief.hpp"
 
 namespace pathscope {
@@ -79,12 +76,7 @@ void plan_with_knowledge(std::vector<PlannerInfo>& registry) {
 
 std::vector<PlannerInfo> make_registry() {
   std::vector<PlannerInfo> r;
-  append_grid_planners(r);
-  append_quadtree_planners(r);
-  append_visgraph_planners(r);
-  append_tactical_planners(r);
-  append_hybrid_planners(r);
-  append_navmesh_planners(r);
+  append_registered_families(r);
   plan_with_knowledge(r);
   return r;
 }
