@@ -140,6 +140,26 @@ class BestFirstSearch {
           return SearchStatus::Found;
         }
       }
+      // What both relaxation rules do once an entry got a better g: trace it, then record
+      // the target or queue the entry. Inlined by force, as the relaxation below.
+      const auto settle = [&](NodeId v, bool fresh, double ng, double h) __attribute__((always_inline)) {
+        if (model.tracing())
+          model.emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
+        if constexpr (!expands_target<Model>()) {
+          if (v == target) {
+            target_g_ = ng;  // the target is never expanded: reaching it is enough
+            target_key = model.key(ng);
+            return;
+          }
+          // An entry that cannot beat the target's cost so far would never be expanded.
+          const double f = model.key(ng + h);
+          if (f >= target_key) return;
+          push(model, f, h, v);
+        } else {
+          push(model, model.key(ng + h), h, v);
+        }
+        ++stats.pushes;
+      };
       // Inlined by force: GCC otherwise keeps the relaxation a call per move, which costs
       // grid A* about a sixth of its time.
       model.successors(
@@ -160,44 +180,15 @@ class BestFirstSearch {
               sv->h = h;
               set_parent(*sv);
               if (!fresh) ++stats.relaxations;
-              if (model.tracing())
-                model.emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
-              if constexpr (!expands_target<Model>()) {
-                if (v == target) {
-                  target_g_ = ng;
-                  target_key = model.key(ng);
-                  return;
-                }
-                const double f = model.key(ng + h);
-                if (f >= target_key) return;
-                push(model, f, h, v);
-              } else {
-                push(model, model.key(ng + h), h, v);
-              }
-              ++stats.pushes;
-              return;
-            }
-            if (!(ng < sv->g[0])) return;
-            sv->g[0] = ng;
-            set_parent(*sv);
-            const double h = heuristic();
-            if (!fresh) ++stats.relaxations;
-            if (model.tracing())
-              model.emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
-            if constexpr (!expands_target<Model>()) {
-              if (v == target) {
-                target_g_ = ng;  // the target is never expanded: reaching it is enough
-                target_key = model.key(ng);
-                return;
-              }
-              // An entry that cannot beat the target's cost so far would never be expanded.
-              const double f = model.key(ng + h);
-              if (f >= target_key) return;
-              push(model, f, h, v);
+              settle(v, fresh, ng, h);
             } else {
-              push(model, model.key(ng + h), h, v);
+              if (!(ng < sv->g[0])) return;
+              sv->g[0] = ng;
+              set_parent(*sv);
+              const double h = heuristic();
+              if (!fresh) ++stats.relaxations;
+              settle(v, fresh, ng, h);
             }
-            ++stats.pushes;
           });
     }
     return SearchStatus::Running;
