@@ -104,7 +104,9 @@ Run run(Planner& planner, const PathQuery& q, int repeat) {
 
 int bench_table(const std::vector<std::string>& paths, int repeat) {
   std::printf(
-      "table: per scenario, its first query in each mode (explored = cells expanded by either side)\n");
+      "table: per scenario, its first query in each mode (explored = cells expanded by either side, and "
+      "by the repair's corridor); bsts-join: BSTS's two searches alone, their half-paths joined with no "
+      "repair (the seed's)\n");
   std::printf("%-24s %6s %5s | %-10s %8s %7s %9s %7s %9s | %s\n", "scenario", "cells", "agts", "mode",
               "explored", "percent", "cost", "/exact", "us", "seed 001");
   for (const std::string& path : paths) {
@@ -128,17 +130,25 @@ int bench_table(const std::vector<std::string>& paths, int repeat) {
     const double exact = runs[kExact].result.cost;
     const std::string name = std::filesystem::path(path).filename().string();
     const SeedRow* seed = seed_row(s.threats.size(), cells);
+    const std::size_t agents = s.threats.size() + s.allies.size();
     for (int m = 0; m < kModeCount; ++m) {
       const PathResult& r = runs[m].result;
-      char seed_text[64] = "";
-      if (m == 0 && seed) {
-        std::snprintf(seed_text, sizeof seed_text, "%d of %d, %.1f%%", seed->explored, seed->nodes,
-                      100.0 * seed->explored / seed->nodes);
+      if (m == 0) {
+        // The seed's search alone, like for like: the cells its two searches expanded and
+        // the half-paths as joined, before the repair (the next row adds it).
+        char seed_text[64] = "";
+        if (seed) {
+          std::snprintf(seed_text, sizeof seed_text, "%d of %d, %.1f%%", seed->explored, seed->nodes,
+                        100.0 * seed->explored / seed->nodes);
+        }
+        const double searched = stat(r, "searched"), joined = stat(r, "joined_cost");
+        std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9s | %s\n", name.c_str(), cells,
+                    agents, "bsts-join", searched, 100.0 * searched / double(cells), joined,
+                    exact > 0 ? joined / exact : 1.0, "", seed_text);
       }
-      std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9.1f | %s\n",
-                  m == 0 ? name.c_str() : "", cells, s.threats.size() + s.allies.size(), kModes[m].name,
-                  stat(r, "explored"), stat(r, "explored_percent"), r.cost, exact > 0 ? r.cost / exact : 1.0,
-                  runs[m].micros, seed_text);
+      std::printf("%-24s %6zu %5zu | %-10s %8.0f %6.1f%% %9.3f %7.4f %9.1f |\n", "", cells, agents,
+                  kModes[m].name, stat(r, "explored"), stat(r, "explored_percent"), r.cost,
+                  exact > 0 ? r.cost / exact : 1.0, runs[m].micros);
     }
   }
   return kExitOk;
@@ -165,6 +175,10 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed, c
     std::uniform_real_distribution<double> ux(0, base.world.width), uy(0, base.world.height), ur(15, 45);
     std::uniform_real_distribution<double> west(5, 40), east(base.world.width - 40, base.world.width - 5);
     std::vector<double> ratios[kHeuristicModes], explored[kModeCount];
+    // BSTS's search alone (no repair, as the seed): joined cost / exact, explored percent,
+    // and how often it expanded fewer cells than the admissible and exact searches.
+    std::vector<double> join_ratio, join_explored;
+    int fewer_than_admissible = 0, fewer_than_exact = 0;
     int no_path = 0;
     double micros[kModeCount] = {};
     for (int p = 0; p < placements; ++p) {
@@ -180,20 +194,30 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed, c
       PlanningWorld world(s);
       double cost[kModeCount] = {};
       double percent[kModeCount] = {};
+      double searched[kModeCount] = {};
+      double joined = 0;
       bool found = true;
       for (int m = 0; m < kModeCount && found; ++m) {
         auto planner = make_planner(world, 0, kModes[m].mode);
         const Run r = run(*planner, q, 1);
         micros[m] += r.micros;
         found = r.result.status == SearchStatus::Found;
+        if (!found) break;
         cost[m] = r.result.cost;
         percent[m] = stat(r.result, "explored_percent");
+        searched[m] = stat(r.result, "searched");
+        if (m == 0) joined = stat(r.result, "joined_cost");
       }
       if (!found) {
         ++no_path;
         continue;
       }
       for (int m = 0; m < kModeCount; ++m) explored[m].push_back(percent[m]);
+      const double cells = double(world.grid(0).cell_count());
+      join_ratio.push_back(cost[kExact] > 0 ? joined / cost[kExact] : 1.0);
+      join_explored.push_back(100.0 * searched[0] / cells);
+      fewer_than_admissible += searched[0] < searched[3] ? 1 : 0;
+      fewer_than_exact += searched[0] < searched[kExact] ? 1 : 0;
       for (int m = 0; m < kHeuristicModes; ++m)
         ratios[m].push_back(cost[kExact] > 0 ? cost[m] / cost[kExact] : 1.0);
       if (!dump_dir.empty()) {
@@ -235,6 +259,13 @@ int bench_placements(const Scenario& base, int placements, std::uint64_t seed, c
           "(median %.1f%%, p90 %.1f%%)\n",
           share(1.000001), share(1.05), share(1.10), mean(e), quantile(e, 0.5), quantile(e, 0.9));
     }
+    std::sort(join_ratio.begin(), join_ratio.end());
+    std::printf(
+        "    bsts-join (the seed's search, no repair): cost / exact median %.4f, p90 %.4f, max %.4f; "
+        "explored "
+        "mean %.1f%%; fewer cells than admissible in %d of %zu, than exact in %d of %zu\n",
+        quantile(join_ratio, 0.5), quantile(join_ratio, 0.9), quantile(join_ratio, 1), mean(join_explored),
+        fewer_than_admissible, join_ratio.size(), fewer_than_exact, join_ratio.size());
     const double n = std::max<double>(1.0, double(placements));
     std::printf("    explored mean: admissible %.1f%%, exact %.1f%%\n", mean(explored[3]), mean(explored[4]));
     std::printf("    mean time per query:");

@@ -12,8 +12,16 @@
 //     terrain multiplier. It may overestimate: threats the line crosses can be walked
 //     around, and safe areas it misses can be walked through; that is what biases the
 //     search (seed, section 3).
-//   - Admissible: Euclidean distance times the smallest cost per metre (0 with any ally,
-//     whose areas cost nothing) times the smallest multiplier; consistent.
+//   - Admissible: the Euclidean distance d to the other end, less the part of [0, d] that
+//     some ally can cover, times the smallest cost per metre outside allies and the
+//     smallest multiplier. An ally centred at c with radius r holds only points whose
+//     distance to the target lies in [|c - t| - r, |c - t| + r]. Along any path the
+//     distance to the target falls from d to 0, and every value it last falls through
+//     outside allies costs at least a metre of outside travel: so the metres walked outside
+//     allies are at least d less the measure of those intervals' union within [0, d]. The
+//     estimate is 1-Lipschitz in d with slope 0 inside the union, so it is consistent for
+//     moves whose cost integrates the model along them. Informative with allies, which
+//     a plain "distance times smallest cost" is not (allies cost 0).
 //   - Exact: none.
 //   - Waypoint (not in the seed): the BSTS line cost, or, when cheaper, the line cost to a
 //     waypoint plus the cheapest chain of line costs from it through other waypoints to the
@@ -125,7 +133,15 @@ double TacticalPlanner::heuristic(int side, NodeId cell) const {
     return h_scale_ * best;
   }
   const Vec2 d = target - p;
-  return h_scale_ * std::sqrt(d.x * d.x + d.y * d.y);
+  const double dist = std::sqrt(d.x * d.x + d.y * d.y);
+  if (params_.mode != TacticalMode::Admissible) return h_scale_ * dist;
+  // Less what allies may cover of [0, dist] (ally_reach_: sorted, disjoint).
+  double covered = 0;
+  for (const Reach& r : ally_reach_[side]) {
+    if (r.lo >= dist) break;
+    covered = r.covered_before + (std::min(r.hi, dist) - r.lo);
+  }
+  return h_scale_ * std::max(0.0, dist - covered);
 }
 
 double TacticalPlanner::grid_line_cost(Vec2 a, Vec2 b) const {
@@ -402,8 +418,36 @@ SearchStatus TacticalPlanner::start(const PathQuery& query) {
     case TacticalMode::Bsts:
     case TacticalMode::Waypoint: h_scale_ = params_.weight * grid_.min_multiplier(); break;
     case TacticalMode::Coarse: h_scale_ = params_.weight; break;  // terrain is walked along each line
-    case TacticalMode::Admissible: h_scale_ = field_.min_factor() * grid_.min_multiplier(); break;
+    case TacticalMode::Admissible:
+      h_scale_ = field_.min_factor_outside_allies() * grid_.min_multiplier();
+      break;
     case TacticalMode::Exact: h_scale_ = 0; break;
+  }
+  for (int side = 0; side < 2; ++side) {
+    std::vector<Reach>& reach = ally_reach_[side];
+    reach.clear();
+    if (params_.mode != TacticalMode::Admissible) continue;
+    const Vec2 target = grid_.center(ends_[1 - side]);
+    for (const Disc& a : field_.allies()) {
+      const Vec2 v = a.center - target;
+      const double c = std::sqrt(v.x * v.x + v.y * v.y);
+      reach.push_back({std::max(0.0, c - a.radius), c + a.radius, 0});
+    }
+    std::sort(reach.begin(), reach.end(), [](const Reach& x, const Reach& y) { return x.lo < y.lo; });
+    std::size_t kept = 0;  // merged in place
+    for (const Reach& r : reach) {
+      if (kept > 0 && r.lo <= reach[kept - 1].hi) {
+        reach[kept - 1].hi = std::max(reach[kept - 1].hi, r.hi);
+      } else {
+        reach[kept++] = r;
+      }
+    }
+    reach.resize(kept);
+    double covered = 0;
+    for (Reach& r : reach) {
+      r.covered_before = covered;
+      covered += r.hi - r.lo;
+    }
   }
   waypoints_.clear();
   if (params_.mode == TacticalMode::Waypoint) {
@@ -592,6 +636,7 @@ void TacticalPlanner::finish(SearchStatus status) {
     result_.status = status;
     return;
   }
+  const std::uint64_t searched = explored_;  // before the repair's corridor
   std::vector<NodeId> nodes = repair(search_.path(Model(*this), state_));
   result_.stats.extra[2].second = double(explored_);  // the repair's corridor included
   result_.stats.extra[3].second = total > 0 ? 100.0 * double(explored_) / total : 0.0;
@@ -626,6 +671,10 @@ void TacticalPlanner::finish(SearchStatus status) {
   result_.stats.extra.emplace_back("repaired_cells", double(repairs_));
   result_.stats.extra.emplace_back("repair_gain", repair_gain_);
   result_.stats.extra.emplace_back("corridor_cells", double(corridor_cells_));
+  // The seed's figures, with no repair: cells the two searches expanded, and the cost of
+  // their half-paths as joined at the meeting cell.
+  result_.stats.extra.emplace_back("searched", double(searched));
+  result_.stats.extra.emplace_back("joined_cost", cost + repair_gain_);
   if (params_.mode == TacticalMode::Coarse) {
     result_.stats.extra.emplace_back("coarse_nodes", double(coarse_pos_.size()));
     result_.stats.extra.emplace_back("coarse_lines", double(coarse_lines_));

@@ -22,13 +22,14 @@ namespace pathscope::tactical {
 
 /// Which heuristic both searches use.
 enum class TacticalMode : std::uint8_t {
-  Bsts = 0,        ///< Seed 001: the model's cost along the straight line to the other end (inadmissible).
-  Admissible = 1,  ///< Euclidean distance times the smallest cost per metre (optimal).
-  Exact = 2,       ///< No heuristic: bidirectional Dijkstra (optimal).
-  Waypoint = 3,    ///< BSTS, or cheaper by way of one waypoint: an ally's centre, or just beside a
-                   ///< threat across the start-goal line (inadmissible; an addition to the seed).
-  Coarse = 4,      ///< Cost-to-go over a coarse lattice (Dijkstra from the other end, once per query),
-                   ///< reached by a line from the cell (inadmissible; an addition to the seed).
+  Bsts = 0,  ///< Seed 001: the model's cost along the straight line to the other end (inadmissible).
+  Admissible =
+      1,      ///< Distance not coverable by allies times the smallest cost per metre outside them (optimal).
+  Exact = 2,  ///< No heuristic: bidirectional Dijkstra (optimal).
+  Waypoint = 3,  ///< BSTS, or cheaper by way of one waypoint: an ally's centre, or just beside a
+                 ///< threat across the start-goal line (inadmissible; an addition to the seed).
+  Coarse = 4,    ///< Cost-to-go over a coarse lattice (Dijkstra from the other end, once per query),
+                 ///< reached by a line from the cell (inadmissible; an addition to the seed).
 };
 
 /// Parameters of the tactical planner.
@@ -124,7 +125,13 @@ class TacticalPlanner final : public PlannerBase {
   std::size_t class_;
   TacticalParams params_;
   ThreatField field_;
-  double h_scale_ = 0;                     // multiplies the heuristic's line cost (or Euclidean distance)
+  double h_scale_ = 0;  // multiplies the heuristic's line cost (or Euclidean distance)
+  // Admissible mode, per side: the distances to that side's target that some ally's disc
+  // reaches, as sorted disjoint intervals, and the length they cover below each one's start.
+  struct Reach {
+    double lo, hi, covered_before;
+  };
+  std::vector<Reach> ally_reach_[2];
   PagedNodeState<TacticalNode> state_{0};  // sized at the first query
   BidirectionalSearch<TacticalNode> search_;
   NodeId ends_[2] = {kNoNode, kNoNode};

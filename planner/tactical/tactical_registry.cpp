@@ -32,8 +32,9 @@ void append_tactical_planners(std::vector<PlannerInfo>& r) {
        {{"c2", "cost per metre inside threats (c1 + c2 = 1)", 0.75, 0.0, 1.0},
         [](P& p, double v) { p.model.c2 = v; }},
        {{"mode",
-         "heuristic: 0 BSTS (seed), 1 admissible (Euclidean x smallest cost), 2 exact (Dijkstra), 3 "
-         "waypoint (BSTS or by way of an ally or round a threat), 4 coarse (cost-to-go over a coarse "
+         "heuristic: 0 BSTS (seed), 1 admissible (distance allies cannot cover x smallest cost), 2 exact "
+         "(Dijkstra), 3 waypoint (BSTS or by way of an ally or round a threat), 4 coarse (cost-to-go over a "
+         "coarse "
          "lattice)",
          0,
          0,

@@ -203,8 +203,7 @@ double ThreatField::factor_at(Vec2 p) const {
   return params_.c1;
 }
 
-double ThreatField::min_factor() const {
-  if (!allies_.empty()) return 0.0;
+double ThreatField::min_factor_outside_allies() const {
   return threats_.empty() ? params_.c1 : std::min(params_.c1, params_.c2);
 }
 

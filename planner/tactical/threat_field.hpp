@@ -48,9 +48,10 @@ class ThreatField {
   /// Cost per metre at a point: c1 in the open, 0 in a safe area, c2 (or between c1 and
   /// c2 with fading) under a threat.
   double factor_at(Vec2 p) const;
-  /// The smallest cost per metre anywhere: 0 if there is an ally, else c1, or c2 if lower
-  /// and there is a threat. Scales the admissible heuristic.
-  double min_factor() const;
+  /// The smallest cost per metre outside allies' discs: c1, or c2 if lower and there is a
+  /// threat (a threat over an ally counts as the threat, fading only brings c1 and c2
+  /// together). Scales the admissible heuristic, which takes allies apart.
+  double min_factor_outside_allies() const;
   /// Whether threat `i` is visible from the centre of cell (x, y) (always, without occlusion).
   bool sees(std::size_t i, int x, int y) const;
   /// With occlusion: appends to `out` the stretches of [t0, t1] (metres from a along a-b,
