@@ -124,6 +124,13 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
   const SegmentIndex& index = graph.index();
   grid_ = &world.grid(movement_class);
   cell_size_ = world.raster().cell_size;
+  width_ = w;
+  height_ = h;
+  cell_factor_.resize(std::size_t(w) * std::size_t(h));
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x)
+      cell_factor_[std::size_t(y) * std::size_t(w) + std::size_t(x)] = factor_at(x, y);
+  }
   const Box2 free_box = graph.obstacles().free_box;
   for (const WeightedRegion& r : regions_) {
     for (const Vec2& corner : r.ring) {
@@ -170,6 +177,17 @@ WeightedRegions::WeightedRegions(const PlanningWorld& world, std::size_t movemen
 }
 
 double WeightedRegions::factor_at(Vec2 p) const {
+  // Regions are whole cells: a point well inside a cell (farther than inside_strictly's
+  // tolerance from its sides, as the regions' rings place them) takes the cell's factor.
+  // Points on or beside a side are judged by the rings.
+  if (!cell_factor_.empty()) {
+    const double cs = cell_size_;
+    const int cx = int(std::floor(p.x / cs)), cy = int(std::floor(p.y / cs));
+    constexpr double kMargin = 1e-8;  // > inside_strictly's 1e-9
+    if (cx >= 0 && cy >= 0 && cx < width_ && cy < height_ && p.x - cx * cs > kMargin &&
+        (cx + 1) * cs - p.x > kMargin && p.y - cy * cs > kMargin && (cy + 1) * cs - p.y > kMargin)
+      return cell_factor_[std::size_t(cy) * std::size_t(width_) + std::size_t(cx)];
+  }
   double factor = 1;
   for (const WeightedRegion& r : regions_) {
     if (r.box.contains(p) && inside_strictly(p, r.ring)) factor = r.factor;

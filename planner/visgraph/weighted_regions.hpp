@@ -77,6 +77,10 @@ class WeightedRegions {
   // world's edge is no way.
   const CostGrid* grid_ = nullptr;
   double cell_size_ = 0;
+  // Each raster cell's factor (1: in no region), row by row: factor_at's lookup away from
+  // the cells' sides.
+  int width_ = 0, height_ = 0;
+  std::vector<double> cell_factor_;
   std::size_t dropped_ = 0;
   double min_factor_ = 1;
   std::vector<Vec2> corners_;
