@@ -163,6 +163,38 @@ TEST_SUITE("visgraph swamps") {
     CHECK(r.cost({50, 50}, {53, 54}) == doctest::Approx(5));
   }
 
+  TEST_CASE("the factor at a point is its region's, read from the cell or judged on the cells' sides") {
+    // Against the definition, written here: the factor of the region whose inside (not its
+    // sides, within 1e-9 m) holds the point, else 1; at random points and at points on and
+    // beside the cells' sides, where the lookup by cell must give way to the rings.
+    std::mt19937_64 rng(41);
+    for (int world_round = 0; world_round < 6; ++world_round) {
+      const Scenario s = tile_world(&rng);
+      const PlanningWorld world(s);
+      VisGraphPlanner p(world, 0, params());
+      const visgraph::WeightedRegions r(world, 0, p.map().graph(), 0.05);
+      REQUIRE_FALSE(r.regions().empty());
+      const auto expected = [&](Vec2 q) {
+        for (const visgraph::WeightedRegion& region : r.regions()) {
+          const Box2& b = region.box;
+          const double margin = std::min({q.x - b.lo.x, b.hi.x - q.x, q.y - b.lo.y, b.hi.y - q.y});
+          if (margin > 1e-9) return region.factor;
+        }
+        return 1.0;
+      };
+      std::uniform_real_distribution<double> ux(0, 40), uy(0, 30);
+      const double offsets[] = {0.0, 1e-12, -1e-12, 5e-9, -5e-9, 2e-8, -2e-8, 1e-6, -1e-6};
+      for (int k = 0; k < 4000; ++k) {
+        Vec2 q{ux(rng), uy(rng)};
+        if (k % 2) q.x = std::round(q.x) + offsets[rng() % 9];  // on or beside a column side
+        if (k % 3 == 0) q.y = std::round(q.y) + offsets[rng() % 9];
+        CAPTURE(q.x);
+        CAPTURE(q.y);
+        CHECK(r.factor_at(q) == expected(q));
+      }
+    }
+  }
+
   TEST_CASE("round the swamp when that is cheaper, through it when the way round is long") {
     Scenario s = make_empty_scenario(100, 60, 1.0);
     s.features = {area(1, s, "swamp", {40, 20}, {60, 40})};
