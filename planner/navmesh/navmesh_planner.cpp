@@ -356,7 +356,21 @@ void NavmeshPlanner::finish() {
   searching_ = false;
   std::vector<dtPolyRef> path(std::size_t{kMaxNodes});
   int count = 0;
+  // Detour's finalize reverses the parent links along the path it returns (it walks them
+  // back from the goal); the search's nodes keep their own, as the search and its trace
+  // left them, for visit_nodes.
+  dtNodePool* pool = query_->getNodePool();
+  std::vector<std::pair<unsigned, unsigned>> links(std::size_t(pool->getNodeCount()) + 1);
+  for (int i = 1; i <= pool->getNodeCount(); ++i) {
+    const dtNode* n = pool->getNodeAtIdx(unsigned(i));
+    links[std::size_t(i)] = {n->pidx, n->flags};
+  }
   const dtStatus st = query_->finalizeSlicedFindPath(path.data(), &count, int(path.size()));
+  for (int i = 1; i <= pool->getNodeCount() && std::size_t(i) < links.size(); ++i) {
+    dtNode* n = pool->getNodeAtIdx(unsigned(i));
+    n->pidx = links[std::size_t(i)].first;
+    n->flags = links[std::size_t(i)].second;
+  }
   result_.stats.pushes = std::uint64_t(query_->getNodePool()->getNodeCount());
   if (dtStatusFailed(st) || count == 0) {
     fail(SearchStatus::Invalid, "Detour's search returned no corridor");

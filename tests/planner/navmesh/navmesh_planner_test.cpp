@@ -251,7 +251,7 @@ TEST_SUITE("navmesh") {
     CHECK(compared > 20);
   }
 
-  TEST_CASE("the trace replays the live search: open and closed polygons at every step") {
+  TEST_CASE("the trace replays the live search: open and closed polygons and parents at every step") {
     std::mt19937_64 rng(4103);
     int found = 0;
     for (int round = 0; round < 6; ++round) {
@@ -278,6 +278,9 @@ TEST_SUITE("navmesh") {
           CHECK(n.g == e.g);
           CHECK(n.h == e.h);
           CHECK(n.closed() == e.closed);
+          // Parents too, after the search finished (Detour's finalize reverses them along
+          // the path it returns; the planner keeps the search's).
+          CHECK(n.parent == e.parent);
         }
         if (is_finished(st)) break;
         st = live.step(1);
