@@ -55,7 +55,7 @@ void HybridPlanner::RouteRelay::on_refine(std::string_view stage, std::span<cons
 void HybridPlanner::LegRelay::on_event(const SearchEvent& event) {
   if (!owner_.observer_ || event.kind == SearchEventKind::Path) return;
   SearchEvent e = event;
-  e.g += owner_.result_.cost;  // g from the query's start: the legs before cost this much
+  e.g += owner_.leg_offset_;  // g from the query's start: the legs before cost this much
   owner_.observer_->on_event(e);
 }
 
@@ -142,6 +142,9 @@ SearchStatus HybridPlanner::start(const PathQuery& query) {
   route_length_ = route_cost_ = 0;
   route_dependency_.reset();
   leg_dependencies_.clear();
+  earlier_legs_.clear();
+  leg_offset_ = 0;
+  leg_started_ = false;
   if (observer_) observer_->on_start(query);
   route_.set_observer(observer_ ? &route_relay_ : nullptr);
   legs_.set_observer(observer_ ? &leg_relay_ : nullptr);
@@ -158,7 +161,7 @@ SearchStatus HybridPlanner::start(const PathQuery& query) {
     fallback_ = true;
     waypoints_ = {query.start, query.goal};
     phase_ = Phase::Legs;
-    leg_status_ = legs_.start(PathQuery{query.start, query.goal});
+    leg_status_ = start_leg(query.start, query.goal);
     if (leg_status_ == SearchStatus::Invalid || leg_status_ == SearchStatus::NoPath) {
       return finish(leg_status_, legs_.result().message);
     }
@@ -199,7 +202,7 @@ SearchStatus HybridPlanner::step(std::uint64_t max_expansions) {
     }
     phase_ = Phase::Legs;
     leg_ = 0;
-    leg_status_ = legs_.start(PathQuery{waypoints_[0], waypoints_[1]});
+    leg_status_ = start_leg(waypoints_[0], waypoints_[1]);
   }
   while (phase_ == Phase::Legs) {
     if (leg_status_ == SearchStatus::Running) {
@@ -216,7 +219,7 @@ SearchStatus HybridPlanner::step(std::uint64_t max_expansions) {
       leg_found();
       ++leg_;
       if (leg_ + 1 >= waypoints_.size()) return finish(SearchStatus::Found);
-      leg_status_ = legs_.start(PathQuery{waypoints_[leg_], waypoints_[leg_ + 1]});
+      leg_status_ = start_leg(waypoints_[leg_], waypoints_[leg_ + 1]);
       continue;
     }
     // No way along this leg: one A* from its start to the goal, unless that was it.
@@ -224,10 +227,54 @@ SearchStatus HybridPlanner::step(std::uint64_t max_expansions) {
     fallback_ = true;
     waypoints_.resize(leg_ + 1);
     waypoints_.push_back(query_.goal);
-    leg_status_ = legs_.start(PathQuery{waypoints_[leg_], query_.goal});
+    leg_status_ = start_leg(waypoints_[leg_], query_.goal);
   }
   result_.stats.expansions = route_expansions_ + leg_expansions_;
   return result_.status;
+}
+
+namespace {
+
+// `later` (sorted by node) laid over `earlier` (sorted by node), as a trace replay lays a
+// later leg's events over an earlier leg's records: g, h and parent from the later, closed
+// if either closed it.
+std::vector<NodeView> merge_legs(const std::vector<NodeView>& earlier, const std::vector<NodeView>& later) {
+  std::vector<NodeView> out;
+  out.reserve(earlier.size() + later.size());
+  std::size_t i = 0, j = 0;
+  while (i < earlier.size() || j < later.size()) {
+    if (j == later.size() || (i < earlier.size() && earlier[i].node < later[j].node)) {
+      out.push_back(earlier[i++]);
+    } else if (i == earlier.size() || later[j].node < earlier[i].node) {
+      out.push_back(later[j++]);
+    } else {
+      NodeView v = later[j++];
+      if (earlier[i++].closed) v.closed = true;
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<NodeView> HybridPlanner::current_leg_nodes() const {
+  std::vector<NodeView> out;
+  legs_.visit_nodes([&](const NodeView& v) {
+    NodeView w = v;
+    w.g += leg_offset_;  // as LegRelay reports it
+    out.push_back(w);
+  });
+  // By node id, as merge_legs needs (whatever order the leg planner walks them in).
+  std::sort(out.begin(), out.end(), [](const NodeView& a, const NodeView& b) { return a.node < b.node; });
+  return out;
+}
+
+SearchStatus HybridPlanner::start_leg(Vec2 from, Vec2 to) {
+  if (leg_started_) earlier_legs_ = merge_legs(earlier_legs_, current_leg_nodes());
+  leg_started_ = true;
+  leg_offset_ = result_.cost;
+  return legs_.start(PathQuery{from, to});
 }
 
 void HybridPlanner::leg_found() {
@@ -332,7 +379,8 @@ void HybridPlanner::visit_structure(const Box2& bounds, StructureVisitor& visito
 }
 
 void HybridPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
-  if (phase_ == Phase::Legs || phase_ == Phase::Done) legs_.visit_nodes(fn);
+  if (!leg_started_) return;
+  for (const NodeView& v : merge_legs(earlier_legs_, current_leg_nodes())) fn(v);
 }
 
 }  // namespace pathscope

@@ -70,7 +70,9 @@ class HybridPlanner final : public PlannerBase {
   /// cells round its corners. None after a fallback (a route found later would change
   /// the answer): then any world change re-plans.
   std::unique_ptr<ResultDependency> result_dependency() const override;
-  /// The current leg's search (the trace holds every leg's).
+  /// Every leg's nodes so far, as a replay of the trace shows them: g from the query's
+  /// start; a cell several legs touched has the latest leg's g, h and parent, and is
+  /// closed once any leg closed it.
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
 
   /// The broad route of the last query (start, corners, goal), once found.
@@ -110,7 +112,10 @@ class HybridPlanner final : public PlannerBase {
   // With a radius: the path's first and last legs go through their cells' centres when
   // the straight leg from the start (to the goal) would come nearer a blocked cell.
   void keep_clearance_at_ends();
+  // Starts the leg from -> to, keeping the nodes of the leg before it (earlier_legs_).
   SearchStatus start_leg(Vec2 from, Vec2 to);
+  // The current leg's nodes, g from the query's start.
+  std::vector<NodeView> current_leg_nodes() const;
   SearchStatus finish(SearchStatus status, std::string message = {});
   void leg_found();
 
@@ -138,6 +143,11 @@ class HybridPlanner final : public PlannerBase {
   std::vector<std::shared_ptr<const ResultDependency>> leg_dependencies_;
   double route_length_ = 0;
   double route_cost_ = 0;
+  // The nodes the legs before the current one touched, by node id, g from the query's
+  // start (what their trace events say); merged with the current leg's by visit_nodes.
+  std::vector<NodeView> earlier_legs_;
+  double leg_offset_ = 0;     // the path's cost before the current leg (its nodes' g start there)
+  bool leg_started_ = false;  // the current query has started a leg
 };
 
 }  // namespace pathscope

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <deque>
+#include <map>
 #include <random>
 
 #include <glm/common.hpp>
@@ -252,6 +253,46 @@ TEST_SUITE("hybrid") {
       std::uint64_t expands = 0;
       for (const SearchEvent& e : trace.events()) expands += e.kind == SearchEventKind::Expand;
       CHECK(expands == std::uint64_t(a.stats.extra[1].second));  // the legs' expansions
+      ++checked;
+    }
+    CHECK(checked >= 3);
+  }
+
+  TEST_CASE("hybrid: the trace replays the live search, every leg's nodes at every step") {
+    // The live planner shows every leg's nodes as the replay lays the legs' events one
+    // over another (g from the query's start), not only the current leg's.
+    std::mt19937_64 rng(78);
+    const Scenario s = random_field(rng, 60, 40);
+    const PlanningWorld world(s);
+    HybridPlanner traced(world, 0, HybridParams{}), live(world, 0, HybridParams{});
+    std::uniform_real_distribution<double> ux(0, 60), uy(0, 40);
+    int checked = 0;
+    for (int q = 0; q < 30 && checked < 4; ++q) {
+      const PathQuery query{{ux(rng), uy(rng)}, {ux(rng), uy(rng)}};
+      SearchTrace trace;
+      traced.set_observer(&trace);
+      const PathResult full = find_path(traced, query);
+      if (full.status != SearchStatus::Found || full.stats.extra[2].second < 3) continue;
+      SearchTrace steps;  // the live run's own, to know the trace's step at each moment
+      live.set_observer(&steps);
+      TraceReplay replay(trace);
+      SearchStatus st = live.start(query);
+      for (;;) {
+        replay.seek(steps.step_count());
+        std::map<NodeId, NodeView> expected;
+        live.visit_nodes([&](const NodeView& v) { expected[v.node] = v; });
+        const auto nodes = replay.nodes();
+        REQUIRE(nodes.size() == expected.size());
+        for (const TraceNode& n : nodes) {
+          const NodeView& e = expected.at(n.node);
+          CHECK(n.g == e.g);
+          CHECK(n.h == e.h);
+          CHECK(n.parent == e.parent);
+          CHECK(n.closed() == e.closed);
+        }
+        if (is_finished(st)) break;
+        st = live.step(1);
+      }
       ++checked;
     }
     CHECK(checked >= 3);
