@@ -538,6 +538,14 @@ std::unique_ptr<ResultDependency> NavmeshPlanner::result_dependency() const {
     if (dtStatusFailed(nav.getTileAndPolyByRef(pool->getNodeAtIdx(unsigned(i))->id, &tile, &poly))) continue;
     touched[std::size_t(tile->header->y * mesh_->tiles_x() + tile->header->x)] = 1;
   }
+  // The polygons the answer stands on, searched or not (start and goal on one polygon
+  // are answered without a search).
+  for (const dtPolyRef ref : {dtPolyRef(start_ref_), dtPolyRef(goal_ref_)}) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (ref == 0 || dtStatusFailed(nav.getTileAndPolyByRef(ref, &tile, &poly))) continue;
+    touched[std::size_t(tile->header->y * mesh_->tiles_x() + tile->header->x)] = 1;
+  }
   std::vector<CellRect> rects;
   for (int ty = 0; ty < mesh_->tiles_y(); ++ty) {
     for (int tx = 0; tx < mesh_->tiles_x(); ++tx) {

@@ -416,6 +416,35 @@ TEST_SUITE("navmesh") {
     CHECK(dropped > 5);
   }
 
+  TEST_CASE("a query within one polygon shows and depends on its own polygon, not the last query's nodes") {
+    // 40 x 24 cells, tiles of 8: a long query along the top row of tiles, then one within
+    // a polygon of the bottom row (Detour answers it without a search, leaving its node
+    // pool empty). Swamp exists (right), so painting it adds no area.
+    std::vector<std::string> rows(24, std::string(40, '.'));
+    rows[12][30] = rows[12][31] = 's';
+    Scenario s = test::ascii_scenario(rows);
+    PlanningWorld world(s);
+    NavmeshPlanner planner(world, 0, point_params(8));
+    REQUIRE(find_path(planner, {cell_center(s, 1, 1), cell_center(s, 38, 1)}).status == SearchStatus::Found);
+    const PathQuery q{cell_center(s, 10, 21), cell_center(s, 12, 21)};
+    const PathResult r = find_path(planner, q);
+    REQUIRE(r.status == SearchStatus::Found);
+    REQUIRE(r.nodes.size() == 1);
+    CHECK(r.cost == doctest::Approx(2.0));
+    int shown = 0;
+    planner.visit_nodes([&](const NodeView&) { ++shown; });
+    CHECK(shown == 0);  // no search ran: no polygon of the first query
+    const std::unique_ptr<ResultDependency> dep = planner.result_dependency();
+    REQUIRE(dep != nullptr);
+    // Swamp under the path: the answer does not hold (it costs 6 now).
+    for (int x = 10; x <= 12; ++x)
+      s.tiles->terrain[std::size_t(21 * 40 + x)] = std::uint8_t(*s.find_terrain("swamp"));
+    const WorldChange change = world.update(s).value();
+    CHECK_FALSE(dep->still_valid(change));
+    NavmeshPlanner fresh(world, 0, point_params(8));
+    CHECK(find_path(fresh, q).cost == doctest::Approx(6.0));
+  }
+
   TEST_CASE(
       "clear failures: a start in a wall, a goal off the map, a gap narrower than the radius, over the "
       "budget") {
