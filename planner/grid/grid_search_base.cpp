@@ -97,6 +97,7 @@ void GridSearchBase<kSides>::visit_structure(const Box2& bounds, StructureVisito
       const std::uint8_t moves = grid_.moves(i);
       for (const int d : {0, 4, 1, 5}) {
         if (!(moves & (1u << d))) continue;
+        if (visitor.full()) return;
         const NodeId j = NodeId(std::int64_t(i) + grid_.offsets()[d]);
         visitor.edge(
             StructureEdge{i, j, box.center(), grid_.center(j), "move", grid_.move_cost(i, d) * s, false});

@@ -489,8 +489,10 @@ void NavmeshPlanner::visit_structure(const Box2& bounds, StructureVisitor& visit
         if (other == kNoNode || other < id) continue;  // each pair once
         const std::span<const Vec2> pv = geo.polygon;
         const Vec2 edge[2] = {pv[link.edge], pv[(link.edge + 1u) % pv.size()]};
+        if (visitor.full()) return;
         visitor.shape(
             StructureShape{StructureShape::Kind::Polyline, "portal", edge, 0, 0, StructureRole::Structure});
+        if (visitor.full()) return;
         visitor.edge(StructureEdge{id, other, m.centroid(id), m.centroid(other), "portal", 0, false});
       }
     }

@@ -435,6 +435,7 @@ void QuadtreePlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
       // A two-way link once: from its smaller node id, unless that leaf is not visited.
       const NodeId to_node = l.to_corner;
       if (!l.one_way && to_node < node && inside(l.to)) continue;
+      if ((stop = visitor.full())) return;
       const Vec2 to = tree.leaf_center(l.to);
       const Vec2 mid = (Vec2(l.a) + Vec2(l.b)) * (0.5 * s);
       visitor.edge(StructureEdge{node, to_node, from, to, "link",

@@ -1,6 +1,7 @@
 #include "planner/referee/conformance.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/core/search_trace.hpp"
 #include "planner/referee/path_referee.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -225,6 +227,325 @@ bool node_at_round_trips(const Planner& planner, NodeId n) {
   return back.bounds.contains(g.position);
 }
 
+// ---- Replay of the trace against the live run ----
+
+// splitmix64's finaliser: a strong mix of one word.
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// A hash of one node's state as the live planner shows it (visit_nodes) or a replay
+// rebuilds it: side, id, g, h, parent and closed.
+std::uint64_t node_hash(std::uint8_t side, NodeId node, double g, double h, NodeId parent, bool closed) {
+  std::uint64_t x = mix64((std::uint64_t(side) << 40) ^ (std::uint64_t(closed) << 39) ^ node);
+  x = mix64(x ^ std::bit_cast<std::uint64_t>(g));
+  x = mix64(x ^ std::bit_cast<std::uint64_t>(h));
+  return mix64(x ^ parent);
+}
+
+// A set of nodes' states: their count and the sum of their hashes (the order they come
+// in does not matter; equal sets hash equal).
+struct StateHash {
+  std::uint64_t count = 0;
+  std::uint64_t sum = 0;
+  bool operator==(const StateHash&) const = default;
+};
+
+StateHash live_state(const Planner& planner) {
+  StateHash out;
+  planner.visit_nodes([&](const NodeView& v) {
+    ++out.count;
+    out.sum += node_hash(v.side, v.node, v.g, v.h, v.parent, v.closed);
+  });
+  return out;
+}
+
+StateHash replayed_state(const TraceReplay& replay) {
+  StateHash out;
+  for (const TraceNode& n : replay.nodes()) {
+    ++out.count;
+    out.sum += node_hash(n.side, n.node, n.g, n.h, n.parent, n.closed());
+  }
+  return out;
+}
+
+bool same_event(const SearchEvent& a, const SearchEvent& b) {
+  return a.kind == b.kind && a.side == b.side && a.node == b.node && a.parent == b.parent && a.g == b.g &&
+         a.h == b.h;
+}
+
+// Where two traces of one query first differ, or "" when they are the same.
+std::string trace_difference(const SearchTrace& a, const SearchTrace& b) {
+  const auto& ea = a.events();
+  const auto& eb = b.events();
+  for (std::size_t i = 0; i < std::min(ea.size(), eb.size()); ++i) {
+    if (!same_event(ea[i], eb[i])) return "event " + std::to_string(i);
+  }
+  if (ea.size() != eb.size())
+    return std::to_string(ea.size()) + " events against " + std::to_string(eb.size());
+  const auto& ra = a.refinements();
+  const auto& rb = b.refinements();
+  if (ra.size() != rb.size()) return "refinement count";
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    if (ra[i].stage != rb[i].stage || ra[i].points != rb[i].points) return "refinement " + std::to_string(i);
+  }
+  return {};
+}
+
+// Records `query` in one shot, then runs it live one expansion at a time (a trace of its
+// own beside it), keeping the live planner's nodes just before each next step of the
+// trace; replays the one-shot trace forward to the end, back to the start and forward
+// again, comparing each step with the live run. Returns "" or what differs.
+std::string replay_difference(Planner& planner, const PathQuery& query) {
+  SearchTrace shot;
+  planner.set_observer(&shot);
+  const PathResult one = find_path(planner, query);
+  SearchTrace live;
+  planner.set_observer(&live);
+  // The live state at the end of each call, with the trace's step and event count then.
+  struct Seen {
+    std::uint64_t step;
+    std::size_t events;
+    StateHash state;
+  };
+  std::vector<Seen> seen;
+  const auto snapshot = [&] {
+    const Seen now{live.step_count(), live.events().size(), live_state(planner)};
+    if (!seen.empty() && seen.back().step == now.step)
+      seen.back() = now;
+    else
+      seen.push_back(now);
+  };
+  SearchStatus status = planner.start(query);
+  snapshot();
+  for (std::uint64_t k = 0; !is_finished(status) && k < 10'000'000; ++k) {
+    status = planner.step(1);
+    snapshot();
+  }
+  planner.set_observer(nullptr);
+  if (const std::string d = trace_difference(shot, live); !d.empty())
+    return "the trace stepped one expansion at a time differs from one shot's at " + d;
+  if (live.step_count() != seen.back().step) return "the live run ended before its trace";
+  // A replay at step k shows every event before step k + 1's. Where one call emitted
+  // events after the last state seen at step k and went on into step k + 1 (a hybrid
+  // route found no way: its fallback leg starts and expands in one call), the live run
+  // never showed the state the replay shows at k: that step is not compared.
+  std::erase_if(seen, [&](const Seen& v) {
+    return v.events != (v.step < live.step_count() ? live.step_event(v.step) : live.events().size());
+  });
+
+  TraceReplay replay(shot);
+  const auto compare = [&](std::size_t i, const char* way) -> std::string {
+    replay.seek(seen[i].step);
+    if (replay.step() == seen[i].step && replayed_state(replay) == seen[i].state) return {};
+    return std::string("replayed ") + way + ", step " + std::to_string(seen[i].step) + " of " +
+           std::to_string(shot.step_count()) + " differs from the live run's nodes";
+  };
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    if (std::string d = compare(i, "forward"); !d.empty()) return d;
+  }
+  for (std::size_t i = seen.size(); i-- > 0;) {
+    if (std::string d = compare(i, "backward"); !d.empty()) return d;
+  }
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    if (std::string d = compare(i, "forward again"); !d.empty()) return d;
+  }
+  replay.seek(shot.step_count());
+  if (one.status == SearchStatus::Found && replay.path() != one.nodes)
+    return "the replay's final path differs from the result's nodes";
+  return {};
+}
+
+// ---- Structure views and their budget ----
+
+// Counts every item a structure view hands it; full() once `budget` came.
+class BudgetCounter final : public StructureVisitor {
+ public:
+  explicit BudgetCounter(std::size_t budget) : budget_(budget) {}
+  void cell(const StructureCell&) override { ++items; }
+  void edge(const StructureEdge&) override { ++items; }
+  void shape(const StructureShape&) override { ++items; }
+  bool full() const override { return items >= budget_; }
+  std::size_t items = 0;
+
+ private:
+  std::size_t budget_;
+};
+
+// Walks both structure views of `planner` (the whole world) with a few budgets; counts
+// the walks and those that handed out more items than their budget.
+void check_structure_budgets(const Planner& planner, const PlanningWorld& world, PlannerConformance& t,
+                             std::size_t max_examples, const std::string& where) {
+  const WorldInfo& w = world.scenario().world;
+  const Box2 all{{0, 0}, {w.width, w.height}};
+  for (const std::size_t budget :
+       {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(5), std::size_t(17), std::size_t(64)}) {
+    for (const bool path : {false, true}) {
+      BudgetCounter counter(budget);
+      if (path)
+        planner.visit_path_structure(counter);
+      else
+        planner.visit_structure(all, counter);
+      ++t.budgets_checked;
+      if (counter.items <= budget) continue;
+      ++t.over_budget;
+      note(t, max_examples,
+           where + ": " + (path ? "visit_path_structure" : "visit_structure") + " handed out " +
+               std::to_string(counter.items) + " items for a budget of " + std::to_string(budget));
+      return;  // one example per query
+    }
+  }
+}
+
+// ---- Kept answers after random edits ----
+
+// One random edit of the kinds the editor makes, small enough that many answers hold:
+// paint a few tiles, add, move or delete a feature, move a road's point, toggle the
+// bridge, move or resize a threat or an ally. `next_id` numbers new features.
+void random_edit(std::mt19937_64& rng, Scenario& s, std::uint32_t& next_id) {
+  const auto pick = [&](int lo, int hi) { return int(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  const auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const double w = s.world.width, h = s.world.height;
+  const std::uint8_t terrains[] = {kGround, kRough, kSwamp, kNebula, kDeep, kWall};
+  switch (pick(0, 6)) {
+    case 0: {  // brush
+      TileGrid& t = *s.tiles;
+      const int x0 = pick(0, t.width - 1), y0 = pick(0, t.height - 1), r = pick(0, 1);
+      const std::uint8_t terrain = terrains[pick(0, 5)];
+      for (int y = std::max(0, y0 - r); y <= std::min(t.height - 1, y0 + r); ++y)
+        for (int x = std::max(0, x0 - r); x <= std::min(t.width - 1, x0 + r); ++x)
+          t.terrain[std::size_t(y * t.width + x)] = terrain;
+      break;
+    }
+    case 1: {  // a small rectangle feature
+      Shape r;
+      r.kind = ShapeKind::Rect;
+      r.min = {real(0, w - 2), real(0, h - 2)};
+      r.max = r.min + Vec2{real(0.5, 2.5), real(0.5, 2.5)};
+      s.features.push_back(Feature{next_id++, "", std::size_t(terrains[pick(1, 5)]), r});
+      break;
+    }
+    case 2:  // move a feature a little
+      if (!s.features.empty()) {
+        Feature& f = s.features[std::size_t(pick(0, int(s.features.size()) - 1))];
+        const Vec2 d{real(-1.5, 1.5), real(-1.5, 1.5)};
+        f.shape.min += d;
+        f.shape.max += d;
+        f.shape.center += d;
+        for (Vec2& q : f.shape.points) q += d;
+      }
+      break;
+    case 3:  // delete a feature
+      if (!s.features.empty()) s.features.erase(s.features.begin() + pick(0, int(s.features.size()) - 1));
+      break;
+    case 4:  // move a road's point
+      if (!s.roads.empty() && !s.roads.front().points.empty()) {
+        std::vector<Vec2>& pts = s.roads.front().points;
+        Vec2& p = pts[std::size_t(pick(0, int(pts.size()) - 1))];
+        p = {std::clamp(p.x + real(-2, 2), 0.0, w), std::clamp(p.y + real(-2, 2), 0.0, h)};
+        break;
+      }
+      [[fallthrough]];
+    case 5:  // the bridge
+      for (Bridge& b : s.bridges) b.intact = !b.intact;
+      break;
+    default: {  // a threat or an ally
+      std::vector<Influence>& list = pick(0, 2) == 0 ? s.allies : s.threats;
+      if (list.empty()) break;
+      Influence& i = list[std::size_t(pick(0, int(list.size()) - 1))];
+      i.center = {std::clamp(i.center.x + real(-3, 3), 0.0, w), std::clamp(i.center.y + real(-3, 3), 0.0, h)};
+      i.radius = std::max(0.5, i.radius + real(-1, 1));
+      break;
+    }
+  }
+}
+
+// Every planner answers a query, the world is edited, and each answer its dependency
+// keeps is checked against the edited world: a fresh planner's search (on a world built
+// from scratch) must end the same and cost the same, and the kept path must be legal
+// there (and cost what it claims, in the world's model).
+void check_kept_answers(std::span<const PlannerInfo> registry, const ConformanceOptions& options,
+                        std::uint64_t seed, bool weighted, std::size_t cls,
+                        const std::vector<PathQuery>& queries, std::vector<PlannerConformance>& out) {
+  if (queries.empty() || options.edits_per_world <= 0) return;
+  Scenario s = conformance_world(seed, weighted);
+  PlanningWorld world(s);
+  std::mt19937_64 rng(seed * 6151 + 3);
+  std::uint32_t next_id = 5000;
+  // Planners kept across edits, as the editor keeps them (they borrow `world`).
+  std::vector<std::unique_ptr<Planner>> kept(registry.size());
+  std::vector<ParamValues> params(registry.size());
+  for (std::size_t pi = 0; pi < registry.size(); ++pi) {
+    const Result<ParamValues> p = resolve_params(registry[pi], {});
+    if (!p) continue;
+    params[pi] = *p;
+    kept[pi] = registry[pi].create(QueryContext{world, cls, std::nullopt, params[pi]});
+  }
+  std::vector<PathResult> before(registry.size());
+  std::vector<std::unique_ptr<ResultDependency>> dependency(registry.size());
+  for (int e = 0; e < options.edits_per_world; ++e) {
+    const PathQuery& q = queries[std::size_t(e) % queries.size()];
+    for (std::size_t pi = 0; pi < registry.size(); ++pi) {
+      if (!kept[pi]) continue;
+      before[pi] = find_path(*kept[pi], q);
+      dependency[pi] = kept[pi]->result_dependency();
+    }
+    random_edit(rng, s, next_id);
+    const Result<WorldChange> change = world.update(s);
+    if (!change) continue;
+    std::optional<PlanningWorld> fresh_world;
+    for (std::size_t pi = 0; pi < registry.size(); ++pi) {
+      if (!kept[pi]) continue;
+      const PlannerInfo& info = registry[pi];
+      PlannerConformance& t = out[pi];
+      const bool holds =
+          dependency[pi] != nullptr && !change->rebuilt && dependency[pi]->still_valid(*change);
+      if (!holds) {
+        ++t.invalidated;
+        continue;
+      }
+      ++t.kept;
+      if (!fresh_world) fresh_world.emplace(s);
+      std::unique_ptr<Planner> fresh = info.create(QueryContext{*fresh_world, cls, std::nullopt, params[pi]});
+      const PathResult& now = find_path(*fresh, q);
+      const PathResult& was = before[pi];
+      char where[200];
+      std::snprintf(where, sizeof where,
+                    "world %llu, edit %d, query (%.1f, %.1f) -> (%.1f, %.1f): kept answer (%s, cost %.6f)",
+                    static_cast<unsigned long long>(seed), e, q.start.x, q.start.y, q.goal.x, q.goal.y,
+                    to_string(was.status), was.cost);
+      const auto stale = [&](const std::string& why) {
+        ++t.stale_kept;
+        note(t, options.max_examples, std::string(where) + " " + why);
+      };
+      if (now.status != was.status) {
+        stale(std::string("but a fresh search ends ") + to_string(now.status));
+        continue;
+      }
+      if (was.status != SearchStatus::Found) continue;
+      if (!costs_agree(now.cost, was.cost)) {
+        char buf[80];
+        std::snprintf(buf, sizeof buf, "but a fresh search costs %.6f", now.cost);
+        stale(buf);
+        continue;
+      }
+      const RefereeParams rp = params_for(info, params[pi], *fresh_world, cls);
+      const Result<Verdict> verdict = referee_path(*fresh_world, cls, was.points, rp);
+      if (!verdict || !verdict->legal) {
+        stale("is illegal in the edited world: " +
+              (verdict ? verdict->violations.front().message : verdict.error().to_string()));
+      } else if (info.referee.cost == CostModel::Terrain && !costs_agree(was.cost, verdict->cost)) {
+        char buf[80];
+        std::snprintf(buf, sizeof buf, "costs %.6f in the edited world", verdict->cost);
+        stale(buf);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 Scenario conformance_world(std::uint64_t seed, bool weighted) { return generated_world_impl(seed, weighted); }
@@ -283,6 +604,17 @@ std::vector<PlannerConformance> run_conformance(std::span<const PlannerInfo> reg
         if (!same_result(planner->result(), one)) {
           ++t.stepping_differs;
           note(t, keep, std::string(where) + ": stepping differs from one shot");
+        }
+
+        // Replay of the trace against the live run, and the structure views' budgets (on
+        // the state the stepped run leaves).
+        if (int(qi) < options.replays_per_world) {
+          ++t.replays;
+          if (const std::string d = replay_difference(*planner, q); !d.empty()) {
+            ++t.replay_differs;
+            note(t, keep, std::string(where) + ": " + d);
+          }
+          check_structure_budgets(*planner, world, t, keep, where);
         }
 
         if (one.status != SearchStatus::Found) {
@@ -352,6 +684,7 @@ std::vector<PlannerConformance> run_conformance(std::span<const PlannerInfo> reg
         }
       }
     }
+    check_kept_answers(registry, options, seed, weighted, cls, queries, out);
   }
   return out;
 }

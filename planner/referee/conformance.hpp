@@ -9,6 +9,15 @@
 //    (PlannerInfo::referee); a cost in another model is not compared;
 //  - stepping (a few expansions at a time) equals one shot;
 //  - node_at() round-trips with node_geometry() on the path's nodes and a sample of ids;
+//  - replay of the trace equals the live run, both ways: a search's trace, recorded in one
+//    shot, equals the trace of the same search stepped one expansion at a time, and a
+//    TraceReplay of it seeked forward to the end, back to the start and forward again
+//    shows, at each step, the nodes (g, h, parent, closed) the live planner showed there;
+//  - after a random edit of the world (PlanningWorld::update, as the editor makes them),
+//    an answer its result_dependency() keeps is legal in the edited world and costs what
+//    a fresh planner's search there costs;
+//  - its structure views (visit_structure, visit_path_structure) hand a visitor no more
+//    items than the budget its full() sets, for several budgets;
 //  - a planner keeping a radius finds a path whenever moves between cell centres that keep
 //    the radius join start and goal (a breadth-first search of its own);
 //  - its cost is within the bound it declares (RefereeSpec::bound) of a reference: grid
@@ -34,6 +43,10 @@ struct ConformanceOptions {
   int queries_per_world = 4;
   /// Kept examples of each kind of violation, per planner.
   std::size_t max_examples = 4;
+  /// Queries per world whose trace is replayed and compared with the live run, step by step.
+  int replays_per_world = 1;
+  /// Random edits per world after each of which every planner's answer is checked again.
+  int edits_per_world = 3;
 };
 
 /// What the suite found for one planner.
@@ -50,6 +63,13 @@ struct PlannerConformance {
   int no_path_solvable = 0;           ///< No path where one keeping the radius exists.
   int over_bound = 0;                 ///< Cost above its declared bound x grid A*'s.
   int bound_checked = 0;              ///< Queries whose cost was compared with grid A*'s.
+  int replay_differs = 0;             ///< Searches whose replayed trace differs from the live run.
+  int replays = 0;                    ///< Searches replayed and compared.
+  int stale_kept = 0;                 ///< Kept answers illegal or dearer/cheaper than a fresh search.
+  int kept = 0;                       ///< Answers their dependency kept after an edit.
+  int invalidated = 0;                ///< Answers voided after an edit (or with no dependency).
+  int over_budget = 0;                ///< Structure views that handed out more items than their budget.
+  int budgets_checked = 0;            ///< Structure views walked with a budget.
   double worst_cost_error = 0;        ///< max |reported - referee| / max(1, referee).
   double worst_ratio = 0;             ///< max cost / grid A*'s cost, where checked.
   double bound = 0;                   ///< The bound it declares (0: none).
@@ -57,7 +77,8 @@ struct PlannerConformance {
 
   /// Violations of every kind (what makes the suite fail).
   int violations() const {
-    return illegal + cost_disagree + stepping_differs + node_at_fails + no_path_solvable + over_bound;
+    return illegal + cost_disagree + stepping_differs + node_at_fails + no_path_solvable + over_bound +
+           replay_differs + stale_kept + over_budget;
   }
 };
 

@@ -711,7 +711,8 @@ void TacticalPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
 }
 
 void TacticalPlanner::visit_path_structure(StructureVisitor& visitor) const {
-  if (params_.mode == TacticalMode::Coarse && !coarse_pos_.empty() && result_.status != SearchStatus::Idle) {
+  if (params_.mode == TacticalMode::Coarse && !coarse_pos_.empty() && result_.status != SearchStatus::Idle &&
+      !visitor.full()) {
     // The coarse graph whose cost-to-go is the heuristic: its lines and its nodes.
     StructureShape lines;
     lines.kind = StructureShape::Kind::Links;
@@ -719,6 +720,7 @@ void TacticalPlanner::visit_path_structure(StructureVisitor& visitor) const {
     lines.points = coarse_links_;
     lines.role = StructureRole::Graph;
     visitor.shape(lines);
+    if (visitor.full()) return;
     StructureShape nodes;
     nodes.kind = StructureShape::Kind::Points;
     nodes.name = "coarse node";
@@ -739,7 +741,7 @@ void TacticalPlanner::visit_path_structure(StructureVisitor& visitor) const {
     shape.role = StructureRole::Region;
     visitor.shape(shape);
   }
-  if (search_.meeting() != kNoNode) {
+  if (search_.meeting() != kNoNode && !visitor.full()) {
     const Vec2 p[1] = {grid_.center(search_.meeting())};
     StructureShape shape;
     shape.kind = StructureShape::Kind::Points;

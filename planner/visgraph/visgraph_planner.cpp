@@ -665,6 +665,7 @@ void VisGraphPlanner::visit_structure(const Box2& bounds, StructureVisitor& visi
     const Vec2 a = g.position(i);
     for (const std::uint32_t j : limited ? limited->links(i) : g.links(i)) {
       if (j < i && in[j]) continue;  // drawn from j
+      if (visitor.full()) return;
       const Vec2 b = g.position(j);
       visitor.edge(StructureEdge{i, j, a, b, "link", distance(a, b), false});
     }

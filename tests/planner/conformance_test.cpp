@@ -1,7 +1,9 @@
 // The conformance suite (planner/referee/conformance.hpp) over every planner the registry
 // lists (its list, so a new planner is covered with no test code): legality, cost against
 // the path referee, stepping against one shot, node_at() round trips, refusals where a
-// path keeping the radius exists, and each planner's declared bound against grid A*.
+// path keeping the radius exists, each planner's declared bound against grid A*, trace
+// replay against the live run, kept answers after random edits against fresh searches,
+// and structure views against their budget.
 // Defects the referee found that are not fixed yet are listed in kKnownDefects (and in
 // planner/referee/README.md): their counts are printed, not asserted.
 // tests/planner/referee/conformance_faults_test.cpp shows the suite finds planted faults.
@@ -20,7 +22,8 @@ namespace {
 // A known defect: the planner, the check it fails, and why (issue 32).
 struct KnownDefect {
   const char* planner;
-  const char* check;  // "legal", "cost", "node_at", "solvable", "steps" or "bound"
+  // "legal", "cost", "node_at", "solvable", "steps", "bound", "replay", "stale" or "budget"
+  const char* check;
   const char* why;
 };
 // None open.
@@ -50,7 +53,11 @@ void check_conformance(std::uint64_t first, int count, int queries_per_world) {
         std::to_string(t.cost_disagree) + " costs disagree, " + std::to_string(t.no_path_solvable) +
         " refused where a path keeping the radius exists, " + std::to_string(t.over_bound) + " of " +
         std::to_string(t.bound_checked) + " above the bound " + std::to_string(t.bound) +
-        " (worst ratio to grid A* " + std::to_string(t.worst_ratio) + ")";
+        " (worst ratio to grid A* " + std::to_string(t.worst_ratio) + "), " +
+        std::to_string(t.replay_differs) + " of " + std::to_string(t.replays) + " replays differ, " +
+        std::to_string(t.kept) + " answers kept after edits and " + std::to_string(t.invalidated) +
+        " voided, " + std::to_string(t.stale_kept) + " kept but stale, " + std::to_string(t.over_budget) +
+        " of " + std::to_string(t.budgets_checked) + " structure views over budget";
     for (const std::string& e : t.examples) text += "\n    " + e;
     MESSAGE(text);
     CHECK(t.queries > 0);
@@ -63,6 +70,14 @@ void check_conformance(std::uint64_t first, int count, int queries_per_world) {
     CHECK(allowed("node_at", t.node_at_fails));
     CHECK(allowed("solvable", t.no_path_solvable));
     CHECK(allowed("bound", t.over_bound));
+    CHECK(allowed("replay", t.replay_differs));
+    CHECK(allowed("stale", t.stale_kept));
+    CHECK(allowed("budget", t.over_budget));
+    // The checks ran: every planner replayed, its answers asked about after edits, its
+    // structure walked with budgets.
+    CHECK(t.replays > 0);
+    CHECK(t.kept + t.invalidated > 0);
+    CHECK(t.budgets_checked > 0);
     // Every planner comparable with grid A* declares a bound.
     if (t.cost_skipped < t.found) CHECK(t.bound > 0);
   }

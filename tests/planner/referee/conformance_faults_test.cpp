@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planner/core/planner_registry.hpp"
@@ -14,7 +16,51 @@ namespace pathscope {
 namespace conformance_faults {
 
 // How a planted planner is wrong.
-enum class Fault { CostTimesOnePercent, StraightLine, SteppingLosesPath };
+enum class Fault {
+  CostTimesOnePercent,
+  StraightLine,
+  SteppingLosesPath,
+  TraceOffByHalf,          // the trace's pushes carry g + 0.5: its replay differs from the live nodes
+  KeepsEveryAnswer,        // its dependency holds through any edit: stale answers are kept
+  IgnoresStructureBudget,  // its structure view never asks the visitor whether it is full
+};
+
+// Relays events to an observer, every push's g half a metre more.
+class OffByHalf final : public SearchObserver {
+ public:
+  explicit OffByHalf(SearchObserver& inner) : inner_(inner) {}
+  void on_start(const PathQuery& query) override { inner_.on_start(query); }
+  void on_event(const SearchEvent& event) override {
+    SearchEvent e = event;
+    if (e.kind == SearchEventKind::Push) e.g += 0.5;
+    inner_.on_event(e);
+  }
+  void on_refine(std::string_view stage, std::span<const Vec2> polyline,
+                 std::span<const StructureShape> shapes) override {
+    inner_.on_refine(stage, polyline, shapes);
+  }
+
+ private:
+  SearchObserver& inner_;
+};
+
+// A dependency that says every answer holds.
+class AlwaysValid final : public ResultDependency {
+ public:
+  bool still_valid(const WorldChange&) const override { return true; }
+};
+
+// Relays a structure view, never full.
+class NeverFull final : public StructureVisitor {
+ public:
+  explicit NeverFull(StructureVisitor& inner) : inner_(inner) {}
+  void cell(const StructureCell& c) override { inner_.cell(c); }
+  void edge(const StructureEdge& e) override { inner_.edge(e); }
+  void shape(const StructureShape& s) override { inner_.shape(s); }
+
+ private:
+  StructureVisitor& inner_;
+};
 
 // Grid A*'s answers, altered by a fault.
 class FaultyPlanner final : public Planner {
@@ -36,7 +82,25 @@ class FaultyPlanner final : public Planner {
   NodeGeometry node_geometry(NodeId node) const override { return inner_->node_geometry(node); }
   NodeId node_at(Vec2 point, double tolerance) const override { return inner_->node_at(point, tolerance); }
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override { inner_->visit_nodes(fn); }
-  void set_observer(SearchObserver* observer) override { inner_->set_observer(observer); }
+  void set_observer(SearchObserver* observer) override {
+    if (fault_ == Fault::TraceOffByHalf && observer != nullptr) {
+      relay_ = std::make_unique<OffByHalf>(*observer);
+      observer = relay_.get();
+    }
+    inner_->set_observer(observer);
+  }
+  void visit_structure(const Box2& bounds, StructureVisitor& visitor) const override {
+    if (fault_ != Fault::IgnoresStructureBudget) return inner_->visit_structure(bounds, visitor);
+    NeverFull relay(visitor);
+    inner_->visit_structure(bounds, relay);
+  }
+  void visit_path_structure(StructureVisitor& visitor) const override {
+    inner_->visit_path_structure(visitor);
+  }
+  std::unique_ptr<ResultDependency> result_dependency() const override {
+    if (fault_ == Fault::KeepsEveryAnswer) return std::make_unique<AlwaysValid>();
+    return inner_->result_dependency();
+  }
 
  private:
   SearchStatus finish(SearchStatus status) {
@@ -48,6 +112,9 @@ class FaultyPlanner final : public Planner {
       case Fault::SteppingLosesPath:
         if (stepped_) result_.points.pop_back();
         break;
+      case Fault::TraceOffByHalf:
+      case Fault::KeepsEveryAnswer:
+      case Fault::IgnoresStructureBudget: break;
     }
     return status;
   }
@@ -57,6 +124,7 @@ class FaultyPlanner final : public Planner {
   PathQuery query_{};
   bool stepped_ = false;
   PathResult result_;
+  std::unique_ptr<OffByHalf> relay_;
 };
 
 PlannerInfo faulty(const std::string& name, Fault fault, double bound) {
@@ -90,6 +158,9 @@ TEST_CASE("conformance: planted faults are each found, and grid A* alone passes"
       faulty("straight", Fault::StraightLine, 2.0),
       faulty("stepped", Fault::SteppingLosesPath, 2.0),
       faulty("tight", Fault::CostTimesOnePercent, 0.5),
+      faulty("replay", Fault::TraceOffByHalf, 2.0),
+      faulty("stale", Fault::KeepsEveryAnswer, 2.0),
+      faulty("budget", Fault::IgnoresStructureBudget, 2.0),
   };
   const auto report = referee::run_conformance(registry, {0, 9, 4, 2});
   REQUIRE(report.size() == registry.size());
@@ -98,6 +169,11 @@ TEST_CASE("conformance: planted faults are each found, and grid A* alone passes"
   CHECK(astar.found > 20);
   CHECK(astar.violations() == 0);
   CHECK(astar.worst_ratio == doctest::Approx(1.0).epsilon(1e-6));
+  // The new checks ran on grid A* too: replays, answers kept and voided, budgets.
+  CHECK(astar.replays == 9);
+  CHECK(astar.kept > 0);
+  CHECK(astar.invalidated > 0);
+  CHECK(astar.budgets_checked > 0);
 
   // A cost 1% dear disagrees with the referee on every path.
   const auto& dearer = row(report, "dearer");
@@ -115,6 +191,20 @@ TEST_CASE("conformance: planted faults are each found, and grid A* alone passes"
   CHECK(tight.bound_checked > 0);
   CHECK(tight.over_bound == tight.bound_checked);
   CHECK(tight.worst_ratio == doctest::Approx(1.0).epsilon(1e-6));  // the referee's cost of the path
+  // A trace whose pushes say g + 0.5 replays to nodes the live planner never showed, every time.
+  const auto& replay = row(report, "replay");
+  CHECK(replay.replay_differs == replay.replays);
+  CHECK(replay.violations() == replay.replay_differs);
+  // An answer kept through every edit is, after some edits, not what a fresh search finds.
+  const auto& stale = row(report, "stale");
+  CHECK(stale.invalidated == 0);
+  CHECK(stale.kept == astar.kept + astar.invalidated);
+  CHECK(stale.stale_kept > 0);
+  CHECK(stale.violations() == stale.stale_kept);
+  // A structure view that never asks whether the visitor is full hands out every cell.
+  const auto& budget = row(report, "budget");
+  CHECK(budget.over_budget == budget.replays);  // once per query checked (one example each)
+  CHECK(budget.violations() == budget.over_budget);
 }
 
 }  // namespace pathscope
