@@ -117,10 +117,11 @@ pathscope_cli_test(bench_navmesh_small 0
                    "\"size\":64,\"seed\":3,\"edits\":5,\"edit_cells\":3,\"tiles\":1,\"polygons\":[0-9]+,\"full_build_s\":[0-9.e-]+,\"update_median_ms\":[0-9.e-]+,\"update_p95_ms\":[0-9.e-]+,\"tiles_rebuilt_per_edit\":1\.0,\"tiles_rebuilt_max\":1,\"fresh_build_s\":[0-9.e-]+,\"queries\":8,\"query_mismatches\":0,\"polygon_mismatches\":0,\"equal_to_fresh_build\":true}"
                    ${PS} bench navmesh --size 64 --edits 5 --seed 3 --json)
 pathscope_cli_test(bench_navmesh_bad_size 2 "--size" ${PS} bench navmesh --size 8)
-# `pathscope bench conformance` on 6 worlds: every planner's row, no violation; an unknown
-# planner is refused naming it.
+# `pathscope bench conformance` on 6 worlds: every planner's row, no violation (grid A*'s
+# replays equal its live runs, 12 answers kept after edits and 6 voided, none stale, no
+# structure view over budget); an unknown planner is refused naming it.
 pathscope_cli_test(bench_conformance_quick 0
-                   "worlds 0-5, 3 queries each.*astar +18 +18 +0 +0 +0 +0 +0 +0 +1\\.000 +1\\.0000 +0 .*navmesh +18 .*0 violations"
+                   "worlds 0-5, 3 queries each.*astar +18 +18 +0 +0 +0 +0 +0 +0 +1\\.000 +1\\.0000 +0 +[0-9.e+-]+ +0 +12 +6 +0 +0[^0-9].*hybrid +18 .*navmesh +18 .*0 violations"
                    ${PS} bench conformance --worlds 6 --first 0 --queries 3)
 pathscope_cli_test(bench_conformance_unknown 1 "unknown planner \"nope\"" ${PS} bench conformance --planner nope)
 # A planner family added as a folder and nothing else (the test-only straight/ family,

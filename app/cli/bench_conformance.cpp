@@ -3,8 +3,11 @@
 // per planner, queries, paths found, refusals, each kind of violation (illegal paths,
 // costs that disagree with the path referee's, stepping that differs from one shot,
 // node_at() failing its round trip, no path where one keeping the radius exists, a cost
-// above the planner's declared bound), the worst relative cost error and the worst ratio
-// of its cost to grid A*'s. Exits with 1 when any planner has a violation.
+// above the planner's declared bound, a replayed trace that differs from the live run, a
+// kept answer after an edit that differs from a fresh search, a structure view handing
+// out more than its budget), the answers kept and voided after edits, the worst relative
+// cost error and the worst ratio of its cost to grid A*'s. Exits with 1 when any planner
+// has a violation.
 
 #include <cstdio>
 #include <memory>
@@ -72,6 +75,13 @@ int run_bench_conformance(const BenchConformanceOptions& options) {
                       {"bound_checked", p.bound_checked},
                       {"over_bound", p.over_bound},
                       {"worst_ratio", p.worst_ratio},
+                      {"replays", p.replays},
+                      {"replay_differs", p.replay_differs},
+                      {"kept", p.kept},
+                      {"invalidated", p.invalidated},
+                      {"stale_kept", p.stale_kept},
+                      {"budgets_checked", p.budgets_checked},
+                      {"over_budget", p.over_budget},
                       {"worst_cost_error", p.worst_cost_error},
                       {"violations", p.violations()},
                       {"examples", p.examples}});
@@ -83,22 +93,26 @@ int run_bench_conformance(const BenchConformanceOptions& options) {
     std::printf(
         "conformance: worlds %llu-%llu, %d queries each\n", static_cast<unsigned long long>(options.first),
         static_cast<unsigned long long>(options.first + std::uint64_t(options.worlds) - 1), options.queries);
-    std::printf("%-16s %7s %6s %7s %7s %6s %6s %7s %7s %8s %9s %9s %10s\n", "planner", "queries", "found",
-                "refused", "illegal", "cost", "steps", "node_at", "no path", "bound", "worst", "over",
-                "cost error");
+    std::printf("%-16s %7s %6s %7s %7s %6s %6s %7s %7s %8s %9s %9s %10s %6s %5s %6s %5s %6s\n", "planner",
+                "queries", "found", "refused", "illegal", "cost", "steps", "node_at", "no path", "bound",
+                "worst", "over", "cost error", "replay", "kept", "voided", "stale", "budget");
     for (const referee::PlannerConformance& p : report) {
       const std::string bound = p.bound > 0 ? std::to_string(p.bound).substr(0, 5) : "none";
-      std::printf("%-16s %7d %6d %7d %7d %6d %6d %7d %7d %8s %9.4f %9d %10.1e\n", p.planner.c_str(),
-                  p.queries, p.found, p.refused, p.illegal, p.cost_disagree, p.stepping_differs,
-                  p.node_at_fails, p.no_path_solvable, bound.c_str(), p.worst_ratio, p.over_bound,
-                  p.worst_cost_error);
+      std::printf("%-16s %7d %6d %7d %7d %6d %6d %7d %7d %8s %9.4f %9d %10.1e %6d %5d %6d %5d %6d\n",
+                  p.planner.c_str(), p.queries, p.found, p.refused, p.illegal, p.cost_disagree,
+                  p.stepping_differs, p.node_at_fails, p.no_path_solvable, bound.c_str(), p.worst_ratio,
+                  p.over_bound, p.worst_cost_error, p.replay_differs, p.kept, p.invalidated, p.stale_kept,
+                  p.over_budget);
       for (const std::string& e : p.examples) std::printf("    %s\n", e.c_str());
     }
     std::printf(
         "columns: cost = costs that disagree with the path referee's; steps = stepped searches that differ "
         "from one shot; no path = refusals where a path keeping the radius exists; worst = largest cost / "
         "the reference's (grid A*'s, or the cheapest cell-centre moves keeping the planner's clearance); "
-        "over = costs above bound x the reference's\n");
+        "over = costs above bound x the reference's; replay = searches whose replayed trace differs from the "
+        "live run (forward, backward, forward again); kept / voided = answers their dependency kept / voided "
+        "after a random edit; stale = kept answers that differ from a fresh search or are illegal in the "
+        "edited world; budget = structure views handing out more items than their budget\n");
     std::printf("%d violations\n", violations);
   }
   std::fflush(stdout);
@@ -121,7 +135,9 @@ CliRunner add_bench_conformance_options(CLI::App& command) {
 const CliCommand kBenchConformanceCommand{
     "bench conformance",
     "every registered planner on generated worlds, checked by the path referee: legality, cost, stepping, "
-    "node_at, solvable refusals and each planner's declared bound against grid A*",
+    "node_at, solvable refusals, each planner's declared bound against grid A*, trace replay against the "
+    "live "
+    "run, kept answers after random edits and structure view budgets",
     add_bench_conformance_options};
 
 }  // namespace pathscope::app
