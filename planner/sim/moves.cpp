@@ -80,6 +80,7 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
   shover.assign(units.size(), kNobody);
   std::vector<std::uint8_t>& moved = scratch.moved;
   moved.assign(units.size(), 0);
+  std::vector<std::uint32_t>& near = scratch.near;
   for (std::uint32_t i : order) {
     SimUnit& u = units[i];
     UnitPrivate& x = extra[i];
@@ -122,10 +123,9 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
     const int rank = motions[u.movement_class].priority;
     auto earliest = [&](Vec2 m, Vec2& normal) {
       double best = 2;
-      hashed.hash.near(u.body.position, [&](std::uint32_t j) {
-        if (j == i) return;
+      for (const std::uint32_t j : near) {
         const SimUnit& o = units[j];
-        if (shoves && settled(o) && motions[o.movement_class].priority <= rank && shove_room(j, m)) return;
+        if (shoves && settled(o) && motions[o.movement_class].priority <= rank && shove_room(j, m)) continue;
         const double r = ri + motions[o.movement_class].hard_radius;
         const double t = first_contact(u.body.position, m, o.body.position, r);
         if (t < best) {
@@ -134,7 +134,7 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
           const double len = glm::length(o.body.position - at);
           normal = len > 1e-12 ? (o.body.position - at) / len : Vec2{1, 0};
         }
-      });
+      }
       return best;
     };
     // The share s of a move such that s x move crosses no move made before it this
@@ -143,16 +143,15 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
     // units touching as they go (a column) do not cross, and a settled unit being shoved
     // is meant to be pressed into.
     auto crosses = [&](Vec2 m) {
-      bool any = false;
-      hashed.hash.near(u.body.position, [&](std::uint32_t j) {
-        if (any || j == i || !moved[j] || shover[j] == i) return;  // a unit it shoves is pressed into
+      for (const std::uint32_t j : near) {
+        if (!moved[j] || shover[j] == i) continue;  // a unit it shoves is pressed into
         const SimUnit& o = units[j];
         const double r = kCrossing * (ri + motions[o.movement_class].hard_radius);
         const Vec2 p0 = u.body.position - o.body.previous;
         const Vec2 p1 = u.body.position + m - o.body.position;
-        any = glm::dot(p0, p0) >= r * r && distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r * r;
-      });
-      return any;
+        if (glm::dot(p0, p0) >= r * r && distance_sq_to_segment(Vec2{0, 0}, p0, p1) < r * r) return true;
+      }
+      return false;
     };
     auto crossing_free_share = [&](std::uint32_t, Vec2 m) {
       if (!crosses(m)) return 1.0;
@@ -165,10 +164,21 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
     };
     if (length > 0) {
       if (set.continuous) {
+        // The others in the hash cells round it, in the hash's order, gathered once: every
+        // contact and crossing test of its move reads them (it stands where it stood until
+        // it has moved).
+        near.clear();
+        hashed.hash.near(u.body.position, [&](std::uint32_t j) {
+          if (j != i) near.push_back(j);
+        });
+        bool free = false;  // the move as it stands touches nobody
         for (int iter = 0; iter < 3; ++iter) {
           Vec2 n{1, 0};
           const double t = earliest(move, n);
-          if (t > 1) break;
+          if (t > 1) {
+            free = true;
+            break;
+          }
           const double into = glm::dot(move, n);
           const Vec2 right{-n.y, n.x};  // right of n on screen (y down)
           const double ml = glm::length(move);
@@ -179,10 +189,13 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
           if (sl > ml) slid *= ml / sl;  // never faster than meant
           move = slid;
         }
-        // Whatever the slides left: stop at the first contact.
-        Vec2 n;
-        const double t = earliest(move, n);
-        if (t <= 1) move *= std::max(0.0, t - 1e-9);
+        // Whatever the slides left: stop at the first contact (a move found free above is
+        // free still: nothing has moved meanwhile).
+        if (!free) {
+          Vec2 n;
+          const double t = earliest(move, n);
+          if (t <= 1) move *= std::max(0.0, t - 1e-9);
+        }
         // Clear of where the others stand is not enough against those that moved this
         // step: taken as simultaneous straight lines (the referee's reading of a step),
         // a fast unit may cross another's move between their two positions. Then the

@@ -30,6 +30,7 @@ struct MoveScratch {
   std::vector<std::uint32_t> order;   ///< The order units move in.
   std::vector<std::uint32_t> shover;  ///< Per slot, the unit shoving it this step.
   std::vector<std::uint8_t> moved;    ///< Per slot, 1 once it has moved this step.
+  std::vector<std::uint32_t> near;    ///< The units in the hash cells round the unit moving.
 };
 
 /// Moves every unit alive (see above). `grids`: per class.
