@@ -200,6 +200,33 @@ bool GridJpsPlus::prepare() {
   return true;
 }
 
+// The pruning rules of grid_jump_search.hpp read from the cell's own row of distances
+// (one cache line instead of the passability of its neighbours and the grid's moves): a
+// distance is 0 exactly when its move is illegal, and after a straight arrival east the
+// row above is forced exactly when the move north-west is illegal (the cell west is
+// passable: the move came from there, so that move fails on (x-1, y-1) or on (x, y-1),
+// and in the second case the forced moves north and north-east are illegal anyway).
+std::uint8_t GridJpsPlus::pruned_dirs(glm::ivec2 c, std::uint8_t dir) const {
+  const std::int16_t* row = table_->row(c.x, c.y);
+  std::uint8_t moves = 0;
+  for (int d = 0; d < 8; ++d) moves = std::uint8_t(moves | ((row[d] != 0 ? 1u : 0u) << d));
+  if (dir == Cell::kNoDir) return moves;
+  const int dx = kDirDx[dir], dy = kDirDy[dir];
+  std::uint8_t want = std::uint8_t(1u << dir);
+  if (dx != 0 && dy != 0) {
+    want |= std::uint8_t((1u << dir_of(dx, 0)) | (1u << dir_of(0, dy)));
+  } else if (dx != 0) {
+    for (const int s : {-1, 1}) {
+      if (row[dir_of(-dx, s)] == 0) want |= std::uint8_t((1u << dir_of(0, s)) | (1u << dir_of(dx, s)));
+    }
+  } else {
+    for (const int s : {-1, 1}) {
+      if (row[dir_of(s, -dy)] == 0) want |= std::uint8_t((1u << dir_of(s, 0)) | (1u << dir_of(s, dy)));
+    }
+  }
+  return want & moves;
+}
+
 template <class Push, class Scan>
 void GridJpsPlus::straight(glm::ivec2 p, int dir, double base, Push&& push, Scan&& scan) const {
   const int dx = kDirDx[std::size_t(dir)], dy = kDirDy[std::size_t(dir)];

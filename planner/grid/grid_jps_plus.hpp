@@ -46,6 +46,11 @@ class JpsPlusTable final : public DerivedStructure {
   int distance(int x, int y, int dir) const {
     return dist_[(std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 8 + std::size_t(dir)];
   }
+  /// The 8 distances of passable cell (x, y), in direction order; a distance is 0 exactly
+  /// when the move that way is illegal.
+  const std::int16_t* row(int x, int y) const {
+    return dist_.data() + (std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 8;
+  }
   /// Same passability and distances.
   bool operator==(const JpsPlusTable& o) const { return pass_ == o.pass_ && dist_ == o.dist_; }
   /// Cells whose distances the last update() recomputed.
@@ -83,6 +88,11 @@ class GridJpsPlus final : public JumpPointSearch<GridJpsPlus> {
   friend class JumpPointSearch<GridJpsPlus>;
   bool prepare();
   bool passable(int x, int y) const { return table_->passable(x, y); }
+  std::uint8_t pruned_dirs(glm::ivec2 c, std::uint8_t dir) const;
+  void prefetch(NodeId node) const {
+    __builtin_prefetch(
+        table_->row(int(node % std::uint32_t(grid_.width())), int(node / std::uint32_t(grid_.width()))));
+  }
   template <class Push, class Scan>
   void jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const;
   template <class Push, class Scan>

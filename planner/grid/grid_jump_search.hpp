@@ -44,6 +44,11 @@ class JumpParentPages {
     if (!page) page = std::make_unique_for_overwrite<NodeId[]>(kPageCells);
     page[cell % kPageCells] = parent;
   }
+  /// Asks the cache for a cell's entry ahead of set(), when its page exists.
+  void prefetch(NodeId cell) const {
+    const std::unique_ptr<NodeId[]>& page = pages_[cell / kPageCells];
+    if (page) __builtin_prefetch(&page[cell % kPageCells], 1);
+  }
 
  private:
   static constexpr std::uint32_t kPageCells = 1024;
@@ -80,7 +85,11 @@ class JumpDependency final : public ResultDependency {
 ///   bool passable(int x, int y) const: cell of the query's group, borders blocked,
 ///   void jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const: the successors
 ///     of a node at `c` in direction `dir`, each handed to push(JumpSuccessor), and each
-///     segment read handed to scan(from cell, to cell) when `Scan` is not NoScan.
+///     segment read handed to scan(from cell, to cell) when `Scan` is not NoScan;
+/// and may provide
+///   std::uint8_t pruned_dirs(glm::ivec2 c, std::uint8_t dir) const: successor_dirs() below
+///     from its own structure (cheaper than the cost grid's moves and passability),
+///   void prefetch(NodeId) const: asks the cache for what expanding that node reads.
 template <class Derived>
 class JumpPointSearch : public GridSearchBase<1> {
  public:
@@ -133,6 +142,13 @@ class JumpPointSearch : public GridSearchBase<1> {
         return result_.status;
       }
       const OpenEntry top = open_.pop();
+      if (!open_.empty()) {
+        // The next entry is usually the next node expanded: its state and its part of
+        // the jump structure load while this node is expanded.
+        const NodeId next = open_.top().node;
+        reached.prefetch(next);
+        if constexpr (requires { self.prefetch(next); }) self.prefetch(next);
+      }
       Cell& cur = state_.at(top.node);
       if (cur.closed) continue;  // stale duplicate of an improved entry
       cur.closed = 1;
@@ -187,9 +203,20 @@ class JumpPointSearch : public GridSearchBase<1> {
           if (dirs >> d & 1u) self.jumps(uc, d, push, trace_scan);
         }
       } else {
+        // Untraced, the successors are gathered first and their search state asked of
+        // the cache, so the cache misses of a node's successors overlap instead of
+        // following each other; then they are pushed in the order they were found.
+        found_.clear();
+        const auto gather = [&](const JumpSuccessor& s) {
+          const NodeId v = NodeId(std::uint32_t(s.cell.y) * w + std::uint32_t(s.cell.x));
+          reached.prefetch(v);
+          parent_.prefetch(v);
+          found_.push_back(s);
+        };
         for (int d = 0; d < 8; ++d) {
-          if (dirs >> d & 1u) self.jumps(uc, d, push, NoScan{});
+          if (dirs >> d & 1u) self.jumps(uc, d, gather, NoScan{});
         }
+        for (const JumpSuccessor& s : found_) push(s);
       }
     }
     return result_.status;
@@ -280,9 +307,10 @@ class JumpPointSearch : public GridSearchBase<1> {
   // the start: every legal move). Straight arrival east: the rows above and below are
   // forced (with their forward diagonal) where the cell behind them is blocked.
   std::uint8_t successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const {
+    const Derived& self = *static_cast<const Derived*>(this);
+    if constexpr (requires { self.pruned_dirs(c, dir); }) return self.pruned_dirs(c, dir);
     const std::uint8_t moves = grid_.moves(u);
     if (dir == Cell::kNoDir) return moves;
-    const Derived& self = *static_cast<const Derived*>(this);
     const int dx = kDirDx[dir], dy = kDirDy[dir];
     std::uint8_t want = std::uint8_t(1u << dir);
     if (dx != 0 && dy != 0) {
@@ -330,6 +358,7 @@ class JumpPointSearch : public GridSearchBase<1> {
   std::uint64_t revision_ = ~std::uint64_t(0);
   JumpParentPages parent_;
   OpenList open_;
+  std::vector<JumpSuccessor> found_;  // one expansion's successors (untraced), kept for its memory
 };
 
 }  // namespace pathscope
