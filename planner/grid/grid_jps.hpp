@@ -25,6 +25,18 @@ class JpsBitGrid {
   /// True when cell (x, y) is passable; x in [-1, width], y in [-1, height].
   bool passable(int x, int y) const { return get(0, x, y); }
 
+  /// Passability of the 3 x 3 cells around cell (x, y): bit (dy + 1) * 3 + (dx + 1) for
+  /// cell (x + dx, y + dy); x in [0, width), y in [0, height).
+  std::uint32_t around(int x, int y) const {
+    std::uint32_t m = 0;
+    for (int r = 0; r < 3; ++r) {
+      const std::uint8_t* row = row_ptr(0, y - 1 + r);
+      const std::uint32_t pair = std::uint32_t(row[x >> 3]) | (std::uint32_t(row[(x >> 3) + 1]) << 8);
+      m |= ((pair >> (x & 7)) & 7u) << (3 * r);  // bits x-1..x+1 of the row are bits x..x+2
+    }
+    return m;
+  }
+
   /// Result of a straight jump: how many cells it moved, and whether it stopped on a jump
   /// point (a cell with a forced neighbour, or the goal) rather than before a wall.
   struct Jump {

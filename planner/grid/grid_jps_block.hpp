@@ -27,6 +27,7 @@ class GridJpsBlock final : public JumpPointSearch<GridJpsBlock> {
   friend class JumpPointSearch<GridJpsBlock>;
   bool prepare();
   bool passable(int x, int y) const { return bits_->passable(x, y); }
+  std::uint8_t pruned_dirs(glm::ivec2 c, std::uint8_t dir) const;
   template <class Push, class Scan>
   void jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const;
 
