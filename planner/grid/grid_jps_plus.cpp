@@ -189,7 +189,13 @@ GridJpsPlus::GridJpsPlus(const PlanningWorld& world, std::size_t movement_class,
     : JumpPointSearch<GridJpsPlus>(world, movement_class, std::move(name)) {}
 
 bool GridJpsPlus::prepare() {
-  table_ = &JpsPlusTable::of(world_, class_, key_);
+  // The world replaces or drops a derived structure only in an update, which counts a
+  // revision: until the next one the table found last stays valid.
+  if (table_ == nullptr || table_revision_ != world_.revision() || table_key_ != key_) {
+    table_ = &JpsPlusTable::of(world_, class_, key_);
+    table_revision_ = world_.revision();
+    table_key_ = key_;
+  }
   if (table_->too_large()) {
     result_.status = SearchStatus::Invalid;
     result_.message = name_ + " keeps jump distances in 16 bits: the map is " +

@@ -98,7 +98,9 @@ class GridJpsPlus final : public JumpPointSearch<GridJpsPlus> {
   template <class Push, class Scan>
   void straight(glm::ivec2 p, int dir, double base, Push&& push, Scan&& scan) const;
 
-  const JpsPlusTable* table_ = nullptr;  // the current query's group, fetched at each start
+  const JpsPlusTable* table_ = nullptr;               // the current query's group
+  std::uint64_t table_revision_ = ~std::uint64_t(0);  // the world revision table_ was found at
+  std::uint16_t table_key_ = 0;                       // and the move key
 };
 
 // The search loop is instantiated once, in grid_jps_plus.cpp, where the jumps are.

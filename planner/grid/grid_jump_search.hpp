@@ -102,6 +102,7 @@ class JumpPointSearch : public GridSearchBase<1> {
     open_.clear();
     scanned_ = 0;
     ready_ = false;
+    path_ = std::move(result_.nodes);
     if (!begin_query(query, 1.0)) return result_.status;
     const NodeId start = ends_[0];
     key_ = grid_.move_key(start);
@@ -336,20 +337,26 @@ class JumpPointSearch : public GridSearchBase<1> {
       result_.status = status;
       return;
     }
-    std::vector<NodeId> jumps;
-    for (NodeId n = ends_[1]; n != kNoNode; n = parent_[n]) jumps.push_back(n);
-    std::reverse(jumps.begin(), jumps.end());
+    jumps_.clear();
+    for (NodeId n = ends_[1]; n != kNoNode; n = parent_[n]) jumps_.push_back(n);
+    std::reverse(jumps_.begin(), jumps_.end());
     // Between consecutive jump points: diagonal moves while both coordinates differ, then
-    // straight ones (every jump has this shape).
-    std::vector<NodeId> nodes{jumps.front()};
-    for (std::size_t i = 1; i < jumps.size(); ++i) {
-      glm::ivec2 p = grid_.cell(jumps[i - 1]);
-      const glm::ivec2 b = grid_.cell(jumps[i]);
-      while (p != b) {
-        p.x += (b.x > p.x) - (b.x < p.x);
-        p.y += (b.y > p.y) - (b.y < p.y);
-        nodes.push_back(grid_.index(p.x, p.y));
-      }
+    // straight ones (every jump has this shape), stepped as index offsets.
+    const std::int64_t w = grid_.width();
+    std::vector<NodeId> nodes = std::move(path_);
+    nodes.clear();
+    nodes.push_back(jumps_.front());
+    glm::ivec2 a = grid_.cell(jumps_.front());
+    for (std::size_t i = 1; i < jumps_.size(); ++i) {
+      const glm::ivec2 b = grid_.cell(jumps_[i]);
+      const int sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
+      const int ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
+      const int diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
+      std::int64_t id = jumps_[i - 1];
+      for (int k = 0; k < diagonal; ++k) nodes.push_back(NodeId(id += sy * w + sx));
+      const std::int64_t step = ax > ay ? sx : sy * w;
+      for (int k = 0; k < straight; ++k) nodes.push_back(NodeId(id += step));
+      a = b;
     }
     finish_path(std::move(nodes));
   }
@@ -359,6 +366,8 @@ class JumpPointSearch : public GridSearchBase<1> {
   JumpParentPages parent_;
   OpenList open_;
   std::vector<JumpSuccessor> found_;  // one expansion's successors (untraced), kept for its memory
+  std::vector<NodeId> jumps_;         // the found path's jump points, kept for its memory
+  std::vector<NodeId> path_;          // the last answer's cells, taken back at start for their memory
 };
 
 }  // namespace pathscope

@@ -58,17 +58,34 @@ std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& quer
                                      PathResult& result) {
   std::vector<double> cumulative(nodes.size(), 0.0);
   double cost_cells = 0;
-  for (std::size_t i = 1; i < nodes.size(); ++i) {
-    const glm::ivec2 a = grid.cell(nodes[i - 1]), b = grid.cell(nodes[i]);
-    int dir = 0;
-    while (kDirDx[dir] != b.x - a.x || kDirDy[dir] != b.y - a.y) ++dir;
-    cost_cells += grid.move_cost(nodes[i - 1], dir);
-    cumulative[i] = cost_cells * grid.cell_size();
-  }
   result.points.clear();
   result.points.reserve(nodes.size() + 1);
   result.points.push_back(query.start);
-  for (std::size_t i = 1; i + 1 < nodes.size(); ++i) result.points.push_back(grid.center(nodes[i]));
+  // Each move's direction from the index difference (distinct for the 8 directions on
+  // grids 3 or more cells wide), the cell followed by its coordinates: no division per
+  // cell. Interior points are the cell centres, computed as CostGrid::center() does.
+  const auto& offsets = grid.offsets();
+  const bool by_offset = grid.width() >= 3;
+  const double s = grid.cell_size();
+  // On a grid of one multiplier m every move costs its length times 0.5 (m + m), which
+  // is what move_cost() computes, without reading the two cells' multipliers.
+  const bool uniform = grid.uniform_cost();
+  const double mean = 0.5 * (grid.min_multiplier() + grid.min_multiplier());
+  glm::ivec2 a = nodes.empty() ? glm::ivec2{0, 0} : grid.cell(nodes[0]);
+  for (std::size_t i = 1; i < nodes.size(); ++i) {
+    int dir = 0;
+    if (by_offset) {
+      const std::int64_t step = std::int64_t(nodes[i]) - std::int64_t(nodes[i - 1]);
+      while (offsets[std::size_t(dir)] != step) ++dir;
+    } else {
+      const glm::ivec2 b = grid.cell(nodes[i]);
+      while (kDirDx[std::size_t(dir)] != b.x - a.x || kDirDy[std::size_t(dir)] != b.y - a.y) ++dir;
+    }
+    a += glm::ivec2{kDirDx[std::size_t(dir)], kDirDy[std::size_t(dir)]};
+    cost_cells += uniform ? kDirLength[std::size_t(dir)] * mean : grid.move_cost(nodes[i - 1], dir);
+    cumulative[i] = cost_cells * s;
+    if (i + 1 < nodes.size()) result.points.push_back(Vec2{(a.x + 0.5) * s, (a.y + 0.5) * s});
+  }
   result.points.push_back(query.goal);
   result.nodes = std::move(nodes);
   result.cost = cost_cells * grid.cell_size();

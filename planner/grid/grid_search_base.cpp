@@ -20,7 +20,11 @@ GridSearchBase<kSides>::GridSearchBase(const PlanningWorld& world, std::size_t m
 template <int kSides>
 bool GridSearchBase<kSides>::begin_query(const PathQuery& query, double h_scale) {
   query_ = query;
+  // A new result, keeping the memory of the last one's points for this one's.
+  std::vector<Vec2> points = std::move(result_.points);
   result_ = PathResult{};
+  points.clear();
+  result_.points = std::move(points);
   h_scale_ = h_scale;
   ends_[0] = ends_[1] = kNoNode;
   state_.next_search();
