@@ -68,9 +68,6 @@ class BuildContext final : public rcContext {
 struct HeightfieldDeleter {
   void operator()(rcHeightfield* p) const { rcFreeHeightField(p); }
 };
-struct CompactDeleter {
-  void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); }
-};
 struct ContourDeleter {
   void operator()(rcContourSet* p) const { rcFreeContourSet(p); }
 };
@@ -175,6 +172,8 @@ std::string NavmeshParams::key() const {
 }
 
 void Navmesh::MeshDeleter::operator()(dtNavMesh* mesh) const { dtFreeNavMesh(mesh); }
+
+void CompactFieldFree::operator()(rcCompactHeightfield* field) const { rcFreeCompactHeightfield(field); }
 
 // One tile's Detour data, owned until the mesh takes it.
 struct Navmesh::TileData {
@@ -447,7 +446,7 @@ Status Navmesh::build(const PlanningWorld& world) {
   return Ok{};
 }
 
-Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
+Result<CompactFieldPtr> Navmesh::tile_ground(int tx, int ty) const {
   const int vpc = vpc_;
   const int tile_voxels = tile_cells_ * vpc;
   const int border = border_voxels();
@@ -547,7 +546,7 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
       x = e;
     }
   }
-  if (tri_areas.empty()) return TileData{};
+  if (tri_areas.empty()) return CompactFieldPtr{};
 
   std::unique_ptr<rcHeightfield, HeightfieldDeleter> hf(rcAllocHeightfield());
   if (!hf || !rcCreateHeightfield(&ctx, *hf, field, field, bmin, bmax, cs, kVoxelHeight)) {
@@ -556,11 +555,23 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
   if (!rcRasterizeTriangles(&ctx, verts.data(), tri_areas.data(), int(tri_areas.size()), *hf, 1)) {
     return fail("Recast could not rasterise " + tile_name + ": " + ctx.last_error).error();
   }
-  std::unique_ptr<rcCompactHeightfield, CompactDeleter> chf(rcAllocCompactHeightfield());
+  CompactFieldPtr chf(rcAllocCompactHeightfield());
   if (!chf || !rcBuildCompactHeightfield(&ctx, 2, 1, *hf, *chf)) {
     return fail("Recast could not compact " + tile_name).error();
   }
-  hf.reset();
+  return chf;
+}
+
+Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
+  const int vpc = vpc_;
+  const int border = border_voxels();
+  const float cs = float(voxel_);
+  const std::string tile_name = "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")";
+  Result<CompactFieldPtr> ground = tile_ground(tx, ty);
+  if (!ground.ok()) return ground.error();
+  if (!*ground) return TileData{};
+  CompactFieldPtr chf = std::move(*ground);
+  BuildContext ctx;
   if (!rcBuildDistanceField(&ctx, *chf)) {
     return fail("Recast could not build the distance field of " + tile_name + ": " + ctx.last_error).error();
   }

@@ -17,6 +17,7 @@
 #include "planner/world/planning_world.hpp"
 
 class dtNavMesh;
+struct rcCompactHeightfield;
 
 namespace pathscope {
 
@@ -61,6 +62,13 @@ bool segment_keeps_clearance(const CostGrid& grid, Vec2 a, Vec2 b, double cleara
 /// another group's cell along a side or at a corner is allowed.
 bool segment_stays_in_group(const CostGrid& grid, Vec2 a, Vec2 b, std::uint16_t key);
 
+/// Frees a Recast compact heightfield (rcFreeCompactHeightfield).
+struct CompactFieldFree {
+  void operator()(rcCompactHeightfield* field) const;
+};
+/// A Recast compact heightfield, owned.
+using CompactFieldPtr = std::unique_ptr<rcCompactHeightfield, CompactFieldFree>;
+
 /// One Recast area: polygons of one terrain group and one cost.
 struct NavmeshArea {
   double multiplier = 1;   ///< The cost grid's multiplier (the smallest of its cells).
@@ -90,6 +98,12 @@ class Navmesh final : public DerivedStructure {
   /// The Detour mesh (ok() only).
   const dtNavMesh& mesh() const { return *mesh_; }
 
+  /// The build parameters (as given; voxels_per_cell as clamped in voxels_per_cell()).
+  const NavmeshParams& params() const { return params_; }
+  /// Recast voxels per scenario cell along each axis (params().voxels_per_cell, 1..8).
+  int voxels_per_cell() const { return vpc_; }
+  /// The scenario's cell size, metres.
+  double cell_size() const { return cell_size_; }
   /// Recast's cell size, metres.
   double voxel_size() const { return voxel_; }
   /// Metres every point of the mesh keeps from blocked cells and the world's edge
@@ -135,6 +149,13 @@ class Navmesh final : public DerivedStructure {
   Vec2 centroid(NodeId node) const;
   /// The polygon holding a world point, the smallest node id if on an edge; kNoNode if none.
   NodeId polygon_at(Vec2 point) const;
+
+  /// The ground tile (tx, ty) is built from: a Recast compact heightfield over the tile's
+  /// field (the tile grown by border_voxels() a side, origin at voxel (tx, ty) * tile
+  /// voxels - border, heights from -1 m in 0.5 m steps), one span at height 0 for each voxel
+  /// of a passable cell that keeps radius(), carrying the cell's area id. Null when the field
+  /// has no ground. Reads the areas the mesh was last built or updated from (ok() only).
+  Result<CompactFieldPtr> tile_ground(int tx, int ty) const;
 
   /// Tiles Recast built in the last build or update(): every tile for a full build, the
   /// tiles whose input cells changed for an update, 0 when no cell of the class changed.
