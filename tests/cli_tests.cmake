@@ -114,8 +114,15 @@ pathscope_cli_test(movingai_visgraph_den312d 0 "320 queries, 0 mismatches" ${PS}
 # `pathscope bench navmesh` at 64 x 64 cells: every figure in its JSON, and the updated mesh
 # equal to a fresh build; a map too small is bad usage.
 pathscope_cli_test(bench_navmesh_small 0
-                   "\"size\":64,\"seed\":3,\"edits\":5,\"edit_cells\":3,\"tiles\":1,\"polygons\":[0-9]+,\"full_build_s\":[0-9.e-]+,\"update_median_ms\":[0-9.e-]+,\"update_p95_ms\":[0-9.e-]+,\"tiles_rebuilt_per_edit\":1\.0,\"tiles_rebuilt_max\":1,\"fresh_build_s\":[0-9.e-]+,\"queries\":8,\"query_mismatches\":0,\"polygon_mismatches\":0,\"equal_to_fresh_build\":true}"
+                   "\"size\":64,\"seed\":3,\"edits\":5,\"edit_cells\":3,\"tiles\":1,\"polygons\":[0-9]+,\"full_build_s\":[0-9.e-]+,\"update_median_ms\":[0-9.e-]+,\"update_p95_ms\":[0-9.e-]+,\"tiles_rebuilt_per_edit\":1\.0,\"tiles_rebuilt_max\":1,\"fresh_build_s\":[0-9.e-]+,\"queries\":8,\"query_mismatches\":0,\"polygon_mismatches\":0,\"equal_to_fresh_build\":true,\"buildings\":"
                    ${PS} bench navmesh --size 64 --edits 5 --seed 3 --json)
+# The buildings row: 4 buildings built and destroyed on a 128 x 128 town map (4 tiles), each
+# edit applied by the navmesh's update and by Detour's tile cache; both meshes get their
+# polygons back once every building is gone, and every query is answered (found or not)
+# by both.
+pathscope_cli_test(bench_navmesh_buildings 0
+                   "\"buildings\":{\"buildings\":4,\"edits\":8,\"tiles\":4,\"navmesh\":{\"build_s\":[0-9.e-]+,\"median_us\":[0-9.e-]+,\"p95_us\":[0-9.e-]+,\"tiles_rebuilt_per_edit\":[0-9.e-]+,\"tiles_rebuilt_max\":[1-4],\"polygons_before\":[0-9]+,\"polygons_after\":[0-9]+,\"restored\":true},\"tile_cache\":{\"build_s\":[0-9.e-]+,\"median_us\":[0-9.e-]+,\"p95_us\":[0-9.e-]+,\"tiles_rebuilt_per_edit\":[0-9.e-]+,\"tiles_rebuilt_max\":[1-4],\"polygons_before\":[0-9]+,\"polygons_after\":[0-9]+,\"restored\":true},\"ratio_median\":[0-9.e-]+,\"ratio_p95\":[0-9.e-]+,\"queries\":32,"
+                   ${PS} bench navmesh --size 128 --edits 2 --queries 2 --seed 3 --buildings 4 --json)
 pathscope_cli_test(bench_navmesh_bad_size 2 "--size" ${PS} bench navmesh --size 8)
 # `pathscope bench conformance` on 6 worlds: every planner's row, no violation (grid A*'s
 # replays equal its live runs, 12 answers kept after edits and 6 voided, none stale, no

@@ -2,7 +2,8 @@
 // tiles it overlaps, grown by the radius (hand-counted from the tile size), leaves every
 // other tile's polygons as they were and takes the ground under it away; removing it gives
 // back every tile's polygons; a tile wider than a layer's 255 voxels, or one with more than
-// 255 regions, is refused.
+// 255 regions, is refused. And the
+// buildings row of the bench (time_navmesh_buildings) on a small town map.
 
 #include <doctest/doctest.h>
 
@@ -18,7 +19,7 @@
 #include <vector>
 
 #include "planner/navmesh/navmesh.hpp"
-#include "planner/navmesh/navmesh_bench.hpp"
+#include "planner/navmesh/navmesh_buildings_bench.hpp"
 #include "planner/navmesh/navmesh_tile_cache.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
@@ -179,5 +180,36 @@ TEST_SUITE("navmesh") {
     const NavmeshTileCache cache(mesh);
     CHECK_FALSE(cache.ok());
     CHECK(cache.error().message.find("tile (0, 0)") != std::string::npos);
+  }
+
+  TEST_CASE("bench: buildings built and destroyed in the navmesh and in the tile cache") {
+    NavmeshBuildingsParams p;
+    p.size = 64;
+    p.seed = 5;
+    p.buildings = 4;
+    p.mesh.tile_cells = 16;  // 4 x 4 tiles
+    auto ns = std::make_shared<std::uint64_t>(0);
+    // One millisecond per reading: each timed span is exactly 1,000 us.
+    const NavmeshBuildingsFigures f = time_navmesh_buildings(p, [ns] { return *ns += 1'000'000; });
+    CAPTURE(f.error);
+    CAPTURE(f.first_disagreement);
+    REQUIRE(f.error.empty());
+    CHECK(f.tiles == 16);
+    CHECK(f.edits == 8);
+    for (const NavmeshEditFigures* e : {&f.ours, &f.cache}) {
+      REQUIRE(e->edit_us.size() == 8);
+      CHECK(e->median_us == doctest::Approx(1000));
+      CHECK(e->p95_us == doctest::Approx(1000));
+      for (const int n : e->tiles_rebuilt) {
+        CHECK(n >= 1);
+        CHECK(n <= 4);  // a building of at most 10 cells in tiles of 16
+      }
+      // Every building destroyed: the mesh has its polygons back.
+      CHECK(e->polygons_after == e->polygons_before);
+    }
+    CHECK(f.ratio_median == doctest::Approx(1.0));
+    CHECK(f.queries == 32);
+    CHECK(f.found_both + f.found_neither + f.found_disagree == f.queries);
+    CHECK(f.found_both > 0);
   }
 }
