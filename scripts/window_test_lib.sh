@@ -26,6 +26,30 @@
 
 window_test_label="window test"
 fail() { echo "$window_test_label: FAIL: $*" >&2; exit 1; }
+# app_diagnosis: what the app is doing when a wait on it times out: alive or not, its
+# scheduler state and kernel wait channel, the CPU it takes over one second (busy in a
+# long frame, or asleep waiting on something), the last lines it printed, and its threads'
+# stacks when gdb is installed. Printed to stderr before the failure.
+app_diagnosis() {
+  [ -n "${app_pid:-}" ] || return 0
+  if ! kill -0 "$app_pid" 2>/dev/null; then
+    echo "$window_test_label: the app (pid $app_pid) is no longer running" >&2
+    return 0
+  fi
+  local stat0 stat1 state wchan
+  stat0=$(awk '{ print $14 + $15 }' "/proc/$app_pid/stat" 2>/dev/null)
+  sleep 1
+  stat1=$(awk '{ print $14 + $15 }' "/proc/$app_pid/stat" 2>/dev/null)
+  state=$(awk '{ print $3 }' "/proc/$app_pid/stat" 2>/dev/null)
+  wchan=$(cat "/proc/$app_pid/wchan" 2>/dev/null)
+  echo "$window_test_label: the app (pid $app_pid): state $state, waiting in '${wchan:-?}'," \
+    "$((${stat1:-0} - ${stat0:-0})) CPU ticks of $(getconf CLK_TCK) in the last second" >&2
+  [ -s "$work/app.log" ] && { echo "--- the app's last output:" >&2; tail -n 20 "$work/app.log" >&2; }
+  if command -v gdb >/dev/null 2>&1; then
+    echo "--- its threads' stacks:" >&2
+    timeout 60 gdb -p "$app_pid" -batch -nx -ex "thread apply all bt 30" 2>&1 | grep -E '^(#|Thread)' >&2
+  fi
+}
 note() { echo "$window_test_label: $*"; }
 ui() { sed -n "s/^$1 //p" "$ui_file" 2>/dev/null; }  # ui KEY -> the rest of its line
 ui_field() { ui "$1" | awk -v n="$2" '{ print $n }'; }
@@ -48,13 +72,13 @@ wait_until() {
 # wait_ui KEY REGEX: until the UI state's KEY line matches REGEX; fails saying what it is.
 ui_matches() { ui "$1" | grep -Eq "$2"; }
 wait_ui() {
-  wait_until "$ui_timeout" ui_matches "$1" "$2" || fail "'$1' is '$(ui "$1")', never matched /$2/ within $ui_timeout s"
+  wait_until "$ui_timeout" ui_matches "$1" "$2" || { app_diagnosis; fail "'$1' is '$(ui "$1")', never matched /$2/ within $ui_timeout s"; }
 }
 # settled: the app has drawn two frames after the latest input it took.
 settled() { awk '/^frame / { ok = $2 >= $3 + 2 } END { exit !ok }' "$ui_file" 2>/dev/null; }
 wait_settled() {
   wait_until "$ui_timeout" settled ||
-    fail "the app did not draw two frames after its latest input within $ui_timeout s (frame line: $(ui frame))"
+    { app_diagnosis; fail "the app did not draw two frames after its latest input within $ui_timeout s (frame line: $(ui frame))"; }
 }
 # event_count FIELD: a field of the events line (1 all, 2 key presses, 3 key releases,
 # 4 button presses, 5 button releases).
@@ -63,7 +87,7 @@ events_reach() { [ "$(event_count "$1")" -ge "$2" ] 2>/dev/null; }
 # wait_events FIELD COUNT WHAT: until the app has handled COUNT events of that kind in all.
 wait_events() {
   wait_until "$ui_timeout" events_reach "$1" "$2" ||
-    fail "the app did not see $3 within $ui_timeout s (events: $(ui events))"
+    { app_diagnosis; fail "the app did not see $3 within $ui_timeout s (events: $(ui events))"; }
 }
 
 window_test_cleanup() {
@@ -204,7 +228,7 @@ pointer_to() {
   [ "$at" = "$1 $2" ] || xdotool mousemove --sync "$1" "$2"
   [ -n "${origin_x:-}" ] || return 0
   wait_until "$ui_timeout" pointer_seen $(($1 - origin_x)) $(($2 - origin_y)) ||
-    fail "the app did not see the pointer at ($(($1 - origin_x)), $(($2 - origin_y))) in its window within $ui_timeout s (pointer: $(ui pointer))"
+    { app_diagnosis; fail "the app did not see the pointer at ($(($1 - origin_x)), $(($2 - origin_y))) in its window within $ui_timeout s (pointer: $(ui pointer))"; }
 }
 
 # locate_client_area: brings the window forward (and waits for its keyboard focus), finds
@@ -299,7 +323,7 @@ click_screen() {
 idle() { settled && [ "$(ui_field result 1)" = 0 ]; }
 wait_idle() {
   wait_until "$ui_timeout" idle ||
-    fail "the app did not come to rest within $ui_timeout s (frame line: $(ui frame); result: $(ui result))"
+    { app_diagnosis; fail "the app did not come to rest within $ui_timeout s (frame line: $(ui frame); result: $(ui result))"; }
 }
 shot() {  # shot NAME: the pointer rests over the left column, the app at rest, then a screenshot
   pointer_to "$rest_x" "$rest_y"
