@@ -521,40 +521,33 @@ Result<CompactFieldPtr> Navmesh::tile_ground(int tx, int ty) const {
 
   BuildContext ctx;
   const float cs = float(voxel_);
-  const float eps = float(voxel_ * 1e-3);
   const double x0 = double(gx0) * voxel_;
   const double z0 = double(gz0) * voxel_;
   const float bmin[3] = {float(x0), -1.0f, float(z0)};
   const float bmax[3] = {float(x0 + field * voxel_), 1.0f, float(z0 + field * voxel_)};
-  // Ground: row runs of kept voxels of one area over the tile's field.
-  std::vector<float> verts;
-  std::vector<unsigned char> tri_areas;
-  for (int z = gz0; z < gz0 + field; ++z) {
-    int x = gx0;
-    while (x < gx0 + field) {
-      const std::uint8_t a = voxel_area(x, z);
-      int e = x + 1;
-      while (e < gx0 + field && voxel_area(e, z) == a) ++e;
-      if (a != 0) {
-        const float ax = float(x * voxel_) + eps, bx = float(e * voxel_) - eps;
-        const float az = float(z * voxel_) + eps, bz = float((z + 1) * voxel_) - eps;
-        const float quad[12] = {ax, 0, az, ax, 0, bz, bx, 0, bz, bx, 0, az};
-        for (int k : {0, 1, 2, 0, 2, 3}) verts.insert(verts.end(), quad + 3 * k, quad + 3 * k + 3);
-        tri_areas.push_back(a);
-        tri_areas.push_back(a);
-      }
-      x = e;
-    }
-  }
-  if (tri_areas.empty()) return CompactFieldPtr{};
-
   std::unique_ptr<rcHeightfield, HeightfieldDeleter> hf(rcAllocHeightfield());
   if (!hf || !rcCreateHeightfield(&ctx, *hf, field, field, bmin, bmax, cs, kVoxelHeight)) {
     return fail("Recast could not make a heightfield of " + std::to_string(field) + " voxels a side").error();
   }
-  if (!rcRasterizeTriangles(&ctx, verts.data(), tri_areas.data(), int(tri_areas.size()), *hf, 1)) {
-    return fail("Recast could not rasterise " + tile_name + ": " + ctx.last_error).error();
+  // Ground: one span per kept voxel, the flat ground at height 0 snapped to the height
+  // grid as Recast's rasteriser snaps a flat triangle there (the floor of its height
+  // above bmin, one step high). Added column by column, with no triangle to clip: each
+  // voxel is its own column wherever the tile lies.
+  const auto ground_min = static_cast<unsigned short>(std::floor((0.0f - bmin[1]) / kVoxelHeight));
+  const auto ground_max = static_cast<unsigned short>(ground_min + 1);
+  bool any_ground = false;
+  for (int z = gz0; z < gz0 + field; ++z) {
+    for (int x = gx0; x < gx0 + field; ++x) {
+      const std::uint8_t a = voxel_area(x, z);
+      if (a == 0) continue;
+      if (!rcAddSpan(&ctx, *hf, x - gx0, z - gz0, ground_min, ground_max, a, 1)) {
+        return fail("Recast could not add the ground of " + tile_name + ": " + ctx.last_error).error();
+      }
+      any_ground = true;
+    }
   }
+  if (!any_ground) return CompactFieldPtr{};
+
   CompactFieldPtr chf(rcAllocCompactHeightfield());
   if (!chf || !rcBuildCompactHeightfield(&ctx, 2, 1, *hf, *chf)) {
     return fail("Recast could not compact " + tile_name).error();
