@@ -21,6 +21,7 @@
 #include "planner/referee/path_referee.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
+#include "tests/trace_replay_check.hpp"
 
 using namespace pathscope;
 
@@ -275,24 +276,7 @@ TEST_SUITE("hybrid") {
       if (full.status != SearchStatus::Found || full.stats.extra[2].second < 3) continue;
       SearchTrace steps;  // the live run's own, to know the trace's step at each moment
       live.set_observer(&steps);
-      TraceReplay replay(trace);
-      SearchStatus st = live.start(query);
-      for (;;) {
-        replay.seek(steps.step_count());
-        std::map<NodeId, NodeView> expected;
-        live.visit_nodes([&](const NodeView& v) { expected[v.node] = v; });
-        const auto nodes = replay.nodes();
-        REQUIRE(nodes.size() == expected.size());
-        for (const TraceNode& n : nodes) {
-          const NodeView& e = expected.at(n.node);
-          CHECK(n.g == e.g);
-          CHECK(n.h == e.h);
-          CHECK(n.parent == e.parent);
-          CHECK(n.closed() == e.closed);
-        }
-        if (is_finished(st)) break;
-        st = live.step(1);
-      }
+      test::check_replay_follows_live(live, trace, query, [&] { return steps.step_count(); });
       ++checked;
     }
     CHECK(checked >= 3);

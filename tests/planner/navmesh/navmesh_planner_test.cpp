@@ -21,6 +21,7 @@
 #include "planner/world/planning_world.hpp"
 #include "tests/planner/navmesh/navmesh_test_support.hpp"
 #include "tests/test_maps.hpp"
+#include "tests/trace_replay_check.hpp"
 
 using namespace pathscope;
 using pathscope::test::cell_center;
@@ -264,29 +265,12 @@ TEST_SUITE("navmesh") {
       const PathQuery q{test::random_cell_center(rng, s), test::random_cell_center(rng, s)};
       const PathResult full = find_path(traced, q);
       CHECK(trace.expansion_count() == full.stats.expansions);
-      TraceReplay replay(trace);
-      SearchStatus st = live.start(q);
-      for (;;) {
-        const std::uint64_t k = live.result().stats.expansions;
-        replay.seek(k);
-        std::map<NodeId, NodeView> expected;
-        live.visit_nodes([&](const NodeView& v) { expected[v.node] = v; });
-        const auto nodes = replay.nodes();
-        REQUIRE(nodes.size() == expected.size());
-        for (const TraceNode& n : nodes) {
-          const NodeView& e = expected.at(n.node);
-          CHECK(n.g == e.g);
-          CHECK(n.h == e.h);
-          CHECK(n.closed() == e.closed);
-          // Parents too, after the search finished (Detour's finalize reverses them along
-          // the path it returns; the planner keeps the search's).
-          CHECK(n.parent == e.parent);
-        }
-        if (is_finished(st)) break;
-        st = live.step(1);
-      }
+      // Parents too, after the search finished: Detour's finalize reverses them along the
+      // path it returns; the planner keeps the search's.
+      test::check_replay_follows_live(live, trace, q, [&] { return live.result().stats.expansions; });
       if (full.status != SearchStatus::Found) continue;
       ++found;
+      TraceReplay replay(trace);
       replay.seek(trace.step_count());
       CHECK(replay.path() == full.nodes);
       REQUIRE(!trace.refinements().empty());
