@@ -8,7 +8,10 @@
 //     max_error from its obstacle, but the grid's coverage rule blocks every cell an
 //     obstacle overlaps, so a corner may fall in a blocked cell: the nearest passable
 //     cell (Chebyshev ring by ring, up to snap_cells; ties by distance, then index) stands
-//     for it.
+//     for it. With radius 0 a corner usually lies on a cell corner, shared by four cells:
+//     the passable one the route bends through (the least distance from the leg's start
+//     through its centre to the route's next point) stands for it, not the one its
+//     coordinates round down to, which may lie beyond the corner and cost a detour.
 //  3. Legs: one grid A* (the same engine as `astar`, octile heuristic, terrain
 //     multipliers, no corner cutting) per pair of consecutive waypoints; the cell paths
 //     are joined. Each leg is optimal between its ends, so the whole costs at least A*'s
@@ -59,10 +62,54 @@ void HybridPlanner::LegRelay::on_event(const SearchEvent& event) {
   owner_.observer_->on_event(e);
 }
 
-Vec2 HybridPlanner::snap(Vec2 p) const {
+Vec2 HybridPlanner::snap(Vec2 p, Vec2 from, Vec2 to) const {
   const CostGrid& grid = world_.grid(class_);
   const std::optional<std::uint32_t> at = grid.cell_at(p);
   if (!at) return p;
+  if (!clearance_) {
+    // A corner on a cell line touches two or four cells: the passable one the route bends
+    // through. (Corners are rounded to 1/1024 m; lines are whole multiples of the cell.)
+    const double s = grid.cell_size();
+    const glm::ivec2 c = grid.cell(*at);
+    const double lx = std::round(p.x / s), ly = std::round(p.y / s);
+    const bool on_x = std::abs(p.x / s - lx) < 1e-9, on_y = std::abs(p.y / s - ly) < 1e-9;
+    if (on_x || on_y) {
+      // The cells either side of each line the corner lies on.
+      const int x0 = on_x ? int(lx) - 1 : c.x, x1 = on_x ? int(lx) : c.x;
+      const int y0 = on_y ? int(ly) - 1 : c.y, y1 = on_y ? int(ly) : c.y;
+      const auto open = [&](int x, int y) { return grid.in_bounds(x, y) && grid.passable(grid.index(x, y)); };
+      // A convex corner of one blocked cell: the route bends round it through the cell
+      // diagonally opposite.
+      if (on_x && on_y) {
+        int blocked = 0, bx = 0, by = 0;
+        for (int y = y0; y <= y1; ++y) {
+          for (int x = x0; x <= x1; ++x) {
+            if (open(x, y)) continue;
+            ++blocked;
+            bx = x;
+            by = y;
+          }
+        }
+        if (blocked == 1 && open(x0 + x1 - bx, y0 + y1 - by))
+          return grid.center(grid.index(x0 + x1 - bx, y0 + y1 - by));
+      }
+      double best = std::numeric_limits<double>::infinity();
+      std::uint32_t best_cell = 0;
+      for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+          if (!open(x, y)) continue;
+          const std::uint32_t i = grid.index(x, y);
+          const Vec2 m = grid.center(i);
+          const double d = std::hypot(m.x - from.x, m.y - from.y) + std::hypot(to.x - m.x, to.y - m.y);
+          if (d < best || (d == best && i < best_cell)) {
+            best = d;
+            best_cell = i;
+          }
+        }
+      }
+      if (best < std::numeric_limits<double>::infinity()) return grid.center(best_cell);
+    }
+  }
   // Without a radius a passable cell keeps the corner itself; with one, corners become
   // cell centres that keep it (its own cell's first).
   const auto usable = [&](std::uint32_t i) { return clearance_ ? clearance_->clear(i) : grid.passable(i); };
@@ -192,7 +239,7 @@ SearchStatus HybridPlanner::step(std::uint64_t max_expansions) {
       if (observer_) observer_->on_refine("visibility route", route_points_);
       waypoints_.push_back(query_.start);
       for (std::size_t i = 1; i + 1 < route_points_.size(); ++i) {
-        const Vec2 w = snap(route_points_[i]);
+        const Vec2 w = snap(route_points_[i], waypoints_.back(), route_points_[i + 1]);
         if (w != waypoints_.back()) waypoints_.push_back(w);
       }
       waypoints_.push_back(query_.goal);
@@ -297,7 +344,8 @@ std::unique_ptr<ResultDependency> HybridPlanner::result_dependency() const {
   for (const std::shared_ptr<const ResultDependency>& leg : leg_dependencies_) {
     if (!leg) return nullptr;
   }
-  // snap() reads the cells round each corner, up to snap_cells rings out.
+  // snap() reads the cells round each corner, up to snap_cells rings out (at least the
+  // ring of cells that touch it, for a corner on a cell line).
   const CostGrid& grid = world_.grid(class_);
   std::vector<CellRect> squares;
   for (std::size_t i = 1; i + 1 < route_points_.size(); ++i) {
@@ -306,7 +354,7 @@ std::unique_ptr<ResultDependency> HybridPlanner::result_dependency() const {
     const glm::ivec2 c = grid.cell(*at);
     // With a radius, snapping reads clearances, which read cells up to reach() farther.
     const int reach = clearance_ ? clearance_->reach() : 0;
-    squares.push_back(CellRect{c.x, c.y, c.x + 1, c.y + 1}.expanded(params_.snap_cells + reach));
+    squares.push_back(CellRect{c.x, c.y, c.x + 1, c.y + 1}.expanded(std::max(params_.snap_cells, 1) + reach));
   }
   return std::make_unique<HybridDependency>(route_dependency_, leg_dependencies_, std::move(squares),
                                             clearance_ ? clearance_->reach() : 0,

@@ -104,7 +104,9 @@ class HybridPlanner final : public PlannerBase {
   };
   enum class Phase : std::uint8_t { Idle, Route, Legs, Done };
 
-  Vec2 snap(Vec2 p) const;
+  // The leg end standing for route corner `p`, between the leg's start `from` and the
+  // route's next point `to` (snapping, step 2 of hybrid_planner.cpp).
+  Vec2 snap(Vec2 p, Vec2 from, Vec2 to) const;
   // The radius-keeping moves for the current world, built again when it changed.
   void update_clearance();
   // Empty when `p` (the start or the goal) keeps the radius, else why not.

@@ -19,6 +19,7 @@
 #include "planner/core/search_trace.hpp"
 #include "planner/hybrid/hybrid_planner.hpp"
 #include "planner/referee/path_referee.hpp"
+#include "planner/scenario/scenario_io.hpp"
 #include "planner/world/planning_world.hpp"
 #include "tests/test_maps.hpp"
 #include "tests/trace_replay_check.hpp"
@@ -314,6 +315,29 @@ TEST_SUITE("hybrid") {
     CHECK(find_path(h, PathQuery{{15, 10}, {25, 10}}).status == SearchStatus::Invalid);
     CHECK(find_path(h, PathQuery{{5, 10}, {25, 10}}).status == SearchStatus::NoPath);
     CHECK(find_path(h, PathQuery{{5, 10}, {10, 15}}).status == SearchStatus::Found);
+  }
+
+  TEST_CASE(
+      "hybrid: with radius 0 a route corner on a cell corner stands for the cell the route bends through") {
+    // A maze the conformance suite generated (uniform world 1068): the route goes round
+    // the end of a wall, its corners on cell corners. The cell a corner's coordinates
+    // round down to lay beyond the wall's end and cost a detour: 15 + 5 sqrt 2 (1.113 x
+    // grid A*'s 17 + 2 sqrt 2). Through the cell diagonally opposite the wall's cell it
+    // costs 13 + 6 sqrt 2 (1.084 x: the route's way round the wall is not grid A*'s).
+    const Result<Scenario> s =
+        load_scenario(std::string(PATHSCOPE_SOURCE_DIR) + "/tests/data/hybrid_corner_maze.json");
+    REQUIRE(s.ok());
+    const PlanningWorld world(*s);
+    HybridParams p;
+    p.route.radius = 0;
+    HybridPlanner h(world, 0, p);
+    GridAStar astar(world, 0, GridAStarParams{1.0}, "astar");
+    const PathQuery q{s->queries.at(0).start, s->queries.at(0).goal};
+    const PathResult r = find_path(h, q);
+    REQUIRE(r.status == SearchStatus::Found);
+    CHECK(r.cost == doctest::Approx(13 + 6 * std::sqrt(2.0)).epsilon(1e-12));
+    CHECK(cell_path_cost(world.grid(0), r.nodes) == doctest::Approx(r.cost).epsilon(1e-12));
+    CHECK(find_path(astar, q).cost == doctest::Approx(17 + 2 * std::sqrt(2.0)).epsilon(1e-12));
   }
 
   TEST_CASE("hybrid: an answer held after a change is the answer re-planned, walls placed away keep it") {
