@@ -126,10 +126,12 @@ pathscope_cli_test(bench_navmesh_buildings 0
 pathscope_cli_test(bench_navmesh_bad_size 2 "--size" ${PS} bench navmesh --size 8)
 # `pathscope bench conformance` on 6 worlds: every planner's row, no violation (grid A*'s
 # replays equal its live runs, 12 answers kept after edits and 6 voided, none stale, no
-# structure view over budget); an unknown planner is refused naming it.
+# structure view over budget); then 5 uniform worlds with radius 0: visgraph's 15 paths
+# within its bound of 1.05, tactical skipped with its reason; an unknown planner is
+# refused naming it.
 pathscope_cli_test(bench_conformance_quick 0
-                   "worlds 0-5, 3 queries each.*astar +18 +18 +0 +0 +0 +0 +0 +0 +1\\.000 +1\\.0000 +0 +[0-9.e+-]+ +0 +12 +6 +0 +0[^0-9].*hybrid +18 .*navmesh +18 .*0 violations"
-                   ${PS} bench conformance --worlds 6 --first 0 --queries 3)
+                   "worlds 0-5, 3 queries each.*astar +18 +18 +0 +0 +0 +0 +0 +0 +1\\.000 +1\\.0000 +0 +[0-9.e+-]+ +0 +12 +6 +0 +0[^0-9].*hybrid +18 .*navmesh +18 .*uniform cost, radius 0: worlds 0-4.*astar +15 +15 +0 +0 +0 +0 +1\\.000 +15 +1\\.0000 +1\\.0000 +0 +0 .*visgraph +15 +15 +0 +0 +0 +0 +1\\.050 +15 +0\\.[0-9]+ +(0|1)\\.[0-9]+ +0 +0 .*tactical +skipped: its cost is threat-weighted exposure.*navmesh +15 .*[^0-9]0 violations"
+                   ${PS} bench conformance --worlds 6 --first 0 --queries 3 --uniform-worlds 5)
 pathscope_cli_test(bench_conformance_unknown 1 "unknown planner \"nope\"" ${PS} bench conformance --planner nope)
 # A planner family added as a folder and nothing else (the test-only straight/ family,
 # tests/planner/registry/families/): listed among the known planners, run by `solve` and
@@ -141,8 +143,8 @@ pathscope_cli_test(test_family_solve 0 "query 0 \"straight east\" +straight +fou
                    ${PS_FAMILY} solve tests/data/smoke.json --planner straight)
 pathscope_cli_test(test_family_verify 0 "straight +found +reported 48\\.0+ +referee 48\\.0+ +legal.*0 costs disagree"
                    ${PS_FAMILY} verify tests/data/smoke.json --planner straight)
-pathscope_cli_test(test_family_conformance 0 "astar +18 +18 .*navmesh +18 .*straight +18 +[0-9]+ .*0 violations"
-                   ${PS_FAMILY} bench conformance --worlds 6 --first 0 --queries 3)
+pathscope_cli_test(test_family_conformance 0 "astar +18 +18 .*navmesh +18 .*straight +18 +[0-9]+ .*straight +skipped: its entry declares no radius-0 uniform bound.*[^0-9]0 violations"
+                   ${PS_FAMILY} bench conformance --worlds 6 --first 0 --queries 3 --uniform-worlds 5)
 pathscope_cli_test(bench_visgraph_quick 0
                    "random rectangles for ~400 corners: .*[0-9]+ corners, [0-9]+ links, .*graph [0-9.]+ ms \\(build [0-9.]+ ms in all\\).*5 random queries: 5 found, median [0-9.]+ us.*limits k_nearest=16: [0-9]+ links kept.*limits max_link=[0-9.]+: [0-9]+ links kept, median [0-9.]+ us, [0-9.]+ expansions, [0-9]+ paths lost, length / unlimited mean [0-9.]+, largest [0-9.]+.*3 buildings placed and destroyed: update [0-9.]+ ms, full rebuild [0-9.]+ ms.*equal to a full rebuild: yes"
                    ${PS} bench visgraph --corners 400 --queries 5 --edits 3)

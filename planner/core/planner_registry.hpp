@@ -75,6 +75,18 @@ struct RefereeSpec {
   /// promise (a cost in another model). Checked by the conformance suite
   /// (planner/referee/conformance.hpp).
   double bound = 0;
+  /// What it promises on worlds of one cost everywhere (walls and obstacles of any shape
+  /// on ground of one multiplier) queried with its radius 0 (`radius_zero`): at most
+  /// `uniform_bound` times grid A*'s optimum on the same cells. 0: no promise, and
+  /// `uniform_skip` says why. Checked by the conformance suite
+  /// (planner/referee/uniform_bounds.hpp).
+  double uniform_bound = 0;
+  /// Parameter values that make its radius 0 (e.g. {{"radius", 0}}) for that check;
+  /// empty: its defaults (a planner keeping no clearance).
+  std::vector<PlannerParam> radius_zero = {};
+  /// Why it is not checked on uniform radius-0 worlds (another cost model, a clearance
+  /// that cannot be 0); empty: it is.
+  std::string uniform_skip = {};
 };
 
 /// One registered planner.

@@ -18,11 +18,13 @@ namespace pathscope {
 namespace {
 
 // The referee counts a grid path's moves between cell centres; `bound`: its cost at most
-// that times the optimum (1: optimal).
+// that times the optimum (1: optimal), on every world, uniform ones with radius 0 included
+// (the grid plans for a point).
 RefereeSpec grid_referee(double bound = 1) {
   RefereeSpec spec;
   spec.cell_centres = true;
   spec.bound = bound;
+  spec.uniform_bound = bound;
   return spec;
 }
 

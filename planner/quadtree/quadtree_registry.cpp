@@ -8,6 +8,18 @@
 #include "planner/quadtree/quadtree_planner.hpp"
 
 namespace pathscope {
+namespace {
+
+// Rubber-banded leaves are no optimum: at most 1.15 x grid A* on weighted worlds, measured
+// (worst 1.12 on the conformance suite's 300 worlds; planner/referee/README.md). On ground
+// of one cost (it keeps no clearance: radius 0 as it is) the any-angle bound, 1.05.
+RefereeSpec quadtree_referee() {
+  RefereeSpec spec = polyline_cost_within(1.15);
+  spec.uniform_bound = 1.05;
+  return spec;
+}
+
+}  // namespace
 
 void append_quadtree_planners(std::vector<PlannerInfo>& r) {
   using P = QuadtreeParams;
@@ -34,9 +46,7 @@ void append_quadtree_planners(std::vector<PlannerInfo>& r) {
       [](const QueryContext& c, const P& p) -> std::unique_ptr<Planner> {
         return std::make_unique<QuadtreePlanner>(c.world, c.movement_class, "quadtree", p);
       },
-      // Rubber-banded leaves are no optimum: at most 1.15 x grid A*, measured (worst 1.12
-      // on the conformance suite's 300 worlds; planner/referee/README.md).
-      polyline_cost_within(1.15)}));
+      quadtree_referee()}));
 }
 
 }  // namespace pathscope

@@ -19,6 +19,7 @@ void append_tactical_planners(std::vector<PlannerInfo>& r) {
   referee.cost = CostModel::Other;
   referee.note =
       "threat-weighted travel (seed 001's exposure model: c1 outside threats, c2 inside, 0 in allies)";
+  referee.uniform_skip = "its cost is threat-weighted exposure (seed 001), another model than grid A*'s";
   r.push_back(to_planner_info(PlannerEntry<P>{
       "tactical",
       "tactical",

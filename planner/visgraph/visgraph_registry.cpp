@@ -12,6 +12,20 @@
 #include "planner/world/planning_world.hpp"
 
 namespace pathscope {
+namespace {
+
+// Its cost is the world's cost of its polyline. On weighted ground it turns only at region
+// corners: at most 1.45 x the cheapest cell-centre moves keeping its radius, measured
+// (worst 1.42 on 300 worlds; planner/referee/README.md). On ground of one cost with radius
+// 0 it is any-angle: at most 1.05 x grid A*.
+RefereeSpec visgraph_referee() {
+  RefereeSpec spec = polyline_cost_within(1.45);
+  spec.uniform_bound = 1.05;
+  spec.radius_zero = {{"radius", 0}};
+  return spec;
+}
+
+}  // namespace
 
 void append_visgraph_planners(std::vector<PlannerInfo>& r) {
   using P = VisGraphParams;
@@ -61,10 +75,7 @@ void append_visgraph_planners(std::vector<PlannerInfo>& r) {
       [](const QueryContext& c, const P& p) -> std::unique_ptr<Planner> {
         return std::make_unique<VisGraphPlanner>(c.world, c.movement_class, p, "visgraph");
       },
-      // Its cost is the world's cost of its polyline. On weighted ground it turns only at
-      // region corners: at most 1.45 x the cheapest cell-centre moves keeping its radius,
-      // measured (worst 1.42 on 300 worlds; planner/referee/README.md).
-      polyline_cost_within(1.45),
+      visgraph_referee(),
       [](const P& p, const QueryContext& c) {
         return p.radius < 0 ? c.world.scenario().classes.at(c.movement_class).radius : p.radius;
       }}));
