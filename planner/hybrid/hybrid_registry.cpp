@@ -26,7 +26,7 @@ void append_hybrid_planners(std::vector<PlannerInfo>& r) {
   // through a cell at each corner of a Euclidean route (up to 1.082 x the route per leg,
   // and the route's way round may not be the grid's), and on random maps the route weaves
   // between blocks, its corner cells on alternate sides. At most 1.25 x grid A*, measured
-  // (worst 1.20 on 2,300 uniform worlds; README, "Known limits").
+  // (worst 1.20 on 2,000 uniform worlds, seeds 1000-2999; README, "Known limits").
   referee.uniform_bound = 1.25;
   referee.radius_zero = {{"radius", 0}};
   r.push_back(to_planner_info(PlannerEntry<P>{
