@@ -53,6 +53,7 @@
 #include <limits>
 
 #include "planner/grid/grid_dependency.hpp"
+#include "planner/grid/grid_jump_search.hpp"
 
 namespace pathscope {
 namespace {
@@ -229,22 +230,8 @@ SearchStatus GridJps::start(const PathQuery& query) {
 
 std::uint8_t GridJps::successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const {
   // Moves join cells of one key only, so the cost grid's moves are the bit grid's.
-  const std::uint8_t moves = grid_.moves(u);
-  if (dir == Cell::kNoDir) return moves;  // the start: every neighbour
-  const int dx = kDirDx[dir], dy = kDirDy[dir];
-  std::uint8_t want = bit(dir);
-  if (dx != 0 && dy != 0) {
-    want |= bit(dir_of(dx, 0)) | bit(dir_of(0, dy));
-  } else if (dx != 0) {
-    for (const int s : {-1, 1}) {
-      if (!bits_->passable(c.x - dx, c.y + s)) want |= bit(dir_of(0, s)) | bit(dir_of(dx, s));
-    }
-  } else {
-    for (const int s : {-1, 1}) {
-      if (!bits_->passable(c.x + s, c.y - dy)) want |= bit(dir_of(s, 0)) | bit(dir_of(s, dy));
-    }
-  }
-  return want & moves;
+  return jump_successor_dirs(grid_.moves(u), dir,
+                             [&](int dx, int dy) { return bits_->passable(c.x + dx, c.y + dy); });
 }
 
 template <class ScanFn>

@@ -65,21 +65,7 @@ std::uint8_t GridJpsBlock::pruned_dirs(glm::ivec2 c, std::uint8_t dir) const {
     const int dx = kDirDx[d], dy = kDirDy[d];
     moves = std::uint8_t(moves | ((p(dx, dy) & p(dx, 0) & p(0, dy)) << d));
   }
-  if (dir == Cell::kNoDir) return moves;
-  const int dx = kDirDx[dir], dy = kDirDy[dir];
-  std::uint8_t want = std::uint8_t(1u << dir);
-  if (dx != 0 && dy != 0) {
-    want |= std::uint8_t((1u << dir_of(dx, 0)) | (1u << dir_of(0, dy)));
-  } else if (dx != 0) {
-    for (const int s : {-1, 1}) {
-      if (!p(-dx, s)) want |= std::uint8_t((1u << dir_of(0, s)) | (1u << dir_of(dx, s)));
-    }
-  } else {
-    for (const int s : {-1, 1}) {
-      if (!p(s, -dy)) want |= std::uint8_t((1u << dir_of(s, 0)) | (1u << dir_of(s, dy)));
-    }
-  }
-  return want & moves;
+  return jump_successor_dirs(moves, dir, p);
 }
 
 template <class Push, class Scan>

@@ -216,21 +216,7 @@ std::uint8_t GridJpsPlus::pruned_dirs(glm::ivec2 c, std::uint8_t dir) const {
   const std::int16_t* row = table_->row(c.x, c.y);
   std::uint8_t moves = 0;
   for (int d = 0; d < 8; ++d) moves = std::uint8_t(moves | ((row[d] != 0 ? 1u : 0u) << d));
-  if (dir == Cell::kNoDir) return moves;
-  const int dx = kDirDx[dir], dy = kDirDy[dir];
-  std::uint8_t want = std::uint8_t(1u << dir);
-  if (dx != 0 && dy != 0) {
-    want |= std::uint8_t((1u << dir_of(dx, 0)) | (1u << dir_of(0, dy)));
-  } else if (dx != 0) {
-    for (const int s : {-1, 1}) {
-      if (row[dir_of(-dx, s)] == 0) want |= std::uint8_t((1u << dir_of(0, s)) | (1u << dir_of(dx, s)));
-    }
-  } else {
-    for (const int s : {-1, 1}) {
-      if (row[dir_of(s, -dy)] == 0) want |= std::uint8_t((1u << dir_of(s, 0)) | (1u << dir_of(s, dy)));
-    }
-  }
-  return want & moves;
+  return jump_successor_dirs(moves, dir, [row](int dx, int dy) { return row[jump_dir_of(dx, dy)] != 0; });
 }
 
 template <class Push, class Scan>

@@ -22,6 +22,40 @@
 
 namespace pathscope {
 
+/// The direction of a unit step (dx, dy), as indexed by kDirDx / kDirDy: [dy + 1][dx + 1].
+/// A table in static storage (one inside the function is built on the stack at each call).
+inline constexpr std::uint8_t kJumpDirOf[3][3] = {{6, 3, 7}, {2, 8, 0}, {5, 1, 4}};
+/// The direction of a unit step (dx, dy), as indexed by kDirDx / kDirDy.
+inline std::uint8_t jump_dir_of(int dx, int dy) { return kJumpDirOf[dy + 1][dx + 1]; }
+
+/// The pruning rules of jump point search without corner cutting (derived at the top of
+/// grid_jps.cpp): of a cell's legal `moves`, the natural and forced neighbours after a
+/// last move in `dir` (kNoDir at the start: every legal move). `open(dx, dy)` says whether
+/// the neighbour at that offset is passable; it is asked only of the two cells beside the
+/// one the move came from. Straight arrival east: the rows above and below are forced
+/// (with their forward diagonal) where the cell behind them is blocked.
+/// Inlined by force: GCC otherwise keeps it a call, with the cell and the planner behind
+/// the closure, on every expansion.
+template <class Open>
+__attribute__((always_inline)) inline std::uint8_t jump_successor_dirs(std::uint8_t moves, std::uint8_t dir,
+                                                                       Open&& open) {
+  if (dir == GridCellState<1>::kNoDir) return moves;
+  const int dx = kDirDx[dir], dy = kDirDy[dir];
+  std::uint8_t want = std::uint8_t(1u << dir);
+  if (dx != 0 && dy != 0) {
+    want |= std::uint8_t((1u << jump_dir_of(dx, 0)) | (1u << jump_dir_of(0, dy)));
+  } else if (dx != 0) {
+    for (const int s : {-1, 1}) {
+      if (!open(-dx, s)) want |= std::uint8_t((1u << jump_dir_of(0, s)) | (1u << jump_dir_of(dx, s)));
+    }
+  } else {
+    for (const int s : {-1, 1}) {
+      if (!open(s, -dy)) want |= std::uint8_t((1u << jump_dir_of(s, 0)) | (1u << jump_dir_of(s, dy)));
+    }
+  }
+  return want & moves;
+}
+
 /// A jump point found from an expanded node: where it is, what the jump cost (cells,
 /// unweighted) and the direction of its last move (straight, or diagonal for the goal).
 struct JumpSuccessor {
@@ -288,10 +322,7 @@ class JumpPointSearch : public GridSearchBase<1> {
       : GridSearchBase<1>(world, movement_class, std::move(name)), parent_(grid_.cell_count()) {}
 
   /// The direction of a unit step (dx, dy), as indexed by kDirDx / kDirDy.
-  static std::uint8_t dir_of(int dx, int dy) {
-    constexpr std::uint8_t kDirOf[3][3] = {{6, 3, 7}, {2, 8, 0}, {5, 1, 4}};  // [dy + 1][dx + 1]
-    return kDirOf[dy + 1][dx + 1];
-  }
+  static std::uint8_t dir_of(int dx, int dy) { return jump_dir_of(dx, dy); }
 
   std::uint16_t key_ = 0;      // the current query's move key
   double multiplier_ = 1;      // of the current query's group
@@ -305,29 +336,13 @@ class JumpPointSearch : public GridSearchBase<1> {
   }
 
   // The natural and forced neighbours of `u` reached by a last move in `dir` (kNoDir at
-  // the start: every legal move). Straight arrival east: the rows above and below are
-  // forced (with their forward diagonal) where the cell behind them is blocked.
+  // the start: every legal move): jump_successor_dirs() on the grid's moves, unless the
+  // planner reads them from a structure of its own.
   std::uint8_t successor_dirs(NodeId u, glm::ivec2 c, std::uint8_t dir) const {
     const Derived& self = *static_cast<const Derived*>(this);
     if constexpr (requires { self.pruned_dirs(c, dir); }) return self.pruned_dirs(c, dir);
-    const std::uint8_t moves = grid_.moves(u);
-    if (dir == Cell::kNoDir) return moves;
-    const int dx = kDirDx[dir], dy = kDirDy[dir];
-    std::uint8_t want = std::uint8_t(1u << dir);
-    if (dx != 0 && dy != 0) {
-      want |= std::uint8_t((1u << dir_of(dx, 0)) | (1u << dir_of(0, dy)));
-    } else if (dx != 0) {
-      for (const int s : {-1, 1}) {
-        if (!self.passable(c.x - dx, c.y + s))
-          want |= std::uint8_t((1u << dir_of(0, s)) | (1u << dir_of(dx, s)));
-      }
-    } else {
-      for (const int s : {-1, 1}) {
-        if (!self.passable(c.x + s, c.y - dy))
-          want |= std::uint8_t((1u << dir_of(s, 0)) | (1u << dir_of(s, dy)));
-      }
-    }
-    return want & moves;
+    return jump_successor_dirs(grid_.moves(u), dir,
+                               [&](int dx, int dy) { return self.passable(c.x + dx, c.y + dy); });
   }
 
   void finish(SearchStatus status) {
