@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "planner/core/open_list.hpp"
 #include "planner/grid/grid_search_base.hpp"
+#include "planner/search/best_first_search.hpp"
 
 namespace pathscope {
 
@@ -71,8 +71,9 @@ class JpsBitGrid {
 /// Jump point search on one movement class's CostGrid: exact (the costs of `astar`) when
 /// every cell of the start's terrain group has the same multiplier; otherwise a query is
 /// Invalid with a message naming `astar`. Nodes are cells (id = row-major index); the
-/// search expands jump points only, and its trace shows each jump's scanned cells (PassOver
-/// events) and the neighbours pruning skipped (Prune events).
+/// search (planner/search's BestFirstSearch) expands jump points only, and its trace shows
+/// each jump's scanned cells (PassOver events) and the neighbours pruning skipped (Prune
+/// events).
 class GridJps final : public GridSearchBase<1> {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
@@ -92,6 +93,8 @@ class GridJps final : public GridSearchBase<1> {
                                    double* first = nullptr, double* second = nullptr);
 
  private:
+  // The jump graph as the best-first loop sees it (grid_jps.cpp).
+  class Model;
   struct Successor {
     NodeId node = kNoNode;
     double cost = 0;            // cells, unweighted
@@ -130,7 +133,7 @@ class GridJps final : public GridSearchBase<1> {
   };
   ParentPages parent_;
   std::uint64_t scanned_ = 0;  // cells scanned by the current search's jumps
-  OpenList open_;
+  BestFirstSearch<Cell> search_;
 };
 
 }  // namespace pathscope

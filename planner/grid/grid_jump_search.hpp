@@ -1,9 +1,10 @@
 #pragma once
 
-// The search loop shared by the jump point planners whose diagonal jumps do not stop on
-// their turning points (`jps_block`, `jps_plus`): A* over jump points, where one jump may
-// go diagonally and then straight, so a successor is reached from its parent by k
-// diagonal moves followed by s straight ones (cost k sqrt 2 + s, its octile distance).
+// What the jump point planners whose diagonal jumps do not stop on their turning points
+// (`jps_block`, `jps_plus`) share: A* over jump points, run by planner/search's best-first
+// loop, where one jump may go diagonally and then straight, so a successor is reached from
+// its parent by k diagonal moves followed by s straight ones (cost k sqrt 2 + s, its
+// octile distance). The pruning rules (jump_successor_dirs) are also those of `jps`.
 // Notes on the pruning rules and on why the turning points need not be nodes are at the
 // top of grid_jps_block.cpp.
 
@@ -15,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "planner/core/open_list.hpp"
 #include "planner/grid/grid_dependency.hpp"
 #include "planner/grid/grid_jps.hpp"
 #include "planner/grid/grid_search_base.hpp"
+#include "planner/search/best_first_search.hpp"
 
 namespace pathscope {
 
@@ -114,7 +115,8 @@ class JumpDependency final : public ResultDependency {
   double multiplier_;
 };
 
-/// A* over jump points for uniform-cost groups. `Derived` provides
+/// A* over jump points for uniform-cost groups, on planner/search's BestFirstSearch: the
+/// successors of a jump point are the jump points its jumps find. `Derived` provides
 ///   bool prepare(): makes its jump structure for key_ (false: result_ says why),
 ///   bool passable(int x, int y) const: cell of the query's group, borders blocked,
 ///   void jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const: the successors
@@ -133,7 +135,6 @@ class JumpPointSearch : public GridSearchBase<1> {
   };
 
   SearchStatus start(const PathQuery& query) override {
-    open_.clear();
     scanned_ = 0;
     ready_ = false;
     path_ = std::move(result_.nodes);
@@ -153,12 +154,9 @@ class JumpPointSearch : public GridSearchBase<1> {
     if (!static_cast<Derived*>(this)->prepare()) return result_.status;
     ready_ = true;
     revision_ = world_.revision();
-    state_.add(start).g[0] = 0.0;
     parent_.set(start, kNoNode);
-    const double h = heuristic(0, start);
-    open_.push(OpenEntry{h, float(h), start});
-    ++result_.stats.pushes;
-    if (observer_) emit(SearchEventKind::Push, 0, start, kNoNode, 0.0, h);
+    Model model(*this);
+    search_.start(model, state_, start, ends_[1], result_.stats);
     result_.status = SearchStatus::Running;
     return result_.status;
   }
@@ -166,94 +164,10 @@ class JumpPointSearch : public GridSearchBase<1> {
   SearchStatus step(std::uint64_t max_expansions) override {
     if (result_.status != SearchStatus::Running) return result_.status;
     ++result_.stats.steps;
-    const GridSearchState<1>::Finder reached = state_.finder();
-    const Derived& self = *static_cast<const Derived*>(this);
-    const std::uint32_t w = std::uint32_t(grid_.width());
-    std::uint64_t done = 0;
-    while (done < max_expansions) {
-      if (open_.empty()) {
-        result_.message = "the open list ran empty: the goal is unreachable";
-        finish(SearchStatus::NoPath);
-        return result_.status;
-      }
-      const OpenEntry top = open_.pop();
-      if (!open_.empty()) {
-        // The next entry is usually the next node expanded: its state and its part of
-        // the jump structure load while this node is expanded.
-        const NodeId next = open_.top().node;
-        reached.prefetch(next);
-        if constexpr (requires { self.prefetch(next); }) self.prefetch(next);
-      }
-      Cell& cur = state_.at(top.node);
-      if (cur.closed) continue;  // stale duplicate of an improved entry
-      cur.closed = 1;
-      ++done;
-      ++result_.stats.expansions;
-      const NodeId u = top.node;
-      if (observer_) emit(SearchEventKind::Expand, 0, u, parent_[u], cur.g[0], heuristic(0, u));
-      if (u == ends_[1]) {
-        finish(SearchStatus::Found);
-        return result_.status;
-      }
-      const double gu = cur.g[0];
-      const double m = multiplier_;
-      const glm::ivec2 uc = grid_.cell(u);
-      const std::uint8_t dirs = successor_dirs(u, uc, cur.parent_dir[0]);
-      const auto push = [&](const JumpSuccessor& s) {
-        const NodeId v = NodeId(std::uint32_t(s.cell.y) * w + std::uint32_t(s.cell.x));
-        Cell* sv = reached.find(v);
-        const bool fresh = sv == nullptr;
-        if (fresh)
-          sv = &state_.add(v);
-        else if (sv->closed)
-          return;
-        const double ng = gu + s.cost * m;
-        if (!(ng < sv->g[0])) return;
-        sv->g[0] = ng;
-        sv->parent_dir[0] = s.arrive_dir;
-        parent_.set(v, u);
-        const double h = h_scale_ * octile_cells(s.cell.x, s.cell.y, ends_xy_[1].x, ends_xy_[1].y);
-        open_.push(OpenEntry{ng + h, float(h), v});
-        ++result_.stats.pushes;
-        if (!fresh) ++result_.stats.relaxations;
-        if (observer_) emit(fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h);
-      };
-      if (observer_) {
-        // The legal neighbours the pruning rules skip, unless the search holds them
-        // already (a Prune event would take them off the replay's open list).
-        const std::uint8_t pruned = std::uint8_t(grid_.moves(u) & ~dirs);
-        const auto& offsets = grid_.offsets();
-        for (int d = 0; d < 8; ++d) {
-          if (!(pruned >> d & 1u)) continue;
-          const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
-          if (reached.find(v) == nullptr)
-            emit(SearchEventKind::Prune, 0, v, u, gu + kDirLength[d] * m, heuristic(0, v));
-        }
-        const auto trace_scan = [this, w](glm::ivec2 a, glm::ivec2 b) {
-          scanned_ += std::uint64_t(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y)));
-          emit(SearchEventKind::PassOver, 0, NodeId(std::uint32_t(b.y) * w + std::uint32_t(b.x)),
-               NodeId(std::uint32_t(a.y) * w + std::uint32_t(a.x)), 0.0, 0.0);
-        };
-        for (int d = 0; d < 8; ++d) {
-          if (dirs >> d & 1u) self.jumps(uc, d, push, trace_scan);
-        }
-      } else {
-        // Untraced, the successors are gathered first and their search state asked of
-        // the cache, so the cache misses of a node's successors overlap instead of
-        // following each other; then they are pushed in the order they were found.
-        found_.clear();
-        const auto gather = [&](const JumpSuccessor& s) {
-          const NodeId v = NodeId(std::uint32_t(s.cell.y) * w + std::uint32_t(s.cell.x));
-          reached.prefetch(v);
-          parent_.prefetch(v);
-          found_.push_back(s);
-        };
-        for (int d = 0; d < 8; ++d) {
-          if (dirs >> d & 1u) self.jumps(uc, d, gather, NoScan{});
-        }
-        for (const JumpSuccessor& s : found_) push(s);
-      }
-    }
+    Model model(*this);
+    const SearchStatus status = search_.step(model, state_, result_.stats, max_expansions);
+    if (status == SearchStatus::NoPath) result_.message = "the open list ran empty: the goal is unreachable";
+    if (status != SearchStatus::Running) finish(status);
     return result_.status;
   }
 
@@ -329,6 +243,109 @@ class JumpPointSearch : public GridSearchBase<1> {
   std::uint64_t scanned_ = 0;  // cells the traced jumps read (0 untraced)
 
  private:
+  // The jump graph as the best-first loop sees it: a node's successors are the jump points
+  // its jumps find, at their octile cost times the group's multiplier, their parent the
+  // node (parent_) and their direction the jump's last move. The goal is expanded like
+  // any node (kExpandsTarget). Untraced, an expansion's successors are gathered first and
+  // their search state asked of the cache, so that their misses overlap, then handed to
+  // the loop in the order found; traced, each is handed on as found, between the PassOver
+  // events of the scans, after the Prune events of the neighbours the rules skip.
+  class Model {
+   public:
+    static constexpr bool kExpandsTarget = true;
+
+    explicit Model(JumpPointSearch& planner)
+        : p_(planner),
+          reached_(planner.state_.finder()),
+          goal_(planner.ends_xy_[1]),
+          w_(std::uint32_t(planner.grid_.width())),
+          m_(planner.multiplier_),
+          h_scale_(planner.h_scale_) {}
+
+    bool tracing() const { return p_.observer_ != nullptr; }
+    void emit(SearchEventKind kind, int side, NodeId node, NodeId parent, double g, double h) const {
+      p_.emit(kind, side, node, parent, g, h);
+    }
+    double heuristic(NodeId n) const { return p_.heuristic(0, n); }
+    NodeId parent(NodeId n, const Cell&) const { return p_.parent_[n]; }
+    double key(double f) const { return f; }
+    // The next entry is usually the next node expanded: its state and its part of the
+    // jump structure load while this node is expanded.
+    void prefetch(NodeId next) const {
+      reached_.prefetch(next);
+      p_.prefetch_structure(next);
+    }
+
+    // Inlined by force into the loop: GCC otherwise makes it a call per expansion,
+    // about 0.5% more instructions in the search.
+    template <class Relax>
+    __attribute__((always_inline)) void successors(NodeId u, const Cell& cur, Relax&& relax) {
+      const Derived& self = static_cast<const Derived&>(p_);
+      const glm::ivec2 uc = p_.grid_.cell(u);
+      const std::uint8_t dirs = p_.successor_dirs(u, uc, cur.parent_dir[0]);
+      const auto hand_on = [&](const JumpSuccessor& s) {
+        const NodeId v = NodeId(std::uint32_t(s.cell.y) * w_ + std::uint32_t(s.cell.x));
+        relax(
+            v,
+            [&](Cell& c) {
+              c.parent_dir[0] = s.arrive_dir;
+              p_.parent_.set(v, u);
+            },
+            [&] { return s.cost * m_; },
+            [&] { return h_scale_ * octile_cells(s.cell.x, s.cell.y, goal_.x, goal_.y); });
+      };
+      if (tracing()) {
+        // The legal neighbours the pruning rules skip, unless the search holds them
+        // already (a Prune event would take them off the replay's open list).
+        const double gu = cur.g[0];
+        const std::uint8_t pruned = std::uint8_t(p_.grid_.moves(u) & ~dirs);
+        const auto& offsets = p_.grid_.offsets();
+        for (int d = 0; d < 8; ++d) {
+          if (!(pruned >> d & 1u)) continue;
+          const NodeId v = NodeId(std::int64_t(u) + offsets[d]);
+          if (reached_.find(v) == nullptr)
+            emit(SearchEventKind::Prune, 0, v, u, gu + kDirLength[d] * m_, heuristic(v));
+        }
+        const auto trace_scan = [this](glm::ivec2 a, glm::ivec2 b) {
+          p_.scanned_ += std::uint64_t(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y)));
+          emit(SearchEventKind::PassOver, 0, NodeId(std::uint32_t(b.y) * w_ + std::uint32_t(b.x)),
+               NodeId(std::uint32_t(a.y) * w_ + std::uint32_t(a.x)), 0.0, 0.0);
+        };
+        for (int d = 0; d < 8; ++d) {
+          if (dirs >> d & 1u) self.jumps(uc, d, hand_on, trace_scan);
+        }
+        return;
+      }
+      std::vector<JumpSuccessor>& found = p_.found_;
+      found.clear();
+      const auto gather = [&](const JumpSuccessor& s) {
+        const NodeId v = NodeId(std::uint32_t(s.cell.y) * w_ + std::uint32_t(s.cell.x));
+        reached_.prefetch(v);
+        p_.parent_.prefetch(v);
+        found.push_back(s);
+      };
+      for (int d = 0; d < 8; ++d) {
+        if (dirs >> d & 1u) self.jumps(uc, d, gather, NoScan{});
+      }
+      for (const JumpSuccessor& s : found) hand_on(s);
+    }
+
+   private:
+    JumpPointSearch& p_;
+    const GridSearchState<1>::Finder reached_;
+    const glm::ivec2 goal_;
+    const std::uint32_t w_;
+    const double m_;
+    const double h_scale_;
+  };
+
+  // Asks the cache for the part of the planner's jump structure that expanding `node`
+  // reads, when the planner says which (its prefetch()).
+  void prefetch_structure(NodeId node) const {
+    const Derived& self = *static_cast<const Derived*>(this);
+    if constexpr (requires { self.prefetch(node); }) self.prefetch(node);
+  }
+
   static std::string format(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
@@ -346,7 +363,7 @@ class JumpPointSearch : public GridSearchBase<1> {
   }
 
   void finish(SearchStatus status) {
-    result_.stats.extra = {{"open_at_end", double(open_.size())}};
+    result_.stats.extra = {{"open_at_end", double(search_.open_size())}};
     if (observer_) result_.stats.extra.emplace_back("scanned_cells", double(scanned_));
     if (status != SearchStatus::Found) {
       result_.status = status;
@@ -379,7 +396,7 @@ class JumpPointSearch : public GridSearchBase<1> {
   bool ready_ = false;  // the current query's structure is prepared
   std::uint64_t revision_ = ~std::uint64_t(0);
   JumpParentPages parent_;
-  OpenList open_;
+  BestFirstSearch<Cell> search_;
   std::vector<JumpSuccessor> found_;  // one expansion's successors (untraced), kept for its memory
   std::vector<NodeId> jumps_;         // the found path's jump points, kept for its memory
   std::vector<NodeId> path_;          // the last answer's cells, taken back at start for their memory

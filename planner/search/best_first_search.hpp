@@ -51,7 +51,10 @@ namespace pathscope {
 ///     g + h (`Node` has `double h`, which the loop keeps; Expand events carry it);
 ///   static constexpr bool kExpandsTarget: end when the target is expanded (above);
 ///   NodeId open_id(NodeId n) const: the id the open list orders n by (`Open` must be
-///     TaggedOpenList; events and the node state still use n).
+///     TaggedOpenList; events and the node state still use n);
+///   void prefetch(NodeId next) const: called after each pop with the node then on top of
+///     the open list (usually the next one expanded), to ask the cache for what expanding
+///     it reads while the current node is expanded (not with TaggedOpenList).
 template <class Node, class Open = OpenList>
 class BestFirstSearch {
   static constexpr bool kTagged = std::is_same_v<Open, TaggedOpenList>;
@@ -121,6 +124,9 @@ class BestFirstSearch {
         u = tag;
       } else {
         u = open_.pop().node;
+        if constexpr (requires { model.prefetch(u); }) {
+          if (!open_.empty()) model.prefetch(open_.top().node);
+        }
       }
       Node& cur = state.at(u);
       if (cur.closed) continue;  // stale duplicate of an improved entry
