@@ -4,8 +4,9 @@
 // generation-stamped: grid_search_state.hpp), mapping a query onto cells, trace events in
 // metres, rebuilding paths from parent directions, and the read-only views of the search
 // (the nodes it reached, the cells it expanded). A*, weighted A* and Dijkstra (one side),
-// bidirectional A* (two sides) and the jump point searches derive from it; the loops of
-// the first two are planner/search's (best_first_search.hpp, bidirectional_search.hpp).
+// bidirectional A* (two sides) and the jump point searches derive from it; their loops are
+// planner/search's (best_first_search.hpp for the one-sided searches and the jump point
+// searches, bidirectional_search.hpp).
 
 #include <memory>
 #include <optional>
