@@ -93,6 +93,70 @@ constexpr const char* kBudgetAdvice = "raise memory_mib, or lower voxels_per_cel
 
 Status fail(std::string message) { return make_error(ErrorCode::Limit, "navmesh", std::move(message)); }
 
+// The root of `i`'s tree in a union-find forest (paths halved on the way).
+std::uint32_t piece_root(std::vector<std::uint32_t>& parent, std::uint32_t i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+// Pieces of walkable ground inside a tile: the compact field's spans less its border,
+// joined across their sides where Recast connects them (4-neighbours).
+std::size_t ground_pieces(const rcCompactHeightfield& chf, int border) {
+  const int w = chf.width, h = chf.height;
+  std::vector<std::uint32_t> parent(chf.spanCount);
+  for (std::uint32_t i = 0; i < parent.size(); ++i) parent[i] = i;
+  const auto inside = [&](int x, int z) {
+    return x >= border && z >= border && x < w - border && z < h - border;
+  };
+  std::size_t spans = 0, joins = 0;
+  for (int z = border; z < h - border; ++z) {
+    for (int x = border; x < w - border; ++x) {
+      const rcCompactCell& c = chf.cells[x + z * w];
+      for (std::uint32_t i = c.index; i < std::uint32_t(c.index) + std::uint32_t(c.count); ++i) {
+        ++spans;
+        const rcCompactSpan& s = chf.spans[i];
+        for (int dir = 0; dir < 4; ++dir) {
+          if (rcGetCon(s, dir) == RC_NOT_CONNECTED) continue;
+          const int nx = x + rcGetDirOffsetX(dir), nz = z + rcGetDirOffsetY(dir);
+          if (!inside(nx, nz)) continue;
+          const std::uint32_t a = piece_root(parent, i);
+          const std::uint32_t b =
+              piece_root(parent, chf.cells[nx + nz * w].index + std::uint32_t(rcGetCon(s, dir)));
+          if (a != b) {
+            parent[a] = b;
+            ++joins;
+          }
+        }
+      }
+    }
+  }
+  return spans - joins;
+}
+
+// Pieces of a polygon mesh: polygons joined across the edges they share (not across the
+// tile's edges, which Detour links later).
+std::size_t polygon_pieces(const rcPolyMesh& mesh) {
+  std::vector<std::uint32_t> parent(std::size_t(mesh.npolys));
+  for (std::uint32_t i = 0; i < parent.size(); ++i) parent[i] = i;
+  std::size_t joins = 0;
+  for (int i = 0; i < mesh.npolys; ++i) {
+    const unsigned short* p = &mesh.polys[std::size_t(i) * 2 * std::size_t(mesh.nvp)];
+    for (int j = 0; j < mesh.nvp && p[j] != RC_MESH_NULL_IDX; ++j) {
+      const unsigned short nei = p[mesh.nvp + j];
+      if (nei & 0x8000) continue;  // none, or a portal to the tile's edge
+      const std::uint32_t a = piece_root(parent, std::uint32_t(i)), b = piece_root(parent, nei);
+      if (a != b) {
+        parent[a] = b;
+        ++joins;
+      }
+    }
+  }
+  return parent.size() - joins;
+}
+
 // Recast's cell size: the scenario's cell size over voxels_per_cell (1..8).
 double voxel_metres(double cell_size, const NavmeshParams& p) {
   return cell_size / std::clamp(p.voxels_per_cell, 1, 8);
@@ -574,10 +638,13 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
   // voxels_per_cell 1, now and then at more) the merged outline touches itself, and Recast
   // drops the hole or its ear clipping fails and keeps overlapping triangles over the walls. Then the tile is
   // built again from monotone regions (rcBuildRegionsMonotone: row-swept, never a hole),
-  // which Recast triangulates cleanly. The choice depends on the tile's input only, so an
+  // which Recast triangulates cleanly. Watershed regions can also leave two polygons of
+  // one piece of ground unlinked, with nothing logged (a path across the tile is then
+  // refused): the tile is built again from monotone regions too when its polygons fall
+  // into more pieces than its ground. The choice depends on the tile's input only, so an
   // update builds the same tile as a full build.
   const int max_edge = int(std::lround(params_.max_edge * vpc));
-  std::unique_ptr<rcPolyMesh, PolyMeshDeleter> pmesh;
+  std::unique_ptr<rcPolyMesh, PolyMeshDeleter> pmesh, split;
   for (const bool monotone : {false, true}) {
     ctx.bad_polygons.clear();
     const bool regions = monotone ? rcBuildRegionsMonotone(&ctx, *chf, border, 0, 20)
@@ -597,7 +664,13 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
                   "; lower tile_cells")
           .error();
     }
-    if (ctx.bad_polygons.empty()) break;
+    if (!ctx.bad_polygons.empty()) continue;
+    if (monotone || polygon_pieces(*pmesh) <= ground_pieces(*chf, border)) break;
+    split.swap(pmesh);  // kept should the monotone polygons be wrong
+  }
+  if (!ctx.bad_polygons.empty() && split) {
+    pmesh.swap(split);  // split ground is better than wrong polygons
+    ctx.bad_polygons.clear();
   }
   if (!ctx.bad_polygons.empty()) {
     return fail("Recast's polygons of " + tile_name + " are wrong (" + ctx.bad_polygons +
