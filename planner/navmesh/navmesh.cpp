@@ -7,9 +7,8 @@
 //
 // The world is flat. Each voxel of a passable cell of the class's cost grid whose square
 // keeps the radius from every blocked cell (impassable tiles, obstacle features) and from
-// the grid's edge becomes walkable ground at height 0: runs of such voxels of one area
-// along a row are rasterised as two triangles (inset by a hair, so that Recast's clipping
-// never gives ground to the voxel beside them). The margin is ours, not Recast's
+// the grid's edge becomes walkable ground at height 0: one span of its cell's area
+// (rcAddSpan), so no voxel takes ground from the one beside it. The margin is ours, not Recast's
 // (rcErodeWalkableArea erodes by a chamfer distance between voxels, which keeps voxels
 // touching a wall's corner): distances between the voxel's square and a cell's are exact
 // in whole voxels, so every point of the ground, and so of the mesh traced round it with
@@ -33,6 +32,7 @@
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <Recast.h>
+#include <RecastAlloc.h>
 
 #include <algorithm>
 #include <array>
@@ -103,7 +103,8 @@ std::uint32_t piece_root(std::vector<std::uint32_t>& parent, std::uint32_t i) {
 }
 
 // Pieces of walkable ground inside a tile: the compact field's spans less its border,
-// joined across their sides where Recast connects them (4-neighbours).
+// joined across their sides where Recast connects them (4-neighbours). On flat ground a
+// connection holds both ways, so each span joins its +x and +z neighbours only.
 std::size_t ground_pieces(const rcCompactHeightfield& chf, int border) {
   const int w = chf.width, h = chf.height;
   std::vector<std::uint32_t> parent(chf.spanCount);
@@ -118,7 +119,7 @@ std::size_t ground_pieces(const rcCompactHeightfield& chf, int border) {
       for (std::uint32_t i = c.index; i < std::uint32_t(c.index) + std::uint32_t(c.count); ++i) {
         ++spans;
         const rcCompactSpan& s = chf.spans[i];
-        for (int dir = 0; dir < 4; ++dir) {
+        for (const int dir : {1, 2}) {  // +z, +x
           if (rcGetCon(s, dir) == RC_NOT_CONNECTED) continue;
           const int nx = x + rcGetDirOffsetX(dir), nz = z + rcGetDirOffsetY(dir);
           if (!inside(nx, nz)) continue;
@@ -155,6 +156,108 @@ std::size_t polygon_pieces(const rcPolyMesh& mesh) {
     }
   }
   return parent.size() - joins;
+}
+
+// Floor and ceiling of n / d for d > 0.
+int floor_div(long long n, long long d) { return int(n >= 0 ? n / d : -((-n + d - 1) / d)); }
+int ceil_div(long long n, long long d) { return -floor_div(-n, d); }
+
+// Whether the open segment (ax, az)-(bx, bz), in the compact field's voxel corners, crosses
+// only voxels holding ground of `area`. Walked column by column: in each column the voxels
+// whose open square the segment crosses are those between its heights at the column's two
+// sides. A segment along the voxels' sides crosses no square.
+bool segment_on_ground(const rcCompactHeightfield& chf, int ax, int az, int bx, int bz, unsigned char area) {
+  if (ax == bx || az == bz) return true;
+  if (ax > bx) {
+    std::swap(ax, bx);
+    std::swap(az, bz);
+  }
+  const long long den = bx - ax;
+  for (int x = ax; x < bx; ++x) {
+    // z at the column's two sides, as n / den.
+    const long long n0 = (long long)az * den + (long long)(bz - az) * (x - ax);
+    const long long n1 = n0 + (bz - az);
+    for (int z = floor_div(std::min(n0, n1), den); z < ceil_div(std::max(n0, n1), den); ++z) {
+      if (x < 0 || z < 0 || x >= chf.width || z >= chf.height) return false;
+      const rcCompactCell& c = chf.cells[x + z * chf.width];
+      bool found = false;
+      for (std::uint32_t i = c.index; i < std::uint32_t(c.index) + std::uint32_t(c.count); ++i)
+        found = found || chf.areas[i] == area;
+      if (!found) return false;
+    }
+  }
+  return true;
+}
+
+// Recast traces each region's outline exactly along walls and area borders (max_error 0),
+// but the side two regions of one area share is one straight segment between the points
+// where the neighbour changes (rcBuildContours tessellates walls and area borders only).
+// Where that border bends round a wall's corner, the segment cuts through the wall and both
+// regions' polygons lie across it. Each such side is replaced here by the voxel border it
+// stands for: the corners where the raw outline turns between its two ends. The region on
+// the other side has the same side (the same ends, the same voxels), so it gets the same
+// corners in reverse and the polygons still meet edge to edge. False when a side's raw run
+// is not found, or a side still leaves the ground (the tile is then built another way).
+bool follow_cut_sides(rcContourSet& cset, const rcCompactHeightfield& chf) {
+  const int b = cset.borderSize;
+  for (int ci = 0; ci < cset.nconts; ++ci) {
+    rcContour& cont = cset.conts[ci];
+    std::vector<int> out;
+    bool changed = false;
+    for (int j = 0; j < cont.nverts; ++j) {
+      const int* p = &cont.verts[j * 4];
+      const int* q = &cont.verts[((j + 1) % cont.nverts) * 4];
+      out.insert(out.end(), p, p + 4);
+      const int reg = p[3] & RC_CONTOUR_REG_MASK;
+      if (reg == 0 || (p[3] & RC_AREA_BORDER) ||
+          segment_on_ground(chf, p[0] + b, p[2] + b, q[0] + b, q[2] + b, cont.area))
+        continue;
+      // The raw run: from a raw point at p whose next edge borders `reg`, along edges that
+      // all border it, to q. (Raw point k's region is the one across the edge ending at k.)
+      const int n = cont.nrverts;
+      const auto raw = [&](int k) { return &cont.rverts[((k % n + n) % n) * 4]; };
+      const auto at = [](const int* v, const int* w) { return v[0] == w[0] && v[2] == w[2]; };
+      std::vector<int> run;
+      bool found = false;
+      for (int k = 0; k < n && !found; ++k) {
+        if (!at(raw(k), p) || (raw(k + 1)[3] & RC_CONTOUR_REG_MASK) != reg) continue;
+        run.clear();
+        for (int m = k + 1; m <= k + n; ++m) {
+          if ((raw(m)[3] & RC_CONTOUR_REG_MASK) != reg) break;
+          if (at(raw(m), q)) {
+            found = true;
+            break;
+          }
+          const int* a = raw(m - 1);
+          const int* v = raw(m);
+          const int* c = raw(m + 1);
+          const bool turns = (v[0] - a[0]) * (c[2] - v[2]) != (v[2] - a[2]) * (c[0] - v[0]);
+          if (!turns) continue;
+          run.insert(run.end(),
+                     {v[0], v[1], v[2],
+                      (c[3] & (RC_CONTOUR_REG_MASK | RC_AREA_BORDER)) | (v[3] & RC_BORDER_VERTEX)});
+        }
+      }
+      if (!found) return false;
+      out.insert(out.end(), run.begin(), run.end());
+      changed = true;
+    }
+    if (!changed) continue;
+    int* verts = static_cast<int*>(rcAlloc(sizeof(int) * out.size(), RC_ALLOC_PERM));
+    if (verts == nullptr) return false;
+    std::copy(out.begin(), out.end(), verts);
+    rcFree(cont.verts);
+    cont.verts = verts;
+    cont.nverts = int(out.size() / 4);
+    for (int j = 0; j < cont.nverts; ++j) {
+      const int* p = &cont.verts[j * 4];
+      const int* q = &cont.verts[((j + 1) % cont.nverts) * 4];
+      if ((p[3] & RC_CONTOUR_REG_MASK) != 0 && !(p[3] & RC_AREA_BORDER) &&
+          !segment_on_ground(chf, p[0] + b, p[2] + b, q[0] + b, q[2] + b, cont.area))
+        return false;
+    }
+  }
+  return true;
 }
 
 // Recast's cell size: the scenario's cell size over voxels_per_cell (1..8).
@@ -641,7 +744,9 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
   // which Recast triangulates cleanly. Watershed regions can also leave two polygons of
   // one piece of ground unlinked, with nothing logged (a path across the tile is then
   // refused): the tile is built again from monotone regions too when its polygons fall
-  // into more pieces than its ground. The choice depends on the tile's input only, so an
+  // into more pieces than its ground. The sides two regions share are traced again along
+  // the voxels where they cut through a wall (follow_cut_sides), and the tile is built from
+  // monotone regions where that fails. The choice depends on the tile's input only, so an
   // update builds the same tile as a full build.
   const int max_edge = int(std::lround(params_.max_edge * vpc));
   std::unique_ptr<rcPolyMesh, PolyMeshDeleter> pmesh, split;
@@ -658,6 +763,7 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
       return fail("Recast could not trace the contours of " + tile_name + ": " + ctx.last_error).error();
     }
     if (cset->nconts == 0) return TileData{};
+    const bool kept_to_ground = follow_cut_sides(*cset, *chf);
     pmesh.reset(rcAllocPolyMesh());
     if (!pmesh || !rcBuildPolyMesh(&ctx, *cset, DT_VERTS_PER_POLYGON, *pmesh)) {
       return fail("Recast could not build the polygons of " + tile_name + ": " + ctx.last_error +
@@ -665,7 +771,7 @@ Result<Navmesh::TileData> Navmesh::build_tile(int tx, int ty) const {
           .error();
     }
     if (!ctx.bad_polygons.empty()) continue;
-    if (monotone || polygon_pieces(*pmesh) <= ground_pieces(*chf, border)) break;
+    if (monotone || (kept_to_ground && polygon_pieces(*pmesh) <= ground_pieces(*chf, border))) break;
     split.swap(pmesh);  // kept should the monotone polygons be wrong
   }
   if (!ctx.bad_polygons.empty() && split) {

@@ -1,8 +1,10 @@
-// Recast's watershed regions can leave two polygons of one piece of ground unlinked with
-// nothing logged; the navmesh then refuses a path across them. On uniform world 1781
-// (random cells, radius 0) two queries were refused that grid A* answers: the tile is now
-// built again from monotone regions when its polygons fall into more pieces than its
-// ground. Checked here against grid A* (found by both) and the path referee (legal).
+// Two ways Recast's watershed regions give wrong polygons with nothing logged, each found on
+// a uniform world at radius 0, and the tile then built from monotone regions:
+// - two polygons of one piece of ground unlinked, so the navmesh refuses a path across
+//   them (world 1781: two queries refused that grid A* answers);
+// - the side two regions share traced as one straight segment that cuts through a wall's
+//   corner, so the polygons lie across it (world 2640: a path through a blocked cell).
+// Checked against grid A* (found by both) and the path referee (legal).
 
 #include <doctest/doctest.h>
 
@@ -44,4 +46,26 @@ TEST_CASE("navmesh: ground split by watershed regions is joined again (uniform w
     REQUIRE(verdict.ok());
     CHECK(verdict->legal);
   }
+}
+
+TEST_CASE("navmesh: an outline cutting a wall's corner is traced again (uniform world 2640, radius 0)") {
+  const Scenario s = referee::uniform_world(2640);
+  const PlanningWorld world(s);
+  const PlannerInfo* info = find_planner("navmesh");
+  REQUIRE(info != nullptr);
+  const auto values = resolve_params(*info, std::vector<PlannerParam>{{"radius", 0.0}});
+  REQUIRE(values.ok());
+  std::unique_ptr<Planner> navmesh = info->create(QueryContext{world, 0, std::nullopt, *values});
+  REQUIRE(navmesh);
+  const referee::RefereeParams rp = referee::params_for(*info, *values, world, 0);
+  // The path turned at (19.333, 35.0), on the top side of blocked cell (19, 34), and its
+  // first leg crossed the cell's corner.
+  const PathQuery q{{14.5, 29.5}, {24.5, 38.5}};
+  const PathResult r = find_path(*navmesh, q);
+  CAPTURE(r.message);
+  REQUIRE(r.status == SearchStatus::Found);
+  const auto verdict = referee::referee_path(world, 0, r.points, rp);
+  REQUIRE(verdict.ok());
+  CHECK(verdict->legal);
+  CHECK(verdict->violation_count == 0);
 }
