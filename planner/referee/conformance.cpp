@@ -548,6 +548,21 @@ void check_kept_answers(std::span<const PlannerInfo> registry, const Conformance
 
 }  // namespace
 
+std::vector<std::optional<double>> grid_optima(const PlannerInfo* astar, const PlanningWorld& world,
+                                               std::size_t movement_class,
+                                               std::span<const PathQuery> queries) {
+  std::vector<std::optional<double>> optimum(queries.size());
+  if (astar == nullptr) return optimum;
+  const Result<ParamValues> params = resolve_params(*astar, {});
+  std::unique_ptr<Planner> planner =
+      astar->create(QueryContext{world, movement_class, std::nullopt, *params});
+  for (std::size_t qi = 0; qi < queries.size(); ++qi) {
+    const PathResult r = find_path(*planner, queries[qi]);
+    if (r.status == SearchStatus::Found) optimum[qi] = r.cost;
+  }
+  return optimum;
+}
+
 Scenario conformance_world(std::uint64_t seed, bool weighted) { return generated_world_impl(seed, weighted); }
 
 std::vector<PlannerConformance> run_conformance(std::span<const PlannerInfo> registry,
@@ -565,16 +580,7 @@ std::vector<PlannerConformance> run_conformance(std::span<const PlannerInfo> reg
     const PlanningWorld world(conformance_world(seed, weighted));
     const std::size_t cls = seed % 4 == 3 ? 1 : 0;  // now and then the tracked class (radius 2.5)
     const std::vector<PathQuery> queries = random_queries(world, cls, seed, options.queries_per_world);
-    // Grid A*'s optimum per query, for the bounds.
-    std::vector<std::optional<double>> optimum(queries.size());
-    if (astar != nullptr) {
-      const Result<ParamValues> params = resolve_params(*astar, {});
-      std::unique_ptr<Planner> planner = astar->create(QueryContext{world, cls, std::nullopt, *params});
-      for (std::size_t qi = 0; qi < queries.size(); ++qi) {
-        const PathResult r = find_path(*planner, queries[qi]);
-        if (r.status == SearchStatus::Found) optimum[qi] = r.cost;
-      }
-    }
+    const std::vector<std::optional<double>> optimum = grid_optima(astar, world, cls, queries);
     for (std::size_t pi = 0; pi < registry.size(); ++pi) {
       const PlannerInfo& info = registry[pi];
       PlannerConformance& t = out[pi];

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -86,6 +87,13 @@ struct PlannerConformance {
 /// road; otherwise uniform ground with walls and obstacles (so the uniform-cost planners
 /// answer too). Deterministic.
 Scenario conformance_world(std::uint64_t seed, bool weighted);
+
+/// Grid A*'s cost for each of `queries` on `world` for `movement_class` (default
+/// parameters): the optimum the bounds compare with. Empty where it finds no path, and for
+/// every query when `astar` is null.
+std::vector<std::optional<double>> grid_optima(const PlannerInfo* astar, const PlanningWorld& world,
+                                               std::size_t movement_class,
+                                               std::span<const PathQuery> queries);
 
 /// Runs every planner of `registry` (with default parameters) over the options' worlds;
 /// one entry per planner, in registry order. `astar` (grid A*) must be in the registry

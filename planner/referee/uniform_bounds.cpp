@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/referee/conformance.hpp"
 #include "planner/referee/path_referee.hpp"
 #include "planner/world/planning_world.hpp"
 
@@ -45,22 +46,6 @@ struct Tiles {
   void open(int x, int y) { set(x, y, floor); }
 };
 
-Shape rect_shape(Vec2 min, Vec2 max) {
-  Shape r;
-  r.kind = ShapeKind::Rect;
-  r.min = min;
-  r.max = max;
-  return r;
-}
-
-Shape circle_shape(Vec2 center, double radius) {
-  Shape c;
-  c.kind = ShapeKind::Circle;
-  c.center = center;
-  c.radius = radius;
-  return c;
-}
-
 // A point moved into the world [0, w] x [0, h] (a scenario's shapes lie inside it).
 Vec2 inside(Vec2 p, int w, int h) {
   return {std::clamp(p.x, 0.0, double(w)), std::clamp(p.y, 0.0, double(h))};
@@ -78,14 +63,14 @@ void scatter(Draw& d, Scenario& s, int w, int h, std::uint32_t& id) {
       case 0: {
         const Vec2 min{d.real(0, w - 1), d.real(0, h - 1)};
         const Vec2 max = inside(min + Vec2{d.real(0.4, 6), d.real(0.4, 6)}, w, h);
-        shape = rect_shape(min, max);
+        shape = Shape::rect(min, max);
         area += (max.x - min.x) * (max.y - min.y);
         break;
       }
       case 1: {
         const double r = d.real(0.3, 3);
-        shape = circle_shape({d.real(0, w), d.real(0, h)}, r);
-        area += 3.14159 * r * r;
+        shape = Shape::circle({d.real(0, w), d.real(0, h)}, r);
+        area += 3.14159 * r * r;  // pi to 6 digits: the worlds (and the tests naming them) are drawn so
         break;
       }
       default: {
@@ -194,6 +179,7 @@ void walls(Draw& d, Scenario& s, Tiles& t, int w, int h, std::uint32_t& id) {
   const int n = d.pick(3, 10);
   for (int k = 0; k < n; ++k) {
     const Vec2 a{d.real(0, w), d.real(0, h)};
+    // pi to 9 digits: the worlds (and the tests naming them) are drawn so.
     const double angle = d.real(0, 2 * 3.14159265), thick = d.real(0.2, 1.2);
     double len = d.real(5, 25);
     const Vec2 u{std::cos(angle), std::sin(angle)}, v{-u.y * thick, u.x * thick};
@@ -207,7 +193,7 @@ void walls(Draw& d, Scenario& s, Tiles& t, int w, int h, std::uint32_t& id) {
   }
   for (int k = d.pick(0, 3); k > 0; --k)
     s.features.push_back(
-        Feature{id++, "", kWall, circle_shape({d.real(0, w), d.real(0, h)}, d.real(0.5, 3))});
+        Feature{id++, "", kWall, Shape::circle({d.real(0, w), d.real(0, h)}, d.real(0.5, 3))});
   for (int k = d.pick(0, 6); k > 0; --k) {
     const int x = d.pick(0, w - 1), y = d.pick(0, h - 1), len = d.pick(2, 10);
     const bool across = d.pick(0, 1) != 0;
@@ -300,15 +286,7 @@ std::vector<PlannerUniformBound> run_uniform_bounds(std::span<const PlannerInfo>
     const std::uint64_t seed = options.first_world + std::uint64_t(wi);
     const PlanningWorld world(uniform_world(seed));
     const std::vector<PathQuery> queries = queries_of(world, seed, options.queries_per_world);
-    std::vector<std::optional<double>> optimum(queries.size());
-    if (astar != nullptr) {
-      const Result<ParamValues> p = resolve_params(*astar, {});
-      std::unique_ptr<Planner> planner = astar->create(QueryContext{world, cls, std::nullopt, *p});
-      for (std::size_t qi = 0; qi < queries.size(); ++qi) {
-        const PathResult r = find_path(*planner, queries[qi]);
-        if (r.status == SearchStatus::Found) optimum[qi] = r.cost;
-      }
-    }
+    const std::vector<std::optional<double>> optimum = grid_optima(astar, world, cls, queries);
     for (std::size_t pi = 0; pi < registry.size(); ++pi) {
       const PlannerInfo& info = registry[pi];
       PlannerUniformBound& t = out[pi];

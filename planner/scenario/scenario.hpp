@@ -7,6 +7,7 @@
 // as in Moving AI maps. Grids derived from a scenario have square cells of
 // `world.cell_size` metres; cell (cx, cy) covers [cx*s, (cx+1)*s) x [cy*s, (cy+1)*s).
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -109,6 +110,23 @@ struct Shape {
   Vec2 center{0, 0};         ///< Circle centre (Circle only).
   double radius = 0;         ///< Circle radius, metres (Circle only).
   friend bool operator==(const Shape&, const Shape&) = default;
+
+  /// A rect spanning the corners `a` and `b` (any two opposite corners).
+  static Shape rect(Vec2 a, Vec2 b) {
+    Shape s;
+    s.kind = ShapeKind::Rect;
+    s.min = {std::min(a.x, b.x), std::min(a.y, b.y)};
+    s.max = {std::max(a.x, b.x), std::max(a.y, b.y)};
+    return s;
+  }
+  /// A circle of `radius` metres round `center`.
+  static Shape circle(Vec2 center, double radius) {
+    Shape s;
+    s.kind = ShapeKind::Circle;
+    s.center = center;
+    s.radius = radius;
+    return s;
+  }
 };
 
 /// A vector feature painted over the tile grid: an obstacle (impassable terrain) or a

@@ -28,7 +28,7 @@ class CircleTool final : public DragTool {
   void commit(ToolContext& ctx, Vec2 center, Vec2 rim) override {
     const double radius = glm::distance(center, rim);
     if (!(radius > 0)) return;  // a click without a drag makes no circle
-    add_feature(ctx, circle_shape(center, radius), ctx.state.paint.obstacle_terrain, "Add obstacle circle");
+    add_feature(ctx, Shape::circle(center, radius), ctx.state.paint.obstacle_terrain, "Add obstacle circle");
   }
 
   void preview(const ToolContext& ctx, Vec2 center, Vec2 rim, render::DrawList& out) const override {

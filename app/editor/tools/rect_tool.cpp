@@ -25,7 +25,7 @@ class RectTool final : public DragTool {
   void commit(ToolContext& ctx, Vec2 from, Vec2 to) override {
     // A click without a drag makes no rectangle.
     if (from.x == to.x || from.y == to.y) return;
-    add_feature(ctx, rect_shape(from, to), ctx.state.paint.obstacle_terrain, "Add obstacle rect");
+    add_feature(ctx, Shape::rect(from, to), ctx.state.paint.obstacle_terrain, "Add obstacle rect");
   }
 
   void preview(const ToolContext&, Vec2 from, Vec2 to, render::DrawList& out) const override {

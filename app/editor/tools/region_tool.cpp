@@ -42,7 +42,7 @@ class RegionTool final : public PolygonTool {
     circle_.to = e.world;
     circle_.active = false;
     if (circle_.length() > 0) {
-      add_region(ctx, circle_shape(circle_.from, circle_.length()), ctx.state.paint.region_terrain,
+      add_region(ctx, Shape::circle(circle_.from, circle_.length()), ctx.state.paint.region_terrain,
                  ctx.state.paint.region_keeps_walls, "Add circular region");
     }
   }

@@ -143,20 +143,4 @@ Shape polygon_shape(std::vector<Vec2> points) {
   return shape;
 }
 
-Shape rect_shape(Vec2 a, Vec2 b) {
-  Shape shape;
-  shape.kind = ShapeKind::Rect;
-  shape.min = glm::min(a, b);
-  shape.max = glm::max(a, b);
-  return shape;
-}
-
-Shape circle_shape(Vec2 center, double radius) {
-  Shape shape;
-  shape.kind = ShapeKind::Circle;
-  shape.center = center;
-  shape.radius = radius;
-  return shape;
-}
-
 }  // namespace pathscope::app::tools

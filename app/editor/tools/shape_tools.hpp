@@ -73,9 +73,5 @@ std::size_t walls_opened(const Scenario& before, const Scenario& after);
 
 /// A polygon shape with `points`.
 Shape polygon_shape(std::vector<Vec2> points);
-/// A rect shape spanning the corners `a` and `b` (any order).
-Shape rect_shape(Vec2 a, Vec2 b);
-/// A circle shape.
-Shape circle_shape(Vec2 center, double radius);
 
 }  // namespace pathscope::app::tools

@@ -14,22 +14,6 @@ using namespace pathscope;
 
 namespace {
 
-Shape rect(Vec2 lo, Vec2 hi) {
-  Shape s;
-  s.kind = ShapeKind::Rect;
-  s.min = lo;
-  s.max = hi;
-  return s;
-}
-
-Shape disc(Vec2 c, double r) {
-  Shape s;
-  s.kind = ShapeKind::Circle;
-  s.center = c;
-  s.radius = r;
-  return s;
-}
-
 Shape polygon(std::vector<Vec2> points) {
   Shape s;
   s.kind = ShapeKind::Polygon;
@@ -59,7 +43,7 @@ Shape lattice_shape(std::mt19937_64& rng, const std::vector<Shape>& before) {
       for (const Shape& b : before) {
         if (b.kind == ShapeKind::Rect) prev = &b;
       }
-      if (!prev || rng() % 4 == 0) return rect(o, o + Vec2{w, h});
+      if (!prev || rng() % 4 == 0) return Shape::rect(o, o + Vec2{w, h});
       Vec2 lo;
       switch (rng() % 4) {
         case 0: lo = {prev->max.x, prev->min.y + half(-6, 6)}; break;
@@ -67,7 +51,7 @@ Shape lattice_shape(std::mt19937_64& rng, const std::vector<Shape>& before) {
         case 2: lo = {prev->min.x + half(-6, 6), prev->max.y}; break;
         default: lo = {prev->min.x + half(-6, 6), prev->min.y - h}; break;
       }
-      return rect(lo, lo + Vec2{w, h});
+      return Shape::rect(lo, lo + Vec2{w, h});
     }
     case 1: {
       const double m = std::min(w, h) * 0.5;
@@ -149,34 +133,36 @@ Shape disc_polygon(const Shape& c, bool outer) {
 
 TEST_SUITE("containers") {
   TEST_CASE("box coverage: two rectangles sharing an edge through the box cover it, a gap does not") {
-    const std::vector<Shape> seam = {rect({0, 0}, {5.5, 10}), rect({5.5, 0}, {12, 10})};
+    const std::vector<Shape> seam = {Shape::rect({0, 0}, {5.5, 10}), Shape::rect({5.5, 0}, {12, 10})};
     CHECK(covers(seam, {5, 3}, {6, 4}));
     CHECK(covers(seam, {5, 0}, {6, 1}));             // on the outer edge too
     CHECK_FALSE(covers(seam, {5, 9.5}, {6, 10.5}));  // sticks out at the top
     // The second one shifted up by half a metre: the bottom row's seam cell is open below.
-    const std::vector<Shape> shifted = {rect({0, 0}, {5.5, 10}), rect({5.5, 0.5}, {12, 10})};
+    const std::vector<Shape> shifted = {Shape::rect({0, 0}, {5.5, 10}), Shape::rect({5.5, 0.5}, {12, 10})};
     CHECK_FALSE(covers(shifted, {5, 0}, {6, 1}));
     CHECK(covers(shifted, {5, 1}, {6, 2}));
     // Apart by a hair: not covered.
-    const std::vector<Shape> apart = {rect({0, 0}, {5.5, 10}), rect({5.5 + 1.0 / 1024, 0}, {12, 10})};
+    const std::vector<Shape> apart = {Shape::rect({0, 0}, {5.5, 10}),
+                                      Shape::rect({5.5 + 1.0 / 1024, 0}, {12, 10})};
     CHECK_FALSE(covers(apart, {5, 3}, {6, 4}));
     // Overlapping, and meeting at a corner only.
-    CHECK(covers({rect({0, 0}, {5.75, 10}), rect({5.25, 0}, {12, 10})}, {5, 3}, {6, 4}));
-    CHECK_FALSE(covers({rect({0, 0}, {5.5, 3.5}), rect({5.5, 3.5}, {12, 10})}, {5, 3}, {6, 4}));
+    CHECK(covers({Shape::rect({0, 0}, {5.75, 10}), Shape::rect({5.25, 0}, {12, 10})}, {5, 3}, {6, 4}));
+    CHECK_FALSE(covers({Shape::rect({0, 0}, {5.5, 3.5}), Shape::rect({5.5, 3.5}, {12, 10})}, {5, 3}, {6, 4}));
     // A third fills the upper left quarter, still not the lower right; a fourth does.
-    CHECK_FALSE(covers({rect({0, 0}, {5.5, 3.5}), rect({5.5, 3.5}, {12, 10}), rect({0, 3.5}, {5.5, 5})},
-                       {5, 3}, {6, 4}));
-    CHECK(covers({rect({0, 0}, {5.5, 3.5}), rect({5.5, 3.5}, {12, 10}), rect({0, 3.5}, {5.5, 5}),
-                  rect({5.5, 0}, {7, 3.5})},
+    CHECK_FALSE(covers(
+        {Shape::rect({0, 0}, {5.5, 3.5}), Shape::rect({5.5, 3.5}, {12, 10}), Shape::rect({0, 3.5}, {5.5, 5})},
+        {5, 3}, {6, 4}));
+    CHECK(covers({Shape::rect({0, 0}, {5.5, 3.5}), Shape::rect({5.5, 3.5}, {12, 10}),
+                  Shape::rect({0, 3.5}, {5.5, 5}), Shape::rect({5.5, 0}, {7, 3.5})},
                  {5, 3}, {6, 4}));
   }
 
   TEST_CASE("box coverage: a hole inside the box that touches none of its sides is found") {
     // A pinwheel of four rectangles round the hole [1.5, 2.5]^2 of the box [0, 4]^2.
-    std::vector<Shape> wheel = {rect({0, 0}, {2.5, 1.5}), rect({2.5, 0}, {4, 2.5}), rect({1.5, 2.5}, {4, 4}),
-                                rect({0, 1.5}, {1.5, 4})};
+    std::vector<Shape> wheel = {Shape::rect({0, 0}, {2.5, 1.5}), Shape::rect({2.5, 0}, {4, 2.5}),
+                                Shape::rect({1.5, 2.5}, {4, 4}), Shape::rect({0, 1.5}, {1.5, 4})};
     CHECK_FALSE(covers(wheel, {0, 0}, {4, 4}));
-    wheel.push_back(rect({1.5, 1.5}, {2.5, 2.5}));
+    wheel.push_back(Shape::rect({1.5, 1.5}, {2.5, 2.5}));
     CHECK(covers(wheel, {0, 0}, {4, 4}));
     // A diamond hole between four triangles (their diagonal edges meet only at corners).
     const std::vector<Shape> triangles = {
@@ -190,26 +176,26 @@ TEST_SUITE("containers") {
 
   TEST_CASE("box coverage: discs, alone and together") {
     // Two overlapping discs hold the box together, neither alone.
-    CHECK_FALSE(covers({disc({0, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
-    CHECK_FALSE(covers({disc({2, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
-    CHECK(covers({disc({0, 0}, 1.5), disc({2, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
+    CHECK_FALSE(covers({Shape::circle({0, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
+    CHECK_FALSE(covers({Shape::circle({2, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
+    CHECK(covers({Shape::circle({0, 0}, 1.5), Shape::circle({2, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
     // Smaller: (1, 0.5) is 1.118 from both centres.
-    CHECK_FALSE(covers({disc({0, 0}, 1.1), disc({2, 0}, 1.1)}, {0.5, -0.5}, {1.5, 0.5}));
+    CHECK_FALSE(covers({Shape::circle({0, 0}, 1.1), Shape::circle({2, 0}, 1.1)}, {0.5, -0.5}, {1.5, 0.5}));
     // A disc and a rectangle: the rim's bulge past the rectangle's edge matters.
-    CHECK(covers({rect({0, 0}, {1, 2}), disc({1, 1}, 1.2)}, {0.5, 0.5}, {1.5, 1.5}));
-    CHECK_FALSE(covers({rect({0, 0}, {1, 2}), disc({1, 1}, 0.6)}, {0.5, 0.5}, {1.5, 1.5}));
+    CHECK(covers({Shape::rect({0, 0}, {1, 2}), Shape::circle({1, 1}, 1.2)}, {0.5, 0.5}, {1.5, 1.5}));
+    CHECK_FALSE(covers({Shape::rect({0, 0}, {1, 2}), Shape::circle({1, 1}, 0.6)}, {0.5, 0.5}, {1.5, 1.5}));
     // The same disc twice covers no more than once.
-    CHECK_FALSE(covers({disc({0, 0}, 1.5), disc({0, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
+    CHECK_FALSE(covers({Shape::circle({0, 0}, 1.5), Shape::circle({0, 0}, 1.5)}, {0.5, -0.5}, {1.5, 0.5}));
     // A ring of small discs round a larger uncovered middle.
     std::vector<Shape> ring;
     for (int k = 0; k < 8; ++k) {
       const double a = 6.283185307179586 * k / 8;
-      ring.push_back(disc(Vec2{2, 2} + 1.2 * Vec2{std::cos(a), std::sin(a)}, 0.8));
+      ring.push_back(Shape::circle(Vec2{2, 2} + 1.2 * Vec2{std::cos(a), std::sin(a)}, 0.8));
     }
     CHECK_FALSE(covers(ring, {1, 1}, {3, 3}));
     // A disc in the middle closes it (the ring reaches in to 0.454 from the centre and out
     // to 1.764 between its discs; the box's corners lie 1.414 out).
-    ring.push_back(disc({2, 2}, 0.6));
+    ring.push_back(Shape::circle({2, 2}, 0.6));
     CHECK(covers(ring, {1, 1}, {3, 3}));
     ring.back().radius = 0.45;
     CHECK_FALSE(covers(ring, {1, 1}, {3, 3}));
@@ -266,11 +252,11 @@ TEST_SUITE("containers") {
         if (rng() % 3 == 0) {
           const Vec2 a{std::round(2 * u(rng)) / 2, std::round(2 * u(rng)) / 2};
           shapes.push_back(
-              rect(a, a + Vec2{0.5 + std::round(2 * u(rng)) / 4, 0.5 + std::round(2 * u(rng)) / 4}));
+              Shape::rect(a, a + Vec2{0.5 + std::round(2 * u(rng)) / 4, 0.5 + std::round(2 * u(rng)) / 4}));
           inner.push_back(shapes.back());
           outer.push_back(shapes.back());
         } else {
-          shapes.push_back(disc({u(rng), u(rng)}, radius(rng)));
+          shapes.push_back(Shape::circle({u(rng), u(rng)}, radius(rng)));
           inner.push_back(disc_polygon(shapes.back(), false));
           outer.push_back(disc_polygon(shapes.back(), true));
         }
