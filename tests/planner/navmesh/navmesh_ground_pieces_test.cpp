@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -19,8 +20,13 @@
 
 using namespace pathscope;
 
-TEST_CASE("navmesh: ground split by watershed regions is joined again (uniform world 1781, radius 0)") {
-  const Scenario s = referee::uniform_world(1781);
+namespace navmesh_ground_pieces_test {
+
+// Plans each of `queries` on uniform world `seed` with the navmesh at radius 0 and checks
+// that grid A* finds it too, that the navmesh finds it, and that the path referee finds
+// its path legal.
+void check_found_and_legal(std::uint64_t seed, const std::vector<PathQuery>& queries) {
+  const Scenario s = referee::uniform_world(seed);
   const PlanningWorld world(s);
   const PlannerInfo* info = find_planner("navmesh");
   REQUIRE(info != nullptr);
@@ -31,10 +37,6 @@ TEST_CASE("navmesh: ground split by watershed regions is joined again (uniform w
   REQUIRE(navmesh);
   REQUIRE(astar);
   const referee::RefereeParams rp = referee::params_for(*info, *values, world, 0);
-  // The two queries refused before; then the one leg of the first that was cut (two
-  // cells one above the other, in a corridor two cells wide).
-  const std::vector<PathQuery> queries = {
-      {{26.5, 6.5}, {25.5, 20.5}}, {{2.5, 44.5}, {16.5, 9.5}}, {{31.5, 16.5}, {31.5, 17.5}}};
   for (const PathQuery& q : queries) {
     CAPTURE(q.start);
     CAPTURE(q.goal);
@@ -45,27 +47,21 @@ TEST_CASE("navmesh: ground split by watershed regions is joined again (uniform w
     const auto verdict = referee::referee_path(world, 0, r.points, rp);
     REQUIRE(verdict.ok());
     CHECK(verdict->legal);
+    CHECK(verdict->violation_count == 0);
   }
 }
 
+}  // namespace navmesh_ground_pieces_test
+
+TEST_CASE("navmesh: ground split by watershed regions is joined again (uniform world 1781, radius 0)") {
+  // The two queries refused before; then the one leg of the first that was cut (two
+  // cells one above the other, in a corridor two cells wide).
+  navmesh_ground_pieces_test::check_found_and_legal(
+      1781, {{{26.5, 6.5}, {25.5, 20.5}}, {{2.5, 44.5}, {16.5, 9.5}}, {{31.5, 16.5}, {31.5, 17.5}}});
+}
+
 TEST_CASE("navmesh: an outline cutting a wall's corner is traced again (uniform world 2640, radius 0)") {
-  const Scenario s = referee::uniform_world(2640);
-  const PlanningWorld world(s);
-  const PlannerInfo* info = find_planner("navmesh");
-  REQUIRE(info != nullptr);
-  const auto values = resolve_params(*info, std::vector<PlannerParam>{{"radius", 0.0}});
-  REQUIRE(values.ok());
-  std::unique_ptr<Planner> navmesh = info->create(QueryContext{world, 0, std::nullopt, *values});
-  REQUIRE(navmesh);
-  const referee::RefereeParams rp = referee::params_for(*info, *values, world, 0);
   // The path turned at (19.333, 35.0), on the top side of blocked cell (19, 34), and its
   // first leg crossed the cell's corner.
-  const PathQuery q{{14.5, 29.5}, {24.5, 38.5}};
-  const PathResult r = find_path(*navmesh, q);
-  CAPTURE(r.message);
-  REQUIRE(r.status == SearchStatus::Found);
-  const auto verdict = referee::referee_path(world, 0, r.points, rp);
-  REQUIRE(verdict.ok());
-  CHECK(verdict->legal);
-  CHECK(verdict->violation_count == 0);
+  navmesh_ground_pieces_test::check_found_and_legal(2640, {{{14.5, 29.5}, {24.5, 38.5}}});
 }
