@@ -8,7 +8,8 @@
 // the goal is tested against each corner when that corner is expanded (the same test),
 // which links it to every corner that could matter without a scan of all of them. A* then runs with the
 // straight distance to the goal as heuristic (consistent, so no closed node is ever improved), or Dijkstra
-// with none. Ties: f, then h, then node id (OpenList).
+// with none. Ties: f, then h, then node id (OpenList). The loop is planner/search's BestFirstSearch, ending
+// when the goal is expanded; this file supplies the successors of each kind of node (Model, below).
 //
 // Shortcut mode (seed 004's heuristic, kept to show what it costs): the first and last
 // points where the straight line enters an obstacle become temporary nodes, each linked
@@ -124,10 +125,165 @@ void VisGraphPlanner::prepare_network() {
   network_revision_ = map_->inputs_revision();
 }
 
+template <class Link>
+void VisGraphPlanner::road_point_successors(NodeId u, Vec2 pu, Link&& link) {
+  const auto along = [&](std::uint32_t piece, Vec2 b) {
+    return leg_cost(pu, b) / network_.pieces()[piece].factor;
+  };
+  if (u < road_temp_base_) {
+    const std::uint32_t k = std::uint32_t(u - road_base_);
+    for (const visgraph::RoadNetLink& l : network_.links(k)) {
+      const NodeId v = l.kind == visgraph::RoadEnd::Corner         ? NodeId(l.to)
+                       : l.kind == visgraph::RoadEnd::RegionCorner ? region_node(l.to)
+                                                                   : road_base_ + l.to;
+      link(v, [&] { return l.cost; });
+    }
+    for (const std::uint32_t p : network_.point_pieces(k)) {
+      for (const std::uint32_t t : piece_temps_[p])
+        link(road_temp_base_ + t, [&] { return along(p, road_temps_[t].pos); });
+    }
+    if (map_->graph().index().visible(pu, query_.goal)) {
+      goal_links_.push_back(u);
+      link(temp(1), [&] { return leg_cost(pu, query_.goal); });
+    }
+    return;
+  }
+  const std::uint32_t t = std::uint32_t(u - road_temp_base_);
+  const TempRoadPoint& tp = road_temps_[t];
+  const std::span<const double> offsets = network_.piece_offsets(tp.piece);
+  const std::span<const std::uint32_t> points = network_.piece_points(tp.piece);
+  const std::size_t i =
+      std::size_t(std::upper_bound(offsets.begin(), offsets.end(), tp.offset) - offsets.begin());
+  if (i > 0) {
+    link(road_base_ + points[i - 1], [&] { return along(tp.piece, network_.points()[points[i - 1]]); });
+  }
+  if (i < points.size()) {
+    link(road_base_ + points[i], [&] { return along(tp.piece, network_.points()[points[i]]); });
+  }
+  for (const std::uint32_t o : piece_temps_[tp.piece]) {
+    if (o != t) link(road_temp_base_ + o, [&] { return along(tp.piece, road_temps_[o].pos); });
+  }
+  if (tp.goal_cost >= 0) {
+    goal_links_.push_back(u);
+    link(temp(1), [&] { return tp.goal_cost; });
+  }
+}
+
+template <class Link>
+void VisGraphPlanner::successors(NodeId u, Link&& link) {
+  const VisibilityGraph& g = map_->graph();
+  const Vec2 pu = node_position(u);
+  if (u == temp(0)) {
+    if (direct_) {
+      link(temp(1), [&] { return distance(pu, query_.goal); });
+    } else if (params_.shortcut) {
+      link(temp(2), [&] { return distance(pu, temp_pos_[2]); });
+    } else {
+      for (const NodeId c : start_links_) link(c, [&] { return leg_cost(pu, g.position(c)); });
+      for (const auto& [c, cost] : start_region_links_) link(c, [k = cost] { return k; });
+      for (const auto& [c, cost] : start_road_links_) link(c, [k = cost] { return k; });
+      if (start_goal_cost_ >= 0) link(temp(1), [&] { return start_goal_cost_; });
+    }
+    return;
+  }
+  if (road_nodes() && u >= road_base_) {
+    road_point_successors(u, pu, link);
+    return;
+  }
+  if (u >= temp(0) + 4) {  // a region corner
+    const std::uint32_t k = std::uint32_t(u - temp(0) - 4);
+    for (const visgraph::WeightedRegions::Link& l : regions_.links(k)) {
+      link(l.graph_node ? NodeId(l.to) : region_node(l.to), [&] { return l.cost; });
+    }
+    if (road_nodes()) {
+      for (const visgraph::RoadNetLink& l : network_.region_links(k))
+        link(road_base_ + l.to, [&] { return l.cost; });
+    }
+    if (g.index().visible(pu, query_.goal)) {
+      goal_links_.push_back(u);
+      link(temp(1), [&] { return regions_.cost(pu, query_.goal); });
+    }
+    return;
+  }
+  if (u == temp(3)) {
+    link(temp(1), [&] { return distance(pu, query_.goal); });
+    return;
+  }
+  if (u < corners_) {
+    for (const std::uint32_t v : corner_links(std::uint32_t(u)))
+      link(v, [&] { return leg_cost(pu, g.position(v)); });
+    if (weighing()) {
+      for (const visgraph::WeightedRegions::Link& l : regions_.graph_links(std::uint32_t(u))) {
+        link(region_node(l.to), [&] { return l.cost; });
+      }
+    }
+    if (road_nodes()) {
+      for (const visgraph::RoadNetLink& l : network_.corner_links(std::uint32_t(u)))
+        link(road_base_ + l.to, [&] { return l.cost; });
+    }
+    if (!params_.shortcut && g.links_to(u, query_.goal)) {
+      goal_links_.push_back(u);
+      link(temp(1), [&] { return leg_cost(pu, query_.goal); });
+    }
+  }
+  // The shortcut's boundary links, out of its first crossing point and into its last.
+  for (const WalkLink& w : walks_) {
+    if (w.from == u) link(w.to, [&] { return w.cost; });
+  }
+}
+
+// The visibility graph as planner/search's best-first loop sees it: a node's successors
+// are dispatched on its kind (the start, a corner, a region corner, a road point, a
+// joining point, the shortcut's crossing points) by successors(), each link's cost
+// computed only when the loop needs it; a node's parent is the node it was reached from,
+// and its h, kept for visit_nodes(), the straight distance to the goal times the scale.
+// The goal is expanded like any node (kExpandsTarget): it is reached from many corners
+// and its cost is final when it is expanded.
+class VisGraphPlanner::Model {
+ public:
+  static constexpr bool kExpandsTarget = true;
+
+  explicit Model(VisGraphPlanner& planner) : p_(planner) {}
+
+  bool tracing() const { return p_.observer_ != nullptr; }
+  void emit(SearchEventKind kind, int side, NodeId node, NodeId parent, double g, double h) const {
+    p_.emit(kind, side, node, parent, g, h);
+  }
+  double heuristic(NodeId n) const { return p_.heuristic(p_.node_position(n)); }
+  NodeId parent(NodeId, const NodeState& s) const { return s.parent; }
+  double key(double f) const { return f; }
+
+  template <class Relax>
+  void successors(NodeId u, const NodeState&, Relax&& relax) {
+    p_.successors(
+        u, [&](NodeId v, auto&& cost) __attribute__((always_inline)) {
+          // h once per improvement, whichever of the loop and the parent record asks first.
+          double h = 0;
+          bool known = false;
+          const auto heuristic = [&] {
+            if (!known) {
+              h = p_.heuristic(p_.node_position(v));
+              known = true;
+            }
+            return h;
+          };
+          relax(
+              v,
+              [&](NodeState& s) {
+                s.parent = u;
+                s.h = heuristic();
+              },
+              cost, heuristic);
+        });
+  }
+
+ private:
+  VisGraphPlanner& p_;
+};
+
 SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   query_ = query;
   result_ = PathResult{};
-  open_.clear();
   start_links_.clear();
   goal_links_.clear();
   walks_.clear();
@@ -157,9 +313,10 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   road_base_ = NodeId(corners_ + 4 + (weighing() ? regions_.corners().size() : 0));
   road_temp_base_ = NodeId(road_base_ + (road_nodes() ? network_.points().size() : 0));
   const std::size_t nodes = road_temp_base_ + (road_nodes() ? 4 * network_.pieces().size() : 0);
-  if (state_.size() != nodes || ++stamp_ == 0) {
-    state_.assign(nodes, NodeState{});
-    stamp_ = 1;
+  if (!state_ || state_->cell_count() != nodes) {
+    state_ = std::make_unique<PagedNodeState<NodeState>>(nodes);
+  } else {
+    state_->next_search();
   }
   result_.stats.extra = {{"corners", double(corners_)},
                          {"links", double(limited_ ? limited_->link_count() : g.link_count())},
@@ -201,12 +358,9 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
     result_.stats.extra.push_back({"road_links", double(network_.along_count() + network_.entry_count())});
   }
 
-  const NodeId s = temp(0);
-  const double h = heuristic(query.start);
-  state_[s] = NodeState{0.0, h, kNoNode, stamp_, 0};
-  open_.push(OpenEntry{h, float(h), s});
-  ++result_.stats.pushes;
-  if (observer_) observer_->on_event(SearchEvent{SearchEventKind::Push, 0, s, kNoNode, 0.0, h});
+  Model model(*this);
+  search_.start(model, *state_, temp(0), temp(1), result_.stats);
+  state_->at(temp(0)).h = heuristic(query.start);
   result_.status = SearchStatus::Running;
   return result_.status;
 }
@@ -259,45 +413,6 @@ void VisGraphPlanner::link_roads() {
         if (k == 0) start_road_links_.push_back({road_temp_base_ + id, leg_cost(q, x)});
       }
     }
-  }
-}
-
-void VisGraphPlanner::expand_road_point(NodeId u, Vec2 pu) {
-  const auto along = [&](std::uint32_t piece, Vec2 b) {
-    return leg_cost(pu, b) / network_.pieces()[piece].factor;
-  };
-  if (u < road_temp_base_) {
-    const std::uint32_t k = std::uint32_t(u - road_base_);
-    for (const visgraph::RoadNetLink& l : network_.links(k)) {
-      const NodeId v = l.kind == visgraph::RoadEnd::Corner         ? NodeId(l.to)
-                       : l.kind == visgraph::RoadEnd::RegionCorner ? region_node(l.to)
-                                                                   : road_base_ + l.to;
-      relax(u, v, l.cost);
-    }
-    for (const std::uint32_t p : network_.point_pieces(k)) {
-      for (const std::uint32_t t : piece_temps_[p])
-        relax(u, road_temp_base_ + t, along(p, road_temps_[t].pos));
-    }
-    if (map_->graph().index().visible(pu, query_.goal)) {
-      goal_links_.push_back(u);
-      relax(u, temp(1), leg_cost(pu, query_.goal));
-    }
-    return;
-  }
-  const std::uint32_t t = std::uint32_t(u - road_temp_base_);
-  const TempRoadPoint& tp = road_temps_[t];
-  const std::span<const double> offsets = network_.piece_offsets(tp.piece);
-  const std::span<const std::uint32_t> points = network_.piece_points(tp.piece);
-  const std::size_t i =
-      std::size_t(std::upper_bound(offsets.begin(), offsets.end(), tp.offset) - offsets.begin());
-  if (i > 0) relax(u, road_base_ + points[i - 1], along(tp.piece, network_.points()[points[i - 1]]));
-  if (i < points.size()) relax(u, road_base_ + points[i], along(tp.piece, network_.points()[points[i]]));
-  for (const std::uint32_t o : piece_temps_[tp.piece]) {
-    if (o != t) relax(u, road_temp_base_ + o, along(tp.piece, road_temps_[o].pos));
-  }
-  if (tp.goal_cost >= 0) {
-    goal_links_.push_back(u);
-    relax(u, temp(1), tp.goal_cost);
   }
 }
 
@@ -368,105 +483,25 @@ void VisGraphPlanner::walk_to_corners(Vec2 from, std::uint32_t edge_vertex, bool
   }
 }
 
-void VisGraphPlanner::relax(NodeId u, NodeId v, double cost) {
-  NodeState& sv = state_[v];
-  const bool fresh = sv.stamp != stamp_;
-  if (!fresh && sv.closed) return;
-  const double ng = state_[u].g + cost;
-  if (!fresh && !(ng < sv.g)) return;
-  const double h = heuristic(node_position(v));
-  sv = NodeState{ng, h, u, stamp_, 0};
-  open_.push(OpenEntry{ng + h, float(h), v});
-  ++result_.stats.pushes;
-  if (!fresh) ++result_.stats.relaxations;
-  if (observer_) {
-    observer_->on_event(SearchEvent{fresh ? SearchEventKind::Push : SearchEventKind::Relax, 0, v, u, ng, h});
-  }
-}
-
 SearchStatus VisGraphPlanner::step(std::uint64_t max_expansions) {
   if (result_.status != SearchStatus::Running) return result_.status;
   if (world_.revision() != revision_) {
     return fail(SearchStatus::Invalid, "the world changed during the search: start the query again");
   }
   ++result_.stats.steps;
-  const VisibilityGraph& g = map_->graph();
-  std::uint64_t done = 0;
-  while (done < max_expansions) {
-    if (open_.empty()) return fail(SearchStatus::NoPath, "the open list ran empty: the goal is unreachable");
-    const NodeId u = open_.pop().node;
-    NodeState& su = state_[u];
-    if (su.closed) continue;  // stale duplicate of an improved entry
-    su.closed = 1;
-    ++done;
-    ++result_.stats.expansions;
-    if (observer_) observer_->on_event(SearchEvent{SearchEventKind::Expand, 0, u, su.parent, su.g, su.h});
-    const Vec2 pu = node_position(u);
-    if (u == temp(1)) {
-      finish();
-      return result_.status;
-    }
-    if (u == temp(0)) {
-      if (direct_) {
-        relax(u, temp(1), distance(pu, query_.goal));
-      } else if (params_.shortcut) {
-        relax(u, temp(2), distance(pu, temp_pos_[2]));
-      } else {
-        for (const NodeId c : start_links_) relax(u, c, leg_cost(pu, g.position(c)));
-        for (const auto& [c, cost] : start_region_links_) relax(u, c, cost);
-        for (const auto& [c, cost] : start_road_links_) relax(u, c, cost);
-        if (start_goal_cost_ >= 0) relax(u, temp(1), start_goal_cost_);
-      }
-      continue;
-    }
-    if (road_nodes() && u >= road_base_) {
-      expand_road_point(u, pu);
-      continue;
-    }
-    if (u >= temp(0) + 4) {  // a region corner
-      const std::uint32_t k = std::uint32_t(u - temp(0) - 4);
-      for (const visgraph::WeightedRegions::Link& l : regions_.links(k)) {
-        relax(u, l.graph_node ? NodeId(l.to) : region_node(l.to), l.cost);
-      }
-      if (road_nodes()) {
-        for (const visgraph::RoadNetLink& l : network_.region_links(k)) relax(u, road_base_ + l.to, l.cost);
-      }
-      if (g.index().visible(pu, query_.goal)) {
-        goal_links_.push_back(u);
-        relax(u, temp(1), regions_.cost(pu, query_.goal));
-      }
-      continue;
-    }
-    if (u == temp(3)) {
-      relax(u, temp(1), distance(pu, query_.goal));
-      continue;
-    }
-    if (u < corners_) {
-      for (const std::uint32_t v : corner_links(std::uint32_t(u))) relax(u, v, leg_cost(pu, g.position(v)));
-      if (weighing()) {
-        for (const visgraph::WeightedRegions::Link& l : regions_.graph_links(std::uint32_t(u))) {
-          relax(u, region_node(l.to), l.cost);
-        }
-      }
-      if (road_nodes()) {
-        for (const visgraph::RoadNetLink& l : network_.corner_links(std::uint32_t(u)))
-          relax(u, road_base_ + l.to, l.cost);
-      }
-      if (!params_.shortcut && g.links_to(u, query_.goal)) {
-        goal_links_.push_back(u);
-        relax(u, temp(1), leg_cost(pu, query_.goal));
-      }
-    }
-    for (const WalkLink& w : walks_) {
-      if (w.from == u) relax(u, w.to, w.cost);
-    }
+  Model model(*this);
+  switch (search_.step(model, *state_, result_.stats, max_expansions)) {
+    case SearchStatus::Found: finish(); break;
+    case SearchStatus::NoPath:
+      return fail(SearchStatus::NoPath, "the open list ran empty: the goal is unreachable");
+    default: break;
   }
   return result_.status;
 }
 
 void VisGraphPlanner::finish() {
   std::vector<NodeId> nodes;
-  for (NodeId n = temp(1); n != kNoNode; n = state_[n].parent) nodes.push_back(n);
+  for (NodeId n = temp(1); n != kNoNode; n = state_->at(n).parent) nodes.push_back(n);
   std::reverse(nodes.begin(), nodes.end());
   std::vector<Vec2> pts;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -486,7 +521,7 @@ void VisGraphPlanner::finish() {
     }
     if (pts.empty() || pts.back() != p) pts.push_back(p);
   }
-  result_.cost = state_[temp(1)].g;
+  result_.cost = state_->at(temp(1)).g[0];
   if (params_.shortcut && !direct_) {
     const visgraph::SegmentIndex& index = map_->graph().index();
     if (observer_) observer_->on_refine("graph path", pts);
@@ -547,7 +582,7 @@ void VisGraphPlanner::finish() {
   result_.status = SearchStatus::Found;
   if (observer_) {
     for (const NodeId n : result_.nodes) {
-      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, n, kNoNode, state_[n].g, 0.0});
+      observer_->on_event(SearchEvent{SearchEventKind::Path, 0, n, kNoNode, state_->at(n).g[0], 0.0});
     }
   }
 }
@@ -567,12 +602,10 @@ std::unique_ptr<ResultDependency> VisGraphPlanner::result_dependency() const {
 }
 
 void VisGraphPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
-  if (result_.status == SearchStatus::Idle || world_.revision() != revision_) return;
-  for (NodeId n = 0; n < state_.size(); ++n) {
-    const NodeState& st = state_[n];
-    if (st.stamp != stamp_) continue;
-    fn(NodeView{n, 0, st.g, st.h, st.parent, st.closed != 0});
-  }
+  if (result_.status == SearchStatus::Idle || world_.revision() != revision_ || !state_) return;
+  state_->for_each_reached([&](NodeId n, const NodeState& st) {
+    fn(NodeView{n, 0, st.g[0], st.h, st.parent, st.closed != 0});
+  });
 }
 
 void VisGraphPlanner::visit_path_structure(StructureVisitor& visitor) const {

@@ -5,12 +5,14 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "planner/core/open_list.hpp"
 #include "planner/core/search.hpp"
+#include "planner/search/best_first_search.hpp"
+#include "planner/search/paged_node_state.hpp"
 #include "planner/search/planner_base.hpp"
 #include "planner/visgraph/road_graph.hpp"
 #include "planner/visgraph/road_network.hpp"
@@ -72,8 +74,8 @@ struct VisGraphParams {
 /// they see along a tangent (the direct line first; the goal's links tested as corners are expanded): costs
 /// are then optimal any-angle lengths among the inflated obstacles. Costs are metres of straight travel
 /// (terrain multipliers are not applied), road legs divided by the road's speed factor when the road pass
-/// (seed 004) finds a cheaper way along the scenario's roads, or when exact roads take them. Steppable and
-/// traced like every planner.
+/// (seed 004) finds a cheaper way along the scenario's roads, or when exact roads take them. The search is
+/// planner/search's BestFirstSearch, which expands the goal. Steppable and traced like every planner.
 class VisGraphPlanner final : public PlannerBase {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
@@ -112,13 +114,19 @@ class VisGraphPlanner final : public PlannerBase {
   double radius() const { return obstacle_params_.radius; }
 
  private:
+  // The search state of a node, as planner/search's loop keeps it.
   struct NodeState {
-    double g = 0;
-    double h = 0;
-    NodeId parent = kNoNode;
-    std::uint32_t stamp = 0;  // == stamp_: reached by the current search
-    std::uint8_t closed = 0;
+    double g[1];               // infinity: not reached
+    double h;                  // the heuristic when g was last lowered
+    NodeId parent;             // kNoNode at the start
+    std::uint32_t generation;  // PagedNodeState's
+    std::uint8_t closed;
+    static NodeState fresh(std::uint32_t generation) {
+      return NodeState{{std::numeric_limits<double>::infinity()}, 0.0, kNoNode, generation, 0};
+    }
   };
+  // The graph as the best-first loop sees it (visgraph_planner.cpp).
+  class Model;
   // A temporary link along an obstacle's boundary (shortcut mode).
   struct WalkLink {
     NodeId from = kNoNode;
@@ -133,7 +141,10 @@ class VisGraphPlanner final : public PlannerBase {
     return limited_ ? limited_->links(node) : map_->graph().links(node);
   }
   double heuristic(Vec2 p) const;
-  void relax(NodeId u, NodeId v, double cost);
+  // Calls link(v, cost) for each move out of node u, in the order the search relaxes them
+  // (cost() returns the move's cost); records the goal's links as u's are found.
+  template <class Link>
+  void successors(NodeId u, Link&& link);
   void link_exact();
   bool link_shortcut();
   void walk_to_corners(Vec2 from, std::uint32_t edge_vertex, bool reverse);
@@ -157,8 +168,9 @@ class VisGraphPlanner final : public PlannerBase {
   void prepare_network();
   // Links of the start and the goal to the roads (exact roads).
   void link_roads();
-  // Relaxes the links of road point u (permanent or the query's).
-  void expand_road_point(NodeId u, Vec2 pu);
+  // successors() of road point u (permanent or the query's) at `pu`.
+  template <class Link>
+  void road_point_successors(NodeId u, Vec2 pu, Link&& link);
   // The cost of the optimal path without roads (a second search, run when the path takes a road).
   double cost_without_roads(std::vector<Vec2>* path);
   // The query's joining point on a piece: the start's (goal_cost < 0) or the goal's.
@@ -198,11 +210,10 @@ class VisGraphPlanner final : public PlannerBase {
       plain_;                  // exact roads: the same planner without roads, for cost_without_roads
   visgraph::RoadGraph roads_;  // valid while roads_revision_ == map().inputs_revision()
   std::uint64_t roads_revision_ = UINT64_MAX;
-  std::vector<Vec2> road_joins_;      // the last road pass's path-to-road links, pairs
-  std::vector<Vec2> road_free_path_;  // the last path before the road pass (empty: no pass)
-  std::vector<NodeState> state_;
-  std::uint32_t stamp_ = 0;
-  OpenList open_;
+  std::vector<Vec2> road_joins_;                      // the last road pass's path-to-road links, pairs
+  std::vector<Vec2> road_free_path_;                  // the last path before the road pass (empty: no pass)
+  std::unique_ptr<PagedNodeState<NodeState>> state_;  // per node; made again when the node count changes
+  BestFirstSearch<NodeState> search_;
 };
 
 }  // namespace pathscope
