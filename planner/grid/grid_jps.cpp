@@ -84,30 +84,6 @@ std::string format_multiplier(double m) {
   return buf;
 }
 
-// The grid dependency over the cells the jumps read, plus the group's one multiplier:
-// a change that makes the group's costs uneven (or changes its multiplier) voids it.
-class JpsDependency final : public ResultDependency {
- public:
-  JpsDependency(const PlanningWorld& world, std::size_t movement_class, std::vector<std::uint64_t> bits,
-                std::uint16_t key, double multiplier)
-      : world_(world),
-        class_(movement_class),
-        cells_(world, movement_class, std::move(bits)),
-        key_(key),
-        multiplier_(multiplier) {}
-  bool still_valid(const WorldChange& change) const override {
-    if (!cells_.still_valid(change)) return false;
-    return GridJps::uniform_multiplier(world_.grid(class_), world_.raster(), key_) == multiplier_;
-  }
-
- private:
-  const PlanningWorld& world_;
-  std::size_t class_;
-  ExpandedCellsDependency cells_;
-  std::uint16_t key_;
-  double multiplier_;
-};
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -171,7 +147,10 @@ JpsBitGrid::Jump JpsBitGrid::jump_straight(int dir, int x, int y, int gx, int gy
 // GridJps
 
 GridJps::GridJps(const PlanningWorld& world, std::size_t movement_class, std::string name)
-    : GridSearchBase<1>(world, movement_class, std::move(name)), parent_(grid_.cell_count()) {}
+    : GridSearchBase<1>(world, movement_class, std::move(name)),
+      parent_(std::make_unique<JumpParentPages>(grid_.cell_count())) {}
+
+GridJps::~GridJps() = default;
 
 double GridJps::uniform_multiplier(const CostGrid& grid, const TerrainRaster& raster, std::uint16_t key,
                                    double* first, double* second) {
@@ -202,14 +181,14 @@ class GridJps::Model {
   static constexpr bool kExpandsTarget = true;
 
   explicit Model(GridJps& planner)
-      : p_(planner), reached_(planner.state_.finder()), m_(planner.multiplier_) {}
+      : p_(planner), parents_(*planner.parent_), reached_(planner.state_.finder()), m_(planner.multiplier_) {}
 
   bool tracing() const { return p_.observer_ != nullptr; }
   void emit(SearchEventKind kind, int side, NodeId node, NodeId parent, double g, double h) const {
     p_.emit(kind, side, node, parent, g, h);
   }
   double heuristic(NodeId n) const { return p_.heuristic(0, n); }
-  NodeId parent(NodeId n, const Cell&) const { return p_.parent_[n]; }
+  NodeId parent(NodeId n, const Cell&) const { return parents_[n]; }
   double key(double f) const { return f; }
 
   // Inlined by force into the loop: GCC otherwise makes it a call per expansion, about
@@ -246,7 +225,7 @@ class GridJps::Model {
           s.node,
           [&](Cell& c) {
             c.parent_dir[0] = std::uint8_t(d);  // the direction of the jump into the node
-            p_.parent_.set(s.node, u);
+            parents_.set(s.node, u);
           },
           [&] { return s.cost * m_; },
           [&] { return p_.h_scale_ * octile_cells(s.cell.x, s.cell.y, goal.x, goal.y); });
@@ -255,6 +234,7 @@ class GridJps::Model {
 
  private:
   GridJps& p_;
+  JumpParentPages& parents_;
   const GridSearchState<1>::Finder reached_;
   const double m_;
 };
@@ -285,7 +265,7 @@ SearchStatus GridJps::start(const PathQuery& query) {
   if (!bits) bits = std::make_unique<JpsBitGrid>(grid_, key_);
   bits_ = bits.get();
 
-  parent_.set(start, kNoNode);
+  parent_->set(start, kNoNode);
   Model model(*this);
   search_.start(model, state_, start, ends_[1], result_.stats);
   result_.status = SearchStatus::Running;
@@ -369,7 +349,7 @@ void GridJps::finish(SearchStatus status) {
     return;
   }
   std::vector<NodeId> jumps;
-  for (NodeId n = ends_[1]; n != kNoNode; n = parent_[n]) jumps.push_back(n);
+  for (NodeId n = ends_[1]; n != kNoNode; n = (*parent_)[n]) jumps.push_back(n);
   std::reverse(jumps.begin(), jumps.end());
   // Every cell between consecutive jump points, which lie on one straight or diagonal line.
   std::vector<NodeId> nodes{jumps.front()};
@@ -390,7 +370,7 @@ void GridJps::visit_nodes(const std::function<void(const NodeView&)>& fn) const 
   const double s = grid_.cell_size();
   state_.for_each_reached([&](NodeId n, const Cell& c) {
     if (c.g[0] == std::numeric_limits<double>::infinity()) return;
-    fn(NodeView{n, 0, c.g[0] * s, heuristic(0, n) * s, parent_[n], c.closed != 0});
+    fn(NodeView{n, 0, c.g[0] * s, heuristic(0, n) * s, (*parent_)[n], c.closed != 0});
   });
 }
 
@@ -439,7 +419,7 @@ std::unique_ptr<ResultDependency> GridJps::result_dependency() const {
       }
     }
   }
-  return std::make_unique<JpsDependency>(world_, class_, std::move(read), key_, multiplier_);
+  return std::make_unique<JumpDependency>(world_, class_, std::move(read), key_, multiplier_);
 }
 
 }  // namespace pathscope

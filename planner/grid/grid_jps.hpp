@@ -14,6 +14,8 @@
 
 namespace pathscope {
 
+class JumpParentPages;  // grid_jump_search.hpp
+
 /// One terrain group's passable cells as rows of bits, in the four orientations a
 /// straight jump scans (east, west, south, north all become "east" in one of them), with
 /// a blocked border of one cell all round. Built from the cost grid's move keys.
@@ -78,6 +80,7 @@ class GridJps final : public GridSearchBase<1> {
  public:
   /// `world` must outlive the planner. `name` is the registry name it reports.
   GridJps(const PlanningWorld& world, std::size_t movement_class, std::string name);
+  ~GridJps() override;
 
   SearchStatus start(const PathQuery& query) override;
   SearchStatus step(std::uint64_t max_expansions) override;
@@ -115,23 +118,9 @@ class GridJps final : public GridSearchBase<1> {
   std::map<std::uint16_t, std::unique_ptr<JpsBitGrid>> grids_;  // per move key, for revision_
   double multiplier_ = 1;                                       // of the current query's group
   std::uint16_t key_ = 0;                                       // the current query's move key
-  // Per cell: the jump point it was reached from; read only for cells the current search
-  // reached. In pages of 1,024 cells allocated when first written, as the search state.
-  class ParentPages {
-   public:
-    explicit ParentPages(std::size_t cells) : pages_((cells + kPageCells - 1) / kPageCells) {}
-    NodeId operator[](NodeId cell) const { return pages_[cell / kPageCells][cell % kPageCells]; }
-    void set(NodeId cell, NodeId parent) {
-      std::unique_ptr<NodeId[]>& page = pages_[cell / kPageCells];
-      if (!page) page = std::make_unique_for_overwrite<NodeId[]>(kPageCells);
-      page[cell % kPageCells] = parent;
-    }
-
-   private:
-    static constexpr std::uint32_t kPageCells = 1024;
-    std::vector<std::unique_ptr<NodeId[]>> pages_;
-  };
-  ParentPages parent_;
+  // Per cell: the jump point it was reached from (the jump searches' pages,
+  // grid_jump_search.hpp, which includes this header: held by pointer).
+  std::unique_ptr<JumpParentPages> parent_;
   std::uint64_t scanned_ = 0;  // cells scanned by the current search's jumps
   BestFirstSearch<Cell> search_;
 };
