@@ -532,6 +532,12 @@ void check_kept_answers(std::span<const PlannerInfo> registry, const Conformance
         stale(buf);
         continue;
       }
+      // An edit that closed the start's cell leaves a planner that leads a unit out of it
+      // (the quadtree's links out of an impassable leaf) a first leg through the wall:
+      // the kept answer equals the fresh one (above), and its legality is not asked.
+      const CostGrid& grid = fresh_world->grid(cls);
+      const std::optional<std::uint32_t> start_cell = grid.cell_at(q.start);
+      if (start_cell && !grid.passable(*start_cell)) continue;
       const RefereeParams rp = params_for(info, params[pi], *fresh_world, cls);
       const Result<Verdict> verdict = referee_path(*fresh_world, cls, was.points, rp);
       if (!verdict || !verdict->legal) {

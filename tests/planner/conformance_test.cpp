@@ -90,6 +90,19 @@ TEST_CASE("conformance: every registered planner, worlds 6-11") { check_conforma
 TEST_CASE("conformance: every registered planner, worlds 12-17") { check_conformance(12, 6, 4); }
 TEST_CASE("conformance: every registered planner, worlds 18-23") { check_conformance(18, 6, 4); }
 
+TEST_CASE("conformance: an edit that closes a query's start is no stale answer (world 566)") {
+  // World 566's second edit walls in the start of its query (16.5, 15.5) -> (23.5, 24.5).
+  // The quadtree leads a unit out of an impassable leaf, so its kept answer and a fresh
+  // search both leave through the wall; the kept answer equals the fresh one.
+  const std::vector<PlannerInfo> registry = {*find_planner("astar"), *find_planner("quadtree")};
+  const auto report = referee::run_conformance(registry, {566, 1, 6, 4});
+  REQUIRE(report.size() == 2);
+  const referee::PlannerConformance& quadtree = report[1];
+  for (const std::string& e : quadtree.examples) MESSAGE(e);
+  CHECK(quadtree.kept > 0);
+  CHECK(quadtree.stale_kept == 0);
+}
+
 TEST_CASE("conformance: every registered planner, 300 worlds" * doctest::test_suite("slow")) {
   check_conformance(1000, 300, 6);
 }
