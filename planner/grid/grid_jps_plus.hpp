@@ -51,6 +51,8 @@ class JpsPlusTable final : public DerivedStructure {
   const std::int16_t* row(int x, int y) const {
     return dist_.data() + (std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 8;
   }
+  /// The same row, of the cell of row-major index `cell` (y * width + x).
+  const std::int16_t* row(std::uint32_t cell) const { return dist_.data() + std::size_t(cell) * 8; }
   /// Same passability and distances.
   bool operator==(const JpsPlusTable& o) const { return pass_ == o.pass_ && dist_ == o.dist_; }
   /// Cells whose distances the last update() recomputed.
@@ -89,10 +91,10 @@ class GridJpsPlus final : public JumpPointSearch<GridJpsPlus> {
   bool prepare();
   bool passable(int x, int y) const { return table_->passable(x, y); }
   std::uint8_t pruned_dirs(glm::ivec2 c, std::uint8_t dir) const;
-  void prefetch(NodeId node) const {
-    __builtin_prefetch(
-        table_->row(int(node % std::uint32_t(grid_.width())), int(node / std::uint32_t(grid_.width()))));
-  }
+  // From the cell's index, which is its row's in the table. Not through x and y: GCC 12
+  // compiles a prefetch whose address needs a division to nothing (the disassembly shows
+  // no prefetch), so this one never happened while it did.
+  void prefetch(NodeId node) const { __builtin_prefetch(table_->row(node)); }
   template <class Push, class Scan>
   void jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const;
   template <class Push, class Scan>

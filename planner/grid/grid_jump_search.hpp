@@ -322,6 +322,10 @@ class JumpPointSearch : public GridSearchBase<1> {
         const NodeId v = NodeId(std::uint32_t(s.cell.y) * w_ + std::uint32_t(s.cell.x));
         reached_.prefetch(v);
         p_.parent_.prefetch(v);
+        // Its part of the jump structure too: a successor that continues the search's
+        // best line is the next node expanded, before the open list's old top that the
+        // loop prefetched.
+        p_.prefetch_structure(v);
         found.push_back(s);
       };
       for (int d = 0; d < 8; ++d) {

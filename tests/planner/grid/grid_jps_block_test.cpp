@@ -224,6 +224,24 @@ TEST_SUITE("grid_jps_block") {
     CHECK(incremental > 0);
   }
 
+  TEST_CASE("jps_plus: a cell's table row by index is its row by coordinates") {
+    std::mt19937_64 rng(5);
+    const int w = 37, h = 23;
+    const PlanningWorld world(ascii_scenario(test::random_rows(rng, w, h, 0.3, false)));
+    const CostGrid& grid = world.grid(0);
+    std::uint16_t key = 0;
+    for (std::uint32_t i = 0; i < grid.cell_count() && key == 0; ++i) key = grid.move_key(i);
+    REQUIRE(key != 0);
+    const JpsPlusTable& table = JpsPlusTable::of(world, 0, key);
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        const std::int16_t* row = table.row(std::uint32_t(y * w + x));
+        CHECK(row == table.row(x, y));
+        for (int d = 0; d < 8; ++d) CHECK(row[d] == table.distance(x, y, d));
+      }
+    }
+  }
+
   TEST_CASE("registered as exact grid planners") {
     for (const std::string& name : kPlanners) {
       const PlannerInfo* info = find_planner(name);
