@@ -17,7 +17,7 @@
 //     every neighbour but (x+dx, y), (x, y+dy) and (x+dx, y+dy) is reached as cheaply
 //     another way: no forced neighbours without corner cutting. Only the start and the
 //     goal are ever nodes reached diagonally here.
-// Straight jumps (JpsBitGrid::jump_straight): stop on the goal, on a cell with a forced
+// Straight jumps (JpsBlockRows::jump, the scans of JpsBitGrid): stop on the goal, on a cell with a forced
 // neighbour (bit x of the row above or below set while bit x-1 is not) or before a
 // blocked cell; one unaligned 64-bit load per row tests 56 cells, std::countr_zero finds
 // the first stop, and the four orientations of the bits make every direction a scan east.
@@ -39,6 +39,36 @@
 
 namespace pathscope {
 
+// ---------------------------------------------------------------------------------------
+// JpsBlockRows
+
+JpsBlockRows::JpsBlockRows(const CostGrid& grid, std::uint16_t key)
+    : width_(grid.width()), height_(grid.height()) {
+  static_assert(std::endian::native == std::endian::little, "the bit scans load rows as little-endian words");
+  for (int o = 0; o < 4; ++o) {
+    const int len = o < 2 ? width_ : height_, rows = o < 2 ? height_ : width_;
+    stride_[o] = std::size_t(len + 2 + 7) / 8 + 8;  // border bits, and slack for 8-byte loads
+    bits_[o].assign(stride_[o] * std::size_t(rows + 2), 0);
+  }
+  const auto set = [this](int o, int p, int row) {
+    std::uint8_t* r = bits_[o].data() + std::size_t(row + 1) * stride_[o];
+    const int b = p + 1;
+    r[b >> 3] = std::uint8_t(r[b >> 3] | (1u << (b & 7)));
+  };
+  for (int y = 0; y < height_; ++y) {
+    for (int x = 0; x < width_; ++x) {
+      if (grid.move_key(grid.index(x, y)) != key) continue;
+      set(0, x, y);
+      set(1, width_ - 1 - x, y);
+      set(2, y, x);
+      set(3, height_ - 1 - y, x);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// GridJpsBlock
+
 GridJpsBlock::GridJpsBlock(const PlanningWorld& world, std::size_t movement_class, std::string name)
     : JumpPointSearch<GridJpsBlock>(world, movement_class, std::move(name)) {}
 
@@ -48,8 +78,8 @@ bool GridJpsBlock::prepare() {
     grids_.clear();
     bits_revision_ = world_.revision();
   }
-  std::unique_ptr<JpsBitGrid>& bits = grids_[key_];
-  if (!bits) bits = std::make_unique<JpsBitGrid>(grid_, key_);
+  std::unique_ptr<JpsBlockRows>& bits = grids_[key_];
+  if (!bits) bits = std::make_unique<JpsBlockRows>(grid_, key_);
   bits_ = bits.get();
   return true;
 }
@@ -68,36 +98,54 @@ std::uint8_t GridJpsBlock::pruned_dirs(glm::ivec2 c, std::uint8_t dir) const {
   return jump_successor_dirs(moves, dir, p);
 }
 
+// Each direction is its own instantiation, so the scans' orientations and the steps are
+// constants.
 template <class Push, class Scan>
 void GridJpsBlock::jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const {
-  const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
-  const int dx = kDirDx[dir], dy = kDirDy[dir];
-  const JpsBitGrid& b = *bits_;
-  if (dx == 0 || dy == 0) {
-    const JpsBitGrid::Jump j = b.jump_straight(dir, c.x, c.y, gx, gy);
-    const glm::ivec2 end{c.x + dx * j.steps, c.y + dy * j.steps};
-    if (j.steps > 0) scan(c, end);
-    if (j.found) push(JumpSuccessor{end, double(j.steps), std::uint8_t(dir)});
-    return;
+  switch (dir) {
+    case 0: straight_jump<0>(c, push, scan); return;
+    case 1: straight_jump<1>(c, push, scan); return;
+    case 2: straight_jump<2>(c, push, scan); return;
+    case 3: straight_jump<3>(c, push, scan); return;
+    case 4: diagonal_jump<kDirDx[4], kDirDy[4]>(c, push, scan); return;
+    case 5: diagonal_jump<kDirDx[5], kDirDy[5]>(c, push, scan); return;
+    case 6: diagonal_jump<kDirDx[6], kDirDy[6]>(c, push, scan); return;
+    default: diagonal_jump<kDirDx[7], kDirDy[7]>(c, push, scan); return;
   }
-  const int h_dir = dir_of(dx, 0), v_dir = dir_of(0, dy);
+}
+
+template <int kDir, class Push, class Scan>
+void GridJpsBlock::straight_jump(glm::ivec2 c, Push&& push, Scan&& scan) const {
+  constexpr int dx = kDirDx[kDir], dy = kDirDy[kDir];
+  const JpsBlockRows::Jump j = bits_->jump<kDir>(c.x, c.y, ends_xy_[1].x, ends_xy_[1].y);
+  const glm::ivec2 end{c.x + dx * j.steps, c.y + dy * j.steps};
+  if (j.steps > 0) scan(c, end);
+  if (j.found) push(JumpSuccessor{end, double(j.steps), std::uint8_t(kDir)});
+}
+
+template <int kDx, int kDy, class Push, class Scan>
+void GridJpsBlock::diagonal_jump(glm::ivec2 c, Push&& push, Scan&& scan) const {
+  constexpr int kDir = kJumpDirOf[kDy + 1][kDx + 1];
+  constexpr int kH = kJumpDirOf[1][kDx + 1], kV = kJumpDirOf[kDy + 1][1];
+  const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
+  const JpsBlockRows& b = *bits_;
   int x = c.x, y = c.y, k = 0;
-  while (b.passable(x + dx, y) && b.passable(x, y + dy) && b.passable(x + dx, y + dy)) {
-    x += dx;
-    y += dy;
+  while (b.passable(x + kDx, y) && b.passable(x, y + kDy) && b.passable(x + kDx, y + kDy)) {
+    x += kDx;
+    y += kDy;
     ++k;
     const double diagonal = kSqrt2 * double(k);
     if (x == gx && y == gy) {
       scan(c, glm::ivec2{x, y});
-      push(JumpSuccessor{{x, y}, diagonal, std::uint8_t(dir)});
+      push(JumpSuccessor{{x, y}, diagonal, std::uint8_t(kDir)});
       return;
     }
-    const JpsBitGrid::Jump h = b.jump_straight(h_dir, x, y, gx, gy);
-    if (h.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x + dx * h.steps, y});
-    if (h.found) push(JumpSuccessor{{x + dx * h.steps, y}, diagonal + double(h.steps), std::uint8_t(h_dir)});
-    const JpsBitGrid::Jump v = b.jump_straight(v_dir, x, y, gx, gy);
-    if (v.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x, y + dy * v.steps});
-    if (v.found) push(JumpSuccessor{{x, y + dy * v.steps}, diagonal + double(v.steps), std::uint8_t(v_dir)});
+    const JpsBlockRows::Jump h = b.jump<kH>(x, y, gx, gy);
+    if (h.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x + kDx * h.steps, y});
+    if (h.found) push(JumpSuccessor{{x + kDx * h.steps, y}, diagonal + double(h.steps), std::uint8_t(kH)});
+    const JpsBlockRows::Jump v = b.jump<kV>(x, y, gx, gy);
+    if (v.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x, y + kDy * v.steps});
+    if (v.found) push(JumpSuccessor{{x, y + kDy * v.steps}, diagonal + double(v.steps), std::uint8_t(kV)});
   }
   if (k > 0) scan(c, glm::ivec2{x, y});
 }

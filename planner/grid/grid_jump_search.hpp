@@ -318,7 +318,7 @@ class JumpPointSearch : public GridSearchBase<1> {
       }
       std::vector<JumpSuccessor>& found = p_.found_;
       found.clear();
-      const auto gather = [&](const JumpSuccessor& s) {
+      const auto gather = [&](const JumpSuccessor& s) __attribute__((always_inline)) {
         const NodeId v = NodeId(std::uint32_t(s.cell.y) * w_ + std::uint32_t(s.cell.x));
         reached_.prefetch(v);
         p_.parent_.prefetch(v);

@@ -11,10 +11,13 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "planner/core/planner_registry.hpp"
 #include "planner/core/search_trace.hpp"
+#include "planner/grid/grid_jps.hpp"
+#include "planner/grid/grid_jps_block.hpp"
 #include "planner/grid/grid_jps_plus.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/world/planning_world.hpp"
@@ -222,6 +225,42 @@ TEST_SUITE("grid_jps_block") {
         check_same_as_astar(world, *plus, *astar, {ux(rng), uy(rng)}, {ux(rng), uy(rng)});
     }
     CHECK(incremental > 0);
+  }
+
+  TEST_CASE("jps_block: its inlined scans answer what jps's bit grid answers") {
+    std::mt19937_64 rng(17);
+    for (const auto& [w, h, density] :
+         {std::tuple{61, 19, 0.2}, std::tuple{23, 130, 0.35}, std::tuple{3, 2, 0.1}}) {
+      const PlanningWorld world(ascii_scenario(test::random_rows(rng, w, h, density, false)));
+      const CostGrid& grid = world.grid(0);
+      std::uint16_t key = 0;
+      for (std::uint32_t i = 0; i < grid.cell_count() && key == 0; ++i) key = grid.move_key(i);
+      REQUIRE(key != 0);
+      const JpsBitGrid reference(grid, key);
+      const JpsBlockRows rows(grid, key);
+      std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1);
+      for (int y = -1; y <= h; ++y) {
+        for (int x = -1; x <= w; ++x) CHECK(rows.passable(x, y) == reference.passable(x, y));
+      }
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          CHECK(rows.around(x, y) == reference.around(x, y));
+          if (!reference.passable(x, y)) continue;
+          // Goals: none ahead, and cells on the cell's row and column.
+          for (const glm::ivec2 g : {glm::ivec2{-5, -5}, glm::ivec2{ux(rng), y}, glm::ivec2{x, uy(rng)}}) {
+            const auto same = [&](const JpsBlockRows::Jump& a, int dir) {
+              const JpsBitGrid::Jump b = reference.jump_straight(dir, x, y, g.x, g.y);
+              CHECK(a.steps == b.steps);
+              CHECK(a.found == b.found);
+            };
+            same(rows.jump<0>(x, y, g.x, g.y), 0);
+            same(rows.jump<1>(x, y, g.x, g.y), 1);
+            same(rows.jump<2>(x, y, g.x, g.y), 2);
+            same(rows.jump<3>(x, y, g.x, g.y), 3);
+          }
+        }
+      }
+    }
   }
 
   TEST_CASE("jps_plus: a cell's table row by index is its row by coordinates") {
