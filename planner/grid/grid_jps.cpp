@@ -60,17 +60,6 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "the bit scans load rows as little-endian words");
 
-// 56 of the 57 bits an unaligned load shifted by up to 7 bits holds.
-constexpr int kScanBits = 56;
-constexpr std::uint64_t kScanMask = (std::uint64_t(1) << kScanBits) - 1;
-
-// Bits [bit, bit + 56] of a row of bytes.
-std::uint64_t load_bits(const std::uint8_t* row, int bit) {
-  std::uint64_t v;
-  std::memcpy(&v, row + (bit >> 3), sizeof v);
-  return v >> (bit & 7);
-}
-
 // The direction of a unit step (dx, dy), as indexed by kDirDx / kDirDy.
 constexpr std::uint8_t kDirOf[3][3] = {{6, 3, 7}, {2, 8, 0}, {5, 1, 4}};  // [dy + 1][dx + 1]
 std::uint8_t dir_of(int dx, int dy) { return kDirOf[dy + 1][dx + 1]; }
@@ -113,34 +102,6 @@ void JpsBitGrid::set(int o, int p, int row) {
   std::uint8_t* r = bits_[o].data() + std::size_t(row + 1) * stride_[o];
   const int b = p + 1;
   r[b >> 3] = std::uint8_t(r[b >> 3] | (1u << (b & 7)));
-}
-
-JpsBitGrid::Jump JpsBitGrid::scan_east(int o, int p, int row, int goal_p) const {
-  const std::uint8_t* here = row_ptr(o, row);
-  const std::uint8_t* above = row_ptr(o, row - 1);
-  const std::uint8_t* below = row_ptr(o, row + 1);
-  // c: the first cell of the window (its bit is c + 1). The border cell at len_ is
-  // blocked, so the loop stops by then.
-  for (int c = p + 1;; c += kScanBits) {
-    const std::uint64_t cur = load_bits(here, c + 1);
-    const std::uint64_t a = load_bits(above, c + 1), a_back = load_bits(above, c);
-    const std::uint64_t b = load_bits(below, c + 1), b_back = load_bits(below, c);
-    const std::uint64_t stop = (~cur | (a & ~a_back) | (b & ~b_back)) & kScanMask;
-    const int s = stop ? c + std::countr_zero(stop) : INT_MAX;
-    if (goal_p >= c && goal_p < c + kScanBits && goal_p <= s) return Jump{goal_p - p, true};
-    if (stop == 0) continue;
-    if (!((cur >> (s - c)) & 1u)) return Jump{s - 1 - p, false};  // a wall: the last free cell
-    return Jump{s - p, true};                                     // a forced neighbour
-  }
-}
-
-JpsBitGrid::Jump JpsBitGrid::jump_straight(int dir, int x, int y, int gx, int gy) const {
-  switch (dir) {
-    case 0: return scan_east(0, x, y, gy == y && gx > x ? gx : -1);
-    case 2: return scan_east(1, width_ - 1 - x, y, gy == y && gx < x ? width_ - 1 - gx : -1);
-    case 1: return scan_east(2, y, x, gx == x && gy > y ? gy : -1);
-    default: return scan_east(3, height_ - 1 - y, x, gx == x && gy < y ? height_ - 1 - gy : -1);
-  }
 }
 
 // ---------------------------------------------------------------------------------------

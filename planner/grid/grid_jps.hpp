@@ -3,7 +3,10 @@
 // Jump point search (Harabor and Grastien, AAAI 2011) on a cost grid whose passable cells
 // all cost the same, for the 8-connected, no-corner-cutting movement of cost_grid.hpp.
 
+#include <bit>
+#include <climits>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -45,9 +48,27 @@ class JpsBitGrid {
     int steps = 0;
     bool found = false;
   };
-  /// The straight jump from cell (x, y) in orthogonal direction `dir` (0 E, 1 S, 2 W, 3 N,
-  /// as kDirDx), stopping at the goal (gx, gy) if it lies ahead. Scans 56 cells per step.
-  Jump jump_straight(int dir, int x, int y, int gx, int gy) const;
+  /// The straight jump from cell (x, y) in orthogonal direction kDir (0 E, 1 S, 2 W, 3 N,
+  /// as kDirDx), stopping at the goal (gx, gy) if it lies ahead. Scans 56 cells per step;
+  /// inlined, with its orientation fixed at compile time (a diagonal jump's two scans per
+  /// step are no calls).
+  template <int kDir>
+  Jump jump(int x, int y, int gx, int gy) const {
+    if constexpr (kDir == 0) return scan_east(0, x, y, gy == y && gx > x ? gx : -1);
+    if constexpr (kDir == 2) return scan_east(1, width_ - 1 - x, y, gy == y && gx < x ? width_ - 1 - gx : -1);
+    if constexpr (kDir == 1) return scan_east(2, y, x, gx == x && gy > y ? gy : -1);
+    if constexpr (kDir == 3)
+      return scan_east(3, height_ - 1 - y, x, gx == x && gy < y ? height_ - 1 - gy : -1);
+  }
+  /// jump<dir>, the direction chosen at run time.
+  Jump jump_straight(int dir, int x, int y, int gx, int gy) const {
+    switch (dir) {
+      case 0: return jump<0>(x, y, gx, gy);
+      case 1: return jump<1>(x, y, gx, gy);
+      case 2: return jump<2>(x, y, gx, gy);
+      default: return jump<3>(x, y, gx, gy);
+    }
+  }
 
  private:
   // Orientation o stores rows of `len_[o]` bits: 0 normal, 1 mirrored in x, 2 transposed
@@ -61,7 +82,36 @@ class JpsBitGrid {
   const std::uint8_t* row_ptr(int o, int row) const {
     return bits_[o].data() + std::size_t(row + 1) * stride_[o];
   }
-  Jump scan_east(int o, int p, int row, int goal_p) const;
+  // 56 of the 57 bits an unaligned load shifted by up to 7 bits holds.
+  static constexpr int kScanBits = 56;
+  static constexpr std::uint64_t kScanMask = (std::uint64_t(1) << kScanBits) - 1;
+  // Bits [bit, bit + 56] of a row of bytes.
+  static std::uint64_t load_bits(const std::uint8_t* row, int bit) {
+    std::uint64_t v;
+    std::memcpy(&v, row + (bit >> 3), sizeof v);
+    return v >> (bit & 7);
+  }
+  // Orientation o: from cell p of row `row`, the first stop east (a blocked cell: the cell
+  // before it, nothing found; a forced neighbour: found), or the goal at goal_p if it comes
+  // first.
+  Jump scan_east(int o, int p, int row, int goal_p) const {
+    const std::uint8_t* here = row_ptr(o, row);
+    const std::uint8_t* above = row_ptr(o, row - 1);
+    const std::uint8_t* below = row_ptr(o, row + 1);
+    // c: the first cell of the window (its bit is c + 1). The border cell at len_ is
+    // blocked, so the loop stops by then.
+    for (int c = p + 1;; c += kScanBits) {
+      const std::uint64_t cur = load_bits(here, c + 1);
+      const std::uint64_t a = load_bits(above, c + 1), a_back = load_bits(above, c);
+      const std::uint64_t b = load_bits(below, c + 1), b_back = load_bits(below, c);
+      const std::uint64_t stop = (~cur | (a & ~a_back) | (b & ~b_back)) & kScanMask;
+      const int s = stop ? c + std::countr_zero(stop) : INT_MAX;
+      if (goal_p >= c && goal_p < c + kScanBits && goal_p <= s) return Jump{goal_p - p, true};
+      if (stop == 0) continue;
+      if (!((cur >> (s - c)) & 1u)) return Jump{s - 1 - p, false};  // a wall: the last free cell
+      return Jump{s - p, true};                                     // a forced neighbour
+    }
+  }
 
   int width_ = 0;
   int height_ = 0;

@@ -17,7 +17,7 @@
 //     every neighbour but (x+dx, y), (x, y+dy) and (x+dx, y+dy) is reached as cheaply
 //     another way: no forced neighbours without corner cutting. Only the start and the
 //     goal are ever nodes reached diagonally here.
-// Straight jumps (JpsBlockRows::jump, the scans of JpsBitGrid): stop on the goal, on a cell with a forced
+// Straight jumps (JpsBitGrid::jump): stop on the goal, on a cell with a forced
 // neighbour (bit x of the row above or below set while bit x-1 is not) or before a
 // blocked cell; one unaligned 64-bit load per row tests 56 cells, std::countr_zero finds
 // the first stop, and the four orientations of the bits make every direction a scan east.
@@ -40,33 +40,6 @@
 namespace pathscope {
 
 // ---------------------------------------------------------------------------------------
-// JpsBlockRows
-
-JpsBlockRows::JpsBlockRows(const CostGrid& grid, std::uint16_t key)
-    : width_(grid.width()), height_(grid.height()) {
-  static_assert(std::endian::native == std::endian::little, "the bit scans load rows as little-endian words");
-  for (int o = 0; o < 4; ++o) {
-    const int len = o < 2 ? width_ : height_, rows = o < 2 ? height_ : width_;
-    stride_[o] = std::size_t(len + 2 + 7) / 8 + 8;  // border bits, and slack for 8-byte loads
-    bits_[o].assign(stride_[o] * std::size_t(rows + 2), 0);
-  }
-  const auto set = [this](int o, int p, int row) {
-    std::uint8_t* r = bits_[o].data() + std::size_t(row + 1) * stride_[o];
-    const int b = p + 1;
-    r[b >> 3] = std::uint8_t(r[b >> 3] | (1u << (b & 7)));
-  };
-  for (int y = 0; y < height_; ++y) {
-    for (int x = 0; x < width_; ++x) {
-      if (grid.move_key(grid.index(x, y)) != key) continue;
-      set(0, x, y);
-      set(1, width_ - 1 - x, y);
-      set(2, y, x);
-      set(3, height_ - 1 - y, x);
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------
 // GridJpsBlock
 
 GridJpsBlock::GridJpsBlock(const PlanningWorld& world, std::size_t movement_class, std::string name)
@@ -78,8 +51,8 @@ bool GridJpsBlock::prepare() {
     grids_.clear();
     bits_revision_ = world_.revision();
   }
-  std::unique_ptr<JpsBlockRows>& bits = grids_[key_];
-  if (!bits) bits = std::make_unique<JpsBlockRows>(grid_, key_);
+  std::unique_ptr<JpsBitGrid>& bits = grids_[key_];
+  if (!bits) bits = std::make_unique<JpsBitGrid>(grid_, key_);
   bits_ = bits.get();
   return true;
 }
@@ -117,7 +90,7 @@ void GridJpsBlock::jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const 
 template <int kDir, class Push, class Scan>
 void GridJpsBlock::straight_jump(glm::ivec2 c, Push&& push, Scan&& scan) const {
   constexpr int dx = kDirDx[kDir], dy = kDirDy[kDir];
-  const JpsBlockRows::Jump j = bits_->jump<kDir>(c.x, c.y, ends_xy_[1].x, ends_xy_[1].y);
+  const JpsBitGrid::Jump j = bits_->jump<kDir>(c.x, c.y, ends_xy_[1].x, ends_xy_[1].y);
   const glm::ivec2 end{c.x + dx * j.steps, c.y + dy * j.steps};
   if (j.steps > 0) scan(c, end);
   if (j.found) push(JumpSuccessor{end, double(j.steps), std::uint8_t(kDir)});
@@ -128,7 +101,7 @@ void GridJpsBlock::diagonal_jump(glm::ivec2 c, Push&& push, Scan&& scan) const {
   constexpr int kDir = kJumpDirOf[kDy + 1][kDx + 1];
   constexpr int kH = kJumpDirOf[1][kDx + 1], kV = kJumpDirOf[kDy + 1][1];
   const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
-  const JpsBlockRows& b = *bits_;
+  const JpsBitGrid& b = *bits_;
   int x = c.x, y = c.y, k = 0;
   while (b.passable(x + kDx, y) && b.passable(x, y + kDy) && b.passable(x + kDx, y + kDy)) {
     x += kDx;
@@ -140,10 +113,10 @@ void GridJpsBlock::diagonal_jump(glm::ivec2 c, Push&& push, Scan&& scan) const {
       push(JumpSuccessor{{x, y}, diagonal, std::uint8_t(kDir)});
       return;
     }
-    const JpsBlockRows::Jump h = b.jump<kH>(x, y, gx, gy);
+    const JpsBitGrid::Jump h = b.jump<kH>(x, y, gx, gy);
     if (h.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x + kDx * h.steps, y});
     if (h.found) push(JumpSuccessor{{x + kDx * h.steps, y}, diagonal + double(h.steps), std::uint8_t(kH)});
-    const JpsBlockRows::Jump v = b.jump<kV>(x, y, gx, gy);
+    const JpsBitGrid::Jump v = b.jump<kV>(x, y, gx, gy);
     if (v.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x, y + kDy * v.steps});
     if (v.found) push(JumpSuccessor{{x, y + kDy * v.steps}, diagonal + double(v.steps), std::uint8_t(kV)});
   }

@@ -17,7 +17,6 @@
 #include "planner/core/planner_registry.hpp"
 #include "planner/core/search_trace.hpp"
 #include "planner/grid/grid_jps.hpp"
-#include "planner/grid/grid_jps_block.hpp"
 #include "planner/grid/grid_jps_plus.hpp"
 #include "planner/scenario/movingai.hpp"
 #include "planner/world/planning_world.hpp"
@@ -227,36 +226,62 @@ TEST_SUITE("grid_jps_block") {
     CHECK(incremental > 0);
   }
 
-  TEST_CASE("jps_block: its inlined scans answer what jps's bit grid answers") {
+  TEST_CASE("jump point bit grid: block scans answer what a walk cell by cell finds") {
     std::mt19937_64 rng(17);
-    for (const auto& [w, h, density] :
-         {std::tuple{61, 19, 0.2}, std::tuple{23, 130, 0.35}, std::tuple{3, 2, 0.1}}) {
+    constexpr int kDx[4] = {1, 0, -1, 0}, kDy[4] = {0, 1, 0, -1};  // E, S, W, N
+    for (const auto& [w, h, density] : {std::tuple{61, 19, 0.2}, std::tuple{23, 130, 0.35},
+                                        std::tuple{3, 2, 0.1}, std::tuple{150, 7, 0.05}}) {
       const PlanningWorld world(ascii_scenario(test::random_rows(rng, w, h, density, false)));
       const CostGrid& grid = world.grid(0);
       std::uint16_t key = 0;
       for (std::uint32_t i = 0; i < grid.cell_count() && key == 0; ++i) key = grid.move_key(i);
       REQUIRE(key != 0);
-      const JpsBitGrid reference(grid, key);
-      const JpsBlockRows rows(grid, key);
+      const JpsBitGrid bits(grid, key);
+      const auto open = [&](int x, int y) {
+        return x >= 0 && y >= 0 && x < w && y < h && grid.move_key(grid.index(x, y)) == key;
+      };
+      // The walk: step by step, the goal first, then a wall (stop before it), then a
+      // forced neighbour (a side cell open whose cell behind it is not).
+      const auto walk = [&](int dir, int x, int y, glm::ivec2 g) {
+        const int dx = kDx[dir], dy = kDy[dir];
+        for (int k = 1;; ++k) {
+          const int cx = x + k * dx, cy = y + k * dy;
+          if (cx == g.x && cy == g.y) return JpsBitGrid::Jump{k, true};
+          if (!open(cx, cy)) return JpsBitGrid::Jump{k - 1, false};
+          for (const int side : {-1, 1}) {
+            const int sx = side * dy, sy = side * dx;
+            if (open(cx + sx, cy + sy) && !open(cx - dx + sx, cy - dy + sy)) return JpsBitGrid::Jump{k, true};
+          }
+        }
+      };
       std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1);
       for (int y = -1; y <= h; ++y) {
-        for (int x = -1; x <= w; ++x) CHECK(rows.passable(x, y) == reference.passable(x, y));
+        for (int x = -1; x <= w; ++x) CHECK(bits.passable(x, y) == open(x, y));
       }
       for (int y = 0; y < h; ++y) {
         for (int x = 0; x < w; ++x) {
-          CHECK(rows.around(x, y) == reference.around(x, y));
-          if (!reference.passable(x, y)) continue;
+          std::uint32_t around = 0;
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+              around |= std::uint32_t(open(x + dx, y + dy)) << ((dy + 1) * 3 + dx + 1);
+          CHECK(bits.around(x, y) == around);
+          if (!open(x, y)) continue;
           // Goals: none ahead, and cells on the cell's row and column.
           for (const glm::ivec2 g : {glm::ivec2{-5, -5}, glm::ivec2{ux(rng), y}, glm::ivec2{x, uy(rng)}}) {
-            const auto same = [&](const JpsBlockRows::Jump& a, int dir) {
-              const JpsBitGrid::Jump b = reference.jump_straight(dir, x, y, g.x, g.y);
+            CAPTURE(x);
+            CAPTURE(y);
+            CAPTURE(g);
+            const auto same = [&](const JpsBitGrid::Jump& a, int dir) {
+              CAPTURE(dir);
+              const JpsBitGrid::Jump b = walk(dir, x, y, g);
               CHECK(a.steps == b.steps);
               CHECK(a.found == b.found);
             };
-            same(rows.jump<0>(x, y, g.x, g.y), 0);
-            same(rows.jump<1>(x, y, g.x, g.y), 1);
-            same(rows.jump<2>(x, y, g.x, g.y), 2);
-            same(rows.jump<3>(x, y, g.x, g.y), 3);
+            same(bits.jump<0>(x, y, g.x, g.y), 0);
+            same(bits.jump<1>(x, y, g.x, g.y), 1);
+            same(bits.jump<2>(x, y, g.x, g.y), 2);
+            same(bits.jump<3>(x, y, g.x, g.y), 3);
+            for (int dir = 0; dir < 4; ++dir) same(bits.jump_straight(dir, x, y, g.x, g.y), dir);
           }
         }
       }
