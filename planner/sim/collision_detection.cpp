@@ -55,7 +55,8 @@ void detect_collisions(std::span<const SimUnit> units, std::span<const Motion> m
   for (std::size_t i = 0; i < units.size(); ++i)
     velocity[i] = direction(units[i].body.heading) * units[i].body.speed;
   const auto horizon_steps = static_cast<std::size_t>(std::ceil(horizon / set.dt - 1e-9));
-  hashed.hash.pairs_within(hashed.points, reach, [&](std::uint32_t i, std::uint32_t j) {
+  // Any order of the pairs will do: the collisions are sorted below.
+  hashed.hash.pairs_within_any_order(hashed.points, reach, [&](std::uint32_t i, std::uint32_t j) {
     const SimUnit& a = units[i];
     const SimUnit& b = units[j];
     const Motion& ma = motions[a.movement_class];

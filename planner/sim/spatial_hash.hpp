@@ -60,6 +60,38 @@ class SpatialHash {
     }
   }
 
+  /// The pairs pairs_within() finds, each once as fn(i, j) with i < j, in another
+  /// deterministic order: each point's own cell and the four cells after it (right, and
+  /// the row below), so each pair of cells is visited once. For callers whose result does
+  /// not depend on the order of the pairs.
+  template <class Fn>
+  void pairs_within_any_order(std::span<const Vec2> points, double distance, Fn&& fn) const {
+    const double d2 = distance * distance;
+    for (const Entry& e : entries_) {
+      const Vec2 p = points[e.index];
+      const auto visit = [&](std::int64_t x, std::int64_t y, bool same_cell) {
+        const std::uint32_t b = bucket(x, y);
+        for (std::uint32_t k = start_[b]; k < start_[b + 1]; ++k) {
+          const Entry& o = entries_[k];
+          if (o.cx != x || o.cy != y || (same_cell && o.index <= e.index)) continue;
+          const Vec2 d = points[o.index] - p;
+          if (d.x * d.x + d.y * d.y < d2) {
+            if (e.index < o.index) {
+              fn(e.index, o.index);
+            } else {
+              fn(o.index, e.index);
+            }
+          }
+        }
+      };
+      visit(e.cx, e.cy, true);
+      visit(e.cx + 1, e.cy, false);
+      visit(e.cx - 1, e.cy + 1, false);
+      visit(e.cx, e.cy + 1, false);
+      visit(e.cx + 1, e.cy + 1, false);
+    }
+  }
+
  private:
   struct Entry {
     std::int64_t cx;

@@ -35,6 +35,7 @@ bool segment_blocked(const CostGrid& grid, std::uint16_t key, Vec2 a, Vec2 b) {
   const Vec2 ca = a / s, cb = b / s;
   int x = static_cast<int>(std::floor(ca.x)), y = static_cast<int>(std::floor(ca.y));
   const int ex = static_cast<int>(std::floor(cb.x)), ey = static_cast<int>(std::floor(cb.y));
+  if (x == ex && y == ey) return false;  // within one cell: no border crossed (most moves)
   const Vec2 d = cb - ca;
   const int sx = d.x > 0 ? 1 : (d.x < 0 ? -1 : 0);
   const int sy = d.y > 0 ? 1 : (d.y < 0 ? -1 : 0);

@@ -63,20 +63,17 @@ std::pair<double, std::uint16_t> CostGrid::cost_of(const Surface& s) const {
   return {m, key};
 }
 
-double CostGrid::ground_multiplier(std::uint32_t index) const {
-  const Surface& s = raster_->surface(ids_[index]);
-  if (s.cost_factor == 1.0f) return multiplier(index);
-  Surface ground = s;
-  ground.cost_factor = 1.0f;
-  return cost_of(ground).first;
-}
-
 void CostGrid::refresh_surfaces() {
   const std::size_t n = raster_->surface_count();
   surface_multiplier_.resize(n);
+  surface_ground_.resize(n);
   surface_key_.resize(n);
   for (std::size_t id = 0; id < n; ++id) {
-    std::tie(surface_multiplier_[id], surface_key_[id]) = cost_of(raster_->surface(SurfaceId(id)));
+    const Surface& s = raster_->surface(SurfaceId(id));
+    std::tie(surface_multiplier_[id], surface_key_[id]) = cost_of(s);
+    Surface ground = s;
+    ground.cost_factor = 1.0f;
+    surface_ground_[id] = s.cost_factor == 1.0f ? surface_multiplier_[id] : cost_of(ground).first;
   }
   compute_min_multiplier();
 }
@@ -141,26 +138,13 @@ void CostGrid::compute_moves(CellRect rect) {
   }
 }
 
-std::uint32_t CostGrid::index(int x, int y) const {
-  assert(in_bounds(x, y));
-  return std::uint32_t(y) * std::uint32_t(width_) + std::uint32_t(x);
-}
-
 Vec2 CostGrid::center(std::uint32_t i) const {
   const glm::ivec2 c = cell(i);
   return {(c.x + 0.5) * cell_size_, (c.y + 0.5) * cell_size_};
 }
 
-std::optional<std::uint32_t> CostGrid::cell_at(Vec2 world) const {
-  if (!std::isfinite(world.x) || !std::isfinite(world.y)) return std::nullopt;
-  const double fx = std::floor(world.x / cell_size_);
-  const double fy = std::floor(world.y / cell_size_);
-  if (fx < 0 || fy < 0 || fx >= width_ || fy >= height_) return std::nullopt;
-  return index(int(fx), int(fy));
-}
-
 std::size_t CostGrid::memory_bytes() const {
-  return moves_.capacity() + surface_multiplier_.capacity() * sizeof(double) +
+  return moves_.capacity() + (surface_multiplier_.capacity() + surface_ground_.capacity()) * sizeof(double) +
          surface_key_.capacity() * sizeof(std::uint16_t);
 }
 

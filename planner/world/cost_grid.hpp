@@ -19,6 +19,8 @@
 // in metres: cells times cell_size.
 
 #include <array>
+#include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -62,7 +64,10 @@ class CostGrid {
   std::size_t cell_count() const { return moves_.size(); }
 
   /// Row-major index of cell (x, y); asserts in range.
-  std::uint32_t index(int x, int y) const;
+  std::uint32_t index(int x, int y) const {
+    assert(in_bounds(x, y));
+    return std::uint32_t(y) * std::uint32_t(width_) + std::uint32_t(x);
+  }
   /// Cell coordinates of an index.
   glm::ivec2 cell(std::uint32_t index) const {
     return {int(index % unsigned(width_)), int(index / unsigned(width_))};
@@ -74,7 +79,7 @@ class CostGrid {
   bool passable(std::uint32_t index) const { return multiplier(index) > 0; }
   /// The multiplier of a cell's ground, without the world's cost overlay (a cost for
   /// planning only): what speed on it follows from. 0 when blocked.
-  double ground_multiplier(std::uint32_t index) const;
+  double ground_multiplier(std::uint32_t index) const { return surface_ground_[ids_[index]]; }
   /// Movement key of a cell: 0 when blocked; two passable cells with the same key may be
   /// joined by a move (the same terrain group, or any two for an amphibious class).
   std::uint16_t move_key(std::uint32_t index) const { return surface_key_[ids_[index]]; }
@@ -103,7 +108,13 @@ class CostGrid {
   /// World position of a cell's centre.
   Vec2 center(std::uint32_t index) const;
   /// The cell containing a world point, or nullopt outside the grid.
-  std::optional<std::uint32_t> cell_at(Vec2 world) const;
+  std::optional<std::uint32_t> cell_at(Vec2 world) const {
+    if (!std::isfinite(world.x) || !std::isfinite(world.y)) return std::nullopt;
+    const double fx = std::floor(world.x / cell_size_);
+    const double fy = std::floor(world.y / cell_size_);
+    if (fx < 0 || fy < 0 || fx >= width_ || fy >= height_) return std::nullopt;
+    return index(int(fx), int(fy));
+  }
 
   /// The arrays a search loop reads, as plain pointers (so that a loop holds them in
   /// registers): valid until the world's next update.
@@ -134,6 +145,7 @@ class CostGrid {
   std::vector<double> terrain_multiplier_;    // per terrain; 0 = blocked
   std::vector<std::uint16_t> terrain_group_;  // per terrain: small group number
   std::vector<double> surface_multiplier_;    // per surface id; 0 = blocked
+  std::vector<double> surface_ground_;        // per surface id: the multiplier less the cost overlay
   std::vector<std::uint16_t> surface_key_;    // per surface id: 0 blocked, else 1 + group (1 if amphibious)
   std::vector<std::uint8_t> moves_;           // per cell
   std::array<std::int64_t, 8> offsets_{};

@@ -9,7 +9,7 @@
 
 namespace pathscope::sim {
 
-TEST_CASE("the spatial hash finds exactly the pairs that all-pairs finds") {
+TEST_CASE("the spatial hash finds exactly the pairs that all-pairs finds, in either walk") {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 40; ++round) {
     std::uniform_real_distribution<double> coord(-50, 150);
@@ -39,6 +39,15 @@ TEST_CASE("the spatial hash finds exactly the pairs that all-pairs finds") {
     std::sort(found.begin(), found.end());
     CHECK(std::adjacent_find(found.begin(), found.end()) == found.end());  // each pair once
     CHECK(found == expected);
+    // The walk over half the cells: the same pairs, each once, i < j.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> any_order;
+    hash.pairs_within_any_order(points, distance, [&](std::uint32_t i, std::uint32_t j) {
+      CHECK(i < j);
+      any_order.emplace_back(i, j);
+    });
+    std::sort(any_order.begin(), any_order.end());
+    CHECK(std::adjacent_find(any_order.begin(), any_order.end()) == any_order.end());
+    CHECK(any_order == expected);
   }
 }
 
