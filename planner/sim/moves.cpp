@@ -258,7 +258,7 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
     u.body.speed = next.speed;
     if (x.next_from_prediction && !u.route.predicted.empty()) {
       const std::uint32_t w = u.route.predicted[0].waypoint;
-      u.route.predicted.erase(u.route.predicted.begin());
+      u.route.predicted.pop_front();
       // Roll the list on by one step, from its last state.
       const std::size_t want = static_cast<std::size_t>(std::ceil(set.prediction_seconds / set.dt - 1e-9));
       if (!u.route.predicted.empty() && u.route.predicted.size() + 1 == want) {

@@ -32,7 +32,7 @@ bool same(const PredictedPoint& a, const PredictedPoint& b) {
   return same(a.position, b.position) && same(a.heading, b.heading) && same(a.speed, b.speed) &&
          same(a.time, b.time) && a.waypoint == b.waypoint;
 }
-bool same(const std::vector<PredictedPoint>& a, const std::vector<PredictedPoint>& b) {
+bool same(const PredictedList& a, const PredictedList& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t k = 0; k < a.size(); ++k) {
     if (!same(a[k], b[k])) return false;

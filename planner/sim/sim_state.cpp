@@ -498,7 +498,7 @@ Json value_json(const MotionState& m) {
               {"heading", value_json(m.heading)},
               {"speed", value_json(m.speed)}};
 }
-Json value_json(const std::vector<PredictedPoint>& ps) {
+Json value_json(const PredictedList& ps) {
   Json out = Json::array();
   for (const PredictedPoint& p : ps) {
     out.push_back(Json{{"position", value_json(p.position)},
@@ -639,8 +639,7 @@ struct ValueReader {
     read(member(v, "heading", where), out.heading, fields::Bound::Any, where + ".heading");
     read(member(v, "speed", where), out.speed, fields::Bound::Speed, where + ".speed");
   }
-  void read(const Json& v, std::vector<PredictedPoint>& out, fields::Bound b,
-            const std::string& where) const {
+  void read(const Json& v, PredictedList& out, fields::Bound b, const std::string& where) const {
     const Json& points = list(v, where);
     if (points.size() > kMaxPredicted)
       return fail(where, "more than " + std::to_string(kMaxPredicted) + " points");

@@ -4,7 +4,9 @@
 // positions, collisions, and the figures a run reports. World coordinates in metres,
 // times in seconds of simulated time.
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,54 @@ struct PredictedPoint {
   double speed = 0;  ///< Metres per second.
   double time = 0;
   std::uint32_t waypoint = 0;  ///< The path point it then heads for (path.size(): done).
+};
+
+/// A unit's predicted positions (seed 002, "Predicted Positions"), a rolling list: [0] is
+/// the next step's. Taking the first (pop_front, once a step) moves an offset instead of
+/// the rest of the list; the storage is compacted only when a push would grow it, and then
+/// kept at least half free.
+class PredictedList {
+ public:
+  PredictedList() = default;
+  PredictedList(std::initializer_list<PredictedPoint> points) : points_(points) {}
+  std::size_t size() const { return points_.size() - first_; }
+  bool empty() const { return first_ == points_.size(); }
+  PredictedPoint& operator[](std::size_t k) { return points_[first_ + k]; }
+  const PredictedPoint& operator[](std::size_t k) const { return points_[first_ + k]; }
+  const PredictedPoint& back() const { return points_.back(); }
+  PredictedPoint* begin() { return points_.data() + first_; }
+  PredictedPoint* end() { return points_.data() + points_.size(); }
+  const PredictedPoint* begin() const { return points_.data() + first_; }
+  const PredictedPoint* end() const { return points_.data() + points_.size(); }
+  void clear() {
+    points_.clear();
+    first_ = 0;
+  }
+  /// n points (new ones default), the first ones kept.
+  void resize(std::size_t n) {
+    compact();
+    points_.resize(n);
+  }
+  void push_back(const PredictedPoint& p) {
+    if (first_ > 0 && points_.size() == points_.capacity()) {
+      compact();
+      // Room for as many pops again before the next compaction.
+      if (2 * points_.size() > points_.capacity()) points_.reserve(2 * points_.capacity());
+    }
+    points_.push_back(p);
+  }
+  /// Drops the first point (the list must not be empty).
+  void pop_front() {
+    if (++first_ >= points_.size()) clear();
+  }
+
+ private:
+  void compact() {
+    points_.erase(points_.begin(), points_.begin() + static_cast<std::ptrdiff_t>(first_));
+    first_ = 0;
+  }
+  std::vector<PredictedPoint> points_;
+  std::size_t first_ = 0;  // points_[first_] is [0]
 };
 
 /// How far a collision between two units has got (seed 002).

@@ -105,13 +105,13 @@ struct SimUnit {
   struct Route {
     MoveState state = MoveState::Idle;
     Order order;
-    std::size_t order_point = 0;            ///< Index into order.points of the current target.
-    int patrol_step = 1;                    ///< +1 or -1 (back and forth patrols).
-    UnitPath path;                          ///< The current path to the order point.
-    std::size_t waypoint = 0;               ///< Index into path of the point it heads for.
-    std::vector<PredictedPoint> predicted;  ///< Rolling list; predicted[0] is the next step's.
-    double progress_time = 0;               ///< Last time it got closer to its order point.
-    double best_distance = 0;               ///< Closest it has got to its current order point.
+    std::size_t order_point = 0;  ///< Index into order.points of the current target.
+    int patrol_step = 1;          ///< +1 or -1 (back and forth patrols).
+    UnitPath path;                ///< The current path to the order point.
+    std::size_t waypoint = 0;     ///< Index into path of the point it heads for.
+    PredictedList predicted;      ///< Rolling list; predicted[0] is the next step's.
+    double progress_time = 0;     ///< Last time it got closer to its order point.
+    double best_distance = 0;     ///< Closest it has got to its current order point.
   };
   /// Whether it is at its goal: written by arrivals (arrival.cpp) and detours to a taken
   /// spot (detours.cpp).

@@ -18,6 +18,10 @@ std::uint16_t move_key_at(const CostGrid& grid, Vec2 p) {
 
 namespace {
 
+// floor(v) as an int (v within int's range): a truncation where v >= 0, as in the world,
+// which is far cheaper than std::floor without SSE4.1's rounding instruction.
+int floor_int(double v) { return v >= 0 ? static_cast<int>(v) : static_cast<int>(std::floor(v)); }
+
 bool closed(const CostGrid& grid, std::uint16_t key, int x, int y) {
   if (!grid.in_bounds(x, y)) return true;
   return grid.move_key(grid.index(x, y)) != key;
@@ -33,8 +37,8 @@ bool point_blocked(const CostGrid& grid, std::uint16_t key, Vec2 p) {
 bool segment_blocked(const CostGrid& grid, std::uint16_t key, Vec2 a, Vec2 b) {
   const double s = grid.cell_size();
   const Vec2 ca = a / s, cb = b / s;
-  int x = static_cast<int>(std::floor(ca.x)), y = static_cast<int>(std::floor(ca.y));
-  const int ex = static_cast<int>(std::floor(cb.x)), ey = static_cast<int>(std::floor(cb.y));
+  int x = floor_int(ca.x), y = floor_int(ca.y);
+  const int ex = floor_int(cb.x), ey = floor_int(cb.y);
   if (x == ex && y == ey) return false;  // within one cell: no border crossed (most moves)
   const Vec2 d = cb - ca;
   const int sx = d.x > 0 ? 1 : (d.x < 0 ? -1 : 0);
@@ -42,10 +46,8 @@ bool segment_blocked(const CostGrid& grid, std::uint16_t key, Vec2 a, Vec2 b) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const double dtx = sx != 0 ? std::abs(1.0 / d.x) : kInf;
   const double dty = sy != 0 ? std::abs(1.0 / d.y) : kInf;
-  double tx =
-      sx > 0 ? (std::floor(ca.x) + 1 - ca.x) * dtx : (sx < 0 ? (ca.x - std::floor(ca.x)) * dtx : kInf);
-  double ty =
-      sy > 0 ? (std::floor(ca.y) + 1 - ca.y) * dty : (sy < 0 ? (ca.y - std::floor(ca.y)) * dty : kInf);
+  double tx = sx > 0 ? (double(x) + 1 - ca.x) * dtx : (sx < 0 ? (ca.x - double(x)) * dtx : kInf);
+  double ty = sy > 0 ? (double(y) + 1 - ca.y) * dty : (sy < 0 ? (ca.y - double(y)) * dty : kInf);
   // At most |dx| + |dy| + 1 cells; the bound also guards against rounding.
   const long long limit = std::llabs(ex - x) + std::llabs(ey - y) + 2;
   for (long long i = 0; i < limit && (x != ex || y != ey); ++i) {

@@ -110,8 +110,9 @@ class CostGrid {
   /// The cell containing a world point, or nullopt outside the grid.
   std::optional<std::uint32_t> cell_at(Vec2 world) const {
     if (!std::isfinite(world.x) || !std::isfinite(world.y)) return std::nullopt;
-    const double fx = std::floor(world.x / cell_size_);
-    const double fy = std::floor(world.y / cell_size_);
+    const double fx = world.x / cell_size_;
+    const double fy = world.y / cell_size_;
+    // In the grid both are >= 0, where truncating is flooring (and far cheaper).
     if (fx < 0 || fy < 0 || fx >= width_ || fy >= height_) return std::nullopt;
     return index(int(fx), int(fy));
   }

@@ -188,7 +188,7 @@ TEST_CASE("predicted positions are the moves the unit then makes") {
   Simulation sim(s);
   run(sim, 2);
   for (int round = 0; round < 8; ++round) {
-    const std::vector<PredictedPoint> predicted = sim.slots()[0].route.predicted;
+    const PredictedList predicted = sim.slots()[0].route.predicted;
     REQUIRE(predicted.size() >= 10);
     for (std::size_t k = 0; k < 10; ++k) {
       sim.step();
