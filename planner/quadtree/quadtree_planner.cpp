@@ -56,8 +56,10 @@
 #include <limits>
 #include <utility>
 
+#include "planner/quadtree/open_leg.hpp"
 #include "planner/quadtree/quadtree_dependency.hpp"
 #include "planner/world/path_cost.hpp"
+#include "planner/world/path_shortcuts.hpp"
 
 namespace pathscope {
 namespace {
@@ -83,6 +85,9 @@ Vec2 entry_point(Vec2 from, Vec2 a, Vec2 b, Vec2 goal) {
   u = std::clamp(u, lo, hi);
   return vertical ? Vec2{line, u} : Vec2{u, line};
 }
+
+// Points ahead a shortcut may reach (planner/world/path_shortcuts.hpp).
+constexpr std::size_t kShortcutWindow = 8;
 
 // Half the diagonal of a unit square, rounded up.
 constexpr double kHalfDiagonal = 0.70711;
@@ -337,9 +342,22 @@ void QuadtreePlanner::finish() {
     observer_->on_refine("string pulling", pulled_.points);
   }
 
+  // On ground of several costs, shortcuts over the world's cells where the corridor holds
+  // a dearer way than the cells beside it (legs open_leg() accepts): never dearer.
+  shortcut_cells_.clear();
   result_.points = pulled_.points;
+  const CostGrid& grid = world_.grid(class_);
+  if (!grid.uniform_cost()) {
+    Shortcuts cut = cheaper_shortcuts(grid, pulled_.points, kShortcutWindow,
+                                      [&grid](Vec2 a, Vec2 b) { return open_leg(grid, a, b); });
+    if (cut.dropped > 0) {
+      result_.points = std::move(cut.points);
+      shortcut_cells_ = std::move(cut.cells);
+      if (observer_) observer_->on_refine("shortcuts", result_.points);
+    }
+  }
   result_.length = polyline_length(result_.points);
-  result_.cost = polyline_cost(world_.grid(class_), result_.points);
+  result_.cost = polyline_cost(grid, result_.points);
   result_.stats.extra.push_back({"corridor", double(nodes.size())});
   result_.stats.extra.push_back({"length_centres", polyline_length(centres_.points)});
   result_.stats.extra.push_back({"length_step1", polyline_length(portal_.points)});
@@ -473,6 +491,8 @@ std::unique_ptr<ResultDependency> QuadtreePlanner::result_dependency() const {
     const int x = l.x - l.x % size, y = l.y - l.y % size;
     squares.push_back(CellRect{x, y, x + size, y + size}.expanded(1));
   });
+  // The cells the shortcuts' legs cross, which may lie outside the leaves touched.
+  squares.insert(squares.end(), shortcut_cells_.begin(), shortcut_cells_.end());
   return std::make_unique<QuadtreeDependency>(world_, class_, std::move(squares));
 }
 

@@ -143,6 +143,7 @@ class QuadtreePlanner final : public PlannerBase {
   BestFirstSearch<LeafState, TaggedOpenList> search_;
   Corridor corridor_;
   CorridorPath centres_, portal_, pulled_;
+  std::vector<CellRect> shortcut_cells_;  // cells round the last result's shortcut legs
 };
 
 }  // namespace pathscope

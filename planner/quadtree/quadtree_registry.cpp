@@ -11,8 +11,9 @@ namespace pathscope {
 namespace {
 
 // Rubber-banded leaves are no optimum: at most 1.15 x grid A* on weighted worlds, measured
-// (worst 1.12 on the conformance suite's 300 worlds; planner/referee/README.md). On ground
-// of one cost (it keeps no clearance: radius 0 as it is) the any-angle bound, 1.05.
+// (worst 1.10 on the conformance suite's 300 slow-tier worlds, 1.12 on worlds 1-999;
+// planner/referee/README.md). On ground of one cost (it keeps no clearance: radius 0 as it
+// is) the any-angle bound, 1.05.
 RefereeSpec quadtree_referee() {
   RefereeSpec spec = polyline_cost_within(1.15);
   spec.uniform_bound = 1.05;

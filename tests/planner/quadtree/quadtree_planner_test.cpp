@@ -349,7 +349,10 @@ TEST_SUITE("quadtree planner") {
       REQUIRE(stages.size() >= 3);
       CHECK(stages.front().stage == "cell centres");
       CHECK(stages[1].stage == "portal A*");
-      CHECK(stages.back().stage == "string pulling");
+      // String pulling, then on ground of several costs the shortcuts over the cells
+      // when they took one.
+      const bool cut = stages.back().stage == "shortcuts";
+      CHECK(stages[stages.size() - (cut ? 2 : 1)].stage == "string pulling");
       CHECK(stages.back().points == full.points);
       TraceReplay replay(trace);
       replay.seek(trace.step_count());

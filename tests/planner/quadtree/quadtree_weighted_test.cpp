@@ -22,10 +22,11 @@ using pathscope::test::cell_center;
 namespace {
 
 // The bound the quadtree's paths keep against grid A* on the same cells, and the worst
-// any path reaches: the corridor of leaves the search picks is not always the cheapest
-// (the search's entry points misjudge some corridors), which smoothing cannot repair.
+// any path reaches (1.126 on the random worlds below): the corridor of leaves the search
+// picks is not always the cheapest (the search's entry points misjudge some corridors),
+// which smoothing and the shortcuts over the cells beside it do not always repair.
 constexpr double kBound = 1.05;
-constexpr double kWorst = 1.2;
+constexpr double kWorst = 1.15;
 
 // A scenario over `rows` with tiles of several costs:
 //   '.' 1   'r' 1.5   'b' 2   's' 3   'f' 5   'm' 10   '#' wall
