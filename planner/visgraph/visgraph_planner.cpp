@@ -33,6 +33,7 @@
 
 #include "planner/visgraph/visgraph_dependency.hpp"
 #include "planner/world/path_cost.hpp"
+#include "planner/world/path_shortcuts.hpp"
 
 namespace pathscope {
 namespace {
@@ -43,6 +44,9 @@ double distance(Vec2 a, Vec2 b) {
   const Vec2 d = b - a;
   return std::sqrt(d.x * d.x + d.y * d.y);
 }
+
+// Points ahead a shortcut in the world's model may reach (planner/world/path_shortcuts.hpp).
+constexpr std::size_t kShortcutWindow = 8;
 
 std::string describe_point(const char* what, Vec2 p) {
   char buf[96];
@@ -76,6 +80,7 @@ const visgraph::VisGraphMap& VisGraphPlanner::map() const {
 std::size_t VisGraphPlanner::node_count() const {
   const visgraph::VisGraphMap& m = map();
   const bool fresh = regions_revision_ == map().inputs_revision();
+  if (!edge_points_.empty() && revision_ == world_.revision()) return edge_base_ + edge_points_.size();
   if (road_nodes() && network_revision_ == map().inputs_revision() && revision_ == world_.revision()) {
     return road_temp_base_ + road_temps_.size();
   }
@@ -87,6 +92,9 @@ Vec2 VisGraphPlanner::node_position(NodeId node) const {
   const std::size_t n = m.ok() ? m.graph().node_count() : 0;
   if (node < n) return m.graph().position(node);
   if (node < n + 4) return temp_pos_[node - n];
+  if (!edge_points_.empty() && revision_ == world_.revision() && node >= edge_base_ &&
+      node - edge_base_ < edge_points_.size())
+    return edge_points_[node - edge_base_].pos;
   if (road_nodes() && network_revision_ == map().inputs_revision() && revision_ == world_.revision() &&
       node >= road_base_) {
     if (node < road_temp_base_) return network_.points()[node - road_base_];
@@ -169,6 +177,78 @@ void VisGraphPlanner::road_point_successors(NodeId u, Vec2 pu, Link&& link) {
   }
 }
 
+void VisGraphPlanner::add_edge_points(Vec2 q, bool goal) {
+  const visgraph::SegmentIndex& index = map_->graph().index();
+  const Box2 free_box = map_->graph().obstacles().free_box;
+  for (const visgraph::WeightedRegion& r : regions_.regions()) {
+    // Regions are disjoint: the one holding q, if slow.
+    if (r.factor <= 1 || !(q.x > r.box.lo.x && q.x < r.box.hi.x && q.y > r.box.lo.y && q.y < r.box.hi.y))
+      continue;
+    // Leaving at x on a side towards a point t along it costs f sqrt(d^2 + (x - s)^2)
+    // inside and about |t - x| beside it (d: q's distance from the side's line, s: its
+    // projection): least at x = s +- d / sqrt(f^2 - 1), the road network's joining points
+    // with the region's inside as the slow side.
+    const double k = 1.0 / std::sqrt(r.factor * r.factor - 1);
+    for (int side = 0; side < 4; ++side) {
+      const bool vertical = side < 2;  // the side x = line, else y = line
+      const double line = side == 0   ? r.box.lo.x
+                          : side == 1 ? r.box.hi.x
+                          : side == 2 ? r.box.lo.y
+                                      : r.box.hi.y;
+      const double d = std::abs((vertical ? q.x : q.y) - line), at = vertical ? q.y : q.x;
+      const double lo = vertical ? r.box.lo.y : r.box.lo.x, hi = vertical ? r.box.hi.y : r.box.hi.x;
+      for (const double sign : {-1.0, 1.0}) {
+        const double u = at + sign * d * k;
+        if (!(u > lo && u < hi)) continue;  // beyond the side: its corner is a node already
+        Vec2 p = vertical ? Vec2{line, u} : Vec2{u, line};
+        // On the world's edge: the radius in, as region corners are taken.
+        p = Vec2{std::clamp(p.x, free_box.lo.x, free_box.hi.x),
+                 std::clamp(p.y, free_box.lo.y, free_box.hi.y)};
+        if (edge_points_.size() >= kMaxEdgePoints || index.inside(p) || !index.visible(q, p)) continue;
+        const bool known = std::any_of(edge_points_.begin(), edge_points_.end(),
+                                       [&](const EdgePoint& e) { return e.pos == p && e.goal == goal; });
+        if (!known) edge_points_.push_back(EdgePoint{p, goal});
+      }
+    }
+    return;
+  }
+}
+
+template <class Link>
+void VisGraphPlanner::goal_edge_links(NodeId u, Vec2 pu, Link&& link) {
+  const VisibilityGraph& g = map_->graph();
+  for (std::size_t k = 0; k < edge_points_.size(); ++k) {
+    const EdgePoint& e = edge_points_[k];
+    if (!e.goal) continue;
+    // From an obstacle corner only along a tangent, as its other links.
+    const bool sees = u < corners_ ? g.links_to(std::uint32_t(u), e.pos) : g.index().visible(pu, e.pos);
+    if (sees) link(edge_base_ + k, [&] { return leg_cost(pu, e.pos); });
+  }
+}
+
+template <class Link>
+void VisGraphPlanner::edge_point_successors(NodeId u, Vec2 pu, Link&& link) {
+  const VisibilityGraph& g = map_->graph();
+  if (edge_points_[u - edge_base_].goal) {
+    goal_links_.push_back(u);
+    link(temp(1), [&] { return leg_cost(pu, query_.goal); });
+    return;
+  }
+  // One of the start's: on to what it sees, as the start itself.
+  std::vector<std::uint32_t> seen;
+  g.nodes_linked_to(pu, seen);
+  for (const std::uint32_t c : seen) link(c, [&] { return leg_cost(pu, g.position(c)); });
+  for (std::size_t k = 0; k < regions_.corners().size(); ++k) {
+    if (g.index().visible(pu, regions_.corners()[k]))
+      link(region_node(k), [&] { return regions_.cost(pu, regions_.corners()[k]); });
+  }
+  if (g.index().visible(pu, query_.goal)) {
+    goal_links_.push_back(u);
+    link(temp(1), [&] { return leg_cost(pu, query_.goal); });
+  }
+  goal_edge_links(u, pu, link);
+}
+
 template <class Link>
 void VisGraphPlanner::successors(NodeId u, Link&& link) {
   const VisibilityGraph& g = map_->graph();
@@ -183,11 +263,20 @@ void VisGraphPlanner::successors(NodeId u, Link&& link) {
       for (const auto& [c, cost] : start_region_links_) link(c, [k = cost] { return k; });
       for (const auto& [c, cost] : start_road_links_) link(c, [k = cost] { return k; });
       if (start_goal_cost_ >= 0) link(temp(1), [&] { return start_goal_cost_; });
+      for (std::size_t k = 0; k < edge_points_.size(); ++k) {
+        if (!edge_points_[k].goal) link(edge_base_ + k, [&] { return leg_cost(pu, edge_points_[k].pos); });
+      }
+      goal_edge_links(u, pu, link);
     }
+    return;
+  }
+  if (!edge_points_.empty() && u >= edge_base_) {
+    edge_point_successors(u, pu, link);
     return;
   }
   if (road_nodes() && u >= road_base_) {
     road_point_successors(u, pu, link);
+    goal_edge_links(u, pu, link);
     return;
   }
   if (u >= temp(0) + 4) {  // a region corner
@@ -203,6 +292,7 @@ void VisGraphPlanner::successors(NodeId u, Link&& link) {
       goal_links_.push_back(u);
       link(temp(1), [&] { return regions_.cost(pu, query_.goal); });
     }
+    goal_edge_links(u, pu, link);
     return;
   }
   if (u == temp(3)) {
@@ -225,6 +315,7 @@ void VisGraphPlanner::successors(NodeId u, Link&& link) {
       goal_links_.push_back(u);
       link(temp(1), [&] { return leg_cost(pu, query_.goal); });
     }
+    goal_edge_links(u, pu, link);
   }
   // The shortcut's boundary links, out of its first crossing point and into its last.
   for (const WalkLink& w : walks_) {
@@ -287,6 +378,7 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   start_links_.clear();
   goal_links_.clear();
   walks_.clear();
+  edge_points_.clear();
   direct_ = false;
   temp_pos_ = {query.start, query.goal, query.start, query.goal};
   if (observer_) observer_->on_start(query);
@@ -312,7 +404,8 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   if (exact_roads()) prepare_network();
   road_base_ = NodeId(corners_ + 4 + (weighing() ? regions_.corners().size() : 0));
   road_temp_base_ = NodeId(road_base_ + (road_nodes() ? network_.points().size() : 0));
-  const std::size_t nodes = road_temp_base_ + (road_nodes() ? 4 * network_.pieces().size() : 0);
+  const std::size_t nodes =
+      road_temp_base_ + (road_nodes() ? 4 * network_.pieces().size() : 0) + kMaxEdgePoints;
   if (!state_ || state_->cell_count() != nodes) {
     state_ = std::make_unique<PagedNodeState<NodeState>>(nodes);
   } else {
@@ -349,6 +442,12 @@ SearchStatus VisGraphPlanner::start(const PathQuery& query) {
   } else {
     link_exact();
     link_roads();
+    // The query's turning points on the sides of the slow regions holding its ends.
+    edge_base_ = NodeId(road_temp_base_ + road_temps_.size());
+    if (weighing()) {
+      add_edge_points(query.start, false);
+      add_edge_points(query.goal, true);
+    }
   }
   result_.stats.extra.push_back(
       {"start_links",
@@ -573,10 +672,24 @@ void VisGraphPlanner::finish() {
       result_.cost = pass.cost;
     }
   }
+  result_.stats.extra.push_back({"own_cost", result_.cost});
+  const CostGrid& grid = world_.grid(class_);
+  if (params_.world_cost && !params_.shortcut && !grid.uniform_cost()) {
+    // The search prices ground by regions of the raster's terrain and roads as lines;
+    // the world prices every cell, road cells divided by their factor. Legs in sight
+    // that the world charges less for than the path they skip are taken
+    // (planner/world/path_shortcuts.hpp): never dearer.
+    const visgraph::SegmentIndex& index = map_->graph().index();
+    Shortcuts cut = cheaper_shortcuts(grid, pts, kShortcutWindow,
+                                      [&index](Vec2 a, Vec2 b) { return index.visible(a, b); });
+    if (cut.dropped > 0) {
+      pts = std::move(cut.points);
+      if (observer_) observer_->on_refine("shortcuts", pts);
+    }
+  }
   result_.points = std::move(pts);
   result_.length = polyline_length(result_.points);
-  result_.stats.extra.push_back({"own_cost", result_.cost});
-  if (params_.world_cost) result_.cost = polyline_cost(world_.grid(class_), result_.points);
+  if (params_.world_cost) result_.cost = polyline_cost(grid, result_.points);
   result_.stats.extra.push_back({"goal_links", double(direct_ ? 1 : goal_links_.size())});
   result_.nodes = std::move(nodes);
   result_.status = SearchStatus::Found;

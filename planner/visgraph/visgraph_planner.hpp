@@ -70,7 +70,8 @@ struct VisGraphParams {
 /// (corners + 0: start, + 1: goal, + 2 and + 3: the shortcut mode's first and last
 /// crossing points), then the corners of weighted regions (corners + 4 ...), then with
 /// exact roads the road points (RoadNetwork::points()) and the query's own joining points
-/// (the start's and the goal's on each road piece). Exact mode links the start and the goal to every corner
+/// (the start's and the goal's on each road piece), then the query's points on the sides of
+/// the slow regions holding the start and the goal. Exact mode links the start and the goal to every corner
 /// they see along a tangent (the direct line first; the goal's links tested as corners are expanded): costs
 /// are then optimal any-angle lengths among the inflated obstacles. Costs are metres of straight travel
 /// (terrain multipliers are not applied), road legs divided by the road's speed factor when the road pass
@@ -164,6 +165,17 @@ class VisGraphPlanner final : public PlannerBase {
   bool road_pass_on() const {
     return params_.roads == RoadMode::Pass || (params_.roads == RoadMode::Exact && params_.shortcut);
   }
+  // The query's turning points on the sides of the slow region holding `q` (the start or
+  // the goal): where a way out of it (or in to it) leaves the side at the angle whose
+  // cosine is 1 / the region's factor.
+  void add_edge_points(Vec2 q, bool goal);
+  // Calls link(e, cost) for each of the goal's edge points that node u at `pu` sees
+  // (along a tangent, for an obstacle corner).
+  template <class Link>
+  void goal_edge_links(NodeId u, Vec2 pu, Link&& link);
+  // successors() of one of the query's edge points.
+  template <class Link>
+  void edge_point_successors(NodeId u, Vec2 pu, Link&& link);
   // The road network of the current world (built at start()).
   void prepare_network();
   // Links of the start and the goal to the roads (exact roads).
@@ -204,6 +216,15 @@ class VisGraphPlanner final : public PlannerBase {
   NodeId road_base_ = 0;       // node of road point 0
   NodeId road_temp_base_ = 0;  // node of the query's first joining point
   std::vector<TempRoadPoint> road_temps_;
+  // The query's points on the sides of the slow regions holding the start and the goal
+  // (add_edge_points), nodes edge_base_ ...: the start's first, then the goal's.
+  struct EdgePoint {
+    Vec2 pos;
+    bool goal = false;  // the goal's (linked to the goal), else the start's
+  };
+  static constexpr std::size_t kMaxEdgePoints = 16;
+  std::vector<EdgePoint> edge_points_;
+  NodeId edge_base_ = 0;
   std::vector<std::vector<std::uint32_t>> piece_temps_;      // per piece: the query's joining points on it
   std::vector<std::pair<NodeId, double>> start_road_links_;  // road points the start sees, with costs
   std::unique_ptr<VisGraphPlanner>

@@ -79,9 +79,9 @@ TEST_SUITE("visgraph swamps") {
   TEST_CASE("slow tiles are weighed: costs in grid A*'s units, against grid A* on the same cells") {
     // The registry's visgraph (radius 0, so the same cells are open to both) against
     // grid A* on the same cells: its cost is the world's cost of its path (the referee's),
-    // and on the map it goes round the mud to the mud's corner on the world's
-    // edge, not through it (2,980 against grid A*'s 3,003; it was 4,822 with tiles not
-    // weighed).
+    // and on the map it goes round the mud, not through it, and into it at the
+    // goal's own point on its side (2,950 against grid A*'s 3,003; 2,980 turning only at
+    // region corners, 4,822 with tiles not weighed).
     const PlannerInfo* vg = find_planner("visgraph");
     const PlannerInfo* astar = find_planner("astar");
     REQUIRE(vg);
@@ -120,10 +120,11 @@ TEST_SUITE("visgraph swamps") {
         CHECK(own == doctest::Approx(rv.cost).epsilon(1e-9));
         const double ratio = rv.cost / ra.cost;
         CAPTURE(map);
-        // Paths bend only at region corners, not where the best way crosses a region's
-        // edge: on these worlds up to 1.70 x grid A* (a short leg across slow cells that
-        // grid A* takes through a cheaper neighbour), 0.98 on average.
-        CHECK(ratio <= (map == 0 ? 1.0 : 1.75));
+        // Paths bend at region corners and at the query's own points on the sides of the
+        // slow regions holding its ends, and take legs the world charges less: on these
+        // worlds at most 1.000 x grid A*, 0.950 on average (1.70 and 0.98 turning only at
+        // corners, when the goal lay inside a slow region near its side).
+        CHECK(ratio <= (map == 0 ? 1.0 : 1.05));
         worst = std::max(worst, ratio);
         sum += ratio;
         ++compared;
@@ -142,7 +143,8 @@ TEST_SUITE("visgraph swamps") {
     }
     MESSAGE(compared << " queries: visgraph / grid A* mean " << sum / compared << ", worst " << worst);
     CHECK(compared > 60);
-    CHECK(sum / compared <= 1.0);
+    CHECK(sum / compared == doctest::Approx(0.950).epsilon(0.005));
+    CHECK(worst <= 1.005);
   }
 
   TEST_CASE("a leg costs its length in each region times the region's factor, the last painted winning") {
