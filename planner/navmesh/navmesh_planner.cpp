@@ -16,6 +16,35 @@
 // polyline's in the world's model (planner/world/path_cost: each piece of a leg inside one
 // cell costs its length times that cell's multiplier; a piece along a cell line the
 // cheaper passable side's).
+//
+// Slow ground (conformance worlds 206 and 401 cost 1.81 and 2.12 times the cheapest
+// moves). Detour's string pulling weighs no cost: inside a corridor it takes the shortest
+// path, so a start or goal on a slow polygon was left across it diagonally when leaving it
+// at once for cheap ground beside it costs less. And Detour places a polygon's node at the
+// midpoint of the portal it first reached it through, never moved: a goal's slow polygon
+// touching the start's is costed from that portal, however far from the goal, so a
+// corridor entering it next to the goal is never found. Two remedies, both only where
+// the corridor crosses a polygon dearer than the cheapest ground (so never on ground of
+// one cost):
+//  - Weighted string pulling (weighted_string_pull): points on the corridor's portals
+//    (each portal's ends and up to 15 points between, a voxel apart at least) chosen by
+//    dynamic programming, each leg between consecutive portals lying in one convex
+//    polygon and costing its length times the polygon's multiplier; then legs merged
+//    greedily where the straight leg keeps the radius and the terrain group (exact cell
+//    tests) and costs no more in the world's model. Of it and Detour's straight path, the
+//    one of least world cost (path_cost) is kept, Detour's on ties.
+//  - Further searches (`searches`): while the cheapest path so far has a corridor crossing
+//    dearer ground, the next search of kSearches runs: from the goal to the start with
+//    each area's cost (its multiplier over the smallest) squared, then forwards squared,
+//    then from the goal cubed. A search from the goal places the goal's polygon's node at
+//    the goal. Each corridor is pulled as above and the path of least world cost is the
+//    result (the earliest on ties).
+// On conformance worlds 1-1299 two searches bring the worst cost over the cheapest moves
+// keeping the radius from 2.12 to 1.38; three and four find nothing cheaper there. All
+// searches run inside step()'s budget (a search ending within it hands the rest to the
+// next) and report to the same trace; a later search's node replaces an earlier one's (a
+// replay shows the same), and the final Path events and "straight path" refinement are the
+// result's.
 
 #include "planner/navmesh/navmesh_planner.hpp"
 
@@ -24,6 +53,7 @@
 #include <DetourNode.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <climits>
 #include <cmath>
@@ -41,6 +71,43 @@ namespace {
 
 // Nodes of Detour's pool (its limit: indices are 16 bits).
 constexpr int kMaxNodes = 65535;
+
+// Each search of a query: whether it runs from the goal to the start, and the power its
+// area costs raise each area's multiplier over the smallest to (search 0: Detour's).
+struct SearchPlan {
+  bool backward;
+  double power;
+};
+constexpr SearchPlan kSearches[kNavmeshMaxSearches] = {{false, 1}, {true, 2}, {false, 2}, {true, 3}};
+
+// A coordinate Detour gave as a float put back on the voxel lattice when it lies within
+// float rounding of it (polygon corners are whole voxels).
+double on_lattice(double v, double voxel) {
+  const double k = std::round(v / voxel) * voxel;
+  const double tolerance = std::min(0.25 * voxel, std::max(1e-3 * voxel, 8.0 * std::abs(v) * FLT_EPSILON));
+  return std::abs(k - v) <= tolerance ? k : v;
+}
+
+// Two node sets sorted by node, merged as a replay of their events shows them: the later
+// set's node replaces the earlier's, closed if either is.
+std::vector<NodeView> merge_searches(const std::vector<NodeView>& earlier,
+                                     const std::vector<NodeView>& later) {
+  std::vector<NodeView> out;
+  out.reserve(earlier.size() + later.size());
+  std::size_t i = 0, j = 0;
+  while (i < earlier.size() || j < later.size()) {
+    if (j == later.size() || (i < earlier.size() && earlier[i].node < later[j].node)) {
+      out.push_back(earlier[i++]);
+    } else if (i == earlier.size() || later[j].node < earlier[i].node) {
+      out.push_back(later[j++]);
+    } else {
+      NodeView v = later[j++];
+      if (earlier[i++].closed) v.closed = true;
+      out.push_back(v);
+    }
+  }
+  return out;
+}
 
 std::string describe_point(const char* what, Vec2 p) {
   char buf[96];
@@ -100,14 +167,20 @@ class NavmeshDependency final : public ResultDependency {
 
 void NavmeshPlanner::QueryDeleter::operator()(dtNavMeshQuery* q) const { dtFreeNavMeshQuery(q); }
 
-NavmeshPlanner::NavmeshPlanner(const PlanningWorld& world, std::size_t movement_class, NavmeshParams params,
-                               std::string name)
+NavmeshPlanner::NavmeshPlanner(const PlanningWorld& world, std::size_t movement_class,
+                               NavmeshPlannerParams params, std::string name)
     : PlannerBase(std::move(name)),
       world_(world),
       class_(movement_class),
       params_(params),
       query_(dtAllocNavMeshQuery()),
-      filter_(std::make_unique<dtQueryFilter>()) {}
+      filter_(std::make_unique<dtQueryFilter>()) {
+  params_.searches = std::clamp(params_.searches, 1, kNavmeshMaxSearches);
+}
+
+NavmeshPlanner::NavmeshPlanner(const PlanningWorld& world, std::size_t movement_class, NavmeshParams params,
+                               std::string name)
+    : NavmeshPlanner(world, movement_class, NavmeshPlannerParams{params}, std::move(name)) {}
 
 NavmeshPlanner::~NavmeshPlanner() = default;
 
@@ -167,6 +240,12 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
   searching_ = false;
   start_ref_ = goal_ref_ = 0;
   open_.clear();
+  search_ = 0;
+  best_points_.clear();
+  best_corridor_.clear();
+  best_cost_ = 0;
+  earlier_nodes_.clear();
+  touched_tiles_.clear();
   if (observer_) observer_->on_start(query);
   mesh_ = &mesh();
   revision_ = world_.revision();
@@ -176,12 +255,10 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
   if (!query_ || dtStatusFailed(query_->init(&mesh_->mesh(), kMaxNodes))) {
     return fail(SearchStatus::Invalid, "Detour could not make its path query");
   }
-  // Costs: each area's multiplier over the smallest, every group at first.
+  // Every group at first (the costs are each search's, begin_search).
   *filter_ = dtQueryFilter{};
   const std::vector<NavmeshArea>& areas = mesh_->areas();
-  for (std::size_t a = 1; a < areas.size(); ++a) {
-    filter_->setAreaCost(int(a), float(areas[a].multiplier / mesh_->min_multiplier()));
-  }
+  touched_tiles_.assign(std::size_t(mesh_->tiles_x() * mesh_->tiles_y()), 0);
 
   const CostGrid& grid = world_.grid(class_);
   const std::string& class_name = world_.scenario().classes[class_].name;
@@ -244,14 +321,37 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
   }
   start_ref_ = refs[0];
   goal_ref_ = refs[1];
+  key_ = key;
   start_on_mesh_ = on_mesh[0];
   goal_on_mesh_ = on_mesh[1];
+  begin_search();
+  return result_.status;
+}
+
+void NavmeshPlanner::begin_search() {
+  // Each area's multiplier over the smallest (Detour's costs), to the search's power.
+  const std::vector<NavmeshArea>& areas = mesh_->areas();
+  for (std::size_t a = 1; a < areas.size(); ++a) {
+    const double ratio = areas[a].multiplier / mesh_->min_multiplier();
+    filter_->setAreaCost(int(a), float(std::pow(ratio, kSearches[search_].power)));
+  }
   const float s[3] = {float(start_on_mesh_.x), 0.0f, float(start_on_mesh_.y)};
   const float g[3] = {float(goal_on_mesh_.x), 0.0f, float(goal_on_mesh_.y)};
-  const dtStatus st = query_->initSlicedFindPath(start_ref_, goal_ref_, s, g, filter_.get(), 0);
-  if (dtStatusFailed(st)) return fail(SearchStatus::Invalid, "Detour refused the query");
+  const dtStatus st = kSearches[search_].backward
+                          ? query_->initSlicedFindPath(goal_ref_, start_ref_, g, s, filter_.get(), 0)
+                          : query_->initSlicedFindPath(start_ref_, goal_ref_, s, g, filter_.get(), 0);
+  if (dtStatusFailed(st)) {
+    // A later search refused (it never is: the same polygons and flags) leaves the path found.
+    if (search_ > 0) {
+      publish();
+    } else {
+      fail(SearchStatus::Invalid, "Detour refused the query");
+    }
+    return;
+  }
   searching_ = true;
   result_.status = SearchStatus::Running;
+  open_.clear();
   if (observer_) {
     // The start's node: initSlicedFindPath opens it.
     const dtNodePool* pool = query_->getNodePool();
@@ -266,8 +366,7 @@ SearchStatus NavmeshPlanner::start(const PathQuery& query) {
                                       double(n->total - n->cost)});
     }
   }
-  if (dtStatusSucceed(st)) finish();  // start and goal on one polygon
-  return result_.status;
+  if (dtStatusSucceed(st)) end_search();  // start and goal on one polygon
 }
 
 int NavmeshPlanner::traced_iteration() {
@@ -334,27 +433,57 @@ int NavmeshPlanner::traced_iteration() {
 SearchStatus NavmeshPlanner::step(std::uint64_t max_expansions) {
   if (!searching_) return result_.status;
   ++result_.stats.steps;
-  const int budget = int(std::min<std::uint64_t>(max_expansions, INT_MAX));
-  int done = 0;
-  if (observer_) {
-    for (int i = 0; i < budget && dtStatusInProgress(query_->updateSlicedFindPath(0, nullptr)); ++i) {
-      const int d = traced_iteration();
-      done += d;
-      if (d == 0) break;
+  std::uint64_t left = max_expansions;
+  // A search that ends within the budget hands what is left to the next one.
+  while (searching_ && left > 0) {
+    const int budget = int(std::min<std::uint64_t>(left, INT_MAX));
+    int done = 0;
+    if (observer_) {
+      for (int i = 0; i < budget && dtStatusInProgress(query_->updateSlicedFindPath(0, nullptr)); ++i) {
+        const int d = traced_iteration();
+        done += d;
+        if (d == 0) break;
+      }
+    } else {
+      query_->updateSlicedFindPath(budget, &done);
     }
-  } else {
-    query_->updateSlicedFindPath(budget, &done);
+    done = std::max(done, 0);
+    result_.stats.expansions += std::uint64_t(done);
+    left -= std::min<std::uint64_t>(left, std::uint64_t(done));
+    const dtStatus st = query_->updateSlicedFindPath(0, nullptr);
+    if (dtStatusFailed(st)) return fail(SearchStatus::Invalid, "Detour's search failed");
+    if (dtStatusInProgress(st)) break;
+    end_search();
   }
-  result_.stats.expansions += std::uint64_t(std::max(done, 0));
-  const dtStatus st = query_->updateSlicedFindPath(0, nullptr);
-  if (dtStatusFailed(st)) return fail(SearchStatus::Invalid, "Detour's search failed");
-  if (!dtStatusInProgress(st)) finish();
   return result_.status;
 }
 
-void NavmeshPlanner::finish() {
+std::vector<NodeView> NavmeshPlanner::pool_views() const {
+  const dtNodePool* pool = query_->getNodePool();
+  std::map<NodeId, NodeView> best;
+  for (int i = 1; i <= pool->getNodeCount(); ++i) {
+    const dtNode* n = pool->getNodeAtIdx(unsigned(i));
+    const dtNode* p = pool->getNodeAtIdx(n->pidx);
+    const NodeView v{mesh_->node_of(n->id),
+                     0,
+                     double(n->cost),
+                     double(n->total - n->cost),
+                     p ? mesh_->node_of(p->id) : kNoNode,
+                     (n->flags & DT_NODE_CLOSED) != 0};
+    auto it = best.find(v.node);
+    if (it == best.end() || v.g + v.h < it->second.g + it->second.h) best[v.node] = v;
+  }
+  std::vector<NodeView> out;
+  out.reserve(best.size());
+  for (const auto& [node, view] : best) out.push_back(view);
+  return out;
+}
+
+void NavmeshPlanner::end_search() {
   searching_ = false;
-  std::vector<dtPolyRef> path(std::size_t{kMaxNodes});
+  // Detour's corridor, in a buffer kept across searches (65,535 references).
+  std::vector<dtPolyRef>& buffer = corridor_buffer_;
+  buffer.resize(std::size_t{kMaxNodes});
   int count = 0;
   // Detour's finalize reverses the parent links along the path it returns (it walks them
   // back from the goal); the search's nodes keep their own, as the search and its trace
@@ -365,18 +494,36 @@ void NavmeshPlanner::finish() {
     const dtNode* n = pool->getNodeAtIdx(unsigned(i));
     links[std::size_t(i)] = {n->pidx, n->flags};
   }
-  const dtStatus st = query_->finalizeSlicedFindPath(path.data(), &count, int(path.size()));
+  const dtStatus st = query_->finalizeSlicedFindPath(buffer.data(), &count, int(buffer.size()));
   for (int i = 1; i <= pool->getNodeCount() && std::size_t(i) < links.size(); ++i) {
     dtNode* n = pool->getNodeAtIdx(unsigned(i));
     n->pidx = links[std::size_t(i)].first;
     n->flags = links[std::size_t(i)].second;
   }
-  result_.stats.pushes = std::uint64_t(query_->getNodePool()->getNodeCount());
+  result_.stats.pushes += std::uint64_t(pool->getNodeCount());
+  // The tiles this search touched, for result_dependency.
+  const dtNavMesh& nav = mesh_->mesh();
+  for (int i = 1; i <= pool->getNodeCount(); ++i) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (dtStatusFailed(nav.getTileAndPolyByRef(pool->getNodeAtIdx(unsigned(i))->id, &tile, &poly))) continue;
+    touched_tiles_[std::size_t(tile->header->y * mesh_->tiles_x() + tile->header->x)] = 1;
+  }
+  // A later search that fails (it never should: the same polygons and flags as the first)
+  // leaves the path found.
+  if (search_ > 0 &&
+      (dtStatusFailed(st) || count == 0 ||
+       buffer[std::size_t(count) - 1] != (kSearches[search_].backward ? start_ref_ : goal_ref_))) {
+    publish();
+    return;
+  }
   if (dtStatusFailed(st) || count == 0) {
     fail(SearchStatus::Invalid, "Detour's search returned no corridor");
     return;
   }
-  path.resize(std::size_t(count));
+  std::vector<dtPolyRef> path(buffer.begin(), buffer.begin() + count);
+  // A search from the goal: its corridor, start first.
+  if (kSearches[search_].backward) std::reverse(path.begin(), path.end());
   if (path.back() != goal_ref_) {
     if (dtStatusDetail(st, DT_OUT_OF_NODES)) {
       fail(SearchStatus::Invalid, "Detour's search ran out of its 65,535 nodes before reaching the goal");
@@ -394,66 +541,203 @@ void NavmeshPlanner::finish() {
   const dtStatus sp = query_->findStraightPath(s, g, path.data(), count, straight.data(), nullptr, nullptr,
                                                &points, max_points, 0);
   if (dtStatusFailed(sp) || points == 0) {
-    fail(SearchStatus::Invalid, "Detour could not string-pull the corridor");
+    if (search_ > 0) {
+      publish();
+    } else {
+      fail(SearchStatus::Invalid, "Detour could not string-pull the corridor");
+    }
     return;
   }
-  std::vector<Vec2>& out = result_.points;
+  std::vector<Vec2> out;
   if (start_on_mesh_ != query_points_.start) out.push_back(query_points_.start);
   // The points between the ends are polygon corners, which lie on the voxel lattice (Recast's
   // vertices are whole voxels): Detour's floats are put back on it, so that a corner of a
   // wall is the wall's corner and not a float's width inside it.
   const double voxel = mesh_->voxel_size();
-  const auto on_lattice = [voxel](double v) {
-    const double k = std::round(v / voxel) * voxel;
-    const double tolerance = std::min(0.25 * voxel, std::max(1e-3 * voxel, 8.0 * std::abs(v) * FLT_EPSILON));
-    return std::abs(k - v) <= tolerance ? k : v;
-  };
   for (int i = 0; i < points; ++i) {
     Vec2 p{double(straight[std::size_t(3 * i)]), double(straight[std::size_t(3 * i + 2)])};
-    if (i > 0 && i + 1 < points) p = Vec2{on_lattice(p.x), on_lattice(p.y)};
+    if (i > 0 && i + 1 < points) p = Vec2{on_lattice(p.x, voxel), on_lattice(p.y, voxel)};
     if (out.empty() || out.back() != p) out.push_back(p);
   }
   // The exact query points at both ends (Detour's are floats).
-  out.front() = query_points_.start;
-  if (goal_on_mesh_ != query_points_.goal) {
-    out.push_back(query_points_.goal);
-  } else {
-    out.back() = query_points_.goal;
+  const auto with_ends = [&](std::vector<Vec2>& pts) {
+    pts.front() = query_points_.start;
+    if (goal_on_mesh_ != query_points_.goal) {
+      pts.push_back(query_points_.goal);
+    } else {
+      pts.back() = query_points_.goal;
+    }
+    if (pts.size() == 1) pts.push_back(query_points_.goal);
+  };
+  with_ends(out);
+  const CostGrid& grid = world_.grid(class_);
+  // A corridor crossing a polygon dearer than the cheapest ground: its path weighing the
+  // polygons' costs too, the cheaper of the two kept (Detour's on ties).
+  bool dear = false;
+  for (const dtPolyRef r : path) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (dtStatusFailed(nav.getTileAndPolyByRef(r, &tile, &poly))) continue;
+    const std::size_t area = std::min<std::size_t>(poly->getArea(), mesh_->areas().size() - 1);
+    if (mesh_->areas()[area].multiplier > mesh_->min_multiplier()) dear = true;
   }
-  if (out.size() == 1) out.push_back(query_points_.goal);
-  corridor_ = path;
+  double cost = polyline_cost(grid, out);
+  if (dear && params_.weighted_pull) {
+    std::vector<Vec2> weighted = weighted_string_pull(path);
+    if (!weighted.empty()) {
+      if (start_on_mesh_ != query_points_.start) weighted.insert(weighted.begin(), query_points_.start);
+      with_ends(weighted);
+      const double c = polyline_cost(grid, weighted);
+      if (c < cost) {
+        cost = c;
+        out = std::move(weighted);
+      }
+    }
+  }
+  if (search_ == 0 || cost < best_cost_) {
+    best_points_ = std::move(out);
+    best_corridor_.assign(path.begin(), path.end());
+    best_cost_ = cost;
+    best_dear_ = dear;
+  }
+  // The next search while the cheapest corridor so far crosses a polygon dearer than the
+  // cheapest ground.
+  if (best_dear_ && start_ref_ != goal_ref_ && search_ + 1 < params_.searches) {
+    earlier_nodes_ = merge_searches(earlier_nodes_, pool_views());
+    ++search_;
+    begin_search();
+    return;
+  }
+  publish();
+}
+
+std::vector<Vec2> NavmeshPlanner::weighted_string_pull(const std::vector<std::uint32_t>& path) const {
+  const dtNavMesh& nav = mesh_->mesh();
+  const double voxel = mesh_->voxel_size();
+  const std::size_t n = path.size();
+  // Each polygon's multiplier, and the portal between it and the next (Detour's portal:
+  // the shared edge, or its part a link across a tile border names).
+  std::vector<double> cost(n);
+  std::vector<std::array<Vec2, 2>> portal(n - 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (dtStatusFailed(nav.getTileAndPolyByRef(path[i], &tile, &poly))) return {};
+    cost[i] = mesh_->areas()[std::min<std::size_t>(poly->getArea(), mesh_->areas().size() - 1)].multiplier;
+    if (i + 1 == n) break;
+    bool found = false;
+    for (unsigned l = poly->firstLink; l != DT_NULL_LINK; l = tile->links[l].next) {
+      const dtLink& link = tile->links[l];
+      if (link.ref != path[i + 1]) continue;
+      const float* va = &tile->verts[std::size_t(poly->verts[link.edge]) * 3];
+      const float* vb = &tile->verts[std::size_t(poly->verts[(link.edge + 1u) % poly->vertCount]) * 3];
+      Vec2 a{on_lattice(double(va[0]), voxel), on_lattice(double(va[2]), voxel)};
+      Vec2 b{on_lattice(double(vb[0]), voxel), on_lattice(double(vb[2]), voxel)};
+      if (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)) {
+        const double t0 = link.bmin / 255.0, t1 = link.bmax / 255.0;
+        const Vec2 d{b.x - a.x, b.y - a.y};
+        const Vec2 a2{a.x + d.x * t0, a.y + d.y * t0};
+        b = Vec2{a.x + d.x * t1, a.y + d.y * t1};
+        a = a2;
+      }
+      portal[i] = {a, b};
+      found = true;
+      break;
+    }
+    if (!found) return {};
+  }
+  // Dynamic programming over points on the portals: layer 0 the start, layer i + 1 points
+  // of portal i (its ends and up to 15 between, at least a voxel apart), the goal last; a
+  // leg between layers lies in one convex polygon and costs its length times the
+  // polygon's multiplier.
+  constexpr int kMaxIntervals = 16;
+  std::vector<std::vector<Vec2>> layer(n + 1);
+  layer[0] = {start_on_mesh_};
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    const auto [a, b] = portal[i];
+    const double len = std::hypot(b.x - a.x, b.y - a.y);
+    const int k = std::clamp(int(std::floor(len / voxel)), 1, kMaxIntervals);
+    for (int j = 0; j <= k; ++j) {
+      const double t = double(j) / k;
+      layer[i + 1].push_back(j == k ? b : Vec2{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t});
+    }
+  }
+  layer[n] = {goal_on_mesh_};
+  std::vector<std::vector<double>> best(n + 1);
+  std::vector<std::vector<int>> from(n + 1);
+  best[0] = {0.0};
+  from[0] = {-1};
+  for (std::size_t i = 1; i <= n; ++i) {
+    best[i].assign(layer[i].size(), std::numeric_limits<double>::infinity());
+    from[i].assign(layer[i].size(), -1);
+    for (std::size_t q = 0; q < layer[i].size(); ++q) {
+      const Vec2 b = layer[i][q];
+      for (std::size_t p = 0; p < layer[i - 1].size(); ++p) {
+        const Vec2 a = layer[i - 1][p];
+        const double dx = b.x - a.x, dy = b.y - a.y;
+        const double c = best[i - 1][p] + std::sqrt(dx * dx + dy * dy) * cost[i - 1];
+        if (c < best[i][q]) {  // the first on ties
+          best[i][q] = c;
+          from[i][q] = int(p);
+        }
+      }
+    }
+  }
+  std::vector<Vec2> pts(n + 1);
+  int at = 0;
+  for (std::size_t i = n + 1; i-- > 0;) {
+    pts[i] = layer[i][std::size_t(at)];
+    at = from[i][std::size_t(at)];
+  }
+  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  // Legs merged: from each kept point, the farthest point the straight leg reaches keeping
+  // the radius and the group, costing no more than the points between.
+  const CostGrid& grid = world_.grid(class_);
+  std::vector<Vec2> out{pts.front()};
+  std::size_t anchor = 0;
+  while (anchor + 1 < pts.size()) {
+    std::size_t reach = anchor + 1;
+    double along = polyline_cost(grid, std::span<const Vec2>(&pts[anchor], 2));
+    for (std::size_t j = anchor + 2; j < pts.size(); ++j) {
+      along += polyline_cost(grid, std::span<const Vec2>(&pts[j - 1], 2));
+      const Vec2 leg[2] = {pts[anchor], pts[j]};
+      // (A clearance above 0 even at radius 0: a leg through the point where two blocked
+      // cells touch would keep 0.)
+      if (polyline_cost(grid, leg) > along ||
+          !segment_keeps_clearance(grid, leg[0], leg[1], std::max(mesh_->radius(), 1e-6)) ||
+          !segment_stays_in_group(grid, leg[0], leg[1], key_))
+        break;
+      reach = j;
+    }
+    out.push_back(pts[reach]);
+    anchor = reach;
+  }
+  return out;
+}
+
+void NavmeshPlanner::publish() {
+  searching_ = false;
+  corridor_ = best_corridor_;
+  result_.points = best_points_;
   result_.nodes.clear();
-  for (dtPolyRef r : path) result_.nodes.push_back(mesh_->node_of(r));
-  result_.length = polyline_length(out);
-  result_.cost = polyline_cost(world_.grid(class_), out);
+  for (const std::uint32_t r : corridor_) result_.nodes.push_back(mesh_->node_of(r));
+  result_.length = polyline_length(result_.points);
+  result_.cost = best_cost_;
+  result_.stats.extra.push_back({"searches", double(search_ + 1)});
   result_.status = SearchStatus::Found;
   if (observer_) {
     for (std::size_t i = 0; i < result_.nodes.size(); ++i) {
       observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i],
                                       i == 0 ? kNoNode : result_.nodes[i - 1], 0, 0});
     }
-    observer_->on_refine("straight path", out);
+    observer_->on_refine("straight path", result_.points);
   }
 }
 
 void NavmeshPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
   if (!mesh_ || world_.revision() != revision_ || result_.status == SearchStatus::Idle || start_ref_ == 0)
     return;
-  const dtNodePool* pool = query_->getNodePool();
-  std::map<NodeId, NodeView> best;
-  for (int i = 1; i <= pool->getNodeCount(); ++i) {
-    const dtNode* n = pool->getNodeAtIdx(unsigned(i));
-    const dtNode* p = pool->getNodeAtIdx(n->pidx);
-    const NodeView v{mesh_->node_of(n->id),
-                     0,
-                     double(n->cost),
-                     double(n->total - n->cost),
-                     p ? mesh_->node_of(p->id) : kNoNode,
-                     (n->flags & DT_NODE_CLOSED) != 0};
-    auto it = best.find(v.node);
-    if (it == best.end() || v.g + v.h < it->second.g + it->second.h) best[v.node] = v;
-  }
-  for (const auto& [node, view] : best) fn(view);
+  for (const NodeView& v : merge_searches(earlier_nodes_, pool_views())) fn(v);
 }
 
 void NavmeshPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
@@ -531,7 +815,9 @@ std::unique_ptr<ResultDependency> NavmeshPlanner::result_dependency() const {
     return nullptr;
   }
   // Every tile holding a touched polygon, and the grid's changes a tile's build reads.
-  std::vector<std::uint8_t> touched(std::size_t(mesh_->tiles_x() * mesh_->tiles_y()), 0);
+  // The earlier searches' tiles, and the current one's.
+  std::vector<std::uint8_t> touched = touched_tiles_;
+  touched.resize(std::size_t(mesh_->tiles_x() * mesh_->tiles_y()), 0);
   const dtNodePool* pool = query_->getNodePool();
   const dtNavMesh& nav = mesh_->mesh();
   for (int i = 1; i <= pool->getNodeCount(); ++i) {

@@ -460,14 +460,16 @@ TEST_SUITE("navmesh") {
     CHECK(b.message.find("memory_mib") != std::string::npos);
   }
 
-  TEST_CASE("registered as navmesh, family navmesh, with its build parameters") {
+  TEST_CASE("registered as navmesh, family navmesh, with its build and query parameters") {
     const PlannerInfo* info = find_planner("navmesh");
     REQUIRE(info != nullptr);
     CHECK(info->family == "navmesh");
     CHECK_FALSE(info->exact);
-    REQUIRE(info->params.size() == 6);
+    REQUIRE(info->params.size() == 8);
     CHECK(info->params[0].name == "radius");
     CHECK(info->params[5].name == "memory_mib");
+    CHECK(info->params[6].name == "searches");
+    CHECK(info->params[7].name == "weighted_pull");
     const Scenario s = test::ascii_scenario(test::bent_rows());
     const PlanningWorld world(s);
     auto planner = test::make_planner(world, "navmesh", {{"radius", 0}});
