@@ -32,6 +32,7 @@
 #include "planner/hybrid/hybrid_planner.hpp"
 
 #include "planner/hybrid/hybrid_dependency.hpp"
+#include "planner/search/node_views.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -280,31 +281,6 @@ SearchStatus HybridPlanner::step(std::uint64_t max_expansions) {
   return result_.status;
 }
 
-namespace {
-
-// `later` (sorted by node) laid over `earlier` (sorted by node), as a trace replay lays a
-// later leg's events over an earlier leg's records: g, h and parent from the later, closed
-// if either closed it.
-std::vector<NodeView> merge_legs(const std::vector<NodeView>& earlier, const std::vector<NodeView>& later) {
-  std::vector<NodeView> out;
-  out.reserve(earlier.size() + later.size());
-  std::size_t i = 0, j = 0;
-  while (i < earlier.size() || j < later.size()) {
-    if (j == later.size() || (i < earlier.size() && earlier[i].node < later[j].node)) {
-      out.push_back(earlier[i++]);
-    } else if (i == earlier.size() || later[j].node < earlier[i].node) {
-      out.push_back(later[j++]);
-    } else {
-      NodeView v = later[j++];
-      if (earlier[i++].closed) v.closed = true;
-      out.push_back(v);
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 std::vector<NodeView> HybridPlanner::current_leg_nodes() const {
   std::vector<NodeView> out;
   legs_.visit_nodes([&](const NodeView& v) {
@@ -312,13 +288,13 @@ std::vector<NodeView> HybridPlanner::current_leg_nodes() const {
     w.g += leg_offset_;  // as LegRelay reports it
     out.push_back(w);
   });
-  // By node id, as merge_legs needs (whatever order the leg planner walks them in).
+  // By node id, as merge_node_views needs (whatever order the leg planner walks them in).
   std::sort(out.begin(), out.end(), [](const NodeView& a, const NodeView& b) { return a.node < b.node; });
   return out;
 }
 
 SearchStatus HybridPlanner::start_leg(Vec2 from, Vec2 to) {
-  if (leg_started_) earlier_legs_ = merge_legs(earlier_legs_, current_leg_nodes());
+  if (leg_started_) earlier_legs_ = merge_node_views(earlier_legs_, current_leg_nodes());
   leg_started_ = true;
   leg_offset_ = result_.cost;
   return legs_.start(PathQuery{from, to});
@@ -428,7 +404,7 @@ void HybridPlanner::visit_structure(const Box2& bounds, StructureVisitor& visito
 
 void HybridPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
   if (!leg_started_) return;
-  for (const NodeView& v : merge_legs(earlier_legs_, current_leg_nodes())) fn(v);
+  for (const NodeView& v : merge_node_views(earlier_legs_, current_leg_nodes())) fn(v);
 }
 
 }  // namespace pathscope

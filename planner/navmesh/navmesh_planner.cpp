@@ -64,6 +64,7 @@
 #include <utility>
 
 #include "planner/core/geometry.hpp"
+#include "planner/search/node_views.hpp"
 #include "planner/world/path_cost.hpp"
 
 namespace pathscope {
@@ -86,27 +87,6 @@ double on_lattice(double v, double voxel) {
   const double k = std::round(v / voxel) * voxel;
   const double tolerance = std::min(0.25 * voxel, std::max(1e-3 * voxel, 8.0 * std::abs(v) * FLT_EPSILON));
   return std::abs(k - v) <= tolerance ? k : v;
-}
-
-// Two node sets sorted by node, merged as a replay of their events shows them: the later
-// set's node replaces the earlier's, closed if either is.
-std::vector<NodeView> merge_searches(const std::vector<NodeView>& earlier,
-                                     const std::vector<NodeView>& later) {
-  std::vector<NodeView> out;
-  out.reserve(earlier.size() + later.size());
-  std::size_t i = 0, j = 0;
-  while (i < earlier.size() || j < later.size()) {
-    if (j == later.size() || (i < earlier.size() && earlier[i].node < later[j].node)) {
-      out.push_back(earlier[i++]);
-    } else if (i == earlier.size() || later[j].node < earlier[i].node) {
-      out.push_back(later[j++]);
-    } else {
-      NodeView v = later[j++];
-      if (earlier[i++].closed) v.closed = true;
-      out.push_back(v);
-    }
-  }
-  return out;
 }
 
 std::string describe_point(const char* what, Vec2 p) {
@@ -603,7 +583,7 @@ void NavmeshPlanner::end_search() {
   // The next search while the cheapest corridor so far crosses a polygon dearer than the
   // cheapest ground.
   if (best_dear_ && start_ref_ != goal_ref_ && search_ + 1 < params_.searches) {
-    earlier_nodes_ = merge_searches(earlier_nodes_, pool_views());
+    earlier_nodes_ = merge_node_views(earlier_nodes_, pool_views());
     ++search_;
     begin_search();
     return;
@@ -737,7 +717,7 @@ void NavmeshPlanner::publish() {
 void NavmeshPlanner::visit_nodes(const std::function<void(const NodeView&)>& fn) const {
   if (!mesh_ || world_.revision() != revision_ || result_.status == SearchStatus::Idle || start_ref_ == 0)
     return;
-  for (const NodeView& v : merge_searches(earlier_nodes_, pool_views())) fn(v);
+  for (const NodeView& v : merge_node_views(earlier_nodes_, pool_views())) fn(v);
 }
 
 void NavmeshPlanner::visit_structure(const Box2& bounds, StructureVisitor& visitor) const {
