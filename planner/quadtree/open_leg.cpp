@@ -1,16 +1,18 @@
 // A leg open to a unit of no radius (open_leg.hpp). It is walked as the world's
-// cost model walks it (planner/world/path_cost.cpp): cut at the cell lines x = k s and
-// y = k s, each piece in the cell holding its midpoint, or between the two cells either
-// side when the leg runs along a cell line. The test is stricter than the world's
-// legality (a piece along a cell line is legal beside one passable cell; a diagonal may
-// touch one blocked cell's corner), so that a leg it accepts is legal whatever rounding
-// does at the corners it passes; a shortcut it refuses leaves the path as it was.
+// cost model walks it (planner/world/path_cost.cpp), by the same cuts
+// (planner/world/leg_cuts.hpp): at the cell lines x = k s and y = k s, each piece in the
+// cell holding its midpoint, or between the two cells either side when the leg runs along
+// a cell line. The test is stricter than the world's legality (a piece along a cell line
+// is legal beside one passable cell; a diagonal may touch one blocked cell's corner), so
+// that a leg it accepts is legal whatever rounding does at the corners it passes; a
+// shortcut it refuses leaves the path as it was.
 
 #include "planner/quadtree/open_leg.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
+
+#include "planner/world/leg_cuts.hpp"
 
 namespace pathscope {
 namespace {
@@ -32,19 +34,13 @@ bool open_leg(const CostGrid& grid, Vec2 a, Vec2 b) {
     if (key == 0) key = k;
     return k == key;
   };
-  std::vector<double> cuts = {0.0, 1.0};
-  for (int axis = 0; axis < 2; ++axis) {
-    if (d[axis] == 0) continue;
-    const double lo = std::min(a[axis], b[axis]) / s, hi = std::max(a[axis], b[axis]) / s;
-    for (double k = std::ceil(lo); k <= hi; k += 1) cuts.push_back((k * s - a[axis]) / d[axis]);
-  }
-  std::sort(cuts.begin(), cuts.end());
-  const bool on_x = d.x == 0 && std::floor(a.x / s) * s == a.x;
-  const bool on_y = d.y == 0 && std::floor(a.y / s) * s == a.y;
-  for (std::size_t k = 0; k < cuts.size(); ++k) {
-    const double t = std::clamp(cuts[k], 0.0, 1.0);
+  LegCuts cuts;
+  cut_leg(a, b, s, cuts);
+  const bool on_x = cuts.on_x, on_y = cuts.on_y;
+  for (std::size_t k = 0; k < cuts.t.size(); ++k) {
+    const double t = std::clamp(cuts.t[k], 0.0, 1.0);
     if (k > 0) {
-      const double t0 = std::clamp(cuts[k - 1], 0.0, 1.0);
+      const double t0 = std::clamp(cuts.t[k - 1], 0.0, 1.0);
       if (t > t0) {
         const Vec2 m = a + d * (0.5 * (t0 + t));
         const int cx = int(std::floor(m.x / s)), cy = int(std::floor(m.y / s));
