@@ -312,18 +312,23 @@ void GridJps::finish(SearchStatus status) {
   std::vector<NodeId> jumps;
   for (NodeId n = ends_[1]; n != kNoNode; n = (*parent_)[n]) jumps.push_back(n);
   std::reverse(jumps.begin(), jumps.end());
-  // Every cell between consecutive jump points, which lie on one straight or diagonal line.
+  // Every cell between consecutive jump points, which lie on one straight or diagonal
+  // line, with its move's direction.
   std::vector<NodeId> nodes{jumps.front()};
+  std::vector<std::uint8_t> dirs;
   for (std::size_t i = 1; i < jumps.size(); ++i) {
     const glm::ivec2 a = grid_.cell(jumps[i - 1]), b = grid_.cell(jumps[i]);
     const int dx = sign(b.x - a.x), dy = sign(b.y - a.y);
+    std::uint8_t dir = 0;
+    while (kDirDx[dir] != dx || kDirDy[dir] != dy) ++dir;
     for (glm::ivec2 p = a; p != b;) {
       p.x += dx;
       p.y += dy;
       nodes.push_back(grid_.index(p.x, p.y));
+      dirs.push_back(dir);
     }
   }
-  finish_path(std::move(nodes));
+  finish_path(std::move(nodes), dirs);
 }
 
 void GridJps::visit_nodes(const std::function<void(const NodeView&)>& fn) const {

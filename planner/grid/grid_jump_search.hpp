@@ -377,11 +377,13 @@ class JumpPointSearch : public GridSearchBase<1> {
     for (NodeId n = ends_[1]; n != kNoNode; n = parent_[n]) jumps_.push_back(n);
     std::reverse(jumps_.begin(), jumps_.end());
     // Between consecutive jump points: diagonal moves while both coordinates differ, then
-    // straight ones (every jump has this shape), stepped as index offsets.
+    // straight ones (every jump has this shape), stepped as index offsets, each move's
+    // direction kept for the path's costs.
     const std::int64_t w = grid_.width();
     std::vector<NodeId> nodes = std::move(path_);
     nodes.clear();
     nodes.push_back(jumps_.front());
+    dirs_.clear();
     glm::ivec2 a = grid_.cell(jumps_.front());
     for (std::size_t i = 1; i < jumps_.size(); ++i) {
       const glm::ivec2 b = grid_.cell(jumps_[i]);
@@ -389,12 +391,20 @@ class JumpPointSearch : public GridSearchBase<1> {
       const int ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
       const int diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
       std::int64_t id = jumps_[i - 1];
-      for (int k = 0; k < diagonal; ++k) nodes.push_back(NodeId(id += sy * w + sx));
+      const std::uint8_t diagonal_dir = jump_dir_of(sx, sy);
+      for (int k = 0; k < diagonal; ++k) {
+        nodes.push_back(NodeId(id += sy * w + sx));
+        dirs_.push_back(diagonal_dir);
+      }
       const std::int64_t step = ax > ay ? sx : sy * w;
-      for (int k = 0; k < straight; ++k) nodes.push_back(NodeId(id += step));
+      const std::uint8_t straight_dir = ax > ay ? jump_dir_of(sx, 0) : jump_dir_of(0, sy);
+      for (int k = 0; k < straight; ++k) {
+        nodes.push_back(NodeId(id += step));
+        dirs_.push_back(straight_dir);
+      }
       a = b;
     }
-    finish_path(std::move(nodes));
+    finish_path(std::move(nodes), dirs_);
   }
 
   bool ready_ = false;  // the current query's structure is prepared
@@ -403,6 +413,7 @@ class JumpPointSearch : public GridSearchBase<1> {
   BestFirstSearch<Cell> search_;
   std::vector<JumpSuccessor> found_;  // one expansion's successors (untraced), kept for its memory
   std::vector<NodeId> jumps_;         // the found path's jump points, kept for its memory
+  std::vector<std::uint8_t> dirs_;    // the found path's moves, kept for their memory
   std::vector<NodeId> path_;          // the last answer's cells, taken back at start for their memory
 };
 

@@ -54,17 +54,20 @@ std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std:
   return ends;
 }
 
-std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes,
-                                     PathResult& result) {
-  std::vector<double> cumulative(nodes.size(), 0.0);
+void finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes,
+                      std::span<const std::uint8_t> dirs, PathResult& result,
+                      std::vector<double>* cumulative) {
+  if (cumulative) cumulative->assign(nodes.size(), 0.0);
   double cost_cells = 0;
   result.points.clear();
   result.points.reserve(nodes.size() + 1);
   result.points.push_back(query.start);
-  // Each move's direction from the index difference (distinct for the 8 directions on
-  // grids 3 or more cells wide), the cell followed by its coordinates: no division per
-  // cell. Interior points are the cell centres, computed as CostGrid::center() does.
+  // Each move's direction as given, or from the index difference (distinct for the 8
+  // directions on grids 3 or more cells wide), the cell followed by its coordinates: no
+  // division per cell. Interior points are the cell centres, computed as CostGrid::center()
+  // does.
   const auto& offsets = grid.offsets();
+  const bool given = !dirs.empty();
   const bool by_offset = grid.width() >= 3;
   const double s = grid.cell_size();
   // On a grid of one multiplier m every move costs its length times 0.5 (m + m), which
@@ -74,7 +77,9 @@ std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& quer
   glm::ivec2 a = nodes.empty() ? glm::ivec2{0, 0} : grid.cell(nodes[0]);
   for (std::size_t i = 1; i < nodes.size(); ++i) {
     int dir = 0;
-    if (by_offset) {
+    if (given) {
+      dir = dirs[i - 1];
+    } else if (by_offset) {
       const std::int64_t step = std::int64_t(nodes[i]) - std::int64_t(nodes[i - 1]);
       while (offsets[std::size_t(dir)] != step) ++dir;
     } else {
@@ -83,7 +88,7 @@ std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& quer
     }
     a += glm::ivec2{kDirDx[std::size_t(dir)], kDirDy[std::size_t(dir)]};
     cost_cells += uniform ? kDirLength[std::size_t(dir)] * mean : grid.move_cost(nodes[i - 1], dir);
-    cumulative[i] = cost_cells * s;
+    if (cumulative) (*cumulative)[i] = cost_cells * s;
     if (i + 1 < nodes.size()) result.points.push_back(Vec2{(a.x + 0.5) * s, (a.y + 0.5) * s});
   }
   result.points.push_back(query.goal);
@@ -91,7 +96,6 @@ std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& quer
   result.cost = cost_cells * grid.cell_size();
   result.length = polyline_length(result.points);
   result.status = SearchStatus::Found;
-  return cumulative;
 }
 
 }  // namespace pathscope

@@ -3,7 +3,10 @@
 // What every grid planner does around its search: map a world-space query onto cells,
 // reject impossible queries before searching, and turn a cell path into a PathResult.
 
+#include <cstdint>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "planner/core/search.hpp"
 #include "planner/world/planning_world.hpp"
@@ -26,10 +29,14 @@ std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std:
 /// Fills result.nodes/points/cost/length from a cell path (start cell to goal cell) and
 /// sets status Found. Points run from the exact query start through interior cell centres
 /// to the exact query goal. Cost (metres) is summed along the path from the start, so
-/// every grid planner reports the same cost for the same path, bit for bit. Returns the
-/// cumulative cost (metres) at each node of the path.
-std::vector<double> finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes,
-                                     PathResult& result);
+/// every grid planner reports the same cost for the same path, bit for bit. `dirs`, when
+/// not empty, holds each move's direction (kDirDx order; dirs[i - 1] leads from nodes[i - 1]
+/// to nodes[i]) as the planner that built the path knows them; when empty they are found
+/// from the cells. When `cumulative` is not null it receives the cost (metres) from the
+/// start at each node.
+void finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes,
+                      std::span<const std::uint8_t> dirs, PathResult& result,
+                      std::vector<double>* cumulative);
 
 /// Octile distance in cells between cell coordinates.
 inline double octile_cells(int ax, int ay, int bx, int by) {

@@ -39,9 +39,13 @@ bool GridSearchBase<kSides>::begin_query(const PathQuery& query, double h_scale)
 }
 
 template <int kSides>
-void GridSearchBase<kSides>::finish_path(std::vector<NodeId> nodes) {
-  const std::vector<double> g = finish_grid_path(grid_, query_, std::move(nodes), result_);
-  if (!observer_) return;
+void GridSearchBase<kSides>::finish_path(std::vector<NodeId> nodes, std::span<const std::uint8_t> dirs) {
+  if (!observer_) {
+    finish_grid_path(grid_, query_, std::move(nodes), dirs, result_, nullptr);
+    return;
+  }
+  std::vector<double> g;
+  finish_grid_path(grid_, query_, std::move(nodes), dirs, result_, &g);
   for (std::size_t i = 0; i < g.size(); ++i) {
     observer_->on_event(SearchEvent{SearchEventKind::Path, 0, result_.nodes[i], kNoNode, g[i], 0.0});
   }

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,8 @@ class GridSearchBase : public PlannerBase {
     for (NodeId n = cell; n != kNoNode; n = parent_of(side, n)) nodes.push_back(n);
   }
   /// Result Found with the cell path `nodes` (start to goal); emits the Path events.
-  void finish_path(std::vector<NodeId> nodes);
+  /// `dirs`: each move's direction when the planner knows them (finish_grid_path()).
+  void finish_path(std::vector<NodeId> nodes, std::span<const std::uint8_t> dirs = {});
 
   const PlanningWorld& world_;
   const CostGrid& grid_;
