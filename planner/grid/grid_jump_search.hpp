@@ -380,10 +380,16 @@ class JumpPointSearch : public GridSearchBase<1> {
     // straight ones (every jump has this shape), stepped as index offsets, each move's
     // direction kept for the path's costs.
     const std::int64_t w = grid_.width();
+    std::size_t moves = 0;
+    for (std::size_t i = 1; i < jumps_.size(); ++i) {
+      const glm::ivec2 d = grid_.cell(jumps_[i]) - grid_.cell(jumps_[i - 1]);
+      moves += std::size_t(std::max(std::abs(d.x), std::abs(d.y)));
+    }
     std::vector<NodeId> nodes = std::move(path_);
-    nodes.clear();
-    nodes.push_back(jumps_.front());
-    dirs_.clear();
+    nodes.resize(moves + 1);
+    dirs_.resize(moves);
+    nodes[0] = jumps_.front();
+    std::size_t m = 0;
     glm::ivec2 a = grid_.cell(jumps_.front());
     for (std::size_t i = 1; i < jumps_.size(); ++i) {
       const glm::ivec2 b = grid_.cell(jumps_[i]);
@@ -392,15 +398,15 @@ class JumpPointSearch : public GridSearchBase<1> {
       const int diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
       std::int64_t id = jumps_[i - 1];
       const std::uint8_t diagonal_dir = jump_dir_of(sx, sy);
-      for (int k = 0; k < diagonal; ++k) {
-        nodes.push_back(NodeId(id += sy * w + sx));
-        dirs_.push_back(diagonal_dir);
+      for (int k = 0; k < diagonal; ++k, ++m) {
+        nodes[m + 1] = NodeId(id += sy * w + sx);
+        dirs_[m] = diagonal_dir;
       }
       const std::int64_t step = ax > ay ? sx : sy * w;
       const std::uint8_t straight_dir = ax > ay ? jump_dir_of(sx, 0) : jump_dir_of(0, sy);
-      for (int k = 0; k < straight; ++k) {
-        nodes.push_back(NodeId(id += step));
-        dirs_.push_back(straight_dir);
+      for (int k = 0; k < straight; ++k, ++m) {
+        nodes[m + 1] = NodeId(id += step);
+        dirs_[m] = straight_dir;
       }
       a = b;
     }

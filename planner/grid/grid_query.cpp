@@ -1,5 +1,7 @@
 #include "planner/grid/grid_query.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -57,11 +59,14 @@ std::optional<GridEndpoints> resolve_grid_query(const PlanningWorld& world, std:
 void finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<NodeId> nodes,
                       std::span<const std::uint8_t> dirs, PathResult& result,
                       std::vector<double>* cumulative) {
-  if (cumulative) cumulative->assign(nodes.size(), 0.0);
+  const std::size_t n = nodes.size();
+  if (cumulative) cumulative->assign(n, 0.0);
   double cost_cells = 0;
-  result.points.clear();
-  result.points.reserve(nodes.size() + 1);
-  result.points.push_back(query.start);
+  // Start, the interior cells' centres, goal: n points, and at least the two ends.
+  std::vector<Vec2>& points = result.points;
+  points.resize(std::max<std::size_t>(n, 2));
+  points.front() = query.start;
+  points.back() = query.goal;
   // Each move's direction as given, or from the index difference (distinct for the 8
   // directions on grids 3 or more cells wide), the cell followed by its coordinates: no
   // division per cell. Interior points are the cell centres, computed as CostGrid::center()
@@ -74,8 +79,19 @@ void finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<
   // is what move_cost() computes, without reading the two cells' multipliers.
   const bool uniform = grid.uniform_cost();
   const double mean = 0.5 * (grid.min_multiplier() + grid.min_multiplier());
-  glm::ivec2 a = nodes.empty() ? glm::ivec2{0, 0} : grid.cell(nodes[0]);
-  for (std::size_t i = 1; i < nodes.size(); ++i) {
+  // With cells a power of two wide, centres are exact multiples of s / 2, so the leg
+  // between two interior points is exactly s or s sqrt 2 (sqrt(2 s^2) rounds as sqrt 2
+  // does, times the power of two): the length is summed here, leg by leg in order, to the
+  // same bits as polyline_length(), without a square root per cell.
+  int exponent = 0;
+  const bool exact_legs = std::frexp(s, &exponent) == 0.5;
+  const auto leg = [](Vec2 from, Vec2 to) {
+    const Vec2 d = to - from;
+    return std::sqrt(d.x * d.x + d.y * d.y);
+  };
+  double length = 0;
+  glm::ivec2 a = n == 0 ? glm::ivec2{0, 0} : grid.cell(nodes[0]);
+  for (std::size_t i = 1; i < n; ++i) {
     int dir = 0;
     if (given) {
       dir = dirs[i - 1];
@@ -89,12 +105,16 @@ void finish_grid_path(const CostGrid& grid, const PathQuery& query, std::vector<
     a += glm::ivec2{kDirDx[std::size_t(dir)], kDirDy[std::size_t(dir)]};
     cost_cells += uniform ? kDirLength[std::size_t(dir)] * mean : grid.move_cost(nodes[i - 1], dir);
     if (cumulative) (*cumulative)[i] = cost_cells * s;
-    if (i + 1 < nodes.size()) result.points.push_back(Vec2{(a.x + 0.5) * s, (a.y + 0.5) * s});
+    if (i + 1 < n) {
+      const Vec2 p{(a.x + 0.5) * s, (a.y + 0.5) * s};
+      if (exact_legs) length += i == 1 ? leg(query.start, p) : kDirLength[std::size_t(dir)] * s;
+      points[i] = p;
+    }
   }
-  result.points.push_back(query.goal);
+  if (exact_legs) length += leg(points[points.size() - 2], query.goal);
   result.nodes = std::move(nodes);
   result.cost = cost_cells * grid.cell_size();
-  result.length = polyline_length(result.points);
+  result.length = exact_legs ? length : polyline_length(result.points);
   result.status = SearchStatus::Found;
 }
 

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -209,6 +210,53 @@ TEST_SUITE("grid_search") {
     }
     CHECK(found > 500);
     CHECK(unreachable > 20);
+  }
+
+  TEST_CASE("a path's length and points: its legs summed in order, bit for bit, at any cell size") {
+    // The reported length against the legs of the reported points, summed here in order;
+    // the points against the cells' centres; random points inside the end cells.
+    std::mt19937_64 rng(20261129);
+    const double sizes[] = {0.25, 0.5, 1.0, 2.0, 4.0, 2.5, 0.3, 10.0};
+    const char* names[] = {"astar", "bidirectional", "jps", "jps_block", "jps_plus"};
+    int checked = 0;
+    for (int map = 0; map < 120; ++map) {
+      const int w = 3 + int(rng() % 30), h = 3 + int(rng() % 30);
+      const double cs = sizes[std::size_t(map) % std::size(sizes)];
+      const Scenario s = ascii_scenario(test::random_rows(rng, w, h, 0.2, false), cs);
+      const PlanningWorld world(s);
+      const CostGrid& g = world.grid(0);
+      for (int q = 0; q < 4; ++q) {
+        const int sx = int(rng() % unsigned(w)), sy = int(rng() % unsigned(h));
+        const int gx = int(rng() % unsigned(w)), gy = int(rng() % unsigned(h));
+        const auto inside = [&](int x, int y) {
+          return Vec2{(x + 0.05 + 0.9 * double(rng() % 1000) / 1000.0) * cs,
+                      (y + 0.05 + 0.9 * double(rng() % 1000) / 1000.0) * cs};
+        };
+        const PathQuery query{inside(sx, sy), inside(gx, gy)};
+        for (const char* name : names) {
+          auto p = make(world, name);
+          const PathResult& r = find_path(*p, query);
+          if (r.status != SearchStatus::Found) continue;
+          CAPTURE(name);
+          CAPTURE(map);
+          REQUIRE(r.points.size() == std::max<std::size_t>(r.nodes.size(), 2));
+          CHECK(r.points.front() == query.start);
+          CHECK(r.points.back() == query.goal);
+          for (std::size_t i = 1; i + 1 < r.nodes.size(); ++i) {
+            const glm::ivec2 c = g.cell(r.nodes[i]);
+            CHECK(r.points[i] == Vec2{(c.x + 0.5) * cs, (c.y + 0.5) * cs});
+          }
+          double legs = 0;
+          for (std::size_t i = 1; i < r.points.size(); ++i) {
+            const double dx = r.points[i].x - r.points[i - 1].x, dy = r.points[i].y - r.points[i - 1].y;
+            legs += std::sqrt(dx * dx + dy * dy);
+          }
+          CHECK(r.length == legs);
+          ++checked;
+        }
+      }
+    }
+    CHECK(checked > 1000);
   }
 
   TEST_CASE("stepping one expansion at a time equals the one-shot answer") {
