@@ -91,9 +91,8 @@ class GridJpsPlus final : public JumpPointSearch<GridJpsPlus> {
   bool prepare();
   bool passable(int x, int y) const { return table_->passable(x, y); }
   std::uint8_t pruned_dirs(glm::ivec2 c, std::uint8_t dir) const;
-  // From the cell's index, which is its row's in the table. Not through x and y: GCC 12
-  // compiles a prefetch whose address needs a division to nothing (the disassembly shows
-  // no prefetch), so this one never happened while it did.
+  // Addressed by the cell's index, which is its row's in the table, not through x and y:
+  // GCC 12 drops a prefetch whose address needs a division (the disassembly shows none).
   void prefetch(NodeId node) const { __builtin_prefetch(table_->row(node)); }
   template <class Push, class Scan>
   void jumps(glm::ivec2 c, int dir, Push&& push, Scan&& scan) const;

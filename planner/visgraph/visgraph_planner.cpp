@@ -6,10 +6,12 @@
 // is the goal. Otherwise the start is tested against every corner (a sight test through
 // the bucket grid, after the tangency test at the corner) and linked to those it sees;
 // the goal is tested against each corner when that corner is expanded (the same test),
-// which links it to every corner that could matter without a scan of all of them. A* then runs with the
-// straight distance to the goal as heuristic (consistent, so no closed node is ever improved), or Dijkstra
-// with none. Ties: f, then h, then node id (OpenList). The loop is planner/search's BestFirstSearch, ending
-// when the goal is expanded; this file supplies the successors of each kind of node (Model, below).
+// which links it to every corner that could matter without a scan of all of them. A*
+// then runs with the straight distance to the goal as heuristic (consistent, so no
+// closed node is ever improved), or Dijkstra with none. Ties: f, then h, then node id
+// (planner/core/open_list.hpp). The loop is planner/search's BestFirstSearch, ending when
+// the goal is expanded; this file supplies the successors of each kind of node (Model,
+// below).
 //
 // Shortcut mode (seed 004's heuristic, kept to show what it costs): the first and last
 // points where the straight line enters an obstacle become temporary nodes, each linked
