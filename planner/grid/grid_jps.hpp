@@ -102,8 +102,10 @@ class JpsBitGrid {
     // blocked, so the loop stops by then.
     for (int c = p + 1;; c += kScanBits) {
       const std::uint64_t cur = load_bits(here, c + 1);
-      const std::uint64_t a = load_bits(above, c + 1), a_back = load_bits(above, c);
-      const std::uint64_t b = load_bits(below, c + 1), b_back = load_bits(below, c);
+      // Rows beside: one load from the cell behind the window holds both the window's
+      // cells (shifted down one) and each one's cell behind (57 bits of one load).
+      const std::uint64_t a_back = load_bits(above, c), a = a_back >> 1;
+      const std::uint64_t b_back = load_bits(below, c), b = b_back >> 1;
       const std::uint64_t stop = (~cur | (a & ~a_back) | (b & ~b_back)) & kScanMask;
       const int s = stop ? c + std::countr_zero(stop) : INT_MAX;
       if (goal_p >= c && goal_p < c + kScanBits && goal_p <= s) return Jump{goal_p - p, true};
