@@ -9,7 +9,13 @@
 // nodes take the next pool indices. With an observer attached, step() runs one iteration
 // at a time and reads what changed: the node that left the open set (Expand), the new
 // nodes (Push) and the neighbours of the expanded polygon whose f fell (Relax). Without an
-// observer it hands Detour the whole budget at once; both run the same iterations.
+// observer it hands Detour the whole budget at once; both run the same iterations. The g
+// and h the trace and visit_nodes report are metres of world cost in every search
+// (node_costs): Detour's own cost is over the smallest multiplier and, in a further search,
+// raised to that search's power, so g is summed again along the node's parents between the
+// positions Detour placed them at, in the plane, each leg times its polygon's multiplier
+// (Detour's model at the first search's power), and h is the straight line to the search's
+// end point times the smallest multiplier.
 //
 // Cost. Detour ranks corridors by the distances between portal midpoints times area
 // costs; the path it returns is then string-pulled. The cost reported is the returned
@@ -342,8 +348,9 @@ void NavmeshPlanner::begin_search() {
       seen_total_[std::size_t(i)] = n->total;
       seen_open_[std::size_t(i)] = (n->flags & DT_NODE_OPEN) ? 1 : 0;
       if (seen_open_[std::size_t(i)]) open_.push_back(unsigned(i));
-      observer_->on_event(SearchEvent{SearchEventKind::Push, 0, mesh_->node_of(n->id), kNoNode, n->cost,
-                                      double(n->total - n->cost)});
+      const auto [g_cost, h_cost] = node_costs(unsigned(i));
+      observer_->on_event(
+          SearchEvent{SearchEventKind::Push, 0, mesh_->node_of(n->id), kNoNode, g_cost, h_cost});
     }
   }
   if (dtStatusSucceed(st)) end_search();  // start and goal on one polygon
@@ -362,8 +369,8 @@ int NavmeshPlanner::traced_iteration() {
     return p ? node_id(p) : kNoNode;
   };
   const auto emit = [&](SearchEventKind kind, const dtNode* n) {
-    observer_->on_event(
-        SearchEvent{kind, 0, node_id(n), parent_id(n), double(n->cost), double(n->total - n->cost)});
+    const auto [g_cost, h_cost] = node_costs(pool->getNodeIdx(n));
+    observer_->on_event(SearchEvent{kind, 0, node_id(n), parent_id(n), g_cost, h_cost});
   };
   // The node that left the open set was expanded.
   const dtNode* expanded = nullptr;
@@ -438,24 +445,72 @@ SearchStatus NavmeshPlanner::step(std::uint64_t max_expansions) {
   return result_.status;
 }
 
+std::pair<double, double> NavmeshPlanner::node_costs(unsigned idx, std::vector<double>* memo) const {
+  const dtNodePool* pool = query_->getNodePool();
+  const dtNavMesh& nav = mesh_->mesh();
+  const bool backward = kSearches[search_].backward;
+  const dtPolyRef end_ref = backward ? start_ref_ : goal_ref_;
+  const Vec2 end_point = backward ? start_on_mesh_ : goal_on_mesh_;
+  const float end[3] = {float(end_point.x), 0.0f, float(end_point.y)};  // Detour's, a float
+  const auto multiplier = [&](dtPolyRef ref) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (dtStatusFailed(nav.getTileAndPolyByRef(ref, &tile, &poly))) return mesh_->min_multiplier();
+    return mesh_->areas()[std::min<std::size_t>(poly->getArea(), mesh_->areas().size() - 1)].multiplier;
+  };
+  // In the plane: Recast's polygons lie a little above the ground (height 0) that the
+  // query points are on, and Detour's 3D distances count that step; the world is flat.
+  const auto leg = [](const float* a, const float* b) {
+    const double dx = double(b[0]) - double(a[0]), dz = double(b[2]) - double(a[2]);
+    return std::sqrt(dx * dx + dz * dz);
+  };
+  // The parents up to the search's first node (pidx 0), or to one whose g `memo` holds;
+  // bounded by the pool's size, as a parent chain is.
+  std::vector<unsigned> chain;
+  double g = 0;
+  for (unsigned i = idx; i != 0 && chain.size() <= std::size_t(pool->getNodeCount());) {
+    if (memo && !std::isnan((*memo)[i])) {
+      g = (*memo)[i];
+      break;
+    }
+    chain.push_back(i);
+    i = pool->getNodeAtIdx(i)->pidx;
+  }
+  // Summed from the origin, leg by leg, as Detour sums its cost.
+  for (std::size_t k = chain.size(); k-- > 0;) {
+    const dtNode* n = pool->getNodeAtIdx(chain[k]);
+    if (n->pidx != 0) {
+      const dtNode* p = pool->getNodeAtIdx(n->pidx);
+      g += leg(p->pos, n->pos) * multiplier(p->id);
+    }
+    if (memo) (*memo)[chain[k]] = g;
+  }
+  // The search's last polygon, reached from a parent, costs the leg to the end point too
+  // (never a parent: reaching it ends the search), and its h is 0, as in Detour.
+  const dtNode* n = pool->getNodeAtIdx(idx);
+  if (n->pidx != 0 && n->id == end_ref) return {g + leg(n->pos, end) * multiplier(n->id), 0.0};
+  return {g, leg(n->pos, end) * mesh_->min_multiplier()};
+}
+
 std::vector<NodeView> NavmeshPlanner::pool_views() const {
   const dtNodePool* pool = query_->getNodePool();
-  std::map<NodeId, NodeView> best;
+  std::vector<double> memo(std::size_t(pool->getNodeCount()) + 1, std::numeric_limits<double>::quiet_NaN());
+  // A polygon's best node by the search's own total.
+  std::map<NodeId, std::pair<float, NodeView>> best;
   for (int i = 1; i <= pool->getNodeCount(); ++i) {
     const dtNode* n = pool->getNodeAtIdx(unsigned(i));
     const dtNode* p = pool->getNodeAtIdx(n->pidx);
-    const NodeView v{mesh_->node_of(n->id),
-                     0,
-                     double(n->cost),
-                     double(n->total - n->cost),
-                     p ? mesh_->node_of(p->id) : kNoNode,
-                     (n->flags & DT_NODE_CLOSED) != 0};
+    NodeView v;
+    v.node = mesh_->node_of(n->id);
+    std::tie(v.g, v.h) = node_costs(unsigned(i), &memo);
+    v.parent = p ? mesh_->node_of(p->id) : kNoNode;
+    v.closed = (n->flags & DT_NODE_CLOSED) != 0;
     auto it = best.find(v.node);
-    if (it == best.end() || v.g + v.h < it->second.g + it->second.h) best[v.node] = v;
+    if (it == best.end() || n->total < it->second.first) best[v.node] = {n->total, v};
   }
   std::vector<NodeView> out;
   out.reserve(best.size());
-  for (const auto& [node, view] : best) out.push_back(view);
+  for (const auto& [node, entry] : best) out.push_back(entry.second);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planner/core/search.hpp"
@@ -85,9 +86,10 @@ class NavmeshPlanner final : public PlannerBase {
   /// (their input cells, border included), on the smallest multiplier and on the table
   /// of areas (a change bringing a new pair of cost and group voids it).
   std::unique_ptr<ResultDependency> result_dependency() const override;
-  /// Detour's node pool: a polygon's best node (g = cost, h = total - cost), over the
-  /// nodes the query's earlier searches left (a later search's node replaces an earlier
-  /// one's; closed in any search, closed).
+  /// Detour's node pool: a polygon's best node (by the search's own total), over the nodes
+  /// the query's earlier searches left (a later search's node replaces an earlier one's;
+  /// closed in any search, closed). g and h are metres of world cost in every search, as
+  /// the trace reports them (node_costs).
   void visit_nodes(const std::function<void(const NodeView&)>& fn) const override;
 
   /// The mesh of the last start() (nullptr before).
@@ -123,6 +125,13 @@ class NavmeshPlanner final : public PlannerBase {
   std::vector<Vec2> weighted_string_pull(const std::vector<std::uint32_t>& path) const;
   // The current search's pool, a polygon's best node each, sorted by node.
   std::vector<NodeView> pool_views() const;
+  // Pool node `idx`'s (1-based) g and h in metres of world cost, whatever the search's
+  // power: g the legs in the plane between the positions along its parents (the search's
+  // origin, then the portal midpoints Detour placed the nodes at) each times the multiplier
+  // of the polygon it crosses, and for the search's last polygon the leg to its end point
+  // (h 0); h the straight line to the end point times the smallest multiplier. `memo`, if
+  // given, holds g per pool index (NaN: not yet known) and is filled on the way.
+  std::pair<double, double> node_costs(unsigned idx, std::vector<double>* memo = nullptr) const;
 
   const PlanningWorld& world_;
   std::size_t class_;
