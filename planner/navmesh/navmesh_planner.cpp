@@ -445,6 +445,17 @@ SearchStatus NavmeshPlanner::step(std::uint64_t max_expansions) {
   return result_.status;
 }
 
+void NavmeshPlanner::mark_pool_tiles(std::vector<std::uint8_t>& tiles) const {
+  const dtNodePool* pool = query_->getNodePool();
+  const dtNavMesh& nav = mesh_->mesh();
+  for (int i = 1; i <= pool->getNodeCount(); ++i) {
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    if (dtStatusFailed(nav.getTileAndPolyByRef(pool->getNodeAtIdx(unsigned(i))->id, &tile, &poly))) continue;
+    tiles[std::size_t(tile->header->y * mesh_->tiles_x() + tile->header->x)] = 1;
+  }
+}
+
 std::pair<double, double> NavmeshPlanner::node_costs(unsigned idx, std::vector<double>* memo) const {
   const dtNodePool* pool = query_->getNodePool();
   const dtNavMesh& nav = mesh_->mesh();
@@ -537,13 +548,8 @@ void NavmeshPlanner::end_search() {
   }
   result_.stats.pushes += std::uint64_t(pool->getNodeCount());
   // The tiles this search touched, for result_dependency.
+  mark_pool_tiles(touched_tiles_);
   const dtNavMesh& nav = mesh_->mesh();
-  for (int i = 1; i <= pool->getNodeCount(); ++i) {
-    const dtMeshTile* tile = nullptr;
-    const dtPoly* poly = nullptr;
-    if (dtStatusFailed(nav.getTileAndPolyByRef(pool->getNodeAtIdx(unsigned(i))->id, &tile, &poly))) continue;
-    touched_tiles_[std::size_t(tile->header->y * mesh_->tiles_x() + tile->header->x)] = 1;
-  }
   // A later search that fails (it never should: the same polygons and flags as the first)
   // leaves the path found.
   if (search_ > 0 &&
@@ -853,14 +859,8 @@ std::unique_ptr<ResultDependency> NavmeshPlanner::result_dependency() const {
   // The earlier searches' tiles, and the current one's.
   std::vector<std::uint8_t> touched = touched_tiles_;
   touched.resize(std::size_t(mesh_->tiles_x() * mesh_->tiles_y()), 0);
-  const dtNodePool* pool = query_->getNodePool();
+  mark_pool_tiles(touched);
   const dtNavMesh& nav = mesh_->mesh();
-  for (int i = 1; i <= pool->getNodeCount(); ++i) {
-    const dtMeshTile* tile = nullptr;
-    const dtPoly* poly = nullptr;
-    if (dtStatusFailed(nav.getTileAndPolyByRef(pool->getNodeAtIdx(unsigned(i))->id, &tile, &poly))) continue;
-    touched[std::size_t(tile->header->y * mesh_->tiles_x() + tile->header->x)] = 1;
-  }
   // The polygons the answer stands on, searched or not (start and goal on one polygon
   // are answered without a search).
   for (const dtPolyRef ref : {dtPolyRef(start_ref_), dtPolyRef(goal_ref_)}) {

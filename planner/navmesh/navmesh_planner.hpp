@@ -125,6 +125,8 @@ class NavmeshPlanner final : public PlannerBase {
   std::vector<Vec2> weighted_string_pull(const std::vector<std::uint32_t>& path) const;
   // The current search's pool, a polygon's best node each, sorted by node.
   std::vector<NodeView> pool_views() const;
+  // Sets the entry (y * tiles_x + x) of every tile holding a node of the current pool.
+  void mark_pool_tiles(std::vector<std::uint8_t>& tiles) const;
   // Pool node `idx`'s (1-based) g and h in metres of world cost, whatever the search's
   // power: g the legs in the plane between the positions along its parents (the search's
   // origin, then the portal midpoints Detour placed the nodes at) each times the multiplier
