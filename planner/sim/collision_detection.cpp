@@ -23,10 +23,21 @@ constexpr std::size_t kStride = 4;  // predicted steps per window of the future-
 // contact, and touching units must still be resolved.
 constexpr double kContact = 0.02;
 
-Vec2 position_at(const SimUnit& u, std::size_t k) {
-  if (u.route.predicted.empty()) return u.body.position;
-  return u.route.predicted[std::min(k, u.route.predicted.size() - 1)].position;
-}
+// A unit's predicted positions as the pair scan reads them, taken once per pair: step k's
+// position, a finished list standing at its last point, no list standing where the unit is.
+class PredictedTrack {
+ public:
+  explicit PredictedTrack(const SimUnit& u)
+      : points_(u.route.predicted.empty() ? nullptr : u.route.predicted.begin()),
+        last_(u.route.predicted.empty() ? 0 : u.route.predicted.size() - 1),
+        here_(u.body.position) {}
+  Vec2 at(std::size_t k) const { return points_ ? points_[std::min(k, last_)].position : here_; }
+
+ private:
+  const PredictedPoint* points_;
+  std::size_t last_;
+  Vec2 here_;
+};
 
 }  // namespace
 
@@ -93,18 +104,19 @@ void detect_collisions(std::span<const SimUnit> units, std::span<const Motion> m
       const double vb = mb.speed / std::min(1.0, grids[b.movement_class]->min_multiplier());
       const double slack = 0.5 * (va + vb) * kStride * set.dt;
       const double reach2 = (soft + slack) * (soft + slack);
+      const PredictedTrack ta(a), tb(b);
       std::size_t k = 0;
       while (k < n && !found) {
         const std::size_t k1 = std::min(k + kStride, n - 1);
-        const Vec2 r0 = position_at(b, k) - position_at(a, k);
-        const Vec2 r1 = position_at(b, k1) - position_at(a, k1);
+        const Vec2 r0 = tb.at(k) - ta.at(k);
+        const Vec2 r1 = tb.at(k1) - ta.at(k1);
         if (distance_sq_to_segment(Vec2{0, 0}, r0, r1) >= reach2) {
           k = k1 + 1;
           continue;
         }
         const std::size_t window_end = k1;
         for (; k <= window_end && !found; ++k) {
-          const Vec2 pa = position_at(a, k), pb = position_at(b, k);
+          const Vec2 pa = ta.at(k), pb = tb.at(k);
           const double d = glm::length(pa - pb);
           if (d < soft) {
             found = true;
@@ -113,7 +125,7 @@ void detect_collisions(std::span<const SimUnit> units, std::span<const Motion> m
             c.point = (pa + pb) * 0.5;
             // A soft meeting may turn hard a little later: look on for the hard one.
             for (std::size_t k2 = k + 1; k2 < n && !c.hard; ++k2) {
-              const Vec2 qa = position_at(a, k2), qb = position_at(b, k2);
+              const Vec2 qa = ta.at(k2), qb = tb.at(k2);
               if (glm::length(qa - qb) < hard) {
                 c.hard = true;
                 c.time = now + static_cast<double>(k2 + 1) * set.dt;
