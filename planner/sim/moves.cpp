@@ -70,9 +70,13 @@ void move_units(std::span<SimUnit> units, std::span<UnitPrivate> extra, std::spa
     order.push_back(static_cast<std::uint32_t>(i));
     max_step = std::max(max_step, glm::length(extra[i].next.position - units[i].body.position));
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+  const auto higher_first = [&](std::uint32_t a, std::uint32_t b) {
     return motions[units[a].movement_class].priority > motions[units[b].movement_class].priority;
-  });
+  };
+  // A stable sort leaves an order already sorted as it is (units of one priority, the
+  // common case, stay in slot order): only an order out of place is sorted.
+  if (!std::is_sorted(order.begin(), order.end(), higher_first))
+    std::stable_sort(order.begin(), order.end(), higher_first);
   const double reach = 2 * max_hard + 2 * max_step + 1e-9;
   hashed.build(units, reach);
   constexpr std::uint32_t kNobody = std::numeric_limits<std::uint32_t>::max();
