@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -54,11 +55,88 @@ class JpsBitGrid {
   /// step are no calls).
   template <int kDir>
   Jump jump(int x, int y, int gx, int gy) const {
-    if constexpr (kDir == 0) return scan_east(0, x, y, gy == y && gx > x ? gx : -1);
-    if constexpr (kDir == 2) return scan_east(1, width_ - 1 - x, y, gy == y && gx < x ? width_ - 1 - gx : -1);
-    if constexpr (kDir == 1) return scan_east(2, y, x, gx == x && gy > y ? gy : -1);
-    if constexpr (kDir == 3)
-      return scan_east(3, height_ - 1 - y, x, gx == x && gy < y ? height_ - 1 - gy : -1);
+    const bool goal_on_line = (kDir == 0 || kDir == 2) ? gy == y : gx == x;
+    const int r = scan(line<kDir>(x, y), goal_on_line ? position<kDir>(gx, gy) : -1);
+    return r > 0 ? Jump{r, true} : Jump{-r, false};
+  }
+
+  /// A straight line of cells as a scan east sees it in one orientation: the row of bits
+  /// holding the scan's cell, the bytes between rows, and the cell's position in the row.
+  /// A diagonal jump keeps one per component direction and moves it one cell per step
+  /// (advance()) instead of finding the rows again.
+  struct Line {
+    const std::uint8_t* row = nullptr;  // bits of the cell's row (bit p + 1 is cell p)
+    std::ptrdiff_t stride = 0;          // bytes from one row to the next
+    int p = 0;                          // the cell's position along the row, scanning east
+    /// Moves to the next cell along the line and `rows` (-1, 0, 1) rows across.
+    void advance(int rows) {
+      row += rows * stride;
+      ++p;
+    }
+  };
+  /// The position along its oriented row of cell (x, y) when scanning in direction kDir.
+  template <int kDir>
+  int position(int x, int y) const {
+    if constexpr (kDir == 0) return x;
+    if constexpr (kDir == 2) return width_ - 1 - x;
+    if constexpr (kDir == 1) return y;
+    if constexpr (kDir == 3) return height_ - 1 - y;
+  }
+  /// The line from cell (x, y) in direction kDir; a diagonal step (dx, dy) moves a line
+  /// east or west dy rows across, and one north or south dx rows across.
+  template <int kDir>
+  Line line(int x, int y) const {
+    constexpr int o = kDir == 0 ? 0 : kDir == 2 ? 1 : kDir == 1 ? 2 : 3;
+    const int r = (kDir == 0 || kDir == 2) ? y : x;
+    return Line{row_ptr(o, r), std::ptrdiff_t(stride_[o]), position<kDir>(x, y)};
+  }
+  /// The scan of jump(): from the line's cell, > 0 when it stops on a jump point (a cell
+  /// with a forced neighbour, or the goal at position `goal_p` if that comes first; -1:
+  /// none) that many cells on, otherwise minus the cells before the first blocked one.
+  /// With kRows -1 or 1, `*diagonal_next` receives diagonal_open(l, kRows), read from the
+  /// scan's first words.
+  template <int kRows = 0>
+  static int scan(const Line& l, int goal_p, bool* diagonal_next = nullptr) {
+    // c: the first cell of the window. One load per row from the cell behind the window
+    // (bit c) holds, shifted down one, the window itself (56 cells: the shift is at most
+    // 8) and, in the rows beside, each cell's cell behind; the shift stays the same as the
+    // window moves 56 cells (7 bytes) on. The border cell at the row's end is blocked, so
+    // the loop stops by then.
+    int c = l.p + 1;
+    const int shift = c & 7;
+    const std::uint8_t* here = l.row + (c >> 3);
+    std::uint64_t cur = (load64(here) >> shift) >> 1;
+    std::uint64_t a_back = load64(here - l.stride) >> shift;
+    std::uint64_t b_back = load64(here + l.stride) >> shift;
+    if constexpr (kRows != 0) {
+      // Bit 0 of cur is the next cell along; bits 0 and 1 of a row beside, the cells
+      // across from the line's cell and from the next one.
+      const std::uint64_t side = kRows < 0 ? a_back : b_back;
+      *diagonal_next = (cur & side & (side >> 1) & 1u) != 0;
+    }
+    for (;;) {
+      const std::uint64_t stop = (~cur | ((a_back >> 1) & ~a_back) | ((b_back >> 1) & ~b_back)) & kScanMask;
+      const int s = stop ? c + std::countr_zero(stop) : INT_MAX;
+      if (unsigned(goal_p - c) < unsigned(kScanBits) && goal_p <= s) return goal_p - l.p;
+      if (stop != 0) {
+        if (!((cur >> (s - c)) & 1u)) return -(s - 1 - l.p);  // a wall: the last free cell
+        return s - l.p;                                       // a forced neighbour
+      }
+      c += kScanBits;
+      here += kScanBits / 8;
+      cur = (load64(here) >> shift) >> 1;
+      a_back = load64(here - l.stride) >> shift;
+      b_back = load64(here + l.stride) >> shift;
+    }
+  }
+  /// True when the diagonal move from the line's cell to the next cell along it and
+  /// `rows` (-1 or 1) rows across is legal: both cells beside the move free too.
+  static bool diagonal_open(const Line& l, int rows) {
+    const int bit = l.p + 1;  // the cell's own bit; the next cell's is bit + 1
+    const std::uint8_t* here = l.row + (bit >> 3);
+    const std::uint64_t same = load64(here) >> (bit & 7);
+    const std::uint64_t next = load64(here + rows * l.stride) >> (bit & 7);
+    return ((same >> 1) & next & (next >> 1) & 1u) != 0;
   }
   /// jump<dir>, the direction chosen at run time.
   Jump jump_straight(int dir, int x, int y, int gx, int gy) const {
@@ -82,37 +160,14 @@ class JpsBitGrid {
   const std::uint8_t* row_ptr(int o, int row) const {
     return bits_[o].data() + std::size_t(row + 1) * stride_[o];
   }
-  // 56 of the 57 bits an unaligned load shifted by up to 7 bits holds.
+  // Cells per window: the bits an unaligned 8-byte load shifted by up to 8 still holds.
   static constexpr int kScanBits = 56;
   static constexpr std::uint64_t kScanMask = (std::uint64_t(1) << kScanBits) - 1;
-  // Bits [bit, bit + 56] of a row of bytes.
-  static std::uint64_t load_bits(const std::uint8_t* row, int bit) {
+  // Eight bytes from `p`, unaligned.
+  static std::uint64_t load64(const std::uint8_t* p) {
     std::uint64_t v;
-    std::memcpy(&v, row + (bit >> 3), sizeof v);
-    return v >> (bit & 7);
-  }
-  // Orientation o: from cell p of row `row`, the first stop east (a blocked cell: the cell
-  // before it, nothing found; a forced neighbour: found), or the goal at goal_p if it comes
-  // first.
-  Jump scan_east(int o, int p, int row, int goal_p) const {
-    const std::uint8_t* here = row_ptr(o, row);
-    const std::uint8_t* above = row_ptr(o, row - 1);
-    const std::uint8_t* below = row_ptr(o, row + 1);
-    // c: the first cell of the window (its bit is c + 1). The border cell at len_ is
-    // blocked, so the loop stops by then.
-    for (int c = p + 1;; c += kScanBits) {
-      const std::uint64_t cur = load_bits(here, c + 1);
-      // Rows beside: one load from the cell behind the window holds both the window's
-      // cells (shifted down one) and each one's cell behind (57 bits of one load).
-      const std::uint64_t a_back = load_bits(above, c), a = a_back >> 1;
-      const std::uint64_t b_back = load_bits(below, c), b = b_back >> 1;
-      const std::uint64_t stop = (~cur | (a & ~a_back) | (b & ~b_back)) & kScanMask;
-      const int s = stop ? c + std::countr_zero(stop) : INT_MAX;
-      if (goal_p >= c && goal_p < c + kScanBits && goal_p <= s) return Jump{goal_p - p, true};
-      if (stop == 0) continue;
-      if (!((cur >> (s - c)) & 1u)) return Jump{s - 1 - p, false};  // a wall: the last free cell
-      return Jump{s - p, true};                                     // a forced neighbour
-    }
+    std::memcpy(&v, p, sizeof v);
+    return v;
   }
 
   int width_ = 0;

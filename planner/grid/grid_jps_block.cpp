@@ -57,18 +57,40 @@ bool GridJpsBlock::prepare() {
   return true;
 }
 
-// The pruning rules of grid_jump_search.hpp from the 3 x 3 passable bits around the cell
-// (three short loads from the bit rows instead of the grid's moves and four bit reads).
-std::uint8_t GridJpsBlock::pruned_dirs(glm::ivec2 c, std::uint8_t dir) const {
-  const std::uint32_t m = bits_->around(c.x, c.y);
-  const auto p = [m](int dx, int dy) { return (m >> ((dy + 1) * 3 + dx + 1)) & 1u; };
-  std::uint8_t moves = 0;
-  for (int d = 0; d < 4; ++d) moves = std::uint8_t(moves | (p(kDirDx[d], kDirDy[d]) << d));
-  for (int d = 4; d < 8; ++d) {
-    const int dx = kDirDx[d], dy = kDirDy[d];
-    moves = std::uint8_t(moves | ((p(dx, dy) & p(dx, 0) & p(0, dy)) << d));
+namespace {
+
+// The pruning rules of grid_jump_search.hpp for every 3 x 3 neighbourhood and last move:
+// entry [dir][m] for the passable bits m of JpsBitGrid::around() (bit (dy + 1) * 3 +
+// (dx + 1) for the cell at (dx, dy)) and the move into the cell (kNoDir at the start).
+// 4.5 KB, built at compile time.
+struct PruneTable {
+  std::uint8_t dirs[GridCellState<1>::kNoDir + 1][512];
+};
+
+constexpr PruneTable make_prune_table() {
+  PruneTable t{};
+  for (std::uint32_t m = 0; m < 512; ++m) {
+    const auto p = [m](int dx, int dy) { return (m >> ((dy + 1) * 3 + dx + 1)) & 1u; };
+    std::uint8_t moves = 0;
+    for (int d = 0; d < 4; ++d) moves = std::uint8_t(moves | (p(kDirDx[d], kDirDy[d]) << d));
+    for (int d = 4; d < 8; ++d) {
+      const int dx = kDirDx[d], dy = kDirDy[d];
+      moves = std::uint8_t(moves | ((p(dx, dy) & p(dx, 0) & p(0, dy)) << d));
+    }
+    for (int dir = 0; dir <= GridCellState<1>::kNoDir; ++dir)
+      t.dirs[dir][m] = jump_successor_dirs(moves, std::uint8_t(dir), p);
   }
-  return jump_successor_dirs(moves, dir, p);
+  return t;
+}
+
+constexpr PruneTable kPruneTable = make_prune_table();
+
+}  // namespace
+
+// The pruning rules from the 3 x 3 passable bits around the cell (three short loads from
+// the bit rows) looked up in kPruneTable.
+std::uint8_t GridJpsBlock::pruned_dirs(glm::ivec2 c, std::uint8_t dir) const {
+  return kPruneTable.dirs[dir][bits_->around(c.x, c.y)];
 }
 
 // Each direction is its own instantiation, so the scans' orientations and the steps are
@@ -96,29 +118,41 @@ void GridJpsBlock::straight_jump(glm::ivec2 c, Push&& push, Scan&& scan) const {
   if (j.found) push(JumpSuccessor{end, double(j.steps), std::uint8_t(kDir)});
 }
 
+// The two straight lines move with the diagonal one cell per step (JpsBitGrid::Line), so
+// a step finds no rows again: it scans both lines, and the east-west scan's first words
+// say whether the next diagonal move is legal.
 template <int kDx, int kDy, class Push, class Scan>
 void GridJpsBlock::diagonal_jump(glm::ivec2 c, Push&& push, Scan&& scan) const {
   constexpr int kDir = kJumpDirOf[kDy + 1][kDx + 1];
   constexpr int kH = kJumpDirOf[1][kDx + 1], kV = kJumpDirOf[kDy + 1][1];
   const int gx = ends_xy_[1].x, gy = ends_xy_[1].y;
   const JpsBitGrid& b = *bits_;
+  JpsBitGrid::Line h = b.line<kH>(c.x, c.y), v = b.line<kV>(c.x, c.y);
+  // The goal's positions along the lines, for the steps where a line holds it.
+  const int h_goal = b.position<kH>(gx, gy), v_goal = b.position<kV>(gx, gy);
   int x = c.x, y = c.y, k = 0;
-  while (b.passable(x + kDx, y) && b.passable(x, y + kDy) && b.passable(x + kDx, y + kDy)) {
+  // Whether the next diagonal move is legal: read from the bits, then from each step's
+  // scan along the east-west line (its first words hold the cells the move needs).
+  bool open = JpsBitGrid::diagonal_open(h, kDy);
+  while (open) {
     x += kDx;
     y += kDy;
     ++k;
-    const double diagonal = kSqrt2 * double(k);
+    h.advance(kDy);
+    v.advance(kDx);
     if (x == gx && y == gy) {
       scan(c, glm::ivec2{x, y});
-      push(JumpSuccessor{{x, y}, diagonal, std::uint8_t(kDir)});
+      push(JumpSuccessor{{x, y}, kSqrt2 * double(k), std::uint8_t(kDir)});
       return;
     }
-    const JpsBitGrid::Jump h = b.jump<kH>(x, y, gx, gy);
-    if (h.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x + kDx * h.steps, y});
-    if (h.found) push(JumpSuccessor{{x + kDx * h.steps, y}, diagonal + double(h.steps), std::uint8_t(kH)});
-    const JpsBitGrid::Jump v = b.jump<kV>(x, y, gx, gy);
-    if (v.steps > 0) scan(glm::ivec2{x, y}, glm::ivec2{x, y + kDy * v.steps});
-    if (v.found) push(JumpSuccessor{{x, y + kDy * v.steps}, diagonal + double(v.steps), std::uint8_t(kV)});
+    const int hs = JpsBitGrid::scan<kDy>(h, y == gy ? h_goal : -1, &open);
+    const int hn = hs > 0 ? hs : -hs;
+    if (hn > 0) scan(glm::ivec2{x, y}, glm::ivec2{x + kDx * hn, y});
+    if (hs > 0) push(JumpSuccessor{{x + kDx * hs, y}, kSqrt2 * double(k) + double(hs), std::uint8_t(kH)});
+    const int vs = JpsBitGrid::scan(v, x == gx ? v_goal : -1);
+    const int vn = vs > 0 ? vs : -vs;
+    if (vn > 0) scan(glm::ivec2{x, y}, glm::ivec2{x, y + kDy * vn});
+    if (vs > 0) push(JumpSuccessor{{x, y + kDy * vs}, kSqrt2 * double(k) + double(vs), std::uint8_t(kV)});
   }
   if (k > 0) scan(c, glm::ivec2{x, y});
 }

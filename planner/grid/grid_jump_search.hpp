@@ -27,7 +27,7 @@ namespace pathscope {
 /// A table in static storage (one inside the function is built on the stack at each call).
 inline constexpr std::uint8_t kJumpDirOf[3][3] = {{6, 3, 7}, {2, 8, 0}, {5, 1, 4}};
 /// The direction of a unit step (dx, dy), as indexed by kDirDx / kDirDy.
-inline std::uint8_t jump_dir_of(int dx, int dy) { return kJumpDirOf[dy + 1][dx + 1]; }
+constexpr std::uint8_t jump_dir_of(int dx, int dy) { return kJumpDirOf[dy + 1][dx + 1]; }
 
 /// The pruning rules of jump point search without corner cutting (derived at the top of
 /// grid_jps.cpp): of a cell's legal `moves`, the natural and forced neighbours after a
@@ -38,8 +38,8 @@ inline std::uint8_t jump_dir_of(int dx, int dy) { return kJumpDirOf[dy + 1][dx +
 /// Inlined by force: GCC otherwise keeps it a call, with the cell and the planner behind
 /// the closure, on every expansion.
 template <class Open>
-__attribute__((always_inline)) inline std::uint8_t jump_successor_dirs(std::uint8_t moves, std::uint8_t dir,
-                                                                       Open&& open) {
+__attribute__((always_inline)) constexpr std::uint8_t jump_successor_dirs(std::uint8_t moves,
+                                                                          std::uint8_t dir, Open&& open) {
   if (dir == GridCellState<1>::kNoDir) return moves;
   const int dx = kDirDx[dir], dy = kDirDy[dir];
   std::uint8_t want = std::uint8_t(1u << dir);

@@ -288,6 +288,59 @@ TEST_SUITE("grid_jps_block") {
     }
   }
 
+  TEST_CASE("jump point bit grid: lines moved along a diagonal scan as lines found at each cell") {
+    // A diagonal jump moves its two lines one cell per step; at every cell the moved lines
+    // must scan as the jumps from that cell do, and the move test (alone, and from the
+    // scan's first words) must be the no-corner-cutting rule read cell by cell.
+    std::mt19937_64 rng(29);
+    for (const auto& [w, h, density] : {std::tuple{61, 19, 0.15}, std::tuple{23, 130, 0.3},
+                                        std::tuple{140, 9, 0.05}, std::tuple{2, 3, 0.1}}) {
+      const PlanningWorld world(ascii_scenario(test::random_rows(rng, w, h, density, false)));
+      const CostGrid& grid = world.grid(0);
+      std::uint16_t key = 0;
+      for (std::uint32_t i = 0; i < grid.cell_count() && key == 0; ++i) key = grid.move_key(i);
+      REQUIRE(key != 0);
+      const JpsBitGrid bits(grid, key);
+      const auto open = [&](int x, int y) {
+        return x >= 0 && y >= 0 && x < w && y < h && grid.move_key(grid.index(x, y)) == key;
+      };
+      std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1);
+      const auto as_int = [](const JpsBitGrid::Jump& j) { return j.found ? j.steps : -j.steps; };
+      const auto walk = [&]<int kH, int kV>(int x, int y, int dx, int dy) {
+        const glm::ivec2 g{ux(rng), uy(rng)};
+        JpsBitGrid::Line hl = bits.line<kH>(x, y), vl = bits.line<kV>(x, y);
+        for (;;) {
+          CAPTURE(x);
+          CAPTURE(y);
+          CAPTURE(g);
+          const bool legal = open(x + dx, y + dy) && open(x + dx, y) && open(x, y + dy);
+          CHECK(JpsBitGrid::diagonal_open(hl, dy) == legal);
+          bool next = !legal;
+          CHECK(JpsBitGrid::scan < kV == 1 ? 1
+                                           : -1 > (hl, y == g.y ? bits.position<kH>(g.x, g.y) : -1, &next) ==
+                                                 as_int(bits.jump<kH>(x, y, g.x, g.y)));
+          CHECK(next == legal);
+          CHECK(JpsBitGrid::scan(vl, x == g.x ? bits.position<kV>(g.x, g.y) : -1) ==
+                as_int(bits.jump<kV>(x, y, g.x, g.y)));
+          if (!legal) return;
+          x += dx;
+          y += dy;
+          hl.advance(dy);
+          vl.advance(dx);
+        }
+      };
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          if (!open(x, y)) continue;
+          walk.template operator()<0, 1>(x, y, 1, 1);
+          walk.template operator()<0, 3>(x, y, 1, -1);
+          walk.template operator()<2, 1>(x, y, -1, 1);
+          walk.template operator()<2, 3>(x, y, -1, -1);
+        }
+      }
+    }
+  }
+
   TEST_CASE("jps_plus: a cell's table row by index is its row by coordinates") {
     std::mt19937_64 rng(5);
     const int w = 37, h = 23;
