@@ -39,7 +39,9 @@
 
 #include "planner/grid/grid_jps_plus.hpp"
 
+#include <bit>
 #include <climits>
+#include <cstring>
 #include <type_traits>
 
 namespace pathscope {
@@ -206,17 +208,59 @@ bool GridJpsPlus::prepare() {
   return true;
 }
 
-// The pruning rules of grid_jump_search.hpp read from the cell's own row of distances
-// (one cache line instead of the passability of its neighbours and the grid's moves): a
-// distance is 0 exactly when its move is illegal, and after a straight arrival east the
-// row above is forced exactly when the move north-west is illegal (the cell west is
-// passable: the move came from there, so that move fails on (x-1, y-1) or on (x, y-1),
-// and in the second case the forced moves north and north-east are illegal anyway).
+namespace {
+
+// The pruning rules of grid_jump_search.hpp for every set of legal moves and last move:
+// entry [dir][moves] (bit d of moves: the move in direction d is legal; dir kNoDir at the
+// start). After a straight arrival east the row above is forced exactly when the move
+// north-west is illegal (the cell west is passable: the move came from there, so that
+// move fails on (x-1, y-1) or on (x, y-1), and in the second case the forced moves north
+// and north-east are illegal anyway), so the moves alone decide. 2.3 KB, built at
+// compile time.
+struct PruneTable {
+  std::uint8_t dirs[GridCellState<1>::kNoDir + 1][256];
+};
+
+constexpr PruneTable make_prune_table() {
+  PruneTable t{};
+  for (std::uint32_t moves = 0; moves < 256; ++moves) {
+    const auto legal = [moves](int dx, int dy) { return (moves >> jump_dir_of(dx, dy)) & 1u; };
+    for (int dir = 0; dir <= GridCellState<1>::kNoDir; ++dir)
+      t.dirs[dir][moves] = jump_successor_dirs(std::uint8_t(moves), std::uint8_t(dir), legal);
+  }
+  return t;
+}
+
+constexpr PruneTable kPruneTable = make_prune_table();
+
+// Bit i set when 16-bit lane i of `v` (bits 16 i to 16 i + 15) is not zero.
+constexpr std::uint32_t nonzero_lanes(std::uint64_t v) {
+  constexpr std::uint64_t kLow = 0x7FFF7FFF7FFF7FFFull, kHigh = 0x8000800080008000ull;
+  const std::uint64_t t = ((((v & kLow) + kLow) | v) & kHigh) >> 15;  // bit 16 i: lane i != 0
+  // One product moves bit 16 i to bit 48 + i; its other partial products land on bits
+  // below 48 or above 63, all distinct, so nothing carries into 48 to 51.
+  constexpr std::uint64_t kGather = (1ull << 48) | (1ull << 33) | (1ull << 18) | (1ull << 3);
+  return std::uint32_t((t * kGather) >> 48) & 0xFu;
+}
+
+static_assert(std::endian::native == std::endian::little,
+              "a row's distances are read as lanes of 64-bit words");
+static_assert(nonzero_lanes(0) == 0 && nonzero_lanes(0x0001000000000000ull) == 8 &&
+              nonzero_lanes(0x8000000100000000ull) == 0xC && nonzero_lanes(0x00000000FFFF0001ull) == 3 &&
+              nonzero_lanes(0x0100010001000100ull) == 0xF);
+
+}  // namespace
+
+// The cell's own row of distances (one cache line instead of the passability of its
+// neighbours and the grid's moves): a distance is 0 exactly when its move is illegal;
+// the moves then index kPruneTable.
 std::uint8_t GridJpsPlus::pruned_dirs(glm::ivec2 c, std::uint8_t dir) const {
   const std::int16_t* row = table_->row(c.x, c.y);
-  std::uint8_t moves = 0;
-  for (int d = 0; d < 8; ++d) moves = std::uint8_t(moves | ((row[d] != 0 ? 1u : 0u) << d));
-  return jump_successor_dirs(moves, dir, [row](int dx, int dy) { return row[jump_dir_of(dx, dy)] != 0; });
+  std::uint64_t lo, hi;
+  std::memcpy(&lo, row, sizeof lo);
+  std::memcpy(&hi, row + 4, sizeof hi);
+  const std::uint32_t moves = nonzero_lanes(lo) | (nonzero_lanes(hi) << 4);
+  return kPruneTable.dirs[dir][moves];
 }
 
 template <class Push, class Scan>
