@@ -287,6 +287,9 @@ struct SimSettings {
   bool prevention = true;   ///< Separate overlapping hard shapes at the end of each step.
   bool cooperation = true;  ///< Seed 002's resolution rules between units.
   bool passages = true;     ///< Narrow passages one direction of travel at a time.
+  /// Two crowds locked head-on on wider ground make a passage there while the knot lasts
+  /// (sim/knots.hpp); only with `passages`.
+  bool knots = true;
   /// A move (or waypoints) order given to several units at once sends each to its own
   /// slot of a formation round the ordered point (sim/formation.hpp), not all to the point.
   bool formation_goals = true;

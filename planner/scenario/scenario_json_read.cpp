@@ -799,7 +799,7 @@ Result<UnitGroup> read_group(const Json& j, const std::string& at) {
 Status read_sim(const Json& j, Scenario& s) {
   return read_object(
       j, "sim",
-      {"dt", "continuous", "prevention", "cooperation", "passages", "avoidance", "memory_seconds",
+      {"dt", "continuous", "prevention", "cooperation", "passages", "knots", "avoidance", "memory_seconds",
        "prediction_seconds", "path_budget", "stuck_seconds", "stuck_progress", "density_cost",
        "density_refresh", "density_half_life", "formation_goals", "detours"},
       [&](const ObjectReader& obj) {
@@ -811,6 +811,7 @@ Status read_sim(const Json& j, Scenario& s) {
             .or_default("prevention", defaults.prevention, read_bool, sim.prevention)
             .or_default("cooperation", defaults.cooperation, read_bool, sim.cooperation)
             .or_default("passages", defaults.passages, read_bool, sim.passages)
+            .or_default("knots", defaults.knots, read_bool, sim.knots)
             .then([&]() -> Status {
               const Json* v = obj.find("avoidance");
               if (v == nullptr) return Ok{};

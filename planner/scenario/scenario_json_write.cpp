@@ -312,6 +312,7 @@ OrderedJson sim_json(const SimSettings& sim) {
   if (sim.density_half_life != defaults.density_half_life)
     o["density_half_life"] = number(sim.density_half_life);
   if (sim.formation_goals != defaults.formation_goals) o["formation_goals"] = sim.formation_goals;
+  if (sim.knots != defaults.knots) o["knots"] = sim.knots;
   if (sim.detours != defaults.detours) o["detours"] = sim.detours;
   return o;
 }

@@ -59,7 +59,8 @@ void Simulation::run_out_of_passages(SimUnit& u) {
     for (double d = 0; d <= last; d += step) {
       const Vec2 q = len > 0 ? way[k] + (way[k + 1] - way[k]) * (d / len) : way[k];
       const auto cell = grid.cell_at(q);
-      const auto p = cell ? map.passage_of(*cell) : std::nullopt;
+      auto p = cell ? map.passage_of(*cell) : std::nullopt;
+      if (p && map.passages()[*p].knot) p.reset();  // a knot's passage lasts only while it lasts
       if (p && current == p) {
         stretches.back().exit = q;
         stretches.back().exit_at = at[k] + d;

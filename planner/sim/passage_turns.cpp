@@ -123,7 +123,7 @@ static void claim_ways(std::span<const SimUnit> units, std::span<const PassageMa
                        std::span<const Motion> motions, std::span<const CostGrid* const> grids, double now,
                        std::span<const PassageUnit> track, PassageClaims& claims);
 static bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit& x,
-                             const PassageClaims& claims, Vec2& spot);
+                             const PassageClaims& claims, Vec2 back_from, Vec2& spot);
 
 PassageRules passage_rules(const Motion& m) {
   PassageRules r;
@@ -160,7 +160,8 @@ void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
     if (stepping_aside) {
       // Stepping clear of the way to wait for this passage: still in its queue, so the
       // queue keeps its place in line (its time waited) while it steps aside.
-      if (t && !t->inside) {
+      // (Inside a knot's passage too: its queue stands in it.)
+      if (t && (!t->inside || map.passages()[t->passage].knot)) {
         const Passage& p = map.passages()[t->passage];
         PassageTally& tally = tallies[u.movement_class][t->passage];
         if (p.queued && glm::dot(t->flow, p.queue_flow) > 0) tally.queue_seen = true;
@@ -185,7 +186,10 @@ void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
     if (!t) continue;
     Passage& p = map.passages()[t->passage];
     PassageTally& tally = tallies[u.movement_class][t->passage];
-    if (t->inside) {
+    // Inside a knot's passage against its holders' way, a unit is refused as one before
+    // it: the knot's other side waits there (knots.hpp).
+    const bool against = p.knot && p.held && t->known && glm::dot(t->flow, p.flow) <= 0;
+    if (t->inside && !against) {
       ++tally.inside;
       if (!p.held && t->known) {
         p.held = true;
@@ -241,7 +245,10 @@ void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
     const auto cell = grid.cell_at(t->entry);
     const double width = cell ? static_cast<double>(map.widths()[*cell]) : 0.0;
     PassageWait w{u.id.index, false, {0, 0}, t->entry, t->flow, 0.5 * width};
-    w.at_spot = step_off_claimed(u, grid, x, claims, w.spot);
+    // Waiting for a knot's passage, it steps back the way it came, never through the
+    // holders ahead of it.
+    w.at_spot = step_off_claimed(u, grid, x, claims, p.knot ? t->flow : Vec2{0, 0}, w.spot);
+    w.in_place = !w.at_spot && t->inside;
     waits.push_back(w);
   }
   for (std::size_t c = 0; c < maps.size(); ++c) {
@@ -253,6 +260,7 @@ void keep_passages(std::span<const SimUnit> units, std::span<PassageMap> maps,
       if (!tally.queue_seen) p.queued = false;
       p.inside = tally.inside;
       p.waiting = tally.waiting;
+      if (tally.inside > 0 || tally.waiting > 0) p.seen = now;
     }
   }
 }
@@ -389,8 +397,10 @@ void claim_ways(std::span<const SimUnit> units, std::span<const PassageMap> maps
   }
 }
 
+// The nearest open, unclaimed cell a unit on a claimed cell can walk to in a straight line;
+// with `back_from` not zero, only a cell not ahead of it along `back_from`.
 bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit& x,
-                      const PassageClaims& claims, Vec2& spot) {
+                      const PassageClaims& claims, Vec2 back_from, Vec2& spot) {
   if (u.movement_class >= claims.any_claimed.size() || !claims.any_claimed[u.movement_class]) return false;
   const std::vector<std::uint8_t>& claimed = claims.claimed[u.movement_class];
   const auto here = grid.cell_at(u.body.position);
@@ -418,7 +428,8 @@ bool step_off_claimed(const SimUnit& u, const CostGrid& grid, const PassageUnit&
         if (was) continue;
         was = 1;
         if (point_blocked(grid, x.move_key, grid.center(n))) continue;
-        if (!claimed[n] && !segment_blocked(grid, x.move_key, u.body.position, grid.center(n))) {
+        if (!claimed[n] && glm::dot(grid.center(n) - u.body.position, back_from) <= 0 &&
+            !segment_blocked(grid, x.move_key, u.body.position, grid.center(n))) {
           spot = grid.center(n);
           return true;
         }

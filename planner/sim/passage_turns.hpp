@@ -52,8 +52,9 @@ struct PassageClaims {
 };
 
 /// A unit the passage rule refused, and where it waits: at `spot`, off the claimed ways
-/// out (`at_spot`), else clear of the way out of the passage (the line through `entry`
-/// along `flow`, `half_width` metres to either side). The step has it wait.
+/// out (`at_spot`), else where it stands (`in_place`: inside a knot's passage, off the
+/// claimed ways already), else clear of the way out of the passage (the line through
+/// `entry` along `flow`, `half_width` metres to either side). The step has it wait.
 struct PassageWait {
   std::uint32_t unit = 0;  ///< Slot index.
   bool at_spot = false;    ///< It walks to `spot` and waits there.
@@ -61,6 +62,7 @@ struct PassageWait {
   Vec2 entry{0, 0};        ///< Where its way enters the passage (metres).
   Vec2 flow{0, 0};         ///< The way it would go through (a unit vector).
   double half_width = 0;   ///< Half the passage's width at the entry (metres).
+  bool in_place = false;   ///< It brakes and waits where it stands.
 };
 
 /// Each unit following its path through, or up to, a narrow passage holds it for its

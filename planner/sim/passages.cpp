@@ -113,4 +113,30 @@ PassageMap::PassageMap(const CostGrid& grid, const PassageRules& rules) : rules_
   }
 }
 
+std::uint32_t PassageMap::add_knot(std::vector<std::uint32_t> cells, Box2 bounds, double now,
+                                   double reuse_before) {
+  std::size_t k = 0;
+  while (k < passages_.size() &&
+         !(passages_[k].knot && passages_[k].cells.empty() && passages_[k].seen < reuse_before))
+    ++k;
+  if (k == passages_.size()) passages_.emplace_back();
+  Passage& p = passages_[k];
+  p = Passage{};
+  p.knot = true;
+  p.seen = now;
+  p.cells = std::move(cells);
+  p.bounds = bounds;
+  for (const std::uint32_t c : p.cells) cell_passage_[c] = static_cast<std::int32_t>(k);
+  return static_cast<std::uint32_t>(k);
+}
+
+void PassageMap::dissolve_knot(std::uint32_t k) {
+  Passage& p = passages_[k];
+  for (const std::uint32_t c : p.cells) cell_passage_[c] = -1;
+  const double seen = p.seen;
+  p = Passage{};
+  p.knot = true;
+  p.seen = seen;
+}
+
 }  // namespace pathscope::sim

@@ -60,6 +60,11 @@ struct Passage {
   double queued_since = 0;           ///< ...since then (seconds).
   std::uint32_t inside = 0;          ///< Units inside it, or granted it, last step.
   std::uint32_t waiting = 0;         ///< Units waiting before it, last step.
+  /// A knot's passage (knots.hpp): made while the simulation runs where two crowds locked
+  /// head-on, dissolved when nobody has been in or before it for a while (then `cells` is
+  /// empty and the entry waits to be reused).
+  bool knot = false;
+  double seen = 0;  ///< Last time a unit was inside it or waited before it (seconds).
 };
 
 /// The passages of one class's grid.
@@ -81,6 +86,13 @@ class PassageMap {
   const std::vector<float>& widths() const { return width_; }
   /// The rules it was made under.
   const PassageRules& rules() const { return rules_; }
+
+  /// Makes `cells` (increasing, in no passage) a knot's passage (knots.hpp) seen at `now`,
+  /// in the first dissolved knot's entry nobody has been in since `reuse_before` (seconds),
+  /// else a new one; returns its index.
+  std::uint32_t add_knot(std::vector<std::uint32_t> cells, Box2 bounds, double now, double reuse_before);
+  /// Dissolves knot passage `k`: its cells are in no passage; the entry stays, empty.
+  void dissolve_knot(std::uint32_t k);
 
  private:
   PassageRules rules_;

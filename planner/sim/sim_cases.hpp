@@ -19,6 +19,11 @@ Scenario circle_case(int units);
 /// arrangement, so its front units go farthest.
 Scenario crossing_case(int per_group, double gap = 4.0);
 
+/// Two groups of `per_group` infantry swapping sides through a street `width` metres wide
+/// and `length` long between two open squares, blocks as in crossing_case: wider than a
+/// narrow passage, so the two crowds meet head-on in it (a knot, sim/knots.hpp).
+Scenario street_case(int per_group, double width, double length = 20.0);
+
 /// The crossing case with one group only: `units` infantry through the gap, nobody
 /// coming the other way. Its time to arrive measures the gap's own flow (units per
 /// second), apart from the turns and the crowds of a crossing.

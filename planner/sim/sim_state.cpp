@@ -1068,6 +1068,26 @@ std::string Simulation::state_json() const {
     }
   }
   state["passages"] = std::move(passages);
+  // Knots' passages (knots.hpp), dissolved ones too: their indices follow the narrow
+  // passages of the class's map, in order. Written only when there are some.
+  Json knots = Json::array();
+  for (std::size_t c = 0; c < impl_->passage_maps.size(); ++c) {
+    const std::vector<Passage>& ps = impl_->passage_maps[c].passages();
+    for (std::size_t k = 0; k < ps.size(); ++k) {
+      const Passage& p = ps[k];
+      if (!p.knot) continue;
+      Tape t;
+      t.u(c);
+      t.u(k);
+      t.num(p.seen);
+      t.vec(p.bounds.lo);
+      t.vec(p.bounds.hi);
+      t.u(p.cells.size());
+      for (const std::uint32_t cell : p.cells) t.u(cell);
+      knots.push_back(t.take());
+    }
+  }
+  if (!knots.empty()) state["knots"] = std::move(knots);
   state["passage_maps"] = !impl_->passage_maps.empty();
   state["next_order_platoon"] = impl_->next_order_platoon;
   // Platoons (platoon_drive.hpp), matched to the scenario's groups by group id; only when
@@ -1346,6 +1366,40 @@ Status Simulation::restore_state(std::string_view text) {
   if (maps) {
     for (std::size_t c = 0; c < impl_->motions.size(); ++c) {
       passage_maps.emplace_back(world_->grid(c), passage_rules(impl_->motions[c]));
+    }
+  }
+  // Knots' passages, appended to their classes' maps in order (knots.hpp).
+  if (state.contains("knots")) {
+    const Json& knots = list_field(state, "knots", "sim_state", refusal);
+    if (!refusal.ok()) return refusal.status();
+    for (std::size_t k = 0; k < knots.size(); ++k) {
+      Reader r(knots[k], "sim_state.knots[" + std::to_string(k) + "]", refusal);
+      if (passage_maps.empty()) r.fail("knots while sim_state.passage_maps is false");
+      if (!refusal.ok()) return refusal.status();
+      const std::uint64_t c = r.u("class", passage_maps.size() - 1);
+      if (!refusal.ok()) return refusal.status();
+      PassageMap& map = passage_maps[c];
+      const std::uint64_t at = r.u("passage", map.passages().size());
+      if (at != map.passages().size())
+        r.fail("passage " + std::to_string(at) + " of class " + std::to_string(c) + " is not the next (" +
+               std::to_string(map.passages().size()) + ")");
+      const double seen = r.num("seen");
+      const CostGrid& grid = world_->grid(c);
+      const Box cells_box{{0, 0}, {grid.width() * grid.cell_size(), grid.height() * grid.cell_size()}};
+      const Vec2 lo = r.vec("bounds", cells_box);
+      const Vec2 hi = r.vec("bounds", cells_box);
+      const std::uint64_t n = r.u("cells", r.left());
+      std::vector<std::uint32_t> cells;
+      for (std::uint64_t i = 0; i < n && r.ok(); ++i) {
+        const auto cell = static_cast<std::uint32_t>(r.u("cell", grid.cell_count() - 1));
+        if (!r.ok()) break;
+        if ((!cells.empty() && cell <= cells.back()) || map.passage_of(cell) || !grid.passable(cell))
+          r.fail("cell " + std::to_string(cell) + " is out of order, in another passage, or closed");
+        cells.push_back(cell);
+      }
+      r.done();
+      if (!refusal.ok()) return refusal.status();
+      map.add_knot(std::move(cells), Box2{lo, hi}, seen, -std::numeric_limits<double>::infinity());
     }
   }
   // A unit's last passage is an index into its class's passage map: without the maps

@@ -375,8 +375,6 @@ void Simulation::start_order(SimUnit& u) {
 // A unit waiting before a bridge or a passage steps clear of the way out of it, so that
 // the units coming through pass (bridges.cpp, passage_turns.cpp).
 void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width) {
-  const double now = time();
-  const double dt = scenario().sim.dt;
   const Motion& m = impl_->motions[u.movement_class];
   UnitPrivate& x = impl_->extra[u.id.index];
   u.route.predicted.clear();
@@ -399,6 +397,17 @@ void Simulation::wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width
   }
   // Clear of the way already (or no room to step aside): brake and wait, asked again
   // next step.
+  wait_here(u);
+}
+
+// A unit waiting for a bridge or a passage brakes and waits where it stands, asked again
+// next step.
+void Simulation::wait_here(SimUnit& u) {
+  const double now = time();
+  const double dt = scenario().sim.dt;
+  const Motion& m = impl_->motions[u.movement_class];
+  UnitPrivate& x = impl_->extra[u.id.index];
+  u.route.predicted.clear();
   u.coop.yield = Yield::Wait;
   u.coop.yield_to = UnitId{std::numeric_limits<std::uint32_t>::max(), 0};
   u.coop.until = now + dt;

@@ -335,6 +335,7 @@ class Simulation {
   void run_out_of_passages(SimUnit& u);
   void wait_clear(SimUnit& u, Vec2 entry, Vec2 flow, double half_width);
   void wait_at(SimUnit& u, Vec2 spot);
+  void wait_here(SimUnit& u);
   void start_order(SimUnit& u);
   void decay_density();  // density_cost.cpp
   void count_density();  // density_cost.cpp: decays, then adds this step's immediate collisions

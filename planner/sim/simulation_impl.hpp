@@ -18,6 +18,7 @@
 #include "planner/sim/cooperation.hpp"
 #include "planner/sim/detours.hpp"
 #include "planner/sim/formation_gaps.hpp"
+#include "planner/sim/knots.hpp"
 #include "planner/sim/moves.hpp"
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
@@ -90,7 +91,8 @@ struct Simulation::Impl {
   std::vector<PassageMap>
       passage_maps;  ///< Per class; made at the first step, and again after a world change.
   std::vector<std::vector<PassageTally>> passage_tallies;  ///< Scratch: per class, per passage.
-  PassageClaims claims;  ///< The claimed ways out of held passages (passage_turns.hpp).
+  PassageClaims claims;     ///< The claimed ways out of held passages (passage_turns.hpp).
+  std::vector<Knot> knots;  ///< Scratch: the knots found this step (knots.hpp).
   /// The cells of the density map with a value above 0, for its decay (density_cost.cpp);
   /// in any order (each cell decays on its own). Rebuilt from the map when it is taken.
   std::vector<std::uint32_t> density_cells;

@@ -336,11 +336,19 @@ void Simulation::step() {
   view_for_passages(units_, impl_->extra, impl_->passage_units);
   if (set.passages) {
     make_passage_maps();
+    if (set.knots) {
+      view_move_keys(impl_->extra, impl_->move_keys);
+      find_knots(units_, impl_->move_keys, impl_->passage_maps, impl_->motions, class_grids(), KnotRules{},
+                 time(), impl_->knots);
+      keep_knots(impl_->passage_maps, impl_->knots, KnotRules{}, time());
+    }
     keep_passages(units_, impl_->passage_maps, impl_->motions, class_grids(), time(), impl_->passage_units,
                   impl_->claims, impl_->passage_tallies, impl_->passage_waits);
     for (const PassageWait& w : impl_->passage_waits) {
       if (w.at_spot)
         wait_at(units_[w.unit], w.spot);
+      else if (w.in_place)
+        wait_here(units_[w.unit]);
       else
         wait_clear(units_[w.unit], w.entry, w.flow, w.half_width);
     }
