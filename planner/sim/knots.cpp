@@ -81,7 +81,8 @@ void find_knots(std::span<const SimUnit> units, std::span<const std::uint16_t> m
     std::vector<std::uint32_t> order(held.size());
     std::iota(order.begin(), order.end(), 0u);
     const auto x_of = [&](std::uint32_t i) { return units[held[i].slot].body.position.x; };
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return x_of(a) < x_of(b); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return x_of(a) < x_of(b); });
     std::vector<std::uint32_t> parent(held.size());
     std::iota(parent.begin(), parent.end(), 0u);
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -101,7 +102,8 @@ void find_knots(std::span<const SimUnit> units, std::span<const std::uint16_t> m
       // Its line: the ways summed, each turned to agree with the first unit's.
       const Vec2 first = held[group[0]].way;
       Vec2 sum{0, 0};
-      for (const std::uint32_t i : group) sum += glm::dot(held[i].way, first) >= 0 ? held[i].way : -held[i].way;
+      for (const std::uint32_t i : group)
+        sum += glm::dot(held[i].way, first) >= 0 ? held[i].way : -held[i].way;
       const double len = glm::length(sum);
       if (len < 1e-9) continue;
       const Vec2 line = sum / len;
@@ -129,8 +131,10 @@ void find_knots(std::span<const SimUnit> units, std::span<const std::uint16_t> m
         const std::uint16_t key = move_keys[held[i].slot];
         const Vec2 lo = (u.body.position - rules.margin) / cell, hi = (u.body.position + rules.margin) / cell;
         // (A cell whose edge lies exactly `margin` off counts: one more cell each side.)
-        for (int y = static_cast<int>(std::floor(lo.y)) - 1; y <= static_cast<int>(std::floor(hi.y)) + 1; ++y) {
-          for (int x = static_cast<int>(std::floor(lo.x)) - 1; x <= static_cast<int>(std::floor(hi.x)) + 1; ++x) {
+        for (int y = static_cast<int>(std::floor(lo.y)) - 1; y <= static_cast<int>(std::floor(hi.y)) + 1;
+             ++y) {
+          for (int x = static_cast<int>(std::floor(lo.x)) - 1; x <= static_cast<int>(std::floor(hi.x)) + 1;
+               ++x) {
             if (!grid.in_bounds(x, y)) continue;
             const std::uint32_t n = grid.index(x, y);
             if (taken[n] || !grid.passable(n) || grid.move_key(n) != key || map.passage_of(n)) continue;

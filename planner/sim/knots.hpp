@@ -41,9 +41,9 @@ namespace pathscope::sim {
 
 /// When held-up units are a knot, and how far its passage reaches.
 struct KnotRules {
-  double held_seconds = 3;     ///< No progress for this long: the unit is held up.
-  double link = 2;             ///< Hard diameters: neighbours in a knot stand this close.
-  double margin = 3;           ///< Metres round its units its passage covers.
+  double held_seconds = 3;  ///< No progress for this long: the unit is held up.
+  double link = 2;          ///< Hard diameters: neighbours in a knot stand this close.
+  double margin = 3;        ///< Metres round its units its passage covers.
   /// Hard diameters: a held-up unit is in a knot only where the ground is at most this
   /// wide (its cell's width, passages.hpp): a street, not a square. Crowds crossing open
   /// ground (a circle swapping places) have room to pass round and come from every side.

@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
 
 #include "planner/sim/passage_turns.hpp"
 #include "planner/sim/passages.hpp"
@@ -48,7 +49,8 @@ SimUnit held_unit(std::uint32_t index, Vec2 at, Vec2 to) {
 // east of them (x = 19.2, rows 13 to 15), all held up since t = 0.
 std::vector<SimUnit> street_knot() {
   std::vector<SimUnit> units;
-  for (int k = 0; k < 5; ++k) units.push_back(held_unit(std::uint32_t(k), {18.0, 12.5 + k}, {38.0, 12.5 + k}));
+  for (int k = 0; k < 5; ++k)
+    units.push_back(held_unit(std::uint32_t(k), {18.0, 12.5 + k}, {38.0, 12.5 + k}));
   for (int k = 0; k < 3; ++k)
     units.push_back(held_unit(std::uint32_t(5 + k), {19.2, 13.5 + k}, {2.0, 13.5 + k}));
   return units;
@@ -86,7 +88,8 @@ struct Open {
 }  // namespace
 
 TEST_SUITE("components") {
-  TEST_CASE("knots: units held up head-on are one knot, its way the larger side's, its cells those near them") {
+  TEST_CASE(
+      "knots: units held up head-on are one knot, its way the larger side's, its cells those near them") {
     Open o;
     REQUIRE(o.maps[0].passages().empty());  // 8 m wide: no narrow passage
     const std::vector<SimUnit> units = street_knot();
@@ -122,7 +125,8 @@ TEST_SUITE("components") {
   }
 
   TEST_CASE(
-      "knots: no knot while units are not held long enough, go one way, come from all sides, stand apart or in the "
+      "knots: no knot while units are not held long enough, go one way, come from all sides, stand apart or "
+      "in the "
       "open") {
     Open o;
     SUBCASE("held up for less than held_seconds") {
@@ -167,7 +171,8 @@ TEST_SUITE("components") {
     }
   }
 
-  TEST_CASE("knots: a knot's passage refuses the other side inside it, and goes when nobody is in or before it") {
+  TEST_CASE(
+      "knots: a knot's passage refuses the other side inside it, and goes when nobody is in or before it") {
     Open o;
     std::vector<SimUnit> units = street_knot();
     const std::vector<Knot> knots = o.find(units, 10.0);
@@ -221,8 +226,9 @@ TEST_SUITE("components") {
   }
 }
 
-TEST_CASE("knots: two crowds swapping sides through a street wider than a passage all arrive, and lock without" *
-          doctest::test_suite("sim-long")) {
+TEST_CASE(
+    "knots: two crowds swapping sides through a street wider than a passage all arrive, and lock without" *
+    doctest::test_suite("sim-long")) {
   // 50 a side through a street 8 m wide (16 hard diameters: no narrow passage). Without
   // knots both crowds stand in the street from about 20 s on and nobody arrives in 300 s.
   for (const bool knots : {true, false}) {
@@ -247,6 +253,44 @@ TEST_CASE("knots: two crowds swapping sides through a street wider than a passag
       CHECK(sim.arrived_count() < sim.ordered_count() / 10);  // none
     }
   }
+}
+
+TEST_CASE("knots: a saved game taken while knots hold their passages runs on with the same hashes") {
+  Scenario s = street_case(50, 8.0);
+  Simulation a(s);
+  int knots = 0;
+  while (a.time() < 120 && knots == 0) {
+    a.step();
+    knots = 0;
+    for (const Passage& p : a.passages(0)) knots += p.knot && p.held ? 1 : 0;
+  }
+  REQUIRE(knots > 0);
+  for (int i = 0; i < 60; ++i) a.step();  // taken a while into the knot's turn
+  const std::string state = a.state_json();
+  REQUIRE(nlohmann::json::parse(state).contains("knots"));
+  Simulation b(s);
+  const Status restored = b.restore_state(state);
+  REQUIRE_MESSAGE(restored.ok(), restored.error().to_string());
+  REQUIRE(b.passages(0).size() == a.passages(0).size());
+  for (std::size_t k = 0; k < a.passages(0).size(); ++k) {
+    CHECK(b.passages(0)[k].cells == a.passages(0)[k].cells);
+    CHECK(b.passages(0)[k].held == a.passages(0)[k].held);
+    CHECK(b.passages(0)[k].seen == a.passages(0)[k].seen);
+  }
+  for (int i = 0; i < 900; ++i) {
+    a.step();
+    b.step();
+    REQUIRE(b.state_hash() == a.state_hash());
+  }
+  // A knot's cell listed twice, or in the wrong order, is refused naming the knot.
+  nlohmann::json bad = nlohmann::json::parse(state);
+  nlohmann::json& first = bad["knots"][0];
+  REQUIRE(first.size() > 9);
+  first[9] = first[8];
+  Simulation c(s);
+  const Status refused = c.restore_state(bad.dump());
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().where == "sim_state.knots[0]");
 }
 
 }  // namespace pathscope::sim
