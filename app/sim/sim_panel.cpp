@@ -333,6 +333,10 @@ void settings_section(EditorState& state) {
             "Gaps, doorways and short corridors go one direction of travel at a time",
             [](Scenario& s, bool v) { s.sim.passages = v; });
   state.probe.last_item("sim_passages_setting");
+  f.boolean("head-on knots one way", set.knots,
+            "Two crowds locked head-on in a street wider than a passage make a passage of the knot while it "
+            "lasts (needs narrow passages on)",
+            [](Scenario& s, bool v) { s.sim.knots = v; });
   f.boolean("formation goals", set.formation_goals,
             "A move order given to several units sends each to its own slot of a formation round the point; "
             "the column's head takes the farthest",

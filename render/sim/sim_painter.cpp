@@ -151,7 +151,8 @@ void paint_passages(const SimScene& scene, DrawList& out) {
       }
       if (p.inside > 0 || p.waiting > 0) {
         out.text(Layer::SimPassages, sim_palette::kPassageFlow, Vec2{p.bounds.lo.x, p.bounds.hi.y},
-                 std::to_string(p.inside) + " in, " + std::to_string(p.waiting) + " waiting");
+                 std::string(p.knot ? "knot: " : "") + std::to_string(p.inside) + " in, " +
+                     std::to_string(p.waiting) + " waiting");
       }
     }
   }
