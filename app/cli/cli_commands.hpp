@@ -66,7 +66,7 @@ struct SimulateOptions {
   bool no_prevention = false;        ///< Collision prevention off.
   bool no_cooperation = false;       ///< Cooperation rules off.
   bool no_passages = false;          ///< Narrow passages open both ways at once.
-  bool no_knots = false;             ///< Head-on knots make no passage (sim/knots.hpp).
+  bool knots = false;                ///< Head-on knots make passages (sim/knots.hpp).
   bool no_formation_goals = false;   ///< Group orders send every unit to the ordered point.
   bool no_detours = false;           ///< Held-up units keep their paths (no way round other units).
   bool list_units = false;           ///< Before the last line, every unit with an order it has not finished.
@@ -105,7 +105,7 @@ struct BenchSimOptions {
   bool no_prevention = false;
   bool no_cooperation = false;
   bool no_passages = false;
-  bool no_knots = false;  ///< Head-on knots make no passage (sim/knots.hpp).
+  bool knots = false;  ///< Head-on knots make passages (sim/knots.hpp).
   bool no_detours = false;
   std::string write_cases;  ///< Folder to write each generated case to, as a scenario JSON.
   double density_cost = 0;  ///< SimSettings::density_cost of every case.

@@ -219,7 +219,7 @@ int run_simulate(const SimulateOptions& options) {
   if (options.no_prevention) scenario->sim.prevention = false;
   if (options.no_cooperation) scenario->sim.cooperation = false;
   if (options.no_passages) scenario->sim.passages = false;
-  if (options.no_knots) scenario->sim.knots = false;
+  if (options.knots) scenario->sim.knots = true;
   if (options.no_formation_goals) scenario->sim.formation_goals = false;
   if (options.no_detours) scenario->sim.detours = false;
   if (options.density_cost >= 0) scenario->sim.density_cost = options.density_cost;
@@ -531,7 +531,7 @@ int run_bench_sim(const BenchSimOptions& options) {
     if (options.no_prevention) c.scenario.sim.prevention = false;
     if (options.no_cooperation) c.scenario.sim.cooperation = false;
     if (options.no_passages) c.scenario.sim.passages = false;
-    if (options.no_knots) c.scenario.sim.knots = false;
+    if (options.knots) c.scenario.sim.knots = true;
     if (options.no_detours) c.scenario.sim.detours = false;
     c.scenario.sim.density_cost = options.density_cost;
     c.scenario.sim.avoidance = options.avoidance == "potential_field" ? AvoidanceMode::PotentialField
@@ -687,8 +687,10 @@ CliRunner add_simulate_options(CLI::App& command) {
   command.add_flag("--no-prevention", options->no_prevention, "collision prevention off");
   command.add_flag("--no-cooperation", options->no_cooperation, "cooperation rules off");
   command.add_flag("--no-passages", options->no_passages, "narrow passages open both ways at once");
-  command.add_flag("--no-knots", options->no_knots,
-                   "two crowds locked head-on on wide ground make no passage there (knots)");
+  command.add_flag(
+      "--knots", options->knots,
+      "two crowds locked head-on in a street wider than a passage make a passage of the knot (off by "
+      "default)");
   command.add_flag("--no-formation-goals", options->no_formation_goals,
                    "group orders send every unit to the ordered point (no formation slots)");
   command.add_flag("--units", options->list_units,
@@ -748,8 +750,10 @@ CliRunner add_bench_sim_options(CLI::App& command) {
   command.add_flag("--no-prevention", options->no_prevention, "collision prevention off");
   command.add_flag("--no-cooperation", options->no_cooperation, "cooperation rules off");
   command.add_flag("--no-passages", options->no_passages, "narrow passages open both ways at once");
-  command.add_flag("--no-knots", options->no_knots,
-                   "two crowds locked head-on on wide ground make no passage there (knots)");
+  command.add_flag(
+      "--knots", options->knots,
+      "two crowds locked head-on in a street wider than a passage make a passage of the knot (off by "
+      "default)");
   command.add_option("--write-cases", options->write_cases,
                      "also write each generated case, with the options above, as DIR/<case>.json "
                      "(open it in the window, or run it with `simulate`)");

@@ -288,8 +288,9 @@ struct SimSettings {
   bool cooperation = true;  ///< Seed 002's resolution rules between units.
   bool passages = true;     ///< Narrow passages one direction of travel at a time.
   /// Two crowds locked head-on on wider ground make a passage there while the knot lasts
-  /// (sim/knots.hpp); only with `passages`.
-  bool knots = true;
+  /// (sim/knots.hpp); only with `passages`. Off by default: it unties two crowds in a
+  /// street, but on a town's random goals it can move the jam (sim/README.md).
+  bool knots = false;
   /// A move (or waypoints) order given to several units at once sends each to its own
   /// slot of a formation round the ordered point (sim/formation.hpp), not all to the point.
   bool formation_goals = true;

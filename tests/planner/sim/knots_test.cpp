@@ -257,6 +257,7 @@ TEST_CASE(
 
 TEST_CASE("knots: a saved game taken while knots hold their passages runs on with the same hashes") {
   Scenario s = street_case(50, 8.0);
+  s.sim.knots = true;
   Simulation a(s);
   int knots = 0;
   while (a.time() < 120 && knots == 0) {
