@@ -72,28 +72,29 @@ Scenario circle_case(int units) {
   return s;
 }
 
-Scenario crossing_case(int per_group, double gap) {
-  // Blocks of 10 rows, 1.5 m apart; columns as needed.
+namespace {
+
+// Two blocks of `per_group` infantry (10 rows, 1.5 m apart; columns as needed) on either
+// side of a wall `thickness` metres thick across the world's middle, with one opening
+// `gap` metres wide at its centre, each ordered across to the other side. The world is
+// 12 m wider than each block on both sides, plus `extra` metres.
+Scenario swap_through_wall(int per_group, double gap, double thickness, double extra) {
   const int rows = 10;
   const int cols = (per_group + rows - 1) / rows;
   const double block = cols * 1.5;
-  const double width = 2 * (block + 12) + 4;
-  const double height = rows * 1.5 + 24;
-  Scenario s = open_world(std::ceil(width), std::ceil(height), 1.0);
-  s.name = "crossing " + std::to_string(per_group);
-  s.description = "two groups of " + std::to_string(per_group) + " cross through a gap";
-  const double wx = std::floor(s.world.width / 2) - 1;
+  Scenario s = open_world(std::ceil(2 * (block + 12) + extra), std::ceil(rows * 1.5 + 24), 1.0);
+  const double wx = std::floor(s.world.width / 2 - thickness / 2);
   const double gy0 = std::floor(s.world.height / 2 - gap / 2), gy1 = gy0 + gap;
   Feature top, bottom;
   top.id = 1;
   top.terrain = 1;
   top.shape.kind = ShapeKind::Rect;
   top.shape.min = {wx, 0};
-  top.shape.max = {wx + 2, gy0};
+  top.shape.max = {wx + thickness, gy0};
   bottom = top;
   bottom.id = 2;
   bottom.shape.min = {wx, gy1};
-  bottom.shape.max = {wx + 2, s.world.height};
+  bottom.shape.max = {wx + thickness, s.world.height};
   s.features = {top, bottom};
   s.factions.push_back(red_faction());
   std::uint32_t id = 1;
@@ -118,44 +119,19 @@ Scenario crossing_case(int per_group, double gap) {
   return s;
 }
 
+}  // namespace
+
+Scenario crossing_case(int per_group, double gap) {
+  Scenario s = swap_through_wall(per_group, gap, 2.0, 4.0);
+  s.name = "crossing " + std::to_string(per_group);
+  s.description = "two groups of " + std::to_string(per_group) + " cross through a gap";
+  return s;
+}
+
 Scenario street_case(int per_group, double width, double length) {
-  const int rows = 10;
-  const int cols = (per_group + rows - 1) / rows;
-  const double block = cols * 1.5;
-  Scenario s = open_world(std::ceil(2 * (block + 12) + length), std::ceil(rows * 1.5 + 24), 1.0);
+  Scenario s = swap_through_wall(per_group, width, length, length);
   s.name = "street " + std::to_string(per_group);
   s.description = "two groups of " + std::to_string(per_group) + " swap sides through a street";
-  const double wx = std::floor(s.world.width / 2 - length / 2);
-  const double gy0 = std::floor(s.world.height / 2 - width / 2), gy1 = gy0 + width;
-  Feature top;
-  top.id = 1;
-  top.terrain = 1;
-  top.shape.kind = ShapeKind::Rect;
-  top.shape.min = {wx, 0};
-  top.shape.max = {wx + length, gy0};
-  Feature bottom = top;
-  bottom.id = 2;
-  bottom.shape.min = {wx, gy1};
-  bottom.shape.max = {wx + length, s.world.height};
-  s.features = {top, bottom};
-  s.factions.push_back(red_faction());
-  std::uint32_t id = 1;
-  for (int side = 0; side < 2; ++side) {
-    for (int i = 0; i < per_group; ++i) {
-      const int col = i / rows, row = i % rows;
-      const double y = 12 + row * 1.5 + 0.75;
-      const double x_left = 4 + col * 1.5 + 0.75;
-      const double x_right = s.world.width - 4 - col * 1.5 - 0.75;
-      Unit u;
-      u.id = id++;
-      u.faction = side == 0 ? "blue" : "red";
-      u.position = {side == 0 ? x_left : x_right, y};
-      u.heading = side == 0 ? 0 : std::numbers::pi;
-      const double shift = s.world.width - 8 - block;
-      u.order = Order{OrderKind::Move, {{side == 0 ? x_left + shift : x_right - shift, y}}, PatrolMode::Loop};
-      s.units.push_back(u);
-    }
-  }
   return s;
 }
 
